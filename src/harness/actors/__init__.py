@@ -1,0 +1,1 @@
+"""The actors: one package per worker process, plus the conversation that drives them."""

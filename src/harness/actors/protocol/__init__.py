@@ -1,0 +1,45 @@
+"""The message vocabulary the actors speak to each other.
+
+Each module groups one actor's messages; all of them are plain frozen attrs
+classes built on :class:`harness.ipc.Message`, so they import nothing heavy and
+every process may import them.
+"""
+
+from harness.actors.protocol.model import (
+    ChatMessage,
+    ChatOptions,
+    ChatRequest,
+    ListModels,
+    ModelDone,
+    ModelError,
+    ModelEvent,
+    ModelList,
+    TextDelta,
+    ThinkingDelta,
+    ToolCall,
+    ToolCallEvent,
+    ToolSchema,
+    Usage,
+)
+from harness.actors.protocol.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
+
+__all__ = [
+    "ChatMessage",
+    "ChatOptions",
+    "ChatRequest",
+    "ListModels",
+    "ModelDone",
+    "ModelError",
+    "ModelEvent",
+    "ModelList",
+    "TextDelta",
+    "ThinkingDelta",
+    "ToolCall",
+    "ToolCallEvent",
+    "ToolInvoke",
+    "ToolOutcome",
+    "ToolPreview",
+    "ToolPreviewResult",
+    "ToolSchema",
+    "Usage",
+]

@@ -1,0 +1,1 @@
+"""Starts, watches, restarts and kills the worker processes."""
