@@ -49,8 +49,9 @@ COMMANDS: tuple[Command, ...] = (
         "choose the provider (and model); 'status' shows the connection",
         ("@providers", "status"),
     ),
-    Command("model", "[name]", "pick a model of the provider (remembered per workspace)",
-            ("@models",)),
+    Command(
+        "model", "[name]", "pick a model of the provider (remembered per workspace)", ("@models",)
+    ),
     Command("status", "", "workers (pid, state, restarts, RSS), provider, model, context used"),
     Command("undo", "", "revert the last change the agent made to your files"),
     Command("autocommit", "[on|off]", "commit each change the agent makes to git", _ONOFF),
@@ -58,8 +59,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("planmode", "[on|off]", "read-only: the agent plans, changes nothing", _ONOFF),
     Command("deepthink", "[on|off]", "ask the model to think longer", _ONOFF),
     Command("think", "[on|off]", "show the model's thinking (dimmed)", _ONOFF),
-    Command("perms", "[list | allow RULE | deny RULE | remove RULE]",
-            "show or change the permission rules", ("list", "allow", "deny", "remove")),
+    Command(
+        "perms",
+        "[list | allow RULE | deny RULE | remove RULE]",
+        "show or change the permission rules",
+        ("list", "allow", "deny", "remove"),
+    ),
     Command("mcp", "[list | restart NAME]", "MCP servers and their tools", ("list", "restart")),
     Command("agents", "[list]", "sub-agents and what they are doing", ("list",)),
     Command("skills", "", "the skills the agent can load", ("@skills",)),

@@ -13,8 +13,17 @@ from harness.cli.tui._commands import COMMANDS, command_names, lookup
 
 __all__ = ["HarnessCompleter", "file_candidates"]
 
-_SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache",
-              ".ruff_cache", ".pytest_cache", ".tox"}
+_SKIP_DIRS = {
+    ".git",
+    "node_modules",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    ".tox",
+}
 _MAX_FILES = 200
 
 

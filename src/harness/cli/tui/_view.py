@@ -70,6 +70,7 @@ class RunView:
         self._in_thinking = False
         self._tools: dict[str, ToolRecord] = {}
         self.finished_tools: list[ToolRecord] = []
+        self._denied: set[str] = set()
         self._worker_exit: dict[str, str] = {}
         self._usage: tuple[int | None, int | None] = (None, None)
         self._phase = "waiting for the model"
@@ -231,6 +232,7 @@ class RunView:
     def _on_tool_call_denied(self, ev: Any) -> None:
         rec = self._record(ev)
         rec.state, rec.reason = "denied", getattr(ev, "reason", "")
+        self._denied.add(ev.call_id)
         self._finish_tool(rec)
 
     def _on_tool_call_started(self, ev: Any) -> None:
@@ -239,9 +241,9 @@ class RunView:
         self._phase = f"running {clean_line(ev.name)}"
 
     def _on_tool_call_finished(self, ev: Any) -> None:
-        rec = self._record(ev)
-        if rec.state == "denied":
+        if ev.call_id in self._denied:
             return  # already shown; the finished event only carries the denial text
+        rec = self._record(ev)
         rec.state = "ok" if ev.ok else "failed"
         rec.output = ev.output
         duration = getattr(ev, "duration", 0.0)
@@ -266,8 +268,10 @@ class RunView:
         self.console.print(Text("  " + clean_line(text), style=style))
 
     def _on_worker_exited(self, ev: Any) -> None:
-        why = ev.reason or ev.description or (
-            f"exit code {ev.exit_code}" if ev.exit_code is not None else "exited"
+        why = (
+            ev.reason
+            or ev.description
+            or (f"exit code {ev.exit_code}" if ev.exit_code is not None else "exited")
         )
         self._worker_exit[ev.worker] = why
 
