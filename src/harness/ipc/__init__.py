@@ -4,6 +4,8 @@ The public surface: :class:`Message` and its codec, the framed :class:`Channel`
 (request/reply, streams, cancel), and the exception tree of :mod:`._errors`.
 """
 
+from harness.ipc._channel import Channel, ChannelStatistics, MessageStream
+from harness.ipc._envelope import Hello, Ping, Pong, Shutdown
 from harness.ipc._errors import (
     ChannelClosed,
     IpcError,
@@ -14,6 +16,7 @@ from harness.ipc._errors import (
     WorkerError,
     WorkerUnavailable,
 )
+from harness.ipc._framing import DEFAULT_MAX_FRAME, FrameDecoder, encode_frame
 from harness.ipc._messages import (
     Message,
     converter,
@@ -21,19 +24,37 @@ from harness.ipc._messages import (
     encode_message,
     message_types,
 )
+from harness.ipc._router import Emit, Router
+from harness.ipc._transport import IPC_FD_ENV, MAX_FRAME_ENV, WORKER_NAME_ENV, WORKER_TAG_ENV
 
 __all__ = [
+    "DEFAULT_MAX_FRAME",
+    "IPC_FD_ENV",
+    "MAX_FRAME_ENV",
+    "WORKER_NAME_ENV",
+    "WORKER_TAG_ENV",
+    "Channel",
     "ChannelClosed",
+    "ChannelStatistics",
+    "Emit",
+    "FrameDecoder",
+    "Hello",
     "IpcError",
     "Message",
+    "MessageStream",
+    "Ping",
+    "Pong",
     "ProtocolError",
     "RemoteError",
     "RequestTimeout",
+    "Router",
+    "Shutdown",
     "WorkerDied",
     "WorkerError",
     "WorkerUnavailable",
     "converter",
     "decode_message",
+    "encode_frame",
     "encode_message",
     "message_types",
 ]
