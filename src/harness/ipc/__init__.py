@@ -2,9 +2,13 @@
 
 The public surface: :class:`Message` and its codec, the framed :class:`Channel`
 (request/reply, streams, cancel), and the exception tree of :mod:`._errors`.
+
+The channel (and with it trio) loads on first use, so a process that only needs
+the message classes (to build a tool table, say) does not pay for the event loop.
 """
 
-from harness.ipc._channel import Channel, ChannelStatistics, MessageStream
+from typing import TYPE_CHECKING, Any
+
 from harness.ipc._envelope import Hello, Ping, Pong, Shutdown
 from harness.ipc._errors import (
     ChannelClosed,
@@ -58,3 +62,16 @@ __all__ = [
     "encode_message",
     "message_types",
 ]
+
+if TYPE_CHECKING:
+    from harness.ipc._channel import Channel, ChannelStatistics, MessageStream
+
+_LAZY = {"Channel", "ChannelStatistics", "MessageStream"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from harness.ipc import _channel
+
+        return getattr(_channel, name)
+    raise AttributeError(f"module 'harness.ipc' has no attribute {name!r}")
