@@ -34,7 +34,10 @@ def build_system_prompt(
     ws = Path(workspace)
     parts = [BASE_PROMPT, f"Workspace: {ws} ({platform.system()})."]
     try:
-        from harness.instructions import find_instruction_files, instructions_prompt
+        from harness.instructions import (  # type: ignore[import-untyped,unused-ignore]
+            find_instruction_files,
+            instructions_prompt,
+        )
 
         section = instructions_prompt(find_instruction_files(ws), ws)
         if section:
@@ -45,7 +48,10 @@ def build_system_prompt(
         if problems is not None:
             problems.append(f"instruction files skipped: {exc}")
     try:
-        from harness.skills import discover_skills, skills_prompt
+        from harness.skills import (  # type: ignore[import-untyped,unused-ignore]
+            discover_skills,
+            skills_prompt,
+        )
 
         section = skills_prompt(discover_skills(ws, home, problems=problems))
         if section:

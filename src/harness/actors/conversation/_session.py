@@ -69,6 +69,7 @@ class SessionOptions:
         allow, deny: permission rules for this session only.
         sandbox: ``workspace-write`` runs shell commands under bubblewrap.
         workers: worker name -> module (default: model, tools, shell).
+        worker_env: extra environment per worker name.
         context: the model's window and output reserve.
         record: write the session log (off: nothing is written under HARNESS_HOME).
     """
@@ -94,6 +95,7 @@ class SessionOptions:
     deny: tuple[str, ...] = ()
     sandbox: str | None = None
     workers: dict[str, str] = attrs.field(factory=lambda: dict(DEFAULT_MODULES))
+    worker_env: dict[str, dict[str, str]] = attrs.field(factory=dict)
     context: ContextSettings = attrs.field(factory=ContextSettings)
     record: bool = True
     temperature: float | None = None
@@ -237,7 +239,11 @@ def _memory_tools(store: MemoryStore) -> dict[str, LocalTool]:
 def _skill_tool(workspace: Path, home: Path) -> LocalTool:
     async def use_skill(args: dict[str, Any]) -> ToolOutcome:
         try:
-            from harness.skills import SkillError, find_skill, render_skill
+            from harness.skills import (  # type: ignore[import-untyped,unused-ignore]
+                SkillError,
+                find_skill,
+                render_skill,
+            )
         except ImportError:
             return ToolOutcome(ok=False, output="skills are not available in this build")
         try:
@@ -265,10 +271,7 @@ async def open_session(
     from harness.actors.tools import Permissions, builtin_table
 
     environ = dict(os.environ if options.environ is None else options.environ)
-    workspace = Path(options.workspace or os.getcwd()).resolve()
-    if not workspace.is_dir():
-        raise ValueError(f"workspace {workspace} is not a folder")
-    home = Path(options.home).expanduser() if options.home else harness_home(environ)
+    workspace, home = _paths(options, environ)
     store = SessionStore(home, workspace)
     problems: list[str] = []
     history: list[ChatMessage] = []
@@ -322,7 +325,9 @@ async def open_session(
         env=worker_env(environ, sandbox=options.sandbox),
     )
     for name in worker_settings.modules:
-        worker_settings.env.setdefault(name, {})["HARNESS_HOME"] = str(home)
+        env = worker_settings.env.setdefault(name, {})
+        env["HARNESS_HOME"] = str(home)
+        env.update(options.worker_env.get(name, {}))
 
     log: SessionLog | None = None
     if options.record:
@@ -382,6 +387,14 @@ async def open_session(
                         log.meta["title"] = log.meta.get("title") or _plain_title(first)
                         log.write_meta()
                 log.close()
+
+
+def _paths(options: SessionOptions, environ: dict[str, str]) -> tuple[Path, Path]:
+    workspace = Path(options.workspace or os.getcwd()).resolve()
+    if not workspace.is_dir():
+        raise ValueError(f"workspace {workspace} is not a folder")
+    home = Path(options.home).expanduser() if options.home else harness_home(environ)
+    return workspace, home
 
 
 def _plain_title(prompt: str) -> str:
