@@ -241,7 +241,11 @@ def test_edit_file_unchanged_and_bad_forms(ws: Path, call: Call) -> None:
     assert out.data["changed"] is False
     assert "empty" in call("edit_file", path="f.txt", old_text="", new_text="x").output
     both = call(
-        "edit_file", path="f.txt", old_text="a", new_text="b", edits=[{"old_text": "s", "new_text": "t"}]
+        "edit_file",
+        path="f.txt",
+        old_text="a",
+        new_text="b",
+        edits=[{"old_text": "s", "new_text": "t"}],
     )
     assert "not both" in both.output
     assert "nothing to do" in call("edit_file", path="f.txt").output
@@ -290,7 +294,11 @@ def test_move_copy_delete_create_list(ws: Path, call: Call) -> None:
 
 def test_outcomes_are_json_clean(ws: Path, call: Call) -> None:
     (ws / "a.txt").write_text("x\n")
-    for out in (call("read_file", path="a.txt"), call("list_dir"), call("search_text", pattern="x")):
+    for out in (
+        call("read_file", path="a.txt"),
+        call("list_dir"),
+        call("search_text", pattern="x"),
+    ):
         json.dumps(out.data)
 
 
@@ -302,7 +310,9 @@ def test_outcomes_are_json_clean(ws: Path, call: Call) -> None:
         ({"path": "a", "what": 1}, "unknown argument 'what'"),
     ],
 )
-def test_bad_arguments_become_a_clear_result(call: Call, args: dict[str, object], words: str) -> None:
+def test_bad_arguments_become_a_clear_result(
+    call: Call, args: dict[str, object], words: str
+) -> None:
     out = call("read_file", **args)
     assert not out.ok
     assert words in out.output

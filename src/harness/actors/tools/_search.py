@@ -140,8 +140,9 @@ def _rg_search(
     ]
     if not is_regex:
         cmd.append("--fixed-strings")
-    if glob:
-        cmd.append(f"--glob={glob}")
+    # rg lets a --glob re-include ignored files; the glob is applied below instead.
+    glob_rx = compile_glob(glob) if glob else None
+    base = "" if start == ws.root else ws.rel(start)
     rel_start = ws.rel(start)
     cmd += ["--regexp", pattern, "--", rel_start]
     proc = subprocess.run(
@@ -161,6 +162,13 @@ def _rg_search(
             rel = rel[2:]
         if is_protected(rel):
             continue
+        if glob_rx is not None:
+            if start.is_file():
+                sub = rel.rsplit("/", 1)[-1]
+            else:
+                sub = rel[len(base) + 1 :] if base else rel
+            if not glob_rx.match(sub):
+                continue
         try:
             line = int(num)
         except ValueError:
