@@ -36,7 +36,8 @@ async def test_rung_1_shutdown_message_ends_a_cooperative_worker(
     await h.request(Echo("x"), timeout=5)
     started = trio.current_time()
     ev = await stopped_exit(supervisor, "echo")
-    assert ev.exit_code == 0 and ev.reason == "stopped"
+    assert ev.exit_code == 0
+    assert ev.reason == "stopped"
     assert trio.current_time() - started < 1.0  # well inside the grace: it left on its own
     assert h.state == "stopped"
 

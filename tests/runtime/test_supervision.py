@@ -97,7 +97,8 @@ async def test_kill_9_fails_every_call_in_flight_and_the_worker_comes_back(
     assert reply.pid != old_pid
     seen = await collect(events, [WorkerStarted, WorkerExited, WorkerRestarted])
     exited = next(ev for ev in seen if isinstance(ev, WorkerExited))
-    assert exited.exit_code == -signal.SIGKILL and exited.reason == "exited"
+    assert exited.exit_code == -signal.SIGKILL
+    assert exited.reason == "exited"
     assert supervisor.status()[0].restarts == 1
 
 
@@ -149,7 +150,8 @@ async def test_memory_past_the_limit_kills_and_restarts(supervisor: Supervisor, 
     assert (await h.request(Echo("lean again"), timeout=10)).pid != old_pid
     await trio.sleep(0.3)
     (row,) = supervisor.status()
-    assert row.restarts == 1 and row.state == "running"
+    assert row.restarts == 1
+    assert row.state == "running"
     assert 0 < row.rss < limit
 
 
@@ -174,7 +176,7 @@ async def test_kill_9_from_outside_also_sweeps_the_orphans(supervisor: Superviso
     everyone = await whole_tree(h.pid, pids)
     os.kill(h.pid, signal.SIGKILL)  # no snapshot possible: only the tag finds them now
     with trio.fail_after(10):
-        while h.state != "running" or not all_gone(everyone, timeout=0) == []:  # noqa: ASYNC110
+        while h.state != "running" or all_gone(everyone, timeout=0) != []:  # noqa: ASYNC110
             await trio.sleep(0.05)
     assert all_gone(everyone) == []
 
@@ -234,8 +236,11 @@ async def test_status_lists_the_tree(supervisor: Supervisor, make_spec) -> None:
     h = await supervisor.start(make_spec(heartbeat_interval=0.1))
     await trio.sleep(0.5)  # a few heartbeats carry the RSS
     (row,) = supervisor.status()
-    assert row.name == "echo" and row.pid == h.pid and row.state == "running"
-    assert row.uptime > 0.3 and row.restarts == 0
+    assert row.name == "echo"
+    assert row.pid == h.pid
+    assert row.state == "running"
+    assert row.uptime > 0.3
+    assert row.restarts == 0
     assert 5 * 1024 * 1024 < row.rss < 500 * 1024 * 1024
 
 
