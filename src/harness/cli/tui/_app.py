@@ -17,25 +17,30 @@ first line typed waits for the session if it is not ready yet.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
 from rich.console import Console
 from rich.text import Text
 
 from harness._version import __version__
-from harness.cli.tui._approval import approval_renderable, decision_for_key
 from harness.cli.tui._commands import CommandError, is_command, parse_command
 from harness.cli.tui._completion import HarnessCompleter
 from harness.cli.tui._input import CTRL_C, build_prompt_session
-from harness.cli.tui._keys import KeyReader
 from harness.cli.tui._prefs import Prefs
 from harness.cli.tui._sanitize import clean_line
-from harness.cli.tui._timeline import ToolRecord
-from harness.cli.tui._view import RunView
+
+if TYPE_CHECKING:
+    from harness.cli.tui._keys import KeyReader
+    from harness.cli.tui._timeline import ToolRecord
+    from harness.cli.tui._view import RunView
+
+# Rendering (rich's markdown, pygments), the key reader, the conversation and the
+# workers are imported after the first prompt is on the screen, not before.
 
 __all__ = ["App"]
 
@@ -86,6 +91,7 @@ class App:
         )
         self.title = ""
         self._ready = trio.Event()
+        self._prompt_drawn = trio.Event()
         self._reopen = trio.Event()
         self._closing = False
         self._result_seen = trio.Event()
@@ -116,6 +122,8 @@ class App:
             from harness.actors.model.local import NoModelAvailable, choose_startup_model
         except ImportError:  # the local provider is an optional part of the build
             self.provider, self.model = provider or "ollama", model or ""
+            shown = f"{self.provider}:{self.model}" if self.model else self.provider
+            self._say(f"model {shown}" + ("" if provider else " (default; /connect to change)"))
             return
         try:
             choice = choose_startup_model(provider, model, env=self.environ)
@@ -148,6 +156,14 @@ class App:
             "continue_latest": self.continue_latest,
             "autotitle": True,
         }
+        workers = self.environ.get("HARNESS_WORKERS")
+        if workers:
+            # name -> module, for running against other worker builds (and in tests,
+            # before every real worker exists); a bad value is reported, not fatal
+            try:
+                kw["workers"] = {str(k): str(v) for k, v in json.loads(workers).items()}
+            except (ValueError, AttributeError):
+                self._say("HARNESS_WORKERS is not a JSON object of name: module; ignored", "yellow")
         for name in ("permission_mode", "max_turns", "tool_protocol", "verify", "api_key"):
             value = getattr(a, name, None)
             if value is not None:
@@ -155,6 +171,9 @@ class App:
         return SessionOptions(**kw)
 
     async def _session_task(self) -> None:
+        # Let the prompt draw first: the imports below hold the GIL for a while.
+        await self._prompt_drawn.wait()
+        await trio.to_thread.run_sync(self.choose_model)
         from harness.actors.conversation._session import open_session
 
         while not self._closing:
@@ -198,6 +217,8 @@ class App:
         return self.live
 
     async def _consume(self, chan: Any) -> None:
+        from harness.cli.tui._view import RunView
+
         idle = RunView(self.console, live=False)
         async with chan:
             async for event in chan:
@@ -247,6 +268,9 @@ class App:
 
     async def run_prompt(self, text: str) -> None:
         """Send *text* to the model and draw the run until its result."""
+        from harness.cli.tui._keys import KeyReader
+        from harness.cli.tui._view import RunView
+
         live = await self.session()
         if live is None:
             self._say(f"no session: {self.open_error}. Try /connect.", "red")
@@ -281,6 +305,9 @@ class App:
 
     async def approve(self, request: Any) -> str:
         """The conversation's approver: show the call, wait for y / n / a."""
+        from harness.cli.tui._approval import approval_renderable, decision_for_key
+        from harness.cli.tui._keys import KeyReader
+
         view = self.view
         if view is not None:
             view.pause()
@@ -331,9 +358,14 @@ class App:
         from prompt_toolkit.patch_stdout import patch_stdout
 
         session = self._prompt
+        token = trio.lowlevel.current_trio_token()
+
+        def drawn() -> None:
+            token.run_sync_soon(self._prompt_drawn.set)
+
         with patch_stdout(raw=True):
             if prompt is None:
-                return await trio.to_thread.run_sync(session.prompt)
+                return await trio.to_thread.run_sync(lambda: session.prompt(pre_run=drawn))
             return await trio.to_thread.run_sync(lambda: session.prompt(prompt))
 
     async def main(self) -> int:
@@ -349,7 +381,6 @@ class App:
             toolbar=self._toolbar,
         )
         async with trio.open_nursery() as nursery:
-            self.choose_model()
             nursery.start_soon(self._session_task)
             try:
                 await self._loop()
