@@ -160,8 +160,11 @@ class LoopbackServer:
     async def _send(self, stream: trio.SocketStream, reply: Reply) -> bool:
         if reply.silent:
             await trio.sleep_forever()
-        headers = {"content-type": "application/json", **reply.headers,
-                   "transfer-encoding": "chunked"}
+        headers = {
+            "content-type": "application/json",
+            **reply.headers,
+            "transfer-encoding": "chunked",
+        }
         head = f"HTTP/1.1 {reply.status} X\r\n" + "".join(
             f"{k}: {v}\r\n" for k, v in headers.items()
         )

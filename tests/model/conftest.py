@@ -39,8 +39,11 @@ def env(tmp_path: Path, server: LoopbackServer) -> dict[str, str]:
 
 @pytest.fixture
 async def engine(env: dict[str, str]) -> AsyncIterator[ModelEngine]:
-    eng = ModelEngine(env, timeouts=Timeouts(connect=2, first_byte=1.0, idle=1.0),
-                      retry=RetryPolicy(retries=2, base_delay=0.05, max_delay=0.2))
+    eng = ModelEngine(
+        env,
+        timeouts=Timeouts(connect=2, first_byte=1.0, idle=1.0),
+        retry=RetryPolicy(retries=2, base_delay=0.05, max_delay=0.2),
+    )
     yield eng
     await eng.aclose()
 

@@ -44,8 +44,7 @@ async def test_text_in_small_chunks_with_keepalives_and_usage_only_last_chunk(
         {"id": "x", "choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 2}},
         done=True,
     )
-    server.queue(PATH, Reply(chunks=pieces(body, 5), headers={"content-type":
-                                                             "text/event-stream"}))
+    server.queue(PATH, Reply(chunks=pieces(body, 5), headers={"content-type": "text/event-stream"}))
     events = await collect(engine, request("openai", "gpt-x"))
     assert text_of(events) == "Héllo, wörld"
     assert Usage(5, 2) in events
@@ -58,22 +57,31 @@ async def test_text_in_small_chunks_with_keepalives_and_usage_only_last_chunk(
 async def test_split_tool_call_arguments_without_ids_and_without_usage(
     server: LoopbackServer, engine: ModelEngine
 ) -> None:
-    first = {"index": 0, "id": "call_9", "type": "function",
-             "function": {"name": "read_file", "arguments": ""}}
+    first = {
+        "index": 0,
+        "id": "call_9",
+        "type": "function",
+        "function": {"name": "read_file", "arguments": ""},
+    }
     body = sse(
         delta(tool_calls=[first]),
         delta(tool_calls=[{"index": 0, "function": {"arguments": '{"pa'}}]),
         delta(tool_calls=[{"index": 0, "function": {"arguments": 'th": "a.py"}'}}]),
-        delta(tool_calls=[{"index": 1, "id": "call_10", "function": {"name": "read_file",
-                                                                    "arguments": "{}"}}]),
+        delta(
+            tool_calls=[
+                {"index": 1, "id": "call_10", "function": {"name": "read_file", "arguments": "{}"}}
+            ]
+        ),
         delta(finish="tool_calls"),
     )  # no [DONE]: some local servers end the body after the finish chunk
     server.queue(PATH, Reply(chunks=pieces(body, 9)))
     tool = ToolSchema("read_file", "Read.", {"type": "object", "properties": {"path": {}}})
     events = await collect(engine, request("openai", tools=(tool,)))
     calls = [e for e in events if isinstance(e, ToolCallEvent)]
-    assert calls == [ToolCallEvent("call_9", "read_file", {"path": "a.py"}),
-                     ToolCallEvent("call_10", "read_file", {})]
+    assert calls == [
+        ToolCallEvent("call_9", "read_file", {"path": "a.py"}),
+        ToolCallEvent("call_10", "read_file", {}),
+    ]
     assert events[-1] == ModelDone("tool_calls", "m1", "native")
     sent = server.requests[0].json()
     assert sent["tools"][0]["function"]["name"] == "read_file"
@@ -85,15 +93,21 @@ async def test_history_is_sent_in_the_chat_completions_shape(
     server.queue(PATH, Reply(chunks=[sse(delta("ok", finish="stop"), done=True)]))
     history = (
         ChatMessage("user", "read a"),
-        ChatMessage("assistant", "", tool_calls=(ToolCall("c1", "read_file", {"path": "a"}),),
-                    thinking="hidden"),
+        ChatMessage(
+            "assistant",
+            "",
+            tool_calls=(ToolCall("c1", "read_file", {"path": "a"}),),
+            thinking="hidden",
+        ),
         ChatMessage("tool", "A!", tool_call_id="c1", name="read_file"),
     )
     await collect(engine, request("openai", system="Be brief.", messages=history))
     msgs = server.requests[0].json()["messages"]
     assert msgs[0] == {"role": "system", "content": "Be brief."}
-    assert msgs[2]["tool_calls"][0]["function"] == {"name": "read_file",
-                                                    "arguments": '{"path":"a"}'}
+    assert msgs[2]["tool_calls"][0]["function"] == {
+        "name": "read_file",
+        "arguments": '{"path":"a"}',
+    }
     assert msgs[3] == {"role": "tool", "tool_call_id": "c1", "content": "A!"}
     assert "hidden" not in server.requests[0].body.decode()
 
@@ -111,11 +125,14 @@ async def test_auth_error_carries_the_providers_words_without_the_key(
     assert "SECRET" not in ev.message
 
 
-async def test_429_is_retried_after_retry_after(server: LoopbackServer,
-                                                engine: ModelEngine) -> None:
-    server.queue(PATH, Reply(429, [b'{"error": {"message": "slow down"}}'],
-                             headers={"retry-after": "0.3"}),
-                 Reply(chunks=[sse(delta("ok", finish="stop"), done=True)]))
+async def test_429_is_retried_after_retry_after(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    server.queue(
+        PATH,
+        Reply(429, [b'{"error": {"message": "slow down"}}'], headers={"retry-after": "0.3"}),
+        Reply(chunks=[sse(delta("ok", finish="stop"), done=True)]),
+    )
     start = trio.current_time()
     events = await collect(engine, request("openai"))
     assert trio.current_time() - start >= 0.3
@@ -123,8 +140,9 @@ async def test_429_is_retried_after_retry_after(server: LoopbackServer,
     assert len(server.requests) == 2
 
 
-async def test_5xx_retried_with_backoff_then_given_up(server: LoopbackServer,
-                                                      engine: ModelEngine) -> None:
+async def test_5xx_retried_with_backoff_then_given_up(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
     for _ in range(3):
         server.queue(PATH, Reply(502, [b"bad gateway"]))
     events = await collect(engine, request("openai"))
@@ -134,10 +152,14 @@ async def test_5xx_retried_with_backoff_then_given_up(server: LoopbackServer,
     assert len(server.requests) == 3  # the first try and two retries
 
 
-async def test_fail_over_to_the_next_model_on_not_found(server: LoopbackServer,
-                                                        engine: ModelEngine) -> None:
-    server.queue(PATH, Reply(404, [b'{"error": {"message": "no such model"}}']),
-                 Reply(chunks=[sse(delta("hi", finish="stop"), done=True)]))
+async def test_fail_over_to_the_next_model_on_not_found(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    server.queue(
+        PATH,
+        Reply(404, [b'{"error": {"message": "no such model"}}']),
+        Reply(chunks=[sse(delta("hi", finish="stop"), done=True)]),
+    )
     events = await collect(engine, request("openai", "gone", "backup"))
     assert events[-1] == ModelDone("stop", "backup", "native")
     assert [r.json()["model"] for r in server.requests] == ["gone", "backup"]
@@ -146,8 +168,9 @@ async def test_fail_over_to_the_next_model_on_not_found(server: LoopbackServer,
 async def test_rate_limit_on_the_last_model_after_failover_reports_both(
     server: LoopbackServer, engine: ModelEngine
 ) -> None:
-    server.always(PATH, Reply(429, [b'{"error": {"message": "quota"}}'],
-                              headers={"retry-after": "120"}))
+    server.always(
+        PATH, Reply(429, [b'{"error": {"message": "quota"}}'], headers={"retry-after": "120"})
+    )
     events = await collect(engine, request("openai", "a", "b"))
     (ev,) = events
     assert isinstance(ev, ModelError)
@@ -178,16 +201,18 @@ async def test_a_stream_that_goes_silent_midway_is_an_error_and_not_retried(
     assert len(server.requests) == 1
 
 
-async def test_a_dropped_connection_midway_is_an_error(server: LoopbackServer,
-                                                       engine: ModelEngine) -> None:
+async def test_a_dropped_connection_midway_is_an_error(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
     server.queue(PATH, Reply(chunks=[sse(delta("abc"))], then="drop"))
     events = await collect(engine, request("openai"))
     assert isinstance(events[-1], ModelError)
     assert events[-1].kind == "network"
 
 
-async def test_an_error_event_inside_the_stream(server: LoopbackServer,
-                                                engine: ModelEngine) -> None:
+async def test_an_error_event_inside_the_stream(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
     body = sse(delta("a"), {"error": {"message": "Provider returned error", "code": 502}})
     server.queue(PATH, Reply(chunks=[body]))
     events = await collect(engine, request("openai"))
@@ -196,8 +221,9 @@ async def test_an_error_event_inside_the_stream(server: LoopbackServer,
     assert events[-1].message == "Provider returned error"
 
 
-async def test_cancelling_closes_the_connection_at_once(server: LoopbackServer,
-                                                        engine: ModelEngine) -> None:
+async def test_cancelling_closes_the_connection_at_once(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
     server.queue(PATH, Reply(chunks=[sse(delta(str(i))) for i in range(1000)], delay=0.05))
     got = trio.Event()
 
@@ -220,10 +246,12 @@ async def test_text_protocol_over_openai(server: LoopbackServer, engine: ModelEn
     reply = 'Reading.\n<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>'
     body = sse(*[delta(p.decode()) for p in pieces(reply, 4)], delta(finish="stop"), done=True)
     server.queue(PATH, Reply(chunks=pieces(body, 13)))
-    tool = ToolSchema("read_file", "Read a file.", {"type": "object",
-                                                    "properties": {"path": {"type": "string"}}})
-    events = await collect(engine, request("openai", tools=(tool,), tool_protocol="text",
-                                           system="Be good."))
+    tool = ToolSchema(
+        "read_file", "Read a file.", {"type": "object", "properties": {"path": {"type": "string"}}}
+    )
+    events = await collect(
+        engine, request("openai", tools=(tool,), tool_protocol="text", system="Be good.")
+    )
     assert text_of(events) == "Reading.\n"
     calls = [e for e in events if isinstance(e, ToolCallEvent)]
     assert [(c.name, c.arguments) for c in calls] == [("read_file", {"path": "a"})]
