@@ -105,7 +105,9 @@ def test_edit_asks_approval_with_diff_yes_applies_no_denies(  # type: ignore[no-
         assert "approved" in out
         t.expect("❯")
         assert (ws / "a.txt").read_text() == "NEW line\n"
-        (ws / "a.txt").write_text("old line\n")
+        t.line("/undo")
+        t.expect("undid edit_file")
+        assert (ws / "a.txt").read_text() == "old line\n"
         t.line("again")
         t.expect(r"\[y\]es / \[N\]o")
         t.send("n")
