@@ -7,6 +7,7 @@ imports it to choose the start-up model. The provider itself is built by
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from harness.actors.model.local._catalogue import (
@@ -34,6 +35,8 @@ from harness.actors.model.local._errors import (
 
 if TYPE_CHECKING:
     from harness.actors.model.local._provider import LocalProvider
+    from harness.actors.protocol.local import LoadLocalModel
+    from harness.ipc import Message
 
 __all__ = [
     "CATALOGUE",
@@ -53,6 +56,7 @@ __all__ = [
     "lookup",
     "make_provider",
     "probe_ollama",
+    "stream_load",
 ]
 
 
@@ -62,3 +66,14 @@ def make_provider() -> LocalProvider:
     from harness.actors.model.local._provider import make_provider as make
 
     return make()
+
+
+async def stream_load(
+    provider: LocalProvider, req: LoadLocalModel, emit: Callable[[Message], Awaitable[None]]
+) -> None:
+    """Serve :class:`~harness.actors.protocol.local.LoadLocalModel` on the model worker:
+    start loading and stream :class:`~harness.actors.protocol.local.LocalModelProgress`
+    until the model is ready or failed."""
+    from harness.actors.model.local._provider import stream_load as serve
+
+    await serve(provider, req, emit)

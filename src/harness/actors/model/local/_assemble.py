@@ -115,9 +115,7 @@ def _write_stamp(target: Path, sha256: str) -> None:
     _stamp_path(target).write_text(json.dumps({"sha256": sha256, **_stamp_of(target)}))
 
 
-def assemble(
-    entry: CatalogueEntry, cache_dir: Path, progress: Progress = _no_progress
-) -> Path:
+def assemble(entry: CatalogueEntry, cache_dir: Path, progress: Progress = _no_progress) -> Path:
     """The verified model file of *entry* in *cache_dir*, assembling it when needed.
 
     Raises:

@@ -9,7 +9,8 @@ A user may add entries in ``$HARNESS_HOME/models/catalogue.json``::
     {"models": [{"name": "my-model", "files": ["/data/my-model.gguf"],
                  "sha256": "…", "context_length": 8192}]}
 
-``files`` are assembled (concatenated) in order like package parts.
+``files`` are assembled (concatenated) in order like package parts; instead of ``files``,
+``packages`` lists ``[name, version]`` pairs of part packages (each with ``get_part_path()``).
 """
 
 from __future__ import annotations
@@ -131,13 +132,17 @@ def _user_entries(home: Path) -> tuple[CatalogueEntry, ...]:
         items = data["models"]
         entries = []
         for item in items:
-            files = tuple(str(Path(f).expanduser()) for f in item["files"])
+            files = tuple(str(Path(f).expanduser()) for f in item.get("files", ()))
+            packages = tuple(PartPackage(str(n), str(v)) for n, v in item.get("packages", ()))
+            if not files and not packages:
+                raise KeyError("files or packages")
             entries.append(
                 CatalogueEntry(
                     name=str(item["name"]),
                     description=str(item.get("description", "user model")),
                     sha256=str(item["sha256"]).lower(),
                     files=files,
+                    packages=packages,
                     context_length=int(item.get("context_length", 8192)),
                     tool_protocol=str(item.get("tool_protocol", "text")),
                 )

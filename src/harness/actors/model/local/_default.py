@@ -18,6 +18,7 @@ import attrs
 
 from harness.actors.model.local._catalogue import DEFAULT_MODEL, CatalogueEntry, lookup
 from harness.actors.model.local._errors import LocalModelError
+from harness.actors.model.local._loader import model_cache_dir
 
 __all__ = [
     "NoModelAvailable",
@@ -90,6 +91,7 @@ def choose_startup_model(
     env: Mapping[str, str] | None = None,
     cache_dir: Path | None = None,
     probe: Callable[[str], list[str] | None] = probe_ollama,
+    embedded: str = DEFAULT_MODEL,
 ) -> StartupChoice:
     """Pick the provider and model to start on.
 
@@ -98,13 +100,17 @@ def choose_startup_model(
         model: the explicit ``--model``; with no provider it means Ollama's model, or the
             embedded one when it names a catalogue model or a ``.gguf`` file.
         env: the environment (default ``os.environ``), for ``OLLAMA_BASE_URL``.
-        cache_dir: the model cache, where an assembled embedded model may already sit.
+        cache_dir: the model cache, where an assembled embedded model may already sit
+            (default: :func:`model_cache_dir`).
         probe: asks an Ollama URL for its models (``None`` = unreachable).
+        embedded: the catalogue model to fall back on.
 
     Raises:
         NoModelAvailable: nothing to start on; the message says how to get a model.
     """
     env = os.environ if env is None else env
+    if cache_dir is None:
+        cache_dir = model_cache_dir(dict(env))
     if provider:
         return StartupChoice(provider, model, "explicit", _header(provider, model, "as set"))
     if model and (model.endswith(".gguf") or lookup(model) is not None):
@@ -120,9 +126,8 @@ def choose_startup_model(
             f"model {model} was asked for, but no Ollama answers at {base_url}; start "
             "Ollama, or pass --provider"
         )
-    entry = lookup(DEFAULT_MODEL)
-    assert entry is not None
-    if embedded_installed(entry, cache_dir):
+    entry = lookup(embedded)
+    if entry is not None and embedded_installed(entry, cache_dir):
         return StartupChoice(
             "local", entry.name, "embedded", _header("local", entry.name, "embedded, offline")
         )

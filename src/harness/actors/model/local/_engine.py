@@ -10,7 +10,6 @@ nodes, so a cancel stops generation within one token even in the middle of a lon
 from __future__ import annotations
 
 import codecs
-import ctypes
 import os
 import threading
 from collections.abc import Callable, Sequence

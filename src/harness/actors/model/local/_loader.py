@@ -98,9 +98,7 @@ class Loader:
         threads: llama.cpp threads.
     """
 
-    def __init__(
-        self, spec: str, *, home: Path, cache_dir: Path, n_ctx: int, threads: int
-    ) -> None:
+    def __init__(self, spec: str, *, home: Path, cache_dir: Path, n_ctx: int, threads: int) -> None:
         self.spec = spec
         self._home = home
         self._cache_dir = cache_dir
@@ -130,6 +128,12 @@ class Loader:
     def done(self) -> threading.Event:
         """Set when the load has succeeded or failed."""
         return self._done
+
+    def wait(self) -> LoadedModel:
+        """Block until the load ends; the loaded model (see :meth:`result`)."""
+        self.start()
+        self._done.wait()
+        return self.result()
 
     def result(self) -> LoadedModel:
         """The loaded model; call after :attr:`done` is set.

@@ -13,8 +13,8 @@ import json
 import math
 import os
 import threading
-from collections.abc import AsyncIterator, Callable, Mapping
-from pathlib import Path
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import aclosing
 from typing import Any
 
 import attrs
@@ -23,7 +23,12 @@ import trio
 
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model.local._catalogue import CATALOGUE
-from harness.actors.model.local._engine import ContextTooLong, LoadedModel, default_threads
+from harness.actors.model.local._engine import (
+    ContextTooLong,
+    Generation,
+    LoadedModel,
+    default_threads,
+)
 from harness.actors.model.local._errors import (
     CatalogueError,
     LocalModelError,
@@ -37,9 +42,11 @@ from harness.actors.model.local._loader import (
     model_cache_dir,
 )
 from harness.actors.model.local._repeats import DEFAULT_REPEAT_CAP, check_repeats
+from harness.actors.protocol.local import LoadLocalModel, LocalModelProgress
 from harness.actors.protocol.model import ChatMessage, TextDelta, Usage
+from harness.ipc import Message
 
-__all__ = ["LocalProvider", "make_provider"]
+__all__ = ["LocalProvider", "make_provider", "stream_load"]
 
 # How long closing a stream waits for the generating thread to notice the flag. One token
 # takes tens of milliseconds; the bound only guards against a wedged llama.cpp.
@@ -109,6 +116,8 @@ class LocalProvider:
             self.n_ctx = DEFAULT_CONTEXT
         self.repeat_cap = repeat_cap
         self._loader: Loader | None = None
+        self.last: Generation | None = None
+        """How the last generation ended (tokens, finish reason): for status and tests."""
         self._switch = threading.Lock()
         self._busy = trio.Lock()
         if env.get("HARNESS_LOCAL_MODEL"):
@@ -175,13 +184,15 @@ class LocalProvider:
             yield Finish(reason="stop")
             return
         messages = _template_messages(call.system, verdict.messages)
-        async with self._busy:
-            async for event in self._generate(model, messages, call):
+        async with self._busy, aclosing(self._generate(model, messages, call)) as events:
+            # aclosing: a reader that leaves must close the inner generator now, which
+            # sets the thread's cancel flag, not whenever it is garbage collected.
+            async for event in events:
                 yield event
 
     async def _generate(
         self, model: LoadedModel, messages: list[dict[str, str]], call: ProviderCall
-    ) -> AsyncIterator[ProviderEvent]:
+    ) -> AsyncGenerator[ProviderEvent, None]:
         send, recv = trio.open_memory_channel[Any](math.inf)
         cancel = threading.Event()
         token = trio.lowlevel.current_trio_token()
@@ -218,8 +229,10 @@ class LocalProvider:
             if done is None:
                 cancel.set()
                 with trio.CancelScope(shield=True), trio.move_on_after(_STOP_WAIT):
-                    while not isinstance(await recv.receive(), _Done):
+                    while not isinstance(item := await recv.receive(), _Done):
                         pass
+                    if isinstance(item.result, outcome.Value):
+                        self.last = item.result.value
             send.close()
         try:
             result = done.result.unwrap()
@@ -227,6 +240,7 @@ class LocalProvider:
             raise ProviderError("context_length", str(exc)) from None
         except LocalModelError as exc:
             raise ProviderError("server", str(exc)) from None
+        self.last = result
         yield Usage(prompt_tokens=result.prompt_tokens, completion_tokens=result.completion_tokens)
         yield Finish(reason=result.finish_reason)
 
@@ -244,6 +258,33 @@ class LocalProvider:
         loader, self._loader = self._loader, None
         if loader is not None:
             await trio.to_thread.run_sync(loader.close)
+
+
+async def stream_load(
+    provider: LocalProvider, req: LoadLocalModel, emit: Callable[[Message], Awaitable[None]]
+) -> None:
+    """Serve :class:`LoadLocalModel`: start the load and stream its progress until the
+    model is ready or has failed. Register it on the model worker with
+    ``worker.stream(LoadLocalModel)(functools.partial(stream_load, provider))``."""
+    loader = provider.preload(req.model)
+    last: LoadProgress | None = None
+    while True:
+        finished = loader.done.is_set()
+        now = loader.progress()
+        if now != last:
+            await emit(
+                LocalModelProgress(
+                    model=req.model,
+                    stage=now.stage,
+                    done=now.done,
+                    total=now.total,
+                    message=now.describe(),
+                )
+            )
+            last = now
+        if finished:
+            return
+        await trio.sleep(0.1)
 
 
 def make_provider() -> LocalProvider:
