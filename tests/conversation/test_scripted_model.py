@@ -4,6 +4,7 @@ import json
 
 import httpx
 import pytest
+
 from tests.scripted import ScriptedModel, call, load_script, reply
 
 

@@ -47,7 +47,7 @@ class Reply:
             ``None`` sends none. Default: an estimate from the request size.
         chunk: characters per streamed piece.
         delay: seconds to sleep before each piece (a slow model).
-        stall: seconds to sleep after the first piece (a model that stops mid-stream;
+        stall: seconds to sleep after the first content piece (a model that stops mid-stream;
             a test cancels during it).
         status: an HTTP status other than 200 answers with ``error`` as the body.
         error: the error message for a non-200 status.
@@ -229,7 +229,7 @@ class _Handler(BaseHTTPRequestHandler):
                 payload = f"data: {json.dumps(chunk)}\n\n".encode()
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(payload), payload))
                 self.wfile.flush()
-                if i == 0 and entry.stall:
+                if i == 1 and entry.stall:  # after the first real piece
                     time.sleep(entry.stall)
             done = b"data: [DONE]\n\n"
             self.wfile.write(b"%x\r\n%s\r\n0\r\n\r\n" % (len(done), done))
