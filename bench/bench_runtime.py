@@ -61,7 +61,7 @@ async def typed_round_trips(n: int) -> tuple[list[float], float]:
 
 async def bare_round_trips(n: int) -> tuple[list[float], float]:
     ours, theirs = socket.socketpair()
-    proc = subprocess.Popen(
+    proc = subprocess.Popen(  # noqa: ASYNC220 - started once, before anything is timed
         [sys.executable, "-m", "bench._bare_echo"],
         pass_fds=(theirs.fileno(),),
         env={**os.environ, "BARE_FD": str(theirs.fileno()), "PYTHONPATH": str(ROOT)},
@@ -107,7 +107,7 @@ async def crash_timings(n: int) -> tuple[list[float], list[float]]:
             await h.request(BenchPing("warm"))
             failed_at: list[float] = []
 
-            async def in_flight() -> None:
+            async def in_flight(failed_at: list[float] = failed_at) -> None:
                 try:
                     await h.request(BenchHang())
                 except WorkerDied:
@@ -132,19 +132,22 @@ def _fields(spec: ChildSpec) -> dict[str, object]:
     return attrs.asdict(spec, recurse=False)
 
 
-async def idle_rss() -> tuple[int, int]:
+async def idle_worker_rss() -> int:
     async with open_supervisor() as sup:
         h = await sup.start(_spec())
         await h.request(BenchPing("x"))
         await trio.sleep(0.5)
         assert h.pid is not None
-        worker_rss = psutil.Process(h.pid).memory_info().rss
+        return int(psutil.Process(h.pid).memory_info().rss)
+
+
+def bare_trio_rss() -> int:
     bare = subprocess.Popen([sys.executable, "-c", "import trio, time; time.sleep(5)"])
     time.sleep(1.0)
-    bare_rss = psutil.Process(bare.pid).memory_info().rss
+    rss = int(psutil.Process(bare.pid).memory_info().rss)
     bare.kill()
     bare.wait()
-    return worker_rss, bare_rss
+    return rss
 
 
 def _us(seconds: float) -> str:
@@ -159,7 +162,8 @@ async def _all() -> list[tuple[str, str, str]]:
     typed, typed_rate = await typed_round_trips(ROUND_TRIPS)
     bare, bare_rate = await bare_round_trips(ROUND_TRIPS)
     failure, ready = await crash_timings(CRASHES)
-    worker_rss, bare_rss = await idle_rss()
+    worker_rss = await idle_worker_rss()
+    bare_rss = await trio.to_thread.run_sync(bare_trio_rss)
     t50, b50 = statistics.median(typed), statistics.median(bare)
     return [
         (
