@@ -13,8 +13,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="A terminal AI coding agent. Run it in a project folder and ask.",
     )
     parser.add_argument("--version", action="version", version=f"harness {__version__}")
-    parser.add_argument("-p", "--print", dest="prompt", metavar="TASK",
-                        help="run one task headless and exit ('-' reads it from stdin)")
+    parser.add_argument(
+        "-p",
+        "--print",
+        dest="prompt",
+        metavar="TASK",
+        help="run one task headless and exit ('-' reads it from stdin)",
+    )
     return parser
 
 

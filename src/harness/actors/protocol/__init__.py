@@ -21,9 +21,19 @@ from harness.actors.protocol.model import (
     ToolSchema,
     Usage,
 )
-from harness.actors.protocol.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
+from harness.actors.protocol.tools import (
+    AutocommitState,
+    SetAutocommit,
+    ToolInvoke,
+    ToolOutcome,
+    ToolPreview,
+    ToolPreviewResult,
+    Undo,
+    UndoResult,
+)
 
 __all__ = [
+    "AutocommitState",
     "ChatMessage",
     "ChatOptions",
     "ChatRequest",
@@ -32,6 +42,7 @@ __all__ = [
     "ModelError",
     "ModelEvent",
     "ModelList",
+    "SetAutocommit",
     "TextDelta",
     "ThinkingDelta",
     "ToolCall",
@@ -41,5 +52,7 @@ __all__ = [
     "ToolPreview",
     "ToolPreviewResult",
     "ToolSchema",
+    "Undo",
+    "UndoResult",
     "Usage",
 ]

@@ -43,3 +43,46 @@ class ToolPreview(Message, tag="tool.preview"):
 class ToolPreviewResult(Message, tag="tool.preview_result"):
     summary: str
     diff: str = ""
+
+
+@attrs.frozen
+class Undo(Message, tag="tool.undo"):
+    """Revert the newest AI change in ``workspace`` (of ``session_id`` when given).
+
+    In a git repository that is the newest ``ai(<tool>): <paths>`` commit harness
+    made; outside one, the session's backup. Answered with :class:`UndoResult`.
+    """
+
+    workspace: str = ""
+    session_id: str = ""
+
+
+@attrs.frozen
+class UndoResult(Message, tag="tool.undo_result"):
+    """What ``/undo`` did. ``ok`` false means nothing was changed; ``message`` says why
+    (nothing to undo, or which files changed since the AI wrote them)."""
+
+    ok: bool
+    message: str
+    paths: tuple[str, ...] = ()
+    commit: str | None = None
+
+
+@attrs.frozen
+class SetAutocommit(Message, tag="tool.set_autocommit"):
+    """``/autocommit on|off`` for ``workspace``; ``enabled=None`` only asks.
+
+    Answered with :class:`AutocommitState`. The setting is kept under
+    ``HARNESS_HOME``, so it survives a restart of the tools worker.
+    """
+
+    workspace: str = ""
+    enabled: bool | None = None
+
+
+@attrs.frozen
+class AutocommitState(Message, tag="tool.autocommit_state"):
+    """Whether AI changes are committed, and whether ``workspace`` is a git repository."""
+
+    enabled: bool
+    git: bool

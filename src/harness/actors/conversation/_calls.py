@@ -1,0 +1,354 @@
+"""Running one reply's tool calls: bind, authorise, execute on the right worker, record.
+
+Every call the model made gets exactly one ``tool_call_finished``, whatever
+happens (unknown tool, bad arguments, denial, a crashed worker, a call after a
+terminating one), so the history stays well-formed for every provider.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import orjson
+import trio
+
+from harness.actors.conversation import events as ev
+from harness.actors.conversation._ports import ApprovalRequest
+from harness.actors.protocol.model import ToolCall
+from harness.actors.protocol.tools import ToolInvoke, ToolOutcome, ToolPreview
+from harness.ipc import (
+    ChannelClosed,
+    IpcError,
+    RemoteError,
+    RequestTimeout,
+    WorkerDied,
+    WorkerError,
+    WorkerUnavailable,
+)
+
+if TYPE_CHECKING:
+    from harness.actors.conversation._loop import Conversation
+
+__all__ = ["DISCOVERY_TOOLS", "CallRunner", "CallsOutcome", "LocalTool", "describe_worker_error"]
+
+# Discovery calls repeated with the same arguments in one run are answered from a
+# cache (until something changes the workspace).
+DISCOVERY_TOOLS = frozenset({"list_dir", "find_files", "search_text"})
+
+LocalTool = Callable[[dict[str, Any]], Awaitable[ToolOutcome]]
+
+
+@attrs.frozen
+class CallsOutcome:
+    """How a reply's calls ended: ``stop`` is ``""``, ``terminated`` or ``denied``."""
+
+    stop: str = ""
+    stop_text: str = ""
+
+
+@attrs.define
+class _Prepared:
+    call: ToolCall
+    spec: Any = None
+    args: dict[str, Any] = attrs.field(factory=dict)
+    main: str = ""
+    error: str = ""
+
+
+def describe_worker_error(exc: IpcError, name: str, main: str) -> str:
+    """One plain sentence for the model about a worker that failed a call."""
+    what = f"{name}({main!r})" if main else name
+    if isinstance(exc, WorkerDied):
+        how = str(exc).split(") ", 1)[-1] if ") " in str(exc) else str(exc)
+        return (
+            f"The {exc.worker} worker crashed while running {what} ({how}); it is being "
+            "restarted and the call did not finish. You may retry it."
+        )
+    if isinstance(exc, RequestTimeout):
+        return (
+            f"The {exc.worker} worker did not finish {what} within {exc.timeout:g} s; "
+            "the call was stopped."
+        )
+    if isinstance(exc, WorkerUnavailable):
+        return f"The {exc.worker} worker is not available, so {what} did not run: {exc}"
+    if isinstance(exc, RemoteError):
+        return f"{what} failed inside the {exc.worker} worker: {exc.type_name}: {exc.message}"
+    if isinstance(exc, WorkerError):
+        return f"{what} failed: {exc}"
+    if isinstance(exc, ChannelClosed):
+        return f"{what} did not finish: harness is shutting its workers down."
+    return f"{what} failed: {exc}"
+
+
+class CallRunner:
+    """Runs the tool calls of one reply for *conv*."""
+
+    def __init__(self, conv: Conversation) -> None:
+        self.conv = conv
+        self.cache: dict[tuple[str, bytes], ToolOutcome] = {}
+        self.finished: set[str] = set()
+
+    # --- steps ------------------------------------------------------------------------
+
+    def _prepare(self, call: ToolCall, parse_error: str | None) -> _Prepared:
+        conv = self.conv
+        p = _Prepared(call=call)
+        table = conv.table
+        if call.name not in table:
+            p.error = f"Unknown tool {call.name!r}. The tools are: {', '.join(conv.tool_names())}."
+        elif parse_error:
+            p.error = f"The arguments of {call.name} did not parse: {parse_error}. Send valid JSON."
+        else:
+            p.spec = table.get(call.name)
+            try:
+                p.args = p.spec.bind(call.arguments)
+                p.main = p.spec.main_value(p.args) or ""
+            except (ValueError, TypeError) as exc:
+                p.error = f"Invalid arguments: {exc}"
+        conv.emit(
+            ev.ToolCallRequested(
+                session_id=conv.session_id,
+                call_id=call.id,
+                name=call.name,
+                arguments=dict(call.arguments),
+                main_argument=p.main,
+            )
+        )
+        return p
+
+    def _finish(self, p: _Prepared, outcome: ToolOutcome, started: float) -> ToolOutcome:
+        conv = self.conv
+        output = conv.masker.mask(outcome.output)
+        data = outcome.data
+        if data and conv.masker:
+            raw = orjson.dumps(data).decode()
+            masked = conv.masker.mask(raw)
+            if masked != raw:
+                data = orjson.loads(masked)
+        outcome = ToolOutcome(ok=outcome.ok, output=output, data=data)
+        self.finished.add(p.call.id)
+        conv.emit(
+            ev.ToolCallFinished(
+                session_id=conv.session_id,
+                call_id=p.call.id,
+                name=p.call.name,
+                ok=outcome.ok,
+                output=output,
+                data=data,
+                duration=time.monotonic() - started if started else 0.0,
+            )
+        )
+        conv.add_tool_result(p.call, output)
+        return outcome
+
+    def _fail(self, p: _Prepared, text: str) -> None:
+        self._finish(p, ToolOutcome(ok=False, output=text), 0.0)
+
+    async def _authorise(self, p: _Prepared) -> tuple[bool, bool, str]:
+        """``(run, user_denied, reason)``."""
+        conv = self.conv
+        spec = p.spec
+        decision, why = conv.policy.decide(spec, p.args, conv.config.permission_mode)
+        how = why or decision
+        if decision == "allow":
+            conv.emit(
+                ev.ToolCallApproved(
+                    session_id=conv.session_id, call_id=p.call.id, name=p.call.name, how=how
+                )
+            )
+            return True, False, ""
+        if decision == "deny":
+            conv.emit(
+                ev.ToolCallDenied(
+                    session_id=conv.session_id, call_id=p.call.id, name=p.call.name, reason=why
+                )
+            )
+            return False, False, why
+        if conv.approver is None:
+            reason = (
+                "denied: no terminal to ask for approval (headless ask mode); "
+                "use --permission-mode auto or an allow rule to let it run"
+            )
+            conv.emit(
+                ev.ToolCallDenied(
+                    session_id=conv.session_id, call_id=p.call.id, name=p.call.name, reason=reason
+                )
+            )
+            return False, True, reason
+        summary, diff = "", ""
+        if spec.mutating and spec.executor == "tools":
+            try:
+                with trio.move_on_after(10):
+                    pre = await conv.executors.preview(
+                        ToolPreview(name=p.call.name, arguments=p.args, workspace=conv.workspace)
+                    )
+                    if pre is not None:
+                        summary, diff = pre.summary, pre.diff
+            except (IpcError, ValueError) as exc:
+                summary = f"(no preview: {exc})"
+        answer = await conv.approver(
+            ApprovalRequest(
+                call_id=p.call.id,
+                name=p.call.name,
+                arguments=p.args,
+                main_argument=p.main,
+                kind=spec.kind,
+                summary=summary,
+                diff=conv.masker.mask(diff),
+                agent=conv.agent_name,
+            )
+        )
+        if answer in ("yes", "always"):
+            if answer == "always":
+                conv.policy.allow_always(spec, p.args)
+            conv.emit(
+                ev.ToolCallApproved(
+                    session_id=conv.session_id, call_id=p.call.id, name=p.call.name, how="user"
+                )
+            )
+            return True, False, ""
+        reason = "denied by the user"
+        conv.emit(
+            ev.ToolCallDenied(
+                session_id=conv.session_id, call_id=p.call.id, name=p.call.name, reason=reason
+            )
+        )
+        return False, True, reason
+
+    async def _execute(self, p: _Prepared) -> ToolOutcome:
+        conv = self.conv
+        spec = p.spec
+        name = p.call.name
+        executor: str = spec.executor
+        conv.emit(
+            ev.ToolCallStarted(
+                session_id=conv.session_id, call_id=p.call.id, name=name, executor=executor
+            )
+        )
+        try:
+            if executor == "conversation":
+                local = conv.local_tools.get(name)
+                if local is None:
+                    return ToolOutcome(ok=False, output=f"{name} is not available in this session.")
+                return await local(p.args)
+            if executor == "frontend":
+                if conv.frontend is None:
+                    return _headless_frontend(name, p.args)
+                return await conv.frontend.frontend_tool(name, p.args)
+            return await conv.executors.invoke(
+                executor,
+                ToolInvoke(
+                    name=name,
+                    arguments=p.args,
+                    call_id=p.call.id,
+                    session_id=conv.session_id,
+                    workspace=conv.workspace,
+                ),
+                conv.config.tool_timeout,
+            )
+        except IpcError as exc:
+            return ToolOutcome(ok=False, output=describe_worker_error(exc, name, p.main))
+        except Exception as exc:  # a local tool's bug must not end the conversation
+            return ToolOutcome(ok=False, output=f"{name} failed: {type(exc).__name__}: {exc}")
+
+    async def _run_one(self, p: _Prepared) -> ToolOutcome:
+        key = (p.call.name, orjson.dumps(p.args, option=orjson.OPT_SORT_KEYS))
+        if p.call.name in DISCOVERY_TOOLS and key in self.cache:
+            cached = self.cache[key]
+            return ToolOutcome(
+                ok=cached.ok,
+                output=cached.output + "\n(The same call earlier in this turn gave this result.)",
+                data=cached.data,
+            )
+        outcome = await self._execute(p)
+        if p.call.name in DISCOVERY_TOOLS and outcome.ok:
+            self.cache[key] = outcome
+        elif p.spec.kind != "read" and outcome.ok:
+            self.cache.clear()  # the workspace may have changed
+        return outcome
+
+    # --- one reply --------------------------------------------------------------------
+
+    async def run(self, calls: list[tuple[ToolCall, str | None]]) -> CallsOutcome:
+        """Run *calls* (each with its parse error, if any) in order."""
+        conv = self.conv
+        prepared = [self._prepare(call, err) for call, err in calls]
+        stop, stop_text = "", ""
+        i = 0
+        while i < len(prepared):
+            p = prepared[i]
+            if stop:
+                self._fail(p, f"Not executed: {stop_text}")
+                i += 1
+                continue
+            if p.error:
+                self._fail(p, p.error)
+                i += 1
+                continue
+            # consecutive read-only calls on the tools worker run concurrently
+            batch = [p]
+            if _parallel(p):
+                j = i + 1
+                while j < len(prepared) and not prepared[j].error and _parallel(prepared[j]):
+                    batch.append(prepared[j])
+                    j += 1
+            if len(batch) > 1:
+                await self._run_batch(batch)
+                i += len(batch)
+                continue
+            run, user_denied, reason = await self._authorise(p)
+            if not run:
+                self._fail(p, f"The call was not run: {reason}.")
+                if user_denied:
+                    stop = "denied"
+                    stop_text = f"an earlier call ({p.call.name}) was denied, so the turn ended."
+                i += 1
+                continue
+            started = time.monotonic()
+            outcome = self._finish(p, await self._run_one(p), started)
+            if p.spec.terminating and outcome.ok:
+                stop = "terminated"
+                stop_text = f"the run ended at the terminating call {p.call.name}."
+                conv.final_text = conv.final_text or outcome.output
+            i += 1
+        return CallsOutcome(stop=stop, stop_text=stop_text)
+
+    async def _run_batch(self, batch: list[_Prepared]) -> None:
+        allowed: list[_Prepared] = []
+        for p in batch:
+            run, _denied, reason = await self._authorise(p)
+            if run:
+                allowed.append(p)
+            else:
+                self._fail(p, f"The call was not run: {reason}.")
+        results: dict[str, tuple[ToolOutcome, float]] = {}
+
+        async def one(p: _Prepared) -> None:
+            started = time.monotonic()
+            results[p.call.id] = (await self._run_one(p), started)
+
+        async with trio.open_nursery() as nursery:
+            for p in allowed:
+                nursery.start_soon(one, p)
+        for p in allowed:
+            outcome, started = results[p.call.id]
+            self._finish(p, outcome, started)
+
+
+def _parallel(p: _Prepared) -> bool:
+    return bool(p.spec is not None and p.spec.kind == "read" and p.spec.executor == "tools")
+
+
+def _headless_frontend(name: str, args: dict[str, Any]) -> ToolOutcome:
+    if name == "submit_plan":
+        return ToolOutcome(ok=True, output=str(args.get("plan", "")), data={"plan": True})
+    return ToolOutcome(
+        ok=False,
+        output=(
+            f"{name}: there is no user to answer in this session (headless); "
+            "decide with your best judgement and say what you assumed."
+        ),
+    )

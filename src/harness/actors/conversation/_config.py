@@ -1,0 +1,64 @@
+"""Settings of one conversation: who answers, what may run, the limits."""
+
+from __future__ import annotations
+
+import attrs
+
+from harness.actors.conversation._budget import ContextSettings
+
+__all__ = ["PERMISSION_MODES", "LoopConfig"]
+
+PERMISSION_MODES = ("ask", "auto", "plan", "deny")
+
+
+@attrs.define
+class LoopConfig:
+    """How a conversation runs.
+
+    Attributes:
+        workspace: the project folder (absolute).
+        provider: ``ollama``, ``openai``, ``anthropic``, ``gemini`` or ``local``.
+        models: models to try in order (the first is the one asked).
+        base_url: the provider's URL (``None``: its default).
+        api_key: a key given on the command line or by the API (masked everywhere).
+        tool_protocol: ``native``, ``text`` or ``auto``.
+        permission_mode: ``ask``, ``auto``, ``plan`` or ``deny``.
+        max_turns: model requests a run may make (default 50).
+        verify: a shell command run when the model says it is done.
+        verify_attempts: failures of *verify* sent back to the model before giving up.
+        verify_timeout: seconds the verify command may run.
+        tool_timeout: seconds a tool call may take on its worker (``None``: the
+            worker's own limits).
+        keep_thinking: store the model's thinking in the history.
+        autotitle: ask the model for a title after the first exchange.
+        system: the system prompt (instructions, AGENTS.md, skills, memory).
+        temperature: sampling temperature (``None``: the provider's).
+        context: the window and output reserve.
+    """
+
+    workspace: str
+    provider: str = "ollama"
+    models: tuple[str, ...] = ()
+    base_url: str | None = None
+    api_key: str | None = None
+    tool_protocol: str = "auto"
+    permission_mode: str = "ask"
+    max_turns: int = 50
+    verify: str | None = None
+    verify_attempts: int = 3
+    verify_timeout: float = 600.0
+    tool_timeout: float | None = None
+    keep_thinking: bool = False
+    autotitle: bool = False
+    system: str = ""
+    temperature: float | None = None
+    context: ContextSettings = attrs.field(factory=ContextSettings)
+
+    def __attrs_post_init__(self) -> None:
+        if self.permission_mode not in PERMISSION_MODES:
+            raise ValueError(
+                f"permission mode must be one of {', '.join(PERMISSION_MODES)},"
+                f" not {self.permission_mode!r}"
+            )
+        if self.max_turns < 1:
+            raise ValueError("max turns must be at least 1")

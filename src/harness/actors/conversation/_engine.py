@@ -1,0 +1,179 @@
+"""The engine: the model, tools and shell workers under one supervisor, as the loop's ports.
+
+Each worker is ``python -m harness.actors.<name>`` with cwd = the workspace. The
+supervisor's own events (a worker exited, restarted, was given up) become
+conversation events for whoever listens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
+
+import attrs
+import trio
+
+from harness.actors.conversation import events as ev
+from harness.actors.protocol.model import ChatRequest
+from harness.actors.protocol.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
+from harness.ipc import Message, ProtocolError, WorkerUnavailable
+
+__all__ = ["DEFAULT_MODULES", "Engine", "WorkerSettings", "open_engine"]
+
+DEFAULT_MODULES: dict[str, str] = {
+    "model": "harness.actors.model",
+    "tools": "harness.actors.tools",
+    "shell": "harness.actors.shell",
+}
+
+
+@attrs.define
+class WorkerSettings:
+    """How the engine starts its workers.
+
+    Attributes:
+        workspace: every worker's cwd.
+        modules: worker name -> module run as ``python -m``; tests may add workers
+            or replace a module.
+        env: extra environment per worker name (``{"shell": {"HARNESS_SHELL_SANDBOX": ...}}``).
+        heartbeat_interval: seconds between pings (``None``: off).
+        rss_limit: resident memory limit per worker, bytes.
+    """
+
+    workspace: str
+    modules: dict[str, str] = attrs.field(factory=lambda: dict(DEFAULT_MODULES))
+    env: dict[str, dict[str, str]] = attrs.field(factory=dict)
+    heartbeat_interval: float | None = 2.0
+    rss_limit: int | None = None
+
+
+class Engine:
+    """The running workers, seen by the loop as a :class:`ModelPort` and an
+    :class:`ExecutorPort`. Build it with :func:`open_engine`."""
+
+    def __init__(self, supervisor: Any, settings: WorkerSettings) -> None:
+        self.supervisor = supervisor
+        self.settings = settings
+        self._listeners: list[Callable[[ev.ConversationEvent], None]] = []
+        self.session_id = ""
+
+    # --- ModelPort --------------------------------------------------------------------
+
+    def stream(self, request: ChatRequest) -> AbstractAsyncContextManager[AsyncIterator[Message]]:
+        """Stream a model reply from the model worker."""
+        return self._handle("model").stream(request, timeout=None)  # type: ignore[no-any-return]
+
+    # --- ExecutorPort -----------------------------------------------------------------
+
+    async def invoke(
+        self, executor: str, request: ToolInvoke, timeout: float | None
+    ) -> ToolOutcome:
+        """Run *request* on the *executor* worker."""
+        reply = await self._handle(executor).request(request, timeout=timeout)
+        if not isinstance(reply, ToolOutcome):
+            raise ProtocolError(
+                f"{executor} worker answered {type(reply).__name__}, not ToolOutcome"
+            )
+        return reply
+
+    async def preview(self, request: ToolPreview) -> ToolPreviewResult | None:
+        """Ask the tools worker what a mutating call would change."""
+        if "tools" not in self.supervisor:
+            return None
+        reply = await self._handle("tools").request(request, timeout=10)
+        return reply if isinstance(reply, ToolPreviewResult) else None
+
+    def _handle(self, name: str) -> Any:
+        if name not in self.supervisor:
+            raise WorkerUnavailable(f"there is no {name} worker in this session", worker=name)
+        return self.supervisor.get(name)
+
+    # --- workers ----------------------------------------------------------------------
+
+    def status(self) -> list[Any]:
+        """The supervisor tree (``/status``)."""
+        return list(self.supervisor.status())
+
+    def subscribe(self, listener: Callable[[ev.ConversationEvent], None]) -> None:
+        """Receive worker events as conversation events."""
+        self._listeners.append(listener)
+
+    async def start(self, names: Sequence[str]) -> None:
+        """Start the named workers, concurrently."""
+        from harness.supervisor import ChildSpec
+
+        s = self.settings
+
+        async def one(name: str) -> None:
+            spec = ChildSpec(
+                name=name,
+                module=s.modules[name],
+                cwd=s.workspace,
+                env=dict(s.env.get(name, {})),
+                heartbeat_interval=s.heartbeat_interval,
+                rss_limit=s.rss_limit,
+                request_timeout=None,
+            )
+            await self.supervisor.start(spec)
+
+        async with trio.open_nursery() as nursery:
+            for name in names:
+                nursery.start_soon(one, name)
+
+    async def _forward(self, events: Any) -> None:
+        from harness.supervisor import WorkerExited, WorkerGaveUp, WorkerRestarted
+
+        async for e in events:
+            sid = self.session_id
+            out: ev.ConversationEvent | None = None
+            if isinstance(e, WorkerExited):
+                out = ev.WorkerExited(
+                    session_id=sid,
+                    worker=e.name,
+                    pid=e.pid,
+                    exit_code=e.exit_code,
+                    reason=e.reason,
+                    description=f"{e.name} worker (pid {e.pid}) {e.description}",
+                )
+            elif isinstance(e, WorkerRestarted):
+                out = ev.WorkerRestarted(
+                    session_id=sid, worker=e.name, pid=e.pid, restarts=e.restarts
+                )
+            elif isinstance(e, WorkerGaveUp):
+                out = ev.WorkerGaveUp(
+                    session_id=sid,
+                    worker=e.name,
+                    reason=f"{e.restarts} restarts within {e.period:g} s",
+                )
+            if out is not None:
+                for listener in list(self._listeners):
+                    listener(out)
+
+
+@asynccontextmanager
+async def open_engine(
+    settings: WorkerSettings, names: Sequence[str] | None = None
+) -> AsyncIterator[Engine]:
+    """Start the workers (default: every module in *settings*) and stop them all on exit."""
+    from harness.supervisor import open_supervisor
+
+    async with open_supervisor() as sup, trio.open_nursery() as nursery:
+        engine = Engine(sup, settings)
+        nursery.start_soon(engine._forward, sup.subscribe())
+        try:
+            await engine.start(list(settings.modules) if names is None else list(names))
+            yield engine
+        finally:
+            nursery.cancel_scope.cancel()
+
+
+def worker_env(
+    environ: Mapping[str, str], *, sandbox: str | None = None
+) -> dict[str, dict[str, str]]:
+    """Per-worker environment additions for the command-line choices."""
+    out: dict[str, dict[str, str]] = {}
+    if sandbox and sandbox != "off":
+        out["shell"] = {"HARNESS_SHELL_SANDBOX": sandbox}
+    del environ
+    return out

@@ -1,0 +1,72 @@
+"""Rebuilding the model's history from a session's durable events.
+
+The same functions update the live history while a run goes on, so a resumed
+session sees exactly what the interrupted one would have sent next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from harness.actors.conversation import events as ev
+from harness.actors.protocol.model import ChatMessage
+
+__all__ = ["SUMMARY_PREFIX", "apply_compaction", "rebuild_history", "repair_history"]
+
+SUMMARY_PREFIX = "[Summary of the earlier conversation]\n"
+UNFINISHED = "The call did not finish: harness stopped before it returned."
+
+
+def apply_compaction(history: list[ChatMessage], summary: str, replaced: int) -> list[ChatMessage]:
+    """*history* with its first *replaced* messages folded into one summary note."""
+    return [ChatMessage(role="user", content=SUMMARY_PREFIX + summary), *history[replaced:]]
+
+
+def repair_history(history: list[ChatMessage]) -> list[ChatMessage]:
+    """Give every tool call an answer, so the history is well-formed for any provider.
+
+    A run killed between a model's tool call and its result leaves the call
+    unanswered; it gets a result saying it did not finish.
+    """
+    out: list[ChatMessage] = []
+    pending: list[tuple[str, str]] = []
+
+    def close_pending() -> None:
+        for call_id, name in pending:
+            out.append(
+                ChatMessage(role="tool", content=UNFINISHED, tool_call_id=call_id, name=name)
+            )
+        pending.clear()
+
+    for msg in history:
+        if msg.role == "tool":
+            pending[:] = [p for p in pending if p[0] != msg.tool_call_id]
+            out.append(msg)
+            continue
+        close_pending()
+        out.append(msg)
+        if msg.role == "assistant" and msg.tool_calls:
+            pending.extend((c.id, c.name) for c in msg.tool_calls)
+    close_pending()
+    return out
+
+
+def rebuild_history(events: Iterable[ev.ConversationEvent]) -> list[ChatMessage]:
+    """The history (without the system prompt) that *events* describe."""
+    history: list[ChatMessage] = []
+    for event in events:
+        if isinstance(event, ev.UserMessage):
+            history.append(ChatMessage(role="user", content=event.text))
+        elif isinstance(event, ev.AssistantMessage):
+            history.append(
+                ChatMessage(role="assistant", content=event.text, tool_calls=event.tool_calls)
+            )
+        elif isinstance(event, ev.ToolCallFinished):
+            history.append(
+                ChatMessage(
+                    role="tool", content=event.output, tool_call_id=event.call_id, name=event.name
+                )
+            )
+        elif isinstance(event, ev.Compacted):
+            history = apply_compaction(history, event.summary, event.replaced)
+    return repair_history(history)

@@ -1,0 +1,528 @@
+"""The agent loop: user turn -> model stream -> tool calls -> results -> again.
+
+A run ends when the model answers with no tool call (and the verify command, if
+any, passes), a terminating tool succeeds, a call is denied by the user, the turn
+limit is reached, the model fails, or the run is cancelled. Whatever happens the
+last event is ``result`` and the history stays well-formed, so the next run (or a
+resume from the log) goes on from a valid state. A failing worker never raises
+out of :meth:`Conversation.run`: it becomes a tool result or an ``error`` event.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+import attrs
+import trio
+
+from harness.actors.conversation import events as ev
+from harness.actors.conversation._budget import BudgetExceeded, ContextBudget
+from harness.actors.conversation._calls import CallRunner, LocalTool
+from harness.actors.conversation._config import LoopConfig
+from harness.actors.conversation._history import SUMMARY_PREFIX, apply_compaction
+from harness.actors.conversation._ports import (
+    Approver,
+    ExecutorPort,
+    FrontendPort,
+    ModelPort,
+    PermissionPolicy,
+    ToolTableLike,
+)
+from harness.actors.conversation._secrets import SecretMasker
+from harness.actors.conversation._verify import run_verify
+from harness.actors.protocol import model as pm
+from harness.ipc import IpcError
+
+__all__ = ["Conversation", "Listener"]
+
+Listener = Callable[[ev.ConversationEvent], None]
+
+_SUMMARY_SYSTEM = (
+    "You compress a coding session into notes for yourself. Write a compact summary of the "
+    "conversation below: the user's goals and standing instructions, decisions made, files "
+    "read or changed (with paths), commands run and their outcomes, and what remains to do. "
+    "Plain text, no preamble."
+)
+_TITLE_SYSTEM = "Give this coding session a title of at most six words. Answer with the title only."
+
+
+class _ModelFailed(Exception):
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+@attrs.define
+class _Reply:
+    text: str = ""
+    thinking: str = ""
+    calls: list[tuple[pm.ToolCall, str | None]] = attrs.field(factory=list)
+    usage: pm.Usage | None = None
+    model: str = ""
+    finish: str = ""
+
+
+class Conversation:
+    """One session's loop over the model and the tool executors.
+
+    Args:
+        session_id: the session's id (every event carries it).
+        config: who answers, permission mode, limits, the system prompt.
+        model: streams model replies (the model worker).
+        executors: runs tool calls (the tools/shell workers).
+        table: the tool table (``harness.actors.tools``).
+        policy: permission decisions.
+        approver: asks the user; ``None`` (headless) denies what would be asked.
+        frontend: answers ``get_user_input`` / ``submit_plan`` (``None``: headless).
+        local_tools: tools the conversation runs itself (memory, skills, API tools).
+        masker: masks secrets in tool output.
+        history: the history to start from (a resumed session).
+        agent_name: shown in approval requests of a sub-agent.
+    """
+
+    def __init__(
+        self,
+        *,
+        session_id: str,
+        config: LoopConfig,
+        model: ModelPort,
+        executors: ExecutorPort,
+        table: ToolTableLike,
+        policy: PermissionPolicy,
+        approver: Approver | None = None,
+        frontend: FrontendPort | None = None,
+        local_tools: dict[str, LocalTool] | None = None,
+        masker: SecretMasker | None = None,
+        history: list[pm.ChatMessage] | None = None,
+        agent_name: str = "",
+        title: str = "",
+    ) -> None:
+        self.session_id = session_id
+        self.config = config
+        self.model = model
+        self.executors = executors
+        self.table = table
+        self.policy = policy
+        self.approver = approver
+        self.frontend = frontend
+        self.local_tools: dict[str, LocalTool] = dict(local_tools or {})
+        self.masker = masker or SecretMasker({}, [config.api_key or ""])
+        self.history: list[pm.ChatMessage] = list(history or [])
+        self.agent_name = agent_name
+        self.title = title
+        self.budget = ContextBudget(config.provider, config.context)
+        self.workspace = config.workspace
+        self.final_text = ""
+        self._listeners: list[Listener] = []
+        self._inbox: list[str] = []
+        self._scope: trio.CancelScope | None = None
+        self._running = False
+        self._reply: _Reply | None = None
+        self._runner: CallRunner | None = None
+        self._current_start = len(self.history)
+        self.usage_total = {"prompt_tokens": 0, "completion_tokens": 0}
+
+    # --- events -----------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call *listener* with every event from now on; returns an unsubscribe function."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def open_event_channel(self) -> trio.MemoryReceiveChannel[ev.ConversationEvent]:
+        """A channel that receives every event from now on (unbounded; close it when done)."""
+        send, receive = trio.open_memory_channel[ev.ConversationEvent](math.inf)
+
+        def listener(event: ev.ConversationEvent) -> None:
+            try:
+                send.send_nowait(event)
+            except (trio.ClosedResourceError, trio.BrokenResourceError):
+                unsubscribe()
+
+        unsubscribe = self.subscribe(listener)
+        return receive
+
+    def emit(self, event: ev.ConversationEvent) -> None:
+        """Hand *event* to every listener (the session log is one)."""
+        for listener in list(self._listeners):
+            listener(event)
+
+    # --- control ----------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        """True while :meth:`run` is going."""
+        return self._running
+
+    def post(self, text: str) -> None:
+        """Add a user message to the running loop; it joins at the next model request."""
+        self._inbox.append(text)
+
+    def cancel(self) -> None:
+        """Stop the running run: the stream and the tools in flight end at once."""
+        if self._scope is not None:
+            self._scope.cancel()
+
+    def tool_names(self) -> list[str]:
+        """The tools the model is offered now."""
+        return [s.name for s in self._schemas()]
+
+    def _schemas(self) -> tuple[pm.ToolSchema, ...]:
+        return self.table.schemas(mode=self.config.permission_mode)
+
+    def add_tool_result(self, call: pm.ToolCall, output: str) -> None:
+        """Append a tool result to the history (the call runner does, per call)."""
+        self.history.append(
+            pm.ChatMessage(role="tool", content=output, tool_call_id=call.id, name=call.name)
+        )
+
+    def _user(self, text: str, source: str) -> None:
+        self.emit(ev.UserMessage(session_id=self.session_id, text=text, source=source))
+        self.history.append(pm.ChatMessage(role="user", content=text))
+
+    # --- the run ----------------------------------------------------------------------
+
+    async def run(self, prompt: str) -> ev.Result:
+        """Run *prompt* to the end and return the ``result`` event (also emitted)."""
+        if self._running:
+            raise RuntimeError("a run is already going; post() adds a message to it")
+        self._running = True
+        started = time.monotonic()
+        self.final_text = ""
+        self._turns = 0
+        reason = "error"
+        self.usage_total = {"prompt_tokens": 0, "completion_tokens": 0}
+        self._scope = trio.CancelScope()
+        try:
+            with self._scope:
+                try:
+                    reason = await self._run(prompt)
+                except BudgetExceeded as exc:
+                    self._error("budget", str(exc), fatal=True)
+                except _ModelFailed as exc:
+                    self._error(exc.kind, exc.message, fatal=True)
+            if self._scope.cancelled_caught:
+                reason = "cancelled"
+                self._after_cancel()
+            if reason in ("done", "terminated") and self.config.autotitle and not self.title:
+                with trio.move_on_after(30):
+                    await self._autotitle(prompt)
+        finally:
+            self._running = False
+            self._scope = None
+        result = ev.Result(
+            session_id=self.session_id,
+            ok=reason in ("done", "terminated"),
+            text=self.final_text,
+            reason=reason,
+            turns=self._turns,
+            usage=dict(self.usage_total),
+            duration=time.monotonic() - started,
+        )
+        self.emit(result)
+        return result
+
+    def _error(self, kind: str, message: str, *, fatal: bool) -> None:
+        self.emit(
+            ev.ErrorEvent(
+                session_id=self.session_id,
+                kind=kind,
+                message=self.masker.mask(message),
+                fatal=fatal,
+            )
+        )
+
+    async def _run(self, prompt: str) -> str:
+        self._current_start = len(self.history)
+        self._user(prompt, "prompt")
+        runner = CallRunner(self)
+        self._runner = runner
+        verify_failures = 0
+        while True:
+            while self._inbox:
+                self._user(self._inbox.pop(0), "inbox")
+            if self._turns >= self.config.max_turns:
+                self._error(
+                    "max_turns",
+                    f"stopped after {self._turns} model requests (--max-turns "
+                    f"{self.config.max_turns})",
+                    fatal=True,
+                )
+                return "max_turns"
+            self._turns += 1
+            turn = self._turns
+            self.emit(
+                ev.TurnStarted(
+                    session_id=self.session_id,
+                    turn=turn,
+                    model=self.config.models[0] if self.config.models else "",
+                )
+            )
+            reply = await self._model_round()
+            self._commit_reply(reply)
+            if not reply.calls:
+                self.final_text = reply.text
+                if self._inbox:
+                    self._turn_finished(turn, "inbox")
+                    continue
+                if self.config.verify:
+                    ok, output = await self._verify(verify_failures + 1)
+                    if not ok:
+                        verify_failures += 1
+                        if verify_failures > self.config.verify_attempts:
+                            self._turn_finished(turn, "verify_failed")
+                            return "verify_failed"
+                        self._turn_finished(turn, "verify_failed")
+                        self._user(
+                            f"The verify command `{self.config.verify}` failed:\n{output}\n"
+                            "Fix the problem, then say when you are done.",
+                            "verify",
+                        )
+                        continue
+                self._turn_finished(turn, "done")
+                return "done"
+            outcome = await runner.run(reply.calls)
+            if outcome.stop:
+                self._turn_finished(turn, outcome.stop)
+                return outcome.stop
+            self._turn_finished(turn, "tool_calls")
+
+    def _turn_finished(self, turn: int, reason: str) -> None:
+        self.emit(ev.TurnFinished(session_id=self.session_id, turn=turn, reason=reason))
+
+    def _commit_reply(self, reply: _Reply) -> None:
+        calls = tuple(c for c, _ in reply.calls)
+        thinking = reply.thinking if self.config.keep_thinking else ""
+        self.emit(
+            ev.AssistantMessage(
+                session_id=self.session_id,
+                text=reply.text,
+                tool_calls=calls,
+                thinking=thinking,
+                model=reply.model,
+            )
+        )
+        self.history.append(
+            pm.ChatMessage(
+                role="assistant", content=reply.text, tool_calls=calls, thinking=thinking
+            )
+        )
+        self._reply = None
+
+    def _request(
+        self, messages: list[pm.ChatMessage], *, system: str, tools: tuple[pm.ToolSchema, ...]
+    ) -> pm.ChatRequest:
+        cfg = self.config
+        window, reserve = self.budget.window, self.budget.reserve
+        return pm.ChatRequest(
+            provider=cfg.provider,
+            models=cfg.models,
+            messages=tuple(messages),
+            system=system,
+            tools=tools,
+            tool_protocol=cfg.tool_protocol,
+            base_url=cfg.base_url,
+            api_key=cfg.api_key,
+            options=pm.ChatOptions(
+                temperature=cfg.temperature,
+                max_tokens=reserve,
+                context_window=window,
+                thinking=cfg.keep_thinking,
+            ),
+        )
+
+    async def _model_round(self) -> _Reply:
+        tools = self._schemas()
+        system = self.config.system
+        plan = self.budget.plan(system, self.history, tools, self._current_start)
+        if plan.summarise:
+            await self.compact(plan.summarise)
+            plan = self.budget.plan(system, self.history, tools, self._current_start)
+        if plan.tokens > self.budget.limit:
+            raise BudgetExceeded(
+                f"the request needs about {plan.tokens} tokens but the model's window allows "
+                f"{self.budget.limit}; shorten the prompt or choose a larger window"
+            )
+        self.budget.note_sent(system, plan.messages, tools)
+        reply = await self._stream(self._request(plan.messages, system=system, tools=tools))
+        if reply.usage is not None:
+            self.budget.calibrate(reply.usage.prompt_tokens)
+        return reply
+
+    async def _stream(self, request: pm.ChatRequest, *, quiet: bool = False) -> _Reply:
+        reply = _Reply()
+        if not quiet:
+            self._reply = reply
+        text: list[str] = []
+        thinking: list[str] = []
+        try:
+            async with self.model.stream(request) as items:
+                async for item in items:
+                    if isinstance(item, pm.TextDelta):
+                        text.append(item.text)
+                        reply.text = "".join(text) if quiet else reply.text + item.text
+                        if not quiet:
+                            self.emit(ev.TextDelta(session_id=self.session_id, text=item.text))
+                    elif isinstance(item, pm.ThinkingDelta):
+                        thinking.append(item.text)
+                        if not quiet:
+                            self.emit(ev.ThinkingDelta(session_id=self.session_id, text=item.text))
+                    elif isinstance(item, pm.ToolCallEvent):
+                        call_id = item.id or f"call_{self._turns}_{len(reply.calls)}"
+                        reply.calls.append(
+                            (
+                                pm.ToolCall(
+                                    id=call_id, name=item.name, arguments=item.arguments or {}
+                                ),
+                                item.parse_error if item.arguments is None else None,
+                            )
+                        )
+                    elif isinstance(item, pm.Usage):
+                        reply.usage = item
+                        if not quiet:
+                            self._add_usage(item)
+                    elif isinstance(item, pm.ModelDone):
+                        reply.model = item.model
+                        reply.finish = item.finish_reason
+                    elif isinstance(item, pm.ModelError):
+                        raise _ModelFailed(item.kind, item.message)
+        except IpcError as exc:
+            raise _ModelFailed("worker", f"the model worker failed: {exc}") from None
+        reply.text = "".join(text)
+        reply.thinking = "".join(thinking)
+        return reply
+
+    def _add_usage(self, usage: pm.Usage) -> None:
+        self.usage_total["prompt_tokens"] += usage.prompt_tokens or 0
+        self.usage_total["completion_tokens"] += usage.completion_tokens or 0
+        self.emit(
+            ev.UsageReported(
+                session_id=self.session_id,
+                prompt_tokens=usage.prompt_tokens,
+                completion_tokens=usage.completion_tokens,
+            )
+        )
+
+    def _after_cancel(self) -> None:
+        """Record a cancel and leave the history well-formed for the next run."""
+        reply = self._reply
+        if reply is not None and (reply.text or reply.calls):
+            # the model was cut off mid-reply: keep what it said, run none of its calls
+            self._commit_reply(attrs.evolve(reply, calls=[]))
+        runner = self._runner
+        pending: list[pm.ToolCall] = []
+        for msg in reversed(self.history):
+            if msg.role == "assistant":
+                pending = [c for c in msg.tool_calls if not runner or c.id not in runner.finished]
+                break
+        for call in pending:
+            output = "Cancelled by the user before the call finished."
+            self.emit(
+                ev.ToolCallFinished(
+                    session_id=self.session_id,
+                    call_id=call.id,
+                    name=call.name,
+                    ok=False,
+                    output=output,
+                )
+            )
+            self.add_tool_result(call, output)
+            if runner:
+                runner.finished.add(call.id)
+        self.emit(ev.Cancelled(session_id=self.session_id, reason="cancelled by the user"))
+        self._turn_finished(self._turns, "cancelled")
+
+    # --- verify, compaction, titles ---------------------------------------------------
+
+    async def _verify(self, attempt: int) -> tuple[bool, str]:
+        command = self.config.verify or ""
+        self.emit(ev.VerifyStarted(session_id=self.session_id, command=command, attempt=attempt))
+        code, output = await run_verify(command, self.workspace, self.config.verify_timeout)
+        output = self.masker.mask(output)
+        ok = code == 0
+        self.emit(
+            ev.VerifyFinished(
+                session_id=self.session_id, command=command, ok=ok, exit_code=code, output=output
+            )
+        )
+        return ok, output
+
+    async def compact(self, upto: int | None = None) -> bool:
+        """Summarise the history before the current turn (or its first *upto*
+        messages) with the model; returns whether it did."""
+        n = self._current_start if upto is None else upto
+        if self._running is False and upto is None:
+            n = len(self.history)
+        n = min(n, len(self.history))
+        while n > 0 and self.history[n - 1].role == "assistant" and self.history[n - 1].tool_calls:
+            n -= 1  # never split a call from its result
+        if n < 2:
+            return False
+        before = self.budget.estimate(self.config.system, self.history, ())
+        transcript = _transcript(self.history[:n], max_chars=self.budget.limit * 3)
+        request = self._request(
+            [pm.ChatMessage(role="user", content=transcript)], system=_SUMMARY_SYSTEM, tools=()
+        )
+        try:
+            reply = await self._stream(request, quiet=True)
+        except _ModelFailed as exc:
+            self._error(exc.kind, f"could not summarise the history: {exc.message}", fatal=False)
+            return False
+        summary = reply.text.strip()
+        if not summary:
+            return False
+        self.history = apply_compaction(self.history, summary, n)
+        self._current_start = max(1, self._current_start - n + 1)
+        after = self.budget.estimate(self.config.system, self.history, ())
+        self.emit(
+            ev.Compacted(
+                session_id=self.session_id,
+                summary=summary,
+                replaced=n,
+                tokens_before=before,
+                tokens_after=after,
+            )
+        )
+        return True
+
+    async def _autotitle(self, prompt: str) -> None:
+        request = self._request(
+            [pm.ChatMessage(role="user", content=prompt[:2000])], system=_TITLE_SYSTEM, tools=()
+        )
+        try:
+            reply = await self._stream(request, quiet=True)
+        except _ModelFailed:
+            return
+        title = reply.text.strip().strip("\"'#*` ").splitlines()[0][:80] if reply.text else ""
+        if title:
+            self.set_title(title, by_user=False)
+
+    def set_title(self, title: str, *, by_user: bool = True) -> None:
+        """Name the session (``/title``)."""
+        self.title = title
+        self.emit(ev.TitleChanged(session_id=self.session_id, title=title, by_user=by_user))
+
+
+def _transcript(history: list[pm.ChatMessage], *, max_chars: int) -> str:
+    parts: list[str] = []
+    for m in history:
+        if m.role == "tool":
+            body = m.content if len(m.content) < 2000 else m.content[:2000] + " [...]"
+            parts.append(f"[tool result {m.name}]\n{body}")
+        elif m.role == "assistant":
+            calls = "".join(f"\n[call {c.name} {c.arguments}]" for c in m.tool_calls)
+            parts.append(f"[assistant]\n{m.content}{calls}")
+        else:
+            content = m.content
+            if content.startswith(SUMMARY_PREFIX):
+                parts.append(f"[earlier summary]\n{content[len(SUMMARY_PREFIX) :]}")
+            else:
+                parts.append(f"[user]\n{content}")
+    text = "\n\n".join(parts)
+    if len(text) > max_chars:
+        half = max_chars // 2
+        text = text[:half] + "\n[... middle of the conversation cut ...]\n" + text[-half:]
+    return text

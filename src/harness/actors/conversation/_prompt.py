@@ -1,0 +1,66 @@
+"""The system prompt: who the agent is, the workspace, instruction files, skills, memory.
+
+Instruction files (``AGENTS.md``) and skills come from :mod:`harness.instructions`
+and :mod:`harness.skills`. The system prompt is never trimmed or summarised.
+"""
+
+from __future__ import annotations
+
+import platform
+from pathlib import Path
+
+__all__ = ["BASE_PROMPT", "build_system_prompt"]
+
+BASE_PROMPT = """\
+You are harness, a coding agent working in the user's project folder. You read and edit \
+files, run commands and answer questions using the tools you are given. Work step by \
+step: look before you change, make the smallest change that does the job, and check \
+your work (run the tests when there are some). File paths are relative to the workspace. \
+When the task is done, answer with a short summary of what you did and no tool call."""
+
+
+def build_system_prompt(
+    workspace: str | Path,
+    *,
+    home: str | Path | None = None,
+    extra: str = "",
+    problems: list[str] | None = None,
+) -> str:
+    """The system prompt for a session in *workspace*.
+
+    *problems* collects one sentence per instruction file or skill that could not
+    be read (they are skipped, never fatal).
+    """
+    ws = Path(workspace)
+    parts = [BASE_PROMPT, f"Workspace: {ws} ({platform.system()})."]
+    try:
+        from harness.instructions import (  # type: ignore[import-untyped,unused-ignore]
+            find_instruction_files,
+            instructions_prompt,
+        )
+
+        section = instructions_prompt(find_instruction_files(ws), ws)
+        if section:
+            parts.append(section)
+    except ImportError:
+        pass
+    except Exception as exc:  # a broken instruction file must not stop the session
+        if problems is not None:
+            problems.append(f"instruction files skipped: {exc}")
+    try:
+        from harness.skills import (  # type: ignore[import-untyped,unused-ignore]
+            discover_skills,
+            skills_prompt,
+        )
+
+        section = skills_prompt(discover_skills(ws, home, problems=problems))
+        if section:
+            parts.append(section)
+    except ImportError:
+        pass
+    except Exception as exc:
+        if problems is not None:
+            problems.append(f"skills skipped: {exc}")
+    if extra:
+        parts.append(extra)
+    return "\n\n".join(parts)

@@ -1,0 +1,335 @@
+"""Durable sessions: one ``events.jsonl`` per session, under the workspace's folder.
+
+Layout::
+
+    $HARNESS_HOME/projects/<workspace-key>/sessions/<id>/events.jsonl
+    $HARNESS_HOME/projects/<workspace-key>/sessions/<id>/meta.json   (title, times, first prompt)
+
+The log is the source of truth. Each durable event is one line written with a
+single ``write()`` on an ``O_APPEND`` descriptor, so a kill -9 of harness loses at
+most the line being written; the file is fsynced at every tool result and turn
+end. Reading skips a torn or undecodable line and reports it, never fails on it.
+``meta.json`` is only an index for listing sessions, written atomically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+import orjson
+
+from harness.actors.conversation import events as ev
+from harness.actors.conversation._atomic import read_json, write_json_atomic
+from harness.actors.conversation._history import rebuild_history
+from harness.actors.protocol.model import ChatMessage
+from harness.ipc import ProtocolError
+
+__all__ = [
+    "LoadedSession",
+    "SessionInfo",
+    "SessionLog",
+    "SessionNotFound",
+    "SessionStore",
+    "harness_home",
+    "workspace_key",
+]
+
+# events after which the log is fsynced: a result the model saw, a turn's end
+_SYNC_ON = (ev.ToolCallFinished, ev.TurnFinished, ev.Result, ev.Compacted)
+
+
+def harness_home(environ: dict[str, str] | os._Environ[str] | None = None) -> Path:
+    """``$HARNESS_HOME``, default ``~/.harness``."""
+    env = os.environ if environ is None else environ
+    home = env.get("HARNESS_HOME")
+    return Path(home).expanduser() if home else Path.home() / ".harness"
+
+
+def workspace_key(workspace: str | Path) -> str:
+    """A folder name for *workspace*: its base name and a hash of its full path."""
+    path = str(Path(workspace).resolve())
+    base = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(path).name or "root").strip("-") or "root"
+    return f"{base[:40]}-{hashlib.sha256(path.encode()).hexdigest()[:12]}"
+
+
+def new_session_id() -> str:
+    """A sortable unique id: ``20261130-012800-3fa9c1``."""
+    return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(3)
+
+
+class SessionNotFound(LookupError):
+    """No session with that id or title in this workspace."""
+
+
+@attrs.frozen
+class SessionInfo:
+    """One row of the session list."""
+
+    id: str
+    title: str
+    created: float
+    updated: float
+    first_prompt: str
+    path: Path
+
+
+@attrs.frozen
+class LoadedSession:
+    """A session read back from its log.
+
+    Attributes:
+        events: every durable event that decoded, in order.
+        history: the model history rebuilt from them (well-formed).
+        problems: one sentence per line that was skipped (torn or undecodable).
+    """
+
+    id: str
+    path: Path
+    events: list[ev.ConversationEvent]
+    history: list[ChatMessage]
+    problems: list[str]
+    title: str = ""
+
+
+class SessionLog:
+    """The append side of one session's log; a listener for conversation events."""
+
+    def __init__(self, directory: Path, session_id: str) -> None:
+        self.id = session_id
+        self.dir = directory
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.path = self.dir / "events.jsonl"
+        self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        self._meta_path = self.dir / "meta.json"
+        meta = read_json(self._meta_path, None) if self._meta_path.exists() else None
+        self.meta: dict[str, Any] = (
+            meta
+            if isinstance(meta, dict)
+            else {
+                "id": session_id,
+                "title": "",
+                "created": time.time(),
+                "updated": time.time(),
+                "first_prompt": "",
+            }
+        )
+        self._meta_dirty = True
+        # A crash may have left a torn last line with no newline: start on a fresh line
+        # so the next event is not glued to it.
+        size = os.fstat(self._fd).st_size
+        if size:
+            with open(self.path, "rb") as f:
+                f.seek(size - 1)
+                if f.read(1) != b"\n":
+                    os.write(self._fd, b"\n")
+
+    def append(self, event: ev.ConversationEvent) -> None:
+        """Write *event* if it is durable; fsync when it closes a step."""
+        if not event.DURABLE or self._fd is None:
+            return
+        line = orjson.dumps(ev.encode_event(event)) + b"\n"
+        os.write(self._fd, line)
+        if isinstance(event, ev.UserMessage) and not self.meta.get("first_prompt"):
+            self.meta["first_prompt"] = event.text[:200]
+            self._meta_dirty = True
+        elif isinstance(event, ev.TitleChanged):
+            self.meta["title"] = event.title
+            self._meta_dirty = True
+        if isinstance(event, _SYNC_ON):
+            os.fsync(self._fd)
+            self.meta["updated"] = event.ts
+            self._meta_dirty = True
+        if self._meta_dirty and isinstance(
+            event, (ev.TitleChanged, ev.TurnFinished, ev.Result, ev.SessionStarted)
+        ):
+            self.write_meta()
+
+    def write_meta(self) -> None:
+        """Rewrite ``meta.json`` (atomically)."""
+        write_json_atomic(self._meta_path, self.meta, mode=0o600)
+        self._meta_dirty = False
+
+    def close(self) -> None:
+        """Flush and close the log."""
+        if self._fd is not None:
+            os.fsync(self._fd)
+            os.close(self._fd)
+            self._fd = None
+            if self._meta_dirty:
+                self.write_meta()
+
+
+def read_events(path: Path) -> tuple[list[ev.ConversationEvent], list[str]]:
+    """The events in a log file and one sentence per line skipped."""
+    events: list[ev.ConversationEvent] = []
+    problems: list[str] = []
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return events, [f"{path} does not exist"]
+    lines = raw.split(b"\n")
+    last = len(lines) - 1
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            events.append(ev.decode_event(orjson.loads(line)))
+        except (orjson.JSONDecodeError, ProtocolError) as exc:
+            where = "the last line (torn by a crash)" if n - 1 >= last - 1 else f"line {n}"
+            problems.append(f"skipped {where} of {path.name}: {str(exc)[:120]}")
+    return events, problems
+
+
+class SessionStore:
+    """The sessions of one workspace under ``$HARNESS_HOME``."""
+
+    def __init__(self, home: Path, workspace: str | Path) -> None:
+        self.home = Path(home)
+        self.workspace = Path(workspace).resolve()
+        self.root = self.home / "projects" / workspace_key(self.workspace) / "sessions"
+
+    def create(self, session_id: str | None = None) -> SessionLog:
+        """A new session's log."""
+        sid = session_id or new_session_id()
+        return SessionLog(self.root / sid, sid)
+
+    def open_log(self, session_id: str) -> SessionLog:
+        """The log of an existing session, to append to it (resume)."""
+        if not (self.root / session_id / "events.jsonl").exists():
+            raise SessionNotFound(f"no session {session_id!r} in this workspace")
+        return SessionLog(self.root / session_id, session_id)
+
+    def list(self) -> list[SessionInfo]:
+        """Every session of the workspace, newest activity first."""
+        out: list[SessionInfo] = []
+        if not self.root.is_dir():
+            return out
+        for d in self.root.iterdir():
+            if not (d / "events.jsonl").exists():
+                continue
+            try:
+                meta = read_json(d / "meta.json", {})
+            except ValueError:
+                meta = {}
+            if not isinstance(meta, dict):
+                meta = {}
+            mtime = (d / "events.jsonl").stat().st_mtime
+            out.append(
+                SessionInfo(
+                    id=d.name,
+                    title=str(meta.get("title", "")),
+                    created=float(meta.get("created", mtime)),
+                    updated=max(float(meta.get("updated", mtime)), mtime),
+                    first_prompt=str(meta.get("first_prompt", "")),
+                    path=d,
+                )
+            )
+        out.sort(key=lambda s: (s.updated, s.id), reverse=True)
+        return out
+
+    def latest(self) -> SessionInfo | None:
+        """The session with the newest activity (``--continue``)."""
+        sessions = self.list()
+        return sessions[0] if sessions else None
+
+    def find(self, id_or_title: str) -> SessionInfo:
+        """A session by exact id, exact title, then unique id prefix or title (case-insensitive).
+
+        Raises:
+            SessionNotFound: none matches, or several do (the message lists them).
+        """
+        sessions = self.list()
+        for s in sessions:
+            if s.id == id_or_title:
+                return s
+        for s in sessions:
+            if s.title and s.title == id_or_title:
+                return s
+        low = id_or_title.lower()
+        hits = [s for s in sessions if s.id.startswith(id_or_title) or s.title.lower() == low]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            names = ", ".join(f"{s.id} ({s.title})" if s.title else s.id for s in hits[:5])
+            raise SessionNotFound(f"{id_or_title!r} matches several sessions: {names}")
+        raise SessionNotFound(f"no session with id or title {id_or_title!r} in this workspace")
+
+    def load(self, session_id: str) -> LoadedSession:
+        """Read a session back: its events, rebuilt history and any skipped lines."""
+        d = self.root / session_id
+        events, problems = read_events(d / "events.jsonl")
+        if not events and problems and not (d / "events.jsonl").exists():
+            raise SessionNotFound(f"no session {session_id!r} in this workspace")
+        title = ""
+        for e in events:
+            if isinstance(e, ev.TitleChanged):
+                title = e.title
+        return LoadedSession(
+            id=session_id,
+            path=d,
+            events=events,
+            history=rebuild_history(events),
+            problems=problems,
+            title=title,
+        )
+
+    def iter_events(self, session_id: str) -> Iterator[ev.ConversationEvent]:
+        """The durable events of a session, in order."""
+        yield from read_events(self.root / session_id / "events.jsonl")[0]
+
+
+def export_json(loaded: LoadedSession) -> bytes:
+    """The session as one JSON document: id, title, messages and events."""
+    doc = {
+        "id": loaded.id,
+        "title": loaded.title,
+        "messages": [
+            {k: v for k, v in _message_dict(m).items() if v not in (None, "", [], ())}
+            for m in loaded.history
+        ],
+        "events": [ev.encode_event(e) for e in loaded.events],
+    }
+    return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def _message_dict(m: ChatMessage) -> dict[str, Any]:
+    return {
+        "role": m.role,
+        "content": m.content,
+        "tool_calls": [attrs.asdict(c) for c in m.tool_calls],
+        "tool_call_id": m.tool_call_id,
+        "name": m.name,
+    }
+
+
+def export_markdown(loaded: LoadedSession) -> str:
+    """The session as readable Markdown: prompts, answers, tool calls and results."""
+    out = [f"# {loaded.title or 'Session ' + loaded.id}", "", f"Session `{loaded.id}`", ""]
+    for m in loaded.history:
+        if m.role == "user":
+            out += ["## User", "", m.content, ""]
+        elif m.role == "assistant":
+            out += ["## Assistant", ""]
+            if m.content:
+                out += [m.content, ""]
+            for c in m.tool_calls:
+                out += [
+                    f"**Tool call** `{c.name}`",
+                    "",
+                    "```json",
+                    orjson.dumps(c.arguments, option=orjson.OPT_INDENT_2).decode(),
+                    "```",
+                    "",
+                ]
+        elif m.role == "tool":
+            fence = "````" if "```" in m.content else "```"
+            out += [f"**Result** of `{m.name}`", "", fence, m.content, fence, ""]
+    return "\n".join(out)

@@ -1,0 +1,45 @@
+"""The verify command: the user's own check, run when the model says it is done."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+
+import trio
+
+__all__ = ["run_verify"]
+
+_KEEP = 8000  # characters of output sent back to the model
+
+
+async def run_verify(command: str, cwd: str, timeout: float) -> tuple[int | None, str]:
+    """Run *command* with ``bash -c`` in *cwd*: ``(exit code, output)``.
+
+    The command runs in its own process group, killed whole on timeout or cancel.
+    ``None`` as the exit code means it timed out.
+    """
+
+    async def kill_group(proc: trio.Process) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+    result: subprocess.CompletedProcess[bytes] | None = None
+    with trio.move_on_after(timeout):
+        result = await trio.run_process(
+            ["bash", "-c", command],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            capture_stdout=True,
+            stderr=subprocess.STDOUT,
+            check=False,
+            start_new_session=True,
+            deliver_cancel=kill_group,
+        )
+    if result is None:
+        return None, f"(the verify command did not finish within {timeout:g} s and was stopped)"
+    text = result.stdout.decode("utf-8", "replace")
+    if len(text) > _KEEP:
+        text = text[: _KEEP // 4] + "\n[... output cut ...]\n" + text[-(_KEEP * 3) // 4 :]
+    return result.returncode, f"exit code {result.returncode}\n{text}"

@@ -1,0 +1,46 @@
+"""The model actor: one stream of typed events out of every provider.
+
+The worker (``python -m harness.actors.model``) answers
+:class:`~harness.actors.protocol.model.ChatRequest` and
+:class:`~harness.actors.protocol.model.ListModels`. This package surface stays light
+(no httpx): the provider seam other providers implement, and the text tool protocol
+(prompt section, history rendering, streaming filter, lenient parser) that any provider
+producing raw text reuses.
+"""
+
+from harness.actors.model._filter import TextStreamFilter
+from harness.actors.model._provider import (
+    ERROR_KINDS,
+    Finish,
+    Provider,
+    ProviderCall,
+    ProviderError,
+    ProviderEvent,
+    ProviderFactory,
+)
+from harness.actors.model._textproto import (
+    body_params,
+    render_call,
+    render_text_history,
+    text_protocol_prompt,
+)
+from harness.actors.model._toolparse import ParsedCall, ParsedReply, parse_reply, strip_think
+
+__all__ = [
+    "ERROR_KINDS",
+    "Finish",
+    "ParsedCall",
+    "ParsedReply",
+    "Provider",
+    "ProviderCall",
+    "ProviderError",
+    "ProviderEvent",
+    "ProviderFactory",
+    "TextStreamFilter",
+    "body_params",
+    "parse_reply",
+    "render_call",
+    "render_text_history",
+    "strip_think",
+    "text_protocol_prompt",
+]

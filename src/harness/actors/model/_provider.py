@@ -1,0 +1,175 @@
+"""The provider seam: what every model backend implements.
+
+A provider speaks one backend (Ollama, an OpenAI-compatible server, Anthropic, Gemini,
+the embedded llama.cpp model) and turns one :class:`ProviderCall` into an async stream of
+:data:`ProviderEvent`. Everything above that seam is shared and lives in the worker:
+choosing the tool protocol, rendering the history for text-protocol models, the streaming
+filter and the lenient tool-call parser, retries before the first token, and failing over
+to the next model.
+
+A provider that only produces raw text tokens (the embedded model) yields
+:class:`TextDelta` items holding the raw text, ``<think>`` and ``<tool_call>`` tags
+included, and a final :class:`Finish`; when the call runs under the text protocol the
+worker feeds those tokens through the same filter and parser as every other provider.
+
+The contract, in full:
+
+- :meth:`Provider.stream` is an async generator. It yields text, thinking, native tool
+  calls and usage in the order the backend sends them, and ends with exactly one
+  :class:`Finish`. It never yields :class:`~harness.actors.protocol.model.ModelDone` or
+  :class:`~harness.actors.protocol.model.ModelError`: those are the worker's.
+- Failures are raised as :class:`ProviderError`, whose ``kind`` is one of the
+  :class:`~harness.actors.protocol.model.ModelError` kinds. The worker retries
+  ``rate_limit`` / ``server`` / ``network`` failures raised before the first event, and
+  never one raised after it. A message never contains an API key.
+- Closing the generator (``aclose``, or the caller being cancelled) must stop the
+  backend at once: close the HTTP connection, or stop generating tokens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Protocol, runtime_checkable
+
+import attrs
+
+from harness.actors.protocol.model import (
+    ChatMessage,
+    ChatOptions,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallEvent,
+    ToolSchema,
+    Usage,
+)
+
+__all__ = [
+    "ERROR_KINDS",
+    "Finish",
+    "Provider",
+    "ProviderCall",
+    "ProviderError",
+    "ProviderEvent",
+    "ProviderFactory",
+]
+
+ERROR_KINDS = frozenset(
+    {
+        "auth",
+        "not_found",
+        "rate_limit",
+        "context_length",
+        "network",
+        "server",
+        "bad_response",
+        "cancelled",
+        "config",
+    }
+)
+"""Every ``kind`` a :class:`ProviderError` (and a ``ModelError``) may carry."""
+
+
+@attrs.frozen
+class ProviderCall:
+    """One attempt at one model, already shaped for the chosen tool protocol.
+
+    Attributes:
+        model: the model to ask.
+        messages: the history. Under the text protocol it has been rendered already:
+            only ``user`` and ``assistant`` roles, tool calls and results written as text.
+        system: the system prompt (under the text protocol it holds the tool section).
+        tools: the tools to offer natively; empty under the text protocol.
+        options: generation settings.
+        base_url: the backend's address (empty for the embedded model).
+        api_key: the key to send, or ``None``.
+        text_protocol: ``True`` when the call runs under the text protocol.
+    """
+
+    model: str
+    messages: tuple[ChatMessage, ...]
+    system: str = ""
+    tools: tuple[ToolSchema, ...] = ()
+    options: ChatOptions = attrs.field(factory=ChatOptions)
+    base_url: str = ""
+    api_key: str | None = None
+    text_protocol: bool = False
+
+
+@attrs.frozen
+class Finish:
+    """The last item of a provider stream: why the model stopped.
+
+    ``reason`` is ``stop``, ``length`` (the token limit cut it), ``tool_calls``, or the
+    backend's own word for anything else.
+    """
+
+    reason: str
+
+
+ProviderEvent = TextDelta | ThinkingDelta | ToolCallEvent | Usage | Finish
+"""What :meth:`Provider.stream` yields."""
+
+
+class ProviderError(Exception):
+    """A backend failed.
+
+    Attributes:
+        kind: one of :data:`ERROR_KINDS`.
+        message: the backend's own words (never a key).
+        status: the HTTP status, when there was one.
+        retry_after: seconds the backend asked us to wait (``Retry-After``), if any.
+        overloaded: the backend said it is overloaded (a reason to fail over).
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        *,
+        status: int | None = None,
+        retry_after: float | None = None,
+        overloaded: bool = False,
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind if kind in ERROR_KINDS else "bad_response"
+        self.message = message
+        self.status = status
+        self.retry_after = retry_after
+        self.overloaded = overloaded
+
+    def __repr__(self) -> str:
+        return f"ProviderError({self.kind!r}, {self.message!r}, status={self.status!r})"
+
+
+@runtime_checkable
+class Provider(Protocol):
+    """One model backend. See the module docstring for the whole contract."""
+
+    name: str
+
+    def stream(self, call: ProviderCall) -> AsyncIterator[ProviderEvent]:
+        """Stream one reply to *call*; the last item is a :class:`Finish`.
+
+        Raises:
+            ProviderError: the backend failed (auth, not found, rate limit, ...).
+        """
+        ...
+
+    async def list_models(self, base_url: str, api_key: str | None) -> tuple[str, ...]:
+        """The models this backend offers."""
+        ...
+
+    async def supports_tools(self, model: str, base_url: str, api_key: str | None) -> bool:
+        """Whether *model* takes tools natively (decides ``--tool-protocol auto``)."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release what the provider holds (connections, a loaded model)."""
+        ...
+
+
+class ProviderFactory(Protocol):
+    """How the worker gets a provider: ``harness.actors.model.local`` exports one of
+    these as ``make_provider``; the worker calls it once and keeps the provider."""
+
+    def __call__(self) -> Provider: ...

@@ -1,0 +1,129 @@
+"""The text tool protocol: the system-prompt section and the history rendering.
+
+Models without native tool support are told about the tools in the system prompt and call
+them by writing ``<tool_call>`` blocks. Their history is rendered to match: an assistant's
+calls become those blocks again (file bodies in tags, verbatim), and tool results go back
+as a user message wrapped in ``<tool_response>`` (measured: small models repeat a call
+when its result comes back through their template's tool role).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from harness.actors.model._toolparse import _BODY_ALIASES
+from harness.actors.protocol.model import ChatMessage, ToolCall, ToolSchema
+
+__all__ = ["body_params", "render_call", "render_text_history", "text_protocol_prompt"]
+
+
+def body_params(tool: ToolSchema) -> dict[str, str]:
+    """The parameters of *tool* written as body tags: parameter name -> tag name."""
+    props = tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else {}
+    found: dict[str, str] = {}
+    for tag, aliases in _BODY_ALIASES.items():
+        for name in aliases:
+            spec = props.get(name)
+            if isinstance(spec, dict) and spec.get("type") == "string":
+                found[name] = tag
+                break
+    return found
+
+
+def _example_args(tool: ToolSchema, skip: Iterable[str]) -> dict[str, Any]:
+    props = tool.parameters.get("properties", {})
+    required = tool.parameters.get("required", list(props))
+    out: dict[str, Any] = {}
+    for name in required:
+        if name in skip or name not in props:
+            continue
+        kind = props[name].get("type") if isinstance(props[name], dict) else None
+        out[name] = {"integer": 1, "number": 1, "boolean": True, "array": [], "object": {}}.get(
+            str(kind), "..."
+        )
+    return out
+
+
+def text_protocol_prompt(tools: Iterable[ToolSchema]) -> str:
+    """The system-prompt section that teaches a text-protocol model the tools."""
+    tools = list(tools)
+    if not tools:
+        return ""
+    lines = [
+        "# Tools",
+        "",
+        "You can call tools. To call one, write a tool call block and then stop; the result "
+        "comes back to you in a <tool_response> block.",
+        "",
+        '<tool_call>{"name": "TOOL_NAME", "arguments": {"PARAMETER": "VALUE"}}</tool_call>',
+        "",
+        "Write the JSON on one line. You may write several blocks to make several calls. "
+        "When you need no tool, answer in plain text.",
+    ]
+    with_body = [t for t in tools if body_params(t)]
+    if with_body:
+        tool = with_body[0]
+        tags = body_params(tool)
+        example = json.dumps({"name": tool.name, "arguments": _example_args(tool, tags)})
+        lines += [
+            "",
+            "File contents never go inside the JSON. Put them after the JSON, inside the "
+            "block, between tags, written exactly as they belong in the file, with no "
+            "escaping:",
+            "",
+            f"<tool_call>{example}",
+        ]
+        for tag in tags.values():
+            lines += [f"<{tag}>", "...", f"</{tag}>"]
+        lines.append("</tool_call>")
+        lines.append("")
+        for t in with_body:
+            pairs = ", ".join(f"<{tag}> for {p!r}" for p, tag in body_params(t).items())
+            lines.append(f"- {t.name}: {pairs}")
+    lines += ["", "Available tools:"]
+    for t in tools:
+        lines += ["", f"## {t.name}", t.description.strip()]
+        if t.parameters:
+            lines.append(f"Parameters (JSON schema): {json.dumps(t.parameters)}")
+    return "\n".join(lines)
+
+
+def render_call(call: ToolCall, tool: ToolSchema | None = None) -> str:
+    """*call* as a text-protocol model writes it, bodies in their tags."""
+    tags = body_params(tool) if tool else {}
+    args = {k: v for k, v in call.arguments.items() if not (k in tags and isinstance(v, str))}
+    out = [f"<tool_call>{json.dumps({'name': call.name, 'arguments': args})}"]
+    for param, tag in tags.items():
+        value = call.arguments.get(param)
+        if isinstance(value, str):
+            out.append(f"<{tag}>\n{value}</{tag}>")
+    return "\n".join(out) + "</tool_call>"
+
+
+def render_text_history(
+    messages: Iterable[ChatMessage], tools: Iterable[ToolSchema]
+) -> tuple[ChatMessage, ...]:
+    """The history as a text-protocol model must see it: calls as text, results as user
+    messages in ``<tool_response>`` tags, consecutive same-role messages merged, and
+    thinking left out."""
+    by_name = {t.name: t for t in tools}
+    out: list[ChatMessage] = []
+
+    def add(role: str, text: str) -> None:
+        if out and out[-1].role == role and role != "system":
+            out[-1] = ChatMessage(role=role, content=f"{out[-1].content}\n\n{text}".strip("\n"))
+        else:
+            out.append(ChatMessage(role=role, content=text))
+
+    for msg in messages:
+        if msg.role == "tool":
+            add("user", f"<tool_response>\n{msg.content}\n</tool_response>")
+        elif msg.role == "assistant":
+            parts = [msg.content] if msg.content else []
+            parts += [render_call(c, by_name.get(c.name)) for c in msg.tool_calls]
+            add("assistant", "\n".join(parts))
+        else:
+            add(msg.role, msg.content)
+    return tuple(out)

@@ -1,0 +1,369 @@
+"""The lenient text tool-call parser and its repair engine.
+
+Text-protocol models write ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``
+with file bodies in ``<content>`` / ``<old_content>`` / ``<new_content>`` tags beside the
+JSON. Small models get this wrong in a few known ways; the repair engine fixes only what is
+unambiguous and says what it fixed:
+
+- unclosed brackets (or a missing ``</tool_call>`` / body close tag) at the end of a
+  *complete* reply; a reply cut off by the token limit or a dropped stream is refused,
+  because closing it would invent arguments;
+- parameters put beside ``name`` instead of inside ``arguments``;
+- ``tool_name`` for ``name``; a call nested under a ``tool_call`` (or ``function``) key;
+  ``arguments`` given as a JSON string, or as ``parameters``;
+- a fenced block (```` ```tool_call ````, or ```` ```json ```` / a bare fence holding a
+  known tool), and a bare ``{"name": ...}`` object on its own lines naming a known tool.
+  Fences and bare objects count only when the reply has no ``<tool_call>`` anywhere, so
+  an ordinary code block in an answer stays an answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection
+from typing import Any
+
+import attrs
+
+__all__ = [
+    "BODY_TAGS",
+    "ParsedCall",
+    "ParsedReply",
+    "normalize_call",
+    "parse_reply",
+    "strip_think",
+]
+
+BODY_TAGS = ("content", "old_content", "new_content")
+"""Tags that carry file bodies outside the JSON, verbatim."""
+
+# Which schema parameter a body tag feeds, when the tool names it differently.
+_BODY_ALIASES: dict[str, tuple[str, ...]] = {
+    "content": ("content", "text", "body", "file_text"),
+    "old_content": ("old_content", "old_string", "old_text", "old_str", "old"),
+    "new_content": ("new_content", "new_string", "new_text", "new_str", "new"),
+}
+
+_OPEN = "<tool_call>"
+_CLOSE = "</tool_call>"
+# An opener counts only when a call follows it; "<tool_call>" in prose stays prose.
+_OPENER_RE = re.compile(r"<tool_call>(?=\s*(?:\{|```))")
+_FENCE_RE = re.compile(r"^[ \t]*```([\w-]*)[ \t]*\n(.*?)(?:^[ \t]*(```)[ \t]*$|\Z)", re.M | re.S)
+_THINK_RE = re.compile(r"<think>.*?(?:</think>|\Z)", re.S)
+_BODY_RE = re.compile(r"<(content|old_content|new_content)>\n?(.*?)(</\1>|\Z)", re.S)
+
+
+@attrs.frozen
+class ParsedCall:
+    """One call read from text. ``arguments`` is ``None`` when they could not be read,
+    and ``parse_error`` says why; ``repaired`` names what the repair engine fixed."""
+
+    name: str
+    arguments: dict[str, Any] | None
+    parse_error: str | None = None
+    repaired: str | None = None
+
+
+@attrs.frozen
+class ParsedReply:
+    """A reply split into the text a person reads and the calls it makes."""
+
+    text: str
+    calls: tuple[ParsedCall, ...] = ()
+
+
+def strip_think(text: str) -> str:
+    """*text* without ``<think>…</think>`` blocks (an unclosed one runs to the end)."""
+    return _THINK_RE.sub("", text)
+
+
+def _close_brackets(src: str) -> str | None:
+    """*src* with its open ``{``/``[`` closed, or ``None`` when that is not safe
+    (it ends inside a string, or a bracket closes what it did not open)."""
+    stack: list[str] = []
+    in_str = False
+    esc = False
+    for ch in src:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "{[":
+            stack.append("}" if ch == "{" else "]")
+        elif ch in "}]" and (not stack or stack.pop() != ch):
+            return None
+    if in_str or not stack:
+        return None
+    body = src.rstrip()
+    if body.endswith((",", ":")):
+        return None
+    return body + "".join(reversed(stack))
+
+
+def _decode_object(src: str, *, complete: bool) -> tuple[Any, int, list[str], str | None]:
+    """Decode the JSON value at the start of *src* (leading blanks allowed).
+
+    Returns (value, end index, repairs, error). A value that runs to the end of *src*
+    unclosed is closed only when the reply is *complete*.
+    """
+    start = len(src) - len(src.lstrip())
+    try:
+        value, end = json.JSONDecoder().raw_decode(src, start)
+        return value, end, [], None
+    except json.JSONDecodeError as exc:
+        error = f"invalid JSON: {exc.msg} at char {exc.pos - start}"
+    closed = _close_brackets(src[start:])
+    if closed is None:
+        return None, len(src), [], error
+    if not complete:
+        return None, len(src), [], "the reply was cut off inside the call; not repaired"
+    try:
+        value = json.loads(closed)
+    except json.JSONDecodeError:
+        return None, len(src), [], error
+    return value, len(src), ["closed unclosed brackets"], None
+
+
+def normalize_call(obj: Any) -> tuple[str, dict[str, Any] | None, list[str], str | None]:
+    """Read a decoded object as a call: (name, arguments, repairs, error)."""
+    repairs: list[str] = []
+    if not isinstance(obj, dict):
+        return "", None, repairs, "a tool call must be a JSON object"
+    for wrapper in ("tool_call", "function"):
+        inner = obj.get(wrapper)
+        if isinstance(inner, dict) and ("name" in inner or "tool_name" in inner):
+            extra = set(obj) - {wrapper, "type", "id"}
+            if not extra:
+                obj = inner
+                repairs.append(f"unwrapped the call nested under {wrapper!r}")
+                break
+    obj = dict(obj)
+    if "name" not in obj and "tool_name" in obj:
+        obj["name"] = obj.pop("tool_name")
+        repairs.append("read 'tool_name' as 'name'")
+    name = obj.pop("name", None)
+    if not isinstance(name, str) or not name:
+        return "", None, repairs, "the call has no tool name"
+    obj.pop("id", None)
+    obj.pop("type", None)
+    args: Any
+    if "arguments" in obj:
+        args = obj.pop("arguments")
+    elif "parameters" in obj:
+        args = obj.pop("parameters")
+        repairs.append("read 'parameters' as 'arguments'")
+    else:
+        args = dict(obj)
+        if obj:
+            repairs.append("moved parameters given beside 'name' into 'arguments'")
+        obj = {}
+    if isinstance(args, str):
+        try:
+            args = json.loads(args) if args.strip() else {}
+            repairs.append("decoded arguments given as a JSON string")
+        except json.JSONDecodeError as exc:
+            return name, None, repairs, f"arguments are a string that is not JSON: {exc.msg}"
+    if args is None:
+        args = {}
+    if not isinstance(args, dict):
+        return name, None, repairs, "arguments must be a JSON object"
+    if obj:
+        return name, None, repairs, f"unexpected keys beside arguments: {sorted(obj)}"
+    return name, args, repairs, None
+
+
+def _body_param(tag: str, params: Collection[str] | None) -> str:
+    if params:
+        for candidate in _BODY_ALIASES.get(tag, (tag,)):
+            if candidate in params:
+                return candidate
+    return tag
+
+
+def _read_block(
+    block: str, *, complete: bool, params_of: dict[str, Collection[str]] | None
+) -> ParsedCall:
+    """Read the inside of one ``<tool_call>`` block (JSON, then body tags)."""
+    inner = block.strip()
+    fenced = re.match(r"```[\w-]*[ \t]*\n?(.*?)(?:```|\Z)", inner, re.S)
+    if fenced:
+        inner = fenced.group(1)
+    value, _end, repairs, error = _decode_object(_json_part(inner), complete=complete)
+    if error is not None:
+        guess = re.search(r'"(?:name|tool_name)"\s*:\s*"([^"]*)"', inner)
+        return ParsedCall(guess.group(1) if guess else "", None, parse_error=error)
+    name, args, more, error = normalize_call(value)
+    repairs += more
+    if error is not None or args is None:
+        return ParsedCall(name, None, parse_error=error, repaired=_join(repairs))
+    rest = _json_part_rest(inner)
+    params = params_of.get(name) if params_of else None
+    for m in _BODY_RE.finditer(rest):
+        tag, body, close = m.group(1), m.group(2), m.group(3)
+        if not close:
+            if not complete:
+                return ParsedCall(
+                    name, None, parse_error=f"the reply was cut off inside <{tag}>; not repaired"
+                )
+            repairs.append(f"closed the <{tag}> tag")
+        args[_body_param(tag, params)] = body
+    return ParsedCall(name, args, repaired=_join(repairs))
+
+
+def _json_part(inner: str) -> str:
+    m = _BODY_RE.search(inner)
+    return inner[: m.start()] if m else inner
+
+
+def _json_part_rest(inner: str) -> str:
+    m = _BODY_RE.search(inner)
+    return inner[m.start() :] if m else ""
+
+
+def _join(repairs: list[str]) -> str | None:
+    return "; ".join(repairs) if repairs else None
+
+
+def _tagged_calls(
+    text: str, *, complete: bool, params_of: dict[str, Collection[str]] | None
+) -> ParsedReply:
+    calls: list[ParsedCall] = []
+    kept: list[str] = []
+    pos = 0
+    openers = [m.start() for m in _OPENER_RE.finditer(text)]
+    for i, start in enumerate(openers):
+        if start < pos:
+            continue
+        kept.append(text[pos:start])
+        body_start = start + len(_OPEN)
+        close = text.find(_CLOSE, body_start)
+        nxt = openers[i + 1] if i + 1 < len(openers) else len(text)
+        if close == -1 or close > nxt:
+            # No close tag before the next call (or the end): the block runs up to there.
+            block, pos = text[body_start:nxt], nxt
+            call = _read_block(block, complete=complete or nxt < len(text), params_of=params_of)
+            if call.arguments is not None:
+                fixed = "added the missing </tool_call>"
+                call = attrs.evolve(call, repaired=_join([*filter(None, [call.repaired]), fixed]))
+        else:
+            block, pos = text[body_start:close], close + len(_CLOSE)
+            call = _read_block(block, complete=True, params_of=params_of)
+        calls.append(call)
+    kept.append(text[pos:])
+    return ParsedReply(_tidy("".join(kept)), tuple(calls))
+
+
+def _tidy(text: str) -> str:
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def _fenced_calls(
+    text: str, known: Collection[str], *, complete: bool, params_of: dict[str, Collection[str]]
+) -> ParsedReply:
+    calls: list[ParsedCall] = []
+    kept: list[str] = []
+    pos = 0
+    for m in _FENCE_RE.finditer(text):
+        lang = m.group(1).lower()
+        if lang not in ("tool_call", "json", ""):
+            continue
+        body = m.group(2)
+        if not body.lstrip().startswith("{"):
+            continue
+        closed = m.group(3) is not None
+        value, _end, repairs, error = _decode_object(body, complete=complete)
+        if error is not None:
+            if lang == "tool_call":
+                calls.append(ParsedCall("", None, parse_error=error))
+                kept.append(text[pos : m.start()])
+                pos = m.end()
+            continue
+        name, args, more, err = normalize_call(value)
+        if name not in known and lang != "tool_call":
+            continue
+        repairs = [f"read a ```{lang or 'plain'} fenced block as a call", *repairs, *more]
+        if not closed:
+            if complete:
+                repairs.append("closed the unclosed fence")
+            else:
+                args, err = None, "the reply was cut off inside the fence; not repaired"
+        if args is not None:
+            rest = body[_end:]
+            for b in _BODY_RE.finditer(rest):
+                args[_body_param(b.group(1), params_of.get(name))] = b.group(2)
+        calls.append(ParsedCall(name, args, parse_error=err, repaired=_join(repairs)))
+        kept.append(text[pos : m.start()])
+        pos = m.end()
+    kept.append(text[pos:])
+    return ParsedReply(_tidy("".join(kept)), tuple(calls))
+
+
+_BARE_RE = re.compile(r'^[ \t]*\{\s*"(?:name|tool_name|tool_call|function)"\s*:', re.M)
+
+
+def _bare_calls(
+    text: str, known: Collection[str], *, complete: bool, params_of: dict[str, Collection[str]]
+) -> ParsedReply:
+    calls: list[ParsedCall] = []
+    kept: list[str] = []
+    pos = 0
+    for m in _BARE_RE.finditer(text):
+        if m.start() < pos:
+            continue
+        value, end, repairs, error = _decode_object(text[m.start() :], complete=complete)
+        end += m.start()
+        if error is not None:
+            continue
+        line_end = text.find("\n", end)
+        tail = text[end : len(text) if line_end == -1 else line_end]
+        if tail.strip():
+            continue  # prose continues on the same line: this object is quoted, not called
+        name, args, more, err = normalize_call(value)
+        if name not in known:
+            continue
+        calls.append(
+            ParsedCall(
+                name,
+                args,
+                parse_error=err,
+                repaired=_join(["read a bare JSON object as a call", *repairs, *more]),
+            )
+        )
+        kept.append(text[pos : m.start()])
+        pos = end
+    kept.append(text[pos:])
+    return ParsedReply(_tidy("".join(kept)), tuple(calls))
+
+
+def parse_reply(
+    text: str,
+    known_tools: Collection[str] | dict[str, Collection[str]],
+    *,
+    complete: bool = True,
+) -> ParsedReply:
+    """Split a whole text-protocol reply into its prose and its tool calls.
+
+    Args:
+        text: the reply as the model wrote it (``<think>`` blocks are dropped).
+        known_tools: the tools offered, by name; a mapping from name to parameter names
+            lets body tags feed a parameter named differently (``old_string``).
+        complete: ``False`` when the reply stopped early (finish reason ``length``, or a
+            stream that broke off): nothing is then closed on the model's behalf.
+    """
+    params_of: dict[str, Collection[str]] = (
+        dict(known_tools) if isinstance(known_tools, dict) else {n: () for n in known_tools}
+    )
+    visible = strip_think(text)
+    if _OPENER_RE.search(visible):
+        return _tagged_calls(visible, complete=complete, params_of=params_of)
+    known = set(params_of)
+    fenced = _fenced_calls(visible, known, complete=complete, params_of=params_of)
+    if fenced.calls:
+        return fenced
+    return _bare_calls(visible, known, complete=complete, params_of=params_of)

@@ -1,0 +1,333 @@
+"""The tool table: one declaration per tool, from which schemas, binding and rules come.
+
+A :class:`ToolSpec` is plain data. A :class:`ToolTable` holds the specs by name,
+turns them into the :class:`~harness.actors.protocol.ToolSchema` the model sees,
+validates and binds a call's arguments against the JSON schema (a small, strict
+subset of JSON Schema: ``type``, ``properties``, ``required``, ``enum``,
+``items``, ``minimum``, ``maximum``, ``additionalProperties``), and names the
+main argument that permission rules match against. MCP tools join at run time
+with :meth:`ToolTable.register`.
+
+This module imports nothing heavy: the conversation (main process) reads it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Literal
+
+import attrs
+
+from harness.actors.protocol.model import ToolSchema
+
+__all__ = [
+    "EXECUTORS",
+    "KINDS",
+    "Executor",
+    "Kind",
+    "ToolArgumentError",
+    "ToolSpec",
+    "ToolTable",
+    "UnknownToolError",
+]
+
+Kind = Literal["read", "mutating", "network", "shell"]
+Executor = Literal["tools", "shell", "conversation", "frontend", "mcp"]
+KINDS: tuple[str, ...] = ("read", "mutating", "network", "shell")
+EXECUTORS: tuple[str, ...] = ("tools", "shell", "conversation", "frontend", "mcp")
+
+_JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array", "null")
+
+
+class ToolArgumentError(ValueError):
+    """A call's arguments do not fit the tool's schema; the message says which and why."""
+
+    def __init__(self, tool: str, message: str) -> None:
+        super().__init__(f"{tool}: {message}")
+        self.tool = tool
+        self.detail = message
+
+
+class UnknownToolError(KeyError):
+    """No tool of that name is in the table."""
+
+    def __init__(self, name: str, known: Iterable[str] = ()) -> None:
+        names = ", ".join(sorted(known))
+        super().__init__(name)
+        self.name = name
+        self.text = f"unknown tool {name!r}" + (f"; the tools are: {names}" if names else "")
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _check_schema(name: str, schema: Mapping[str, Any]) -> None:
+    if schema.get("type") != "object":
+        raise ValueError(f"tool {name!r}: parameters must be a JSON schema of type 'object'")
+    props = schema.get("properties", {})
+    if not isinstance(props, Mapping):
+        raise ValueError(f"tool {name!r}: 'properties' must be an object")
+    for req in schema.get("required", ()):
+        if req not in props:
+            raise ValueError(f"tool {name!r}: required parameter {req!r} is not in properties")
+
+
+@attrs.frozen
+class ToolSpec:
+    """One tool as declared once for every part of harness.
+
+    Attributes:
+        name: the name the model calls.
+        description: what the model is told the tool does.
+        parameters: JSON schema (type ``object``) of the arguments.
+        main_arg: the argument permission patterns match (``run_cmd(git *)``);
+            ``None`` when rules can only name the tool.
+        kind: ``read`` runs without asking; ``mutating``, ``network`` and ``shell`` ask.
+        executor: who runs it: the ``tools`` or ``shell`` worker, the
+            ``conversation`` itself, the ``frontend`` (questions, plans) or an ``mcp`` bridge.
+        terminating: a successful call ends the run.
+    """
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    main_arg: str | None = None
+    kind: Kind = "read"
+    executor: Executor = "tools"
+    terminating: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        if not self.name or any(c.isspace() or c in "()" for c in self.name):
+            raise ValueError(f"bad tool name {self.name!r}")
+        if self.kind not in KINDS:
+            raise ValueError(f"tool {self.name!r}: kind must be one of {KINDS}")
+        if self.executor not in EXECUTORS:
+            raise ValueError(f"tool {self.name!r}: executor must be one of {EXECUTORS}")
+        _check_schema(self.name, self.parameters)
+        if self.main_arg is not None and self.main_arg not in self.parameters.get("properties", {}):
+            raise ValueError(f"tool {self.name!r}: main_arg {self.main_arg!r} is not a parameter")
+
+    @property
+    def mutating(self) -> bool:
+        """True for tools that change files (switched off in plan mode)."""
+        return self.kind == "mutating"
+
+    @property
+    def asks(self) -> bool:
+        """True when the tool needs approval unless a rule or the mode says otherwise."""
+        return self.kind != "read"
+
+    def schema(self) -> ToolSchema:
+        """The tool as the model sees it (a deep copy: callers may not change the table)."""
+        return ToolSchema(
+            name=self.name,
+            description=self.description,
+            parameters=copy.deepcopy(self.parameters),
+        )
+
+    def bind(self, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Validate *arguments* and return them with defaults filled in.
+
+        Models are lenient writers, so a few harmless coercions are made: a numeric
+        string for an ``integer``/``number``, ``"true"``/``"false"`` for a
+        ``boolean``. Anything else that does not fit raises :class:`ToolArgumentError`
+        naming the argument and what was expected.
+        """
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, Mapping):
+            raise ToolArgumentError(
+                self.name, f"arguments must be an object, got {_json_type(arguments)}"
+            )
+        bound = _validate(self.name, self.parameters, dict(arguments), "")
+        assert isinstance(bound, dict)
+        return bound
+
+    def main_value(self, arguments: Mapping[str, Any]) -> str | None:
+        """The value permission patterns match, as text (``None`` when there is none)."""
+        if self.main_arg is None:
+            return None
+        value = arguments.get(self.main_arg)
+        if value is None:
+            return None
+        return value if isinstance(value, str) else str(value)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list | tuple):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    return type(value).__name__
+
+
+def _coerce(value: Any, want: str) -> tuple[bool, Any]:
+    """Try to make *value* a JSON *want*; ``(ok, value)``."""
+    have = _json_type(value)
+    if have == want or (want == "number" and have == "integer"):
+        return True, value
+    if want == "integer" and have == "number" and float(value).is_integer():
+        return True, int(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if want == "integer":
+            try:
+                return True, int(text)
+            except ValueError:
+                return False, value
+        if want == "number":
+            try:
+                return True, float(text)
+            except ValueError:
+                return False, value
+        if want == "boolean" and text.lower() in ("true", "false"):
+            return True, text.lower() == "true"
+    return False, value
+
+
+def _validate(tool: str, schema: Mapping[str, Any], value: Any, where: str) -> Any:
+    label = where or "arguments"
+    want = schema.get("type")
+    if want is not None:
+        wants = [want] if isinstance(want, str) else list(want)
+        for w in wants:
+            ok, coerced = _coerce(value, w)
+            if ok:
+                value = coerced
+                break
+        else:
+            raise ToolArgumentError(
+                tool, f"{label} must be {' or '.join(wants)}, got {_json_type(value)}"
+            )
+    enum = schema.get("enum")
+    if enum is not None and value not in enum:
+        choices = ", ".join(repr(e) for e in enum)
+        raise ToolArgumentError(tool, f"{label} must be one of {choices}, got {value!r}")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        low, high = schema.get("minimum"), schema.get("maximum")
+        if low is not None and value < low:
+            raise ToolArgumentError(tool, f"{label} must be at least {low}, got {value}")
+        if high is not None and value > high:
+            raise ToolArgumentError(tool, f"{label} must be at most {high}, got {value}")
+    if isinstance(value, list | tuple):
+        items = schema.get("items")
+        if schema.get("minItems") is not None and len(value) < schema["minItems"]:
+            raise ToolArgumentError(tool, f"{label} needs at least {schema['minItems']} item(s)")
+        if isinstance(items, Mapping):
+            value = [_validate(tool, items, v, f"{label}[{i}]") for i, v in enumerate(value)]
+        else:
+            value = list(value)
+    if isinstance(value, Mapping):
+        value = _validate_object(tool, schema, value, where)
+    return value
+
+
+def _validate_object(
+    tool: str, schema: Mapping[str, Any], value: Mapping[str, Any], where: str
+) -> dict[str, Any]:
+    props: Mapping[str, Any] = schema.get("properties", {})
+    prefix = f"{where}." if where else ""
+    out: dict[str, Any] = {}
+    extra = schema.get("additionalProperties", not props)
+    for key, item in value.items():
+        if key in props:
+            if item is None and key not in schema.get("required", ()):
+                continue  # models send null for "not given"
+            out[key] = _validate(tool, props[key], item, f"{prefix}{key}")
+        elif extra is False:
+            known = ", ".join(props) or "none"
+            raise ToolArgumentError(
+                tool, f"unknown argument {prefix + key!r} (the arguments are: {known})"
+            )
+        else:
+            out[key] = item
+    for key in schema.get("required", ()):
+        if key not in out:
+            raise ToolArgumentError(tool, f"missing required argument {prefix + key!r}")
+    for key, sub in props.items():
+        if key not in out and isinstance(sub, Mapping) and "default" in sub:
+            out[key] = copy.deepcopy(sub["default"])
+    return out
+
+
+class ToolTable:
+    """The tools by name, in declaration order. MCP tools may be added at run time."""
+
+    def __init__(self, specs: Iterable[ToolSpec] = ()) -> None:
+        self._specs: dict[str, ToolSpec] = {}
+        for spec in specs:
+            self.register(spec)
+
+    def register(self, spec: ToolSpec, *, replace: bool = False) -> None:
+        """Add *spec*; a second tool of the same name is refused unless *replace*."""
+        if spec.name in self._specs and not replace:
+            raise ValueError(f"tool {spec.name!r} is already in the table")
+        self._specs[spec.name] = spec
+
+    def unregister(self, name: str) -> None:
+        """Remove tool *name* (a no-op when it is not there)."""
+        self._specs.pop(name, None)
+
+    def copy(self) -> ToolTable:
+        """A new table with the same specs (for a session that adds its own tools)."""
+        return ToolTable(self._specs.values())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._specs
+
+    def __iter__(self) -> Iterator[ToolSpec]:
+        return iter(list(self._specs.values()))
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def names(self) -> list[str]:
+        """Every tool name, in declaration order."""
+        return list(self._specs)
+
+    def get(self, name: str) -> ToolSpec:
+        """The spec of *name*; raises :class:`UnknownToolError` naming the known tools."""
+        try:
+            return self._specs[name]
+        except KeyError:
+            raise UnknownToolError(name, self._specs) from None
+
+    def by_executor(self, executor: str) -> list[ToolSpec]:
+        """The specs one executor runs."""
+        return [s for s in self._specs.values() if s.executor == executor]
+
+    def schemas(
+        self, *, mode: str = "ask", names: Iterable[str] | None = None
+    ) -> tuple[ToolSchema, ...]:
+        """The schemas to offer the model.
+
+        In ``plan`` mode mutating tools are left out entirely (switched off, not just
+        discouraged) and ``submit_plan`` is offered; in every other mode
+        ``submit_plan`` is left out. *names* narrows to those tools.
+        """
+        wanted = None if names is None else set(names)
+        out = []
+        for spec in self._specs.values():
+            if wanted is not None and spec.name not in wanted:
+                continue
+            if mode == "plan" and spec.mutating:
+                continue
+            if mode != "plan" and spec.name == "submit_plan":
+                continue
+            out.append(spec.schema())
+        return tuple(out)
+
+    def bind(self, name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Validate and bind a call of *name* (see :meth:`ToolSpec.bind`)."""
+        return self.get(name).bind(arguments)

@@ -1,0 +1,325 @@
+"""Draws a run's conversation events on a rich console.
+
+:class:`RunView` is fed every event of one run (``handle``) and ``tick``\\ ed a few
+times a second for the spinner. Settled output (markdown blocks, finished tool
+calls, notices) is printed once, above a transient live region that holds only
+what is still changing: the growing markdown tail, the running tool calls and
+the status line (spinner, tokens per second, elapsed time).
+
+Events are matched on their ``type`` tag, so this module does not import the
+conversation package.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
+from rich.text import Text
+
+from harness.cli.tui._markdown import MarkdownStream
+from harness.cli.tui._sanitize import clean, clean_line
+from harness.cli.tui._timeline import ToolRecord, folded_output, tool_line
+from harness.cli.tui._usage import usage_line
+
+__all__ = ["RunView"]
+
+_SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+def _tag(event: Any) -> str:
+    return str(getattr(type(event), "TAG", "") or getattr(event, "type", ""))
+
+
+class RunView:
+    """Renders the events of one run.
+
+    Args:
+        console: where to draw.
+        show_thinking: print the model's thinking, dimmed (``/think on``).
+        clock: monotonic seconds (injected so tests are exact).
+        live: use a live region (spinner, growing tail); off for dumb terminals
+            and exact-output tests, where only settled output is printed.
+        provider: the provider name, for cost.
+        model: the model name, for cost.
+    """
+
+    def __init__(
+        self,
+        console: Console,
+        *,
+        show_thinking: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        live: bool = True,
+        provider: str = "",
+        model: str = "",
+    ) -> None:
+        self.console = console
+        self.show_thinking = show_thinking
+        self.provider = provider
+        self.model = model
+        self._clock = clock
+        self._start = clock()
+        self._first_token: float | None = None
+        self._chars = 0
+        self._md = MarkdownStream(self._print)
+        self._thinking = MarkdownStream(self._print_dim)
+        self._in_thinking = False
+        self._tools: dict[str, ToolRecord] = {}
+        self.finished_tools: list[ToolRecord] = []
+        self._denied: set[str] = set()
+        self._worker_exit: dict[str, str] = {}
+        self._usage: tuple[int | None, int | None] = (None, None)
+        self._phase = "waiting for the model"
+        self._live: Live | None = None
+        if live and console.is_terminal:
+            self._live = Live(
+                console=console,
+                auto_refresh=False,
+                transient=True,
+                redirect_stdout=False,
+                redirect_stderr=False,
+                vertical_overflow="visible",
+            )
+            self._live.start()
+
+    # -- output helpers ------------------------------------------------------------------
+
+    def _print(self, renderable: RenderableType) -> None:
+        self.console.print(renderable)
+
+    def _print_dim(self, renderable: RenderableType) -> None:
+        if isinstance(renderable, Text):
+            renderable.stylize("dim italic")
+            self.console.print(renderable)
+        else:
+            self.console.print(renderable, style="dim italic")
+
+    def _settle_text(self) -> None:
+        self._md.finish()
+        self._md = MarkdownStream(self._print)
+
+    def _settle_thinking(self) -> None:
+        if self._in_thinking:
+            self._thinking.finish()
+            self._thinking = MarkdownStream(self._print_dim)
+            self._in_thinking = False
+
+    # -- the live region -----------------------------------------------------------------
+
+    def tokens_per_second(self) -> float | None:
+        """The live rate of the current answer (estimated at 4 characters a token)."""
+        if self._first_token is None:
+            return None
+        elapsed = self._clock() - self._first_token
+        return (self._chars / 4) / elapsed if elapsed > 0.2 else None
+
+    def status_line(self) -> Text:
+        """Spinner, phase, tokens per second and elapsed time."""
+        now = self._clock()
+        frame = _SPINNER[int(now * 10) % len(_SPINNER)]
+        line = Text()
+        line.append(frame + " ", style="cyan")
+        line.append(self._phase, style="dim")
+        rate = self.tokens_per_second()
+        if rate is not None:
+            line.append(f" · {rate:.1f} tok/s · ~{self._chars // 4:,} tokens", style="dim")
+        line.append(f" · {now - self._start:.0f}s · esc to cancel", style="dim")
+        return line
+
+    def live_renderable(self) -> RenderableType:
+        """What the live region shows now."""
+        parts: list[RenderableType] = []
+        tail = self._md.tail()
+        if tail is not None:
+            parts.append(tail)
+        if self._in_thinking and self.show_thinking:
+            ttail = self._thinking.tail()
+            if ttail is not None:
+                parts.append(Text(clean(str(getattr(ttail, "markup", ""))), style="dim italic"))
+        now = self._clock()
+        width = self.console.width
+        for rec in self._tools.values():
+            if rec.state in ("running", "requested", "approved"):
+                parts.append(tool_line(rec, width=width, now=now))
+        parts.append(self.status_line())
+        return Group(*parts)
+
+    def tick(self) -> None:
+        """Redraw the live region (spinner, rate, the growing tail)."""
+        if self._live is not None:
+            self._live.update(self.live_renderable(), refresh=True)
+
+    def pause(self) -> None:
+        """Take the live region off the screen (before an approval prompt)."""
+        if self._live is not None:
+            self._live.stop()
+
+    def resume(self) -> None:
+        """Put the live region back after :meth:`pause`."""
+        if self._live is not None:
+            self._live.start()
+            self.tick()
+
+    def close(self) -> None:
+        """Settle everything and remove the live region."""
+        self._settle_thinking()
+        self._settle_text()
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+
+    # -- events --------------------------------------------------------------------------
+
+    def handle(self, event: Any) -> None:
+        """Draw one conversation event."""
+        handler = getattr(self, "_on_" + _tag(event), None)
+        if handler is not None:
+            handler(event)
+
+    def _on_turn_started(self, ev: Any) -> None:
+        self._phase = "waiting for the model"
+        self.model = getattr(ev, "model", "") or self.model
+
+    def _on_text_delta(self, ev: Any) -> None:
+        self._settle_thinking()
+        if self._first_token is None:
+            self._first_token = self._clock()
+        self._phase = "writing"
+        self._chars += len(ev.text)
+        self._md.feed(ev.text)
+
+    def _on_thinking_delta(self, ev: Any) -> None:
+        if self._first_token is None:
+            self._first_token = self._clock()
+        self._phase = "thinking"
+        self._chars += len(ev.text)
+        if self.show_thinking:
+            self._in_thinking = True
+            self._thinking.feed(ev.text)
+
+    def _on_usage(self, ev: Any) -> None:
+        pin, pout = self._usage
+        if ev.prompt_tokens is not None:
+            pin = (pin or 0) + ev.prompt_tokens
+        if ev.completion_tokens is not None:
+            pout = (pout or 0) + ev.completion_tokens
+        self._usage = (pin, pout)
+
+    def _on_assistant_message(self, ev: Any) -> None:
+        self._settle_thinking()
+        self._settle_text()
+
+    def _on_tool_call_requested(self, ev: Any) -> None:
+        self._settle_text()
+        self._tools[ev.call_id] = ToolRecord(
+            call_id=ev.call_id, name=ev.name, main_argument=ev.main_argument or ""
+        )
+        self._phase = f"calling {clean_line(ev.name)}"
+
+    def _record(self, ev: Any) -> ToolRecord:
+        rec = self._tools.get(ev.call_id)
+        if rec is None:
+            rec = self._tools[ev.call_id] = ToolRecord(call_id=ev.call_id, name=ev.name)
+        return rec
+
+    def _on_tool_call_approved(self, ev: Any) -> None:
+        self._record(ev).state = "approved"
+
+    def _on_tool_call_denied(self, ev: Any) -> None:
+        rec = self._record(ev)
+        rec.state, rec.reason = "denied", getattr(ev, "reason", "")
+        self._denied.add(ev.call_id)
+        self._finish_tool(rec)
+
+    def _on_tool_call_started(self, ev: Any) -> None:
+        rec = self._record(ev)
+        rec.state, rec.started = "running", self._clock()
+        self._phase = f"running {clean_line(ev.name)}"
+
+    def _on_tool_call_finished(self, ev: Any) -> None:
+        if ev.call_id in self._denied:
+            return  # already shown; the finished event only carries the denial text
+        rec = self._record(ev)
+        rec.state = "ok" if ev.ok else "failed"
+        rec.output = ev.output
+        duration = getattr(ev, "duration", 0.0)
+        if duration:
+            rec.duration = duration
+        elif rec.started is not None:
+            rec.duration = self._clock() - rec.started
+        self._finish_tool(rec)
+        self._phase = "waiting for the model"
+
+    def _finish_tool(self, rec: ToolRecord) -> None:
+        self._tools.pop(rec.call_id, None)
+        self.finished_tools.append(rec)
+        width = self.console.width
+        self.console.print(tool_line(rec, width=width))
+        extra = folded_output(rec, width=width)
+        if extra is not None:
+            self.console.print(extra)
+
+    def _notice(self, text: str, style: str = "dim") -> None:
+        self._settle_text()
+        self.console.print(Text("  " + clean_line(text), style=style))
+
+    def _on_worker_exited(self, ev: Any) -> None:
+        why = (
+            ev.reason
+            or ev.description
+            or (f"exit code {ev.exit_code}" if ev.exit_code is not None else "exited")
+        )
+        self._worker_exit[ev.worker] = why
+
+    def _on_worker_restarted(self, ev: Any) -> None:
+        why = self._worker_exit.pop(ev.worker, "")
+        self._notice(f"{ev.worker} worker restarted" + (f" ({why})" if why else ""))
+
+    def _on_worker_gave_up(self, ev: Any) -> None:
+        self._notice(f"{ev.worker} worker stopped: {ev.reason or 'too many restarts'}", "yellow")
+
+    def _on_subagent_started(self, ev: Any) -> None:
+        self._notice(f"sub-agent {ev.name} started: {ev.task}")
+
+    def _on_subagent_finished(self, ev: Any) -> None:
+        self._notice(f"sub-agent {ev.name} {'finished' if ev.ok else 'failed'}")
+
+    def _on_compacted(self, ev: Any) -> None:
+        self._notice(f"context compacted: {ev.tokens_before:,} → {ev.tokens_after:,} tokens")
+
+    def _on_verify_started(self, ev: Any) -> None:
+        self._notice(f"verifying: {ev.command}")
+
+    def _on_verify_finished(self, ev: Any) -> None:
+        self._notice(
+            f"verify {'passed' if ev.ok else 'failed'}: {ev.command}", "green" if ev.ok else "red"
+        )
+
+    def _on_cancelled(self, ev: Any) -> None:
+        self._notice("cancelled", "yellow")
+
+    def _on_error(self, ev: Any) -> None:
+        self._notice(f"✗ {ev.message}", "red")
+
+    def _on_title_changed(self, ev: Any) -> None:
+        self._notice(f"session titled “{ev.title}”")
+
+    def _on_result(self, ev: Any) -> None:
+        self.close()
+        usage = getattr(ev, "usage", {}) or {}
+        pin = usage.get("prompt_tokens", self._usage[0])
+        pout = usage.get("completion_tokens", self._usage[1])
+        self.console.print(
+            usage_line(
+                prompt_tokens=pin,
+                completion_tokens=pout,
+                seconds=getattr(ev, "duration", 0.0) or (self._clock() - self._start),
+                turns=getattr(ev, "turns", 1),
+                provider=self.provider,
+                model=self.model,
+            )
+        )

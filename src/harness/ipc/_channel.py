@@ -1,0 +1,444 @@
+"""A framed, typed, bidirectional message channel over one byte stream.
+
+Both ends of a worker's socketpair hold a :class:`Channel`. Either end may send
+requests (answered by the other end's :class:`Router`) and many calls may be in
+flight at once, correlated by id. Leaving a caller's cancel scope, or its timeout,
+sends ``Cancel(id)``: the peer cancels that one handler.
+
+The channel never decides what a closed peer *means*: :meth:`Channel.run` returns
+when the stream ends (``None``) or a frame breaks the protocol (the
+:class:`ProtocolError`), and the owner then calls :meth:`Channel.abort` with the
+error every pending call should see (the supervisor builds a
+:class:`~harness.ipc.WorkerDied` with the exit code; a worker uses
+:class:`~harness.ipc.ChannelClosed`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import traceback
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import attrs
+import trio
+
+from harness.ipc._envelope import (
+    BadBody,
+    Cancel,
+    Envelope,
+    Error,
+    Hello,
+    Ping,
+    Pong,
+    Reply,
+    Request,
+    Shutdown,
+    StreamEnd,
+    StreamItem,
+    decode_envelope,
+    encode_envelope,
+)
+from harness.ipc._errors import ChannelClosed, IpcError, ProtocolError, RemoteError, RequestTimeout
+from harness.ipc._framing import DEFAULT_MAX_FRAME, FrameDecoder, encode_frame
+from harness.ipc._messages import Message
+from harness.ipc._router import Router
+
+__all__ = ["Channel", "ChannelStatistics", "Control", "MessageStream"]
+
+Control = Ping | Pong | Hello | Shutdown
+_READ_SIZE = 256 * 1024
+
+
+@attrs.frozen
+class ChannelStatistics:
+    """Counters for one channel (``statistics()``)."""
+
+    calls_in_flight: int
+    handlers_running: int
+    frames_sent: int
+    frames_received: int
+    frames_dropped: int
+
+
+class _Call:
+    """One outgoing request, from send until its final frame (or abort)."""
+
+    __slots__ = ("acked", "failure", "finished", "id", "recv", "request", "send", "stream")
+
+    def __init__(self, ident: int, request: str, stream: bool, buffer: int) -> None:
+        self.id = ident
+        self.request = request
+        self.stream = stream
+        self.send: trio.MemorySendChannel[Message]
+        self.recv: trio.MemoryReceiveChannel[Message]
+        self.send, self.recv = trio.open_memory_channel(buffer)
+        self.failure: Exception | None = None
+        self.finished = False
+        self.acked = trio.Event()
+
+    def finish(self, failure: Exception | None = None) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        self.failure = failure
+        self.send.close()
+        self.acked.set()
+
+
+class MessageStream:
+    """The items of one streamed reply; iterate it with ``async for``."""
+
+    def __init__(self, call: _Call, deadline: float, channel: Channel, timeout: float | None):
+        self._call = call
+        self._deadline = deadline
+        self._channel = channel
+        self._timeout = timeout
+
+    def __aiter__(self) -> MessageStream:
+        return self
+
+    async def __anext__(self) -> Message:
+        call = self._call
+        with trio.move_on_at(self._deadline) as scope:
+            try:
+                return await call.recv.receive()
+            except trio.EndOfChannel:
+                if call.failure is not None:
+                    raise call.failure from None
+                raise StopAsyncIteration from None
+        assert scope.cancelled_caught
+        raise RequestTimeout(
+            worker=self._channel.name, request=call.request, timeout=self._timeout or 0.0
+        )
+
+
+class Channel:
+    """Typed request/reply and streams over a byte stream.
+
+    Args:
+        stream: the connected byte stream (a socketpair end).
+        name: the peer's name, used in every error (``"shell"``).
+        router: handlers for requests the peer sends; ``None`` answers every
+            request with an ``UnknownRequest`` error.
+        max_frame: largest frame accepted or sent, in bytes (default 16 MiB).
+        stream_buffer: items buffered per stream before the reader waits for the
+            consumer (default 256): backpressure instead of unbounded memory.
+        cancel_grace: seconds the peer has to acknowledge a cancel before
+            ``on_cancel_ignored`` is called (default ``None``: never).
+        on_cancel_ignored: called with the request type name when the peer did not
+            acknowledge a cancel within ``cancel_grace``.
+        on_control: awaited for every control frame (ping, pong, hello, shutdown).
+    """
+
+    def __init__(
+        self,
+        stream: trio.abc.Stream,
+        *,
+        name: str,
+        router: Router | None = None,
+        max_frame: int = DEFAULT_MAX_FRAME,
+        stream_buffer: int = 256,
+        cancel_grace: float | None = None,
+        on_cancel_ignored: Callable[[str], None] | None = None,
+        on_control: Callable[[Control], Awaitable[None]] | None = None,
+    ) -> None:
+        self.name = name
+        self.max_frame = max_frame
+        self._stream = stream
+        self._router = router or Router()
+        self._stream_buffer = stream_buffer
+        self._cancel_grace = cancel_grace
+        self._on_cancel_ignored = on_cancel_ignored
+        self._on_control = on_control
+        self._decoder = FrameDecoder(max_frame)
+        self._send_lock = trio.StrictFIFOLock()
+        self._ids = itertools.count(1)
+        self._calls: dict[int, _Call] = {}
+        self._serving: dict[int, trio.CancelScope] = {}
+        self._nursery: trio.Nursery | None = None
+        self._closed: Exception | None = None
+        self._sent = 0
+        self._received = 0
+        self._dropped = 0
+
+    # ------------------------------------------------------------------ running
+
+    async def run(
+        self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+    ) -> ProtocolError | None:
+        """Read frames until the stream ends; serve requests in child tasks.
+
+        Returns ``None`` when the peer closed the stream, or the
+        :class:`ProtocolError` that broke it. Handlers still running are cancelled
+        on return; pending calls wait for :meth:`abort`.
+        """
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            task_status.started()
+            try:
+                return await self._read_loop()
+            finally:
+                nursery.cancel_scope.cancel()
+
+    async def _read_loop(self) -> ProtocolError | None:
+        while True:
+            try:
+                data = await self._stream.receive_some(_READ_SIZE)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                return None
+            if not data:
+                return None
+            try:
+                payloads = self._decoder.feed(data)
+            except ProtocolError as exc:
+                return exc
+            for payload in payloads:
+                self._received += 1
+                try:
+                    env = decode_envelope(payload)
+                except ProtocolError as exc:
+                    return exc
+                await self._dispatch(env)
+
+    async def _dispatch(self, env: Envelope | BadBody) -> None:
+        if isinstance(env, StreamItem):
+            call = self._calls.get(env.id)
+            if call is None or call.finished:
+                self._dropped += 1
+                return
+            try:
+                await call.send.send(env.body)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                self._dropped += 1  # the consumer walked away; the cancel is on its way
+        elif isinstance(env, Reply):
+            call = self._calls.pop(env.id, None)
+            if call is None:
+                self._dropped += 1
+                return
+            try:
+                call.send.send_nowait(env.body)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, trio.WouldBlock):
+                self._dropped += 1
+            call.finish()
+        elif isinstance(env, StreamEnd):
+            call = self._calls.pop(env.id, None)
+            if call is None:
+                self._dropped += 1
+                return
+            call.finish()
+        elif isinstance(env, Error):
+            call = self._calls.pop(env.id, None)
+            if call is None:
+                self._dropped += 1
+                return
+            call.finish(RemoteError(self.name, env.type_name, env.message, env.traceback))
+        elif isinstance(env, Request):
+            self._start_serving(env)
+        elif isinstance(env, Cancel):
+            scope = self._serving.get(env.id)
+            if scope is not None:
+                scope.cancel()
+        elif isinstance(env, BadBody):
+            await self._bad_body(env)
+        elif self._on_control is not None:
+            await self._on_control(env)
+
+    async def _bad_body(self, env: BadBody) -> None:
+        if env.kind == "q":
+            await self._send_quiet(Error(env.id, "ProtocolError", str(env.error)))
+            return
+        call = self._calls.pop(env.id, None)
+        if call is None:
+            self._dropped += 1
+            return
+        call.finish(ProtocolError(f"{self.name} answered {call.request} with {env.error}"))
+        if call.stream:
+            await self._send_quiet(Cancel(call.id))
+
+    # ------------------------------------------------------------------ serving
+
+    def _start_serving(self, req: Request) -> None:
+        assert self._nursery is not None
+        found = self._router.lookup(req.body)
+        if found is None:
+            self._nursery.start_soon(
+                self._send_quiet,
+                Error(req.id, "UnknownRequest", f"no handler for {type(req.body).TAG!r}"),
+            )
+            return
+        scope = trio.CancelScope()
+        if req.timeout is not None:
+            scope.deadline = trio.current_time() + req.timeout
+        self._serving[req.id] = scope
+        self._nursery.start_soon(self._serve, req, found[0], found[1], scope)
+
+    async def _serve(
+        self,
+        req: Request,
+        fn: Callable[..., Awaitable[Any]],
+        is_stream: bool,
+        scope: trio.CancelScope,
+    ) -> None:
+        failure: Error | None = None
+        try:
+            with scope:
+                try:
+                    if is_stream:
+
+                        async def emit(item: Message) -> None:
+                            await self._send(StreamItem(req.id, item))
+
+                        await fn(req.body, emit)
+                        await self._send(StreamEnd(req.id))
+                    else:
+                        result = await fn(req.body)
+                        if not isinstance(result, Message):
+                            raise TypeError(
+                                f"handler for {type(req.body).TAG!r} returned "
+                                f"{type(result).__name__}, not a Message"
+                            )
+                        await self._send(Reply(req.id, result))
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    return  # the peer is gone; nobody is waiting for the answer
+                except Exception as exc:
+                    failure = Error(
+                        req.id,
+                        type(exc).__name__,
+                        str(exc),
+                        "".join(traceback.format_exception(exc)),
+                    )
+            if scope.cancelled_caught:
+                failure = Error(req.id, "Cancelled", "cancelled by the caller or its deadline")
+        finally:
+            self._serving.pop(req.id, None)
+        if failure is not None:
+            await self._send_quiet(failure)
+
+    # ------------------------------------------------------------------ calling
+
+    async def request(self, msg: Message, *, timeout: float | None = None) -> Message:
+        """Send *msg* and wait for its one reply.
+
+        Raises:
+            RequestTimeout: no reply within *timeout* seconds (a cancel is sent).
+            RemoteError: the peer's handler raised.
+            ProtocolError: the reply did not decode, or *msg* is over the frame limit.
+            IpcError: the channel was aborted (``WorkerDied``, ``ChannelClosed``).
+        """
+        call = self._open(msg, stream=False)
+        try:
+            await self._send_request(call, Request(call.id, msg, stream=False, timeout=timeout))
+            with trio.move_on_after(math.inf if timeout is None else timeout):
+                try:
+                    return await call.recv.receive()
+                except trio.EndOfChannel:
+                    raise (call.failure or ChannelClosed(f"{self.name}: no reply")) from None
+            raise RequestTimeout(worker=self.name, request=call.request, timeout=timeout or 0.0)
+        finally:
+            if not call.finished:
+                self._abandon(call)
+
+    @asynccontextmanager
+    async def stream(
+        self, msg: Message, *, timeout: float | None = None
+    ) -> AsyncIterator[MessageStream]:
+        """Send *msg* and iterate the streamed reply::
+
+            async with chan.stream(ChatRequest(...)) as items:
+                async for item in items:
+                    ...
+
+        Leaving the block before the stream ends sends a cancel. *timeout* bounds
+        the whole stream; errors are those of :meth:`request`, raised by the
+        iteration.
+        """
+        call = self._open(msg, stream=True)
+        try:
+            await self._send_request(call, Request(call.id, msg, stream=True, timeout=timeout))
+            deadline = math.inf if timeout is None else trio.current_time() + timeout
+            yield MessageStream(call, deadline, self, timeout)
+        finally:
+            if not call.finished:
+                self._abandon(call)
+
+    async def _send_request(self, call: _Call, req: Request) -> None:
+        try:
+            await self._send(req)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            # The peer is gone; its owner is about to abort() with the reason, which
+            # is what the caller should see, so wait for that instead of raising this.
+            pass
+
+    def _open(self, msg: Message, *, stream: bool) -> _Call:
+        if self._closed is not None:
+            raise self._closed
+        call = _Call(next(self._ids), type(msg).TAG, stream, self._stream_buffer if stream else 1)
+        self._calls[call.id] = call
+        return call
+
+    def _abandon(self, call: _Call) -> None:
+        call.recv.close()
+        if self._nursery is None or self._closed is not None:
+            self._calls.pop(call.id, None)
+            return
+        self._nursery.start_soon(self._cancel_call, call)
+
+    async def _cancel_call(self, call: _Call) -> None:
+        await self._send_quiet(Cancel(call.id))
+        if self._cancel_grace is None:
+            return
+        with trio.move_on_after(self._cancel_grace):
+            await call.acked.wait()
+            return
+        if self._closed is None and self._on_cancel_ignored is not None:
+            self._on_cancel_ignored(call.request)
+
+    # ------------------------------------------------------------------ sending
+
+    async def _send(self, env: Envelope) -> None:
+        if self._closed is not None:
+            raise self._closed
+        data = encode_frame(encode_envelope(env), self.max_frame)
+        async with self._send_lock:
+            await self._stream.send_all(data)
+        self._sent += 1
+
+    async def _send_quiet(self, env: Envelope) -> None:
+        try:
+            await self._send(env)
+        except (IpcError, trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+
+    async def send_control(self, env: Control) -> None:
+        """Send a control frame (ping, pong, hello, shutdown); errors are swallowed."""
+        await self._send_quiet(env)
+
+    # ------------------------------------------------------------------ closing
+
+    def abort(self, error: Exception) -> None:
+        """Fail every pending call with *error* and refuse new ones. Idempotent."""
+        if self._closed is None:
+            self._closed = error
+        calls, self._calls = self._calls, {}
+        for call in calls.values():
+            call.finish(error)
+        for scope in self._serving.values():
+            scope.cancel()
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`abort` was called."""
+        return self._closed is not None
+
+    def statistics(self) -> ChannelStatistics:
+        """Counters for this channel."""
+        return ChannelStatistics(
+            calls_in_flight=len(self._calls),
+            handlers_running=len(self._serving),
+            frames_sent=self._sent,
+            frames_received=self._received,
+            frames_dropped=self._dropped,
+        )

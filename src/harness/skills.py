@@ -1,0 +1,193 @@
+"""Skills: folders of instructions the model loads when a task calls for them.
+
+A skill is ``skills/<name>/SKILL.md`` (with any bundled files beside it) or a
+one-file ``skills/<name>.md``. Each starts with YAML frontmatter::
+
+    ---
+    name: git-commit
+    description: Write a focused commit with a good message.
+    allowed-tools: [git_status, git_diff, run_cmd]
+    ---
+    (the instructions)
+
+Skills are searched in ``<workspace>/skills``, then ``<workspace>/.harness/skills``,
+then ``$HARNESS_HOME/skills``; the first skill found with a name wins. Only names
+and descriptions go into the system prompt (:func:`skills_prompt`); the
+``use_skill`` tool loads the body and lists the bundled files (:func:`render_skill`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import attrs
+
+from harness._frontmatter import FrontmatterError, split_frontmatter
+
+__all__ = [
+    "Skill",
+    "SkillError",
+    "discover_skills",
+    "find_skill",
+    "render_skill",
+    "skill_dirs",
+    "skills_prompt",
+]
+
+_MAX_FILES_LISTED = 50
+
+
+class SkillError(Exception):
+    """A skill could not be found or read; the message says which and why."""
+
+
+@attrs.frozen
+class Skill:
+    """One discovered skill.
+
+    Attributes:
+        name: the skill's name (frontmatter ``name``, else the folder or file name).
+        description: one line on when to use it.
+        path: its ``SKILL.md`` (or one-file ``<name>.md``).
+        allowed_tools: tools the skill says it needs (frontmatter ``allowed-tools``).
+        source: ``project``, ``project-harness`` or ``user``: where it was found.
+    """
+
+    name: str
+    description: str
+    path: Path
+    allowed_tools: tuple[str, ...] = ()
+    source: str = "project"
+
+    @property
+    def folder(self) -> Path | None:
+        """The skill's folder, when it is a folder skill (bundled files live there)."""
+        return self.path.parent if self.path.name == "SKILL.md" else None
+
+
+def _home(home: Path | str | None) -> Path:
+    if home is not None:
+        return Path(home)
+    return Path(os.environ.get("HARNESS_HOME") or Path.home() / ".harness")
+
+
+def skill_dirs(workspace: Path | str, home: Path | str | None = None) -> list[tuple[Path, str]]:
+    """The folders searched for skills, in precedence order, with their source label."""
+    ws = Path(workspace)
+    return [
+        (ws / "skills", "project"),
+        (ws / ".harness" / "skills", "project-harness"),
+        (_home(home) / "skills", "user"),
+    ]
+
+
+def _read_skill(path: Path, default_name: str, source: str) -> Skill:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SkillError(f"cannot read skill {path}: {exc}") from exc
+    try:
+        fields, body = split_frontmatter(text)
+    except FrontmatterError as exc:
+        raise SkillError(f"skill {path}: {exc}") from exc
+    name = str(fields.get("name") or default_name).strip()
+    description = " ".join(str(fields.get("description") or "").split())
+    if not description:
+        # Fall back to the first line of the body, so a skill without
+        # frontmatter still says something about itself.
+        first = next((ln.strip("# ").strip() for ln in body.splitlines() if ln.strip()), "")
+        description = first[:200]
+    tools = fields.get("allowed-tools", fields.get("allowed_tools", ()))
+    if isinstance(tools, str):
+        tools = [t for t in tools.replace(",", " ").split() if t]
+    return Skill(
+        name=name,
+        description=description,
+        path=path,
+        allowed_tools=tuple(str(t) for t in tools or ()),
+        source=source,
+    )
+
+
+def discover_skills(
+    workspace: Path | str,
+    home: Path | str | None = None,
+    *,
+    problems: list[str] | None = None,
+) -> list[Skill]:
+    """Every skill visible from *workspace*, sorted by name; the first match on a name wins.
+
+    A skill that cannot be read is skipped; when *problems* is given, one sentence
+    per skipped skill is appended to it.
+    """
+    found: dict[str, Skill] = {}
+    for folder, source in skill_dirs(workspace, home):
+        if not folder.is_dir():
+            continue
+        candidates: list[tuple[Path, str]] = []
+        for entry in sorted(folder.iterdir()):
+            if entry.is_dir() and (entry / "SKILL.md").is_file():
+                candidates.append((entry / "SKILL.md", entry.name))
+            elif entry.is_file() and entry.suffix == ".md" and entry.name != "README.md":
+                candidates.append((entry, entry.stem))
+        for path, default in candidates:
+            try:
+                skill = _read_skill(path, default, source)
+            except SkillError as exc:
+                if problems is not None:
+                    problems.append(str(exc))
+                continue
+            found.setdefault(skill.name, skill)
+    return sorted(found.values(), key=lambda s: s.name)
+
+
+def find_skill(workspace: Path | str, name: str, home: Path | str | None = None) -> Skill:
+    """The skill called *name*.
+
+    Raises:
+        SkillError: no such skill (the message lists the ones there are).
+    """
+    skills = discover_skills(workspace, home)
+    for skill in skills:
+        if skill.name == name:
+            return skill
+    names = ", ".join(s.name for s in skills) or "none"
+    raise SkillError(f"no skill named {name!r} (available: {names})")
+
+
+def render_skill(skill: Skill) -> str:
+    """What ``use_skill`` returns: the skill's instructions and its bundled files."""
+    try:
+        _, body = split_frontmatter(skill.path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, FrontmatterError) as exc:
+        raise SkillError(f"cannot read skill {skill.name!r}: {exc}") from exc
+    out = [f"# Skill: {skill.name}", "", body.strip()]
+    folder = skill.folder
+    if folder is not None:
+        files = sorted(
+            str(p.relative_to(folder))
+            for p in folder.rglob("*")
+            if p.is_file() and p.name != "SKILL.md"
+        )
+        if files:
+            out += ["", f"Bundled files (in {folder}):"]
+            out += [f"- {f}" for f in files[:_MAX_FILES_LISTED]]
+            if len(files) > _MAX_FILES_LISTED:
+                out.append(f"- … and {len(files) - _MAX_FILES_LISTED} more")
+    if skill.allowed_tools:
+        out += ["", "Tools this skill uses: " + ", ".join(skill.allowed_tools)]
+    return "\n".join(out).strip() + "\n"
+
+
+def skills_prompt(skills: list[Skill]) -> str:
+    """The system-prompt section naming each skill (empty when there are none)."""
+    if not skills:
+        return ""
+    lines = [
+        "# Skills",
+        "These skills are available. When a task matches one, call use_skill(name) "
+        "to load its instructions before you start.",
+    ]
+    lines += [f"- {s.name}: {s.description}" for s in skills]
+    return "\n".join(lines)

@@ -1,0 +1,396 @@
+"""One supervised worker: its lifecycle across restarts, and the calls made to it.
+
+A :class:`WorkerHandle` outlives the processes behind it. Calls made while a
+replacement is starting wait for it (within their timeout); calls in flight when
+a process dies fail at once with :class:`~harness.ipc.WorkerDied`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import secrets
+import signal
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from harness.ipc import (
+    Channel,
+    Hello,
+    Message,
+    MessageStream,
+    Ping,
+    Pong,
+    ProtocolError,
+    RequestTimeout,
+    Router,
+    Shutdown,
+    WorkerDied,
+    WorkerUnavailable,
+)
+from harness.ipc._errors import describe_exit
+from harness.supervisor._events import (
+    SupervisorEvent,
+    WorkerExited,
+    WorkerGaveUp,
+    WorkerRestarted,
+    WorkerStarted,
+    WorkerState,
+    WorkerStatus,
+)
+from harness.supervisor._process import OutputTail, Spawned, spawn_worker
+from harness.supervisor._spec import ChildSpec
+
+if TYPE_CHECKING:
+    import psutil
+
+__all__ = ["WorkerHandle"]
+
+_SPEC_DEFAULT: Any = object()
+_serial = itertools.count(1)
+START_TIMEOUT = 30.0
+
+
+class WorkerHandle:
+    """The stable face of one supervised worker (see :meth:`Supervisor.start`)."""
+
+    def __init__(self, spec: ChildSpec, emit: Callable[[SupervisorEvent], None]) -> None:
+        self.spec = spec
+        self._emit = emit
+        self._router = Router()
+        self._state: WorkerState = "starting"
+        self._changed = trio.Event()
+        self._chan: Channel | None = None
+        self._spawned: Spawned | None = None
+        self._started_at = 0.0
+        self._restarts = 0
+        self._rss = 0
+        self._down = trio.Event()
+        self._kill_reason: str | None = None
+        self._stopping = False
+        self._stopped = trio.Event()
+        self._last_pong = 0
+        self._tail = OutputTail()
+        self._nursery: trio.Nursery | None = None
+
+    # ------------------------------------------------------------------ public
+
+    @property
+    def name(self) -> str:
+        """The worker's name."""
+        return self.spec.name
+
+    @property
+    def pid(self) -> int | None:
+        """The pid of the current process, if one is running."""
+        if self._spawned is None or self._state not in ("running", "stopping"):
+            return None
+        return self._spawned.process.pid
+
+    @property
+    def state(self) -> WorkerState:
+        """``starting``, ``running``, ``restarting``, ``stopping``, ``stopped`` or ``gave_up``."""
+        return self._state
+
+    def status(self) -> WorkerStatus:
+        """This worker's row of the supervisor tree."""
+        running = self._state == "running"
+        return WorkerStatus(
+            name=self.name,
+            pid=self.pid,
+            state=self._state,
+            uptime=trio.current_time() - self._started_at if running else 0.0,
+            restarts=self._restarts,
+            rss=self._rss if running else 0,
+        )
+
+    def on_request(
+        self, msg_type: type[Message], fn: Callable[..., Awaitable[Any]], *, stream: bool = False
+    ) -> None:
+        """Answer requests of *msg_type* that the worker sends to the parent."""
+        self._router.add(msg_type, fn, stream=stream)
+
+    async def request(self, msg: Message, *, timeout: float | None = _SPEC_DEFAULT) -> Message:
+        """Send *msg* to the worker and return its reply.
+
+        *timeout* (default: the spec's ``request_timeout``) covers waiting for a
+        restarting worker too.
+
+        Raises:
+            WorkerDied: the process ended with this call in flight.
+            RequestTimeout: no reply in time (the worker is killed if it does not
+                acknowledge the cancel within the spec's ``request_grace``).
+            WorkerUnavailable: the worker is stopped or was given up.
+            RemoteError: the handler raised.
+        """
+        limit = self.spec.request_timeout if timeout is _SPEC_DEFAULT else timeout
+        deadline = math.inf if limit is None else trio.current_time() + limit
+        chan = await self._wait_running(msg, deadline, limit)
+        remaining = None if limit is None else max(deadline - trio.current_time(), 0.0)
+        try:
+            return await chan.request(msg, timeout=remaining)
+        except RequestTimeout as exc:
+            raise RequestTimeout(
+                worker=self.name, request=exc.request or "", timeout=limit or 0.0
+            ) from None
+
+    @asynccontextmanager
+    async def stream(
+        self, msg: Message, *, timeout: float | None = _SPEC_DEFAULT
+    ) -> AsyncIterator[MessageStream]:
+        """Send *msg* and iterate the worker's streamed reply (see :meth:`Channel.stream`)."""
+        limit = self.spec.request_timeout if timeout is _SPEC_DEFAULT else timeout
+        deadline = math.inf if limit is None else trio.current_time() + limit
+        chan = await self._wait_running(msg, deadline, limit)
+        remaining = None if limit is None else max(deadline - trio.current_time(), 0.0)
+        async with chan.stream(msg, timeout=remaining) as items:
+            yield items
+
+    async def wait_running(self, timeout: float | None = None) -> None:
+        """Wait until a process is up and answering.
+
+        Raises:
+            WorkerUnavailable: the worker is stopped or was given up.
+            RequestTimeout: not running within *timeout* seconds.
+        """
+        deadline = math.inf if timeout is None else trio.current_time() + timeout
+        await self._wait_running(None, deadline, timeout)
+
+    def kill(self, reason: str = "killed") -> None:
+        """Kill the current process now (SIGKILL to its group); it is then restarted
+        per the spec. In-flight calls fail with :class:`WorkerDied`."""
+        self._request_kill(reason)
+
+    async def stop(self) -> None:
+        """Stop for good with the full kill ladder: ``Shutdown``, SIGTERM, SIGKILL, sweep."""
+        self._stopping = True
+        self._down.set()
+        self._wake()
+        await self._stopped.wait()
+
+    # ------------------------------------------------------------------ waiting
+
+    def _wake(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+    def _set_state(self, state: WorkerState) -> None:
+        self._state = state
+        self._wake()
+
+    async def _wait_running(
+        self, msg: Message | None, deadline: float, limit: float | None
+    ) -> Channel:
+        while True:
+            if self._state == "running" and self._chan is not None and not self._chan.closed:
+                return self._chan
+            if self._state in ("stopped", "gave_up", "stopping"):
+                what = (
+                    "was given up after too many restarts"
+                    if self._state == "gave_up"
+                    else ("is stopped")
+                )
+                raise WorkerUnavailable(
+                    f"the {self.name} worker {what}",
+                    worker=self.name,
+                    request=type(msg).TAG if msg is not None else None,
+                )
+            changed = self._changed
+            with trio.move_on_at(deadline):
+                await changed.wait()
+                continue
+            raise RequestTimeout(
+                worker=self.name,
+                request=type(msg).TAG if msg is not None else "start",
+                timeout=limit or 0.0,
+            )
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def run(self) -> None:
+        """Run, watch and restart the worker until it is stopped or given up."""
+        recent: deque[float] = deque()
+        while True:
+            exited = await self._incarnation()
+            self._emit(exited)
+            if self._stopping:
+                break
+            abnormal = exited.reason != "exited" or exited.exit_code != 0
+            policy = self.spec.restart
+            if policy == "temporary" or (policy == "transient" and not abnormal):
+                break
+            now = trio.current_time()
+            while recent and now - recent[0] > self.spec.restart_period:
+                recent.popleft()
+            if len(recent) >= self.spec.max_restarts:
+                self._emit(WorkerGaveUp(self.name, self._restarts, self.spec.restart_period))
+                self._set_state("gave_up")
+                self._stopped.set()
+                return
+            delay = (
+                0.0
+                if not recent
+                else min(self.spec.backoff_initial * 2 ** (len(recent) - 1), self.spec.backoff_max)
+            )
+            recent.append(now)
+            self._restarts += 1
+            self._set_state("restarting")
+            with trio.move_on_after(delay):
+                await self._down.wait()  # a stop() during the backoff ends it early
+            if self._stopping:
+                break
+        self._set_state("stopped")
+        self._stopped.set()
+
+    def _request_kill(self, reason: str) -> None:
+        if self._kill_reason is None and not self._down.is_set():
+            self._kill_reason = reason
+            self._down.set()
+
+    async def _incarnation(self) -> WorkerExited:
+        self._down = trio.Event()
+        self._kill_reason = None
+        self._last_pong = 0
+        self._rss = 0
+        self._tail = OutputTail()
+        tag = f"{self.name}-{os.getpid()}-{next(_serial)}-{secrets.token_hex(4)}"
+        try:
+            spawned = await spawn_worker(self.spec, tag)
+        except OSError as exc:
+            self._tail.feed(f"could not start {self.spec.module}: {exc}\n".encode())
+            return WorkerExited(
+                self.name, 0, None, "spawn", f"could not start: {exc}", self._tail.text()
+            )
+        self._spawned = spawned
+        chan = Channel(
+            spawned.stream,
+            name=self.name,
+            router=self._router,
+            max_frame=self.spec.max_frame,
+            cancel_grace=self.spec.request_grace,
+            on_cancel_ignored=lambda _request: self._request_kill("deadline"),
+            on_control=self._on_control,
+        )
+        self._chan = chan
+        pid = spawned.process.pid
+        exit_code: int | None = None
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            nursery.start_soon(self._tail.drain, spawned.output)
+            nursery.start_soon(self._watch_channel, chan)
+            nursery.start_soon(self._watch_exit, spawned.process)
+            nursery.start_soon(self._watch_start)
+            await self._down.wait()
+            reason = self._kill_reason or ("stopped" if self._stopping else "exited")
+            with trio.CancelScope(shield=True):
+                exit_code = await self._end_process(spawned, chan, reason)
+            nursery.cancel_scope.cancel()
+        with trio.CancelScope(shield=True), trio.move_on_after(1.0):
+            await spawned.stream.aclose()
+            await spawned.output.aclose()
+        description = describe_exit(exit_code)
+        return WorkerExited(self.name, pid, exit_code, reason, description, self._tail.text())
+
+    async def _end_process(self, spawned: Spawned, chan: Channel, reason: str) -> int | None:
+        """Make sure the process and its whole tree are gone; fail in-flight calls."""
+        from harness.supervisor import _kill
+
+        process = spawned.process
+        pid = process.pid
+        tree: list[psutil.Process] = []
+        if process.returncode is None:
+            tree = await trio.to_thread.run_sync(_kill.snapshot_tree, pid)
+        if reason == "stopped" and process.returncode is None:
+            self._set_state("stopping")
+            await chan.send_control(Shutdown())
+            with trio.move_on_after(self.spec.shutdown_grace):
+                await process.wait()
+            if process.returncode is None:
+                _kill.signal_group(pid, signal.SIGTERM)
+                with trio.move_on_after(self.spec.shutdown_grace):
+                    await process.wait()
+        elif reason == "exited" and process.returncode is None:
+            # The channel closed first; the exit is normally a moment behind.
+            with trio.move_on_after(0.5):
+                await process.wait()
+        if process.returncode is None:
+            _kill.signal_group(pid, signal.SIGKILL)
+            with trio.move_on_after(5.0):
+                await process.wait()
+        exit_code = process.returncode
+        chan.abort(
+            WorkerDied(
+                worker=self.name,
+                pid=pid,
+                exit_code=exit_code,
+                reason=reason,
+                stderr_tail=self._tail.text(),
+            )
+        )
+        if self._state != "stopping":
+            self._set_state("restarting")
+        # Anything left in the group, then whatever escaped it (setsid) by snapshot and tag.
+        _kill.signal_group(pid, signal.SIGKILL)
+        tagged = await trio.to_thread.run_sync(_kill.find_tagged, spawned.tag)
+        await trio.to_thread.run_sync(_kill.kill_processes, [*tree, *tagged])
+        return exit_code
+
+    async def _watch_channel(self, chan: Channel) -> None:
+        error = await chan.run()
+        if isinstance(error, ProtocolError):
+            self._tail.feed(f"[supervisor] protocol error: {error}\n".encode())
+            self._request_kill("protocol")
+        self._down.set()
+
+    async def _watch_exit(self, process: trio.Process) -> None:
+        await process.wait()
+        self._down.set()
+
+    async def _watch_start(self) -> None:
+        with trio.move_on_after(START_TIMEOUT):
+            while self._state != "running":
+                await self._changed.wait()
+            return
+        self._request_kill("start timeout")
+
+    async def _on_control(self, env: Ping | Pong | Hello | Shutdown) -> None:
+        if isinstance(env, Hello):
+            self._started_at = trio.current_time()
+            first = self._restarts == 0
+            self._set_state("running")
+            if first:
+                self._emit(WorkerStarted(self.name, env.pid))
+            else:
+                self._emit(WorkerRestarted(self.name, env.pid, self._restarts))
+            if self.spec.heartbeat_interval is not None and self._nursery is not None:
+                assert self._chan is not None
+                self._nursery.start_soon(self._heartbeat, self._chan)
+        elif isinstance(env, Pong):
+            self._last_pong = max(self._last_pong, env.seq)
+            self._rss = env.rss
+            if self.spec.rss_limit is not None and env.rss > self.spec.rss_limit:
+                self._tail.feed(
+                    f"[supervisor] RSS {env.rss} bytes over the limit of "
+                    f"{self.spec.rss_limit}\n".encode()
+                )
+                self._request_kill("memory")
+
+    async def _heartbeat(self, chan: Channel) -> None:
+        interval = self.spec.heartbeat_interval
+        assert interval is not None
+        seq = 0
+        while True:
+            await trio.sleep(interval)
+            if seq - self._last_pong >= self.spec.heartbeat_misses:
+                self._tail.feed(
+                    f"[supervisor] no heartbeat for {seq - self._last_pong} intervals\n".encode()
+                )
+                self._request_kill("heartbeat")
+                return
+            seq += 1
+            await chan.send_control(Ping(seq))

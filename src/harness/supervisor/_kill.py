@@ -1,0 +1,118 @@
+"""The rungs of the kill ladder, each a small function with its own test.
+
+Killing a worker means its whole tree: the process group first (everything it
+started without ``setsid``), then any descendant that left the group. Those are
+found two ways: a snapshot of the tree taken while the worker was alive, and a
+scan of ``/proc`` for the tag every process the worker started inherits in its
+environment (this finds them even after the worker died and they were reparented).
+Everything here is synchronous and bounded; the supervisor runs it in a thread.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterable
+
+import psutil
+
+__all__ = [
+    "find_tagged",
+    "kill_processes",
+    "signal_group",
+    "snapshot_tree",
+    "survivors",
+]
+
+
+def signal_group(pgid: int, sig: int) -> bool:
+    """Send *sig* to process group *pgid*; ``False`` when the group is already gone."""
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return False
+    return True
+
+
+def snapshot_tree(pid: int) -> list[psutil.Process]:
+    """Every live descendant of *pid* (empty when *pid* is gone)."""
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.Error:
+        return []
+
+
+def find_tagged(tag: str, *, exclude: Iterable[int] = ()) -> list[psutil.Process]:
+    """Processes whose environment carries ``HARNESS_WORKER_TAG=<tag>``."""
+    needle = f"HARNESS_WORKER_TAG={tag}\0".encode()
+    skip = {os.getpid(), *exclude}
+    found: list[psutil.Process] = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        pid = int(entry)
+        if pid in skip:
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                environ = f.read()
+        except OSError:
+            continue
+        if needle in environ or environ.endswith(needle[:-1]):
+            try:
+                found.append(psutil.Process(pid))
+            except psutil.Error:
+                continue
+    return found
+
+
+def kill_processes(procs: Iterable[psutil.Process], timeout: float = 1.0) -> list[psutil.Process]:
+    """SIGKILL each of *procs* (and its own process group), wait up to *timeout*.
+
+    Returns the ones still alive afterwards. ``psutil.Process`` remembers each
+    process's start time, so a pid reused since the snapshot is never killed.
+    """
+    targets = []
+    for proc in procs:
+        try:
+            if not proc.is_running():
+                continue
+            try:
+                pgid = os.getpgid(proc.pid)
+            except OSError:
+                pgid = None
+            if pgid is not None and pgid != os.getpgid(0):
+                signal_group(pgid, signal.SIGKILL)
+            proc.kill()
+            targets.append(proc)
+        except psutil.Error:
+            continue
+    if not targets:
+        return []
+    _, alive = psutil.wait_procs(targets, timeout=timeout)
+    return alive
+
+
+def survivors(procs: Iterable[psutil.Process], tag: str | None = None) -> list[psutil.Process]:
+    """Which of *procs* (and of the processes carrying *tag*) are still running."""
+    alive = {}
+    for proc in procs:
+        try:
+            if proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE:
+                alive[proc.pid] = proc
+        except psutil.Error:
+            continue
+    if tag is not None:
+        for proc in find_tagged(tag):
+            try:
+                if proc.status() != psutil.STATUS_ZOMBIE:
+                    alive[proc.pid] = proc
+            except psutil.Error:
+                continue
+    return list(alive.values())

@@ -1,0 +1,93 @@
+"""Starting one worker process: its socketpair, its output pipe, its own session."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+
+import attrs
+import trio
+
+from harness.ipc import IPC_FD_ENV, MAX_FRAME_ENV, WORKER_NAME_ENV, WORKER_TAG_ENV
+from harness.supervisor._spec import ChildSpec
+
+__all__ = ["OutputTail", "Spawned", "spawn_worker"]
+
+
+@attrs.define
+class Spawned:
+    """A started worker: its process, our end of the channel, its output pipe."""
+
+    process: trio.Process
+    stream: trio.SocketStream
+    output: trio.lowlevel.FdStream
+    tag: str
+
+
+async def spawn_worker(spec: ChildSpec, tag: str) -> Spawned:
+    """Start ``python -m <spec.module>`` in its own session with the channel on a passed fd.
+
+    stdout and stderr share one pipe that the supervisor drains (never the
+    terminal: a library printing to stdout must not reach the user's screen or a
+    headless JSON stream).
+    """
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    read_fd, write_fd = os.pipe()
+    try:
+        env = dict(os.environ)
+        env.update(spec.env)
+        env[IPC_FD_ENV] = str(theirs.fileno())
+        env[MAX_FRAME_ENV] = str(spec.max_frame)
+        env[WORKER_NAME_ENV] = spec.name
+        env[WORKER_TAG_ENV] = tag
+        process = await trio.lowlevel.open_process(
+            [sys.executable, "-m", spec.module, *spec.args],
+            stdin=subprocess.DEVNULL,
+            stdout=write_fd,
+            stderr=write_fd,
+            pass_fds=(theirs.fileno(),),
+            start_new_session=True,
+            env=env,
+            cwd=spec.cwd,
+        )
+    except BaseException:
+        ours.close()
+        os.close(read_fd)
+        raise
+    finally:
+        theirs.close()
+        os.close(write_fd)
+    ours.setblocking(False)
+    stream = trio.SocketStream(trio.socket.from_stdlib_socket(ours))
+    return Spawned(process, stream, trio.lowlevel.FdStream(read_fd), tag)
+
+
+class OutputTail:
+    """The last *limit* bytes a worker wrote to stdout/stderr."""
+
+    def __init__(self, limit: int = 64 * 1024) -> None:
+        self.limit = limit
+        self._buf = bytearray()
+
+    def feed(self, data: bytes) -> None:
+        self._buf += data
+        if len(self._buf) > 2 * self.limit:
+            del self._buf[: len(self._buf) - self.limit]
+
+    def text(self, lines: int = 20) -> str:
+        """The last *lines* lines, decoded leniently."""
+        tail = self._buf[-self.limit :].decode("utf-8", "replace")
+        return "\n".join(tail.rstrip("\n").splitlines()[-lines:])
+
+    async def drain(self, stream: trio.lowlevel.FdStream) -> None:
+        """Read *stream* until EOF, keeping the tail."""
+        try:
+            while True:
+                data = await stream.receive_some(65536)
+                if not data:
+                    return
+                self.feed(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            return

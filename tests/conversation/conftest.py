@@ -1,0 +1,87 @@
+"""Fixtures: a workspace, a HARNESS_HOME, the scripted model, and sessions on real workers."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from harness.actors.conversation._session import LiveSession, SessionOptions, open_session
+from tests.scripted import ScriptedModel
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHONPATH = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+
+# Test-only workers stand in until the real ones are on main.
+MODULES = {
+    "model": "tests.conversation.workers.model_openai",
+    "tools": "tests.conversation.workers.tools_min",
+    "shell": "tests.conversation.workers.tools_min",
+}
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    return ws
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    h = tmp_path / "home"
+    h.mkdir()
+    monkeypatch.setenv("HARNESS_HOME", str(h))
+    return h
+
+
+@pytest.fixture
+def model() -> Iterator[ScriptedModel]:
+    with ScriptedModel() as m:
+        yield m
+
+
+def options_for(workspace: Path, home: Path, model: ScriptedModel, **kw: Any) -> SessionOptions:
+    env: dict[str, dict[str, str]] = {name: {"PYTHONPATH": PYTHONPATH} for name in MODULES}
+    env["shell"]["TEST_WORKER_NAME"] = "shell"
+    for name, extra in kw.pop("worker_env", {}).items():
+        env.setdefault(name, {}).update(extra)
+    fields: dict[str, Any] = {
+        "workspace": str(workspace),
+        "home": str(home),
+        "provider": "openai",
+        "models": ("scripted",),
+        "base_url": model.base_url,
+        "permission_mode": "auto",
+        # the shell worker only where a test needs it: each worker costs a start-up
+        "workers": {k: v for k, v in MODULES.items() if k in kw.pop("names", ("model", "tools"))},
+        "worker_env": env,
+    }
+    fields.update(kw)
+    return SessionOptions(**fields)
+
+
+@pytest.fixture
+def session_factory(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> Callable[..., AbstractAsyncContextManager[LiveSession]]:
+    def make(**kw: Any) -> AbstractAsyncContextManager[LiveSession]:
+        approver = kw.pop("approver", None)
+        return open_session(options_for(workspace, home, model, **kw), approver=approver)
+
+    return make
+
+
+def drain(channel: Any) -> list[Any]:
+    """Every event waiting in *channel*."""
+    out = []
+    while True:
+        try:
+            out.append(channel.receive_nowait())
+        except (trio.WouldBlock, trio.EndOfChannel):
+            return out

@@ -1,0 +1,101 @@
+"""The text protocol's prompt section and history rendering."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from harness.actors.model._textproto import (
+    body_params,
+    render_call,
+    render_text_history,
+    text_protocol_prompt,
+)
+from harness.actors.model._toolparse import parse_reply
+from harness.actors.protocol.model import ChatMessage, ToolCall, ToolSchema
+
+STR = {"type": "string"}
+TOOLS = (
+    ToolSchema(
+        "read_file",
+        "Read a file.",
+        {"type": "object", "properties": {"path": STR}, "required": ["path"]},
+    ),
+    ToolSchema(
+        "write_file",
+        "Write a file.",
+        {
+            "type": "object",
+            "properties": {"path": STR, "content": STR},
+            "required": ["path", "content"],
+        },
+    ),
+    ToolSchema(
+        "edit_file",
+        "Replace text.",
+        {"type": "object", "properties": {"path": STR, "old_string": STR, "new_string": STR}},
+    ),
+)
+KNOWN = {t.name: tuple(t.parameters["properties"]) for t in TOOLS}
+
+
+def test_prompt_names_every_tool_and_the_body_tags() -> None:
+    prompt = text_protocol_prompt(TOOLS)
+    for tool in TOOLS:
+        assert f"## {tool.name}" in prompt
+        assert tool.description in prompt
+    assert "<tool_call>" in prompt
+    assert "<tool_response>" in prompt
+    assert "<content>" in prompt
+    assert "edit_file: <old_content> for 'old_string', <new_content> for 'new_string'" in prompt
+    assert text_protocol_prompt(()) == ""
+
+
+def test_prompt_without_body_tools_does_not_mention_tags() -> None:
+    assert "<content>" not in text_protocol_prompt(TOOLS[:1])
+
+
+def test_body_params() -> None:
+    assert body_params(TOOLS[0]) == {}
+    assert body_params(TOOLS[2]) == {"old_string": "old_content", "new_string": "new_content"}
+
+
+body_text = st.text(max_size=80).filter(lambda s: "</" not in s)
+
+
+@settings(max_examples=150, deadline=None)
+@given(body_text, body_text, st.text(max_size=20))
+def test_a_rendered_call_reads_back_exactly(old: str, new: str, path: str) -> None:
+    call = ToolCall("c1", "edit_file", {"path": path, "old_string": old, "new_string": new})
+    parsed = parse_reply(render_call(call, TOOLS[2]), KNOWN)
+    assert [(c.name, c.arguments) for c in parsed.calls] == [("edit_file", call.arguments)]
+
+
+def test_history_rendering_for_text_models() -> None:
+    history = (
+        ChatMessage("user", "fix it"),
+        ChatMessage(
+            "assistant",
+            "Looking.",
+            tool_calls=(
+                ToolCall("1", "read_file", {"path": "a"}),
+                ToolCall("2", "write_file", {"path": "b", "content": "x = 1\n"}),
+            ),
+            thinking="secret plan",
+        ),
+        ChatMessage("tool", "A", tool_call_id="1", name="read_file"),
+        ChatMessage("tool", "ok", tool_call_id="2", name="write_file"),
+        ChatMessage("user", "thanks"),
+    )
+    out = render_text_history(history, TOOLS)
+    assert [m.role for m in out] == ["user", "assistant", "user"]
+    assert all(not m.tool_calls and m.tool_call_id is None for m in out)
+    assert "secret plan" not in out[1].content
+    assert out[1].content == (
+        'Looking.\n<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>\n'
+        '<tool_call>{"name": "write_file", "arguments": {"path": "b"}}\n<content>\nx = 1\n'
+        "</content></tool_call>"
+    )
+    assert out[2].content == (
+        "<tool_response>\nA\n</tool_response>\n\n<tool_response>\nok\n</tool_response>\n\nthanks"
+    )

@@ -1,0 +1,236 @@
+"""The lenient text tool-call parser: a table of shapes that are and are not calls."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from harness.actors.model._toolparse import parse_reply
+
+KNOWN = {
+    "read_file": ("path",),
+    "write_file": ("path", "content"),
+    "edit_file": ("path", "old_string", "new_string"),
+}
+READ = {"path": "a.py"}
+
+# (reply, name, arguments, a word the repair note must contain or None for no repair)
+CALLS = [
+    (
+        '<tool_call>{"name": "read_file", "arguments": {"path": "a.py"}}</tool_call>',
+        "read_file",
+        READ,
+        None,
+    ),
+    (
+        'Let me look.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.py"}}\n'
+        "</tool_call>",
+        "read_file",
+        READ,
+        None,
+    ),
+    # Qwen2.5-Coder 0.5B: a bare object.
+    ('{"name": "read_file", "arguments": {"path": "a.py"}}', "read_file", READ, "bare"),
+    (
+        'I will read it.\n  {"name": "read_file", "arguments": {"path": "a.py"}}\n',
+        "read_file",
+        READ,
+        "bare",
+    ),
+    # Qwen2.5-Coder 1.5B: a ```json fence.
+    (
+        '```json\n{"name": "read_file", "arguments": {"path": "a.py"}}\n```',
+        "read_file",
+        READ,
+        "fenced",
+    ),
+    (
+        '```tool_call\n{"name": "read_file", "arguments": {"path": "a.py"}}\n```',
+        "read_file",
+        READ,
+        "fenced",
+    ),
+    ('```\n{"name": "read_file", "arguments": {"path": "a.py"}}\n```', "read_file", READ, "fenced"),
+    # parameters beside name
+    ('<tool_call>{"name": "read_file", "path": "a.py"}</tool_call>', "read_file", READ, "beside"),
+    (
+        '<tool_call>{"tool_name": "read_file", "arguments": {"path": "a.py"}}</tool_call>',
+        "read_file",
+        READ,
+        "tool_name",
+    ),
+    (
+        '<tool_call>{"tool_call": {"name": "read_file", "arguments": {"path": "a.py"}}}'
+        "</tool_call>",
+        "read_file",
+        READ,
+        "nested",
+    ),
+    (
+        '<tool_call>{"name": "read_file", "arguments": "{\\"path\\": \\"a.py\\"}"}</tool_call>',
+        "read_file",
+        READ,
+        "string",
+    ),
+    (
+        '<tool_call>{"name": "read_file", "parameters": {"path": "a.py"}}</tool_call>',
+        "read_file",
+        READ,
+        "parameters",
+    ),
+    # unclosed at the end of a complete reply
+    (
+        '<tool_call>{"name": "read_file", "arguments": {"path": "a.py"',
+        "read_file",
+        READ,
+        "brackets",
+    ),
+    (
+        '<tool_call>{"name": "read_file", "arguments": {"path": "a.py"}}',
+        "read_file",
+        READ,
+        "</tool_call>",
+    ),
+    ('{"name": "read_file", "arguments": {"path": "a.py"}', "read_file", READ, "brackets"),
+    # bodies outside the JSON, verbatim
+    (
+        '<tool_call>{"name": "write_file", "arguments": {"path": "x"}}\n<content>\n'
+        'print("a\\n")\n\ttab "q"\n</content>\n</tool_call>',
+        "write_file",
+        {"path": "x", "content": 'print("a\\n")\n\ttab "q"\n'},
+        None,
+    ),
+    (
+        '<tool_call>{"name": "edit_file", "arguments": {"path": "x"}}\n<old_content>\na\n'
+        "</old_content>\n<new_content>\nb\n</new_content></tool_call>",
+        "edit_file",
+        {"path": "x", "old_string": "a\n", "new_string": "b\n"},
+        None,
+    ),
+    # an unknown tool inside the tags is still a call (the conversation reports it)
+    ('<tool_call>{"name": "fly", "arguments": {}}</tool_call>', "fly", {}, None),
+    # thinking is not the reply
+    (
+        '<think>maybe {"name": "write_file"}</think>\n<tool_call>{"name": "read_file", '
+        '"arguments": {"path": "a.py"}}</tool_call>',
+        "read_file",
+        READ,
+        None,
+    ),
+]
+
+NOT_CALLS = [
+    "Just an answer.",
+    "Here is Python:\n```python\nprint({'name': 'read_file'})\n```",
+    '```json\n{"name": "alice", "age": 3}\n```',
+    '```json\n{"name": "fly", "arguments": {}}\n```',
+    '{"name": "fly", "arguments": {}}',
+    'The format is {"name": "read_file", "arguments": {"path": "x"}} as you see.',
+    "Use the <tool_call> tag to call tools.",
+    '```json\n{"config": {"name": "read_file"}}\n```',
+    '[1, 2, {"name": "read_file"}]',
+    '<think>{"name": "read_file", "arguments": {}}</think>The answer is 4.',
+]
+
+
+@pytest.mark.parametrize(("reply", "name", "arguments", "repair"), CALLS)
+def test_shapes_read_as_calls(
+    reply: str, name: str, arguments: dict[str, object], repair: str | None
+) -> None:
+    parsed = parse_reply(reply, KNOWN)
+    assert len(parsed.calls) == 1, parsed
+    call = parsed.calls[0]
+    assert (call.name, call.arguments, call.parse_error) == (name, arguments, None)
+    if repair is None:
+        assert call.repaired is None
+    else:
+        assert call.repaired is not None
+        assert repair in call.repaired
+    assert "tool_call" not in parsed.text
+    assert '"arguments"' not in parsed.text
+
+
+@pytest.mark.parametrize("reply", NOT_CALLS)
+def test_shapes_not_read_as_calls(reply: str) -> None:
+    parsed = parse_reply(reply, KNOWN)
+    assert parsed.calls == ()
+    assert parsed.text == reply.split("</think>")[-1].strip()
+
+
+def test_fence_is_not_a_call_when_a_tool_call_tag_is_present() -> None:
+    reply = (
+        'Example:\n```json\n{"name": "write_file", "arguments": {"path": "b"}}\n```\n'
+        '<tool_call>{"name": "read_file", "arguments": {"path": "a.py"}}</tool_call>'
+    )
+    parsed = parse_reply(reply, KNOWN)
+    assert [c.name for c in parsed.calls] == ["read_file"]
+    assert "```json" in parsed.text
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '<tool_call>{"name": "read_file", "arguments": {"path": "a.py"',
+        '{"name": "read_file", "arguments": {"path": "a.py"',
+        '<tool_call>{"name": "write_file", "arguments": {"path": "x"}}\n<content>\nhalf',
+        '```tool_call\n{"name": "read_file", "arguments": {"path": "a.py"}',
+    ],
+)
+def test_a_cut_off_reply_is_refused_not_repaired(reply: str) -> None:
+    parsed = parse_reply(reply, KNOWN, complete=False)
+    for call in parsed.calls:
+        assert call.arguments is None
+        assert call.parse_error is not None
+        assert "cut off" in call.parse_error
+
+
+def test_several_calls_in_order() -> None:
+    reply = "".join(
+        f'<tool_call>{{"name": "read_file", "arguments": {{"path": "{p}"}}}}</tool_call>\n'
+        for p in "abc"
+    )
+    parsed = parse_reply(reply, KNOWN)
+    assert [c.arguments for c in parsed.calls] == [{"path": p} for p in "abc"]
+
+
+def test_broken_json_in_tags_is_an_error_call_with_the_name_guessed() -> None:
+    parsed = parse_reply(
+        '<tool_call>{"name": "read_file", "arguments": {path: 1}}</tool_call>', KNOWN
+    )
+    (call,) = parsed.calls
+    assert call.name == "read_file"
+    assert call.arguments is None
+    assert call.parse_error is not None
+    assert "invalid JSON" in call.parse_error
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300), st.booleans())
+def test_parser_never_raises_on_any_text(text: str, complete: bool) -> None:
+    parsed = parse_reply(text, KNOWN, complete=complete)
+    for call in parsed.calls:
+        assert (call.arguments is None) == (call.parse_error is not None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(st.text(min_size=1, max_size=8), json_values, max_size=4),
+    st.text(max_size=40).filter(lambda s: "<" not in s and "`" not in s and "{" not in s),
+)
+def test_any_tagged_call_reads_back_exactly(args: dict[str, object], prose: str) -> None:
+    call = json.dumps({"name": "read_file", "arguments": args})
+    parsed = parse_reply(f"{prose}\n<tool_call>{call}</tool_call>", KNOWN)
+    assert [(c.name, c.arguments) for c in parsed.calls] == [("read_file", args)]
+    assert parsed.text == prose.strip()

@@ -1,0 +1,114 @@
+"""A test-only worker with one handler per thing that can go wrong."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import trio
+
+from harness.actors.base import Worker
+from harness.ipc import Emit
+from tests.runtime.workers.messages import (
+    AskParent,
+    BlockLoop,
+    Boom,
+    Count,
+    Crash,
+    Echo,
+    Echoed,
+    IgnoreCancel,
+    Leak,
+    Number,
+    Pids,
+    Sleep,
+    SpawnTree,
+    WriteGarbage,
+)
+
+worker = Worker("echo")
+_hoard: list[bytearray] = []
+
+
+@worker.handle(Echo)
+async def echo(req: Echo) -> Echoed:
+    return Echoed(req.text, os.getpid())
+
+
+@worker.handle(Sleep)
+async def sleep(req: Sleep) -> Echoed:
+    await trio.sleep(req.seconds)
+    return Echoed("slept", os.getpid())
+
+
+@worker.stream(Count)
+async def count(req: Count, emit: Emit) -> None:
+    for i in range(req.n):
+        if req.delay:
+            await trio.sleep(req.delay)
+        await emit(Number(i))
+
+
+@worker.handle(Crash)
+async def crash(req: Crash) -> Echoed:
+    if req.message:
+        sys.stderr.write(req.message + "\n")
+        sys.stderr.flush()
+    os._exit(req.code)
+
+
+@worker.handle(Boom)
+async def boom(req: Boom) -> Echoed:
+    raise ValueError(req.message)
+
+
+@worker.handle(BlockLoop)
+async def block_loop(req: BlockLoop) -> Echoed:
+    time.sleep(req.seconds)  # noqa: ASYNC251 - blocking the loop is the point
+    return Echoed("unblocked", os.getpid())
+
+
+@worker.handle(IgnoreCancel)
+async def ignore_cancel(req: IgnoreCancel) -> Echoed:
+    with trio.CancelScope(shield=True):
+        await trio.sleep(req.seconds)
+    return Echoed("done", os.getpid())
+
+
+@worker.handle(Leak)
+async def leak(req: Leak) -> Echoed:
+    for _ in range(req.megabytes):
+        block = bytearray(1024 * 1024)
+        block[::4096] = b"x" * len(block[::4096])  # touch every page so it is resident
+        _hoard.append(block)
+    return Echoed(f"holding {len(_hoard)} MB", os.getpid())
+
+
+@worker.handle(SpawnTree)
+async def spawn_tree(req: SpawnTree) -> Pids:
+    # Blocking Popen is fine here: these return at once, and this is a test worker.
+    plain = subprocess.Popen(["sleep", "1000"])  # noqa: ASYNC220
+    escaped = subprocess.Popen(["setsid", "sleep", "1000"])  # noqa: ASYNC220
+    nested = subprocess.Popen(["bash", "-c", "sleep 1000 & sleep 1000 & wait"])  # noqa: ASYNC220
+    return Pids((plain.pid, escaped.pid, nested.pid))
+
+
+@worker.handle(AskParent)
+async def ask_parent(req: AskParent) -> Echoed:
+    reply = await worker.peer.request(Echo(req.text), timeout=5)
+    assert isinstance(reply, Echoed)
+    return Echoed("parent said " + reply.text, os.getpid())
+
+
+@worker.handle(WriteGarbage)
+async def write_garbage(req: WriteGarbage) -> Echoed:
+    fd = int(os.environ["HARNESS_IPC_FD"])
+    os.write(fd, bytes.fromhex(req.data))
+    await trio.sleep(10)
+    return Echoed("unreachable", os.getpid())
+
+
+if __name__ == "__main__":
+    worker.run()
