@@ -40,7 +40,7 @@ _SECRET_NAME = re.compile(
 )
 _KEEP = frozenset({"SSH_AUTH_SOCK", "GPG_AGENT_INFO", "HARNESS_WORKER_TAG", "KEYTIMEOUT"})
 # The worker's own settings mean nothing to a command (and must not reach a nested harness).
-_INTERNAL_PREFIXES = ("HARNESS_SHELL_",)
+_INTERNAL_PREFIXES = ("HARNESS_SHELL_", "HARNESS_IPC_", "HARNESS_MAX_FRAME", "HARNESS_WORKER_NAME")
 
 # Set for every command: no pager waiting for a key, no colour codes to strip.
 _COMMAND_DEFAULTS = {

@@ -46,17 +46,35 @@ def find_tagged(token: str, since: int = 0) -> list[psutil.Process]:
     for entry in pids:
         if entry == me:
             continue
-        try:
-            with open(f"/proc/{entry}/environ", "rb") as f:
-                environ = f.read()
-        except OSError:
-            continue
-        if any(item == needle for item in environ.split(b"\0")):
+        environ = _environ(entry)
+        if environ is not None and needle in environ.split(b"\0"):
             try:
-                found.append(psutil.Process(int(entry)))
+                found.append(psutil.Process(entry))
             except psutil.Error:
                 continue
     return found
+
+
+def _environ(pid: int) -> bytes | None:
+    """``/proc/PID/environ``, or ``None`` when the process is gone or not ours to read.
+
+    A process in the middle of ``execve`` (a ``cmd &`` just forked) shows an empty
+    environment for a moment; that is retried briefly, kernel threads aside.
+    """
+    for attempt in range(6):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                data = f.read()
+        except OSError:
+            return None
+        if data:
+            return data
+        fields = stat_fields(pid)
+        if fields is None or fields[0] in ("Z", "X") or fields[1] in ("0", "2"):
+            return None  # gone, a zombie, or a kernel thread (child of kthreadd)
+        if attempt < 5:
+            time.sleep(0.002)
+    return None
 
 
 def _group_members(pgid: int, since: int) -> list[psutil.Process]:

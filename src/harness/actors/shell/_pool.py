@@ -22,7 +22,7 @@ from harness.actors.shell._env import command_env
 from harness.actors.shell._format import CallResult, error_outcome, outcome
 from harness.actors.shell._ids import SessionIds
 from harness.actors.shell._kill import SESSION_VAR, session_processes
-from harness.actors.shell._sandbox import bwrap_argv, sandbox_problem
+from harness.actors.shell._sandbox import bwrap_argv, find_bwrap, sandbox_problem
 from harness.actors.shell._session import Session
 
 __all__ = ["SessionPool"]
@@ -88,7 +88,7 @@ class SessionPool:
         if isinstance(place, ToolOutcome):
             return place
         ws, where = place
-        problem = sandbox_problem(cfg.sandbox)
+        problem = sandbox_problem(cfg.sandbox, search_path=self._environ.get("PATH"))
         if problem is not None:
             return error_outcome(problem, sandbox=cfg.sandbox)
         answers = _answers(stdin)
@@ -101,7 +101,12 @@ class SessionPool:
         argv = ["bash", "-c", command]
         if cfg.sandbox == "workspace-write":
             argv = bwrap_argv(
-                argv, workspace=ws, cwd=where, network=cfg.sandbox_network, hide=self._hide
+                argv,
+                workspace=ws,
+                cwd=where,
+                network=cfg.sandbox_network,
+                hide=self._hide,
+                bwrap=find_bwrap(self._environ.get("PATH")) or "bwrap",
             )
         env = command_env(self._environ, {SESSION_VAR: token})
         try:

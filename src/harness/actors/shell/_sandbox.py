@@ -12,21 +12,26 @@ from __future__ import annotations
 import os
 import shutil
 
-__all__ = ["bwrap_argv", "sandbox_problem"]
+__all__ = ["bwrap_argv", "find_bwrap", "sandbox_problem"]
 
 _probe_cache: dict[str, str | None] = {}
 
 
-def sandbox_problem(mode: str, *, bwrap: str | None = None) -> str | None:
+def find_bwrap(search_path: str | None = None) -> str | None:
+    """The bwrap executable on *search_path* (default: ``$PATH``), or ``None``."""
+    return shutil.which("bwrap", path=search_path)
+
+
+def sandbox_problem(mode: str, *, search_path: str | None = None) -> str | None:
     """``None`` when *mode* can run commands here, else why not (one line for a user).
 
-    ``off`` never has a problem. For ``workspace-write`` bwrap must be on PATH and a
-    trial run of it must succeed (it needs user namespaces or root); the trial runs
-    once per process.
+    ``off`` never has a problem. For ``workspace-write`` bwrap must be on
+    *search_path* (default ``$PATH``) and a trial run of it must succeed (it needs
+    user namespaces or root); the trial runs once per process.
     """
     if mode == "off":
         return None
-    path = bwrap or shutil.which("bwrap")
+    path = find_bwrap(search_path)
     if path is None:
         return (
             f"--sandbox {mode} needs bubblewrap, and `bwrap` is not installed "
