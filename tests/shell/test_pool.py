@@ -150,6 +150,14 @@ async def test_fallback_detector_forced_on(make_pool: Pools) -> None:
     assert "Hello Eve, 30" in last.output
     busy = await pool.run_cmd(py("while True: pass"), timeout=2)
     assert busy.data["status"] == "timeout"
+    # A pause the fallback takes for a prompt is resumed with an empty send_input.
+    paused = await pool.run_cmd("echo before; sleep 1.5; echo after")
+    assert paused.data["status"] == "waiting"
+    for _ in range(10):
+        resumed = await pool.send_input(paused.data["session"], "")
+        if resumed.data["status"] != "waiting":
+            break
+    assert resumed.output == "after\n[exit code 0]"
 
 
 async def test_oldest_idle_session_is_ended_to_make_room(make_pool: Pools) -> None:
