@@ -96,10 +96,16 @@ async def test_timeout_kills_the_whole_tree_including_setsid_escapees(
 
 
 async def test_background_leftovers_are_stopped_when_the_command_exits(
-    make_pool: Pools,
+    make_pool: Pools, workspace: Path
 ) -> None:
     pool = make_pool(kill_grace=0.2)
-    out = await pool.run_cmd("nohup sleep 1000 >/dev/null 2>&1 & echo pid=$!")
+    # The ready file shows nohup ignores SIGHUP before bash exits (else the hangup of
+    # the terminal could end it first, and there would be nothing left to stop).
+    out = await pool.run_cmd(
+        "nohup sh -c 'touch ready; exec sleep 1000' >/dev/null 2>&1 & "
+        "while [ ! -e ready ]; do sleep 0.01; done; echo pid=$!",
+        workspace=str(workspace),
+    )
     assert out.data["status"] == "exited"
     assert "running in the background; they were stopped" in out.output
     pid = int(out.output.split("pid=")[1].split()[0])

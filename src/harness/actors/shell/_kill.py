@@ -61,7 +61,8 @@ def _environ(pid: int) -> bytes | None:
     A process in the middle of ``execve`` (a ``cmd &`` just forked) shows an empty
     environment for a moment; that is retried briefly, kernel threads aside.
     """
-    for attempt in range(6):
+    pause = 0.002
+    for attempt in range(8):  # up to ~0.25 s in all, for a machine under load
         try:
             with open(f"/proc/{pid}/environ", "rb") as f:
                 data = f.read()
@@ -72,8 +73,9 @@ def _environ(pid: int) -> bytes | None:
         fields = stat_fields(pid)
         if fields is None or fields[0] in ("Z", "X") or fields[1] in ("0", "2"):
             return None  # gone, a zombie, or a kernel thread (child of kthreadd)
-        if attempt < 5:
-            time.sleep(0.002)
+        if attempt < 7:
+            time.sleep(pause)
+            pause *= 2
     return None
 
 
