@@ -32,7 +32,7 @@ async def test_resume_after_kill_9_mid_run(
 ) -> None:
     (workspace / "a.txt").write_text("alpha\n")
     model.add(reply("Let me read it.", call("read_file", path="a.txt")))
-    proc = subprocess.Popen(
+    proc = subprocess.Popen(  # noqa: ASYNC220 - the test drives it synchronously
         [
             sys.executable,
             "-m",

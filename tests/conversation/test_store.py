@@ -187,7 +187,10 @@ def test_secret_masker() -> None:
         },
         ["provider-key-from-store"],
     )
-    text = "key=sk-abcdef123456 tok ghp_zzzzzzzz home /root pw hunter2hunter2 abc provider-key-from-store"
+    text = (
+        "key=sk-abcdef123456 tok ghp_zzzzzzzz home /root pw hunter2hunter2 abc "
+        "provider-key-from-store"
+    )
     out = m.mask(text)
     assert "sk-abcdef123456" not in out
     assert "ghp_zzzzzzzz" not in out
