@@ -22,8 +22,8 @@ def echo_spec(**overrides: Any) -> ChildSpec:
         "module": "tests.runtime.workers.echo",
         "env": env,
         "backoff_initial": 0.05,
-        "heartbeat_interval": 0.2,
-        "heartbeat_misses": 3,
+        "heartbeat_interval": 0.5,
+        "heartbeat_misses": 4,
         "shutdown_grace": 1.0,
         "request_grace": 0.5,
     }

@@ -150,7 +150,10 @@ def encode_envelope(env: Envelope) -> bytes:
         obj = {"k": "h", "pid": env.pid}
     else:
         obj = {"k": "s"}
-    return orjson.dumps(obj)
+    try:
+        return orjson.dumps(obj)
+    except orjson.JSONEncodeError as exc:
+        raise ProtocolError(f"message cannot be encoded as JSON: {exc}") from None
 
 
 def _int(obj: dict[str, Any], key: str) -> int:

@@ -18,6 +18,7 @@ import psutil
 
 __all__ = [
     "find_tagged",
+    "kill_descendants",
     "kill_processes",
     "signal_group",
     "snapshot_tree",
@@ -96,23 +97,33 @@ def kill_processes(procs: Iterable[psutil.Process], timeout: float = 1.0) -> lis
     if not targets:
         return []
     _, alive = psutil.wait_procs(targets, timeout=timeout)
-    return alive
+    return [proc for proc in alive if not _is_zombie(proc)]
+
+
+def _is_zombie(proc: psutil.Process) -> bool:
+    # A killed process that is not our child stays a zombie until its new parent
+    # reaps it (and some container inits never do); it runs nothing any more.
+    try:
+        return proc.status() == psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return True
 
 
 def survivors(procs: Iterable[psutil.Process], tag: str | None = None) -> list[psutil.Process]:
     """Which of *procs* (and of the processes carrying *tag*) are still running."""
-    alive = {}
-    for proc in procs:
-        try:
-            if proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE:
-                alive[proc.pid] = proc
-        except psutil.Error:
-            continue
-    if tag is not None:
-        for proc in find_tagged(tag):
-            try:
-                if proc.status() != psutil.STATUS_ZOMBIE:
-                    alive[proc.pid] = proc
-            except psutil.Error:
-                continue
+    candidates = [*procs, *(find_tagged(tag) if tag is not None else [])]
+    alive = {proc.pid: proc for proc in candidates if proc.is_running() and not _is_zombie(proc)}
     return list(alive.values())
+
+
+def kill_descendants(pid: int, tag: str | None, timeout: float = 1.0) -> list[psutil.Process]:
+    """Kill every descendant of *pid*, and every process carrying *tag* (but *pid*).
+
+    A worker calls this on itself as it exits, so that what it started never
+    outlives it, even when the parent that would have swept it is gone.
+    Returns what is still alive afterwards.
+    """
+    targets = snapshot_tree(pid)
+    if tag:
+        targets += find_tagged(tag, exclude=(pid,))
+    return kill_processes(targets, timeout)

@@ -83,6 +83,7 @@ async def leak(req: Leak) -> Echoed:
         block = bytearray(1024 * 1024)
         block[::4096] = b"x" * len(block[::4096])  # touch every page so it is resident
         _hoard.append(block)
+        await trio.sleep(0.005)  # grow over time, as a real leak does, so heartbeats see it
     return Echoed(f"holding {len(_hoard)} MB", os.getpid())
 
 

@@ -17,6 +17,7 @@ from harness.ipc import (
     DEFAULT_MAX_FRAME,
     IPC_FD_ENV,
     MAX_FRAME_ENV,
+    WORKER_TAG_ENV,
     Channel,
     ChannelClosed,
     Emit,
@@ -44,6 +45,14 @@ def current_rss() -> int:
             return int(f.read().split()[1]) * _PAGE
     except (OSError, ValueError, IndexError):
         return 0
+
+
+def _kill_own_descendants() -> None:
+    # Whatever this worker started dies with it: if the parent is gone, nobody
+    # else is left to sweep. psutil loads only now, off the start-up path.
+    from harness.supervisor import kill_descendants
+
+    kill_descendants(os.getpid(), os.environ.get(WORKER_TAG_ENV))
 
 
 class Worker:
@@ -123,6 +132,8 @@ class Worker:
             chan.abort(ChannelClosed("the worker is shutting down"))
             with trio.CancelScope(shield=True), trio.move_on_after(self.shutdown_grace):
                 await self._run_hooks()
+            with trio.CancelScope(shield=True), trio.move_on_after(2.0):
+                await trio.to_thread.run_sync(_kill_own_descendants, abandon_on_cancel=True)
             with trio.CancelScope(shield=True), trio.move_on_after(1.0):
                 await stream.aclose()
 
