@@ -1,0 +1,55 @@
+"""The tools worker: ``python -m harness.actors.tools``.
+
+Runs with cwd = the workspace (a request's ``workspace`` overrides it). File
+work, git and tree-sitter run in a worker thread so the worker keeps answering
+heartbeats while a big search runs.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import trio
+
+from harness.actors.base import Worker
+from harness.actors.protocol.tools import (
+    AutocommitState,
+    SetAutocommit,
+    ToolInvoke,
+    ToolOutcome,
+    ToolPreview,
+    ToolPreviewResult,
+    Undo,
+    UndoResult,
+)
+from harness.actors.tools import _dispatch
+
+worker = Worker("tools")
+
+
+@worker.handle(ToolInvoke)
+async def invoke(req: ToolInvoke) -> ToolOutcome:
+    return await trio.to_thread.run_sync(
+        functools.partial(_dispatch.invoke, req), abandon_on_cancel=True
+    )
+
+
+@worker.handle(ToolPreview)
+async def preview(req: ToolPreview) -> ToolPreviewResult:
+    return await trio.to_thread.run_sync(
+        functools.partial(_dispatch.preview, req), abandon_on_cancel=True
+    )
+
+
+@worker.handle(Undo)
+async def undo(req: Undo) -> UndoResult:
+    return await trio.to_thread.run_sync(functools.partial(_dispatch.undo, req))
+
+
+@worker.handle(SetAutocommit)
+async def set_autocommit(req: SetAutocommit) -> AutocommitState:
+    return await trio.to_thread.run_sync(functools.partial(_dispatch.autocommit, req))
+
+
+if __name__ == "__main__":
+    worker.run()

@@ -1,0 +1,126 @@
+"""Planning file changes without making them: edit_file's rules, and unified diffs.
+
+Both the tools and their previews go through here, so what the approval shows is
+exactly what the tool then writes.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+from harness.actors.tools._jail import ToolError
+
+__all__ = ["apply_edits", "normalize_edits", "unified_diff"]
+
+_MAX_DIFF_CHARS = 60_000
+
+
+def unified_diff(old: str, new: str, path: str) -> str:
+    """A unified diff of *old* → *new* labelled with *path* (capped in size)."""
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True),
+        new.splitlines(keepends=True),
+        fromfile=f"a/{path}" if old or new else path,
+        tofile=f"b/{path}",
+    )
+    out = []
+    size = 0
+    for line in lines:
+        if not line.endswith("\n"):
+            line += "\n\\ No newline at end of file\n"
+        out.append(line)
+        size += len(line)
+        if size > _MAX_DIFF_CHARS:
+            out.append("... (diff cut)\n")
+            break
+    return "".join(out)
+
+
+def normalize_edits(args: dict[str, Any]) -> list[tuple[str, str]]:
+    """The edits of an edit_file call, from either form; refuses a mix or nothing."""
+    single = "old_text" in args or "new_text" in args
+    edits = args.get("edits")
+    if single and edits:
+        raise ToolError("give either old_text/new_text or edits, not both")
+    if single:
+        if "old_text" not in args or "new_text" not in args:
+            raise ToolError("old_text and new_text go together")
+        return [(args["old_text"], args["new_text"])]
+    if not edits:
+        raise ToolError("nothing to do: give old_text and new_text, or edits")
+    return [(e["old_text"], e["new_text"]) for e in edits]
+
+
+def _occurrences(text: str, needle: str) -> list[int]:
+    found = []
+    start = text.find(needle)
+    while start != -1:
+        found.append(start)
+        start = text.find(needle, start + 1)
+    return found
+
+
+def _near_matches(text: str, needle: str) -> str:
+    """The lines of *text* closest to *needle*'s first line, to help the model retry."""
+    first = next((ln.strip() for ln in needle.splitlines() if ln.strip()), "")
+    if not first:
+        return ""
+    lines = text.splitlines()
+    stripped = [ln.strip() for ln in lines]
+    close = difflib.get_close_matches(first, stripped, n=3, cutoff=0.6)
+    if not close:
+        return ""
+    shown = []
+    for cand in close:
+        for i, ln in enumerate(stripped):
+            if ln == cand:
+                shown.append(f"  line {i + 1}: {lines[i].strip()[:200]}")
+                break
+    return "; the closest lines are:\n" + "\n".join(shown)
+
+
+def apply_edits(original: str, edits: Sequence[tuple[str, str]]) -> str:
+    """Apply every edit to *original* at once, or raise :class:`ToolError` naming which failed.
+
+    Each ``old_text`` must occur exactly once in the original (not in the result
+    of earlier edits), and no two may overlap. A file with CRLF line ends also
+    accepts an ``old_text`` written with plain ``\\n``.
+    """
+    crlf = "\r\n" in original
+    spans: list[tuple[int, int, str, int]] = []
+    for n, (old, new) in enumerate(edits, 1):
+        label = f"edit {n}" if len(edits) > 1 else "the edit"
+        if old == "":
+            raise ToolError(f"{label}: old_text is empty; it must be text found once in the file")
+        found = _occurrences(original, old)
+        if not found and crlf and "\n" in old and "\r\n" not in old:
+            old, new = old.replace("\n", "\r\n"), new.replace("\n", "\r\n")
+            found = _occurrences(original, old)
+        if not found:
+            raise ToolError(
+                f"{label}: old_text was not found in the file{_near_matches(original, old)}"
+            )
+        if len(found) > 1:
+            where = ", ".join(str(original.count("\n", 0, pos) + 1) for pos in found[:10])
+            raise ToolError(
+                f"{label}: old_text matches {len(found)} times (at lines {where}); "
+                "include more surrounding text so it matches exactly once"
+            )
+        spans.append((found[0], found[0] + len(old), new, n))
+    spans.sort()
+    for (a_start, a_end, _, a_n), (b_start, _, _, b_n) in itertools.pairwise(spans):
+        if b_start < a_end:
+            first, second = sorted((a_n, b_n))
+            raise ToolError(f"edit {first} and edit {second} overlap; merge them into one edit")
+        del a_start
+    out = []
+    pos = 0
+    for start, end, new, _ in spans:
+        out.append(original[pos:start])
+        out.append(new)
+        pos = end
+    out.append(original[pos:])
+    return "".join(out)

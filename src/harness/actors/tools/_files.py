@@ -1,0 +1,284 @@
+"""The file tools other than read_file: write, edit, move, copy, delete, mkdir, list.
+
+Each takes the :class:`Workspace` and the bound arguments and returns a
+:class:`Result`; every refusal is a :class:`ToolError` with the sentence the
+model sees. Writes go to a temporary file in the same folder and are renamed
+into place, so a crash never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from harness.actors.tools._edit import apply_edits, normalize_edits, unified_diff
+from harness.actors.tools._jail import ToolError, Workspace, is_protected
+from harness.actors.tools._readfile import file_version, open_regular
+
+__all__ = [
+    "MAX_EDIT_BYTES",
+    "MAX_WRITE_BYTES",
+    "Result",
+    "atomic_write",
+    "copy_file",
+    "create_dir",
+    "delete_path",
+    "edit_file",
+    "list_dir",
+    "move_file",
+    "plan_edit",
+    "plan_write",
+    "read_text_for_change",
+    "write_file",
+]
+
+MAX_WRITE_BYTES = 4 * 1024 * 1024
+MAX_EDIT_BYTES = 8 * 1024 * 1024
+MAX_LIST = 1000
+
+
+@attrs.frozen
+class Result:
+    """A tool's output for the model plus structured extras for frontends."""
+
+    output: str
+    data: dict[str, Any] = attrs.field(factory=dict)
+
+
+def read_text_for_change(real: Path, shown: str) -> tuple[str | None, str | None]:
+    """Current text and version of a file about to be changed (``None, None`` if absent).
+
+    Refuses binary files, files over :data:`MAX_EDIT_BYTES` and files that are not
+    valid UTF-8 (rewriting them through a lossy decode would corrupt them).
+    """
+    if not os.path.lexists(real):
+        return None, None
+    f, st = open_regular(real, shown)
+    with f:
+        if st.st_size > MAX_EDIT_BYTES:
+            raise ToolError(
+                f"{shown} is {st.st_size} bytes, over the {MAX_EDIT_BYTES} byte limit for changes"
+            )
+        raw = f.read()
+        version = file_version(f, st)
+    if b"\x00" in raw[:8192]:
+        raise ToolError(f"{shown} is a binary file; refusing to change it")
+    try:
+        return raw.decode("utf-8"), version
+    except UnicodeDecodeError:
+        raise ToolError(
+            f"{shown} is not valid UTF-8; refusing to rewrite it (that would corrupt it)"
+        ) from None
+
+
+def atomic_write(real: Path, text: str) -> None:
+    """Write *text* to *real* through a temporary file and a rename (keeps the mode)."""
+    real.parent.mkdir(parents=True, exist_ok=True)
+    mode = None
+    try:
+        mode = stat.S_IMODE(os.stat(real).st_mode)
+    except FileNotFoundError:
+        pass
+    fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, real)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _target(ws: Workspace, path: str) -> tuple[Path, str]:
+    lexical = ws.resolve(path)
+    real = Path(os.path.realpath(lexical))
+    return real, ws.rel(lexical)
+
+
+def plan_write(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str | None, str]:
+    """Check a write_file call: ``(real path, shown path, old text or None, new text)``."""
+    real, shown = _target(ws, args["path"])
+    content: str = args["content"]
+    size = len(content.encode("utf-8", "surrogatepass"))
+    if size > MAX_WRITE_BYTES:
+        raise ToolError(f"content is {size} bytes, over the {MAX_WRITE_BYTES} byte write limit")
+    if real.is_dir():
+        raise ToolError(f"{shown} is a folder")
+    old, version = read_text_for_change(real, shown)
+    want = args.get("version")
+    if want:
+        if version is None:
+            raise ToolError(f"{shown} was deleted since it was read; read it again")
+        if want != version:
+            raise ToolError(
+                f"{shown} changed since it was read (version differs); read it again first"
+            )
+    return real, shown, old, content
+
+
+def write_file(ws: Workspace, args: dict[str, Any]) -> Result:
+    real, shown, old, new = plan_write(ws, args)
+    if old == new:
+        return Result(f"{shown} unchanged (same content)", {"paths": [shown], "changed": False})
+    atomic_write(real, new)
+    n = new.count("\n") + (0 if new.endswith("\n") or not new else 1)
+    verb = "created" if old is None else "wrote"
+    return Result(
+        f"{verb} {shown} ({n} lines)",
+        {
+            "paths": [shown],
+            "changed": True,
+            "created": old is None,
+            "diff": unified_diff(old or "", new, shown),
+        },
+    )
+
+
+def plan_edit(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str, str]:
+    """Check an edit_file call: ``(real path, shown path, old text, new text)``."""
+    edits = normalize_edits(args)
+    real, shown = _target(ws, args["path"])
+    old, _ = read_text_for_change(real, shown)
+    if old is None:
+        raise ToolError(f"{shown} does not exist; use write_file to create it")
+    return real, shown, old, apply_edits(old, edits)
+
+
+def edit_file(ws: Workspace, args: dict[str, Any]) -> Result:
+    real, shown, old, new = plan_edit(ws, args)
+    if old == new:
+        return Result(
+            f"{shown} unchanged (the edits change nothing)", {"paths": [shown], "changed": False}
+        )
+    atomic_write(real, new)
+    diff = unified_diff(old, new, shown)
+    return Result(f"edited {shown}\n{diff}", {"paths": [shown], "changed": True, "diff": diff})
+
+
+def _two(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, Path, str]:
+    src = ws.resolve(args["source"])
+    dst = ws.resolve(args["destination"])
+    if not os.path.lexists(src):
+        raise ToolError(f"{ws.rel(src)} does not exist")
+    if os.path.lexists(dst):
+        raise ToolError(f"{ws.rel(dst)} already exists; delete it first or pick another name")
+    if src.is_dir() and not src.is_symlink() and (dst == src or src in dst.parents):
+        raise ToolError(f"cannot put {ws.rel(src)} inside itself")
+    return src, ws.rel(src), dst, ws.rel(dst)
+
+
+def _protected_inside(ws: Workspace, folder: Path) -> str | None:
+    if not folder.is_dir() or folder.is_symlink():
+        return None
+    for dirpath, dirnames, filenames in os.walk(folder):
+        for name in dirnames + filenames:
+            why = is_protected(ws.rel(Path(dirpath) / name))
+            if why:
+                return f"{ws.rel(Path(dirpath) / name)}: {why}"
+    return None
+
+
+def move_file(ws: Workspace, args: dict[str, Any]) -> Result:
+    src, s, dst, d = _two(ws, args)
+    why = _protected_inside(ws, src)
+    if why:
+        raise ToolError(f"refusing to move {s}: it holds a protected path ({why})")
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(os.fspath(src), os.fspath(dst))
+    return Result(f"moved {s} to {d}", {"paths": [s, d], "changed": True})
+
+
+def copy_file(ws: Workspace, args: dict[str, Any]) -> Result:
+    src, s, dst, d = _two(ws, args)
+    why = _protected_inside(ws, src)
+    if why:
+        raise ToolError(f"refusing to copy {s}: it holds a protected path ({why})")
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if src.is_dir() and not src.is_symlink():
+        shutil.copytree(src, dst, symlinks=True)
+    else:
+        shutil.copy2(src, dst, follow_symlinks=False)
+    return Result(f"copied {s} to {d}", {"paths": [d], "changed": True})
+
+
+def delete_path(ws: Workspace, args: dict[str, Any]) -> Result:
+    target = ws.resolve(args["path"])
+    shown = ws.rel(target)
+    if not os.path.lexists(target):
+        raise ToolError(f"{shown} does not exist")
+    why = _protected_inside(ws, target)
+    if why:
+        raise ToolError(f"refusing to delete {shown}: it holds a protected path ({why})")
+    if target.is_dir() and not target.is_symlink():
+        shutil.rmtree(target)
+        return Result(f"deleted folder {shown}", {"paths": [shown], "changed": True})
+    target.unlink()
+    return Result(f"deleted {shown}", {"paths": [shown], "changed": True})
+
+
+def create_dir(ws: Workspace, args: dict[str, Any]) -> Result:
+    target = ws.resolve(args["path"])
+    shown = ws.rel(target)
+    if target.is_dir():
+        return Result(f"{shown} already exists", {"paths": [], "changed": False})
+    if os.path.lexists(target):
+        raise ToolError(f"{shown} exists and is not a folder")
+    target.mkdir(parents=True, exist_ok=True)
+    return Result(f"created folder {shown}", {"paths": [], "changed": True})
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return f"{n} B"
+
+
+def list_dir(ws: Workspace, args: dict[str, Any]) -> Result:
+    target = ws.resolve(args.get("path") or ".", allow_root=True)
+    shown = ws.rel(target)
+    if not target.is_dir():
+        raise ToolError(
+            f"{shown} is not a folder" if target.exists() else f"{shown} does not exist"
+        )
+    entries = []
+    hidden = []
+    with os.scandir(target) as it:
+        for entry in it:
+            rel = ws.rel(Path(entry.path))
+            if is_protected(rel):
+                hidden.append(entry.name)
+                continue
+            entries.append(entry)
+    entries.sort(key=lambda e: (not e.is_dir(follow_symlinks=False), e.name))
+    lines = []
+    for entry in entries[:MAX_LIST]:
+        if entry.is_symlink():
+            lines.append(f"{entry.name} -> {os.readlink(entry.path)}")
+        elif entry.is_dir():
+            lines.append(f"{entry.name}/")
+        else:
+            try:
+                lines.append(f"{entry.name}  ({_size(entry.stat().st_size)})")
+            except OSError:
+                lines.append(entry.name)
+    if len(entries) > MAX_LIST:
+        lines.append(f"[truncated: showing {MAX_LIST} of {len(entries)} entries]")
+    if hidden:
+        lines.append(f"(protected, not listed: {', '.join(sorted(hidden))})")
+    header = f"{shown}/" if shown != "." else "./"
+    body = "\n".join(lines) if lines else "(empty folder)"
+    return Result(f"{header}\n{body}", {"path": shown, "count": len(entries)})

@@ -1,0 +1,97 @@
+"""The workspace jail: every path a file tool touches is resolved and checked here."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path, PurePosixPath
+
+__all__ = [
+    "PROTECTED_DIRS",
+    "ToolError",
+    "Workspace",
+    "is_protected",
+]
+
+PROTECTED_DIRS = frozenset({".git", ".harness", "node_modules"})
+_ENV_ALLOWED = frozenset({".env.example", ".env.dev", ".env.development"})
+
+
+class ToolError(Exception):
+    """A tool refused or failed; the message is what the model is told."""
+
+
+def is_protected(rel: str | PurePosixPath) -> str | None:
+    """Why *rel* (workspace-relative) is protected, or ``None`` when it is not."""
+    parts = PurePosixPath(rel).parts
+    for part in parts:
+        if part in PROTECTED_DIRS:
+            return f"{part}/ is protected"
+    if parts:
+        name = parts[-1]
+        if name.startswith(".env") and name not in _ENV_ALLOWED:
+            return f"{name} is protected (environment files may hold secrets)"
+    return None
+
+
+class Workspace:
+    """A workspace root and the rules for paths inside it.
+
+    Args:
+        root: the workspace folder (resolved once: the jail compares real paths).
+    """
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(os.path.realpath(root))
+        if not self.root.is_dir():
+            raise ToolError(f"workspace {root} is not a folder")
+
+    def resolve(self, path: str, *, allow_root: bool = False, check_protected: bool = True) -> Path:
+        """The real path of *path*, refused unless it stays inside the workspace.
+
+        Refused: empty paths, absolute paths outside the workspace, ``..`` that
+        escapes, symlinks (anywhere on the way) that resolve outside, protected
+        paths, and the root itself unless *allow_root*.
+        """
+        if not isinstance(path, str) or not path.strip():
+            raise ToolError("path is empty; give a path relative to the workspace root")
+        if "\x00" in path:
+            raise ToolError("path contains a NUL byte")
+        raw = path.strip()
+        if os.path.isabs(raw):
+            lexical = Path(os.path.normpath(raw))
+            if not _inside(lexical, self.root) and not _inside(
+                Path(os.path.realpath(raw)), self.root
+            ):
+                raise ToolError(
+                    f"{raw} is outside the workspace; use a path relative to the workspace root"
+                )
+        else:
+            lexical = Path(os.path.normpath(self.root / raw))
+            if not _inside(lexical, self.root):
+                raise ToolError(f"{raw} escapes the workspace with '..'")
+        real = Path(os.path.realpath(lexical))
+        if not _inside(real, self.root):
+            raise ToolError(f"{raw} is a symlink that resolves outside the workspace")
+        if real == self.root and not allow_root:
+            raise ToolError(f"{raw} is the workspace root itself")
+        if check_protected:
+            for candidate in (lexical, real):
+                if _inside(candidate, self.root):
+                    why = is_protected(self.rel(candidate))
+                    if why:
+                        raise ToolError(f"{raw}: {why}")
+        # The lexical path keeps a symlink inside the workspace as a symlink (so
+        # delete_path removes the link, not its target); its target was checked.
+        return lexical if _inside(lexical, self.root) else real
+
+    def rel(self, path: Path) -> str:
+        """*path* relative to the root, with ``/`` separators (``.`` for the root)."""
+        try:
+            text = path.relative_to(self.root).as_posix()
+        except ValueError:
+            text = os.path.relpath(path, self.root).replace(os.sep, "/")
+        return text or "."
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents

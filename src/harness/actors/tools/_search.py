@@ -1,0 +1,213 @@
+"""find_files and search_text.
+
+search_text runs ``rg`` when it is on PATH and a Python walker otherwise; both
+honour .gitignore, skip protected paths, binary files and files over
+:data:`MAX_FILE_BYTES`, and print the same ``path:line:text`` lines in the same
+(path, line) order, so the model cannot tell which one answered. Set
+``HARNESS_TOOLS_NO_RG=1`` to force the fallback.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from harness.actors.tools._files import Result
+from harness.actors.tools._ignore import compile_glob, walk_files
+from harness.actors.tools._jail import ToolError, Workspace, is_protected
+
+__all__ = ["MAX_MATCHES", "find_files", "rg_path", "search_text"]
+
+MAX_MATCHES = 200
+MAX_FOUND = 500
+MAX_LINE = 300
+MAX_FILE_BYTES = 5 * 1024 * 1024
+
+
+def rg_path() -> str | None:
+    """The ``rg`` to use, or ``None`` for the Python fallback."""
+    if os.environ.get("HARNESS_TOOLS_NO_RG"):
+        return None
+    return shutil.which("rg")
+
+
+def _start(ws: Workspace, path: str | None) -> Path:
+    start = ws.resolve(path or ".", allow_root=True)
+    if not start.exists():
+        raise ToolError(f"{ws.rel(start)} does not exist")
+    return Path(os.path.realpath(start))
+
+
+def find_files(ws: Workspace, args: dict[str, Any]) -> Result:
+    pattern: str = args["pattern"].strip()
+    if not pattern:
+        raise ToolError("pattern is empty; give a glob such as *.py")
+    start = _start(ws, args.get("path"))
+    regex = compile_glob(pattern)
+    base = "" if start == ws.root else ws.rel(start)
+    found = []
+    for rel, _ in walk_files(ws.root, start, hidden=True):
+        if is_protected(rel):
+            continue
+        sub = rel[len(base) + 1 :] if base else rel
+        if regex.match(sub):
+            found.append(rel)
+    found.sort()
+    lines = found[:MAX_FOUND]
+    if len(found) > MAX_FOUND:
+        lines.append(f"[truncated: showing {MAX_FOUND} of {len(found)} files]")
+    out = "\n".join(lines) if found else f"no files match {pattern}"
+    return Result(out, {"count": len(found), "truncated": len(found) > MAX_FOUND})
+
+
+def _clip(text: str) -> str:
+    text = text.rstrip("\r")
+    return text if len(text) <= MAX_LINE else text[:MAX_LINE] + " …"
+
+
+def _python_search(
+    ws: Workspace, start: Path, pattern: str, is_regex: bool, glob: str | None
+) -> list[tuple[str, int, str]]:
+    try:
+        rx = re.compile(pattern if is_regex else re.escape(pattern), re.MULTILINE)
+    except re.error as exc:
+        raise ToolError(f"bad regular expression: {exc}") from None
+    needle = None if is_regex else pattern.encode("utf-8")
+    glob_rx = compile_glob(glob) if glob else None
+    base = "" if start == ws.root else ws.rel(start)
+    hits: list[tuple[str, int, str]] = []
+    for rel, path in walk_files(ws.root, start, hidden=True):
+        if is_protected(rel):
+            continue
+        if glob_rx is not None:
+            if start.is_file():
+                sub = rel.rsplit("/", 1)[-1]
+            else:
+                sub = rel[len(base) + 1 :] if base else rel
+            if not glob_rx.match(sub):
+                continue
+        try:
+            if path.is_symlink() or os.path.getsize(path) > MAX_FILE_BYTES:
+                continue
+            raw = path.read_bytes()
+        except OSError:
+            continue
+        if needle is not None and needle not in raw:
+            continue
+        if b"\x00" in raw[:8192]:
+            continue
+        text = raw.decode("utf-8", "replace")
+        line = 1
+        pos = 0
+        last = -1
+        for m in rx.finditer(text):
+            line += text.count("\n", pos, m.start())
+            pos = m.start()
+            if line == last:
+                continue
+            last = line
+            begin = text.rfind("\n", 0, m.start()) + 1
+            end = text.find("\n", m.start())
+            hits.append((rel, line, _clip(text[begin : end if end != -1 else len(text)])))
+    return hits
+
+
+def _rg_search(
+    rg: str, ws: Workspace, start: Path, pattern: str, is_regex: bool, glob: str | None
+) -> list[tuple[str, int, str]]:
+    cmd = [
+        rg,
+        "--null",
+        "--line-number",
+        "--with-filename",
+        "--no-heading",
+        "--color=never",
+        "--hidden",
+        "--no-require-git",
+        "--no-ignore-global",
+        "--no-messages",
+        "--no-config",
+        f"--max-filesize={MAX_FILE_BYTES}",
+        "--max-columns=10000",
+        "--max-columns-preview",
+        "--glob=!.git/",
+        "--glob=!node_modules/",
+        "--glob=!.harness/",
+    ]
+    if not is_regex:
+        cmd.append("--fixed-strings")
+    # rg lets a --glob re-include ignored files; the glob is applied below instead.
+    glob_rx = compile_glob(glob) if glob else None
+    base = "" if start == ws.root else ws.rel(start)
+    rel_start = ws.rel(start)
+    cmd += ["--regexp", pattern, "--", rel_start]
+    proc = subprocess.run(
+        cmd, cwd=ws.root, capture_output=True, check=False, stdin=subprocess.DEVNULL
+    )
+    if proc.returncode == 2 and not proc.stdout:
+        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise ToolError(f"search failed: {err[-1] if err else 'rg exit 2'}")
+    hits: list[tuple[str, int, str]] = []
+    for raw in proc.stdout.split(b"\n"):
+        if not raw:
+            continue
+        name, _, rest = raw.partition(b"\x00")
+        num, _, body = rest.partition(b":")
+        rel = name.decode("utf-8", "replace")
+        if rel.startswith("./"):
+            rel = rel[2:]
+        if is_protected(rel):
+            continue
+        if glob_rx is not None:
+            if start.is_file():
+                sub = rel.rsplit("/", 1)[-1]
+            else:
+                sub = rel[len(base) + 1 :] if base else rel
+            if not glob_rx.match(sub):
+                continue
+        try:
+            line = int(num)
+        except ValueError:
+            continue
+        hits.append((rel, line, _clip(body.decode("utf-8", "replace"))))
+    return hits
+
+
+def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = None) -> Result:
+    pattern: str = args["pattern"]
+    if not pattern:
+        raise ToolError("pattern is empty")
+    start = _start(ws, args.get("path"))
+    is_regex = bool(args.get("regex"))
+    glob = args.get("glob") or None
+    rg = rg_path() if use_rg is None or use_rg else None
+    if is_regex:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ToolError(f"bad regular expression: {exc}") from None
+    if rg:
+        hits = _rg_search(rg, ws, start, pattern, is_regex, glob)
+    else:
+        hits = _python_search(ws, start, pattern, is_regex, glob)
+    hits.sort(key=lambda h: (h[0], h[1]))
+    files = len({h[0] for h in hits})
+    lines = [f"{rel}:{n}:{text}" for rel, n, text in hits[:MAX_MATCHES]]
+    if len(hits) > MAX_MATCHES:
+        lines.append(
+            f"[truncated: showing {MAX_MATCHES} of {len(hits)} matching lines in {files} files]"
+        )
+    out = "\n".join(lines) if hits else f"no matches for {pattern!r}"
+    return Result(
+        out,
+        {
+            "matches": len(hits),
+            "files": files,
+            "truncated": len(hits) > MAX_MATCHES,
+            "engine": "rg" if rg else "python",
+        },
+    )

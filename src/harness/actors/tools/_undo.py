@@ -1,0 +1,377 @@
+"""Undo for AI changes: a per-session backup of every path before a change, and in a
+git repository one commit per change, ``ai(<tool>): <paths>``.
+
+The journal lives under ``$HARNESS_HOME/undo/<workspace key>/`` (nothing is
+written into the workspace). Each change is an entry folder holding a manifest
+(tool, session, paths, what each path was before and its fingerprint after) and
+the backed-up files. ``undo`` takes the newest entry, refuses, naming the files,
+when any of them changed since the AI wrote them, restores the backup, and in git
+either drops its commit (when it is still ``HEAD``) or commits the restore. It
+never touches a commit it did not make: only commits named in its own entries.
+
+Commits are built on a temporary index (``read-tree HEAD``, ``add -A -- paths``,
+``write-tree``, ``commit-tree``), so they hold only the paths the tool named and
+never the user's other staged or unstaged work; no hooks run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import stat
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from harness.actors.tools._git import GitError, git, git_root
+
+__all__ = ["MAX_BACKUP_BYTES", "Journal", "Pending", "UndoOutcome", "workspace_key"]
+
+MAX_BACKUP_BYTES = 64 * 1024 * 1024
+_IDENTITY = {
+    "GIT_AUTHOR_NAME": "harness",
+    "GIT_AUTHOR_EMAIL": "harness@localhost",
+    "GIT_COMMITTER_NAME": "harness",
+    "GIT_COMMITTER_EMAIL": "harness@localhost",
+}
+
+
+def workspace_key(root: Path) -> str:
+    """A stable folder name for a workspace: its name plus a hash of its real path."""
+    real = os.path.realpath(root)
+    digest = hashlib.sha256(real.encode()).hexdigest()[:12]
+    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(real).name)[:40]
+    return f"{name or 'root'}-{digest}"
+
+
+def _fingerprint(path: Path) -> str:
+    """What a path holds now, as one string (content hashes, not times)."""
+    if path.is_symlink():
+        return "link:" + os.readlink(path)
+    if path.is_file():
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            while chunk := f.read(1 << 20):
+                h.update(chunk)
+        return "file:" + h.hexdigest()
+    if path.is_dir():
+        h = hashlib.sha256()
+        for dirpath, dirnames, filenames in os.walk(path):
+            dirnames.sort()
+            for name in sorted(filenames) + [d + "/" for d in dirnames]:
+                full = Path(dirpath) / name.rstrip("/")
+                h.update(os.path.relpath(full, path).encode() + b"\0")
+                if not name.endswith("/"):
+                    h.update(_fingerprint(full).encode() + b"\0")
+        return "dir:" + h.hexdigest()
+    if os.path.lexists(path):
+        return "other"
+    return "absent"
+
+
+def _tree_size(path: Path) -> int:
+    if path.is_symlink() or not path.exists():
+        return 0
+    if path.is_file():
+        return path.stat().st_size
+    total = 0
+    for dirpath, _, filenames in os.walk(path):
+        for name in filenames:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def _remove(path: Path) -> None:
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        path.unlink()
+
+
+@attrs.frozen
+class UndoOutcome:
+    """The result of an undo: ``ok`` false means nothing changed."""
+
+    ok: bool
+    message: str
+    paths: tuple[str, ...] = ()
+    commit: str | None = None
+
+
+@attrs.define
+class Pending:
+    """A change about to happen: its entry folder and the paths it names."""
+
+    folder: Path
+    manifest: dict[str, Any]
+
+
+class Journal:
+    """The undo journal and autocommit of one workspace.
+
+    Args:
+        workspace: the workspace root (real path).
+        home: ``HARNESS_HOME``.
+    """
+
+    def __init__(self, workspace: Path, home: Path) -> None:
+        self.workspace = Path(os.path.realpath(workspace))
+        self.dir = Path(home) / "undo" / workspace_key(self.workspace)
+        self.entries = self.dir / "entries"
+
+    # --- settings ---
+    @property
+    def _settings_path(self) -> Path:
+        return self.dir / "settings.json"
+
+    def autocommit(self) -> bool:
+        """Whether AI changes are committed (default on; ``HARNESS_AUTOCOMMIT=0`` flips it)."""
+        default = os.environ.get("HARNESS_AUTOCOMMIT", "1") not in ("0", "off", "false")
+        try:
+            return bool(json.loads(self._settings_path.read_text())["autocommit"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return default
+
+    def set_autocommit(self, enabled: bool) -> None:
+        """Remember ``/autocommit on|off`` for this workspace."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        _write_json(self._settings_path, {"autocommit": enabled})
+
+    def git_root(self) -> Path | None:
+        """The repository the workspace is in, or ``None``."""
+        return git_root(self.workspace)
+
+    # --- recording ---
+    def before(self, session: str, tool: str, paths: list[str]) -> Pending:
+        """Back up *paths* (workspace-relative) before *tool* changes them."""
+        self.entries.mkdir(parents=True, exist_ok=True)
+        name = f"{time.time_ns():020d}-{os.getpid()}"
+        folder = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=self.entries))
+        items = []
+        total = sum(_tree_size(self.workspace / p) for p in paths)
+        backed = total <= MAX_BACKUP_BYTES
+        for i, rel in enumerate(paths):
+            src = self.workspace / rel
+            item: dict[str, Any] = {"path": rel}
+            if src.is_symlink():
+                item.update(kind="symlink", target=os.readlink(src))
+            elif src.is_file():
+                item.update(kind="file", mode=stat.S_IMODE(src.stat().st_mode))
+                if backed:
+                    shutil.copy2(src, folder / f"{i}")
+            elif src.is_dir():
+                item.update(kind="dir")
+                if backed:
+                    shutil.copytree(src, folder / f"{i}", symlinks=True)
+            else:
+                item.update(kind="absent")
+            items.append(item)
+        manifest = {
+            "name": name,
+            "session": session,
+            "tool": tool,
+            "paths": items,
+            "backup": backed,
+            "time": time.time(),
+        }
+        return Pending(folder, manifest)
+
+    def discard(self, pending: Pending) -> None:
+        """The change did not happen: drop its backup."""
+        shutil.rmtree(pending.folder, ignore_errors=True)
+
+    def after(self, pending: Pending) -> str | None:
+        """The change happened: fingerprint the paths, commit them in git, keep the entry.
+
+        Returns the commit made, if any. A git failure never fails the tool; the
+        entry is kept without a commit and undo restores from the backup.
+        """
+        for item in pending.manifest["paths"]:
+            item["after"] = _fingerprint(self.workspace / item["path"])
+        commit = None
+        if self.autocommit():
+            try:
+                commit = self._commit(
+                    [i["path"] for i in pending.manifest["paths"]],
+                    f"ai({pending.manifest['tool']}): ",
+                )
+            except (GitError, OSError) as exc:
+                pending.manifest["commit_error"] = str(exc)
+        pending.manifest["commit"] = commit
+        _write_json(pending.folder / "manifest.json", pending.manifest)
+        final = self.entries / pending.manifest["name"]
+        os.rename(pending.folder, final)
+        return commit
+
+    # --- git ---
+    def _git_env(self, root: Path) -> dict[str, str]:
+        ok = git(root, "var", "GIT_COMMITTER_IDENT", check=False).returncode == 0
+        ok = ok and git(root, "var", "GIT_AUTHOR_IDENT", check=False).returncode == 0
+        return {} if ok else dict(_IDENTITY)
+
+    def _commit(self, paths: list[str], prefix: str) -> str | None:
+        root = self.git_root()
+        if root is None:
+            return None
+        rel = [os.path.relpath(self.workspace / p, root).replace(os.sep, "/") for p in paths]
+        head_proc = git(root, "rev-parse", "--verify", "-q", "HEAD", check=False)
+        head = head_proc.stdout.decode().strip() if head_proc.returncode == 0 else None
+        with tempfile.TemporaryDirectory(prefix="harness-index-") as tmp:
+            env = {"GIT_INDEX_FILE": os.path.join(tmp, "index")}
+            if head:
+                git(root, "read-tree", head, env=env)
+            known = set(
+                git(root, "ls-files", "-z", "--", *rel, env=env).stdout.decode().split("\0")
+            )
+            present = [
+                r
+                for r in rel
+                if os.path.lexists(root / r) or any(k == r or k.startswith(r + "/") for k in known)
+            ]
+            if not present:
+                return None
+            ignored = set(
+                git(
+                    root,
+                    "check-ignore",
+                    "--no-index",
+                    "-z",
+                    "--stdin",
+                    input="\0".join(present).encode(),
+                    check=False,
+                    env=env,
+                )
+                .stdout.decode()
+                .split("\0")
+            )
+            wanted = [r for r in present if r not in ignored or r in known]
+            if not wanted:
+                return None
+            git(root, "add", "-A", "--", *wanted, env=env)
+            tree = git(root, "write-tree", env=env).stdout.decode().strip()
+        if head and git(root, "rev-parse", f"{head}^{{tree}}").stdout.decode().strip() == tree:
+            return None
+        shown = ", ".join(wanted)
+        if len(shown) > 200:
+            shown = shown[:200] + f"… ({len(wanted)} paths)"
+        parents = ["-p", head] if head else []
+        commit = (
+            git(
+                root,
+                "-c",
+                "commit.gpgSign=false",
+                "commit-tree",
+                tree,
+                *parents,
+                "-m",
+                prefix + shown,
+                env=self._git_env(root),
+            )
+            .stdout.decode()
+            .strip()
+        )
+        git(root, "update-ref", "HEAD", commit, *([head] if head else []))
+        self._sync_index(root, wanted)
+        return commit
+
+    def _sync_index(self, root: Path, rel: list[str]) -> None:
+        """Make the real index agree with HEAD for *rel* (and only those paths)."""
+        git(root, "reset", "-q", "HEAD", "--", *rel, check=False)
+
+    # --- undo ---
+    def _newest(self, session: str) -> tuple[Path, dict[str, Any]] | None:
+        if not self.entries.is_dir():
+            return None
+        for folder in sorted(self.entries.iterdir(), reverse=True):
+            if folder.name.startswith("."):
+                continue
+            try:
+                manifest = json.loads((folder / "manifest.json").read_text())
+            except (OSError, ValueError):
+                continue
+            if session and manifest.get("session") != session:
+                continue
+            return folder, manifest
+        return None
+
+    def undo(self, session: str = "") -> UndoOutcome:
+        """Revert the newest AI change (of *session* when given)."""
+        found = self._newest(session)
+        if found is None:
+            return UndoOutcome(False, "nothing to undo")
+        folder, manifest = found
+        items = manifest["paths"]
+        paths = tuple(i["path"] for i in items)
+        changed = [
+            i["path"] for i in items if _fingerprint(self.workspace / i["path"]) != i.get("after")
+        ]
+        if changed:
+            return UndoOutcome(
+                False,
+                f"cannot undo {manifest['tool']}: changed since the AI wrote them: "
+                + ", ".join(changed),
+                paths,
+            )
+        if not manifest.get("backup"):
+            return UndoOutcome(
+                False, f"cannot undo {manifest['tool']}: the change was too large to back up", paths
+            )
+        for i, item in enumerate(items):
+            target = self.workspace / item["path"]
+            _remove(target)
+            saved = folder / f"{i}"
+            if item["kind"] == "symlink":
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.symlink(item["target"], target)
+            elif item["kind"] == "file":
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(saved, target)
+            elif item["kind"] == "dir":
+                shutil.copytree(saved, target, symlinks=True)
+        commit = manifest.get("commit")
+        note = ""
+        if commit:
+            note = self._undo_commit(commit, list(paths), manifest["tool"])
+        shutil.rmtree(folder, ignore_errors=True)
+        return UndoOutcome(
+            True, f"undid {manifest['tool']}: {', '.join(paths)}{note}", paths, commit
+        )
+
+    def _undo_commit(self, commit: str, paths: list[str], tool: str) -> str:
+        root = self.git_root()
+        if root is None:
+            return ""
+        rel = [os.path.relpath(self.workspace / p, root).replace(os.sep, "/") for p in paths]
+        head = git(root, "rev-parse", "--verify", "-q", "HEAD", check=False).stdout.decode().strip()
+        if head == commit:
+            parent = git(root, "rev-parse", "--verify", "-q", f"{commit}^", check=False)
+            if parent.returncode == 0:
+                git(root, "update-ref", "HEAD", parent.stdout.decode().strip(), commit)
+                self._sync_index(root, rel)
+            else:
+                # The AI's commit was the repository's first: unborn again.
+                git(root, "update-ref", "-d", "HEAD", commit)
+                git(root, "rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", *rel, check=False)
+            return f" (dropped commit {commit[:10]})"
+        ancestor = git(root, "merge-base", "--is-ancestor", commit, "HEAD", check=False)
+        if ancestor.returncode != 0:
+            return f" (commit {commit[:10]} is no longer on this branch; files restored only)"
+        made = self._commit(paths, f"ai(undo {tool}): ")
+        return f" (reverted in commit {made[:10]})" if made else ""
+
+
+def _write_json(path: Path, data: Any) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+    os.replace(tmp, path)

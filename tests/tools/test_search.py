@@ -1,0 +1,113 @@
+"""find_files and search_text: .gitignore, protected paths, limits, and rg parity."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from harness.actors.tools._jail import Workspace
+from harness.actors.tools._search import MAX_MATCHES, search_text
+from tests.tools.conftest import Call
+
+
+@pytest.fixture
+def tree(ws: Path) -> Path:
+    files = {
+        ".gitignore": "build/\n*.log\n!keep.log\n/rootonly.txt\n",
+        "src/app.py": "import os\ndef main():\n    print('hello world')\n",
+        "src/util.py": "def helper():\n    return 'hello'\n",
+        "src/.gitignore": "generated.py\n",
+        "src/generated.py": "hello = 1\n",
+        "src/deep/rootonly.txt": "hello deep\n",
+        "rootonly.txt": "hello root\n",
+        "build/out.py": "hello build\n",
+        "debug.log": "hello log\n",
+        "keep.log": "hello kept\n",
+        "docs/guide.md": "Say hello(world) to [x]\n",
+        ".github/workflows/ci.yml": "name: hello\n",
+        ".env": "SECRET=hello\n",
+        ".env.example": "SECRET=hello-example\n",
+        "node_modules/lib/index.js": "hello\n",
+        "bin.dat": "hello",
+    }
+    for rel, text in files.items():
+        p = ws / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    (ws / "bin.dat").write_bytes(b"hello\x00\x01\x02")
+    (ws / ".git").mkdir()
+    (ws / ".git" / "config").write_text("hello\n")
+    return ws
+
+
+def test_find_files_respects_gitignore_and_protection(tree: Path, call: Call) -> None:
+    out = call("find_files", pattern="*.py")
+    assert out.ok
+    assert out.output.splitlines() == ["src/app.py", "src/util.py"]
+    assert call("find_files", pattern="*.log").output.splitlines() == ["keep.log"]
+    assert call("find_files", pattern="*rootonly*").output.splitlines() == ["src/deep/rootonly.txt"]
+    assert call("find_files", pattern="src/**/*.txt").output.splitlines() == [
+        "src/deep/rootonly.txt"
+    ]
+    assert call("find_files", pattern="*.yml").output.splitlines() == [".github/workflows/ci.yml"]
+    assert call("find_files", pattern=".env*").output.splitlines() == [".env.example"]
+    assert call("find_files", pattern="*.py", path="src").output.splitlines() == [
+        "src/app.py",
+        "src/util.py",
+    ]
+    assert "no files match" in call("find_files", pattern="*.rs").output
+
+
+@pytest.mark.parametrize("use_rg", [False, True])
+def test_search_text_output(tree: Path, call: Call, use_rg: bool) -> None:
+    if use_rg and not shutil.which("rg"):
+        pytest.skip("rg is not installed")
+    ws = Workspace(tree)
+    out = search_text(ws, {"pattern": "hello", "path": ".", "regex": False}, use_rg=use_rg)
+    assert out.output.splitlines() == [
+        ".env.example:1:SECRET=hello-example",
+        ".github/workflows/ci.yml:1:name: hello",
+        "docs/guide.md:1:Say hello(world) to [x]",
+        "keep.log:1:hello kept",
+        "src/app.py:3:    print('hello world')",
+        "src/deep/rootonly.txt:1:hello deep",
+        "src/util.py:2:    return 'hello'",
+    ]
+    literal = search_text(ws, {"pattern": "hello(world)", "path": "."}, use_rg=use_rg)
+    assert literal.output == "docs/guide.md:1:Say hello(world) to [x]"
+    regex = search_text(ws, {"pattern": r"def \w+\(", "regex": True}, use_rg=use_rg)
+    assert regex.output.splitlines() == ["src/app.py:2:def main():", "src/util.py:1:def helper():"]
+    globbed = search_text(ws, {"pattern": "hello", "glob": "*.py"}, use_rg=use_rg)
+    assert [ln.split(":")[0] for ln in globbed.output.splitlines()] == ["src/app.py", "src/util.py"]
+    sub = search_text(ws, {"pattern": "hello", "path": "src"}, use_rg=use_rg)
+    assert [ln.split(":")[0] for ln in sub.output.splitlines()] == [
+        "src/app.py",
+        "src/deep/rootonly.txt",
+        "src/util.py",
+    ]
+    assert "no matches" in search_text(ws, {"pattern": "zebra"}, use_rg=use_rg).output
+
+
+def test_search_text_truncates_with_counts(ws: Path, call: Call) -> None:
+    for i in range(30):
+        (ws / f"f{i:02}.txt").write_text("needle\n" * 10)
+    out = call("search_text", pattern="needle")
+    lines = out.output.splitlines()
+    assert len(lines) == MAX_MATCHES + 1
+    assert lines[-1] == f"[truncated: showing {MAX_MATCHES} of 300 matching lines in 30 files]"
+    assert out.data["truncated"] is True
+
+
+def test_search_text_refuses_bad_input(ws: Path, call: Call) -> None:
+    assert "bad regular expression" in call("search_text", pattern="(", regex=True).output
+    assert "escapes" in call("search_text", pattern="x", path="..").output
+    assert "does not exist" in call("search_text", pattern="x", path="nope").output
+
+
+def test_search_text_clips_long_lines(ws: Path, call: Call) -> None:
+    (ws / "min.js").write_text("x" * 5000 + "needle" + "y" * 5000 + "\n")
+    out = call("search_text", pattern="needle")
+    assert len(out.output) < 400
+    assert out.output.endswith(" …")
