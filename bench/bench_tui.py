@@ -90,13 +90,15 @@ def full_render_ms(deltas: list[str]) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
-def _pty_time_to(argv: list[str], marker: bytes, env: dict[str, str], timeout: float = 20) -> float:
+def _pty_time_to(argv: list[str], marker: str, env: dict[str, str], timeout: float = 20) -> float:
     import pexpect
 
     t0 = time.perf_counter()
-    child = pexpect.spawn(argv[0], argv[1:], env=env, dimensions=(40, 120), timeout=timeout)
+    child = pexpect.spawn(
+        argv[0], argv[1:], env=env, dimensions=(40, 120), timeout=timeout, encoding="utf-8"
+    )
     try:
-        child.expect_exact(marker.decode())
+        child.expect_exact(marker)
         return time.perf_counter() - t0
     finally:
         child.terminate(force=True)
@@ -122,7 +124,8 @@ def startup_rows() -> list[tuple[str, str, str]]:
             **os.environ,
             "HARNESS_HOME": home,
             "TERM": "xterm-256color",
-            "HARNESS_TUI_OFFLINE": "1",
+            "PROMPT_TOOLKIT_NO_CPR": "1",
+            "OLLAMA_BASE_URL": "http://127.0.0.1:9",
         }
         base = _median_ms(lambda: _run_s([sys.executable, "-c", "pass"], env), 7)
         version = _median_ms(lambda: _run_s([harness, "--version"], env), 7)
@@ -134,18 +137,20 @@ def startup_rows() -> list[tuple[str, str, str]]:
                 f"{version / base:.1f}x baseline; goal < 80 ms",
             ),
         ]
-        try:
-            ready = _median_ms(lambda: _pty_time_to([harness], b"\x1b[?25h", env), 5)
-        except Exception as exc:  # the frontend may be missing pieces on an early branch
-            rows.append(("harness to first prompt", "n/a", str(exc)[:60]))
-        else:
-            rows.append(
-                (
-                    "harness to first prompt",
-                    f"{ready:.0f} ms",
-                    f"{ready / base:.1f}x baseline; goal < 400 ms",
-                )
-            )
+        # `harness` opens the terminal once the command line dispatches to it; the
+        # module entry is the same frontend, measured when `harness` does not.
+        entries = (
+            ("harness to first prompt", [harness]),
+            ("python -m harness.cli.tui to prompt", [sys.executable, "-m", "harness.cli.tui"]),
+        )
+        for label, argv in entries:
+            try:
+                ready = _median_ms(lambda argv=argv: _pty_time_to(argv, "❯", env), 5)
+            except Exception as exc:
+                rows.append((label, "n/a", type(exc).__name__))
+                continue
+            rows.append((label, f"{ready:.0f} ms", f"{ready / base:.1f}x baseline; goal < 400 ms"))
+            break
     return rows
 
 

@@ -25,7 +25,7 @@ def echo_spec(**overrides: Any) -> ChildSpec:
         "heartbeat_interval": 0.5,
         "heartbeat_misses": 4,
         "shutdown_grace": 1.0,
-        "request_grace": 0.5,
+        "request_grace": 2.0,
     }
     fields.update(overrides)
     return ChildSpec(**fields)

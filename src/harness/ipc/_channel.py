@@ -41,7 +41,7 @@ from harness.ipc._envelope import (
     decode_envelope,
     encode_envelope,
 )
-from harness.ipc._errors import ChannelClosed, IpcError, ProtocolError, RemoteError, RequestTimeout
+from harness.ipc._errors import IpcError, ProtocolError, RemoteError, RequestTimeout
 from harness.ipc._framing import DEFAULT_MAX_FRAME, FrameDecoder, encode_frame
 from harness.ipc._messages import Message
 from harness.ipc._router import Router
@@ -64,28 +64,50 @@ class ChannelStatistics:
 
 
 class _Call:
-    """One outgoing request, from send until its final frame (or abort)."""
+    """One outgoing request, from send until its final frame (or abort).
 
-    __slots__ = ("acked", "failure", "finished", "id", "recv", "request", "send", "stream")
+    A one-shot call keeps its reply in a slot and wakes on an event; only a
+    stream pays for a memory channel (the per-call cost is on every round trip).
+    """
+
+    __slots__ = (
+        "acked",
+        "failure",
+        "finished",
+        "id",
+        "recv",
+        "reply",
+        "request",
+        "send",
+        "stream",
+    )
 
     def __init__(self, ident: int, request: str, stream: bool, buffer: int) -> None:
         self.id = ident
         self.request = request
         self.stream = stream
-        self.send: trio.MemorySendChannel[Message]
-        self.recv: trio.MemoryReceiveChannel[Message]
-        self.send, self.recv = trio.open_memory_channel(buffer)
+        self.send: trio.MemorySendChannel[Message] | None = None
+        self.recv: trio.MemoryReceiveChannel[Message] | None = None
+        if stream:
+            self.send, self.recv = trio.open_memory_channel(buffer)
+        self.reply: Message | None = None
         self.failure: Exception | None = None
         self.finished = False
         self.acked = trio.Event()
 
-    def finish(self, failure: Exception | None = None) -> None:
+    def finish(self, failure: Exception | None = None, reply: Message | None = None) -> None:
         if self.finished:
             return
         self.finished = True
         self.failure = failure
-        self.send.close()
+        self.reply = reply
+        if self.send is not None:
+            self.send.close()
         self.acked.set()
+
+    def walk_away(self) -> None:
+        if self.recv is not None:
+            self.recv.close()
 
 
 class MessageStream:
@@ -102,6 +124,7 @@ class MessageStream:
 
     async def __anext__(self) -> Message:
         call = self._call
+        assert call.recv is not None
         with trio.move_on_at(self._deadline) as scope:
             try:
                 return await call.recv.receive()
@@ -206,7 +229,7 @@ class Channel:
     async def _dispatch(self, env: Envelope | BadBody) -> None:
         if isinstance(env, StreamItem):
             call = self._calls.get(env.id)
-            if call is None or call.finished:
+            if call is None or call.finished or call.send is None:
                 self._dropped += 1
                 return
             try:
@@ -215,14 +238,10 @@ class Channel:
                 self._dropped += 1  # the consumer walked away; the cancel is on its way
         elif isinstance(env, Reply):
             call = self._calls.pop(env.id, None)
-            if call is None:
+            if call is None or call.stream:
                 self._dropped += 1
                 return
-            try:
-                call.send.send_nowait(env.body)
-            except (trio.BrokenResourceError, trio.ClosedResourceError, trio.WouldBlock):
-                self._dropped += 1
-            call.finish()
+            call.finish(reply=env.body)
         elif isinstance(env, StreamEnd):
             call = self._calls.pop(env.id, None)
             if call is None:
@@ -331,11 +350,15 @@ class Channel:
         call = self._open(msg, stream=False)
         try:
             await self._send_request(call, Request(call.id, msg, stream=False, timeout=timeout))
-            with trio.move_on_after(math.inf if timeout is None else timeout):
-                try:
-                    return await call.recv.receive()
-                except trio.EndOfChannel:
-                    raise (call.failure or ChannelClosed(f"{self.name}: no reply")) from None
+            if timeout is None:
+                await call.acked.wait()
+            else:
+                with trio.move_on_after(timeout):
+                    await call.acked.wait()
+            if call.reply is not None:
+                return call.reply
+            if call.failure is not None:
+                raise call.failure
             raise RequestTimeout(worker=self.name, request=call.request, timeout=timeout or 0.0)
         finally:
             if not call.finished:
@@ -380,7 +403,7 @@ class Channel:
         return call
 
     def _abandon(self, call: _Call) -> None:
-        call.recv.close()
+        call.walk_away()
         if self._nursery is None or self._closed is not None:
             self._calls.pop(call.id, None)
             return

@@ -187,7 +187,7 @@ def decode_envelope(payload: bytes) -> Envelope | BadBody:
     if kind in ("q", "r", "y"):
         ident = _int(obj, "i")
         try:
-            body = decode_message(obj.get("m"))
+            body: Message = decode_message(obj.get("m"))
         except ProtocolError as exc:
             return BadBody(kind=kind, id=ident, error=exc)
         if kind == "q":

@@ -40,7 +40,8 @@ def signal_group(pgid: int, sig: int) -> bool:
 def snapshot_tree(pid: int) -> list[psutil.Process]:
     """Every live descendant of *pid* (empty when *pid* is gone)."""
     try:
-        return psutil.Process(pid).children(recursive=True)
+        children: list[psutil.Process] = psutil.Process(pid).children(recursive=True)
+        return children
     except psutil.Error:
         return []
 
@@ -104,7 +105,7 @@ def _is_zombie(proc: psutil.Process) -> bool:
     # A killed process that is not our child stays a zombie until its new parent
     # reaps it (and some container inits never do); it runs nothing any more.
     try:
-        return proc.status() == psutil.STATUS_ZOMBIE
+        return bool(proc.status() == psutil.STATUS_ZOMBIE)
     except psutil.Error:
         return True
 

@@ -323,3 +323,7 @@ class RunView:
                 model=self.model,
             )
         )
+
+    def handle_error(self, message: str) -> None:
+        """Show one error sentence that did not come as an event."""
+        self._notice(f"✗ {message}", "red")

@@ -1,0 +1,56 @@
+"""``make bench``: run every ``bench/bench_*.py`` (or the ones named) and print their tables.
+
+Each module exposes ``run() -> list[tuple[str, str, str]]``: rows of
+(what was measured, the figure, how it compares with its baseline or goal).
+Every figure is measured beside its baseline in the same run, never against a
+number remembered from another machine.
+
+    python -m bench              # all of them
+    python -m bench runtime tui  # just these
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+
+def discover() -> list[str]:
+    here = Path(__file__).parent
+    return sorted(p.stem.removeprefix("bench_") for p in here.glob("bench_*.py"))
+
+
+def main(argv: list[str]) -> int:
+    console = Console()
+    names = argv or discover()
+    failed = 0
+    for name in names:
+        started = time.perf_counter()
+        try:
+            module = importlib.import_module(f"bench.bench_{name}")
+            rows = module.run()
+        except Exception:
+            failed += 1
+            console.print(f"[red]bench {name} failed[/red]")
+            console.print(traceback.format_exc(), markup=False, highlight=False)
+            continue
+        table = Table(
+            title=f"{name}  ({time.perf_counter() - started:.1f} s)", title_justify="left"
+        )
+        table.add_column("measured")
+        table.add_column("figure", justify="right")
+        table.add_column("beside")
+        for what, figure, note in rows:
+            table.add_row(what, figure, note)
+        console.print(table)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,205 @@
+"""Benchmarks of the runtime (issue: supervisor and typed IPC).
+
+- round trip of a typed request/reply through a real worker process, p50/p99 and
+  calls per second, beside a bare trio ping-pong of the same bytes with a peer
+  process over a socketpair (no typing, no envelope decoding);
+- crash to failure: ``kill -9`` of a worker -> its in-flight call fails;
+- crash to ready: ``kill -9`` -> a replacement worker answers;
+- idle RSS of one worker process, beside ``python -c`` importing only trio.
+
+Run: ``python -m bench runtime``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import orjson
+import psutil
+import trio
+
+from bench._echo_worker import BenchHang, BenchPing
+from harness.ipc import WorkerDied, encode_message
+from harness.supervisor import ChildSpec, open_supervisor
+
+ROOT = Path(__file__).resolve().parents[1]
+ROUND_TRIPS = 3000
+CRASHES = 15
+
+
+def _spec() -> ChildSpec:
+    env = {"PYTHONPATH": str(ROOT)}
+    return ChildSpec(name="bench", module="bench._echo_worker", env=env, heartbeat_interval=None)
+
+
+def _pct(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def typed_round_trips(n: int) -> tuple[list[float], float]:
+    async with open_supervisor() as sup:
+        h = await sup.start(_spec())
+        for i in range(200):  # warm up
+            await h.request(BenchPing("x" * 64, i))
+        samples = []
+        started = time.perf_counter()
+        for i in range(n):
+            t0 = time.perf_counter()
+            await h.request(BenchPing("x" * 64, i))
+            samples.append(time.perf_counter() - t0)
+        return samples, n / (time.perf_counter() - started)
+
+
+async def bare_round_trips(n: int) -> tuple[list[float], float]:
+    ours, theirs = socket.socketpair()
+    proc = subprocess.Popen(  # noqa: ASYNC220 - started once, before anything is timed
+        [sys.executable, "-m", "bench._bare_echo"],
+        pass_fds=(theirs.fileno(),),
+        env={**os.environ, "BARE_FD": str(theirs.fileno()), "PYTHONPATH": str(ROOT)},
+    )
+    theirs.close()
+    ours.setblocking(False)
+    stream = trio.SocketStream(trio.socket.from_stdlib_socket(ours))
+    # The same bytes a typed request carries, prepared once: no typing, no codec.
+    body = orjson.dumps(
+        {"k": "q", "i": 1, "s": False, "t": None, "m": encode_message(BenchPing("x" * 64, 1))}
+    )
+    frame = struct.pack(">I", len(body)) + body
+    try:
+
+        async def one() -> None:
+            await stream.send_all(frame)
+            got = 0
+            while got < len(frame):
+                got += len(await stream.receive_some(65536))
+
+        for _ in range(200):
+            await one()
+        samples = []
+        started = time.perf_counter()
+        for _ in range(n):
+            t0 = time.perf_counter()
+            await one()
+            samples.append(time.perf_counter() - t0)
+        return samples, n / (time.perf_counter() - started)
+    finally:
+        await stream.aclose()
+        proc.wait(5)
+
+
+async def crash_timings(n: int) -> tuple[list[float], list[float]]:
+    to_failure: list[float] = []
+    to_ready: list[float] = []
+    async with open_supervisor() as sup:
+        spec = _spec()
+        spec = ChildSpec(**{**_fields(spec), "max_restarts": n + 5, "backoff_initial": 0.0})
+        h = await sup.start(spec)
+        for _ in range(n):
+            await h.request(BenchPing("warm"))
+            failed_at: list[float] = []
+
+            async def in_flight(failed_at: list[float] = failed_at) -> None:
+                try:
+                    await h.request(BenchHang())
+                except WorkerDied:
+                    failed_at.append(time.perf_counter())
+
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(in_flight)
+                await trio.sleep(0.05)
+                pid = h.pid
+                assert pid is not None
+                killed_at = time.perf_counter()
+                os.kill(pid, signal.SIGKILL)
+            to_failure.append(failed_at[0] - killed_at)
+            await h.request(BenchPing("back"), timeout=10)
+            to_ready.append(time.perf_counter() - killed_at)
+    return to_failure, to_ready
+
+
+def _fields(spec: ChildSpec) -> dict[str, object]:
+    import attrs
+
+    return attrs.asdict(spec, recurse=False)
+
+
+async def idle_worker_rss() -> int:
+    async with open_supervisor() as sup:
+        h = await sup.start(_spec())
+        await h.request(BenchPing("x"))
+        await trio.sleep(0.5)
+        assert h.pid is not None
+        return int(psutil.Process(h.pid).memory_info().rss)
+
+
+def bare_trio_rss() -> int:
+    bare = subprocess.Popen([sys.executable, "-c", "import trio, time; time.sleep(5)"])
+    time.sleep(1.0)
+    rss = int(psutil.Process(bare.pid).memory_info().rss)
+    bare.kill()
+    bare.wait()
+    return rss
+
+
+def _us(seconds: float) -> str:
+    return f"{seconds * 1e6:.0f} µs"
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.1f} ms"
+
+
+async def _all() -> list[tuple[str, str, str]]:
+    typed, typed_rate = await typed_round_trips(ROUND_TRIPS)
+    bare, bare_rate = await bare_round_trips(ROUND_TRIPS)
+    failure, ready = await crash_timings(CRASHES)
+    worker_rss = await idle_worker_rss()
+    bare_rss = await trio.to_thread.run_sync(bare_trio_rss)
+    t50, b50 = statistics.median(typed), statistics.median(bare)
+    return [
+        (
+            "typed round trip p50",
+            _us(t50),
+            f"bare {_us(b50)}; ratio {t50 / b50:.2f}x (goal < 2x, < 150 µs)",
+        ),
+        ("typed round trip p99", _us(_pct(typed, 0.99)), f"bare {_us(_pct(bare, 0.99))}"),
+        (
+            "typed calls per second",
+            f"{typed_rate:,.0f}",
+            f"bare {bare_rate:,.0f}; ratio {bare_rate / typed_rate:.2f}x",
+        ),
+        (
+            "kill -9 -> in-flight call fails, p50",
+            _ms(statistics.median(failure)),
+            f"max {_ms(max(failure))} over {CRASHES} (goal < 50 ms)",
+        ),
+        (
+            "kill -9 -> replacement answers, p50",
+            _ms(statistics.median(ready)),
+            f"max {_ms(max(ready))} over {CRASHES} (goal < 300 ms)",
+        ),
+        (
+            "idle worker RSS",
+            f"{worker_rss / 2**20:.1f} MiB",
+            f"python importing only trio: {bare_rss / 2**20:.1f} MiB",
+        ),
+    ]
+
+
+def run() -> list[tuple[str, str, str]]:
+    """Every row of this benchmark: (what, figure, comparison)."""
+    return trio.run(_all)
+
+
+if __name__ == "__main__":
+    for what, figure, note in run():
+        print(f"{what:<40} {figure:>12}  {note}")

@@ -1,0 +1,344 @@
+"""The model worker's core: one ChatRequest in, one stream of events out.
+
+It picks the provider and the tool protocol, renders the history for text-protocol
+models, runs the stream through the filter and the lenient parser, retries 429 / 5xx
+before the first event (honouring ``Retry-After``), and fails over to the next model on
+"not found", "overloaded" or a rate limit. Everything it emits is a
+:data:`~harness.actors.protocol.model.ModelEvent`; every failure ends as one
+:class:`~harness.actors.protocol.model.ModelError`, with no key in it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import os
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import aclosing
+
+import attrs
+import trio
+
+from harness.actors.model._credentials import PROVIDERS, resolve_credentials
+from harness.actors.model._filter import TextStreamFilter
+from harness.actors.model._http import Timeouts, redact
+from harness.actors.model._provider import Finish, Provider, ProviderCall, ProviderError
+from harness.actors.model._textproto import render_text_history, text_protocol_prompt
+from harness.actors.protocol.model import (
+    ChatRequest,
+    ListModels,
+    ModelDone,
+    ModelError,
+    ModelEvent,
+    ModelList,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallEvent,
+    ToolSchema,
+    Usage,
+)
+
+__all__ = ["Emit", "ModelEngine", "RetryPolicy", "timeouts_from_env"]
+
+Emit = Callable[[ModelEvent], Awaitable[None]]
+_ids = itertools.count(1)
+
+
+@attrs.frozen
+class RetryPolicy:
+    """Retries of 429 / 5xx before the first event.
+
+    Attributes:
+        retries: how many times a model is retried (0: never).
+        base_delay: the first backoff in seconds; it doubles each time.
+        max_delay: the longest backoff without a ``Retry-After``.
+        max_retry_after: a ``Retry-After`` longer than this fails at once instead.
+    """
+
+    retries: int = 3
+    base_delay: float = 0.5
+    max_delay: float = 8.0
+    max_retry_after: float = 60.0
+
+
+def timeouts_from_env(env: Mapping[str, str]) -> Timeouts:
+    """Timeouts, overridable by ``HARNESS_MODEL_{CONNECT,FIRST_BYTE,IDLE}_TIMEOUT``."""
+    base = Timeouts()
+
+    def read(name: str, default: float) -> float:
+        try:
+            value = float(env.get(f"HARNESS_MODEL_{name}_TIMEOUT", default))
+        except ValueError:
+            return default
+        return value if value > 0 else default
+
+    return Timeouts(
+        read("CONNECT", base.connect), read("FIRST_BYTE", base.first_byte), read("IDLE", base.idle)
+    )
+
+
+class _Failover(Exception):
+    def __init__(self, error: ProviderError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+class _Started:
+    """Set once anything reached the caller: from then on nothing is retried."""
+
+    value = False
+
+
+class ModelEngine:
+    """Streams chat replies from any provider.
+
+    Args:
+        env: the environment (keys, addresses, timeouts); default ``os.environ``.
+        timeouts: overrides the timeouts read from *env*.
+        retry: the retry policy.
+        providers: providers by name, replacing the built-in ones (a test seam).
+    """
+
+    def __init__(
+        self,
+        env: Mapping[str, str] | None = None,
+        *,
+        timeouts: Timeouts | None = None,
+        retry: RetryPolicy | None = None,
+        providers: Mapping[str, Provider] | None = None,
+    ) -> None:
+        self.env = os.environ if env is None else env
+        self.timeouts = timeouts or timeouts_from_env(self.env)
+        self.retry = retry or RetryPolicy()
+        self._providers: dict[str, Provider] = dict(providers or {})
+
+    def provider(self, name: str) -> Provider:
+        """The provider called *name*, made on first use.
+
+        Raises:
+            ProviderError: ``config`` for an unknown name or an embedded model that
+                cannot be loaded.
+        """
+        if name in self._providers:
+            return self._providers[name]
+        made: Provider
+        if name == "local":
+            try:
+                module = importlib.import_module("harness.actors.model.local")
+                candidate: object = module.make_provider()
+            except Exception as exc:  # any failure to load is a config problem to report
+                raise ProviderError(
+                    "config", f"the embedded local model is not available: {exc}"
+                ) from None
+            if not isinstance(candidate, Provider):
+                raise ProviderError("config", "the embedded local model is not a Provider")
+            made = candidate
+        elif name in PROVIDERS:
+            made = self._http_provider(name)
+        else:
+            known = ", ".join(PROVIDERS)
+            raise ProviderError("config", f"unknown provider {name!r} (known: {known})")
+        self._providers[name] = made
+        return made
+
+    def _http_provider(self, name: str) -> Provider:
+        from harness.actors.model._anthropic import AnthropicProvider
+        from harness.actors.model._gemini import GeminiProvider
+        from harness.actors.model._ollama import OllamaProvider
+        from harness.actors.model._openai import OpenAIProvider
+
+        cls = {
+            "ollama": OllamaProvider,
+            "openai": OpenAIProvider,
+            "anthropic": AnthropicProvider,
+            "gemini": GeminiProvider,
+        }[name]
+        made: Provider = cls(self.timeouts)
+        return made
+
+    async def aclose(self) -> None:
+        """Close every provider."""
+        for p in self._providers.values():
+            with trio.move_on_after(2):
+                await p.aclose()
+
+    def _secrets(self, req_key: str | None) -> list[str | None]:
+        keys = [req_key]
+        keys += [v for k, v in self.env.items() if k.endswith(("_API_KEY", "_TOKEN"))]
+        return keys
+
+    async def list_models(self, req: ListModels) -> ModelList:
+        """The models of ``req.provider``.
+
+        Raises:
+            ProviderError: with the provider's message (no key in it).
+        """
+        try:
+            provider = self.provider(req.provider)
+            key, base = resolve_credentials(
+                req.provider, api_key=req.api_key, base_url=req.base_url, env=self.env
+            )
+            return ModelList(await provider.list_models(base, key))
+        except ProviderError as exc:
+            exc.message = redact(exc.message, self._secrets(req.api_key))
+            raise ProviderError(exc.kind, exc.message, status=exc.status) from None
+
+    async def chat(self, req: ChatRequest, emit: Emit) -> None:
+        """Stream the reply to *req* through *emit*; failures end as one ModelError."""
+        secrets = self._secrets(req.api_key)
+
+        async def fail(err: ProviderError, model: str | None) -> None:
+            await emit(
+                ModelError(
+                    kind=err.kind,
+                    message=redact(err.message, secrets),
+                    status=err.status,
+                    model=model,
+                )
+            )
+
+        if not req.models:
+            await fail(ProviderError("config", "no model was given"), None)
+            return
+        try:
+            provider = self.provider(req.provider)
+            key, base = resolve_credentials(
+                req.provider, api_key=req.api_key, base_url=req.base_url, env=self.env
+            )
+        except ProviderError as err:
+            await fail(err, None)
+            return
+        failures: list[str] = []
+        for i, model in enumerate(req.models):
+            last = i == len(req.models) - 1
+            try:
+                await self._one_model(provider, req, model, base, key, emit, last=last)
+                return
+            except _Failover as f:
+                failures.append(f"{model}: {f.error.message}")
+                if last:
+                    msg = "; ".join(failures) if len(failures) > 1 else f.error.message
+                    await fail(ProviderError(f.error.kind, msg, status=f.error.status), model)
+                    return
+            except ProviderError as err:
+                await fail(err, model)
+                return
+
+    async def _protocol(
+        self, provider: Provider, req: ChatRequest, model: str, base: str, key: str | None
+    ) -> str:
+        if req.tool_protocol not in ("native", "text", "auto"):
+            raise ProviderError(
+                "config", f"unknown tool protocol {req.tool_protocol!r} (native, text, auto)"
+            )
+        if not req.tools or req.tool_protocol != "auto":
+            return "native" if not req.tools else req.tool_protocol
+        return "native" if await provider.supports_tools(model, base, key) else "text"
+
+    async def _one_model(
+        self,
+        provider: Provider,
+        req: ChatRequest,
+        model: str,
+        base: str,
+        key: str | None,
+        emit: Emit,
+        *,
+        last: bool,
+    ) -> None:
+        started = _Started()
+        for attempt in itertools.count():
+            try:
+                protocol = await self._protocol(provider, req, model, base, key)
+                await self._stream(provider, req, model, protocol, base, key, emit, started)
+                return
+            except ProviderError as err:
+                if started.value:
+                    raise
+                if not last and (err.kind in ("not_found", "rate_limit") or err.overloaded):
+                    raise _Failover(err) from None
+                if err.kind not in ("rate_limit", "server") or attempt >= self.retry.retries:
+                    raise
+                delay = min(self.retry.max_delay, self.retry.base_delay * 2**attempt)
+                if err.retry_after is not None:
+                    if err.retry_after > self.retry.max_retry_after:
+                        raise ProviderError(
+                            err.kind,
+                            f"{err.message} (asked to wait {err.retry_after:g} s)",
+                            status=err.status,
+                        ) from None
+                    delay = err.retry_after
+                await trio.sleep(delay)
+
+    async def _stream(
+        self,
+        provider: Provider,
+        req: ChatRequest,
+        model: str,
+        protocol: str,
+        base: str,
+        key: str | None,
+        emit: Emit,
+        started: _Started,
+    ) -> None:
+        text = protocol == "text"
+        known = {t.name: tuple(t.parameters.get("properties", {})) for t in req.tools}
+        if text:
+            system = "\n\n".join(s for s in (req.system, text_protocol_prompt(req.tools)) if s)
+            messages = render_text_history(req.messages, req.tools)
+            tools: tuple[ToolSchema, ...] = ()
+        else:
+            system = req.system
+            messages = tuple(
+                attrs.evolve(m, thinking="") if m.thinking else m for m in req.messages
+            )
+            tools = req.tools
+        call = ProviderCall(
+            model=model,
+            messages=messages,
+            system=system,
+            tools=tools,
+            options=req.options,
+            base_url=base,
+            api_key=key,
+            text_protocol=text,
+        )
+
+        async def out(event: ModelEvent) -> None:
+            started.value = True
+            await emit(event)
+
+        filt = TextStreamFilter(known, parse_calls=text)
+        finish: str | None = None
+        calls = 0
+        async with aclosing(provider.stream(call)) as events:  # type: ignore[type-var]
+            async for ev in events:
+                if isinstance(ev, Finish):
+                    finish = ev.reason
+                elif isinstance(ev, TextDelta):
+                    for d in filt.feed(ev.text):
+                        await out(d)
+                elif isinstance(ev, ToolCallEvent):
+                    calls += 1
+                    await out(ev)
+                elif isinstance(ev, ThinkingDelta | Usage):
+                    await out(ev)
+        if finish is None:
+            raise ProviderError("bad_response", f"{provider.name} ended without a finish")
+        tail, parsed = filt.finish(complete=finish != "length")
+        for d in tail:
+            await out(d)
+        for c in parsed.calls:
+            calls += 1
+            await out(
+                ToolCallEvent(
+                    id=f"call_t{next(_ids)}",
+                    name=c.name,
+                    arguments=c.arguments,
+                    parse_error=c.parse_error,
+                    repaired=c.repaired,
+                )
+            )
+        if calls and finish == "stop":
+            finish = "tool_calls"
+        await emit(ModelDone(finish_reason=finish, model=model, tool_protocol=protocol))

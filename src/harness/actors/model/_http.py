@@ -1,0 +1,249 @@
+"""One streamed HTTP exchange with a provider, bounded in time at every step.
+
+Timeouts: ``connect`` (TCP + TLS), ``first_byte`` (from sending the request to the first
+body bytes: a server that never answers), ``idle`` (between body chunks: a connection that
+went silent or sits in CLOSE_WAIT). Each becomes a ``network`` :class:`ProviderError` in
+seconds, never a hang. Leaving the ``open_stream`` block for any reason (including the
+caller being cancelled) closes the connection at once.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import math
+import time
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import attrs
+import httpx
+import orjson
+import trio
+
+from harness.actors.model._provider import ProviderError
+
+__all__ = [
+    "Body",
+    "Timeouts",
+    "error_from_response",
+    "get_json",
+    "make_client",
+    "open_stream",
+    "redact",
+]
+
+_CONTEXT_WORDS = (
+    "context length",
+    "context_length",
+    "context window",
+    "maximum context",
+    "prompt is too long",
+    "too many tokens",
+    "exceeds the context",
+    "input is too long",
+    "token limit",
+)
+
+
+@attrs.frozen
+class Timeouts:
+    """Seconds allowed for each step of an exchange (see the module docstring)."""
+
+    connect: float = 10.0
+    first_byte: float = 120.0
+    idle: float = 60.0
+
+
+def make_client(timeouts: Timeouts) -> httpx.AsyncClient:
+    """A client whose own timeouts cover connecting; reads are bounded by :class:`Body`."""
+    return httpx.AsyncClient(
+        timeout=httpx.Timeout(connect=timeouts.connect, read=None, write=60.0, pool=60.0),
+        follow_redirects=True,
+        trust_env=False,
+    )
+
+
+def redact(text: str, secrets: Iterable[str | None]) -> str:
+    """*text* with every secret in it replaced, so no key reaches a log or an event."""
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "[redacted]")
+    return text
+
+
+def _retry_after(headers: httpx.Headers) -> float | None:
+    ms = headers.get("retry-after-ms")
+    if ms:
+        try:
+            return max(0.0, float(ms) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+        return max(0.0, seconds) if math.isfinite(seconds) else None
+    except ValueError:
+        pass
+    when = email.utils.parsedate_to_datetime(value) if value else None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def message_of(body: bytes) -> str:
+    """The provider's own words in an error body (JSON or text)."""
+    try:
+        data: Any = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return body.decode("utf-8", "replace").strip()[:500]
+    if isinstance(data, list) and data:
+        data = data[0]
+    if isinstance(data, dict):
+        err = data.get("error", data)
+        if isinstance(err, dict):
+            msg = err.get("message") or err.get("msg") or err.get("detail")
+            if isinstance(msg, str):
+                return msg
+        elif isinstance(err, str):
+            return err
+        if isinstance(data.get("message"), str):
+            return str(data["message"])
+    return body.decode("utf-8", "replace").strip()[:500]
+
+
+def classify(status: int | None, message: str) -> tuple[str, bool]:
+    """(error kind, overloaded) for an HTTP status and the provider's message."""
+    low = message.lower()
+    overloaded = status in (503, 529) or "overloaded" in low
+    if any(w in low for w in _CONTEXT_WORDS) and status in (None, 400, 413, 422):
+        return "context_length", overloaded
+    if status in (401, 403) or ("api key" in low and status == 400):
+        return "auth", overloaded
+    if status == 404 or (status is None and "not found" in low):
+        return "not_found", overloaded
+    if status == 429 or "rate limit" in low or "resource_exhausted" in low:
+        return "rate_limit", overloaded
+    if overloaded:
+        return "server", True
+    if status is not None and status >= 500:
+        return "server", overloaded
+    return "bad_response", overloaded
+
+
+def error_from_response(
+    status: int, headers: httpx.Headers, body: bytes, secrets: Iterable[str | None]
+) -> ProviderError:
+    """The :class:`ProviderError` for a non-2xx answer."""
+    message = redact(message_of(body), secrets) or f"HTTP {status}"
+    kind, overloaded = classify(status, message)
+    return ProviderError(
+        kind, message, status=status, retry_after=_retry_after(headers), overloaded=overloaded
+    )
+
+
+def _network_error(exc: Exception, what: str, secrets: Iterable[str | None]) -> ProviderError:
+    detail = redact(str(exc), secrets) or type(exc).__name__
+    return ProviderError("network", f"{what}: {detail}")
+
+
+class Body:
+    """The body of a streamed answer, read chunk by chunk under the timeouts."""
+
+    def __init__(self, response: httpx.Response, deadline: float, timeouts: Timeouts) -> None:
+        self._chunks = response.aiter_raw()
+        self._deadline: float | None = deadline
+        self._timeouts = timeouts
+        self._secrets: tuple[str | None, ...] = ()
+        self.bytes_read = 0
+
+    async def next_chunk(self) -> bytes | None:
+        """The next bytes, or ``None`` at the end of the body.
+
+        Raises:
+            ProviderError: ``network`` when the server went silent or the connection broke.
+        """
+        if self._deadline is not None:
+            scope, what = trio.move_on_at(self._deadline), "no answer"
+            limit = self._timeouts.first_byte
+        else:
+            scope, what = trio.move_on_after(self._timeouts.idle), "the stream went silent"
+            limit = self._timeouts.idle
+        with scope:
+            try:
+                chunk = await self._chunks.__anext__()
+            except StopAsyncIteration:
+                return None
+            except httpx.HTTPError as exc:
+                raise _network_error(exc, "the connection broke", self._secrets) from None
+            self._deadline = None
+            self.bytes_read += len(chunk)
+            return chunk
+        raise ProviderError("network", f"{what} for {limit:g} s; gave up")
+
+
+@asynccontextmanager
+async def open_stream(
+    client: httpx.AsyncClient,
+    request: httpx.Request,
+    timeouts: Timeouts,
+    secrets: Iterable[str | None] = (),
+) -> AsyncIterator[Body]:
+    """Send *request* and yield its streamed :class:`Body`.
+
+    Raises:
+        ProviderError: a non-2xx answer (with the provider's message and ``Retry-After``),
+            or a connect / first-byte failure.
+    """
+    secrets = tuple(secrets)
+    deadline = trio.current_time() + timeouts.first_byte
+    response: httpx.Response | None = None
+    try:
+        with trio.move_on_at(deadline):
+            try:
+                response = await client.send(request, stream=True)
+            except httpx.ConnectTimeout:
+                raise ProviderError(
+                    "network",
+                    f"could not connect to {request.url.host} within {timeouts.connect:g} s",
+                ) from None
+            except httpx.HTTPError as exc:
+                raise _network_error(exc, f"could not reach {request.url.host}", secrets) from None
+        if response is None:
+            raise ProviderError(
+                "network", f"no answer from {request.url.host} for {timeouts.first_byte:g} s"
+            )
+        if response.status_code >= 400:
+            body = b""
+            with trio.move_on_at(max(deadline, trio.current_time() + 5)):
+                try:
+                    body = await response.aread()
+                except httpx.HTTPError:
+                    pass
+            raise error_from_response(response.status_code, response.headers, body, secrets)
+        stream = Body(response, deadline, timeouts)
+        stream._secrets = secrets
+        yield stream
+    finally:
+        if response is not None:
+            with trio.CancelScope(shield=True), trio.move_on_after(2):
+                await response.aclose()
+
+
+async def get_json(
+    client: httpx.AsyncClient,
+    request: httpx.Request,
+    timeouts: Timeouts,
+    secrets: Iterable[str | None] = (),
+) -> Any:
+    """Send a small request and decode its JSON answer, under the same rules."""
+    chunks: list[bytes] = []
+    async with open_stream(client, request, timeouts, secrets) as body:
+        while (chunk := await body.next_chunk()) is not None:
+            chunks.append(chunk)
+    try:
+        return orjson.loads(b"".join(chunks))
+    except orjson.JSONDecodeError:
+        raise ProviderError("bad_response", f"{request.url.path}: the answer is not JSON") from None

@@ -1,0 +1,154 @@
+"""What the four HTTP providers share: one client, the timed stream, a decoder per format.
+
+A provider builds the request and names a decoder; the decoder turns the body's bytes into
+provider events and is plain synchronous code, so it is fuzzed and benchmarked alone.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+import httpx
+import orjson
+
+from harness.actors.model._http import Timeouts, get_json, make_client, open_stream
+from harness.actors.model._provider import ProviderCall, ProviderError, ProviderEvent
+from harness.actors.protocol.model import ToolCallEvent
+
+__all__ = ["Decoder", "DecoderBase", "HttpProvider", "call_id", "require_finish", "tool_call_event"]
+
+_ids = itertools.count(1)
+
+
+def call_id() -> str:
+    """A fresh id for a tool call the backend sent without one."""
+    return f"call_{next(_ids)}"
+
+
+def tool_call_event(cid: str | None, name: str, raw_args: Any) -> ToolCallEvent:
+    """A tool call from native arguments: an object, or a JSON string to parse."""
+    cid = cid or call_id()
+    if isinstance(raw_args, dict):
+        return ToolCallEvent(id=cid, name=name, arguments=raw_args)
+    if raw_args is None or (isinstance(raw_args, str) and not raw_args.strip()):
+        return ToolCallEvent(id=cid, name=name, arguments={})
+    if isinstance(raw_args, str):
+        try:
+            value = orjson.loads(raw_args)
+        except orjson.JSONDecodeError as exc:
+            return ToolCallEvent(id=cid, name=name, parse_error=f"arguments are not JSON: {exc}")
+        if isinstance(value, dict):
+            return ToolCallEvent(id=cid, name=name, arguments=value)
+    return ToolCallEvent(id=cid, name=name, parse_error="arguments are not a JSON object")
+
+
+class Decoder(Protocol):
+    """Bytes of one streamed answer in, provider events out.
+
+    An error found in the middle of a chunk is kept in ``failed`` and the events decoded
+    before it are still returned, so nothing the model said is lost.
+    """
+
+    failed: ProviderError | None
+
+    def feed(self, data: bytes) -> list[ProviderEvent]:
+        """Decode the next bytes; return the events they complete (see ``failed``)."""
+        ...
+
+    def close(self) -> list[ProviderEvent]:
+        """The body ended: the last events, ending with :class:`Finish`.
+
+        Raises:
+            ProviderError: the stream stopped before the reply was complete.
+        """
+        ...
+
+
+class DecoderBase:
+    """What every decoder shares: keeping the first error found mid-chunk."""
+
+    failed: ProviderError | None = None
+
+    @contextmanager
+    def catching(self) -> Iterator[None]:
+        """Keep a :class:`ProviderError` raised inside in ``failed``."""
+        try:
+            yield
+        except ProviderError as err:
+            self.failed = err
+
+
+class HttpProvider:
+    """Base of the HTTP providers: subclasses build requests and decoders."""
+
+    name = "http"
+
+    def __init__(self, timeouts: Timeouts | None = None) -> None:
+        self.timeouts = timeouts or Timeouts()
+        self._client: httpx.AsyncClient | None = None
+
+    @property
+    def client(self) -> httpx.AsyncClient:
+        """The shared client (made on first use, inside the worker's event loop)."""
+        if self._client is None:
+            self._client = make_client(self.timeouts)
+        return self._client
+
+    def build_request(self, call: ProviderCall) -> httpx.Request:
+        """The streaming request for *call*."""
+        raise NotImplementedError
+
+    def decoder(self, call: ProviderCall) -> Decoder:
+        """A fresh decoder for one answer."""
+        raise NotImplementedError
+
+    def models_request(self, base_url: str, api_key: str | None) -> httpx.Request:
+        """The request listing the models."""
+        raise NotImplementedError
+
+    def models_from(self, data: Any) -> tuple[str, ...]:
+        """The model names in the listing's JSON."""
+        raise NotImplementedError
+
+    async def stream(self, call: ProviderCall) -> AsyncIterator[ProviderEvent]:
+        """Stream one reply (see :class:`~harness.actors.model.Provider`)."""
+        request = self.build_request(call)
+        decoder = self.decoder(call)
+        async with open_stream(self.client, request, self.timeouts, (call.api_key,)) as body:
+            while (chunk := await body.next_chunk()) is not None:
+                for event in decoder.feed(chunk):
+                    yield event
+                if decoder.failed is not None:
+                    raise decoder.failed
+            tail = decoder.close()
+        for event in tail:
+            yield event
+
+    async def list_models(self, base_url: str, api_key: str | None) -> tuple[str, ...]:
+        """The models the backend offers."""
+        data = await get_json(
+            self.client, self.models_request(base_url, api_key), self.timeouts, (api_key,)
+        )
+        try:
+            return self.models_from(data)
+        except (KeyError, TypeError, AttributeError):
+            raise ProviderError("bad_response", "the model list has an unknown shape") from None
+
+    async def supports_tools(self, model: str, base_url: str, api_key: str | None) -> bool:
+        """Hosted APIs take tools natively."""
+        return True
+
+    async def aclose(self) -> None:
+        """Close the client and its connections."""
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+
+def require_finish(finished: bool, what: str) -> None:
+    """Raise the error for a stream that ended without saying it was done."""
+    if not finished:
+        raise ProviderError("network", f"the stream ended before the reply was complete ({what})")

@@ -1,0 +1,175 @@
+"""Ollama: ``POST /api/chat`` streamed as NDJSON; ``/api/tags`` lists the models and
+``/api/show`` says (once per model, cached) whether its template takes tools.
+
+``num_ctx`` and ``num_predict`` are sent explicitly from our context settings, because
+Ollama's defaults silently truncate long histories; thinking comes in its own field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import orjson
+
+from harness.actors.model._http import classify, get_json
+from harness.actors.model._httpbase import (
+    DecoderBase,
+    HttpProvider,
+    require_finish,
+    tool_call_event,
+)
+from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
+from harness.actors.model._wire import BadLine, NdjsonParser
+from harness.actors.protocol.model import ChatMessage, TextDelta, ThinkingDelta, Usage
+
+__all__ = ["DEFAULT_BASE", "OllamaDecoder", "OllamaProvider", "ollama_messages"]
+
+DEFAULT_BASE = "http://localhost:11434"
+
+
+def ollama_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[dict[str, Any]]:
+    """The history in Ollama's shape (arguments as objects, tool results by name)."""
+    out: list[dict[str, Any]] = []
+    if system:
+        out.append({"role": "system", "content": system})
+    for m in messages:
+        msg: dict[str, Any] = {"role": m.role, "content": m.content}
+        if m.role == "assistant" and m.tool_calls:
+            msg["tool_calls"] = [
+                {"function": {"name": c.name, "arguments": c.arguments}} for c in m.tool_calls
+            ]
+        if m.role == "tool" and m.name:
+            msg["tool_name"] = m.name
+        out.append(msg)
+    return out
+
+
+class OllamaDecoder(DecoderBase):
+    """NDJSON chat chunks in, provider events out."""
+
+    def __init__(self) -> None:
+        self._lines = NdjsonParser()
+        self._finished = False
+
+    def feed(self, data: bytes) -> list[ProviderEvent]:
+        out: list[ProviderEvent] = []
+        with self.catching():
+            for obj in self._lines.feed(data):
+                self._chunk(obj, out)
+        return out
+
+    def close(self) -> list[ProviderEvent]:
+        out: list[ProviderEvent] = []
+        for obj in self._lines.close():
+            self._chunk(obj, out)
+        require_finish(self._finished, 'no "done": true')
+        return out
+
+    def _chunk(self, obj: Any, out: list[ProviderEvent]) -> None:
+        if isinstance(obj, BadLine):
+            raise ProviderError("bad_response", f"a stream line is not JSON: {obj.line[:80]!r}")
+        if not isinstance(obj, dict) or self._finished:
+            return
+        if "error" in obj:
+            message = str(obj["error"])
+            kind, overloaded = classify(None, message)
+            raise ProviderError(kind, message, overloaded=overloaded)
+        msg = obj.get("message") or {}
+        if isinstance(msg, dict):
+            if isinstance(msg.get("thinking"), str) and msg["thinking"]:
+                out.append(ThinkingDelta(msg["thinking"]))
+            if isinstance(msg.get("content"), str) and msg["content"]:
+                out.append(TextDelta(msg["content"]))
+            for tc in msg.get("tool_calls") or ():
+                fn = tc.get("function", {}) if isinstance(tc, dict) else {}
+                out.append(
+                    tool_call_event(tc.get("id"), str(fn.get("name", "")), fn.get("arguments"))
+                )
+        if obj.get("done"):
+            self._finished = True
+            if "prompt_eval_count" in obj or "eval_count" in obj:
+                out.append(Usage(obj.get("prompt_eval_count"), obj.get("eval_count")))
+            reason = str(obj.get("done_reason") or "stop")
+            out.append(Finish("length" if reason == "length" else reason))
+
+
+class OllamaProvider(HttpProvider):
+    """A local or remote Ollama server."""
+
+    name = "ollama"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._caps: dict[tuple[str, str], bool] = {}
+
+    @staticmethod
+    def _base(base_url: str) -> str:
+        return (base_url or DEFAULT_BASE).rstrip("/")
+
+    def build_request(self, call: ProviderCall) -> httpx.Request:
+        options: dict[str, Any] = {}
+        o = call.options
+        if o.context_window is not None:
+            options["num_ctx"] = o.context_window
+        if o.max_tokens is not None:
+            options["num_predict"] = o.max_tokens
+        if o.temperature is not None:
+            options["temperature"] = o.temperature
+        if o.seed is not None:
+            options["seed"] = o.seed
+        body: dict[str, Any] = {
+            "model": call.model,
+            "messages": ollama_messages(call.system, call.messages),
+            "stream": True,
+            "options": options,
+        }
+        if o.thinking:
+            body["think"] = True
+        if call.tools:
+            body["tools"] = [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": t.name,
+                        "description": t.description,
+                        "parameters": t.parameters,
+                    },
+                }
+                for t in call.tools
+            ]
+        return self.client.build_request(
+            "POST",
+            f"{self._base(call.base_url)}/api/chat",
+            content=orjson.dumps(body),
+            headers={"content-type": "application/json"},
+        )
+
+    def decoder(self, call: ProviderCall) -> OllamaDecoder:
+        return OllamaDecoder()
+
+    def models_request(self, base_url: str, api_key: str | None) -> httpx.Request:
+        return self.client.build_request("GET", f"{self._base(base_url)}/api/tags")
+
+    def models_from(self, data: Any) -> tuple[str, ...]:
+        return tuple(sorted(str(m.get("name") or m["model"]) for m in data["models"]))
+
+    async def supports_tools(self, model: str, base_url: str, api_key: str | None) -> bool:
+        """Ask ``/api/show`` once per model: ``tools`` in its capabilities (newer
+        servers), else a template that mentions ``.Tools``."""
+        key = (self._base(base_url), model)
+        if key not in self._caps:
+            request = self.client.build_request(
+                "POST",
+                f"{key[0]}/api/show",
+                content=orjson.dumps({"model": model}),
+                headers={"content-type": "application/json"},
+            )
+            data = await get_json(self.client, request, self.timeouts)
+            caps = data.get("capabilities") if isinstance(data, dict) else None
+            if isinstance(caps, list):
+                self._caps[key] = "tools" in caps
+            else:
+                template = data.get("template", "") if isinstance(data, dict) else ""
+                self._caps[key] = ".Tools" in str(template)
+        return self._caps[key]

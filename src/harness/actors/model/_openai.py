@@ -1,0 +1,226 @@
+"""OpenAI-compatible chat completions: OpenAI, llama.cpp's server, vLLM, LM Studio,
+OpenRouter. ``POST {base}/chat/completions`` streamed as SSE.
+
+The servers differ in small ways this decoder absorbs: ``usage`` missing or sent in a last
+chunk with no choices, ``finish_reason`` in a chunk of its own, tool-call arguments split
+across chunks, later deltas without ``id``, reasoning as ``reasoning_content`` or
+``reasoning``, an error sent as a ``data:`` event, no ``[DONE]`` at the end.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import orjson
+
+from harness.actors.model._http import classify
+from harness.actors.model._httpbase import (
+    DecoderBase,
+    HttpProvider,
+    require_finish,
+    tool_call_event,
+)
+from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
+from harness.actors.model._wire import SseParser
+from harness.actors.protocol.model import ChatMessage, TextDelta, ThinkingDelta, Usage
+
+__all__ = ["OpenAIDecoder", "OpenAIProvider", "api_base", "openai_messages"]
+
+DEFAULT_BASE = "https://api.openai.com/v1"
+_FINISH = {
+    "stop": "stop",
+    "length": "length",
+    "tool_calls": "tool_calls",
+    "function_call": "tool_calls",
+    "eos": "stop",
+    "end_turn": "stop",
+}
+
+
+def api_base(base_url: str) -> str:
+    """The API root: ``/v1`` is added when the address does not end in a version."""
+    base = (base_url or DEFAULT_BASE).rstrip("/")
+    if not re.search(r"/v\d+(?:beta\d*)?$", base):
+        base += "/v1"
+    return base
+
+
+def openai_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[dict[str, Any]]:
+    """The history in the chat-completions shape."""
+    out: list[dict[str, Any]] = []
+    if system:
+        out.append({"role": "system", "content": system})
+    for m in messages:
+        if m.role == "tool":
+            out.append({"role": "tool", "tool_call_id": m.tool_call_id or "", "content": m.content})
+        elif m.role == "assistant" and m.tool_calls:
+            out.append(
+                {
+                    "role": "assistant",
+                    "content": m.content or None,
+                    "tool_calls": [
+                        {
+                            "id": c.id,
+                            "type": "function",
+                            "function": {
+                                "name": c.name,
+                                "arguments": orjson.dumps(c.arguments).decode(),
+                            },
+                        }
+                        for c in m.tool_calls
+                    ],
+                }
+            )
+        else:
+            out.append({"role": m.role, "content": m.content})
+    return out
+
+
+class OpenAIDecoder(DecoderBase):
+    """SSE chat-completion chunks in, provider events out."""
+
+    def __init__(self) -> None:
+        self._sse = SseParser()
+        self._calls: dict[int, list[Any]] = {}  # index -> [id, name, argument pieces]
+        self._finish: str | None = None
+        self._done = False
+
+    def feed(self, data: bytes) -> list[ProviderEvent]:
+        out: list[ProviderEvent] = []
+        with self.catching():
+            for ev in self._sse.feed(data):
+                self._event(ev.data, out)
+        return out
+
+    def close(self) -> list[ProviderEvent]:
+        out: list[ProviderEvent] = []
+        for ev in self._sse.close():
+            self._event(ev.data, out)
+        require_finish(self._done or self._finish is not None, "no finish_reason, no [DONE]")
+        out += self._flush_calls()
+        out.append(Finish(self._finish or "stop"))
+        return out
+
+    def _flush_calls(self) -> list[ProviderEvent]:
+        calls = [tool_call_event(c[0], c[1], "".join(c[2])) for _, c in sorted(self._calls.items())]
+        self._calls = {}
+        return list(calls)
+
+    def _event(self, data: str, out: list[ProviderEvent]) -> None:
+        if data.strip() == "[DONE]":
+            self._done = True
+            return
+        if self._done:
+            return
+        try:
+            chunk = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            raise ProviderError(
+                "bad_response", f"a stream event is not JSON: {data[:80]!r}"
+            ) from None
+        if not isinstance(chunk, dict):
+            raise ProviderError("bad_response", "a stream event is not an object")
+        if "error" in chunk:
+            err = chunk["error"]
+            message = err.get("message", str(err)) if isinstance(err, dict) else str(err)
+            code = err.get("code") if isinstance(err, dict) else None
+            kind, overloaded = classify(code if isinstance(code, int) else None, str(message))
+            raise ProviderError(kind, str(message), overloaded=overloaded)
+        for choice in chunk.get("choices") or ():
+            if not isinstance(choice, dict):
+                continue
+            delta = choice.get("delta") or {}
+            thinking = delta.get("reasoning_content") or delta.get("reasoning")
+            if isinstance(thinking, str) and thinking:
+                out.append(ThinkingDelta(thinking))
+            content = delta.get("content")
+            if isinstance(content, str) and content:
+                out.append(TextDelta(content))
+            for i, tc in enumerate(delta.get("tool_calls") or ()):
+                self._call_delta(i, tc)
+            reason = choice.get("finish_reason")
+            if reason:
+                self._finish = _FINISH.get(reason, reason)
+        usage = chunk.get("usage")
+        if isinstance(usage, dict):
+            out.append(Usage(usage.get("prompt_tokens"), usage.get("completion_tokens")))
+
+    def _call_delta(self, position: int, tc: Any) -> None:
+        if not isinstance(tc, dict):
+            return
+        index = tc.get("index")
+        cid = tc.get("id")
+        if not isinstance(index, int):
+            # No index: match by id, else it continues the latest call.
+            index = next((i for i, c in self._calls.items() if cid and c[0] == cid), None)
+            if index is None:
+                index = len(self._calls) if cid or not self._calls else max(self._calls)
+        entry = self._calls.setdefault(index, [None, "", []])
+        if cid and not entry[0]:
+            entry[0] = cid
+        fn = tc.get("function") or {}
+        if fn.get("name"):
+            entry[1] = entry[1] or fn["name"]
+        args = fn.get("arguments")
+        if isinstance(args, str):
+            entry[2].append(args)
+        elif isinstance(args, dict):
+            entry[2].append(orjson.dumps(args).decode())
+
+
+class OpenAIProvider(HttpProvider):
+    """Any OpenAI-compatible chat-completions server."""
+
+    name = "openai"
+
+    def _headers(self, api_key: str | None) -> dict[str, str]:
+        headers = {"content-type": "application/json", "accept": "text/event-stream"}
+        if api_key:
+            headers["authorization"] = f"Bearer {api_key}"
+        return headers
+
+    def build_request(self, call: ProviderCall) -> httpx.Request:
+        body: dict[str, Any] = {
+            "model": call.model,
+            "messages": openai_messages(call.system, call.messages),
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        if call.tools:
+            body["tools"] = [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": t.name,
+                        "description": t.description,
+                        "parameters": t.parameters or {"type": "object", "properties": {}},
+                    },
+                }
+                for t in call.tools
+            ]
+        o = call.options
+        if o.max_tokens is not None:
+            body["max_tokens"] = o.max_tokens
+        if o.temperature is not None:
+            body["temperature"] = o.temperature
+        if o.seed is not None:
+            body["seed"] = o.seed
+        return self.client.build_request(
+            "POST",
+            f"{api_base(call.base_url)}/chat/completions",
+            content=orjson.dumps(body),
+            headers=self._headers(call.api_key),
+        )
+
+    def decoder(self, call: ProviderCall) -> OpenAIDecoder:
+        return OpenAIDecoder()
+
+    def models_request(self, base_url: str, api_key: str | None) -> httpx.Request:
+        return self.client.build_request(
+            "GET", f"{api_base(base_url)}/models", headers=self._headers(api_key)
+        )
+
+    def models_from(self, data: Any) -> tuple[str, ...]:
+        return tuple(sorted(str(m["id"]) for m in data["data"]))

@@ -1,0 +1,22 @@
+"""The interactive terminal (prompt_toolkit input, rich output, slash commands).
+
+Only :func:`run` is public; it imports the frontend when called, so importing
+this package costs nothing on the headless path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["run"]
+
+
+def run(args: Any) -> int:
+    """Open the interactive terminal in the current folder; the exit status.
+
+    *args* is the parsed command line (``provider``, ``model``, ``base_url``,
+    ``permission_mode``, ``resume``, ``continue_`` ... are read when present).
+    """
+    from harness.cli.tui._app import run_app
+
+    return run_app(args)

@@ -1,0 +1,436 @@
+"""The interactive terminal: the prompt, runs, approvals, and the session behind them.
+
+Input runs in a thread, not as a trio guest. prompt_toolkit is an asyncio
+program; ``trio.to_thread.run_sync(session.prompt)`` inside ``patch_stdout()``
+gives it a loop of its own on its own thread, while the conversation, the
+supervisor and every worker channel stay on trio's main thread exactly as in
+headless mode and the Python API. Hosting trio as a guest in asyncio's loop would
+put asyncio under every worker message and make trio's signal handling and
+``KeyboardInterrupt`` delivery depend on prompt_toolkit's. The price of the thread
+is small: while a response runs there is no prompt, so a :class:`KeyReader`
+thread reads Esc / Ctrl+C and approval keys instead.
+
+The session opens in the background: the prompt is ready before the workers
+have started (their imports are not on the path to the first prompt), and the
+first line typed waits for the session if it is not ready yet.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import trio
+from rich.console import Console
+from rich.text import Text
+
+from harness._version import __version__
+from harness.cli.tui._commands import CommandError, is_command, parse_command
+from harness.cli.tui._completion import HarnessCompleter
+from harness.cli.tui._input import CTRL_C, build_prompt_session
+from harness.cli.tui._prefs import Prefs
+from harness.cli.tui._sanitize import clean_line
+
+if TYPE_CHECKING:
+    from harness.cli.tui._keys import KeyReader
+    from harness.cli.tui._timeline import ToolRecord
+    from harness.cli.tui._view import RunView
+
+# Rendering (rich's markdown, pygments), the key reader, the conversation and the
+# workers are imported after the first prompt is on the screen, not before.
+
+__all__ = ["App"]
+
+PROVIDERS = ("ollama", "openai", "anthropic", "gemini", "local")
+_TICK = 0.08
+
+
+class ExitApp(Exception):
+    """Raised by ``/exit``."""
+
+
+class App:
+    """One interactive terminal session.
+
+    Args:
+        args: the parsed command line (``provider``, ``model``, ``base_url``,
+            ``permission_mode``, ``resume``, ``continue_``, ... when present).
+        console: where to draw (default: stdout).
+        environ: the environment (default: ``os.environ``).
+    """
+
+    def __init__(
+        self,
+        args: Any,
+        *,
+        console: Console | None = None,
+        environ: dict[str, str] | None = None,
+    ) -> None:
+        self.args = args
+        self.environ = dict(os.environ if environ is None else environ)
+        self.console = console or Console(highlight=False)
+        self.workspace = Path(getattr(args, "workspace", None) or os.getcwd()).resolve()
+        self.home = Path(self.environ.get("HARNESS_HOME") or Path.home() / ".harness").expanduser()
+        self.prefs = Prefs(self.home, self.workspace)
+        self.show_thinking = False
+        self.deepthink = False
+        self.live: Any = None  # the LiveSession once open
+        self.open_error: str | None = None
+        self.view: RunView | None = None
+        self.tools_done: list[ToolRecord] = []
+        self.model_names: list[str] = []
+        self.provider = ""
+        self.model = ""
+        self.base_url: str | None = getattr(args, "base_url", None)
+        self.resume: str | None = getattr(args, "resume", None)
+        self.continue_latest = bool(
+            getattr(args, "continue_", False) or getattr(args, "continue_latest", False)
+        )
+        self.title = ""
+        self._ready = trio.Event()
+        self._prompt_drawn = trio.Event()
+        self._reopen = trio.Event()
+        self._closing = False
+        self._result_seen = trio.Event()
+        self._approval_send: trio.MemorySendChannel[str] | None = None
+        self._keys: KeyReader | None = None
+        self._ctrl_c = 0
+        self._prompt: Any = None
+
+    # -- start-up --------------------------------------------------------------------------
+
+    def _say(self, text: str, style: str = "dim") -> None:
+        self.console.print(Text(text, style=style))
+
+    def choose_model(self) -> None:
+        """Settle the provider and model: the command line, the workspace's last choice,
+        then a reachable Ollama, then the embedded model."""
+        provider = getattr(self.args, "provider", None)
+        model = getattr(self.args, "model", None)
+        if isinstance(model, (list, tuple)):
+            model = model[0] if model else None
+        saved = self.prefs.get()
+        if not provider and not model and saved.get("provider"):
+            self.provider, self.model = saved["provider"], saved.get("model", "")
+            self.base_url = self.base_url or saved.get("base_url")
+            self._say(f"model {self.provider}:{self.model} (remembered for this folder)")
+            return
+        try:
+            from harness.actors.model.local import NoModelAvailable, choose_startup_model
+        except ImportError:  # the local provider is an optional part of the build
+            self.provider, self.model = provider or "ollama", model or ""
+            shown = f"{self.provider}:{self.model}" if self.model else self.provider
+            self._say(f"model {shown}" + ("" if provider else " (default; /connect to change)"))
+            return
+        try:
+            choice = choose_startup_model(provider, model, env=self.environ)
+        except NoModelAvailable as exc:
+            self.provider, self.model = "local", ""
+            self._say(str(exc), "yellow")
+            self._say("Type /connect to choose a provider.", "yellow")
+            return
+        self.provider, self.model = choice.provider, choice.model or ""
+        self._say(choice.header)
+        if choice.source == "embedded":
+            self._say(
+                "The embedded model is small: fine for trying harness offline and simple "
+                "tasks. /connect ollama|openai|anthropic|gemini for real work.",
+                "yellow",
+            )
+
+    def _options(self) -> Any:
+        from harness.actors.conversation._session import SessionOptions
+
+        a = self.args
+        kw: dict[str, Any] = {
+            "workspace": str(self.workspace),
+            "home": str(self.home),
+            "environ": self.environ,
+            "provider": self.provider or "ollama",
+            "models": (self.model,) if self.model else (),
+            "base_url": self.base_url,
+            "resume": self.resume,
+            "continue_latest": self.continue_latest,
+            "autotitle": True,
+        }
+        workers = self.environ.get("HARNESS_WORKERS")
+        if workers:
+            # name -> module, for running against other worker builds (and in tests,
+            # before every real worker exists); a bad value is reported, not fatal
+            try:
+                kw["workers"] = {str(k): str(v) for k, v in json.loads(workers).items()}
+            except (ValueError, AttributeError):
+                self._say("HARNESS_WORKERS is not a JSON object of name: module; ignored", "yellow")
+        for name in ("permission_mode", "max_turns", "tool_protocol", "verify", "api_key"):
+            value = getattr(a, name, None)
+            if value is not None:
+                kw[name] = value
+        return SessionOptions(**kw)
+
+    async def _session_task(self) -> None:
+        # Let the prompt draw first: the imports below hold the GIL for a while.
+        await self._prompt_drawn.wait()
+        await trio.to_thread.run_sync(self.choose_model)
+        from harness.actors.conversation._session import open_session
+
+        while not self._closing:
+            self._reopen = trio.Event()
+            try:
+                async with open_session(self._options(), approver=self.approve) as live:
+                    self.live, self.open_error = live, None
+                    self.resume, self.continue_latest = None, False
+                    self.title = getattr(live.conversation, "title", "") or ""
+                    for problem in live.problems:
+                        self._say(f"  {clean_line(problem)}", "yellow")
+                    if live.resumed:
+                        n = len(live.history)
+                        self._say(f"resumed session {live.id} ({n} messages)")
+                    chan = live.events()
+                    async with trio.open_nursery() as nursery:
+                        nursery.start_soon(self._consume, chan)
+                        self._ready.set()
+                        await self._reopen.wait()
+                        nursery.cancel_scope.cancel()
+            except Exception as exc:  # one sentence, never a trace
+                self.open_error = _sentence(exc)
+                self._say(f"could not start the session: {self.open_error}", "red")
+                self.resume, self.continue_latest = None, False
+                self._ready.set()
+                await self._reopen.wait()
+            finally:
+                self.live = None
+
+    async def reopen(self) -> None:
+        """Close the session and open another (``/clear``, ``/resume``, ``/load``)."""
+        self._ready = trio.Event()
+        self._reopen.set()
+        await self._ready.wait()
+
+    async def session(self) -> Any:
+        """The live session, waiting for it to open (``None`` when it failed)."""
+        if not self._ready.is_set():
+            with self.console.status("starting workers…", spinner="dots"):
+                await self._ready.wait()
+        return self.live
+
+    async def _consume(self, chan: Any) -> None:
+        from harness.cli.tui._view import RunView
+
+        idle = RunView(self.console, live=False)
+        async with chan:
+            async for event in chan:
+                tag = type(event).TAG
+                view = self.view
+                if view is not None:
+                    view.handle(event)
+                elif tag in (
+                    "worker_restarted",
+                    "worker_exited",
+                    "worker_gave_up",
+                    "error",
+                    "title_changed",
+                    "compacted",
+                ):
+                    idle.handle(event)
+                if tag == "title_changed":
+                    self.title = event.title
+                if tag == "result":
+                    self._result_seen.set()
+
+    # -- running a prompt ------------------------------------------------------------------
+
+    def _on_key(self, key: str) -> None:
+        if self._approval_send is not None:
+            try:
+                self._approval_send.send_nowait(key)
+            except (trio.WouldBlock, trio.ClosedResourceError):
+                pass
+            return
+        if key in ("esc", "c-c") and self.live is not None:
+            self.live.cancel()
+
+    def _key_from_thread(self, token: trio.lowlevel.TrioToken) -> Any:
+        def deliver(key: str) -> None:
+            try:
+                token.run_sync_soon(self._on_key, key)
+            except trio.RunFinishedError:
+                pass
+
+        return deliver
+
+    async def _ticker(self, view: RunView) -> None:
+        while True:
+            view.tick()
+            await trio.sleep(_TICK)
+
+    async def run_prompt(self, text: str) -> None:
+        """Send *text* to the model and draw the run until its result."""
+        from harness.cli.tui._keys import KeyReader
+        from harness.cli.tui._view import RunView
+
+        live = await self.session()
+        if live is None:
+            self._say(f"no session: {self.open_error}. Try /connect.", "red")
+            return
+        view = RunView(
+            self.console,
+            show_thinking=self.show_thinking,
+            provider=self.provider,
+            model=self.model,
+        )
+        self.view = view
+        self._result_seen = trio.Event()
+        self._keys = KeyReader(self._key_from_thread(trio.lowlevel.current_trio_token()))
+        self._keys.start()
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._ticker, view)
+                try:
+                    await live.run(text)
+                except Exception as exc:
+                    view.handle_error(_sentence(exc))
+                with trio.move_on_after(2):
+                    await self._result_seen.wait()
+                nursery.cancel_scope.cancel()
+        finally:
+            self._keys.stop()
+            self._keys = None
+            view.close()
+            self.view = None
+            self.tools_done.extend(view.finished_tools)
+            del self.tools_done[:-50]
+
+    async def approve(self, request: Any) -> str:
+        """The conversation's approver: show the call, wait for y / n / a."""
+        from harness.cli.tui._approval import approval_renderable, decision_for_key
+        from harness.cli.tui._keys import KeyReader
+
+        view = self.view
+        if view is not None:
+            view.pause()
+        self.console.print(approval_renderable(request, width=self.console.width))
+        send, recv = trio.open_memory_channel[str](64)
+        decision: str | None = None
+        reader_started = False
+        if self._keys is None:
+            self._keys = KeyReader(self._key_from_thread(trio.lowlevel.current_trio_token()))
+            self._keys.start()
+            reader_started = True
+        self._approval_send = send
+        try:
+            async with recv:
+                async for key in recv:
+                    decision = decision_for_key(key)
+                    if decision is not None:
+                        break
+        finally:
+            self._approval_send = None
+            if reader_started and self._keys is not None:
+                self._keys.stop()
+                self._keys = None
+        decision = decision or "no"
+        label = {"yes": "approved", "always": "approved (always)", "no": "denied"}[decision]
+        self._say(f"  → {label}", "green" if decision != "no" else "yellow")
+        if view is not None:
+            view.resume()
+        return decision
+
+    # -- the loop --------------------------------------------------------------------------
+
+    def _toolbar(self) -> str:
+        mode = "ask"
+        live = self.live
+        if live is not None:
+            mode = live.conversation.config.permission_mode
+        model = f"{self.provider}:{self.model}" if self.model else self.provider
+        return f" {model} · {mode} · /help · Ctrl+D exits"
+
+    def _completion_sources(self) -> dict[str, Any]:
+        from harness.cli.tui._dispatch import completion_sources
+
+        return completion_sources(self)
+
+    async def read_line(self, prompt: Any = None) -> str:
+        """One line from the user (prompt_toolkit on its own thread)."""
+        from prompt_toolkit.patch_stdout import patch_stdout
+
+        session = self._prompt
+        token = trio.lowlevel.current_trio_token()
+
+        def drawn() -> None:
+            token.run_sync_soon(self._prompt_drawn.set)
+
+        with patch_stdout(raw=True):
+            if prompt is None:
+                return await trio.to_thread.run_sync(lambda: session.prompt(pre_run=drawn))
+            return await trio.to_thread.run_sync(lambda: session.prompt(prompt))
+
+    async def main(self) -> int:
+        """Run until the user leaves; the exit status."""
+        self.console.print(
+            Text.assemble(
+                ("harness ", "bold cyan"), (__version__, "cyan"), (f"  {self.workspace}", "dim")
+            )
+        )
+        self._prompt = build_prompt_session(
+            history_path=self.home / "history",
+            completer=HarnessCompleter(self.workspace, self._completion_sources()),
+            toolbar=self._toolbar,
+        )
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._session_task)
+            try:
+                await self._loop()
+            finally:
+                self._closing = True
+                self._reopen.set()
+        return 0
+
+    async def _loop(self) -> None:
+        from harness.cli.tui._dispatch import dispatch
+
+        while True:
+            try:
+                line = await self.read_line()
+            except EOFError:
+                return
+            if line == CTRL_C:
+                self._ctrl_c += 1
+                if self._ctrl_c >= 2:
+                    return
+                self._say("(Ctrl+C again, or Ctrl+D, to exit)")
+                continue
+            self._ctrl_c = 0
+            if not line.strip():
+                continue
+            if is_command(line):
+                try:
+                    await dispatch(self, parse_command(line))
+                except CommandError as exc:
+                    self._say(str(exc), "yellow")
+                except ExitApp:
+                    return
+                except Exception as exc:  # a command failing must not end the session
+                    self._say(f"/{line.strip()[1:].split(' ')[0]} failed: {_sentence(exc)}", "red")
+                continue
+            await self.run_prompt(line)
+
+
+def _sentence(exc: BaseException) -> str:
+    text = clean_line(str(exc)) or type(exc).__name__
+    return text[:300]
+
+
+def run_app(args: Any) -> int:
+    """Run the interactive terminal on this process's terminal."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("harness: the interactive terminal needs a terminal; use -p TASK", file=sys.stderr)
+        return 2
+    app = App(args)
+    try:
+        return trio.run(app.main)
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,121 @@
+"""Keys while a response runs: a thread reads the terminal byte by byte.
+
+prompt_toolkit owns the terminal only while the prompt is open. While the model
+answers, this reader puts the terminal in a raw-ish mode (no echo, no line
+buffering, no signal keys) and reports whole keys: ``"esc"`` for a lone Escape
+(an escape *sequence*, such as an arrow key, is swallowed), ``"c-c"``, ``"c-d"``,
+``"enter"``, or the character typed. The terminal's mode is restored on stop.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import threading
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["KeyReader", "decode_keys"]
+
+_ESC_WAIT = 0.03  # a lone ESC is followed by nothing within this time
+
+
+def decode_keys(data: bytes) -> list[str]:
+    """The keys in one burst of terminal input (escape sequences dropped)."""
+    keys: list[str] = []
+    i = 0
+    while i < len(data):
+        b = data[i]
+        if b == 0x1B:
+            if i + 1 == len(data):
+                keys.append("esc")
+                i += 1
+                continue
+            # CSI/SS3 sequences: ESC [ ... final, ESC O x; anything else: ESC + one char.
+            j = i + 1
+            if data[j] in b"[O":
+                j += 1
+                while j < len(data) and not (0x40 <= data[j] <= 0x7E):
+                    j += 1
+            i = j + 1
+            continue
+        if b == 0x03:
+            keys.append("c-c")
+        elif b == 0x04:
+            keys.append("c-d")
+        elif b in (0x0D, 0x0A):
+            keys.append("enter")
+        elif b >= 0x20:
+            # a UTF-8 character may span bytes; decode leniently, one key per char
+            end = i + 1
+            while end < len(data) and 0x80 <= data[end] < 0xC0:
+                end += 1
+            keys.append(data[i:end].decode("utf-8", "replace"))
+            i = end
+            continue
+        i += 1
+    return keys
+
+
+class KeyReader:
+    """Reads keys from a terminal fd on a thread and hands them to *on_key*.
+
+    Args:
+        on_key: called on the reader thread with each key; it must be thread-safe
+            (the app passes ``trio_token.run_sync_soon``-wrapped callbacks).
+        fd: the terminal (default stdin). Not a terminal: nothing is read.
+    """
+
+    def __init__(self, on_key: Callable[[str], None], fd: int | None = None) -> None:
+        self._on_key = on_key
+        self._fd = 0 if fd is None else fd
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._saved: list[Any] | None = None
+
+    def start(self) -> None:
+        """Switch the terminal to raw-ish mode and start reading."""
+        if self._thread is not None or not os.isatty(self._fd):
+            return
+        import termios
+
+        self._saved = termios.tcgetattr(self._fd)
+        mode = termios.tcgetattr(self._fd)
+        mode[3] &= ~(termios.ICANON | termios.ECHO | termios.ISIG | termios.IEXTEN)
+        mode[6][termios.VMIN] = 1
+        mode[6][termios.VTIME] = 0
+        termios.tcsetattr(self._fd, termios.TCSANOW, mode)
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._loop, name="harness-keys", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop reading and restore the terminal (idempotent)."""
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            self._stop.set()
+            thread.join(timeout=1)
+        if self._saved is not None:
+            import termios
+
+            termios.tcsetattr(self._fd, termios.TCSANOW, self._saved)
+            self._saved = None
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self._fd], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                data = os.read(self._fd, 1024)
+            except OSError:
+                return
+            if not data:
+                return
+            if data.endswith(b"\x1b"):
+                # maybe the start of a sequence: wait briefly for the rest
+                more, _, _ = select.select([self._fd], [], [], _ESC_WAIT)
+                if more:
+                    data += os.read(self._fd, 1024)
+            for key in decode_keys(data):
+                self._on_key(key)

@@ -1,0 +1,77 @@
+"""Keys: the environment first, then providers.json (0600, written atomically)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from harness.actors.model import ProviderError
+from harness.actors.model._credentials import (
+    forget_key,
+    load_providers,
+    resolve_credentials,
+    save_key,
+)
+
+
+def test_saved_file_is_0600_and_keeps_other_providers(tmp_path: Path) -> None:
+    env = {"HARNESS_HOME": str(tmp_path / "h")}
+    path = save_key("openai", "sk-1", base_url="http://x/v1", env=env)
+    save_key("anthropic", "sk-2", env=env)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert json.loads(path.read_text()) == {
+        "anthropic": {"api_key": "sk-2"},
+        "openai": {"api_key": "sk-1", "base_url": "http://x/v1"},
+    }
+    assert [p.name for p in path.parent.iterdir()] == ["providers.json"]  # no temp left
+
+
+def test_environment_wins_over_the_file_and_the_request_over_both(tmp_path: Path) -> None:
+    env = {"HARNESS_HOME": str(tmp_path)}
+    save_key("openai", "from-file", base_url="http://file", env=env)
+    assert resolve_credentials("openai", env=env) == ("from-file", "http://file")
+    env["OPENAI_API_KEY"] = "from-env"
+    assert resolve_credentials("openai", env=env) == ("from-env", "http://file")
+    assert resolve_credentials("openai", api_key="req", base_url="http://r", env=env) == (
+        "req",
+        "http://r",
+    )
+    assert resolve_credentials("ollama", env=env) == (None, "")
+
+
+def test_a_broken_file_is_a_clear_error_and_is_never_overwritten(tmp_path: Path) -> None:
+    env = {"HARNESS_HOME": str(tmp_path)}
+    path = tmp_path / "providers.json"
+    path.write_text('{"openai": {"api_key": "sk-precious"')
+    with pytest.raises(ProviderError) as info:
+        save_key("openai", "sk-new", env=env)
+    assert info.value.kind == "config"
+    assert "providers.json is not valid JSON" in info.value.message
+    assert "sk-precious" not in info.value.message
+    assert path.read_text() == '{"openai": {"api_key": "sk-precious"'
+    with pytest.raises(ProviderError):
+        resolve_credentials("openai", env=env)
+    # A key in the environment makes the broken file irrelevant.
+    assert resolve_credentials("openai", env={**env, "OPENAI_API_KEY": "k"})[0] == "k"
+
+
+def test_forget_and_unknown_provider(tmp_path: Path) -> None:
+    env = {"HARNESS_HOME": str(tmp_path)}
+    save_key("gemini", "g", env=env)
+    assert forget_key("gemini", env=env)
+    assert not forget_key("gemini", env=env)
+    assert load_providers(tmp_path / "providers.json") == {"gemini": {}}
+    with pytest.raises(ProviderError):
+        save_key("nope", "k", env=env)
+
+
+def test_an_existing_loose_file_is_tightened(tmp_path: Path) -> None:
+    path = tmp_path / "providers.json"
+    path.write_text("{}")
+    os.chmod(path, 0o644)
+    save_key("openai", "k", env={"HARNESS_HOME": str(tmp_path)})
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600

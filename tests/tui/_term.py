@@ -1,0 +1,123 @@
+"""Drive the real interactive harness on a real pty (pexpect), with a scripted model."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pexpect
+
+ROOT = Path(__file__).resolve().parents[2]
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-B]|\x1b[=>]")
+
+# Test-only workers from tests/conversation stand in for model/tools/shell until the
+# real ones are on main; the model one speaks OpenAI's wire format to the scripted model.
+TEST_WORKERS = {
+    "model": "tests.conversation.workers.model_openai",
+    "tools": "tests.conversation.workers.tools_min",
+}
+
+
+def real_workers_available() -> bool:
+    import importlib.util
+
+    return all(
+        importlib.util.find_spec(f"harness.actors.{n}.__main__") is not None
+        for n in ("model", "tools", "shell")
+    )
+
+
+class Term:
+    """A harness process on a pty, and what it printed (with ANSI codes removed)."""
+
+    def __init__(self, child: pexpect.spawn) -> None:
+        self.child = child
+        self.raw = ""  # everything the process wrote, escape codes and all
+        self._seen = 0  # where in raw the next expect starts
+
+    def expect(self, pattern: str, timeout: float = 20) -> str:
+        """Wait for *pattern* (a regex over the plain text); the text before and at it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            plain = ANSI.sub("", self.raw[self._seen :])
+            m = re.search(pattern, plain)
+            if m:
+                self._seen = len(self.raw)
+                return plain
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"{pattern!r} did not appear; screen text:\n{plain[-3000:]}")
+            try:
+                self.raw += self.child.read_nonblocking(65536, timeout=min(left, 1.0))
+            except pexpect.TIMEOUT:
+                continue
+            except pexpect.EOF as exc:
+                raise AssertionError(f"harness exited; screen text:\n{plain[-3000:]}") from exc
+
+    def send(self, text: str) -> None:
+        self.child.send(text)
+
+    def line(self, text: str) -> None:
+        """Type *text* and press Enter."""
+        self.child.send(text)
+        self.child.send("\r")
+
+    def close(self) -> None:
+        if self.child.isalive():
+            self.child.sendcontrol("c")  # cancels a run, or clears the line
+            time.sleep(0.3)
+            self.child.sendcontrol("d")
+            try:
+                self.child.expect(pexpect.EOF, timeout=5)
+            except pexpect.TIMEOUT:
+                self.child.terminate(force=True)
+        self.child.close()
+
+
+def spawn(
+    workspace: Path,
+    home: Path,
+    *,
+    base_url: str | None,
+    args: list[str] | None = None,
+    env: dict[str, str] | None = None,
+    raw_output: Any = None,
+) -> Term:
+    """Start ``harness`` (the interactive terminal) in *workspace* on a 40x120 pty."""
+    e = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.endswith("_API_KEY") and k not in ("HARNESS_WORKERS",)
+    }
+    e.update(
+        HARNESS_HOME=str(home),
+        TERM="xterm-256color",
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        OLLAMA_BASE_URL="http://127.0.0.1:9",  # no Ollama here, and fast to fail
+        PROMPT_TOOLKIT_NO_CPR="1",  # pexpect does not answer cursor position requests
+        COLUMNS="120",
+        LINES="40",
+    )
+    if not real_workers_available():
+        e["HARNESS_WORKERS"] = json.dumps(TEST_WORKERS)
+    e.update(env or {})
+    argv = ["-m", "harness.cli.tui"]
+    if base_url is not None:
+        argv += ["--provider", "openai", "--model", "scripted", "--base-url", base_url]
+    argv += args or []
+    child = pexpect.spawn(
+        sys.executable,
+        argv,
+        cwd=str(workspace),
+        env=e,
+        dimensions=(40, 120),
+        encoding="utf-8",
+        codec_errors="replace",
+        logfile=raw_output,
+    )
+    return Term(child)

@@ -1,0 +1,170 @@
+"""The real interactive harness on a real pty, against the scripted model over loopback."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.scripted import ScriptedModel, call, reply
+from tests.tui._term import Term, spawn
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def dirs(tmp_path: Path) -> tuple[Path, Path]:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    home.mkdir()
+    return ws, home
+
+
+@pytest.fixture
+def term_for(dirs: tuple[Path, Path]) -> Iterator:  # type: ignore[type-arg]
+    terms: list[Term] = []
+
+    def make(model: ScriptedModel | None, args: list[str] | None = None) -> Term:
+        ws, home = dirs
+        t = spawn(ws, home, base_url=model.base_url if model else None, args=args)
+        terms.append(t)
+        t.expect("❯")
+        return t
+
+    yield make
+    for t in terms:
+        t.close()
+
+
+def test_answer_status_unknown_command_and_hostile_text(term_for) -> None:  # type: ignore[no-untyped-def]
+    answer = (
+        "Here is **bold** text.\n\n```python\nprint('hi')\n```\n\n"
+        "| a | b |\n|---|---|\n| 1 | 2 |\n\nEnd."
+    )
+    hostile = (
+        "safe \x1b]0;pwned\x07text \x1b[2J\x1b[31mred\x1b[0m "
+        "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ end"
+    )
+    script = [reply(answer, chunk=3, usage=(120, 30)), reply("A title"), reply(hostile, chunk=5)]
+    with ScriptedModel(script) as model:
+        t = term_for(model)
+        t.line("say hello")
+        out = t.expect(r"120 in · 30 out")
+        assert "Here is bold text." in out
+        assert "print('hi')" in out
+        assert "**" not in out
+        assert "```" not in out
+        t.expect("❯")
+        assert model.requests[0]["messages"][-1]["content"] == "say hello"
+
+        t.line("/stauts")
+        t.expect("did you mean /status")
+        t.line("/status")
+        out = t.expect(r"permission mode \w+")
+        assert "worker" in out
+        assert "restarts" in out
+        for name in ("model", "tools"):
+            assert f"{name} " in out
+        assert "provider openai · model scripted" in out
+
+        before = len(t.raw)
+        t.line("go")
+        t.expect(" end")
+        t.expect("❯")
+        raw = t.raw[before:]
+        for seq in ("\x1b]0;", "\x1b[2J", "\x1b]8;", "\x07"):
+            assert seq not in raw, repr(seq)
+        assert "safe" in raw
+        assert "link" in raw
+
+
+def test_edit_asks_approval_with_diff_yes_applies_no_denies(  # type: ignore[no-untyped-def]
+    term_for, dirs
+) -> None:
+    ws, _ = dirs
+    (ws / "a.txt").write_text("old line\n")
+    edit = call("edit_file", path="a.txt", old_text="old line", new_text="NEW line")
+    with ScriptedModel(
+        # the third reply answers the request for a session title after the first run
+        [
+            reply("", edit),
+            reply("Edited."),
+            reply("Edit session"),
+            reply("", edit),
+            reply("Left alone."),
+        ]
+    ) as model:
+        t = term_for(model)
+        t.line("change it")
+        out = t.expect(r"\[y\]es / \[N\]o / \[a\]lways")
+        assert "wants to run edit_file a.txt" in out
+        assert "+" in out.split("wants to run", 1)[1]  # the diff is shown first
+        t.send("y")
+        out = t.expect("Edited\\.")
+        assert "approved" in out
+        t.expect("❯")
+        assert (ws / "a.txt").read_text() == "NEW line\n"
+        (ws / "a.txt").write_text("old line\n")
+        t.line("again")
+        t.expect(r"\[y\]es / \[N\]o")
+        t.send("n")
+        out = t.expect("denied")
+        t.expect("❯")
+        assert (ws / "a.txt").read_text() == "old line\n"
+
+
+def test_ctrl_c_mid_stream_cancels_and_next_prompt_works(term_for) -> None:  # type: ignore[no-untyped-def]
+    with ScriptedModel(
+        [
+            reply("first part " * 5 + "\n\n" + "never shown", chunk=8, stall=30),
+            reply("Second answer."),
+            reply("A title"),
+            reply("partial " * 4, chunk=8, stall=30),
+            reply("Third answer."),
+        ]
+    ) as model:
+        t = term_for(model)
+        t.line("long one")
+        t.expect("first pa")  # the model stalls after its first piece
+        t.send("\x03")
+        out = t.expect("cancelled")
+        assert "never shown" not in out
+        t.expect("❯")
+        t.line("next")
+        t.expect("Second answer\\.")
+        t.expect("❯")
+        t.line("go")
+        t.expect("partial")
+        t.send("\x1b")  # Esc cancels as well
+        t.expect("cancelled")
+        t.expect("❯")
+        t.line("last")
+        t.expect("Third answer\\.")
+
+
+def test_resume_picker_lists_earlier_sessions(term_for, dirs) -> None:  # type: ignore[no-untyped-def]
+    with ScriptedModel([reply("answer one"), reply("First session"), reply("answer two")]) as model:
+        t = term_for(model)
+        t.line("the very first prompt")
+        t.expect("answer one")
+        t.expect("❯")
+        t.line("/clear")
+        t.expect("new session")
+        t.line("/resume")
+        out = t.expect(r"session \(number, Enter cancels\)")
+        assert "the very first prompt" in out
+        t.line("1")
+        out = t.expect(r"resumed session \S+ \(\d+ messages\)")
+        t.line("and then?")
+        t.expect("answer two")
+        sent = model.requests[-1]["messages"]
+        assert any(m.get("content") == "the very first prompt" for m in sent)
+
+
+def test_first_run_without_any_provider(term_for) -> None:  # type: ignore[no-untyped-def]
+    t = term_for(None)
+    t.line("/help")
+    out = t.expect("/exit")
+    assert "Traceback" not in t.raw
+    assert "/connect" in out
