@@ -241,8 +241,8 @@ def load_rules(paths: Iterable[str | os.PathLike[str]]) -> RuleSet:
     return rules
 
 
-def _append_rule(path: Path, key: str, rule: Rule) -> None:
-    """Add *rule* to *path*'s *key* list, atomically, keeping everything else in the file."""
+def _read_rules_file(path: Path) -> dict[str, Any]:
+    """The JSON object in *path* (empty when there is none); refuses a broken file."""
     data: dict[str, Any] = {}
     try:
         text = path.read_text(encoding="utf-8")
@@ -260,11 +260,10 @@ def _append_rule(path: Path, key: str, rule: Rule) -> None:
         if not isinstance(loaded, dict):
             raise PermissionFileError(f"{path} must hold a JSON object")
         data = loaded
-    items = data.setdefault(key, [])
-    if not isinstance(items, list):
-        raise PermissionFileError(f"{path}: {key!r} must be a list")
-    if str(rule) not in items:
-        items.append(str(rule))
+    return data
+
+
+def _write_rules_file(path: Path, data: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".permissions.", dir=path.parent)
     try:
@@ -275,6 +274,40 @@ def _append_rule(path: Path, key: str, rule: Rule) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _drop_rule(path: Path, rule: Rule) -> None:
+    """Take *rule* out of both lists in *path*, keeping everything else."""
+    if not path.exists():
+        return
+    data = _read_rules_file(path)
+    changed = False
+    for key in ("allow", "deny"):
+        items = data.get(key)
+        if isinstance(items, list):
+            kept = [i for i in items if not (isinstance(i, str) and _same_rule(i, rule))]
+            changed = changed or len(kept) != len(items)
+            data[key] = kept
+    if changed:
+        _write_rules_file(path, data)
+
+
+def _same_rule(text: str, rule: Rule) -> bool:
+    try:
+        return parse_rule(text) == rule
+    except RuleError:
+        return False
+
+
+def _append_rule(path: Path, key: str, rule: Rule) -> None:
+    """Add *rule* to *path*'s *key* list, atomically, keeping everything else in the file."""
+    data = _read_rules_file(path)
+    items = data.setdefault(key, [])
+    if not isinstance(items, list):
+        raise PermissionFileError(f"{path}: {key!r} must be a list")
+    if str(rule) not in items:
+        items.append(str(rule))
+    _write_rules_file(path, data)
 
 
 @attrs.frozen
@@ -365,6 +398,22 @@ class Permissions:
         else:
             self.rules = attrs.evolve(self.rules, deny=(*self.rules.deny, entry))
         return rule
+
+    def remove(self, text: str, *, persist: bool = True) -> bool:
+        """Drop a rule from allow and deny (``/perms remove R``); ``False`` if it was absent.
+
+        With *persist* it is also taken out of the user's file. A rule that comes
+        from the project's ``.permissions.json`` stays there (that file belongs to
+        the project) and is back on the next reload.
+        """
+        rule = parse_rule(text)
+        if persist:
+            _drop_rule(self.user_path, rule)
+        allow = tuple(e for e in self.rules.allow if e[0] != rule)
+        deny = tuple(e for e in self.rules.deny if e[0] != rule)
+        found = len(allow) != len(self.rules.allow) or len(deny) != len(self.rules.deny)
+        self.rules = attrs.evolve(self.rules, allow=allow, deny=deny)
+        return found
 
     def always_rule(self, name: str, arguments: Mapping[str, Any]) -> str:
         """The rule an ``[a]lways`` answer adds for this call.
