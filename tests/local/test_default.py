@@ -1,0 +1,146 @@
+"""Choosing the start-up model: explicit > a reachable Ollama with a model > the embedded
+model when installed > a clear message. Ollama is a real HTTP server on loopback."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from harness.actors.model.local import (
+    DEFAULT_MODEL,
+    NoModelAvailable,
+    choose_startup_model,
+    embedded_installed,
+    lookup,
+    probe_ollama,
+)
+
+
+def _serve(body: bytes, content_type: str = "application/json") -> Iterator[str]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            status = 200 if self.path == "/api/tags" else 404
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def ollama() -> Iterator[str]:
+    models = {"models": [{"name": "qwen2.5-coder:7b"}, {"name": "llama3.2:3b"}]}
+    yield from _serve(json.dumps(models).encode())
+
+
+@pytest.fixture
+def empty_ollama() -> Iterator[str]:
+    yield from _serve(b'{"models": []}')
+
+
+@pytest.fixture
+def not_ollama() -> Iterator[str]:
+    yield from _serve(b"<html>hello</html>", "text/html")
+
+
+@pytest.fixture
+def closed_port() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
+def _installed() -> bool:
+    entry = lookup(DEFAULT_MODEL)
+    assert entry is not None
+    return embedded_installed(entry)
+
+
+def test_probe_reads_ollama_models(ollama: str) -> None:
+    assert probe_ollama(ollama) == ["qwen2.5-coder:7b", "llama3.2:3b"]
+
+
+def test_probe_of_something_else_is_none(not_ollama: str, closed_port: str) -> None:
+    assert probe_ollama(not_ollama) is None
+    assert probe_ollama(closed_port) is None
+
+
+def test_an_explicit_setting_wins(ollama: str) -> None:
+    env = {"OLLAMA_BASE_URL": ollama}
+    choice = choose_startup_model("openai", "gpt-4o", env=env)
+    assert (choice.provider, choice.model, choice.source) == ("openai", "gpt-4o", "explicit")
+    local = choose_startup_model(None, DEFAULT_MODEL, env=env)
+    assert (local.provider, local.source) == ("local", "explicit")
+    gguf = choose_startup_model(None, "/models/x.gguf", env=env)
+    assert gguf.provider == "local"
+
+
+def test_a_reachable_ollama_with_a_model_comes_next(ollama: str) -> None:
+    choice = choose_startup_model(env={"OLLAMA_BASE_URL": ollama})
+    assert (choice.provider, choice.model, choice.source) == (
+        "ollama",
+        "qwen2.5-coder:7b",
+        "ollama",
+    )
+    assert "ollama:qwen2.5-coder:7b" in choice.header
+    named = choose_startup_model(None, "llama3.2:3b", env={"OLLAMA_BASE_URL": ollama})
+    assert named.model == "llama3.2:3b"
+
+
+@pytest.mark.skipif(not _installed(), reason="needs the embedded model (make install)")
+def test_an_ollama_without_models_falls_to_the_embedded_model(
+    empty_ollama: str, closed_port: str
+) -> None:
+    for url in (empty_ollama, closed_port):
+        choice = choose_startup_model(env={"OLLAMA_BASE_URL": url})
+        assert (choice.provider, choice.model, choice.source) == (
+            "local",
+            DEFAULT_MODEL,
+            "embedded",
+        )
+        assert "embedded" in choice.header
+
+
+def test_nothing_available_says_how_to_get_a_model(closed_port: str) -> None:
+    with pytest.raises(NoModelAvailable) as info:
+        choose_startup_model(env={"OLLAMA_BASE_URL": closed_port}, embedded="not-a-catalogue-model")
+    text = str(info.value)
+    assert closed_port in text
+    assert "make install" in text
+    assert "ollama pull" in text
+    assert "--provider" in text
+
+
+def test_an_ollama_model_asked_for_without_ollama_is_a_clear_error(closed_port: str) -> None:
+    with pytest.raises(NoModelAvailable, match="no Ollama answers"):
+        choose_startup_model(None, "llama3.2:3b", env={"OLLAMA_BASE_URL": closed_port})
+
+
+def test_embedded_installed_sees_a_missing_part(tmp_path: Path) -> None:
+    entry = lookup(DEFAULT_MODEL)
+    assert entry is not None
+    import attrs
+
+    from harness.actors.model.local import PartPackage
+
+    ghost = attrs.evolve(entry, packages=(PartPackage("harness-absent-part", "1.0"),))
+    assert not embedded_installed(ghost, tmp_path)

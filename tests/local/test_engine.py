@@ -1,0 +1,99 @@
+"""The real default model, driven directly: streaming, cancellation, bad files."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from harness.actors.model.local import ModelLoadError
+from harness.actors.model.local._engine import LoadedModel, default_threads, load_model
+
+pytestmark = pytest.mark.slow
+
+ASK = [{"role": "user", "content": "Count from 1 to 30, separated by spaces."}]
+
+
+def test_threads_default_to_one_less_than_the_cores() -> None:
+    import os
+
+    cores = len(os.sched_getaffinity(0))
+    assert default_threads({}) == max(1, cores - 1)
+    assert default_threads({"HARNESS_LOCAL_THREADS": "3"}) == 3
+    assert default_threads({"HARNESS_LOCAL_THREADS": "0"}) == 1
+    assert default_threads({"HARNESS_LOCAL_THREADS": "many"}) == max(1, cores - 1)
+
+
+def test_generation_streams_piece_by_piece(loaded_model: LoadedModel) -> None:
+    pieces: list[str] = []
+    result = loaded_model.generate(
+        ASK, pieces.append, threading.Event(), max_tokens=40, temperature=0.0
+    )
+    assert result.finish_reason in ("stop", "length")
+    assert len(pieces) >= 10
+    assert result.completion_tokens == len(pieces)
+    text = "".join(pieces)
+    assert "1" in text
+    assert "5" in text
+    assert result.prompt_tokens > 5
+
+
+def test_cancel_stops_within_one_token(loaded_model: LoadedModel) -> None:
+    cancel = threading.Event()
+    pieces: list[str] = []
+
+    def on_text(piece: str) -> None:
+        pieces.append(piece)
+        if len(pieces) == 3:
+            cancel.set()
+
+    result = loaded_model.generate(ASK, on_text, cancel, max_tokens=200, temperature=0.0)
+    assert result.finish_reason == "cancelled"
+    # Set while the third token was handed out: no fourth one reaches anybody.
+    assert len(pieces) == 3
+    assert result.completion_tokens == 3
+
+
+def test_cancel_during_a_long_prompt_aborts_the_prompt(loaded_model: LoadedModel) -> None:
+    long = [{"role": "user", "content": "word " * 1500 + "\nHow many words?"}]
+    cancel = threading.Event()
+    timer = threading.Timer(0.3, cancel.set)
+    timer.start()
+    try:
+        result = loaded_model.generate(long, lambda _p: None, cancel, max_tokens=5)
+    finally:
+        timer.cancel()
+    assert result.finish_reason == "cancelled"
+    assert result.completion_tokens == 0
+    # The prompt was not evaluated to its end: llama.cpp stopped inside it.
+    assert loaded_model.llama.n_tokens < result.prompt_tokens
+    # And the model is fine afterwards.
+    pieces: list[str] = []
+    after = loaded_model.generate(ASK, pieces.append, threading.Event(), max_tokens=8)
+    assert after.completion_tokens == 8
+    assert pieces
+
+
+def test_a_second_turn_reuses_the_shared_prefix(loaded_model: LoadedModel) -> None:
+    system = {"role": "system", "content": "You are terse. " * 40}
+    first = [system, {"role": "user", "content": "Say hi."}]
+    loaded_model.generate(first, lambda _p: None, threading.Event(), max_tokens=4)
+    second = [system, {"role": "user", "content": "Say bye."}]
+    result = loaded_model.generate(second, lambda _p: None, threading.Event(), max_tokens=4)
+    assert result.cached_tokens > 100
+
+
+def test_a_file_that_is_not_gguf_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "model.gguf"
+    bad.write_bytes(b"<html>not a model</html>")
+    with pytest.raises(ModelLoadError, match="is not a GGUF model file"):
+        load_model(bad, "bad", n_ctx=512, threads=1)
+
+
+def test_a_truncated_gguf_is_a_clear_error(tmp_path: Path, default_model_path: Path) -> None:
+    bad = tmp_path / "cut.gguf"
+    with default_model_path.open("rb") as f:
+        bad.write_bytes(f.read(1 << 20))
+    with pytest.raises(ModelLoadError, match=r"llama\.cpp could not load cut\.gguf"):
+        load_model(bad, "cut", n_ctx=512, threads=1)

@@ -1,0 +1,153 @@
+"""The ``local`` provider in trio, with the real default model: the Provider contract,
+streaming, cancelling mid-generation, and every way a model can be missing or broken."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+from pathlib import Path
+
+import pytest
+
+from harness.actors.model import Finish, Provider, ProviderCall, ProviderError
+from harness.actors.model.local import DEFAULT_MODEL, make_provider, stream_load
+from harness.actors.model.local._provider import LocalProvider
+from harness.actors.protocol.local import LoadLocalModel, LocalModelProgress
+from harness.actors.protocol.model import ChatMessage, ChatOptions, TextDelta, Usage
+from harness.ipc import Message
+
+pytestmark = pytest.mark.slow
+
+
+def _call(text: str, max_tokens: int = 12, model: str = DEFAULT_MODEL) -> ProviderCall:
+    return ProviderCall(
+        model=model,
+        messages=(ChatMessage(role="user", content=text),),
+        options=ChatOptions(max_tokens=max_tokens, temperature=0.0),
+        text_protocol=True,
+    )
+
+
+async def _collect(events: AsyncIterator[object]) -> list[object]:
+    return [e async for e in events]
+
+
+def _user_catalogue(home: Path, entry: dict[str, object]) -> None:
+    (home / "models").mkdir(exist_ok=True)
+    (home / "models" / "catalogue.json").write_text(json.dumps({"models": [entry]}))
+
+
+def test_it_is_a_provider() -> None:
+    provider = make_provider()
+    assert isinstance(provider, Provider)
+    assert provider.name == "local"
+
+
+async def test_streams_raw_text_then_usage_then_finish(
+    shared_provider: LocalProvider,
+) -> None:
+    events = await _collect(shared_provider.stream(_call("Count from 1 to 20.", 12)))
+    deltas = [e for e in events if isinstance(e, TextDelta)]
+    assert len(deltas) >= 6  # token by token, not one block
+    usage, finish = events[-2], events[-1]
+    assert isinstance(usage, Usage)
+    assert isinstance(finish, Finish)
+    assert usage.completion_tokens == len(deltas)
+    assert usage.prompt_tokens
+    assert usage.prompt_tokens > 5
+    assert finish.reason in ("stop", "length")
+    assert await shared_provider.supports_tools(DEFAULT_MODEL, "", None) is False
+    assert DEFAULT_MODEL in await shared_provider.list_models("", None)
+
+
+async def test_closing_the_stream_stops_generation_within_a_token(
+    shared_provider: LocalProvider,
+) -> None:
+    seen = 0
+    async with aclosing(shared_provider.stream(_call("Write a long story.", 300))) as events:
+        async for event in events:
+            if isinstance(event, TextDelta):
+                seen += 1
+                if seen == 3:
+                    break
+    last = shared_provider.last
+    assert last is not None
+    assert last.finish_reason == "cancelled"
+    # The thread may have run a token or two ahead of the reader, never far.
+    assert 3 <= last.completion_tokens <= 6
+    # The model is free again at once.
+    events = await _collect(shared_provider.stream(_call("Say OK.", 3)))
+    assert isinstance(events[-1], Finish)
+
+
+async def test_load_progress_streams_to_ready(shared_provider: LocalProvider) -> None:
+    items: list[Message] = []
+
+    async def emit(msg: Message) -> None:
+        items.append(msg)
+
+    await stream_load(shared_provider, LoadLocalModel(model=DEFAULT_MODEL), emit)
+    assert items
+    assert all(isinstance(i, LocalModelProgress) for i in items)
+    last = items[-1]
+    assert isinstance(last, LocalModelProgress)
+    assert last.stage == "ready"
+
+
+async def test_an_unknown_model_is_not_found() -> None:
+    provider = LocalProvider()
+    with pytest.raises(ProviderError) as info:
+        await _collect(provider.stream(_call("hi", model="no-such-model")))
+    assert info.value.kind == "not_found"
+    assert DEFAULT_MODEL in info.value.message
+
+
+async def test_a_missing_model_package_names_the_install_command(harness_home: Path) -> None:
+    _user_catalogue(
+        harness_home,
+        {"name": "absent", "packages": [["harness-absent-part", "1.0"]], "sha256": "0" * 64},
+    )
+    provider = LocalProvider()
+    with pytest.raises(ProviderError) as info:
+        await _collect(provider.stream(_call("hi", model="absent")))
+    assert info.value.kind == "config"
+    assert "harness-absent-part" in info.value.message
+    assert "-m harness.actors.model.local install absent" in info.value.message
+
+
+async def test_a_corrupt_model_file_fails_its_checksum(harness_home: Path, tmp_path: Path) -> None:
+    part = tmp_path / "model.bin"
+    part.write_bytes(b"GGUF" + b"\0" * 4096)
+    _user_catalogue(
+        harness_home,
+        {"name": "corrupt", "files": [str(part)], "sha256": hashlib.sha256(b"x").hexdigest()},
+    )
+    provider = LocalProvider({**os.environ, "HARNESS_MODEL_CACHE": str(tmp_path / "cache")})
+    with pytest.raises(ProviderError) as info:
+        await _collect(provider.stream(_call("hi", model="corrupt")))
+    assert info.value.kind == "config"
+    assert "fails its checksum" in info.value.message
+    assert "was not loaded" in info.value.message
+    # Asked again, it says the same (no half-loaded state, no crash).
+    with pytest.raises(ProviderError, match="fails its checksum"):
+        await _collect(provider.stream(_call("hi", model="corrupt")))
+
+
+async def test_a_verified_file_llama_cpp_refuses_is_a_clear_error(
+    harness_home: Path, tmp_path: Path
+) -> None:
+    data = b"GGUF" + b"\0" * 4096
+    part = tmp_path / "model.bin"
+    part.write_bytes(data)
+    _user_catalogue(
+        harness_home,
+        {"name": "junk", "files": [str(part)], "sha256": hashlib.sha256(data).hexdigest()},
+    )
+    provider = LocalProvider({**os.environ, "HARNESS_MODEL_CACHE": str(tmp_path / "cache")})
+    with pytest.raises(ProviderError) as info:
+        await _collect(provider.stream(_call("hi", model="junk")))
+    assert info.value.kind == "config"
+    assert "could not load" in info.value.message
