@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 
@@ -13,7 +14,9 @@ def test_exported_names_exist() -> None:
     for name in model_pkg.__all__:
         assert hasattr(model_pkg, name), name
     assert len(set(model_pkg.__all__)) == len(model_pkg.__all__)
-    public = {n for n in vars(model_pkg) if not n.startswith("_")}
+    public = {
+        n for n, v in vars(model_pkg).items() if not n.startswith("_") and not inspect.ismodule(v)
+    }
     assert public == set(model_pkg.__all__)
 
 
