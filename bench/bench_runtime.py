@@ -4,7 +4,8 @@
   calls per second, beside a bare trio ping-pong of the same bytes with a peer
   process over a socketpair (no typing, no envelope decoding);
 - crash to failure: ``kill -9`` of a worker -> its in-flight call fails;
-- crash to ready: ``kill -9`` -> a replacement worker answers;
+- crash to ready: ``kill -9`` -> a replacement worker answers, started afresh and
+  promoted from a standby;
 - idle RSS of one worker process, beside ``python -c`` importing only trio.
 
 Run: ``python -m bench runtime``.
@@ -96,15 +97,19 @@ async def bare_round_trips(n: int) -> tuple[list[float], float]:
         proc.wait(5)
 
 
-async def crash_timings(n: int) -> tuple[list[float], list[float]]:
+async def crash_timings(n: int, *, standby: bool = False) -> tuple[list[float], list[float]]:
     to_failure: list[float] = []
     to_ready: list[float] = []
     async with open_supervisor() as sup:
         spec = _spec()
-        spec = ChildSpec(**{**_fields(spec), "max_restarts": n + 5, "backoff_initial": 0.0})
+        spec = ChildSpec(
+            **{**_fields(spec), "max_restarts": n + 5, "backoff_initial": 0.0, "standby": standby}
+        )
         h = await sup.start(spec)
         for _ in range(n):
             await h.request(BenchPing("warm"))
+            if standby:
+                await trio.sleep(0.5)  # let the spare finish starting, as it would in use
             failed_at: list[float] = []
 
             async def in_flight(failed_at: list[float] = failed_at) -> None:
@@ -162,6 +167,7 @@ async def _all() -> list[tuple[str, str, str]]:
     typed, typed_rate = await typed_round_trips(ROUND_TRIPS)
     bare, bare_rate = await bare_round_trips(ROUND_TRIPS)
     failure, ready = await crash_timings(CRASHES)
+    _, ready_standby = await crash_timings(CRASHES, standby=True)
     worker_rss = await idle_worker_rss()
     bare_rss = await trio.to_thread.run_sync(bare_trio_rss)
     t50, b50 = statistics.median(typed), statistics.median(bare)
@@ -186,6 +192,11 @@ async def _all() -> list[tuple[str, str, str]]:
             "kill -9 -> replacement answers, p50",
             _ms(statistics.median(ready)),
             f"max {_ms(max(ready))} over {CRASHES} (goal < 300 ms)",
+        ),
+        (
+            "kill -9 -> promoted standby answers, p50",
+            _ms(statistics.median(ready_standby)),
+            f"max {_ms(max(ready_standby))} over {CRASHES} (ChildSpec(standby=True))",
         ),
         (
             "idle worker RSS",

@@ -77,6 +77,8 @@ class WorkerHandle:
         self._last_pong = 0
         self._tail = OutputTail()
         self._nursery: trio.Nursery | None = None
+        self._background: trio.Nursery | None = None
+        self._standby: Spawned | None = None
 
     # ------------------------------------------------------------------ public
 
@@ -214,6 +216,17 @@ class WorkerHandle:
 
     async def run(self) -> None:
         """Run, watch and restart the worker until it is stopped or given up."""
+        try:
+            async with trio.open_nursery() as background:
+                self._background = background
+                await self._supervise()
+                background.cancel_scope.cancel()
+        finally:
+            with trio.CancelScope(shield=True):
+                await self._discard_standby()
+            self._stopped.set()
+
+    async def _supervise(self) -> None:
         recent: deque[float] = deque()
         while True:
             exited = await self._incarnation()
@@ -230,7 +243,6 @@ class WorkerHandle:
             if len(recent) >= self.spec.max_restarts:
                 self._emit(WorkerGaveUp(self.name, self._restarts, self.spec.restart_period))
                 self._set_state("gave_up")
-                self._stopped.set()
                 return
             delay = (
                 0.0
@@ -245,7 +257,35 @@ class WorkerHandle:
             if self._stopping:
                 break
         self._set_state("stopped")
-        self._stopped.set()
+
+    async def _prepare_standby(self) -> None:
+        """Start the next process now, so a restart only has to promote it.
+
+        The standby imports everything and says hello into its socket, then waits;
+        nobody reads it until it is promoted. A worker's import time is its
+        restart time, and this takes that time off the restart.
+        """
+        if self._standby is not None or self._stopping:
+            return
+        try:
+            self._standby = await spawn_worker(self.spec, self._new_tag())
+        except OSError:
+            self._standby = None
+
+    async def _discard_standby(self) -> None:
+        standby, self._standby = self._standby, None
+        if standby is None:
+            return
+        from harness.supervisor import _kill
+
+        _kill.signal_group(standby.process.pid, signal.SIGKILL)
+        with trio.move_on_after(2.0):
+            await standby.process.wait()
+        await standby.stream.aclose()
+        await standby.output.aclose()
+
+    def _new_tag(self) -> str:
+        return f"{self.name}-{os.getpid()}-{next(_serial)}-{secrets.token_hex(4)}"
 
     def _request_kill(self, reason: str) -> None:
         if self._kill_reason is None and not self._down.is_set():
@@ -258,9 +298,10 @@ class WorkerHandle:
         self._last_pong = 0
         self._rss = 0
         self._tail = OutputTail()
-        tag = f"{self.name}-{os.getpid()}-{next(_serial)}-{secrets.token_hex(4)}"
         try:
-            spawned = await spawn_worker(self.spec, tag)
+            spawned, self._standby = self._standby, None
+            if spawned is None:
+                spawned = await spawn_worker(self.spec, self._new_tag())
         except OSError as exc:
             self._tail.feed(f"could not start {self.spec.module}: {exc}\n".encode())
             return WorkerExited(
@@ -334,11 +375,21 @@ class WorkerHandle:
         )
         if self._state != "stopping":
             self._set_state("restarting")
-        # Anything left in the group, then whatever escaped it (setsid) by snapshot and tag.
+        # Anything left in the group, then whatever escaped it (setsid), found by
+        # snapshot and by tag. This runs beside the restart, not in front of it.
         _kill.signal_group(pid, signal.SIGKILL)
-        tagged = await trio.to_thread.run_sync(_kill.find_tagged, spawned.tag)
-        await trio.to_thread.run_sync(_kill.kill_processes, [*tree, *tagged])
+        if self._background is not None:
+            self._background.start_soon(self._sweep, tree, spawned.tag)
+        else:
+            await self._sweep(tree, spawned.tag)
         return exit_code
+
+    async def _sweep(self, tree: list[psutil.Process], tag: str) -> None:
+        from harness.supervisor import _kill
+
+        with trio.CancelScope(shield=True):
+            tagged = await trio.to_thread.run_sync(_kill.find_tagged, tag)
+            await trio.to_thread.run_sync(_kill.kill_processes, [*tree, *tagged])
 
     async def _watch_channel(self, chan: Channel) -> None:
         error = await chan.run()
@@ -367,6 +418,8 @@ class WorkerHandle:
                 self._emit(WorkerStarted(self.name, env.pid))
             else:
                 self._emit(WorkerRestarted(self.name, env.pid, self._restarts))
+            if self.spec.standby and self._background is not None:
+                self._background.start_soon(self._prepare_standby)
             if self.spec.heartbeat_interval is not None and self._nursery is not None:
                 assert self._chan is not None
                 self._nursery.start_soon(self._heartbeat, self._chan)

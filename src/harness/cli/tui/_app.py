@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import trio
 from rich.console import Console
@@ -68,12 +67,16 @@ class App:
         *,
         console: Console | None = None,
         environ: dict[str, str] | None = None,
+        workspace: Path | None = None,
+        home: Path | None = None,
     ) -> None:
         self.args = args
         self.environ = dict(os.environ if environ is None else environ)
         self.console = console or Console(highlight=False)
-        self.workspace = Path(getattr(args, "workspace", None) or os.getcwd()).resolve()
-        self.home = Path(self.environ.get("HARNESS_HOME") or Path.home() / ".harness").expanduser()
+        self.workspace = workspace or Path(getattr(args, "workspace", None) or os.getcwd())
+        self.workspace = self.workspace.resolve()
+        self.home = home or Path(self.environ.get("HARNESS_HOME") or Path.home() / ".harness")
+        self.home = self.home.expanduser()
         self.prefs = Prefs(self.home, self.workspace)
         self.show_thinking = False
         self.deepthink = False
@@ -84,6 +87,10 @@ class App:
         self.model_names: list[str] = []
         self.provider = ""
         self.model = ""
+        # --model may be repeated or comma-separated: models to fail over to, in order
+        raw = getattr(args, "model", None) or []
+        raw = [raw] if isinstance(raw, str) else list(raw)
+        self.models: list[str] = [m.strip() for r in raw for m in str(r).split(",") if m.strip()]
         self.base_url: str | None = getattr(args, "base_url", None)
         self.resume: str | None = getattr(args, "resume", None)
         self.continue_latest = bool(
@@ -99,6 +106,16 @@ class App:
         self._keys: KeyReader | None = None
         self._ctrl_c = 0
         self._prompt: Any = None
+        self._first: Any = None  # the first prompt's Future, already on the screen
+        self._first_drawn: Any = None
+        self._first_patch: Any = None
+
+    def adopt_prompt(self, session: Any, first: Any, drawn: Any, patched: Any) -> None:
+        """Take over the prompt session whose first prompt is already running on a
+        thread (*first*: its Future; *drawn*: set once it is on the screen;
+        *patched*: the active ``patch_stdout`` to leave when it returns)."""
+        self._prompt, self._first, self._first_drawn = session, first, drawn
+        self._first_patch = patched
 
     # -- start-up --------------------------------------------------------------------------
 
@@ -109,9 +126,7 @@ class App:
         """Settle the provider and model: the command line, the workspace's last choice,
         then a reachable Ollama, then the embedded model."""
         provider = getattr(self.args, "provider", None)
-        model = getattr(self.args, "model", None)
-        if isinstance(model, (list, tuple)):
-            model = model[0] if model else None
+        model = self.models[0] if self.models else None
         saved = self.prefs.get()
         if not provider and not model and saved.get("provider"):
             self.provider, self.model = saved["provider"], saved.get("model", "")
@@ -119,7 +134,10 @@ class App:
             self._say(f"model {self.provider}:{self.model} (remembered for this folder)")
             return
         try:
-            from harness.actors.model.local import NoModelAvailable, choose_startup_model
+            from harness.actors.model.local import (  # type: ignore[import-untyped,unused-ignore]
+                NoModelAvailable,
+                choose_startup_model,
+            )
         except ImportError:  # the local provider is an optional part of the build
             self.provider, self.model = provider or "ollama", model or ""
             shown = f"{self.provider}:{self.model}" if self.model else self.provider
@@ -150,7 +168,7 @@ class App:
             "home": str(self.home),
             "environ": self.environ,
             "provider": self.provider or "ollama",
-            "models": (self.model,) if self.model else (),
+            "models": tuple(dict.fromkeys([self.model, *self.models[1:]] if self.model else [])),
             "base_url": self.base_url,
             "resume": self.resume,
             "continue_latest": self.continue_latest,
@@ -164,10 +182,14 @@ class App:
                 kw["workers"] = {str(k): str(v) for k, v in json.loads(workers).items()}
             except (ValueError, AttributeError):
                 self._say("HARNESS_WORKERS is not a JSON object of name: module; ignored", "yellow")
-        for name in ("permission_mode", "max_turns", "tool_protocol", "verify", "api_key"):
+        for name in ("permission_mode", "max_turns", "tool_protocol", "api_key", "sandbox"):
             value = getattr(a, name, None)
             if value is not None:
                 kw[name] = value
+        for name in ("allow", "deny"):
+            rules = getattr(a, name, None)
+            if rules:
+                kw[name] = tuple(rules)
         return SessionOptions(**kw)
 
     async def _session_task(self) -> None:
@@ -303,7 +325,7 @@ class App:
             self.tools_done.extend(view.finished_tools)
             del self.tools_done[:-50]
 
-    async def approve(self, request: Any) -> str:
+    async def approve(self, request: Any) -> Literal["yes", "no", "always"]:
         """The conversation's approver: show the call, wait for y / n / a."""
         from harness.cli.tui._approval import approval_renderable, decision_for_key
         from harness.cli.tui._keys import KeyReader
@@ -313,7 +335,7 @@ class App:
             view.pause()
         self.console.print(approval_renderable(request, width=self.console.width))
         send, recv = trio.open_memory_channel[str](64)
-        decision: str | None = None
+        decision: Literal["yes", "no", "always"] | None = None
         reader_started = False
         if self._keys is None:
             self._keys = KeyReader(self._key_from_thread(trio.lowlevel.current_trio_token()))
@@ -357,6 +379,12 @@ class App:
         """One line from the user (prompt_toolkit on its own thread)."""
         from prompt_toolkit.patch_stdout import patch_stdout
 
+        if self._first is not None:
+            first, self._first = self._first, None
+            try:
+                return str(await trio.to_thread.run_sync(first.result))
+            finally:
+                self._first_patch.__exit__(None, None, None)
         session = self._prompt
         token = trio.lowlevel.current_trio_token()
 
@@ -370,16 +398,20 @@ class App:
 
     async def main(self) -> int:
         """Run until the user leaves; the exit status."""
-        self.console.print(
-            Text.assemble(
-                ("harness ", "bold cyan"), (__version__, "cyan"), (f"  {self.workspace}", "dim")
+        if self._prompt is None:
+            self.console.print(
+                Text.assemble(
+                    ("harness ", "bold cyan"), (__version__, "cyan"), (f"  {self.workspace}", "dim")
+                )
             )
-        )
-        self._prompt = build_prompt_session(
-            history_path=self.home / "history",
-            completer=HarnessCompleter(self.workspace, self._completion_sources()),
-            toolbar=self._toolbar,
-        )
+            self._prompt = build_prompt_session(
+                history_path=self.home / "history",
+                completer=HarnessCompleter(self.workspace, self._completion_sources()),
+                toolbar=self._toolbar,
+            )
+        elif self._first_drawn is not None:
+            await trio.to_thread.run_sync(self._first_drawn.wait, 2.0)
+            self._prompt_drawn.set()
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._session_task)
             try:
@@ -425,12 +457,7 @@ def _sentence(exc: BaseException) -> str:
 
 
 def run_app(args: Any) -> int:
-    """Run the interactive terminal on this process's terminal."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("harness: the interactive terminal needs a terminal; use -p TASK", file=sys.stderr)
-        return 2
-    app = App(args)
-    try:
-        return trio.run(app.main)
-    except KeyboardInterrupt:
-        return 130
+    """Run the interactive terminal on this process's terminal (see :mod:`._start`)."""
+    from harness.cli.tui._start import run_app as start
+
+    return start(args)
