@@ -244,6 +244,9 @@ class SessionPool:
                 confirm_from = None
                 if sampler is not None:
                     sampler.reset()
+                # A command printing without pause must not starve the rest of the
+                # worker (other sessions, heartbeats): yield between chunks.
+                await trio.lowlevel.checkpoint()
                 if now < deadline:
                     continue
             if s.closed:
