@@ -242,7 +242,9 @@ def _usage(entry: Reply, body: dict[str, Any]) -> dict[str, int] | None:
     if entry.usage is None:
         return None
     if entry.usage == "auto":
-        prompt = len(json.dumps(body.get("messages", []))) // 4
+        prompt = (
+            len(json.dumps(body.get("messages", []))) + len(json.dumps(body.get("tools", [])))
+        ) // 4
         completion = max(1, (len(entry.text) + len(entry.thinking)) // 4)
         for c in entry.tool_calls:
             completion += len(_args_text(c)) // 4 + 1

@@ -15,21 +15,34 @@ import pexpect
 ROOT = Path(__file__).resolve().parents[2]
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-B]|\x1b[=>]")
 
-# Test-only workers from tests/conversation stand in for model/tools/shell until the
-# real ones are on main; the model one speaks OpenAI's wire format to the scripted model.
+# Test-only workers from tests/conversation stand in for a real worker that is not on
+# this branch yet; the model one speaks OpenAI's wire format to the scripted model.
 TEST_WORKERS = {
     "model": "tests.conversation.workers.model_openai",
     "tools": "tests.conversation.workers.tools_min",
+    "shell": "tests.conversation.workers.tools_min",
 }
 
 
-def real_workers_available() -> bool:
+def _exists(module: str) -> bool:
     import importlib.util
 
-    return all(
-        importlib.util.find_spec(f"harness.actors.{n}.__main__") is not None
-        for n in ("model", "tools", "shell")
-    )
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def worker_modules() -> dict[str, str] | None:
+    """Worker modules for the harness under test: the real ones, or stand-ins where a
+    real one is missing (``None`` when every real worker is there)."""
+    chosen = {
+        name: f"harness.actors.{name}"
+        if _exists(f"harness.actors.{name}.__main__")
+        else TEST_WORKERS[name]
+        for name in TEST_WORKERS
+    }
+    return None if all(v.startswith("harness.") for v in chosen.values()) else chosen
 
 
 class Term:
@@ -103,8 +116,10 @@ def spawn(
         COLUMNS="120",
         LINES="40",
     )
-    if not real_workers_available():
-        e["HARNESS_WORKERS"] = json.dumps(TEST_WORKERS)
+    workers = worker_modules()
+    if workers is not None:
+        e["HARNESS_WORKERS"] = json.dumps(workers)
+    e["OPENAI_API_KEY"] = "sk-test-scripted"  # the scripted model takes any key
     e.update(env or {})
     argv = ["-m", "harness.cli.tui"]
     if base_url is not None:

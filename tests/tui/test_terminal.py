@@ -105,7 +105,9 @@ def test_edit_asks_approval_with_diff_yes_applies_no_denies(  # type: ignore[no-
         assert "approved" in out
         t.expect("❯")
         assert (ws / "a.txt").read_text() == "NEW line\n"
-        (ws / "a.txt").write_text("old line\n")
+        t.line("/undo")
+        t.expect("undid edit_file")
+        assert (ws / "a.txt").read_text() == "old line\n"
         t.line("again")
         t.expect(r"\[y\]es / \[N\]o")
         t.send("n")
@@ -168,3 +170,36 @@ def test_first_run_without_any_provider(term_for) -> None:  # type: ignore[no-un
     out = t.expect("/exit")
     assert "Traceback" not in t.raw
     assert "/connect" in out
+
+
+def test_multiline_history_completion_and_thinking(term_for, dirs) -> None:  # type: ignore[no-untyped-def]
+    ws, home = dirs
+    (ws / "notes.md").write_text("x")
+    script = [
+        reply("got both lines", thinking="hidden musing"),
+        reply("A title"),
+        reply("visible now", thinking="shown musing"),
+    ]
+    with ScriptedModel(script) as model:
+        t = term_for(model)
+        t.send("line one")
+        t.send("\n")  # Ctrl+J: a newline, not a submit
+        t.line("line two @no")
+        out = t.expect("got both lines")
+        assert "hidden musing" not in out  # thinking is hidden by default
+        t.expect("❯")
+        assert model.requests[0]["messages"][-1]["content"] == "line one\nline two @no"
+        assert "line one\n+line two @no" in (home / "history").read_text().replace("\n+", "\n+")
+
+        t.send("/thi")
+        t.send("\t")  # completes to /think
+        t.line(" on")
+        t.expect("thinking shown")
+        t.line("again")
+        out = t.expect("visible now")
+        assert "shown musing" in out
+        t.expect("❯")
+        t.send("look at @not")
+        t.send("\t")  # completes the workspace path
+        t.send("\x15")  # Ctrl+U: clear what was typed
+        out = t.expect("notes.md")

@@ -1,29 +1,153 @@
-"""Argument parsing and dispatch to the interactive or headless frontend."""
+"""Argument parsing and dispatch to the interactive or headless frontend.
+
+Every command-line flag of harness is declared here. ``harness -p TASK`` runs
+headless (:mod:`harness.cli._headless`); no task opens the interactive terminal
+(:mod:`harness.cli.tui`), imported only then so ``--version`` and ``-p`` stay fast.
+
+Exit status: 0 the run completed; 1 it did not (denied, cancelled, verify failed,
+another error); 2 a usage error; 3 a provider or model error; 4 a limit was
+reached (``--max-turns``, the context window); 130 interrupted.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from harness._version import __version__
 
+__all__ = ["EXIT_CODES", "build_parser", "main"]
+
+EXIT_CODES = {
+    "ok": 0,
+    "failed": 1,
+    "usage": 2,
+    "provider": 3,
+    "limit": 4,
+    "interrupted": 130,
+}
+PROVIDERS = ("ollama", "openai", "anthropic", "gemini", "local")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``harness``."""
     parser = argparse.ArgumentParser(
         prog="harness",
         description="A terminal AI coding agent. Run it in a project folder and ask.",
+        epilog=(
+            "exit status: 0 completed, 1 not completed, 2 usage error, 3 provider error, "
+            "4 limit reached, 130 interrupted"
+        ),
     )
     parser.add_argument("--version", action="version", version=f"harness {__version__}")
-    parser.add_argument(
+    run = parser.add_argument_group("headless runs")
+    run.add_argument(
         "-p",
         "--print",
         dest="prompt",
         metavar="TASK",
         help="run one task headless and exit ('-' reads it from stdin)",
     )
+    run.add_argument(
+        "--output-format",
+        choices=("text", "json", "stream-json"),
+        default="text",
+        help="text (the answer), json (one result object) or stream-json (one event a line)",
+    )
+    run.add_argument(
+        "--verify",
+        metavar="CMD",
+        help="a shell command run when the model says it is done; failures go back to it",
+    )
+    run.add_argument(
+        "--max-turns",
+        type=_positive_int,
+        metavar="N",
+        help="model requests a run may make (default 50)",
+    )
+    model = parser.add_argument_group("the model")
+    model.add_argument("--provider", choices=PROVIDERS, help="who answers (default: ollama)")
+    model.add_argument(
+        "--model",
+        action="append",
+        metavar="NAME",
+        help="the model; repeat it (or separate with commas) for models to fail over to",
+    )
+    model.add_argument("--base-url", metavar="URL", help="the provider's URL")
+    model.add_argument(
+        "--tool-protocol",
+        choices=("native", "text", "auto"),
+        help="native tool calls, tool calls as text in the reply, or auto (default)",
+    )
+    perms = parser.add_argument_group("permissions")
+    perms.add_argument(
+        "--permission-mode",
+        choices=("ask", "auto", "plan", "deny"),
+        help="ask before changes (default; headless without a terminal denies), auto, "
+        "plan (no changes; submit a plan) or deny",
+    )
+    perms.add_argument(
+        "--allow",
+        action="append",
+        metavar="RULE",
+        default=[],
+        help="allow rule, e.g. 'run_cmd(make test)'",
+    )
+    perms.add_argument(
+        "--deny", action="append", metavar="RULE", default=[], help="deny rule, e.g. 'delete_path'"
+    )
+    perms.add_argument(
+        "--sandbox",
+        choices=("off", "workspace-write"),
+        help="run shell commands under bubblewrap: the workspace writable, the rest read-only",
+    )
+    sess = parser.add_argument_group("sessions")
+    sess.add_argument("--resume", metavar="ID|TITLE", help="resume a session of this workspace")
+    sess.add_argument(
+        "-c",
+        "--continue",
+        dest="continue_",
+        action="store_true",
+        help="resume the latest session of this workspace",
+    )
+    sess.add_argument(
+        "-C",
+        "--workspace",
+        metavar="DIR",
+        help="the project folder (default: the current folder)",
+    )
     return parser
 
 
 def main(argv: list[str]) -> int:
+    """Run harness with *argv* (without the program name); the exit status."""
     parser = build_parser()
-    parser.parse_args(argv)
-    return 0
+    args = parser.parse_args(argv)
+    if args.resume and args.continue_:
+        parser.error("--resume and --continue cannot be used together")
+    if args.prompt is not None:
+        from harness.cli._headless import run_headless
+
+        return run_headless(args)
+    if args.output_format != "text" or args.verify:
+        parser.error("--output-format and --verify need a task: harness -p TASK")
+    try:
+        from harness.cli.tui import run  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        sys.stderr.write("harness: the interactive terminal is not in this build; use -p TASK\n")
+        return EXIT_CODES["usage"]
+    return int(run(args))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main(sys.argv[1:]))

@@ -21,7 +21,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import trio
 from rich.console import Console
@@ -84,6 +84,10 @@ class App:
         self.model_names: list[str] = []
         self.provider = ""
         self.model = ""
+        # --model may be repeated or comma-separated: models to fail over to, in order
+        raw = getattr(args, "model", None) or []
+        raw = [raw] if isinstance(raw, str) else list(raw)
+        self.models: list[str] = [m.strip() for r in raw for m in str(r).split(",") if m.strip()]
         self.base_url: str | None = getattr(args, "base_url", None)
         self.resume: str | None = getattr(args, "resume", None)
         self.continue_latest = bool(
@@ -109,9 +113,7 @@ class App:
         """Settle the provider and model: the command line, the workspace's last choice,
         then a reachable Ollama, then the embedded model."""
         provider = getattr(self.args, "provider", None)
-        model = getattr(self.args, "model", None)
-        if isinstance(model, (list, tuple)):
-            model = model[0] if model else None
+        model = self.models[0] if self.models else None
         saved = self.prefs.get()
         if not provider and not model and saved.get("provider"):
             self.provider, self.model = saved["provider"], saved.get("model", "")
@@ -119,7 +121,10 @@ class App:
             self._say(f"model {self.provider}:{self.model} (remembered for this folder)")
             return
         try:
-            from harness.actors.model.local import NoModelAvailable, choose_startup_model
+            from harness.actors.model.local import (  # type: ignore[import-untyped,unused-ignore]
+                NoModelAvailable,
+                choose_startup_model,
+            )
         except ImportError:  # the local provider is an optional part of the build
             self.provider, self.model = provider or "ollama", model or ""
             shown = f"{self.provider}:{self.model}" if self.model else self.provider
@@ -150,7 +155,7 @@ class App:
             "home": str(self.home),
             "environ": self.environ,
             "provider": self.provider or "ollama",
-            "models": (self.model,) if self.model else (),
+            "models": tuple(dict.fromkeys([self.model, *self.models[1:]] if self.model else [])),
             "base_url": self.base_url,
             "resume": self.resume,
             "continue_latest": self.continue_latest,
@@ -164,10 +169,14 @@ class App:
                 kw["workers"] = {str(k): str(v) for k, v in json.loads(workers).items()}
             except (ValueError, AttributeError):
                 self._say("HARNESS_WORKERS is not a JSON object of name: module; ignored", "yellow")
-        for name in ("permission_mode", "max_turns", "tool_protocol", "verify", "api_key"):
+        for name in ("permission_mode", "max_turns", "tool_protocol", "api_key", "sandbox"):
             value = getattr(a, name, None)
             if value is not None:
                 kw[name] = value
+        for name in ("allow", "deny"):
+            rules = getattr(a, name, None)
+            if rules:
+                kw[name] = tuple(rules)
         return SessionOptions(**kw)
 
     async def _session_task(self) -> None:
@@ -303,7 +312,7 @@ class App:
             self.tools_done.extend(view.finished_tools)
             del self.tools_done[:-50]
 
-    async def approve(self, request: Any) -> str:
+    async def approve(self, request: Any) -> Literal["yes", "no", "always"]:
         """The conversation's approver: show the call, wait for y / n / a."""
         from harness.cli.tui._approval import approval_renderable, decision_for_key
         from harness.cli.tui._keys import KeyReader
@@ -313,7 +322,7 @@ class App:
             view.pause()
         self.console.print(approval_renderable(request, width=self.console.width))
         send, recv = trio.open_memory_channel[str](64)
-        decision: str | None = None
+        decision: Literal["yes", "no", "always"] | None = None
         reader_started = False
         if self._keys is None:
             self._keys = KeyReader(self._key_from_thread(trio.lowlevel.current_trio_token()))

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from rich.console import Group, RenderableType
 from rich.syntax import Syntax
@@ -19,7 +19,7 @@ _MAX_DIFF_LINES = 80
 SHELL_TOOLS = frozenset({"run_cmd", "send_input"})
 
 
-def decision_for_key(key: str) -> str | None:
+def decision_for_key(key: str) -> Literal["yes", "no", "always"] | None:
     """``yes`` / ``no`` / ``always`` for a key, or ``None`` to keep waiting."""
     k = key.lower()
     if k == "y":

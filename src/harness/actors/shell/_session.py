@@ -1,0 +1,205 @@
+"""One live command: ``bash -c`` under a pty, in its own session and process group.
+
+The pty's master end is read without blocking (the pool waits on it with trio); the
+slave end is the command's stdin, stdout, stderr and controlling terminal, so a program
+that opens ``/dev/tty`` (a password prompt) meets the same pty, never harness's own
+terminal.
+
+Two ways to start it. Where util-linux's ``setsid`` is installed, ``subprocess`` starts
+``setsid --ctty`` on the slave (a C fork/exec, as fast as a plain ``subprocess.run``),
+which makes a new session with the pty as its controlling terminal. Elsewhere pexpect
+does the same from a forked Python child, which costs a few milliseconds more a
+command.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import shutil
+import struct
+import subprocess
+import termios
+import time
+
+import pexpect
+
+from harness.actors.shell._clean import StreamDecoder, TerminalCleaner
+from harness.actors.shell._detect import tty_rdev
+from harness.actors.shell._kill import kill_tree
+
+__all__ = ["Session"]
+
+_which_cache: dict[str, str | None] = {}
+
+
+def _setsid() -> str | None:
+    if "setsid" not in _which_cache:
+        _which_cache["setsid"] = shutil.which("setsid")
+    return _which_cache["setsid"]
+
+
+class Session:
+    """A command running under a pty.
+
+    Attributes:
+        id: the session id the model uses (``s1``).
+        command: the command line as given.
+        pid: the leader (``bash -c``, or bwrap); also its session and process group id.
+        token: the ``HARNESS_SHELL_SESSION`` value every process of it inherits.
+        timeout: seconds each call on it may wait.
+        answers: ``stdin`` lines not yet sent, one per prompt.
+        busy: a call is driving it right now.
+        last_used: monotonic time the last call on it ended.
+    """
+
+    def __init__(
+        self,
+        sid: str,
+        command: str,
+        argv: list[str],
+        *,
+        cwd: str,
+        env: dict[str, str],
+        token: str,
+        timeout: float,
+        answers: list[str],
+        rows: int,
+        cols: int,
+        fallback_encoding: str | None,
+        spawner: str = "auto",
+    ) -> None:
+        self.id = sid
+        self.command = command
+        self.token = token
+        self.timeout = timeout
+        self.answers = list(answers)
+        self.busy = False
+        self.started = time.monotonic()
+        self.last_used = self.started
+        self.decoder = StreamDecoder(fallback_encoding)
+        self.cleaner = TerminalCleaner()
+        self._popen: subprocess.Popen[bytes] | None = None
+        self._child: pexpect.spawn | None = None
+        setsid = _setsid() if spawner != "pexpect" else None
+        if setsid is not None:
+            self.fd, self.pid = self._spawn_setsid(setsid, argv, cwd, env, rows, cols)
+        else:
+            self.fd, self.pid = self._spawn_pexpect(argv, cwd, env, rows, cols)
+        os.set_blocking(self.fd, False)
+        self.slave_rdev = tty_rdev(self.pid)
+        self.eof = False
+        self.exit_code: int | None = None
+        self.exit_signal: int | None = None
+        self._reaped = False
+        self.closed = False
+
+    def _spawn_setsid(
+        self, setsid: str, argv: list[str], cwd: str, env: dict[str, str], rows: int, cols: int
+    ) -> tuple[int, int]:
+        master, slave = os.openpty()
+        try:
+            fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+            os.set_inheritable(master, False)
+            self._popen = subprocess.Popen(
+                [setsid, "--ctty", *argv],
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                cwd=cwd,
+                env=env,
+                close_fds=True,
+            )
+        except BaseException:
+            os.close(master)
+            raise
+        finally:
+            os.close(slave)
+        return master, self._popen.pid
+
+    def _spawn_pexpect(
+        self, argv: list[str], cwd: str, env: dict[str, str], rows: int, cols: int
+    ) -> tuple[int, int]:
+        child = pexpect.spawn(
+            argv[0], argv[1:], cwd=cwd, env=env, dimensions=(rows, cols), encoding=None
+        )
+        # pexpect sleeps before every send and after close by default; we pace ourselves.
+        child.delaybeforesend = None
+        child.delayafterclose = 0
+        child.delayafterterminate = 0
+        child.ptyproc.delayafterclose = 0
+        child.ptyproc.delayafterterminate = 0
+        self._child = child
+        return child.child_fd, child.pid
+
+    def read_available(self, limit: int = 1 << 16) -> bytes:
+        """What the command printed that is ready now (``b""`` if nothing); sets :attr:`eof`."""
+        if self.eof or self.closed:
+            return b""
+        try:
+            return os.read(self.fd, limit)
+        except BlockingIOError:
+            return b""
+        except OSError as exc:
+            # Linux reports the slave's last close as EIO on the master.
+            if exc.errno in (errno.EIO, errno.EBADF):
+                self.eof = True
+                return b""
+            raise
+
+    def write(self, data: bytes) -> None:
+        """Type *data* into the command's terminal."""
+        view = memoryview(data)
+        deadline = time.monotonic() + 5.0
+        while view:
+            try:
+                n = os.write(self.fd, view)
+            except BlockingIOError:
+                # The pty's input queue is full: the command is not reading.
+                if time.monotonic() > deadline:
+                    raise OSError("the command does not read its input") from None
+                time.sleep(0.005)
+                continue
+            view = view[n:]
+
+    def poll_exit(self) -> bool:
+        """Whether the leader has exited (reaps it and records the status)."""
+        if self._reaped:
+            return True
+        if self._popen is not None:
+            code = self._popen.poll()
+            if code is None:
+                return False
+            self.exit_code, self.exit_signal = (None, -code) if code < 0 else (code, None)
+        elif self._child is not None:
+            try:
+                if self._child.isalive():
+                    return False
+            except pexpect.ExceptionPexpect:
+                pass
+            self.exit_code = self._child.exitstatus
+            self.exit_signal = self._child.signalstatus
+        self._reaped = True
+        return True
+
+    def kill(self, grace: float) -> list[int]:
+        """Kill the command's whole tree (blocking, bounded); return survivors' pids."""
+        survivors = kill_tree(self.pid, self.pid, self.token, grace, group_is_ours=not self._reaped)
+        self.poll_exit()
+        return survivors
+
+    def close(self) -> None:
+        """Release the pty (after :meth:`kill`, or once the command exited)."""
+        if self.closed:
+            return
+        self.closed = True
+        if self._child is not None:
+            try:
+                self._child.close(force=True)
+            except (OSError, pexpect.ExceptionPexpect):
+                pass
+        else:
+            os.close(self.fd)
+        if not self._reaped:
+            self.poll_exit()

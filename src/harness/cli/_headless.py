@@ -1,0 +1,231 @@
+"""Headless mode: ``harness -p TASK`` runs one task, writes its output, exits with a status.
+
+Output formats:
+
+- ``text``: the model's answer on stdout as it streams; tool activity, denials
+  and errors as quiet lines on stderr.
+- ``json``: one JSON object on stdout at the end (the ``result`` event, with the
+  session id, turns, usage and the error if there was one).
+- ``stream-json``: every conversation event as one JSON object a line on stdout,
+  and nothing else on stdout; the last line is the ``result``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from collections.abc import Mapping
+from typing import IO, Any
+
+import orjson
+import trio
+
+from harness.actors.conversation import events as ev
+
+__all__ = ["exit_status", "run_headless"]
+
+PROVIDER_ERRORS = frozenset(
+    {
+        "auth",
+        "not_found",
+        "rate_limit",
+        "network",
+        "server",
+        "bad_response",
+        "config",
+        "worker",
+        "context_length",
+    }
+)
+
+
+def exit_status(result: ev.Result | None, error_kind: str) -> int:
+    """The process status for a run's result (see :mod:`harness.cli._main`)."""
+    if result is None:
+        return 1
+    if result.ok:
+        return 0
+    if result.reason == "cancelled":
+        return 130
+    if result.reason == "max_turns" or error_kind == "budget":
+        return 4
+    if result.reason == "error" and error_kind in PROVIDER_ERRORS:
+        return 3
+    return 1
+
+
+def _say(stream: IO[str], text: str) -> None:
+    stream.write(text + "\n")
+    stream.flush()
+
+
+def run_headless(
+    args: argparse.Namespace,
+    *,
+    stdin: IO[str] | None = None,
+    stdout: IO[str] | None = None,
+    stderr: IO[str] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> int:
+    """Run ``args.prompt`` headless; the exit status."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    env = os.environ if environ is None else environ
+    prompt: str = args.prompt
+    if prompt == "-":
+        prompt = stdin.read()
+    if not prompt.strip():
+        _say(stderr, "harness: the task is empty (give it after -p, or on stdin with -p -)")
+        return 2
+    from harness.actors.conversation._store import SessionNotFound
+    from harness.cli._options import session_options
+
+    try:
+        options = session_options(args, env)
+    except ValueError as exc:
+        _say(stderr, f"harness: {exc}")
+        return 2
+    try:
+        return trio.run(_run, options, prompt, args.output_format, stdout, stderr)
+    except SessionNotFound as exc:
+        _say(stderr, f"harness: {exc}")
+        return 2
+    except ValueError as exc:
+        _say(stderr, f"harness: {exc}")
+        return 2
+    except KeyboardInterrupt:
+        _say(stderr, "harness: interrupted")
+        return 130
+    except Exception as exc:  # one quiet line, never a stack trace
+        from harness.ipc import IpcError
+
+        if isinstance(exc, IpcError):
+            _say(stderr, f"harness: a worker could not start: {exc}")
+            return 3
+        _say(stderr, f"harness: {type(exc).__name__}: {exc}")
+        return 1
+
+
+class _Writer:
+    """Writes events in the chosen format."""
+
+    def __init__(self, fmt: str, stdout: IO[str], stderr: IO[str]) -> None:
+        self.fmt = fmt
+        self.out = stdout
+        self.err = stderr
+        self.error_kind = ""
+        self.error_message = ""
+        self.result: ev.Result | None = None
+        self.session_id = ""
+        self._text_open = False
+
+    def __call__(self, event: ev.ConversationEvent) -> None:
+        if isinstance(event, ev.ErrorEvent) and (event.fatal or not self.error_kind):
+            self.error_kind, self.error_message = event.kind, event.message
+        if isinstance(event, ev.Result):
+            self.result = event
+        if isinstance(event, ev.SessionStarted):
+            self.session_id = event.session_id
+        if self.fmt == "stream-json":
+            self.out.write(orjson.dumps(ev.encode_event(event)).decode() + "\n")
+            self.out.flush()
+        elif self.fmt == "text":
+            self._text(event)
+
+    def _text(self, event: ev.ConversationEvent) -> None:
+        if isinstance(event, ev.TextDelta):
+            self.out.write(event.text)
+            self.out.flush()
+            self._text_open = not event.text.endswith("\n")
+            return
+        if isinstance(event, ev.AssistantMessage) and self._text_open:
+            self.out.write("\n")
+            self.out.flush()
+            self._text_open = False
+        line = _quiet_line(event)
+        if line:
+            _say(self.err, line)
+
+    def finish(self) -> None:
+        if self.fmt == "json":
+            r = self.result
+            doc: dict[str, Any] = {
+                "type": "result",
+                "ok": bool(r and r.ok),
+                "reason": r.reason if r else "error",
+                "text": r.text if r else "",
+                "session_id": self.session_id,
+                "turns": r.turns if r else 0,
+                "usage": r.usage if r else {},
+                "duration": round(r.duration, 3) if r else 0.0,
+            }
+            if self.error_kind:
+                doc["error"] = {"kind": self.error_kind, "message": self.error_message}
+            self.out.write(orjson.dumps(doc).decode() + "\n")
+            self.out.flush()
+        elif self.fmt == "text" and self._text_open:
+            self.out.write("\n")
+            self.out.flush()
+
+
+def _quiet_line(event: ev.ConversationEvent) -> str:
+    if isinstance(event, ev.ToolCallStarted):
+        return f"• {event.name}"
+    if isinstance(event, ev.ToolCallFinished) and not event.ok:
+        first = event.output.strip().splitlines()[0] if event.output.strip() else ""
+        return f"  {event.name} failed: {first[:200]}"
+    if isinstance(event, ev.ToolCallDenied):
+        return f"  {event.name} {event.reason}"
+    if isinstance(event, ev.WorkerExited):
+        return f"  {event.description}"
+    if isinstance(event, ev.WorkerGaveUp):
+        return f"  {event.worker} worker given up: {event.reason}"
+    if isinstance(event, ev.ErrorEvent):
+        return f"harness: {event.message}"
+    if isinstance(event, ev.VerifyFinished) and not event.ok:
+        return f"  verify failed: {event.command}"
+    if isinstance(event, ev.Cancelled):
+        return "harness: cancelled"
+    return ""
+
+
+async def _run(options: Any, prompt: str, fmt: str, stdout: IO[str], stderr: IO[str]) -> int:
+    from harness.actors.conversation._session import open_session
+
+    writer = _Writer(fmt, stdout, stderr)
+    async with open_session(options) as session:
+        session.conversation.subscribe(writer)
+        # the session_started event went out before we subscribed: repeat it for stream-json
+        writer(
+            ev.SessionStarted(
+                session_id=session.id,
+                workspace=session.conversation.workspace,
+                provider=session.conversation.config.provider,
+                model=(session.conversation.config.models or ("",))[0],
+                resumed=session.resumed,
+                title=session.conversation.title,
+            )
+        )
+        for problem in session.problems:
+            writer(ev.ErrorEvent(session_id=session.id, kind="config", message=problem))
+        interrupted = False
+        async with trio.open_nursery() as nursery:
+
+            async def on_sigint() -> None:
+                nonlocal interrupted
+                with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                    async for _ in signals:
+                        interrupted = True
+                        session.cancel()
+
+            nursery.start_soon(on_sigint)
+            result = await session.run(prompt)
+            nursery.cancel_scope.cancel()
+    writer.finish()
+    status = exit_status(result, writer.error_kind)
+    if interrupted and not result.ok:
+        status = 130
+    return status

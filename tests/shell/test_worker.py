@@ -1,0 +1,112 @@
+"""The shell worker process under the real supervisor: calls, chaos, shutdown."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from harness.actors.protocol.tools import ToolInvoke, ToolOutcome
+from harness.ipc import WorkerDied
+from harness.supervisor import ChildSpec, WorkerHandle, open_supervisor
+
+from .conftest import gone, py
+
+ASK = py("print('got', input('Name? '))")
+
+
+def shell_spec(tmp_path: Path, **env: str) -> ChildSpec:
+    return ChildSpec(
+        name="shell",
+        module="harness.actors.shell",
+        # Longer than the longest command timeout, plus the kill ladder.
+        request_timeout=60.0,
+        request_grace=5.0,
+        heartbeat_interval=0.5,
+        backoff_initial=0.05,
+        shutdown_grace=3.0,
+        env={"HARNESS_HOME": str(tmp_path / "home"), "HARNESS_SHELL_KILL_GRACE": "0.2", **env},
+        cwd=str(tmp_path),
+    )
+
+
+@pytest.fixture
+async def shell(tmp_path: Path) -> AsyncIterator[WorkerHandle]:
+    async with open_supervisor() as sup:
+        yield await sup.start(shell_spec(tmp_path))
+
+
+async def call(h: WorkerHandle, name: str, workspace: Path, **arguments: Any) -> ToolOutcome:
+    reply = await h.request(ToolInvoke(name=name, arguments=arguments, workspace=str(workspace)))
+    assert isinstance(reply, ToolOutcome)
+    return reply
+
+
+async def test_run_cmd_through_the_worker(shell: WorkerHandle, tmp_path: Path) -> None:
+    where = await trio.Path(tmp_path).resolve()
+    out = await call(shell, "run_cmd", tmp_path, command="echo hello; pwd")
+    assert out.ok
+    assert out.output == f"hello\n{where}\n[exit code 0]"
+    first = await call(shell, "run_cmd", tmp_path, command=ASK)
+    assert first.data["status"] == "waiting"
+    done = await call(shell, "send_input", tmp_path, session=first.data["session"], text="Zoe")
+    assert "got Zoe" in done.output
+    bad = await call(shell, "run_cmd", tmp_path, command="true", timeout="soon")
+    assert not bad.ok
+    assert "timeout must be a number" in bad.output
+    unknown = await call(shell, "delete_everything", tmp_path)
+    assert not unknown.ok
+
+
+async def test_kill_9_with_two_live_sessions(shell: WorkerHandle, tmp_path: Path) -> None:
+    a = await call(shell, "run_cmd", tmp_path, command=ASK)
+    b = await call(shell, "run_cmd", tmp_path, command="sleep 1000 & echo child=$!; read x")
+    assert a.data["status"] == b.data["status"] == "waiting"
+    child = int(b.output.split("child=")[1].split()[0])
+    pids = [a.data["pid"], b.data["pid"], child]
+    old = shell.pid
+    # A third call is in flight when the worker dies: it fails at once, typed.
+    failures: list[BaseException] = []
+
+    async def in_flight() -> None:
+        try:
+            await call(shell, "run_cmd", tmp_path, command="sleep 1000")
+        except WorkerDied as exc:
+            failures.append(exc)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(in_flight)
+        await trio.sleep(0.5)
+        shell.kill()
+    assert len(failures) == 1
+    assert gone(pids) == []
+    for lost in (a, b):
+        again = await call(shell, "send_input", tmp_path, session=lost.data["session"], text="x")
+        assert not again.ok
+        assert "lost when the shell worker restarted" in again.output
+    assert shell.pid != old
+    fresh = await call(shell, "run_cmd", tmp_path, command="echo alive")
+    assert fresh.output == "alive\n[exit code 0]"
+    # The new worker never reuses the lost sessions' ids.
+    c = await call(shell, "run_cmd", tmp_path, command=ASK)
+    assert c.data["session"] not in (a.data["session"], b.data["session"])
+
+
+async def test_stopping_the_worker_ends_every_session(tmp_path: Path) -> None:
+    async with open_supervisor() as sup:
+        h = await sup.start(shell_spec(tmp_path))
+        a = await call(h, "run_cmd", tmp_path, command=ASK)
+        b = await call(h, "run_cmd", tmp_path, command="read x")
+        await h.stop()
+    assert gone([a.data["pid"], b.data["pid"]]) == []
+
+
+async def test_bad_settings_are_reported_on_every_call(tmp_path: Path) -> None:
+    async with open_supervisor() as sup:
+        h = await sup.start(shell_spec(tmp_path, HARNESS_SHELL_MAX_SESSIONS="lots"))
+        out = await call(h, "run_cmd", tmp_path, command="echo hi")
+    assert not out.ok
+    assert "HARNESS_SHELL_MAX_SESSIONS='lots'" in out.output
