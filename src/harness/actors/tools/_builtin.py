@@ -224,7 +224,11 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
             ("command",),
             command=_s("The command line, run with `bash -c`."),
             stdin=_s("Answers to send up front, one line per prompt."),
-            timeout=_i("Seconds before the command is killed. Default 120.", minimum=1),
+            timeout={
+                "type": "number",
+                "description": "Seconds before the command is killed. Default 120.",
+                "minimum": 1,
+            },
             cwd=_s("Folder inside the workspace to run in. Default: the workspace root."),
         ),
         main_arg="command",

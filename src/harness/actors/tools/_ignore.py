@@ -137,13 +137,13 @@ def walk_files(
     *,
     hidden: bool = True,
     dirs: bool = False,
-) -> Iterator[tuple[str, Path]]:
-    """Yield ``(path relative to root, path)`` of every file under *start*, sorted.
+) -> Iterator[tuple[str, str]]:
+    """Yield ``(path relative to root, absolute path)`` of every file under *start*.
 
     Skips what ``.gitignore`` files ignore (from *root* down), protected folders
-    (``.git``, ``node_modules``, ``.harness``), and with ``hidden=False`` names
-    starting with ``.``. Symlinked folders are not followed. With *dirs*, folders
-    are yielded too (with a trailing ``/`` on the relative path).
+    (``.git``, ``node_modules``, ``.harness``), symlinks, and with
+    ``hidden=False`` names starting with ``.``. Each folder's entries come in name
+    order. With *dirs*, folders are yielded too (with a trailing ``/``).
     """
     stack: list[IgnoreRules] = []
     exclude = IgnoreRules.load(root / ".git" / "info" / "exclude", "")
@@ -163,7 +163,7 @@ def walk_files(
                 stack.append(r)
     if start.is_file():
         if not _ignored(stack, start_rel, False):
-            yield start_rel, start
+            yield start_rel, str(start)
         return
     yield from _walk(root, start, start_rel, stack, hidden, dirs)
 
@@ -175,7 +175,7 @@ def _walk(
     stack: list[IgnoreRules],
     hidden: bool,
     dirs: bool,
-) -> Iterator[tuple[str, Path]]:
+) -> Iterator[tuple[str, str]]:
     if rel:
         own = IgnoreRules.load(folder / ".gitignore", rel)
         if own:
@@ -198,7 +198,7 @@ def _walk(
             continue
         if is_dir:
             if dirs:
-                yield child + "/", Path(entry.path)
+                yield child + "/", entry.path
             yield from _walk(root, Path(entry.path), child, stack, hidden, dirs)
-        else:
-            yield child, Path(entry.path)
+        elif not entry.is_symlink():
+            yield child, entry.path

@@ -14,6 +14,7 @@ __all__ = [
 
 PROTECTED_DIRS = frozenset({".git", ".harness", "node_modules"})
 _ENV_ALLOWED = frozenset({".env.example", ".env.dev", ".env.development"})
+_WORDS = (*PROTECTED_DIRS, ".env")
 
 
 class ToolError(Exception):
@@ -22,6 +23,9 @@ class ToolError(Exception):
 
 def is_protected(rel: str | PurePosixPath) -> str | None:
     """Why *rel* (workspace-relative) is protected, or ``None`` when it is not."""
+    text = str(rel)
+    if not any(word in text for word in _WORDS):
+        return None  # the common case, without splitting the path
     parts = PurePosixPath(rel).parts
     for part in parts:
         if part in PROTECTED_DIRS:

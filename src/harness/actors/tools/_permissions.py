@@ -402,7 +402,8 @@ class Permissions:
             kind = spec.kind
         if self.mode == "plan" and kind == "mutating":
             return Decision("off", f"{name} is switched off in plan mode; submit a plan instead")
-        if kind == "read" and not name.startswith("mcp__"):
+        mcp = name.startswith("mcp__") or (spec is not None and spec.executor == "mcp")
+        if kind == "read" and not mcp:
             return Decision("allow", "read-only tool")
         if self.mode == "auto":
             return Decision("allow", "auto mode")

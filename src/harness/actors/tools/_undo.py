@@ -30,9 +30,10 @@ import attrs
 
 from harness.actors.tools._git import GitError, git, git_root
 
-__all__ = ["MAX_BACKUP_BYTES", "Journal", "Pending", "UndoOutcome", "workspace_key"]
+__all__ = ["MAX_BACKUP_BYTES", "MAX_ENTRIES", "Journal", "Pending", "UndoOutcome", "workspace_key"]
 
 MAX_BACKUP_BYTES = 64 * 1024 * 1024
+MAX_ENTRIES = 200
 _IDENTITY = {
     "GIT_AUTHOR_NAME": "harness",
     "GIT_AUTHOR_EMAIL": "harness@localhost",
@@ -211,7 +212,14 @@ class Journal:
         _write_json(pending.folder / "manifest.json", pending.manifest)
         final = self.entries / pending.manifest["name"]
         os.rename(pending.folder, final)
+        self._prune()
         return commit
+
+    def _prune(self) -> None:
+        """Keep the newest :data:`MAX_ENTRIES` entries; older ones can no longer be undone."""
+        names = sorted(n for n in os.listdir(self.entries) if not n.startswith("."))
+        for old in names[:-MAX_ENTRIES]:
+            shutil.rmtree(self.entries / old, ignore_errors=True)
 
     # --- git ---
     def _git_env(self, root: Path) -> dict[str, str]:
