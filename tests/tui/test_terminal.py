@@ -165,9 +165,14 @@ def test_resume_picker_lists_earlier_sessions(term_for, dirs) -> None:  # type: 
 
 
 def test_first_run_without_any_provider(term_for) -> None:  # type: ignore[no-untyped-def]
+    # No Ollama answers, no embedded model is installed, nothing was chosen before:
+    # one clear sentence and the way out, and the terminal still works.
     t = term_for(None)
+    out = t.expect("/connect")
     t.line("/help")
-    out = t.expect("/exit")
+    out += t.expect("/exit")
+    t.line("hello")
+    out += t.expect("❯")
     assert "Traceback" not in t.raw
     assert "/connect" in out
 

@@ -291,7 +291,12 @@ class SessionPool:
             tick = _CONFIRM if confirm_from is not None else min(_MAX_TICK, 0.01 + silence / 8)
             tick = max(0.0, min(tick, deadline - now))
             if s.eof:
-                await trio.sleep(min(tick, 0.0005 + silence / 50))
+                # The terminal is closed; what is left is the leader's exit.
+                if s.pidfd is None:
+                    await trio.sleep(min(tick, 0.0005 + silence / 50))
+                else:
+                    with trio.move_on_after(tick):
+                        await trio.lowlevel.wait_readable(s.pidfd)
                 continue
             with trio.move_on_after(tick):
                 try:
@@ -358,6 +363,8 @@ class SessionPool:
         with trio.CancelScope(shield=True):
             survivors = await trio.to_thread.run_sync(s.kill, self.config.kill_grace)
             trio.lowlevel.notify_closing(s.fd)
+            if s.pidfd is not None:
+                trio.lowlevel.notify_closing(s.pidfd)
             s.close()
         return survivors
 
