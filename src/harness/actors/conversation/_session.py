@@ -285,7 +285,7 @@ async def open_session(
             raise SessionNotFound("there is no earlier session in this workspace to continue")
         resume_id = latest.id
     if resume_id:
-        loaded = store.load(resume_id)
+        loaded = store.load(resume_id, events=False)
         history, problems, title = loaded.history, list(loaded.problems), loaded.title
 
     models = options.models or (DEFAULT_MODELS.get(options.provider, ""),)

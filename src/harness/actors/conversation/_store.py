@@ -97,6 +97,7 @@ class LoadedSession:
     history: list[ChatMessage]
     problems: list[str]
     title: str = ""
+    tags: list[str] = attrs.field(factory=list)
 
 
 class SessionLog:
@@ -165,6 +166,47 @@ class SessionLog:
             self._fd = None
             if self._meta_dirty:
                 self.write_meta()
+
+
+_HISTORY_TAGS = frozenset(
+    {"user_message", "assistant_message", "tool_call_finished", "compacted", "title_changed"}
+)
+
+
+def read_records(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """The log's lines as dicts (JSON only, not structured) and one sentence per skipped line.
+
+    A line must be a JSON object with a ``type`` and a ``session_id``; the events
+    the history is rebuilt from are structured fully (so a wrong shape is caught
+    here), the rest are kept as they are, which keeps resume fast.
+    """
+    records: list[dict[str, Any]] = []
+    problems: list[str] = []
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return records, [f"{path} does not exist"]
+    lines = raw.split(b"\n")
+    last = len(lines) - 1
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = orjson.loads(line)
+            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+                raise ProtocolError("not an event")
+            if data["type"] in _HISTORY_TAGS:
+                data = {"event": ev.decode_event(data), **data}
+            elif data["type"] not in _TAGS:
+                raise ProtocolError(f"unknown event type {data['type']!r}")
+            records.append(data)
+        except (orjson.JSONDecodeError, ProtocolError) as exc:
+            where = "the last line (torn by a crash)" if n - 1 >= last - 1 else f"line {n}"
+            problems.append(f"skipped {where} of {path.name}: {str(exc)[:120]}")
+    return records, problems
+
+
+_TAGS = frozenset(ev.event_types())
 
 
 def read_events(path: Path) -> tuple[list[ev.ConversationEvent], list[str]]:
@@ -262,23 +304,34 @@ class SessionStore:
             raise SessionNotFound(f"{id_or_title!r} matches several sessions: {names}")
         raise SessionNotFound(f"no session with id or title {id_or_title!r} in this workspace")
 
-    def load(self, session_id: str) -> LoadedSession:
-        """Read a session back: its events, rebuilt history and any skipped lines."""
+    def load(self, session_id: str, *, events: bool = True) -> LoadedSession:
+        """Read a session back: its rebuilt history, title, any skipped lines, and
+        (with *events*) every event structured; resume passes ``events=False``,
+        which structures only what the history is rebuilt from."""
         d = self.root / session_id
-        events, problems = read_events(d / "events.jsonl")
-        if not events and problems and not (d / "events.jsonl").exists():
+        if not (d / "events.jsonl").exists():
             raise SessionNotFound(f"no session {session_id!r} in this workspace")
+        if events:
+            all_events, problems = read_events(d / "events.jsonl")
+            needed = all_events
+            tags = [e.TAG for e in all_events]
+        else:
+            records, problems = read_records(d / "events.jsonl")
+            all_events = []
+            needed = [r["event"] for r in records if "event" in r]
+            tags = [r["type"] for r in records]
         title = ""
-        for e in events:
+        for e in needed:
             if isinstance(e, ev.TitleChanged):
                 title = e.title
         return LoadedSession(
             id=session_id,
             path=d,
-            events=events,
-            history=rebuild_history(events),
+            events=all_events,
+            history=rebuild_history(needed),
             problems=problems,
             title=title,
+            tags=tags,
         )
 
     def iter_events(self, session_id: str) -> Iterator[ev.ConversationEvent]:
