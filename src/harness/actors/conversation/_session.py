@@ -210,6 +210,7 @@ class LiveSession:
             terminating=terminating,
         )
         self.table.register(spec, replace=True)
+        self.conversation.tools_changed()
 
         async def call(args: dict[str, Any]) -> ToolOutcome:
             out = await fn(args)
