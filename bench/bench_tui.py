@@ -129,8 +129,13 @@ def startup_rows() -> list[tuple[str, str, str]]:
         }
         base = _median_ms(lambda: _run_s([sys.executable, "-c", "pass"], env), 7)
         version = _median_ms(lambda: _run_s([harness, "--version"], env), 7)
+        floor = _median_ms(
+            lambda: _run_s([sys.executable, "-c", "from prompt_toolkit import PromptSession"], env),
+            7,
+        )
         rows = [
             ("python -c pass", f"{base:.0f} ms", "baseline"),
+            ("python importing prompt_toolkit", f"{floor:.0f} ms", "the floor of any prompt"),
             (
                 "harness --version",
                 f"{version:.0f} ms",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 
@@ -12,7 +13,11 @@ from harness.actors.model import Finish, Provider, ProviderError
 def test_exported_names_exist() -> None:
     for name in model_pkg.__all__:
         assert hasattr(model_pkg, name), name
-    assert sorted(model_pkg.__all__) == model_pkg.__all__
+    assert len(set(model_pkg.__all__)) == len(model_pkg.__all__)
+    public = {
+        n for n, v in vars(model_pkg).items() if not n.startswith("_") and not inspect.ismodule(v)
+    }
+    assert public == set(model_pkg.__all__)
 
 
 def test_package_import_does_not_pull_httpx() -> None:

@@ -9,6 +9,7 @@ reads an argument the schema does not declare (or the other way round) fails her
 from __future__ import annotations
 
 import inspect
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -72,3 +73,45 @@ def test_every_tool_runs_with_all_its_parameters(ws: Path, call: Call) -> None:
         out = call(name.split("#")[0], **full)
         assert out.ok, (name, out.output)
         assert "unexpectedly" not in out.output
+
+
+def _sample(schema: dict[str, Any]) -> Any:
+    """A value fitting *schema*, with every property given (strings span lines)."""
+    kind = schema.get("type")
+    if "enum" in schema:
+        return schema["enum"][0]
+    if kind == "object":
+        return {k: _sample(v) for k, v in schema.get("properties", {}).items()}
+    if kind == "array":
+        return [_sample(schema.get("items", {"type": "string"}))]
+    if kind == "integer":
+        return max(1, schema.get("minimum", 1))
+    if kind == "number":
+        return float(max(1, schema.get("minimum", 1)))
+    if kind == "boolean":
+        return True
+    return 'line one "quoted"\n    line two {braces} <tag>\n'
+
+
+@pytest.mark.parametrize("spec", list(builtin_table()), ids=lambda s: s.name)
+def test_the_text_protocol_carries_every_tool_exactly(spec: Any) -> None:
+    """The model's text-protocol prompt names each tool with its schema, and a call
+    rendered the text way parses back to the same arguments, which then bind."""
+    from harness.actors.model import parse_reply, render_call, text_protocol_prompt
+    from harness.actors.protocol.model import ToolCall
+
+    table = builtin_table()
+    prompt = text_protocol_prompt(table.schemas(mode="plan") + table.schemas())
+    assert f"## {spec.name}\n" in prompt
+    assert json.dumps(spec.parameters) in prompt
+    args = _sample(spec.parameters)
+    if spec.name == "edit_file":
+        del args["edits"]  # one form at a time
+    if spec.name == "read_file":
+        args["next_read"] = {"line": 2, "column": 0}
+    text = render_call(ToolCall(id="c1", name=spec.name, arguments=args), spec.schema())
+    params = {s.name: list(s.parameters.get("properties", {})) for s in table}
+    parsed = parse_reply(text, params)
+    assert [c.name for c in parsed.calls] == [spec.name]
+    assert parsed.calls[0].arguments == args
+    assert table.bind(spec.name, parsed.calls[0].arguments) is not None

@@ -323,3 +323,16 @@ def test_tools_run_elsewhere_are_refused_here(call: Call) -> None:
     assert not out.ok
     assert "shell" in out.output
     assert "unknown tool" in call("nope").output
+
+
+def test_read_file_exactly_one_page_is_not_truncated(ws: Path, call: Call) -> None:
+    (ws / "a.txt").write_text("".join(f"{i}\n" for i in range(400)))
+    out = call("read_file", path="a.txt")
+    assert len(numbered(out.output)) == 400
+    assert out.data["truncated"] is False
+    (ws / "b.txt").write_text("".join(f"{i}\n" for i in range(400)) + "last, no newline")
+    out = call("read_file", path="b.txt")
+    assert out.data["next_read"] == {"line": 401, "column": 0}
+    rest = call("read_file", path="b.txt", next_read=out.data["next_read"])
+    assert numbered(rest.output) == [f"401:{line_hash('last, no newline')}|last, no newline"]
+    assert rest.data["truncated"] is False

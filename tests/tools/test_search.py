@@ -111,3 +111,12 @@ def test_search_text_clips_long_lines(ws: Path, call: Call) -> None:
     out = call("search_text", pattern="needle")
     assert len(out.output) < 400
     assert out.output.endswith(" …")
+
+
+def test_a_regex_rg_refuses_is_answered_by_the_python_search(tree: Path) -> None:
+    ws = Workspace(tree)
+    args = {"pattern": r"hello(?= world)", "regex": True}
+    out = search_text(ws, args, use_rg=True)
+    assert out.output == "src/app.py:3:    print('hello world')"
+    if shutil.which("rg"):
+        assert out.data["engine"] == "python"

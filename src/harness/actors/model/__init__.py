@@ -8,6 +8,13 @@ The worker (``python -m harness.actors.model``) answers
 producing raw text reuses.
 """
 
+from harness.actors.model._credentials import (
+    PROVIDERS,
+    forget_key,
+    providers_path,
+    resolve_credentials,
+    save_key,
+)
 from harness.actors.model._filter import TextStreamFilter
 from harness.actors.model._provider import (
     ERROR_KINDS,
@@ -28,6 +35,7 @@ from harness.actors.model._toolparse import ParsedCall, ParsedReply, parse_reply
 
 __all__ = [
     "ERROR_KINDS",
+    "PROVIDERS",
     "Finish",
     "ParsedCall",
     "ParsedReply",
@@ -38,9 +46,13 @@ __all__ = [
     "ProviderFactory",
     "TextStreamFilter",
     "body_params",
+    "forget_key",
     "parse_reply",
+    "providers_path",
     "render_call",
     "render_text_history",
+    "resolve_credentials",
+    "save_key",
     "strip_think",
     "text_protocol_prompt",
 ]

@@ -83,12 +83,9 @@ class AnthropicDecoder(DecoderBase):
         self._finish: str | None = None
         self._stopped = False
 
-    def feed(self, data: bytes) -> list[ProviderEvent]:
-        out: list[ProviderEvent] = []
-        with self.catching():
-            for ev in self._sse.feed(data):
-                self._event(ev.event, ev.data, out)
-        return out
+    def decode(self, data: bytes, out: list[ProviderEvent]) -> None:
+        for ev in self._sse.feed(data):
+            self._event(ev.event, ev.data, out)
 
     def close(self) -> list[ProviderEvent]:
         out: list[ProviderEvent] = []

@@ -32,6 +32,7 @@ _FENCE_MAYBE = re.compile(r"[ \t]*`{0,3}[\w-]*[ \t]*")
 _FENCE_CLOSE = re.compile(r"^[ \t]*```[ \t]*(?:\n|\Z)", re.M)
 _CALL_START = re.compile(r'\s*\{\s*"(?:name|tool_name|tool_call|function)"\s*:')
 _CALL_LANGS = ("json", "tool_call", "")
+_SPECIAL = re.compile(r"[<`{]")
 
 Delta = TextDelta | ThinkingDelta
 
@@ -83,6 +84,15 @@ class TextStreamFilter:
         if not chunk:
             return []
         self._raw.append(chunk)
+        if (
+            self._mode == "text"
+            and not self._buf
+            and not _SPECIAL.search(chunk)
+            and not (chunk[-1] in " \t" and ("\n" in chunk or self._at_line_start))
+        ):
+            # The common case: a token with nothing to hold back goes straight out.
+            self._at_line_start = chunk[-1] == "\n"
+            return [TextDelta(chunk)]
         self._buf += chunk
         self._run(final=False)
         out, self._out = self._out, []

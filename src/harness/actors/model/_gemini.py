@@ -95,12 +95,9 @@ class GeminiDecoder(DecoderBase):
         self._calls = False
         self._usage: Usage | None = None
 
-    def feed(self, data: bytes) -> list[ProviderEvent]:
-        out: list[ProviderEvent] = []
-        with self.catching():
-            for ev in self._sse.feed(data):
-                self._event(ev.data, out)
-        return out
+    def decode(self, data: bytes, out: list[ProviderEvent]) -> None:
+        for ev in self._sse.feed(data):
+            self._event(ev.data, out)
 
     def close(self) -> list[ProviderEvent]:
         out: list[ProviderEvent] = []

@@ -7,8 +7,7 @@ provider events and is plain synchronous code, so it is fuzzed and benchmarked a
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 import httpx
@@ -72,13 +71,18 @@ class DecoderBase:
 
     failed: ProviderError | None = None
 
-    @contextmanager
-    def catching(self) -> Iterator[None]:
-        """Keep a :class:`ProviderError` raised inside in ``failed``."""
+    def feed(self, data: bytes) -> list[ProviderEvent]:
+        """Decode the next bytes; return the events they complete (see ``failed``)."""
+        out: list[ProviderEvent] = []
         try:
-            yield
+            self.decode(data, out)
         except ProviderError as err:
             self.failed = err
+        return out
+
+    def decode(self, data: bytes, out: list[ProviderEvent]) -> None:
+        """Append the events *data* completes to *out* (subclasses)."""
+        raise NotImplementedError
 
 
 class HttpProvider:

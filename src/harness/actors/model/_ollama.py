@@ -52,12 +52,9 @@ class OllamaDecoder(DecoderBase):
         self._lines = NdjsonParser()
         self._finished = False
 
-    def feed(self, data: bytes) -> list[ProviderEvent]:
-        out: list[ProviderEvent] = []
-        with self.catching():
-            for obj in self._lines.feed(data):
-                self._chunk(obj, out)
-        return out
+    def decode(self, data: bytes, out: list[ProviderEvent]) -> None:
+        for obj in self._lines.feed(data):
+            self._chunk(obj, out)
 
     def close(self) -> list[ProviderEvent]:
         out: list[ProviderEvent] = []

@@ -37,22 +37,30 @@ def find_tagged(token: str, since: int = 0) -> list[psutil.Process]:
 
     The token is ``HARNESS_SHELL_SESSION=<token>``.
     """
+    return _processes(_tagged_pids(token, pids_since(since) or []))
+
+
+def _tagged_pids(token: str, pids: list[int]) -> set[int]:
     needle = f"{SESSION_VAR}={token}".encode()
-    found: list[psutil.Process] = []
-    pids = pids_since(since)
-    if pids is None:
-        return found
     me = os.getpid()
-    for entry in pids:
-        if entry == me:
+    found = set()
+    for pid in pids:
+        if pid == me:
             continue
-        environ = _environ(entry)
+        environ = _environ(pid)
         if environ is not None and needle in environ.split(b"\0"):
-            try:
-                found.append(psutil.Process(entry))
-            except psutil.Error:
-                continue
+            found.add(pid)
     return found
+
+
+def _processes(pids: set[int]) -> list[psutil.Process]:
+    procs = []
+    for pid in sorted(pids):
+        try:
+            procs.append(psutil.Process(pid))
+        except psutil.Error:
+            continue
+    return procs
 
 
 def _environ(pid: int) -> bytes | None:
@@ -79,19 +87,6 @@ def _environ(pid: int) -> bytes | None:
     return None
 
 
-def _group_members(pgid: int, since: int) -> list[psutil.Process]:
-    found: list[psutil.Process] = []
-    for pid in pids_since(since) or ():
-        fields = stat_fields(pid)
-        if fields is None or len(fields) < 3 or fields[2] != str(pgid) or pid == os.getpid():
-            continue
-        try:
-            found.append(psutil.Process(pid))
-        except psutil.Error:
-            continue
-    return found
-
-
 def session_processes(
     leader: int, pgid: int, token: str, *, group_is_ours: bool = True
 ) -> list[psutil.Process]:
@@ -99,24 +94,27 @@ def session_processes(
 
     Once the leader is reaped its pid (the group id) could in theory be reused; pass
     ``group_is_ours=False`` then, and group members count only when they carry the token.
+    All of them were started after the leader, so only newer pids are read.
     """
-    procs: dict[int, psutil.Process] = {}
-    tagged = find_tagged(token, leader)
-    try:
-        root = psutil.Process(leader)
-        procs[root.pid] = root
-        for child in root.children(recursive=True):
-            procs[child.pid] = child
-    except psutil.Error:
-        pass
-    tagged_pids = {p.pid for p in tagged}
-    for proc in _group_members(pgid, leader):
-        if group_is_ours or proc.pid in tagged_pids:
-            procs.setdefault(proc.pid, proc)
-    for proc in tagged:
-        procs.setdefault(proc.pid, proc)
-    procs.pop(os.getpid(), None)
-    return [p for p in procs.values() if _alive(p)]
+    pids = pids_since(leader) or []
+    found = _tagged_pids(token, pids)
+    if group_is_ours:
+        children: dict[int, list[int]] = {}
+        for pid in pids:
+            fields = stat_fields(pid)
+            if fields is None or len(fields) < 3:
+                continue
+            children.setdefault(int(fields[1]), []).append(pid)
+            if fields[2] == str(pgid):
+                found.add(pid)
+        # The leader's descendants, wherever their group: a walk down the ppid links.
+        todo = [leader]
+        while todo:
+            pid = todo.pop()
+            found.add(pid)
+            todo.extend(c for c in children.get(pid, ()) if c not in found)
+    found.discard(os.getpid())
+    return [p for p in _processes(found) if _alive(p)]
 
 
 def _alive(proc: psutil.Process) -> bool:

@@ -17,10 +17,12 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import queue
 import shutil
 import struct
 import subprocess
 import termios
+import threading
 import time
 
 import pexpect
@@ -32,6 +34,29 @@ from harness.actors.shell._kill import kill_tree
 __all__ = ["Session"]
 
 _which_cache: dict[str, str | None] = {}
+_closing: queue.SimpleQueue[int] | None = None
+
+
+def _close_later(fd: int) -> None:
+    """Close a pty master on a helper thread.
+
+    The kernel flushes the terminal's buffers on the last close of a master, which
+    can take milliseconds on a busy machine; nobody needs to wait for it.
+    """
+    global _closing
+    if _closing is None:
+        _closing = queue.SimpleQueue()
+        threading.Thread(target=_closer, args=(_closing,), name="pty-closer", daemon=True).start()
+    _closing.put(fd)
+
+
+def _closer(fds: queue.SimpleQueue[int]) -> None:
+    while True:
+        fd = fds.get()
+        try:
+            os.close(fd)
+        except OSError:
+            pass
 
 
 def _setsid() -> str | None:
@@ -83,12 +108,21 @@ class Session:
         self._popen: subprocess.Popen[bytes] | None = None
         self._child: pexpect.spawn | None = None
         setsid = _setsid() if spawner != "pexpect" else None
+        self.slave_rdev: int | None = None
         if setsid is not None:
             self.fd, self.pid = self._spawn_setsid(setsid, argv, cwd, env, rows, cols)
         else:
             self.fd, self.pid = self._spawn_pexpect(argv, cwd, env, rows, cols)
+            self.slave_rdev = tty_rdev(self.pid)
         os.set_blocking(self.fd, False)
-        self.slave_rdev = tty_rdev(self.pid)
+        # A pidfd turns readable the moment the leader exits, so the exit is seen
+        # at once instead of at the next poll (Linux 5.3+; elsewhere we poll).
+        self.pidfd: int | None = None
+        if hasattr(os, "pidfd_open"):
+            try:
+                self.pidfd = os.pidfd_open(self.pid)
+            except OSError:
+                self.pidfd = None
         self.eof = False
         self.exit_code: int | None = None
         self.exit_signal: int | None = None
@@ -99,6 +133,7 @@ class Session:
         self, setsid: str, argv: list[str], cwd: str, env: dict[str, str], rows: int, cols: int
     ) -> tuple[int, int]:
         master, slave = os.openpty()
+        self.slave_rdev = os.fstat(slave).st_rdev
         try:
             fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
             os.set_inheritable(master, False)
@@ -194,12 +229,15 @@ class Session:
         if self.closed:
             return
         self.closed = True
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+            self.pidfd = None
         if self._child is not None:
             try:
                 self._child.close(force=True)
             except (OSError, pexpect.ExceptionPexpect):
                 pass
         else:
-            os.close(self.fd)
+            _close_later(self.fd)
         if not self._reaped:
             self.poll_exit()

@@ -196,7 +196,10 @@ def undo(req: Undo, home: Path | None = None) -> UndoResult:
 
 def autocommit(req: SetAutocommit, home: Path | None = None) -> AutocommitState:
     """``/autocommit on|off`` (or just ask, with ``enabled=None``)."""
-    ws = _workspace(req.workspace)
+    try:
+        ws = _workspace(req.workspace)
+    except ToolError:
+        return AutocommitState(enabled=False, git=False)
     journal = Journal(ws.root, home or harness_home())
     if req.enabled is not None:
         journal.set_autocommit(req.enabled)

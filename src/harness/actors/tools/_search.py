@@ -148,7 +148,7 @@ def _python_search(
 
 def _rg_search(
     rg: str, ws: Workspace, start: Path, pattern: str, is_regex: bool, glob: str | None
-) -> list[tuple[str, int, str]]:
+) -> list[tuple[str, int, str]] | None:
     cmd = [
         rg,
         "--null",
@@ -179,8 +179,9 @@ def _rg_search(
         cmd, cwd=ws.root, capture_output=True, check=False, stdin=subprocess.DEVNULL
     )
     if proc.returncode == 2 and not proc.stdout:
-        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise ToolError(f"search failed: {err[-1] if err else 'rg exit 2'}")
+        # rg refused (most often a regex Python accepts and Rust's engine does not,
+        # such as a look-ahead): the Python search answers instead.
+        return None
     hits: list[tuple[str, int, str]] = []
     for raw in proc.stdout.split(b"\n"):
         if not raw:
@@ -215,9 +216,9 @@ def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = No
             re.compile(pattern)
         except re.error as exc:
             raise ToolError(f"bad regular expression: {exc}") from None
-    if rg:
-        hits = _rg_search(rg, ws, start, pattern, is_regex, glob)
-    else:
+    hits = _rg_search(rg, ws, start, pattern, is_regex, glob) if rg else None
+    if hits is None:
+        rg = None
         hits = _python_search(ws, start, pattern, is_regex, glob)
     hits.sort(key=lambda h: (h[0], h[1]))
     files = len({h[0] for h in hits})

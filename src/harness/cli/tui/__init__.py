@@ -17,6 +17,6 @@ def run(args: Any) -> int:
     *args* is the parsed command line (``provider``, ``model``, ``base_url``,
     ``permission_mode``, ``resume``, ``continue_`` ... are read when present).
     """
-    from harness.cli.tui._app import run_app
+    from harness.cli.tui._start import run_app
 
     return run_app(args)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -68,12 +67,16 @@ class App:
         *,
         console: Console | None = None,
         environ: dict[str, str] | None = None,
+        workspace: Path | None = None,
+        home: Path | None = None,
     ) -> None:
         self.args = args
         self.environ = dict(os.environ if environ is None else environ)
         self.console = console or Console(highlight=False)
-        self.workspace = Path(getattr(args, "workspace", None) or os.getcwd()).resolve()
-        self.home = Path(self.environ.get("HARNESS_HOME") or Path.home() / ".harness").expanduser()
+        self.workspace = workspace or Path(getattr(args, "workspace", None) or os.getcwd())
+        self.workspace = self.workspace.resolve()
+        self.home = home or Path(self.environ.get("HARNESS_HOME") or Path.home() / ".harness")
+        self.home = self.home.expanduser()
         self.prefs = Prefs(self.home, self.workspace)
         self.show_thinking = False
         self.deepthink = False
@@ -102,7 +105,19 @@ class App:
         self._approval_send: trio.MemorySendChannel[str] | None = None
         self._keys: KeyReader | None = None
         self._ctrl_c = 0
+        self._typeahead = ""
+        self._queued: list[str] = []
         self._prompt: Any = None
+        self._first: Any = None  # the first prompt's Future, already on the screen
+        self._first_drawn: Any = None
+        self._first_patch: Any = None
+
+    def adopt_prompt(self, session: Any, first: Any, drawn: Any, patched: Any) -> None:
+        """Take over the prompt session whose first prompt is already running on a
+        thread (*first*: its Future; *drawn*: set once it is on the screen;
+        *patched*: the active ``patch_stdout`` to leave when it returns)."""
+        self._prompt, self._first, self._first_drawn = session, first, drawn
+        self._first_patch = patched
 
     # -- start-up --------------------------------------------------------------------------
 
@@ -258,8 +273,26 @@ class App:
             except (trio.WouldBlock, trio.ClosedResourceError):
                 pass
             return
-        if key in ("esc", "c-c") and self.live is not None:
-            self.live.cancel()
+        if key in ("esc", "c-c"):
+            if self.live is not None:
+                self.live.cancel()
+            return
+        # Type-ahead: a line finished during a run joins it (the inbox); a slash
+        # command waits for the run's end; an unfinished line prefills the next prompt.
+        if key == "backspace":
+            self._typeahead = self._typeahead[:-1]
+        elif key == "enter":
+            line, self._typeahead = self._typeahead, ""
+            if not line.strip():
+                return
+            if is_command(line) or self.live is None or self.view is None:
+                self._queued.append(line)
+                self._say(f"  ↳ after this answer: {clean_line(line)}")
+            else:
+                self.live.post(line)
+                self._say(f"  ↳ added to the running task: {clean_line(line)}")
+        elif len(key) == 1:
+            self._typeahead += key
 
     def _key_from_thread(self, token: trio.lowlevel.TrioToken) -> Any:
         def deliver(key: str) -> None:
@@ -366,6 +399,16 @@ class App:
         """One line from the user (prompt_toolkit on its own thread)."""
         from prompt_toolkit.patch_stdout import patch_stdout
 
+        if self._first is not None:
+            first, self._first = self._first, None
+            try:
+                return str(await trio.to_thread.run_sync(first.result))
+            finally:
+                self._first_patch.__exit__(None, None, None)
+        if self._queued and prompt is None:
+            line = self._queued.pop(0)
+            self.console.print(Text.assemble(("❯ ", "bold cyan"), clean_line(line)))
+            return line
         session = self._prompt
         token = trio.lowlevel.current_trio_token()
 
@@ -374,21 +417,40 @@ class App:
 
         with patch_stdout(raw=True):
             if prompt is None:
-                return await trio.to_thread.run_sync(lambda: session.prompt(pre_run=drawn))
+                ahead, self._typeahead = self._typeahead, ""
+                return await trio.to_thread.run_sync(
+                    lambda: session.prompt(pre_run=drawn, default=ahead)
+                )
             return await trio.to_thread.run_sync(lambda: session.prompt(prompt))
+
+    async def read_secret(self, label: str) -> str:
+        """A line typed without echo and kept out of the history (an API key)."""
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.patch_stdout import patch_stdout
+
+        session: PromptSession[str] = PromptSession(is_password=True)
+        with patch_stdout(raw=True):
+            try:
+                return await trio.to_thread.run_sync(lambda: session.prompt(label))
+            except (EOFError, KeyboardInterrupt):
+                return ""
 
     async def main(self) -> int:
         """Run until the user leaves; the exit status."""
-        self.console.print(
-            Text.assemble(
-                ("harness ", "bold cyan"), (__version__, "cyan"), (f"  {self.workspace}", "dim")
+        if self._prompt is None:
+            self.console.print(
+                Text.assemble(
+                    ("harness ", "bold cyan"), (__version__, "cyan"), (f"  {self.workspace}", "dim")
+                )
             )
-        )
-        self._prompt = build_prompt_session(
-            history_path=self.home / "history",
-            completer=HarnessCompleter(self.workspace, self._completion_sources()),
-            toolbar=self._toolbar,
-        )
+            self._prompt = build_prompt_session(
+                history_path=self.home / "history",
+                completer=HarnessCompleter(self.workspace, self._completion_sources()),
+                toolbar=self._toolbar,
+            )
+        elif self._first_drawn is not None:
+            await trio.to_thread.run_sync(self._first_drawn.wait, 2.0)
+            self._prompt_drawn.set()
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._session_task)
             try:
@@ -434,12 +496,7 @@ def _sentence(exc: BaseException) -> str:
 
 
 def run_app(args: Any) -> int:
-    """Run the interactive terminal on this process's terminal."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("harness: the interactive terminal needs a terminal; use -p TASK", file=sys.stderr)
-        return 2
-    app = App(args)
-    try:
-        return trio.run(app.main)
-    except KeyboardInterrupt:
-        return 130
+    """Run the interactive terminal on this process's terminal (see :mod:`._start`)."""
+    from harness.cli.tui._start import run_app as start
+
+    return start(args)

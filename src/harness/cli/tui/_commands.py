@@ -6,10 +6,8 @@ each command *does* lives in :mod:`harness.cli.tui._dispatch`.
 
 from __future__ import annotations
 
-import difflib
 import shlex
-
-import attrs
+from typing import NamedTuple
 
 __all__ = ["COMMANDS", "Command", "CommandError", "ParsedCommand", "help_rows", "parse_command"]
 
@@ -18,8 +16,7 @@ class CommandError(ValueError):
     """A slash command line that cannot be run; the message is for the user."""
 
 
-@attrs.frozen
-class Command:
+class Command(NamedTuple):
     """One slash command.
 
     Attributes:
@@ -79,14 +76,13 @@ COMMANDS: tuple[Command, ...] = (
     Command("compact", "", "summarise the history now to free context"),
     Command("clear", "", "start a new session"),
     Command("expand", "[n]", "show the last (or the n-th last) tool output in full"),
-    Command("exit", "", "leave harness", aliases=("quit", "q")),
+    Command("exit", "", "leave harness", (), ("quit", "q")),
 )
 
 _BY_NAME = {c.name: c for c in COMMANDS} | {a: c for c in COMMANDS for a in c.aliases}
 
 
-@attrs.frozen
-class ParsedCommand:
+class ParsedCommand(NamedTuple):
     """A parsed slash command line: the command and its arguments."""
 
     command: Command
@@ -110,6 +106,8 @@ def suggest(name: str) -> str | None:
     prefixed = [c for c in command_names() if c.startswith(name)] if name else []
     if len(prefixed) == 1:
         return prefixed[0]
+    import difflib  # only for a typo: kept off the start-up path
+
     close = difflib.get_close_matches(name, command_names(), n=1, cutoff=0.6)
     return close[0] if close else (prefixed[0] if prefixed else None)
 

@@ -1,0 +1,110 @@
+"""Start-up: the prompt is on the screen before trio, rich and the session are imported.
+
+The first prompt runs on its own thread as soon as prompt_toolkit is loaded; the
+main thread then imports the rest and starts the app, which takes the first
+line from that thread. What the user sees first costs Python, prompt_toolkit and
+this package's light modules, nothing more.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from harness._version import __version__
+
+__all__ = ["run_app"]
+
+
+class FirstLine:
+    """The first prompt's answer, handed from its thread to the app."""
+
+    def __init__(self) -> None:
+        self._done = threading.Event()
+        self._value: str | None = None
+        self._error: BaseException | None = None
+
+    def set(self, value: str | None = None, error: BaseException | None = None) -> None:
+        self._value, self._error = value, error
+        self._done.set()
+
+    def result(self) -> str:
+        """Wait for the line (re-raising ``EOFError`` and the like)."""
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        return self._value or ""
+
+
+class Holder:
+    """Late binding: the completer and the toolbar exist before the app does."""
+
+    app: Any = None
+
+    def sources(self) -> dict[str, Any]:
+        def late(name: str) -> Any:
+            def call() -> list[str]:
+                if self.app is None:
+                    return []
+                from harness.cli.tui._dispatch import completion_sources
+
+                return list(completion_sources(self.app)[name]())
+
+            return call
+
+        names = ("@models", "@sessions", "@skills", "@providers", "@commands")
+        return {n: late(n) for n in names}
+
+    def toolbar(self) -> str:
+        return self.app._toolbar() if self.app is not None else " starting… · /help"
+
+
+def run_app(args: Any) -> int:
+    """Run the interactive terminal on this process's terminal; the exit status."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        sys.stderr.write("harness: the interactive terminal needs a terminal; use -p TASK\n")
+        return 2
+    from prompt_toolkit.patch_stdout import patch_stdout
+
+    from harness.cli.tui._completion import HarnessCompleter
+    from harness.cli.tui._input import build_prompt_session
+
+    workspace = Path(getattr(args, "workspace", None) or os.getcwd()).resolve()
+    home = Path(os.environ.get("HARNESS_HOME") or Path.home() / ".harness").expanduser()
+    sys.stdout.write(
+        f"\x1b[1;36mharness\x1b[0;36m {__version__}\x1b[0m  \x1b[2m{workspace}\x1b[0m\n"
+    )
+    sys.stdout.flush()
+    holder = Holder()
+    session = build_prompt_session(
+        history_path=home / "history",
+        completer=HarnessCompleter(workspace, holder.sources()),
+        toolbar=holder.toolbar,
+    )
+    drawn = threading.Event()
+    first = FirstLine()
+    patched = patch_stdout(raw=True)
+    patched.__enter__()
+
+    def prompt_first() -> None:
+        try:
+            first.set(session.prompt(pre_run=drawn.set))
+        except BaseException as exc:  # EOFError, KeyboardInterrupt: the app handles them
+            first.set(error=exc)
+
+    threading.Thread(target=prompt_first, name="harness-first-prompt", daemon=True).start()
+
+    import trio
+
+    from harness.cli.tui._app import App
+
+    app = App(args, workspace=workspace, home=home)
+    app.adopt_prompt(session, first, drawn, patched)
+    holder.app = app
+    try:
+        return trio.run(app.main)
+    except KeyboardInterrupt:
+        return 130
