@@ -9,7 +9,6 @@ import trio
 
 from harness.actors.conversation._session import SessionOptions, open_session
 from harness.supervisor import WorkerRestarted
-from tests.conversation.conftest import PYTHONPATH
 from tests.scripted import ScriptedModel, call, reply
 
 from .conftest import py
@@ -55,11 +54,10 @@ async def test_prompt_answer_and_a_worker_killed_between_calls(tmp_path: Path) -
             base_url=model.base_url,
             permission_mode="ask",
             workers={
-                "model": "tests.conversation.workers.model_openai",
+                "model": "harness.actors.model",
                 "shell": "harness.actors.shell",
             },
             worker_env={
-                "model": {"PYTHONPATH": PYTHONPATH},
                 "shell": {"TMPDIR": str(ids), "HARNESS_SHELL_KILL_GRACE": "0.2"},
             },
         )
