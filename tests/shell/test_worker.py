@@ -61,6 +61,17 @@ async def test_run_cmd_through_the_worker(shell: WorkerHandle, tmp_path: Path) -
     assert not unknown.ok
 
 
+async def test_a_flood_of_output_does_not_starve_the_worker(
+    shell: WorkerHandle, tmp_path: Path
+) -> None:
+    # Heartbeats every 0.5 s keep flowing while `yes` floods its terminal.
+    out = await call(shell, "run_cmd", tmp_path, command="yes flood", timeout=3)
+    assert out.data["status"] == "timeout"
+    assert out.data["cut_lines"] > 0
+    assert out.output.startswith("flood\nflood\n")
+    assert gone([out.data["pid"]]) == []
+
+
 async def test_kill_9_with_two_live_sessions(shell: WorkerHandle, tmp_path: Path) -> None:
     a = await call(shell, "run_cmd", tmp_path, command=ASK)
     b = await call(shell, "run_cmd", tmp_path, command="sleep 1000 & echo child=$!; read x")

@@ -234,3 +234,14 @@ def test_parse_rule(text: str, rule: Rule) -> None:
 def test_parse_rule_refuses(text: str) -> None:
     with pytest.raises(RuleError):
         parse_rule(text)
+
+
+def test_remove_takes_a_rule_out_of_memory_and_the_user_file(tmp_path: Path) -> None:
+    p = perms(tmp_path, allow=["run_cmd(ls)", "read_file"], deny=["run_cmd(ls)"])
+    assert p.remove("run_cmd( ls )")
+    saved = json.loads(p.user_path.read_text())
+    assert saved == {"allow": ["read_file"], "deny": []}
+    assert p.decide("run_cmd", run("ls")).action == "ask"
+    assert not p.remove("run_cmd(ls)")
+    p.reload()
+    assert [str(r) for r, _ in p.rules.allow] == ["read_file"]

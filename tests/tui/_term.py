@@ -57,26 +57,29 @@ class Term:
     def __init__(self, child: pexpect.spawn) -> None:
         self.child = child
         self.raw = ""  # everything the process wrote, escape codes and all
-        self._seen = 0  # where in raw the next expect starts
+        self._seen = 0  # where in the plain text the next expect starts
 
     def expect(self, pattern: str, timeout: float = 20) -> str:
         """Wait for *pattern* (a regex over the plain text); the text before and at it."""
         deadline = time.monotonic() + timeout
         while True:
-            plain = ANSI.sub("", self.raw[self._seen :])
-            m = re.search(pattern, plain)
+            plain = ANSI.sub("", self.raw)
+            m = re.compile(pattern).search(plain, self._seen)
             if m:
-                self._seen = len(self.raw)
-                return plain
+                text = plain[self._seen : m.end()]
+                self._seen = m.end()
+                return text
             left = deadline - time.monotonic()
             if left <= 0:
-                raise AssertionError(f"{pattern!r} did not appear; screen text:\n{plain[-3000:]}")
+                seen = plain[self._seen :][-3000:]
+                raise AssertionError(f"{pattern!r} did not appear; screen text:\n{seen}")
             try:
                 self.raw += self.child.read_nonblocking(65536, timeout=min(left, 1.0))
             except pexpect.TIMEOUT:
                 continue
             except pexpect.EOF as exc:
-                raise AssertionError(f"harness exited; screen text:\n{plain[-3000:]}") from exc
+                seen = plain[self._seen :][-3000:]
+                raise AssertionError(f"harness exited; screen text:\n{seen}") from exc
 
     def send(self, text: str) -> None:
         self.child.send(text)

@@ -75,6 +75,7 @@ def test_decode_keys() -> None:
     assert decode_keys(b"y\r\x03\x04") == ["y", "enter", "c-c", "c-d"]
     assert decode_keys("é".encode()) == ["é"]
     assert decode_keys(b"\x1bOPa") == ["a"]
+    assert decode_keys(b"ab\x7f") == ["a", "b", "backspace"]
 
 
 def test_prefs_per_workspace_and_a_corrupt_file(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -129,9 +130,14 @@ def test_ctrl_c_mid_stream_cancels_and_next_prompt_works(term_for) -> None:  # t
         t = term_for(model)
         t.line("long one")
         t.expect("first pa")  # the model stalls after its first piece
+        t.line("also mind the tests")  # typed during a run: joins it through the inbox
+        t.expect("added to the running task: also mind the tests")
+        t.line("/skills")  # a command typed during a run waits for its end
+        t.expect("after this answer: /skills")
         t.send("\x03")
         out = t.expect("cancelled")
         assert "never shown" not in out
+        t.expect("no skills")  # the queued /skills ran once the run had ended
         t.expect("❯")
         t.line("next")
         t.expect("Second answer\\.")
@@ -164,7 +170,7 @@ def test_resume_picker_lists_earlier_sessions(term_for, dirs) -> None:  # type: 
         assert any(m.get("content") == "the very first prompt" for m in sent)
 
 
-def test_first_run_without_any_provider(term_for) -> None:  # type: ignore[no-untyped-def]
+def test_first_run_without_any_provider(term_for, dirs) -> None:  # type: ignore[no-untyped-def]
     # No Ollama answers, no embedded model is installed, nothing was chosen before:
     # one clear sentence and the way out, and the terminal still works.
     t = term_for(None)
@@ -175,6 +181,22 @@ def test_first_run_without_any_provider(term_for) -> None:  # type: ignore[no-un
     out += t.expect("❯")
     assert "Traceback" not in t.raw
     assert "/connect" in out
+
+    # /connect a hosted provider: its key is asked for without echo and saved 0600,
+    # and the choice is remembered for this folder
+    t.line("/connect anthropic claude-test")
+    t.expect("anthropic API key")
+    t.line("sk-ant-very-secret")
+    t.expect("key saved to")
+    t.expect("provider anthropic, model claude-test")
+    assert "sk-ant-very-secret" not in t.raw
+    ws, home = dirs
+    keys = home / "providers.json"
+    assert json.loads(keys.read_text())["anthropic"]["api_key"] == "sk-ant-very-secret"
+    assert keys.stat().st_mode & 0o777 == 0o600
+    prefs = json.loads((home / "tui.json").read_text())["workspaces"][str(ws.resolve())]
+    assert prefs["provider"] == "anthropic"
+    assert prefs["model"] == "claude-test"
 
 
 def test_multiline_history_completion_and_thinking(term_for, dirs) -> None:  # type: ignore[no-untyped-def]

@@ -17,22 +17,15 @@ import trio
 from harness.actors.protocol.tools import ToolOutcome
 from harness.actors.shell._clean import CappedText
 from harness.actors.shell._config import ShellConfig
-from harness.actors.shell._detect import CpuIdleSampler, proc_waiting
+from harness.actors.shell._drive import absorb, destroy, drive, note_survivors
 from harness.actors.shell._env import command_env
 from harness.actors.shell._format import CallResult, error_outcome, outcome
 from harness.actors.shell._ids import SessionIds
-from harness.actors.shell._kill import SESSION_VAR, session_processes
+from harness.actors.shell._kill import SESSION_VAR
 from harness.actors.shell._sandbox import bwrap_argv, find_bwrap, sandbox_problem
 from harness.actors.shell._session import Session
 
 __all__ = ["SessionPool"]
-
-# A /proc verdict of "waiting" must hold this long, with no output between, before it
-# is believed: a process woken by input just written may not have left read() yet.
-_CONFIRM = 0.02
-# No /proc look before this much silence: most commands print or exit sooner.
-_FIRST_LOOK = 0.02
-_MAX_TICK = 0.25
 
 
 class SessionPool:
@@ -155,12 +148,12 @@ class SessionPool:
         if s is None:
             return self._unknown(session)
         capture = CappedText(self.config.head_chars, self.config.tail_chars)
-        self._absorb(s, capture, s.read_available())
+        absorb(s, capture, s.read_available())
         capture.append(s.cleaner.flush_line())
         survivors = await self._destroy(s)
         text, cut_chars, cut_lines = capture.render()
         result = CallResult("ended", s.id, s.command, text, cut_chars, cut_lines)
-        _note_survivors(result, survivors)
+        note_survivors(result, survivors)
         return outcome(result)
 
     async def shutdown(self) -> None:
@@ -212,7 +205,7 @@ class SessionPool:
         s.busy = True
         done = False
         try:
-            result = await self._drive(s)
+            result = await drive(s, self.config)
             result.notes[:0] = notes
             done = True
         finally:
@@ -225,167 +218,10 @@ class SessionPool:
             self._sessions.pop(s.id, None)
         return outcome(result)
 
-    async def _drive(self, s: Session) -> CallResult:
-        cfg = self.config
-        capture = CappedText(cfg.head_chars, cfg.tail_chars)
-        start = trio.current_time()
-        deadline = start + s.timeout
-        last_output = start
-        confirm_from: float | None = None
-        use_proc = cfg.detector != "fallback"
-        sampler: CpuIdleSampler | None = None
-        certain = True
-        while True:
-            data = s.read_available()
-            now = trio.current_time()
-            if data:
-                self._absorb(s, capture, data)
-                last_output = now
-                confirm_from = None
-                if sampler is not None:
-                    sampler.reset()
-                if now < deadline:
-                    continue
-            if s.closed:
-                return self._finish(s, capture, "ended")
-            if s.poll_exit():
-                return await self._exited(s, capture)
-            if now >= deadline:
-                self._absorb(s, capture, _drain(s))
-                survivors = await self._destroy(s)
-                result = self._finish(s, capture, "timeout")
-                _note_survivors(result, survivors)
-                return result
-            silence = now - last_output
-            verdict: bool | None = None
-            if silence >= _FIRST_LOOK and not s.eof:
-                if use_proc:
-                    verdict = proc_waiting(s.fd, s.slave_rdev, s.pid)
-                    if verdict is None and cfg.detector == "proc":
-                        verdict = False
-                if verdict is None:
-                    if sampler is None:
-                        sampler = CpuIdleSampler(s.pid, cfg.fallback_grace)
-                    sampler.sample(now)
-                    verdict = silence >= cfg.fallback_grace and sampler.idle(now)
-                    certain = False
-                else:
-                    certain = True
-            if verdict:
-                if confirm_from is None:
-                    confirm_from = now
-                elif now - confirm_from >= _CONFIRM:
-                    confirm_from = None
-                    if s.answers:
-                        capture.append(s.cleaner.flush_line())
-                        s.write((s.answers.pop(0) + "\n").encode("utf-8"))
-                        last_output = now
-                        if sampler is not None:
-                            sampler.reset()
-                        continue
-                    result = self._finish(s, capture, "waiting")
-                    result.certain = certain
-                    return result
-            else:
-                confirm_from = None
-            tick = _CONFIRM if confirm_from is not None else min(_MAX_TICK, 0.01 + silence / 8)
-            tick = max(0.0, min(tick, deadline - now))
-            if s.eof:
-                # The terminal is closed; what is left is the leader's exit.
-                if s.pidfd is None:
-                    await trio.sleep(min(tick, 0.0005 + silence / 50))
-                else:
-                    with trio.move_on_after(tick):
-                        await trio.lowlevel.wait_readable(s.pidfd)
-                continue
-            with trio.move_on_after(tick):
-                try:
-                    await trio.lowlevel.wait_readable(s.fd)
-                except trio.ClosedResourceError:
-                    return self._finish(s, capture, "ended")
-
-    async def _exited(self, s: Session, capture: CappedText) -> CallResult:
-        """The leader exited: collect the last output, stop what it left behind."""
-        self._absorb(s, capture, _drain(s))
-        # Inline, not in a thread: only processes newer than the leader are read, a
-        # handful, and a thread hop would cost more than the scan.
-        leftovers = session_processes(s.pid, s.pid, s.token, group_is_ours=False)
-        notes = []
-        if leftovers:
-            survivors = await self._destroy(s)
-            notes.append(
-                f"the command left {len(leftovers)} process(es) running in the background; "
-                "they were stopped (commands may not outlive their call)"
-            )
-            result = self._finish(s, capture, "exited")
-            _note_survivors(result, survivors)
-        else:
-            self._absorb(s, capture, _drain(s))
-            s.close()
-            result = self._finish(s, capture, "exited")
-        result.notes[:0] = notes
-        self._sessions.pop(s.id, None)
-        return result
-
-    def _finish(self, s: Session, capture: CappedText, status: str) -> CallResult:
-        if status != "waiting":
-            tail = s.decoder.decode(b"", final=True)
-            capture.append(s.cleaner.feed(tail))
-        capture.append(s.cleaner.flush_line())
-        text, cut_chars, cut_lines = capture.render()
-        result = CallResult(
-            status,
-            s.id,
-            s.command,
-            text,
-            cut_chars,
-            cut_lines,
-            exit_code=s.exit_code,
-            exit_signal=s.exit_signal,
-            timeout=s.timeout,
-            data={"pid": s.pid},
-        )
-        if s.answers and status != "waiting":
-            result.notes.append(f"{len(s.answers)} stdin line(s) were not used")
-        if s.decoder.switched:
-            result.notes.append(f"the output was not UTF-8; it was decoded as {s.decoder.fallback}")
-        return result
-
-    def _absorb(self, s: Session, capture: CappedText, data: bytes) -> None:
-        if data:
-            capture.append(s.cleaner.feed(s.decoder.decode(data)))
-
     async def _destroy(self, s: Session) -> list[int]:
-        """Kill a session's tree (bounded, in a thread) and forget it."""
+        """Kill a session's tree and forget it."""
         self._sessions.pop(s.id, None)
-        if s.closed:
-            return []
-        with trio.CancelScope(shield=True):
-            survivors = await trio.to_thread.run_sync(s.kill, self.config.kill_grace)
-            trio.lowlevel.notify_closing(s.fd)
-            if s.pidfd is not None:
-                trio.lowlevel.notify_closing(s.pidfd)
-            s.close()
-        return survivors
-
-
-def _drain(s: Session) -> bytes:
-    chunks = []
-    for _ in range(64):  # bounded: a flood after exit cannot hold the call
-        data = s.read_available()
-        if not data:
-            break
-        chunks.append(data)
-    return b"".join(chunks)
-
-
-def _note_survivors(result: CallResult, survivors: list[int]) -> None:
-    if survivors:
-        result.notes.append(
-            f"{len(survivors)} process(es) could not be stopped: pids "
-            + ", ".join(map(str, survivors))
-        )
-        result.data["survivors"] = survivors
+        return await destroy(s, self.config.kill_grace)
 
 
 def _short(command: str, width: int = 40) -> str:

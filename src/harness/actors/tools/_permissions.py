@@ -1,7 +1,7 @@
-"""The permission engine: rules, modes and the decision for one call.
+"""The permission engine: modes and the decision for one call.
 
-A rule is a tool name, optionally with a pattern in parentheses matched against
-the call's main argument: ``read_file``, ``run_cmd(git status)``,
+Rules (:mod:`._rules`): a tool name, optionally with a pattern in parentheses
+matched against the call's main argument: ``read_file``, ``run_cmd(git status)``,
 ``write_file(src/*)``, ``mcp__github__*``. ``*`` matches any text (``/``
 included) and ``?`` one character, in the tool name and in the pattern. A
 pattern with no wildcard also covers ``<pattern> <more args>``, so
@@ -27,16 +27,27 @@ deny mode → ``deny``; otherwise ``ask``.
 
 from __future__ import annotations
 
-import json
 import os
-import re
-import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 import attrs
 
+from harness.actors.tools._rules import (
+    SHELL_OPERATORS,
+    PermissionFileError,
+    Rule,
+    RuleError,
+    RuleProblem,
+    RuleSet,
+    append_rule,
+    deny_matches,
+    drop_rule,
+    load_rules,
+    parse_rule,
+    user_rules_path,
+)
 from harness.actors.tools._table import ToolSpec, ToolTable, UnknownToolError
 
 __all__ = [
@@ -58,223 +69,6 @@ __all__ = [
 Mode = Literal["ask", "auto", "plan", "deny"]
 MODES: tuple[str, ...] = ("ask", "auto", "plan", "deny")
 Action = Literal["allow", "deny", "ask", "off"]
-
-# `&` alone covers `&&` and a background `cmd & other`; `|` covers `||`. Kept in
-# the order the docs list them; `&` and `\r` are added because either one starts a
-# second command as surely as `;` does.
-SHELL_OPERATORS: tuple[str, ...] = (
-    ";",
-    "&&",
-    "||",
-    "|",
-    "&",
-    "`",
-    "$(",
-    "${",
-    ">",
-    "<",
-    "\n",
-    "\r",
-)
-_SPLIT = re.compile(r"\|\||&&|[;|&\n\r`<>]|\$\(|\$\{|\)|\}")
-_RULE = re.compile(r"^\s*([^\s()]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
-
-
-class RuleError(ValueError):
-    """A rule that cannot be used; the message says why."""
-
-
-class PermissionFileError(OSError):
-    """A permissions file cannot be read or written without losing what is in it."""
-
-
-@attrs.frozen
-class Rule:
-    """One parsed rule. ``pattern`` is ``None`` for a bare tool name."""
-
-    tool: str
-    pattern: str | None = None
-
-    def __str__(self) -> str:
-        return self.tool if self.pattern is None else f"{self.tool}({self.pattern})"
-
-    def matches_tool(self, name: str) -> bool:
-        """True when the tool part matches *name*."""
-        return _glob_match(self.tool, name)
-
-    def matches(self, name: str, value: str | None, *, shell: bool = False) -> bool:
-        """True when this rule covers a call of *name* whose main argument is *value*.
-
-        With *shell*, a command using an operator the pattern lacks is not covered.
-        """
-        if not self.matches_tool(name):
-            return False
-        if self.pattern is None:
-            return True
-        if value is None:
-            return False
-        if shell and any(op in value and op not in self.pattern for op in SHELL_OPERATORS):
-            return False
-        return _pattern_match(self.pattern, value)
-
-
-def parse_rule(text: str) -> Rule:
-    """Parse ``tool`` or ``tool(pattern)``; raises :class:`RuleError` when it cannot."""
-    if not isinstance(text, str):
-        raise RuleError(f"a rule must be a string, got {type(text).__name__}")
-    m = _RULE.match(text)
-    if not m:
-        raise RuleError(f"rule {text!r} is not `tool` or `tool(pattern)`")
-    tool, pattern = m.group(1), m.group(2)
-    if pattern is not None and not pattern.strip():
-        raise RuleError(f"rule {text!r} has an empty pattern (write `{tool}` to mean any call)")
-    return Rule(tool=tool, pattern=None if pattern is None else pattern.strip())
-
-
-def _glob_regex(pattern: str) -> str:
-    out = []
-    for ch in pattern:
-        if ch == "*":
-            out.append(".*")
-        elif ch == "?":
-            out.append(".")
-        else:
-            out.append(re.escape(ch))
-    return "".join(out)
-
-
-def _glob_match(pattern: str, text: str) -> bool:
-    return re.fullmatch(_glob_regex(pattern), text, re.DOTALL) is not None
-
-
-def _pattern_match(pattern: str, value: str) -> bool:
-    if _glob_match(pattern, value):
-        return True
-    if "*" not in pattern and "?" not in pattern:
-        # `git status` also covers `git status --short`, never `git statusx`.
-        return value.startswith(pattern + " ")
-    return False
-
-
-def _segments(command: str) -> list[str]:
-    parts = [p.strip() for p in _SPLIT.split(command)]
-    return [p for p in parts if p]
-
-
-@attrs.frozen
-class RuleProblem:
-    """A rule or file that was refused at load, with where it came from and why."""
-
-    source: str
-    rule: str
-    reason: str
-
-    def __str__(self) -> str:
-        return (
-            f"{self.source}: {self.rule}: {self.reason}"
-            if self.rule
-            else f"{self.source}: {self.reason}"
-        )
-
-
-@attrs.frozen
-class RuleSet:
-    """Allow and deny rules (each with its source file) plus what was refused."""
-
-    allow: tuple[tuple[Rule, str], ...] = ()
-    deny: tuple[tuple[Rule, str], ...] = ()
-    problems: tuple[RuleProblem, ...] = ()
-
-    def merged(self, other: RuleSet) -> RuleSet:
-        """This set followed by *other*."""
-        return RuleSet(
-            self.allow + other.allow, self.deny + other.deny, self.problems + other.problems
-        )
-
-    @staticmethod
-    def from_mapping(data: Any, source: str = "<rules>") -> RuleSet:
-        """Build from ``{"allow": [...], "deny": [...]}``; bad entries become problems."""
-        if not isinstance(data, Mapping):
-            return RuleSet(problems=(RuleProblem(source, "", "must be a JSON object"),))
-        allow: list[tuple[Rule, str]] = []
-        deny: list[tuple[Rule, str]] = []
-        problems: list[RuleProblem] = []
-        for key, into in (("allow", allow), ("deny", deny)):
-            items = data.get(key, [])
-            if not isinstance(items, list):
-                problems.append(RuleProblem(source, "", f"{key!r} must be a list of rules"))
-                continue
-            for item in items:
-                try:
-                    into.append((parse_rule(item), source))
-                except RuleError as exc:
-                    problems.append(RuleProblem(source, str(item), str(exc)))
-        return RuleSet(tuple(allow), tuple(deny), tuple(problems))
-
-
-def user_rules_path(home: str | os.PathLike[str] | None = None) -> Path:
-    """``$HARNESS_HOME/permissions.json`` (``~/.harness`` when unset)."""
-    if home is None:
-        home = os.environ.get("HARNESS_HOME") or Path.home() / ".harness"
-    return Path(home) / "permissions.json"
-
-
-def _load_file(path: Path) -> RuleSet:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return RuleSet()
-    except (OSError, UnicodeDecodeError) as exc:
-        return RuleSet(problems=(RuleProblem(str(path), "", f"cannot read: {exc}"),))
-    try:
-        data = json.loads(text) if text.strip() else {}
-    except json.JSONDecodeError as exc:
-        return RuleSet(problems=(RuleProblem(str(path), "", f"not valid JSON: {exc}"),))
-    return RuleSet.from_mapping(data, str(path))
-
-
-def load_rules(paths: Iterable[str | os.PathLike[str]]) -> RuleSet:
-    """Load and merge rule files in order; missing files are fine, broken ones are problems."""
-    rules = RuleSet()
-    for p in paths:
-        rules = rules.merged(_load_file(Path(p)))
-    return rules
-
-
-def _append_rule(path: Path, key: str, rule: Rule) -> None:
-    """Add *rule* to *path*'s *key* list, atomically, keeping everything else in the file."""
-    data: dict[str, Any] = {}
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        text = ""
-    except OSError as exc:
-        raise PermissionFileError(f"cannot read {path}: {exc}") from None
-    if text.strip():
-        try:
-            loaded = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PermissionFileError(
-                f"{path} is not valid JSON ({exc}); fix it before adding rules"
-            ) from None
-        if not isinstance(loaded, dict):
-            raise PermissionFileError(f"{path} must hold a JSON object")
-        data = loaded
-    items = data.setdefault(key, [])
-    if not isinstance(items, list):
-        raise PermissionFileError(f"{path}: {key!r} must be a list")
-    if str(rule) not in items:
-        items.append(str(rule))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".permissions.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2)
-            f.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 @attrs.frozen
@@ -358,13 +152,29 @@ class Permissions:
         """
         rule = parse_rule(text)
         if persist:
-            _append_rule(self.user_path, kind, rule)
+            append_rule(self.user_path, kind, rule)
         entry = (rule, str(self.user_path) if persist else "<session>")
         if kind == "allow":
             self.rules = attrs.evolve(self.rules, allow=(*self.rules.allow, entry))
         else:
             self.rules = attrs.evolve(self.rules, deny=(*self.rules.deny, entry))
         return rule
+
+    def remove(self, text: str, *, persist: bool = True) -> bool:
+        """Drop a rule from allow and deny (``/perms remove R``); ``False`` if it was absent.
+
+        With *persist* it is also taken out of the user's file. A rule that comes
+        from the project's ``.permissions.json`` stays there (that file belongs to
+        the project) and is back on the next reload.
+        """
+        rule = parse_rule(text)
+        if persist:
+            drop_rule(self.user_path, rule)
+        allow = tuple(e for e in self.rules.allow if e[0] != rule)
+        deny = tuple(e for e in self.rules.deny if e[0] != rule)
+        found = len(allow) != len(self.rules.allow) or len(deny) != len(self.rules.deny)
+        self.rules = attrs.evolve(self.rules, allow=allow, deny=deny)
+        return found
 
     def always_rule(self, name: str, arguments: Mapping[str, Any]) -> str:
         """The rule an ``[a]lways`` answer adds for this call.
@@ -392,7 +202,7 @@ class Permissions:
         value = spec.main_value(arguments) if spec else None
         shell = spec is not None and spec.kind == "shell"
         for rule, source in self.rules.deny:
-            if self._deny_matches(rule, name, value, shell):
+            if deny_matches(rule, name, value, shell):
                 return Decision("deny", f"denied by rule {rule} ({source})", str(rule))
         if spec is None:
             kind = "mutating" if name.startswith("mcp__") else None
@@ -413,14 +223,6 @@ class Permissions:
         if self.mode == "deny":
             return Decision("deny", f"{name} needs approval and the permission mode is deny")
         return Decision("ask", f"{name} needs approval")
-
-    @staticmethod
-    def _deny_matches(rule: Rule, name: str, value: str | None, shell: bool) -> bool:
-        if rule.matches(name, value):
-            return True
-        if shell and value is not None and rule.pattern is not None and rule.matches_tool(name):
-            return any(_pattern_match(rule.pattern, seg) for seg in _segments(value))
-        return False
 
     def describe(self) -> str:
         """The rules, the mode and any refused rule, as ``/perms`` prints them."""

@@ -105,6 +105,8 @@ class App:
         self._approval_send: trio.MemorySendChannel[str] | None = None
         self._keys: KeyReader | None = None
         self._ctrl_c = 0
+        self._typeahead = ""
+        self._queued: list[str] = []
         self._prompt: Any = None
         self._first: Any = None  # the first prompt's Future, already on the screen
         self._first_drawn: Any = None
@@ -271,8 +273,26 @@ class App:
             except (trio.WouldBlock, trio.ClosedResourceError):
                 pass
             return
-        if key in ("esc", "c-c") and self.live is not None:
-            self.live.cancel()
+        if key in ("esc", "c-c"):
+            if self.live is not None:
+                self.live.cancel()
+            return
+        # Type-ahead: a line finished during a run joins it (the inbox); a slash
+        # command waits for the run's end; an unfinished line prefills the next prompt.
+        if key == "backspace":
+            self._typeahead = self._typeahead[:-1]
+        elif key == "enter":
+            line, self._typeahead = self._typeahead, ""
+            if not line.strip():
+                return
+            if is_command(line) or self.live is None or self.view is None:
+                self._queued.append(line)
+                self._say(f"  ↳ after this answer: {clean_line(line)}")
+            else:
+                self.live.post(line)
+                self._say(f"  ↳ added to the running task: {clean_line(line)}")
+        elif len(key) == 1:
+            self._typeahead += key
 
     def _key_from_thread(self, token: trio.lowlevel.TrioToken) -> Any:
         def deliver(key: str) -> None:
@@ -385,6 +405,10 @@ class App:
                 return str(await trio.to_thread.run_sync(first.result))
             finally:
                 self._first_patch.__exit__(None, None, None)
+        if self._queued and prompt is None:
+            line = self._queued.pop(0)
+            self.console.print(Text.assemble(("❯ ", "bold cyan"), clean_line(line)))
+            return line
         session = self._prompt
         token = trio.lowlevel.current_trio_token()
 
@@ -393,8 +417,23 @@ class App:
 
         with patch_stdout(raw=True):
             if prompt is None:
-                return await trio.to_thread.run_sync(lambda: session.prompt(pre_run=drawn))
+                ahead, self._typeahead = self._typeahead, ""
+                return await trio.to_thread.run_sync(
+                    lambda: session.prompt(pre_run=drawn, default=ahead)
+                )
             return await trio.to_thread.run_sync(lambda: session.prompt(prompt))
+
+    async def read_secret(self, label: str) -> str:
+        """A line typed without echo and kept out of the history (an API key)."""
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.patch_stdout import patch_stdout
+
+        session: PromptSession[str] = PromptSession(is_password=True)
+        with patch_stdout(raw=True):
+            try:
+                return await trio.to_thread.run_sync(lambda: session.prompt(label))
+            except (EOFError, KeyboardInterrupt):
+                return ""
 
     async def main(self) -> int:
         """Run until the user leaves; the exit status."""

@@ -145,6 +145,46 @@ def _apply_model(app: App, provider: str, model: str) -> None:
     app.prefs.update(provider=provider, model=model, base_url=app.base_url)
 
 
+async def _ensure_key(app: App, provider: str) -> bool:
+    """Ask for a hosted provider's key when neither the environment nor the keys store
+    has one, and save it (``providers.json``, mode 0600); ``False`` when skipped."""
+    from harness.actors.model._credentials import (
+        ENV_KEYS,
+        load_providers,
+        providers_path,
+        save_key,
+    )
+
+    if provider not in ("openai", "anthropic", "gemini"):
+        return True
+    if any(app.environ.get(name) for name in ENV_KEYS.get(provider, ())):
+        return True
+    path = providers_path(app.environ)
+    try:
+        if load_providers(path).get(provider, {}).get("api_key"):
+            return True
+    except Exception as exc:
+        raise CommandError(f"{path} cannot be read: {clean_line(str(exc))}") from exc
+    env_names = " or ".join(ENV_KEYS.get(provider, ()))
+    key = await app.read_secret(f"{provider} API key (Enter cancels; or set {env_names}): ")
+    key = key.strip()
+    if not key:
+        _say(app, "no key given; the provider is unchanged", "yellow")
+        return False
+    try:
+        saved = save_key(provider, key, env=app.environ)
+    except Exception as exc:
+        raise CommandError(f"the key could not be saved: {clean_line(str(exc))}") from exc
+    live = app.live
+    if live is not None:
+        masker = getattr(live.conversation, "masker", None)
+        add = getattr(masker, "add", None)
+        if callable(add):
+            add(key)
+    _say(app, f"key saved to {saved} (readable by you only)", "green")
+    return True
+
+
 @_cmd("connect")
 async def _connect(app: App, p: ParsedCommand) -> None:
     if not p.args or p.args[0] == "status":
@@ -167,6 +207,8 @@ async def _connect(app: App, p: ParsedCommand) -> None:
         raise CommandError(f"unknown provider {provider!r}; choose one of {', '.join(_PROVIDERS)}")
     model = p.args[1] if len(p.args) > 1 else ""
     app.base_url = None
+    if not await _ensure_key(app, provider):
+        return
     _apply_model(app, provider, model)
     _say(app, f"provider {provider}" + (f", model {model}" if model else ""), "green")
     if not model:

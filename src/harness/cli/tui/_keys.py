@@ -4,7 +4,7 @@ prompt_toolkit owns the terminal only while the prompt is open. While the model
 answers, this reader puts the terminal in a raw-ish mode (no echo, no line
 buffering, no signal keys) and reports whole keys: ``"esc"`` for a lone Escape
 (an escape *sequence*, such as an arrow key, is swallowed), ``"c-c"``, ``"c-d"``,
-``"enter"``, or the character typed. The terminal's mode is restored on stop.
+``"enter"``, ``"backspace"``, or the character typed. The terminal's mode is restored on stop.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ def decode_keys(data: bytes) -> list[str]:
             keys.append("c-d")
         elif b in (0x0D, 0x0A):
             keys.append("enter")
+        elif b in (0x7F, 0x08):
+            keys.append("backspace")
         elif b >= 0x20:
             # a UTF-8 character may span bytes; decode leniently, one key per char
             end = i + 1
