@@ -100,3 +100,24 @@ def test_requests_never_show_their_key_in_repr() -> None:
         ProviderCall("m", (), api_key="sk-hidden"),
     ):
         assert "sk-hidden" not in repr(obj)
+
+
+async def test_a_hosted_provider_without_a_key_fails_at_once(tmp_path: Path) -> None:
+    import trio
+
+    from harness.actors.model._engine import ModelEngine
+    from harness.actors.protocol.model import ChatMessage, ChatRequest, ModelError
+
+    events: list[object] = []
+
+    async def emit(ev: object) -> None:
+        events.append(ev)
+
+    engine = ModelEngine({"HARNESS_HOME": str(tmp_path)})
+    with trio.fail_after(5):
+        await engine.chat(ChatRequest("anthropic", ("c",), (ChatMessage("user", "hi"),)), emit)
+    (ev,) = events
+    assert isinstance(ev, ModelError)
+    assert ev.kind == "auth"
+    assert "ANTHROPIC_API_KEY" in ev.message
+    assert "/connect anthropic" in ev.message
