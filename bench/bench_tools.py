@@ -111,7 +111,7 @@ def run() -> list[tuple[str, str, str]]:
             assert search_text(ws, args, use_rg=True).data["matches"] == hits
             rows.append((f"rg -n over {FILES} files (baseline)", _ms(bare), f"{hits} matches"))
             rows.append(("search_text with rg", _ms(tool), f"{ratio:.2f}x rg (goal <= 1.5x)"))
-            _, fb, slow = _paired(bare_rg, lambda: search_text(ws, args, use_rg=False), 3)
+            _, fb, slow = _paired(bare_rg, lambda: search_text(ws, args, use_rg=False), 5)
             rows.append(("search_text, Python fallback", _ms(fb), f"{slow:.1f}x rg"))
         else:
             fallback = _median(lambda: search_text(ws, args, use_rg=False), 3)

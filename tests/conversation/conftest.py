@@ -17,11 +17,11 @@ from tests.scripted import ScriptedModel
 ROOT = Path(__file__).resolve().parents[2]
 PYTHONPATH = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 
-# Test-only workers stand in until the real ones are on main.
+# The real workers.
 MODULES = {
-    "model": "tests.conversation.workers.model_openai",
-    "tools": "tests.conversation.workers.tools_min",
-    "shell": "tests.conversation.workers.tools_min",
+    "model": "harness.actors.model",
+    "tools": "harness.actors.tools",
+    "shell": "harness.actors.shell",
 }
 
 
@@ -51,6 +51,7 @@ def options_for(workspace: Path, home: Path, model: ScriptedModel, **kw: Any) ->
     env["shell"]["TEST_WORKER_NAME"] = "shell"
     for name, extra in kw.pop("worker_env", {}).items():
         env.setdefault(name, {}).update(extra)
+    names = kw.pop("names", ("model", "tools"))
     fields: dict[str, Any] = {
         "workspace": str(workspace),
         "home": str(home),
@@ -59,7 +60,7 @@ def options_for(workspace: Path, home: Path, model: ScriptedModel, **kw: Any) ->
         "base_url": model.base_url,
         "permission_mode": "auto",
         # the shell worker only where a test needs it: each worker costs a start-up
-        "workers": {k: v for k, v in MODULES.items() if k in kw.pop("names", ("model", "tools"))},
+        "workers": {k: v for k, v in MODULES.items() if k in names},
         "worker_env": env,
     }
     fields.update(kw)

@@ -28,7 +28,7 @@ async def main(workspace: str, home: str, url: str, prompt: str, resume: str | N
         Path(home),
         _Url(url),  # type: ignore[arg-type]
         resume=resume,
-        worker_env={"tools": {"TEST_SLOW_READ": "60"}} if not resume else {},
+        names=("model", "tools", "shell"),
     )
     async with open_session(opts) as s:
         print(s.id, flush=True)

@@ -18,6 +18,14 @@ from tests.conversation.conftest import ROOT
 from tests.scripted import ScriptedModel, call, reply
 
 
+def _alive(marker: str) -> list[psutil.Process]:
+    out = []
+    for p in psutil.process_iter(["cmdline", "status"]):
+        if p.info["status"] != psutil.STATUS_ZOMBIE and marker in " ".join(p.info["cmdline"] or ()):
+            out.append(p)
+    return out
+
+
 def _wait_for(predicate, timeout: float = 15.0) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -31,7 +39,7 @@ async def test_resume_after_kill_9_mid_run(
     session_factory, model: ScriptedModel, workspace: Path, home: Path
 ) -> None:
     (workspace / "a.txt").write_text("alpha\n")
-    model.add(reply("Let me read it.", call("read_file", path="a.txt")))
+    model.add(reply("Let me look.", call("run_cmd", command="cat a.txt; sleep 61.37")))
     proc = subprocess.Popen(  # noqa: ASYNC220 - the test drives it synchronously
         [
             sys.executable,
@@ -51,13 +59,16 @@ async def test_resume_after_kill_9_mid_run(
     store = SessionStore(home, workspace)
     log_path = store.root / sid / "events.jsonl"
     _wait_for(lambda: log_path.exists() and b"tool_call_started" in log_path.read_bytes())
+    _wait_for(lambda: bool(_alive("sleep 61.37")))  # the command is running
     children = psutil.Process(proc.pid).children(recursive=True)
     assert children  # the workers are running
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     proc.stdout.close()
-    # the workers notice their parent is gone and leave; nothing is orphaned
+    # the workers notice their parent is gone and leave, and the command they ran
+    # (sleep 60) goes with them: nothing is orphaned
     _wait_for(lambda: not [c for c in children if c.is_running() and c.status() != "zombie"])
+    _wait_for(lambda: not _alive("61.37"))
 
     # the log is whole: every line decodes
     lines = log_path.read_bytes().splitlines()
@@ -75,7 +86,7 @@ async def test_resume_after_kill_9_mid_run(
     assert result.ok
     sent = model.requests[-1]["messages"]
     assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool", "user"]
-    assert sent[2]["tool_calls"][0]["function"]["name"] == "read_file"
+    assert sent[2]["tool_calls"][0]["function"]["name"] == "run_cmd"
     # the resumed session appended to the same log
     loaded = store.load(sid)
     assert loaded.problems == []

@@ -199,3 +199,20 @@ def test_secret_masker() -> None:
     assert "/root" in out  # not a secret name
     assert " abc " in out  # too short to mask
     assert out.count(MASK) == 4
+
+
+def test_resume_path_matches_full_load(tmp_path: Path) -> None:
+    store = SessionStore(tmp_path / "home", tmp_path)
+    log = store.create()
+    for e in _run_events(log.id):
+        log.append(e)
+    log.append(ev.TitleChanged(session_id=log.id, title="T"))
+    log.close()
+    with open(log.path, "ab") as f:
+        f.write(b'{"type": "user_message", "session_id": 3}\n{"type": "bogus"}\n{"torn')
+    full = store.load(log.id)
+    quick = store.load(log.id, events=False)
+    assert quick.history == full.history
+    assert quick.title == full.title == "T"
+    assert quick.tags == [e.TAG for e in full.events]
+    assert len(quick.problems) == len(full.problems) == 3

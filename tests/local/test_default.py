@@ -88,6 +88,7 @@ def test_an_explicit_setting_wins(ollama: str) -> None:
     env = {"OLLAMA_BASE_URL": ollama}
     choice = choose_startup_model("openai", "gpt-4o", env=env)
     assert (choice.provider, choice.model, choice.source) == ("openai", "gpt-4o", "explicit")
+    assert choose_startup_model("local", env=env).model == DEFAULT_MODEL
     local = choose_startup_model(None, DEFAULT_MODEL, env=env)
     assert (local.provider, local.source) == ("local", "explicit")
     gguf = choose_startup_model(None, "/models/x.gguf", env=env)

@@ -28,7 +28,7 @@ def test_threads_default_to_one_less_than_the_cores() -> None:
 def test_generation_streams_piece_by_piece(loaded_model: LoadedModel) -> None:
     pieces: list[str] = []
     result = loaded_model.generate(
-        ASK, pieces.append, threading.Event(), max_tokens=40, temperature=0.0
+        ASK, pieces.append, threading.Event(), max_tokens=16, temperature=0.0
     )
     assert result.finish_reason in ("stop", "length")
     assert len(pieces) >= 10
@@ -78,9 +78,9 @@ def test_cancel_during_a_long_prompt_aborts_the_prompt(loaded_model: LoadedModel
 def test_a_second_turn_reuses_the_shared_prefix(loaded_model: LoadedModel) -> None:
     system = {"role": "system", "content": "You are terse. " * 40}
     first = [system, {"role": "user", "content": "Say hi."}]
-    loaded_model.generate(first, lambda _p: None, threading.Event(), max_tokens=4)
+    loaded_model.generate(first, lambda _p: None, threading.Event(), max_tokens=1)
     second = [system, {"role": "user", "content": "Say bye."}]
-    result = loaded_model.generate(second, lambda _p: None, threading.Event(), max_tokens=4)
+    result = loaded_model.generate(second, lambda _p: None, threading.Event(), max_tokens=1)
     assert result.cached_tokens > 100
 
 

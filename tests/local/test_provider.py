@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import aclosing
 from pathlib import Path
 
+import attrs
 import pytest
 
 from harness.actors.model import Finish, Provider, ProviderCall, ProviderError
@@ -60,6 +61,11 @@ async def test_streams_raw_text_then_usage_then_finish(
     assert usage.prompt_tokens > 5
     assert finish.reason in ("stop", "length")
     assert await shared_provider.supports_tools(DEFAULT_MODEL, "", None) is False
+    # A smaller context than the loaded one reuses the loaded model.
+    before = shared_provider.preload(DEFAULT_MODEL)
+    small = attrs.evolve(_call("Hi.", 1), options=ChatOptions(max_tokens=1, context_window=2048))
+    await _collect(shared_provider.stream(small))
+    assert shared_provider.preload(DEFAULT_MODEL) is before
     assert DEFAULT_MODEL in await shared_provider.list_models("", None)
 
 

@@ -69,3 +69,12 @@ def test_native_calls_compare_by_name_and_arguments() -> None:
     msgs = (ChatMessage(role="user", content="go"), *turn(1), *turn(2), *turn(3))
     assert check_repeats(msgs, cap=2).refuse
     assert check_repeats(msgs, cap=0).messages == msgs
+
+
+def test_the_same_call_after_different_words_is_a_repeat() -> None:
+    msgs = (
+        *_loop(1, "Let me look.\n" + CALL),
+        ChatMessage(role="assistant", content="I will check again.\n" + CALL),
+        ChatMessage(role="user", content="<tool_response>a.txt</tool_response>"),
+    )
+    assert check_repeats(msgs, cap=2).count == 2

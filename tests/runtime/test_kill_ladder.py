@@ -34,11 +34,9 @@ async def test_rung_1_shutdown_message_ends_a_cooperative_worker(
 ) -> None:
     h = await supervisor.start(make_spec())
     await h.request(Echo("x"), timeout=5)
-    started = trio.current_time()
     ev = await stopped_exit(supervisor, "echo")
-    assert ev.exit_code == 0
+    assert ev.exit_code == 0  # it left on its own: no SIGTERM (-15) or SIGKILL (-9) was needed
     assert ev.reason == "stopped"
-    assert trio.current_time() - started < 1.0  # well inside the grace: it left on its own
     assert h.state == "stopped"
 
 

@@ -14,6 +14,7 @@ test that under-scripted it instead of hanging it.
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -170,6 +171,11 @@ class _Server(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: _Server
+
+    def setup(self) -> None:
+        super().setup()
+        # many small SSE writes: without this, Nagle and delayed ACKs add ~40 ms a reply
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # keep test output clean

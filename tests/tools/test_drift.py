@@ -8,9 +8,9 @@ reads an argument the schema does not declare (or the other way round) fails her
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -51,10 +51,10 @@ def test_handlers_and_table_name_the_same_tools() -> None:
 @pytest.mark.parametrize("spec", TOOLS_SPECS, ids=lambda s: s.name)
 def test_every_declared_parameter_is_read_by_its_handler(spec: Any) -> None:
     handler = HANDLERS[spec.name]
-    module = sys.modules[handler.__module__]
+    module = importlib.import_module(handler.__module__)
     # The handler's module and the tool modules it calls into.
     used = {module} | {
-        sys.modules[getattr(v, "__module__", "")]
+        importlib.import_module(v.__module__)
         for v in vars(module).values()
         if getattr(v, "__module__", "").startswith("harness.actors.tools.")
     }

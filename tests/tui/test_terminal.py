@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -68,6 +71,12 @@ def test_answer_status_unknown_command_and_hostile_text(term_for) -> None:  # ty
         for name in ("model", "tools"):
             assert f"{name} " in out
         assert "provider openai · model scripted" in out
+
+        # a worker killed while idle comes back, with one quiet line
+        pid = int(re.search(r"\btools\s+(\d+)\s", out).group(1))  # type: ignore[union-attr]
+        os.kill(pid, signal.SIGKILL)
+        out = t.expect(r"tools worker restarted[^\n]*")
+        assert "Traceback" not in out
 
         before = len(t.raw)
         t.line("go")

@@ -28,6 +28,7 @@ from harness.ipc import (
     WorkerError,
     WorkerUnavailable,
 )
+from harness.ipc._errors import describe_exit
 
 if TYPE_CHECKING:
     from harness.actors.conversation._loop import Conversation
@@ -62,7 +63,9 @@ def describe_worker_error(exc: IpcError, name: str, main: str) -> str:
     """One plain sentence for the model about a worker that failed a call."""
     what = f"{name}({main!r})" if main else name
     if isinstance(exc, WorkerDied):
-        how = str(exc).split(") ", 1)[-1] if ") " in str(exc) else str(exc)
+        how = describe_exit(exc.exit_code)
+        if exc.reason not in ("exited", "killed"):
+            how += f" after {exc.reason}"
         return (
             f"The {exc.worker} worker crashed while running {what} ({how}); it is being "
             "restarted and the call did not finish. You may retry it."

@@ -124,6 +124,7 @@ class Conversation:
         self._runner: CallRunner | None = None
         self._current_start = len(self.history)
         self.usage_total = {"prompt_tokens": 0, "completion_tokens": 0}
+        self._schema_cache: dict[str, tuple[pm.ToolSchema, ...]] = {}
 
     # --- events -----------------------------------------------------------------------
 
@@ -171,7 +172,16 @@ class Conversation:
         return [s.name for s in self._schemas()]
 
     def _schemas(self) -> tuple[pm.ToolSchema, ...]:
-        return self.table.schemas(mode=self.config.permission_mode)
+        # the table deep-copies every schema; build them once per mode
+        mode = self.config.permission_mode
+        cached = self._schema_cache.get(mode)
+        if cached is None:
+            cached = self._schema_cache[mode] = self.table.schemas(mode=mode)
+        return cached
+
+    def tools_changed(self) -> None:
+        """Say the tool table changed (a tool was added or removed)."""
+        self._schema_cache.clear()
 
     def add_tool_result(self, call: pm.ToolCall, output: str) -> None:
         """Append a tool result to the history (the call runner does, per call)."""

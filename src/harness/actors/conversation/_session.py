@@ -210,6 +210,7 @@ class LiveSession:
             terminating=terminating,
         )
         self.table.register(spec, replace=True)
+        self.conversation.tools_changed()
 
         async def call(args: dict[str, Any]) -> ToolOutcome:
             out = await fn(args)
@@ -285,7 +286,7 @@ async def open_session(
             raise SessionNotFound("there is no earlier session in this workspace to continue")
         resume_id = latest.id
     if resume_id:
-        loaded = store.load(resume_id)
+        loaded = store.load(resume_id, events=False)
         history, problems, title = loaded.history, list(loaded.problems), loaded.title
 
     models = options.models or (DEFAULT_MODELS.get(options.provider, ""),)

@@ -6,6 +6,7 @@ process and the worker runs it in a thread.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import traceback
@@ -24,14 +25,12 @@ from harness.actors.protocol.tools import (
     UndoResult,
 )
 from harness.actors.tools import _files
-from harness.actors.tools._ast import get_code_skeleton, query_ast
 from harness.actors.tools._builtin import builtin_table
 from harness.actors.tools._edit import unified_diff
 from harness.actors.tools._git import git_diff, git_status
 from harness.actors.tools._jail import ToolError, Workspace
 from harness.actors.tools._readfile import read_file as _read_file
 from harness.actors.tools._search import find_files, search_text
-from harness.actors.tools._system import get_system_info
 from harness.actors.tools._table import ToolArgumentError, UnknownToolError
 from harness.actors.tools._undo import Journal
 
@@ -51,6 +50,23 @@ def read_file(ws: Workspace, args: dict[str, Any]) -> _files.Result:
     )
     return _files.Result(r.output, r.data)
 
+
+def _lazy(module: str, name: str) -> Handler:
+    """A handler imported on its first call: tree-sitter and psutil stay out of the
+    worker's start-up (its restart time) until a call needs them."""
+
+    def handler(ws: Workspace, args: dict[str, Any]) -> _files.Result:
+        fn: Handler = getattr(importlib.import_module(module), name)
+        return fn(ws, args)
+
+    handler.__module__ = module  # where the drift test finds the real code
+    handler.__name__ = handler.__qualname__ = name
+    return handler
+
+
+get_code_skeleton = _lazy("harness.actors.tools._ast", "get_code_skeleton")
+query_ast = _lazy("harness.actors.tools._ast", "query_ast")
+get_system_info = _lazy("harness.actors.tools._system", "get_system_info")
 
 HANDLERS: dict[str, Handler] = {
     "read_file": read_file,

@@ -85,6 +85,7 @@ class App:
         self.view: RunView | None = None
         self.tools_done: list[ToolRecord] = []
         self.model_names: list[str] = []
+        self.subagents: dict[str, str] = {}  # name -> what it is doing (for /agents)
         self.provider = ""
         self.model = ""
         # --model may be repeated or comma-separated: models to fail over to, in order
@@ -261,6 +262,10 @@ class App:
                     idle.handle(event)
                 if tag == "title_changed":
                     self.title = event.title
+                elif tag == "subagent_started":
+                    self.subagents[event.name] = f"running: {event.task}"
+                elif tag == "subagent_finished":
+                    self.subagents[event.name] = "finished" if event.ok else "failed"
                 if tag == "result":
                     self._result_seen.set()
 

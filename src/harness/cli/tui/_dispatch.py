@@ -381,7 +381,10 @@ async def _mcp(app: App, p: ParsedCommand) -> None:
 
 @_cmd("agents")
 async def _agents(app: App, p: ParsedCommand) -> None:
-    _say(app, "no sub-agents are running")
+    if not app.subagents:
+        _say(app, "no sub-agents in this session")
+    for name, state in app.subagents.items():
+        _say(app, f"  {clean_line(name)}  {clean_line(state)[:100]}")
 
 
 @_cmd("skills")

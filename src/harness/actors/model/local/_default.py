@@ -112,6 +112,8 @@ def choose_startup_model(
     if cache_dir is None:
         cache_dir = model_cache_dir(dict(env))
     if provider:
+        if provider == "local" and not model:
+            model = embedded
         return StartupChoice(provider, model, "explicit", _header(provider, model, "as set"))
     if model and (model.endswith(".gguf") or lookup(model) is not None):
         return StartupChoice("local", model, "explicit", _header("local", model, "as set"))

@@ -102,7 +102,7 @@ class Loader:
         self.spec = spec
         self._home = home
         self._cache_dir = cache_dir
-        self._n_ctx = n_ctx
+        self.n_ctx = n_ctx
         self._threads = threads
         self._done = threading.Event()
         self._lock = threading.Lock()
@@ -154,10 +154,10 @@ class Loader:
             target = resolve(self.spec, self._home)
             if isinstance(target, CatalogueEntry):
                 path = assemble(target, self._cache_dir, self._report)
-                n_ctx = min(self._n_ctx, target.context_length)
+                n_ctx = min(self.n_ctx, target.context_length)
                 name = target.name
             else:
-                path, n_ctx, name = target, self._n_ctx, target.name
+                path, n_ctx, name = target, self.n_ctx, target.name
             self._report("loading")
             self._model = load_model(path, name, n_ctx=n_ctx, threads=self._threads)
             self._report("ready")

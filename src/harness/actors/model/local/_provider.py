@@ -127,17 +127,20 @@ class LocalProvider:
 
     def preload(self, model: str, n_ctx: int | None = None) -> Loader:
         """Start loading *model* in the background (idempotent); one model per worker,
-        so asking for another frees the one loaded."""
+        so asking for another, or for a larger context than it was loaded with, frees the
+        one loaded. Blocks while a load in flight ends before a switch: call it from a
+        thread, with no generation running (the provider's own calls hold its lock)."""
+        want = n_ctx or self.n_ctx
         with self._switch:
             loader = self._loader
-            if loader is None or loader.spec != model:
+            if loader is None or loader.spec != model or loader.n_ctx < want:
                 if loader is not None:
                     loader.close()
                 loader = Loader(
                     model,
                     home=self.home,
                     cache_dir=self.cache_dir,
-                    n_ctx=n_ctx or self.n_ctx,
+                    n_ctx=want,
                     threads=self.threads,
                 )
                 self._loader = loader
@@ -150,15 +153,19 @@ class LocalProvider:
         return loader.progress() if loader is not None else None
 
     async def wait_loaded(
-        self, model: str, on_progress: Callable[[LoadProgress], None] | None = None
+        self,
+        model: str,
+        on_progress: Callable[[LoadProgress], None] | None = None,
+        n_ctx: int | None = None,
     ) -> LoadedModel:
-        """The loaded *model*, loading it first when needed.
+        """The loaded *model* (with at least *n_ctx* of context), loading it first when
+        needed.
 
         Raises:
             ProviderError: ``not_found`` for an unknown model, ``config`` for a missing
                 package, a failed checksum or a file llama.cpp refuses.
         """
-        loader = self.preload(model)
+        loader = await trio.to_thread.run_sync(self.preload, model, n_ctx)
         last: LoadProgress | None = None
         while not loader.done.is_set():
             now = loader.progress()
@@ -176,19 +183,25 @@ class LocalProvider:
     # -- the Provider protocol ---------------------------------------------------------
 
     async def stream(self, call: ProviderCall) -> AsyncIterator[ProviderEvent]:
-        """Stream one reply to *call*: raw text pieces, then usage, then :class:`Finish`."""
-        model = await self.wait_loaded(call.model)
+        """Stream one reply to *call*: raw text pieces, then usage, then :class:`Finish`.
+
+        The context is the call's ``context_window`` (the conversation's context
+        settings), else ``HARNESS_LOCAL_CONTEXT``; a larger one than loaded reloads."""
         verdict = check_repeats(call.messages, self.repeat_cap)
         if verdict.refuse:
             yield TextDelta(text=verdict.reason)
             yield Finish(reason="stop")
             return
         messages = _template_messages(call.system, verdict.messages)
-        async with self._busy, aclosing(self._generate(model, messages, call)) as events:
+        async with self._busy:
+            # Loading (and a switch of model) happens under the lock, so no generation
+            # ever runs on a model being freed.
+            model = await self.wait_loaded(call.model, n_ctx=call.options.context_window)
             # aclosing: a reader that leaves must close the inner generator now, which
             # sets the thread's cancel flag, not whenever it is garbage collected.
-            async for event in events:
-                yield event
+            async with aclosing(self._generate(model, messages, call)) as events:
+                async for event in events:
+                    yield event
 
     async def _generate(
         self, model: LoadedModel, messages: list[dict[str, str]], call: ProviderCall
@@ -266,7 +279,8 @@ async def stream_load(
     """Serve :class:`LoadLocalModel`: start the load and stream its progress until the
     model is ready or has failed. Register it on the model worker with
     ``worker.stream(LoadLocalModel)(functools.partial(stream_load, provider))``."""
-    loader = provider.preload(req.model)
+    async with provider._busy:
+        loader = await trio.to_thread.run_sync(provider.preload, req.model)
     last: LoadProgress | None = None
     while True:
         finished = loader.done.is_set()

@@ -21,6 +21,7 @@ __all__ = ["DEFAULT_REPEAT_CAP", "RepeatVerdict", "check_repeats"]
 DEFAULT_REPEAT_CAP = 2
 
 _SPACE = re.compile(r"\s+")
+_CALL_BLOCK = re.compile(r"<tool_call>.*?</tool_call>", re.S)
 
 NUDGE = (
     "You have made this exact tool call {count} times and its result is above. Do not call "
@@ -50,7 +51,10 @@ def _signature(msg: ChatMessage) -> str:
         return json.dumps(
             [[c.name, c.arguments] for c in msg.tool_calls], sort_keys=True, default=str
         )
-    return _SPACE.sub(" ", msg.content).strip()
+    # Rendered text-protocol calls: the calls alone, so a different sentence before the
+    # same call still counts as the same call.
+    blocks = _CALL_BLOCK.findall(msg.content)
+    return _SPACE.sub(" ", " ".join(blocks) if blocks else msg.content).strip()
 
 
 def _trailing_repeats(messages: tuple[ChatMessage, ...]) -> int:

@@ -1,0 +1,322 @@
+"""The life of a worker's processes: spawn, watch, restart, kill, sweep.
+
+:class:`_Lifecycle` is the half of :class:`~harness.supervisor.WorkerHandle` that
+runs in the supervisor's nursery; the other half (in ``_handle``) is the face
+callers see. Death is detected at once from the channel's EOF and the process's
+exit; the kill ladder and the sweep live here.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import secrets
+import signal
+from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import trio
+
+from harness.ipc import (
+    Channel,
+    Hello,
+    Ping,
+    Pong,
+    ProtocolError,
+    Router,
+    Shutdown,
+    WorkerDied,
+)
+from harness.ipc._errors import describe_exit
+from harness.supervisor._events import (
+    SupervisorEvent,
+    WorkerExited,
+    WorkerGaveUp,
+    WorkerRestarted,
+    WorkerStarted,
+    WorkerState,
+)
+from harness.supervisor._process import OutputTail, Spawned, spawn_worker
+from harness.supervisor._spec import ChildSpec
+
+if TYPE_CHECKING:
+    import psutil
+
+__all__ = ["Lifecycle"]
+
+_serial = itertools.count(1)
+START_TIMEOUT = 30.0
+
+
+class Lifecycle:
+    """Spawning, watching, restarting and killing one worker's processes."""
+
+    spec: ChildSpec
+    _emit: Callable[[SupervisorEvent], None]
+    _router: Router
+    _state: WorkerState
+    _changed: trio.Event
+    _chan: Channel | None
+    _spawned: Spawned | None
+    _started_at: float
+    _restarts: int
+    _rss: int
+    _down: trio.Event
+    _kill_reason: str | None
+    _stopping: bool
+    _stopped: trio.Event
+    _last_pong: int
+    _tail: OutputTail
+    _nursery: trio.Nursery | None
+    _background: trio.Nursery | None
+    _standby: Spawned | None
+
+    @property
+    def name(self) -> str:
+        """The worker's name."""
+        return self.spec.name
+
+    def _wake(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+    def _set_state(self, state: WorkerState) -> None:
+        self._state = state
+        self._wake()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def run(self) -> None:
+        """Run, watch and restart the worker until it is stopped or given up."""
+        try:
+            async with trio.open_nursery() as background:
+                self._background = background
+                await self._supervise()
+                background.cancel_scope.cancel()
+        finally:
+            with trio.CancelScope(shield=True):
+                await self._discard_standby()
+            self._stopped.set()
+
+    async def _supervise(self) -> None:
+        recent: deque[float] = deque()
+        while True:
+            exited = await self._incarnation()
+            self._emit(exited)
+            if self._stopping:
+                break
+            abnormal = exited.reason != "exited" or exited.exit_code != 0
+            policy = self.spec.restart
+            if policy == "temporary" or (policy == "transient" and not abnormal):
+                break
+            now = trio.current_time()
+            while recent and now - recent[0] > self.spec.restart_period:
+                recent.popleft()
+            if len(recent) >= self.spec.max_restarts:
+                self._emit(WorkerGaveUp(self.name, self._restarts, self.spec.restart_period))
+                self._set_state("gave_up")
+                return
+            delay = (
+                0.0
+                if not recent
+                else min(self.spec.backoff_initial * 2 ** (len(recent) - 1), self.spec.backoff_max)
+            )
+            recent.append(now)
+            self._restarts += 1
+            self._set_state("restarting")
+            with trio.move_on_after(delay):
+                await self._down.wait()  # a stop() during the backoff ends it early
+            if self._stopping:
+                break
+        self._set_state("stopped")
+
+    async def _prepare_standby(self) -> None:
+        """Start the next process now, so a restart only has to promote it.
+
+        The standby imports everything and says hello into its socket, then waits;
+        nobody reads it until it is promoted. A worker's import time is its
+        restart time, and this takes that time off the restart.
+        """
+        if self._standby is not None or self._stopping:
+            return
+        try:
+            self._standby = await spawn_worker(self.spec, self._new_tag())
+        except OSError:
+            self._standby = None
+
+    async def _discard_standby(self) -> None:
+        standby, self._standby = self._standby, None
+        if standby is None:
+            return
+        from harness.supervisor import _kill
+
+        _kill.signal_group(standby.process.pid, signal.SIGKILL)
+        with trio.move_on_after(2.0):
+            await standby.process.wait()
+        await standby.stream.aclose()
+        await standby.output.aclose()
+
+    def _new_tag(self) -> str:
+        return f"{self.name}-{os.getpid()}-{next(_serial)}-{secrets.token_hex(4)}"
+
+    def _request_kill(self, reason: str) -> None:
+        if self._kill_reason is None and not self._down.is_set():
+            self._kill_reason = reason
+            self._down.set()
+
+    async def _incarnation(self) -> WorkerExited:
+        self._down = trio.Event()
+        self._kill_reason = None
+        self._last_pong = 0
+        self._rss = 0
+        self._tail = OutputTail()
+        try:
+            spawned, self._standby = self._standby, None
+            if spawned is None:
+                spawned = await spawn_worker(self.spec, self._new_tag())
+        except OSError as exc:
+            self._tail.feed(f"could not start {self.spec.module}: {exc}\n".encode())
+            return WorkerExited(
+                self.name, 0, None, "spawn", f"could not start: {exc}", self._tail.text()
+            )
+        self._spawned = spawned
+        chan = Channel(
+            spawned.stream,
+            name=self.name,
+            router=self._router,
+            max_frame=self.spec.max_frame,
+            cancel_grace=self.spec.request_grace,
+            on_cancel_ignored=lambda _request: self._request_kill("deadline"),
+            on_control=self._on_control,
+        )
+        self._chan = chan
+        pid = spawned.process.pid
+        exit_code: int | None = None
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            nursery.start_soon(self._tail.drain, spawned.output)
+            nursery.start_soon(self._watch_channel, chan)
+            nursery.start_soon(self._watch_exit, spawned.process)
+            nursery.start_soon(self._watch_start)
+            await self._down.wait()
+            reason = self._kill_reason or ("stopped" if self._stopping else "exited")
+            with trio.CancelScope(shield=True):
+                exit_code = await self._end_process(spawned, chan, reason)
+            nursery.cancel_scope.cancel()
+        with trio.CancelScope(shield=True), trio.move_on_after(1.0):
+            await spawned.stream.aclose()
+            await spawned.output.aclose()
+        description = describe_exit(exit_code)
+        return WorkerExited(self.name, pid, exit_code, reason, description, self._tail.text())
+
+    async def _end_process(self, spawned: Spawned, chan: Channel, reason: str) -> int | None:
+        """Make sure the process and its whole tree are gone; fail in-flight calls."""
+        from harness.supervisor import _kill
+
+        process = spawned.process
+        pid = process.pid
+        tree: list[psutil.Process] = []
+        if process.returncode is None:
+            tree = await trio.to_thread.run_sync(_kill.snapshot_tree, pid)
+        if reason == "stopped" and process.returncode is None:
+            self._set_state("stopping")
+            await chan.send_control(Shutdown())
+            with trio.move_on_after(self.spec.shutdown_grace):
+                await process.wait()
+            if process.returncode is None:
+                _kill.signal_group(pid, signal.SIGTERM)
+                with trio.move_on_after(self.spec.shutdown_grace):
+                    await process.wait()
+        elif reason == "exited" and process.returncode is None:
+            # The channel closed first; the exit is normally a moment behind.
+            with trio.move_on_after(0.5):
+                await process.wait()
+        if process.returncode is None:
+            _kill.signal_group(pid, signal.SIGKILL)
+            with trio.move_on_after(5.0):
+                await process.wait()
+        exit_code = process.returncode
+        chan.abort(
+            WorkerDied(
+                worker=self.name,
+                pid=pid,
+                exit_code=exit_code,
+                reason=reason,
+                stderr_tail=self._tail.text(),
+            )
+        )
+        if self._state != "stopping":
+            self._set_state("restarting")
+        # Anything left in the group, then whatever escaped it (setsid), found by
+        # snapshot and by tag. This runs beside the restart, not in front of it.
+        _kill.signal_group(pid, signal.SIGKILL)
+        if self._background is not None:
+            self._background.start_soon(self._sweep, tree, spawned.tag)
+        else:
+            await self._sweep(tree, spawned.tag)
+        return exit_code
+
+    async def _sweep(self, tree: list[psutil.Process], tag: str) -> None:
+        from harness.supervisor import _kill
+
+        with trio.CancelScope(shield=True):
+            tagged = await trio.to_thread.run_sync(_kill.find_tagged, tag)
+            await trio.to_thread.run_sync(_kill.kill_processes, [*tree, *tagged])
+
+    async def _watch_channel(self, chan: Channel) -> None:
+        error = await chan.run()
+        if isinstance(error, ProtocolError):
+            self._tail.feed(f"[supervisor] protocol error: {error}\n".encode())
+            self._request_kill("protocol")
+        self._down.set()
+
+    async def _watch_exit(self, process: trio.Process) -> None:
+        await process.wait()
+        self._down.set()
+
+    async def _watch_start(self) -> None:
+        with trio.move_on_after(START_TIMEOUT):
+            while self._state != "running":
+                await self._changed.wait()
+            return
+        self._request_kill("start timeout")
+
+    async def _on_control(self, env: Ping | Pong | Hello | Shutdown) -> None:
+        if isinstance(env, Hello):
+            self._started_at = trio.current_time()
+            first = self._restarts == 0
+            self._set_state("running")
+            if first:
+                self._emit(WorkerStarted(self.name, env.pid))
+            else:
+                self._emit(WorkerRestarted(self.name, env.pid, self._restarts))
+            if self.spec.standby and self._background is not None:
+                self._background.start_soon(self._prepare_standby)
+            if self.spec.heartbeat_interval is not None and self._nursery is not None:
+                assert self._chan is not None
+                self._nursery.start_soon(self._heartbeat, self._chan)
+        elif isinstance(env, Pong):
+            self._last_pong = max(self._last_pong, env.seq)
+            self._rss = env.rss
+            if self.spec.rss_limit is not None and env.rss > self.spec.rss_limit:
+                self._tail.feed(
+                    f"[supervisor] RSS {env.rss} bytes over the limit of "
+                    f"{self.spec.rss_limit}\n".encode()
+                )
+                self._request_kill("memory")
+
+    async def _heartbeat(self, chan: Channel) -> None:
+        interval = self.spec.heartbeat_interval
+        assert interval is not None
+        seq = 0
+        while True:
+            await trio.sleep(interval)
+            if seq - self._last_pong >= self.spec.heartbeat_misses:
+                self._tail.feed(
+                    f"[supervisor] no heartbeat for {seq - self._last_pong} intervals\n".encode()
+                )
+                self._request_kill("heartbeat")
+                return
+            seq += 1
+            await chan.send_control(Ping(seq))

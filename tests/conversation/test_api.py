@@ -1,0 +1,70 @@
+"""The Python API: a session, a run, its events, an extra terminating tool."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import harness.api as api
+from harness.actors.conversation import events as ev
+from tests.conversation.conftest import MODULES, PYTHONPATH
+from tests.scripted import ScriptedModel, call, reply
+
+
+def test_public_surface() -> None:
+    assert set(api.__all__) == {n for n in dir(api) if n in api.__all__}
+    for name in ("open_session", "Session", "SessionOptions", "list_sessions", "events"):
+        assert name in api.__all__
+
+
+async def test_run_stream_and_terminating_tool(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    got: list[dict] = []
+
+    async def submit(args: dict) -> str:
+        got.append(args)
+        return f"submitted {args['answer']}"
+
+    model.add(
+        reply("Thinking about it."),
+        reply("", call("submit", answer="42"), call("read_file", path="never.txt")),
+    )
+    async with api.open_session(
+        workspace=str(workspace),
+        home=str(home),
+        provider="openai",
+        model="scripted",
+        base_url=model.base_url,
+        permission_mode="auto",
+        workers={k: v for k, v in MODULES.items() if k != "shell"},
+        worker_env={k: {"PYTHONPATH": PYTHONPATH} for k in MODULES},
+    ) as session:
+        session.register_tool(
+            "submit",
+            "Submit the final answer.",
+            {
+                "type": "object",
+                "properties": {"answer": {"type": "string"}},
+                "required": ["answer"],
+            },
+            submit,
+            terminating=True,
+        )
+        first = await session.run("warm up")
+        assert first.ok
+        assert first.text == "Thinking about it."
+        seen = [e async for e in session.stream("answer")]
+        sid = session.id
+    assert got == [{"answer": "42"}]
+    assert seen[-1].TAG == "result"
+    assert seen[-1].ok
+    assert seen[-1].reason == "terminated"
+    assert seen[-1].text == "submitted 42"
+    finished = [e for e in seen if isinstance(e, ev.ToolCallFinished)]
+    assert [e.ok for e in finished] == [True, False]  # the call after the terminating one
+    assert "Not executed" in finished[1].output
+    tools = json.dumps(model.requests[1]["tools"])
+    assert '"submit"' in tools
+    infos = api.list_sessions(str(workspace), str(home))
+    assert [i.id for i in infos] == [sid]
