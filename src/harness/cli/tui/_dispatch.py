@@ -263,11 +263,14 @@ async def _status(app: App, p: ParsedCommand) -> None:
     app.console.print(table)
     cfg = live.conversation.config
     chars = sum(len(m.content) for m in live.history) + len(cfg.system)
+    # the provider's own count of the last request (it includes the tool schemas)
+    # beats the estimate from the history's size
+    used = max(chars // 4, app.last_prompt_tokens)
     try:
         window, _reserve = cfg.context.resolved(cfg.provider)
-        ctx = f"~{chars // 4:,} of {window:,} tokens"
+        ctx = f"~{used:,} of {window:,} tokens"
     except Exception:
-        ctx = f"~{chars // 4:,} tokens"
+        ctx = f"~{used:,} tokens"
     _say(
         app,
         f"provider {cfg.provider} · model {', '.join(cfg.models) or '(default)'} · "
