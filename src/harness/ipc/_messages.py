@@ -32,6 +32,27 @@ converter = cattrs.Converter(forbid_extra_keys=False)
 
 _registry: dict[str, type[Message]] = {}
 
+_JSON_OBJECT = dict[str, Any]
+
+
+def _is_json_object(tp: Any) -> bool:
+    return tp == _JSON_OBJECT or tp == _JSON_OBJECT | None
+
+
+def _structure_json_object(value: Any, tp: Any) -> Any:
+    if value is None and tp != _JSON_OBJECT:
+        return None
+    if not isinstance(value, dict):
+        raise TypeError(f"expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+# A ``dict[str, Any]`` field holds JSON as it came (tool arguments, schemas): it
+# crosses as-is. Walking it value by value would cost more than the rest of a
+# message, and every model request carries the whole history of them.
+converter.register_structure_hook_func(_is_json_object, _structure_json_object)
+converter.register_unstructure_hook_func(_is_json_object, lambda value: value)
+
 
 class Message:
     """Base of every typed message. Subclasses pass ``tag=`` and use ``@attrs.frozen``."""
