@@ -358,6 +358,9 @@ async def _perms(app: App, p: ParsedCommand) -> None:
     elif verb == "remove" and rule and hasattr(perms, "remove"):
         perms.remove(rule)
         _say(app, f"removed {rule}", "green")
+    elif verb == "remove" and rule:
+        where = getattr(perms, "user_path", None) or "the permissions file"
+        raise CommandError(f"rules are removed by editing {where} (or .permissions.json)")
     else:
         raise CommandError("usage: /perms [list | allow RULE | deny RULE | remove RULE]")
 
