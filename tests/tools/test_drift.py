@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import json
 from pathlib import Path
 from typing import Any
 
@@ -95,15 +94,20 @@ def _sample(schema: dict[str, Any]) -> Any:
 
 @pytest.mark.parametrize("spec", list(builtin_table()), ids=lambda s: s.name)
 def test_the_text_protocol_carries_every_tool_exactly(spec: Any) -> None:
-    """The model's text-protocol prompt names each tool with its schema, and a call
-    rendered the text way parses back to the same arguments, which then bind."""
+    """The model's text-protocol prompt names each tool with every parameter (and
+    which are required), and a call rendered the text way parses back to the same
+    arguments, which then bind."""
     from harness.actors.model import parse_reply, render_call, text_protocol_prompt
     from harness.actors.protocol.model import ToolCall
 
     table = builtin_table()
     prompt = text_protocol_prompt(table.schemas(mode="plan") + table.schemas())
     assert f"## {spec.name}\n" in prompt
-    assert json.dumps(spec.parameters) in prompt
+    section = prompt.split(f"## {spec.name}\n", 1)[1].split("\n## ", 1)[0]
+    required = set(spec.parameters.get("required", ()))
+    for name in spec.parameters.get("properties", {}):
+        line = next(ln for ln in section.splitlines() if ln.startswith(f"- {name} ("))
+        assert ("required" in line.split(")")[0]) == (name in required), line
     args = _sample(spec.parameters)
     if spec.name == "edit_file":
         del args["edits"]  # one form at a time

@@ -84,10 +84,50 @@ def text_protocol_prompt(tools: Iterable[ToolSchema]) -> str:
             lines.append(f"- {t.name}: {pairs}")
     lines += ["", "Available tools:"]
     for t in tools:
-        lines += ["", f"## {t.name}", t.description.strip()]
-        if t.parameters:
-            lines.append(f"Parameters (JSON schema): {json.dumps(t.parameters)}")
+        lines += ["", f"## {t.name}", t.description.strip(), *_parameter_lines(t)]
     return "\n".join(lines)
+
+
+def _type_text(spec: dict[str, Any]) -> str:
+    kind = spec.get("type")
+    if kind == "array" and isinstance(spec.get("items"), dict):
+        items = spec["items"]
+        if items.get("type") == "object" and isinstance(items.get("properties"), dict):
+            return "array of {" + ", ".join(items["properties"]) + "}"
+        return f"array of {items.get('type', 'values')}"
+    if kind == "object" and isinstance(spec.get("properties"), dict):
+        return "object {" + ", ".join(spec["properties"]) + "}"
+    if isinstance(kind, list):
+        return " or ".join(str(k) for k in kind)
+    return str(kind or "value")
+
+
+def _parameter_lines(tool: ToolSchema) -> list[str]:
+    """One line per parameter: name, type, required, enum, description.
+
+    A list, not the JSON schema itself: the schema dump tripled the prompt a small
+    local model has to read before its first token, for nothing it uses.
+    """
+    params = tool.parameters if isinstance(tool.parameters, dict) else {}
+    props = params.get("properties")
+    if not isinstance(props, dict) or not props:
+        return ["Parameters: none."]
+    required = set(params.get("required") or ())
+    out = ["Parameters:"]
+    for name, spec in props.items():
+        spec = spec if isinstance(spec, dict) else {}
+        bits = [_type_text(spec)]
+        if name in required:
+            bits.append("required")
+        if isinstance(spec.get("enum"), list):
+            bits.append("one of " + ", ".join(json.dumps(v) for v in spec["enum"]))
+        if "default" in spec:
+            bits.append(f"default {json.dumps(spec['default'])}")
+        text = f"- {name} ({', '.join(bits)})"
+        if spec.get("description"):
+            text += f": {str(spec['description']).strip()}"
+        out.append(text)
+    return out
 
 
 def render_call(call: ToolCall, tool: ToolSchema | None = None) -> str:
