@@ -36,7 +36,7 @@ _JSON_OBJECT = dict[str, Any]
 
 
 def _is_json_object(tp: Any) -> bool:
-    return tp == _JSON_OBJECT or tp == _JSON_OBJECT | None
+    return bool(tp == _JSON_OBJECT or tp == _JSON_OBJECT | None)
 
 
 def _structure_json_object(value: Any, tp: Any) -> Any:
