@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import psutil
 import trio
 
 from harness.actors.conversation import events as ev
 from tests.conversation.conftest import drain
 from tests.scripted import ScriptedModel, call, reply
+
+
+def _alive(marker: str) -> list[psutil.Process]:
+    return [
+        p
+        for p in psutil.process_iter(["cmdline", "status"])
+        if p.info["status"] != psutil.STATUS_ZOMBIE and marker in " ".join(p.info["cmdline"] or ())
+    ]
 
 
 async def test_multi_step_edit(session_factory, model: ScriptedModel, workspace: Path) -> None:
@@ -112,6 +122,28 @@ async def test_worker_killed_mid_call_becomes_error_result(
             "a.txt" in model.requests[2]["messages"][-1]["content"]
         )  # list_dir ran on the new one
         assert handle.pid != old_pid
+
+        # cancel with a command in flight: the run ends at once, the command goes too
+        model.add(reply("", call("run_cmd", command="sleep 62.53")), reply("after cancel"))
+        async with trio.open_nursery() as nursery:
+
+            async def canceller() -> None:
+                async for e in events:
+                    if isinstance(e, ev.ToolCallStarted):
+                        await trio.sleep(0.3)
+                        s.cancel()
+                        return
+
+            nursery.start_soon(canceller)
+            with trio.fail_after(10):
+                cancelled = await s.run("sleep again")
+        assert cancelled.reason == "cancelled"
+        assert s.history[-1].role == "tool"
+        assert "Cancelled" in s.history[-1].content
+        with trio.fail_after(10):
+            while _alive("62.53"):  # noqa: ASYNC110 - polling another process
+                await trio.sleep(0.1)
+        assert (await s.run("still there?")).text == "after cancel"
     exits = [e for e in seen if isinstance(e, ev.WorkerExited)]
     assert [e.worker for e in exits] == ["shell"]
     assert exits[0].exit_code == -9
@@ -193,7 +225,7 @@ async def test_verify_failure_goes_back_to_model(
 
 
 async def test_run_endings_in_one_session(
-    session_factory, model: ScriptedModel, workspace: Path
+    session_factory, model: ScriptedModel, workspace: Path, home: Path
 ) -> None:
     """Several ways a run ends, one after another in one session (each leaves it usable)."""
     (workspace / "a.txt").write_text("x")
@@ -234,6 +266,23 @@ async def test_run_endings_in_one_session(
         assert result.reason == "error"
         errors = [e for e in seen if isinstance(e, ev.ErrorEvent)]
         assert [e.kind for e in errors] == ["auth"]
-        # and the session still answers
-        model.add(reply("still here"))
-        assert (await s.run("ping")).text == "still here"
+        # the memory tools and use_skill run in the conversation itself
+        (workspace / "skills" / "greet").mkdir(parents=True)
+        (workspace / "skills" / "greet" / "SKILL.md").write_text(
+            "---\nname: greet\ndescription: Say hello.\n---\nAlways say hello first.\n"
+        )
+        model.add(
+            reply(
+                "",
+                call("write_memory", key="style", value="short answers"),
+                call("read_memory", key="style"),
+                call("use_skill", name="greet"),
+            ),
+            reply("still here"),
+        )
+        assert (await s.run("remember my style")).text == "still here"
+        outs = [m.content for m in s.history[-4:-1]]
+        assert "Saved memory 'style'" in outs[0]
+        assert outs[1] == "short answers"
+        assert "Always say hello first." in outs[2]
+        assert json.loads((home / "memory.json").read_text()) == {"style": "short answers"}

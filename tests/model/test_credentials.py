@@ -75,3 +75,49 @@ def test_an_existing_loose_file_is_tightened(tmp_path: Path) -> None:
     os.chmod(path, 0o644)
     save_key("openai", "k", env={"HARNESS_HOME": str(tmp_path)})
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_timeouts_from_the_environment() -> None:
+    from harness.actors.model._engine import timeouts_from_env
+    from harness.actors.model._http import Timeouts
+
+    assert timeouts_from_env({}) == Timeouts()
+    env = {
+        "HARNESS_MODEL_CONNECT_TIMEOUT": "2",
+        "HARNESS_MODEL_FIRST_BYTE_TIMEOUT": "x",
+        "HARNESS_MODEL_IDLE_TIMEOUT": "-1",
+    }
+    assert timeouts_from_env(env) == Timeouts(connect=2.0)
+
+
+def test_requests_never_show_their_key_in_repr() -> None:
+    from harness.actors.model import ProviderCall
+    from harness.actors.protocol.model import ChatRequest, ListModels
+
+    for obj in (
+        ChatRequest("openai", ("m",), (), api_key="sk-hidden"),
+        ListModels("openai", api_key="sk-hidden"),
+        ProviderCall("m", (), api_key="sk-hidden"),
+    ):
+        assert "sk-hidden" not in repr(obj)
+
+
+async def test_a_hosted_provider_without_a_key_fails_at_once(tmp_path: Path) -> None:
+    import trio
+
+    from harness.actors.model._engine import ModelEngine
+    from harness.actors.protocol.model import ChatMessage, ChatRequest, ModelError
+
+    events: list[object] = []
+
+    async def emit(ev: object) -> None:
+        events.append(ev)
+
+    engine = ModelEngine({"HARNESS_HOME": str(tmp_path)})
+    with trio.fail_after(5):
+        await engine.chat(ChatRequest("anthropic", ("c",), (ChatMessage("user", "hi"),)), emit)
+    (ev,) = events
+    assert isinstance(ev, ModelError)
+    assert ev.kind == "auth"
+    assert "ANTHROPIC_API_KEY" in ev.message
+    assert "/connect anthropic" in ev.message

@@ -266,3 +266,18 @@ async def test_list_models(server: LoopbackServer, engine: ModelEngine) -> None:
 
     server.queue("/v1/models", Reply(chunks=[b'{"data": [{"id": "b"}, {"id": "a"}]}']))
     assert await engine.list_models(ListModels("openai")) == ModelList(("a", "b"))
+
+
+async def test_the_idle_limit_is_not_the_first_byte_limit(
+    server: LoopbackServer, env: dict[str, str]
+) -> None:
+    from harness.actors.model._http import Timeouts
+
+    engine = ModelEngine(env, timeouts=Timeouts(connect=2, first_byte=30, idle=0.3))
+    server.queue(PATH, Reply(chunks=[sse(delta("a"))], then="hang"))
+    start = trio.current_time()
+    events = await collect(engine, request("openai"))
+    await engine.aclose()
+    assert isinstance(events[-1], ModelError)
+    assert "silent for 0.3 s" in events[-1].message
+    assert trio.current_time() - start < 15  # far below the 30 s first-byte limit

@@ -19,7 +19,7 @@ from contextlib import aclosing
 import attrs
 import trio
 
-from harness.actors.model._credentials import PROVIDERS, resolve_credentials
+from harness.actors.model._credentials import ENV_KEYS, PROVIDERS, resolve_credentials
 from harness.actors.model._filter import TextStreamFilter
 from harness.actors.model._http import Timeouts, redact
 from harness.actors.model._provider import Finish, Provider, ProviderCall, ProviderError
@@ -59,6 +59,16 @@ class RetryPolicy:
     base_delay: float = 0.5
     max_delay: float = 8.0
     max_retry_after: float = 60.0
+
+
+def _require_key(provider: str, key: str | None, base: str) -> None:
+    """A hosted API at its own address without a key: say so now, not after a timeout."""
+    if key or base or provider not in ENV_KEYS or provider == "ollama":
+        return
+    names = " or ".join(ENV_KEYS[provider])
+    raise ProviderError(
+        "auth", f"no {provider} API key: set {names}, or save one with /connect {provider}"
+    )
 
 
 def timeouts_from_env(env: Mapping[str, str]) -> Timeouts:
@@ -178,6 +188,7 @@ class ModelEngine:
             key, base = resolve_credentials(
                 req.provider, api_key=req.api_key, base_url=req.base_url, env=self.env
             )
+            _require_key(req.provider, key, base)
             return ModelList(await provider.list_models(base, key))
         except ProviderError as exc:
             exc.message = redact(exc.message, self._secrets(req.api_key))
@@ -205,6 +216,7 @@ class ModelEngine:
             key, base = resolve_credentials(
                 req.provider, api_key=req.api_key, base_url=req.base_url, env=self.env
             )
+            _require_key(req.provider, key, base)
         except ProviderError as err:
             await fail(err, None)
             return

@@ -72,6 +72,7 @@ class TextStreamFilter:
         self._fence_lang = ""
         self._seen_call_tag = False
         self._at_line_start = True
+        self._strip_nl = False  # drop one newline right after a think tag
         self._out: list[Delta] = []
 
     @property
@@ -87,6 +88,7 @@ class TextStreamFilter:
         if (
             self._mode == "text"
             and not self._buf
+            and not self._strip_nl
             and not _SPECIAL.search(chunk)
             and not (chunk[-1] in " \t" and ("\n" in chunk or self._at_line_start))
         ):
@@ -140,6 +142,11 @@ class TextStreamFilter:
 
     def _run(self, *, final: bool) -> None:
         while self._buf:
+            if self._strip_nl:
+                self._strip_nl = False
+                if self._buf.startswith("\n"):
+                    self._buf = self._buf[1:]
+                    continue
             step = getattr(self, f"_step_{self._mode}")
             if not step(final):
                 return
@@ -152,8 +159,8 @@ class TextStreamFilter:
             self._buf = self._buf[len(self._buf) - keep :]
             return False
         self._emit_thinking(self._buf[:end])
-        self._buf = self._buf[end + len(_THINK_CLOSE) :].lstrip("\n")
-        self._mode = "text"
+        self._buf = self._buf[end + len(_THINK_CLOSE) :]
+        self._mode, self._strip_nl = "text", True
         return True
 
     def _step_call(self, final: bool) -> bool:
@@ -202,7 +209,8 @@ class TextStreamFilter:
     def _at_tag(self, final: bool) -> bool:
         rest = self._buf
         if rest.startswith(_THINK_OPEN):
-            self._buf, self._mode = rest[len(_THINK_OPEN) :].lstrip("\n"), "think"
+            self._buf, self._mode = rest[len(_THINK_OPEN) :], "think"
+            self._strip_nl = True
             return True
         if self._parse_calls and rest.startswith(_CALL_OPEN):
             after = rest[len(_CALL_OPEN) :].lstrip()

@@ -165,23 +165,30 @@ class Body:
         Raises:
             ProviderError: ``network`` when the server went silent or the connection broke.
         """
-        if self._deadline is not None:
-            scope, what = trio.move_on_at(self._deadline), "no answer"
-            limit = self._timeouts.first_byte
-        else:
-            scope, what = trio.move_on_after(self._timeouts.idle), "the stream went silent"
-            limit = self._timeouts.idle
-        with scope:
-            try:
-                chunk = await self._chunks.__anext__()
-            except StopAsyncIteration:
-                return None
-            except httpx.HTTPError as exc:
-                raise _network_error(exc, "the connection broke", self._secrets) from None
+        if self._deadline is None:
+            # Past the first bytes, the idle limit is httpcore's own read timeout (set in
+            # open_stream): it already bounds every socket read, so no scope of ours is
+            # paid per chunk.
+            return await self._read("the connection broke")
+        with trio.move_on_at(self._deadline):
+            chunk = await self._read("the connection broke")
             self._deadline = None
-            self.bytes_read += len(chunk)
             return chunk
-        raise ProviderError("network", f"{what} for {limit:g} s; gave up")
+        raise ProviderError("network", f"no answer for {self._timeouts.first_byte:g} s; gave up")
+
+    async def _read(self, what: str) -> bytes | None:
+        try:
+            chunk = await self._chunks.__anext__()
+        except StopAsyncIteration:
+            return None
+        except httpx.ReadTimeout:
+            raise ProviderError(
+                "network", f"the stream went silent for {self._timeouts.idle:g} s; gave up"
+            ) from None
+        except httpx.HTTPError as exc:
+            raise _network_error(exc, what, self._secrets) from None
+        self.bytes_read += len(chunk)
+        return chunk
 
 
 @asynccontextmanager
@@ -215,6 +222,11 @@ async def open_stream(
             raise ProviderError(
                 "network", f"no answer from {request.url.host} for {timeouts.first_byte:g} s"
             )
+        # From now on each socket read may wait at most the idle limit. httpcore reads this
+        # dict (shared with the request it was given) before every body read.
+        limits = request.extensions.get("timeout")
+        if isinstance(limits, dict):
+            limits["read"] = timeouts.idle
         if response.status_code >= 400:
             body = b""
             with trio.move_on_at(max(deadline, trio.current_time() + 5)):

@@ -91,7 +91,7 @@ class ProviderCall:
     tools: tuple[ToolSchema, ...] = ()
     options: ChatOptions = attrs.field(factory=ChatOptions)
     base_url: str = ""
-    api_key: str | None = None
+    api_key: str | None = attrs.field(default=None, repr=False)  # never in logs
     text_protocol: bool = False
 
 

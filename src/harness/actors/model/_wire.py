@@ -73,11 +73,10 @@ class SseParser:
         return out
 
     def close(self) -> list[SseEvent]:
-        """The stream ended: dispatch an event that lacked its final blank line."""
+        """The stream ended: dispatch an event whose lines were whole but lacked the final
+        blank line. A line cut off mid-way is dropped: the stream was truncated there."""
         out: list[SseEvent] = []
-        rest = self._lines.rest()
-        if rest:
-            self._line(rest, out)
+        self._lines.rest()
         self._line(b"", out)
         return out
 
@@ -110,9 +109,13 @@ class NdjsonParser:
         return [self._decode(line) for line in self._lines.feed(data) if line.strip()]
 
     def close(self) -> list[Any]:
-        """The stream ended: decode a last line that had no newline."""
+        """The stream ended: decode a last line that had no newline, when it is whole
+        (a line cut off mid-way is dropped: the stream was truncated there)."""
         rest = self._lines.rest()
-        return [self._decode(rest)] if rest.strip() else []
+        if not rest.strip():
+            return []
+        value = self._decode(rest)
+        return [] if isinstance(value, BadLine) else [value]
 
     @staticmethod
     def _decode(line: bytes) -> Any:

@@ -70,7 +70,7 @@ class ChatRequest(Message, tag="model.chat"):
     tools: tuple[ToolSchema, ...] = ()
     tool_protocol: str = "auto"
     base_url: str | None = None
-    api_key: str | None = None
+    api_key: str | None = attrs.field(default=None, repr=False)  # never in logs
     options: ChatOptions = ChatOptions()
 
 
@@ -130,7 +130,7 @@ ModelEvent = TextDelta | ThinkingDelta | ToolCallEvent | Usage | ModelDone | Mod
 class ListModels(Message, tag="model.list"):
     provider: str
     base_url: str | None = None
-    api_key: str | None = None
+    api_key: str | None = attrs.field(default=None, repr=False)
 
 
 @attrs.frozen

@@ -86,6 +86,7 @@ class App:
         self.tools_done: list[ToolRecord] = []
         self.model_names: list[str] = []
         self.subagents: dict[str, str] = {}  # name -> what it is doing (for /agents)
+        self.last_prompt_tokens = 0  # what the provider counted for the last request
         self.provider = ""
         self.model = ""
         # --model may be repeated or comma-separated: models to fail over to, in order
@@ -262,6 +263,8 @@ class App:
                     idle.handle(event)
                 if tag == "title_changed":
                     self.title = event.title
+                elif tag == "usage" and event.prompt_tokens:
+                    self.last_prompt_tokens = event.prompt_tokens
                 elif tag == "subagent_started":
                     self.subagents[event.name] = f"running: {event.task}"
                 elif tag == "subagent_finished":

@@ -263,11 +263,14 @@ async def _status(app: App, p: ParsedCommand) -> None:
     app.console.print(table)
     cfg = live.conversation.config
     chars = sum(len(m.content) for m in live.history) + len(cfg.system)
+    # the provider's own count of the last request (it includes the tool schemas)
+    # beats the estimate from the history's size
+    used = max(chars // 4, app.last_prompt_tokens)
     try:
         window, _reserve = cfg.context.resolved(cfg.provider)
-        ctx = f"~{chars // 4:,} of {window:,} tokens"
+        ctx = f"~{used:,} of {window:,} tokens"
     except Exception:
-        ctx = f"~{chars // 4:,} tokens"
+        ctx = f"~{used:,} tokens"
     _say(
         app,
         f"provider {cfg.provider} · model {', '.join(cfg.models) or '(default)'} · "
@@ -355,6 +358,9 @@ async def _perms(app: App, p: ParsedCommand) -> None:
     elif verb == "remove" and rule and hasattr(perms, "remove"):
         perms.remove(rule)
         _say(app, f"removed {rule}", "green")
+    elif verb == "remove" and rule:
+        where = getattr(perms, "user_path", None) or "the permissions file"
+        raise CommandError(f"rules are removed by editing {where} (or .permissions.json)")
     else:
         raise CommandError("usage: /perms [list | allow RULE | deny RULE | remove RULE]")
 
