@@ -119,6 +119,11 @@ def test_an_ollama_without_models_falls_to_the_embedded_model(
             "embedded",
         )
         assert "embedded" in choice.header
+    # Switched off, it is never chosen on its own.
+    off = {"OLLAMA_BASE_URL": closed_port, "HARNESS_EMBEDDED": "off"}
+    with pytest.raises(NoModelAvailable):
+        choose_startup_model(env=off)
+    assert choose_startup_model("local", env=off).provider == "local"
 
 
 def test_nothing_available_says_how_to_get_a_model(closed_port: str) -> None:

@@ -157,3 +157,11 @@ async def test_a_verified_file_llama_cpp_refuses_is_a_clear_error(
         await _collect(provider.stream(_call("hi", model="junk")))
     assert info.value.kind == "config"
     assert "could not load" in info.value.message
+
+
+async def test_switched_off_it_refuses_with_a_reason() -> None:
+    provider = LocalProvider({**os.environ, "HARNESS_EMBEDDED": "off"})
+    with pytest.raises(ProviderError) as info:
+        await _collect(provider.stream(_call("hi")))
+    assert info.value.kind == "config"
+    assert "HARNESS_EMBEDDED=off" in info.value.message

@@ -121,6 +121,7 @@ def spawn(
         TERM="xterm-256color",
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         OLLAMA_BASE_URL="http://127.0.0.1:9",  # no Ollama here, and fast to fail
+        HARNESS_EMBEDDED="off",  # nor the embedded model (make install puts it on CI)
         PROMPT_TOOLKIT_NO_CPR="1",  # pexpect does not answer cursor position requests
         COLUMNS="120",
         LINES="40",

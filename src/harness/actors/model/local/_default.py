@@ -99,7 +99,9 @@ def choose_startup_model(
         provider: the explicit ``--provider`` (or configured one); wins when set.
         model: the explicit ``--model``; with no provider it means Ollama's model, or the
             embedded one when it names a catalogue model or a ``.gguf`` file.
-        env: the environment (default ``os.environ``), for ``OLLAMA_BASE_URL``.
+        env: the environment (default ``os.environ``), for ``OLLAMA_BASE_URL``, and
+            ``HARNESS_EMBEDDED=off``, which switches the embedded model off (never
+            chosen here; the provider refuses it too).
         cache_dir: the model cache, where an assembled embedded model may already sit
             (default: :func:`model_cache_dir`).
         probe: asks an Ollama URL for its models (``None`` = unreachable).
@@ -129,7 +131,8 @@ def choose_startup_model(
             "Ollama, or pass --provider"
         )
     entry = lookup(embedded)
-    if entry is not None and embedded_installed(entry, cache_dir):
+    offered = env.get("HARNESS_EMBEDDED", "").strip().lower() not in ("0", "off", "no", "false")
+    if offered and entry is not None and embedded_installed(entry, cache_dir):
         return StartupChoice(
             "local", entry.name, "embedded", _header("local", entry.name, "embedded, offline")
         )

@@ -51,6 +51,7 @@ __all__ = ["LocalProvider", "make_provider", "stream_load"]
 # How long closing a stream waits for the generating thread to notice the flag. One token
 # takes tens of milliseconds; the bound only guards against a wedged llama.cpp.
 _STOP_WAIT = 30.0
+_OFF = ("0", "off", "no", "false")
 
 
 @attrs.frozen
@@ -115,6 +116,7 @@ class LocalProvider:
         except ValueError:
             self.n_ctx = DEFAULT_CONTEXT
         self.repeat_cap = repeat_cap
+        self.enabled = env.get("HARNESS_EMBEDDED", "").strip().lower() not in _OFF
         self._loader: Loader | None = None
         self.last: Generation | None = None
         """How the last generation ended (tokens, finish reason): for status and tests."""
@@ -165,6 +167,10 @@ class LocalProvider:
             ProviderError: ``not_found`` for an unknown model, ``config`` for a missing
                 package, a failed checksum or a file llama.cpp refuses.
         """
+        if not self.enabled:
+            raise ProviderError(
+                "config", "the embedded model is switched off here (HARNESS_EMBEDDED=off)"
+            )
         loader = await trio.to_thread.run_sync(self.preload, model, n_ctx)
         last: LoadProgress | None = None
         while not loader.done.is_set():
