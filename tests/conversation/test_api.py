@@ -68,3 +68,31 @@ async def test_run_stream_and_terminating_tool(
     assert '"submit"' in tools
     infos = api.list_sessions(str(workspace), str(home))
     assert [i.id for i in infos] == [sid]
+
+
+async def test_a_short_tool_list_is_what_the_model_is_offered(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    from harness.actors.tools import SMALL_MODEL_TOOLS
+
+    model.add(reply("ok"), reply("ok again"))
+    async with api.open_session(
+        workspace=str(workspace),
+        home=str(home),
+        provider="openai",
+        model="scripted",
+        base_url=model.base_url,
+        tools=SMALL_MODEL_TOOLS,
+        workers={k: v for k, v in MODULES.items() if k != "shell"},
+        worker_env={k: {"PYTHONPATH": PYTHONPATH} for k in MODULES},
+    ) as session:
+        assert (await session.run("hi")).ok
+
+        async def shout(args: dict) -> str:
+            return "HI"
+
+        session.register_tool("shout", "Shout.", {"type": "object", "properties": {}}, shout)
+        assert (await session.run("again")).ok
+    offered = [[t["function"]["name"] for t in body["tools"]] for body in model.requests]
+    assert sorted(offered[0]) == sorted(n for n in SMALL_MODEL_TOOLS if n != "submit_plan")
+    assert sorted(offered[1]) == sorted([*offered[0], "shout"])  # an API tool joins them

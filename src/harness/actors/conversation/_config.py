@@ -34,6 +34,7 @@ class LoopConfig:
         system: the system prompt (instructions, AGENTS.md, skills, memory).
         temperature: sampling temperature (``None``: the provider's).
         context: the window and output reserve.
+        tools: offer only these tools (``None``: every tool of the table).
     """
 
     workspace: str
@@ -53,6 +54,7 @@ class LoopConfig:
     system: str = ""
     temperature: float | None = None
     context: ContextSettings = attrs.field(factory=ContextSettings)
+    tools: tuple[str, ...] | None = None
 
     def __attrs_post_init__(self) -> None:
         if self.permission_mode not in PERMISSION_MODES:

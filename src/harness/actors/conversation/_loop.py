@@ -176,7 +176,9 @@ class Conversation:
         mode = self.config.permission_mode
         cached = self._schema_cache.get(mode)
         if cached is None:
-            cached = self._schema_cache[mode] = self.table.schemas(mode=mode)
+            cached = self._schema_cache[mode] = self.table.schemas(
+                mode=mode, names=self.config.tools
+            )
         return cached
 
     def tools_changed(self) -> None:

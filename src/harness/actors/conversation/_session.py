@@ -72,6 +72,9 @@ class SessionOptions:
         worker_env: extra environment per worker name.
         context: the model's window and output reserve.
         record: write the session log (off: nothing is written under HARNESS_HOME).
+        tools: offer only these built-in tools (``None``: every one; the embedded
+            ``local`` model gets the short list ``SMALL_MODEL_TOOLS``, since each tool
+            is prompt it reads before its first token).
     """
 
     workspace: str | None = None
@@ -98,6 +101,7 @@ class SessionOptions:
     worker_env: dict[str, dict[str, str]] = attrs.field(factory=dict)
     context: ContextSettings = attrs.field(factory=ContextSettings)
     record: bool = True
+    tools: tuple[str, ...] | None = None
     temperature: float | None = None
 
 
@@ -210,6 +214,11 @@ class LiveSession:
             terminating=terminating,
         )
         self.table.register(spec, replace=True)
+        offered = self.conversation.config.tools
+        if offered is not None and name not in offered:
+            self.conversation.config = attrs.evolve(
+                self.conversation.config, tools=(*offered, name)
+            )
         self.conversation.tools_changed()
 
         async def call(args: dict[str, Any]) -> ToolOutcome:
@@ -290,7 +299,13 @@ async def open_session(
         history, problems, title = loaded.history, list(loaded.problems), loaded.title
 
     models = options.models or (DEFAULT_MODELS.get(options.provider, ""),)
+    tools = options.tools
+    if tools is None and options.provider == "local":
+        from harness.actors.tools import SMALL_MODEL_TOOLS
+
+        tools = SMALL_MODEL_TOOLS
     config = LoopConfig(
+        tools=tools,
         workspace=str(workspace),
         provider=options.provider,
         models=tuple(m for m in models if m),

@@ -18,7 +18,7 @@ from harness.actors.protocol.tools import (
     Undo,
     UndoResult,
 )
-from harness.actors.tools._builtin import BUILTIN_TOOLS, builtin_table
+from harness.actors.tools._builtin import BUILTIN_TOOLS, SMALL_MODEL_TOOLS, builtin_table
 from harness.actors.tools._permissions import (
     MODES,
     SHELL_OPERATORS,
@@ -51,6 +51,7 @@ __all__ = [
     "KINDS",
     "MODES",
     "SHELL_OPERATORS",
+    "SMALL_MODEL_TOOLS",
     "AutocommitState",
     "Decision",
     "Executor",

@@ -11,7 +11,7 @@ from typing import Any
 
 from harness.actors.tools._table import Executor, Kind, ToolSpec, ToolTable
 
-__all__ = ["BUILTIN_TOOLS", "builtin_table"]
+__all__ = ["BUILTIN_TOOLS", "SMALL_MODEL_TOOLS", "builtin_table"]
 
 
 def _obj(required: tuple[str, ...] = (), **props: dict[str, Any]) -> dict[str, Any]:
@@ -332,6 +332,25 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
         kind="mutating",
         executor="conversation",
     ),
+)
+
+
+#: The tools offered to a small embedded model. Every tool's description is prompt the
+#: model reads before its first token, at tens of tokens a second on a laptop's CPU,
+#: and a 1.5B model picks the right tool more often from fewer. These cover looking,
+#: editing and running; the rest stay in the table for hosted models.
+SMALL_MODEL_TOOLS: tuple[str, ...] = (
+    "read_file",
+    "write_file",
+    "edit_file",
+    "list_dir",
+    "find_files",
+    "search_text",
+    "run_cmd",
+    "send_input",
+    "git_status",
+    "git_diff",
+    "submit_plan",
 )
 
 
