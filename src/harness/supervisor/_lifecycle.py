@@ -138,6 +138,7 @@ class Lifecycle:
         nobody reads it until it is promoted. A worker's import time is its
         restart time, and this takes that time off the restart.
         """
+        await trio.sleep(self.spec.standby_delay)
         if self._standby is not None or self._stopping:
             return
         try:

@@ -48,6 +48,8 @@ class ChildSpec:
         standby: keep one spare process started and imported, so a restart only
             promotes it (restart time drops from the worker's start-up time to a
             few milliseconds, for one idle process's memory).
+        standby_delay: seconds after a process is up before its spare is started,
+            so the spare does not compete with the start-up it is there to avoid.
     """
 
     name: str
@@ -68,3 +70,4 @@ class ChildSpec:
     cwd: str | None = None
     max_frame: int = DEFAULT_MAX_FRAME
     standby: bool = False
+    standby_delay: float = 2.0

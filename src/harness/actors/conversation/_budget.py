@@ -38,7 +38,7 @@ __all__ = [
 # Conservative per-provider defaults; a model's own setting overrides them.
 DEFAULT_WINDOWS = {
     "ollama": 8192,
-    "local": 4096,
+    "local": 8192,
     "openai": 128_000,
     "anthropic": 200_000,
     "gemini": 1_000_000,

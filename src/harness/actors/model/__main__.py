@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from harness.actors.base import Worker
 from harness.actors.model._engine import ModelEngine
+from harness.actors.model._provider import ProviderError
+from harness.actors.protocol.local import LoadLocalModel, LocalModelProgress
 from harness.actors.protocol.model import ChatRequest, ListModels, ModelList
 from harness.ipc import Emit
 
@@ -26,6 +28,20 @@ async def chat(req: ChatRequest, emit: Emit) -> None:
 async def list_models(req: ListModels) -> ModelList:
     """List a provider's models."""
     return await engine.list_models(req)
+
+
+@worker.stream(LoadLocalModel)
+async def load_local(req: LoadLocalModel, emit: Emit) -> None:
+    """Start loading the embedded model now, so the first prompt does not wait for
+    it, and stream the load's progress until it is ready or failed."""
+    try:
+        provider = engine.provider("local")
+    except ProviderError as exc:
+        await emit(LocalModelProgress(model=req.model, stage="failed", message=exc.message))
+        return
+    from harness.actors.model import local
+
+    await local.stream_load(provider, req, emit)  # type: ignore[arg-type]
 
 
 @worker.on_shutdown

@@ -285,6 +285,15 @@ async def stream_load(
     """Serve :class:`LoadLocalModel`: start the load and stream its progress until the
     model is ready or has failed. Register it on the model worker with
     ``worker.stream(LoadLocalModel)(functools.partial(stream_load, provider))``."""
+    if not provider.enabled:
+        await emit(
+            LocalModelProgress(
+                model=req.model,
+                stage="failed",
+                message="the embedded model is switched off here (HARNESS_EMBEDDED=off)",
+            )
+        )
+        return
     async with provider._busy:
         loader = await trio.to_thread.run_sync(provider.preload, req.model)
     last: LoadProgress | None = None
