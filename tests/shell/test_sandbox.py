@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shlex
 import socket
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -12,7 +14,17 @@ import pytest
 from harness.actors.shell._pool import SessionPool
 from harness.actors.shell._sandbox import find_bwrap, sandbox_problem
 
-from .conftest import gone, py
+from .conftest import gone
+
+# The sandbox gives commands a private /tmp, so a virtual environment that lives under
+# /tmp (a CI clone, say) is not there inside it: run the interpreter it points to.
+SANDBOX_PY = os.path.realpath(sys.executable)
+
+
+def py(code: str) -> str:
+    """A shell command that runs *code* with a Python visible inside the sandbox."""
+    return f"{shlex.quote(SANDBOX_PY)} -u -c {shlex.quote(code)}"
+
 
 Pools = Callable[..., SessionPool]
 
