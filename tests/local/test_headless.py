@@ -1,0 +1,103 @@
+"""``harness -p`` on the embedded default model, for real: the whole program (command line,
+conversation, model worker, tools worker) with nothing scripted.
+
+The question needs one tool call: the answer is only in ``notes.txt``. A run passes when it
+completes, ``read_file`` was called on that file, and the file's content is in the answer.
+A 1.5B model is not reliable enough for an exact assertion on one run (a run that reads the
+file can still answer wrongly), and each run takes a minute or two on two cores (the
+slowest test of the suite: a prompt of about 1,200 tokens, the short tool list), so this
+asserts on a rate: at least one of up to two runs completes. Every run, whatever the model
+did, must end with a result event and no crash.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.actors.model.local import DEFAULT_MODEL
+
+pytestmark = pytest.mark.slow
+
+ATTEMPTS = 2
+SECRET = "PELICAN-7731"
+TASK = "What is the launch code written in the file notes.txt? Read the file to find out."
+
+
+def _run(workspace: Path, home: Path) -> tuple[int, list[dict[str, Any]], str]:
+    env = {**os.environ, "HARNESS_HOME": str(home)}
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "-p",
+            TASK,
+            "--provider",
+            "local",
+            "--model",
+            DEFAULT_MODEL,
+            "--permission-mode",
+            "auto",
+            "--output-format",
+            "stream-json",
+            "--max-turns",
+            "4",
+        ],
+        cwd=workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,  # a bound against a hang, not a speed check
+        check=False,
+    )
+    events = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    return proc.returncode, events, proc.stderr
+
+
+def _completed(code: int, events: list[dict[str, Any]]) -> bool:
+    reads = [
+        e
+        for e in events
+        if e.get("type") == "tool_call_requested"
+        and e.get("name") == "read_file"
+        and "notes.txt" in json.dumps(e.get("arguments", {}))
+    ]
+    result = next((e for e in events if e.get("type") == "result"), None)
+    return bool(
+        code == 0 and reads and result and result.get("ok") and SECRET in result.get("text", "")
+    )
+
+
+def test_harness_p_answers_from_a_file_with_the_embedded_model(tmp_path: Path) -> None:
+    workspace = tmp_path / "project"
+    workspace.mkdir()
+    (workspace / "notes.txt").write_text(f"Project notes\nThe launch code is {SECRET}.\n")
+    (workspace / "main.py").write_text("print('hello')\n")
+    runs = []
+    for i in range(ATTEMPTS):
+        home = tmp_path / f"home{i}"
+        home.mkdir()
+        code, events, stderr = _run(workspace, home)
+        # Whatever the model did, the program itself must never crash.
+        assert "Traceback" not in stderr, stderr
+        assert any(e.get("type") == "result" for e in events), (code, stderr[-2000:])
+        runs.append((code, events))
+        if _completed(code, events):
+            break
+    wins = sum(_completed(c, e) for c, e in runs)
+    summary = [
+        (
+            c,
+            [(e.get("type"), e.get("name")) for e in ev if "tool" in str(e.get("type"))],
+            next((e.get("text", "")[:200] for e in ev if e.get("type") == "result"), None),
+        )
+        for c, ev in runs
+    ]
+    assert wins >= 1, f"no run of {len(runs)} completed the loop: {summary}"
