@@ -26,8 +26,9 @@ from harness.actors.conversation._engine import (
     open_engine,
     worker_env,
 )
+from harness.actors.conversation._local_tools import memory_tools, skill_tool
 from harness.actors.conversation._loop import Conversation
-from harness.actors.conversation._memory import MEMORY_TOOLS, MemoryError, MemoryStore
+from harness.actors.conversation._memory import MemoryStore
 from harness.actors.conversation._ports import Approver, FrontendPort
 from harness.actors.conversation._prompt import build_system_prompt
 from harness.actors.conversation._secrets import SecretMasker
@@ -232,39 +233,6 @@ class LiveSession:
         self.conversation.set_title(title, by_user=True)
 
 
-def _memory_tools(store: MemoryStore) -> dict[str, LocalTool]:
-    def make(name: str) -> LocalTool:
-        async def tool(args: dict[str, Any]) -> ToolOutcome:
-            try:
-                text = await trio.to_thread.run_sync(store.call, name, args)
-            except MemoryError as exc:
-                return ToolOutcome(ok=False, output=str(exc))
-            return ToolOutcome(ok=True, output=text)
-
-        return tool
-
-    return {name: make(name) for name in MEMORY_TOOLS}
-
-
-def _skill_tool(workspace: Path, home: Path) -> LocalTool:
-    async def use_skill(args: dict[str, Any]) -> ToolOutcome:
-        try:
-            from harness.skills import (  # type: ignore[import-untyped,unused-ignore]
-                SkillError,
-                find_skill,
-                render_skill,
-            )
-        except ImportError:
-            return ToolOutcome(ok=False, output="skills are not available in this build")
-        try:
-            skill = find_skill(workspace, args["name"], home)
-            return ToolOutcome(ok=True, output=render_skill(skill))
-        except SkillError as exc:
-            return ToolOutcome(ok=False, output=str(exc))
-
-    return use_skill
-
-
 @asynccontextmanager
 async def open_session(
     options: SessionOptions,
@@ -351,8 +319,8 @@ async def open_session(
     session_id = log.id if log else (resume_id or "unrecorded")
     async with open_engine(worker_settings) as engine:
         engine.session_id = session_id
-        local: dict[str, LocalTool] = _memory_tools(MemoryStore(home / "memory.json"))
-        local["use_skill"] = _skill_tool(workspace, home)
+        local: dict[str, LocalTool] = memory_tools(MemoryStore(home / "memory.json"))
+        local["use_skill"] = skill_tool(workspace, home)
         conv = Conversation(
             session_id=session_id,
             config=config,
