@@ -103,7 +103,13 @@ async def crash_timings(n: int, *, standby: bool = False) -> tuple[list[float], 
     async with open_supervisor() as sup:
         spec = _spec()
         spec = ChildSpec(
-            **{**_fields(spec), "max_restarts": n + 5, "backoff_initial": 0.0, "standby": standby}
+            **{
+                **_fields(spec),
+                "max_restarts": n + 5,
+                "backoff_initial": 0.0,
+                "standby": standby,
+                "standby_delay": 0.0,
+            }
         )
         h = await sup.start(spec)
         for _ in range(n):

@@ -5,6 +5,12 @@ requests (answered by the other end's :class:`Router`) and many calls may be in
 flight at once, correlated by id. Leaving a caller's cancel scope, or its timeout,
 sends ``Cancel(id)``: the peer cancels that one handler.
 
+A round trip is what every tool call and model turn pays, so the hot path is
+kept to the minimum of scheduler passes: frames go out with one ``send`` on the
+non-blocking socket (a task waits for the socket only when its buffer is full),
+the reader drains the socket without a checkpoint per read, and requests are
+served by a small pool of long-lived tasks rather than a new task per request.
+
 The channel never decides what a closed peer *means*: :meth:`Channel.run` returns
 when the stream ends (``None``) or a frame breaks the protocol (the
 :class:`ProtocolError`), and the owner then calls :meth:`Channel.abort` with the
@@ -15,9 +21,12 @@ error every pending call should see (the supervisor builds a
 
 from __future__ import annotations
 
+import errno
 import itertools
 import math
+import socket
 import traceback
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -50,14 +59,20 @@ __all__ = ["Channel", "ChannelStatistics", "Control", "MessageStream"]
 
 
 Control = Ping | Pong | Hello | Shutdown
-_READ_SIZE = 256 * 1024
+_READ_SIZE = 64 * 1024
+# Idle serving tasks kept for the next requests; more than this many end when idle.
+_IDLE_SERVERS = 8
+# What a send or receive raises once the peer has gone or the socket is closed.
+_GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
+_Served = tuple[Request, Callable[..., Awaitable[Any]], bool]
 
 
 class Channel:
     """Typed request/reply and streams over a byte stream.
 
     Args:
-        stream: the connected byte stream (a socketpair end).
+        sock: the connected, non-blocking socket (a socketpair end). The channel
+            owns it from here on: :meth:`aclose` closes it.
         name: the peer's name, used in every error (``"shell"``).
         router: handlers for requests the peer sends; ``None`` answers every
             request with an ``UnknownRequest`` error.
@@ -73,7 +88,7 @@ class Channel:
 
     def __init__(
         self,
-        stream: trio.abc.Stream,
+        sock: socket.socket,
         *,
         name: str,
         router: Router | None = None,
@@ -85,7 +100,9 @@ class Channel:
     ) -> None:
         self.name = name
         self.max_frame = max_frame
-        self._stream = stream
+        sock.setblocking(False)
+        self._sock = sock
+        self._read_buf = bytearray(_READ_SIZE)
         self._router = router or Router()
         self._stream_buffer = stream_buffer
         self._cancel_grace = cancel_grace
@@ -96,6 +113,8 @@ class Channel:
         self._ids = itertools.count(1)
         self._calls: dict[int, _Call] = {}
         self._serving: dict[int, trio.CancelScope] = {}
+        self._queue: deque[_Served] = deque()
+        self._idle = trio.lowlevel.ParkingLot()
         self._nursery: trio.Nursery | None = None
         self._closed: Exception | None = None
         self._sent = 0
@@ -122,15 +141,24 @@ class Channel:
                 nursery.cancel_scope.cancel()
 
     async def _read_loop(self) -> ProtocolError | None:
+        sock = self._sock
+        buf = self._read_buf
+        view = memoryview(buf)
         while True:
             try:
-                data = await self._stream.receive_some(_READ_SIZE)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                n = sock.recv_into(buf)
+            except BlockingIOError:
+                try:
+                    await trio.lowlevel.wait_readable(sock)
+                except trio.ClosedResourceError:
+                    return None
+                continue
+            except (*_GONE, OSError):
                 return None
-            if not data:
+            if not n:
                 return None
             try:
-                payloads = self._decoder.feed(data)
+                payloads = self._decoder.feed(view[:n])
             except ProtocolError as exc:
                 return exc
             for payload in payloads:
@@ -148,7 +176,12 @@ class Channel:
                 self._dropped += 1
                 return
             try:
-                await call.send.send(env.body)
+                call.send.send_nowait(env.body)
+            except trio.WouldBlock:
+                try:  # the consumer is behind: stop reading until it catches up
+                    await call.send.send(env.body)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    self._dropped += 1
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 self._dropped += 1  # the consumer walked away; the cancel is on its way
         elif isinstance(env, Reply):
@@ -203,53 +236,79 @@ class Channel:
                 Error(req.id, "UnknownRequest", f"no handler for {type(req.body).TAG!r}"),
             )
             return
-        scope = trio.CancelScope()
-        if req.timeout is not None:
-            scope.deadline = trio.current_time() + req.timeout
-        self._serving[req.id] = scope
-        self._nursery.start_soon(self._serve, req, found[0], found[1], scope)
+        self._queue.append((req, found[0], found[1]))
+        if len(self._idle):
+            self._idle.unpark()
+        else:
+            self._nursery.start_soon(self._server)
+
+    async def _server(self) -> None:
+        """Serve queued requests one at a time until cancelled or idle for long.
+
+        The task's one cancel scope stands for the request it is serving: a
+        ``Cancel`` or the request's timeout cancels it, and the task ends after
+        answering ``Cancelled`` (the next request gets a fresh task). A scope per
+        task rather than per request keeps a round trip to one task switch.
+        """
+        current: int | None = None
+        with trio.CancelScope() as scope:
+            while not scope.cancel_called:
+                if not self._queue:
+                    if len(self._idle) >= _IDLE_SERVERS:
+                        return
+                    await self._idle.park()
+                    continue
+                req, fn, is_stream = self._queue.popleft()
+                current = req.id
+                self._serving[current] = scope
+                if req.timeout is not None:
+                    scope.deadline = trio.current_time() + req.timeout
+                try:
+                    failure = await self._serve(req, fn, is_stream)
+                finally:
+                    self._serving.pop(current, None)
+                # No checkpoint since the handler returned: a cancel cannot land between.
+                current = None
+                scope.deadline = math.inf
+                if failure is not None:
+                    await self._send_quiet(failure)
+        if scope.cancelled_caught and current is not None:
+            await self._send_quiet(
+                Error(current, "Cancelled", "cancelled by the caller or its deadline")
+            )
 
     async def _serve(
-        self,
-        req: Request,
-        fn: Callable[..., Awaitable[Any]],
-        is_stream: bool,
-        scope: trio.CancelScope,
-    ) -> None:
-        failure: Error | None = None
+        self, req: Request, fn: Callable[..., Awaitable[Any]], is_stream: bool
+    ) -> Error | None:
         try:
-            with scope:
-                try:
-                    if is_stream:
+            if is_stream:
 
-                        async def emit(item: Message) -> None:
-                            await self._send(StreamItem(req.id, item))
+                async def emit(item: Message) -> None:
+                    await self._send(StreamItem(req.id, item))
+                    # A handler that only emits must still see a cancel, and let
+                    # the other tasks run.
+                    await trio.lowlevel.checkpoint()
 
-                        await fn(req.body, emit)
-                        await self._send(StreamEnd(req.id))
-                    else:
-                        result = await fn(req.body)
-                        if not isinstance(result, Message):
-                            raise TypeError(
-                                f"handler for {type(req.body).TAG!r} returned "
-                                f"{type(result).__name__}, not a Message"
-                            )
-                        await self._send(Reply(req.id, result))
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    return  # the peer is gone; nobody is waiting for the answer
-                except Exception as exc:
-                    failure = Error(
-                        req.id,
-                        type(exc).__name__,
-                        str(exc),
-                        "".join(traceback.format_exception(exc)),
+                await fn(req.body, emit)
+                await self._send(StreamEnd(req.id))
+            else:
+                result = await fn(req.body)
+                if not isinstance(result, Message):
+                    raise TypeError(
+                        f"handler for {type(req.body).TAG!r} returned "
+                        f"{type(result).__name__}, not a Message"
                     )
-            if scope.cancelled_caught:
-                failure = Error(req.id, "Cancelled", "cancelled by the caller or its deadline")
-        finally:
-            self._serving.pop(req.id, None)
-        if failure is not None:
-            await self._send_quiet(failure)
+                await self._send(Reply(req.id, result))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            return None  # the peer is gone; nobody is waiting for the answer
+        except Exception as exc:
+            return Error(
+                req.id,
+                type(exc).__name__,
+                str(exc),
+                "".join(traceback.format_exception(exc)),
+            )
+        return None
 
     # ------------------------------------------------------------------ calling
 
@@ -337,12 +396,54 @@ class Channel:
     # ------------------------------------------------------------------ sending
 
     async def _send(self, env: Envelope) -> None:
+        """Send one frame: at once when the socket takes it, else wait for room.
+
+        Raises:
+            trio.BrokenResourceError: the peer is gone.
+            trio.ClosedResourceError: the socket was closed here.
+            ProtocolError: the frame is over the limit or does not encode.
+        """
         if self._closed is not None:
             raise self._closed
         data = encode_frame(encode_envelope(env), self.max_frame)
-        async with self._send_lock:
-            await self._stream.send_all(data)
+        lock = self._send_lock
+        if not lock.locked():
+            sent = self._send_some(data)
+            if sent == len(data):
+                self._sent += 1
+                return
+            # Part of the frame is out: the rest must follow before any other
+            # frame, even if this task is cancelled meanwhile.
+            lock.acquire_nowait()
+            try:
+                with trio.CancelScope(shield=True):
+                    await self._send_rest(memoryview(data)[sent:])
+            finally:
+                lock.release()
+        else:
+            async with lock:
+                with trio.CancelScope(shield=True):
+                    await self._send_rest(memoryview(data))
         self._sent += 1
+
+    def _send_some(self, data: bytes | memoryview) -> int:
+        try:
+            return self._sock.send(data)
+        except BlockingIOError:
+            return 0
+        except _GONE as exc:
+            raise trio.BrokenResourceError(f"{self.name}: the peer hung up") from exc
+        except OSError as exc:
+            if exc.errno == errno.EBADF:
+                raise trio.ClosedResourceError(f"{self.name}: the channel is closed") from None
+            raise trio.BrokenResourceError(f"{self.name}: {exc}") from exc
+
+    async def _send_rest(self, data: memoryview) -> None:
+        while data:
+            sent = self._send_some(data)
+            data = data[sent:]
+            if data:
+                await trio.lowlevel.wait_writable(self._sock)
 
     async def _send_quiet(self, env: Envelope) -> None:
         try:
@@ -365,6 +466,13 @@ class Channel:
             call.finish(error)
         for scope in self._serving.values():
             scope.cancel()
+
+    async def aclose(self) -> None:
+        """Close the socket: a task waiting on it wakes, later sends fail."""
+        if self._sock.fileno() != -1:
+            trio.lowlevel.notify_closing(self._sock)
+            self._sock.close()
+        await trio.lowlevel.checkpoint()
 
     @property
     def closed(self) -> bool:

@@ -35,7 +35,7 @@ class FrameDecoder:
         self.max_frame = max_frame
         self._buf = bytearray()
 
-    def feed(self, data: bytes | bytearray) -> list[bytes]:
+    def feed(self, data: bytes | bytearray | memoryview) -> list[bytes]:
         """Add *data*; return every payload that is now complete, in order."""
         buf = self._buf
         buf += data

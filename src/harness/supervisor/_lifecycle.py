@@ -155,7 +155,7 @@ class Lifecycle:
         _kill.signal_group(standby.process.pid, signal.SIGKILL)
         with trio.move_on_after(2.0):
             await standby.process.wait()
-        await standby.stream.aclose()
+        standby.sock.close()  # no channel reads it yet
         await standby.output.aclose()
 
     def _new_tag(self) -> str:
@@ -183,7 +183,7 @@ class Lifecycle:
             )
         self._spawned = spawned
         chan = Channel(
-            spawned.stream,
+            spawned.sock,
             name=self.name,
             router=self._router,
             max_frame=self.spec.max_frame,
@@ -206,7 +206,7 @@ class Lifecycle:
                 exit_code = await self._end_process(spawned, chan, reason)
             nursery.cancel_scope.cancel()
         with trio.CancelScope(shield=True), trio.move_on_after(1.0):
-            await spawned.stream.aclose()
+            await chan.aclose()
             await spawned.output.aclose()
         description = describe_exit(exit_code)
         return WorkerExited(self.name, pid, exit_code, reason, description, self._tail.text())

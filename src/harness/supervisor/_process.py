@@ -21,7 +21,7 @@ class Spawned:
     """A started worker: its process, our end of the channel, its output pipe."""
 
     process: trio.Process
-    stream: trio.SocketStream
+    sock: socket.socket
     output: trio.lowlevel.FdStream
     tag: str
 
@@ -60,8 +60,7 @@ async def spawn_worker(spec: ChildSpec, tag: str) -> Spawned:
         theirs.close()
         os.close(write_fd)
     ours.setblocking(False)
-    stream = trio.SocketStream(trio.socket.from_stdlib_socket(ours))
-    return Spawned(process, stream, trio.lowlevel.FdStream(read_fd), tag)
+    return Spawned(process, ours, trio.lowlevel.FdStream(read_fd), tag)
 
 
 class OutputTail:

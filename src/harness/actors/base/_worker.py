@@ -112,10 +112,9 @@ class Worker:
         sock = socket.socket(fileno=fd)
         sock.setblocking(False)
         start_lifeline(sock.fileno(), grace=self.shutdown_grace + 1.0)
-        stream = trio.SocketStream(trio.socket.from_stdlib_socket(sock))
         max_frame = int(os.environ.get(MAX_FRAME_ENV, DEFAULT_MAX_FRAME))
         chan = Channel(
-            stream,
+            sock,
             name="parent",
             router=self.router,
             max_frame=max_frame,
@@ -135,7 +134,7 @@ class Worker:
             with trio.CancelScope(shield=True), trio.move_on_after(2.0):
                 await trio.to_thread.run_sync(_kill_own_descendants, abandon_on_cancel=True)
             with trio.CancelScope(shield=True), trio.move_on_after(1.0):
-                await stream.aclose()
+                await chan.aclose()
 
     async def _serve(self, chan: Channel, *, task_status: trio.TaskStatus[None]) -> None:
         await chan.run(task_status=task_status)
