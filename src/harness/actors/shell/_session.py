@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import os
 import queue
+import select
 import shutil
 import subprocess
 import threading
@@ -122,6 +123,14 @@ class Session:
                 self.pidfd = os.pidfd_open(self.pid)
             except OSError:
                 self.pidfd = None
+        # An epoll set is itself pollable: readable when the pty has output or the
+        # leader exits, so a call waits for both at once (a background job holding
+        # the pty open does not hide the leader's exit).
+        self._ready: select.epoll | None = None
+        if self.pidfd is not None and hasattr(select, "epoll"):
+            self._ready = select.epoll()
+            self._ready.register(self.fd, select.EPOLLIN)
+            self._ready.register(self.pidfd, select.EPOLLIN)
         self.eof = False
         self.exit_code: int | None = None
         self.exit_signal: int | None = None
@@ -149,6 +158,31 @@ class Session:
         self._child = child
         return child.child_fd, child.pid
 
+    def wait_fd(self) -> int | None:
+        """A descriptor that turns readable on output or on the leader's exit.
+
+        Without an epoll set: the pty until it is closed, then the pidfd; ``None``
+        when there is neither (the caller polls).
+        """
+        if self.closed:
+            return None
+        if self._ready is not None:
+            return self._ready.fileno()
+        if not self.eof:
+            return self.fd
+        return self.pidfd
+
+    def open_fds(self) -> list[int]:
+        """Every descriptor of the session still open (trio must hear of their closing)."""
+        if self.closed:
+            return []
+        fds = [self.fd]
+        if self.pidfd is not None:
+            fds.append(self.pidfd)
+        if self._ready is not None:
+            fds.append(self._ready.fileno())
+        return fds
+
     def read_available(self, limit: int = 1 << 16) -> bytes:
         """What the command printed that is ready now (``b""`` if nothing); sets :attr:`eof`."""
         if self.eof or self.closed:
@@ -161,6 +195,9 @@ class Session:
             # Linux reports the slave's last close as EIO on the master.
             if exc.errno in (errno.EIO, errno.EBADF):
                 self.eof = True
+                if self._ready is not None:
+                    # A closed pty stays "ready" for good; from now on only the exit counts.
+                    self._ready.unregister(self.fd)
                 return b""
             raise
 
@@ -220,6 +257,9 @@ class Session:
         if self.closed:
             return
         self.closed = True
+        if self._ready is not None:
+            self._ready.close()
+            self._ready = None
         if self.pidfd is not None:
             os.close(self.pidfd)
             self.pidfd = None
