@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -268,7 +269,7 @@ async def test_exit_codes_and_unknown_sessions(make_pool: Pools) -> None:
     assert not (await pool.run_cmd("  ")).ok
 
 
-@pytest.mark.parametrize("spawner", ["auto", "pexpect"])
+@pytest.mark.parametrize("spawner", ["auto", "setsid", "pexpect"])
 async def test_both_spawners(make_pool: Pools, spawner: str) -> None:
     pool = make_pool(spawner=spawner)
     first = await pool.run_cmd(TWO_QUESTIONS)
@@ -279,3 +280,34 @@ async def test_both_spawners(make_pool: Pools, spawner: str) -> None:
     assert last.output.endswith("Hello Ann, 5\n[exit code 0]")
     out = await pool.run_cmd("exit 4")
     assert out.data["exit_code"] == 4
+
+
+@pytest.mark.parametrize("spawner", ["auto", "setsid", "pexpect"])
+async def test_every_spawner_starts_a_session_leader_on_its_own_terminal(
+    make_pool: Pools, workspace: Path, spawner: str
+) -> None:
+    (workspace / "sub").mkdir()
+    pool = make_pool(spawner=spawner)
+    here = os.getcwd()
+    leaked_r, leaked_w = os.pipe()
+    os.set_inheritable(leaked_w, True)  # as the worker's channel to its parent is
+    try:
+        out = await pool.run_cmd(
+            "read -a f < /proc/$$/stat; echo pid=$$ sid=${f[5]} fg=${f[7]}; "
+            f"[ -e /proc/$$/fd/{leaked_w} ] && echo leaked; "
+            "exec 3</dev/tty && echo tty-ok; pwd; "
+            "yes | head -n 1; echo pipe=${PIPESTATUS[0]}",
+            cwd="sub",
+            workspace=str(workspace),
+        )
+    finally:
+        os.close(leaked_r)
+        os.close(leaked_w)
+    assert os.getcwd() == here
+    assert out.data["status"] == "exited", out.output
+    pid = out.data["pid"]
+    lines = out.output.splitlines()
+    # bwrap-free leader: its own session, and the terminal's foreground group.
+    assert lines[0] == f"pid={pid} sid={pid} fg={pid}"
+    assert lines[1:5] == ["tty-ok", str((workspace / "sub").resolve()), "y", "pipe=141"]
+    assert "leaked" not in out.output

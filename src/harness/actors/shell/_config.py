@@ -18,7 +18,7 @@ __all__ = ["DETECTORS", "ENV_PREFIX", "SANDBOX_MODES", "SPAWNERS", "ShellConfig"
 ENV_PREFIX = "HARNESS_SHELL_"
 DETECTORS = ("auto", "proc", "fallback")
 SANDBOX_MODES = ("off", "workspace-write")
-SPAWNERS = ("auto", "pexpect")
+SPAWNERS = ("auto", "setsid", "pexpect")
 
 
 def _positive(_inst: Any, attr: attrs.Attribute[Any], value: Any) -> None:
@@ -50,8 +50,9 @@ class ShellConfig:
         sandbox_network: let sandboxed commands use the network.
         rows: terminal rows of a command's pty.
         cols: terminal columns (wide, so lines do not wrap).
-        spawner: ``auto`` (``setsid --ctty`` through subprocess where util-linux has
-            it, else pexpect) or ``pexpect`` (always pexpect).
+        spawner: ``auto`` (``posix_spawn`` on Linux, else ``setsid --ctty`` through
+            subprocess where util-linux has it, else pexpect), ``setsid`` (util-linux's
+            ``setsid --ctty`` where installed, else pexpect) or ``pexpect`` (always).
     """
 
     max_sessions: int = attrs.field(default=4, validator=_positive)

@@ -95,17 +95,13 @@ async def drive(s: Session, cfg: ShellConfig) -> CallResult:
             confirm_from = None
         tick = _CONFIRM if confirm_from is not None else min(_MAX_TICK, 0.01 + silence / 8)
         tick = max(0.0, min(tick, deadline - now))
-        if s.eof:
-            # The terminal is closed; what is left is the leader's exit.
-            if s.pidfd is None:
-                await trio.sleep(min(tick, 0.0005 + silence / 50))
-            else:
-                with trio.move_on_after(tick):
-                    await trio.lowlevel.wait_readable(s.pidfd)
+        fd = s.wait_fd()
+        if fd is None:
+            await trio.sleep(min(tick, 0.0005 + silence / 50) if s.eof else tick)
             continue
         with trio.move_on_after(tick):
             try:
-                await trio.lowlevel.wait_readable(s.fd)
+                await trio.lowlevel.wait_readable(fd)
             except trio.ClosedResourceError:
                 return _finish(s, capture, "ended")
 
@@ -170,9 +166,8 @@ async def destroy(s: Session, grace: float) -> list[int]:
         return []
     with trio.CancelScope(shield=True):
         survivors = await trio.to_thread.run_sync(s.kill, grace)
-        trio.lowlevel.notify_closing(s.fd)
-        if s.pidfd is not None:
-            trio.lowlevel.notify_closing(s.pidfd)
+        for fd in s.open_fds():
+            trio.lowlevel.notify_closing(fd)
         s.close()
     return survivors
 

@@ -49,6 +49,8 @@ class SessionPool:
     ) -> None:
         self.config = config or ShellConfig()
         self._environ = dict(os.environ if environ is None else environ)
+        # Filtered once: the secret patterns cost a regex per variable.
+        self._command_env = command_env(self._environ)
         self._ids = ids or SessionIds()
         self._hide = tuple(hide)
         self._sessions: dict[str, Session] = {}
@@ -101,7 +103,8 @@ class SessionPool:
                 hide=self._hide,
                 bwrap=find_bwrap(self._environ.get("PATH")) or "bwrap",
             )
-        env = command_env(self._environ, {SESSION_VAR: token})
+        env = dict(self._command_env)
+        env[SESSION_VAR] = token
         try:
             session = Session(
                 sid,

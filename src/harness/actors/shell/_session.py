@@ -5,23 +5,19 @@ slave end is the command's stdin, stdout, stderr and controlling terminal, so a 
 that opens ``/dev/tty`` (a password prompt) meets the same pty, never harness's own
 terminal.
 
-Two ways to start it. Where util-linux's ``setsid`` is installed, ``subprocess`` starts
-``setsid --ctty`` on the slave (a C fork/exec, as fast as a plain ``subprocess.run``),
-which makes a new session with the pty as its controlling terminal. Elsewhere pexpect
-does the same from a forked Python child, which costs a few milliseconds more a
-command.
+How it is started is :mod:`harness.actors.shell._spawn`'s business (``posix_spawn``
+where it can, else ``setsid --ctty``, else pexpect's fork); a session only reads,
+writes, reaps and kills.
 """
 
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import queue
+import select
 import shutil
-import struct
 import subprocess
-import termios
 import threading
 import time
 
@@ -30,6 +26,7 @@ import pexpect
 from harness.actors.shell._clean import StreamDecoder, TerminalCleaner
 from harness.actors.shell._detect import tty_rdev
 from harness.actors.shell._kill import kill_tree
+from harness.actors.shell._spawn import SPAWN_POSIX, restore_signals, spawn_posix, spawn_setsid
 
 __all__ = ["Session"]
 
@@ -107,10 +104,13 @@ class Session:
         self.cleaner = TerminalCleaner()
         self._popen: subprocess.Popen[bytes] | None = None
         self._child: pexpect.spawn | None = None
-        setsid = _setsid() if spawner != "pexpect" else None
         self.slave_rdev: int | None = None
-        if setsid is not None:
-            self.fd, self.pid = self._spawn_setsid(setsid, argv, cwd, env, rows, cols)
+        setsid = _setsid() if spawner != "pexpect" else None
+        if spawner == "auto" and SPAWN_POSIX:
+            self.fd, self.pid, self.slave_rdev = spawn_posix(argv, cwd, env, rows, cols)
+        elif setsid is not None:
+            self.fd, self._popen, self.slave_rdev = spawn_setsid(setsid, argv, cwd, env, rows, cols)
+            self.pid = self._popen.pid
         else:
             self.fd, self.pid = self._spawn_pexpect(argv, cwd, env, rows, cols)
             self.slave_rdev = tty_rdev(self.pid)
@@ -123,41 +123,31 @@ class Session:
                 self.pidfd = os.pidfd_open(self.pid)
             except OSError:
                 self.pidfd = None
+        # An epoll set is itself pollable: readable when the pty has output or the
+        # leader exits, so a call waits for both at once (a background job holding
+        # the pty open does not hide the leader's exit).
+        self._ready: select.epoll | None = None
+        if self.pidfd is not None and hasattr(select, "epoll"):
+            self._ready = select.epoll()
+            self._ready.register(self.fd, select.EPOLLIN)
+            self._ready.register(self.pidfd, select.EPOLLIN)
         self.eof = False
         self.exit_code: int | None = None
         self.exit_signal: int | None = None
         self._reaped = False
         self.closed = False
 
-    def _spawn_setsid(
-        self, setsid: str, argv: list[str], cwd: str, env: dict[str, str], rows: int, cols: int
-    ) -> tuple[int, int]:
-        master, slave = os.openpty()
-        self.slave_rdev = os.fstat(slave).st_rdev
-        try:
-            fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-            os.set_inheritable(master, False)
-            self._popen = subprocess.Popen(
-                [setsid, "--ctty", *argv],
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                cwd=cwd,
-                env=env,
-                close_fds=True,
-            )
-        except BaseException:
-            os.close(master)
-            raise
-        finally:
-            os.close(slave)
-        return master, self._popen.pid
-
     def _spawn_pexpect(
         self, argv: list[str], cwd: str, env: dict[str, str], rows: int, cols: int
     ) -> tuple[int, int]:
         child = pexpect.spawn(
-            argv[0], argv[1:], cwd=cwd, env=env, dimensions=(rows, cols), encoding=None
+            argv[0],
+            argv[1:],
+            cwd=cwd,
+            env=env,
+            dimensions=(rows, cols),
+            encoding=None,
+            preexec_fn=restore_signals,
         )
         # pexpect sleeps before every send and after close by default; we pace ourselves.
         child.delaybeforesend = None
@@ -167,6 +157,31 @@ class Session:
         child.ptyproc.delayafterterminate = 0
         self._child = child
         return child.child_fd, child.pid
+
+    def wait_fd(self) -> int | None:
+        """A descriptor that turns readable on output or on the leader's exit.
+
+        Without an epoll set: the pty until it is closed, then the pidfd; ``None``
+        when there is neither (the caller polls).
+        """
+        if self.closed:
+            return None
+        if self._ready is not None:
+            return self._ready.fileno()
+        if not self.eof:
+            return self.fd
+        return self.pidfd
+
+    def open_fds(self) -> list[int]:
+        """Every descriptor of the session still open (trio must hear of their closing)."""
+        if self.closed:
+            return []
+        fds = [self.fd]
+        if self.pidfd is not None:
+            fds.append(self.pidfd)
+        if self._ready is not None:
+            fds.append(self._ready.fileno())
+        return fds
 
     def read_available(self, limit: int = 1 << 16) -> bytes:
         """What the command printed that is ready now (``b""`` if nothing); sets :attr:`eof`."""
@@ -180,6 +195,9 @@ class Session:
             # Linux reports the slave's last close as EIO on the master.
             if exc.errno in (errno.EIO, errno.EBADF):
                 self.eof = True
+                if self._ready is not None:
+                    # A closed pty stays "ready" for good; from now on only the exit counts.
+                    self._ready.unregister(self.fd)
                 return b""
             raise
 
@@ -207,7 +225,17 @@ class Session:
             if code is None:
                 return False
             self.exit_code, self.exit_signal = (None, -code) if code < 0 else (code, None)
-        elif self._child is not None:
+        elif self._child is None:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:  # reaped elsewhere: the status is lost
+                pid, status = self.pid, None
+            if pid == 0:
+                return False
+            if status is not None:
+                code = os.waitstatus_to_exitcode(status)
+                self.exit_code, self.exit_signal = (None, -code) if code < 0 else (code, None)
+        else:
             try:
                 if self._child.isalive():
                     return False
@@ -229,6 +257,9 @@ class Session:
         if self.closed:
             return
         self.closed = True
+        if self._ready is not None:
+            self._ready.close()
+            self._ready = None
         if self.pidfd is not None:
             os.close(self.pidfd)
             self.pidfd = None
