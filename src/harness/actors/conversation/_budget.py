@@ -20,6 +20,7 @@ it is sent (:class:`BudgetExceeded`).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 import attrs
@@ -97,8 +98,12 @@ class ContextBudget:
         self.window, self.reserve = self.settings.resolved(provider)
         self.factor = 1.0
         self._last_raw = 0
-        # characters per message and per tool list, by identity: every round measures
-        # the whole history again, and messages are immutable
+        # Every round measures the whole history again. Messages are immutable, so
+        # the history measured last and its running sums serve again as long as the
+        # new one starts with the very same messages (checked at C speed); anything
+        # else (a trimmed copy, a compaction) is measured per message, by identity.
+        self._seq: list[ChatMessage] = []
+        self._sums: list[int] = [0]
         self._measured: dict[int, tuple[ChatMessage, int]] = {}
         self._tools_measured: tuple[Sequence[ToolSchema], int] | None = None
 
@@ -115,23 +120,31 @@ class ContextBudget:
     def _raw(
         self, system: str, messages: Sequence[ChatMessage], tools: Sequence[ToolSchema]
     ) -> int:
-        measured = self._measured
-        if len(measured) > 2 * len(messages) + 256:
+        if len(self._measured) > 2 * len(messages) + 256:
             # drop what left the history (compaction, trimming, another request)
             keep = {id(m) for m in messages}
-            self._measured = measured = {k: v for k, v in measured.items() if k in keep}
-        chars = len(system)
-        for m in messages:
-            hit = measured.get(id(m))
-            if hit is None or hit[0] is not m:
-                hit = measured[id(m)] = (m, _message_chars(m))
-            chars += hit[1]
+            self._measured = {k: v for k, v in self._measured.items() if k in keep}
+        seq, sums = self._seq, self._sums
+        if len(seq) <= len(messages) and all(map(operator.is_, seq, messages)):
+            for m in messages[len(seq) :]:
+                seq.append(m)
+                sums.append(sums[-1] + self._measure(m))
+            chars = len(system) + sums[len(messages)]
+        else:
+            chars = len(system) + sum(self._measure(m) for m in messages)
+            self._seq, self._sums = [], [0]  # follow whichever comes next
         if not isinstance(tools, tuple):  # a list may change under the same identity
             return (chars + _tools_chars(tools)) // 4 + 1
         cached = self._tools_measured
         if cached is None or cached[0] is not tools:
             cached = self._tools_measured = (tools, _tools_chars(tools))
         return (chars + cached[1]) // 4 + 1
+
+    def _measure(self, m: ChatMessage) -> int:
+        hit = self._measured.get(id(m))
+        if hit is None or hit[0] is not m:
+            hit = self._measured[id(m)] = (m, _message_chars(m))
+        return hit[1]
 
     def estimate(
         self, system: str, messages: Sequence[ChatMessage], tools: Sequence[ToolSchema] = ()

@@ -18,6 +18,7 @@ resend, never a wrong history.
 
 from __future__ import annotations
 
+import operator
 import secrets
 from collections.abc import Sequence
 
@@ -85,6 +86,8 @@ class HistorySync:
 
 
 def _same_prefix(messages: Sequence[ChatMessage], sent: list[ChatMessage]) -> bool:
-    # Mostly the very same objects; a trimmed or rebuilt message is a new one, and
-    # equality (all fields) is what decides then.
+    # Mostly the very same objects (checked at C speed); a trimmed or rebuilt
+    # message is a new one, and equality (all fields) decides then.
+    if all(map(operator.is_, sent, messages)):
+        return True
     return all(a is b or a == b for a, b in zip(messages, sent, strict=False))
