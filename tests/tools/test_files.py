@@ -336,3 +336,34 @@ def test_read_file_exactly_one_page_is_not_truncated(ws: Path, call: Call) -> No
     rest = call("read_file", path="b.txt", next_read=out.data["next_read"])
     assert numbered(rest.output) == [f"401:{line_hash('last, no newline')}|last, no newline"]
     assert rest.data["truncated"] is False
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"\n",
+        b"one line",
+        b"first\nsecond\n\nlast",
+        b"ends with a newline\n\n",
+        b"crlf\r\nlines\r\n",
+        b"many cr\r\r\nlone\rcr inside\n",
+        "unicode: \u00e9\u00e8 \u2603 \U0001f600\n".encode(),
+        b"a literal \xef\xbf\xbd replacement character\n",
+        "\ufeffbom first\n".encode(),
+        b"not utf-8: \xff\xfe here\n",
+        b"x" * 19_999,
+        b"x" * 20_000,
+        b"".join(b"line %d\n" % i for i in range(400)),
+        b"".join(b"line %d\n" % i for i in range(401)),
+        b"".join(b"%d\n" % i for i in range(500)),
+    ],
+)
+def test_read_file_whole_file_in_one_read_matches_the_line_reader(
+    ws: Path, call: Call, content: bytes
+) -> None:
+    # a plain read takes the one-read path when it can; start_line=1 reads line by line
+    (ws / "f.txt").write_bytes(content)
+    whole = call("read_file", path="f.txt")
+    by_line = call("read_file", path="f.txt", start_line=1)
+    assert (whole.ok, whole.output, whole.data) == (by_line.ok, by_line.output, by_line.data)

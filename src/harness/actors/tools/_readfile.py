@@ -106,6 +106,49 @@ def _skip_lines(f: BinaryIO, count: int) -> int:
     return done
 
 
+def _read_whole(
+    f: BinaryIO, st: os.stat_result, shown: str, *, max_lines: int, max_chars: int
+) -> ReadResult | None:
+    """The common case in one read: a small, valid UTF-8 file that fits one page.
+
+    Gives exactly what the line-by-line reader gives for it (``None`` for anything
+    else): that reader decodes line by line, never pages such a file, and treats a
+    last line without a newline as a whole line.
+    """
+    if st.st_size > max_chars * 4:
+        return None
+    f.seek(0)
+    data = f.read(max_chars * 4 + 1)
+    if len(data) > max_chars * 4:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(text) >= max_chars:
+        return None
+    parts = text.split("\n")
+    if parts[-1] == "":
+        parts.pop()
+    if len(parts) > max_lines:
+        return None
+    lines = []
+    for n, part in enumerate(parts, 1):
+        segment = part.rstrip("\r")
+        lines.append(f"{n}:{line_hash(segment)}|{segment}")
+    version = hashlib.sha256(data).hexdigest()
+    out = lines or ["(empty file)" if st.st_size == 0 else "(no lines in that range)"]
+    data_out: dict[str, Any] = {
+        "path": shown,
+        "version": version,
+        "truncated": False,
+        "next_read": None,
+        "size": st.st_size,
+        "utf8": True,
+    }
+    return ReadResult("\n".join([*out, f"version: {version}"]), data_out)
+
+
 def read_file(
     real: Path,
     shown: str,
@@ -122,6 +165,10 @@ def read_file(
         head = f.read(_SNIFF)
         if b"\x00" in head:
             raise ToolError(f"{shown} is a binary file ({st.st_size} bytes); refusing to read it")
+        if start_line is None and end_line is None and not next_read:
+            whole = _read_whole(f, st, shown, max_lines=max_lines, max_chars=max_chars)
+            if whole is not None:
+                return whole
         version = file_version(f, st)
         column = 0
         if next_read:
