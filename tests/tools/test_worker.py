@@ -100,3 +100,37 @@ async def test_kill_9_mid_call_is_an_error_and_the_worker_comes_back(
     assert isinstance(out, ToolOutcome)
     assert out.ok
     assert tools.pid not in (None, pid)
+
+
+async def test_reads_inline_and_in_a_thread_answer_alike(ws: Path, tools: WorkerHandle) -> None:
+    from harness.actors.tools._dispatch import QUICK_READ_LIMIT, quick_read
+
+    (ws / "small.txt").write_text("one\ntwo\n")
+    (ws / "big.txt").write_text(("x" * 79 + "\n") * (QUICK_READ_LIMIT // 80 + 1))
+    os.mkfifo(ws / "pipe")
+
+    def read(path: str, **kw: object) -> ToolInvoke:
+        return ToolInvoke(name="read_file", arguments={"path": path, **kw}, workspace=str(ws))
+
+    assert quick_read(read("small.txt"))
+    assert quick_read(read("small.txt", start_line=2))
+    assert not quick_read(read("big.txt"))
+    assert not quick_read(read("pipe"))
+    assert not quick_read(read("missing.txt"))
+    assert not quick_read(ToolInvoke(name="list_dir", arguments={"path": "."}, workspace=str(ws)))
+    with trio.fail_after(10):
+        small = await tools.request(read("small.txt"))
+        big = await tools.request(read("big.txt", end_line=2))
+        pipe = await tools.request(read("pipe"))
+        outside = await tools.request(read("../outside.txt"))
+    assert isinstance(small, ToolOutcome)
+    assert small.ok
+    assert "1:" in small.output
+    assert "|one" in small.output
+    assert isinstance(big, ToolOutcome)
+    assert big.ok
+    assert isinstance(pipe, ToolOutcome)
+    assert not pipe.ok
+    assert "FIFO" in pipe.output
+    assert isinstance(outside, ToolOutcome)
+    assert not outside.ok

@@ -2,7 +2,8 @@
 
 Runs with cwd = the workspace (a request's ``workspace`` overrides it). File
 work, git and tree-sitter run in a worker thread so the worker keeps answering
-heartbeats while a big search runs.
+heartbeats while a big search runs; only a plain read of a small regular file runs
+inline (see ``_dispatch.quick_read``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ worker = Worker("tools")
 
 @worker.handle(ToolInvoke)
 async def invoke(req: ToolInvoke) -> ToolOutcome:
+    if _dispatch.quick_read(req):
+        # a page of a small file takes less time than the hop to a thread and back
+        return _dispatch.invoke(req)
     return await trio.to_thread.run_sync(
         functools.partial(_dispatch.invoke, req), abandon_on_cancel=True
     )

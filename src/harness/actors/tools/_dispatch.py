@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import stat
 import sys
 import traceback
 from collections.abc import Callable
@@ -34,7 +35,16 @@ from harness.actors.tools._search import find_files, search_text
 from harness.actors.tools._table import ToolArgumentError, UnknownToolError
 from harness.actors.tools._undo import Journal
 
-__all__ = ["HANDLERS", "autocommit", "harness_home", "invoke", "preview", "undo"]
+__all__ = [
+    "HANDLERS",
+    "QUICK_READ_LIMIT",
+    "autocommit",
+    "harness_home",
+    "invoke",
+    "preview",
+    "quick_read",
+    "undo",
+]
 
 Handler = Callable[[Workspace, dict[str, Any]], _files.Result]
 
@@ -104,6 +114,23 @@ def _changed_paths(ws: Workspace, name: str, args: dict[str, Any]) -> list[str]:
         name, ("path",)
     )
     return [ws.rel(ws.resolve(args[k])) for k in keys]
+
+
+QUICK_READ_LIMIT = 64 * 1024
+
+
+def quick_read(req: ToolInvoke) -> bool:
+    """Whether *req* is a ``read_file`` of a regular file of at most
+    :data:`QUICK_READ_LIMIT` bytes (a bounded piece of work that may run without a
+    thread). Only a hint: :func:`invoke` still checks everything."""
+    path = req.arguments.get("path") if req.name == "read_file" else None
+    if not isinstance(path, str) or not path:
+        return False
+    try:
+        st = os.stat(os.path.join(req.workspace or os.getcwd(), path))
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_size <= QUICK_READ_LIMIT
 
 
 def invoke(req: ToolInvoke, home: Path | None = None) -> ToolOutcome:
