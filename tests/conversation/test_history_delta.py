@@ -59,6 +59,20 @@ async def test_rounds_after_the_first_send_only_the_new_messages(
         assert (await s.run("once more?")).ok
         assert (sync.full_sends, sync.delta_sends) == (1, 5)
         assert model.requests[-1]["messages"][-1] == {"role": "user", "content": "once more?"}
+        # new tools (or a new system prompt) go with a full send; the worker keeps them
+        s.register_tool(
+            "shout", "say it loud", {"type": "object", "properties": {}}, _shout, kind="read"
+        )
+        model.add(reply("", call("shout"), usage=None), reply("shouted", usage=None))
+        assert (await s.run("shout")).ok
+        assert (sync.full_sends, sync.delta_sends, sync.resends) == (2, 6, 0)
+        for body in model.requests[-2:]:
+            assert "shout" in [t["function"]["name"] for t in body["tools"]]
+        await _check_bodies_whole(s, model, model.requests[-2:], s.history)
+
+
+async def _shout(args: dict[str, Any]) -> str:
+    return "HEY"
 
 
 async def test_model_worker_killed_mid_task_gets_the_history_in_full(

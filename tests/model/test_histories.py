@@ -67,3 +67,23 @@ def test_the_least_recently_used_history_goes_first() -> None:
     assert isinstance(evicted, HistoryUnknown)
     kept = store.resolve(_req(_msgs("a3"), HistoryRef("one", 1, base=2)))
     assert isinstance(kept, ChatRequest)
+
+
+def test_a_delta_takes_the_system_prompt_and_tools_of_its_generation() -> None:
+    from harness.actors.protocol.model import ToolSchema
+
+    tools = (ToolSchema("read_file", "read a file", {"type": "object"}),)
+    store = HistoryStore()
+    full = ChatRequest(
+        provider="openai",
+        models=("m",),
+        messages=_msgs("a"),
+        system="be brief",
+        tools=tools,
+        history=HistoryRef("k", 1),
+    )
+    store.resolve(full)
+    out = store.resolve(_req(_msgs("b"), HistoryRef("k", 1, base=1)))
+    assert isinstance(out, ChatRequest)
+    assert out.system == "be brief"
+    assert out.tools is tools

@@ -6,8 +6,10 @@ the whole history every round made a task's cost grow with the square of its
 length. :class:`HistorySync` remembers what the worker was last sent and decides,
 per request, between a delta and a full send:
 
-- a delta when the worker said it holds what was sent last (``HistoryHeld``) and
-  the messages to send begin with exactly that (the same objects, or equal ones);
+- a delta when the worker said it holds what was sent last (``HistoryHeld``), the
+  messages to send begin with exactly that (the same objects, or equal ones), and
+  the system prompt and tools are those of the last full send (a delta carries
+  neither: the worker keeps them with the history);
 - a full send, under a new generation, after anything else: the first request, a
   compaction or a trim that rewrote earlier messages, a worker that answered
   ``HistoryUnknown`` (it restarted or forgot), or a stream that failed.
@@ -24,7 +26,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from harness.actors.protocol.model import ChatMessage, ChatRequest, HistoryRef
+from harness.actors.protocol.model import ChatMessage, ChatRequest, HistoryRef, ToolSchema
 
 __all__ = ["HistorySync"]
 
@@ -42,6 +44,8 @@ class HistorySync:
         self.key = secrets.token_hex(8)
         self._generation = 0
         self._sent: list[ChatMessage] = []
+        self._system = ""
+        self._tools: tuple[ToolSchema, ...] = ()
         self._held = False
         self.full_sends = 0
         self.delta_sends = 0
@@ -53,16 +57,26 @@ class HistorySync:
         generation (deltas follow once :meth:`held` confirms it)."""
         messages = request.messages
         base = len(self._sent)
-        if self._held and base and len(messages) >= base and _same_prefix(messages, self._sent):
+        if (
+            self._held
+            and base
+            and len(messages) >= base
+            and request.system == self._system
+            and (request.tools is self._tools or request.tools == self._tools)
+            and _same_prefix(messages, self._sent)
+        ):
             self._sent.extend(messages[base:])
             self.delta_sends += 1
             return attrs.evolve(
                 request,
                 messages=tuple(messages[base:]),
+                system="",
+                tools=(),
                 history=HistoryRef(self.key, self._generation, base),
             )
         self._generation += 1
         self._sent = list(messages)
+        self._system, self._tools = request.system, request.tools
         self._held = False
         self.full_sends += 1
         return attrs.evolve(request, history=HistoryRef(self.key, self._generation))

@@ -24,7 +24,13 @@ from harness.actors.model._httpbase import (
 )
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._wire import SseParser
-from harness.actors.protocol.model import ChatMessage, TextDelta, ThinkingDelta, Usage
+from harness.actors.protocol.model import (
+    ChatMessage,
+    TextDelta,
+    ThinkingDelta,
+    ToolSchema,
+    Usage,
+)
 
 __all__ = ["OpenAIDecoder", "OpenAIProvider", "api_base", "openai_messages"]
 
@@ -171,12 +177,33 @@ class OpenAIProvider(HttpProvider):
     """Any OpenAI-compatible chat-completions server."""
 
     name = "openai"
+    _tools_cache: tuple[tuple[ToolSchema, ...], list[dict[str, Any]]] | None = None
 
     def _headers(self, api_key: str | None) -> dict[str, str]:
         headers = {"content-type": "application/json", "accept": "text/event-stream"}
         if api_key:
             headers["authorization"] = f"Bearer {api_key}"
         return headers
+
+    def _tools_json(self, tools: tuple[ToolSchema, ...]) -> list[dict[str, Any]]:
+        # A conversation's tools come as the very same tuple every round (the
+        # worker keeps them with its history): render them once.
+        cached = self._tools_cache
+        if cached is not None and cached[0] is tools:
+            return cached[1]
+        rendered = [
+            {
+                "type": "function",
+                "function": {
+                    "name": t.name,
+                    "description": t.description,
+                    "parameters": t.parameters or {"type": "object", "properties": {}},
+                },
+            }
+            for t in tools
+        ]
+        self._tools_cache = (tools, rendered)
+        return rendered
 
     def build_request(self, call: ProviderCall) -> httpx.Request:
         body: dict[str, Any] = {
@@ -186,17 +213,7 @@ class OpenAIProvider(HttpProvider):
             "stream_options": {"include_usage": True},
         }
         if call.tools:
-            body["tools"] = [
-                {
-                    "type": "function",
-                    "function": {
-                        "name": t.name,
-                        "description": t.description,
-                        "parameters": t.parameters or {"type": "object", "properties": {}},
-                    },
-                }
-                for t in call.tools
-            ]
+            body["tools"] = self._tools_json(call.tools)
         o = call.options
         if o.max_tokens is not None:
             body["max_tokens"] = o.max_tokens

@@ -65,8 +65,11 @@ class HistoryRef:
             (after a compaction, a trim, a resume or a resend), so a delta never
             lands on a history of another generation.
         base: ``None``: the request's ``messages`` are the whole history, which the
-            worker keeps. A number: the worker already holds that many messages of
-            this generation, and ``messages`` are the ones that follow them.
+            worker keeps with the request's ``system`` and ``tools``. A number: the
+            worker already holds that many messages of this generation, ``messages``
+            are the ones that follow them, and the request's ``system`` and ``tools``
+            are ignored: those of the generation's full request apply (a conversation
+            that changes them sends in full).
     """
 
     key: str
