@@ -83,7 +83,7 @@ async def drive(s: Session, cfg: ShellConfig) -> CallResult:
                 confirm_from = None
                 if s.answers:
                     capture.append(s.cleaner.flush_line())
-                    s.write((s.answers.pop(0) + "\n").encode("utf-8"))
+                    await s.write((s.answers.pop(0) + "\n").encode("utf-8"))
                     last_output = now
                     if sampler is not None:
                         sampler.reset()

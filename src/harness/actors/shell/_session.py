@@ -22,6 +22,7 @@ import threading
 import time
 
 import pexpect
+import trio
 
 from harness.actors.shell._clean import StreamDecoder, TerminalCleaner
 from harness.actors.shell._detect import tty_rdev
@@ -201,18 +202,24 @@ class Session:
                 return b""
             raise
 
-    def write(self, data: bytes) -> None:
-        """Type *data* into the command's terminal."""
+    async def write(self, data: bytes, timeout: float = 5.0) -> None:
+        """Type *data* into the command's terminal, waiting (off the loop) while it is full.
+
+        Raises:
+            OSError: the terminal took nothing for *timeout* seconds (the command does
+                not read), or it is closed.
+        """
         view = memoryview(data)
-        deadline = time.monotonic() + 5.0
+        deadline = trio.current_time() + timeout
         while view:
             try:
                 n = os.write(self.fd, view)
             except BlockingIOError:
-                # The pty's input queue is full: the command is not reading.
-                if time.monotonic() > deadline:
+                # The command is not reading. A pty master polls writable even then,
+                # so there is no event to wait on.
+                if trio.current_time() > deadline:
                     raise OSError("the command does not read its input") from None
-                time.sleep(0.005)
+                await trio.sleep(0.005)
                 continue
             view = view[n:]
 
