@@ -26,7 +26,7 @@ from collections.abc import Iterable
 
 import psutil
 
-from harness.actors.shell._procfs import pids_since, stat_fields
+from harness.actors.shell._procfs import pids_since, read_proc, stat_fields
 
 __all__ = ["SESSION_VAR", "find_tagged", "kill_tree", "session_processes", "signal_all"]
 
@@ -72,10 +72,8 @@ def _environ(pid: int) -> bytes | None:
     """
     pause = 0.002
     for attempt in range(8):  # up to ~0.25 s in all, for a machine under load
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                data = f.read()
-        except OSError:
+        data = read_proc(f"/proc/{pid}/environ", None)
+        if data is None:
             return None
         if data:
             return data
