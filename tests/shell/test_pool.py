@@ -344,3 +344,15 @@ async def test_typing_into_a_full_terminal_does_not_hold_up_other_calls(
         assert other.output == "other\n[exit code 0]"
         nursery.cancel_scope.cancel()
     assert finished == ["run_cmd"]
+
+
+@pytest.mark.parametrize("spawner", ["auto", "pexpect"])
+async def test_the_last_output_before_an_exit_is_all_there(make_pool: Pools, spawner: str) -> None:
+    # A burst printed just before exiting may still be in the pty's buffers when the
+    # exit is seen; every byte of it must be read before the call returns.
+    pool = make_pool(head_chars=100, tail_chars=100, spawner=spawner)
+    for _ in range(3):
+        out = await pool.run_cmd("seq 1 20000; printf 'the end'")
+        assert out.data["status"] == "exited"
+        assert out.output.endswith("19999\n20000\nthe end\n[exit code 0]"), out.output[-200:]
+        assert out.data["cut_lines"] > 0 or out.data["cut_chars"] > 0

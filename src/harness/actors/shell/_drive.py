@@ -108,6 +108,7 @@ async def drive(s: Session, cfg: ShellConfig) -> CallResult:
 
 async def _exited(s: Session, capture: CappedText, cfg: ShellConfig) -> CallResult:
     """The leader exited: collect the last output, stop what it left behind."""
+    s.release_terminal()
     absorb(s, capture, drain(s))
     # Inline, not in a thread: only processes newer than the leader are read, a
     # handful, and a thread hop would cost more than the scan.
