@@ -32,7 +32,10 @@ EVENTS = 10_000
 
 
 def _options(ws: Path, home: Path, model: ScriptedModel) -> SessionOptions:
-    root = str(Path(__file__).resolve().parents[1])
+    # the workers run the code of this checkout, as the loop does
+    root = os.pathsep.join(
+        filter(None, [str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")])
+    )
     return SessionOptions(
         workspace=str(ws),
         home=str(home),

@@ -40,6 +40,26 @@ def test_defaults_per_provider() -> None:
     assert b.limit == 900
 
 
+def test_estimates_reuse_measures_yet_follow_every_change() -> None:
+    from harness.actors.protocol.model import ToolSchema
+
+    tools = (ToolSchema("read_file", "read a file", {"type": "object"}),)
+    history = _history(5, 300)
+    kept = ContextBudget("openai")
+    for step in range(60):
+        # the history grows, a message is rewritten (trimming), and long ago ones go
+        history.append(ChatMessage(role="user", content=f"more {step} " * step))
+        if step % 7 == 0:
+            history[2] = ChatMessage(role="tool", content="y" * step, tool_call_id="c0")
+        if step % 20 == 19:
+            del history[:4]
+        fresh = ContextBudget("openai")
+        assert kept.estimate("sys", history, tools) == fresh.estimate("sys", history, tools)
+        assert kept.estimate("sys", history, list(tools)) == fresh.estimate("sys", history, tools)
+        assert kept.estimate("sys", history, ()) == fresh.estimate("sys", history, ())
+    assert len(kept._measured) <= 2 * len(history) + 256
+
+
 def test_calibration_moves_toward_reported_counts() -> None:
     b = ContextBudget("openai")
     msgs = [ChatMessage(role="user", content="y" * 4000)]

@@ -97,6 +97,10 @@ class ContextBudget:
         self.window, self.reserve = self.settings.resolved(provider)
         self.factor = 1.0
         self._last_raw = 0
+        # characters per message and per tool list, by identity: every round measures
+        # the whole history again, and messages are immutable
+        self._measured: dict[int, tuple[ChatMessage, int]] = {}
+        self._tools_measured: tuple[Sequence[ToolSchema], int] | None = None
 
     @property
     def limit(self) -> int:
@@ -108,16 +112,26 @@ class ContextBudget:
         """Tokens at which trimming starts."""
         return int(self.limit * self.settings.threshold)
 
-    @staticmethod
-    def _raw(system: str, messages: Sequence[ChatMessage], tools: Sequence[ToolSchema]) -> int:
+    def _raw(
+        self, system: str, messages: Sequence[ChatMessage], tools: Sequence[ToolSchema]
+    ) -> int:
+        measured = self._measured
+        if len(measured) > 2 * len(messages) + 256:
+            # drop what left the history (compaction, trimming, another request)
+            keep = {id(m) for m in messages}
+            self._measured = measured = {k: v for k, v in measured.items() if k in keep}
         chars = len(system)
         for m in messages:
-            chars += len(m.content) + _PER_MESSAGE * 4
-            for c in m.tool_calls:
-                chars += len(c.name) + len(orjson.dumps(c.arguments))
-        for t in tools:
-            chars += len(t.name) + len(t.description) + len(orjson.dumps(t.parameters))
-        return chars // 4 + 1
+            hit = measured.get(id(m))
+            if hit is None or hit[0] is not m:
+                hit = measured[id(m)] = (m, _message_chars(m))
+            chars += hit[1]
+        if not isinstance(tools, tuple):  # a list may change under the same identity
+            return (chars + _tools_chars(tools)) // 4 + 1
+        cached = self._tools_measured
+        if cached is None or cached[0] is not tools:
+            cached = self._tools_measured = (tools, _tools_chars(tools))
+        return (chars + cached[1]) // 4 + 1
 
     def estimate(
         self, system: str, messages: Sequence[ChatMessage], tools: Sequence[ToolSchema] = ()
@@ -182,3 +196,14 @@ class ContextBudget:
         # user message so no tool result loses its call)
         summarise = current_start if current_start > 0 else 0
         return Plan(messages, tokens, summarise=summarise, trimmed=trimmed)
+
+
+def _message_chars(m: ChatMessage) -> int:
+    chars = len(m.content) + _PER_MESSAGE * 4
+    for c in m.tool_calls:
+        chars += len(c.name) + len(orjson.dumps(c.arguments))
+    return chars
+
+
+def _tools_chars(tools: Sequence[ToolSchema]) -> int:
+    return sum(len(t.name) + len(t.description) + len(orjson.dumps(t.parameters)) for t in tools)

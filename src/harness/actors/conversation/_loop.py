@@ -31,6 +31,7 @@ from harness.actors.conversation._ports import (
     ToolTableLike,
 )
 from harness.actors.conversation._secrets import SecretMasker
+from harness.actors.conversation._sync import HistorySync
 from harness.actors.conversation._verify import run_verify
 from harness.actors.protocol import model as pm
 from harness.ipc import IpcError
@@ -125,6 +126,8 @@ class Conversation:
         self._current_start = len(self.history)
         self.usage_total = {"prompt_tokens": 0, "completion_tokens": 0}
         self._schema_cache: dict[str, tuple[pm.ToolSchema, ...]] = {}
+        # what the model worker holds of the history, so a round sends only what is new
+        self.history_sync = HistorySync()
 
     # --- events -----------------------------------------------------------------------
 
@@ -359,21 +362,39 @@ class Conversation:
                 f"{self.budget.limit}; shorten the prompt or choose a larger window"
             )
         self.budget.note_sent(system, plan.messages, tools)
-        reply = await self._stream(self._request(plan.messages, system=system, tools=tools))
+        request = self._request(plan.messages, system=system, tools=tools)
+        reply = await self._stream(request, sync=self.history_sync)
         if reply.usage is not None:
             self.budget.calibrate(reply.usage.prompt_tokens)
         return reply
 
-    async def _stream(self, request: pm.ChatRequest, *, quiet: bool = False) -> _Reply:
+    async def _stream(
+        self, request: pm.ChatRequest, *, quiet: bool = False, sync: HistorySync | None = None
+    ) -> _Reply:
+        """One model reply; with *sync*, the history goes as a delta when it can,
+        and in full again (transparently) when the worker does not hold its base."""
         reply = _Reply()
         if not quiet:
             self._reply = reply
         text: list[str] = []
         thinking: list[str] = []
+        sent = request if sync is None else sync.prepare(request)
+        unknown = False
         try:
-            async with self.model.stream(request) as items:
+            async with self.model.stream(sent) as items:
                 async for item in items:
-                    if isinstance(item, pm.TextDelta):
+                    if isinstance(item, pm.HistoryHeld):
+                        if sync is not None:
+                            sync.held(item.generation, item.count)
+                    elif isinstance(item, pm.HistoryUnknown):
+                        if sync is None or sent.history is None or sent.history.base is None:
+                            raise _ModelFailed(
+                                "worker", f"the model worker lost the history: {item.reason}"
+                            )
+                        sync.forget(unknown=True)
+                        unknown = True
+                        break
+                    elif isinstance(item, pm.TextDelta):
                         text.append(item.text)
                         reply.text = "".join(text) if quiet else reply.text + item.text
                         if not quiet:
@@ -402,7 +423,12 @@ class Conversation:
                     elif isinstance(item, pm.ModelError):
                         raise _ModelFailed(item.kind, item.message)
         except IpcError as exc:
+            if sync is not None:
+                sync.forget()
             raise _ModelFailed("worker", f"the model worker failed: {exc}") from None
+        if unknown:
+            # the worker did not hold the base (it restarted, or forgot): once more, in full
+            return await self._stream(request, quiet=quiet, sync=sync)
         reply.text = "".join(text)
         reply.thinking = "".join(thinking)
         return reply

@@ -21,11 +21,14 @@ import trio
 
 from harness.actors.model._credentials import ENV_KEYS, PROVIDERS, resolve_credentials
 from harness.actors.model._filter import TextStreamFilter
+from harness.actors.model._histories import HistoryStore
 from harness.actors.model._http import Timeouts, redact
 from harness.actors.model._provider import Finish, Provider, ProviderCall, ProviderError
 from harness.actors.model._textproto import render_text_history, text_protocol_prompt
 from harness.actors.protocol.model import (
     ChatRequest,
+    HistoryHeld,
+    HistoryUnknown,
     ListModels,
     ModelDone,
     ModelError,
@@ -121,6 +124,7 @@ class ModelEngine:
         self.timeouts = timeouts or timeouts_from_env(self.env)
         self.retry = retry or RetryPolicy()
         self._providers: dict[str, Provider] = dict(providers or {})
+        self.histories = HistoryStore()
 
     def provider(self, name: str) -> Provider:
         """The provider called *name*, made on first use.
@@ -195,7 +199,19 @@ class ModelEngine:
             raise ProviderError(exc.kind, exc.message, status=exc.status) from None
 
     async def chat(self, req: ChatRequest, emit: Emit) -> None:
-        """Stream the reply to *req* through *emit*; failures end as one ModelError."""
+        """Stream the reply to *req* through *emit*; failures end as one ModelError.
+
+        A delta request whose base this worker does not hold is answered with one
+        ``HistoryUnknown`` and nothing is sent to the provider; a full request that
+        names a history is kept, and ``HistoryHeld`` says so before the reply.
+        """
+        resolved = self.histories.resolve(req)
+        if isinstance(resolved, HistoryUnknown):
+            await emit(resolved)
+            return
+        if req.history is not None and req.history.base is None:
+            await emit(HistoryHeld(req.history.key, req.history.generation, len(req.messages)))
+        req = resolved
         secrets = self._secrets(req.api_key)
 
         async def fail(err: ProviderError, model: str | None) -> None:

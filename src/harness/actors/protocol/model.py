@@ -55,12 +55,39 @@ class ChatOptions:
 
 
 @attrs.frozen
+class HistoryRef:
+    """The history the model worker keeps for one conversation, so a request can
+    carry only the messages that are new.
+
+    Attributes:
+        key: the conversation's own id (unique per process that sends it).
+        generation: changes whenever the conversation sends its history in full
+            (after a compaction, a trim, a resume or a resend), so a delta never
+            lands on a history of another generation.
+        base: ``None``: the request's ``messages`` are the whole history, which the
+            worker keeps. A number: the worker already holds that many messages of
+            this generation, and ``messages`` are the ones that follow them.
+    """
+
+    key: str
+    generation: int
+    base: int | None = None
+
+
+@attrs.frozen
 class ChatRequest(Message, tag="model.chat"):
     """Stream one model reply. Answered with a stream of :data:`ModelEvent`.
 
     ``models`` is tried in order: on "not found", "overloaded" or a rate limit the
     next one answers, and :class:`ModelDone` says which did. ``tool_protocol`` is
     ``native``, ``text`` or ``auto``.
+
+    Without ``history``, ``messages`` is the whole history and the worker keeps
+    nothing. With a :class:`HistoryRef` whose ``base`` is set, ``messages`` is only
+    the tail after what the worker holds; a worker that does not hold that base (it
+    restarted, or forgot it) answers :class:`HistoryUnknown` alone, and the caller
+    sends the history in full. A worker that kept a full history says so first with
+    :class:`HistoryHeld`; a caller sends deltas only to a worker that said so.
     """
 
     provider: str
@@ -72,6 +99,26 @@ class ChatRequest(Message, tag="model.chat"):
     base_url: str | None = None
     api_key: str | None = attrs.field(default=None, repr=False)  # never in logs
     options: ChatOptions = ChatOptions()
+    history: HistoryRef | None = None
+
+
+@attrs.frozen
+class HistoryHeld(Message, tag="model.history_held"):
+    """The worker keeps the history of a full :class:`ChatRequest` (``count``
+    messages, under ``key`` and ``generation``): the next request may be a delta."""
+
+    key: str
+    generation: int
+    count: int
+
+
+@attrs.frozen
+class HistoryUnknown(Message, tag="model.history_unknown"):
+    """The worker does not hold the base a delta :class:`ChatRequest` names; nothing
+    was sent to the provider. The caller resends the history in full."""
+
+    key: str
+    reason: str = ""
 
 
 @attrs.frozen
@@ -123,7 +170,16 @@ class ModelError(Message, tag="model.error"):
     model: str | None = None
 
 
-ModelEvent = TextDelta | ThinkingDelta | ToolCallEvent | Usage | ModelDone | ModelError
+ModelEvent = (
+    TextDelta
+    | ThinkingDelta
+    | ToolCallEvent
+    | Usage
+    | ModelDone
+    | ModelError
+    | HistoryHeld
+    | HistoryUnknown
+)
 
 
 @attrs.frozen
