@@ -9,6 +9,7 @@ from pathlib import Path
 import psutil
 import pytest
 import trio
+import trio.testing
 
 from harness.actors.shell._clean import default_fallback_encoding
 from harness.actors.shell._pool import SessionPool
@@ -311,3 +312,47 @@ async def test_every_spawner_starts_a_session_leader_on_its_own_terminal(
     assert lines[0] == f"pid={pid} sid={pid} fg={pid}"
     assert lines[1:5] == ["tty-ok", str((workspace / "sub").resolve()), "y", "pipe=141"]
     assert "leaked" not in out.output
+
+
+async def test_typing_into_a_full_terminal_does_not_hold_up_other_calls(
+    make_pool: Pools,
+) -> None:
+    # Raw mode, one byte read, then no more reading: the terminal fills up (~17 KiB)
+    # and stays full, so the rest of the answer waits; other calls must go on.
+    code = (
+        "import sys, termios, time\n"
+        "attrs = termios.tcgetattr(0)\n"
+        "attrs[3] &= ~(termios.ICANON | termios.ECHO)\n"
+        "termios.tcsetattr(0, termios.TCSANOW, attrs)\n"
+        "sys.stdin.buffer.raw.read(1)\n"
+        "time.sleep(1000)\n"
+    )
+    pool = make_pool(kill_grace=0.2)
+    first = await pool.run_cmd(py(code))
+    assert first.data["status"] == "waiting", first.output
+    finished: list[str] = []
+    async with trio.open_nursery() as nursery:
+
+        async def type_in() -> None:
+            await pool.send_input(first.data["session"], "x" * 200_000)
+            finished.append("send_input")
+
+        nursery.start_soon(type_in)
+        await trio.testing.wait_all_tasks_blocked()
+        other = await pool.run_cmd("echo other")
+        finished.append("run_cmd")
+        assert other.output == "other\n[exit code 0]"
+        nursery.cancel_scope.cancel()
+    assert finished == ["run_cmd"]
+
+
+@pytest.mark.parametrize("spawner", ["auto", "pexpect"])
+async def test_the_last_output_before_an_exit_is_all_there(make_pool: Pools, spawner: str) -> None:
+    # A burst printed just before exiting may still be in the pty's buffers when the
+    # exit is seen; every byte of it must be read before the call returns.
+    pool = make_pool(head_chars=100, tail_chars=100, spawner=spawner)
+    for _ in range(3):
+        out = await pool.run_cmd("seq 1 20000; printf 'the end'")
+        assert out.data["status"] == "exited"
+        assert out.output.endswith("19999\n20000\nthe end\n[exit code 0]"), out.output[-200:]
+        assert out.data["cut_lines"] > 0 or out.data["cut_chars"] > 0

@@ -83,7 +83,7 @@ async def drive(s: Session, cfg: ShellConfig) -> CallResult:
                 confirm_from = None
                 if s.answers:
                     capture.append(s.cleaner.flush_line())
-                    s.write((s.answers.pop(0) + "\n").encode("utf-8"))
+                    await s.write((s.answers.pop(0) + "\n").encode("utf-8"))
                     last_output = now
                     if sampler is not None:
                         sampler.reset()
@@ -108,6 +108,7 @@ async def drive(s: Session, cfg: ShellConfig) -> CallResult:
 
 async def _exited(s: Session, capture: CappedText, cfg: ShellConfig) -> CallResult:
     """The leader exited: collect the last output, stop what it left behind."""
+    s.release_terminal()
     absorb(s, capture, drain(s))
     # Inline, not in a thread: only processes newer than the leader are read, a
     # handful, and a thread hop would cost more than the scan.

@@ -19,13 +19,14 @@ pool runs it in a thread.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import time
 from collections.abc import Iterable
 
 import psutil
 
-from harness.actors.shell._procfs import pids_since, stat_fields
+from harness.actors.shell._procfs import pids_since, read_proc, stat_fields
 
 __all__ = ["SESSION_VAR", "find_tagged", "kill_tree", "session_processes", "signal_all"]
 
@@ -71,10 +72,8 @@ def _environ(pid: int) -> bytes | None:
     """
     pause = 0.002
     for attempt in range(8):  # up to ~0.25 s in all, for a machine under load
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                data = f.read()
-        except OSError:
+        data = read_proc(f"/proc/{pid}/environ", None)
+        if data is None:
             return None
         if data:
             return data
@@ -145,12 +144,54 @@ def _killpg(pgid: int, sig: int) -> None:
 
 
 def _wait_gone(procs: list[psutil.Process], timeout: float) -> list[psutil.Process]:
+    """Wait up to *timeout* for every process to exit; return the ones still alive.
+
+    Each is watched through a pidfd, readable the moment it exits, so the wait ends
+    then and not at the next poll; only where no pidfd can be had (old kernels,
+    other OSes) is it polled.
+    """
     deadline = time.monotonic() + timeout
     alive = [p for p in procs if _alive(p)]
-    while alive and time.monotonic() < deadline:
-        time.sleep(0.01)
-        alive = [p for p in alive if _alive(p)]
-    return alive
+    watched: dict[int, psutil.Process] = {}
+    polled: list[psutil.Process] = []
+    try:
+        for proc in alive:
+            fd = _pidfd(proc)
+            if fd is None:
+                polled.append(proc)
+            else:
+                watched[fd] = proc
+        poller = select.poll()
+        for fd in watched:
+            poller.register(fd, select.POLLIN)
+        while watched or polled:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            wait = min(left, 0.01) if polled else left
+            for fd, _ in poller.poll(wait * 1000):
+                poller.unregister(fd)
+                os.close(fd)
+                del watched[fd]
+            polled = [p for p in polled if _alive(p)]
+    finally:
+        for fd in watched:
+            os.close(fd)
+    return [p for p in alive if _alive(p)]
+
+
+def _pidfd(proc: psutil.Process) -> int | None:
+    """A pidfd of *proc*, checked to be that process and not a later one with its pid."""
+    if not hasattr(os, "pidfd_open"):
+        return None
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except OSError:
+        return None
+    if not proc.is_running():  # the pid was reused before the pidfd was taken
+        os.close(fd)
+        return None
+    return fd
 
 
 def kill_tree(

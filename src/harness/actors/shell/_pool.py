@@ -138,11 +138,14 @@ class SessionPool:
         if text:
             if not text.endswith("\n"):
                 text += "\n"
+            s.busy = True  # no second call may type into it meanwhile
             try:
-                s.write(text.encode("utf-8"))
+                await s.write(text.encode("utf-8"))
             except OSError as exc:
                 if not s.poll_exit():
                     return error_outcome(f"could not write to session {session}: {exc}")
+            finally:
+                s.busy = False
         return await self._call(s, [])
 
     async def end_process(self, session: str) -> ToolOutcome:

@@ -13,15 +13,46 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["pids_since", "stat_fields"]
+__all__ = ["pids_since", "read_proc", "stat_fields"]
+
+_loadavg: int | None = None  # kept open: a pread of it is a fresh reading
+
+
+def read_proc(path: str, limit: int | None = 4096) -> bytes | None:
+    """A /proc file, or its first *limit* bytes (``None`` if it cannot be read).
+
+    Plain ``os`` calls: ``open()``'s buffering costs several system calls more, and
+    these files are read on every poll.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        if limit is not None:
+            return os.read(fd, limit)
+        chunks = []
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def _last_pid() -> int | None:
-    try:
-        with open("/proc/loadavg", "rb") as f:
-            return int(f.read().split()[-1])
-    except (OSError, ValueError, IndexError):
-        return None
+    global _loadavg
+    for _ in range(2):
+        try:
+            if _loadavg is None:
+                _loadavg = os.open("/proc/loadavg", os.O_RDONLY | os.O_CLOEXEC)
+            return int(os.pread(_loadavg, 128, 0).split()[-1])
+        except OSError:
+            _loadavg = None  # closed under us, or no /proc: try a fresh one once
+        except (ValueError, IndexError):
+            return None
+    return None
 
 
 # Up to this many pids handed out since the first, they are looked up one by one.
@@ -50,10 +81,8 @@ def pids_since(first: int, few: int = _FEW) -> list[int] | None:
 
 def _is_process(pid: int) -> bool:
     # /proc answers for a thread's id too, though it lists only processes.
-    try:
-        with open(f"/proc/{pid}/status", "rb") as f:
-            head = f.read(1024)
-    except OSError:
+    head = read_proc(f"/proc/{pid}/status", 512)
+    if head is None:
         return False
     start = head.find(b"\nTgid:")
     if start < 0:
@@ -67,11 +96,10 @@ def _is_process(pid: int) -> bool:
 
 def stat_fields(pid: int) -> list[str] | None:
     """``/proc/PID/stat`` after the command name: ``[state, ppid, pgrp, session, ...]``."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            raw = f.read().decode("ascii", "replace")
-    except OSError:
+    data = read_proc(f"/proc/{pid}/stat")
+    if data is None:
         return None
+    raw = data.decode("ascii", "replace")
     # comm may hold spaces and parentheses: split after the last ')'.
     close = raw.rfind(")")
     if close < 0:

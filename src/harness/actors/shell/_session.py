@@ -22,6 +22,7 @@ import threading
 import time
 
 import pexpect
+import trio
 
 from harness.actors.shell._clean import StreamDecoder, TerminalCleaner
 from harness.actors.shell._detect import tty_rdev
@@ -105,15 +106,18 @@ class Session:
         self._popen: subprocess.Popen[bytes] | None = None
         self._child: pexpect.spawn | None = None
         self.slave_rdev: int | None = None
+        slave: int | None
         setsid = _setsid() if spawner != "pexpect" else None
         if spawner == "auto" and SPAWN_POSIX:
-            self.fd, self.pid, self.slave_rdev = spawn_posix(argv, cwd, env, rows, cols)
+            self.fd, slave, self.pid, self.slave_rdev = spawn_posix(argv, cwd, env, rows, cols)
         elif setsid is not None:
-            self.fd, self._popen, self.slave_rdev = spawn_setsid(setsid, argv, cwd, env, rows, cols)
+            spawned = spawn_setsid(setsid, argv, cwd, env, rows, cols)
+            self.fd, slave, self._popen, self.slave_rdev = spawned
             self.pid = self._popen.pid
         else:
             self.fd, self.pid = self._spawn_pexpect(argv, cwd, env, rows, cols)
             self.slave_rdev = tty_rdev(self.pid)
+            slave = None
         os.set_blocking(self.fd, False)
         # A pidfd turns readable the moment the leader exits, so the exit is seen
         # at once instead of at the next poll (Linux 5.3+; elsewhere we poll).
@@ -125,12 +129,19 @@ class Session:
                 self.pidfd = None
         # An epoll set is itself pollable: readable when the pty has output or the
         # leader exits, so a call waits for both at once (a background job holding
-        # the pty open does not hide the leader's exit).
+        # the pty open does not hide the leader's exit). Holding the slave open as
+        # well keeps the pty from hanging up when the leader closes it on its way
+        # out: the exit then wakes the call once, not a hangup first and the exit
+        # a moment later. :meth:`release_terminal` lets it go.
         self._ready: select.epoll | None = None
+        self._slave: int | None = None
         if self.pidfd is not None and hasattr(select, "epoll"):
             self._ready = select.epoll()
             self._ready.register(self.fd, select.EPOLLIN)
             self._ready.register(self.pidfd, select.EPOLLIN)
+            self._slave = slave
+        elif slave is not None:
+            os.close(slave)
         self.eof = False
         self.exit_code: int | None = None
         self.exit_signal: int | None = None
@@ -201,18 +212,24 @@ class Session:
                 return b""
             raise
 
-    def write(self, data: bytes) -> None:
-        """Type *data* into the command's terminal."""
+    async def write(self, data: bytes, timeout: float = 5.0) -> None:
+        """Type *data* into the command's terminal, waiting (off the loop) while it is full.
+
+        Raises:
+            OSError: the terminal took nothing for *timeout* seconds (the command does
+                not read), or it is closed.
+        """
         view = memoryview(data)
-        deadline = time.monotonic() + 5.0
+        deadline = trio.current_time() + timeout
         while view:
             try:
                 n = os.write(self.fd, view)
             except BlockingIOError:
-                # The pty's input queue is full: the command is not reading.
-                if time.monotonic() > deadline:
+                # The command is not reading. A pty master polls writable even then,
+                # so there is no event to wait on.
+                if trio.current_time() > deadline:
                     raise OSError("the command does not read its input") from None
-                time.sleep(0.005)
+                await trio.sleep(0.005)
                 continue
             view = view[n:]
 
@@ -252,11 +269,22 @@ class Session:
         self.poll_exit()
         return survivors
 
+    def release_terminal(self) -> None:
+        """Stop holding the pty's slave end (the leader exited).
+
+        Once nothing else holds it, reading the master returns what is left (the
+        kernel first delivers output still in flight) and then reports the end.
+        """
+        if self._slave is not None:
+            os.close(self._slave)
+            self._slave = None
+
     def close(self) -> None:
         """Release the pty (after :meth:`kill`, or once the command exited)."""
         if self.closed:
             return
         self.closed = True
+        self.release_terminal()
         if self._ready is not None:
             self._ready.close()
             self._ready = None

@@ -67,11 +67,12 @@ def _open_pty(rows: int, cols: int) -> tuple[int, int]:
 
 def spawn_posix(
     argv: list[str], cwd: str, env: dict[str, str], rows: int, cols: int
-) -> tuple[int, int, int]:
+) -> tuple[int, int, int, int]:
     """Start *argv* with ``posix_spawn`` (see the module doc).
 
     Returns:
-        ``(master fd, pid, slave device number)``. The caller reaps the pid.
+        ``(master fd, slave fd, pid, slave device number)``. The caller reaps the pid
+        and closes both descriptors.
 
     Raises:
         OSError: the program is missing, *cwd* is not enterable, or the spawn failed.
@@ -96,19 +97,19 @@ def spawn_posix(
             )
     except BaseException:
         os.close(master)
-        raise
-    finally:
         os.close(slave)
-    return master, pid, rdev
+        raise
+    return master, slave, pid, rdev
 
 
 def spawn_setsid(
     setsid: str, argv: list[str], cwd: str, env: dict[str, str], rows: int, cols: int
-) -> tuple[int, subprocess.Popen[bytes], int]:
+) -> tuple[int, int, subprocess.Popen[bytes], int]:
     """Start *argv* under ``setsid --ctty`` through subprocess.
 
     Returns:
-        ``(master fd, the Popen of the leader, slave device number)``.
+        ``(master fd, slave fd, the Popen of the leader, slave device number)``; the
+        caller closes both descriptors.
     """
     master, slave = _open_pty(rows, cols)
     try:
@@ -124,10 +125,9 @@ def spawn_setsid(
         )
     except BaseException:
         os.close(master)
-        raise
-    finally:
         os.close(slave)
-    return master, popen, rdev
+        raise
+    return master, slave, popen, rdev
 
 
 def _inheritable_fds() -> list[int]:
