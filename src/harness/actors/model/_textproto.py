@@ -134,7 +134,10 @@ def render_call(call: ToolCall, tool: ToolSchema | None = None) -> str:
     """*call* as a text-protocol model writes it, bodies in their tags."""
     tags = body_params(tool) if tool else {}
     args = {k: v for k, v in call.arguments.items() if not (k in tags and isinstance(v, str))}
-    out = [f"<tool_call>{json.dumps({'name': call.name, 'arguments': args})}"]
+    # "</" in a JSON string is written "<\/" (the same string to JSON), so a value
+    # such as "</tool_call>" cannot end the block early
+    head = json.dumps({"name": call.name, "arguments": args}).replace("</", "<\\/")
+    out = [f"<tool_call>{head}"]
     for param, tag in tags.items():
         value = call.arguments.get(param)
         if isinstance(value, str):
