@@ -281,3 +281,22 @@ async def test_the_idle_limit_is_not_the_first_byte_limit(
     assert isinstance(events[-1], ModelError)
     assert "silent for 0.3 s" in events[-1].message
     assert trio.current_time() - start < 15  # far below the 30 s first-byte limit
+
+
+def test_rendering_reuses_messages_yet_follows_every_change() -> None:
+    from harness.actors.model._openai import OpenAIProvider, openai_messages
+    from harness.actors.protocol.model import ChatMessage, ToolCall
+
+    provider = OpenAIProvider()
+    history: list[ChatMessage] = [ChatMessage(role="user", content="go")]
+    for i in range(40):
+        history.append(
+            ChatMessage(role="assistant", tool_calls=(ToolCall(f"c{i}", "read_file", {"n": i}),))
+        )
+        history.append(ChatMessage(role="tool", content=f"out {i}", tool_call_id=f"c{i}"))
+        if i % 9 == 8:
+            history[1:3] = [ChatMessage(role="user", content=f"summary {i}")]
+        rendered = provider._messages_json("sys", tuple(history))
+        assert rendered == openai_messages("sys", tuple(history))
+    assert provider._rendered is not None
+    assert len(provider._rendered) <= 2 * len(history) + 256

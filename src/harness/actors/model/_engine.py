@@ -125,6 +125,7 @@ class ModelEngine:
         self.retry = retry or RetryPolicy()
         self._providers: dict[str, Provider] = dict(providers or {})
         self.histories = HistoryStore()
+        self._env_secrets: list[str | None] | None = None
 
     def provider(self, name: str) -> Provider:
         """The provider called *name*, made on first use.
@@ -177,9 +178,12 @@ class ModelEngine:
                 await p.aclose()
 
     def _secrets(self, req_key: str | None) -> list[str | None]:
-        keys = [req_key]
-        keys += [v for k, v in self.env.items() if k.endswith(("_API_KEY", "_TOKEN"))]
-        return keys
+        if self._env_secrets is None:
+            # the worker's environment is fixed at its start: read it once, not per request
+            self._env_secrets = [
+                v for k, v in self.env.items() if k.endswith(("_API_KEY", "_TOKEN"))
+            ]
+        return [req_key, *self._env_secrets]
 
     async def list_models(self, req: ListModels) -> ModelList:
         """The models of ``req.provider``.

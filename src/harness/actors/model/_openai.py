@@ -178,6 +178,7 @@ class OpenAIProvider(HttpProvider):
 
     name = "openai"
     _tools_cache: tuple[tuple[ToolSchema, ...], list[dict[str, Any]]] | None = None
+    _rendered: dict[int, tuple[ChatMessage, dict[str, Any]]] | None = None
 
     def _headers(self, api_key: str | None) -> dict[str, str]:
         headers = {"content-type": "application/json", "accept": "text/event-stream"}
@@ -205,10 +206,28 @@ class OpenAIProvider(HttpProvider):
         self._tools_cache = (tools, rendered)
         return rendered
 
+    def _messages_json(
+        self, system: str, messages: tuple[ChatMessage, ...]
+    ) -> list[dict[str, Any]]:
+        # The worker keeps a conversation's messages from round to round (the same
+        # objects), so each is rendered once; a message seen for the first time
+        # (a new conversation, a rewritten history) is rendered as it comes.
+        cache = self._rendered
+        if cache is None or len(cache) > 2 * len(messages) + 256:
+            keep = {id(m) for m in messages}
+            cache = self._rendered = {k: v for k, v in (cache or {}).items() if k in keep}
+        out: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+        for m in messages:
+            hit = cache.get(id(m))
+            if hit is None or hit[0] is not m:
+                hit = cache[id(m)] = (m, openai_messages("", (m,))[0])
+            out.append(hit[1])
+        return out
+
     def build_request(self, call: ProviderCall) -> httpx.Request:
         body: dict[str, Any] = {
             "model": call.model,
-            "messages": openai_messages(call.system, call.messages),
+            "messages": self._messages_json(call.system, call.messages),
             "stream": True,
             "stream_options": {"include_usage": True},
         }
