@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import attrs
 import trio
 
-from harness.ipc._errors import RequestTimeout
+from harness.ipc._errors import RemoteError, RequestTimeout
 from harness.ipc._messages import Message
 
 if TYPE_CHECKING:
@@ -25,6 +25,20 @@ class ChannelStatistics:
     frames_sent: int
     frames_received: int
     frames_dropped: int
+
+
+def cancelled_by_deadline(failure: Exception, timeout: float | None) -> bool:
+    """Whether *failure* is the peer giving up at the deadline we sent it.
+
+    The peer's deadline is ours, started a little later: when both pass in the
+    same moment its ``Cancelled`` may arrive before our own timer fires. Either
+    way the caller sees one thing, a :class:`RequestTimeout`.
+    """
+    return (
+        timeout is not None
+        and isinstance(failure, RemoteError)
+        and failure.type_name == "Cancelled"
+    )
 
 
 class _Call:
@@ -89,14 +103,16 @@ class MessageStream:
     async def __anext__(self) -> Message:
         call = self._call
         assert call.recv is not None
-        with trio.move_on_at(self._deadline) as scope:
+        with trio.move_on_at(self._deadline):
             try:
                 return await call.recv.receive()
             except trio.EndOfChannel:
-                if call.failure is not None:
-                    raise call.failure from None
-                raise StopAsyncIteration from None
-        assert scope.cancelled_caught
+                failure = call.failure
+                if failure is None:
+                    raise StopAsyncIteration from None
+                if not cancelled_by_deadline(failure, self._timeout):
+                    raise failure from None
+        # Our deadline passed, or the peer's (the same one) did first.
         raise RequestTimeout(
             worker=self._channel.name, request=call.request, timeout=self._timeout or 0.0
         )

@@ -5,11 +5,18 @@ requests (answered by the other end's :class:`Router`) and many calls may be in
 flight at once, correlated by id. Leaving a caller's cancel scope, or its timeout,
 sends ``Cancel(id)``: the peer cancels that one handler.
 
-A round trip is what every tool call and model turn pays, so the hot path is
-kept to the minimum of scheduler passes: frames go out with one ``send`` on the
-non-blocking socket (a task waits for the socket only when its buffer is full),
-the reader drains the socket without a checkpoint per read, and requests are
-served by a small pool of long-lived tasks rather than a new task per request.
+A round trip is what every tool call and model turn pays, so it costs one task
+switch on each side, as a bare socket ping-pong does. Nobody owns the socket's
+read side: whichever task needs a frame reads it (the "leader"), and the others
+park until it hands over.
+
+- A *lane* is a long-lived task that leads while nothing else does. When it reads
+  a request it hands the lead to another lane and serves the request itself, so
+  the reply goes out in the same scheduler pass the request came in.
+- A caller of :meth:`Channel.request` takes the lead while it waits (taking it
+  from a lane blocked on the socket), so its reply wakes it directly instead of
+  a reader task that would then wake it. It hands over as soon as its reply is
+  in, or when a frame needs a lane (a request, a control frame).
 
 The channel never decides what a closed peer *means*: :meth:`Channel.run` returns
 when the stream ends (``None``) or a frame breaks the protocol (the
@@ -21,7 +28,6 @@ error every pending call should see (the supervisor builds a
 
 from __future__ import annotations
 
-import errno
 import itertools
 import math
 import socket
@@ -33,7 +39,7 @@ from typing import Any
 
 import trio
 
-from harness.ipc._call import ChannelStatistics, MessageStream, _Call
+from harness.ipc._call import ChannelStatistics, MessageStream, _Call, cancelled_by_deadline
 from harness.ipc._envelope import (
     BadBody,
     Cancel,
@@ -51,28 +57,26 @@ from harness.ipc._envelope import (
     encode_envelope,
 )
 from harness.ipc._errors import IpcError, ProtocolError, RemoteError, RequestTimeout
-from harness.ipc._framing import DEFAULT_MAX_FRAME, FrameDecoder, encode_frame
+from harness.ipc._framing import DEFAULT_MAX_FRAME
 from harness.ipc._messages import Message
 from harness.ipc._router import Router
+from harness.ipc._wire import FrameSocket
 
 __all__ = ["Channel", "ChannelStatistics", "Control", "MessageStream"]
 
 
 Control = Ping | Pong | Hello | Shutdown
-_READ_SIZE = 64 * 1024
-# Idle serving tasks kept for the next requests; more than this many end when idle.
-_IDLE_SERVERS = 8
-# What a send or receive raises once the peer has gone or the socket is closed.
-_GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
+# Idle lanes kept for the next requests; a lane with this many idle beside it ends.
+_IDLE_LANES = 8
 _Served = tuple[Request, Callable[..., Awaitable[Any]], bool]
 
 
 class Channel:
-    """Typed request/reply and streams over a byte stream.
+    """Typed request/reply and streams over a connected socket.
 
     Args:
-        sock: the connected, non-blocking socket (a socketpair end). The channel
-            owns it from here on: :meth:`aclose` closes it.
+        sock: the connected socket (a socketpair end). The channel owns it from
+            here on: :meth:`aclose` closes it.
         name: the peer's name, used in every error (``"shell"``).
         router: handlers for requests the peer sends; ``None`` answers every
             request with an ``UnknownRequest`` error.
@@ -100,21 +104,25 @@ class Channel:
     ) -> None:
         self.name = name
         self.max_frame = max_frame
-        sock.setblocking(False)
-        self._sock = sock
-        self._read_buf = bytearray(_READ_SIZE)
+        self._wire = FrameSocket(sock, name, max_frame)
         self._router = router or Router()
         self._stream_buffer = stream_buffer
         self._cancel_grace = cancel_grace
         self._on_cancel_ignored = on_cancel_ignored
         self._on_control = on_control
-        self._decoder = FrameDecoder(max_frame)
-        self._send_lock = trio.StrictFIFOLock()
         self._ids = itertools.count(1)
         self._calls: dict[int, _Call] = {}
         self._serving: dict[int, trio.CancelScope] = {}
-        self._queue: deque[_Served] = deque()
-        self._idle = trio.lowlevel.ParkingLot()
+        # Reading: frames read and decoded but not dispatched yet, who reads now,
+        # the scope of its wait on the socket, and the lanes waiting to lead.
+        self._inbox: deque[Envelope | BadBody] = deque()
+        self._leader: trio.lowlevel.Task | None = None
+        self._wait_scope: trio.CancelScope | None = None
+        self._callers_seen = False
+        self._followers = trio.lowlevel.ParkingLot()
+        self._eof = False
+        self._broken: ProtocolError | None = None
+        self._ended = trio.Event()
         self._nursery: trio.Nursery | None = None
         self._closed: Exception | None = None
         self._sent = 0
@@ -126,7 +134,7 @@ class Channel:
     async def run(
         self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
     ) -> ProtocolError | None:
-        """Read frames until the stream ends; serve requests in child tasks.
+        """Read frames until the stream ends; serve requests meanwhile.
 
         Returns ``None`` when the peer closed the stream, or the
         :class:`ProtocolError` that broke it. Handlers still running are cancelled
@@ -134,83 +142,197 @@ class Channel:
         """
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            nursery.start_soon(self._lane)
             task_status.started()
             try:
-                return await self._read_loop()
+                await self._ended.wait()
+                return self._broken
             finally:
                 nursery.cancel_scope.cancel()
 
-    async def _read_loop(self) -> ProtocolError | None:
-        sock = self._sock
-        buf = self._read_buf
-        view = memoryview(buf)
-        while True:
+    # ------------------------------------------------------------------ reading
+
+    def _fill(self) -> bool:
+        """Move what has arrived into the inbox; ``False`` if nothing has."""
+        try:
+            payloads = self._wire.receive_nowait()
+        except BlockingIOError:
+            return False
+        except ProtocolError as exc:
+            self._eof, self._broken = True, exc
+            return True
+        if payloads is None:
+            self._eof = True
+            return True
+        for payload in payloads:
+            self._received += 1
             try:
-                n = sock.recv_into(buf)
-            except BlockingIOError:
-                try:
-                    await trio.lowlevel.wait_readable(sock)
-                except trio.ClosedResourceError:
-                    return None
-                continue
-            except (*_GONE, OSError):
-                return None
-            if not n:
-                return None
-            try:
-                payloads = self._decoder.feed(view[:n])
+                self._inbox.append(decode_envelope(payload))
             except ProtocolError as exc:
-                return exc
-            for payload in payloads:
-                self._received += 1
+                self._eof, self._broken = True, exc
+                break
+        return True
+
+    async def _wait_socket(self) -> None:
+        if not await self._wire.wait_readable():
+            self._eof = True
+
+    async def _lane_wait_socket(self) -> None:
+        if not self._callers_seen:
+            # Nobody here has made a request: nobody will take the socket over.
+            await self._wait_socket()
+            return
+        # In a scope of its own, so a caller can take the socket over.
+        with trio.CancelScope() as scope:
+            self._wait_scope = scope
+            try:
+                await self._wait_socket()
+            finally:
+                if self._wait_scope is scope:
+                    self._wait_scope = None
+
+    def _end(self) -> None:
+        self._ended.set()
+        self._followers.unpark_all()
+
+    def _hand_over(self) -> None:
+        """Give up the lead to a parked lane (or a new one)."""
+        self._leader = None
+        nursery = self._nursery
+        if self._ended.is_set() or nursery is None or nursery.cancel_scope.cancel_called:
+            return  # the channel is ending: nobody needs to read
+        if len(self._followers):
+            self._followers.unpark()
+        else:
+            nursery.start_soon(self._lane)
+
+    # ------------------------------------------------------------------ lanes
+
+    async def _lane(self) -> None:
+        """Lead while nobody else does; serve each request read, one at a time.
+
+        The lane's one cancel scope stands for the request it is serving: a
+        ``Cancel`` or the request's timeout cancels it, and the lane ends after
+        answering ``Cancelled`` (a new lane takes its place when needed). A scope
+        per lane rather than per request keeps a round trip to one task switch.
+        """
+        task = trio.lowlevel.current_task()
+        current: int | None = None
+        with trio.CancelScope() as scope:
+            while not scope.cancel_called and not self._ended.is_set():
+                if self._leader is not None:
+                    if len(self._followers) >= _IDLE_LANES:
+                        return
+                    await self._followers.park()
+                    continue
+                self._leader = task
                 try:
-                    env = decode_envelope(payload)
-                except ProtocolError as exc:
-                    return exc
-                await self._dispatch(env)
+                    served = await self._lead(task)
+                finally:
+                    if self._leader is task:
+                        self._hand_over()
+                if served is None:
+                    continue
+                req, fn, is_stream = served
+                current = req.id
+                self._serving[current] = scope
+                if req.timeout is not None:
+                    scope.deadline = trio.current_time() + req.timeout
+                try:
+                    failure = await self._serve(req, fn, is_stream)
+                finally:
+                    self._serving.pop(current, None)
+                # No checkpoint since the handler returned: a cancel cannot land between.
+                current = None
+                if req.timeout is not None:
+                    scope.deadline = math.inf
+                if failure is not None:
+                    await self._send_quiet(failure)
+        if scope.cancelled_caught and current is not None:
+            await self._send_quiet(
+                Error(current, "Cancelled", "cancelled by the caller or its deadline")
+            )
+
+    async def _lead(self, task: trio.lowlevel.Task) -> _Served | None:
+        """Dispatch frames until one is a request to serve (returned) or the lead is lost."""
+        while True:
+            while self._inbox:
+                env = self._inbox.popleft()
+                if isinstance(env, Request):
+                    found = self._router.lookup(env.body)
+                    if found is not None:
+                        return env, found[0], found[1]
+                    tag = type(env.body).TAG
+                    await self._send_quiet(
+                        Error(env.id, "UnknownRequest", f"no handler for {tag!r}")
+                    )
+                elif not self._dispatch_now(env):
+                    await self._dispatch(env)
+                if self._leader is not task:
+                    return None
+            if self._eof:
+                self._end()
+                return None
+            if not self._fill():
+                await self._lane_wait_socket()
+                if self._leader is not task:
+                    return None  # a caller took the socket over
+
+    # ------------------------------------------------------------------ dispatching
+
+    def _dispatch_now(self, env: Envelope | BadBody) -> bool:
+        """Handle a frame that needs no waiting; ``False`` if it needs a lane."""
+        if isinstance(env, Reply):
+            call = self._calls.pop(env.id, None)
+            if call is None or call.stream:
+                self._dropped += 1
+            else:
+                call.finish(reply=env.body)
+        elif isinstance(env, StreamItem):
+            call = self._calls.get(env.id)
+            if call is None or call.finished or call.send is None:
+                self._dropped += 1
+                return True
+            try:
+                call.send.send_nowait(env.body)
+            except trio.WouldBlock:
+                return False  # the consumer is behind: a lane waits for it
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                self._dropped += 1  # the consumer walked away; the cancel is on its way
+        elif isinstance(env, StreamEnd):
+            call = self._calls.pop(env.id, None)
+            if call is None:
+                self._dropped += 1
+            else:
+                call.finish()
+        elif isinstance(env, Error):
+            call = self._calls.pop(env.id, None)
+            if call is None:
+                self._dropped += 1
+            else:
+                call.finish(RemoteError(self.name, env.type_name, env.message, env.traceback))
+        elif isinstance(env, Cancel):
+            scope = self._serving.get(env.id)
+            if scope is not None:
+                scope.cancel()
+        else:
+            return False
+        return True
 
     async def _dispatch(self, env: Envelope | BadBody) -> None:
+        """Handle a frame that may wait (a lane's part): backpressure, bad bodies, control."""
         if isinstance(env, StreamItem):
             call = self._calls.get(env.id)
             if call is None or call.finished or call.send is None:
                 self._dropped += 1
                 return
-            try:
-                call.send.send_nowait(env.body)
-            except trio.WouldBlock:
-                try:  # the consumer is behind: stop reading until it catches up
-                    await call.send.send(env.body)
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    self._dropped += 1
+            try:  # stop reading until the consumer catches up
+                await call.send.send(env.body)
             except (trio.BrokenResourceError, trio.ClosedResourceError):
-                self._dropped += 1  # the consumer walked away; the cancel is on its way
-        elif isinstance(env, Reply):
-            call = self._calls.pop(env.id, None)
-            if call is None or call.stream:
                 self._dropped += 1
-                return
-            call.finish(reply=env.body)
-        elif isinstance(env, StreamEnd):
-            call = self._calls.pop(env.id, None)
-            if call is None:
-                self._dropped += 1
-                return
-            call.finish()
-        elif isinstance(env, Error):
-            call = self._calls.pop(env.id, None)
-            if call is None:
-                self._dropped += 1
-                return
-            call.finish(RemoteError(self.name, env.type_name, env.message, env.traceback))
-        elif isinstance(env, Request):
-            self._start_serving(env)
-        elif isinstance(env, Cancel):
-            scope = self._serving.get(env.id)
-            if scope is not None:
-                scope.cancel()
         elif isinstance(env, BadBody):
             await self._bad_body(env)
-        elif self._on_control is not None:
+        elif isinstance(env, Ping | Pong | Hello | Shutdown) and self._on_control is not None:
             await self._on_control(env)
 
     async def _bad_body(self, env: BadBody) -> None:
@@ -226,56 +348,6 @@ class Channel:
             await self._send_quiet(Cancel(call.id))
 
     # ------------------------------------------------------------------ serving
-
-    def _start_serving(self, req: Request) -> None:
-        assert self._nursery is not None
-        found = self._router.lookup(req.body)
-        if found is None:
-            self._nursery.start_soon(
-                self._send_quiet,
-                Error(req.id, "UnknownRequest", f"no handler for {type(req.body).TAG!r}"),
-            )
-            return
-        self._queue.append((req, found[0], found[1]))
-        if len(self._idle):
-            self._idle.unpark()
-        else:
-            self._nursery.start_soon(self._server)
-
-    async def _server(self) -> None:
-        """Serve queued requests one at a time until cancelled or idle for long.
-
-        The task's one cancel scope stands for the request it is serving: a
-        ``Cancel`` or the request's timeout cancels it, and the task ends after
-        answering ``Cancelled`` (the next request gets a fresh task). A scope per
-        task rather than per request keeps a round trip to one task switch.
-        """
-        current: int | None = None
-        with trio.CancelScope() as scope:
-            while not scope.cancel_called:
-                if not self._queue:
-                    if len(self._idle) >= _IDLE_SERVERS:
-                        return
-                    await self._idle.park()
-                    continue
-                req, fn, is_stream = self._queue.popleft()
-                current = req.id
-                self._serving[current] = scope
-                if req.timeout is not None:
-                    scope.deadline = trio.current_time() + req.timeout
-                try:
-                    failure = await self._serve(req, fn, is_stream)
-                finally:
-                    self._serving.pop(current, None)
-                # No checkpoint since the handler returned: a cancel cannot land between.
-                current = None
-                scope.deadline = math.inf
-                if failure is not None:
-                    await self._send_quiet(failure)
-        if scope.cancelled_caught and current is not None:
-            await self._send_quiet(
-                Error(current, "Cancelled", "cancelled by the caller or its deadline")
-            )
 
     async def _serve(
         self, req: Request, fn: Callable[..., Awaitable[Any]], is_stream: bool
@@ -325,18 +397,55 @@ class Channel:
         try:
             await self._send_request(call, Request(call.id, msg, stream=False, timeout=timeout))
             if timeout is None:
-                await call.acked.wait()
+                await self._await_reply(call)
             else:
                 with trio.move_on_after(timeout):
-                    await call.acked.wait()
+                    await self._await_reply(call)
             if call.reply is not None:
                 return call.reply
-            if call.failure is not None:
+            if call.failure is not None and not cancelled_by_deadline(call.failure, timeout):
                 raise call.failure
             raise RequestTimeout(worker=self.name, request=call.request, timeout=timeout or 0.0)
         finally:
             if not call.finished:
                 self._abandon(call)
+
+    async def _await_reply(self, call: _Call) -> None:
+        task = trio.lowlevel.current_task()
+        if self._nursery is not None and not self._eof and not call.finished:
+            if self._leader is None:
+                self._leader = task
+            elif self._wait_scope is not None:
+                # A lane is blocked on the socket: take it over. Its wait is
+                # aborted at once, so the socket is free for ours now.
+                self._wait_scope.cancel()
+                self._wait_scope = None
+                self._leader = task
+        if self._leader is task:
+            try:
+                await self._lead_for(call, task)
+            finally:
+                if self._leader is task:
+                    self._hand_over()
+        if not call.finished:
+            await call.acked.wait()
+
+    async def _lead_for(self, call: _Call, task: trio.lowlevel.Task) -> None:
+        """Read and dispatch until *call* is answered or a frame needs a lane."""
+        while not call.finished:
+            while self._inbox:
+                if not self._dispatch_now(self._inbox[0]):
+                    return
+                self._inbox.popleft()
+                if call.finished:
+                    return
+            if self._eof:
+                self._end()
+                return
+            if not self._fill():
+                await self._wait_socket()
+                if self._leader is not task:
+                    return
 
     @asynccontextmanager
     async def stream(
@@ -372,6 +481,7 @@ class Channel:
     def _open(self, msg: Message, *, stream: bool) -> _Call:
         if self._closed is not None:
             raise self._closed
+        self._callers_seen = True
         call = _Call(next(self._ids), type(msg).TAG, stream, self._stream_buffer if stream else 1)
         self._calls[call.id] = call
         return call
@@ -396,54 +506,10 @@ class Channel:
     # ------------------------------------------------------------------ sending
 
     async def _send(self, env: Envelope) -> None:
-        """Send one frame: at once when the socket takes it, else wait for room.
-
-        Raises:
-            trio.BrokenResourceError: the peer is gone.
-            trio.ClosedResourceError: the socket was closed here.
-            ProtocolError: the frame is over the limit or does not encode.
-        """
         if self._closed is not None:
             raise self._closed
-        data = encode_frame(encode_envelope(env), self.max_frame)
-        lock = self._send_lock
-        if not lock.locked():
-            sent = self._send_some(data)
-            if sent == len(data):
-                self._sent += 1
-                return
-            # Part of the frame is out: the rest must follow before any other
-            # frame, even if this task is cancelled meanwhile.
-            lock.acquire_nowait()
-            try:
-                with trio.CancelScope(shield=True):
-                    await self._send_rest(memoryview(data)[sent:])
-            finally:
-                lock.release()
-        else:
-            async with lock:
-                with trio.CancelScope(shield=True):
-                    await self._send_rest(memoryview(data))
+        await self._wire.send(encode_envelope(env))
         self._sent += 1
-
-    def _send_some(self, data: bytes | memoryview) -> int:
-        try:
-            return self._sock.send(data)
-        except BlockingIOError:
-            return 0
-        except _GONE as exc:
-            raise trio.BrokenResourceError(f"{self.name}: the peer hung up") from exc
-        except OSError as exc:
-            if exc.errno == errno.EBADF:
-                raise trio.ClosedResourceError(f"{self.name}: the channel is closed") from None
-            raise trio.BrokenResourceError(f"{self.name}: {exc}") from exc
-
-    async def _send_rest(self, data: memoryview) -> None:
-        while data:
-            sent = self._send_some(data)
-            data = data[sent:]
-            if data:
-                await trio.lowlevel.wait_writable(self._sock)
 
     async def _send_quiet(self, env: Envelope) -> None:
         try:
@@ -466,12 +532,12 @@ class Channel:
             call.finish(error)
         for scope in self._serving.values():
             scope.cancel()
+        # A caller reading for its reply wakes when the socket ends or is closed
+        # (the owner closes it after this), and finds its call finished.
 
     async def aclose(self) -> None:
-        """Close the socket: a task waiting on it wakes, later sends fail."""
-        if self._sock.fileno() != -1:
-            trio.lowlevel.notify_closing(self._sock)
-            self._sock.close()
+        """Close the socket: whoever waits on it wakes, later sends fail."""
+        self._wire.close()
         await trio.lowlevel.checkpoint()
 
     @property

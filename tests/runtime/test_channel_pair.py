@@ -1,0 +1,186 @@
+"""Two channels over a real socketpair in one process: the reading and sending paths.
+
+Whoever waits reads the socket (a caller for its reply, or an idle lane), so these
+tests drive every hand-over: calls from both ends at once, frames larger than the
+socket buffer, callers that time out while reading, and a peer that hangs up.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import AsyncIterator
+
+import pytest
+import trio
+
+from harness.ipc import Channel, ChannelClosed, RequestTimeout, Router
+from tests.runtime.workers.messages import Count, Echo, Echoed, Number, Sleep
+
+
+def _router(side: str) -> Router:
+    router = Router()
+
+    @router.handle(Echo)
+    async def echo(req: Echo) -> Echoed:
+        await trio.lowlevel.checkpoint()
+        return Echoed(f"{side}:{req.text}", 0)
+
+    @router.handle(Sleep)
+    async def sleep(req: Sleep) -> Echoed:
+        await trio.sleep(req.seconds)
+        return Echoed("slept", 0)
+
+    @router.stream(Count)
+    async def count(req: Count, emit) -> None:  # type: ignore[no-untyped-def]
+        for i in range(req.n):
+            await emit(Number(i))
+
+    return router
+
+
+@pytest.fixture
+async def pair() -> AsyncIterator[tuple[Channel, Channel]]:
+    a, b = socket.socketpair()
+    left = Channel(a, name="right", router=_router("left"))
+    right = Channel(b, name="left", router=_router("right"))
+    async with trio.open_nursery() as nursery:
+        await nursery.start(left.run)
+        await nursery.start(right.run)
+        yield left, right
+        nursery.cancel_scope.cancel()
+    await left.aclose()
+    await right.aclose()
+
+
+async def test_calls_from_both_ends_at_once_each_get_their_own_reply(
+    pair: tuple[Channel, Channel],
+) -> None:
+    left, right = pair
+    got: dict[tuple[str, int], str] = {}
+
+    async def call(chan: Channel, side: str, i: int) -> None:
+        reply = await chan.request(Echo(str(i)), timeout=10)
+        assert isinstance(reply, Echoed)
+        got[(side, i)] = reply.text
+
+    # A broken channel would leave calls waiting: fail rather than hang.
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            for i in range(300):
+                nursery.start_soon(call, left, "left", i)
+                nursery.start_soon(call, right, "right", i)
+    assert got == {
+        **{("left", i): f"right:{i}" for i in range(300)},
+        **{("right", i): f"left:{i}" for i in range(300)},
+    }
+    assert left.statistics().calls_in_flight == right.statistics().calls_in_flight == 0
+    assert left.statistics().handlers_running == right.statistics().handlers_running == 0
+
+
+async def test_frames_larger_than_the_socket_buffer_do_not_interleave(
+    pair: tuple[Channel, Channel],
+) -> None:
+    left, right = pair
+    big = "x" * (3 * 1024 * 1024)  # far over a socketpair's buffer: sent in many pieces
+
+    async def large(chan: Channel, tag: str) -> None:
+        reply = await chan.request(Echo(tag + big), timeout=30)
+        assert isinstance(reply, Echoed)
+        assert reply.text.endswith(tag + big)
+
+    async def small(chan: Channel, i: int) -> None:
+        reply = await chan.request(Echo(str(i)), timeout=30)
+        assert isinstance(reply, Echoed)
+        assert reply.text.endswith(f":{i}")
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            for tag in "abc":
+                nursery.start_soon(large, left, tag)
+                nursery.start_soon(large, right, tag)
+            for i in range(50):
+                nursery.start_soon(small, left, i)
+                nursery.start_soon(small, right, i)
+    assert left.statistics().frames_dropped == right.statistics().frames_dropped == 0
+
+
+async def test_a_caller_timing_out_while_it_reads_hands_the_socket_on(
+    pair: tuple[Channel, Channel],
+) -> None:
+    left, _right = pair
+    for _ in range(20):
+        with pytest.raises(RequestTimeout):
+            await left.request(Sleep(5), timeout=0.01)
+        reply = await left.request(Echo("after"), timeout=5)
+        assert isinstance(reply, Echoed)
+        assert reply.text == "right:after"
+
+    # Callers leaving at random while others wait: the ones that stay are answered.
+    answered = 0
+
+    async def impatient() -> None:
+        with trio.move_on_after(0.005):
+            await left.request(Sleep(0.05), timeout=5)
+
+    async def patient(i: int) -> None:
+        nonlocal answered
+        reply = await left.request(Echo(str(i)), timeout=5)
+        assert isinstance(reply, Echoed)
+        assert reply.text == f"right:{i}"
+        answered += 1
+
+    async with trio.open_nursery() as nursery:
+        for i in range(100):
+            nursery.start_soon(impatient)
+            nursery.start_soon(patient, i)
+    assert answered == 100
+
+
+async def test_streams_and_requests_share_the_socket(pair: tuple[Channel, Channel]) -> None:
+    left, right = pair
+    numbers: list[int] = []
+
+    async def consume() -> None:
+        async with left.stream(Count(2000), timeout=30) as items:
+            async for item in items:
+                assert isinstance(item, Number)
+                numbers.append(item.value)
+                if item.value % 500 == 0:
+                    await trio.sleep(0.01)  # a slow consumer: the reader waits for it
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(consume)
+        for i in range(100):
+            reply = await right.request(Echo(str(i)), timeout=10)
+            assert isinstance(reply, Echoed)
+            assert reply.text == f"left:{i}"
+    assert numbers == list(range(2000))
+
+
+async def test_a_peer_hanging_up_wakes_the_caller_that_reads() -> None:
+    a, b = socket.socketpair()
+    left = Channel(a, name="right", router=_router("left"))
+    right = Channel(b, name="left", router=_router("right"))
+    outcome: list[BaseException] = []
+
+    async def run_left() -> None:
+        await left.run()
+        left.abort(ChannelClosed("the peer hung up"))
+
+    async def waiting_caller() -> None:
+        try:
+            await left.request(Sleep(30), timeout=60)
+        except ChannelClosed as exc:
+            outcome.append(exc)
+
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(run_left)
+            async with trio.open_nursery() as inner:
+                await inner.start(right.run)
+                nursery.start_soon(waiting_caller)
+                await trio.sleep(0.1)
+                await right.aclose()  # the peer's socket closes under the call
+    assert len(outcome) == 1
+    assert "hung up" in str(outcome[0])
+    await left.aclose()
