@@ -39,6 +39,7 @@ class FrameSocket:
         self._buf = bytearray(_READ_SIZE)
         self._view = memoryview(self._buf)
         self._lock = trio.StrictFIFOLock()
+        self._drained = False
 
     # ------------------------------------------------------------------ receiving
 
@@ -49,14 +50,20 @@ class FrameSocket:
             BlockingIOError: nothing to read yet; wait with :meth:`wait_readable`.
             ProtocolError: a frame header is over the limit.
         """
+        if self._drained:
+            # The last read took less than it asked for: the socket was empty
+            # then, and nobody has seen it readable since. Skip the syscall.
+            raise BlockingIOError
         try:
             n = self.sock.recv_into(self._buf)
         except BlockingIOError:
+            self._drained = True
             raise
         except OSError:  # the peer reset, or the socket was closed here
             return None
         if not n:
             return None
+        self._drained = n < len(self._buf)
         return self._decoder.feed(self._view[:n])
 
     async def wait_readable(self) -> bool:
@@ -65,6 +72,7 @@ class FrameSocket:
             await trio.lowlevel.wait_readable(self.sock)
         except trio.ClosedResourceError:
             return False
+        self._drained = False
         return True
 
     # ------------------------------------------------------------------ sending
