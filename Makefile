@@ -7,7 +7,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install run test bench lint clean
 
+# Bytecode is compiled here, not left to the first import: a worker's start-up is its
+# restart time, and with PYTHONDONTWRITEBYTECODE set (common in containers) every worker
+# start would compile harness's sources again. Up-to-date files are skipped.
 install: $(STAMP)
+	@$(BIN)/python -m compileall -q src >/dev/null
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
