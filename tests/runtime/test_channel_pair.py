@@ -14,7 +14,7 @@ import pytest
 import trio
 
 from harness.ipc import Channel, ChannelClosed, RequestTimeout, Router
-from tests.runtime.workers.messages import Count, Echo, Echoed, Number, Sleep
+from tests.runtime.workers.messages import AskParent, Count, Echo, Echoed, Number, Sleep
 
 
 def _router(side: str) -> Router:
@@ -184,3 +184,52 @@ async def test_a_peer_hanging_up_wakes_the_caller_that_reads() -> None:
     assert len(outcome) == 1
     assert "hung up" in str(outcome[0])
     await left.aclose()
+
+
+async def test_a_handler_that_waits_lets_the_next_request_through(
+    pair: tuple[Channel, Channel],
+) -> None:
+    left, _right = pair
+    order: list[str] = []
+
+    async def slow() -> None:
+        await left.request(Sleep(0.5), timeout=10)
+        order.append("slow")
+
+    async def quick() -> None:
+        await trio.sleep(0.05)  # the slow handler is waiting by now
+        reply = await left.request(Echo("q"), timeout=10)
+        assert isinstance(reply, Echoed)
+        order.append("quick")
+
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(slow)
+            nursery.start_soon(quick)
+    assert order == ["quick", "slow"]
+
+
+async def test_a_handler_calling_back_before_it_waits() -> None:
+    """The serving lane still leads when its handler makes a call of its own."""
+    a, b = socket.socketpair()
+    left = Channel(a, name="right", router=_router("left"))
+    router = _router("right")
+    right = Channel(b, name="left", router=router)
+
+    @router.handle(AskParent)
+    async def ask(req: AskParent) -> Echoed:
+        back = await right.request(Echo(req.text), timeout=10)  # no wait before this
+        assert isinstance(back, Echoed)
+        return Echoed(f"asked {back.text}", 0)
+
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(left.run)
+            await nursery.start(right.run)
+            for i in range(50):
+                reply = await left.request(AskParent(str(i)), timeout=10)
+                assert isinstance(reply, Echoed)
+                assert reply.text == f"asked left:{i}"
+            nursery.cancel_scope.cancel()
+    await left.aclose()
+    await right.aclose()

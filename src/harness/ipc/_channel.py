@@ -11,8 +11,9 @@ read side: whichever task needs a frame reads it (the "leader"), and the others
 park until it hands over.
 
 - A *lane* is a long-lived task that leads while nothing else does. When it reads
-  a request it hands the lead to another lane and serves the request itself, so
-  the reply goes out in the same scheduler pass the request came in.
+  a request it serves it itself, so the reply goes out in the same scheduler
+  pass the request came in; only if the handler has to wait does the lead pass
+  to another lane (see :func:`_until_it_blocks`).
 - A caller of :meth:`Channel.request` takes the lead while it waits (taking it
   from a lane blocked on the socket), so its reply wakes it directly instead of
   a reader task that would then wake it. It hands over as soon as its reply is
@@ -32,10 +33,11 @@ import itertools
 import math
 import socket
 import traceback
+import types
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import trio
 
@@ -69,6 +71,37 @@ Control = Ping | Pong | Hello | Shutdown
 # Idle lanes kept for the next requests; a lane with this many idle beside it ends.
 _IDLE_LANES = 8
 _Served = tuple[Request, Callable[..., Awaitable[Any]], bool]
+T = TypeVar("T")
+
+
+@types.coroutine
+def _until_it_blocks(
+    coro: Coroutine[Any, Any, T], on_block: Callable[[], None]
+) -> Generator[Any, Any, T]:
+    """Await *coro*, calling *on_block* just before it first gives up the CPU.
+
+    The same delegation ``await`` does, with one hook: a handler that answers
+    without waiting for anything never pays for handing the socket to another
+    lane, and one that waits hands it over before anyone could need it.
+    """
+    try:
+        trap = coro.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    on_block()
+    while True:
+        try:
+            sent = yield trap
+        except BaseException as exc:
+            try:
+                trap = coro.throw(exc)
+            except StopIteration as done:
+                return done.value  # type: ignore[no-any-return]
+        else:
+            try:
+                trap = coro.send(sent)
+            except StopIteration as done:
+                return done.value  # type: ignore[no-any-return]
 
 
 class Channel:
@@ -118,6 +151,7 @@ class Channel:
         self._inbox: deque[Envelope | BadBody] = deque()
         self._leader: trio.lowlevel.Task | None = None
         self._wait_scope: trio.CancelScope | None = None
+        self._inline: trio.lowlevel.Task | None = None  # a lane serving while it leads
         self._callers_seen = False
         self._followers = trio.lowlevel.ParkingLot()
         self._eof = False
@@ -220,7 +254,7 @@ class Channel:
         current: int | None = None
         with trio.CancelScope() as scope:
             while not scope.cancel_called and not self._ended.is_set():
-                if self._leader is not None:
+                if self._leader is not None and self._leader is not task:
                     if len(self._followers) >= _IDLE_LANES:
                         return
                     await self._followers.park()
@@ -228,18 +262,28 @@ class Channel:
                 self._leader = task
                 try:
                     served = await self._lead(task)
-                finally:
+                except BaseException:
                     if self._leader is task:
                         self._hand_over()
+                    raise
                 if served is None:
+                    if self._leader is task:
+                        self._hand_over()
                     continue
                 req, fn, is_stream = served
                 current = req.id
                 self._serving[current] = scope
                 if req.timeout is not None:
                     scope.deadline = trio.current_time() + req.timeout
+                # Still the leader: the lead passes on only if the handler blocks.
+                self._inline = task
                 try:
-                    failure = await self._serve(req, fn, is_stream)
+                    failure = await _until_it_blocks(
+                        self._serve(req, fn, is_stream), lambda: self._step_aside(task)
+                    )
+                except BaseException:
+                    self._step_aside(task)
+                    raise
                 finally:
                     self._serving.pop(current, None)
                 # No checkpoint since the handler returned: a cancel cannot land between.
@@ -247,11 +291,21 @@ class Channel:
                 if req.timeout is not None:
                     scope.deadline = math.inf
                 if failure is not None:
-                    await self._send_quiet(failure)
+                    await _until_it_blocks(
+                        self._send_quiet(failure), lambda: self._step_aside(task)
+                    )
+                self._inline = None
         if scope.cancelled_caught and current is not None:
             await self._send_quiet(
                 Error(current, "Cancelled", "cancelled by the caller or its deadline")
             )
+
+    def _step_aside(self, task: trio.lowlevel.Task) -> None:
+        """The request *task* serves is about to block: let another lane read."""
+        if self._inline is task:
+            self._inline = None
+            if self._leader is task:
+                self._hand_over()
 
     async def _lead(self, task: trio.lowlevel.Task) -> _Served | None:
         """Dispatch frames until one is a request to serve (returned) or the lead is lost."""
@@ -412,6 +466,8 @@ class Channel:
 
     async def _await_reply(self, call: _Call) -> None:
         task = trio.lowlevel.current_task()
+        if self._inline is task:
+            self._inline = None  # a handler calling back: it leads as a caller now
         if self._nursery is not None and not self._eof and not call.finished:
             if self._leader is None:
                 self._leader = task
