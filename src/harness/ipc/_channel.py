@@ -3,21 +3,8 @@
 Both ends of a worker's socketpair hold a :class:`Channel`. Either end may send
 requests (answered by the other end's :class:`Router`) and many calls may be in
 flight at once, correlated by id. Leaving a caller's cancel scope, or its timeout,
-sends ``Cancel(id)``: the peer cancels that one handler.
-
-A round trip is what every tool call and model turn pays, so it costs one task
-switch on each side, as a bare socket ping-pong does. Nobody owns the socket's
-read side: whichever task needs a frame reads it (the "leader"), and the others
-park until it hands over.
-
-- A *lane* is a long-lived task that leads while nothing else does. When it reads
-  a request it serves it itself, so the reply goes out in the same scheduler
-  pass the request came in; only if the handler has to wait does the lead pass
-  to another lane (see :func:`_until_it_blocks`).
-- A caller of :meth:`Channel.request` takes the lead while it waits (taking it
-  from a lane blocked on the socket), so its reply wakes it directly instead of
-  a reader task that would then wake it. It hands over as soon as its reply is
-  in, or when a frame needs a lane (a request, a control frame).
+sends ``Cancel(id)``: the peer cancels that one handler. Who reads the socket and
+how requests are served is in :mod:`harness.ipc._lanes`.
 
 The channel never decides what a closed peer *means*: :meth:`Channel.run` returns
 when the stream ends (``None``) or a frame breaks the protocol (the
@@ -32,34 +19,16 @@ from __future__ import annotations
 import itertools
 import math
 import socket
-import traceback
-import types
-from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
 
 import trio
 
 from harness.ipc._call import ChannelStatistics, MessageStream, _Call, cancelled_by_deadline
-from harness.ipc._envelope import (
-    BadBody,
-    Cancel,
-    Envelope,
-    Error,
-    Hello,
-    Ping,
-    Pong,
-    Reply,
-    Request,
-    Shutdown,
-    StreamEnd,
-    StreamItem,
-    decode_envelope,
-    encode_envelope,
-)
-from harness.ipc._errors import IpcError, ProtocolError, RemoteError, RequestTimeout
+from harness.ipc._envelope import Cancel, Request
+from harness.ipc._errors import ProtocolError, RequestTimeout
 from harness.ipc._framing import DEFAULT_MAX_FRAME
+from harness.ipc._lanes import Control, Lanes
 from harness.ipc._messages import Message
 from harness.ipc._router import Router
 from harness.ipc._wire import FrameSocket
@@ -67,44 +36,7 @@ from harness.ipc._wire import FrameSocket
 __all__ = ["Channel", "ChannelStatistics", "Control", "MessageStream"]
 
 
-Control = Ping | Pong | Hello | Shutdown
-# Idle lanes kept for the next requests; a lane with this many idle beside it ends.
-_IDLE_LANES = 8
-_Served = tuple[Request, Callable[..., Awaitable[Any]], bool]
-T = TypeVar("T")
-
-
-@types.coroutine
-def _until_it_blocks(
-    coro: Coroutine[Any, Any, T], on_block: Callable[[], None]
-) -> Generator[Any, Any, T]:
-    """Await *coro*, calling *on_block* just before it first gives up the CPU.
-
-    The same delegation ``await`` does, with one hook: a handler that answers
-    without waiting for anything never pays for handing the socket to another
-    lane, and one that waits hands it over before anyone could need it.
-    """
-    try:
-        trap = coro.send(None)
-    except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
-    on_block()
-    while True:
-        try:
-            sent = yield trap
-        except BaseException as exc:
-            try:
-                trap = coro.throw(exc)
-            except StopIteration as done:
-                return done.value  # type: ignore[no-any-return]
-        else:
-            try:
-                trap = coro.send(sent)
-            except StopIteration as done:
-                return done.value  # type: ignore[no-any-return]
-
-
-class Channel:
+class Channel(Lanes):
     """Typed request/reply and streams over a connected socket.
 
     Args:
@@ -135,33 +67,14 @@ class Channel:
         on_cancel_ignored: Callable[[str], None] | None = None,
         on_control: Callable[[Control], Awaitable[None]] | None = None,
     ) -> None:
-        self.name = name
+        super().__init__(
+            FrameSocket(sock, name, max_frame), name=name, router=router, on_control=on_control
+        )
         self.max_frame = max_frame
-        self._wire = FrameSocket(sock, name, max_frame)
-        self._router = router or Router()
         self._stream_buffer = stream_buffer
         self._cancel_grace = cancel_grace
         self._on_cancel_ignored = on_cancel_ignored
-        self._on_control = on_control
         self._ids = itertools.count(1)
-        self._calls: dict[int, _Call] = {}
-        self._serving: dict[int, trio.CancelScope] = {}
-        # Reading: frames read and decoded but not dispatched yet, who reads now,
-        # the scope of its wait on the socket, and the lanes waiting to lead.
-        self._inbox: deque[Envelope | BadBody] = deque()
-        self._leader: trio.lowlevel.Task | None = None
-        self._wait_scope: trio.CancelScope | None = None
-        self._inline: trio.lowlevel.Task | None = None  # a lane serving while it leads
-        self._callers_seen = False
-        self._followers = trio.lowlevel.ParkingLot()
-        self._eof = False
-        self._broken: ProtocolError | None = None
-        self._ended = trio.Event()
-        self._nursery: trio.Nursery | None = None
-        self._closed: Exception | None = None
-        self._sent = 0
-        self._received = 0
-        self._dropped = 0
 
     # ------------------------------------------------------------------ running
 
@@ -183,258 +96,6 @@ class Channel:
                 return self._broken
             finally:
                 nursery.cancel_scope.cancel()
-
-    # ------------------------------------------------------------------ reading
-
-    def _fill(self) -> bool:
-        """Move what has arrived into the inbox; ``False`` if nothing has."""
-        try:
-            payloads = self._wire.receive_nowait()
-        except BlockingIOError:
-            return False
-        except ProtocolError as exc:
-            self._eof, self._broken = True, exc
-            return True
-        if payloads is None:
-            self._eof = True
-            return True
-        for payload in payloads:
-            self._received += 1
-            try:
-                self._inbox.append(decode_envelope(payload))
-            except ProtocolError as exc:
-                self._eof, self._broken = True, exc
-                break
-        return True
-
-    async def _wait_socket(self) -> None:
-        if not await self._wire.wait_readable():
-            self._eof = True
-
-    async def _lane_wait_socket(self) -> None:
-        if not self._callers_seen:
-            # Nobody here has made a request: nobody will take the socket over.
-            await self._wait_socket()
-            return
-        # In a scope of its own, so a caller can take the socket over.
-        with trio.CancelScope() as scope:
-            self._wait_scope = scope
-            try:
-                await self._wait_socket()
-            finally:
-                if self._wait_scope is scope:
-                    self._wait_scope = None
-
-    def _end(self) -> None:
-        self._ended.set()
-        self._followers.unpark_all()
-
-    def _hand_over(self) -> None:
-        """Give up the lead to a parked lane (or a new one)."""
-        self._leader = None
-        nursery = self._nursery
-        if self._ended.is_set() or nursery is None or nursery.cancel_scope.cancel_called:
-            return  # the channel is ending: nobody needs to read
-        if len(self._followers):
-            self._followers.unpark()
-        else:
-            nursery.start_soon(self._lane)
-
-    # ------------------------------------------------------------------ lanes
-
-    async def _lane(self) -> None:
-        """Lead while nobody else does; serve each request read, one at a time.
-
-        The lane's one cancel scope stands for the request it is serving: a
-        ``Cancel`` or the request's timeout cancels it, and the lane ends after
-        answering ``Cancelled`` (a new lane takes its place when needed). A scope
-        per lane rather than per request keeps a round trip to one task switch.
-        """
-        task = trio.lowlevel.current_task()
-        current: int | None = None
-        with trio.CancelScope() as scope:
-            while not scope.cancel_called and not self._ended.is_set():
-                if self._leader is not None and self._leader is not task:
-                    if len(self._followers) >= _IDLE_LANES:
-                        return
-                    await self._followers.park()
-                    continue
-                self._leader = task
-                try:
-                    served = await self._lead(task)
-                except BaseException:
-                    if self._leader is task:
-                        self._hand_over()
-                    raise
-                if served is None:
-                    if self._leader is task:
-                        self._hand_over()
-                    continue
-                req, fn, is_stream = served
-                current = req.id
-                self._serving[current] = scope
-                if req.timeout is not None:
-                    scope.deadline = trio.current_time() + req.timeout
-                # Still the leader: the lead passes on only if the handler blocks.
-                self._inline = task
-                try:
-                    failure = await _until_it_blocks(
-                        self._serve(req, fn, is_stream), lambda: self._step_aside(task)
-                    )
-                except BaseException:
-                    self._step_aside(task)
-                    raise
-                finally:
-                    self._serving.pop(current, None)
-                # No checkpoint since the handler returned: a cancel cannot land between.
-                current = None
-                if req.timeout is not None:
-                    scope.deadline = math.inf
-                if failure is not None:
-                    await _until_it_blocks(
-                        self._send_quiet(failure), lambda: self._step_aside(task)
-                    )
-                self._inline = None
-        if scope.cancelled_caught and current is not None:
-            await self._send_quiet(
-                Error(current, "Cancelled", "cancelled by the caller or its deadline")
-            )
-
-    def _step_aside(self, task: trio.lowlevel.Task) -> None:
-        """The request *task* serves is about to block: let another lane read."""
-        if self._inline is task:
-            self._inline = None
-            if self._leader is task:
-                self._hand_over()
-
-    async def _lead(self, task: trio.lowlevel.Task) -> _Served | None:
-        """Dispatch frames until one is a request to serve (returned) or the lead is lost."""
-        while True:
-            while self._inbox:
-                env = self._inbox.popleft()
-                if isinstance(env, Request):
-                    found = self._router.lookup(env.body)
-                    if found is not None:
-                        return env, found[0], found[1]
-                    tag = type(env.body).TAG
-                    await self._send_quiet(
-                        Error(env.id, "UnknownRequest", f"no handler for {tag!r}")
-                    )
-                elif not self._dispatch_now(env):
-                    await self._dispatch(env)
-                if self._leader is not task:
-                    return None
-            if self._eof:
-                self._end()
-                return None
-            if not self._fill():
-                await self._lane_wait_socket()
-                if self._leader is not task:
-                    return None  # a caller took the socket over
-
-    # ------------------------------------------------------------------ dispatching
-
-    def _dispatch_now(self, env: Envelope | BadBody) -> bool:
-        """Handle a frame that needs no waiting; ``False`` if it needs a lane."""
-        if isinstance(env, Reply):
-            call = self._calls.pop(env.id, None)
-            if call is None or call.stream:
-                self._dropped += 1
-            else:
-                call.finish(reply=env.body)
-        elif isinstance(env, StreamItem):
-            call = self._calls.get(env.id)
-            if call is None or call.finished or call.send is None:
-                self._dropped += 1
-                return True
-            try:
-                call.send.send_nowait(env.body)
-            except trio.WouldBlock:
-                return False  # the consumer is behind: a lane waits for it
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                self._dropped += 1  # the consumer walked away; the cancel is on its way
-        elif isinstance(env, StreamEnd):
-            call = self._calls.pop(env.id, None)
-            if call is None:
-                self._dropped += 1
-            else:
-                call.finish()
-        elif isinstance(env, Error):
-            call = self._calls.pop(env.id, None)
-            if call is None:
-                self._dropped += 1
-            else:
-                call.finish(RemoteError(self.name, env.type_name, env.message, env.traceback))
-        elif isinstance(env, Cancel):
-            scope = self._serving.get(env.id)
-            if scope is not None:
-                scope.cancel()
-        else:
-            return False
-        return True
-
-    async def _dispatch(self, env: Envelope | BadBody) -> None:
-        """Handle a frame that may wait (a lane's part): backpressure, bad bodies, control."""
-        if isinstance(env, StreamItem):
-            call = self._calls.get(env.id)
-            if call is None or call.finished or call.send is None:
-                self._dropped += 1
-                return
-            try:  # stop reading until the consumer catches up
-                await call.send.send(env.body)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                self._dropped += 1
-        elif isinstance(env, BadBody):
-            await self._bad_body(env)
-        elif isinstance(env, Ping | Pong | Hello | Shutdown) and self._on_control is not None:
-            await self._on_control(env)
-
-    async def _bad_body(self, env: BadBody) -> None:
-        if env.kind == "q":
-            await self._send_quiet(Error(env.id, "ProtocolError", str(env.error)))
-            return
-        call = self._calls.pop(env.id, None)
-        if call is None:
-            self._dropped += 1
-            return
-        call.finish(ProtocolError(f"{self.name} answered {call.request} with {env.error}"))
-        if call.stream:
-            await self._send_quiet(Cancel(call.id))
-
-    # ------------------------------------------------------------------ serving
-
-    async def _serve(
-        self, req: Request, fn: Callable[..., Awaitable[Any]], is_stream: bool
-    ) -> Error | None:
-        try:
-            if is_stream:
-
-                async def emit(item: Message) -> None:
-                    await self._send(StreamItem(req.id, item))
-                    # A handler that only emits must still see a cancel, and let
-                    # the other tasks run.
-                    await trio.lowlevel.checkpoint()
-
-                await fn(req.body, emit)
-                await self._send(StreamEnd(req.id))
-            else:
-                result = await fn(req.body)
-                if not isinstance(result, Message):
-                    raise TypeError(
-                        f"handler for {type(req.body).TAG!r} returned "
-                        f"{type(result).__name__}, not a Message"
-                    )
-                await self._send(Reply(req.id, result))
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            return None  # the peer is gone; nobody is waiting for the answer
-        except Exception as exc:
-            return Error(
-                req.id,
-                type(exc).__name__,
-                str(exc),
-                "".join(traceback.format_exception(exc)),
-            )
-        return None
 
     # ------------------------------------------------------------------ calling
 
@@ -558,20 +219,6 @@ class Channel:
             return
         if self._closed is None and self._on_cancel_ignored is not None:
             self._on_cancel_ignored(call.request)
-
-    # ------------------------------------------------------------------ sending
-
-    async def _send(self, env: Envelope) -> None:
-        if self._closed is not None:
-            raise self._closed
-        await self._wire.send(encode_envelope(env))
-        self._sent += 1
-
-    async def _send_quiet(self, env: Envelope) -> None:
-        try:
-            await self._send(env)
-        except (IpcError, trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
 
     async def send_control(self, env: Control) -> None:
         """Send a control frame (ping, pong, hello, shutdown); errors are swallowed."""
