@@ -132,6 +132,20 @@ def test_exit_codes(run_main, model: ScriptedModel, workspace: Path) -> None:
     assert (workspace / "b.txt").read_text() == "y"
 
 
+def test_temperature_and_seed_reach_the_provider(run_main, model: ScriptedModel) -> None:
+    model.add(reply("sampled"))
+    status, out, err = run_main("-p", "x", "--temperature", "0.5", "--seed", "42", *base(model))
+    assert (status, out) == (0, "sampled\n"), err
+    assert model.requests[-1]["temperature"] == 0.5
+    assert model.requests[-1]["seed"] == 42
+    model.add(reply("default"))
+    assert run_main("-p", "x", *base(model))[0] == 0
+    assert "seed" not in model.requests[-1]
+    # out of range, or not a number: a usage error before anything runs
+    assert run_main("-p", "x", "--temperature", "3", *base(model))[0] == 2
+    assert run_main("-p", "x", "--seed", "one", *base(model))[0] == 2
+
+
 def test_continue_and_resume_by_title(run_main, model: ScriptedModel) -> None:
     model.add(reply("one"), reply("two"), reply("three"))
     assert run_main("-p", "remember the number seven", *base(model))[0] == 0

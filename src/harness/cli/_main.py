@@ -39,6 +39,23 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _temperature(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0.0 <= value <= 2.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 2, got {value:g}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``harness``."""
     parser = argparse.ArgumentParser(
@@ -88,6 +105,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--tool-protocol",
         choices=("native", "text", "auto"),
         help="native tool calls, tool calls as text in the reply, or auto (default)",
+    )
+    model.add_argument(
+        "--temperature",
+        type=_temperature,
+        metavar="T",
+        help="sampling temperature, 0 to 2 (default: the provider's; 0.2 for local)",
+    )
+    model.add_argument(
+        "--seed",
+        type=_seed,
+        metavar="N",
+        help="sampling seed, so a run can be repeated (where the provider supports one)",
     )
     perms = parser.add_argument_group("permissions")
     perms.add_argument(

@@ -28,7 +28,8 @@ def session_options(args: argparse.Namespace, environ: Mapping[str, str]) -> Ses
         kw["provider"] = args.provider
     if args.model:
         kw["models"] = tuple(m.strip() for arg in args.model for m in arg.split(",") if m.strip())
-    for name in ("base_url", "tool_protocol", "permission_mode", "max_turns", "verify", "resume"):
+    names = ("base_url", "tool_protocol", "permission_mode", "max_turns", "verify", "resume")
+    for name in (*names, "temperature", "seed"):
         value = getattr(args, name, None)
         if value is not None:
             kw[name] = value

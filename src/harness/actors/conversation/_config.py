@@ -33,6 +33,7 @@ class LoopConfig:
         autotitle: ask the model for a title after the first exchange.
         system: the system prompt (instructions, AGENTS.md, skills, memory).
         temperature: sampling temperature (``None``: the provider's).
+        seed: sampling seed, for runs that can be repeated (``None``: the provider's).
         context: the window and output reserve.
         tools: offer only these tools (``None``: every tool of the table).
     """
@@ -53,6 +54,7 @@ class LoopConfig:
     autotitle: bool = False
     system: str = ""
     temperature: float | None = None
+    seed: int | None = None
     context: ContextSettings = attrs.field(factory=ContextSettings)
     tools: tuple[str, ...] | None = None
 

@@ -343,6 +343,7 @@ class Conversation:
             api_key=cfg.api_key,
             options=pm.ChatOptions(
                 temperature=cfg.temperature,
+                seed=cfg.seed,
                 max_tokens=reserve,
                 context_window=window,
                 thinking=cfg.keep_thinking,

@@ -76,6 +76,7 @@ class SessionOptions:
         tools: offer only these built-in tools (``None``: every one; the embedded
             ``local`` model gets the short list ``SMALL_MODEL_TOOLS``, since each tool
             is prompt it reads before its first token).
+        temperature, seed: sampling (``None``: the provider's own).
     """
 
     workspace: str | None = None
@@ -104,6 +105,7 @@ class SessionOptions:
     record: bool = True
     tools: tuple[str, ...] | None = None
     temperature: float | None = None
+    seed: int | None = None
 
 
 class _PermissionsPolicy:
@@ -287,6 +289,7 @@ async def open_session(
         tool_timeout=options.tool_timeout,
         autotitle=options.autotitle,
         temperature=options.temperature,
+        seed=options.seed,
         context=options.context,
         system=build_system_prompt(
             workspace, home=home, extra=options.system_extra, problems=problems
