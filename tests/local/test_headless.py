@@ -26,39 +26,51 @@ from harness.actors.model.local import DEFAULT_MODEL
 pytestmark = pytest.mark.slow
 
 ATTEMPTS = 2
+TIMED_OUT = -1
 SECRET = "PELICAN-7731"
 TASK = "What is the launch code written in the file notes.txt? Read the file to find out."
 
 
 def _run(workspace: Path, home: Path) -> tuple[int, list[dict[str, Any]], str]:
     env = {**os.environ, "HARNESS_HOME": str(home)}
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "harness",
-            "-p",
-            TASK,
-            "--provider",
-            "local",
-            "--model",
-            DEFAULT_MODEL,
-            "--permission-mode",
-            "auto",
-            "--output-format",
-            "stream-json",
-            "--max-turns",
-            "4",
-        ],
-        cwd=workspace,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,  # a bound against a hang, not a speed check
-        check=False,
-    )
-    events = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    return proc.returncode, events, proc.stderr
+    try:
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "harness",
+                "-p",
+                TASK,
+                "--provider",
+                "local",
+                "--model",
+                DEFAULT_MODEL,
+                "--permission-mode",
+                "auto",
+                "--output-format",
+                "stream-json",
+                "--max-turns",
+                "4",
+            ],
+            cwd=workspace,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,  # a bound against a hang, not a speed check
+            check=False,
+        )
+    except subprocess.TimeoutExpired as exc:
+        # A small model can ramble through every turn; that attempt is lost, not the
+        # test (a harness that hangs loses both attempts and fails it).
+        out = exc.stdout
+        text = out.decode(errors="replace") if isinstance(out, bytes) else (out or "")
+        # the last line may have been cut off by the kill
+        return TIMED_OUT, _events(text.rsplit("\n", 1)[0]), ""
+    return proc.returncode, _events(proc.stdout), proc.stderr
+
+
+def _events(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
 def _completed(code: int, events: list[dict[str, Any]]) -> bool:
@@ -87,7 +99,8 @@ def test_harness_p_answers_from_a_file_with_the_embedded_model(tmp_path: Path) -
         code, events, stderr = _run(workspace, home)
         # Whatever the model did, the program itself must never crash.
         assert "Traceback" not in stderr, stderr
-        assert any(e.get("type") == "result" for e in events), (code, stderr[-2000:])
+        if code != TIMED_OUT:
+            assert any(e.get("type") == "result" for e in events), (code, stderr[-2000:])
         runs.append((code, events))
         if _completed(code, events):
             break

@@ -307,7 +307,7 @@ def test_outcomes_are_json_clean(ws: Path, call: Call) -> None:
     [
         ({"path": 5}, "path must be string"),
         ({}, "missing required argument 'path'"),
-        ({"path": "a", "what": 1}, "unknown argument 'what'"),
+        ({"path": 5, "what": 1}, "path must be string"),
     ],
 )
 def test_bad_arguments_become_a_clear_result(

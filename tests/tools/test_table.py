@@ -117,7 +117,7 @@ def test_bind_fills_defaults_and_coerces_harmless_things() -> None:
         ("read_file", {"path": 3}, "path must be string, got integer"),
         ("read_file", {"path": "a", "start_line": 0}, "at least 1"),
         ("read_file", {"path": "a", "start_line": "x"}, "start_line must be integer"),
-        ("read_file", {"path": "a", "bogus": 1}, "unknown argument 'bogus'"),
+        ("write_file", {"path": "a", "content": "", "bogus": 1}, "unknown argument 'bogus'"),
         ("edit_file", {"path": "a", "edits": []}, "at least 1"),
         ("edit_file", {"path": "a", "edits": [{"old_text": "x"}]}, "'edits[0].new_text'"),
         ("read_file", ["a"], "arguments must be an object"),
@@ -129,6 +129,18 @@ def test_bind_refuses_with_a_clear_message(name: str, args: object, words: str) 
         builtin_table().bind(name, args)  # type: ignore[arg-type]
     assert words in str(info.value)
     assert str(info.value).startswith(f"{name}: ")
+
+
+def test_a_read_tool_drops_arguments_it_does_not_have() -> None:
+    # What a 1.5B model sent: the read is what it meant.
+    got = builtin_table().bind("read_file", {"path": "notes.txt", "content": "...\n"})
+    assert got["path"] == "notes.txt"
+    assert "content" not in got
+    # Nested objects are still checked, and tools that change things still refuse.
+    with pytest.raises(ToolArgumentError):
+        builtin_table().bind("read_file", {"path": "a", "next_read": {"column": 2}})
+    with pytest.raises(ToolArgumentError):
+        builtin_table().bind("delete_path", {"path": "a", "recursive_all": True})
 
 
 def test_unknown_tool_names_the_known_ones() -> None:

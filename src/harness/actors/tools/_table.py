@@ -131,8 +131,11 @@ class ToolSpec:
 
         Models are lenient writers, so a few harmless coercions are made: a numeric
         string for an ``integer``/``number``, ``"true"``/``"false"`` for a
-        ``boolean``. Anything else that does not fit raises :class:`ToolArgumentError`
-        naming the argument and what was expected.
+        ``boolean``; and a tool that only reads drops arguments it does not have
+        (small models add some, such as a ``content`` to ``read_file``; reading
+        anyway does what they meant, and nothing can change by it). Anything else
+        that does not fit raises :class:`ToolArgumentError` naming the argument and
+        what was expected.
         """
         if arguments is None:
             arguments = {}
@@ -140,7 +143,11 @@ class ToolSpec:
             raise ToolArgumentError(
                 self.name, f"arguments must be an object, got {_json_type(arguments)}"
             )
-        bound = _validate(self.name, self.parameters, dict(arguments), "")
+        given = dict(arguments)
+        props = self.parameters.get("properties", {})
+        if self.kind == "read" and props:
+            given = {k: v for k, v in given.items() if k in props}
+        bound = _validate(self.name, self.parameters, given, "")
         assert isinstance(bound, dict)
         return bound
 
