@@ -25,7 +25,7 @@ from harness.actors.model.local import DEFAULT_MODEL
 
 pytestmark = pytest.mark.slow
 
-ATTEMPTS = 2
+ATTEMPTS = 3  # a 1.5B model fails a fair share of single tries; the harness must not
 TIMED_OUT = -1
 SECRET = "PELICAN-7731"
 TASK = "What is the launch code written in the file notes.txt? Read the file to find out."
@@ -61,7 +61,7 @@ def _run(workspace: Path, home: Path) -> tuple[int, list[dict[str, Any]], str]:
         )
     except subprocess.TimeoutExpired as exc:
         # A small model can ramble through every turn; that attempt is lost, not the
-        # test (a harness that hangs loses both attempts and fails it).
+        # test (a harness that hangs loses every attempt and fails it).
         out = exc.stdout
         text = out.decode(errors="replace") if isinstance(out, bytes) else (out or "")
         # the last line may have been cut off by the kill
