@@ -136,8 +136,8 @@ async def test_compaction_rewrites_the_history_the_worker_holds(
         last = model.requests[-1]
         assert "[Summary" in last["messages"][1]["content"]
         assert len(last["messages"]) == 1 + len(s.history) - 1
-        bodies = [model.requests[i] for i in (0, 1, 3)]  # 2 is the summary request
-        await _check_bodies_whole(s, model, bodies[2:], s.history)
+        # requests[2] was the summary; [3] is the first after the compaction
+        await _check_bodies_whole(s, model, [model.requests[3]], s.history)
 
 
 async def test_trimmed_history_is_sent_whole(

@@ -59,7 +59,6 @@ async def spawn_worker(spec: ChildSpec, tag: str) -> Spawned:
     finally:
         theirs.close()
         os.close(write_fd)
-    ours.setblocking(False)
     return Spawned(process, ours, trio.lowlevel.FdStream(read_fd), tag)
 
 

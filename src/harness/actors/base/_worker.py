@@ -109,8 +109,7 @@ class Worker:
         sys.exit(0)
 
     async def _main(self, fd: int) -> None:
-        sock = socket.socket(fileno=fd)
-        sock.setblocking(False)
+        sock = socket.socket(fileno=fd)  # the channel makes it non-blocking
         start_lifeline(sock.fileno(), grace=self.shutdown_grace + 1.0)
         max_frame = int(os.environ.get(MAX_FRAME_ENV, DEFAULT_MAX_FRAME))
         chan = Channel(
