@@ -27,7 +27,8 @@ from rich.console import Console
 from rich.text import Text
 
 from harness._version import __version__
-from harness.cli.tui._commands import CommandError, is_command, parse_command
+from harness.cli.tui._commands import PROVIDERS as PROVIDERS
+from harness.cli.tui._commands import CommandError, ExitApp, is_command, parse_command
 from harness.cli.tui._completion import HarnessCompleter
 from harness.cli.tui._input import CTRL_C, build_prompt_session
 from harness.cli.tui._prefs import Prefs
@@ -41,14 +42,9 @@ if TYPE_CHECKING:
 # Rendering (rich's markdown, pygments), the key reader, the conversation and the
 # workers are imported after the first prompt is on the screen, not before.
 
-__all__ = ["App"]
+__all__ = ["App", "ExitApp"]
 
-PROVIDERS = ("ollama", "openai", "anthropic", "gemini", "local")
 _TICK = 0.08
-
-
-class ExitApp(Exception):
-    """Raised by ``/exit``."""
 
 
 class App:
