@@ -31,7 +31,8 @@ async def test_a_forked_worker_is_what_python_m_would_make(
     assert server is not None
     assert me.ppid == server  # it was forked, not started afresh
     assert me.sid == me.pid  # its own session, so a group kill reaches its tree only
-    assert me.cwd == str(tmp_path) and me.path0 == str(tmp_path)
+    assert me.cwd == str(tmp_path)
+    assert me.path0 == str(tmp_path)
     assert me.argv[1:] == ["one", "two"]
     assert me.variable == "forked"
     assert me.stdin == "/dev/null"
@@ -89,10 +90,9 @@ async def test_workers_survive_the_fork_server_being_killed(
                 break
     me = await identity(h)
     assert me.pid != first
-    with trio.fail_after(10):
-        while supervisor.fork_server_pid in (None, server):
-            await trio.sleep(0.02)
-    assert me.ppid in (supervisor.fork_server_pid, os.getpid())
+    # the server was started again, and the replacement waited for it
+    assert supervisor.fork_server_pid not in (None, server)
+    assert me.ppid == supervisor.fork_server_pid
     assert not psutil.pid_exists(first) or psutil.Process(first).status() == "zombie"
 
 
@@ -116,8 +116,9 @@ async def test_no_fork_server_outlives_the_supervisor(make_spec) -> None:
         await h.request(Echo("x"), timeout=10)
         server = sup.fork_server_pid
         worker = h.pid
-    assert server is not None and worker is not None
-    gone, alive = psutil.wait_procs(
+    assert server is not None
+    assert worker is not None
+    _, alive = psutil.wait_procs(
         [p for p in map(_process, (server, worker)) if p is not None], timeout=5
     )
     assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
