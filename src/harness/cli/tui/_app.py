@@ -8,16 +8,18 @@ headless mode and the Python API. Hosting trio as a guest in asyncio's loop woul
 put asyncio under every worker message and make trio's signal handling and
 ``KeyboardInterrupt`` delivery depend on prompt_toolkit's. The price of the thread
 is small: while a response runs there is no prompt, so a :class:`KeyReader`
-thread reads Esc / Ctrl+C and approval keys instead.
+thread reads Esc / Ctrl+C and approval keys instead (:mod:`._runkeys` says what
+each does).
 
 The session opens in the background: the prompt is ready before the workers
 have started (their imports are not on the path to the first prompt), and the
-first line typed waits for the session if it is not ready yet.
+first line typed waits for the session if it is not ready yet. What it opens
+with is settled in :mod:`._options`; what each slash command does, in
+:mod:`._dispatch`.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -27,28 +29,25 @@ from rich.console import Console
 from rich.text import Text
 
 from harness._version import __version__
-from harness.cli.tui._commands import CommandError, is_command, parse_command
+from harness.cli.tui._commands import PROVIDERS as PROVIDERS
+from harness.cli.tui._commands import CommandError, ExitApp, is_command, parse_command
 from harness.cli.tui._completion import HarnessCompleter
 from harness.cli.tui._input import CTRL_C, build_prompt_session
+from harness.cli.tui._options import choose_model, session_options
 from harness.cli.tui._prefs import Prefs
+from harness.cli.tui._runkeys import RunKeys
 from harness.cli.tui._sanitize import clean_line
 
 if TYPE_CHECKING:
-    from harness.cli.tui._keys import KeyReader
     from harness.cli.tui._timeline import ToolRecord
     from harness.cli.tui._view import RunView
 
 # Rendering (rich's markdown, pygments), the key reader, the conversation and the
 # workers are imported after the first prompt is on the screen, not before.
 
-__all__ = ["App"]
+__all__ = ["App", "ExitApp"]
 
-PROVIDERS = ("ollama", "openai", "anthropic", "gemini", "local")
 _TICK = 0.08
-
-
-class ExitApp(Exception):
-    """Raised by ``/exit``."""
 
 
 class App:
@@ -104,11 +103,8 @@ class App:
         self._reopen = trio.Event()
         self._closing = False
         self._result_seen = trio.Event()
-        self._approval_send: trio.MemorySendChannel[str] | None = None
-        self._keys: KeyReader | None = None
+        self._keys = RunKeys(self.console, cancel=self._cancel_run, post=self._post_to_run)
         self._ctrl_c = 0
-        self._typeahead = ""
-        self._queued: list[str] = []
         self._prompt: Any = None
         self._first: Any = None  # the first prompt's Future, already on the screen
         self._first_drawn: Any = None
@@ -129,72 +125,7 @@ class App:
     def choose_model(self) -> None:
         """Settle the provider and model: the command line, the workspace's last choice,
         then a reachable Ollama, then the embedded model."""
-        provider = getattr(self.args, "provider", None)
-        model = self.models[0] if self.models else None
-        saved = self.prefs.get()
-        if not provider and not model and saved.get("provider"):
-            self.provider, self.model = saved["provider"], saved.get("model", "")
-            self.base_url = self.base_url or saved.get("base_url")
-            self._say(f"model {self.provider}:{self.model} (remembered for this folder)")
-            return
-        try:
-            from harness.actors.model.local import (  # type: ignore[import-untyped,unused-ignore]
-                NoModelAvailable,
-                choose_startup_model,
-            )
-        except ImportError:  # the local provider is an optional part of the build
-            self.provider, self.model = provider or "ollama", model or ""
-            shown = f"{self.provider}:{self.model}" if self.model else self.provider
-            self._say(f"model {shown}" + ("" if provider else " (default; /connect to change)"))
-            return
-        try:
-            choice = choose_startup_model(provider, model, env=self.environ)
-        except NoModelAvailable as exc:
-            self.provider, self.model = "local", ""
-            self._say(str(exc), "yellow")
-            self._say("Type /connect to choose a provider.", "yellow")
-            return
-        self.provider, self.model = choice.provider, choice.model or ""
-        self._say(choice.header)
-        if choice.source == "embedded":
-            self._say(
-                "The embedded model is small: fine for trying harness offline and simple "
-                "tasks. /connect ollama|openai|anthropic|gemini for real work.",
-                "yellow",
-            )
-
-    def _options(self) -> Any:
-        from harness.actors.conversation._session import SessionOptions
-
-        a = self.args
-        kw: dict[str, Any] = {
-            "workspace": str(self.workspace),
-            "home": str(self.home),
-            "environ": self.environ,
-            "provider": self.provider or "ollama",
-            "models": tuple(dict.fromkeys([self.model, *self.models[1:]] if self.model else [])),
-            "base_url": self.base_url,
-            "resume": self.resume,
-            "continue_latest": self.continue_latest,
-            "autotitle": True,
-        }
-        workers = self.environ.get("HARNESS_WORKERS")
-        if workers:
-            # name -> module, for running against other worker builds (and in tests,
-            # before every real worker exists); a bad value is reported, not fatal
-            try:
-                kw["workers"] = {str(k): str(v) for k, v in json.loads(workers).items()}
-            except (ValueError, AttributeError):
-                self._say("HARNESS_WORKERS is not a JSON object of name: module; ignored", "yellow")
-        for name in ("permission_mode", "max_turns", "tool_protocol", "api_key", "sandbox"):
-            value = getattr(a, name, None)
-            if value is not None:
-                kw[name] = value
-        for name in ("allow", "deny"):
-            rules = getattr(a, name, None)
-            if rules:
-                kw[name] = tuple(rules)
-        return SessionOptions(**kw)
+        choose_model(self)
 
     async def _session_task(self) -> None:
         # Let the prompt draw first: the imports below hold the GIL for a while.
@@ -205,7 +136,7 @@ class App:
         while not self._closing:
             self._reopen = trio.Event()
             try:
-                async with open_session(self._options(), approver=self.approve) as live:
+                async with open_session(session_options(self), approver=self.approve) as live:
                     self.live, self.open_error = live, None
                     self.resume, self.continue_latest = None, False
                     self.title = getattr(live.conversation, "title", "") or ""
@@ -274,42 +205,16 @@ class App:
 
     # -- running a prompt ------------------------------------------------------------------
 
-    def _on_key(self, key: str) -> None:
-        if self._approval_send is not None:
-            try:
-                self._approval_send.send_nowait(key)
-            except (trio.WouldBlock, trio.ClosedResourceError):
-                pass
-            return
-        if key in ("esc", "c-c"):
-            if self.live is not None:
-                self.live.cancel()
-            return
-        # Type-ahead: a line finished during a run joins it (the inbox); a slash
-        # command waits for the run's end; an unfinished line prefills the next prompt.
-        if key == "backspace":
-            self._typeahead = self._typeahead[:-1]
-        elif key == "enter":
-            line, self._typeahead = self._typeahead, ""
-            if not line.strip():
-                return
-            if is_command(line) or self.live is None or self.view is None:
-                self._queued.append(line)
-                self._say(f"  ↳ after this answer: {clean_line(line)}")
-            else:
-                self.live.post(line)
-                self._say(f"  ↳ added to the running task: {clean_line(line)}")
-        elif len(key) == 1:
-            self._typeahead += key
+    def _cancel_run(self) -> None:
+        if self.live is not None:
+            self.live.cancel()
 
-    def _key_from_thread(self, token: trio.lowlevel.TrioToken) -> Any:
-        def deliver(key: str) -> None:
-            try:
-                token.run_sync_soon(self._on_key, key)
-            except trio.RunFinishedError:
-                pass
-
-        return deliver
+    def _post_to_run(self, line: str) -> bool:
+        # a line finished while a run goes joins it through the session's inbox
+        if self.live is None or self.view is None:
+            return False
+        self.live.post(line)
+        return True
 
     async def _ticker(self, view: RunView) -> None:
         while True:
@@ -318,7 +223,6 @@ class App:
 
     async def run_prompt(self, text: str) -> None:
         """Send *text* to the model and draw the run until its result."""
-        from harness.cli.tui._keys import KeyReader
         from harness.cli.tui._view import RunView
 
         live = await self.session()
@@ -333,7 +237,6 @@ class App:
         )
         self.view = view
         self._result_seen = trio.Event()
-        self._keys = KeyReader(self._key_from_thread(trio.lowlevel.current_trio_token()))
         self._keys.start()
         try:
             async with trio.open_nursery() as nursery:
@@ -347,7 +250,6 @@ class App:
                 nursery.cancel_scope.cancel()
         finally:
             self._keys.stop()
-            self._keys = None
             view.close()
             self.view = None
             self.tools_done.extend(view.finished_tools)
@@ -355,33 +257,13 @@ class App:
 
     async def approve(self, request: Any) -> Literal["yes", "no", "always"]:
         """The conversation's approver: show the call, wait for y / n / a."""
-        from harness.cli.tui._approval import approval_renderable, decision_for_key
-        from harness.cli.tui._keys import KeyReader
+        from harness.cli.tui._approval import approval_renderable
 
         view = self.view
         if view is not None:
             view.pause()
         self.console.print(approval_renderable(request, width=self.console.width))
-        send, recv = trio.open_memory_channel[str](64)
-        decision: Literal["yes", "no", "always"] | None = None
-        reader_started = False
-        if self._keys is None:
-            self._keys = KeyReader(self._key_from_thread(trio.lowlevel.current_trio_token()))
-            self._keys.start()
-            reader_started = True
-        self._approval_send = send
-        try:
-            async with recv:
-                async for key in recv:
-                    decision = decision_for_key(key)
-                    if decision is not None:
-                        break
-        finally:
-            self._approval_send = None
-            if reader_started and self._keys is not None:
-                self._keys.stop()
-                self._keys = None
-        decision = decision or "no"
+        decision = await self._keys.decision()
         label = {"yes": "approved", "always": "approved (always)", "no": "denied"}[decision]
         self._say(f"  → {label}", "green" if decision != "no" else "yellow")
         if view is not None:
@@ -413,8 +295,8 @@ class App:
                 return str(await trio.to_thread.run_sync(first.result))
             finally:
                 self._first_patch.__exit__(None, None, None)
-        if self._queued and prompt is None:
-            line = self._queued.pop(0)
+        if self._keys.queued and prompt is None:
+            line = self._keys.queued.pop(0)
             self.console.print(Text.assemble(("❯ ", "bold cyan"), clean_line(line)))
             return line
         session = self._prompt
@@ -425,7 +307,7 @@ class App:
 
         with patch_stdout(raw=True):
             if prompt is None:
-                ahead, self._typeahead = self._typeahead, ""
+                ahead, self._keys.typeahead = self._keys.typeahead, ""
                 return await trio.to_thread.run_sync(
                     lambda: session.prompt(pre_run=drawn, default=ahead)
                 )

@@ -1,7 +1,8 @@
 """The slash commands: their table, parsing, and a suggestion for unknown ones.
 
 The table is data: ``/help``, the completer and the dispatcher all read it. What
-each command *does* lives in :mod:`harness.cli.tui._dispatch`.
+each command *does* lives in the ``_cmd_*`` modules, and which handler runs which
+command in :mod:`harness.cli.tui._dispatch`.
 """
 
 from __future__ import annotations
@@ -9,11 +10,27 @@ from __future__ import annotations
 import shlex
 from typing import NamedTuple
 
-__all__ = ["COMMANDS", "Command", "CommandError", "ParsedCommand", "help_rows", "parse_command"]
+__all__ = [
+    "COMMANDS",
+    "PROVIDERS",
+    "Command",
+    "CommandError",
+    "ExitApp",
+    "ParsedCommand",
+    "help_rows",
+    "parse_command",
+]
+
+#: what ``/connect`` accepts
+PROVIDERS = ("ollama", "openai", "anthropic", "gemini", "local")
 
 
 class CommandError(ValueError):
     """A slash command line that cannot be run; the message is for the user."""
+
+
+class ExitApp(Exception):
+    """Raised by ``/exit``."""
 
 
 class Command(NamedTuple):

@@ -1,0 +1,178 @@
+"""The slash commands that show things: ``/help``, ``/status``, ``/expand``, ``/mcp``,
+``/agents``, ``/skills``, ``/memory``; and ``/exit``."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+
+from harness.cli.tui._cmd_common import live_session, say
+from harness.cli.tui._commands import CommandError, ExitApp, ParsedCommand, help_rows, lookup
+from harness.cli.tui._sanitize import clean, clean_line
+
+if TYPE_CHECKING:
+    from harness.cli.tui._app import App
+
+__all__ = [
+    "cmd_agents",
+    "cmd_exit",
+    "cmd_expand",
+    "cmd_help",
+    "cmd_mcp",
+    "cmd_memory",
+    "cmd_skills",
+    "cmd_status",
+]
+
+
+async def cmd_help(app: App, p: ParsedCommand) -> None:
+    """``/help [command]``: every command with its usage, or one explained."""
+    if p.args:
+        cmd = lookup(p.args[0].lstrip("/"))
+        if cmd is None:
+            raise CommandError(f"no command /{p.args[0].lstrip('/')}")
+        say(app, f"/{cmd.name} {cmd.usage}".rstrip(), "bold")
+        say(app, f"  {cmd.help}")
+        return
+    table = Table(show_header=False, box=None, padding=(0, 2))
+    for usage, text in help_rows():
+        table.add_row(Text(usage, style="cyan"), Text(text))
+    app.console.print(table)
+    say(
+        app,
+        "Enter sends · Ctrl+J newline · @path adds a file · Esc/Ctrl+C cancels a "
+        "response · Ctrl+D exits",
+        "dim",
+    )
+
+
+async def cmd_exit(app: App, p: ParsedCommand) -> None:
+    """``/exit``: leave (the app's loop catches :class:`ExitApp`)."""
+    raise ExitApp
+
+
+async def cmd_expand(app: App, p: ParsedCommand) -> None:
+    """``/expand [n]``: the last (or n-th last) tool output, unfolded."""
+    n = int(p.args[0]) if p.args and p.args[0].isdigit() else 1
+    if not app.tools_done or n > len(app.tools_done) or n < 1:
+        raise CommandError("no tool output to expand yet")
+    rec = app.tools_done[-n]
+    say(app, f"── {clean_line(rec.name)} {clean_line(rec.main_argument)} ──", "bold")
+    app.console.print(Text(clean(rec.output) or "(no output)"))
+
+
+def _rss(n: int) -> str:
+    return f"{n / 2**20:.0f} MB" if n else "-"
+
+
+async def cmd_status(app: App, p: ParsedCommand) -> None:
+    """``/status``: the workers, then the provider, model, session and context used."""
+    live = await live_session(app)
+    table = Table(title="workers", title_justify="left", box=None, padding=(0, 2))
+    for col in ("worker", "pid", "state", "uptime", "restarts", "rss"):
+        table.add_column(col)
+    for w in live.engine.status():
+        table.add_row(
+            w.name,
+            str(w.pid or "-"),
+            str(getattr(w.state, "value", w.state)),
+            f"{w.uptime:.0f}s",
+            str(w.restarts),
+            _rss(w.rss),
+        )
+    app.console.print(table)
+    cfg = live.conversation.config
+    chars = sum(len(m.content) for m in live.history) + len(cfg.system)
+    # the provider's own count of the last request (it includes the tool schemas)
+    # beats the estimate from the history's size
+    used = max(chars // 4, app.last_prompt_tokens)
+    try:
+        window, _reserve = cfg.context.resolved(cfg.provider)
+        ctx = f"~{used:,} of {window:,} tokens"
+    except Exception:
+        ctx = f"~{used:,} tokens"
+    say(
+        app,
+        f"provider {cfg.provider} · model {', '.join(cfg.models) or '(default)'} · "
+        f"tool protocol {cfg.tool_protocol} · permission mode {cfg.permission_mode}",
+    )
+    say(
+        app,
+        f"session {live.id}"
+        + (f" “{clean_line(app.title)}”" if app.title else "")
+        + f" · {len(live.history)} messages · context {ctx}",
+    )
+
+
+async def cmd_mcp(app: App, p: ParsedCommand) -> None:
+    """``/mcp``: the servers ``.mcp.json`` declares (this build starts none)."""
+    path = app.workspace / ".mcp.json"
+    try:
+        servers = json.loads(path.read_text()).get("mcpServers", {})
+    except FileNotFoundError:
+        say(app, "no MCP servers: this folder has no .mcp.json")
+        return
+    except (OSError, ValueError, AttributeError) as exc:
+        raise CommandError(f".mcp.json cannot be read: {exc}") from exc
+    for name, spec in servers.items():
+        kind = spec.get("type") or ("stdio" if "command" in spec else "http")
+        where = clean_line(str(spec.get("command") or spec.get("url", "")))
+        say(app, f"  {clean_line(name)}  {kind}  {where}")
+    say(app, "MCP bridges are not started by this build of harness.", "dim")
+
+
+async def cmd_agents(app: App, p: ParsedCommand) -> None:
+    """``/agents``: the session's sub-agents and what each is doing."""
+    if not app.subagents:
+        say(app, "no sub-agents in this session")
+    for name, state in app.subagents.items():
+        say(app, f"  {clean_line(name)}  {clean_line(state)[:100]}")
+
+
+async def cmd_skills(app: App, p: ParsedCommand) -> None:
+    """``/skills [name]``: the skills found (and those skipped), or one in full."""
+    from harness.skills import discover_skills, find_skill, render_skill, skill_dirs
+
+    if p.args:
+        from harness.skills import SkillError
+
+        try:
+            skill = find_skill(app.workspace, p.args[0], app.home)
+        except SkillError as exc:
+            raise CommandError(str(exc)) from exc
+        app.console.print(Text(clean(render_skill(skill))))
+        return
+    problems: list[str] = []
+    skills = discover_skills(app.workspace, app.home, problems=problems)
+    if not skills:
+        dirs = ", ".join(str(d) for d, _ in skill_dirs(app.workspace, app.home))
+        say(app, f"no skills (searched {dirs})")
+    for s in skills:
+        line = Text("  ")
+        line.append(clean_line(s.name), style="cyan")
+        line.append(f"  {clean_line(s.description)[:100]}")
+        line.append(f"  ({s.source})", style="dim")
+        app.console.print(line)
+    for problem in problems:
+        say(app, f"  skipped: {clean_line(problem)}", "yellow")
+
+
+async def cmd_memory(app: App, p: ParsedCommand) -> None:
+    """``/memory``: what ``memory.json`` under the harness home holds."""
+    path = app.home / "memory.json"
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        data = {}
+    except (OSError, ValueError) as exc:
+        raise CommandError(f"memory cannot be read: {exc}") from exc
+    entries = data.get("entries", data) if isinstance(data, dict) else {}
+    if not entries:
+        say(app, "nothing remembered yet")
+        return
+    for key, value in entries.items():
+        text = value if isinstance(value, str) else json.dumps(value)
+        say(app, f"  {clean_line(str(key))}: {clean_line(text)[:120]}")

@@ -1,0 +1,153 @@
+"""The slash commands about sessions: naming (``/title``, ``/save``, ``/autotitle``),
+finding and switching (``/sessions``, ``/resume``, ``/load``, ``/clear``), and
+``/export`` and ``/compact``."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from harness.cli.tui._cmd_common import live_session, pick, say
+from harness.cli.tui._commands import CommandError, ParsedCommand, on_off
+from harness.cli.tui._sanitize import clean_line
+
+if TYPE_CHECKING:
+    from harness.cli.tui._app import App
+
+__all__ = [
+    "cmd_autotitle",
+    "cmd_clear",
+    "cmd_compact",
+    "cmd_export",
+    "cmd_load",
+    "cmd_resume",
+    "cmd_save",
+    "cmd_sessions",
+    "cmd_title",
+    "session_rows",
+]
+
+
+async def cmd_title(app: App, p: ParsedCommand) -> None:
+    """``/title [text]``: show the session's title, or set it."""
+    live = await live_session(app)
+    if not p.raw_args:
+        say(app, f"title: {clean_line(app.title) or '(none yet)'}")
+        return
+    title = " ".join(p.args)
+    live.set_title(title)
+    app.title = title
+    say(app, f"session titled “{clean_line(title)}”", "green")
+
+
+async def cmd_save(app: App, p: ParsedCommand) -> None:
+    """``/save [title]``: title the session (it is always saved) and say how to load it."""
+    live = await live_session(app)
+    if p.args:
+        title = " ".join(p.args)
+        live.set_title(title)
+        app.title = title
+    name = app.title or live.id
+    say(app, f"session saved as “{clean_line(name)}” (/load {clean_line(name)})", "green")
+
+
+async def cmd_autotitle(app: App, p: ParsedCommand) -> None:
+    """``/autotitle [on|off]``: let the model title new sessions."""
+    live = await live_session(app)
+    cfg = live.conversation.config
+    cfg.autotitle = on_off(p.args, cfg.autotitle)
+    say(app, f"autotitle {'on' if cfg.autotitle else 'off'}")
+
+
+def _ago(ts: float) -> str:
+    d = max(0.0, time.time() - ts)
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if d >= size:
+            return f"{d / size:.0f}{unit} ago"
+    return "just now"
+
+
+def session_rows(app: App) -> list[Any]:
+    """The sessions of this workspace (none while no session is open)."""
+    live = app.live
+    if live is None:
+        return []
+    return [s for s in live.store.list()]
+
+
+async def cmd_sessions(app: App, p: ParsedCommand) -> None:
+    """``/sessions``: this workspace's sessions, one a line."""
+    await live_session(app)
+    rows = session_rows(app)
+    if not rows:
+        say(app, "no sessions in this folder yet")
+    for s in rows:
+        say(
+            app,
+            f"  {s.id}  {_ago(s.updated):>8}  {clean_line(s.title or '(untitled)')[:40]}"
+            f"  {clean_line(s.first_prompt)[:50]}",
+        )
+
+
+async def _switch(app: App, target: str) -> None:
+    app.resume = target
+    await app.reopen()
+
+
+async def cmd_resume(app: App, p: ParsedCommand) -> None:
+    """``/resume [title | id]``: switch to that session, or pick an earlier one."""
+    live = await live_session(app)
+    if p.args:
+        await _switch(app, " ".join(p.args))
+        return
+    rows = [s for s in session_rows(app) if s.id != live.id]
+    if not rows:
+        raise CommandError("no earlier session in this folder to resume")
+    index = await pick(
+        app,
+        [f"{s.title or '(untitled)'} · {_ago(s.updated)} · {s.first_prompt[:60]}" for s in rows],
+        "session",
+    )
+    if index is not None:
+        await _switch(app, rows[index].id)
+
+
+async def cmd_load(app: App, p: ParsedCommand) -> None:
+    """``/load title | id``: switch to that session."""
+    if not p.args:
+        raise CommandError("usage: /load TITLE|ID (or /resume for a picker)")
+    await _switch(app, " ".join(p.args))
+
+
+async def cmd_export(app: App, p: ParsedCommand) -> None:
+    """``/export json|md [path]``: write the session to a file."""
+    from harness.actors.conversation._store import export_json, export_markdown
+
+    live = await live_session(app)
+    fmt = (p.args[0] if p.args else "md").lower()
+    if fmt not in ("json", "md"):
+        raise CommandError("usage: /export json|md [path]")
+    loaded = live.store.load(live.id)
+    path = Path(p.args[1]) if len(p.args) > 1 else Path(f"harness-{live.id}.{fmt}")
+    data = export_json(loaded) if fmt == "json" else export_markdown(loaded).encode()
+    await trio.Path(path).write_bytes(data)
+    say(app, f"exported to {path}", "green")
+
+
+async def cmd_compact(app: App, p: ParsedCommand) -> None:
+    """``/compact``: summarise the history now."""
+    live = await live_session(app)
+    with app.console.status("summarising…"):
+        done = await live.conversation.compact()
+    say(app, "history summarised" if done else "nothing to compact yet")
+
+
+async def cmd_clear(app: App, p: ParsedCommand) -> None:
+    """``/clear``: close this session and start a new one."""
+    app.resume = None
+    app.title = ""
+    await app.reopen()
+    say(app, "new session", "green")

@@ -1,0 +1,93 @@
+"""What the terminal's session opens with: the provider and model settled at start-up,
+and the :class:`SessionOptions` built from the command line and the environment."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from harness.cli.tui._app import App
+
+__all__ = ["choose_model", "session_options"]
+
+
+def _say(app: App, text: str, style: str = "dim") -> None:
+    app.console.print(Text(text, style=style))
+
+
+def choose_model(app: App) -> None:
+    """Settle *app*'s provider and model: the command line, the workspace's last
+    choice, then a reachable Ollama, then the embedded model. Says which, and why."""
+    provider = getattr(app.args, "provider", None)
+    model = app.models[0] if app.models else None
+    saved = app.prefs.get()
+    if not provider and not model and saved.get("provider"):
+        app.provider, app.model = saved["provider"], saved.get("model", "")
+        app.base_url = app.base_url or saved.get("base_url")
+        _say(app, f"model {app.provider}:{app.model} (remembered for this folder)")
+        return
+    try:
+        from harness.actors.model.local import (  # type: ignore[import-untyped,unused-ignore]
+            NoModelAvailable,
+            choose_startup_model,
+        )
+    except ImportError:  # the local provider is an optional part of the build
+        app.provider, app.model = provider or "ollama", model or ""
+        shown = f"{app.provider}:{app.model}" if app.model else app.provider
+        _say(app, f"model {shown}" + ("" if provider else " (default; /connect to change)"))
+        return
+    try:
+        choice = choose_startup_model(provider, model, env=app.environ)
+    except NoModelAvailable as exc:
+        app.provider, app.model = "local", ""
+        _say(app, str(exc), "yellow")
+        _say(app, "Type /connect to choose a provider.", "yellow")
+        return
+    app.provider, app.model = choice.provider, choice.model or ""
+    _say(app, choice.header)
+    if choice.source == "embedded":
+        _say(
+            app,
+            "The embedded model is small: fine for trying harness offline and simple "
+            "tasks. /connect ollama|openai|anthropic|gemini for real work.",
+            "yellow",
+        )
+
+
+def session_options(app: App) -> Any:
+    """The ``SessionOptions`` for *app*'s next session (its current choices, the
+    command line's flags, and ``HARNESS_WORKERS`` when set)."""
+    from harness.actors.conversation._session import SessionOptions
+
+    a = app.args
+    kw: dict[str, Any] = {
+        "workspace": str(app.workspace),
+        "home": str(app.home),
+        "environ": app.environ,
+        "provider": app.provider or "ollama",
+        "models": tuple(dict.fromkeys([app.model, *app.models[1:]] if app.model else [])),
+        "base_url": app.base_url,
+        "resume": app.resume,
+        "continue_latest": app.continue_latest,
+        "autotitle": True,
+    }
+    workers = app.environ.get("HARNESS_WORKERS")
+    if workers:
+        # name -> module, for running against other worker builds (and in tests,
+        # before every real worker exists); a bad value is reported, not fatal
+        try:
+            kw["workers"] = {str(k): str(v) for k, v in json.loads(workers).items()}
+        except (ValueError, AttributeError):
+            _say(app, "HARNESS_WORKERS is not a JSON object of name: module; ignored", "yellow")
+    for name in ("permission_mode", "max_turns", "tool_protocol", "api_key", "sandbox"):
+        value = getattr(a, name, None)
+        if value is not None:
+            kw[name] = value
+    for name in ("allow", "deny"):
+        rules = getattr(a, name, None)
+        if rules:
+            kw[name] = tuple(rules)
+    return SessionOptions(**kw)

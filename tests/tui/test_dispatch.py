@@ -1,0 +1,123 @@
+"""The command table's handlers, and the keys routed while no prompt is open."""
+
+import argparse
+import io
+import os
+import termios
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+from rich.console import Console
+
+from harness.cli.tui._app import App, ExitApp
+from harness.cli.tui._commands import COMMANDS, CommandError, parse_command
+from harness.cli.tui._dispatch import HANDLERS, dispatch
+from harness.cli.tui._runkeys import RunKeys
+
+
+def test_every_command_in_the_table_has_a_handler() -> None:
+    assert sorted(HANDLERS) == sorted(c.name for c in COMMANDS)
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> App:
+    console = Console(file=io.StringIO(), width=80, color_system=None, _environ={})
+    return App(argparse.Namespace(), console=console, environ={}, workspace=tmp_path, home=tmp_path)
+
+
+def printed(app: App) -> str:
+    return app.console.file.getvalue()  # type: ignore[attr-defined,no-any-return]
+
+
+async def test_commands_that_need_no_session(app: App) -> None:
+    await dispatch(app, parse_command("/think on"))
+    assert app.show_thinking is True
+    await dispatch(app, parse_command("/think"))
+    assert app.show_thinking is False
+    assert printed(app) == "thinking shown (dimmed)\nthinking hidden\n"
+    with pytest.raises(CommandError, match="no tool output"):
+        await dispatch(app, parse_command("/expand"))
+    # the exception /exit raises is the one the app's loop ends on
+    with pytest.raises(ExitApp):
+        await dispatch(app, parse_command("/q"))
+
+
+class Run:
+    """What the keys did to the run: cancels and posted lines (``None``: no run)."""
+
+    def __init__(self, running: bool) -> None:
+        self.running = running
+        self.cancels = 0
+        self.posted: list[str] = []
+
+    def cancel(self) -> None:
+        self.cancels += 1
+
+    def post(self, line: str) -> bool:
+        if self.running:
+            self.posted.append(line)
+        return self.running
+
+
+def keys_for(run: Run, fd: int | None = None) -> tuple[RunKeys, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None, _environ={})
+    return RunKeys(console, cancel=run.cancel, post=run.post, fd=fd), out
+
+
+def type_keys(keys: RunKeys, text: str) -> None:
+    for ch in text:
+        keys.on_key("enter" if ch == "\r" else "backspace" if ch == "\b" else ch)
+
+
+def test_a_line_typed_during_a_run_joins_it_and_a_command_waits() -> None:
+    run = Run(running=True)
+    keys, out = keys_for(run)
+    type_keys(keys, "also testx\b\r/status\r  \rnext")
+    keys.on_key("esc")
+    keys.on_key("c-c")
+    assert run.posted == ["also test"]
+    assert keys.queued == ["/status"]
+    assert keys.typeahead == "next"  # prefills the next prompt
+    assert run.cancels == 2
+    assert out.getvalue().splitlines() == [
+        "  ↳ added to the running task: also test",
+        "  ↳ after this answer: /status",
+    ]
+
+
+def test_a_line_with_no_run_to_join_waits_for_the_prompt() -> None:
+    run = Run(running=False)
+    keys, _ = keys_for(run)
+    type_keys(keys, "hello\r")
+    assert keys.queued == ["hello"]
+    assert run.posted == []
+
+
+async def test_an_approval_takes_every_key_and_gives_the_terminal_back() -> None:
+    master, slave = os.openpty()
+    try:
+        before = termios.tcgetattr(slave)
+        run = Run(running=False)
+        keys, _ = keys_for(run, fd=slave)
+        decision = ""
+
+        async def ask() -> None:
+            nonlocal decision
+            decision = await keys.decision()
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ask)
+            await trio.testing.wait_all_tasks_blocked()
+            # no run reads the keys: the approval reads them itself, in raw mode
+            assert termios.tcgetattr(slave)[3] & termios.ICANON == 0
+            os.write(master, b"x\x1b[Aa")  # not an answer, an arrow key, then always
+        assert decision == "always"
+        assert run.cancels == 0
+        assert keys.typeahead == ""
+        assert termios.tcgetattr(slave) == before
+    finally:
+        os.close(master)
+        os.close(slave)
