@@ -121,3 +121,14 @@ async def test_a_hosted_provider_without_a_key_fails_at_once(tmp_path: Path) -> 
     assert ev.kind == "auth"
     assert "ANTHROPIC_API_KEY" in ev.message
     assert "/connect anthropic" in ev.message
+
+
+def test_a_key_saved_or_forgotten_is_seen_by_the_next_request(tmp_path: Path) -> None:
+    env = {"HARNESS_HOME": str(tmp_path)}
+    assert resolve_credentials("openai", env=env) == (None, "")
+    save_key("openai", "sk-first", env=env)
+    assert resolve_credentials("openai", env=env)[0] == "sk-first"
+    save_key("openai", "sk-again", env=env)  # same size, maybe the same mtime: a new file
+    assert resolve_credentials("openai", env=env)[0] == "sk-again"
+    forget_key("openai", env=env)
+    assert resolve_credentials("openai", env=env)[0] is None

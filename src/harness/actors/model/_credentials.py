@@ -147,6 +147,32 @@ def forget_key(provider: str, *, env: Mapping[str, str] | None = None) -> bool:
     return True
 
 
+# The model worker resolves credentials for every request: the file is read again
+# only when it changed (it is replaced by rename, so a new inode says so), and a
+# stat of it is all a request pays otherwise.
+_PATHS: dict[str, Path] = {}
+_SAVED: dict[Path, tuple[tuple[int, int, int], dict[str, dict[str, Any]]]] = {}
+
+
+def _saved(home: str) -> dict[str, dict[str, Any]]:
+    path = _PATHS.get(home)
+    if path is None:
+        path = _PATHS[home] = providers_path({"HARNESS_HOME": home} if home else {})
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return {}
+    except OSError:
+        return load_providers(path)  # raises the error worded for the user
+    stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+    cached = _SAVED.get(path)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    data = load_providers(path)
+    _SAVED[path] = (stamp, data)
+    return data
+
+
 def resolve_credentials(
     provider: str,
     *,
@@ -163,7 +189,7 @@ def resolve_credentials(
         base_url = next((env[k] for k in ENV_BASE_URLS.get(provider, ()) if env.get(k)), None)
     if api_key is None or base_url is None:
         try:
-            saved = load_providers(providers_path(env)).get(provider, {})
+            saved = _saved(env.get("HARNESS_HOME") or "").get(provider, {})
         except ProviderError:
             # A broken file matters only when it was the one place a key could come from.
             if api_key is None and provider in ("openai", "anthropic", "gemini"):
