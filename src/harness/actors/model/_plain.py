@@ -237,6 +237,10 @@ class PlainResponse:
                         continue
                 return data
             if self._done:
+                if self._inflate is not None:
+                    tail, self._inflate = self._inflate.flush(), None
+                    if tail:
+                        return tail
                 return None
             if not await self._fill():
                 if self._framing == _UNTIL_CLOSE:
