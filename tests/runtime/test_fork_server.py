@@ -144,3 +144,20 @@ def _process(pid: int) -> psutil.Process | None:
         return psutil.Process(pid)
     except psutil.NoSuchProcess:
         return None
+
+
+async def test_a_server_started_early_is_adopted(make_spec) -> None:
+    # The command line starts the fork server before it imports trio, so the
+    # two imports overlap; the supervisor then takes that server as its own.
+    from harness import _forkstart
+
+    _forkstart.start_early(extra=())
+    early = _forkstart._early
+    assert early is not None
+    async with open_supervisor() as sup:
+        h = await sup.start(make_spec())
+        me = await identity(h)
+        assert _forkstart.adopt() is None  # taken
+        assert sup.fork_server_pid == early.process.pid
+        assert me.ppid == early.process.pid
+    assert early.process.wait(5) is not None  # stopped with the supervisor
