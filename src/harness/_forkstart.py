@@ -18,11 +18,22 @@ import sys
 __all__ = ["PRELOAD", "WORKER_PRELOAD", "EarlyServer", "adopt", "command", "start_early"]
 
 #: What every worker imports: loaded once, in the fork server.
-PRELOAD = ("trio", "harness.ipc._channel", "harness.actors.base", "setproctitle")
+PRELOAD = (
+    "trio",
+    "harness.ipc._channel",
+    "harness.actors.base",
+    "setproctitle",
+    # a worker cleans up its own descendants as it exits, with psutil
+    "harness.supervisor._kill",
+)
 #: What the default workers (model, tools, shell) import beyond that. None of it
 #: reads the environment or starts a thread at import, which a preload must not.
 WORKER_PRELOAD = (
     "harness.actors.model._engine",
+    # httpx imports its transport (httpcore, h11, the trio backend) only when the
+    # first client is made: on the first model request's path, 0.2 s here.
+    "httpcore",
+    "httpcore._backends.trio",
     "harness.actors.tools._dispatch",
     "harness.actors.shell._service",
 )

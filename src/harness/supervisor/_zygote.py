@@ -219,4 +219,8 @@ def _set_title(req: ForkRequest) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    status = main(sys.argv[1:])
+    sys.stderr.flush()
+    # Tearing down every preloaded module would only delay the supervisor's exit,
+    # which waits for this one; nothing here has anything to flush or close.
+    os._exit(status)
