@@ -239,3 +239,18 @@ def test_multiline_history_completion_and_thinking(term_for, dirs) -> None:  # t
         t.send("\t")  # completes the workspace path
         t.send("\x15")  # Ctrl+U: clear what was typed
         out = t.expect("notes.md")
+
+
+def test_a_model_chosen_while_the_session_starts_is_the_one_used(term_for) -> None:  # type: ignore[no-untyped-def]
+    with ScriptedModel([reply("from the other model")]) as model:
+        t = term_for(model)
+        # typed as soon as the prompt shows, while start-up is still settling its choice
+        t.line("/model other")
+        t.expect(r"model other \(remembered")
+        t.expect("❯")
+        t.line("/status")
+        out = t.expect(r"permission mode \w+")
+        assert "provider openai · model other ·" in out
+        t.line("hello")
+        t.expect("from the other model")
+        assert model.requests[-1]["model"] == "other"
