@@ -254,3 +254,21 @@ def test_a_model_chosen_while_the_session_starts_is_the_one_used(term_for) -> No
         t.line("hello")
         t.expect("from the other model")
         assert model.requests[-1]["model"] == "other"
+
+
+def test_connect_cancelled_at_the_key_leaves_the_connection_as_it_was(term_for) -> None:  # type: ignore[no-untyped-def]
+    with ScriptedModel([reply("still here")]) as model:
+        t = term_for(model)
+        t.line("/connect anthropic")
+        t.expect("anthropic API key")
+        t.line("")
+        t.expect("no key given; the provider is unchanged")
+        t.line("/connect status")
+        out = t.expect(r"provider openai · model scripted[^\r\n]*[\r\n]")  # the whole line
+        assert model.base_url in out
+        t.expect("connected: 1 models available")
+        t.expect("❯")
+        t.line("/model scripted")
+        t.expect("model scripted \\(remembered")
+        t.line("hello")
+        t.expect("still here")

@@ -109,9 +109,9 @@ async def cmd_connect(app: App, p: ParsedCommand) -> None:
     if provider not in PROVIDERS:
         raise CommandError(f"unknown provider {provider!r}; choose one of {', '.join(PROVIDERS)}")
     model = p.args[1] if len(p.args) > 1 else ""
-    app.base_url = None
     if not await ensure_key(app, provider):
         return
+    app.base_url = None  # the new provider's own URL; only once the switch is certain
     apply_model(app, provider, model)
     say(app, f"provider {provider}" + (f", model {model}" if model else ""), "green")
     if not model:
