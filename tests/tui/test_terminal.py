@@ -272,3 +272,17 @@ def test_connect_cancelled_at_the_key_leaves_the_connection_as_it_was(term_for) 
         t.expect("model scripted \\(remembered")
         t.line("hello")
         t.expect("still here")
+
+
+def test_a_session_that_could_not_open_is_retried_after_a_new_choice(term_for) -> None:  # type: ignore[no-untyped-def]
+    with ScriptedModel([reply("opened at last")]) as model:
+        t = term_for(model, ["--resume", "no-such-session"])
+        t.expect("could not start the session")
+        t.line("hello")
+        t.expect(r"no session: [^\n]*Try /connect")
+        t.expect("❯")
+        t.line("/model scripted")  # what the advice leads to: a new choice
+        t.expect(r"model scripted \(remembered")
+        t.expect("❯")
+        t.line("hello")
+        t.expect("opened at last")

@@ -25,6 +25,13 @@ async def _settled(app: App) -> None:
     await app.session()
 
 
+async def _retry_failed(app: App) -> None:
+    # A session that could not open waits for a reopen; its error says "try
+    # /connect", so a new choice is what reopens it.
+    if app.live is None and app.open_error is not None:
+        await app.reopen()
+
+
 async def list_models(app: App, provider: str) -> list[str]:
     """The models *provider* offers, asked through the session's model worker."""
     from harness.actors.protocol.model import ListModels, ModelList
@@ -114,6 +121,7 @@ async def cmd_connect(app: App, p: ParsedCommand) -> None:
     app.base_url = None  # the new provider's own URL; only once the switch is certain
     apply_model(app, provider, model)
     say(app, f"provider {provider}" + (f", model {model}" if model else ""), "green")
+    await _retry_failed(app)
     if not model:
         await cmd_model(app, ParsedCommand(command=p.command, args=(), raw_args=""))
 
@@ -124,6 +132,7 @@ async def cmd_model(app: App, p: ParsedCommand) -> None:
     if p.args:
         apply_model(app, app.provider, p.args[0])
         say(app, f"model {p.args[0]} (remembered for this folder)", "green")
+        await _retry_failed(app)
         return
     try:
         with app.console.status("asking the provider for its models…"):
