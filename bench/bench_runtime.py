@@ -5,9 +5,11 @@
   process over a socketpair (no typing, no envelope decoding), in alternating
   blocks of 100 so that a change of load hits both alike;
 - crash to failure: ``kill -9`` of a worker -> its in-flight call fails;
-- crash to ready: ``kill -9`` -> a replacement worker answers, started afresh and
+- crash to ready: ``kill -9`` -> a replacement worker answers: forked by the fork
+  server (the default), started as a new interpreter (``fork=False``), and
   promoted from a standby;
-- idle RSS of one worker process, beside ``python -c`` importing only trio.
+- start to first answer of a new worker, forked and as a new interpreter;
+- idle RSS (and USS) of one worker process, beside ``python -c`` importing only trio.
 
 Run: ``python -m bench runtime``.
 """
@@ -104,7 +106,9 @@ async def round_trips(n: int) -> tuple[list[float], list[float], float, float]:
     return typed, bare, len(typed) / typed_time, len(bare) / bare_time
 
 
-async def crash_timings(n: int, *, standby: bool = False) -> tuple[list[float], list[float]]:
+async def crash_timings(
+    n: int, *, standby: bool = False, fork: bool = True
+) -> tuple[list[float], list[float]]:
     to_failure: list[float] = []
     to_ready: list[float] = []
     async with open_supervisor() as sup:
@@ -116,6 +120,7 @@ async def crash_timings(n: int, *, standby: bool = False) -> tuple[list[float], 
                 "backoff_initial": 0.0,
                 "standby": standby,
                 "standby_delay": 0.0,
+                "fork": fork,
             }
         )
         h = await sup.start(spec)
@@ -150,13 +155,29 @@ def _fields(spec: ChildSpec) -> dict[str, object]:
     return attrs.asdict(spec, recurse=False)
 
 
-async def idle_worker_rss() -> int:
+async def idle_worker_rss() -> tuple[int, int]:
+    """RSS and USS (the pages no other process shares) of an idle forked worker."""
     async with open_supervisor() as sup:
         h = await sup.start(_spec())
         await h.request(BenchPing("x"))
         await trio.sleep(0.5)
         assert h.pid is not None
-        return int(psutil.Process(h.pid).memory_info().rss)
+        info = psutil.Process(h.pid).memory_full_info()
+        return int(info.rss), int(info.uss)
+
+
+async def first_start(fork: bool) -> float:
+    """Median wall time from ``Supervisor.start`` to a worker answering."""
+    times = []
+    async with open_supervisor() as sup:
+        for i in range(5):
+            spec = ChildSpec(**{**_fields(_spec()), "name": f"bench{i}", "fork": fork})
+            t0 = time.perf_counter()
+            h = await sup.start(spec)
+            await h.request(BenchPing("x"))
+            times.append(time.perf_counter() - t0)
+            await h.stop()
+    return statistics.median(times)
 
 
 def bare_trio_start() -> float:
@@ -189,8 +210,10 @@ def _ms(seconds: float) -> str:
 async def _all() -> list[tuple[str, str, str]]:
     typed, bare, typed_rate, bare_rate = await round_trips(ROUND_TRIPS)
     failure, ready = await crash_timings(CRASHES)
+    _, ready_exec = await crash_timings(CRASHES, fork=False)
     _, ready_standby = await crash_timings(CRASHES, standby=True)
-    worker_rss = await idle_worker_rss()
+    start_fork, start_exec = await first_start(True), await first_start(False)
+    worker_rss, worker_uss = await idle_worker_rss()
     bare_rss = await trio.to_thread.run_sync(bare_trio_rss)
     trio_start = await trio.to_thread.run_sync(bare_trio_start)
     t50, b50 = statistics.median(typed), statistics.median(bare)
@@ -214,7 +237,12 @@ async def _all() -> list[tuple[str, str, str]]:
         (
             "kill -9 -> replacement answers, p50",
             _ms(statistics.median(ready)),
-            f"max {_ms(max(ready))} over {CRASHES} (goal < 300 ms); "
+            f"max {_ms(max(ready))} over {CRASHES} (goal < 300 ms); forked by the fork server",
+        ),
+        (
+            "kill -9 -> new interpreter answers, p50",
+            _ms(statistics.median(ready_exec)),
+            f"max {_ms(max(ready_exec))} (ChildSpec(fork=False)); "
             f"python -c 'import trio' alone {_ms(trio_start)}",
         ),
         (
@@ -223,8 +251,14 @@ async def _all() -> list[tuple[str, str, str]]:
             f"max {_ms(max(ready_standby))} over {CRASHES} (ChildSpec(standby=True))",
         ),
         (
+            "start -> first answer, p50",
+            _ms(start_fork),
+            f"new interpreter (fork=False) {_ms(start_exec)}; ratio {start_exec / start_fork:.1f}x",
+        ),
+        (
             "idle worker RSS",
             f"{worker_rss / 2**20:.1f} MiB",
+            f"{worker_uss / 2**20:.1f} MiB its own (USS); "
             f"python importing only trio: {bare_rss / 2**20:.1f} MiB",
         ),
     ]

@@ -22,8 +22,9 @@ class Reply:
     chunks: list[bytes] = attrs.Factory(list)
     headers: dict[str, str] = attrs.Factory(dict)
     delay: float = 0.0
-    then: str = "end"  # end | hang | drop
+    then: str = "end"  # end | hang | drop | close (the whole body, then close)
     silent: bool = False  # never send a byte
+    framing: str = "chunked"  # chunked | length (Content-Length) | close (until EOF)
 
 
 @attrs.define
@@ -66,6 +67,7 @@ class LoopbackServer:
         self.requests: list[Recorded] = []
         self.hangups: list[float] = []
         self.hung_up = trio.Event()
+        self.connections = 0
         self._replies: dict[str, deque[Reply]] = defaultdict(deque)
         self._default: dict[str, Reply] = {}
 
@@ -119,6 +121,7 @@ class LoopbackServer:
         return Recorded(method, target, headers, bytes(body[:length]))
 
     async def _conn(self, stream: trio.SocketStream) -> None:
+        self.connections += 1
         buf = bytearray()
         try:
             while True:
@@ -160,11 +163,11 @@ class LoopbackServer:
     async def _send(self, stream: trio.SocketStream, reply: Reply) -> bool:
         if reply.silent:
             await trio.sleep_forever()
-        headers = {
-            "content-type": "application/json",
-            **reply.headers,
-            "transfer-encoding": "chunked",
-        }
+        headers = {"content-type": "application/json", **reply.headers}
+        if reply.framing == "chunked":
+            headers["transfer-encoding"] = "chunked"
+        elif reply.framing == "length":
+            headers["content-length"] = str(sum(len(c) for c in reply.chunks))
         head = f"HTTP/1.1 {reply.status} X\r\n" + "".join(
             f"{k}: {v}\r\n" for k, v in headers.items()
         )
@@ -172,11 +175,14 @@ class LoopbackServer:
         for chunk in reply.chunks:
             if reply.delay:
                 await trio.sleep(reply.delay)
-            if chunk:
+            if chunk and reply.framing == "chunked":
                 await stream.send_all(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            elif chunk:
+                await stream.send_all(chunk)
         if reply.then == "hang":
             await trio.sleep_forever()
-        if reply.then == "drop":
+        if reply.then == "drop" or reply.framing == "close":
             return False
-        await stream.send_all(b"0\r\n\r\n")
-        return True
+        if reply.framing == "chunked":
+            await stream.send_all(b"0\r\n\r\n")
+        return reply.then != "close"

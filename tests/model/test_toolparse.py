@@ -234,3 +234,16 @@ def test_any_tagged_call_reads_back_exactly(args: dict[str, object], prose: str)
     parsed = parse_reply(f"{prose}\n<tool_call>{call}</tool_call>", KNOWN)
     assert [(c.name, c.arguments) for c in parsed.calls] == [("read_file", args)]
     assert parsed.text == prose.strip()
+
+
+def test_think_text_inside_a_call_or_a_fence_is_data() -> None:
+    call = json.dumps({"name": "read_file", "arguments": {"<think>": "x</think>y"}})
+    parsed = parse_reply(f"<think>plan</think>Reading.\n<tool_call>{call}</tool_call>", KNOWN)
+    assert [(c.name, c.arguments) for c in parsed.calls] == [
+        ("read_file", {"<think>": "x</think>y"})
+    ]
+    assert parsed.text == "Reading."
+    fenced = parse_reply(
+        '```json\n{"name": "read_file", "arguments": {"path": "<think>"}}\n```', KNOWN
+    )
+    assert [(c.name, c.arguments) for c in fenced.calls] == [("read_file", {"path": "<think>"})]

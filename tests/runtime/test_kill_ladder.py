@@ -109,21 +109,21 @@ def test_no_worker_outlives_a_parent_killed_with_sigkill(tmp_path) -> None:
                 h = await sup.start(echo_spec())
                 pids = (await h.request(SpawnTree(), timeout=10)).pids
                 await trio.sleep(0.3)
-                print(h.pid, *pids, flush=True)
+                print(h.pid, *pids, sup.fork_server_pid, flush=True)
                 await trio.sleep(1000)
 
         trio.run(main)
         """
     )
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT)]))
     parent = subprocess.Popen(
         [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT
     )
     line = parent.stdout.readline()
     pids = [int(p) for p in line.split()]
-    assert len(pids) == 4
+    assert len(pids) == 5
     worker = psutil.Process(pids[0])
-    everyone = [worker, *worker.children(recursive=True)]
+    everyone = [worker, *worker.children(recursive=True), psutil.Process(pids[4])]
     parent.kill()
     parent.wait(5)
     _, alive = psutil.wait_procs(everyone, timeout=10)

@@ -255,7 +255,12 @@ async def test_temporary_worker_is_not_restarted(supervisor: Supervisor, make_sp
 
 
 def echo_workers() -> list[psutil.Process]:
-    return [p for p in psutil.Process().children() if "tests.runtime.workers.echo" in p.cmdline()]
+    # Forked workers are the fork server's children; `ps` still names each one.
+    return [
+        p
+        for p in psutil.Process().children(recursive=True)
+        if "-m tests.runtime.workers.echo" in " ".join(p.cmdline())
+    ]
 
 
 async def spare_process(primary: int | None) -> psutil.Process:
@@ -280,8 +285,4 @@ async def test_standby_is_promoted_on_a_crash(supervisor: Supervisor, make_spec)
     await supervisor.stop("echo")
     assert all_gone([first, standby.pid]) == []
     # and a new spare was started after the promotion, then stopped with the rest
-    assert [
-        p
-        for p in psutil.Process().children()
-        if "tests.runtime.workers.echo" in " ".join(p.cmdline())
-    ] == []
+    assert echo_workers() == []

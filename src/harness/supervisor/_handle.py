@@ -32,7 +32,7 @@ from harness.supervisor._process import OutputTail, Spawned
 from harness.supervisor._spec import ChildSpec
 
 if TYPE_CHECKING:
-    pass
+    from harness.supervisor._forkserver import ForkServer
 
 __all__ = ["WorkerHandle"]
 
@@ -42,8 +42,14 @@ _SPEC_DEFAULT: Any = object()
 class WorkerHandle(Lifecycle):
     """The stable face of one supervised worker (see :meth:`Supervisor.start`)."""
 
-    def __init__(self, spec: ChildSpec, emit: Callable[[SupervisorEvent], None]) -> None:
+    def __init__(
+        self,
+        spec: ChildSpec,
+        emit: Callable[[SupervisorEvent], None],
+        forks: ForkServer | None = None,
+    ) -> None:
         self.spec = spec
+        self._forks = forks
         self._emit = emit
         self._router = Router()
         self._state: WorkerState = "starting"

@@ -37,11 +37,13 @@ from harness.supervisor._events import (
     WorkerStarted,
     WorkerState,
 )
-from harness.supervisor._process import OutputTail, Spawned, spawn_worker
+from harness.supervisor._process import OutputTail, Spawned, WorkerProcess, spawn_worker
 from harness.supervisor._spec import ChildSpec
 
 if TYPE_CHECKING:
     import psutil
+
+    from harness.supervisor._forkserver import ForkServer
 
 __all__ = ["Lifecycle"]
 
@@ -71,6 +73,7 @@ class Lifecycle:
     _nursery: trio.Nursery | None
     _background: trio.Nursery | None
     _standby: Spawned | None
+    _forks: ForkServer | None
 
     @property
     def name(self) -> str:
@@ -142,7 +145,7 @@ class Lifecycle:
         if self._standby is not None or self._stopping:
             return
         try:
-            self._standby = await spawn_worker(self.spec, self._new_tag())
+            self._standby = await self._spawn()
         except OSError:
             self._standby = None
 
@@ -157,6 +160,15 @@ class Lifecycle:
             await standby.process.wait()
         standby.sock.close()  # no channel reads it yet
         await standby.output.aclose()
+
+    async def _spawn(self) -> Spawned:
+        """A new process: forked by the fork server when it can, else started afresh."""
+        tag = self._new_tag()
+        if self.spec.fork and self._forks is not None:
+            spawned = await self._forks.spawn(self.spec, tag)
+            if spawned is not None:
+                return spawned
+        return await spawn_worker(self.spec, tag)
 
     def _new_tag(self) -> str:
         return f"{self.name}-{os.getpid()}-{next(_serial)}-{secrets.token_hex(4)}"
@@ -175,7 +187,7 @@ class Lifecycle:
         try:
             spawned, self._standby = self._standby, None
             if spawned is None:
-                spawned = await spawn_worker(self.spec, self._new_tag())
+                spawned = await self._spawn()
         except OSError as exc:
             self._tail.feed(f"could not start {self.spec.module}: {exc}\n".encode())
             return WorkerExited(
@@ -218,22 +230,22 @@ class Lifecycle:
         process = spawned.process
         pid = process.pid
         tree: list[psutil.Process] = []
-        if process.returncode is None:
+        if not process.exited:
             tree = await trio.to_thread.run_sync(_kill.snapshot_tree, pid)
-        if reason == "stopped" and process.returncode is None:
+        if reason == "stopped" and not process.exited:
             self._set_state("stopping")
             await chan.send_control(Shutdown())
             with trio.move_on_after(self.spec.shutdown_grace):
                 await process.wait()
-            if process.returncode is None:
+            if not process.exited:
                 _kill.signal_group(pid, signal.SIGTERM)
                 with trio.move_on_after(self.spec.shutdown_grace):
                     await process.wait()
-        elif reason == "exited" and process.returncode is None:
+        elif reason == "exited" and not process.exited:
             # The channel closed first; the exit is normally a moment behind.
             with trio.move_on_after(0.5):
                 await process.wait()
-        if process.returncode is None:
+        if not process.exited:
             _kill.signal_group(pid, signal.SIGKILL)
             with trio.move_on_after(5.0):
                 await process.wait()
@@ -272,7 +284,7 @@ class Lifecycle:
             self._request_kill("protocol")
         self._down.set()
 
-    async def _watch_exit(self, process: trio.Process) -> None:
+    async def _watch_exit(self, process: WorkerProcess) -> None:
         await process.wait()
         self._down.set()
 

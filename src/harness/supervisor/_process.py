@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+from typing import Protocol
 
 import attrs
 import trio
@@ -13,14 +14,53 @@ import trio
 from harness.ipc import IPC_FD_ENV, MAX_FRAME_ENV, WORKER_NAME_ENV, WORKER_TAG_ENV
 from harness.supervisor._spec import ChildSpec
 
-__all__ = ["OutputTail", "Spawned", "spawn_worker"]
+__all__ = ["ExecProcess", "OutputTail", "Spawned", "WorkerProcess", "spawn_worker"]
+
+
+class WorkerProcess(Protocol):
+    """What the supervisor needs of a worker's process, however it was started."""
+
+    pid: int
+
+    @property
+    def returncode(self) -> int | None:
+        """Its exit status once known (negative: killed by that signal)."""
+
+    @property
+    def exited(self) -> bool:
+        """Whether it has ended (its status may still be unknown)."""
+
+    async def wait(self) -> int | None:
+        """Wait until it has ended; its return code."""
+
+
+class ExecProcess:
+    """A worker started as a new interpreter: our child, reaped by trio."""
+
+    def __init__(self, process: trio.Process) -> None:
+        self._process = process
+        self.pid = process.pid
+
+    @property
+    def returncode(self) -> int | None:
+        """Its exit status once reaped."""
+        return self._process.returncode
+
+    @property
+    def exited(self) -> bool:
+        """Whether it has ended and been reaped."""
+        return self._process.returncode is not None
+
+    async def wait(self) -> int | None:
+        """Wait for it to end; its return code."""
+        return await self._process.wait()
 
 
 @attrs.define
 class Spawned:
     """A started worker: its process, our end of the channel, its output pipe."""
 
-    process: trio.Process
+    process: WorkerProcess
     sock: socket.socket
     output: trio.lowlevel.FdStream
     tag: str
@@ -59,7 +99,7 @@ async def spawn_worker(spec: ChildSpec, tag: str) -> Spawned:
     finally:
         theirs.close()
         os.close(write_fd)
-    return Spawned(process, ours, trio.lowlevel.FdStream(read_fd), tag)
+    return Spawned(ExecProcess(process), ours, trio.lowlevel.FdStream(read_fd), tag)
 
 
 class OutputTail:

@@ -50,6 +50,11 @@ class ChildSpec:
             few milliseconds, for one idle process's memory).
         standby_delay: seconds after a process is up before its spare is started,
             so the spare does not compete with the start-up it is there to avoid.
+        fork: start the process by fork from the supervisor's fork server, which
+            has imported trio and the worker base already (a few milliseconds
+            instead of an interpreter's start-up). ``False`` starts a new
+            interpreter, as the fork server also does whenever it cannot fork.
+            Either way the worker is ``python -m <module>`` in its own session.
     """
 
     name: str
@@ -71,3 +76,4 @@ class ChildSpec:
     max_frame: int = DEFAULT_MAX_FRAME
     standby: bool = False
     standby_delay: float = 2.0
+    fork: bool = True

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 import trio
 
 from harness.supervisor._events import SupervisorEvent, WorkerStatus
+from harness.supervisor._forkserver import ForkServer
 from harness.supervisor._handle import WorkerHandle
 from harness.supervisor._spec import ChildSpec
 
@@ -18,8 +19,9 @@ class Supervisor:
     """Starts, watches, restarts and kills workers (one_for_one: a worker's death
     touches no other worker). Use :func:`open_supervisor` to get one."""
 
-    def __init__(self, nursery: trio.Nursery) -> None:
+    def __init__(self, nursery: trio.Nursery, forks: ForkServer | None = None) -> None:
         self._nursery = nursery
+        self._forks = forks
         self._workers: dict[str, WorkerHandle] = {}
         self._subscribers: list[trio.MemorySendChannel[SupervisorEvent]] = []
         self.events_dropped = 0
@@ -37,7 +39,7 @@ class Supervisor:
             "gave_up",
         ):
             raise ValueError(f"a worker named {spec.name!r} is already running")
-        handle = WorkerHandle(spec, self._emit)
+        handle = WorkerHandle(spec, self._emit, self._forks)
         self._workers[spec.name] = handle
         self._nursery.start_soon(handle.run, name=f"worker:{spec.name}")
         await handle.wait_running(timeout)
@@ -85,13 +87,27 @@ class Supervisor:
         for send in self._subscribers:
             send.close()
         self._subscribers.clear()
+        if self._forks is not None:
+            await self._forks.aclose()
+
+    @property
+    def fork_server_pid(self) -> int | None:
+        """The fork server's pid while one runs (see :attr:`ChildSpec.fork`)."""
+        return None if self._forks is None else self._forks.pid
 
 
 @asynccontextmanager
-async def open_supervisor() -> AsyncIterator[Supervisor]:
-    """A supervisor whose workers are all stopped (and their trees killed) on exit."""
+async def open_supervisor(*, fork_server: bool = True) -> AsyncIterator[Supervisor]:
+    """A supervisor whose workers are all stopped (and their trees killed) on exit.
+
+    With *fork_server* (the default), a fork server starts at once and imports
+    what every worker imports, so that workers start and restart by fork.
+    """
     async with trio.open_nursery() as nursery:
-        supervisor = Supervisor(nursery)
+        forks = ForkServer() if fork_server and ForkServer.available() else None
+        if forks is not None:
+            nursery.start_soon(forks.run, name="fork server")
+        supervisor = Supervisor(nursery, forks)
         try:
             yield supervisor
         finally:

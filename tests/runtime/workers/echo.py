@@ -19,12 +19,14 @@ from tests.runtime.workers.messages import (
     Crash,
     Echo,
     Echoed,
+    Identity,
     IgnoreCancel,
     Leak,
     Number,
     Pids,
     Sleep,
     SpawnTree,
+    WhoAmI,
     WriteGarbage,
 )
 
@@ -35,6 +37,23 @@ _hoard: list[bytearray] = []
 @worker.handle(Echo)
 async def echo(req: Echo) -> Echoed:
     return Echoed(req.text, os.getpid())
+
+
+@worker.handle(WhoAmI)
+async def who_am_i(req: WhoAmI) -> Identity:
+    from harness.ipc import IPC_FD_ENV
+
+    return Identity(
+        pid=os.getpid(),
+        ppid=os.getppid(),
+        sid=os.getsid(0),
+        cwd=os.getcwd(),
+        argv=list(sys.argv),
+        variable=os.environ.get(req.variable),
+        path0=sys.path[0],
+        stdin=os.readlink("/proc/self/fd/0"),
+        ipc_fd_inheritable=os.get_inheritable(int(os.environ[IPC_FD_ENV])),
+    )
 
 
 @worker.handle(Sleep)

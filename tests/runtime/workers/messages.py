@@ -80,3 +80,21 @@ class AskParent(Message, tag="test.ask_parent"):
 @attrs.frozen
 class WriteGarbage(Message, tag="test.write_garbage"):
     data: str
+
+
+@attrs.frozen
+class WhoAmI(Message, tag="test.who_am_i"):
+    variable: str = "HARNESS_TEST_MARK"
+
+
+@attrs.frozen
+class Identity(Message, tag="test.identity"):
+    pid: int
+    ppid: int
+    sid: int
+    cwd: str
+    argv: list[str]
+    variable: str | None
+    path0: str
+    stdin: str
+    ipc_fd_inheritable: bool

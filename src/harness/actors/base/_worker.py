@@ -110,6 +110,8 @@ class Worker:
 
     async def _main(self, fd: int) -> None:
         sock = socket.socket(fileno=fd)  # the channel makes it non-blocking
+        # Nothing this worker starts may hold its channel open after it dies.
+        sock.set_inheritable(False)
         start_lifeline(sock.fileno(), grace=self.shutdown_grace + 1.0)
         max_frame = int(os.environ.get(MAX_FRAME_ENV, DEFAULT_MAX_FRAME))
         chan = Channel(

@@ -20,8 +20,8 @@ import trio
 from harness.actors.conversation import events as ev
 from harness.actors.conversation._budget import BudgetExceeded, ContextBudget
 from harness.actors.conversation._calls import CallRunner, LocalTool
+from harness.actors.conversation._compact import autotitle, compact
 from harness.actors.conversation._config import LoopConfig
-from harness.actors.conversation._history import SUMMARY_PREFIX, apply_compaction
 from harness.actors.conversation._ports import (
     Approver,
     ExecutorPort,
@@ -30,40 +30,15 @@ from harness.actors.conversation._ports import (
     PermissionPolicy,
     ToolTableLike,
 )
+from harness.actors.conversation._reply import ModelFailed, Reply, read_reply
 from harness.actors.conversation._secrets import SecretMasker
 from harness.actors.conversation._sync import HistorySync
-from harness.actors.conversation._verify import run_verify
+from harness.actors.conversation._verify import verify
 from harness.actors.protocol import model as pm
-from harness.ipc import IpcError
 
 __all__ = ["Conversation", "Listener"]
 
 Listener = Callable[[ev.ConversationEvent], None]
-
-_SUMMARY_SYSTEM = (
-    "You compress a coding session into notes for yourself. Write a compact summary of the "
-    "conversation below: the user's goals and standing instructions, decisions made, files "
-    "read or changed (with paths), commands run and their outcomes, and what remains to do. "
-    "Plain text, no preamble."
-)
-_TITLE_SYSTEM = "Give this coding session a title of at most six words. Answer with the title only."
-
-
-class _ModelFailed(Exception):
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-
-
-@attrs.define
-class _Reply:
-    text: str = ""
-    thinking: str = ""
-    calls: list[tuple[pm.ToolCall, str | None]] = attrs.field(factory=list)
-    usage: pm.Usage | None = None
-    model: str = ""
-    finish: str = ""
 
 
 class Conversation:
@@ -121,7 +96,7 @@ class Conversation:
         self._inbox: list[str] = []
         self._scope: trio.CancelScope | None = None
         self._running = False
-        self._reply: _Reply | None = None
+        self._reply: Reply | None = None
         self._runner: CallRunner | None = None
         self._current_start = len(self.history)
         self.usage_total = {"prompt_tokens": 0, "completion_tokens": 0}
@@ -217,14 +192,14 @@ class Conversation:
                     reason = await self._run(prompt)
                 except BudgetExceeded as exc:
                     self._error("budget", str(exc), fatal=True)
-                except _ModelFailed as exc:
+                except ModelFailed as exc:
                     self._error(exc.kind, exc.message, fatal=True)
             if self._scope.cancelled_caught:
                 reason = "cancelled"
                 self._after_cancel()
             if reason in ("done", "terminated") and self.config.autotitle and not self.title:
                 with trio.move_on_after(30):
-                    await self._autotitle(prompt)
+                    await autotitle(self, prompt)
         finally:
             self._running = False
             self._scope = None
@@ -284,7 +259,7 @@ class Conversation:
                     self._turn_finished(turn, "inbox")
                     continue
                 if self.config.verify:
-                    ok, output = await self._verify(verify_failures + 1)
+                    ok, output = await verify(self, verify_failures + 1)
                     if not ok:
                         verify_failures += 1
                         if verify_failures > self.config.verify_attempts:
@@ -308,7 +283,7 @@ class Conversation:
     def _turn_finished(self, turn: int, reason: str) -> None:
         self.emit(ev.TurnFinished(session_id=self.session_id, turn=turn, reason=reason))
 
-    def _commit_reply(self, reply: _Reply) -> None:
+    def _commit_reply(self, reply: Reply) -> None:
         calls = tuple(c for c, _ in reply.calls)
         thinking = reply.thinking if self.config.keep_thinking else ""
         self.emit(
@@ -350,7 +325,7 @@ class Conversation:
             ),
         )
 
-    async def _model_round(self) -> _Reply:
+    async def _model_round(self) -> Reply:
         tools = self._schemas()
         system = self.config.system
         plan = self.budget.plan(system, self.history, tools, self._current_start)
@@ -371,68 +346,8 @@ class Conversation:
 
     async def _stream(
         self, request: pm.ChatRequest, *, quiet: bool = False, sync: HistorySync | None = None
-    ) -> _Reply:
-        """One model reply; with *sync*, the history goes as a delta when it can,
-        and in full again (transparently) when the worker does not hold its base."""
-        reply = _Reply()
-        if not quiet:
-            self._reply = reply
-        text: list[str] = []
-        thinking: list[str] = []
-        sent = request if sync is None else sync.prepare(request)
-        unknown = False
-        try:
-            async with self.model.stream(sent) as items:
-                async for item in items:
-                    if isinstance(item, pm.HistoryHeld):
-                        if sync is not None:
-                            sync.held(item.generation, item.count)
-                    elif isinstance(item, pm.HistoryUnknown):
-                        if sync is None or sent.history is None or sent.history.base is None:
-                            raise _ModelFailed(
-                                "worker", f"the model worker lost the history: {item.reason}"
-                            )
-                        sync.forget(unknown=True)
-                        unknown = True
-                        break
-                    elif isinstance(item, pm.TextDelta):
-                        text.append(item.text)
-                        reply.text = "".join(text) if quiet else reply.text + item.text
-                        if not quiet:
-                            self.emit(ev.TextDelta(session_id=self.session_id, text=item.text))
-                    elif isinstance(item, pm.ThinkingDelta):
-                        thinking.append(item.text)
-                        if not quiet:
-                            self.emit(ev.ThinkingDelta(session_id=self.session_id, text=item.text))
-                    elif isinstance(item, pm.ToolCallEvent):
-                        call_id = item.id or f"call_{self._turns}_{len(reply.calls)}"
-                        reply.calls.append(
-                            (
-                                pm.ToolCall(
-                                    id=call_id, name=item.name, arguments=item.arguments or {}
-                                ),
-                                item.parse_error if item.arguments is None else None,
-                            )
-                        )
-                    elif isinstance(item, pm.Usage):
-                        reply.usage = item
-                        if not quiet:
-                            self._add_usage(item)
-                    elif isinstance(item, pm.ModelDone):
-                        reply.model = item.model
-                        reply.finish = item.finish_reason
-                    elif isinstance(item, pm.ModelError):
-                        raise _ModelFailed(item.kind, item.message)
-        except IpcError as exc:
-            if sync is not None:
-                sync.forget()
-            raise _ModelFailed("worker", f"the model worker failed: {exc}") from None
-        if unknown:
-            # the worker did not hold the base (it restarted, or forgot): once more, in full
-            return await self._stream(request, quiet=quiet, sync=sync)
-        reply.text = "".join(text)
-        reply.thinking = "".join(thinking)
-        return reply
+    ) -> Reply:
+        return await read_reply(self, request, quiet=quiet, sync=sync)
 
     def _add_usage(self, usage: pm.Usage) -> None:
         self.usage_total["prompt_tokens"] += usage.prompt_tokens or 0
@@ -474,94 +389,14 @@ class Conversation:
         self.emit(ev.Cancelled(session_id=self.session_id, reason="cancelled by the user"))
         self._turn_finished(self._turns, "cancelled")
 
-    # --- verify, compaction, titles ---------------------------------------------------
-
-    async def _verify(self, attempt: int) -> tuple[bool, str]:
-        command = self.config.verify or ""
-        self.emit(ev.VerifyStarted(session_id=self.session_id, command=command, attempt=attempt))
-        code, output = await run_verify(command, self.workspace, self.config.verify_timeout)
-        output = self.masker.mask(output)
-        ok = code == 0
-        self.emit(
-            ev.VerifyFinished(
-                session_id=self.session_id, command=command, ok=ok, exit_code=code, output=output
-            )
-        )
-        return ok, output
+    # --- compaction, titles ---------------------------------------------------------
 
     async def compact(self, upto: int | None = None) -> bool:
         """Summarise the history before the current turn (or its first *upto*
         messages) with the model; returns whether it did."""
-        n = self._current_start if upto is None else upto
-        if self._running is False and upto is None:
-            n = len(self.history)
-        n = min(n, len(self.history))
-        while n > 0 and self.history[n - 1].role == "assistant" and self.history[n - 1].tool_calls:
-            n -= 1  # never split a call from its result
-        if n < 2:
-            return False
-        before = self.budget.estimate(self.config.system, self.history, ())
-        transcript = _transcript(self.history[:n], max_chars=self.budget.limit * 3)
-        request = self._request(
-            [pm.ChatMessage(role="user", content=transcript)], system=_SUMMARY_SYSTEM, tools=()
-        )
-        try:
-            reply = await self._stream(request, quiet=True)
-        except _ModelFailed as exc:
-            self._error(exc.kind, f"could not summarise the history: {exc.message}", fatal=False)
-            return False
-        summary = reply.text.strip()
-        if not summary:
-            return False
-        self.history = apply_compaction(self.history, summary, n)
-        self._current_start = max(1, self._current_start - n + 1)
-        after = self.budget.estimate(self.config.system, self.history, ())
-        self.emit(
-            ev.Compacted(
-                session_id=self.session_id,
-                summary=summary,
-                replaced=n,
-                tokens_before=before,
-                tokens_after=after,
-            )
-        )
-        return True
-
-    async def _autotitle(self, prompt: str) -> None:
-        request = self._request(
-            [pm.ChatMessage(role="user", content=prompt[:2000])], system=_TITLE_SYSTEM, tools=()
-        )
-        try:
-            reply = await self._stream(request, quiet=True)
-        except _ModelFailed:
-            return
-        title = reply.text.strip().strip("\"'#*` ").splitlines()[0][:80] if reply.text else ""
-        if title:
-            self.set_title(title, by_user=False)
+        return await compact(self, upto)
 
     def set_title(self, title: str, *, by_user: bool = True) -> None:
         """Name the session (``/title``)."""
         self.title = title
         self.emit(ev.TitleChanged(session_id=self.session_id, title=title, by_user=by_user))
-
-
-def _transcript(history: list[pm.ChatMessage], *, max_chars: int) -> str:
-    parts: list[str] = []
-    for m in history:
-        if m.role == "tool":
-            body = m.content if len(m.content) < 2000 else m.content[:2000] + " [...]"
-            parts.append(f"[tool result {m.name}]\n{body}")
-        elif m.role == "assistant":
-            calls = "".join(f"\n[call {c.name} {c.arguments}]" for c in m.tool_calls)
-            parts.append(f"[assistant]\n{m.content}{calls}")
-        else:
-            content = m.content
-            if content.startswith(SUMMARY_PREFIX):
-                parts.append(f"[earlier summary]\n{content[len(SUMMARY_PREFIX) :]}")
-            else:
-                parts.append(f"[user]\n{content}")
-    text = "\n\n".join(parts)
-    if len(text) > max_chars:
-        half = max_chars // 2
-        text = text[:half] + "\n[... middle of the conversation cut ...]\n" + text[-half:]
-    return text

@@ -6,10 +6,16 @@ import contextlib
 import os
 import signal
 import subprocess
+from typing import TYPE_CHECKING
 
 import trio
 
-__all__ = ["run_verify"]
+from harness.actors.conversation import events as ev
+
+if TYPE_CHECKING:
+    from harness.actors.conversation._loop import Conversation
+
+__all__ = ["run_verify", "verify"]
 
 _KEEP = 8000  # characters of output sent back to the model
 
@@ -43,3 +49,19 @@ async def run_verify(command: str, cwd: str, timeout: float) -> tuple[int | None
     if len(text) > _KEEP:
         text = text[: _KEEP // 4] + "\n[... output cut ...]\n" + text[-(_KEEP * 3) // 4 :]
     return result.returncode, f"exit code {result.returncode}\n{text}"
+
+
+async def verify(conv: Conversation, attempt: int) -> tuple[bool, str]:
+    """Run *conv*'s verify command as its *attempt*-th try, with its events:
+    ``(passed, output as the model would see it)``."""
+    command = conv.config.verify or ""
+    conv.emit(ev.VerifyStarted(session_id=conv.session_id, command=command, attempt=attempt))
+    code, output = await run_verify(command, conv.workspace, conv.config.verify_timeout)
+    output = conv.masker.mask(output)
+    ok = code == 0
+    conv.emit(
+        ev.VerifyFinished(
+            session_id=conv.session_id, command=command, ok=ok, exit_code=code, output=output
+        )
+    )
+    return ok, output

@@ -12,7 +12,7 @@ from __future__ import annotations
 import email.utils
 import math
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -21,6 +21,7 @@ import httpx
 import orjson
 import trio
 
+from harness.actors.model._plain import PlainPool, PlainResponse, Redirected
 from harness.actors.model._provider import ProviderError
 
 __all__ = [
@@ -152,11 +153,12 @@ def _network_error(exc: Exception, what: str, secrets: Iterable[str | None]) -> 
 class Body:
     """The body of a streamed answer, read chunk by chunk under the timeouts."""
 
-    def __init__(self, response: httpx.Response, deadline: float, timeouts: Timeouts) -> None:
-        self._chunks = response.aiter_raw()
+    def __init__(
+        self, read: Callable[[], Awaitable[bytes | None]], deadline: float, timeouts: Timeouts
+    ) -> None:
+        self._read = read
         self._deadline: float | None = deadline
         self._timeouts = timeouts
-        self._secrets: tuple[str | None, ...] = ()
         self.bytes_read = 0
 
     async def next_chunk(self) -> bytes | None:
@@ -166,29 +168,41 @@ class Body:
             ProviderError: ``network`` when the server went silent or the connection broke.
         """
         if self._deadline is None:
-            # Past the first bytes, the idle limit is httpcore's own read timeout (set in
-            # open_stream): it already bounds every socket read, so no scope of ours is
-            # paid per chunk.
-            return await self._read("the connection broke")
-        with trio.move_on_at(self._deadline):
-            chunk = await self._read("the connection broke")
-            self._deadline = None
-            return chunk
-        raise ProviderError("network", f"no answer for {self._timeouts.first_byte:g} s; gave up")
+            # Past the first bytes, the idle limit bounds every socket read where it
+            # is made (httpcore's read timeout, or the plain path's own), so no scope
+            # of ours is paid per chunk.
+            chunk = await self._read()
+        else:
+            with trio.move_on_at(self._deadline):
+                chunk = await self._read()
+                self._deadline = None
+            if self._deadline is not None:
+                raise ProviderError(
+                    "network", f"no answer for {self._timeouts.first_byte:g} s; gave up"
+                )
+        if chunk is not None:
+            self.bytes_read += len(chunk)
+        return chunk
 
-    async def _read(self, what: str) -> bytes | None:
+
+def _httpx_reader(
+    response: httpx.Response, timeouts: Timeouts, secrets: tuple[str | None, ...]
+) -> Callable[[], Awaitable[bytes | None]]:
+    chunks = response.aiter_raw()
+
+    async def read() -> bytes | None:
         try:
-            chunk = await self._chunks.__anext__()
+            return await chunks.__anext__()
         except StopAsyncIteration:
             return None
         except httpx.ReadTimeout:
             raise ProviderError(
-                "network", f"the stream went silent for {self._timeouts.idle:g} s; gave up"
+                "network", f"the stream went silent for {timeouts.idle:g} s; gave up"
             ) from None
         except httpx.HTTPError as exc:
-            raise _network_error(exc, what, self._secrets) from None
-        self.bytes_read += len(chunk)
-        return chunk
+            raise _network_error(exc, "the connection broke", secrets) from None
+
+    return read
 
 
 @asynccontextmanager
@@ -197,8 +211,14 @@ async def open_stream(
     request: httpx.Request,
     timeouts: Timeouts,
     secrets: Iterable[str | None] = (),
+    *,
+    plain: PlainPool | None = None,
 ) -> AsyncIterator[Body]:
     """Send *request* and yield its streamed :class:`Body`.
+
+    With *plain*, an ``http://`` request goes over that pool's own HTTP/1.1
+    connections (see :mod:`harness.actors.model._plain`); anything else, and a
+    redirect, goes through *client*.
 
     Raises:
         ProviderError: a non-2xx answer (with the provider's message and ``Retry-After``),
@@ -206,6 +226,35 @@ async def open_stream(
     """
     secrets = tuple(secrets)
     deadline = trio.current_time() + timeouts.first_byte
+    if plain is not None and request.url.scheme == "http":
+        answer: PlainResponse | None = None
+        redirected = False
+        try:
+            with trio.move_on_at(deadline):
+                try:
+                    answer = await plain.send(request, timeouts.connect)
+                except Redirected:
+                    redirected = True  # httpx follows it, below
+            if not redirected:
+                if answer is None:
+                    raise ProviderError(
+                        "network",
+                        f"no answer from {request.url.host} for {timeouts.first_byte:g} s",
+                    )
+                answer.idle = timeouts.idle
+                if answer.status >= 400:
+                    body = b""
+                    with trio.move_on_at(max(deadline, trio.current_time() + 5)):
+                        try:
+                            body = await answer.read_all()
+                        except ProviderError:
+                            pass
+                    raise error_from_response(answer.status, answer.headers, body, secrets)
+                yield Body(answer.next_chunk, deadline, timeouts)
+                return
+        finally:
+            if answer is not None:
+                answer.close()
     response: httpx.Response | None = None
     try:
         with trio.move_on_at(deadline):
@@ -235,9 +284,7 @@ async def open_stream(
                 except httpx.HTTPError:
                     pass
             raise error_from_response(response.status_code, response.headers, body, secrets)
-        stream = Body(response, deadline, timeouts)
-        stream._secrets = secrets
-        yield stream
+        yield Body(_httpx_reader(response, timeouts, secrets), deadline, timeouts)
     finally:
         if response is not None:
             with trio.CancelScope(shield=True), trio.move_on_after(2):
@@ -249,10 +296,12 @@ async def get_json(
     request: httpx.Request,
     timeouts: Timeouts,
     secrets: Iterable[str | None] = (),
+    *,
+    plain: PlainPool | None = None,
 ) -> Any:
     """Send a small request and decode its JSON answer, under the same rules."""
     chunks: list[bytes] = []
-    async with open_stream(client, request, timeouts, secrets) as body:
+    async with open_stream(client, request, timeouts, secrets, plain=plain) as body:
         while (chunk := await body.next_chunk()) is not None:
             chunks.append(chunk)
     try:

@@ -14,6 +14,7 @@ import httpx
 import orjson
 
 from harness.actors.model._http import Timeouts, get_json, make_client, open_stream
+from harness.actors.model._plain import PlainPool
 from harness.actors.model._provider import ProviderCall, ProviderError, ProviderEvent
 from harness.actors.protocol.model import ToolCallEvent
 
@@ -86,13 +87,20 @@ class DecoderBase:
 
 
 class HttpProvider:
-    """Base of the HTTP providers: subclasses build requests and decoders."""
+    """Base of the HTTP providers: subclasses build requests and decoders.
+
+    Args:
+        timeouts: the limits of every exchange.
+        plain: send ``http://`` requests over the worker's own HTTP/1.1
+            connections (:mod:`harness.actors.model._plain`) rather than httpx.
+    """
 
     name = "http"
 
-    def __init__(self, timeouts: Timeouts | None = None) -> None:
+    def __init__(self, timeouts: Timeouts | None = None, *, plain: bool = True) -> None:
         self.timeouts = timeouts or Timeouts()
         self._client: httpx.AsyncClient | None = None
+        self._plain = PlainPool() if plain else None
 
     @property
     def client(self) -> httpx.AsyncClient:
@@ -121,7 +129,9 @@ class HttpProvider:
         """Stream one reply (see :class:`~harness.actors.model.Provider`)."""
         request = self.build_request(call)
         decoder = self.decoder(call)
-        async with open_stream(self.client, request, self.timeouts, (call.api_key,)) as body:
+        async with open_stream(
+            self.client, request, self.timeouts, (call.api_key,), plain=self._plain
+        ) as body:
             while (chunk := await body.next_chunk()) is not None:
                 for event in decoder.feed(chunk):
                     yield event
@@ -134,7 +144,11 @@ class HttpProvider:
     async def list_models(self, base_url: str, api_key: str | None) -> tuple[str, ...]:
         """The models the backend offers."""
         data = await get_json(
-            self.client, self.models_request(base_url, api_key), self.timeouts, (api_key,)
+            self.client,
+            self.models_request(base_url, api_key),
+            self.timeouts,
+            (api_key,),
+            plain=self._plain,
         )
         try:
             return self.models_from(data)
@@ -147,6 +161,8 @@ class HttpProvider:
 
     async def aclose(self) -> None:
         """Close the client and its connections."""
+        if self._plain is not None:
+            self._plain.aclose()
         if self._client is not None:
             await self._client.aclose()
             self._client = None

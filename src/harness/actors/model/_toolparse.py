@@ -50,7 +50,6 @@ _CLOSE = "</tool_call>"
 # An opener counts only when a call follows it; "<tool_call>" in prose stays prose.
 _OPENER_RE = re.compile(r"<tool_call>(?=\s*(?:\{|```))")
 _FENCE_RE = re.compile(r"^[ \t]*```([\w-]*)[ \t]*\n(.*?)(?:^[ \t]*(```)[ \t]*$|\Z)", re.M | re.S)
-_THINK_RE = re.compile(r"<think>.*?(?:</think>|\Z)", re.S)
 _BODY_RE = re.compile(r"<(content|old_content|new_content)>\n?(.*?)(</\1>|\Z)", re.S)
 
 
@@ -73,9 +72,34 @@ class ParsedReply:
     calls: tuple[ParsedCall, ...] = ()
 
 
+# Where a <think> block may start, and the regions it may not start inside: a
+# call's JSON or a fenced block can hold the text "<think>" as data.
+_THINK_SCAN_RE = re.compile(r"<think>|<tool_call>(?=\s*(?:\{|```))|^[ \t]*```", re.M)
+
+
 def strip_think(text: str) -> str:
-    """*text* without ``<think>…</think>`` blocks (an unclosed one runs to the end)."""
-    return _THINK_RE.sub("", text)
+    """*text* without ``<think>…</think>`` blocks (an unclosed one runs to the end).
+
+    A ``<think>`` inside a ``<tool_call>`` block or a fenced block is data, not
+    thinking, and stays.
+    """
+    if "<think>" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    while (m := _THINK_SCAN_RE.search(text, pos)) is not None:
+        out.append(text[pos : m.start()])
+        found = m.group()
+        if found == "<think>":
+            end = text.find("</think>", m.end())
+            pos = len(text) if end == -1 else end + len("</think>")
+            continue
+        closer = _CLOSE if found.startswith("<tool_call>") else "```"
+        end = text.find(closer, m.end())
+        pos = len(text) if end == -1 else end + len(closer)
+        out.append(text[m.start() : pos])
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _close_brackets(src: str) -> str | None:

@@ -1,0 +1,178 @@
+"""The events around the turns: verify, workers, sub-agents, compaction, errors, the end.
+
+Re-exported by :mod:`harness.actors.conversation.events`, where the order of a run
+is drawn.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from harness.actors.conversation._event_base import ConversationEvent
+
+__all__ = [
+    "Cancelled",
+    "Compacted",
+    "ErrorEvent",
+    "Result",
+    "SubagentFinished",
+    "SubagentStarted",
+    "VerifyFinished",
+    "VerifyStarted",
+    "WorkerExited",
+    "WorkerGaveUp",
+    "WorkerRestarted",
+]
+
+
+# --- verify ---------------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class VerifyStarted(ConversationEvent, tag="verify_started"):
+    """The verify command runs because the model said it was done."""
+
+    DURABLE: ClassVar[bool] = True
+
+    command: str
+    attempt: int = 1
+
+
+@attrs.frozen(kw_only=True)
+class VerifyFinished(ConversationEvent, tag="verify_finished"):
+    """The verify command's outcome (output as sent back to the model on failure)."""
+
+    DURABLE: ClassVar[bool] = True
+
+    command: str
+    ok: bool
+    exit_code: int | None = None
+    output: str = ""
+
+
+# --- the workers ----------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class WorkerExited(ConversationEvent, tag="worker_exited"):
+    """A worker process ended. ``description`` is one readable sentence
+    (``"shell worker (pid 12) killed by signal 9 (SIGKILL)"``)."""
+
+    DURABLE: ClassVar[bool] = True
+
+    worker: str
+    pid: int | None = None
+    exit_code: int | None = None
+    reason: str = ""
+    description: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class WorkerRestarted(ConversationEvent, tag="worker_restarted"):
+    """The supervisor started a fresh process for a worker."""
+
+    DURABLE: ClassVar[bool] = True
+
+    worker: str
+    pid: int | None = None
+    restarts: int = 0
+
+
+@attrs.frozen(kw_only=True)
+class WorkerGaveUp(ConversationEvent, tag="worker_gave_up"):
+    """A worker restarted too often and will not be started again."""
+
+    DURABLE: ClassVar[bool] = True
+
+    worker: str
+    reason: str = ""
+
+
+# --- sub-agents -----------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class SubagentStarted(ConversationEvent, tag="subagent_started"):
+    """A sub-agent runner started on a task."""
+
+    DURABLE: ClassVar[bool] = True
+
+    name: str
+    task: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class SubagentFinished(ConversationEvent, tag="subagent_finished"):
+    """A sub-agent ended; ``result`` is what its parent's tool call returns."""
+
+    DURABLE: ClassVar[bool] = True
+
+    name: str
+    ok: bool
+    result: str = ""
+
+
+# --- context, errors, the end ---------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class Compacted(ConversationEvent, tag="compacted"):
+    """Older history was folded into ``summary``: the first ``replaced`` messages of
+    the history (after the system prompt) are replaced by one summary note."""
+
+    DURABLE: ClassVar[bool] = True
+
+    summary: str
+    replaced: int
+    tokens_before: int = 0
+    tokens_after: int = 0
+
+
+@attrs.frozen(kw_only=True)
+class Cancelled(ConversationEvent, tag="cancelled"):
+    """The run was cancelled (Ctrl+C, Esc, the API); what was in flight was stopped."""
+
+    DURABLE: ClassVar[bool] = True
+
+    reason: str = "cancelled"
+
+
+@attrs.frozen(kw_only=True)
+class ErrorEvent(ConversationEvent, tag="error"):
+    """Something went wrong that the user should see in one sentence.
+
+    ``kind`` is the model's error kind (``auth``, ``network``, ``context_length`` ...)
+    or ``budget``, ``config``, ``internal``; ``fatal`` says the run ended on it.
+    """
+
+    DURABLE: ClassVar[bool] = True
+
+    kind: str
+    message: str
+    fatal: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class Result(ConversationEvent, tag="result"):
+    """The last event of a run.
+
+    Attributes:
+        ok: the run completed (the model finished, or a terminating tool succeeded).
+        text: the model's final answer.
+        reason: ``done``, ``terminated``, ``denied``, ``max_turns``, ``cancelled``,
+            ``error``, ``verify_failed``.
+        turns: how many model requests the run made.
+        usage: summed token counts (``prompt_tokens``, ``completion_tokens``).
+        duration: seconds the run took.
+    """
+
+    DURABLE: ClassVar[bool] = True
+
+    ok: bool
+    text: str = ""
+    reason: str = "done"
+    turns: int = 0
+    usage: dict[str, int] = attrs.field(factory=dict)
+    duration: float = 0.0

@@ -1,0 +1,121 @@
+"""One model reply, read from the model worker's stream.
+
+The items of the stream become a :class:`Reply` (text, thinking, tool calls, usage,
+which model answered) and, unless the read is ``quiet`` (a summary, a title), the
+conversation's ``text_delta``, ``thinking_delta`` and ``usage`` events as they come.
+A history sent as a delta that the worker does not hold is sent again in full,
+transparently; a worker that fails or a model error ends as :class:`ModelFailed`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from harness.actors.conversation import events as ev
+from harness.actors.conversation._sync import HistorySync
+from harness.actors.protocol import model as pm
+from harness.ipc import IpcError
+
+if TYPE_CHECKING:
+    from harness.actors.conversation._loop import Conversation
+
+__all__ = ["ModelFailed", "Reply", "read_reply"]
+
+
+class ModelFailed(Exception):
+    """The model (or its worker) failed: ``kind`` is the model's error kind."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+@attrs.define
+class Reply:
+    """A model reply as read so far (whole once :func:`read_reply` returns).
+
+    ``calls`` pairs each tool call with the reason its arguments did not parse
+    (``None`` when they did).
+    """
+
+    text: str = ""
+    thinking: str = ""
+    calls: list[tuple[pm.ToolCall, str | None]] = attrs.field(factory=list)
+    usage: pm.Usage | None = None
+    model: str = ""
+    finish: str = ""
+
+
+async def read_reply(
+    conv: Conversation,
+    request: pm.ChatRequest,
+    *,
+    quiet: bool = False,
+    sync: HistorySync | None = None,
+) -> Reply:
+    """One model reply to *request*; with *sync*, the history goes as a delta when
+    it can, and in full again (transparently) when the worker does not hold its base.
+
+    Raises:
+        ModelFailed: the model answered with an error, or its worker failed.
+    """
+    reply = Reply()
+    if not quiet:
+        conv._reply = reply
+    text: list[str] = []
+    thinking: list[str] = []
+    sent = request if sync is None else sync.prepare(request)
+    unknown = False
+    try:
+        async with conv.model.stream(sent) as items:
+            async for item in items:
+                if isinstance(item, pm.HistoryHeld):
+                    if sync is not None:
+                        sync.held(item.generation, item.count)
+                elif isinstance(item, pm.HistoryUnknown):
+                    if sync is None or sent.history is None or sent.history.base is None:
+                        raise ModelFailed(
+                            "worker", f"the model worker lost the history: {item.reason}"
+                        )
+                    sync.forget(unknown=True)
+                    unknown = True
+                    break
+                elif isinstance(item, pm.TextDelta):
+                    text.append(item.text)
+                    reply.text = "".join(text) if quiet else reply.text + item.text
+                    if not quiet:
+                        conv.emit(ev.TextDelta(session_id=conv.session_id, text=item.text))
+                elif isinstance(item, pm.ThinkingDelta):
+                    thinking.append(item.text)
+                    if not quiet:
+                        conv.emit(ev.ThinkingDelta(session_id=conv.session_id, text=item.text))
+                elif isinstance(item, pm.ToolCallEvent):
+                    call_id = item.id or f"call_{conv._turns}_{len(reply.calls)}"
+                    reply.calls.append(
+                        (
+                            pm.ToolCall(id=call_id, name=item.name, arguments=item.arguments or {}),
+                            item.parse_error if item.arguments is None else None,
+                        )
+                    )
+                elif isinstance(item, pm.Usage):
+                    reply.usage = item
+                    if not quiet:
+                        conv._add_usage(item)
+                elif isinstance(item, pm.ModelDone):
+                    reply.model = item.model
+                    reply.finish = item.finish_reason
+                elif isinstance(item, pm.ModelError):
+                    raise ModelFailed(item.kind, item.message)
+    except IpcError as exc:
+        if sync is not None:
+            sync.forget()
+        raise ModelFailed("worker", f"the model worker failed: {exc}") from None
+    if unknown:
+        # the worker did not hold the base (it restarted, or forgot): once more, in full
+        return await read_reply(conv, request, quiet=quiet, sync=sync)
+    reply.text = "".join(text)
+    reply.thinking = "".join(thinking)
+    return reply

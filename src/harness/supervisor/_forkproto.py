@@ -1,0 +1,116 @@
+"""What the supervisor and its fork server say to each other, and how it crosses.
+
+The fork server (``_zygote``) is a process that has imported trio, the channel
+and the worker base once, and forks a worker from that state on request; see
+``_forkserver`` for why. Its socket is ``SOCK_SEQPACKET``: one message a packet,
+so no framing, and the descriptors a message carries (the worker's channel and
+output pipe going in, a pidfd coming back) ride on the same packet as
+``SCM_RIGHTS``. The messages are typed like every other.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+
+import attrs
+import orjson
+
+from harness.ipc import Message, ProtocolError, decode_message, encode_message
+
+__all__ = [
+    "ForkFailed",
+    "ForkRequest",
+    "Forked",
+    "Reaped",
+    "ZygoteReady",
+    "receive",
+    "send",
+]
+
+MAX_PACKET = 1 << 20
+MAX_FDS = 4
+
+
+@attrs.frozen
+class ZygoteReady(Message, tag="zygote.ready"):
+    """The fork server has imported what it preloads and takes requests."""
+
+    pid: int
+
+
+@attrs.frozen
+class ForkRequest(Message, tag="zygote.fork"):
+    """Fork a worker that runs ``python -m <module> <args>``.
+
+    Carries two descriptors: the worker's end of its channel, and the write end
+    of the pipe its stdout and stderr go to.
+    """
+
+    module: str
+    args: list[str]
+    env: dict[str, str]
+    cwd: str | None
+
+
+@attrs.frozen
+class Forked(Message, tag="zygote.forked"):
+    """The worker is running as *pid*; the packet carries a pidfd for it."""
+
+    pid: int
+
+
+@attrs.frozen
+class ForkFailed(Message, tag="zygote.fork_failed"):
+    """The fork did not happen (the caller starts the worker the slow way)."""
+
+    error: str
+
+
+@attrs.frozen
+class Reaped(Message, tag="zygote.reaped"):
+    """Worker *pid* ended; *returncode* as :attr:`subprocess.Popen.returncode`."""
+
+    pid: int
+    returncode: int
+
+
+def encode(msg: Message) -> bytes:
+    """One packet's payload."""
+    return orjson.dumps(encode_message(msg))
+
+
+def decode(payload: bytes) -> Message:
+    """A packet's message; :class:`ProtocolError` for anything else."""
+    try:
+        data = orjson.loads(payload)
+    except orjson.JSONDecodeError as exc:
+        raise ProtocolError(f"fork server sent undecodable bytes: {exc}") from None
+    return decode_message(data)
+
+
+def send(sock: socket.socket, msg: Message, fds: list[int] | tuple[int, ...] = ()) -> None:
+    """Send *msg* (and *fds*) as one packet on a blocking socket."""
+    socket.send_fds(sock, [encode(msg)], list(fds))
+
+
+def receive(sock: socket.socket) -> tuple[Message | None, list[int]]:
+    """The next packet on a blocking socket: ``(None, [])`` at EOF."""
+    payload, fds, _flags, _addr = socket.recv_fds(sock, MAX_PACKET, MAX_FDS)
+    if not payload:
+        for fd in fds:
+            _close(fd)
+        return None, []
+    try:
+        return decode(payload), fds
+    except ProtocolError:
+        for fd in fds:
+            _close(fd)
+        raise
+
+
+def _close(fd: int) -> None:
+    try:
+        os.close(fd)
+    except OSError:
+        pass

@@ -1,0 +1,340 @@
+"""Starting workers by fork from a process that has already imported them.
+
+A worker started from nothing is an interpreter plus trio's import plus ours:
+about 0.3 s on a small machine, most of it trio. That is every worker's start-up
+time and every restart's. The fork server (``_zygote``) pays it once: it imports
+trio, the channel and the worker base, then forks each worker from that state,
+which takes a few milliseconds, and the child is still a fresh process with its
+own session, environment, folder and output pipe, running ``python -m <module>``.
+
+The server is not the supervisor itself because a process running trio has
+threads and an event loop whose state a fork would copy half-made; the server
+never runs either. Since the server is the workers' parent, it reaps them and
+sends each exit status here; a pidfd it passes along tells the exit apart from
+the status, so an exit is seen even if the server is gone.
+
+If the server cannot start, dies, or a fork fails, workers start the slow way
+(``spawn_worker``) and nothing else changes.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from collections import deque
+
+import trio
+
+from harness.ipc import IPC_FD_ENV, MAX_FRAME_ENV, WORKER_NAME_ENV, WORKER_TAG_ENV
+from harness.supervisor._forkproto import (
+    MAX_PACKET,
+    Forked,
+    ForkFailed,
+    ForkRequest,
+    Reaped,
+    ZygoteReady,
+    decode,
+    encode,
+)
+from harness.supervisor._process import OutputTail, Spawned
+from harness.supervisor._spec import ChildSpec
+
+__all__ = ["ForkServer", "ForkedProcess"]
+
+#: What every worker imports: loaded once, in the server.
+PRELOAD = ("trio", "harness.ipc._channel", "harness.actors.base", "setproctitle")
+#: How long an exit seen on the pidfd waits for the server's report of its status.
+STATUS_WAIT = 1.0
+READY_TIMEOUT = 10.0
+#: Server restarts allowed within RESTART_PERIOD seconds before forking is given up.
+MAX_RESTARTS = 3
+RESTART_PERIOD = 60.0
+
+
+class ForkedProcess:
+    """A worker forked by the server: the face of :class:`trio.Process` the
+    supervisor uses (``pid``, ``returncode``, ``wait()``), plus ``exited``.
+
+    ``returncode`` stays ``None`` after an exit whose status nobody reported (the
+    server died first); ``exited`` tells that case from a running process.
+    """
+
+    def __init__(self, pid: int, pidfd: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+        self._pidfd = pidfd
+        self._reported = trio.Event()
+        self._done = trio.Event()
+
+    @property
+    def exited(self) -> bool:
+        """Whether the process has ended."""
+        return self._done.is_set()
+
+    async def wait(self) -> int | None:
+        """Wait for the process to end; its return code (``None``: unknown)."""
+        await self._done.wait()
+        return self.returncode
+
+    def _report(self, returncode: int) -> None:
+        self.returncode = returncode
+        self._reported.set()
+        self._finish()
+
+    def _orphan(self) -> None:
+        self._reported.set()
+
+    def _finish(self) -> None:
+        if not self._done.is_set():
+            self._done.set()
+            trio.lowlevel.notify_closing(self._pidfd)  # ends _watch's wait, if any
+            os.close(self._pidfd)
+
+    async def _watch(self) -> None:
+        # The server's report normally comes first; the pidfd covers its absence.
+        try:
+            await trio.lowlevel.wait_readable(self._pidfd)
+        except (trio.ClosedResourceError, OSError):
+            return
+        if self._done.is_set():
+            return
+        with trio.move_on_after(STATUS_WAIT):
+            await self._reported.wait()
+        self._finish()
+
+
+class ForkServer:
+    """The supervisor's side of the fork server: start it, ask it for workers.
+
+    Run :meth:`run` in a nursery; :meth:`spawn` returns ``None`` whenever a fork
+    is not possible, and the caller starts the worker itself.
+    """
+
+    def __init__(self, preload: tuple[str, ...] = PRELOAD) -> None:
+        self.preload = preload
+        self.pid: int | None = None
+        self.output = OutputTail(16 * 1024)
+        self._sock: trio.socket.SocketType | None = None
+        self._ready = trio.Event()
+        self._closed = False
+        self._lock = trio.Lock()
+        self._pending: _Pending | None = None
+        self._children: dict[int, ForkedProcess] = {}
+        self._nursery: trio.Nursery | None = None
+        self._restarts: deque[float] = deque()
+
+    @staticmethod
+    def available() -> bool:
+        """Whether this platform can run it (Linux with pidfds)."""
+        return hasattr(os, "pidfd_open") and hasattr(socket, "send_fds")
+
+    async def run(self) -> None:
+        """Start the server and keep it going (restarted a few times) until cancelled."""
+        if not self.available():
+            self._closed = True
+            self._ready.set()
+            return
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                while not self._closed and self._may_restart():
+                    await self._incarnation()
+        finally:
+            self._closed = True
+            self._ready.set()
+
+    def _may_restart(self) -> bool:
+        now = trio.current_time()
+        while self._restarts and now - self._restarts[0] > RESTART_PERIOD:
+            self._restarts.popleft()
+        if len(self._restarts) >= MAX_RESTARTS:
+            return False
+        self._restarts.append(now)
+        return True
+
+    async def _incarnation(self) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        read_fd, write_fd = os.pipe()
+        command = [sys.executable, "-m", "harness.supervisor._zygote", str(theirs.fileno())]
+        try:
+            process = await trio.lowlevel.open_process(
+                [*command, *self.preload],
+                stdin=subprocess.DEVNULL,
+                stdout=write_fd,
+                stderr=write_fd,
+                pass_fds=(theirs.fileno(),),
+                start_new_session=True,
+            )
+        except OSError as exc:
+            self.output.feed(f"could not start the fork server: {exc}\n".encode())
+            ours.close()
+            os.close(read_fd)
+            self._closed = True
+            return
+        finally:
+            theirs.close()
+            os.close(write_fd)
+        self.pid = process.pid
+        sock = trio.socket.from_stdlib_socket(ours)
+        self._sock = sock
+        output = trio.lowlevel.FdStream(read_fd)
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self.output.drain, output)
+                await self._read(sock)
+                nursery.cancel_scope.cancel()
+        finally:
+            self._ready = trio.Event()
+            self._sock = None
+            if self._pending is not None:
+                self._pending.settle(None, [])
+            with trio.CancelScope(shield=True):
+                sock.close()  # the server leaves when its socket closes
+                with trio.move_on_after(1.0):
+                    await process.wait()
+                if process.returncode is None:
+                    process.kill()
+                    with trio.move_on_after(2.0):
+                        await process.wait()
+                await output.aclose()
+        self.pid = None
+        # The children it forked run on, but nobody can report their exit status
+        # any more: their exits are seen on their pidfds alone.
+        for child in self._children.values():
+            child._orphan()
+        self._children.clear()
+
+    async def _read(self, sock: trio.socket.SocketType) -> None:
+        while True:
+            try:
+                payload, ancdata, _flags, _addr = await sock.recvmsg(
+                    MAX_PACKET, socket.CMSG_SPACE(4 * 4)
+                )
+            except (OSError, trio.ClosedResourceError):
+                return
+            if not payload:
+                return
+            fds = _fds(ancdata)
+            try:
+                msg = decode(payload)
+            except Exception as exc:
+                self.output.feed(f"[supervisor] fork server: {exc}\n".encode())
+                for fd in fds:
+                    os.close(fd)
+                return
+            if isinstance(msg, ZygoteReady):
+                self._ready.set()
+            elif isinstance(msg, Reaped):
+                child = self._children.pop(msg.pid, None)
+                if child is not None:
+                    child._report(msg.returncode)
+            elif isinstance(msg, Forked | ForkFailed) and self._pending is not None:
+                self._pending.settle(msg, fds)
+                continue
+            for fd in fds:
+                os.close(fd)
+
+    async def spawn(self, spec: ChildSpec, tag: str) -> Spawned | None:
+        """Fork a worker for *spec*, or ``None`` if the server cannot."""
+        with trio.move_on_after(READY_TIMEOUT):
+            await self._ready.wait()
+        if self._closed or not self._ready.is_set():
+            return None
+        async with self._lock:
+            return await self._spawn(spec, tag)
+
+    async def _spawn(self, spec: ChildSpec, tag: str) -> Spawned | None:
+        sock, nursery = self._sock, self._nursery
+        if sock is None or nursery is None:
+            return None
+        env = dict(os.environ)
+        env.update(spec.env)
+        env[MAX_FRAME_ENV] = str(spec.max_frame)
+        env[WORKER_NAME_ENV] = spec.name
+        env[WORKER_TAG_ENV] = tag
+        env.pop(IPC_FD_ENV, None)
+        # A relative folder is taken from the server's, which is ours when it started.
+        request = encode(ForkRequest(spec.module, list(spec.args), env, spec.cwd))
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        read_fd, write_fd = os.pipe()
+        keep = False
+        pending = self._pending = _Pending()
+        try:
+            try:
+                await sock.sendmsg(
+                    [request],
+                    [(socket.SOL_SOCKET, socket.SCM_RIGHTS, _pack([theirs.fileno(), write_fd]))],
+                )
+            except OSError as exc:  # too big for one packet, or the server is gone
+                self.output.feed(f"[supervisor] fork request not sent: {exc}\n".encode())
+                return None
+            reply, fds = await pending.wait()
+            if not isinstance(reply, Forked) or len(fds) != 1:
+                for fd in fds:
+                    os.close(fd)
+                if isinstance(reply, ForkFailed):
+                    self.output.feed(f"[supervisor] fork failed: {reply.error}\n".encode())
+                return None
+            child = ForkedProcess(reply.pid, fds[0])
+            self._children[reply.pid] = child
+            nursery.start_soon(child._watch)
+            keep = True
+            return Spawned(child, ours, trio.lowlevel.FdStream(read_fd), tag)
+        finally:
+            self._pending = None
+            theirs.close()
+            os.close(write_fd)
+            if not keep:
+                ours.close()
+                os.close(read_fd)
+
+    async def aclose(self) -> None:
+        """Stop the server (its children run on until the supervisor stops them)."""
+        self._closed = True
+        if self._sock is not None:
+            self._sock.close()
+
+
+class _Pending:
+    """The one fork request in flight (they go one at a time) and its reply."""
+
+    def __init__(self) -> None:
+        self._event = trio.Event()
+        self._reply: Forked | ForkFailed | None = None
+        self._fds: list[int] = []
+
+    def settle(self, reply: Forked | ForkFailed | None, fds: list[int]) -> None:
+        if self._event.is_set():
+            for fd in fds:
+                os.close(fd)
+            return
+        self._reply, self._fds = reply, fds
+        self._event.set()
+
+    async def wait(self) -> tuple[Forked | ForkFailed | None, list[int]]:
+        try:
+            await self._event.wait()
+        except BaseException:
+            # The caller left: whatever still comes is closed on arrival, and a
+            # worker forked for nobody exits when its channel's other end closes.
+            self.settle(None, [])
+            raise
+        return self._reply, self._fds
+
+
+def _pack(fds: list[int]) -> bytes:
+    import array
+
+    return array.array("i", fds).tobytes()
+
+
+def _fds(ancdata: list[tuple[int, int, bytes]]) -> list[int]:
+    import array
+
+    fds = array.array("i")
+    for level, kind, data in ancdata:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(data[: len(data) - (len(data) % fds.itemsize)])
+    return list(fds)

@@ -1,0 +1,138 @@
+"""The worker's own HTTP/1.1 client for plain ``http://`` servers (``_plain``):
+framing, kept connections, and what it hands over to httpx."""
+
+from __future__ import annotations
+
+import gzip
+
+import trio
+
+from harness.actors.model._engine import ModelEngine
+from harness.actors.model._http import Timeouts
+from harness.actors.protocol.model import ModelDone, ModelError, TextDelta
+
+from ._server import LoopbackServer, Reply, pieces, sse
+from .conftest import collect, request
+
+PATH = "/v1/chat/completions"
+
+
+def _answer(text: str) -> bytes:
+    chunk = {"id": "x", "choices": [{"index": 0, "delta": {"content": text}}]}
+    end = {"id": "x", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+    return sse(chunk, end, done=True)
+
+
+def _text(events: list) -> str:
+    return "".join(e.text for e in events if isinstance(e, TextDelta))
+
+
+def _engine(env: dict[str, str]) -> ModelEngine:
+    return ModelEngine(env, timeouts=Timeouts(connect=2, first_byte=2, idle=2))
+
+
+async def test_requests_in_a_row_share_one_connection(
+    server: LoopbackServer, env: dict[str, str]
+) -> None:
+    for word in ("one", "two", "three"):
+        server.queue(PATH, Reply(chunks=pieces(_answer(word), 11)))
+    engine = _engine(env)
+    got = [_text(await collect(engine, request("openai"))) for _ in range(3)]
+    await engine.aclose()
+    assert got == ["one", "two", "three"]
+    assert server.connections == 1
+    assert [r.json()["model"] for r in server.requests] == ["m1"] * 3
+
+
+async def test_bodies_framed_by_length_and_by_close(
+    server: LoopbackServer, env: dict[str, str]
+) -> None:
+    server.queue(
+        PATH,
+        Reply(chunks=pieces(_answer("by length"), 5), framing="length"),
+        Reply(chunks=pieces(_answer("until close"), 5), framing="close"),
+        Reply(chunks=pieces(_answer("chunked again"), 5)),
+    )
+    engine = _engine(env)
+    got = [_text(await collect(engine, request("openai"))) for _ in range(3)]
+    await engine.aclose()
+    assert got == ["by length", "until close", "chunked again"]
+    # a body that ends with the connection cannot leave it for the next request
+    assert server.connections == 2
+
+
+async def test_a_kept_connection_the_server_closed_is_replaced_quietly(
+    server: LoopbackServer, env: dict[str, str]
+) -> None:
+    server.queue(
+        PATH,
+        Reply(chunks=[_answer("first")], then="close"),
+        Reply(chunks=[_answer("second")]),
+    )
+    engine = _engine(env)
+    first = await collect(engine, request("openai"))
+    await trio.sleep(0.05)  # the server's FIN arrives at the idle connection
+    second = await collect(engine, request("openai"))
+    await engine.aclose()
+    assert (_text(first), _text(second)) == ("first", "second")
+    assert isinstance(second[-1], ModelDone)
+    assert server.connections == 2
+
+
+async def test_an_error_answer_framed_by_length_keeps_its_message(
+    server: LoopbackServer, env: dict[str, str]
+) -> None:
+    body = b'{"error": {"message": "model m1 not loaded"}}'
+    server.queue(PATH, Reply(400, [body], framing="length"))
+    engine = _engine(env)
+    events = await collect(engine, request("openai"))
+    await engine.aclose()
+    (ev,) = events
+    assert isinstance(ev, ModelError)
+    assert (ev.status, ev.message) == (400, "model m1 not loaded")
+
+
+async def test_a_redirect_is_followed_through_httpx(
+    server: LoopbackServer, env: dict[str, str]
+) -> None:
+    server.always(PATH, Reply(307, [b""], headers={"location": "/moved/chat/completions"}))
+    server.queue("/moved", Reply(chunks=[_answer("moved")]))
+    engine = _engine(env)
+    events = await collect(engine, request("openai"))
+    await engine.aclose()
+    assert _text(events) == "moved"
+    # the plain client hands the request to httpx, which sends it again and follows
+    assert [r.path for r in server.requests] == [PATH, PATH, "/moved/chat/completions"]
+    assert server.requests[2].json()["model"] == "m1"  # same method, same body
+
+
+async def test_asks_for_no_encoding_yet_inflates_gzip_if_sent(
+    server: LoopbackServer, env: dict[str, str]
+) -> None:
+    server.queue(
+        PATH,
+        Reply(
+            chunks=pieces(gzip.compress(_answer("packed")), 6), headers={"content-encoding": "gzip"}
+        ),
+    )
+    engine = _engine(env)
+    events = await collect(engine, request("openai"))
+    await engine.aclose()
+    assert _text(events) == "packed"
+    assert server.requests[0].headers["accept-encoding"] == "identity"
+
+
+async def test_nothing_listening_is_a_network_error(env: dict[str, str]) -> None:
+    with trio.socket.socket() as probe:
+        await probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # bound, never listening: connections are refused
+        engine = ModelEngine(
+            {**env, "OPENAI_BASE_URL": f"http://127.0.0.1:{port}/v1"},
+            timeouts=Timeouts(connect=2, first_byte=2, idle=2),
+        )
+        events = await collect(engine, request("openai"))
+        await engine.aclose()
+    (ev,) = events
+    assert isinstance(ev, ModelError)
+    assert ev.kind == "network"
+    assert ev.message.startswith("could not reach 127.0.0.1")

@@ -1,0 +1,146 @@
+"""Workers forked by the fork server are what ``python -m <module>`` would have made,
+and everything still works when the fork server cannot help or is killed."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import psutil
+import pytest
+import trio
+
+from harness.ipc import WorkerDied
+from harness.supervisor import Supervisor, WorkerExited, WorkerRestarted, open_supervisor
+from tests.runtime.workers.messages import Crash, Echo, Identity, WhoAmI
+
+
+async def identity(h) -> Identity:
+    reply = await h.request(WhoAmI(), timeout=10)
+    assert isinstance(reply, Identity)
+    return reply
+
+
+async def test_a_forked_worker_is_what_python_m_would_make(
+    supervisor: Supervisor, make_spec, tmp_path
+) -> None:
+    env = {**make_spec().env, "HARNESS_TEST_MARK": "forked"}
+    h = await supervisor.start(make_spec(env=env, cwd=str(tmp_path), args=("one", "two")))
+    me = await identity(h)
+    server = supervisor.fork_server_pid
+    assert server is not None
+    assert me.ppid == server  # it was forked, not started afresh
+    assert me.sid == me.pid  # its own session, so a group kill reaches its tree only
+    assert me.cwd == str(tmp_path)
+    assert me.path0 == str(tmp_path)
+    assert me.argv[1:] == ["one", "two"]
+    assert me.variable == "forked"
+    assert me.stdin == "/dev/null"
+    assert not me.ipc_fd_inheritable  # nothing it starts holds its channel open
+    # ps shows which actor it is, as for a worker started as a new interpreter
+    command = " ".join(psutil.Process(me.pid).cmdline())
+    assert "-m tests.runtime.workers.echo one two" in command
+
+
+async def test_fork_false_starts_a_new_interpreter(supervisor: Supervisor, make_spec) -> None:
+    h = await supervisor.start(make_spec(fork=False))
+    me = await identity(h)
+    assert me.ppid == os.getpid()
+    assert psutil.Process(me.pid).cmdline()[1:3] == ["-m", "tests.runtime.workers.echo"]
+
+
+async def test_the_exit_status_comes_back_through_the_server(
+    supervisor: Supervisor, make_spec
+) -> None:
+    events = supervisor.subscribe()
+    h = await supervisor.start(make_spec())
+    with pytest.raises(WorkerDied) as died:
+        await h.request(Crash(code=7, message="bye"), timeout=10)
+    assert died.value.exit_code == 7
+    assert "bye" in died.value.stderr_tail  # its output pipe reached us too
+    await h.request(Echo("back"), timeout=10)
+    pid = h.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    with trio.fail_after(10):
+        async for event in events:
+            if isinstance(event, WorkerExited) and event.pid == pid:
+                assert event.exit_code == -signal.SIGKILL
+                break
+
+
+async def test_workers_survive_the_fork_server_being_killed(
+    supervisor: Supervisor, make_spec
+) -> None:
+    events = supervisor.subscribe()
+    h = await supervisor.start(make_spec())
+    first = (await identity(h)).pid
+    server = supervisor.fork_server_pid
+    assert server is not None
+    os.kill(server, signal.SIGKILL)
+    await trio.sleep(0.2)
+    assert (await identity(h)).pid == first  # the worker never noticed
+
+    # The worker now has no parent that reports its status; its death is still
+    # seen at once, and the replacement comes from a new server.
+    os.kill(first, signal.SIGKILL)
+    with trio.fail_after(10):
+        async for event in events:
+            if isinstance(event, WorkerRestarted):
+                break
+    me = await identity(h)
+    assert me.pid != first
+    # the server was started again, and the replacement waited for it
+    assert supervisor.fork_server_pid not in (None, server)
+    assert me.ppid == supervisor.fork_server_pid
+    assert not psutil.pid_exists(first) or psutil.Process(first).status() == "zombie"
+
+
+async def test_a_request_too_big_to_fork_starts_a_new_interpreter(
+    supervisor: Supervisor, make_spec
+) -> None:
+    # An environment larger than one packet of the fork server's socket: the
+    # request cannot be sent, and the worker starts the slow way instead.
+    env = {**make_spec().env, **{f"HARNESS_BIG_{i}": "x" * 100_000 for i in range(6)}}
+    events = supervisor.subscribe()
+    h = await supervisor.start(make_spec(env=env))
+    me = await identity(h)
+    assert me.ppid == os.getpid()
+    started = await events.receive()
+    assert started.pid == me.pid
+
+
+async def test_no_fork_server_outlives_the_supervisor(make_spec) -> None:
+    async with open_supervisor() as sup:
+        h = await sup.start(make_spec())
+        await h.request(Echo("x"), timeout=10)
+        server = sup.fork_server_pid
+        worker = h.pid
+    assert server is not None
+    assert worker is not None
+    _, alive = psutil.wait_procs(
+        [p for p in map(_process, (server, worker)) if p is not None], timeout=5
+    )
+    assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
+
+
+async def test_without_a_fork_server_workers_start_as_new_interpreters(make_spec) -> None:
+    async with open_supervisor(fork_server=False) as sup:
+        events = sup.subscribe()
+        h = await sup.start(make_spec())
+        me = await identity(h)
+        assert sup.fork_server_pid is None
+        assert me.ppid == os.getpid()
+        os.kill(me.pid, signal.SIGKILL)
+        with trio.fail_after(10):
+            async for event in events:
+                if isinstance(event, WorkerExited):
+                    assert event.exit_code == -signal.SIGKILL
+                    break
+
+
+def _process(pid: int) -> psutil.Process | None:
+    try:
+        return psutil.Process(pid)
+    except psutil.NoSuchProcess:
+        return None
