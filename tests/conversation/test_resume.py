@@ -14,7 +14,7 @@ import psutil
 
 from harness.actors.conversation import events as ev
 from harness.actors.conversation._store import SessionStore
-from tests.conversation.conftest import ROOT
+from tests.conversation.conftest import ROOT, drain
 from tests.scripted import ScriptedModel, call, reply
 
 
@@ -126,3 +126,34 @@ async def test_secrets_are_masked_before_model_events_and_log(
     assert "[REDACTED]" in model.requests[1]["messages"][-1]["content"]
     assert all(secret not in orjson.dumps(ev.encode_event(e)).decode() for e in seen)
     assert secret not in log.read_text()
+
+
+async def test_the_log_written_behind_the_loop_rebuilds_the_same_history(
+    session_factory, model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    (workspace / "a.txt").write_text("alpha\n")
+    (workspace / "b.txt").write_text("beta\n")
+    model.add(
+        reply("Reading a.", call("read_file", path="a.txt")),
+        reply("", call("read_file", path="b.txt"), call("read_file", path="a.txt")),
+        reply("", call("read_file", path="missing.txt")),
+        reply("Both read."),
+        reply("", call("read_file", path="b.txt")),
+        reply("Again."),
+    )
+    async with session_factory() as s:
+        events = s.events()
+        await s.run("read a and b")
+        await s.run("and b once more")
+        emitted = [e for e in drain(events) if e.DURABLE]
+        live_history = list(s.history)
+        sid = s.id
+    loaded = SessionStore(home, workspace).load(sid)
+    assert loaded.problems == []
+    # the same durable events, in the order the loop emitted them
+    assert [ev.encode_event(e) for e in loaded.events][-len(emitted) :] == [
+        ev.encode_event(e) for e in emitted
+    ]
+    assert loaded.history == live_history
+    async with session_factory(resume=sid) as s:
+        assert s.history == live_history

@@ -7,7 +7,7 @@ conversation events for whoever listens.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
@@ -57,6 +57,13 @@ class Engine:
         self.settings = settings
         self._listeners: list[Callable[[ev.ConversationEvent], None]] = []
         self.session_id = ""
+        self._nursery: trio.Nursery | None = None
+
+    def start_soon(self, fn: Callable[[], Awaitable[object]]) -> None:
+        """Run *fn* beside the workers until the engine closes."""
+        if self._nursery is None:
+            raise RuntimeError("the engine is not running")
+        self._nursery.start_soon(fn)
 
     # --- ModelPort --------------------------------------------------------------------
 
@@ -166,6 +173,7 @@ async def open_engine(
 
     async with open_supervisor() as sup, trio.open_nursery() as nursery:
         engine = Engine(sup, settings)
+        engine._nursery = nursery
         nursery.start_soon(engine._forward, sup.subscribe())
         try:
             await engine.start(list(settings.modules) if names is None else list(names))

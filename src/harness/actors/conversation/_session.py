@@ -340,6 +340,7 @@ async def open_session(
         )
         if log is not None:
             conv.subscribe(log.append)
+            engine.start_soon(log.write_behind)
         engine.subscribe(conv.emit)
         live = LiveSession(
             conversation=conv,

@@ -5,10 +5,12 @@ Layout::
     $HARNESS_HOME/projects/<workspace-key>/sessions/<id>/events.jsonl
     $HARNESS_HOME/projects/<workspace-key>/sessions/<id>/meta.json   (title, times, first prompt)
 
-The log is the source of truth. Each durable event is one line written with a
-single ``write()`` on an ``O_APPEND`` descriptor as it happens (every tool result
-and turn end is in the kernel before the next step), so a kill -9 of harness loses
-at most the line being written; the file is fsynced at the end of every run.
+The log is the source of truth. Each durable event is one line, written with
+``write()`` on an ``O_APPEND`` descriptor: as it happens, or, once
+:meth:`SessionLog.write_behind` runs, as soon as the loop next waits (for the
+model or a worker), the lines that came since in one ``write()``. Either way a
+kill -9 of harness loses at most the lines of that moment, and resume repairs a
+call left without its result; the file is fsynced at the end of every run.
 Reading skips a torn or undecodable line and reports it, never fails on it.
 ``meta.json`` is only an index for listing sessions, written atomically.
 """
@@ -28,8 +30,9 @@ import attrs
 import orjson
 
 from harness.actors.conversation import events as ev
-from harness.actors.conversation._atomic import read_json, write_json_atomic
+from harness.actors.conversation._atomic import read_json
 from harness.actors.conversation._history import rebuild_history
+from harness.actors.conversation._log import SessionLog
 from harness.actors.protocol.model import ChatMessage
 from harness.ipc import ProtocolError
 
@@ -42,12 +45,6 @@ __all__ = [
     "harness_home",
     "workspace_key",
 ]
-
-# Every line reaches the kernel with its own write() (so kill -9 of harness loses
-# nothing written); these events also fsync it, for a power loss: a run's end and a
-# compaction. An fsync per tool result cost ~10 ms a round on this machine's disk.
-_SYNC_ON = (ev.Result, ev.Compacted)
-_META_ON = (ev.TitleChanged, ev.Result, ev.SessionStarted)
 
 
 def harness_home(environ: dict[str, str] | os._Environ[str] | None = None) -> Path:
@@ -102,71 +99,6 @@ class LoadedSession:
     problems: list[str]
     title: str = ""
     tags: list[str] = attrs.field(factory=list)
-
-
-class SessionLog:
-    """The append side of one session's log; a listener for conversation events."""
-
-    def __init__(self, directory: Path, session_id: str) -> None:
-        self.id = session_id
-        self.dir = directory
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self.path = self.dir / "events.jsonl"
-        self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        self._meta_path = self.dir / "meta.json"
-        meta = read_json(self._meta_path, None) if self._meta_path.exists() else None
-        self.meta: dict[str, Any] = (
-            meta
-            if isinstance(meta, dict)
-            else {
-                "id": session_id,
-                "title": "",
-                "created": time.time(),
-                "updated": time.time(),
-                "first_prompt": "",
-            }
-        )
-        self._meta_dirty = True
-        # A crash may have left a torn last line with no newline: start on a fresh line
-        # so the next event is not glued to it.
-        size = os.fstat(self._fd).st_size
-        if size:
-            with open(self.path, "rb") as f:
-                f.seek(size - 1)
-                if f.read(1) != b"\n":
-                    os.write(self._fd, b"\n")
-
-    def append(self, event: ev.ConversationEvent) -> None:
-        """Write *event* if it is durable; fsync when it ends a run."""
-        if not event.DURABLE or self._fd is None:
-            return
-        line = orjson.dumps(ev.encode_event(event)) + b"\n"
-        os.write(self._fd, line)
-        if isinstance(event, ev.UserMessage) and not self.meta.get("first_prompt"):
-            self.meta["first_prompt"] = event.text[:200]
-            self._meta_dirty = True
-        elif isinstance(event, ev.TitleChanged):
-            self.meta["title"] = event.title
-            self._meta_dirty = True
-        if isinstance(event, _SYNC_ON):
-            os.fsync(self._fd)
-        if isinstance(event, _META_ON):
-            self.meta["updated"] = event.ts
-            self.write_meta()
-
-    def write_meta(self) -> None:
-        """Rewrite ``meta.json`` (atomically)."""
-        write_json_atomic(self._meta_path, self.meta, mode=0o600)
-        self._meta_dirty = False
-
-    def close(self) -> None:
-        """Flush and close the log."""
-        if self._fd is not None:
-            os.fsync(self._fd)
-            os.close(self._fd)
-            self._fd = None
-            if self._meta_dirty:
-                self.write_meta()
 
 
 _HISTORY_TAGS = frozenset(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import orjson
 
 from harness.actors.model._http import classify
@@ -20,6 +19,7 @@ from harness.actors.model._httpbase import (
     tool_call_event,
 )
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
+from harness.actors.model._request import HttpRequest
 from harness.actors.model._wire import SseParser
 from harness.actors.protocol.model import ChatMessage, TextDelta, ThinkingDelta, Usage
 
@@ -170,7 +170,7 @@ class AnthropicProvider(HttpProvider):
             headers["x-api-key"] = api_key
         return headers
 
-    def build_request(self, call: ProviderCall) -> httpx.Request:
+    def build_request(self, call: ProviderCall) -> HttpRequest:
         system, messages = anthropic_messages(call.system, call.messages)
         o = call.options
         body: dict[str, Any] = {
@@ -197,7 +197,7 @@ class AnthropicProvider(HttpProvider):
             if body["max_tokens"] <= budget:
                 body["max_tokens"] = budget * 2
             body["thinking"] = {"type": "enabled", "budget_tokens": budget}
-        return self.client.build_request(
+        return HttpRequest(
             "POST",
             f"{self._base(call.base_url)}/v1/messages",
             content=orjson.dumps(body),
@@ -207,8 +207,8 @@ class AnthropicProvider(HttpProvider):
     def decoder(self, call: ProviderCall) -> AnthropicDecoder:
         return AnthropicDecoder()
 
-    def models_request(self, base_url: str, api_key: str | None) -> httpx.Request:
-        return self.client.build_request(
+    def models_request(self, base_url: str, api_key: str | None) -> HttpRequest:
+        return HttpRequest(
             "GET", f"{self._base(base_url)}/v1/models", headers=self._headers(api_key)
         )
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-import httpx
 import orjson
 
 from harness.actors.model._http import classify
@@ -22,6 +21,7 @@ from harness.actors.model._httpbase import (
     tool_call_event,
 )
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
+from harness.actors.model._request import HttpRequest
 from harness.actors.model._wire import SseParser
 from harness.actors.protocol.model import ChatMessage, TextDelta, ThinkingDelta, Usage
 
@@ -169,7 +169,7 @@ class GeminiProvider(HttpProvider):
             headers["x-goog-api-key"] = api_key
         return headers
 
-    def build_request(self, call: ProviderCall) -> httpx.Request:
+    def build_request(self, call: ProviderCall) -> HttpRequest:
         system, contents = gemini_contents(call.system, call.messages)
         o = call.options
         config: dict[str, Any] = {}
@@ -201,7 +201,7 @@ class GeminiProvider(HttpProvider):
             body["generationConfig"] = config
         model = quote(call.model.removeprefix("models/"), safe="-._")
         url = f"{self._base(call.base_url)}/v1beta/models/{model}:streamGenerateContent"
-        return self.client.build_request(
+        return HttpRequest(
             "POST",
             url,
             params={"alt": "sse"},
@@ -212,8 +212,8 @@ class GeminiProvider(HttpProvider):
     def decoder(self, call: ProviderCall) -> GeminiDecoder:
         return GeminiDecoder()
 
-    def models_request(self, base_url: str, api_key: str | None) -> httpx.Request:
-        return self.client.build_request(
+    def models_request(self, base_url: str, api_key: str | None) -> HttpRequest:
+        return HttpRequest(
             "GET",
             f"{self._base(base_url)}/v1beta/models",
             params={"pageSize": 1000},

@@ -23,6 +23,7 @@ import trio
 
 from harness.actors.model._plain import PlainPool, PlainResponse, Redirected
 from harness.actors.model._provider import ProviderError
+from harness.actors.model._request import HttpRequest
 
 __all__ = [
     "Body",
@@ -207,8 +208,8 @@ def _httpx_reader(
 
 @asynccontextmanager
 async def open_stream(
-    client: httpx.AsyncClient,
-    request: httpx.Request,
+    client: Callable[[], httpx.AsyncClient],
+    request: HttpRequest,
     timeouts: Timeouts,
     secrets: Iterable[str | None] = (),
     *,
@@ -218,7 +219,7 @@ async def open_stream(
 
     With *plain*, an ``http://`` request goes over that pool's own HTTP/1.1
     connections (see :mod:`harness.actors.model._plain`); anything else, and a
-    redirect, goes through *client*.
+    redirect, goes through the httpx client *client* returns.
 
     Raises:
         ProviderError: a non-2xx answer (with the provider's message and ``Retry-After``),
@@ -226,20 +227,21 @@ async def open_stream(
     """
     secrets = tuple(secrets)
     deadline = trio.current_time() + timeouts.first_byte
-    if plain is not None and request.url.scheme == "http":
+    target = request.target
+    if plain is not None and target.scheme == "http":
         answer: PlainResponse | None = None
         redirected = False
         try:
             with trio.move_on_at(deadline):
                 try:
-                    answer = await plain.send(request, timeouts.connect)
+                    answer = await plain.send(request, target, timeouts.connect)
                 except Redirected:
                     redirected = True  # httpx follows it, below
             if not redirected:
                 if answer is None:
                     raise ProviderError(
                         "network",
-                        f"no answer from {request.url.host} for {timeouts.first_byte:g} s",
+                        f"no answer from {target.host} for {timeouts.first_byte:g} s",
                     )
                 answer.idle = timeouts.idle
                 if answer.status >= 400:
@@ -255,25 +257,33 @@ async def open_stream(
         finally:
             if answer is not None:
                 answer.close()
+    http = client()
+    built = http.build_request(
+        request.method,
+        request.url,
+        params=request.params,
+        content=request.content or None,
+        headers=dict(request.headers),
+    )
     response: httpx.Response | None = None
     try:
         with trio.move_on_at(deadline):
             try:
-                response = await client.send(request, stream=True)
+                response = await http.send(built, stream=True)
             except httpx.ConnectTimeout:
                 raise ProviderError(
                     "network",
-                    f"could not connect to {request.url.host} within {timeouts.connect:g} s",
+                    f"could not connect to {target.host} within {timeouts.connect:g} s",
                 ) from None
             except httpx.HTTPError as exc:
-                raise _network_error(exc, f"could not reach {request.url.host}", secrets) from None
+                raise _network_error(exc, f"could not reach {target.host}", secrets) from None
         if response is None:
             raise ProviderError(
-                "network", f"no answer from {request.url.host} for {timeouts.first_byte:g} s"
+                "network", f"no answer from {target.host} for {timeouts.first_byte:g} s"
             )
         # From now on each socket read may wait at most the idle limit. httpcore reads this
         # dict (shared with the request it was given) before every body read.
-        limits = request.extensions.get("timeout")
+        limits = built.extensions.get("timeout")
         if isinstance(limits, dict):
             limits["read"] = timeouts.idle
         if response.status_code >= 400:
@@ -292,8 +302,8 @@ async def open_stream(
 
 
 async def get_json(
-    client: httpx.AsyncClient,
-    request: httpx.Request,
+    client: Callable[[], httpx.AsyncClient],
+    request: HttpRequest,
     timeouts: Timeouts,
     secrets: Iterable[str | None] = (),
     *,
@@ -307,4 +317,5 @@ async def get_json(
     try:
         return orjson.loads(b"".join(chunks))
     except orjson.JSONDecodeError:
-        raise ProviderError("bad_response", f"{request.url.path}: the answer is not JSON") from None
+        path = request.target.path.partition("?")[0]
+        raise ProviderError("bad_response", f"{path}: the answer is not JSON") from None

@@ -16,6 +16,7 @@ import orjson
 from harness.actors.model._http import Timeouts, get_json, make_client, open_stream
 from harness.actors.model._plain import PlainPool
 from harness.actors.model._provider import ProviderCall, ProviderError, ProviderEvent
+from harness.actors.model._request import HttpRequest
 from harness.actors.protocol.model import ToolCallEvent
 
 __all__ = ["Decoder", "DecoderBase", "HttpProvider", "call_id", "require_finish", "tool_call_event"]
@@ -104,12 +105,16 @@ class HttpProvider:
 
     @property
     def client(self) -> httpx.AsyncClient:
-        """The shared client (made on first use, inside the worker's event loop)."""
+        """The shared httpx client (made on first use, inside the worker's event
+        loop: a server reached over plain HTTP never needs it)."""
         if self._client is None:
             self._client = make_client(self.timeouts)
         return self._client
 
-    def build_request(self, call: ProviderCall) -> httpx.Request:
+    def _get_client(self) -> httpx.AsyncClient:
+        return self.client
+
+    def build_request(self, call: ProviderCall) -> HttpRequest:
         """The streaming request for *call*."""
         raise NotImplementedError
 
@@ -117,7 +122,7 @@ class HttpProvider:
         """A fresh decoder for one answer."""
         raise NotImplementedError
 
-    def models_request(self, base_url: str, api_key: str | None) -> httpx.Request:
+    def models_request(self, base_url: str, api_key: str | None) -> HttpRequest:
         """The request listing the models."""
         raise NotImplementedError
 
@@ -130,7 +135,7 @@ class HttpProvider:
         request = self.build_request(call)
         decoder = self.decoder(call)
         async with open_stream(
-            self.client, request, self.timeouts, (call.api_key,), plain=self._plain
+            self._get_client, request, self.timeouts, (call.api_key,), plain=self._plain
         ) as body:
             while (chunk := await body.next_chunk()) is not None:
                 for event in decoder.feed(chunk):
@@ -144,7 +149,7 @@ class HttpProvider:
     async def list_models(self, base_url: str, api_key: str | None) -> tuple[str, ...]:
         """The models the backend offers."""
         data = await get_json(
-            self.client,
+            self._get_client,
             self.models_request(base_url, api_key),
             self.timeouts,
             (api_key,),

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import orjson
 
 from harness.actors.model._http import classify, get_json
@@ -20,6 +19,7 @@ from harness.actors.model._httpbase import (
     tool_call_event,
 )
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
+from harness.actors.model._request import HttpRequest
 from harness.actors.model._wire import BadLine, NdjsonParser
 from harness.actors.protocol.model import ChatMessage, TextDelta, ThinkingDelta, Usage
 
@@ -104,7 +104,7 @@ class OllamaProvider(HttpProvider):
     def _base(base_url: str) -> str:
         return (base_url or DEFAULT_BASE).rstrip("/")
 
-    def build_request(self, call: ProviderCall) -> httpx.Request:
+    def build_request(self, call: ProviderCall) -> HttpRequest:
         options: dict[str, Any] = {}
         o = call.options
         if o.context_window is not None:
@@ -135,7 +135,7 @@ class OllamaProvider(HttpProvider):
                 }
                 for t in call.tools
             ]
-        return self.client.build_request(
+        return HttpRequest(
             "POST",
             f"{self._base(call.base_url)}/api/chat",
             content=orjson.dumps(body),
@@ -145,8 +145,8 @@ class OllamaProvider(HttpProvider):
     def decoder(self, call: ProviderCall) -> OllamaDecoder:
         return OllamaDecoder()
 
-    def models_request(self, base_url: str, api_key: str | None) -> httpx.Request:
-        return self.client.build_request("GET", f"{self._base(base_url)}/api/tags")
+    def models_request(self, base_url: str, api_key: str | None) -> HttpRequest:
+        return HttpRequest("GET", f"{self._base(base_url)}/api/tags")
 
     def models_from(self, data: Any) -> tuple[str, ...]:
         return tuple(sorted(str(m.get("name") or m["model"]) for m in data["models"]))
@@ -156,13 +156,13 @@ class OllamaProvider(HttpProvider):
         servers), else a template that mentions ``.Tools``."""
         key = (self._base(base_url), model)
         if key not in self._caps:
-            request = self.client.build_request(
+            request = HttpRequest(
                 "POST",
                 f"{key[0]}/api/show",
                 content=orjson.dumps({"model": model}),
                 headers={"content-type": "application/json"},
             )
-            data = await get_json(self.client, request, self.timeouts, plain=self._plain)
+            data = await get_json(self._get_client, request, self.timeouts, plain=self._plain)
             caps = data.get("capabilities") if isinstance(data, dict) else None
             if isinstance(caps, list):
                 self._caps[key] = "tools" in caps

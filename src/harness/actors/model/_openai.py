@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
 import orjson
 
 from harness.actors.model._http import classify
@@ -23,6 +22,7 @@ from harness.actors.model._httpbase import (
     tool_call_event,
 )
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
+from harness.actors.model._request import HttpRequest
 from harness.actors.model._wire import SseParser
 from harness.actors.protocol.model import (
     ChatMessage,
@@ -224,7 +224,7 @@ class OpenAIProvider(HttpProvider):
             out.append(hit[1])
         return out
 
-    def build_request(self, call: ProviderCall) -> httpx.Request:
+    def build_request(self, call: ProviderCall) -> HttpRequest:
         body: dict[str, Any] = {
             "model": call.model,
             "messages": self._messages_json(call.system, call.messages),
@@ -240,7 +240,7 @@ class OpenAIProvider(HttpProvider):
             body["temperature"] = o.temperature
         if o.seed is not None:
             body["seed"] = o.seed
-        return self.client.build_request(
+        return HttpRequest(
             "POST",
             f"{api_base(call.base_url)}/chat/completions",
             content=orjson.dumps(body),
@@ -250,10 +250,8 @@ class OpenAIProvider(HttpProvider):
     def decoder(self, call: ProviderCall) -> OpenAIDecoder:
         return OpenAIDecoder()
 
-    def models_request(self, base_url: str, api_key: str | None) -> httpx.Request:
-        return self.client.build_request(
-            "GET", f"{api_base(base_url)}/models", headers=self._headers(api_key)
-        )
+    def models_request(self, base_url: str, api_key: str | None) -> HttpRequest:
+        return HttpRequest("GET", f"{api_base(base_url)}/models", headers=self._headers(api_key))
 
     def models_from(self, data: Any) -> tuple[str, ...]:
         return tuple(sorted(str(m["id"]) for m in data["data"]))

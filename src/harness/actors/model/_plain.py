@@ -27,6 +27,7 @@ import httpx
 import trio
 
 from harness.actors.model._provider import ProviderError
+from harness.actors.model._request import HttpRequest, Target
 
 __all__ = ["PlainPool", "PlainResponse", "Redirected"]
 
@@ -34,6 +35,7 @@ _READ = 64 * 1024
 _MAX_HEAD = 64 * 1024
 _KEEP_IDLE = 4  # idle connections kept per server
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_AGENT = "harness"
 
 # framing of a body
 _LENGTH, _CHUNKED, _UNTIL_CLOSE = 0, 1, 2
@@ -330,6 +332,23 @@ class PlainResponse:
             _close(sock)
 
 
+def _serialise(request: HttpRequest, target: Target) -> bytes:
+    head = [
+        f"{request.method} {target.path} HTTP/1.1",
+        f"host: {target.authority}",
+        "accept-encoding: identity",  # nothing to inflate in the common case
+        f"user-agent: {_AGENT}",
+    ]
+    names = {"host", "accept-encoding", "user-agent", "content-length"}
+    if "accept" not in (n.lower() for n in request.headers):
+        head.append("accept: */*")
+    head.extend(f"{k}: {v}" for k, v in request.headers.items() if k.lower() not in names)
+    body = request.content
+    if body or request.method in ("POST", "PUT", "PATCH"):
+        head.append(f"content-length: {len(body)}")
+    return "\r\n".join(head).encode("latin-1") + b"\r\n\r\n" + body
+
+
 class PlainPool:
     """Connections to plain-HTTP servers: opened on demand, kept while idle."""
 
@@ -353,19 +372,20 @@ class PlainPool:
             _close(sock)
         return None
 
-    async def send(self, request: httpx.Request, connect_timeout: float) -> PlainResponse:
-        """Send *request* (an ``http://`` one, its body in memory) and read the
-        answer's head. The caller reads the body and must :meth:`PlainResponse.close` it.
+    async def send(
+        self, request: HttpRequest, target: Target, connect_timeout: float
+    ) -> PlainResponse:
+        """Send *request* (to *target*, an ``http://`` one) and read the answer's
+        head. The caller reads the body and must :meth:`PlainResponse.close` it.
 
         Raises:
             Redirected: a 3xx answer (nothing of it was read).
             ProviderError: ``network`` when the server cannot be reached or broke
                 off; ``bad_response`` when the answer is not HTTP.
         """
-        url = request.url
-        host = url.host
-        key = (host, url.port or 80)
-        data = self._serialise(request)
+        host = target.host
+        key = (host, target.port)
+        data = _serialise(request, target)
         for _ in range(2):
             sock = self._take(key)
             reused = sock is not None
@@ -374,10 +394,8 @@ class PlainPool:
                     try:
                         sock = await _connect(*key)
                     except OSError as exc:
-                        detail = str(exc) or type(exc).__name__
-                        raise ProviderError(
-                            "network", f"could not reach {host}: {detail}"
-                        ) from None
+                        detail = f"could not reach {host}: {exc or type(exc).__name__}"
+                        raise ProviderError("network", detail) from None
                 if sock is None:
                     raise ProviderError(
                         "network", f"could not connect to {host} within {connect_timeout:g} s"
@@ -402,16 +420,6 @@ class PlainPool:
                 raise Redirected
             return response
         raise ProviderError("network", f"could not reach {host}: the connection was reset")
-
-    @staticmethod
-    def _serialise(request: httpx.Request) -> bytes:
-        url = request.url
-        lines = [b"%s %s HTTP/1.1" % (request.method.encode(), url.raw_path)]
-        for name, value in request.headers.raw:
-            if name.lower() == b"accept-encoding":
-                value = b"identity"  # nothing to inflate in the common case
-            lines.append(b"%s: %s" % (name, value))
-        return b"\r\n".join(lines) + b"\r\n\r\n" + request.content
 
     def aclose(self) -> None:
         """Close every idle connection."""
