@@ -161,3 +161,18 @@ async def test_a_server_started_early_is_adopted(make_spec) -> None:
         assert sup.fork_server_pid == early.process.pid
         assert me.ppid == early.process.pid
     assert early.process.wait(5) is not None  # stopped with the supervisor
+
+
+async def test_a_server_with_a_thread_refuses_to_fork(make_spec, monkeypatch) -> None:
+    # A preloaded module that starts a thread makes forking unsafe (the copy
+    # would hold that thread's locks in whatever state they were): the server
+    # says so, and workers start as new interpreters.
+    from tests.runtime.conftest import ROOT
+
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    async with open_supervisor(preload=("tests.runtime.workers.threaded_preload",)) as sup:
+        h = await sup.start(make_spec())
+        me = await identity(h)
+        assert sup.fork_server_pid is not None
+        assert me.ppid == os.getpid()
+        assert "has threads" in sup._forks.output.text()
