@@ -144,3 +144,35 @@ def _process(pid: int) -> psutil.Process | None:
         return psutil.Process(pid)
     except psutil.NoSuchProcess:
         return None
+
+
+async def test_a_server_started_early_is_adopted(make_spec) -> None:
+    # The command line starts the fork server before it imports trio, so the
+    # two imports overlap; the supervisor then takes that server as its own.
+    from harness import _forkstart
+
+    _forkstart.start_early(extra=())
+    early = _forkstart._early
+    assert early is not None
+    async with open_supervisor() as sup:
+        h = await sup.start(make_spec())
+        me = await identity(h)
+        assert _forkstart.adopt() is None  # taken
+        assert sup.fork_server_pid == early.process.pid
+        assert me.ppid == early.process.pid
+    assert early.process.wait(5) is not None  # stopped with the supervisor
+
+
+async def test_a_server_with_a_thread_refuses_to_fork(make_spec, monkeypatch) -> None:
+    # A preloaded module that starts a thread makes forking unsafe (the copy
+    # would hold that thread's locks in whatever state they were): the server
+    # says so, and workers start as new interpreters.
+    from tests.runtime.conftest import ROOT
+
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    async with open_supervisor(preload=("tests.runtime.workers.threaded_preload",)) as sup:
+        h = await sup.start(make_spec())
+        me = await identity(h)
+        assert sup.fork_server_pid is not None
+        assert me.ppid == os.getpid()
+        assert "has threads" in sup._forks.output.text()

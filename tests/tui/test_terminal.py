@@ -239,3 +239,50 @@ def test_multiline_history_completion_and_thinking(term_for, dirs) -> None:  # t
         t.send("\t")  # completes the workspace path
         t.send("\x15")  # Ctrl+U: clear what was typed
         out = t.expect("notes.md")
+
+
+def test_a_model_chosen_while_the_session_starts_is_the_one_used(term_for) -> None:  # type: ignore[no-untyped-def]
+    with ScriptedModel([reply("from the other model")]) as model:
+        t = term_for(model)
+        # typed as soon as the prompt shows, while start-up is still settling its choice
+        t.line("/model other")
+        t.expect(r"model other \(remembered")
+        t.expect("❯")
+        t.line("/status")
+        out = t.expect(r"permission mode \w+")
+        assert "provider openai · model other ·" in out
+        t.line("hello")
+        t.expect("from the other model")
+        assert model.requests[-1]["model"] == "other"
+
+
+def test_connect_cancelled_at_the_key_leaves_the_connection_as_it_was(term_for) -> None:  # type: ignore[no-untyped-def]
+    with ScriptedModel([reply("still here")]) as model:
+        t = term_for(model)
+        t.line("/connect anthropic")
+        t.expect("anthropic API key")
+        t.line("")
+        t.expect("no key given; the provider is unchanged")
+        t.line("/connect status")
+        out = t.expect(r"provider openai · model scripted[^\r\n]*[\r\n]")  # the whole line
+        assert model.base_url in out
+        t.expect("connected: 1 models available")
+        t.expect("❯")
+        t.line("/model scripted")
+        t.expect("model scripted \\(remembered")
+        t.line("hello")
+        t.expect("still here")
+
+
+def test_a_session_that_could_not_open_is_retried_after_a_new_choice(term_for) -> None:  # type: ignore[no-untyped-def]
+    with ScriptedModel([reply("opened at last")]) as model:
+        t = term_for(model, ["--resume", "no-such-session"])
+        t.expect("could not start the session")
+        t.line("hello")
+        t.expect(r"no session: [^\n]*Try /connect")
+        t.expect("❯")
+        t.line("/model scripted")  # what the advice leads to: a new choice
+        t.expect(r"model scripted \(remembered")
+        t.expect("❯")
+        t.line("hello")
+        t.expect("opened at last")

@@ -164,6 +164,11 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.resume and args.continue_:
         parser.error("--resume and --continue cannot be used together")
+    if args.prompt is not None or (args.output_format == "text" and not args.verify):
+        # The run will need its workers: their fork server imports while we do.
+        from harness._forkstart import WORKER_PRELOAD, start_early
+
+        start_early(WORKER_PRELOAD)
     if args.prompt is not None:
         from harness.cli._headless import run_headless
 

@@ -22,11 +22,12 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 from collections import deque
+from typing import Protocol
 
 import trio
 
+from harness import _forkstart
 from harness.ipc import IPC_FD_ENV, MAX_FRAME_ENV, WORKER_NAME_ENV, WORKER_TAG_ENV
 from harness.supervisor._forkproto import (
     MAX_PACKET,
@@ -43,8 +44,6 @@ from harness.supervisor._spec import ChildSpec
 
 __all__ = ["ForkServer", "ForkedProcess"]
 
-#: What every worker imports: loaded once, in the server.
-PRELOAD = ("trio", "harness.ipc._channel", "harness.actors.base", "setproctitle")
 #: How long an exit seen on the pidfd waits for the server's report of its status.
 STATUS_WAIT = 1.0
 READY_TIMEOUT = 10.0
@@ -112,7 +111,7 @@ class ForkServer:
     is not possible, and the caller starts the worker itself.
     """
 
-    def __init__(self, preload: tuple[str, ...] = PRELOAD) -> None:
+    def __init__(self, preload: tuple[str, ...] = _forkstart.PRELOAD) -> None:
         self.preload = preload
         self.pid: int | None = None
         self.output = OutputTail(16 * 1024)
@@ -154,13 +153,15 @@ class ForkServer:
         self._restarts.append(now)
         return True
 
-    async def _incarnation(self) -> None:
+    async def _start(self) -> tuple[_ServerProcess, socket.socket, int] | None:
+        early = _forkstart.adopt()
+        if early is not None:
+            return _Adopted(early.process), early.sock, early.output_fd
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         read_fd, write_fd = os.pipe()
-        command = [sys.executable, "-m", "harness.supervisor._zygote", str(theirs.fileno())]
         try:
             process = await trio.lowlevel.open_process(
-                [*command, *self.preload],
+                _forkstart.command(theirs.fileno(), self.preload),
                 stdin=subprocess.DEVNULL,
                 stdout=write_fd,
                 stderr=write_fd,
@@ -171,11 +172,18 @@ class ForkServer:
             self.output.feed(f"could not start the fork server: {exc}\n".encode())
             ours.close()
             os.close(read_fd)
-            self._closed = True
-            return
+            return None
         finally:
             theirs.close()
             os.close(write_fd)
+        return _Spawned(process), ours, read_fd
+
+    async def _incarnation(self) -> None:
+        started = await self._start()
+        if started is None:
+            self._closed = True
+            return
+        process, ours, read_fd = started
         self.pid = process.pid
         sock = trio.socket.from_stdlib_socket(ours)
         self._sock = sock
@@ -338,3 +346,57 @@ def _fds(ancdata: list[tuple[int, int, bytes]]) -> list[int]:
         if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
             fds.frombytes(data[: len(data) - (len(data) % fds.itemsize)])
     return list(fds)
+
+
+class _ServerProcess(Protocol):
+    """The fork server's process, started here or adopted from an early start."""
+
+    pid: int
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    def kill(self) -> None: ...
+
+    async def wait(self) -> int: ...
+
+
+class _Spawned:
+    def __init__(self, process: trio.Process) -> None:
+        self._process = process
+        self.pid = process.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self._process.returncode
+
+    def kill(self) -> None:
+        self._process.kill()
+
+    async def wait(self) -> int:
+        return await self._process.wait()
+
+
+class _Adopted:
+    """A server started by ``subprocess`` before trio ran; waited on through a pidfd."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self._process = process
+        self.pid = process.pid
+        self._pidfd: int | None = os.pidfd_open(process.pid)
+
+    @property
+    def returncode(self) -> int | None:
+        return self._process.poll()
+
+    def kill(self) -> None:
+        self._process.kill()
+
+    async def wait(self) -> int:
+        if self._process.poll() is None and self._pidfd is not None:
+            await trio.lowlevel.wait_readable(self._pidfd)
+        code = self._process.wait()  # it has ended: this only reaps
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
+        return code

@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 
 import trio
 
+from harness import _forkstart
 from harness.supervisor._events import SupervisorEvent, WorkerStatus
 from harness.supervisor._forkserver import ForkServer
 from harness.supervisor._handle import WorkerHandle
@@ -97,14 +98,20 @@ class Supervisor:
 
 
 @asynccontextmanager
-async def open_supervisor(*, fork_server: bool = True) -> AsyncIterator[Supervisor]:
+async def open_supervisor(
+    *, fork_server: bool = True, preload: tuple[str, ...] = ()
+) -> AsyncIterator[Supervisor]:
     """A supervisor whose workers are all stopped (and their trees killed) on exit.
 
     With *fork_server* (the default), a fork server starts at once and imports
-    what every worker imports, so that workers start and restart by fork.
+    what every worker imports, and the modules in *preload*, so that workers
+    start and restart by fork. A server started early
+    (:func:`harness._forkstart.start_early`) is adopted instead.
     """
     async with trio.open_nursery() as nursery:
-        forks = ForkServer() if fork_server and ForkServer.available() else None
+        forks = None
+        if fork_server and ForkServer.available():
+            forks = ForkServer((*_forkstart.PRELOAD, *preload))
         if forks is not None:
             nursery.start_soon(forks.run, name="fork server")
         supervisor = Supervisor(nursery, forks)

@@ -89,6 +89,15 @@ def main(argv: list[str]) -> int:
         return 0  # the supervisor is gone
 
 
+def _threads() -> int:
+    # The kernel's count, which also sees threads a native library started (a
+    # preloaded module's thread pool would be copied half-made by a fork).
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
 def _drain(fd: int) -> None:
     try:
         while os.read(fd, 512):
@@ -111,7 +120,7 @@ def _reap(sock: socket.socket) -> None:
 def _fork(
     sock: socket.socket, req: ForkRequest, ipc_fd: int, out_fd: int, wake: tuple[int, int]
 ) -> None:
-    if threading.active_count() != 1:
+    if _threads() != 1:
         os.close(ipc_fd)
         os.close(out_fd)
         send(sock, ForkFailed("the fork server has threads; it cannot fork safely"))
@@ -219,4 +228,8 @@ def _set_title(req: ForkRequest) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    status = main(sys.argv[1:])
+    sys.stderr.flush()
+    # Tearing down every preloaded module would only delay the supervisor's exit,
+    # which waits for this one; nothing here has anything to flush or close.
+    os._exit(status)

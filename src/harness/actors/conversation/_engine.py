@@ -169,9 +169,10 @@ async def open_engine(
     settings: WorkerSettings, names: Sequence[str] | None = None
 ) -> AsyncIterator[Engine]:
     """Start the workers (default: every module in *settings*) and stop them all on exit."""
+    from harness._forkstart import WORKER_PRELOAD
     from harness.supervisor import open_supervisor
 
-    async with open_supervisor() as sup, trio.open_nursery() as nursery:
+    async with open_supervisor(preload=WORKER_PRELOAD) as sup, trio.open_nursery() as nursery:
         engine = Engine(sup, settings)
         engine._nursery = nursery
         nursery.start_soon(engine._forward, sup.subscribe())

@@ -15,6 +15,23 @@ if TYPE_CHECKING:
 __all__ = ["apply_model", "cmd_connect", "cmd_model", "ensure_key", "list_models"]
 
 
+async def _settled(app: App) -> None:
+    # Start-up settles its own provider and model on a thread, then opens the
+    # session. A choice made before then would be overwritten by it, and would
+    # import the model package on this thread while that one imports it too (the
+    # two import locks taken in opposite orders: a deadlock Python breaks by
+    # raising in one of them). So a choice waits for start-up, whether the session
+    # opened or not.
+    await app.session()
+
+
+async def _retry_failed(app: App) -> None:
+    # A session that could not open waits for a reopen; its error says "try
+    # /connect", so a new choice is what reopens it.
+    if app.live is None and app.open_error is not None:
+        await app.reopen()
+
+
 async def list_models(app: App, provider: str) -> list[str]:
     """The models *provider* offers, asked through the session's model worker."""
     from harness.actors.protocol.model import ListModels, ModelList
@@ -79,6 +96,7 @@ async def ensure_key(app: App, provider: str) -> bool:
 async def cmd_connect(app: App, p: ParsedCommand) -> None:
     """``/connect [provider [model]] | status``: switch provider (asking for its key
     when none is known, then for a model when none is named), or check the connection."""
+    await _settled(app)
     if not p.args or p.args[0] == "status":
         say(
             app,
@@ -98,20 +116,23 @@ async def cmd_connect(app: App, p: ParsedCommand) -> None:
     if provider not in PROVIDERS:
         raise CommandError(f"unknown provider {provider!r}; choose one of {', '.join(PROVIDERS)}")
     model = p.args[1] if len(p.args) > 1 else ""
-    app.base_url = None
     if not await ensure_key(app, provider):
         return
+    app.base_url = None  # the new provider's own URL; only once the switch is certain
     apply_model(app, provider, model)
     say(app, f"provider {provider}" + (f", model {model}" if model else ""), "green")
+    await _retry_failed(app)
     if not model:
         await cmd_model(app, ParsedCommand(command=p.command, args=(), raw_args=""))
 
 
 async def cmd_model(app: App, p: ParsedCommand) -> None:
     """``/model [name]``: use *name*, or pick from the models the provider lists."""
+    await _settled(app)
     if p.args:
         apply_model(app, app.provider, p.args[0])
         say(app, f"model {p.args[0]} (remembered for this folder)", "green")
+        await _retry_failed(app)
         return
     try:
         with app.console.status("asking the provider for its models…"):

@@ -82,7 +82,8 @@ def session_options(app: App) -> Any:
             kw["workers"] = {str(k): str(v) for k, v in json.loads(workers).items()}
         except (ValueError, AttributeError):
             _say(app, "HARNESS_WORKERS is not a JSON object of name: module; ignored", "yellow")
-    for name in ("permission_mode", "max_turns", "tool_protocol", "api_key", "sandbox"):
+    flags = ("permission_mode", "max_turns", "tool_protocol", "api_key", "sandbox")
+    for name in (*flags, "temperature", "seed"):
         value = getattr(a, name, None)
         if value is not None:
             kw[name] = value

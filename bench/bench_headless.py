@@ -1,0 +1,95 @@
+"""One question, headless: ``harness -p`` from start to answer and to exit.
+
+harness runs as a user would run it (a new process, its fork server and workers,
+the session log), against the scripted model on loopback answering at once. The
+baseline, alternated with it in the same run, is the least a client can do: a new
+``python`` process that imports trio and httpx and streams the same one chat
+request from the same server. The difference is what harness itself costs.
+
+Run: ``python -m bench headless``.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tests.scripted import ScriptedModel, reply
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = 7
+
+_BARE = """
+import sys, httpx, trio
+async def main():
+    async with httpx.AsyncClient() as client:
+        body = {"model": "scripted", "stream": True,
+                "messages": [{"role": "user", "content": "capital of France?"}]}
+        async with client.stream("POST", sys.argv[1] + "/chat/completions", json=body) as r:
+            async for line in r.aiter_lines():
+                if "Paris" in line:
+                    print("Paris.", flush=True)
+trio.run(main)
+"""
+
+
+def _timed(command: list[str], env: dict[str, str], cwd: str) -> tuple[float, float]:
+    """Seconds to the first line on stdout (the answer), and to the exit."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=cwd)
+    assert proc.stdout is not None
+    first = proc.stdout.readline()
+    answered = time.perf_counter() - started
+    proc.stdout.read()
+    proc.wait()
+    if "Paris" not in first or proc.returncode != 0:
+        raise RuntimeError(f"{command[:3]} answered {first!r}, exit {proc.returncode}")
+    return answered, time.perf_counter() - started
+
+
+def run() -> list[tuple[str, str, str]]:
+    """The rows: harness's answer and exit times beside the bare client's."""
+    home = tempfile.mkdtemp(prefix="harness-bench-")
+    env = {
+        **os.environ,
+        "HARNESS_HOME": home,
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
+    }
+    ours: list[tuple[float, float]] = []
+    bare: list[tuple[float, float]] = []
+    with ScriptedModel([reply("Paris.")] * (2 * RUNS + 2)) as model:
+        harness = [
+            *(sys.executable, "-m", "harness", "-p", "capital of France?"),
+            *("--provider", "openai", "--model", "scripted", "--base-url", model.base_url),
+        ]
+        baseline = [sys.executable, "-c", _BARE, model.base_url]
+        _timed(harness, env, home)  # the first run of all writes caches: not counted
+        for _ in range(RUNS):
+            ours.append(_timed(harness, env, home))
+            bare.append(_timed(baseline, env, home))
+    answer, done = (statistics.median(x[i] for x in ours) for i in (0, 1))
+    bare_answer, bare_done = (statistics.median(x[i] for x in bare) for i in (0, 1))
+    load = os.getloadavg()[0]
+    return [
+        (
+            "harness -p: start -> answer, p50",
+            f"{answer * 1e3:.0f} ms",
+            f"bare client {bare_answer * 1e3:.0f} ms; ratio {answer / bare_answer:.1f}x "
+            f"(goal < 500 ms; load {load:.1f})",
+        ),
+        (
+            "harness -p: start -> exit, p50",
+            f"{done * 1e3:.0f} ms",
+            f"bare client {bare_done * 1e3:.0f} ms; ratio {done / bare_done:.1f}x",
+        ),
+    ]
+
+
+if __name__ == "__main__":
+    for what, figure, note in run():
+        print(f"{what:<36} {figure:>8}  {note}")

@@ -1,0 +1,95 @@
+"""Starting the fork server early, before this process imports anything heavy.
+
+The fork server (``harness.supervisor._zygote``) spends about 0.3 s importing
+trio and the worker base; the command line spends about as long importing the
+conversation and trio itself. :func:`start_early` lets the two overlap: the CLI
+calls it as soon as it knows a run will need workers, and the supervisor adopts
+the started server (:func:`adopt`) instead of starting one. This module imports
+nothing of harness and nothing heavy, so calling it costs only the spawn.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+
+__all__ = ["PRELOAD", "WORKER_PRELOAD", "EarlyServer", "adopt", "command", "start_early"]
+
+#: What every worker imports: loaded once, in the fork server.
+PRELOAD = (
+    "trio",
+    "harness.ipc._channel",
+    "harness.actors.base",
+    "setproctitle",
+    # a worker cleans up its own descendants as it exits, with psutil
+    "harness.supervisor._kill",
+)
+#: What the default workers (model, tools, shell) import beyond that. None of it
+#: reads the environment or starts a thread at import, which a preload must not.
+WORKER_PRELOAD = (
+    "harness.actors.model._engine",
+    # httpx imports its transport (httpcore, h11, the trio backend) only when the
+    # first client is made: on the first model request's path, 0.2 s here.
+    "httpcore",
+    "httpcore._backends.trio",
+    "harness.actors.tools._dispatch",
+    "harness.actors.shell._service",
+)
+
+
+class EarlyServer:
+    """A fork server started by :func:`start_early`, waiting to be adopted."""
+
+    def __init__(
+        self, process: subprocess.Popen[bytes], sock: socket.socket, output_fd: int
+    ) -> None:
+        self.process = process
+        self.sock = sock
+        self.output_fd = output_fd
+
+
+_early: EarlyServer | None = None
+
+
+def command(fd: int, preload: tuple[str, ...]) -> list[str]:
+    """The fork server's command line, its socket on *fd*."""
+    return [sys.executable, "-m", "harness.supervisor._zygote", str(fd), *preload]
+
+
+def start_early(extra: tuple[str, ...] = WORKER_PRELOAD) -> None:
+    """Start the fork server now, also preloading the modules in *extra*.
+
+    Does nothing off Linux (no pidfds) or when one is already waiting; a server
+    that cannot start is simply not there, and the supervisor starts its own.
+    """
+    global _early
+    if _early is not None or not hasattr(os, "pidfd_open"):
+        return
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    read_fd, write_fd = os.pipe()
+    try:
+        process = subprocess.Popen(
+            command(theirs.fileno(), (*PRELOAD, *extra)),
+            stdin=subprocess.DEVNULL,
+            stdout=write_fd,
+            stderr=write_fd,
+            pass_fds=(theirs.fileno(),),
+            start_new_session=True,
+        )
+    except OSError:
+        ours.close()
+        os.close(read_fd)
+        return
+    finally:
+        theirs.close()
+        os.close(write_fd)
+    _early = EarlyServer(process, ours, read_fd)
+
+
+def adopt() -> EarlyServer | None:
+    """The server :func:`start_early` started, once (``None`` if there is none)."""
+    global _early
+    early, _early = _early, None
+    return early

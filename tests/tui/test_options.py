@@ -1,0 +1,51 @@
+"""The options the terminal opens its session with, from the command line."""
+
+import io
+from pathlib import Path
+
+from rich.console import Console
+
+from harness.cli._main import build_parser
+from harness.cli.tui._app import App
+from harness.cli.tui._options import session_options
+
+
+def app_for(argv: list[str], tmp_path: Path) -> App:
+    console = Console(file=io.StringIO(), width=80, color_system=None, _environ={})
+    args = build_parser().parse_args(argv)
+    return App(args, console=console, environ={}, workspace=tmp_path, home=tmp_path)
+
+
+def test_every_session_flag_of_the_command_line_reaches_the_session(tmp_path: Path) -> None:
+    app = app_for(
+        [
+            "--temperature",
+            "0.3",
+            "--seed",
+            "7",
+            "--permission-mode",
+            "plan",
+            "--max-turns",
+            "9",
+            "--tool-protocol",
+            "text",
+            "--allow",
+            "run_cmd(make test)",
+            "--sandbox",
+            "workspace-write",
+        ],
+        tmp_path,
+    )
+    app.provider, app.model = "openai", "gpt-4o-mini"
+    opts = session_options(app)
+    assert (opts.temperature, opts.seed) == (0.3, 7)
+    assert (opts.permission_mode, opts.max_turns, opts.tool_protocol) == ("plan", 9, "text")
+    assert opts.allow == ("run_cmd(make test)",)
+    assert opts.sandbox == "workspace-write"
+    assert (opts.provider, opts.models) == ("openai", ("gpt-4o-mini",))
+
+
+def test_without_the_flags_the_provider_chooses(tmp_path: Path) -> None:
+    opts = session_options(app_for([], tmp_path))
+    assert (opts.temperature, opts.seed) == (None, None)
+    assert opts.permission_mode == "ask"
