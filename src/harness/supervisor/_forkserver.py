@@ -19,6 +19,7 @@ If the server cannot start, dies, or a fork fails, workers start the slow way
 
 from __future__ import annotations
 
+import array
 import os
 import socket
 import subprocess
@@ -39,7 +40,7 @@ from harness.supervisor._forkproto import (
     decode,
     encode,
 )
-from harness.supervisor._process import OutputTail, Spawned
+from harness.supervisor._process import ExecProcess, OutputTail, Spawned
 from harness.supervisor._spec import ChildSpec
 
 __all__ = ["ForkServer", "ForkedProcess"]
@@ -176,7 +177,7 @@ class ForkServer:
         finally:
             theirs.close()
             os.close(write_fd)
-        return _Spawned(process), ours, read_fd
+        return ExecProcess(process), ours, read_fd
 
     async def _incarnation(self) -> None:
         started = await self._start()
@@ -333,14 +334,10 @@ class _Pending:
 
 
 def _pack(fds: list[int]) -> bytes:
-    import array
-
     return array.array("i", fds).tobytes()
 
 
 def _fds(ancdata: list[tuple[int, int, bytes]]) -> list[int]:
-    import array
-
     fds = array.array("i")
     for level, kind, data in ancdata:
         if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
@@ -358,23 +355,7 @@ class _ServerProcess(Protocol):
 
     def kill(self) -> None: ...
 
-    async def wait(self) -> int: ...
-
-
-class _Spawned:
-    def __init__(self, process: trio.Process) -> None:
-        self._process = process
-        self.pid = process.pid
-
-    @property
-    def returncode(self) -> int | None:
-        return self._process.returncode
-
-    def kill(self) -> None:
-        self._process.kill()
-
-    async def wait(self) -> int:
-        return await self._process.wait()
+    async def wait(self) -> int | None: ...
 
 
 class _Adopted:

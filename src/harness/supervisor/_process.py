@@ -51,6 +51,10 @@ class ExecProcess:
         """Whether it has ended and been reaped."""
         return self._process.returncode is not None
 
+    def kill(self) -> None:
+        """SIGKILL, to the process only."""
+        self._process.kill()
+
     async def wait(self) -> int | None:
         """Wait for it to end; its return code."""
         return await self._process.wait()
