@@ -53,13 +53,19 @@ class EarlyServer:
 _early: EarlyServer | None = None
 
 
-def command(fd: int, preload: tuple[str, ...]) -> list[str]:
-    """The fork server's command line, its socket on *fd*."""
-    return [sys.executable, "-m", "harness.supervisor._zygote", str(fd), *preload]
+def command(fd: int, preload: tuple[str, ...], warm: tuple[str, ...] = ()) -> list[str]:
+    """The fork server's command line, its socket on *fd*.
+
+    It imports *preload* before it takes requests, and *warm* afterwards, while
+    no request waits (what a worker needs and the server has not imported yet,
+    the worker imports itself).
+    """
+    tail = ["--", *warm] if warm else []
+    return [sys.executable, "-m", "harness.supervisor._zygote", str(fd), *preload, *tail]
 
 
-def start_early(extra: tuple[str, ...] = WORKER_PRELOAD) -> None:
-    """Start the fork server now, also preloading the modules in *extra*.
+def start_early(warm: tuple[str, ...] = WORKER_PRELOAD) -> None:
+    """Start the fork server now; it also imports *warm* once it is ready.
 
     Does nothing off Linux (no pidfds) or when one is already waiting; a server
     that cannot start is simply not there, and the supervisor starts its own.
@@ -71,7 +77,7 @@ def start_early(extra: tuple[str, ...] = WORKER_PRELOAD) -> None:
     read_fd, write_fd = os.pipe()
     try:
         process = subprocess.Popen(
-            command(theirs.fileno(), (*PRELOAD, *extra)),
+            command(theirs.fileno(), PRELOAD, warm),
             stdin=subprocess.DEVNULL,
             stdout=write_fd,
             stderr=write_fd,

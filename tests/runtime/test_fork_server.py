@@ -151,7 +151,7 @@ async def test_a_server_started_early_is_adopted(make_spec) -> None:
     # two imports overlap; the supervisor then takes that server as its own.
     from harness import _forkstart
 
-    _forkstart.start_early(extra=())
+    _forkstart.start_early(warm=())
     early = _forkstart._early
     assert early is not None
     async with open_supervisor() as sup:
@@ -175,4 +175,25 @@ async def test_a_server_with_a_thread_refuses_to_fork(make_spec, monkeypatch) ->
         me = await identity(h)
         assert sup.fork_server_pid is not None
         assert me.ppid == os.getpid()
+        assert "has threads" in sup._forks.output.text()
+
+
+async def test_warm_modules_load_once_the_server_is_idle(make_spec, monkeypatch) -> None:
+    # A module to warm is imported after the server said it was ready, while no
+    # request waits. This one starts a thread, so once it is in, forks stop.
+    from tests.runtime.conftest import ROOT
+
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    async with open_supervisor(warm=("tests.runtime.workers.threaded_preload",)) as sup:
+        events = sup.subscribe()
+        h = await sup.start(make_spec())
+        await identity(h)
+        await trio.sleep(1.0)  # idle: the server imports it
+        h.kill()
+        with trio.fail_after(10):
+            async for event in events:
+                if isinstance(event, WorkerRestarted):
+                    break
+        later = await identity(h)
+        assert later.ppid == os.getpid()
         assert "has threads" in sup._forks.output.text()

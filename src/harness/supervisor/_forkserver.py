@@ -112,8 +112,11 @@ class ForkServer:
     is not possible, and the caller starts the worker itself.
     """
 
-    def __init__(self, preload: tuple[str, ...] = _forkstart.PRELOAD) -> None:
+    def __init__(
+        self, preload: tuple[str, ...] = _forkstart.PRELOAD, warm: tuple[str, ...] = ()
+    ) -> None:
         self.preload = preload
+        self.warm = warm
         self.pid: int | None = None
         self.output = OutputTail(16 * 1024)
         self._sock: trio.socket.SocketType | None = None
@@ -162,7 +165,7 @@ class ForkServer:
         read_fd, write_fd = os.pipe()
         try:
             process = await trio.lowlevel.open_process(
-                _forkstart.command(theirs.fileno(), self.preload),
+                _forkstart.command(theirs.fileno(), self.preload, self.warm),
                 stdin=subprocess.DEVNULL,
                 stdout=write_fd,
                 stderr=write_fd,

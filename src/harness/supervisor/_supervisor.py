@@ -99,19 +99,20 @@ class Supervisor:
 
 @asynccontextmanager
 async def open_supervisor(
-    *, fork_server: bool = True, preload: tuple[str, ...] = ()
+    *, fork_server: bool = True, preload: tuple[str, ...] = (), warm: tuple[str, ...] = ()
 ) -> AsyncIterator[Supervisor]:
     """A supervisor whose workers are all stopped (and their trees killed) on exit.
 
     With *fork_server* (the default), a fork server starts at once and imports
     what every worker imports, and the modules in *preload*, so that workers
-    start and restart by fork. A server started early
+    start and restart by fork; it imports the modules in *warm* once it is
+    ready, while no request waits. A server started early
     (:func:`harness._forkstart.start_early`) is adopted instead.
     """
     async with trio.open_nursery() as nursery:
         forks = None
         if fork_server and ForkServer.available():
-            forks = ForkServer((*_forkstart.PRELOAD, *preload))
+            forks = ForkServer((*_forkstart.PRELOAD, *preload), warm)
         if forks is not None:
             nursery.start_soon(forks.run, name="fork server")
         supervisor = Supervisor(nursery, forks)

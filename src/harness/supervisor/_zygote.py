@@ -27,6 +27,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 import traceback
 from typing import NoReturn
 
@@ -43,19 +44,30 @@ from harness.supervisor._forkproto import (
 
 __all__ = ["main"]
 
+#: Seconds after a fork before an idle-time import starts.
+BURST_GAP = 0.05
+
 
 def main(argv: list[str]) -> int:
-    """Serve fork requests on the socket whose fd is ``argv[0]`` until it closes."""
+    """Serve fork requests on the socket whose fd is ``argv[0]`` until it closes.
+
+    The modules named after it are imported before the server says it is ready;
+    those after a ``--`` are imported afterwards, one at a time while no request
+    waits, so that the first workers need not wait for all of them.
+    """
     if not argv or not argv[0].isdigit():
-        sys.stderr.write("usage: python -m harness.supervisor._zygote FD [MODULE ...]\n")
+        sys.stderr.write(
+            "usage: python -m harness.supervisor._zygote FD [MODULE ...] [-- MODULE ...]\n"
+        )
         return 2
     sock = socket.socket(fileno=int(argv[0]))
     sock.setblocking(True)
-    for name in argv[1:]:
-        try:
-            importlib.import_module(name)
-        except Exception as exc:  # not preloaded: the worker imports it itself
-            sys.stderr.write(f"fork server: could not preload {name}: {exc!r}\n")
+    now, later = argv[1:], []
+    if "--" in now:
+        cut = now.index("--")
+        now, later = now[:cut], now[cut + 1 :]
+    for name in now:
+        _preload(name)
     _prepare_titles()
     wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
     # SIGCHLD needs a Python-level handler for its number to reach the wakeup fd.
@@ -64,10 +76,16 @@ def main(argv: list[str]) -> int:
     # What is imported now is shared with every child: keep the collector off it,
     # so that a child's first collection does not copy those pages.
     gc.freeze()
+    quiet_from = 0.0
     try:
         send(sock, ZygoteReady(os.getpid()))
         while True:
-            readable, _, _ = select.select([sock.fileno(), wake_r], [], [])
+            timeout = max(0.0, quiet_from - time.monotonic()) if later else None
+            readable, _, _ = select.select([sock.fileno(), wake_r], [], [], timeout)
+            if not readable:
+                _preload(later.pop(0))
+                gc.freeze()
+                continue
             if wake_r in readable:
                 _drain(wake_r)
                 _reap(sock)
@@ -81,12 +99,22 @@ def main(argv: list[str]) -> int:
                     return 0
                 if isinstance(msg, ForkRequest) and len(fds) == 2:
                     _fork(sock, msg, fds[0], fds[1], (wake_r, wake_w))
+                    # Requests come in bursts (every worker at start-up): the next
+                    # one should not wait behind an import.
+                    quiet_from = time.monotonic() + BURST_GAP
                 else:
                     for fd in fds:
                         os.close(fd)
                     send(sock, ForkFailed(f"unexpected {type(msg).__name__} with {len(fds)} fds"))
     except (BrokenPipeError, ConnectionResetError):
         return 0  # the supervisor is gone
+
+
+def _preload(name: str) -> None:
+    try:
+        importlib.import_module(name)
+    except Exception as exc:  # not preloaded: the worker imports it itself
+        sys.stderr.write(f"fork server: could not preload {name}: {exc!r}\n")
 
 
 def _threads() -> int:

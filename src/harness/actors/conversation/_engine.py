@@ -172,7 +172,7 @@ async def open_engine(
     from harness._forkstart import WORKER_PRELOAD
     from harness.supervisor import open_supervisor
 
-    async with open_supervisor(preload=WORKER_PRELOAD) as sup, trio.open_nursery() as nursery:
+    async with open_supervisor(warm=WORKER_PRELOAD) as sup, trio.open_nursery() as nursery:
         engine = Engine(sup, settings)
         engine._nursery = nursery
         nursery.start_soon(engine._forward, sup.subscribe())
