@@ -4,6 +4,7 @@ import argparse
 import io
 import os
 import termios
+import threading
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,21 @@ def test_a_line_with_no_run_to_join_waits_for_the_prompt() -> None:
     assert run.posted == []
 
 
+async def test_keys_still_on_their_way_are_acted_on_before_the_next_prompt() -> None:
+    # The reader thread hands each key over with run_sync_soon; when a run ends
+    # right after a line was typed, its keys may not have been acted on yet.
+    run = Run(running=False)
+    keys, _ = keys_for(run)
+    deliver = keys._deliver(trio.lowlevel.current_trio_token())
+    reader = threading.Thread(target=lambda: [deliver(k) for k in [*"/status", "enter"]])
+    reader.start()
+    reader.join()
+    assert keys.queued == []  # handed over, not yet acted on
+    await keys.settled()
+    assert keys.queued == ["/status"]
+    assert keys.typeahead == ""
+
+
 async def test_an_approval_takes_every_key_and_gives_the_terminal_back() -> None:
     master, slave = os.openpty()
     try:
@@ -117,7 +133,32 @@ async def test_an_approval_takes_every_key_and_gives_the_terminal_back() -> None
         assert decision == "always"
         assert run.cancels == 0
         assert keys.typeahead == ""
-        assert termios.tcgetattr(slave) == before
+        # line mode and echo are back; an Enter stays a carriage return until the
+        # next prompt takes the keys (the terminal restores the rest on exit)
+        after = termios.tcgetattr(slave)
+        assert after[3] == before[3]
+        assert after[0] == before[0] & ~termios.ICRNL
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_an_enter_typed_as_a_run_ends_reaches_the_prompt_as_enter() -> None:
+    # Between the run's key reader stopping and the next prompt taking the keys,
+    # an Enter must stay a carriage return: as a line feed the prompt reads it as
+    # Ctrl+J and adds a line instead of sending it.
+    from harness.cli.tui._keys import KeyReader
+
+    master, slave = os.openpty()
+    try:
+        reader = KeyReader(lambda key: None, fd=slave)
+        reader.start()
+        reader.stop()
+        os.write(master, b"/connect x\r")  # typed in the gap
+        mode = termios.tcgetattr(slave)  # the prompt switches to raw mode
+        mode[3] &= ~termios.ICANON
+        termios.tcsetattr(slave, termios.TCSANOW, mode)
+        assert os.read(slave, 100) == b"/connect x\r"
     finally:
         os.close(master)
         os.close(slave)

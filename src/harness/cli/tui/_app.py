@@ -295,6 +295,7 @@ class App:
                 return str(await trio.to_thread.run_sync(first.result))
             finally:
                 self._first_patch.__exit__(None, None, None)
+        await self._keys.settled()  # a line typed as the run ended is whole
         if self._keys.queued and prompt is None:
             line = self._keys.queued.pop(0)
             self.console.print(Text.assemble(("❯ ", "bold cyan"), clean_line(line)))

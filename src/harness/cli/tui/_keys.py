@@ -84,6 +84,7 @@ class KeyReader:
         self._saved = termios.tcgetattr(self._fd)
         mode = termios.tcgetattr(self._fd)
         mode[3] &= ~(termios.ICANON | termios.ECHO | termios.ISIG | termios.IEXTEN)
+        mode[0] &= ~termios.ICRNL  # Enter stays a carriage return (see stop)
         mode[6][termios.VMIN] = 1
         mode[6][termios.VTIME] = 0
         termios.tcsetattr(self._fd, termios.TCSANOW, mode)
@@ -100,7 +101,14 @@ class KeyReader:
         if self._saved is not None:
             import termios
 
-            termios.tcsetattr(self._fd, termios.TCSANOW, self._saved)
+            # Back to line mode, but an Enter typed from now until the next prompt
+            # takes the keys must stay a carriage return: translated to a line
+            # feed, it would reach the prompt as Ctrl+J and add a line instead of
+            # sending it. The interactive terminal restores the translation when
+            # it exits.
+            mode = list(self._saved)
+            mode[0] &= ~termios.ICRNL
+            termios.tcsetattr(self._fd, termios.TCSANOW, mode)
             self._saved = None
 
     def _loop(self) -> None:

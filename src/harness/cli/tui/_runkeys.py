@@ -72,6 +72,19 @@ class RunKeys:
         if reader is not None:
             reader.stop()
 
+    async def settled(self) -> None:
+        """Wait until every key already read has been acted on.
+
+        The reader thread hands keys over with ``run_sync_soon``; a line typed
+        just as a run ends can still be on its way when the reader is stopped.
+        Callbacks run in the order they were scheduled, so once this one has run,
+        so have they: the Enter of that line is not lost to a prompt that took
+        the line's first characters as its prefill.
+        """
+        done = trio.Event()
+        trio.lowlevel.current_trio_token().run_sync_soon(done.set)
+        await done.wait()
+
     async def decision(self) -> Literal["yes", "no", "always"]:
         """Wait for an approval key: ``yes``, ``always``, or ``no`` (also Enter, Esc,
         Ctrl+C). Reads the keys for the wait when no run is reading them."""

@@ -67,6 +67,18 @@ def run_app(args: Any) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         sys.stderr.write("harness: the interactive terminal needs a terminal; use -p TASK\n")
         return 2
+    import termios
+
+    # What the terminal was: the key reader leaves carriage returns untranslated
+    # between prompts (see KeyReader.stop), and this puts everything back.
+    original = termios.tcgetattr(sys.stdin.fileno())
+    try:
+        return _run(args)
+    finally:
+        termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, original)
+
+
+def _run(args: Any) -> int:
     from prompt_toolkit.patch_stdout import patch_stdout
 
     from harness.cli.tui._completion import HarnessCompleter
