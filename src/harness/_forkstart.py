@@ -15,7 +15,15 @@ import socket
 import subprocess
 import sys
 
-__all__ = ["PRELOAD", "WORKER_PRELOAD", "EarlyServer", "adopt", "command", "start_early"]
+__all__ = [
+    "PRELOAD",
+    "WORKER_PRELOAD",
+    "EarlyServer",
+    "adopt",
+    "command",
+    "spawn_server",
+    "start_early",
+]
 
 #: What every worker imports: loaded once, in the fork server.
 PRELOAD = (
@@ -40,7 +48,7 @@ WORKER_PRELOAD = (
 
 
 class EarlyServer:
-    """A fork server started by :func:`start_early`, waiting to be adopted."""
+    """A started fork server: its process, our end of its socket, its output pipe."""
 
     def __init__(
         self, process: subprocess.Popen[bytes], sock: socket.socket, output_fd: int
@@ -64,20 +72,14 @@ def command(fd: int, preload: tuple[str, ...], warm: tuple[str, ...] = ()) -> li
     return [sys.executable, "-m", "harness.supervisor._zygote", str(fd), *preload, *tail]
 
 
-def start_early(warm: tuple[str, ...] = WORKER_PRELOAD) -> None:
-    """Start the fork server now; it also imports *warm* once it is ready.
-
-    Does nothing off Linux (no pidfds) or when one is already waiting; a server
-    that cannot start is simply not there, and the supervisor starts its own.
-    """
-    global _early
-    if _early is not None or not hasattr(os, "pidfd_open"):
-        return
+def spawn_server(preload: tuple[str, ...], warm: tuple[str, ...] = ()) -> EarlyServer | None:
+    """Start a fork server now (``None`` if it cannot start: workers then start
+    as new interpreters)."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     read_fd, write_fd = os.pipe()
     try:
         process = subprocess.Popen(
-            command(theirs.fileno(), PRELOAD, warm),
+            command(theirs.fileno(), preload, warm),
             stdin=subprocess.DEVNULL,
             stdout=write_fd,
             stderr=write_fd,
@@ -87,11 +89,22 @@ def start_early(warm: tuple[str, ...] = WORKER_PRELOAD) -> None:
     except OSError:
         ours.close()
         os.close(read_fd)
-        return
+        return None
     finally:
         theirs.close()
         os.close(write_fd)
-    _early = EarlyServer(process, ours, read_fd)
+    return EarlyServer(process, ours, read_fd)
+
+
+def start_early(warm: tuple[str, ...] = WORKER_PRELOAD) -> None:
+    """Start the fork server now; it also imports *warm* once it is ready.
+
+    Does nothing off Linux (no pidfds) or when one is already waiting; a server
+    that cannot start is simply not there, and the supervisor starts its own.
+    """
+    global _early
+    if _early is None and hasattr(os, "pidfd_open"):
+        _early = spawn_server(PRELOAD, warm)
 
 
 def adopt() -> EarlyServer | None:

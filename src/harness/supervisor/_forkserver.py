@@ -22,14 +22,11 @@ from __future__ import annotations
 import array
 import os
 import socket
-import subprocess
 from collections import deque
-from typing import Protocol
 
 import trio
 
 from harness import _forkstart
-from harness.ipc import IPC_FD_ENV, MAX_FRAME_ENV, WORKER_NAME_ENV, WORKER_TAG_ENV
 from harness.supervisor._forkproto import (
     MAX_PACKET,
     Forked,
@@ -40,7 +37,7 @@ from harness.supervisor._forkproto import (
     decode,
     encode,
 )
-from harness.supervisor._process import ExecProcess, OutputTail, Spawned
+from harness.supervisor._process import OutputTail, Spawned, worker_env
 from harness.supervisor._spec import ChildSpec
 
 __all__ = ["ForkServer", "ForkedProcess"]
@@ -157,41 +154,24 @@ class ForkServer:
         self._restarts.append(now)
         return True
 
-    async def _start(self) -> tuple[_ServerProcess, socket.socket, int] | None:
-        early = _forkstart.adopt()
-        if early is not None:
-            return _Adopted(early.process), early.sock, early.output_fd
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        read_fd, write_fd = os.pipe()
-        try:
-            process = await trio.lowlevel.open_process(
-                _forkstart.command(theirs.fileno(), self.preload, self.warm),
-                stdin=subprocess.DEVNULL,
-                stdout=write_fd,
-                stderr=write_fd,
-                pass_fds=(theirs.fileno(),),
-                start_new_session=True,
-            )
-        except OSError as exc:
-            self.output.feed(f"could not start the fork server: {exc}\n".encode())
-            ours.close()
-            os.close(read_fd)
+    async def _start(self) -> _ServerProcess | None:
+        early = _forkstart.adopt() or await trio.to_thread.run_sync(
+            _forkstart.spawn_server, self.preload, self.warm
+        )
+        if early is None:
+            self.output.feed(b"could not start the fork server\n")
             return None
-        finally:
-            theirs.close()
-            os.close(write_fd)
-        return ExecProcess(process), ours, read_fd
+        return _ServerProcess(early)
 
     async def _incarnation(self) -> None:
-        started = await self._start()
-        if started is None:
+        process = await self._start()
+        if process is None:
             self._closed = True
             return
-        process, ours, read_fd = started
         self.pid = process.pid
-        sock = trio.socket.from_stdlib_socket(ours)
+        sock = trio.socket.from_stdlib_socket(process.sock)
         self._sock = sock
-        output = trio.lowlevel.FdStream(read_fd)
+        output = trio.lowlevel.FdStream(process.output_fd)
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self.output.drain, output)
@@ -261,12 +241,7 @@ class ForkServer:
         sock, nursery = self._sock, self._nursery
         if sock is None or nursery is None:
             return None
-        env = dict(os.environ)
-        env.update(spec.env)
-        env[MAX_FRAME_ENV] = str(spec.max_frame)
-        env[WORKER_NAME_ENV] = spec.name
-        env[WORKER_TAG_ENV] = tag
-        env.pop(IPC_FD_ENV, None)
+        env = worker_env(spec, tag)  # the child adds the fd of its channel
         # A relative folder is taken from the server's, which is ours when it started.
         request = encode(ForkRequest(spec.module, list(spec.args), env, spec.cwd))
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -348,26 +323,15 @@ def _fds(ancdata: list[tuple[int, int, bytes]]) -> list[int]:
     return list(fds)
 
 
-class _ServerProcess(Protocol):
-    """The fork server's process, started here or adopted from an early start."""
+class _ServerProcess:
+    """The fork server's process (a ``subprocess.Popen``), waited on through a pidfd."""
 
-    pid: int
-
-    @property
-    def returncode(self) -> int | None: ...
-
-    def kill(self) -> None: ...
-
-    async def wait(self) -> int | None: ...
-
-
-class _Adopted:
-    """A server started by ``subprocess`` before trio ran; waited on through a pidfd."""
-
-    def __init__(self, process: subprocess.Popen[bytes]) -> None:
-        self._process = process
-        self.pid = process.pid
-        self._pidfd: int | None = os.pidfd_open(process.pid)
+    def __init__(self, early: _forkstart.EarlyServer) -> None:
+        self._process = early.process
+        self.pid = early.process.pid
+        self.sock = early.sock
+        self.output_fd = early.output_fd
+        self._pidfd: int | None = os.pidfd_open(self.pid)
 
     @property
     def returncode(self) -> int | None:

@@ -14,7 +14,7 @@ import trio
 from harness.ipc import IPC_FD_ENV, MAX_FRAME_ENV, WORKER_NAME_ENV, WORKER_TAG_ENV
 from harness.supervisor._spec import ChildSpec
 
-__all__ = ["ExecProcess", "OutputTail", "Spawned", "WorkerProcess", "spawn_worker"]
+__all__ = ["ExecProcess", "OutputTail", "Spawned", "WorkerProcess", "spawn_worker", "worker_env"]
 
 
 class WorkerProcess(Protocol):
@@ -51,10 +51,6 @@ class ExecProcess:
         """Whether it has ended and been reaped."""
         return self._process.returncode is not None
 
-    def kill(self) -> None:
-        """SIGKILL, to the process only."""
-        self._process.kill()
-
     async def wait(self) -> int | None:
         """Wait for it to end; its return code."""
         return await self._process.wait()
@@ -70,6 +66,18 @@ class Spawned:
     tag: str
 
 
+def worker_env(spec: ChildSpec, tag: str) -> dict[str, str]:
+    """A worker's environment: ours, the spec's, and what the worker base reads
+    (all but the fd of its channel, which depends on how it is started)."""
+    env = dict(os.environ)
+    env.update(spec.env)
+    env.pop(IPC_FD_ENV, None)
+    env[MAX_FRAME_ENV] = str(spec.max_frame)
+    env[WORKER_NAME_ENV] = spec.name
+    env[WORKER_TAG_ENV] = tag
+    return env
+
+
 async def spawn_worker(spec: ChildSpec, tag: str) -> Spawned:
     """Start ``python -m <spec.module>`` in its own session with the channel on a passed fd.
 
@@ -80,12 +88,8 @@ async def spawn_worker(spec: ChildSpec, tag: str) -> Spawned:
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     read_fd, write_fd = os.pipe()
     try:
-        env = dict(os.environ)
-        env.update(spec.env)
+        env = worker_env(spec, tag)
         env[IPC_FD_ENV] = str(theirs.fileno())
-        env[MAX_FRAME_ENV] = str(spec.max_frame)
-        env[WORKER_NAME_ENV] = spec.name
-        env[WORKER_TAG_ENV] = tag
         process = await trio.lowlevel.open_process(
             [sys.executable, "-m", spec.module, *spec.args],
             stdin=subprocess.DEVNULL,
