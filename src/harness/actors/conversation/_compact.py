@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from harness.actors.conversation import events as ev
 from harness.actors.conversation._history import SUMMARY_PREFIX, apply_compaction
-from harness.actors.conversation._reply import ModelFailed
+from harness.actors.conversation._reply import ModelFailed, read_reply
 from harness.actors.protocol import model as pm
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ async def compact(conv: Conversation, upto: int | None = None) -> bool:
         [pm.ChatMessage(role="user", content=text)], system=SUMMARY_SYSTEM, tools=()
     )
     try:
-        reply = await conv._stream(request, quiet=True)
+        reply = await read_reply(conv, request, quiet=True)
     except ModelFailed as exc:
         conv._error(exc.kind, f"could not summarise the history: {exc.message}", fatal=False)
         return False
@@ -76,7 +76,7 @@ async def autotitle(conv: Conversation, prompt: str) -> None:
         [pm.ChatMessage(role="user", content=prompt[:2000])], system=TITLE_SYSTEM, tools=()
     )
     try:
-        reply = await conv._stream(request, quiet=True)
+        reply = await read_reply(conv, request, quiet=True)
     except ModelFailed:
         return
     title = reply.text.strip().strip("\"'#*` ").splitlines()[0][:80] if reply.text else ""

@@ -14,7 +14,6 @@ import math
 import time
 from collections.abc import Callable
 
-import attrs
 import trio
 
 from harness.actors.conversation import events as ev
@@ -30,7 +29,7 @@ from harness.actors.conversation._ports import (
     PermissionPolicy,
     ToolTableLike,
 )
-from harness.actors.conversation._reply import ModelFailed, Reply, read_reply
+from harness.actors.conversation._reply import ModelFailed, Reply, after_cancel, read_reply
 from harness.actors.conversation._secrets import SecretMasker
 from harness.actors.conversation._sync import HistorySync
 from harness.actors.conversation._verify import verify
@@ -196,7 +195,7 @@ class Conversation:
                     self._error(exc.kind, exc.message, fatal=True)
             if self._scope.cancelled_caught:
                 reason = "cancelled"
-                self._after_cancel()
+                after_cancel(self)
             if reason in ("done", "terminated") and self.config.autotitle and not self.title:
                 with trio.move_on_after(30):
                     await autotitle(self, prompt)
@@ -339,15 +338,10 @@ class Conversation:
             )
         self.budget.note_sent(system, plan.messages, tools)
         request = self._request(plan.messages, system=system, tools=tools)
-        reply = await self._stream(request, sync=self.history_sync)
+        reply = await read_reply(self, request, sync=self.history_sync)
         if reply.usage is not None:
             self.budget.calibrate(reply.usage.prompt_tokens)
         return reply
-
-    async def _stream(
-        self, request: pm.ChatRequest, *, quiet: bool = False, sync: HistorySync | None = None
-    ) -> Reply:
-        return await read_reply(self, request, quiet=quiet, sync=sync)
 
     def _add_usage(self, usage: pm.Usage) -> None:
         self.usage_total["prompt_tokens"] += usage.prompt_tokens or 0
@@ -359,35 +353,6 @@ class Conversation:
                 completion_tokens=usage.completion_tokens,
             )
         )
-
-    def _after_cancel(self) -> None:
-        """Record a cancel and leave the history well-formed for the next run."""
-        reply = self._reply
-        if reply is not None and (reply.text or reply.calls):
-            # the model was cut off mid-reply: keep what it said, run none of its calls
-            self._commit_reply(attrs.evolve(reply, calls=[]))
-        runner = self._runner
-        pending: list[pm.ToolCall] = []
-        for msg in reversed(self.history):
-            if msg.role == "assistant":
-                pending = [c for c in msg.tool_calls if not runner or c.id not in runner.finished]
-                break
-        for call in pending:
-            output = "Cancelled by the user before the call finished."
-            self.emit(
-                ev.ToolCallFinished(
-                    session_id=self.session_id,
-                    call_id=call.id,
-                    name=call.name,
-                    ok=False,
-                    output=output,
-                )
-            )
-            self.add_tool_result(call, output)
-            if runner:
-                runner.finished.add(call.id)
-        self.emit(ev.Cancelled(session_id=self.session_id, reason="cancelled by the user"))
-        self._turn_finished(self._turns, "cancelled")
 
     # --- compaction, titles ---------------------------------------------------------
 

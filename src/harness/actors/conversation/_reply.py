@@ -5,6 +5,7 @@ which model answered) and, unless the read is ``quiet`` (a summary, a title), th
 conversation's ``text_delta``, ``thinking_delta`` and ``usage`` events as they come.
 A history sent as a delta that the worker does not hold is sent again in full,
 transparently; a worker that fails or a model error ends as :class:`ModelFailed`.
+A reply cut off by a cancel is settled by :func:`after_cancel`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from harness.ipc import IpcError
 if TYPE_CHECKING:
     from harness.actors.conversation._loop import Conversation
 
-__all__ = ["ModelFailed", "Reply", "read_reply"]
+__all__ = ["ModelFailed", "Reply", "after_cancel", "read_reply"]
 
 
 class ModelFailed(Exception):
@@ -119,3 +120,35 @@ async def read_reply(
     reply.text = "".join(text)
     reply.thinking = "".join(thinking)
     return reply
+
+
+def after_cancel(conv: Conversation) -> None:
+    """Record a cancel and leave the history well-formed for the next run: the
+    cut-off reply is kept without its calls, and every call left without a result
+    gets one saying it was cancelled."""
+    reply = conv._reply
+    if reply is not None and (reply.text or reply.calls):
+        # the model was cut off mid-reply: keep what it said, run none of its calls
+        conv._commit_reply(attrs.evolve(reply, calls=[]))
+    runner = conv._runner
+    pending: list[pm.ToolCall] = []
+    for msg in reversed(conv.history):
+        if msg.role == "assistant":
+            pending = [c for c in msg.tool_calls if not runner or c.id not in runner.finished]
+            break
+    for call in pending:
+        output = "Cancelled by the user before the call finished."
+        conv.emit(
+            ev.ToolCallFinished(
+                session_id=conv.session_id,
+                call_id=call.id,
+                name=call.name,
+                ok=False,
+                output=output,
+            )
+        )
+        conv.add_tool_result(call, output)
+        if runner:
+            runner.finished.add(call.id)
+    conv.emit(ev.Cancelled(session_id=conv.session_id, reason="cancelled by the user"))
+    conv._turn_finished(conv._turns, "cancelled")
