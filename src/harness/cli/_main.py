@@ -164,17 +164,16 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.resume and args.continue_:
         parser.error("--resume and --continue cannot be used together")
-    if args.prompt is not None or (args.output_format == "text" and not args.verify):
-        # The run will need its workers: their fork server imports while we do.
-        from harness._forkstart import WORKER_PRELOAD, start_early
+    if args.prompt is None and (args.output_format != "text" or args.verify):
+        parser.error("--output-format and --verify need a task: harness -p TASK")
+    # Every run from here needs its workers: their fork server imports while we do.
+    from harness._forkstart import start_early
 
-        start_early(WORKER_PRELOAD)
+    start_early()
     if args.prompt is not None:
         from harness.cli._headless import run_headless
 
         return run_headless(args)
-    if args.output_format != "text" or args.verify:
-        parser.error("--output-format and --verify need a task: harness -p TASK")
     try:
         from harness.cli.tui import run  # type: ignore[attr-defined,unused-ignore]
     except ImportError:
