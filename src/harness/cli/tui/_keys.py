@@ -4,7 +4,8 @@ prompt_toolkit owns the terminal only while the prompt is open. While the model
 answers, this reader puts the terminal in a raw-ish mode (no echo, no line
 buffering, no signal keys) and reports whole keys: ``"esc"`` for a lone Escape
 (an escape *sequence*, such as an arrow key, is swallowed), ``"c-c"``, ``"c-d"``,
-``"enter"``, ``"backspace"``, or the character typed. The terminal's mode is restored on stop.
+``"enter"``, ``"backspace"``, or the character typed. The terminal's mode is restored on
+stop. The thread waits on the terminal and on a pipe that stop() writes to, never on a timer.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ class KeyReader:
     def __init__(self, on_key: Callable[[str], None], fd: int | None = None) -> None:
         self._on_key = on_key
         self._fd = 0 if fd is None else fd
-        self._stop = threading.Event()
+        self._wake: tuple[int, int] | None = None  # a pipe: written to stop the thread
         self._thread: threading.Thread | None = None
         self._saved: list[Any] | None = None
 
@@ -88,16 +89,22 @@ class KeyReader:
         mode[6][termios.VMIN] = 1
         mode[6][termios.VTIME] = 0
         termios.tcsetattr(self._fd, termios.TCSANOW, mode)
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._loop, name="harness-keys", daemon=True)
+        self._wake = os.pipe()
+        self._thread = threading.Thread(
+            target=self._loop, args=(self._wake[0],), name="harness-keys", daemon=True
+        )
         self._thread.start()
 
     def stop(self) -> None:
         """Stop reading and restore the terminal (idempotent)."""
         thread, self._thread = self._thread, None
-        if thread is not None:
-            self._stop.set()
+        wake, self._wake = self._wake, None
+        if thread is not None and wake is not None:
+            os.write(wake[1], b"x")
             thread.join(timeout=1)
+            os.close(wake[1])
+            if not thread.is_alive():
+                os.close(wake[0])  # else the thread still selects on it; it is left open
         if self._saved is not None:
             import termios
 
@@ -111,11 +118,11 @@ class KeyReader:
             termios.tcsetattr(self._fd, termios.TCSANOW, mode)
             self._saved = None
 
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            ready, _, _ = select.select([self._fd], [], [], 0.05)
-            if not ready:
-                continue
+    def _loop(self, wake: int) -> None:
+        while True:
+            ready, _, _ = select.select([self._fd, wake], [], [])
+            if wake in ready:
+                return
             try:
                 data = os.read(self._fd, 1024)
             except OSError:
