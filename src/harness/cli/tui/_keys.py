@@ -4,8 +4,9 @@ prompt_toolkit owns the terminal only while the prompt is open. While the model
 answers, this reader puts the terminal in a raw-ish mode (no echo, no line
 buffering, no signal keys) and reports whole keys: ``"esc"`` for a lone Escape
 (an escape *sequence*, such as an arrow key, is swallowed), ``"c-c"``, ``"c-d"``,
-``"enter"``, ``"backspace"``, or the character typed. The terminal's mode is restored on
-stop. The thread waits on the terminal and on a pipe that stop() writes to, never on a timer.
+``"enter"``, ``"backspace"``, or the character typed. The terminal's mode is restored
+on stop (all but its CR->LF translation: see stop). The thread waits on the
+terminal and on a pipe that stop() writes to, never on a timer.
 """
 
 from __future__ import annotations
