@@ -144,3 +144,10 @@ def test_duplicate_tags_are_refused() -> None:
         @attrs.frozen
         class Other(Message, tag="test.codec.sample"):
             x: int
+
+
+def test_a_field_that_does_not_fit_is_named() -> None:
+    with pytest.raises(ProtocolError, match=r"expected int @ message\.number"):
+        decode_message({"type": "test.codec.sample", "text": "x", "number": "many"})
+    with pytest.raises(ProtocolError, match=r"required field missing @ message\.text"):
+        decode_message({"type": "test.codec.sample"})

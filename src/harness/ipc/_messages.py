@@ -15,6 +15,7 @@ missing field, wrong type) becomes a :class:`~harness.ipc.ProtocolError`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
 import cattrs
@@ -25,12 +26,6 @@ from harness.ipc._errors import ProtocolError
 __all__ = ["Message", "converter", "decode_message", "encode_message", "message_types"]
 
 M = TypeVar("M", bound="Message")
-
-# One converter for the whole process. Structuring code is generated once per
-# class and cached, which keeps a typed round trip close to raw orjson.
-converter = cattrs.Converter(forbid_extra_keys=False)
-
-_registry: dict[str, type[Message]] = {}
 
 _JSON_OBJECT = dict[str, Any]
 
@@ -47,11 +42,27 @@ def _structure_json_object(value: Any, tp: Any) -> Any:
     return value
 
 
-# A ``dict[str, Any]`` field holds JSON as it came (tool arguments, schemas): it
-# crosses as-is. Walking it value by value would cost more than the rest of a
-# message, and every model request carries the whole history of them.
-converter.register_structure_hook_func(_is_json_object, _structure_json_object)
-converter.register_unstructure_hook_func(_is_json_object, lambda value: value)
+def _converter(*, detailed: bool) -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=False, detailed_validation=detailed)
+    # A ``dict[str, Any]`` field holds JSON as it came (tool arguments, schemas):
+    # it crosses as-is. Walking it value by value would cost more than the rest
+    # of a message, and every model request carries the whole history of them.
+    conv.register_structure_hook_func(_is_json_object, _structure_json_object)
+    conv.register_unstructure_hook_func(_is_json_object, lambda value: value)
+    return conv
+
+
+# One converter for the whole process. Its structuring code is generated once per
+# class, without the bookkeeping that says which field failed: a message that
+# does not fit is structured again by ``_explainer``, which says where.
+converter = _converter(detailed=False)
+_explainer = _converter(detailed=True)
+
+_registry: dict[str, type[Message]] = {}
+# Each class's functions, fetched at its first use (hooks are registered at import,
+# before any message crosses): a round trip skips the converter's dispatch.
+_decoders: dict[str, tuple[type[Message], Callable[[Any, type[Any]], Any]]] = {}
+_encoders: dict[type[Message], Callable[[Any], dict[str, Any]]] = {}
 
 
 class Message:
@@ -71,6 +82,7 @@ class Message:
             if previous is not None and previous.__qualname__ != cls.__qualname__:
                 raise TypeError(f"message tag {own!r} is already used by {previous.__qualname__}")
             _registry[own] = cls
+            _decoders.pop(own, None)
 
 
 def message_types() -> dict[str, type[Message]]:
@@ -80,8 +92,12 @@ def message_types() -> dict[str, type[Message]]:
 
 def encode_message(msg: Message) -> dict[str, Any]:
     """Unstructure *msg* into a JSON-ready dict carrying its ``type`` tag."""
-    data: dict[str, Any] = converter.unstructure(msg)
-    data["type"] = type(msg).TAG
+    cls = type(msg)
+    hook = _encoders.get(cls)
+    if hook is None:
+        hook = _encoders[cls] = converter.get_unstructure_hook(cls)
+    data = hook(msg)
+    data["type"] = cls.TAG
     return data
 
 
@@ -92,6 +108,22 @@ def decode_message(data: Any, expect: type[M] | None = None) -> M:
         ProtocolError: not a dict, no or unknown ``type``, fields that do not fit,
             or a class other than *expect* (when given).
     """
+    try:
+        cls, hook = _decoders[data["type"]]
+    except (KeyError, TypeError, IndexError):
+        cls, hook = _decoder(data)
+    if expect is not None and not issubclass(cls, expect):
+        raise ProtocolError(f"expected {expect.__name__}, got message type {cls.TAG!r}")
+    try:
+        return hook(data, cls)  # type: ignore[no-any-return]
+    except Exception:
+        raise ProtocolError(
+            f"message {cls.TAG!r} does not fit its type: {_explain(data, cls)}"
+        ) from None
+
+
+def _decoder(data: Any) -> tuple[type[Message], Callable[[Any, type[Any]], Any]]:
+    """The class and structure function for *data*, or why it has none."""
     if not isinstance(data, dict):
         raise ProtocolError(f"a message must be an object, got {type(data).__name__}")
     tag = data.get("type")
@@ -100,12 +132,16 @@ def decode_message(data: Any, expect: type[M] | None = None) -> M:
     cls = _registry.get(tag)
     if cls is None:
         raise ProtocolError(f"unknown message type {tag!r}")
-    if expect is not None and not issubclass(cls, expect):
-        raise ProtocolError(f"expected {expect.__name__}, got message type {tag!r}")
+    found = _decoders[tag] = (cls, converter.get_structure_hook(cls))
+    return found
+
+
+def _explain(data: dict[str, Any], cls: type[Message]) -> str:
+    """Which fields of *data* do not fit *cls*, and how."""
     try:
-        return converter.structure(data, cls)  # type: ignore[return-value]
+        _explainer.structure(data, cls)
     except ClassValidationError as exc:
-        details = "; ".join(str(e) for e in exc.exceptions) or str(exc)
-        raise ProtocolError(f"message {tag!r} does not fit its type: {details}") from None
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise ProtocolError(f"message {tag!r} does not fit its type: {exc!r}") from None
+        return "; ".join(cattrs.transform_error(exc, path="message"))
+    except Exception as exc:  # any failure is the explanation
+        return repr(exc)
+    return "it does not structure"  # the fast converter failed where this one did not
