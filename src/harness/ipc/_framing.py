@@ -38,20 +38,26 @@ class FrameDecoder:
     def feed(self, data: bytes | bytearray | memoryview) -> list[bytes]:
         """Add *data*; return every payload that is now complete, in order."""
         buf = self._buf
-        buf += data
+        if buf:
+            buf += data
+            data = buf
+        # Usually nothing is left over from the last read: the frames are cut
+        # straight out of *data*, and only a partial tail is kept.
         frames: list[bytes] = []
         pos = 0
-        end = len(buf)
+        end = len(data)
         while end - pos >= 4:
-            (size,) = _HEADER.unpack_from(buf, pos)
+            (size,) = _HEADER.unpack_from(data, pos)
             if size > self.max_frame:
                 raise ProtocolError(f"frame of {size} bytes is over the limit of {self.max_frame}")
             if end - pos - 4 < size:
                 break
-            frames.append(bytes(buf[pos + 4 : pos + 4 + size]))
+            frames.append(bytes(data[pos + 4 : pos + 4 + size]))
             pos += 4 + size
-        if pos:
+        if data is buf:
             del buf[:pos]
+        elif pos < end:
+            buf += data[pos:]
         return frames
 
     @property
