@@ -44,12 +44,13 @@ def cancelled_by_deadline(failure: Exception, timeout: float | None) -> bool:
 class _Call:
     """One outgoing request, from send until its final frame (or abort).
 
-    A one-shot call keeps its reply in a slot and wakes on an event; only a
-    stream pays for a memory channel (the per-call cost is on every round trip).
+    A one-shot call keeps its reply in a slot; only a stream pays for a memory
+    channel, and only a call somebody waits on without reading pays for an event
+    (the per-call cost is on every round trip).
     """
 
     __slots__ = (
-        "acked",
+        "_done",
         "failure",
         "finished",
         "id",
@@ -71,7 +72,7 @@ class _Call:
         self.reply: Message | None = None
         self.failure: Exception | None = None
         self.finished = False
-        self.acked = trio.Event()
+        self._done: trio.Event | None = None
 
     def finish(self, failure: Exception | None = None, reply: Message | None = None) -> None:
         if self.finished:
@@ -81,7 +82,17 @@ class _Call:
         self.reply = reply
         if self.send is not None:
             self.send.close()
-        self.acked.set()
+        if self._done is not None:
+            self._done.set()
+
+    async def wait(self) -> None:
+        """Wait until the call is finished (a checkpoint even if it is)."""
+        if self._done is None:
+            if self.finished:
+                await trio.lowlevel.checkpoint()
+                return
+            self._done = trio.Event()
+        await self._done.wait()
 
     def walk_away(self) -> None:
         if self.recv is not None:

@@ -110,7 +110,7 @@ class Channel(Lanes):
         """
         call = self._open(msg, stream=False)
         try:
-            await self._send_request(call, Request(call.id, msg, stream=False, timeout=timeout))
+            await self._send_request(call, Request(call.id, msg, False, timeout))
             if timeout is None:
                 await self._await_reply(call)
             else:
@@ -145,7 +145,7 @@ class Channel(Lanes):
                 if self._leader is task:
                     self._hand_over()
         if not call.finished:
-            await call.acked.wait()
+            await call.wait()
 
     async def _lead_for(self, call: _Call, task: trio.lowlevel.Task) -> None:
         """Read and dispatch until *call* is answered or a frame needs a lane."""
@@ -180,7 +180,7 @@ class Channel(Lanes):
         """
         call = self._open(msg, stream=True)
         try:
-            await self._send_request(call, Request(call.id, msg, stream=True, timeout=timeout))
+            await self._send_request(call, Request(call.id, msg, True, timeout))
             deadline = math.inf if timeout is None else trio.current_time() + timeout
             yield MessageStream(call, deadline, self, timeout)
         finally:
@@ -215,7 +215,7 @@ class Channel(Lanes):
         if self._cancel_grace is None:
             return
         with trio.move_on_after(self._cancel_grace):
-            await call.acked.wait()
+            await call.wait()
             return
         if self._closed is None and self._on_cancel_ignored is not None:
             self._on_cancel_ignored(call.request)

@@ -115,9 +115,9 @@ class WorkerHandle(Lifecycle):
             RemoteError: the handler raised.
         """
         limit = self.spec.request_timeout if timeout is _SPEC_DEFAULT else timeout
-        deadline = math.inf if limit is None else trio.current_time() + limit
-        chan = await self._wait_running(msg, deadline, limit)
-        remaining = None if limit is None else max(deadline - trio.current_time(), 0.0)
+        chan, remaining = self._ready(), limit
+        if chan is None:
+            chan, remaining = await self._wait_channel(msg, limit)
         try:
             return await chan.request(msg, timeout=remaining)
         except RequestTimeout as exc:
@@ -131,9 +131,9 @@ class WorkerHandle(Lifecycle):
     ) -> AsyncIterator[MessageStream]:
         """Send *msg* and iterate the worker's streamed reply (see :meth:`Channel.stream`)."""
         limit = self.spec.request_timeout if timeout is _SPEC_DEFAULT else timeout
-        deadline = math.inf if limit is None else trio.current_time() + limit
-        chan = await self._wait_running(msg, deadline, limit)
-        remaining = None if limit is None else max(deadline - trio.current_time(), 0.0)
+        chan, remaining = self._ready(), limit
+        if chan is None:
+            chan, remaining = await self._wait_channel(msg, limit)
         async with chan.stream(msg, timeout=remaining) as items:
             yield items
 
@@ -161,12 +161,30 @@ class WorkerHandle(Lifecycle):
 
     # ------------------------------------------------------------------ waiting
 
+    def _ready(self) -> Channel | None:
+        """The channel of a running process, if there is one now."""
+        chan = self._chan
+        if self._state == "running" and chan is not None and not chan.closed:
+            return chan
+        return None
+
+    async def _wait_channel(
+        self, msg: Message, limit: float | None
+    ) -> tuple[Channel, float | None]:
+        """Wait for a running process: its channel, and what is left of *limit*."""
+        if limit is None:
+            return await self._wait_running(msg, math.inf, None), None
+        deadline = trio.current_time() + limit
+        chan = await self._wait_running(msg, deadline, limit)
+        return chan, max(deadline - trio.current_time(), 0.0)
+
     async def _wait_running(
         self, msg: Message | None, deadline: float, limit: float | None
     ) -> Channel:
         while True:
-            if self._state == "running" and self._chan is not None and not self._chan.closed:
-                return self._chan
+            chan = self._ready()
+            if chan is not None:
+                return chan
             if self._state in ("stopped", "gave_up", "stopping"):
                 what = (
                     "was given up after too many restarts"
