@@ -13,7 +13,16 @@ from collections.abc import AsyncIterator
 import pytest
 import trio
 
-from harness.ipc import Channel, ChannelClosed, RequestTimeout, Router
+from harness.ipc import Channel, ChannelClosed, FrameDecoder, RequestTimeout, Router, encode_frame
+from harness.ipc._envelope import (
+    BadBody,
+    Envelope,
+    Error,
+    Reply,
+    Request,
+    decode_envelope,
+    encode_envelope,
+)
 from tests.runtime.workers.messages import AskParent, Count, Echo, Echoed, Number, Sleep
 
 
@@ -233,3 +242,45 @@ async def test_a_handler_calling_back_before_it_waits() -> None:
             nursery.cancel_scope.cancel()
     await left.aclose()
     await right.aclose()
+
+
+async def test_the_deadline_a_request_carries_cancels_its_handler_on_the_serving_side() -> None:
+    """Without any ``Cancel`` from the caller, the server gives up at the deadline.
+
+    The deadline is applied when the handler first waits (one that answers without
+    waiting never pays for it), so this drives a handler that waits, and a quick
+    request on the same lane afterwards, which must not inherit the deadline.
+    """
+    raw, theirs = socket.socketpair()
+    server = Channel(theirs, name="caller", router=_router("server"))
+    raw_stream = trio.SocketStream(trio.socket.from_stdlib_socket(raw))
+    decoder = FrameDecoder()
+
+    async def read_one() -> Envelope | BadBody:
+        while True:
+            frames = decoder.feed(await raw_stream.receive_some(65536))
+            if frames:
+                assert len(frames) == 1
+                return decode_envelope(frames[0])
+
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(server.run)
+            started = trio.current_time()
+            await raw_stream.send_all(
+                encode_frame(encode_envelope(Request(1, Sleep(30), False, 0.2)))
+            )
+            answer = await read_one()
+            assert isinstance(answer, Error)
+            assert (answer.id, answer.type_name) == (1, "Cancelled")
+            assert 0.15 < trio.current_time() - started < 5
+            # A request that follows on the same lane keeps no deadline of the last one.
+            await raw_stream.send_all(
+                encode_frame(encode_envelope(Request(2, Sleep(0.4), False, 30)))
+            )
+            answer = await read_one()
+            assert isinstance(answer, Reply)
+            assert answer.id == 2
+            nursery.cancel_scope.cancel()
+    await server.aclose()
+    await raw_stream.aclose()
