@@ -95,6 +95,7 @@ class Channel(Lanes):
                 await self._ended.wait()
                 return self._broken
             finally:
+                self._nursery = None  # from here on nobody reads or serves
                 nursery.cancel_scope.cancel()
 
     # ------------------------------------------------------------------ calling

@@ -174,7 +174,7 @@ class Lanes:
         """Give up the lead to a parked lane (or a new one)."""
         self._leader = None
         nursery = self._nursery
-        if self._ended.is_set() or nursery is None or nursery.cancel_scope.cancel_called:
+        if nursery is None or self._ended.is_set():
             return  # the channel is ending: nobody needs to read
         if self._followers:
             trio.lowlevel.reschedule(self._followers.popleft())
@@ -199,16 +199,21 @@ class Lanes:
         # rest of a round trip's bookkeeping.
         deadline = math.inf
         applied = False
+        # Whether the handler waited. Only then can a cancel have reached the
+        # scope (nothing else runs while a handler runs without waiting), so only
+        # then is it worth asking the scope (which reads the clock to answer).
+        waited = False
 
         def blocked() -> None:
-            nonlocal applied
+            nonlocal applied, waited
+            waited = True
             if deadline != math.inf:
                 scope.deadline = deadline
                 applied = True
             self._step_aside(task)
 
         with trio.CancelScope() as scope:
-            while not scope.cancel_called and not self._ended.is_set():
+            while not self._ended.is_set():
                 if self._leader is not None and self._leader is not task:
                     if len(self._followers) >= _IDLE_LANES:
                         return
@@ -248,6 +253,10 @@ class Lanes:
                 if failure is not None:
                     await _until_it_blocks(self._send_quiet(failure), blocked)
                 self._inline = None
+                if waited:
+                    waited = False
+                    if scope.cancel_called:
+                        break  # cancelled, but it answered before it saw it
         if scope.cancelled_caught and current is not None:
             await self._send_quiet(
                 Error(current, "Cancelled", "cancelled by the caller or its deadline")
