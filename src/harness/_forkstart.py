@@ -14,6 +14,7 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Mapping
 
 __all__ = [
     "PRELOAD",
@@ -21,6 +22,7 @@ __all__ = [
     "EarlyServer",
     "adopt",
     "command",
+    "interpreter_env",
     "spawn_server",
     "start_early",
 ]
@@ -47,8 +49,15 @@ WORKER_PRELOAD = (
 )
 
 
+def interpreter_env(env: Mapping[str, str]) -> dict[str, str]:
+    """The variables of *env* that an interpreter reads once, as it starts
+    (``PYTHON*`` but ``PYTHONPATH``, which a forked worker applies itself)."""
+    return {k: v for k, v in env.items() if k.startswith("PYTHON") and k != "PYTHONPATH"}
+
+
 class EarlyServer:
-    """A started fork server: its process, our end of its socket, its output pipe."""
+    """A started fork server: its process, our end of its socket, its output pipe,
+    and the interpreter settings it started with (its children have them too)."""
 
     def __init__(
         self, process: subprocess.Popen[bytes], sock: socket.socket, output_fd: int
@@ -56,6 +65,7 @@ class EarlyServer:
         self.process = process
         self.sock = sock
         self.output_fd = output_fd
+        self.interpreter_env = interpreter_env(os.environ)
 
 
 _early: EarlyServer | None = None

@@ -96,6 +96,32 @@ async def test_workers_survive_the_fork_server_being_killed(
     assert not psutil.pid_exists(first) or psutil.Process(first).status() == "zombie"
 
 
+async def test_a_workers_folder_is_the_supervisors_folder_now(
+    supervisor: Supervisor, make_spec, tmp_path, monkeypatch
+) -> None:
+    # The fork server is up (and in the folder the tests started in) before we move.
+    await identity(await supervisor.start(make_spec()))
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path)
+    relative = await identity(await supervisor.start(make_spec(name="relative", cwd="sub")))
+    assert relative.ppid == supervisor.fork_server_pid
+    assert relative.cwd == str(tmp_path / "sub")
+    unset = await identity(await supervisor.start(make_spec(name="unset")))
+    assert unset.ppid == supervisor.fork_server_pid
+    assert unset.cwd == str(tmp_path)
+
+
+async def test_interpreter_settings_of_its_own_start_a_new_interpreter(
+    supervisor: Supervisor, make_spec
+) -> None:
+    # A forked worker would run with the fork server's hash seed, not this one.
+    seed = "1" if os.environ.get("PYTHONHASHSEED") != "1" else "2"
+    h = await supervisor.start(make_spec(env={**make_spec().env, "PYTHONHASHSEED": seed}))
+    me = await identity(h)
+    assert me.ppid == os.getpid()
+    assert psutil.Process(me.pid).environ()["PYTHONHASHSEED"] == seed
+
+
 async def test_a_request_too_big_to_fork_starts_a_new_interpreter(
     supervisor: Supervisor, make_spec
 ) -> None:

@@ -124,6 +124,7 @@ class ForkServer:
         self._children: dict[int, ForkedProcess] = {}
         self._nursery: trio.Nursery | None = None
         self._restarts: deque[float] = deque()
+        self._interpreter_env: dict[str, str] = {}
 
     @staticmethod
     def available() -> bool:
@@ -169,6 +170,7 @@ class ForkServer:
             self._closed = True
             return
         self.pid = process.pid
+        self._interpreter_env = process.interpreter_env
         sock = trio.socket.from_stdlib_socket(process.sock)
         self._sock = sock
         output = trio.lowlevel.FdStream(process.output_fd)
@@ -242,8 +244,15 @@ class ForkServer:
         if sock is None or nursery is None:
             return None
         env = worker_env(spec, tag)  # the child adds the fd of its channel
-        # A relative folder is taken from the server's, which is ours when it started.
-        request = encode(ForkRequest(spec.module, list(spec.args), env, spec.cwd))
+        if _forkstart.interpreter_env(env) != self._interpreter_env:
+            # Settings an interpreter reads as it starts (PYTHONHASHSEED,
+            # PYTHONOPTIMIZE, ...) that differ from the server's: a fork would
+            # silently run with the server's, so the worker starts afresh.
+            return None
+        cwd = _folder(spec)
+        if cwd is None:
+            return None
+        request = encode(ForkRequest(spec.module, list(spec.args), env, cwd))
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         read_fd, write_fd = os.pipe()
         keep = False
@@ -311,6 +320,16 @@ class _Pending:
         return self._reply, self._fds
 
 
+def _folder(spec: ChildSpec) -> str | None:
+    """The worker's folder as a new interpreter would get it, from our folder now:
+    the server's is ours when it started, and a relative one would be taken from
+    there. ``None`` if our own folder is gone (a new interpreter then says so)."""
+    try:
+        return os.path.abspath(spec.cwd if spec.cwd is not None else os.curdir)
+    except OSError:
+        return None
+
+
 def _pack(fds: list[int]) -> bytes:
     return array.array("i", fds).tobytes()
 
@@ -331,6 +350,7 @@ class _ServerProcess:
         self.pid = early.process.pid
         self.sock = early.sock
         self.output_fd = early.output_fd
+        self.interpreter_env = early.interpreter_env
         self._pidfd: int | None = os.pidfd_open(self.pid)
 
     @property
