@@ -14,16 +14,18 @@ import math
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import httpx
 import orjson
 import trio
 
 from harness.actors.model._plain import PlainPool, PlainResponse, Redirected
 from harness.actors.model._provider import ProviderError
 from harness.actors.model._request import HttpRequest
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "Body",
@@ -59,6 +61,8 @@ class Timeouts:
 
 def make_client(timeouts: Timeouts) -> httpx.AsyncClient:
     """A client whose own timeouts cover connecting; reads are bounded by :class:`Body`."""
+    import httpx  # here: a server reached over plain HTTP never needs it
+
     return httpx.AsyncClient(
         timeout=httpx.Timeout(connect=timeouts.connect, read=None, write=60.0, pool=60.0),
         follow_redirects=True,
@@ -189,6 +193,8 @@ class Body:
 def _httpx_reader(
     response: httpx.Response, timeouts: Timeouts, secrets: tuple[str | None, ...]
 ) -> Callable[[], Awaitable[bytes | None]]:
+    import httpx
+
     chunks = response.aiter_raw()
 
     async def read() -> bytes | None:
@@ -257,6 +263,8 @@ async def open_stream(
         finally:
             if answer is not None:
                 answer.close()
+    import httpx  # not before: the path above never needs it
+
     http = client()
     built = http.build_request(
         request.method,

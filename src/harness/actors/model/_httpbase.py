@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import AsyncIterator
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import httpx
 import orjson
 
 from harness.actors.model._http import Timeouts, get_json, make_client, open_stream
@@ -18,6 +17,9 @@ from harness.actors.model._plain import PlainPool
 from harness.actors.model._provider import ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
 from harness.actors.protocol.model import ToolCallEvent
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["Decoder", "DecoderBase", "HttpProvider", "call_id", "require_finish", "tool_call_event"]
 

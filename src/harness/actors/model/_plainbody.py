@@ -12,11 +12,14 @@ from __future__ import annotations
 import socket
 import zlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import httpx
 import trio
 
 from harness.actors.model._provider import ProviderError
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["PlainResponse", "Stale", "close_socket"]
 
@@ -66,6 +69,8 @@ class PlainResponse:
     @property
     def headers(self) -> httpx.Headers:
         """The headers, for the error path (``Retry-After``)."""
+        import httpx  # only on that path
+
         return httpx.Headers(self.raw_headers)
 
     # ------------------------------------------------------------------ reading
