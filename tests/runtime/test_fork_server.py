@@ -184,9 +184,32 @@ async def test_a_server_started_early_is_adopted(make_spec) -> None:
         h = await sup.start(make_spec())
         me = await identity(h)
         assert _forkstart.adopt() is None  # taken
-        assert sup.fork_server_pid == early.process.pid
-        assert me.ppid == early.process.pid
-    assert early.process.wait(5) is not None  # stopped with the supervisor
+        assert sup.fork_server_pid == early.pid
+        assert me.ppid == early.pid
+    # stopped with the supervisor, and reaped
+    assert _process(early.pid) is None
+
+
+async def test_the_fork_server_holds_no_descriptor_it_was_not_given(make_spec) -> None:
+    # It starts with posix_spawn, which passes on every inheritable descriptor:
+    # it closes them, so neither it nor a worker keeps someone else's pipe open.
+    from harness import _forkstart
+
+    read_fd, write_fd = os.pipe()
+    os.set_inheritable(write_fd, True)
+    try:
+        _forkstart.start_early(warm=())
+        async with open_supervisor() as sup:
+            me = await identity(await sup.start(make_spec()))
+            server = sup.fork_server_pid
+            assert server is not None
+            pipe = os.readlink(f"/proc/self/fd/{write_fd}")
+            for pid in (server, me.pid):
+                held = {os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")}
+                assert pipe not in held
+    finally:
+        os.close(read_fd)
+        os.close(write_fd)
 
 
 async def test_a_server_with_a_thread_refuses_to_fork(make_spec, monkeypatch) -> None:

@@ -20,7 +20,9 @@ If the server cannot start, dies, or a fork fails, workers start the slow way
 from __future__ import annotations
 
 import array
+import contextlib
 import os
+import signal
 import socket
 from collections import deque
 
@@ -343,28 +345,42 @@ def _fds(ancdata: list[tuple[int, int, bytes]]) -> list[int]:
 
 
 class _ServerProcess:
-    """The fork server's process (a ``subprocess.Popen``), waited on through a pidfd."""
+    """The fork server's process, our child: waited on and signalled through a pidfd."""
 
     def __init__(self, early: _forkstart.EarlyServer) -> None:
-        self._process = early.process
-        self.pid = early.process.pid
-        self.sock = early.sock
+        self.pid = early.pid
+        self.sock = socket.socket(fileno=early.sock_fd)
         self.output_fd = early.output_fd
         self.interpreter_env = early.interpreter_env
         self._pidfd: int | None = os.pidfd_open(self.pid)
+        self._code: int | None = None
 
     @property
     def returncode(self) -> int | None:
-        return self._process.poll()
+        if self._code is None:
+            self._reap(os.WNOHANG)
+        return self._code
 
     def kill(self) -> None:
-        self._process.kill()
+        if self._pidfd is not None and self.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
 
     async def wait(self) -> int:
-        if self._process.poll() is None and self._pidfd is not None:
+        if self.returncode is None and self._pidfd is not None:
             await trio.lowlevel.wait_readable(self._pidfd)
-        code = self._process.wait()  # it has ended: this only reaps
+        if self._code is None:
+            self._reap(0)  # it has ended: this only reaps
         if self._pidfd is not None:
             os.close(self._pidfd)
             self._pidfd = None
-        return code
+        return self._code if self._code is not None else 0
+
+    def _reap(self, flags: int) -> None:
+        try:
+            pid, status = os.waitpid(self.pid, flags)
+        except ChildProcessError:  # reaped already, somewhere else
+            self._code = 0
+            return
+        if pid:
+            self._code = os.waitstatus_to_exitcode(status)

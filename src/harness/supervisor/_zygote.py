@@ -62,6 +62,11 @@ def main(argv: list[str]) -> int:
         return 2
     sock = socket.socket(fileno=int(argv[0]))
     sock.setblocking(True)
+    sock.set_inheritable(False)
+    # Nothing else our parent let us inherit is ours (or our children's) to hold
+    # open: only stdin, stdout, stderr and this socket stay.
+    os.closerange(3, sock.fileno())
+    os.closerange(sock.fileno() + 1, os.sysconf("SC_OPEN_MAX"))
     now, later = argv[1:], []
     if "--" in now:
         cut = now.index("--")
