@@ -8,7 +8,7 @@ park until it hands over.
 - A *lane* is a long-lived task that leads while nothing else does. When it reads
   a request it serves it itself, so the reply goes out in the same scheduler
   pass the request came in; only if the handler has to wait does the lead pass
-  to another lane (see :func:`_until_it_blocks`).
+  to another lane (see :func:`~harness.ipc._coro.until_it_blocks`).
 - A caller of :meth:`~harness.ipc.Channel.request` takes the lead while it waits
   (taking it from a lane blocked on the socket), so its reply wakes it directly
   instead of a reader task that would then wake it. It hands over as soon as its
@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import math
 import traceback
-import types
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Generator
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import trio
 
 from harness.ipc._call import _Call
+from harness.ipc._coro import until_it_blocks
 from harness.ipc._envelope import (
     BadBody,
     Cancel,
@@ -54,37 +54,6 @@ Control = Ping | Pong | Hello | Shutdown
 # Idle lanes kept for the next requests; a lane with this many idle beside it ends.
 _IDLE_LANES = 8
 _Served = tuple[Request, Callable[..., Awaitable[Any]], bool]
-T = TypeVar("T")
-
-
-@types.coroutine
-def _until_it_blocks(
-    coro: Coroutine[Any, Any, T], on_block: Callable[[], None]
-) -> Generator[Any, Any, T]:
-    """Await *coro*, calling *on_block* just before it first gives up the CPU.
-
-    The same delegation ``await`` does, with one hook: a handler that answers
-    without waiting for anything never pays for handing the socket to another
-    lane, and one that waits hands it over before anyone could need it.
-    """
-    try:
-        trap = coro.send(None)
-    except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
-    on_block()
-    while True:
-        try:
-            sent = yield trap
-        except BaseException as exc:
-            try:
-                trap = coro.throw(exc)
-            except StopIteration as done:
-                return done.value  # type: ignore[no-any-return]
-        else:
-            try:
-                trap = coro.send(sent)
-            except StopIteration as done:
-                return done.value  # type: ignore[no-any-return]
 
 
 class Lanes:
@@ -238,7 +207,7 @@ class Lanes:
                 # Still the leader: the lead passes on only if the handler blocks.
                 self._inline = task
                 try:
-                    failure = await _until_it_blocks(self._serve(req, fn, is_stream), blocked)
+                    failure = await until_it_blocks(self._serve(req, fn, is_stream), blocked)
                 except BaseException:
                     self._step_aside(task)
                     raise
@@ -251,7 +220,7 @@ class Lanes:
                     scope.deadline = math.inf
                     applied = False
                 if failure is not None:
-                    await _until_it_blocks(self._send_quiet(failure), blocked)
+                    await until_it_blocks(self._send_quiet(failure), blocked)
                 self._inline = None
                 if waited:
                     waited = False
