@@ -38,13 +38,17 @@ PRELOAD = (
 #: What the default workers (model, tools, shell) import beyond that. None of it
 #: reads the environment or starts a thread at import, which a preload must not.
 WORKER_PRELOAD = (
+    # What each default worker needs before it answers, in the order they are
+    # needed: a session starts all three and waits for them.
     "harness.actors.model._engine",
-    # httpx imports its transport (httpcore, h11, the trio backend) only when the
-    # first client is made: on the first model request's path, 0.2 s here.
-    "httpcore",
-    "httpcore._backends.trio",
     "harness.actors.tools._dispatch",
     "harness.actors.shell._service",
+    # httpx, and its transport (httpcore, h11, the trio backend), load when the
+    # first https request makes a client (a plain-HTTP server never needs them):
+    # 0.2 s on that request's path if the server had not imported them first.
+    "httpx",
+    "httpcore",
+    "httpcore._backends.trio",
 )
 
 
