@@ -50,7 +50,7 @@ class ForkRequest(Message, tag="zygote.fork"):
     module: str
     args: list[str]
     env: dict[str, str]
-    cwd: str | None
+    cwd: str  # resolved by the supervisor: the server's own folder may differ
 
 
 @attrs.frozen

@@ -195,8 +195,7 @@ def _become(
         os.dup2(out_fd, 1)
         os.dup2(out_fd, 2)
         os.close(out_fd)
-        if req.cwd is not None:
-            os.chdir(req.cwd)
+        os.chdir(req.cwd)
         os.environ.clear()
         os.environ.update(req.env)
         os.environ[IPC_FD_ENV] = str(ipc_fd)
