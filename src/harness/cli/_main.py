@@ -166,10 +166,6 @@ def main(argv: list[str]) -> int:
         parser.error("--resume and --continue cannot be used together")
     if args.prompt is None and (args.output_format != "text" or args.verify):
         parser.error("--output-format and --verify need a task: harness -p TASK")
-    # Every run from here needs its workers: their fork server imports while we do.
-    from harness._forkstart import start_early
-
-    start_early()
     if args.prompt is not None:
         from harness.cli._headless import run_headless
 
