@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 
 import psutil
 import pytest
@@ -246,3 +248,24 @@ async def test_warm_modules_load_once_the_server_is_idle(make_spec, monkeypatch)
         later = await identity(h)
         assert later.ppid == os.getpid()
         assert "has threads" in sup._forks.output.text()
+
+
+@pytest.mark.parametrize("flag", ["--version", "--help"])
+def test_asking_only_for_the_version_or_help_starts_no_fork_server(flag: str) -> None:
+    # harness.__main__ starts the fork server before anything else, except for these.
+    mark = f"harness-no-server-{os.getpid()}-{flag}"
+    env = {**os.environ, "HARNESS_TEST_MARK": mark}
+    command = [sys.executable, "-m", "harness", flag]
+    subprocess.run(command, env=env, capture_output=True, check=True)
+    # A server would still be importing trio now (0.3 s) before it saw us gone.
+    started = []
+    for proc in psutil.process_iter(["cmdline"]):
+        try:
+            cmdline = proc.info["cmdline"] or []
+            if "harness.supervisor._zygote" in cmdline and (
+                proc.environ().get("HARNESS_TEST_MARK") == mark
+            ):
+                started.append(proc.pid)
+        except psutil.Error:
+            continue
+    assert started == []
