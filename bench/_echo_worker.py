@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import attrs
 
-from harness.actors.base import Worker
 from harness.ipc import Message
+from harness.worker import Worker
 
 
 @attrs.frozen

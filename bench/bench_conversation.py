@@ -24,10 +24,10 @@ import psutil
 import trio
 from tests.scripted import ScriptedModel, call, reply
 
-from harness.actors.conversation import events as ev
-from harness.actors.conversation._session import SessionOptions, open_session
-from harness.actors.conversation._store import SessionStore
-from harness.actors.protocol.model import ToolCall
+from harness.conversation import events as ev
+from harness.conversation._session import SessionOptions, open_session
+from harness.conversation._store import SessionStore
+from harness.messages.model import ToolCall
 
 ROUNDS = 50
 PAIRS = 5  # loop and bare runs, alternating

@@ -27,7 +27,7 @@ from harness.actors.model.local import DEFAULT_MODEL, lookup
 from harness.actors.model.local._assemble import assemble
 from harness.actors.model.local._engine import default_threads
 from harness.actors.model.local._loader import DEFAULT_CONTEXT, model_cache_dir
-from harness.actors.protocol.model import (
+from harness.messages.model import (
     ChatMessage,
     ChatOptions,
     ChatRequest,

@@ -36,7 +36,7 @@ from harness.actors.model._filter import TextStreamFilter
 from harness.actors.model._gemini import GeminiDecoder
 from harness.actors.model._ollama import OllamaDecoder
 from harness.actors.model._openai import OpenAIDecoder
-from harness.actors.protocol.model import ChatMessage, ChatRequest, TextDelta
+from harness.messages.model import ChatMessage, ChatRequest, TextDelta
 
 RATE = 1000  # chunks per second
 STREAM_CHUNKS = 1000

@@ -21,8 +21,8 @@ import time
 
 import trio
 
-from harness.actors.protocol.tools import ToolInvoke, ToolOutcome
 from harness.actors.shell._pool import SessionPool
+from harness.messages.tools import ToolInvoke, ToolOutcome
 from harness.supervisor import ChildSpec, WorkerHandle, open_supervisor
 
 PROMPTS = 30

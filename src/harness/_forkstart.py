@@ -31,7 +31,7 @@ __all__ = [
 PRELOAD = (
     "trio",
     "harness.ipc._channel",
-    "harness.actors.base",
+    "harness.worker",
     "setproctitle",
     # a worker cleans up its own descendants as it exits, with psutil
     "harness.supervisor._kill",

@@ -40,12 +40,12 @@ from typing import Any
 
 import trio
 
-from harness.actors.conversation import events
-from harness.actors.conversation._budget import ContextSettings
-from harness.actors.conversation._ports import ApprovalRequest, Approver, Decision, FrontendPort
-from harness.actors.conversation._session import LiveSession, SessionOptions
-from harness.actors.conversation._session import open_session as _open_session
-from harness.actors.conversation._store import (
+from harness.conversation import events
+from harness.conversation._budget import ContextSettings
+from harness.conversation._ports import ApprovalRequest, Approver, Decision, FrontendPort
+from harness.conversation._session import LiveSession, SessionOptions
+from harness.conversation._session import open_session as _open_session
+from harness.conversation._store import (
     SessionInfo,
     SessionNotFound,
     SessionStore,
@@ -53,7 +53,7 @@ from harness.actors.conversation._store import (
     export_markdown,
     harness_home,
 )
-from harness.actors.protocol.tools import ToolOutcome
+from harness.messages.tools import ToolOutcome
 
 __all__ = [
     "ApprovalRequest",

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import trio
 
-from harness.actors.conversation._session import LiveSession, SessionOptions, open_session
+from harness.conversation._session import LiveSession, SessionOptions, open_session
 from tests.scripted import ScriptedModel
 
 ROOT = Path(__file__).resolve().parents[2]

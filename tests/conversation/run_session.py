@@ -12,8 +12,8 @@ from pathlib import Path
 import orjson
 import trio
 
-from harness.actors.conversation import events as ev
-from harness.actors.conversation._session import open_session
+from harness.conversation import events as ev
+from harness.conversation._session import open_session
 from tests.conversation.conftest import options_for
 
 

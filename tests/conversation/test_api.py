@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import harness.api as api
-from harness.actors.conversation import events as ev
+from harness.conversation import events as ev
 from tests.conversation.conftest import MODULES, PYTHONPATH
 from tests.scripted import ScriptedModel, call, reply
 

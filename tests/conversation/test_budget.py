@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.actors.conversation import events as ev
-from harness.actors.conversation._budget import (
+from harness.conversation import events as ev
+from harness.conversation._budget import (
     BudgetExceeded,
     ContextBudget,
     ContextSettings,
 )
-from harness.actors.protocol.model import ChatMessage, ToolCall
+from harness.messages.model import ChatMessage, ToolCall
 from tests.conversation.conftest import drain
 from tests.scripted import ScriptedModel, call, reply
 
@@ -41,7 +41,7 @@ def test_defaults_per_provider() -> None:
 
 
 def test_estimates_reuse_measures_yet_follow_every_change() -> None:
-    from harness.actors.protocol.model import ToolSchema
+    from harness.messages.model import ToolSchema
 
     tools = (ToolSchema("read_file", "read a file", {"type": "object"}),)
     history = _history(5, 300)

@@ -3,9 +3,9 @@
 import orjson
 import pytest
 
-from harness.actors.conversation import events as ev
-from harness.actors.protocol.model import ToolCall
+from harness.conversation import events as ev
 from harness.ipc import ProtocolError
+from harness.messages.model import ToolCall
 
 REQUIRED = {
     "session_started",

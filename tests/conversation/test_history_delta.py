@@ -13,8 +13,8 @@ from typing import Any
 
 import trio
 
-from harness.actors.conversation._session import LiveSession
-from harness.actors.protocol.model import ChatMessage
+from harness.conversation._session import LiveSession
+from harness.messages.model import ChatMessage
 from tests.scripted import ScriptedModel, call, reply
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import psutil
 import trio
 
-from harness.actors.conversation import events as ev
+from harness.conversation import events as ev
 from tests.conversation.conftest import drain
 from tests.scripted import ScriptedModel, call, reply
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import orjson
 import psutil
 
-from harness.actors.conversation import events as ev
-from harness.actors.conversation._store import SessionStore
+from harness.conversation import events as ev
+from harness.conversation._store import SessionStore
 from tests.conversation.conftest import ROOT, drain
 from tests.scripted import ScriptedModel, call, reply
 

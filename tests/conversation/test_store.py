@@ -12,18 +12,18 @@ from pathlib import Path
 import orjson
 import pytest
 
-from harness.actors.conversation import events as ev
-from harness.actors.conversation._atomic import read_json
-from harness.actors.conversation._memory import MemoryError, MemoryStore
-from harness.actors.conversation._secrets import MASK, SecretMasker
-from harness.actors.conversation._store import (
+from harness.conversation import events as ev
+from harness.conversation._atomic import read_json
+from harness.conversation._memory import MemoryError, MemoryStore
+from harness.conversation._secrets import MASK, SecretMasker
+from harness.conversation._store import (
     SessionNotFound,
     SessionStore,
     export_json,
     export_markdown,
     workspace_key,
 )
-from harness.actors.protocol.model import ToolCall
+from harness.messages.model import ToolCall
 
 
 def _run_events(sid: str) -> list[ev.ConversationEvent]:
@@ -137,7 +137,7 @@ def test_atomic_writes_survive_kill_9(tmp_path: Path) -> None:
     target = tmp_path / "state.json"
     code = (
         "import sys; sys.path.insert(0, sys.argv[2])\n"
-        "from harness.actors.conversation._atomic import write_json_atomic\n"
+        "from harness.conversation._atomic import write_json_atomic\n"
         "i = 0\n"
         "while True:\n"
         "    write_json_atomic(sys.argv[1], {'n': i, 'pad': 'x' * 50000}); i += 1\n"

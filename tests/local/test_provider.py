@@ -16,9 +16,9 @@ import pytest
 from harness.actors.model import Finish, Provider, ProviderCall, ProviderError
 from harness.actors.model.local import DEFAULT_MODEL, make_provider, stream_load
 from harness.actors.model.local._provider import LocalProvider
-from harness.actors.protocol.local import LoadLocalModel, LocalModelProgress
-from harness.actors.protocol.model import ChatMessage, ChatOptions, TextDelta, Usage
 from harness.ipc import Message
+from harness.messages.local import LoadLocalModel, LocalModelProgress
+from harness.messages.model import ChatMessage, ChatOptions, TextDelta, Usage
 
 pytestmark = pytest.mark.slow
 

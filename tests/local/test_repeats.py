@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.actors.model.local._repeats import check_repeats
-from harness.actors.protocol.model import ChatMessage, ToolCall
+from harness.messages.model import ChatMessage, ToolCall
 
 CALL = '<tool_call>\n{"name": "list_files", "arguments": {"path": "."}}\n</tool_call>'
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.actors.protocol.local import LoadLocalModel, LocalModelProgress
+from harness.messages.local import LoadLocalModel, LocalModelProgress
 from harness.supervisor import ChildSpec, open_supervisor
 
 

@@ -11,7 +11,7 @@ import trio
 
 from harness.actors.model._engine import ModelEngine, RetryPolicy
 from harness.actors.model._http import Timeouts
-from harness.actors.protocol.model import ChatMessage, ChatRequest, ModelEvent
+from harness.messages.model import ChatMessage, ChatRequest, ModelEvent
 
 from ._server import LoopbackServer
 

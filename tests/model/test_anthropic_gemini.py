@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.actors.model._engine import ModelEngine
-from harness.actors.protocol.model import (
+from harness.messages.model import (
     ChatMessage,
     ChatOptions,
     ModelDone,

@@ -92,7 +92,7 @@ def test_timeouts_from_the_environment() -> None:
 
 def test_requests_never_show_their_key_in_repr() -> None:
     from harness.actors.model import ProviderCall
-    from harness.actors.protocol.model import ChatRequest, ListModels
+    from harness.messages.model import ChatRequest, ListModels
 
     for obj in (
         ChatRequest("openai", ("m",), (), api_key="sk-hidden"),
@@ -106,7 +106,7 @@ async def test_a_hosted_provider_without_a_key_fails_at_once(tmp_path: Path) -> 
     import trio
 
     from harness.actors.model._engine import ModelEngine
-    from harness.actors.protocol.model import ChatMessage, ChatRequest, ModelError
+    from harness.messages.model import ChatMessage, ChatRequest, ModelError
 
     events: list[object] = []
 

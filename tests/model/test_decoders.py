@@ -14,7 +14,7 @@ from harness.actors.model._anthropic import AnthropicDecoder
 from harness.actors.model._gemini import GeminiDecoder
 from harness.actors.model._ollama import OllamaDecoder
 from harness.actors.model._openai import OpenAIDecoder
-from harness.actors.protocol.model import TextDelta, ToolCallEvent
+from harness.messages.model import TextDelta, ToolCallEvent
 
 from ._server import ndjson, sse
 

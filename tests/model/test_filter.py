@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.actors.model._filter import TextStreamFilter
-from harness.actors.protocol.model import TextDelta, ThinkingDelta
+from harness.messages.model import TextDelta, ThinkingDelta
 
 from .test_toolparse import CALLS, KNOWN, NOT_CALLS
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.actors.model._histories import HistoryStore
-from harness.actors.protocol.model import ChatMessage, ChatRequest, HistoryRef, HistoryUnknown
+from harness.messages.model import ChatMessage, ChatRequest, HistoryRef, HistoryUnknown
 
 
 def _msgs(*texts: str) -> tuple[ChatMessage, ...]:
@@ -70,7 +70,7 @@ def test_the_least_recently_used_history_goes_first() -> None:
 
 
 def test_a_delta_takes_the_system_prompt_and_tools_of_its_generation() -> None:
-    from harness.actors.protocol.model import ToolSchema
+    from harness.messages.model import ToolSchema
 
     tools = (ToolSchema("read_file", "read a file", {"type": "object"}),)
     store = HistoryStore()

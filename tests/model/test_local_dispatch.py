@@ -10,7 +10,7 @@ from pathlib import Path
 
 from harness.actors.model import Finish, ProviderCall, ProviderEvent
 from harness.actors.model._engine import ModelEngine
-from harness.actors.protocol.model import (
+from harness.messages.model import (
     ModelDone,
     TextDelta,
     ThinkingDelta,
@@ -75,7 +75,7 @@ def test_a_missing_local_package_is_a_config_error(tmp_path: Path) -> None:
 import sys, trio
 sys.modules["harness.actors.model.local"] = None  # as if the package were absent
 from harness.actors.model._engine import ModelEngine
-from harness.actors.protocol.model import ChatMessage, ChatRequest
+from harness.messages.model import ChatMessage, ChatRequest
 events = []
 async def emit(ev): events.append(ev)
 async def main():

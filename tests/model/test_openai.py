@@ -5,7 +5,7 @@ from __future__ import annotations
 import trio
 
 from harness.actors.model._engine import ModelEngine
-from harness.actors.protocol.model import (
+from harness.messages.model import (
     ChatMessage,
     ModelDone,
     ModelError,
@@ -262,7 +262,7 @@ async def test_text_protocol_over_openai(server: LoopbackServer, engine: ModelEn
 
 
 async def test_list_models(server: LoopbackServer, engine: ModelEngine) -> None:
-    from harness.actors.protocol.model import ListModels, ModelList
+    from harness.messages.model import ListModels, ModelList
 
     server.queue("/v1/models", Reply(chunks=[b'{"data": [{"id": "b"}, {"id": "a"}]}']))
     assert await engine.list_models(ListModels("openai")) == ModelList(("a", "b"))
@@ -285,7 +285,7 @@ async def test_the_idle_limit_is_not_the_first_byte_limit(
 
 def test_rendering_reuses_messages_yet_follows_every_change() -> None:
     from harness.actors.model._openai import OpenAIProvider, openai_messages
-    from harness.actors.protocol.model import ChatMessage, ToolCall
+    from harness.messages.model import ChatMessage, ToolCall
 
     provider = OpenAIProvider()
     history: list[ChatMessage] = [ChatMessage(role="user", content="go")]

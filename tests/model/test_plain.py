@@ -9,7 +9,7 @@ import trio
 
 from harness.actors.model._engine import ModelEngine
 from harness.actors.model._http import Timeouts
-from harness.actors.protocol.model import ModelDone, ModelError, TextDelta
+from harness.messages.model import ModelDone, ModelError, TextDelta
 
 from ._server import LoopbackServer, Reply, pieces, sse
 from .conftest import collect, request

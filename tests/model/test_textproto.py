@@ -12,7 +12,7 @@ from harness.actors.model._textproto import (
     text_protocol_prompt,
 )
 from harness.actors.model._toolparse import parse_reply
-from harness.actors.protocol.model import ChatMessage, ToolCall, ToolSchema
+from harness.messages.model import ChatMessage, ToolCall, ToolSchema
 
 STR = {"type": "string"}
 TOOLS = (

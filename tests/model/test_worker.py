@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 import trio
 
-from harness.actors.protocol.model import (
+from harness.ipc import WorkerDied
+from harness.messages.model import (
     ListModels,
     ModelDone,
     ModelList,
     TextDelta,
 )
-from harness.ipc import WorkerDied
 from harness.supervisor import ChildSpec, Supervisor, open_supervisor
 
 from ._server import LoopbackServer, Reply, ndjson

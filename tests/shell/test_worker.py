@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import trio
 
-from harness.actors.protocol.tools import ToolInvoke, ToolOutcome
 from harness.ipc import WorkerDied
+from harness.messages.tools import ToolInvoke, ToolOutcome
 from harness.supervisor import ChildSpec, WorkerHandle, open_supervisor
 
 from .conftest import gone, py

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from harness.actors.protocol.tools import ToolInvoke, ToolOutcome
 from harness.actors.tools._dispatch import invoke
+from harness.messages.tools import ToolInvoke, ToolOutcome
 
 Call = Callable[..., ToolOutcome]
 

@@ -98,7 +98,7 @@ def test_the_text_protocol_carries_every_tool_exactly(spec: Any) -> None:
     which are required), and a call rendered the text way parses back to the same
     arguments, which then bind."""
     from harness.actors.model import parse_reply, render_call, text_protocol_prompt
-    from harness.actors.protocol.model import ToolCall
+    from harness.messages.model import ToolCall
 
     table = builtin_table()
     prompt = text_protocol_prompt(table.schemas(mode="plan") + table.schemas())

@@ -8,7 +8,6 @@ import sys
 import pytest
 
 import harness.actors.tools as tools_pkg
-from harness.actors.protocol import ToolSchema
 from harness.actors.tools import (
     BUILTIN_TOOLS,
     ToolArgumentError,
@@ -17,6 +16,7 @@ from harness.actors.tools import (
     UnknownToolError,
     builtin_table,
 )
+from harness.messages import ToolSchema
 
 SHELL_TOOLS = {
     "run_cmd": {"command", "stdin", "timeout", "cwd"},

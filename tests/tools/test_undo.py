@@ -5,8 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from harness.actors.protocol.tools import SetAutocommit, Undo
 from harness.actors.tools._dispatch import autocommit, undo
+from harness.messages.tools import SetAutocommit, Undo
 from tests.tools.conftest import Call, sh
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from harness.actors.protocol.tools import (
+from harness.ipc import WorkerDied
+from harness.messages.tools import (
     AutocommitState,
     SetAutocommit,
     ToolInvoke,
@@ -20,7 +21,6 @@ from harness.actors.protocol.tools import (
     Undo,
     UndoResult,
 )
-from harness.ipc import WorkerDied
 from harness.supervisor import ChildSpec, WorkerHandle, open_supervisor
 
 

@@ -4,10 +4,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from harness.actors.conversation._ports import ApprovalRequest
 from harness.cli.tui._approval import approval_renderable, decision_for_key
 from harness.cli.tui._keys import decode_keys
 from harness.cli.tui._prefs import Prefs
+from harness.conversation._ports import ApprovalRequest
 
 
 def render(req: ApprovalRequest) -> str:

@@ -2,8 +2,8 @@ import io
 
 from rich.console import Console
 
-from harness.actors.conversation import events as ev
 from harness.cli.tui._view import RunView
+from harness.conversation import events as ev
 
 SID = "s1"
 

@@ -1,1 +1,1 @@
-"""The actors: one package per worker process, plus the conversation that drives them."""
+"""The worker processes: one package per worker, each run as ``python -m harness.actors.<name>``."""

@@ -22,7 +22,7 @@ from typing import IO, Any
 import orjson
 import trio
 
-from harness.actors.conversation import events as ev
+from harness.conversation import events as ev
 
 __all__ = ["exit_status", "run_headless"]
 
@@ -80,8 +80,8 @@ def run_headless(
     if not prompt.strip():
         _say(stderr, "harness: the task is empty (give it after -p, or on stdin with -p -)")
         return 2
-    from harness.actors.conversation._store import SessionNotFound
     from harness.cli._options import session_options
+    from harness.conversation._store import SessionNotFound
 
     try:
         options = session_options(args, env)
@@ -193,7 +193,7 @@ def _quiet_line(event: ev.ConversationEvent) -> str:
 
 
 async def _run(options: Any, prompt: str, fmt: str, stdout: IO[str], stderr: IO[str]) -> int:
-    from harness.actors.conversation._session import open_session
+    from harness.conversation._session import open_session
 
     writer = _Writer(fmt, stdout, stderr)
     async with open_session(options) as session:

@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from harness.actors.conversation._session import SessionOptions
+from harness.conversation._session import SessionOptions
 
 __all__ = ["session_options"]
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 
-from harness.actors.base import Worker
-from harness.actors.protocol.model import (
+from harness.ipc import Emit
+from harness.messages.model import (
     ChatRequest,
     ModelDone,
     ModelError,
@@ -21,7 +21,7 @@ from harness.actors.protocol.model import (
     ToolCallEvent,
     Usage,
 )
-from harness.ipc import Emit
+from harness.worker import Worker
 
 worker = Worker("model")
 

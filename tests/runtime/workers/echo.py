@@ -9,8 +9,8 @@ import time
 
 import trio
 
-from harness.actors.base import Worker
 from harness.ipc import Emit
+from harness.worker import Worker
 from tests.runtime.workers.messages import (
     AskParent,
     BlockLoop,

@@ -1,8 +1,8 @@
 """The model actor: one stream of typed events out of every provider.
 
 The worker (``python -m harness.actors.model``) answers
-:class:`~harness.actors.protocol.model.ChatRequest` and
-:class:`~harness.actors.protocol.model.ListModels`. This package surface stays light
+:class:`~harness.messages.model.ChatRequest` and
+:class:`~harness.messages.model.ListModels`. This package surface stays light
 (no httpx): the provider seam other providers implement, and the text tool protocol
 (prompt section, history rendering, streaming filter, lenient parser) that any provider
 producing raw text reuses.

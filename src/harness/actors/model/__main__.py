@@ -7,12 +7,12 @@ provider's models. Keys, addresses and timeouts come from its environment (see
 
 from __future__ import annotations
 
-from harness.actors.base import Worker
 from harness.actors.model._engine import ModelEngine
 from harness.actors.model._provider import ProviderError
-from harness.actors.protocol.local import LoadLocalModel, LocalModelProgress
-from harness.actors.protocol.model import ChatRequest, ListModels, ModelList
 from harness.ipc import Emit
+from harness.messages.local import LoadLocalModel, LocalModelProgress
+from harness.messages.model import ChatRequest, ListModels, ModelList
+from harness.worker import Worker
 
 worker = Worker("model")
 engine = ModelEngine()

@@ -21,7 +21,7 @@ from harness.actors.model._httpbase import (
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
 from harness.actors.model._wire import SseParser
-from harness.actors.protocol.model import ChatMessage, TextDelta, ThinkingDelta, Usage
+from harness.messages.model import ChatMessage, TextDelta, ThinkingDelta, Usage
 
 __all__ = ["AnthropicDecoder", "AnthropicProvider", "anthropic_messages"]
 

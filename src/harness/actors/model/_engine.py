@@ -4,8 +4,8 @@ It picks the provider and the tool protocol, renders the history for text-protoc
 models, runs the stream through the filter and the lenient parser, retries 429 / 5xx
 before the first event (honouring ``Retry-After``), and fails over to the next model on
 "not found", "overloaded" or a rate limit. Everything it emits is a
-:data:`~harness.actors.protocol.model.ModelEvent`; every failure ends as one
-:class:`~harness.actors.protocol.model.ModelError`, with no key in it.
+:data:`~harness.messages.model.ModelEvent`; every failure ends as one
+:class:`~harness.messages.model.ModelError`, with no key in it.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from harness.actors.model._histories import HistoryStore
 from harness.actors.model._http import Timeouts, redact
 from harness.actors.model._provider import Finish, Provider, ProviderCall, ProviderError
 from harness.actors.model._textproto import render_text_history, text_protocol_prompt
-from harness.actors.protocol.model import (
+from harness.messages.model import (
     ChatRequest,
     HistoryHeld,
     HistoryUnknown,

@@ -18,7 +18,7 @@ import re
 from collections.abc import Collection
 
 from harness.actors.model._toolparse import ParsedReply, normalize_call, parse_reply
-from harness.actors.protocol.model import TextDelta, ThinkingDelta
+from harness.messages.model import TextDelta, ThinkingDelta
 
 __all__ = ["TextStreamFilter"]
 

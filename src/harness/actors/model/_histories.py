@@ -1,6 +1,6 @@
 """The histories the model worker keeps, so a conversation sends only what is new.
 
-A conversation names its history with a :class:`~harness.actors.protocol.model.HistoryRef`.
+A conversation names its history with a :class:`~harness.messages.model.HistoryRef`.
 A full request (``base`` is ``None``) replaces what is kept under its key (its
 messages, system prompt and tools); a delta request (``base`` set) extends the
 messages and takes the system prompt and tools kept, but only when the worker holds
@@ -16,7 +16,7 @@ from collections import OrderedDict
 
 import attrs
 
-from harness.actors.protocol.model import ChatMessage, ChatRequest, HistoryUnknown, ToolSchema
+from harness.messages.model import ChatMessage, ChatRequest, HistoryUnknown, ToolSchema
 
 __all__ = ["HistoryStore"]
 

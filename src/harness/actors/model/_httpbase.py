@@ -16,7 +16,7 @@ from harness.actors.model._http import Timeouts, get_json, make_client, open_str
 from harness.actors.model._plain import PlainPool
 from harness.actors.model._provider import ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
-from harness.actors.protocol.model import ToolCallEvent
+from harness.messages.model import ToolCallEvent
 
 if TYPE_CHECKING:
     import httpx

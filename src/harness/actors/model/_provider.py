@@ -16,10 +16,10 @@ The contract, in full:
 
 - :meth:`Provider.stream` is an async generator. It yields text, thinking, native tool
   calls and usage in the order the backend sends them, and ends with exactly one
-  :class:`Finish`. It never yields :class:`~harness.actors.protocol.model.ModelDone` or
-  :class:`~harness.actors.protocol.model.ModelError`: those are the worker's.
+  :class:`Finish`. It never yields :class:`~harness.messages.model.ModelDone` or
+  :class:`~harness.messages.model.ModelError`: those are the worker's.
 - Failures are raised as :class:`ProviderError`, whose ``kind`` is one of the
-  :class:`~harness.actors.protocol.model.ModelError` kinds. The worker retries
+  :class:`~harness.messages.model.ModelError` kinds. The worker retries
   ``rate_limit`` / ``server`` / ``network`` failures raised before the first event, and
   never one raised after it. A message never contains an API key.
 - Closing the generator (``aclose``, or the caller being cancelled) must stop the
@@ -33,7 +33,7 @@ from typing import Protocol, runtime_checkable
 
 import attrs
 
-from harness.actors.protocol.model import (
+from harness.messages.model import (
     ChatMessage,
     ChatOptions,
     TextDelta,

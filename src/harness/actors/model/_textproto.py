@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from harness.actors.model._toolparse import _BODY_ALIASES
-from harness.actors.protocol.model import ChatMessage, ToolCall, ToolSchema
+from harness.messages.model import ChatMessage, ToolCall, ToolSchema
 
 __all__ = ["body_params", "render_call", "render_text_history", "text_protocol_prompt"]
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import os
 
-from harness.actors.base import Worker
-from harness.actors.protocol.tools import ToolInvoke, ToolOutcome
 from harness.actors.shell._config import ShellConfig
 from harness.actors.shell._pool import SessionPool
 from harness.actors.shell._service import ShellService
+from harness.messages.tools import ToolInvoke, ToolOutcome
+from harness.worker import Worker
 
 
 def _service() -> ShellService:

@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 
-from harness.actors.protocol.tools import ToolOutcome
+from harness.messages.tools import ToolOutcome
 
 __all__ = ["CallResult", "error_outcome", "outcome"]
 

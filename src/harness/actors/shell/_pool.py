@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 
 import trio
 
-from harness.actors.protocol.tools import ToolOutcome
 from harness.actors.shell._clean import CappedText
 from harness.actors.shell._config import ShellConfig
 from harness.actors.shell._drive import absorb, destroy, drive, note_survivors
@@ -24,6 +23,7 @@ from harness.actors.shell._ids import SessionIds
 from harness.actors.shell._kill import SESSION_VAR
 from harness.actors.shell._sandbox import bwrap_argv, find_bwrap, sandbox_problem
 from harness.actors.shell._session import Session
+from harness.messages.tools import ToolOutcome
 
 __all__ = ["SessionPool"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.actors.protocol.tools import ToolInvoke, ToolOutcome
 from harness.actors.shell._format import error_outcome
 from harness.actors.shell._pool import SessionPool
+from harness.messages.tools import ToolInvoke, ToolOutcome
 
 __all__ = ["ShellService"]
 

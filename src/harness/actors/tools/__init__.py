@@ -8,16 +8,6 @@ permission engine (:class:`Permissions`). The worker itself
 plumbing load only there.
 """
 
-from harness.actors.protocol.tools import (
-    AutocommitState,
-    SetAutocommit,
-    ToolInvoke,
-    ToolOutcome,
-    ToolPreview,
-    ToolPreviewResult,
-    Undo,
-    UndoResult,
-)
 from harness.actors.tools._builtin import BUILTIN_TOOLS, SMALL_MODEL_TOOLS, builtin_table
 from harness.actors.tools._permissions import (
     MODES,
@@ -43,6 +33,16 @@ from harness.actors.tools._table import (
     ToolSpec,
     ToolTable,
     UnknownToolError,
+)
+from harness.messages.tools import (
+    AutocommitState,
+    SetAutocommit,
+    ToolInvoke,
+    ToolOutcome,
+    ToolPreview,
+    ToolPreviewResult,
+    Undo,
+    UndoResult,
 )
 
 __all__ = [

@@ -12,8 +12,8 @@ import functools
 
 import trio
 
-from harness.actors.base import Worker
-from harness.actors.protocol.tools import (
+from harness.actors.tools import _dispatch
+from harness.messages.tools import (
     AutocommitState,
     SetAutocommit,
     ToolInvoke,
@@ -23,7 +23,7 @@ from harness.actors.protocol.tools import (
     Undo,
     UndoResult,
 )
-from harness.actors.tools import _dispatch
+from harness.worker import Worker
 
 worker = Worker("tools")
 

@@ -15,16 +15,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from harness.actors.protocol.tools import (
-    AutocommitState,
-    SetAutocommit,
-    ToolInvoke,
-    ToolOutcome,
-    ToolPreview,
-    ToolPreviewResult,
-    Undo,
-    UndoResult,
-)
 from harness.actors.tools import _files
 from harness.actors.tools._builtin import builtin_table
 from harness.actors.tools._edit import unified_diff
@@ -34,6 +24,16 @@ from harness.actors.tools._readfile import read_file as _read_file
 from harness.actors.tools._search import find_files, search_text
 from harness.actors.tools._table import ToolArgumentError, UnknownToolError
 from harness.actors.tools._undo import Journal
+from harness.messages.tools import (
+    AutocommitState,
+    SetAutocommit,
+    ToolInvoke,
+    ToolOutcome,
+    ToolPreview,
+    ToolPreviewResult,
+    Undo,
+    UndoResult,
+)
 
 __all__ = [
     "HANDLERS",

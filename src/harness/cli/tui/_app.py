@@ -131,7 +131,7 @@ class App:
         # Let the prompt draw first: the imports below hold the GIL for a while.
         await self._prompt_drawn.wait()
         await trio.to_thread.run_sync(self.choose_model)
-        from harness.actors.conversation._session import open_session
+        from harness.conversation._session import open_session
 
         while not self._closing:
             self._reopen = trio.Event()

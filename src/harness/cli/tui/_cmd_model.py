@@ -34,7 +34,7 @@ async def _retry_failed(app: App) -> None:
 
 async def list_models(app: App, provider: str) -> list[str]:
     """The models *provider* offers, asked through the session's model worker."""
-    from harness.actors.protocol.model import ListModels, ModelList
+    from harness.messages.model import ListModels, ModelList
 
     reply = await request(
         app, "model", ListModels(provider=provider, base_url=app.base_url), timeout=10

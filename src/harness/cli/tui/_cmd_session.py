@@ -124,7 +124,7 @@ async def cmd_load(app: App, p: ParsedCommand) -> None:
 
 async def cmd_export(app: App, p: ParsedCommand) -> None:
     """``/export json|md [path]``: write the session to a file."""
-    from harness.actors.conversation._store import export_json, export_markdown
+    from harness.conversation._store import export_json, export_markdown
 
     live = await live_session(app)
     fmt = (p.args[0] if p.args else "md").lower()

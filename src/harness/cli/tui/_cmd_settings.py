@@ -28,7 +28,7 @@ __all__ = [
 
 async def cmd_undo(app: App, p: ParsedCommand) -> None:
     """``/undo``: the tools worker reverts the session's last change to the files."""
-    from harness.actors.protocol.tools import Undo
+    from harness.messages.tools import Undo
 
     live = await live_session(app)
     out = await request(app, "tools", Undo(workspace=str(app.workspace), session_id=live.id))
@@ -39,7 +39,7 @@ async def cmd_undo(app: App, p: ParsedCommand) -> None:
 
 async def cmd_autocommit(app: App, p: ParsedCommand) -> None:
     """``/autocommit [on|off]``: set (or flip) committing each change to git."""
-    from harness.actors.protocol.tools import SetAutocommit
+    from harness.messages.tools import SetAutocommit
 
     ws = str(app.workspace)
     state = await request(app, "tools", SetAutocommit(workspace=ws, enabled=None))

@@ -60,7 +60,7 @@ def choose_model(app: App) -> None:
 def session_options(app: App) -> Any:
     """The ``SessionOptions`` for *app*'s next session (its current choices, the
     command line's flags, and ``HARNESS_WORKERS`` when set)."""
-    from harness.actors.conversation._session import SessionOptions
+    from harness.conversation._session import SessionOptions
 
     a = app.args
     kw: dict[str, Any] = {

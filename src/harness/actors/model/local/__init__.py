@@ -35,8 +35,8 @@ from harness.actors.model.local._errors import (
 
 if TYPE_CHECKING:
     from harness.actors.model.local._provider import LocalProvider
-    from harness.actors.protocol.local import LoadLocalModel
     from harness.ipc import Message
+    from harness.messages.local import LoadLocalModel
 
 __all__ = [
     "CATALOGUE",
@@ -71,8 +71,8 @@ def make_provider() -> LocalProvider:
 async def stream_load(
     provider: LocalProvider, req: LoadLocalModel, emit: Callable[[Message], Awaitable[None]]
 ) -> None:
-    """Serve :class:`~harness.actors.protocol.local.LoadLocalModel` on the model worker:
-    start loading and stream :class:`~harness.actors.protocol.local.LocalModelProgress`
+    """Serve :class:`~harness.messages.local.LoadLocalModel` on the model worker:
+    start loading and stream :class:`~harness.messages.local.LocalModelProgress`
     until the model is ready or failed."""
     from harness.actors.model.local._provider import stream_load as serve
 

@@ -42,9 +42,9 @@ from harness.actors.model.local._loader import (
     model_cache_dir,
 )
 from harness.actors.model.local._repeats import DEFAULT_REPEAT_CAP, check_repeats
-from harness.actors.protocol.local import LoadLocalModel, LocalModelProgress
-from harness.actors.protocol.model import ChatMessage, TextDelta, Usage
 from harness.ipc import Message
+from harness.messages.local import LoadLocalModel, LocalModelProgress
+from harness.messages.model import ChatMessage, TextDelta, Usage
 
 __all__ = ["LocalProvider", "make_provider", "stream_load"]
 

@@ -14,7 +14,7 @@ import re
 
 import attrs
 
-from harness.actors.protocol.model import ChatMessage
+from harness.messages.model import ChatMessage
 
 __all__ = ["DEFAULT_REPEAT_CAP", "RepeatVerdict", "check_repeats"]
 

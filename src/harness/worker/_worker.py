@@ -12,7 +12,6 @@ from typing import Any, NoReturn, TypeVar
 
 import trio
 
-from harness.actors.base._lifeline import start_lifeline
 from harness.ipc import (
     DEFAULT_MAX_FRAME,
     IPC_FD_ENV,
@@ -28,6 +27,7 @@ from harness.ipc import (
     Router,
     Shutdown,
 )
+from harness.worker._lifeline import start_lifeline
 
 __all__ = ["Worker", "current_rss"]
 

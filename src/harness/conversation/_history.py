@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from harness.actors.conversation import events as ev
-from harness.actors.protocol.model import ChatMessage
+from harness.conversation import events as ev
+from harness.messages.model import ChatMessage
 
 __all__ = ["SUMMARY_PREFIX", "apply_compaction", "rebuild_history", "repair_history"]
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import orjson
 
-from harness.actors.conversation import events as ev
-from harness.actors.conversation._atomic import read_json, write_json_atomic
+from harness.conversation import events as ev
+from harness.conversation._atomic import read_json, write_json_atomic
 
 __all__ = ["SessionLog"]
 

@@ -14,32 +14,32 @@ from typing import Any
 import attrs
 import trio
 
-from harness.actors.conversation import events as ev
-from harness.actors.conversation._atomic import read_json
-from harness.actors.conversation._budget import ContextSettings
-from harness.actors.conversation._calls import LocalTool
-from harness.actors.conversation._config import LoopConfig
-from harness.actors.conversation._engine import (
+from harness.conversation import events as ev
+from harness.conversation._atomic import read_json
+from harness.conversation._budget import ContextSettings
+from harness.conversation._calls import LocalTool
+from harness.conversation._config import LoopConfig
+from harness.conversation._engine import (
     DEFAULT_MODULES,
     Engine,
     WorkerSettings,
     open_engine,
     worker_env,
 )
-from harness.actors.conversation._local_tools import memory_tools, skill_tool
-from harness.actors.conversation._loop import Conversation
-from harness.actors.conversation._memory import MemoryStore
-from harness.actors.conversation._ports import Approver, FrontendPort
-from harness.actors.conversation._prompt import build_system_prompt
-from harness.actors.conversation._secrets import SecretMasker
-from harness.actors.conversation._store import (
+from harness.conversation._local_tools import memory_tools, skill_tool
+from harness.conversation._loop import Conversation
+from harness.conversation._memory import MemoryStore
+from harness.conversation._ports import Approver, FrontendPort
+from harness.conversation._prompt import build_system_prompt
+from harness.conversation._secrets import SecretMasker
+from harness.conversation._store import (
     SessionLog,
     SessionNotFound,
     SessionStore,
     harness_home,
 )
-from harness.actors.protocol.model import ChatMessage
-from harness.actors.protocol.tools import ToolOutcome
+from harness.messages.model import ChatMessage
+from harness.messages.tools import ToolOutcome
 
 __all__ = ["LiveSession", "SessionOptions", "open_session"]
 

@@ -5,6 +5,6 @@ The loop, the engine and the session store live in private modules imported by
 :mod:`harness.api` and the command line when they need them.
 """
 
-from harness.actors.conversation import events
+from harness.conversation import events
 
 __all__ = ["events"]

@@ -1,6 +1,6 @@
 """The events around the turns: verify, workers, sub-agents, compaction, errors, the end.
 
-Re-exported by :mod:`harness.actors.conversation.events`, where the order of a run
+Re-exported by :mod:`harness.conversation.events`, where the order of a run
 is drawn.
 """
 
@@ -10,7 +10,7 @@ from typing import ClassVar
 
 import attrs
 
-from harness.actors.conversation._event_base import ConversationEvent
+from harness.conversation._event_base import ConversationEvent
 
 __all__ = [
     "Cancelled",

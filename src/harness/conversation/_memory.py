@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from harness.actors.conversation._atomic import read_json, write_json_atomic
+from harness.conversation._atomic import read_json, write_json_atomic
 
 __all__ = ["MEMORY_TOOLS", "MemoryError", "MemoryStore"]
 

@@ -11,6 +11,6 @@ A worker module is a few lines::
         worker.run()
 """
 
-from harness.actors.base._worker import Worker, current_rss
+from harness.worker._worker import Worker, current_rss
 
 __all__ = ["Worker", "current_rss"]

@@ -5,7 +5,7 @@ classes built on :class:`harness.ipc.Message`, so they import nothing heavy and
 every process may import them.
 """
 
-from harness.actors.protocol.model import (
+from harness.messages.model import (
     ChatMessage,
     ChatOptions,
     ChatRequest,
@@ -24,7 +24,7 @@ from harness.actors.protocol.model import (
     ToolSchema,
     Usage,
 )
-from harness.actors.protocol.tools import (
+from harness.messages.tools import (
     AutocommitState,
     SetAutocommit,
     ToolInvoke,

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.actors.conversation._event_base import ConversationEvent, now
-from harness.actors.conversation._events_run import (
+from harness.conversation._event_base import ConversationEvent, now
+from harness.conversation._events_run import (
     Cancelled,
     Compacted,
     ErrorEvent,
@@ -46,7 +46,7 @@ from harness.actors.conversation._events_run import (
     WorkerGaveUp,
     WorkerRestarted,
 )
-from harness.actors.conversation._events_turn import (
+from harness.conversation._events_turn import (
     AssistantMessage,
     SessionStarted,
     TextDelta,

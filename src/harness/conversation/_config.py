@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from harness.actors.conversation._budget import ContextSettings
+from harness.conversation._budget import ContextSettings
 
 __all__ = ["PERMISSION_MODES", "LoopConfig"]
 

@@ -13,9 +13,9 @@ from typing import Any, Literal, Protocol
 
 import attrs
 
-from harness.actors.protocol.model import ChatRequest, ToolSchema
-from harness.actors.protocol.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
 from harness.ipc import Message
+from harness.messages.model import ChatRequest, ToolSchema
+from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
 
 __all__ = [
     "ApprovalRequest",

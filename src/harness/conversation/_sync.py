@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from harness.actors.protocol.model import ChatMessage, ChatRequest, HistoryRef, ToolSchema
+from harness.messages.model import ChatMessage, ChatRequest, HistoryRef, ToolSchema
 
 __all__ = ["HistorySync"]
 

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from harness.actors.conversation import events as ev
+from harness.conversation import events as ev
 
 if TYPE_CHECKING:
-    from harness.actors.conversation._loop import Conversation
+    from harness.conversation._loop import Conversation
 
 __all__ = ["run_verify", "verify"]
 

@@ -29,12 +29,12 @@ from typing import Any
 import attrs
 import orjson
 
-from harness.actors.conversation import events as ev
-from harness.actors.conversation._atomic import read_json
-from harness.actors.conversation._history import rebuild_history
-from harness.actors.conversation._log import SessionLog
-from harness.actors.protocol.model import ChatMessage
+from harness.conversation import events as ev
+from harness.conversation._atomic import read_json
+from harness.conversation._history import rebuild_history
+from harness.conversation._log import SessionLog
 from harness.ipc import ProtocolError
+from harness.messages.model import ChatMessage
 
 __all__ = [
     "LoadedSession",

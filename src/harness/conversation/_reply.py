@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from harness.actors.conversation import events as ev
-from harness.actors.conversation._sync import HistorySync
-from harness.actors.protocol import model as pm
+from harness.conversation import events as ev
+from harness.conversation._sync import HistorySync
 from harness.ipc import IpcError
+from harness.messages import model as pm
 
 if TYPE_CHECKING:
-    from harness.actors.conversation._loop import Conversation
+    from harness.conversation._loop import Conversation
 
 __all__ = ["ModelFailed", "Reply", "after_cancel", "read_reply"]
 

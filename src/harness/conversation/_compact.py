@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from harness.actors.conversation import events as ev
-from harness.actors.conversation._history import SUMMARY_PREFIX, apply_compaction
-from harness.actors.conversation._reply import ModelFailed, read_reply
-from harness.actors.protocol import model as pm
+from harness.conversation import events as ev
+from harness.conversation._history import SUMMARY_PREFIX, apply_compaction
+from harness.conversation._reply import ModelFailed, read_reply
+from harness.messages import model as pm
 
 if TYPE_CHECKING:
-    from harness.actors.conversation._loop import Conversation
+    from harness.conversation._loop import Conversation
 
 __all__ = ["autotitle", "compact", "transcript"]
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import trio
 
-from harness.actors.conversation._calls import LocalTool
-from harness.actors.conversation._memory import MEMORY_TOOLS, MemoryError, MemoryStore
-from harness.actors.protocol.tools import ToolOutcome
+from harness.conversation._calls import LocalTool
+from harness.conversation._memory import MEMORY_TOOLS, MemoryError, MemoryStore
+from harness.messages.tools import ToolOutcome
 
 __all__ = ["memory_tools", "skill_tool"]
 

@@ -14,10 +14,10 @@ from typing import Any
 import attrs
 import trio
 
-from harness.actors.conversation import events as ev
-from harness.actors.protocol.model import ChatRequest
-from harness.actors.protocol.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
+from harness.conversation import events as ev
 from harness.ipc import Message, ProtocolError, WorkerUnavailable
+from harness.messages.model import ChatRequest
+from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
 
 __all__ = ["DEFAULT_MODULES", "Engine", "WorkerSettings", "open_engine"]
 

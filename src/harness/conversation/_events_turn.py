@@ -1,6 +1,6 @@
 """The events of a session and of its turns: messages, model rounds, tool calls.
 
-Re-exported by :mod:`harness.actors.conversation.events`, where the order of a run
+Re-exported by :mod:`harness.conversation.events`, where the order of a run
 is drawn.
 """
 
@@ -10,8 +10,8 @@ from typing import Any, ClassVar
 
 import attrs
 
-from harness.actors.conversation._event_base import ConversationEvent
-from harness.actors.protocol.model import ToolCall
+from harness.conversation._event_base import ConversationEvent
+from harness.messages.model import ToolCall
 
 __all__ = [
     "AssistantMessage",

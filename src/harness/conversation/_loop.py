@@ -16,12 +16,12 @@ from collections.abc import Callable
 
 import trio
 
-from harness.actors.conversation import events as ev
-from harness.actors.conversation._budget import BudgetExceeded, ContextBudget
-from harness.actors.conversation._calls import CallRunner, LocalTool
-from harness.actors.conversation._compact import autotitle, compact
-from harness.actors.conversation._config import LoopConfig
-from harness.actors.conversation._ports import (
+from harness.conversation import events as ev
+from harness.conversation._budget import BudgetExceeded, ContextBudget
+from harness.conversation._calls import CallRunner, LocalTool
+from harness.conversation._compact import autotitle, compact
+from harness.conversation._config import LoopConfig
+from harness.conversation._ports import (
     Approver,
     ExecutorPort,
     FrontendPort,
@@ -29,11 +29,11 @@ from harness.actors.conversation._ports import (
     PermissionPolicy,
     ToolTableLike,
 )
-from harness.actors.conversation._reply import ModelFailed, Reply, after_cancel, read_reply
-from harness.actors.conversation._secrets import SecretMasker
-from harness.actors.conversation._sync import HistorySync
-from harness.actors.conversation._verify import verify
-from harness.actors.protocol import model as pm
+from harness.conversation._reply import ModelFailed, Reply, after_cancel, read_reply
+from harness.conversation._secrets import SecretMasker
+from harness.conversation._sync import HistorySync
+from harness.conversation._verify import verify
+from harness.messages import model as pm
 
 __all__ = ["Conversation", "Listener"]
 

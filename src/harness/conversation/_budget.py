@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import attrs
 import orjson
 
-from harness.actors.protocol.model import ChatMessage, ToolSchema
+from harness.messages.model import ChatMessage, ToolSchema
 
 __all__ = [
     "DEFAULT_WINDOWS",

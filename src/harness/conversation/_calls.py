@@ -15,10 +15,8 @@ import attrs
 import orjson
 import trio
 
-from harness.actors.conversation import events as ev
-from harness.actors.conversation._ports import ApprovalRequest
-from harness.actors.protocol.model import ToolCall
-from harness.actors.protocol.tools import ToolInvoke, ToolOutcome, ToolPreview
+from harness.conversation import events as ev
+from harness.conversation._ports import ApprovalRequest
 from harness.ipc import (
     ChannelClosed,
     IpcError,
@@ -29,9 +27,11 @@ from harness.ipc import (
     WorkerUnavailable,
 )
 from harness.ipc._errors import describe_exit
+from harness.messages.model import ToolCall
+from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview
 
 if TYPE_CHECKING:
-    from harness.actors.conversation._loop import Conversation
+    from harness.conversation._loop import Conversation
 
 __all__ = ["DISCOVERY_TOOLS", "CallRunner", "CallsOutcome", "LocalTool", "describe_worker_error"]
 

@@ -1,4 +1,4 @@
-"""The base every conversation event shares (see :mod:`harness.actors.conversation.events`)."""
+"""The base every conversation event shares (see :mod:`harness.conversation.events`)."""
 
 from __future__ import annotations
 
