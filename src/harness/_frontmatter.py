@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.errors import ConfigError
+
 __all__ = ["FrontmatterError", "split_frontmatter"]
 
 
-class FrontmatterError(ValueError):
+class FrontmatterError(ConfigError, ValueError):
     """The frontmatter block is not the simple YAML this reader understands."""
 
 

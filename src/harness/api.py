@@ -51,8 +51,8 @@ from harness.conversation._store import (
     SessionStore,
     export_json,
     export_markdown,
-    harness_home,
 )
+from harness.home import harness_home
 from harness.messages.tools import ToolOutcome
 
 __all__ = [

@@ -18,12 +18,13 @@ and descriptions go into the system prompt (:func:`skills_prompt`); the
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import attrs
 
 from harness._frontmatter import FrontmatterError, split_frontmatter
+from harness.errors import ConfigError
+from harness.home import harness_home
 
 __all__ = [
     "Skill",
@@ -38,7 +39,7 @@ __all__ = [
 _MAX_FILES_LISTED = 50
 
 
-class SkillError(Exception):
+class SkillError(ConfigError):
     """A skill could not be found or read; the message says which and why."""
 
 
@@ -67,9 +68,7 @@ class Skill:
 
 
 def _home(home: Path | str | None) -> Path:
-    if home is not None:
-        return Path(home)
-    return Path(os.environ.get("HARNESS_HOME") or Path.home() / ".harness")
+    return harness_home() if home is None else Path(home)
 
 
 def skill_dirs(workspace: Path | str, home: Path | str | None = None) -> list[tuple[Path, str]]:

@@ -14,7 +14,7 @@ import pytest
 
 from harness.conversation import events as ev
 from harness.conversation._atomic import read_json
-from harness.conversation._memory import MemoryError, MemoryStore
+from harness.conversation._memory import MemoryStoreError, MemoryStore
 from harness.conversation._secrets import MASK, SecretMasker
 from harness.conversation._store import (
     SessionNotFound,
@@ -165,14 +165,14 @@ def test_memory_tools(tmp_path: Path) -> None:
     mem.call("edit_memory", {"key": "style", "old_text": "tabs", "new_text": "four spaces"})
     assert mem.read("style") == "four spaces, not spaces"
     assert "style" in mem.list()
-    with pytest.raises(MemoryError, match="exactly once"):
+    with pytest.raises(MemoryStoreError, match="exactly once"):
         mem.edit("style", "spaces", "x")
     mem.call("delete_memory", {"key": "style"})
-    with pytest.raises(MemoryError, match="no memory"):
+    with pytest.raises(MemoryStoreError, match="no memory"):
         mem.read("style")
     assert oct((tmp_path / "memory.json").stat().st_mode & 0o777) == "0o600"
     (tmp_path / "memory.json").write_text("{broken")
-    with pytest.raises(MemoryError, match="not valid JSON"):
+    with pytest.raises(MemoryStoreError, match="not valid JSON"):
         mem.list()
 
 

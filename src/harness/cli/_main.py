@@ -15,6 +15,7 @@ import argparse
 import sys
 
 from harness._version import __version__
+from harness.messages import PERMISSION_MODES, PROVIDERS
 
 __all__ = ["EXIT_CODES", "build_parser", "main"]
 
@@ -26,7 +27,6 @@ EXIT_CODES = {
     "limit": 4,
     "interrupted": 130,
 }
-PROVIDERS = ("ollama", "openai", "anthropic", "gemini", "local")
 
 
 def _positive_int(text: str) -> int:
@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     perms = parser.add_argument_group("permissions")
     perms.add_argument(
         "--permission-mode",
-        choices=("ask", "auto", "plan", "deny"),
+        choices=PERMISSION_MODES,
         help="ask before changes (default; headless without a terminal denies), auto, "
         "plan (no changes; submit a plan) or deny",
     )

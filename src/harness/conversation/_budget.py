@@ -26,6 +26,7 @@ from collections.abc import Sequence
 import attrs
 import orjson
 
+from harness.errors import SessionError
 from harness.messages.model import ChatMessage, ToolSchema
 
 __all__ = [
@@ -48,7 +49,7 @@ _PER_MESSAGE = 4  # role and framing tokens per message
 TRIMMED = "[output trimmed to save context: {n} characters cut; call the tool again if needed]"
 
 
-class BudgetExceeded(Exception):
+class BudgetExceeded(SessionError):
     """The request does not fit the model's window even after trimming and summarising."""
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import attrs
 
 from harness.conversation._budget import ContextSettings
+from harness.messages.tools import PERMISSION_MODES
 
-__all__ = ["PERMISSION_MODES", "LoopConfig"]
-
-PERMISSION_MODES = ("ask", "auto", "plan", "deny")
+__all__ = ["LoopConfig"]
 
 
 @attrs.define

@@ -8,7 +8,7 @@ from typing import Any
 import trio
 
 from harness.conversation._calls import LocalTool
-from harness.conversation._memory import MEMORY_TOOLS, MemoryError, MemoryStore
+from harness.conversation._memory import MEMORY_TOOLS, MemoryStore, MemoryStoreError
 from harness.messages.tools import ToolOutcome
 
 __all__ = ["memory_tools", "skill_tool"]
@@ -21,7 +21,7 @@ def memory_tools(store: MemoryStore) -> dict[str, LocalTool]:
         async def tool(args: dict[str, Any]) -> ToolOutcome:
             try:
                 text = await trio.to_thread.run_sync(store.call, name, args)
-            except MemoryError as exc:
+            except MemoryStoreError as exc:
                 return ToolOutcome(ok=False, output=str(exc))
             return ToolOutcome(ok=True, output=text)
 

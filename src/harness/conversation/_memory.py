@@ -11,14 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from harness.conversation._atomic import read_json, write_json_atomic
+from harness.errors import ToolError
 
-__all__ = ["MEMORY_TOOLS", "MemoryError", "MemoryStore"]
+__all__ = ["MEMORY_TOOLS", "MemoryStore", "MemoryStoreError"]
 
 MEMORY_TOOLS = ("write_memory", "read_memory", "list_memory", "edit_memory", "delete_memory")
 _MAX_VALUE = 20_000
 
 
-class MemoryError(Exception):
+class MemoryStoreError(ToolError):
     """A memory tool call that cannot be done; the message says why."""
 
 
@@ -32,9 +33,9 @@ class MemoryStore:
         try:
             data = read_json(self.path, {})
         except ValueError as exc:
-            raise MemoryError(f"{exc}; fix or remove it") from None
+            raise MemoryStoreError(f"{exc}; fix or remove it") from None
         if not isinstance(data, dict):
-            raise MemoryError(f"{self.path} does not hold a JSON object")
+            raise MemoryStoreError(f"{self.path} does not hold a JSON object")
         return {str(k): str(v) for k, v in data.items()}
 
     def _save(self, data: dict[str, str]) -> None:
@@ -44,7 +45,7 @@ class MemoryStore:
         """Save *value* under *key* (replacing what was there)."""
         key = _key(key)
         if len(value) > _MAX_VALUE:
-            raise MemoryError(f"a memory holds at most {_MAX_VALUE} characters")
+            raise MemoryStoreError(f"a memory holds at most {_MAX_VALUE} characters")
         data = self._load()
         existed = key in data
         data[key] = value
@@ -55,7 +56,7 @@ class MemoryStore:
         """The text under *key*."""
         data = self._load()
         if key not in data:
-            raise MemoryError(
+            raise MemoryStoreError(
                 f"no memory named {key!r}; known: {', '.join(sorted(data)) or 'none'}"
             )
         return data[key]
@@ -73,10 +74,10 @@ class MemoryStore:
         """Replace *old_text* (which must occur exactly once) in memory *key*."""
         data = self._load()
         if key not in data:
-            raise MemoryError(f"no memory named {key!r}")
+            raise MemoryStoreError(f"no memory named {key!r}")
         count = data[key].count(old_text) if old_text else 0
         if count != 1:
-            raise MemoryError(
+            raise MemoryStoreError(
                 f"old_text must occur exactly once in {key!r}; it occurs {count} times"
             )
         data[key] = data[key].replace(old_text, new_text, 1)
@@ -87,7 +88,7 @@ class MemoryStore:
         """Remove memory *key*."""
         data = self._load()
         if key not in data:
-            raise MemoryError(f"no memory named {key!r}")
+            raise MemoryStoreError(f"no memory named {key!r}")
         del data[key]
         self._save(data)
         return f"Deleted memory {key!r}."
@@ -104,11 +105,11 @@ class MemoryStore:
             return self.edit(args["key"], args["old_text"], args["new_text"])
         if name == "delete_memory":
             return self.delete(args["key"])
-        raise MemoryError(f"{name} is not a memory tool")
+        raise MemoryStoreError(f"{name} is not a memory tool")
 
 
 def _key(key: str) -> str:
     key = key.strip()
     if not key or len(key) > 200:
-        raise MemoryError("a memory key must be 1 to 200 characters")
+        raise MemoryStoreError("a memory key must be 1 to 200 characters")
     return key

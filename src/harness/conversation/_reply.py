@@ -16,6 +16,7 @@ import attrs
 
 from harness.conversation import events as ev
 from harness.conversation._sync import HistorySync
+from harness.errors import ProviderError
 from harness.ipc import IpcError
 from harness.messages import model as pm
 
@@ -25,13 +26,8 @@ if TYPE_CHECKING:
 __all__ = ["ModelFailed", "Reply", "after_cancel", "read_reply"]
 
 
-class ModelFailed(Exception):
-    """The model (or its worker) failed: ``kind`` is the model's error kind."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
+class ModelFailed(ProviderError):
+    """The model (or its worker) failed a round: ``kind`` is the model's error kind."""
 
 
 @attrs.define

@@ -36,8 +36,8 @@ from harness.conversation._store import (
     SessionLog,
     SessionNotFound,
     SessionStore,
-    harness_home,
 )
+from harness.home import harness_home
 from harness.messages.model import ChatMessage
 from harness.messages.tools import ToolOutcome
 

@@ -18,7 +18,6 @@ Reading skips a torn or undecodable line and reports it, never fails on it.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import secrets
 import time
@@ -33,6 +32,7 @@ from harness.conversation import events as ev
 from harness.conversation._atomic import read_json
 from harness.conversation._history import rebuild_history
 from harness.conversation._log import SessionLog
+from harness.errors import SessionError
 from harness.ipc import ProtocolError
 from harness.messages.model import ChatMessage
 
@@ -42,16 +42,8 @@ __all__ = [
     "SessionLog",
     "SessionNotFound",
     "SessionStore",
-    "harness_home",
     "workspace_key",
 ]
-
-
-def harness_home(environ: dict[str, str] | os._Environ[str] | None = None) -> Path:
-    """``$HARNESS_HOME``, default ``~/.harness``."""
-    env = os.environ if environ is None else environ
-    home = env.get("HARNESS_HOME")
-    return Path(home).expanduser() if home else Path.home() / ".harness"
 
 
 def workspace_key(workspace: str | Path) -> str:
@@ -66,7 +58,7 @@ def new_session_id() -> str:
     return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(3)
 
 
-class SessionNotFound(LookupError):
+class SessionNotFound(SessionError, LookupError):
     """No session with that id or title in this workspace."""
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import signal as _signal
 
+from harness.errors import HarnessError
+
 __all__ = [
     "ChannelClosed",
     "IpcError",
@@ -31,7 +33,7 @@ __all__ = [
 ]
 
 
-class IpcError(Exception):
+class IpcError(HarnessError):
     """Base of every runtime error."""
 
 

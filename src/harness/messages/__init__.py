@@ -6,6 +6,7 @@ every process may import them.
 """
 
 from harness.messages.model import (
+    PROVIDERS,
     ChatMessage,
     ChatOptions,
     ChatRequest,
@@ -25,7 +26,9 @@ from harness.messages.model import (
     Usage,
 )
 from harness.messages.tools import (
+    PERMISSION_MODES,
     AutocommitState,
+    PermissionMode,
     SetAutocommit,
     ToolInvoke,
     ToolOutcome,
@@ -36,6 +39,8 @@ from harness.messages.tools import (
 )
 
 __all__ = [
+    "PERMISSION_MODES",
+    "PROVIDERS",
     "AutocommitState",
     "ChatMessage",
     "ChatOptions",
@@ -48,6 +53,7 @@ __all__ = [
     "ModelError",
     "ModelEvent",
     "ModelList",
+    "PermissionMode",
     "SetAutocommit",
     "TextDelta",
     "ThinkingDelta",

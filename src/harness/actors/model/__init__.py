@@ -9,7 +9,6 @@ producing raw text reuses.
 """
 
 from harness.actors.model._credentials import (
-    PROVIDERS,
     forget_key,
     providers_path,
     resolve_credentials,
@@ -35,7 +34,6 @@ from harness.actors.model._toolparse import ParsedCall, ParsedReply, parse_reply
 
 __all__ = [
     "ERROR_KINDS",
-    "PROVIDERS",
     "Finish",
     "ParsedCall",
     "ParsedReply",

@@ -20,21 +20,19 @@ from pathlib import Path
 from typing import Any
 
 from harness.actors.model._provider import ProviderError
+from harness.home import harness_home
+from harness.messages.model import PROVIDERS
 
 __all__ = [
     "ENV_BASE_URLS",
     "ENV_KEYS",
-    "PROVIDERS",
     "forget_key",
-    "harness_home",
     "load_providers",
     "providers_path",
     "resolve_credentials",
     "save_key",
 ]
 
-PROVIDERS = ("ollama", "openai", "anthropic", "gemini", "local")
-"""Every provider name a request may carry."""
 
 ENV_KEYS: dict[str, tuple[str, ...]] = {
     "openai": ("OPENAI_API_KEY",),
@@ -48,13 +46,6 @@ ENV_BASE_URLS: dict[str, tuple[str, ...]] = {
     "anthropic": ("ANTHROPIC_BASE_URL",),
     "gemini": ("GEMINI_BASE_URL",),
 }
-
-
-def harness_home(env: Mapping[str, str] | None = None) -> Path:
-    """``$HARNESS_HOME``, default ``~/.harness``."""
-    env = os.environ if env is None else env
-    home = env.get("HARNESS_HOME")
-    return Path(home) if home else Path.home() / ".harness"
 
 
 def providers_path(env: Mapping[str, str] | None = None) -> Path:

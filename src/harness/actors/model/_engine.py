@@ -19,13 +19,14 @@ from contextlib import aclosing
 import attrs
 import trio
 
-from harness.actors.model._credentials import ENV_KEYS, PROVIDERS, resolve_credentials
+from harness.actors.model._credentials import ENV_KEYS, resolve_credentials
 from harness.actors.model._filter import TextStreamFilter
 from harness.actors.model._histories import HistoryStore
 from harness.actors.model._http import Timeouts, redact
 from harness.actors.model._provider import Finish, Provider, ProviderCall, ProviderError
 from harness.actors.model._textproto import render_text_history, text_protocol_prompt
 from harness.messages.model import (
+    PROVIDERS,
     ChatRequest,
     HistoryHeld,
     HistoryUnknown,

@@ -33,6 +33,7 @@ from typing import Protocol, runtime_checkable
 
 import attrs
 
+from harness.errors import ERROR_KINDS, ProviderError
 from harness.messages.model import (
     ChatMessage,
     ChatOptions,
@@ -52,21 +53,6 @@ __all__ = [
     "ProviderEvent",
     "ProviderFactory",
 ]
-
-ERROR_KINDS = frozenset(
-    {
-        "auth",
-        "not_found",
-        "rate_limit",
-        "context_length",
-        "network",
-        "server",
-        "bad_response",
-        "cancelled",
-        "config",
-    }
-)
-"""Every ``kind`` a :class:`ProviderError` (and a ``ModelError``) may carry."""
 
 
 @attrs.frozen
@@ -108,37 +94,6 @@ class Finish:
 
 ProviderEvent = TextDelta | ThinkingDelta | ToolCallEvent | Usage | Finish
 """What :meth:`Provider.stream` yields."""
-
-
-class ProviderError(Exception):
-    """A backend failed.
-
-    Attributes:
-        kind: one of :data:`ERROR_KINDS`.
-        message: the backend's own words (never a key).
-        status: the HTTP status, when there was one.
-        retry_after: seconds the backend asked us to wait (``Retry-After``), if any.
-        overloaded: the backend said it is overloaded (a reason to fail over).
-    """
-
-    def __init__(
-        self,
-        kind: str,
-        message: str,
-        *,
-        status: int | None = None,
-        retry_after: float | None = None,
-        overloaded: bool = False,
-    ) -> None:
-        super().__init__(message)
-        self.kind = kind if kind in ERROR_KINDS else "bad_response"
-        self.message = message
-        self.status = status
-        self.retry_after = retry_after
-        self.overloaded = overloaded
-
-    def __repr__(self) -> str:
-        return f"ProviderError({self.kind!r}, {self.message!r}, status={self.status!r})"
 
 
 @runtime_checkable

@@ -11,6 +11,7 @@ import os
 from harness.actors.shell._config import ShellConfig
 from harness.actors.shell._pool import SessionPool
 from harness.actors.shell._service import ShellService
+from harness.home import harness_home
 from harness.messages.tools import ToolInvoke, ToolOutcome
 from harness.worker import Worker
 
@@ -20,8 +21,7 @@ def _service() -> ShellService:
         config = ShellConfig.from_env(os.environ)
     except ValueError as exc:
         return ShellService(None, str(exc))
-    home = os.environ.get("HARNESS_HOME") or os.path.expanduser("~/.harness")
-    return ShellService(SessionPool(config, hide=(home,)))
+    return ShellService(SessionPool(config, hide=(str(harness_home()),)))
 
 
 worker = Worker("shell")

@@ -10,10 +10,8 @@ plumbing load only there.
 
 from harness.actors.tools._builtin import BUILTIN_TOOLS, SMALL_MODEL_TOOLS, builtin_table
 from harness.actors.tools._permissions import (
-    MODES,
     SHELL_OPERATORS,
     Decision,
-    Mode,
     PermissionFileError,
     Permissions,
     Rule,
@@ -49,14 +47,12 @@ __all__ = [
     "BUILTIN_TOOLS",
     "EXECUTORS",
     "KINDS",
-    "MODES",
     "SHELL_OPERATORS",
     "SMALL_MODEL_TOOLS",
     "AutocommitState",
     "Decision",
     "Executor",
     "Kind",
-    "Mode",
     "PermissionFileError",
     "Permissions",
     "Rule",

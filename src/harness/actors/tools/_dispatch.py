@@ -24,6 +24,7 @@ from harness.actors.tools._readfile import read_file as _read_file
 from harness.actors.tools._search import find_files, search_text
 from harness.actors.tools._table import ToolArgumentError, UnknownToolError
 from harness.actors.tools._undo import Journal
+from harness.home import harness_home
 from harness.messages.tools import (
     AutocommitState,
     SetAutocommit,
@@ -39,7 +40,6 @@ __all__ = [
     "HANDLERS",
     "QUICK_READ_LIMIT",
     "autocommit",
-    "harness_home",
     "invoke",
     "preview",
     "quick_read",
@@ -97,11 +97,6 @@ HANDLERS: dict[str, Handler] = {
 }
 
 _TABLE = builtin_table()
-
-
-def harness_home() -> Path:
-    """``HARNESS_HOME`` (default ``~/.harness``)."""
-    return Path(os.environ.get("HARNESS_HOME") or Path.home() / ".harness")
 
 
 def _workspace(path: str) -> Workspace:

@@ -24,7 +24,7 @@ _ENV = {
 }
 
 
-class GitError(Exception):
+class GitError(ToolError):
     """A git command failed; the message holds its stderr."""
 
 

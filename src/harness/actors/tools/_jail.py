@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath
 
+from harness.errors import ToolError
+
 __all__ = [
     "PROTECTED_DIRS",
     "ToolError",
@@ -15,10 +17,6 @@ __all__ = [
 PROTECTED_DIRS = frozenset({".git", ".harness", "node_modules"})
 _ENV_ALLOWED = frozenset({".env.example", ".env.dev", ".env.development"})
 _WORDS = (*PROTECTED_DIRS, ".env")
-
-
-class ToolError(Exception):
-    """A tool refused or failed; the message is what the model is told."""
 
 
 def is_protected(rel: str | PurePosixPath) -> str | None:

@@ -49,12 +49,11 @@ from harness.actors.tools._rules import (
     user_rules_path,
 )
 from harness.actors.tools._table import ToolSpec, ToolTable, UnknownToolError
+from harness.messages.tools import PERMISSION_MODES, PermissionMode
 
 __all__ = [
-    "MODES",
     "SHELL_OPERATORS",
     "Decision",
-    "Mode",
     "PermissionFileError",
     "Permissions",
     "Rule",
@@ -66,8 +65,6 @@ __all__ = [
     "user_rules_path",
 ]
 
-Mode = Literal["ask", "auto", "plan", "deny"]
-MODES: tuple[str, ...] = ("ask", "auto", "plan", "deny")
 Action = Literal["allow", "deny", "ask", "off"]
 
 
@@ -110,7 +107,7 @@ class Permissions:
         self.workspace = Path(workspace) if workspace is not None else None
         self.user_path = user_rules_path(home)
         self.extra = dict(extra) if extra else {}
-        self.mode: Mode = "ask"
+        self.mode: PermissionMode = "ask"
         self.set_mode(mode)
         self.rules = RuleSet()
         self.reload()
@@ -127,8 +124,10 @@ class Permissions:
 
     def set_mode(self, mode: str) -> None:
         """Switch to *mode*; raises ``ValueError`` for an unknown one."""
-        if mode not in MODES:
-            raise ValueError(f"unknown permission mode {mode!r}; use one of {', '.join(MODES)}")
+        if mode not in PERMISSION_MODES:
+            raise ValueError(
+                f"unknown permission mode {mode!r}; use one of {', '.join(PERMISSION_MODES)}"
+            )
         self.mode = mode  # type: ignore[assignment]
 
     def reload(self) -> RuleSet:

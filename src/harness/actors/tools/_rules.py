@@ -30,6 +30,9 @@ from typing import Any
 
 import attrs
 
+from harness.errors import ConfigError
+from harness.home import harness_home
+
 __all__ = [
     "SHELL_OPERATORS",
     "PermissionFileError",
@@ -66,11 +69,11 @@ _SPLIT = re.compile(r"\|\||&&|[;|&\n\r`<>]|\$\(|\$\{|\)|\}")
 _RULE = re.compile(r"^\s*([^\s()]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 
 
-class RuleError(ValueError):
+class RuleError(ConfigError, ValueError):
     """A rule that cannot be used; the message says why."""
 
 
-class PermissionFileError(OSError):
+class PermissionFileError(ConfigError, OSError):
     """A permissions file cannot be read or written without losing what is in it."""
 
 
@@ -200,9 +203,7 @@ class RuleSet:
 
 def user_rules_path(home: str | os.PathLike[str] | None = None) -> Path:
     """``$HARNESS_HOME/permissions.json`` (``~/.harness`` when unset)."""
-    if home is None:
-        home = os.environ.get("HARNESS_HOME") or Path.home() / ".harness"
-    return Path(home) / "permissions.json"
+    return (harness_home() if home is None else Path(home)) / "permissions.json"
 
 
 def _load_file(path: Path) -> RuleSet:

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 import attrs
 
+from harness.errors import ToolError
 from harness.messages.model import ToolSchema
 
 __all__ = [
@@ -40,7 +41,7 @@ EXECUTORS: tuple[str, ...] = ("tools", "shell", "conversation", "frontend", "mcp
 _JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array", "null")
 
 
-class ToolArgumentError(ValueError):
+class ToolArgumentError(ToolError, ValueError):
     """A call's arguments do not fit the tool's schema; the message says which and why."""
 
     def __init__(self, tool: str, message: str) -> None:
@@ -49,7 +50,7 @@ class ToolArgumentError(ValueError):
         self.detail = message
 
 
-class UnknownToolError(KeyError):
+class UnknownToolError(ToolError, KeyError):
     """No tool of that name is in the table."""
 
     def __init__(self, name: str, known: Iterable[str] = ()) -> None:

@@ -29,7 +29,6 @@ from rich.console import Console
 from rich.text import Text
 
 from harness._version import __version__
-from harness.cli.tui._commands import PROVIDERS as PROVIDERS
 from harness.cli.tui._commands import CommandError, ExitApp, is_command, parse_command
 from harness.cli.tui._completion import HarnessCompleter
 from harness.cli.tui._input import CTRL_C, build_prompt_session
@@ -37,6 +36,7 @@ from harness.cli.tui._options import choose_model, session_options
 from harness.cli.tui._prefs import Prefs
 from harness.cli.tui._runkeys import RunKeys
 from harness.cli.tui._sanitize import clean_line
+from harness.home import harness_home
 
 if TYPE_CHECKING:
     from harness.cli.tui._timeline import ToolRecord
@@ -74,8 +74,7 @@ class App:
         self.console = console or Console(highlight=False)
         self.workspace = workspace or Path(getattr(args, "workspace", None) or os.getcwd())
         self.workspace = self.workspace.resolve()
-        self.home = home or Path(self.environ.get("HARNESS_HOME") or Path.home() / ".harness")
-        self.home = self.home.expanduser()
+        self.home = (home or harness_home(self.environ)).expanduser()
         self.prefs = Prefs(self.home, self.workspace)
         self.show_thinking = False
         self.deepthink = False

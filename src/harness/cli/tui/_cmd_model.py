@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from harness.cli.tui._cmd_common import pick, request, say
-from harness.cli.tui._commands import PROVIDERS, CommandError, ParsedCommand
+from harness.cli.tui._commands import CommandError, ParsedCommand
 from harness.cli.tui._sanitize import clean_line
+from harness.messages import PROVIDERS
 
 if TYPE_CHECKING:
     from harness.cli.tui._app import App

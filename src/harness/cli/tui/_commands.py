@@ -10,9 +10,10 @@ from __future__ import annotations
 import shlex
 from typing import NamedTuple
 
+from harness.errors import HarnessError
+
 __all__ = [
     "COMMANDS",
-    "PROVIDERS",
     "Command",
     "CommandError",
     "ExitApp",
@@ -22,10 +23,9 @@ __all__ = [
 ]
 
 #: what ``/connect`` accepts
-PROVIDERS = ("ollama", "openai", "anthropic", "gemini", "local")
 
 
-class CommandError(ValueError):
+class CommandError(HarnessError, ValueError):
     """A slash command line that cannot be run; the message is for the user."""
 
 

@@ -16,7 +16,8 @@ from harness.cli.tui import _cmd_model as model
 from harness.cli.tui import _cmd_session as session
 from harness.cli.tui import _cmd_settings as settings
 from harness.cli.tui._cmd_common import Handler
-from harness.cli.tui._commands import COMMANDS, PROVIDERS, CommandError, ParsedCommand
+from harness.cli.tui._commands import COMMANDS, CommandError, ParsedCommand
+from harness.messages import PROVIDERS
 
 if TYPE_CHECKING:
     from harness.cli.tui._app import App

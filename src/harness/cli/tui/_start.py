@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._version import __version__
+from harness.home import harness_home
 
 __all__ = ["run_app"]
 
@@ -85,7 +86,7 @@ def _run(args: Any) -> int:
     from harness.cli.tui._input import build_prompt_session
 
     workspace = Path(getattr(args, "workspace", None) or os.getcwd()).resolve()
-    home = Path(os.environ.get("HARNESS_HOME") or Path.home() / ".harness").expanduser()
+    home = harness_home()
     sys.stdout.write(
         f"\x1b[1;36mharness\x1b[0;36m {__version__}\x1b[0m  \x1b[2m{workspace}\x1b[0m\n"
     )

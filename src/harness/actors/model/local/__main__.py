@@ -19,7 +19,8 @@ from harness.actors.model.local._assemble import assemble
 from harness.actors.model.local._catalogue import DEFAULT_MODEL, catalogue, lookup
 from harness.actors.model.local._default import embedded_installed
 from harness.actors.model.local._errors import LocalModelError
-from harness.actors.model.local._loader import harness_home, model_cache_dir
+from harness.actors.model.local._loader import model_cache_dir
+from harness.home import harness_home
 
 
 def _progress(stage: str, done: int, total: int) -> None:

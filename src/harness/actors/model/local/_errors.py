@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from harness.errors import ConfigError
+
 __all__ = [
     "CatalogueError",
     "ChecksumMismatch",
@@ -20,7 +22,7 @@ __all__ = [
 ]
 
 
-class LocalModelError(Exception):
+class LocalModelError(ConfigError):
     """Base of the embedded model's errors; ``str()`` is the one line a user sees."""
 
 

@@ -19,15 +19,9 @@ from harness.actors.model.local._catalogue import CatalogueEntry, catalogue, loo
 from harness.actors.model.local._engine import LoadedModel, load_model
 from harness.actors.model.local._errors import CatalogueError, LocalModelError, ModelLoadError
 
-__all__ = ["LoadProgress", "Loader", "harness_home", "model_cache_dir", "resolve"]
+__all__ = ["LoadProgress", "Loader", "model_cache_dir", "resolve"]
 
 DEFAULT_CONTEXT = 8192
-
-
-def harness_home(env: dict[str, str] | None = None) -> Path:
-    """``$HARNESS_HOME``, default ``~/.harness``."""
-    env = dict(os.environ) if env is None else env
-    return Path(env.get("HARNESS_HOME") or Path.home() / ".harness").expanduser()
 
 
 def model_cache_dir(env: dict[str, str] | None = None) -> Path:

@@ -38,10 +38,10 @@ from harness.actors.model.local._loader import (
     DEFAULT_CONTEXT,
     Loader,
     LoadProgress,
-    harness_home,
     model_cache_dir,
 )
 from harness.actors.model.local._repeats import DEFAULT_REPEAT_CAP, check_repeats
+from harness.home import harness_home
 from harness.ipc import Message
 from harness.messages.local import LoadLocalModel, LocalModelProgress
 from harness.messages.model import ChatMessage, TextDelta, Usage
