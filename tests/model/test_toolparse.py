@@ -247,3 +247,127 @@ def test_think_text_inside_a_call_or_a_fence_is_data() -> None:
         '```json\n{"name": "read_file", "arguments": {"path": "<think>"}}\n```', KNOWN
     )
     assert [(c.name, c.arguments) for c in fenced.calls] == [("read_file", {"path": "<think>"})]
+
+
+# --- what models really write (issue: parsers that repair) ---------------------------
+
+# Gemma: a ```tool_call fence naming the tool, then the body in a <content> block after it.
+GEMMA_WRITE = (
+    "I'll create the file.\n\n"
+    "```tool_call\n"
+    '{"tool_name": "write_file", "arguments": {"path": "hello.py"}}\n'
+    "```\n"
+    "<content>\n"
+    'print("hello")\n'
+    "</content>\n\n"
+    "That writes the greeting."
+)
+
+
+def test_a_content_block_after_the_fence_feeds_the_call() -> None:
+    parsed = parse_reply(GEMMA_WRITE, KNOWN)
+    [call] = parsed.calls
+    assert (call.name, call.arguments) == (
+        "write_file",
+        {"path": "hello.py", "content": 'print("hello")\n'},
+    )
+    assert call.repaired is not None
+    assert "<content> block after the fence" in call.repaired
+    assert parsed.text == "I'll create the file.\n\nThat writes the greeting."
+
+
+def test_a_content_block_after_a_cut_off_fence_call_is_refused() -> None:
+    cut = GEMMA_WRITE.split("</content>")[0]
+    parsed = parse_reply(cut, KNOWN, complete=False)
+    [call] = parsed.calls
+    assert call.arguments is None
+    assert call.parse_error is not None
+    assert "cut off" in call.parse_error
+
+
+def test_a_tool_code_fence_is_a_call_and_leaves_no_fence_in_the_answer() -> None:
+    reply = (
+        'Reading it now.\n```tool_code\n{"name": "read_file", "arguments": {"path": "a.py"}}\n```'
+    )
+    parsed = parse_reply(reply, KNOWN)
+    assert [(c.name, c.arguments) for c in parsed.calls] == [("read_file", READ)]
+    assert parsed.text == "Reading it now."
+
+
+@pytest.mark.parametrize(
+    "body", ['read_file(path="a.py")', 'print(default_api.read_file(path="a.py"))']
+)
+def test_a_tool_code_fence_may_hold_a_python_style_call(body: str) -> None:
+    parsed = parse_reply(f"```tool_code\n{body}\n```", KNOWN)
+    [call] = parsed.calls
+    assert (call.name, call.arguments, call.parse_error) == ("read_file", READ, None)
+    assert call.repaired is not None
+    assert "Python-style" in call.repaired
+    assert parsed.text == ""
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        'read_file(path=open("x").read())',  # not a literal: never evaluated
+        'os.system("rm -rf /")',  # not a tool
+        'read_file("a.py")',  # positional: which parameter is unknown
+    ],
+)
+def test_a_python_style_call_that_is_not_plain_data_is_not_a_call(body: str) -> None:
+    reply = f"```tool_code\n{body}\n```"
+    parsed = parse_reply(reply, KNOWN)
+    assert parsed.calls == ()
+    assert parsed.text == reply
+
+
+@pytest.mark.parametrize(
+    ("reply", "arguments"),
+    [
+        # the exact payload of the issue
+        (
+            '{"name": "write_file", "arguments": {"content": "print("hi")"}}',
+            {"content": 'print("hi")'},
+        ),
+        (
+            '<tool_call>{"name": "write_file", "arguments": {"path": "a.py", '
+            '"content": "print("a", "b")"}}</tool_call>',
+            {"path": "a.py", "content": 'print("a", "b")'},
+        ),
+        (
+            '<tool_call>{"name": "edit_file", "arguments": {"path": "x", '
+            '"old_string": "f("a")", "new_string": "f("b")"}}</tool_call>',
+            {"path": "x", "old_string": 'f("a")', "new_string": 'f("b")'},
+        ),
+    ],
+)
+def test_unescaped_quotes_with_one_reading_are_repaired_and_said(
+    reply: str, arguments: dict[str, str]
+) -> None:
+    [call] = parse_reply(reply, KNOWN).calls
+    assert (call.arguments, call.parse_error) == (arguments, None)
+    assert call.repaired is not None
+    assert "escaped quotes" in call.repaired
+
+
+def test_unescaped_quotes_with_two_readings_are_refused() -> None:
+    # content may be 'say "a' with a second key "b", or the whole 'say "a", "b": "c'
+    reply = (
+        '<tool_call>{"name": "write_file", "arguments": {"content": "say "a", "b": "c"}}'
+        "</tool_call>"
+    )
+    [call] = parse_reply(reply, KNOWN).calls
+    assert call.arguments is None
+    assert call.parse_error is not None
+    assert "two ways" in call.parse_error
+
+
+def test_too_many_unsure_quotes_are_refused_without_trying_them_all() -> None:
+    items = ", ".join(f'"k{i}", "v{i}"' for i in range(40))
+    reply = (
+        '<tool_call>{"name": "write_file", "arguments": {"path": "x", '
+        f'"content": "x = f("{items}")"}}}}</tool_call>'
+    )
+    [call] = parse_reply(reply, KNOWN).calls
+    assert call.arguments is None
+    assert call.parse_error is not None

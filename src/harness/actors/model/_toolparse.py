@@ -11,17 +11,24 @@ unambiguous and says what it fixed:
 - parameters put beside ``name`` instead of inside ``arguments``;
 - ``tool_name`` for ``name``; a call nested under a ``tool_call`` (or ``function``) key;
   ``arguments`` given as a JSON string, or as ``parameters``;
-- a fenced block (```` ```tool_call ````, or ```` ```json ```` / a bare fence holding a
-  known tool), and a bare ``{"name": ...}`` object on its own lines naming a known tool.
-  Fences and bare objects count only when the reply has no ``<tool_call>`` anywhere, so
-  an ordinary code block in an answer stays an answer.
+- a fenced block (```` ```tool_call ```` / ```` ```tool_code ````, or ```` ```json ```` / a
+  bare fence holding a known tool), with the body tags written inside the fence or right
+  after it (what Gemma writes); a ```` ```tool_code ```` fence may hold a Python-style call,
+  ``read_file(path="a.py")``, whose arguments are literals; and a bare ``{"name": ...}``
+  object on its own lines naming a known tool. Fences and bare objects count only when the
+  reply has no ``<tool_call>`` anywhere, so an ordinary code block in an answer stays an
+  answer;
+- quotes inside a string value that the model did not escape
+  (``{"content": "print("hi")"}``), when exactly one reading of them is valid JSON; when
+  two readings are, the call is refused as ambiguous.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 import attrs
@@ -49,6 +56,8 @@ _OPEN = "<tool_call>"
 _CLOSE = "</tool_call>"
 # An opener counts only when a call follows it; "<tool_call>" in prose stays prose.
 _OPENER_RE = re.compile(r"<tool_call>(?=\s*(?:\{|```))")
+# Fence languages that mark a call, whatever the block holds.
+_CALL_FENCES = ("tool_call", "tool_code", "tool", "function_call")
 _FENCE_RE = re.compile(r"^[ \t]*```([\w-]*)[ \t]*\n(.*?)(?:^[ \t]*(```)[ \t]*$|\Z)", re.M | re.S)
 _BODY_RE = re.compile(r"<(content|old_content|new_content)>\n?(.*?)(</\1>|\Z)", re.S)
 
@@ -130,7 +139,17 @@ def _close_brackets(src: str) -> str | None:
     return body + "".join(reversed(stack))
 
 
-def _decode_object(src: str, *, complete: bool) -> tuple[Any, int, list[str], str | None]:
+_CALL_KEYS = ("name", "tool_name", "arguments", "parameters", "tool_call", "function")
+
+
+def _keys(params_of: dict[str, Collection[str]] | None) -> frozenset[str]:
+    """The keys a call may hold: its own, and every offered tool's parameter names."""
+    return frozenset(_CALL_KEYS).union(*(params_of or {}).values())
+
+
+def _decode_object(
+    src: str, *, complete: bool, keys: Collection[str] = ()
+) -> tuple[Any, int, list[str], str | None]:
     """Decode the JSON value at the start of *src* (leading blanks allowed).
 
     Returns (value, end index, repairs, error). A value that runs to the end of *src*
@@ -144,7 +163,7 @@ def _decode_object(src: str, *, complete: bool) -> tuple[Any, int, list[str], st
         error = f"invalid JSON: {exc.msg} at char {exc.pos - start}"
     closed = _close_brackets(src[start:])
     if closed is None:
-        return None, len(src), [], error
+        return _unescaped_quotes(src, start, error, keys)
     if not complete:
         return None, len(src), [], "the reply was cut off inside the call; not repaired"
     try:
@@ -152,6 +171,135 @@ def _decode_object(src: str, *, complete: bool) -> tuple[Any, int, list[str], st
     except json.JSONDecodeError:
         return None, len(src), [], error
     return value, len(src), ["closed unclosed brackets"], None
+
+
+# Past this many quotes that could each open or close a string, a reply is not read.
+_MAX_UNSURE_QUOTES = 10
+_LENIENT = json.JSONDecoder(strict=False)  # raw newlines inside strings
+
+
+# A key as calls write them: a bare name after ``{`` or ``,``, then a colon and, for a
+# string value, its opening quote.
+_KEY_RE = re.compile(r'[{,]\s*(?P<a>")(?P<key>[A-Za-z_][\w.-]*)(?P<b>")\s*:\s*(?P<c>")?')
+
+
+def _unescaped_quotes(
+    src: str, start: int, error: str, keys: Collection[str]
+) -> tuple[Any, int, list[str], str | None]:
+    """Read the JSON value at *start* in *src* when quotes inside its strings were not
+    escaped (``{"content": "print("hi")"}``), if exactly one reading of them decodes.
+
+    A known key (*keys*: the call's own keys and the tools' parameter names) is taken as
+    written, and so is the quote that opens its string value. A quote with neither an
+    opening context before it (``[ , :``) nor a closing one after it (``: , } ]``) can only
+    be inside a string. Every
+    other quote could be either: each way of reading those is tried, and the call is read
+    only when all the readings that decode give the same value.
+    """
+    stop = max(src.rfind("}"), src.rfind("]")) + 1
+    seg = src[start:stop]
+    quotes = [i for i, ch in enumerate(seg) if ch == '"' and _backslashes_before(seg, i) % 2 == 0]
+    index = {pos: k for k, pos in enumerate(quotes)}
+    structural = {
+        index[m.start(g)]
+        for m in _KEY_RE.finditer(seg)
+        if m.group("key") in keys
+        for g in ("a", "b", "c")
+        if m.start(g) >= 0
+    }
+    unsure: list[int] = []
+    inner: set[int] = set()
+    for k, pos in enumerate(quotes):
+        if k in structural:
+            continue
+        before = seg[:pos].rstrip()[-1:]
+        after = seg[pos + 1 :].lstrip()[:1]
+        if before in ("[", ",", ":") or after in (":", ",", "}", "]"):
+            unsure.append(k)
+        else:
+            inner.add(k)
+    if not inner or len(unsure) > _MAX_UNSURE_QUOTES:
+        return None, len(src), [], error
+    readings: dict[str, tuple[Any, int]] = {}
+    for mask in range(1 << len(unsure)):
+        escaped = inner | {q for bit, q in enumerate(unsure) if mask >> bit & 1}
+        text, shift = _escape_at(seg, [quotes[k] for k in sorted(escaped)])
+        try:
+            value, end = _LENIENT.raw_decode(text)
+        except (json.JSONDecodeError, RecursionError):
+            continue
+        readings[json.dumps(value, sort_keys=True)] = (value, start + shift(end))
+    if len(readings) != 1:
+        if readings:
+            error += "; quotes inside a string are not escaped and can be read two ways"
+        return None, len(src), [], error
+    value, end = next(iter(readings.values()))
+    return value, end, ["escaped quotes inside a string value"], None
+
+
+def _backslashes_before(text: str, pos: int) -> int:
+    return pos - len(text[:pos].rstrip("\\"))
+
+
+def _escape_at(text: str, positions: list[int]) -> tuple[str, Callable[[int], int]]:
+    """*text* with a backslash put before each of *positions* (ascending), and a function
+    mapping an index of the new text back to *text*."""
+    out: list[str] = []
+    last = 0
+    for pos in positions:
+        out.append(text[last:pos])
+        out.append("\\")
+        last = pos
+    out.append(text[last:])
+
+    def shift(new_index: int) -> int:
+        added = 0
+        for pos in positions:
+            if pos + added >= new_index:
+                break
+            added += 1
+        return new_index - added
+
+    return "".join(out), shift
+
+
+def _python_call(body: str, known: Collection[str]) -> tuple[str, dict[str, Any]] | None:
+    """A ```` ```tool_code ```` body written as Python, ``read_file(path="a.py")`` (also
+    inside ``print(...)`` or as ``default_api.read_file(...)``), with literal keyword
+    arguments; ``None`` for anything else. Nothing is ever run."""
+    try:
+        node = ast.parse(body.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "print"
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        node = node.args[0]
+    if not isinstance(node, ast.Call) or node.args:
+        return None
+    func = node.func
+    name = (
+        func.id
+        if isinstance(func, ast.Name)
+        else func.attr
+        if isinstance(func, ast.Attribute)
+        else ""
+    )
+    if name not in known:
+        return None
+    args: dict[str, Any] = {}
+    for kw in node.keywords:
+        if kw.arg is None:
+            return None
+        try:
+            args[kw.arg] = ast.literal_eval(kw.value)
+        except ValueError:
+            return None
+    return name, args
 
 
 def normalize_call(obj: Any) -> tuple[str, dict[str, Any] | None, list[str], str | None]:
@@ -218,7 +366,9 @@ def _read_block(
     fenced = re.match(r"```[\w-]*[ \t]*\n?(.*?)(?:```|\Z)", inner, re.S)
     if fenced:
         inner = fenced.group(1)
-    value, _end, repairs, error = _decode_object(_json_part(inner), complete=complete)
+    value, _end, repairs, error = _decode_object(
+        _json_part(inner), complete=complete, keys=_keys(params_of)
+    )
     if error is not None:
         guess = re.search(r'"(?:name|tool_name)"\s*:\s*"([^"]*)"', inner)
         return ParsedCall(guess.group(1) if guess else "", None, parse_error=error)
@@ -287,6 +437,38 @@ def _tidy(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 
 
+_BODY_AFTER_RE = re.compile(r"[ \t]*\n?[ \t]*(?=<(?:content|old_content|new_content)>)")
+
+
+@attrs.define
+class _FenceCall:
+    name: str
+    args: dict[str, Any] | None
+    error: str | None
+    repairs: list[str]
+    body_tags_from: int  # where body tags may start inside the fence
+
+
+def _read_fence(
+    body: str, lang: str, known: Collection[str], *, complete: bool, keys: Collection[str]
+) -> _FenceCall | None:
+    """The call a fence holds, or ``None`` when the fence is not a call."""
+    call_fence = lang in _CALL_FENCES
+    repairs = [f"read a ```{lang or 'plain'} fenced block as a call"]
+    if not body.lstrip().startswith("{"):
+        python = _python_call(body, known) if call_fence else None
+        if python is None:
+            return None
+        return _FenceCall(python[0], python[1], None, [*repairs, "read a Python-style call"], 0)
+    value, json_end, more, error = _decode_object(body, complete=complete, keys=keys)
+    if error is not None:
+        return _FenceCall("", None, error, [], 0) if call_fence else None
+    name, args, more2, err = normalize_call(value)
+    if name not in known and not call_fence:
+        return None
+    return _FenceCall(name, args, err, [*repairs, *more, *more2], json_end)
+
+
 def _fenced_calls(
     text: str, known: Collection[str], *, complete: bool, params_of: dict[str, Collection[str]]
 ) -> ParsedReply:
@@ -295,37 +477,49 @@ def _fenced_calls(
     pos = 0
     for m in _FENCE_RE.finditer(text):
         lang = m.group(1).lower()
-        if lang not in ("tool_call", "json", ""):
+        if m.start() < pos or (lang not in _CALL_FENCES and lang not in ("json", "")):
             continue
-        body = m.group(2)
-        if not body.lstrip().startswith("{"):
+        body, closed, end = m.group(2), m.group(3) is not None, m.end()
+        fc = _read_fence(body, lang, known, complete=complete, keys=_keys(params_of))
+        if fc is None:
             continue
-        closed = m.group(3) is not None
-        value, _end, repairs, error = _decode_object(body, complete=complete)
-        if error is not None:
-            if lang == "tool_call":
-                calls.append(ParsedCall("", None, parse_error=error))
-                kept.append(text[pos : m.start()])
-                pos = m.end()
-            continue
-        name, args, more, err = normalize_call(value)
-        if name not in known and lang != "tool_call":
-            continue
-        repairs = [f"read a ```{lang or 'plain'} fenced block as a call", *repairs, *more]
-        if not closed:
+        if fc.args is not None and not closed:
             if complete:
-                repairs.append("closed the unclosed fence")
+                fc.repairs.append("closed the unclosed fence")
             else:
-                args, err = None, "the reply was cut off inside the fence; not repaired"
-        if args is not None:
-            rest = body[_end:]
-            for b in _BODY_RE.finditer(rest):
-                args[_body_param(b.group(1), params_of.get(name))] = b.group(2)
-        calls.append(ParsedCall(name, args, parse_error=err, repaired=_join(repairs)))
+                fc.args, fc.error = None, "the reply was cut off inside the fence; not repaired"
+        if fc.args is not None:
+            params = params_of.get(fc.name)
+            for b in _BODY_RE.finditer(body[fc.body_tags_from :]):
+                fc.args[_body_param(b.group(1), params)] = b.group(2)
+            if closed:
+                end = _body_after_fence(text, end, fc, params, complete=complete)
+        calls.append(ParsedCall(fc.name, fc.args, parse_error=fc.error, repaired=_join(fc.repairs)))
         kept.append(text[pos : m.start()])
-        pos = m.end()
+        pos = end
     kept.append(text[pos:])
     return ParsedReply(_tidy("".join(kept)), tuple(calls))
+
+
+def _body_after_fence(
+    text: str, end: int, fc: _FenceCall, params: Collection[str] | None, *, complete: bool
+) -> int:
+    """Read the body tags right after a call's closing fence (Gemma writes them there)
+    into *fc*; returns where the call's text ends."""
+    while fc.args is not None and (after := _BODY_AFTER_RE.match(text, end)) is not None:
+        b = _BODY_RE.match(text, after.end())
+        if b is None:
+            break
+        tag, value, close = b.group(1), b.group(2), b.group(3)
+        end = b.end()
+        if not close:
+            if not complete:
+                fc.args, fc.error = None, f"the reply was cut off inside <{tag}>; not repaired"
+                break
+            fc.repairs.append(f"closed the <{tag}> tag")
+        fc.args[_body_param(tag, params)] = value
+        fc.repairs.append(f"read the <{tag}> block after the fence")
+    return end
 
 
 _BARE_RE = re.compile(r'^[ \t]*\{\s*"(?:name|tool_name|tool_call|function)"\s*:', re.M)
@@ -340,7 +534,9 @@ def _bare_calls(
     for m in _BARE_RE.finditer(text):
         if m.start() < pos:
             continue
-        value, end, repairs, error = _decode_object(text[m.start() :], complete=complete)
+        value, end, repairs, error = _decode_object(
+            text[m.start() :], complete=complete, keys=_keys(params_of)
+        )
         end += m.start()
         if error is not None:
             continue
