@@ -16,7 +16,7 @@ missing field, wrong type) becomes a :class:`~harness.ipc.ProtocolError`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import cattrs
 from cattrs.errors import ClassValidationError
@@ -115,7 +115,7 @@ def decode_message(data: Any, expect: type[M] | None = None) -> M:
     if expect is not None and not issubclass(cls, expect):
         raise ProtocolError(f"expected {expect.__name__}, got message type {cls.TAG!r}")
     try:
-        return hook(data, cls)  # type: ignore[no-any-return]
+        return cast(M, hook(data, cls))
     except Exception:
         raise ProtocolError(
             f"message {cls.TAG!r} does not fit its type: {_explain(data, cls)}"
