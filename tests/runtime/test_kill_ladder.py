@@ -13,8 +13,14 @@ import psutil
 import pytest
 import trio
 
-from harness.supervisor import Supervisor, WorkerExited
-from harness.supervisor._kill import find_tagged, kill_processes, signal_group, survivors
+from harness.supervisor import (
+    Supervisor,
+    WorkerExited,
+    find_tagged,
+    kill_processes,
+    signal_group,
+    survivors,
+)
 from tests.runtime.conftest import ROOT
 from tests.runtime.workers.messages import BlockLoop, Echo, Sleep
 
