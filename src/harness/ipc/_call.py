@@ -122,10 +122,6 @@ class PendingCalls:
         self._calls[call.id] = call
         return call
 
-    def get(self, ident: int) -> Call | None:
-        """The call *ident*, if it is still waiting."""
-        return self._calls.get(ident)
-
     def pop(self, ident: int) -> Call | None:
         """Take call *ident* out of the table (it is answered or given up)."""
         call = self._calls.pop(ident, None)
@@ -138,7 +134,6 @@ class PendingCalls:
         call = self.pop(ident)
         if call is not None:
             if call.stream:
-                self.dropped += 1
                 call.finish(ProtocolError(f"{self._name} answered {call.request} with one reply"))
             else:
                 call.finish(reply=body)
