@@ -8,7 +8,6 @@ that hangs up.
 
 from __future__ import annotations
 
-import functools
 import socket
 import time
 from collections.abc import AsyncIterator
@@ -364,11 +363,18 @@ async def test_leaving_the_callers_scope_cancels_that_handler_only() -> None:
         async with trio.open_nursery() as nursery:
             await nursery.start(caller.run)
             await nursery.start(server.run)
-            with trio.move_on_after(0.1) as scope:
-                async with trio.open_nursery() as calls:
-                    calls.start_soon(functools.partial(caller.request, Sleep(30), timeout=60))
-                    calls.start_soon(functools.partial(caller.request, Sleep(0.05), timeout=60))
-            assert scope.cancelled_caught
+            long_call = trio.CancelScope()
+
+            async def call_and_walk_away() -> None:
+                with long_call:
+                    await caller.request(Sleep(30), timeout=60)
+
+            nursery.start_soon(call_and_walk_away)
+            while server.statistics().handlers_running < 1:  # noqa: ASYNC110 - until it runs
+                await trio.sleep(0.01)
+            reply = await caller.request(Sleep(0.05), timeout=60)
+            assert reply == Echoed("slept", 0)
+            long_call.cancel()
             while caller.statistics().calls_in_flight:  # noqa: ASYNC110 - until the ack
                 await trio.sleep(0.01)
             assert server.statistics().handlers_running == 0

@@ -122,14 +122,18 @@ def test_rung_wait_gone_tells_the_ended_from_the_running() -> None:
 def test_ladder_kill_tree_asks_first_then_kills_what_ignores_it() -> None:
     polite = subprocess.Popen(["sleep", "1000"], start_new_session=True)
     stubborn = subprocess.Popen(
-        ["bash", "-c", "trap '' TERM; while :; do sleep 0.05; done"], start_new_session=True
+        ["bash", "-c", "trap '' TERM; echo ready; while :; do sleep 0.05; done"],
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        text=True,
     )
+    assert stubborn.stdout is not None
+    assert stubborn.stdout.readline() == "ready\n"  # its trap is set
     procs = [psutil.Process(polite.pid), psutil.Process(stubborn.pid)]
 
     def find() -> list[psutil.Process]:
         return [p for p in procs if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
 
-    time.sleep(0.2)  # until bash has set its trap
     assert kill_tree(find, grace=0.3) == []
     assert polite.wait(5) == -signal.SIGTERM
     assert stubborn.wait(5) == -signal.SIGKILL
