@@ -1,19 +1,30 @@
 """Two channels over a real socketpair in one process: the reading and sending paths.
 
-Whoever waits reads the socket (a caller for its reply, or an idle lane), so these
-tests drive every hand-over: calls from both ends at once, frames larger than the
-socket buffer, callers that time out while reading, and a peer that hangs up.
+One reader task per channel, a task per request it reads: these tests drive calls
+from both ends at once, frames larger than the socket buffer, callers that time out
+or walk away, handlers that call back, deadlines carried by a request, and a peer
+that hangs up.
 """
 
 from __future__ import annotations
 
 import socket
+import time
 from collections.abc import AsyncIterator
 
 import pytest
 import trio
+import trio.testing
 
-from harness.ipc import Channel, ChannelClosed, FrameDecoder, RequestTimeout, Router, encode_frame
+from harness.ipc import (
+    Channel,
+    ChannelClosed,
+    FrameDecoder,
+    Ping,
+    RequestTimeout,
+    Router,
+    encode_frame,
+)
 from harness.ipc._envelope import (
     BadBody,
     Envelope,
@@ -23,7 +34,15 @@ from harness.ipc._envelope import (
     decode_envelope,
     encode_envelope,
 )
-from tests.runtime.workers.messages import AskParent, Count, Echo, Echoed, Number, Sleep
+from tests.runtime.workers.messages import (
+    AskParent,
+    BlockLoop,
+    Count,
+    Echo,
+    Echoed,
+    Number,
+    Sleep,
+)
 
 
 def _router(side: str) -> Router:
@@ -38,6 +57,12 @@ def _router(side: str) -> Router:
     async def sleep(req: Sleep) -> Echoed:
         await trio.sleep(req.seconds)
         return Echoed("slept", 0)
+
+    @router.handle(BlockLoop)
+    async def block(req: BlockLoop) -> Echoed:
+        time.sleep(req.seconds)  # noqa: ASYNC251 - a handler that never waits is the point
+        await trio.lowlevel.checkpoint()  # ... but checkpoints, as any loop of awaits does
+        return Echoed("unblocked", 0)
 
     @router.stream(Count)
     async def count(req: Count, emit) -> None:  # type: ignore[no-untyped-def]
@@ -219,7 +244,7 @@ async def test_a_handler_that_waits_lets_the_next_request_through(
 
 
 async def test_a_handler_calling_back_before_it_waits() -> None:
-    """The serving lane still leads when its handler makes a call of its own."""
+    """A handler's own call to the peer is answered while the handler waits for it."""
     a, b = socket.socketpair()
     left = Channel(a, name="right", router=_router("left"))
     router = _router("right")
@@ -244,43 +269,127 @@ async def test_a_handler_calling_back_before_it_waits() -> None:
     await right.aclose()
 
 
-async def test_the_deadline_a_request_carries_cancels_its_handler_on_the_serving_side() -> None:
-    """Without any ``Cancel`` from the caller, the server gives up at the deadline.
+class RawPeer:
+    """The far end of a channel, speaking frames by hand: no timers, no cancels of its own."""
 
-    The deadline is applied when the handler first waits (one that answers without
-    waiting never pays for it), so this drives a handler that waits, and a quick
-    request on the same lane afterwards, which must not inherit the deadline.
-    """
-    raw, theirs = socket.socketpair()
-    server = Channel(theirs, name="caller", router=_router("server"))
-    raw_stream = trio.SocketStream(trio.socket.from_stdlib_socket(raw))
-    decoder = FrameDecoder()
+    def __init__(self, sock: socket.socket) -> None:
+        self.stream = trio.SocketStream(trio.socket.from_stdlib_socket(sock))
+        self.decoder = FrameDecoder()
 
-    async def read_one() -> Envelope | BadBody:
+    async def send(self, env: Envelope) -> None:
+        await self.stream.send_all(encode_frame(encode_envelope(env)))
+
+    async def read_one(self) -> Envelope | BadBody:
         while True:
-            frames = decoder.feed(await raw_stream.receive_some(65536))
+            frames = self.decoder.feed(await self.stream.receive_some(65536))
             if frames:
                 assert len(frames) == 1
                 return decode_envelope(frames[0])
 
+
+@pytest.fixture
+async def served() -> AsyncIterator[tuple[Channel, RawPeer]]:
+    """A channel that serves ``_router("server")``, and a raw peer to call it."""
+    raw, theirs = socket.socketpair()
+    server = Channel(theirs, name="caller", router=_router("server"))
+    peer = RawPeer(raw)
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             await nursery.start(server.run)
-            started = trio.current_time()
-            await raw_stream.send_all(
-                encode_frame(encode_envelope(Request(1, Sleep(30), False, 0.2)))
-            )
-            answer = await read_one()
-            assert isinstance(answer, Error)
-            assert (answer.id, answer.type_name) == (1, "Cancelled")
-            assert 0.15 < trio.current_time() - started < 5
-            # A request that follows on the same lane keeps no deadline of the last one.
-            await raw_stream.send_all(
-                encode_frame(encode_envelope(Request(2, Sleep(0.4), False, 30)))
-            )
-            answer = await read_one()
-            assert isinstance(answer, Reply)
-            assert answer.id == 2
+            yield server, peer
             nursery.cancel_scope.cancel()
     await server.aclose()
-    await raw_stream.aclose()
+    await peer.stream.aclose()
+
+
+async def test_the_deadline_a_request_carries_cancels_its_handler_on_the_serving_side(
+    served: tuple[Channel, RawPeer],
+) -> None:
+    """Without any ``Cancel`` from the caller, the server gives up at the deadline.
+
+    A handler that waits is cancelled at its deadline, and a request that follows
+    keeps no deadline of the last one.
+    """
+    _server, peer = served
+    started = trio.current_time()
+    await peer.send(Request(1, Sleep(30), False, 0.2))
+    answer = await peer.read_one()
+    assert isinstance(answer, Error)
+    assert (answer.id, answer.type_name) == (1, "Cancelled")
+    assert 0.15 < trio.current_time() - started < 5
+    # A request that follows keeps no deadline of the last one.
+    await peer.send(Request(2, Sleep(0.4), False, 30))
+    answer = await peer.read_one()
+    assert isinstance(answer, Reply)
+    assert answer.id == 2
+
+
+async def test_a_handler_that_never_waits_is_cancelled_at_its_deadline(
+    served: tuple[Channel, RawPeer],
+) -> None:
+    """The deadline is on the handler's scope from the start: a handler stuck in
+    synchronous code past it is cancelled at its next checkpoint, though it never
+    waited for anything."""
+    _server, peer = served
+    await peer.send(Request(1, BlockLoop(0.3), False, 0.1))
+    answer = await peer.read_one()
+    assert isinstance(answer, Error)
+    assert (answer.id, answer.type_name) == (1, "Cancelled")
+    # The same handler within its deadline answers: blocking alone is not what failed.
+    await peer.send(Request(2, BlockLoop(0.05), False, 30))
+    answer = await peer.read_one()
+    assert isinstance(answer, Reply)
+    assert answer.body == Echoed("unblocked", 0)
+
+
+async def test_leaving_the_callers_scope_cancels_that_handler_only() -> None:
+    a, b = socket.socketpair()
+    outcomes: list[str] = []
+    router = Router()
+
+    @router.handle(Sleep)
+    async def sleep(req: Sleep) -> Echoed:
+        try:
+            await trio.sleep(req.seconds)
+        except trio.Cancelled:
+            outcomes.append(f"cancelled {req.seconds:g}")
+            raise
+        outcomes.append(f"slept {req.seconds:g}")
+        return Echoed("slept", 0)
+
+    caller = Channel(a, name="server")
+    server = Channel(b, name="caller", router=router)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(caller.run)
+            await nursery.start(server.run)
+            long_call = trio.CancelScope()
+
+            async def call_and_walk_away() -> None:
+                with long_call:
+                    await caller.request(Sleep(30), timeout=60)
+
+            nursery.start_soon(call_and_walk_away)
+            while server.statistics().handlers_running < 1:  # noqa: ASYNC110 - until it runs
+                await trio.sleep(0.01)
+            reply = await caller.request(Sleep(0.05), timeout=60)
+            assert reply == Echoed("slept", 0)
+            long_call.cancel()
+            while caller.statistics().calls_in_flight:  # noqa: ASYNC110 - until the ack
+                await trio.sleep(0.01)
+            assert server.statistics().handlers_running == 0
+            nursery.cancel_scope.cancel()
+    assert outcomes == ["slept 0.05", "cancelled 30"]
+    await caller.aclose()
+    await server.aclose()
+
+
+async def test_every_send_and_request_is_a_checkpoint(pair: tuple[Channel, Channel]) -> None:
+    left, _right = pair
+    with trio.testing.assert_checkpoints():
+        await left.request(Echo("x"), timeout=5)
+    with trio.testing.assert_checkpoints():
+        await left.send_control(Ping(1))
+    left.abort(ChannelClosed("closed here"))
+    with trio.testing.assert_checkpoints(), pytest.raises(ChannelClosed):
+        await left.request(Echo("y"), timeout=5)

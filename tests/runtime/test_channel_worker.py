@@ -8,7 +8,7 @@ import pytest
 import trio
 
 from harness.ipc import RemoteError, RequestTimeout
-from harness.supervisor import Supervisor
+from harness.supervisor import Supervisor, WorkerHandle
 from tests.runtime.workers.messages import (
     AskParent,
     Boom,
@@ -69,9 +69,16 @@ async def test_cancel_one_of_several(supervisor: Supervisor, make_spec) -> None:
         cancel_me.cancel()
     assert sorted(done) == ["a", "b"]
     # The worker cancelled that handler only, and is still serving.
-    stats = h._chan.statistics()
+    stats = h.statistics()
+    assert stats is not None
     assert stats.calls_in_flight == 0
     assert (await h.request(Echo("still here"), timeout=5)).text == "still here"
+
+
+def in_flight(h: WorkerHandle) -> int:
+    stats = h.statistics()
+    assert stats is not None  # the worker is running
+    return stats.calls_in_flight
 
 
 async def test_leaving_a_stream_early_cancels_it(supervisor: Supervisor, make_spec) -> None:
@@ -81,7 +88,7 @@ async def test_leaving_a_stream_early_cancels_it(supervisor: Supervisor, make_sp
             if item == Number(3):
                 break
     with trio.fail_after(5):
-        while h._chan.statistics().calls_in_flight:  # noqa: ASYNC110 - a peer counter has no event
+        while in_flight(h):  # noqa: ASYNC110 - a peer counter has no event
             await trio.sleep(0.01)
     assert (await h.request(Echo("after"), timeout=5)).text == "after"
 

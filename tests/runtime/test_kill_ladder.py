@@ -13,8 +13,17 @@ import psutil
 import pytest
 import trio
 
-from harness.supervisor import Supervisor, WorkerExited
-from harness.supervisor._kill import find_tagged, kill_processes, signal_group, survivors
+from harness.supervisor import (
+    Supervisor,
+    WorkerExited,
+    find_tagged,
+    kill_descendants,
+    kill_processes,
+    kill_tree,
+    signal_group,
+    survivors,
+    wait_gone,
+)
 from tests.runtime.conftest import ROOT
 from tests.runtime.workers.messages import BlockLoop, Echo, Sleep
 
@@ -96,6 +105,62 @@ def test_rung_sweep_never_kills_a_reused_pid() -> None:
     assert kill_processes([snapshot]) == []  # it is gone; nothing else is touched
 
 
+def test_rung_wait_gone_tells_the_ended_from_the_running() -> None:
+    ended = subprocess.Popen(["true"])
+    running = subprocess.Popen(["sleep", "30"])
+    try:
+        ended.wait(5)  # reaped: psutil no longer finds it
+        procs = [psutil.Process(running.pid)]
+        assert [p.pid for p in wait_gone(procs, 0.05)] == [running.pid]
+        running.kill()
+        assert wait_gone(procs, 10) == []  # its exit (a zombie until reaped) counts
+    finally:
+        running.kill()
+        running.wait(5)
+
+
+def test_ladder_kill_tree_asks_first_then_kills_what_ignores_it() -> None:
+    polite = subprocess.Popen(["sleep", "1000"], start_new_session=True)
+    stubborn = subprocess.Popen(
+        ["bash", "-c", "trap '' TERM; echo ready; while :; do sleep 0.05; done"],
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert stubborn.stdout is not None
+    assert stubborn.stdout.readline() == "ready\n"  # its trap is set
+    procs = [psutil.Process(polite.pid), psutil.Process(stubborn.pid)]
+
+    def find() -> list[psutil.Process]:
+        return [p for p in procs if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+
+    assert kill_tree(find, grace=0.3) == []
+    assert polite.wait(5) == -signal.SIGTERM
+    assert stubborn.wait(5) == -signal.SIGKILL
+
+
+def test_ladder_kill_descendants_spares_the_process_itself() -> None:
+    parent = subprocess.Popen(
+        ["bash", "-c", "sleep 1000 & setsid sleep 1000 & echo ready; wait"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert parent.stdout is not None
+        assert parent.stdout.readline() == "ready\n"
+        deadline = time.monotonic() + 5
+        children = psutil.Process(parent.pid).children(recursive=True)
+        while len(children) < 2 and time.monotonic() < deadline:
+            children = psutil.Process(parent.pid).children(recursive=True)
+        assert len(children) == 2
+        assert kill_descendants(parent.pid, None) == []
+        assert wait_gone(children, 5) == []
+        assert parent.poll() is None or parent.returncode == 0  # bash itself was not killed
+    finally:
+        parent.kill()
+        parent.wait(5)
+
+
 def test_no_worker_outlives_a_parent_killed_with_sigkill(tmp_path) -> None:
     script = textwrap.dedent(
         """
@@ -146,3 +211,43 @@ async def test_stop_fails_calls_in_flight_with_a_reason(supervisor: Supervisor, 
         await supervisor.stop("echo")
     assert len(got) == 1
     assert "stopped" in str(got[0]) or "exited" in str(got[0])
+
+
+def test_a_worker_whose_loop_is_stuck_still_dies_with_its_parent() -> None:
+    """The lifeline: the worker's event loop never sees the parent go (it is blocked in
+    synchronous code), so its watcher thread kills the worker's tree and the worker."""
+    script = textwrap.dedent(
+        """
+        import functools, trio
+        from tests.runtime.conftest import echo_spec
+        from harness.supervisor import open_supervisor
+        from tests.runtime.workers.messages import BlockLoop, SpawnTree
+
+        async def main():
+            async with open_supervisor() as sup:
+                h = await sup.start(echo_spec(heartbeat_interval=None))
+                pids = (await h.request(SpawnTree(), timeout=10)).pids
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(functools.partial(h.request, BlockLoop(600), timeout=None))
+                    await trio.sleep(0.5)
+                    print(h.pid, *pids, flush=True)
+                    await trio.sleep(1000)
+
+        trio.run(main)
+        """
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT)]))
+    parent = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT
+    )
+    assert parent.stdout is not None
+    pids = [int(p) for p in parent.stdout.readline().split()]
+    assert len(pids) == 4
+    worker = psutil.Process(pids[0])
+    everyone = [worker, *worker.children(recursive=True)]
+    assert len(everyone) >= 4
+    parent.kill()
+    parent.wait(5)
+    # The worker's own grace (its shutdown hooks' time and a second) passes first.
+    _, alive = psutil.wait_procs(everyone, timeout=30)
+    assert [p.pid for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []

@@ -7,9 +7,9 @@ The channel (and with it trio) loads on first use, so a process that only needs
 the message classes (to build a tool table, say) does not pay for the event loop.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from harness.ipc._envelope import Hello, Ping, Pong, Shutdown
+from harness.ipc._envelope import Control, Hello, Ping, Pong, Shutdown
 from harness.ipc._errors import (
     ChannelClosed,
     IpcError,
@@ -19,6 +19,7 @@ from harness.ipc._errors import (
     WorkerDied,
     WorkerError,
     WorkerUnavailable,
+    describe_exit,
 )
 from harness.ipc._framing import DEFAULT_MAX_FRAME, FrameDecoder, encode_frame
 from harness.ipc._messages import (
@@ -40,6 +41,7 @@ __all__ = [
     "Channel",
     "ChannelClosed",
     "ChannelStatistics",
+    "Control",
     "Emit",
     "FrameDecoder",
     "Hello",
@@ -58,6 +60,7 @@ __all__ = [
     "WorkerUnavailable",
     "converter",
     "decode_message",
+    "describe_exit",
     "encode_frame",
     "encode_message",
     "message_types",
@@ -69,7 +72,7 @@ if TYPE_CHECKING:
 _LAZY = {"Channel", "ChannelStatistics", "MessageStream"}
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         from harness.ipc import _channel
 

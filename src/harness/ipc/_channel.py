@@ -1,10 +1,14 @@
-"""A framed, typed, bidirectional message channel over one byte stream.
+"""A framed, typed, bidirectional message channel over one socket.
 
 Both ends of a worker's socketpair hold a :class:`Channel`. Either end may send
 requests (answered by the other end's :class:`Router`) and many calls may be in
 flight at once, correlated by id. Leaving a caller's cancel scope, or its timeout,
-sends ``Cancel(id)``: the peer cancels that one handler. Who reads the socket and
-how requests are served is in :mod:`harness.ipc._lanes`.
+sends ``Cancel(id)``: the peer cancels that one handler.
+
+Inside, it is plain trio: :meth:`Channel.run` is the one task that reads the
+socket. It hands each reply to the call waiting for it (:mod:`._call`) and starts
+a task for each request (:mod:`._server`). Every send and every request is a
+checkpoint.
 
 The channel never decides what a closed peer *means*: :meth:`Channel.run` returns
 when the stream ends (``None``) or a frame breaks the protocol (the
@@ -16,7 +20,6 @@ error every pending call should see (the supervisor builds a
 
 from __future__ import annotations
 
-import itertools
 import math
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -24,19 +27,37 @@ from contextlib import asynccontextmanager
 
 import trio
 
-from harness.ipc._call import ChannelStatistics, MessageStream, _Call, cancelled_by_deadline
-from harness.ipc._envelope import Cancel, Request
-from harness.ipc._errors import ProtocolError, RequestTimeout
+from harness.ipc._call import (
+    Call,
+    ChannelStatistics,
+    MessageStream,
+    PendingCalls,
+    cancelled_by_deadline,
+)
+from harness.ipc._envelope import (
+    BadBody,
+    Cancel,
+    Control,
+    Envelope,
+    Error,
+    Reply,
+    Request,
+    StreamEnd,
+    StreamItem,
+    decode_envelope,
+    encode_envelope,
+)
+from harness.ipc._errors import IpcError, ProtocolError, RemoteError, RequestTimeout
 from harness.ipc._framing import DEFAULT_MAX_FRAME
-from harness.ipc._lanes import Control, Lanes
 from harness.ipc._messages import Message
 from harness.ipc._router import Router
+from harness.ipc._server import RequestServer
 from harness.ipc._wire import FrameSocket
 
-__all__ = ["Channel", "ChannelStatistics", "Control", "MessageStream"]
+__all__ = ["Channel", "ChannelStatistics", "MessageStream"]
 
 
-class Channel(Lanes):
+class Channel:
     """Typed request/reply and streams over a connected socket.
 
     Args:
@@ -52,7 +73,8 @@ class Channel(Lanes):
             ``on_cancel_ignored`` is called (default ``None``: never).
         on_cancel_ignored: called with the request type name when the peer did not
             acknowledge a cancel within ``cancel_grace``.
-        on_control: awaited for every control frame (ping, pong, hello, shutdown).
+        on_control: awaited by the reader for every control frame (ping, pong,
+            hello, shutdown); nothing else is read meanwhile, so it must be quick.
     """
 
     def __init__(
@@ -67,16 +89,20 @@ class Channel(Lanes):
         on_cancel_ignored: Callable[[str], None] | None = None,
         on_control: Callable[[Control], Awaitable[None]] | None = None,
     ) -> None:
-        super().__init__(
-            FrameSocket(sock, name, max_frame), name=name, router=router, on_control=on_control
-        )
+        self.name = name
         self.max_frame = max_frame
-        self._stream_buffer = stream_buffer
+        self._wire = FrameSocket(sock, name, max_frame)
+        self._calls = PendingCalls(name, stream_buffer)
+        self._server = RequestServer(router or Router(), self._send, self._send_quiet)
         self._cancel_grace = cancel_grace
         self._on_cancel_ignored = on_cancel_ignored
-        self._ids = itertools.count(1)
+        self._on_control = on_control
+        self._nursery: trio.Nursery | None = None
+        self._closed: Exception | None = None
+        self._sent = 0
+        self._received = 0
 
-    # ------------------------------------------------------------------ running
+    # ------------------------------------------------------------------ reading
 
     async def run(
         self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
@@ -89,14 +115,60 @@ class Channel(Lanes):
         """
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
-            nursery.start_soon(self._lane)
             task_status.started()
             try:
-                await self._ended.wait()
-                return self._broken
+                return await self._read(nursery)
             finally:
-                self._nursery = None  # from here on nobody reads or serves
+                self._nursery = None  # from here on nobody serves or sends cancels
                 nursery.cancel_scope.cancel()
+
+    async def _read(self, nursery: trio.Nursery) -> ProtocolError | None:
+        while True:
+            try:
+                payloads = await self._wire.receive()
+            except ProtocolError as exc:
+                return exc
+            if payloads is None:
+                return None
+            for payload in payloads:
+                self._received += 1
+                try:
+                    env = decode_envelope(payload)
+                except ProtocolError as exc:
+                    return exc
+                await self._dispatch(env, nursery)
+
+    async def _dispatch(self, env: Envelope | BadBody, nursery: trio.Nursery) -> None:
+        if isinstance(env, Reply):
+            self._calls.reply(env.id, env.body)
+        elif isinstance(env, Request):
+            self._server.start(nursery, env)
+        elif isinstance(env, StreamItem):
+            await self._calls.item(env.id, env.body)  # waits while the consumer is behind
+        elif isinstance(env, StreamEnd):
+            self._calls.end(env.id)
+        elif isinstance(env, Error):
+            error = RemoteError(self.name, env.type_name, env.message, env.traceback)
+            self._calls.fail(env.id, error)
+        elif isinstance(env, Cancel):
+            self._server.cancel(env.id)
+        elif isinstance(env, BadBody):
+            self._bad_body(env, nursery)
+        elif self._on_control is not None:
+            await self._on_control(env)
+
+    def _bad_body(self, env: BadBody, nursery: trio.Nursery) -> None:
+        """A frame whose message does not decode fails its one call, not the channel."""
+        if env.kind == "q":
+            failure = Error(env.id, "ProtocolError", str(env.error))
+            nursery.start_soon(self._send_quiet, failure)
+            return
+        call = self._calls.pop(env.id)
+        if call is None:
+            return
+        call.finish(ProtocolError(f"{self.name} answered {call.request} with {env.error}"))
+        if call.stream:
+            nursery.start_soon(self._send_quiet, Cancel(call.id))
 
     # ------------------------------------------------------------------ calling
 
@@ -109,14 +181,14 @@ class Channel(Lanes):
             ProtocolError: the reply did not decode, or *msg* is over the frame limit.
             IpcError: the channel was aborted (``WorkerDied``, ``ChannelClosed``).
         """
-        call = self._open(msg, stream=False)
+        call = await self._open(msg, stream=False)
         try:
-            await self._send_request(call, Request(call.id, msg, False, timeout))
+            await self._send_request(Request(call.id, msg, False, timeout))
             if timeout is None:
-                await self._await_reply(call)
+                await call.done.wait()
             else:
                 with trio.move_on_after(timeout):
-                    await self._await_reply(call)
+                    await call.done.wait()
             if call.reply is not None:
                 return call.reply
             if call.failure is not None and not cancelled_by_deadline(call.failure, timeout):
@@ -125,45 +197,6 @@ class Channel(Lanes):
         finally:
             if not call.finished:
                 self._abandon(call)
-
-    async def _await_reply(self, call: _Call) -> None:
-        task = trio.lowlevel.current_task()
-        if self._inline is task:
-            self._inline = None  # a handler calling back: it leads as a caller now
-        if self._nursery is not None and not self._eof and not call.finished:
-            if self._leader is None:
-                self._leader = task
-            elif self._wait_scope is not None:
-                # A lane is blocked on the socket: take it over. Its wait is
-                # aborted at once, so the socket is free for ours now.
-                self._wait_scope.cancel()
-                self._wait_scope = None
-                self._leader = task
-        if self._leader is task:
-            try:
-                await self._lead_for(call, task)
-            finally:
-                if self._leader is task:
-                    self._hand_over()
-        if not call.finished:
-            await call.wait()
-
-    async def _lead_for(self, call: _Call, task: trio.lowlevel.Task) -> None:
-        """Read and dispatch until *call* is answered or a frame needs a lane."""
-        while not call.finished:
-            while self._inbox:
-                if not self._dispatch_now(self._inbox[0]):
-                    return
-                self._inbox.popleft()
-                if call.finished:
-                    return
-            if self._eof:
-                self._end()
-                return
-            if not self._fill():
-                await self._wait_socket()
-                if self._leader is not task:
-                    return
 
     @asynccontextmanager
     async def stream(
@@ -179,16 +212,22 @@ class Channel(Lanes):
         the whole stream; errors are those of :meth:`request`, raised by the
         iteration.
         """
-        call = self._open(msg, stream=True)
+        call = await self._open(msg, stream=True)
         try:
-            await self._send_request(call, Request(call.id, msg, True, timeout))
+            await self._send_request(Request(call.id, msg, True, timeout))
             deadline = math.inf if timeout is None else trio.current_time() + timeout
-            yield MessageStream(call, deadline, self, timeout)
+            yield MessageStream(call, deadline, self.name, timeout)
         finally:
             if not call.finished:
                 self._abandon(call)
 
-    async def _send_request(self, call: _Call, req: Request) -> None:
+    async def _open(self, msg: Message, *, stream: bool) -> Call:
+        if self._closed is not None:
+            await trio.lowlevel.checkpoint()
+            raise self._closed
+        return self._calls.open(msg, stream=stream)
+
+    async def _send_request(self, req: Request) -> None:
         try:
             await self._send(req)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
@@ -196,30 +235,39 @@ class Channel(Lanes):
             # is what the caller should see, so wait for that instead of raising this.
             pass
 
-    def _open(self, msg: Message, *, stream: bool) -> _Call:
-        if self._closed is not None:
-            raise self._closed
-        self._callers_seen = True
-        call = _Call(next(self._ids), type(msg).TAG, stream, self._stream_buffer if stream else 1)
-        self._calls[call.id] = call
-        return call
-
-    def _abandon(self, call: _Call) -> None:
+    def _abandon(self, call: Call) -> None:
+        """The caller gave up on *call*: tell the peer, unless nobody is left to."""
         call.walk_away()
         if self._nursery is None or self._closed is not None:
-            self._calls.pop(call.id, None)
+            self._calls.discard(call)
             return
         self._nursery.start_soon(self._cancel_call, call)
 
-    async def _cancel_call(self, call: _Call) -> None:
+    async def _cancel_call(self, call: Call) -> None:
         await self._send_quiet(Cancel(call.id))
         if self._cancel_grace is None:
             return
         with trio.move_on_after(self._cancel_grace):
-            await call.wait()
+            await call.done.wait()
             return
         if self._closed is None and self._on_cancel_ignored is not None:
             self._on_cancel_ignored(call.request)
+
+    # ------------------------------------------------------------------ sending
+
+    async def _send(self, env: Envelope) -> None:
+        if self._closed is not None:
+            await trio.lowlevel.checkpoint()
+            raise self._closed
+        await self._wire.send(encode_envelope(env))
+        self._sent += 1
+
+    async def _send_quiet(self, env: Envelope) -> None:
+        """Send *env* if the channel still can; nobody is left to tell if it cannot."""
+        try:
+            await self._send(env)
+        except (IpcError, trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
 
     async def send_control(self, env: Control) -> None:
         """Send a control frame (ping, pong, hello, shutdown); errors are swallowed."""
@@ -231,16 +279,11 @@ class Channel(Lanes):
         """Fail every pending call with *error* and refuse new ones. Idempotent."""
         if self._closed is None:
             self._closed = error
-        calls, self._calls = self._calls, {}
-        for call in calls.values():
-            call.finish(error)
-        for scope in self._serving.values():
-            scope.cancel()
-        # A caller reading for its reply wakes when the socket ends or is closed
-        # (the owner closes it after this), and finds its call finished.
+        self._calls.abort(error)
+        self._server.cancel_all()
 
     async def aclose(self) -> None:
-        """Close the socket: whoever waits on it wakes, later sends fail."""
+        """Close the socket: the reader wakes, later sends fail."""
         self._wire.close()
         await trio.lowlevel.checkpoint()
 
@@ -253,8 +296,8 @@ class Channel(Lanes):
         """Counters for this channel."""
         return ChannelStatistics(
             calls_in_flight=len(self._calls),
-            handlers_running=len(self._serving),
+            handlers_running=len(self._server),
             frames_sent=self._sent,
             frames_received=self._received,
-            frames_dropped=self._dropped,
+            frames_dropped=self._calls.dropped,
         )

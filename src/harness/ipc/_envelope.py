@@ -32,6 +32,7 @@ from harness.ipc._messages import Message, decode_message, encode_message
 
 __all__ = [
     "Cancel",
+    "Control",
     "Envelope",
     "Error",
     "Hello",
@@ -120,6 +121,8 @@ class BadBody:
     error: ProtocolError
 
 
+#: The frames that belong to no call: heartbeats, the worker's hello, shutdown.
+Control = Ping | Pong | Hello | Shutdown
 Envelope = (
     Request | Reply | StreamItem | StreamEnd | Cancel | Error | Ping | Pong | Hello | Shutdown
 )

@@ -30,6 +30,7 @@ __all__ = [
     "WorkerDied",
     "WorkerError",
     "WorkerUnavailable",
+    "describe_exit",
 ]
 
 

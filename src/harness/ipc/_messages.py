@@ -16,7 +16,7 @@ missing field, wrong type) becomes a :class:`~harness.ipc.ProtocolError`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import cattrs
 from cattrs.errors import ClassValidationError
@@ -90,39 +90,38 @@ def message_types() -> dict[str, type[Message]]:
     return dict(_registry)
 
 
-def encode_message(msg: Message) -> dict[str, Any]:
+def encode_message(msg: Message) -> dict[str, object]:
     """Unstructure *msg* into a JSON-ready dict carrying its ``type`` tag."""
     cls = type(msg)
     hook = _encoders.get(cls)
     if hook is None:
         hook = _encoders[cls] = converter.get_unstructure_hook(cls)
-    data = hook(msg)
+    data: dict[str, object] = hook(msg)
     data["type"] = cls.TAG
     return data
 
 
-def decode_message(data: Any, expect: type[M] | None = None) -> M:
+def decode_message(data: object, expect: type[M] | None = None) -> M:
     """Structure *data* into its registered class.
 
     Raises:
         ProtocolError: not a dict, no or unknown ``type``, fields that do not fit,
             or a class other than *expect* (when given).
     """
-    try:
-        cls, hook = _decoders[data["type"]]
-    except (KeyError, TypeError, IndexError):
-        cls, hook = _decoder(data)
+    tag = data.get("type") if isinstance(data, dict) else None
+    found = _decoders.get(tag) if isinstance(tag, str) else None
+    cls, hook = found if found is not None else _decoder(data)
     if expect is not None and not issubclass(cls, expect):
         raise ProtocolError(f"expected {expect.__name__}, got message type {cls.TAG!r}")
     try:
-        return hook(data, cls)  # type: ignore[no-any-return]
+        return cast(M, hook(data, cls))
     except Exception:
         raise ProtocolError(
             f"message {cls.TAG!r} does not fit its type: {_explain(data, cls)}"
         ) from None
 
 
-def _decoder(data: Any) -> tuple[type[Message], Callable[[Any, type[Any]], Any]]:
+def _decoder(data: object) -> tuple[type[Message], Callable[[Any, type[Any]], Any]]:
     """The class and structure function for *data*, or why it has none."""
     if not isinstance(data, dict):
         raise ProtocolError(f"a message must be an object, got {type(data).__name__}")
@@ -136,7 +135,7 @@ def _decoder(data: Any) -> tuple[type[Message], Callable[[Any, type[Any]], Any]]
     return found
 
 
-def _explain(data: dict[str, Any], cls: type[Message]) -> str:
+def _explain(data: object, cls: type[Message]) -> str:
     """Which fields of *data* do not fit *cls*, and how."""
     try:
         _explainer.structure(data, cls)

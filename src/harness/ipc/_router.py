@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar, cast
+
+import attrs
 
 from harness.ipc._messages import Message
 
-__all__ = ["Emit", "Handler", "Router", "StreamHandler"]
+__all__ = ["Emit", "Handler", "Route", "Router", "StreamHandler"]
 
 M = TypeVar("M", bound=Message)
 Emit = Callable[[Message], Awaitable[None]]
-Handler = Callable[[Any], Awaitable[Message]]
-StreamHandler = Callable[[Any, Emit], Awaitable[None]]
+Handler = Callable[[Message], Awaitable[Message]]
+StreamHandler = Callable[[Message, Emit], Awaitable[None]]
+
+
+@attrs.frozen
+class Route:
+    """How one request type is answered: one of the two is set."""
+
+    reply: Handler | None = None
+    stream: StreamHandler | None = None
 
 
 class Router:
@@ -23,38 +33,45 @@ class Router:
     """
 
     def __init__(self) -> None:
-        self._handlers: dict[type[Message], tuple[Callable[..., Awaitable[Any]], bool]] = {}
+        self._routes: dict[type[Message], Route] = {}
 
-    def handle(self, msg_type: type[M]) -> Callable[[Callable[[M], Awaitable[Message]]], Any]:
+    def handle(
+        self, msg_type: type[M]
+    ) -> Callable[[Callable[[M], Awaitable[Message]]], Callable[[M], Awaitable[Message]]]:
         """Decorator: ``fn(request) -> reply`` answers *msg_type*."""
 
         def register(fn: Callable[[M], Awaitable[Message]]) -> Callable[[M], Awaitable[Message]]:
-            self.add(msg_type, fn, stream=False)
+            self.add_handler(msg_type, fn)
             return fn
 
         return register
 
-    def stream(self, msg_type: type[M]) -> Callable[[Callable[[M, Emit], Awaitable[None]]], Any]:
+    def stream(
+        self, msg_type: type[M]
+    ) -> Callable[[Callable[[M, Emit], Awaitable[None]]], Callable[[M, Emit], Awaitable[None]]]:
         """Decorator: ``fn(request, emit)`` answers *msg_type* with a stream of items."""
 
         def register(
             fn: Callable[[M, Emit], Awaitable[None]],
         ) -> Callable[[M, Emit], Awaitable[None]]:
-            self.add(msg_type, fn, stream=True)
+            self.add_stream(msg_type, fn)
             return fn
 
         return register
 
-    def add(
-        self, msg_type: type[Message], fn: Callable[..., Awaitable[Any]], *, stream: bool
-    ) -> None:
-        """Register *fn* for *msg_type*, replacing any earlier handler."""
-        self._handlers[msg_type] = (fn, stream)
+    def add_handler(self, msg_type: type[M], fn: Callable[[M], Awaitable[Message]]) -> None:
+        """Answer *msg_type* with ``fn(request) -> reply``, replacing any earlier handler."""
+        # Only messages of msg_type (or a subclass) are routed to fn: see lookup().
+        self._routes[msg_type] = Route(reply=cast(Handler, fn))
 
-    def lookup(self, msg: Message) -> tuple[Callable[..., Awaitable[Any]], bool] | None:
-        """The handler for *msg*'s class (or the nearest registered base class)."""
+    def add_stream(self, msg_type: type[M], fn: Callable[[M, Emit], Awaitable[None]]) -> None:
+        """Answer *msg_type* with ``fn(request, emit)``, replacing any earlier handler."""
+        self._routes[msg_type] = Route(stream=cast(StreamHandler, fn))
+
+    def lookup(self, msg: Message) -> Route | None:
+        """The route for *msg*'s class (or the nearest registered base class)."""
         for cls in type(msg).__mro__:
-            found = self._handlers.get(cls)
+            found = self._routes.get(cls)
             if found is not None:
                 return found
         return None

@@ -1,9 +1,4 @@
-"""The byte side of a channel: whole frames in and out of one non-blocking socket.
-
-Everything here is about not paying for the scheduler when the kernel is ready:
-a frame goes out with one ``send`` when the socket buffer has room, and frames
-come in with one ``recv_into``; a task waits for the socket only when it must.
-"""
+"""The byte side of a channel: whole frames in and out of one non-blocking socket."""
 
 from __future__ import annotations
 
@@ -24,6 +19,9 @@ _GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
 class FrameSocket:
     """Length-prefixed frames over a connected socket the channel owns.
 
+    One task receives; any number may send (a lock keeps their frames whole).
+    Both :meth:`receive` and :meth:`send` are checkpoints, like trio's own streams.
+
     Args:
         sock: a connected stream socket; it is made non-blocking.
         name: the peer's name, for error messages.
@@ -39,74 +37,71 @@ class FrameSocket:
         self._buf = bytearray(_READ_SIZE)
         self._view = memoryview(self._buf)
         self._lock = trio.StrictFIFOLock()
-        self._drained = False
 
-    # ------------------------------------------------------------------ receiving
+    async def receive(self) -> list[bytes] | None:
+        """Wait for the next whole frames; ``None`` once the stream has ended.
 
-    def receive_nowait(self) -> list[bytes] | None:
-        """The whole frames that have arrived; ``None`` when the peer closed.
+        The stream ends when the peer closes it, resets it, or the socket is
+        closed here; a frame cut off by the end is dropped with it.
 
         Raises:
-            BlockingIOError: nothing to read yet; wait with :meth:`wait_readable`.
             ProtocolError: a frame header is over the limit.
         """
-        if self._drained:
-            # The last read took less than it asked for: the socket was empty
-            # then, and nobody has seen it readable since. Skip the syscall.
-            raise BlockingIOError
-        try:
-            n = self.sock.recv_into(self._buf)
-        except BlockingIOError:
-            self._drained = True
-            raise
-        except OSError:  # the peer reset, or the socket was closed here
-            return None
-        if not n:
-            return None
-        self._drained = n < len(self._buf)
-        return self._decoder.feed(self._view[:n])
-
-    async def wait_readable(self) -> bool:
-        """Wait until there is something to read; ``False`` if the socket was closed."""
-        try:
-            await trio.lowlevel.wait_readable(self.sock)
-        except trio.ClosedResourceError:
-            return False
-        self._drained = False
-        return True
-
-    # ------------------------------------------------------------------ sending
+        await trio.lowlevel.checkpoint_if_cancelled()
+        waited = False
+        while True:
+            try:
+                n = self.sock.recv_into(self._buf)
+            except BlockingIOError:
+                try:
+                    await trio.lowlevel.wait_readable(self.sock)
+                except trio.ClosedResourceError:
+                    return None
+                waited = True
+                continue
+            except OSError:  # the peer reset, or the socket was closed here
+                return None
+            if not n:
+                return None
+            frames = self._decoder.feed(self._view[:n])
+            if frames:
+                if not waited:
+                    await trio.lowlevel.cancel_shielded_checkpoint()
+                return frames
 
     async def send(self, payload: bytes) -> None:
-        """Send one frame: at once when the socket takes it, else wait for room.
+        """Send one frame, waiting for room in the socket if there is none.
 
-        Once any byte of a frame is out, the rest follows shielded from
-        cancellation (under the lock, so frames never interleave): a half frame
-        would break the channel for every call, not just this one.
+        A send that has not put out a byte yet can be cancelled; once part of a
+        frame is out, the rest follows shielded from cancellation, since a half
+        frame would break the channel for every call, not just this one.
 
         Raises:
             trio.BrokenResourceError: the peer is gone.
             trio.ClosedResourceError: the socket was closed here.
             ProtocolError: the frame is over the limit.
         """
-        data = encode_frame(payload, self.max_frame)
-        lock = self._lock
-        if not lock.locked():
+        data = memoryview(encode_frame(payload, self.max_frame))
+        # A checkpoint split in two around the send, as trio's own sockets do: the
+        # frame goes out before this task yields, so the peer is already on it.
+        await trio.lowlevel.checkpoint_if_cancelled()
+        if self._lock.locked():
+            await self._lock.acquire()  # another frame is going out: after it
+        else:
+            self._lock.acquire_nowait()
+        try:
             sent = self._send_some(data)
-            if sent == len(data):
-                return
-            lock.acquire_nowait()  # free, and no checkpoint since: nobody got in
-            try:
+            while not sent:
+                await trio.lowlevel.wait_writable(self.sock)
+                sent = self._send_some(data)
+            if sent < len(data):
                 with trio.CancelScope(shield=True):
-                    await self._send_rest(memoryview(data)[sent:])
-            finally:
-                lock.release()
-            return
-        async with lock:
-            with trio.CancelScope(shield=True):
-                await self._send_rest(memoryview(data))
+                    await self._send_rest(data[sent:])
+        finally:
+            self._lock.release()
+        await trio.lowlevel.cancel_shielded_checkpoint()
 
-    def _send_some(self, data: bytes | memoryview) -> int:
+    def _send_some(self, data: memoryview) -> int:
         try:
             return self.sock.send(data)
         except BlockingIOError:
@@ -120,12 +115,8 @@ class FrameSocket:
 
     async def _send_rest(self, data: memoryview) -> None:
         while data:
-            sent = self._send_some(data)
-            data = data[sent:]
-            if data:
-                await trio.lowlevel.wait_writable(self.sock)
-
-    # ------------------------------------------------------------------ closing
+            await trio.lowlevel.wait_writable(self.sock)
+            data = data[self._send_some(data) :]
 
     def close(self) -> None:
         """Close the socket: a task waiting on it wakes, later sends fail. Idempotent."""

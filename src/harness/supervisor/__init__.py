@@ -1,8 +1,16 @@
 """Starts, watches, restarts and kills the worker processes (after Erlang/OTP).
 
 The public surface: :class:`ChildSpec`, :func:`open_supervisor` /
-:class:`Supervisor`, :class:`WorkerHandle`, and the events and status rows.
+:class:`Supervisor`, :class:`WorkerHandle`, the events and status rows, and the
+one way harness kills a process tree (:func:`kill_tree`, :func:`kill_processes`
+and the rungs they are made of).
+
+Only the specs and events load with the package: the supervisor (and trio) load
+on first use of its names, and the tree killing (and psutil) on first use of
+theirs, so a worker that kills its own tree as it exits pays for neither at start.
 """
+
+from typing import TYPE_CHECKING
 
 from harness.supervisor._events import (
     SupervisorEvent,
@@ -13,20 +21,7 @@ from harness.supervisor._events import (
     WorkerState,
     WorkerStatus,
 )
-from harness.supervisor._handle import WorkerHandle
 from harness.supervisor._spec import ChildSpec, Restart
-from harness.supervisor._supervisor import Supervisor, open_supervisor
-
-
-def kill_descendants(pid: int, tag: str | None, timeout: float = 1.0) -> list[object]:
-    """Kill every descendant of *pid* and every process carrying *tag*; return survivors.
-
-    (psutil loads on the first call, off every start-up path.)
-    """
-    from harness.supervisor import _kill
-
-    return list(_kill.kill_descendants(pid, tag, timeout))
-
 
 __all__ = [
     "ChildSpec",
@@ -40,6 +35,60 @@ __all__ = [
     "WorkerStarted",
     "WorkerState",
     "WorkerStatus",
+    "find_tagged",
     "kill_descendants",
+    "kill_processes",
+    "kill_tree",
     "open_supervisor",
+    "signal_all",
+    "signal_group",
+    "snapshot_tree",
+    "survivors",
+    "wait_gone",
 ]
+
+if TYPE_CHECKING:
+    from harness.supervisor._handle import WorkerHandle
+    from harness.supervisor._kill import (
+        find_tagged,
+        kill_descendants,
+        kill_processes,
+        kill_tree,
+        signal_all,
+        signal_group,
+        snapshot_tree,
+        survivors,
+        wait_gone,
+    )
+    from harness.supervisor._supervisor import Supervisor, open_supervisor
+
+_LAZY = {
+    "WorkerHandle": "harness.supervisor._handle",
+    "Supervisor": "harness.supervisor._supervisor",
+    "open_supervisor": "harness.supervisor._supervisor",
+    **dict.fromkeys(
+        (
+            "find_tagged",
+            "kill_descendants",
+            "kill_processes",
+            "kill_tree",
+            "signal_all",
+            "signal_group",
+            "snapshot_tree",
+            "survivors",
+            "wait_gone",
+        ),
+        "harness.supervisor._kill",
+    ),
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'harness.supervisor' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # looked up once
+    return value

@@ -1,34 +1,32 @@
-"""One supervised worker: its lifecycle across restarts, and the calls made to it.
+"""One supervised worker as its callers see it: the calls made to it, across restarts.
 
 A :class:`WorkerHandle` outlives the processes behind it. Calls made while a
 replacement is starting wait for it (within their timeout); calls in flight when
-a process dies fail at once with :class:`~harness.ipc.WorkerDied`.
+a process dies fail at once with :class:`~harness.ipc.WorkerDied`. The processes
+themselves are its :class:`~harness.supervisor._lifecycle.Lifecycle`'s.
 """
 
 from __future__ import annotations
 
+import enum
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Final, TypeVar
 
 import trio
 
 from harness.ipc import (
     Channel,
+    ChannelStatistics,
     Message,
     MessageStream,
     RequestTimeout,
     Router,
     WorkerUnavailable,
 )
-from harness.supervisor._events import (
-    SupervisorEvent,
-    WorkerState,
-    WorkerStatus,
-)
+from harness.supervisor._events import SupervisorEvent, WorkerState, WorkerStatus
 from harness.supervisor._lifecycle import Lifecycle
-from harness.supervisor._process import OutputTail, Spawned
 from harness.supervisor._spec import ChildSpec
 
 if TYPE_CHECKING:
@@ -36,11 +34,25 @@ if TYPE_CHECKING:
 
 __all__ = ["WorkerHandle"]
 
-_SPEC_DEFAULT: Any = object()
+M = TypeVar("M", bound=Message)
 
 
-class WorkerHandle(Lifecycle):
-    """The stable face of one supervised worker (see :meth:`Supervisor.start`)."""
+class _Default(enum.Enum):
+    SPEC = enum.auto()
+
+
+#: A call's timeout when none is given: the spec's ``request_timeout``.
+SPEC_TIMEOUT: Final = _Default.SPEC
+
+
+class WorkerHandle:
+    """The stable face of one supervised worker (see :meth:`Supervisor.start`).
+
+    Args:
+        spec: how to run the worker.
+        emit: where starts, exits, restarts and give-ups are reported.
+        forks: the fork server to start processes from, if there is one.
+    """
 
     def __init__(
         self,
@@ -49,63 +61,48 @@ class WorkerHandle(Lifecycle):
         forks: ForkServer | None = None,
     ) -> None:
         self.spec = spec
-        self._forks = forks
-        self._emit = emit
         self._router = Router()
-        self._state: WorkerState = "starting"
-        self._changed = trio.Event()
-        self._chan: Channel | None = None
-        self._spawned: Spawned | None = None
-        self._started_at = 0.0
-        self._restarts = 0
-        self._rss = 0
-        self._down = trio.Event()
-        self._kill_reason: str | None = None
-        self._stopping = False
-        self._stopped = trio.Event()
-        self._last_pong = 0
-        self._tail = OutputTail()
-        self._nursery: trio.Nursery | None = None
-        self._background: trio.Nursery | None = None
-        self._standby: Spawned | None = None
+        self._life = Lifecycle(spec, emit, self._router, forks)
 
-    # ------------------------------------------------------------------ public
+    @property
+    def name(self) -> str:
+        """The worker's name."""
+        return self.spec.name
 
     @property
     def pid(self) -> int | None:
         """The pid of the current process, if one is running."""
-        if self._spawned is None or self._state not in ("running", "stopping"):
-            return None
-        return self._spawned.process.pid
+        return self._life.pid
 
     @property
     def state(self) -> WorkerState:
         """``starting``, ``running``, ``restarting``, ``stopping``, ``stopped`` or ``gave_up``."""
-        return self._state
+        return self._life.state
 
     def status(self) -> WorkerStatus:
         """This worker's row of the supervisor tree."""
-        running = self._state == "running"
-        return WorkerStatus(
-            name=self.name,
-            pid=self.pid,
-            state=self._state,
-            uptime=trio.current_time() - self._started_at if running else 0.0,
-            restarts=self._restarts,
-            rss=self._rss if running else 0,
-        )
+        return self._life.status()
 
-    def on_request(
-        self, msg_type: type[Message], fn: Callable[..., Awaitable[Any]], *, stream: bool = False
-    ) -> None:
+    def statistics(self) -> ChannelStatistics | None:
+        """The counters of the current process's channel (``None`` while none runs)."""
+        chan = self._life.ready()
+        return None if chan is None else chan.statistics()
+
+    async def run(self) -> None:
+        """Run, watch and restart the worker until it is stopped or given up."""
+        await self._life.run()
+
+    def on_request(self, msg_type: type[M], fn: Callable[[M], Awaitable[Message]]) -> None:
         """Answer requests of *msg_type* that the worker sends to the parent."""
-        self._router.add(msg_type, fn, stream=stream)
+        self._router.add_handler(msg_type, fn)
 
-    async def request(self, msg: Message, *, timeout: float | None = _SPEC_DEFAULT) -> Message:
+    async def request(
+        self, msg: Message, *, timeout: float | _Default | None = SPEC_TIMEOUT
+    ) -> Message:
         """Send *msg* to the worker and return its reply.
 
-        *timeout* (default: the spec's ``request_timeout``) covers waiting for a
-        restarting worker too.
+        *timeout* (default: the spec's ``request_timeout``; ``None``: none) covers
+        waiting for a restarting worker too.
 
         Raises:
             WorkerDied: the process ended with this call in flight.
@@ -114,10 +111,8 @@ class WorkerHandle(Lifecycle):
             WorkerUnavailable: the worker is stopped or was given up.
             RemoteError: the handler raised.
         """
-        limit = self.spec.request_timeout if timeout is _SPEC_DEFAULT else timeout
-        chan, remaining = self._ready(), limit
-        if chan is None:
-            chan, remaining = await self._wait_channel(msg, limit)
+        limit = self.spec.request_timeout if timeout is SPEC_TIMEOUT else timeout
+        chan, remaining = await self._channel(msg, limit)
         try:
             return await chan.request(msg, timeout=remaining)
         except RequestTimeout as exc:
@@ -127,13 +122,11 @@ class WorkerHandle(Lifecycle):
 
     @asynccontextmanager
     async def stream(
-        self, msg: Message, *, timeout: float | None = _SPEC_DEFAULT
+        self, msg: Message, *, timeout: float | _Default | None = SPEC_TIMEOUT
     ) -> AsyncIterator[MessageStream]:
         """Send *msg* and iterate the worker's streamed reply (see :meth:`Channel.stream`)."""
-        limit = self.spec.request_timeout if timeout is _SPEC_DEFAULT else timeout
-        chan, remaining = self._ready(), limit
-        if chan is None:
-            chan, remaining = await self._wait_channel(msg, limit)
+        limit = self.spec.request_timeout if timeout is SPEC_TIMEOUT else timeout
+        chan, remaining = await self._channel(msg, limit)
         async with chan.stream(msg, timeout=remaining) as items:
             yield items
 
@@ -150,28 +143,19 @@ class WorkerHandle(Lifecycle):
     def kill(self, reason: str = "killed") -> None:
         """Kill the current process now (SIGKILL to its group); it is then restarted
         per the spec. In-flight calls fail with :class:`WorkerDied`."""
-        self._request_kill(reason)
+        self._life.kill(reason)
 
     async def stop(self) -> None:
         """Stop for good with the full kill ladder: ``Shutdown``, SIGTERM, SIGKILL, sweep."""
-        self._stopping = True
-        self._down.set()
-        self._wake()
-        await self._stopped.wait()
+        await self._life.stop()
 
     # ------------------------------------------------------------------ waiting
 
-    def _ready(self) -> Channel | None:
-        """The channel of a running process, if there is one now."""
-        chan = self._chan
-        if self._state == "running" and chan is not None and not chan.closed:
-            return chan
-        return None
-
-    async def _wait_channel(
-        self, msg: Message, limit: float | None
-    ) -> tuple[Channel, float | None]:
-        """Wait for a running process: its channel, and what is left of *limit*."""
+    async def _channel(self, msg: Message, limit: float | None) -> tuple[Channel, float | None]:
+        """A running process's channel, and what is left of *limit* once it is there."""
+        chan = self._life.ready()
+        if chan is not None:
+            return chan, limit
         if limit is None:
             return await self._wait_running(msg, math.inf, None), None
         deadline = trio.current_time() + limit
@@ -182,23 +166,21 @@ class WorkerHandle(Lifecycle):
         self, msg: Message | None, deadline: float, limit: float | None
     ) -> Channel:
         while True:
-            chan = self._ready()
+            chan = self._life.ready()
             if chan is not None:
                 return chan
-            if self._state in ("stopped", "gave_up", "stopping"):
+            state = self._life.state
+            if state in ("stopped", "gave_up", "stopping"):
                 what = (
-                    "was given up after too many restarts"
-                    if self._state == "gave_up"
-                    else ("is stopped")
+                    "was given up after too many restarts" if state == "gave_up" else "is stopped"
                 )
                 raise WorkerUnavailable(
                     f"the {self.name} worker {what}",
                     worker=self.name,
                     request=type(msg).TAG if msg is not None else None,
                 )
-            changed = self._changed
             with trio.move_on_at(deadline):
-                await changed.wait()
+                await self._life.changed()
                 continue
             raise RequestTimeout(
                 worker=self.name,

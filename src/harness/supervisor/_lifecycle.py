@@ -1,9 +1,9 @@
-"""The life of a worker's processes: spawn, watch, restart, kill, sweep.
+"""The life of one worker's processes: spawn, watch, restart, kill, sweep.
 
-:class:`_Lifecycle` is the half of :class:`~harness.supervisor.WorkerHandle` that
-runs in the supervisor's nursery; the other half (in ``_handle``) is the face
-callers see. Death is detected at once from the channel's EOF and the process's
-exit; the kill ladder and the sweep live here.
+A :class:`Lifecycle` runs in the supervisor's nursery for as long as the worker is
+supervised; its :class:`~harness.supervisor.WorkerHandle` reads its state and its
+running channel, and asks it to kill or stop. Death is detected at once from the
+channel's EOF and the process's exit; the kill ladder and the sweep live here.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import trio
 
 from harness.ipc import (
     Channel,
+    Control,
     Hello,
     Ping,
     Pong,
@@ -27,8 +28,8 @@ from harness.ipc import (
     Router,
     Shutdown,
     WorkerDied,
+    describe_exit,
 )
-from harness.ipc._errors import describe_exit
 from harness.supervisor._events import (
     SupervisorEvent,
     WorkerExited,
@@ -36,6 +37,7 @@ from harness.supervisor._events import (
     WorkerRestarted,
     WorkerStarted,
     WorkerState,
+    WorkerStatus,
 )
 from harness.supervisor._process import OutputTail, Spawned, WorkerProcess, spawn_worker
 from harness.supervisor._spec import ChildSpec
@@ -52,33 +54,96 @@ START_TIMEOUT = 30.0
 
 
 class Lifecycle:
-    """Spawning, watching, restarting and killing one worker's processes."""
+    """Spawning, watching, restarting and killing one worker's processes.
 
-    spec: ChildSpec
-    _emit: Callable[[SupervisorEvent], None]
-    _router: Router
-    _state: WorkerState
-    _changed: trio.Event
-    _chan: Channel | None
-    _spawned: Spawned | None
-    _started_at: float
-    _restarts: int
-    _rss: int
-    _down: trio.Event
-    _kill_reason: str | None
-    _stopping: bool
-    _stopped: trio.Event
-    _last_pong: int
-    _tail: OutputTail
-    _nursery: trio.Nursery | None
-    _background: trio.Nursery | None
-    _standby: Spawned | None
-    _forks: ForkServer | None
+    Args:
+        spec: how to run the worker.
+        emit: where starts, exits, restarts and give-ups are reported.
+        router: answers the requests the worker sends to the parent.
+        forks: the fork server to start processes from, if there is one.
+    """
+
+    def __init__(
+        self,
+        spec: ChildSpec,
+        emit: Callable[[SupervisorEvent], None],
+        router: Router,
+        forks: ForkServer | None = None,
+    ) -> None:
+        self.spec = spec
+        self._emit = emit
+        self._router = router
+        self._forks = forks
+        self._state: WorkerState = "starting"
+        self._changed = trio.Event()
+        self._stopping = False
+        self._stopped = trio.Event()
+        self._restarts = 0
+        self._background: trio.Nursery | None = None
+        self._standby: Spawned | None = None
+        # The current process (one incarnation), set anew by each.
+        self._spawned: Spawned | None = None
+        self._chan: Channel | None = None
+        self._nursery: trio.Nursery | None = None
+        self._down = trio.Event()
+        self._kill_reason: str | None = None
+        self._started_at = 0.0
+        self._last_pong = 0
+        self._rss = 0
+        self._tail = OutputTail()
 
     @property
     def name(self) -> str:
         """The worker's name."""
         return self.spec.name
+
+    @property
+    def state(self) -> WorkerState:
+        """``starting``, ``running``, ``restarting``, ``stopping``, ``stopped`` or ``gave_up``."""
+        return self._state
+
+    @property
+    def pid(self) -> int | None:
+        """The pid of the current process, if one is running."""
+        if self._spawned is None or self._state not in ("running", "stopping"):
+            return None
+        return self._spawned.process.pid
+
+    def status(self) -> WorkerStatus:
+        """This worker's row of the supervisor tree."""
+        running = self._state == "running"
+        return WorkerStatus(
+            name=self.name,
+            pid=self.pid,
+            state=self._state,
+            uptime=trio.current_time() - self._started_at if running else 0.0,
+            restarts=self._restarts,
+            rss=self._rss if running else 0,
+        )
+
+    def ready(self) -> Channel | None:
+        """The channel of a running process, if there is one now."""
+        chan = self._chan
+        if self._state == "running" and chan is not None and not chan.closed:
+            return chan
+        return None
+
+    async def changed(self) -> None:
+        """Wait for the next change of state."""
+        await self._changed.wait()
+
+    def kill(self, reason: str) -> None:
+        """Kill the current process (SIGKILL to its group); it is restarted per the spec."""
+        if self._kill_reason is None and not self._down.is_set():
+            self._kill_reason = reason
+            self._down.set()
+
+    async def stop(self) -> None:
+        """Stop for good with the full kill ladder, and wait until it is done."""
+        self._stopping = True
+        self._down.set()
+        self._wake()
+        await self._stopped.wait()
 
     def _wake(self) -> None:
         self._changed.set()
@@ -173,11 +238,6 @@ class Lifecycle:
     def _new_tag(self) -> str:
         return f"{self.name}-{os.getpid()}-{next(_serial)}-{secrets.token_hex(4)}"
 
-    def _request_kill(self, reason: str) -> None:
-        if self._kill_reason is None and not self._down.is_set():
-            self._kill_reason = reason
-            self._down.set()
-
     async def _incarnation(self) -> WorkerExited:
         self._down = trio.Event()
         self._kill_reason = None
@@ -200,7 +260,7 @@ class Lifecycle:
             router=self._router,
             max_frame=self.spec.max_frame,
             cancel_grace=self.spec.request_grace,
-            on_cancel_ignored=lambda _request: self._request_kill("deadline"),
+            on_cancel_ignored=lambda _request: self.kill("deadline"),
             on_control=self._on_control,
         )
         self._chan = chan
@@ -281,7 +341,7 @@ class Lifecycle:
         error = await chan.run()
         if isinstance(error, ProtocolError):
             self._tail.feed(f"[supervisor] protocol error: {error}\n".encode())
-            self._request_kill("protocol")
+            self.kill("protocol")
         self._down.set()
 
     async def _watch_exit(self, process: WorkerProcess) -> None:
@@ -293,9 +353,9 @@ class Lifecycle:
             while self._state != "running":
                 await self._changed.wait()
             return
-        self._request_kill("start timeout")
+        self.kill("start timeout")
 
-    async def _on_control(self, env: Ping | Pong | Hello | Shutdown) -> None:
+    async def _on_control(self, env: Control) -> None:
         if isinstance(env, Hello):
             self._started_at = trio.current_time()
             first = self._restarts == 0
@@ -317,7 +377,7 @@ class Lifecycle:
                     f"[supervisor] RSS {env.rss} bytes over the limit of "
                     f"{self.spec.rss_limit}\n".encode()
                 )
-                self._request_kill("memory")
+                self.kill("memory")
 
     async def _heartbeat(self, chan: Channel) -> None:
         interval = self.spec.heartbeat_interval
@@ -329,7 +389,7 @@ class Lifecycle:
                 self._tail.feed(
                     f"[supervisor] no heartbeat for {seq - self._last_pong} intervals\n".encode()
                 )
-                self._request_kill("heartbeat")
+                self.kill("heartbeat")
                 return
             seq += 1
             await chan.send_control(Ping(seq))

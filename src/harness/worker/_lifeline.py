@@ -1,9 +1,10 @@
-"""A thread that ends the worker when the parent is gone, even if the event loop hangs.
+"""A worker never outlives its parent, nor leaves behind what it started.
 
-The normal path is the channel's EOF, seen by the trio loop. A handler stuck in
-synchronous code never sees it, so a daemon thread waits (``poll``, no timeout)
-for the peer to hang up the socket; if the process is still alive a grace period
-later, it kills its own descendants and leaves with ``os._exit``.
+The normal path is the channel's EOF, seen by the trio loop; on the way out the
+worker kills its own tree (:func:`kill_own_tree`). A handler stuck in synchronous
+code never sees the EOF, so a daemon thread waits (``poll``, no timeout) for the
+peer to hang up the socket; if the process is still alive a grace period later,
+it kills the tree itself and leaves with ``os._exit``.
 """
 
 from __future__ import annotations
@@ -13,25 +14,22 @@ import select
 import threading
 import time
 
-__all__ = ["start_lifeline"]
+from harness.ipc import WORKER_TAG_ENV
+
+__all__ = ["EXIT_PARENT_GONE", "kill_own_tree", "start_lifeline"]
 
 EXIT_PARENT_GONE = 70
 
 
-def _kill_descendants() -> None:
-    try:
-        import psutil
-    except ImportError:  # pragma: no cover - psutil is a dependency
-        return
-    try:
-        children = psutil.Process().children(recursive=True)
-    except psutil.Error:
-        return
-    for child in children:
-        try:
-            child.kill()
-        except psutil.Error:
-            pass
+def kill_own_tree() -> None:
+    """Kill everything this worker started: its descendants and whatever carries its tag.
+
+    If the parent is gone, nobody else is left to sweep. The killing is the
+    supervisor's, loaded only now (psutil with it), off the start-up path.
+    """
+    from harness.supervisor import kill_descendants
+
+    kill_descendants(os.getpid(), os.environ.get(WORKER_TAG_ENV))
 
 
 def _watch(fd: int, grace: float) -> None:
@@ -45,7 +43,7 @@ def _watch(fd: int, grace: float) -> None:
         if events:
             break
     time.sleep(grace)
-    _kill_descendants()
+    kill_own_tree()
     os._exit(EXIT_PARENT_GONE)
 
 

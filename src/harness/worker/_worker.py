@@ -8,7 +8,7 @@ import signal
 import socket
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any, NoReturn, TypeVar
+from typing import NoReturn, TypeVar
 
 import trio
 
@@ -16,9 +16,9 @@ from harness.ipc import (
     DEFAULT_MAX_FRAME,
     IPC_FD_ENV,
     MAX_FRAME_ENV,
-    WORKER_TAG_ENV,
     Channel,
     ChannelClosed,
+    Control,
     Emit,
     Hello,
     Message,
@@ -27,13 +27,14 @@ from harness.ipc import (
     Router,
     Shutdown,
 )
-from harness.worker._lifeline import start_lifeline
+from harness.worker._lifeline import kill_own_tree, start_lifeline
 
 __all__ = ["Worker", "current_rss"]
 
 
 M = TypeVar("M", bound=Message)
-F = TypeVar("F", bound=Callable[..., Any])
+# A hook is sync or async; whatever it returns (or its awaitable gives) is ignored.
+F = TypeVar("F", bound=Callable[[], object])
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -45,14 +46,6 @@ def current_rss() -> int:
             return int(f.read().split()[1]) * _PAGE
     except (OSError, ValueError, IndexError):
         return 0
-
-
-def _kill_own_descendants() -> None:
-    # Whatever this worker started dies with it: if the parent is gone, nobody
-    # else is left to sweep. psutil loads only now, off the start-up path.
-    from harness.supervisor import kill_descendants
-
-    kill_descendants(os.getpid(), os.environ.get(WORKER_TAG_ENV))
 
 
 class Worker:
@@ -67,15 +60,19 @@ class Worker:
         self.name = name
         self.router = Router()
         self.shutdown_grace = shutdown_grace
-        self._hooks: list[Callable[[], Any]] = []
+        self._hooks: list[Callable[[], object]] = []
         self._peer: Channel | None = None
         self._nursery: trio.Nursery | None = None
 
-    def handle(self, msg_type: type[M]) -> Callable[[Callable[[M], Awaitable[Message]]], Any]:
+    def handle(
+        self, msg_type: type[M]
+    ) -> Callable[[Callable[[M], Awaitable[Message]]], Callable[[M], Awaitable[Message]]]:
         """Decorator: an ``async fn(request) -> reply`` for *msg_type*."""
         return self.router.handle(msg_type)
 
-    def stream(self, msg_type: type[M]) -> Callable[[Callable[[M, Emit], Awaitable[None]]], Any]:
+    def stream(
+        self, msg_type: type[M]
+    ) -> Callable[[Callable[[M, Emit], Awaitable[None]]], Callable[[M, Emit], Awaitable[None]]]:
         """Decorator: an ``async fn(request, emit)`` streaming items for *msg_type*."""
         return self.router.stream(msg_type)
 
@@ -133,7 +130,7 @@ class Worker:
             with trio.CancelScope(shield=True), trio.move_on_after(self.shutdown_grace):
                 await self._run_hooks()
             with trio.CancelScope(shield=True), trio.move_on_after(2.0):
-                await trio.to_thread.run_sync(_kill_own_descendants, abandon_on_cancel=True)
+                await trio.to_thread.run_sync(kill_own_tree, abandon_on_cancel=True)
             with trio.CancelScope(shield=True), trio.move_on_after(1.0):
                 await chan.aclose()
 
@@ -142,7 +139,7 @@ class Worker:
         # The parent closed the channel (or broke the protocol): nothing left to serve.
         self.shutdown()
 
-    async def _control(self, env: Ping | Pong | Hello | Shutdown) -> None:
+    async def _control(self, env: Control) -> None:
         if isinstance(env, Ping):
             await self.peer.send_control(Pong(env.seq, current_rss()))
         elif isinstance(env, Shutdown):
