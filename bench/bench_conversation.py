@@ -24,8 +24,8 @@ import psutil
 import trio
 from tests.scripted import ScriptedModel, call, reply
 
+from harness.conversation import SessionOptions, open_session
 from harness.conversation import events as ev
-from harness.conversation._session import SessionOptions, open_session
 from harness.conversation._store import SessionStore
 from harness.messages.model import ToolCall
 
