@@ -30,7 +30,7 @@ def choose_model(app: App) -> None:
         _say(app, f"model {app.provider}:{app.model} (remembered for this folder)")
         return
     try:
-        from harness.actors.model.local import (  # type: ignore[import-untyped,unused-ignore]
+        from harness.actors.model.local import (
             NoModelAvailable,
             choose_startup_model,
         )
