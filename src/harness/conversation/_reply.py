@@ -26,7 +26,14 @@ StreamItem = pm.TextDelta | pm.ThinkingDelta | pm.Usage
 
 
 class ModelFailed(ProviderError):
-    """The model (or its worker) failed a round: ``kind`` is the model's error kind."""
+    """The model (or its worker) failed a round: ``kind`` is the model's error kind, or
+    ``worker`` when the model worker itself failed."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(kind, message)
+        # ProviderError narrows kinds to a backend's; a dead worker is not one, and the
+        # error event (and headless mode's exit status) must still say so
+        self.kind = kind
 
 
 @attrs.define
