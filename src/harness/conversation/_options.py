@@ -37,7 +37,8 @@ class SessionOptions:
         workspace: the project folder (default: the current folder).
         home: ``HARNESS_HOME`` (default: from *environ*, else ``~/.harness``).
         environ: the environment (default: ``os.environ``); secrets in it are masked.
-        provider, models, base_url, api_key, tool_protocol: who answers.
+        provider, models, base_url, api_key, tool_protocol: who answers (no
+            provider: :func:`model_choice` chooses).
         permission_mode: ``ask``, ``auto``, ``plan``, ``deny``.
         max_turns, verify, verify_attempts, tool_timeout: limits and checks.
         resume: an id or title to resume; *continue_latest* resumes the newest.
@@ -58,7 +59,7 @@ class SessionOptions:
     workspace: str | None = None
     home: str | None = None
     environ: Mapping[str, str] | None = None
-    provider: str = "ollama"
+    provider: str = ""
     models: tuple[str, ...] = ()
     base_url: str | None = None
     api_key: str | None = None
@@ -85,10 +86,12 @@ class SessionOptions:
 
 
 def model_choice(options: SessionOptions) -> tuple[str, tuple[str, ...]]:
-    """The provider and the models to try, in order: what *options* name, else the
-    provider's default model. Every way into a session settles its model here."""
-    models = options.models or (DEFAULT_MODELS.get(options.provider, ""),)
-    return options.provider, tuple(m for m in models if m)
+    """The provider and the models to try, in order: what *options* name, else
+    ``ollama``, and the provider's default model when none is named. Every way into a
+    session (headless, the API, the terminal) settles its model here."""
+    provider = options.provider or "ollama"
+    models = options.models or (DEFAULT_MODELS.get(provider, ""),)
+    return provider, tuple(m for m in models if m)
 
 
 def loop_config(options: SessionOptions, *, workspace: str, system: str) -> LoopConfig:
