@@ -94,8 +94,13 @@ class Session:
     """An open session (see :func:`open_session`): run prompts, watch their events,
     and change what a person changes mid-session.
 
-    ``conversation`` and ``engine`` are the loop and the workers underneath, for
-    this package's tests and diagnostics; a frontend needs only the methods.
+    Attributes:
+        problems: what was wrong with the configuration or the resumed log, one
+            sentence each (also sent as ``error`` events when it opened).
+        resumed: whether it went on from an earlier session's log.
+        conversation, engine, log, store: the loop, the workers, the session log and
+            the workspace's sessions underneath, for this package's tests and for
+            diagnostics; a frontend needs only the methods.
     """
 
     def __init__(
