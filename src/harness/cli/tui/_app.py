@@ -14,8 +14,10 @@ each does).
 The session opens in the background: the prompt is ready before the workers
 have started (their imports are not on the path to the first prompt), and the
 first line typed waits for the session if it is not ready yet. What it opens
-with is settled in :mod:`._options`; what each slash command does, in
-:mod:`._dispatch`.
+with is settled in :mod:`._options`; the slash commands are gathered in
+:mod:`._dispatch`, each declared where it is handled. The app holds the session
+only as a :class:`~harness.conversation.Session` and changes it only through its
+methods.
 """
 
 from __future__ import annotations
