@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import trio
 
-from harness.conversation._session import LiveSession, SessionOptions, open_session
+from harness.conversation import Session, SessionOptions, open_session
 from tests.scripted import ScriptedModel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,8 +70,8 @@ def options_for(workspace: Path, home: Path, model: ScriptedModel, **kw: Any) ->
 @pytest.fixture
 def session_factory(
     workspace: Path, home: Path, model: ScriptedModel
-) -> Callable[..., AbstractAsyncContextManager[LiveSession]]:
-    def make(**kw: Any) -> AbstractAsyncContextManager[LiveSession]:
+) -> Callable[..., AbstractAsyncContextManager[Session]]:
+    def make(**kw: Any) -> AbstractAsyncContextManager[Session]:
         approver = kw.pop("approver", None)
         return open_session(options_for(workspace, home, model, **kw), approver=approver)
 

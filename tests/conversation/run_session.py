@@ -13,7 +13,7 @@ import orjson
 import trio
 
 from harness.conversation import events as ev
-from harness.conversation._session import open_session
+from harness.conversation import open_session
 from tests.conversation.conftest import options_for
 
 

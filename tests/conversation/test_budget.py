@@ -125,7 +125,7 @@ async def test_summarises_with_the_model_and_keeps_agents_md(
     async with session_factory(context=ContextSettings(threshold=1.0)) as s:
         # a window just above what the system prompt and the tool schemas need
         b = s.conversation.budget
-        base = b.estimate(s.conversation.config.system, [], s.conversation._schemas())
+        base = b.estimate(s.conversation.config.system, [], s.conversation.schemas())
         b.window, b.reserve = base + 1500, 200
         events = s.events()
         first = await s.run("read big.txt " + "context " * 150)

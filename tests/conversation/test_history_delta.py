@@ -13,16 +13,16 @@ from typing import Any
 
 import trio
 
-from harness.conversation._session import LiveSession
+from harness.conversation import Session
 from harness.messages.model import ChatMessage
 from tests.scripted import ScriptedModel, call, reply
 
 
-async def _full_body(s: LiveSession, model: ScriptedModel, messages: list[ChatMessage]) -> Any:
+async def _full_body(s: Session, model: ScriptedModel, messages: list[ChatMessage]) -> Any:
     """The body the model worker sends for *messages* in a request with no delta."""
     conv = s.conversation
     model.add(reply("full", usage=None))
-    request = conv._request(messages, system=conv.config.system, tools=conv._schemas())
+    request = conv._request(messages, system=conv.config.system, tools=conv.schemas())
     assert request.history is None
     with trio.fail_after(10):
         async with s.engine.stream(request) as items:
@@ -32,7 +32,7 @@ async def _full_body(s: LiveSession, model: ScriptedModel, messages: list[ChatMe
 
 
 async def _check_bodies_whole(
-    s: LiveSession, model: ScriptedModel, bodies: list[Any], history: list[ChatMessage]
+    s: Session, model: ScriptedModel, bodies: list[Any], history: list[ChatMessage]
 ) -> None:
     """Each body equals the full-history body of the history prefix it stands for."""
     for body in bodies:
@@ -154,7 +154,7 @@ async def test_trimmed_history_is_sent_whole(
         # a window that forces the old read_file output to be trimmed from now on
         b = s.conversation.budget
         conv = s.conversation
-        need = b.estimate(conv.config.system, conv.history, conv._schemas())
+        need = b.estimate(conv.config.system, conv.history, conv.schemas())
         b.window, b.reserve = int(need / b.settings.threshold) + 300, 300
         assert (await s.run("still repeating? " + "please " * 100)).ok
         last = model.requests[-1]

@@ -4,14 +4,11 @@ import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
-from harness.cli.tui._commands import (
-    COMMANDS,
-    CommandError,
-    is_command,
-    on_off,
-    parse_command,
-)
+from harness.cli.tui._commands import CommandError, is_command, on_off
 from harness.cli.tui._completion import HarnessCompleter
+from harness.cli.tui._dispatch import COMMANDS
+
+parse_command = COMMANDS.parse
 
 ISSUE_COMMANDS = [
     "help",
@@ -92,6 +89,7 @@ def test_completion_commands_arguments_and_files(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     c = HarnessCompleter(
         tmp_path,
+        COMMANDS,
         {
             "@models": lambda: ["qwen2.5-coder", "llama3"],
             "@sessions": lambda: ["fix the parser", "abc123"],
@@ -117,4 +115,4 @@ def test_a_failing_source_completes_nothing(tmp_path: Path) -> None:
     def boom() -> list[str]:
         raise RuntimeError("daemon down")
 
-    assert complete(HarnessCompleter(tmp_path, {"@models": boom}), "/model ") == []
+    assert complete(HarnessCompleter(tmp_path, COMMANDS, {"@models": boom}), "/model ") == []

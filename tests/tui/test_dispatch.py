@@ -1,4 +1,4 @@
-"""The command table's handlers, and the keys routed while no prompt is open."""
+"""The commands' handlers, and the keys routed while no prompt is open."""
 
 import argparse
 import io
@@ -13,13 +13,32 @@ import trio.testing
 from rich.console import Console
 
 from harness.cli.tui._app import App, ExitApp
-from harness.cli.tui._commands import COMMANDS, CommandError, parse_command
-from harness.cli.tui._dispatch import HANDLERS, dispatch
+from harness.cli.tui._commands import CommandError
+from harness.cli.tui._dispatch import COMMANDS, SOURCES, dispatch
 from harness.cli.tui._runkeys import RunKeys
 
+parse_command = COMMANDS.parse
 
-def test_every_command_in_the_table_has_a_handler() -> None:
-    assert sorted(HANDLERS) == sorted(c.name for c in COMMANDS)
+
+def test_every_list_a_command_completes_to_is_one_the_terminal_has() -> None:
+    named = {w for c in COMMANDS for place in c.complete for w in place if w.startswith("@")}
+    assert named
+    assert named <= set(SOURCES)
+
+
+def test_a_command_declared_twice_is_refused() -> None:
+    import types
+
+    from harness.cli.tui._commands import CommandSet, command
+
+    async def handler(app: App, p: object) -> None:
+        pass
+
+    twice = types.ModuleType("twice")
+    twice.a = command("same", "", "one")(handler)  # type: ignore[attr-defined,arg-type]
+    twice.b = command("other", "", "two", aliases=("same",))(handler)  # type: ignore[attr-defined,arg-type]
+    with pytest.raises(ValueError, match="/same is declared twice"):
+        CommandSet(twice)
 
 
 @pytest.fixture

@@ -17,12 +17,15 @@ import os
 import signal
 import sys
 from collections.abc import Mapping
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 import trio
 
 from harness.conversation import events as ev
+
+if TYPE_CHECKING:
+    from harness.conversation import SessionOptions
 
 __all__ = ["exit_status", "run_headless"]
 
@@ -81,7 +84,7 @@ def run_headless(
         _say(stderr, "harness: the task is empty (give it after -p, or on stdin with -p -)")
         return 2
     from harness.cli._options import session_options
-    from harness.conversation._store import SessionNotFound
+    from harness.conversation import SessionNotFound
 
     try:
         options = session_options(args, env)
@@ -192,25 +195,17 @@ def _quiet_line(event: ev.ConversationEvent) -> str:
     return ""
 
 
-async def _run(options: Any, prompt: str, fmt: str, stdout: IO[str], stderr: IO[str]) -> int:
-    from harness.conversation._session import open_session
+async def _run(
+    options: SessionOptions, prompt: str, fmt: str, stdout: IO[str], stderr: IO[str]
+) -> int:
+    from harness.conversation import open_session
 
     writer = _Writer(fmt, stdout, stderr)
     async with open_session(options) as session:
-        session.conversation.subscribe(writer)
-        # the session_started event went out before we subscribed: repeat it for stream-json
-        writer(
-            ev.SessionStarted(
-                session_id=session.id,
-                workspace=session.conversation.workspace,
-                provider=session.conversation.config.provider,
-                model=(session.conversation.config.models or ("",))[0],
-                resumed=session.resumed,
-                title=session.conversation.title,
-            )
-        )
-        for problem in session.problems:
-            writer(ev.ErrorEvent(session_id=session.id, kind="config", message=problem))
+        session.subscribe(writer)
+        # session_started and the problems went out before we subscribed
+        for event in session.opening:
+            writer(event)
         interrupted = False
         async with trio.open_nursery() as nursery:
 

@@ -171,7 +171,7 @@ def main(argv: list[str]) -> int:
 
         return run_headless(args)
     try:
-        from harness.cli.tui import run  # type: ignore[attr-defined,unused-ignore]
+        from harness.cli.tui import run
     except ImportError:
         sys.stderr.write("harness: the interactive terminal is not in this build; use -p TASK\n")
         return EXIT_CODES["usage"]

@@ -1,10 +1,57 @@
-"""The conversation actor: the agent loop, its typed events and the session log.
+"""The conversation: the agent loop as an engine with one public face.
 
-This package's ``__init__`` stays light: it exposes the event vocabulary only.
-The loop, the engine and the session store live in private modules imported by
-:mod:`harness.api` and the command line when they need them.
+Open a session, run prompts, watch their events::
+
+    async with open_session(workspace=".", provider="ollama", permission_mode="auto") as s:
+        result = await s.run("explain main.py")
+
+What a frontend holds is a :class:`Session` (from :func:`open_session`, given a
+:class:`SessionOptions` or its fields as keywords). An :data:`Approver` answers the
+calls that need a person's approval, given an :class:`ApprovalRequest`; a
+:class:`FrontendPort` answers the tools only a person can (``get_user_input``,
+``submit_plan``). Every event is a class in :mod:`harness.conversation.events`.
+
+The errors a caller can catch (all under :class:`harness.errors.HarnessError`):
+:class:`SessionNotFound` (``resume`` names no session), :class:`BudgetExceeded` (a
+request cannot fit the model's window), :class:`ModelFailed` (the model or its
+worker failed a round); a bad option is a ``ValueError``. A run itself never
+raises them: they end it as an ``error`` event and a ``result``.
+
+The session log of a workspace: :func:`list_sessions`, :func:`export_json`,
+:func:`export_markdown` (of a :class:`LoadedSession`), and :class:`SessionInfo`,
+a row of the list.
 """
 
 from harness.conversation import events
+from harness.conversation._budget import BudgetExceeded, ContextSettings
+from harness.conversation._options import SessionOptions
+from harness.conversation._ports import ApprovalRequest, Approver, Decision, FrontendPort
+from harness.conversation._reply import ModelFailed
+from harness.conversation._session import Session, list_sessions, open_session
+from harness.conversation._store import (
+    LoadedSession,
+    SessionInfo,
+    SessionNotFound,
+    export_json,
+    export_markdown,
+)
 
-__all__ = ["events"]
+__all__ = [
+    "ApprovalRequest",
+    "Approver",
+    "BudgetExceeded",
+    "ContextSettings",
+    "Decision",
+    "FrontendPort",
+    "LoadedSession",
+    "ModelFailed",
+    "Session",
+    "SessionInfo",
+    "SessionNotFound",
+    "SessionOptions",
+    "events",
+    "export_json",
+    "export_markdown",
+    "list_sessions",
+    "open_session",
+]

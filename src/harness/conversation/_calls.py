@@ -7,6 +7,7 @@ terminating one), so the history stays well-formed for every provider.
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -26,11 +27,11 @@ from harness.ipc import (
     WorkerError,
     WorkerUnavailable,
 )
-from harness.ipc._errors import describe_exit
 from harness.messages.model import ToolCall
 from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview
 
 if TYPE_CHECKING:
+    from harness.actors.tools import ToolSpec
     from harness.conversation._loop import Conversation
 
 __all__ = ["DISCOVERY_TOOLS", "CallRunner", "CallsOutcome", "LocalTool", "describe_worker_error"]
@@ -53,17 +54,36 @@ class CallsOutcome:
 @attrs.define
 class _Prepared:
     call: ToolCall
-    spec: Any = None
+    spec: ToolSpec | None = None
     args: dict[str, Any] = attrs.field(factory=dict)
     main: str = ""
     error: str = ""
+
+    @property
+    def tool(self) -> ToolSpec:
+        """The call's spec; only a call prepared without an error is authorised or run."""
+        if self.spec is None:
+            raise RuntimeError(f"{self.call.name} was not prepared: {self.error}")
+        return self.spec
+
+
+def _how_it_ended(exc: WorkerDied) -> str:
+    if exc.exit_code is None:
+        return "still running"
+    if exc.signal is not None:
+        try:
+            name = signal.Signals(exc.signal).name
+        except ValueError:
+            name = "unknown"
+        return f"killed by signal {exc.signal} ({name})"
+    return f"exited with code {exc.exit_code}"
 
 
 def describe_worker_error(exc: IpcError, name: str, main: str) -> str:
     """One plain sentence for the model about a worker that failed a call."""
     what = f"{name}({main!r})" if main else name
     if isinstance(exc, WorkerDied):
-        how = describe_exit(exc.exit_code)
+        how = _how_it_ended(exc)
         if exc.reason not in ("exited", "killed"):
             how += f" after {exc.reason}"
         return (
@@ -107,8 +127,8 @@ class CallRunner:
         else:
             p.spec = table.get(call.name)
             try:
-                p.args = p.spec.bind(call.arguments)
-                p.main = p.spec.main_value(p.args) or ""
+                p.args = p.tool.bind(call.arguments)
+                p.main = p.tool.main_value(p.args) or ""
             except (ValueError, TypeError) as exc:
                 p.error = f"Invalid arguments: {exc}"
         conv.emit(
@@ -153,7 +173,7 @@ class CallRunner:
     async def _authorise(self, p: _Prepared) -> tuple[bool, bool, str]:
         """``(run, user_denied, reason)``."""
         conv = self.conv
-        spec = p.spec
+        spec = p.tool
         decision, why = conv.policy.decide(spec, p.args, conv.config.permission_mode)
         how = why or decision
         if decision == "allow":
@@ -223,7 +243,7 @@ class CallRunner:
 
     async def _execute(self, p: _Prepared) -> ToolOutcome:
         conv = self.conv
-        spec = p.spec
+        spec = p.tool
         name = p.call.name
         executor: str = spec.executor
         conv.emit(
@@ -269,7 +289,7 @@ class CallRunner:
         outcome = await self._execute(p)
         if p.call.name in DISCOVERY_TOOLS and outcome.ok:
             self.cache[key] = outcome
-        elif p.spec.kind != "read" and outcome.ok:
+        elif p.tool.kind != "read" and outcome.ok:
             self.cache.clear()  # the workspace may have changed
         return outcome
 
@@ -312,7 +332,7 @@ class CallRunner:
                 continue
             started = time.monotonic()
             outcome = self._finish(p, await self._run_one(p), started)
-            if p.spec.terminating and outcome.ok:
+            if p.tool.terminating and outcome.ok:
                 stop = "terminated"
                 stop_text = f"the run ended at the terminating call {p.call.name}."
                 conv.final_text = conv.final_text or outcome.output

@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 
 from harness.conversation._budget import ContextSettings
-from harness.messages.tools import PERMISSION_MODES
+from harness.messages import PERMISSION_MODES, PermissionMode
 
 __all__ = ["LoopConfig"]
 
@@ -43,7 +43,7 @@ class LoopConfig:
     base_url: str | None = None
     api_key: str | None = None
     tool_protocol: str = "auto"
-    permission_mode: str = "ask"
+    permission_mode: PermissionMode = "ask"
     max_turns: int = 50
     verify: str | None = None
     verify_attempts: int = 3

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 import attrs
 import trio
@@ -19,7 +19,12 @@ from harness.ipc import Message, ProtocolError, WorkerUnavailable
 from harness.messages.model import ChatRequest
 from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
 
+if TYPE_CHECKING:
+    from harness.supervisor import Supervisor, SupervisorEvent, WorkerHandle, WorkerStatus
+
 __all__ = ["DEFAULT_MODULES", "Engine", "WorkerSettings", "open_engine"]
+
+_Reply = TypeVar("_Reply", bound=Message)
 
 DEFAULT_MODULES: dict[str, str] = {
     "model": "harness.actors.model",
@@ -52,7 +57,7 @@ class Engine:
     """The running workers, seen by the loop as a :class:`ModelPort` and an
     :class:`ExecutorPort`. Build it with :func:`open_engine`."""
 
-    def __init__(self, supervisor: Any, settings: WorkerSettings) -> None:
+    def __init__(self, supervisor: Supervisor, settings: WorkerSettings) -> None:
         self.supervisor = supervisor
         self.settings = settings
         self._listeners: list[Callable[[ev.ConversationEvent], None]] = []
@@ -69,7 +74,7 @@ class Engine:
 
     def stream(self, request: ChatRequest) -> AbstractAsyncContextManager[AsyncIterator[Message]]:
         """Stream a model reply from the model worker."""
-        return self._handle("model").stream(request, timeout=None)  # type: ignore[no-any-return]
+        return self._handle("model").stream(request, timeout=None)
 
     # --- ExecutorPort -----------------------------------------------------------------
 
@@ -77,12 +82,7 @@ class Engine:
         self, executor: str, request: ToolInvoke, timeout: float | None
     ) -> ToolOutcome:
         """Run *request* on the *executor* worker."""
-        reply = await self._handle(executor).request(request, timeout=timeout)
-        if not isinstance(reply, ToolOutcome):
-            raise ProtocolError(
-                f"{executor} worker answered {type(reply).__name__}, not ToolOutcome"
-            )
-        return reply
+        return await self.call(executor, request, ToolOutcome, timeout=timeout)
 
     async def preview(self, request: ToolPreview) -> ToolPreviewResult | None:
         """Ask the tools worker what a mutating call would change."""
@@ -91,14 +91,31 @@ class Engine:
         reply = await self._handle("tools").request(request, timeout=10)
         return reply if isinstance(reply, ToolPreviewResult) else None
 
-    def _handle(self, name: str) -> Any:
+    def _handle(self, name: str) -> WorkerHandle:
         if name not in self.supervisor:
             raise WorkerUnavailable(f"there is no {name} worker in this session", worker=name)
         return self.supervisor.get(name)
 
     # --- workers ----------------------------------------------------------------------
 
-    def status(self) -> list[Any]:
+    async def call(
+        self, worker: str, message: Message, answer: type[_Reply], *, timeout: float | None
+    ) -> _Reply:
+        """Send *message* to *worker* and return its reply, which must be an *answer*.
+
+        Raises:
+            WorkerUnavailable: there is no such worker in this session.
+            ProtocolError: the worker answered with another message.
+            IpcError: the call failed on its way (see :mod:`harness.ipc`).
+        """
+        reply = await self._handle(worker).request(message, timeout=timeout)
+        if not isinstance(reply, answer):
+            raise ProtocolError(
+                f"{worker} worker answered {type(reply).__name__}, not {answer.__name__}"
+            )
+        return reply
+
+    def status(self) -> list[WorkerStatus]:
         """The supervisor tree (``/status``)."""
         return list(self.supervisor.status())
 
@@ -134,7 +151,7 @@ class Engine:
             for name in names:
                 nursery.start_soon(one, name)
 
-    async def _forward(self, events: Any) -> None:
+    async def _forward(self, events: trio.MemoryReceiveChannel[SupervisorEvent]) -> None:
         from harness.supervisor import WorkerExited, WorkerGaveUp, WorkerRestarted
 
         async for e in events:

@@ -35,7 +35,7 @@ def skill_tool(workspace: Path, home: Path) -> LocalTool:
 
     async def use_skill(args: dict[str, Any]) -> ToolOutcome:
         try:
-            from harness.skills import (  # type: ignore[import-untyped,unused-ignore]
+            from harness.skills import (
                 SkillError,
                 find_skill,
                 render_skill,

@@ -13,27 +13,38 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
+import attrs
 import trio
 
 from harness.conversation import events as ev
 from harness.conversation._budget import BudgetExceeded, ContextBudget
 from harness.conversation._calls import CallRunner, LocalTool
-from harness.conversation._compact import autotitle, compact
+from harness.conversation._compact import (
+    SUMMARY_SYSTEM,
+    TITLE_SYSTEM,
+    compaction_cut,
+    title_from,
+    transcript,
+)
 from harness.conversation._config import LoopConfig
+from harness.conversation._history import apply_compaction
 from harness.conversation._ports import (
     Approver,
     ExecutorPort,
     FrontendPort,
     ModelPort,
     PermissionPolicy,
-    ToolTableLike,
 )
-from harness.conversation._reply import ModelFailed, Reply, after_cancel, read_reply
+from harness.conversation._reply import ModelFailed, Reply, StreamItem, read_reply
 from harness.conversation._secrets import SecretMasker
 from harness.conversation._sync import HistorySync
 from harness.conversation._verify import verify
 from harness.messages import model as pm
+
+if TYPE_CHECKING:
+    from harness.actors.tools import ToolTable
 
 __all__ = ["Conversation", "Listener"]
 
@@ -65,7 +76,7 @@ class Conversation:
         config: LoopConfig,
         model: ModelPort,
         executors: ExecutorPort,
-        table: ToolTableLike,
+        table: ToolTable,
         policy: PermissionPolicy,
         approver: Approver | None = None,
         frontend: FrontendPort | None = None,
@@ -146,9 +157,9 @@ class Conversation:
 
     def tool_names(self) -> list[str]:
         """The tools the model is offered now."""
-        return [s.name for s in self._schemas()]
+        return [s.name for s in self.schemas()]
 
-    def _schemas(self) -> tuple[pm.ToolSchema, ...]:
+    def schemas(self) -> tuple[pm.ToolSchema, ...]:
         # the table deep-copies every schema; build them once per mode
         mode = self.config.permission_mode
         cached = self._schema_cache.get(mode)
@@ -158,8 +169,22 @@ class Conversation:
             )
         return cached
 
-    def tools_changed(self) -> None:
-        """Say the tool table changed (a tool was added or removed)."""
+    def configure(self, **changes: Any) -> None:
+        """Change settings (fields of :class:`LoopConfig`) from the next step on.
+
+        Raises:
+            ValueError: a value the loop cannot use (the settings stay as they were).
+        """
+        self.config = attrs.evolve(self.config, **changes)
+        self._schema_cache.clear()
+
+    def add_local_tool(self, name: str, fn: LocalTool) -> None:
+        """Run tool *name* (already in the table) by calling *fn*, and offer it to the
+        model from the next request on, even when the offer is a short list."""
+        offered = self.config.tools
+        if offered is not None and name not in offered:
+            self.config = attrs.evolve(self.config, tools=(*offered, name))
+        self.local_tools[name] = fn
         self._schema_cache.clear()
 
     def add_tool_result(self, call: pm.ToolCall, output: str) -> None:
@@ -195,10 +220,10 @@ class Conversation:
                     self._error(exc.kind, exc.message, fatal=True)
             if self._scope.cancelled_caught:
                 reason = "cancelled"
-                after_cancel(self)
+                self._settle_cancel()
             if reason in ("done", "terminated") and self.config.autotitle and not self.title:
                 with trio.move_on_after(30):
-                    await autotitle(self, prompt)
+                    await self._autotitle(prompt)
         finally:
             self._running = False
             self._scope = None
@@ -325,7 +350,7 @@ class Conversation:
         )
 
     async def _model_round(self) -> Reply:
-        tools = self._schemas()
+        tools = self.schemas()
         system = self.config.system
         plan = self.budget.plan(system, self.history, tools, self._current_start)
         if plan.summarise:
@@ -338,28 +363,123 @@ class Conversation:
             )
         self.budget.note_sent(system, plan.messages, tools)
         request = self._request(plan.messages, system=system, tools=tools)
-        reply = await read_reply(self, request, sync=self.history_sync)
+        self._reply = Reply()
+        reply = await read_reply(
+            self.model,
+            request,
+            into=self._reply,
+            on_item=self._streamed,
+            call_prefix=f"call_{self._turns}",
+            sync=self.history_sync,
+        )
         if reply.usage is not None:
             self.budget.calibrate(reply.usage.prompt_tokens)
         return reply
 
-    def _add_usage(self, usage: pm.Usage) -> None:
-        self.usage_total["prompt_tokens"] += usage.prompt_tokens or 0
-        self.usage_total["completion_tokens"] += usage.completion_tokens or 0
-        self.emit(
-            ev.UsageReported(
-                session_id=self.session_id,
-                prompt_tokens=usage.prompt_tokens,
-                completion_tokens=usage.completion_tokens,
+    def _streamed(self, item: StreamItem) -> None:
+        sid = self.session_id
+        if isinstance(item, pm.TextDelta):
+            self.emit(ev.TextDelta(session_id=sid, text=item.text))
+        elif isinstance(item, pm.ThinkingDelta):
+            self.emit(ev.ThinkingDelta(session_id=sid, text=item.text))
+        else:
+            self.usage_total["prompt_tokens"] += item.prompt_tokens or 0
+            self.usage_total["completion_tokens"] += item.completion_tokens or 0
+            self.emit(
+                ev.UsageReported(
+                    session_id=sid,
+                    prompt_tokens=item.prompt_tokens,
+                    completion_tokens=item.completion_tokens,
+                )
             )
-        )
+
+    def _settle_cancel(self) -> None:
+        """Record a cancel and leave the history well-formed for the next run: the
+        cut-off reply is kept without its calls, and every call left without a result
+        gets one saying it was cancelled."""
+        reply = self._reply
+        if reply is not None and (reply.text or reply.calls):
+            # the model was cut off mid-reply: keep what it said, run none of its calls
+            self._commit_reply(attrs.evolve(reply, calls=[]))
+        runner = self._runner
+        pending: list[pm.ToolCall] = []
+        for msg in reversed(self.history):
+            if msg.role == "assistant":
+                pending = [c for c in msg.tool_calls if not runner or c.id not in runner.finished]
+                break
+        for call in pending:
+            output = "Cancelled by the user before the call finished."
+            self.emit(
+                ev.ToolCallFinished(
+                    session_id=self.session_id,
+                    call_id=call.id,
+                    name=call.name,
+                    ok=False,
+                    output=output,
+                )
+            )
+            self.add_tool_result(call, output)
+            if runner:
+                runner.finished.add(call.id)
+        self.emit(ev.Cancelled(session_id=self.session_id, reason="cancelled by the user"))
+        self._turn_finished(self._turns, "cancelled")
 
     # --- compaction, titles ---------------------------------------------------------
 
     async def compact(self, upto: int | None = None) -> bool:
         """Summarise the history before the current turn (or its first *upto*
-        messages) with the model; returns whether it did."""
-        return await compact(self, upto)
+        messages) with the model; returns whether it did.
+
+        Never fails a run: a summary that cannot be had is an ``error`` event that
+        is not fatal.
+        """
+        history = self.history
+        n = self._current_start if upto is None else upto
+        if not self._running and upto is None:
+            n = len(history)
+        n = compaction_cut(history, n)
+        if n < 2:
+            return False
+        system = self.config.system
+        before = self.budget.estimate(system, history, ())
+        text = transcript(history[:n], max_chars=self.budget.limit * 3)
+        request = self._request(
+            [pm.ChatMessage(role="user", content=text)], system=SUMMARY_SYSTEM, tools=()
+        )
+        try:
+            reply = await read_reply(self.model, request)
+        except ModelFailed as exc:
+            self._error(exc.kind, f"could not summarise the history: {exc.message}", fatal=False)
+            return False
+        summary = reply.text.strip()
+        if not summary:
+            return False
+        self.history = apply_compaction(self.history, summary, n)
+        self._current_start = max(1, self._current_start - n + 1)
+        after = self.budget.estimate(system, self.history, ())
+        self.emit(
+            ev.Compacted(
+                session_id=self.session_id,
+                summary=summary,
+                replaced=n,
+                tokens_before=before,
+                tokens_after=after,
+            )
+        )
+        return True
+
+    async def _autotitle(self, prompt: str) -> None:
+        # a title that cannot be had is no title
+        request = self._request(
+            [pm.ChatMessage(role="user", content=prompt[:2000])], system=TITLE_SYSTEM, tools=()
+        )
+        try:
+            reply = await read_reply(self.model, request)
+        except ModelFailed:
+            return
+        title = title_from(reply.text)
+        if title:
+            self.set_title(title, by_user=False)
 
     def set_title(self, title: str, *, by_user: bool = True) -> None:
         """Name the session (``/title``)."""

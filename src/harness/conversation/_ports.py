@@ -1,21 +1,25 @@
 """The seams of the loop: one ``Protocol`` per role it talks to.
 
 The engine fills them with the supervisor's workers; tests may fill them with
-real workers too (no fakes of our own code). Errors from a port are the
+real workers too (no fakes of our own code). The tool table is not a port: it is
+data both sides read (:class:`harness.actors.tools.ToolTable`). Errors from a port are the
 runtime's (:mod:`harness.ipc`): the loop turns them into tool results.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import attrs
 
 from harness.ipc import Message
-from harness.messages.model import ChatRequest, ToolSchema
+from harness.messages.model import ChatRequest
 from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
+
+if TYPE_CHECKING:
+    from harness.actors.tools import ToolSpec
 
 __all__ = [
     "ApprovalRequest",
@@ -25,8 +29,6 @@ __all__ = [
     "FrontendPort",
     "ModelPort",
     "PermissionPolicy",
-    "ToolSpecLike",
-    "ToolTableLike",
 ]
 
 Decision = Literal["yes", "no", "always"]
@@ -80,45 +82,15 @@ class FrontendPort(Protocol):
         ...
 
 
-class ToolSpecLike(Protocol):
-    """The parts of the tools engineer's ``ToolSpec`` the loop reads."""
-
-    name: str
-    kind: str
-    executor: str
-    terminating: bool
-
-    @property
-    def mutating(self) -> bool: ...
-
-    def bind(self, arguments: Mapping[str, Any] | None) -> dict[str, Any]: ...
-
-    def main_value(self, arguments: Mapping[str, Any]) -> str | None: ...
-
-    def schema(self) -> ToolSchema: ...
-
-
-class ToolTableLike(Protocol):
-    """The parts of ``ToolTable`` the loop reads."""
-
-    def __contains__(self, name: object) -> bool: ...
-
-    def get(self, name: str) -> Any: ...
-
-    def schemas(
-        self, *, mode: str = "ask", names: Iterable[str] | None = None
-    ) -> tuple[ToolSchema, ...]: ...
-
-
 class PermissionPolicy(Protocol):
     """Decides whether a bound call runs, is denied, or must be asked."""
 
     def decide(
-        self, spec: Any, arguments: Mapping[str, Any], mode: str
+        self, spec: ToolSpec, arguments: Mapping[str, Any], mode: str
     ) -> tuple[Literal["allow", "deny", "ask"], str]:
         """``(decision, reason)`` for a call in permission *mode*."""
         ...
 
-    def allow_always(self, spec: Any, arguments: Mapping[str, Any]) -> None:
+    def allow_always(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
         """Remember an ``always`` answer as an allow rule."""
         ...

@@ -34,7 +34,7 @@ def build_system_prompt(
     ws = Path(workspace)
     parts = [BASE_PROMPT, f"Workspace: {ws} ({platform.system()})."]
     try:
-        from harness.instructions import (  # type: ignore[import-untyped,unused-ignore]
+        from harness.instructions import (
             find_instruction_files,
             instructions_prompt,
         )
@@ -48,7 +48,7 @@ def build_system_prompt(
         if problems is not None:
             problems.append(f"instruction files skipped: {exc}")
     try:
-        from harness.skills import (  # type: ignore[import-untyped,unused-ignore]
+        from harness.skills import (
             discover_skills,
             skills_prompt,
         )

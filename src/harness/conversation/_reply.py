@@ -1,33 +1,39 @@
 """One model reply, read from the model worker's stream.
 
 The items of the stream become a :class:`Reply` (text, thinking, tool calls, usage,
-which model answered) and, unless the read is ``quiet`` (a summary, a title), the
-conversation's ``text_delta``, ``thinking_delta`` and ``usage`` events as they come.
-A history sent as a delta that the worker does not hold is sent again in full,
-transparently; a worker that fails or a model error ends as :class:`ModelFailed`.
-A reply cut off by a cancel is settled by :func:`after_cancel`.
+which model answered). What the caller shows as it comes (deltas, usage) it gets
+through *on_item*; a read without one is quiet (a summary, a title). A history sent
+as a delta that the worker does not hold is sent again in full, transparently; a
+worker that fails or a model error ends as :class:`ModelFailed`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 import attrs
 
-from harness.conversation import events as ev
+from harness.conversation._ports import ModelPort
 from harness.conversation._sync import HistorySync
 from harness.errors import ProviderError
 from harness.ipc import IpcError
 from harness.messages import model as pm
 
-if TYPE_CHECKING:
-    from harness.conversation._loop import Conversation
+__all__ = ["ModelFailed", "Reply", "StreamItem", "read_reply"]
 
-__all__ = ["ModelFailed", "Reply", "after_cancel", "read_reply"]
+#: what a reply's reader hands on as it comes
+StreamItem = pm.TextDelta | pm.ThinkingDelta | pm.Usage
 
 
 class ModelFailed(ProviderError):
-    """The model (or its worker) failed a round: ``kind`` is the model's error kind."""
+    """The model (or its worker) failed a round: ``kind`` is the model's error kind, or
+    ``worker`` when the model worker itself failed."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(kind, message)
+        # ProviderError narrows kinds to a backend's; a dead worker is not one, and the
+        # error event (and headless mode's exit status) must still say so
+        self.kind = kind
 
 
 @attrs.define
@@ -47,27 +53,30 @@ class Reply:
 
 
 async def read_reply(
-    conv: Conversation,
+    model: ModelPort,
     request: pm.ChatRequest,
     *,
-    quiet: bool = False,
+    into: Reply | None = None,
+    on_item: Callable[[StreamItem], None] | None = None,
+    call_prefix: str = "call",
     sync: HistorySync | None = None,
 ) -> Reply:
-    """One model reply to *request*; with *sync*, the history goes as a delta when
-    it can, and in full again (transparently) when the worker does not hold its base.
+    """One model reply to *request*, read into *into* (so what came before a cancel
+    is there to keep); with *sync*, the history goes as a delta when it can, and in
+    full again (transparently) when the worker does not hold its base.
+
+    Calls the model gave no id get ``{call_prefix}_{n}``.
 
     Raises:
         ModelFailed: the model answered with an error, or its worker failed.
     """
-    reply = Reply()
-    if not quiet:
-        conv._reply = reply
+    reply = Reply() if into is None else into
     text: list[str] = []
     thinking: list[str] = []
     sent = request if sync is None else sync.prepare(request)
     unknown = False
     try:
-        async with conv.model.stream(sent) as items:
+        async with model.stream(sent) as items:
             async for item in items:
                 if isinstance(item, pm.HistoryHeld):
                     if sync is not None:
@@ -82,15 +91,16 @@ async def read_reply(
                     break
                 elif isinstance(item, pm.TextDelta):
                     text.append(item.text)
-                    reply.text = "".join(text) if quiet else reply.text + item.text
-                    if not quiet:
-                        conv.emit(ev.TextDelta(session_id=conv.session_id, text=item.text))
+                    if into is not None:
+                        reply.text += item.text
+                    if on_item is not None:
+                        on_item(item)
                 elif isinstance(item, pm.ThinkingDelta):
                     thinking.append(item.text)
-                    if not quiet:
-                        conv.emit(ev.ThinkingDelta(session_id=conv.session_id, text=item.text))
+                    if on_item is not None:
+                        on_item(item)
                 elif isinstance(item, pm.ToolCallEvent):
-                    call_id = item.id or f"call_{conv._turns}_{len(reply.calls)}"
+                    call_id = item.id or f"{call_prefix}_{len(reply.calls)}"
                     reply.calls.append(
                         (
                             pm.ToolCall(id=call_id, name=item.name, arguments=item.arguments or {}),
@@ -99,8 +109,8 @@ async def read_reply(
                     )
                 elif isinstance(item, pm.Usage):
                     reply.usage = item
-                    if not quiet:
-                        conv._add_usage(item)
+                    if on_item is not None:
+                        on_item(item)
                 elif isinstance(item, pm.ModelDone):
                     reply.model = item.model
                     reply.finish = item.finish_reason
@@ -112,39 +122,11 @@ async def read_reply(
         raise ModelFailed("worker", f"the model worker failed: {exc}") from None
     if unknown:
         # the worker did not hold the base (it restarted, or forgot): once more, in full
-        return await read_reply(conv, request, quiet=quiet, sync=sync)
+        if into is not None:
+            into.text = ""
+        return await read_reply(
+            model, request, into=into, on_item=on_item, call_prefix=call_prefix, sync=sync
+        )
     reply.text = "".join(text)
     reply.thinking = "".join(thinking)
     return reply
-
-
-def after_cancel(conv: Conversation) -> None:
-    """Record a cancel and leave the history well-formed for the next run: the
-    cut-off reply is kept without its calls, and every call left without a result
-    gets one saying it was cancelled."""
-    reply = conv._reply
-    if reply is not None and (reply.text or reply.calls):
-        # the model was cut off mid-reply: keep what it said, run none of its calls
-        conv._commit_reply(attrs.evolve(reply, calls=[]))
-    runner = conv._runner
-    pending: list[pm.ToolCall] = []
-    for msg in reversed(conv.history):
-        if msg.role == "assistant":
-            pending = [c for c in msg.tool_calls if not runner or c.id not in runner.finished]
-            break
-    for call in pending:
-        output = "Cancelled by the user before the call finished."
-        conv.emit(
-            ev.ToolCallFinished(
-                session_id=conv.session_id,
-                call_id=call.id,
-                name=call.name,
-                ok=False,
-                output=output,
-            )
-        )
-        conv.add_tool_result(call, output)
-        if runner:
-            runner.finished.add(call.id)
-    conv.emit(ev.Cancelled(session_id=conv.session_id, reason="cancelled by the user"))
-    conv._turn_finished(conv._turns, "cancelled")

@@ -32,9 +32,12 @@ class SecretMasker:
     """
 
     def __init__(self, environ: Mapping[str, str], extra: Iterable[str] = ()) -> None:
-        values = {v for k, v in environ.items() if looks_secret(k) and v}
-        values.update(v for v in extra if v)
-        self._values = sorted((v for v in values if len(v) >= _MIN_LEN), key=len, reverse=True)
+        self._values: list[str] = []
+        self._pattern: re.Pattern[str] | None = None
+        self._use({v for k, v in environ.items() if looks_secret(k) and v} | set(extra))
+
+    def _use(self, values: Iterable[str]) -> None:
+        self._values = sorted({v for v in values if len(v) >= _MIN_LEN}, key=len, reverse=True)
         # one alternation, longest first, so a key containing another is masked whole
         self._pattern = (
             re.compile("|".join(re.escape(v) for v in self._values)) if self._values else None
@@ -43,7 +46,7 @@ class SecretMasker:
     def add(self, value: str) -> None:
         """Mask *value* from now on."""
         if value and len(value) >= _MIN_LEN and value not in self._values:
-            self.__init__({}, [*self._values, value])  # type: ignore[misc]
+            self._use([*self._values, value])
 
     def __bool__(self) -> bool:
         return self._pattern is not None

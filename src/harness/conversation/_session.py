@@ -1,6 +1,9 @@
-"""One live session: the engine's workers, the loop, the log, the tools the loop runs itself.
+"""One open session: the engine's workers, the loop, the log, and what a frontend may do.
 
-:func:`open_session` is what the Python API, headless mode and the terminal use.
+:func:`open_session` is what the Python API, headless mode and the terminal use, and
+:class:`Session` the one surface they hold: running prompts, the events, and the
+settings a person changes mid-session (permission mode and rules, model, undo,
+autocommit, title, compaction).
 """
 
 from __future__ import annotations
@@ -9,119 +12,62 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
-import attrs
 import trio
 
 from harness.conversation import events as ev
 from harness.conversation._atomic import read_json
-from harness.conversation._budget import ContextSettings
 from harness.conversation._calls import LocalTool
-from harness.conversation._config import LoopConfig
-from harness.conversation._engine import (
-    DEFAULT_MODULES,
-    Engine,
-    WorkerSettings,
-    open_engine,
-    worker_env,
-)
+from harness.conversation._engine import Engine, WorkerSettings, open_engine, worker_env
 from harness.conversation._local_tools import memory_tools, skill_tool
-from harness.conversation._loop import Conversation
+from harness.conversation._loop import Conversation, Listener
 from harness.conversation._memory import MemoryStore
+from harness.conversation._options import SessionOptions, loop_config
 from harness.conversation._ports import Approver, FrontendPort
 from harness.conversation._prompt import build_system_prompt
 from harness.conversation._secrets import SecretMasker
 from harness.conversation._store import (
+    SessionInfo,
     SessionLog,
     SessionNotFound,
     SessionStore,
+    export_json,
+    export_markdown,
 )
 from harness.home import harness_home
-from harness.messages.model import ChatMessage
-from harness.messages.tools import ToolOutcome
+from harness.messages import PermissionMode
+from harness.messages.model import ChatMessage, ListModels, ModelList
+from harness.messages.tools import (
+    AutocommitState,
+    SetAutocommit,
+    ToolOutcome,
+    Undo,
+    UndoResult,
+)
 
-__all__ = ["LiveSession", "SessionOptions", "open_session"]
+if TYPE_CHECKING:
+    from harness.actors.tools import Kind, Permissions, ToolSpec, ToolTable
+    from harness.supervisor import WorkerStatus
 
-# Providers' default models when none is named.
-DEFAULT_MODELS = {
-    "ollama": "qwen2.5-coder:1.5b",
-    "openai": "gpt-4o-mini",
-    "anthropic": "claude-sonnet-4-5",
-    "gemini": "gemini-2.5-flash",
-    "local": "default",
-}
-
-
-@attrs.define
-class SessionOptions:
-    """Everything a session is opened with (the command line and the API fill it).
-
-    Attributes:
-        workspace: the project folder (default: the current folder).
-        home: ``HARNESS_HOME`` (default: from *environ*, else ``~/.harness``).
-        environ: the environment (default: ``os.environ``); secrets in it are masked.
-        provider, models, base_url, api_key, tool_protocol: who answers.
-        permission_mode: ``ask``, ``auto``, ``plan``, ``deny``.
-        max_turns, verify, verify_attempts, tool_timeout: limits and checks.
-        resume: an id or title to resume; *continue_latest* resumes the newest.
-        autotitle: let the model title the session after the first exchange.
-        system_extra: text appended to the system prompt.
-        allow, deny: permission rules for this session only.
-        sandbox: ``workspace-write`` runs shell commands under bubblewrap.
-        workers: worker name -> module (default: model, tools, shell).
-        worker_env: extra environment per worker name.
-        context: the model's window and output reserve.
-        record: write the session log (off: nothing is written under HARNESS_HOME).
-        tools: offer only these built-in tools (``None``: every one; the embedded
-            ``local`` model gets the short list ``SMALL_MODEL_TOOLS``, since each tool
-            is prompt it reads before its first token).
-        temperature, seed: sampling (``None``: the provider's own).
-    """
-
-    workspace: str | None = None
-    home: str | None = None
-    environ: Mapping[str, str] | None = None
-    provider: str = "ollama"
-    models: tuple[str, ...] = ()
-    base_url: str | None = None
-    api_key: str | None = None
-    tool_protocol: str = "auto"
-    permission_mode: str = "ask"
-    max_turns: int = 50
-    verify: str | None = None
-    verify_attempts: int = 3
-    tool_timeout: float | None = None
-    resume: str | None = None
-    continue_latest: bool = False
-    autotitle: bool = False
-    system_extra: str = ""
-    allow: tuple[str, ...] = ()
-    deny: tuple[str, ...] = ()
-    sandbox: str | None = None
-    workers: dict[str, str] = attrs.field(factory=lambda: dict(DEFAULT_MODULES))
-    worker_env: dict[str, dict[str, str]] = attrs.field(factory=dict)
-    context: ContextSettings = attrs.field(factory=ContextSettings)
-    record: bool = True
-    tools: tuple[str, ...] | None = None
-    temperature: float | None = None
-    seed: int | None = None
+__all__ = ["Session", "list_sessions", "open_session"]
 
 
 class _PermissionsPolicy:
-    """The tools engineer's permission engine, as the loop's :class:`PermissionPolicy`."""
+    """The tools package's permission engine, as the loop's :class:`PermissionPolicy`."""
 
-    def __init__(self, perms: Any) -> None:
+    def __init__(self, perms: Permissions) -> None:
         self.perms = perms
 
-    def decide(self, spec: Any, arguments: Mapping[str, Any], mode: str) -> tuple[Any, str]:
+    def decide(
+        self, spec: ToolSpec, arguments: Mapping[str, Any], mode: str
+    ) -> tuple[Literal["allow", "deny", "ask"], str]:
         if self.perms.mode != mode:
             self.perms.set_mode(mode)
         d = self.perms.decide(spec.name, arguments)
-        action = "deny" if d.action == "off" else d.action
-        return action, d.reason
+        return ("deny" if d.action == "off" else d.action), d.reason
 
-    def allow_always(self, spec: Any, arguments: Mapping[str, Any]) -> None:
+    def allow_always(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
         self.perms.add("allow", self.perms.always_rule(spec.name, arguments))
 
 
@@ -133,7 +79,7 @@ def provider_keys(home: Path) -> list[str]:
         return []
     out: list[str] = []
 
-    def walk(obj: Any, key: str = "") -> None:
+    def walk(obj: object, key: str = "") -> None:
         if isinstance(obj, dict):
             for k, v in obj.items():
                 walk(v, str(k))
@@ -144,8 +90,18 @@ def provider_keys(home: Path) -> list[str]:
     return out
 
 
-class LiveSession:
-    """An open session: run prompts, watch events, add tools, resume later."""
+class Session:
+    """An open session (see :func:`open_session`): run prompts, watch their events,
+    and change what a person changes mid-session.
+
+    Attributes:
+        problems: what was wrong with the configuration or the resumed log, one
+            sentence each (also sent as ``error`` events when it opened).
+        resumed: whether it went on from an earlier session's log.
+        conversation, engine, log, store: the loop, the workers, the session log and
+            the workspace's sessions underneath, for this package's tests and for
+            diagnostics; a frontend needs only the methods.
+    """
 
     def __init__(
         self,
@@ -154,7 +110,10 @@ class LiveSession:
         engine: Engine,
         log: SessionLog | None,
         store: SessionStore,
-        table: Any,
+        table: ToolTable,
+        permissions: Permissions,
+        masker: SecretMasker,
+        opening: list[ev.ConversationEvent],
         problems: list[str],
         resumed: bool,
     ) -> None:
@@ -162,35 +121,110 @@ class LiveSession:
         self.engine = engine
         self.log = log
         self.store = store
-        self.table = table
+        self._table = table
+        self._permissions = permissions
+        self._masker = masker
+        self._opening = opening
         self.problems = problems
         self.resumed = resumed
 
+    # --- what it is -------------------------------------------------------------------
+
     @property
     def id(self) -> str:
-        """The session id."""
+        """The session id (give it to ``resume=`` later)."""
         return self.conversation.session_id
+
+    @property
+    def workspace(self) -> str:
+        """The project folder (absolute)."""
+        return self.conversation.workspace
+
+    @property
+    def title(self) -> str:
+        """The session's title (``""`` until it has one)."""
+        return self.conversation.title
 
     @property
     def history(self) -> list[ChatMessage]:
         """The model history (without the system prompt)."""
         return self.conversation.history
 
+    @property
+    def opening(self) -> list[ev.ConversationEvent]:
+        """The events sent as the session opened (``session_started``, then an
+        ``error`` per configuration problem), for a listener that came later."""
+        return list(self._opening)
+
+    @property
+    def running(self) -> bool:
+        """True while a prompt runs."""
+        return self.conversation.running
+
+    @property
+    def usage(self) -> dict[str, int]:
+        """Tokens in and out of the current (or the last) run."""
+        return dict(self.conversation.usage_total)
+
+    def tool_names(self) -> list[str]:
+        """The tools the model is offered now."""
+        return self.conversation.tool_names()
+
+    def context(self) -> tuple[int, int]:
+        """``(tokens, window)``: the estimated size of the next request, and the model's window."""
+        conv = self.conversation
+        cfg = conv.config
+        used = conv.budget.estimate(cfg.system, conv.history, conv.schemas())
+        return used, cfg.context.resolved(cfg.provider)[0]
+
+    # --- running ----------------------------------------------------------------------
+
     async def run(self, prompt: str) -> ev.Result:
         """Run *prompt* to its end; the ``result`` event."""
         return await self.conversation.run(prompt)
+
+    async def stream(self, prompt: str) -> AsyncIterator[ev.ConversationEvent]:
+        """Run *prompt* and yield every event as it happens, ``result`` last.
+
+        Leaving the loop early cancels the run.
+        """
+        channel = self.events()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self.conversation.run, prompt)
+            try:
+                # ``result`` is always the run's last event
+                async for event in channel:
+                    yield event
+                    if isinstance(event, ev.Result):
+                        break
+            finally:
+                if self.conversation.running:
+                    self.cancel()
+                channel.close()
 
     def cancel(self) -> None:
         """Cancel the running prompt (its stream and tools stop at once)."""
         self.conversation.cancel()
 
     def post(self, text: str) -> None:
-        """Add a user message to the running prompt (the inbox)."""
+        """Add a user message to the running prompt; it joins at the next model request."""
         self.conversation.post(text)
 
     def events(self) -> trio.MemoryReceiveChannel[ev.ConversationEvent]:
         """A channel of every event from now on (close it when done)."""
         return self.conversation.open_event_channel()
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call *listener* with every event from now on; returns an unsubscribe function."""
+        return self.conversation.subscribe(listener)
+
+    async def compact(self) -> bool:
+        """Summarise the history now; whether it did."""
+        return await self.conversation.compact()
+
+    def set_title(self, title: str) -> None:
+        """Name the session (``resume=`` accepts the title)."""
+        self.conversation.set_title(title, by_user=True)
 
     def register_tool(
         self,
@@ -199,12 +233,13 @@ class LiveSession:
         parameters: dict[str, Any],
         fn: Callable[[dict[str, Any]], Awaitable[str | ToolOutcome]],
         *,
-        kind: str = "read",
+        kind: Kind = "read",
         terminating: bool = False,
         main_arg: str | None = None,
     ) -> None:
         """Add a tool the conversation runs by calling *fn* (an async function that
-        gets the bound arguments and returns text or a :class:`ToolOutcome`)."""
+        gets the bound arguments and returns text or a :class:`ToolOutcome`); a
+        *terminating* tool ends the run when it succeeds."""
         from harness.actors.tools import ToolSpec
 
         spec = ToolSpec(
@@ -212,42 +247,164 @@ class LiveSession:
             description=description,
             parameters=parameters,
             main_arg=main_arg,
-            kind=kind,  # type: ignore[arg-type]
+            kind=kind,
             executor="conversation",
             terminating=terminating,
         )
-        self.table.register(spec, replace=True)
-        offered = self.conversation.config.tools
-        if offered is not None and name not in offered:
-            self.conversation.config = attrs.evolve(
-                self.conversation.config, tools=(*offered, name)
-            )
-        self.conversation.tools_changed()
+        self._table.register(spec, replace=True)
 
         async def call(args: dict[str, Any]) -> ToolOutcome:
             out = await fn(args)
             return out if isinstance(out, ToolOutcome) else ToolOutcome(ok=True, output=str(out))
 
-        self.conversation.local_tools[name] = call
+        self.conversation.add_local_tool(name, call)
 
-    def set_title(self, title: str) -> None:
-        """Rename the session."""
-        self.conversation.set_title(title, by_user=True)
+    # --- settings a person changes ------------------------------------------------------
+
+    @property
+    def provider(self) -> str:
+        """Who answers."""
+        return self.conversation.config.provider
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        """The models tried in order (the first is the one asked)."""
+        return self.conversation.config.models
+
+    @property
+    def tool_protocol(self) -> str:
+        """``native``, ``text`` or ``auto``."""
+        return self.conversation.config.tool_protocol
+
+    def set_model(self, provider: str, models: tuple[str, ...], base_url: str | None) -> None:
+        """Ask *provider* (at *base_url*, ``None``: its default) from the next request on."""
+        self.conversation.configure(provider=provider, models=models, base_url=base_url)
+
+    @property
+    def permission_mode(self) -> PermissionMode:
+        """``ask``, ``auto``, ``plan`` or ``deny``."""
+        return self.conversation.config.permission_mode
+
+    def set_permission_mode(self, mode: PermissionMode) -> None:
+        """Switch the permission mode from the next tool call on.
+
+        Raises:
+            ValueError: not one of the modes.
+        """
+        self.conversation.configure(permission_mode=mode)
+
+    @property
+    def keep_thinking(self) -> bool:
+        """Whether the model is asked to think, and its thinking kept in the history."""
+        return self.conversation.config.keep_thinking
+
+    def set_keep_thinking(self, on: bool) -> None:
+        """Ask the model to think (and keep its thinking), or not."""
+        self.conversation.configure(keep_thinking=on)
+
+    @property
+    def autotitle(self) -> bool:
+        """Whether the model titles the session after its first exchange."""
+        return self.conversation.config.autotitle
+
+    def set_autotitle(self, on: bool) -> None:
+        """Let the model title the session, or not."""
+        self.conversation.configure(autotitle=on)
+
+    def add_secret(self, value: str) -> None:
+        """Mask *value* (a key typed mid-session) in everything from now on."""
+        self._masker.add(value)
+
+    # --- permission rules ---------------------------------------------------------------
+
+    def rules(self) -> str:
+        """The permission rules in force and where each came from, as text."""
+        return self._permissions.describe()
+
+    def add_rule(self, kind: Literal["allow", "deny"], rule: str) -> None:
+        """Add an allow or deny *rule* (saved to the user's rules file).
+
+        Raises:
+            RuleError: the rule does not parse.
+        """
+        self._permissions.add(kind, rule)
+
+    def remove_rule(self, rule: str) -> bool:
+        """Remove *rule* from the user's rules file; whether it was there."""
+        return self._permissions.remove(rule)
+
+    # --- the workers --------------------------------------------------------------------
+
+    def worker_status(self) -> list[WorkerStatus]:
+        """The workers: pid, state, uptime, restarts, memory."""
+        return self.engine.status()
+
+    async def undo(self) -> UndoResult:
+        """Revert this session's newest change to the files (the tools worker does)."""
+        return await self.engine.call(
+            "tools", Undo(workspace=self.workspace, session_id=self.id), UndoResult, timeout=30
+        )
+
+    async def autocommit(self, enabled: bool | None = None) -> AutocommitState:
+        """Commit each change to git (``True``), or not (``False``); ``None`` only asks."""
+        return await self.engine.call(
+            "tools",
+            SetAutocommit(workspace=self.workspace, enabled=enabled),
+            AutocommitState,
+            timeout=30,
+        )
+
+    async def list_models(self, provider: str, base_url: str | None = None) -> list[str]:
+        """The models *provider* offers (asked through the model worker)."""
+        reply = await self.engine.call(
+            "model", ListModels(provider=provider, base_url=base_url), ModelList, timeout=10
+        )
+        return list(reply.models)
+
+    # --- the session log ----------------------------------------------------------------
+
+    def sessions(self) -> list[SessionInfo]:
+        """The sessions of this workspace, newest activity first."""
+        return self.store.list()
+
+    def export(self, fmt: Literal["json", "md"]) -> bytes:
+        """This session as JSON or markdown.
+
+        Raises:
+            SessionNotFound: it was opened with ``record=False``.
+        """
+        loaded = self.store.load(self.id)
+        return export_json(loaded) if fmt == "json" else export_markdown(loaded).encode()
 
 
 @asynccontextmanager
 async def open_session(
-    options: SessionOptions,
+    options: SessionOptions | None = None,
+    /,
     *,
     approver: Approver | None = None,
     frontend: FrontendPort | None = None,
-) -> AsyncIterator[LiveSession]:
+    model: str | None = None,
+    **fields: Any,
+) -> AsyncIterator[Session]:
     """Open (or resume) a session and start its workers; all stopped on exit.
+
+    Give a :class:`SessionOptions`, or its fields as keywords (``workspace``,
+    ``provider``, ``models``, ``base_url``, ``permission_mode``, ``max_turns``,
+    ``verify``, ``resume`` ...); ``model="x"`` is short for ``models=("x",)``.
+    *approver* answers calls that need the user's approval (without one they are
+    denied); *frontend* answers ``get_user_input`` and ``submit_plan``.
 
     Raises:
         SessionNotFound: *resume* names no session of this workspace.
         ValueError: a bad option (the message says which).
     """
+    if options is None:
+        if model is not None:
+            fields["models"] = (model,)
+        options = SessionOptions(**fields)
+    elif fields or model is not None:
+        raise TypeError("give SessionOptions or its fields as keywords, not both")
     from harness.actors.tools import Permissions, builtin_table
 
     environ = dict(os.environ if options.environ is None else options.environ)
@@ -268,29 +425,9 @@ async def open_session(
         loaded = store.load(resume_id, events=False)
         history, problems, title = loaded.history, list(loaded.problems), loaded.title
 
-    models = options.models or (DEFAULT_MODELS.get(options.provider, ""),)
-    tools = options.tools
-    if tools is None and options.provider == "local":
-        from harness.actors.tools import SMALL_MODEL_TOOLS
-
-        tools = SMALL_MODEL_TOOLS
-    config = LoopConfig(
-        tools=tools,
+    config = loop_config(
+        options,
         workspace=str(workspace),
-        provider=options.provider,
-        models=tuple(m for m in models if m),
-        base_url=options.base_url,
-        api_key=options.api_key,
-        tool_protocol=options.tool_protocol,
-        permission_mode=options.permission_mode,
-        max_turns=options.max_turns,
-        verify=options.verify,
-        verify_attempts=options.verify_attempts,
-        tool_timeout=options.tool_timeout,
-        autotitle=options.autotitle,
-        temperature=options.temperature,
-        seed=options.seed,
-        context=options.context,
         system=build_system_prompt(
             workspace, home=home, extra=options.system_extra, problems=problems
         ),
@@ -342,16 +479,7 @@ async def open_session(
             conv.subscribe(log.append)
             engine.start_soon(log.write_behind)
         engine.subscribe(conv.emit)
-        live = LiveSession(
-            conversation=conv,
-            engine=engine,
-            log=log,
-            store=store,
-            table=table,
-            problems=problems,
-            resumed=resume_id is not None,
-        )
-        conv.emit(
+        opening: list[ev.ConversationEvent] = [
             ev.SessionStarted(
                 session_id=session_id,
                 workspace=str(workspace),
@@ -359,12 +487,25 @@ async def open_session(
                 model=config.models[0] if config.models else "",
                 resumed=resume_id is not None,
                 title=title,
-            )
+            ),
+            *(ev.ErrorEvent(session_id=session_id, kind="config", message=p) for p in problems),
+        ]
+        session = Session(
+            conversation=conv,
+            engine=engine,
+            log=log,
+            store=store,
+            table=table,
+            permissions=perms,
+            masker=masker,
+            opening=opening,
+            problems=problems,
+            resumed=resume_id is not None,
         )
-        for problem in problems:
-            conv.emit(ev.ErrorEvent(session_id=session_id, kind="config", message=problem))
+        for event in opening:
+            conv.emit(event)
         try:
-            yield live
+            yield session
         finally:
             if log is not None:
                 if not conv.title:
@@ -375,6 +516,11 @@ async def open_session(
                         log.meta["title"] = log.meta.get("title") or _plain_title(first)
                         log.write_meta()
                 log.close()
+
+
+def list_sessions(workspace: str = ".", home: str | None = None) -> list[SessionInfo]:
+    """The sessions of *workspace*, newest activity first (*home*: ``HARNESS_HOME``)."""
+    return SessionStore(Path(home) if home else harness_home(), Path(workspace)).list()
 
 
 def _paths(options: SessionOptions, environ: dict[str, str]) -> tuple[Path, Path]:

@@ -6,12 +6,12 @@ this package costs nothing on the headless path.
 
 from __future__ import annotations
 
-from typing import Any
+import argparse
 
 __all__ = ["run"]
 
 
-def run(args: Any) -> int:
+def run(args: argparse.Namespace) -> int:
     """Open the interactive terminal in the current folder; the exit status.
 
     *args* is the parsed command line (``provider``, ``model``, ``base_url``,

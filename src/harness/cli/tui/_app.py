@@ -14,40 +14,62 @@ each does).
 The session opens in the background: the prompt is ready before the workers
 have started (their imports are not on the path to the first prompt), and the
 first line typed waits for the session if it is not ready yet. What it opens
-with is settled in :mod:`._options`; what each slash command does, in
-:mod:`._dispatch`.
+with is settled in :mod:`._options`; the slash commands are gathered in
+:mod:`._dispatch`, each declared where it is handled. The app holds the session
+only as a :class:`~harness.conversation.Session` and changes it only through its
+methods.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import threading
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING
 
 import trio
 from rich.console import Console
 from rich.text import Text
 
 from harness._version import __version__
-from harness.cli.tui._commands import CommandError, ExitApp, is_command, parse_command
+from harness.cli.tui._commands import CommandError, ExitApp, is_command
 from harness.cli.tui._completion import HarnessCompleter
+from harness.cli.tui._dispatch import COMMANDS, completion_sources, dispatch
 from harness.cli.tui._input import CTRL_C, build_prompt_session
 from harness.cli.tui._options import choose_model, session_options
 from harness.cli.tui._prefs import Prefs
 from harness.cli.tui._runkeys import RunKeys
 from harness.cli.tui._sanitize import clean_line
+from harness.conversation import events as ev
 from harness.home import harness_home
 
 if TYPE_CHECKING:
+    from prompt_toolkit import PromptSession
+
+    from harness.cli.tui._start import FirstLine
     from harness.cli.tui._timeline import ToolRecord
     from harness.cli.tui._view import RunView
+    from harness.conversation import ApprovalRequest, Decision, Session
 
-# Rendering (rich's markdown, pygments), the key reader, the conversation and the
-# workers are imported after the first prompt is on the screen, not before.
+# This module, rendering (rich's markdown, pygments), the key reader, the
+# conversation and the workers are imported after the first prompt is on the
+# screen, not before.
 
 __all__ = ["App", "ExitApp"]
 
 _TICK = 0.08
+
+# events drawn between runs too: worker trouble, errors, a title, a compaction
+_SHOWN_WHEN_IDLE = (
+    ev.WorkerRestarted,
+    ev.WorkerExited,
+    ev.WorkerGaveUp,
+    ev.ErrorEvent,
+    ev.TitleChanged,
+    ev.Compacted,
+)
 
 
 class App:
@@ -62,7 +84,7 @@ class App:
 
     def __init__(
         self,
-        args: Any,
+        args: argparse.Namespace,
         *,
         console: Console | None = None,
         environ: dict[str, str] | None = None,
@@ -78,7 +100,8 @@ class App:
         self.prefs = Prefs(self.home, self.workspace)
         self.show_thinking = False
         self.deepthink = False
-        self.live: Any = None  # the LiveSession once open
+        self.commands = COMMANDS
+        self.live: Session | None = None  # once open
         self.open_error: str | None = None
         self.view: RunView | None = None
         self.tools_done: list[ToolRecord] = []
@@ -104,12 +127,18 @@ class App:
         self._result_seen = trio.Event()
         self._keys = RunKeys(self.console, cancel=self._cancel_run, post=self._post_to_run)
         self._ctrl_c = 0
-        self._prompt: Any = None
-        self._first: Any = None  # the first prompt's Future, already on the screen
-        self._first_drawn: Any = None
-        self._first_patch: Any = None
+        self._prompt: PromptSession[str] | None = None
+        self._first: FirstLine | None = None  # the first prompt's answer, already on the screen
+        self._first_drawn: threading.Event | None = None
+        self._first_patch: AbstractContextManager[None] | None = None
 
-    def adopt_prompt(self, session: Any, first: Any, drawn: Any, patched: Any) -> None:
+    def adopt_prompt(
+        self,
+        session: PromptSession[str],
+        first: FirstLine,
+        drawn: threading.Event,
+        patched: AbstractContextManager[None],
+    ) -> None:
         """Take over the prompt session whose first prompt is already running on a
         thread (*first*: its Future; *drawn*: set once it is on the screen;
         *patched*: the active ``patch_stdout`` to leave when it returns)."""
@@ -130,7 +159,7 @@ class App:
         # Let the prompt draw first: the imports below hold the GIL for a while.
         await self._prompt_drawn.wait()
         await trio.to_thread.run_sync(self.choose_model)
-        from harness.conversation._session import open_session
+        from harness.conversation import open_session
 
         while not self._closing:
             self._reopen = trio.Event()
@@ -138,7 +167,7 @@ class App:
                 async with open_session(session_options(self), approver=self.approve) as live:
                     self.live, self.open_error = live, None
                     self.resume, self.continue_latest = None, False
-                    self.title = getattr(live.conversation, "title", "") or ""
+                    self.title = live.title
                     for problem in live.problems:
                         self._say(f"  {clean_line(problem)}", "yellow")
                     if live.resumed:
@@ -165,42 +194,38 @@ class App:
         self._reopen.set()
         await self._ready.wait()
 
-    async def session(self) -> Any:
-        """The live session, waiting for it to open (``None`` when it failed)."""
+    async def session(self) -> Session | None:
+        """The open session, waiting for it to open (``None`` when it failed)."""
         if not self._ready.is_set():
             with self.console.status("starting workers…", spinner="dots"):
                 await self._ready.wait()
         return self.live
 
-    async def _consume(self, chan: Any) -> None:
+    async def _consume(self, chan: trio.MemoryReceiveChannel[ev.ConversationEvent]) -> None:
         from harness.cli.tui._view import RunView
 
         idle = RunView(self.console, live=False)
         async with chan:
             async for event in chan:
-                tag = type(event).TAG
-                view = self.view
-                if view is not None:
-                    view.handle(event)
-                elif tag in (
-                    "worker_restarted",
-                    "worker_exited",
-                    "worker_gave_up",
-                    "error",
-                    "title_changed",
-                    "compacted",
-                ):
+                if self.view is not None:
+                    self.view.handle(event)
+                elif isinstance(event, _SHOWN_WHEN_IDLE):
                     idle.handle(event)
-                if tag == "title_changed":
-                    self.title = event.title
-                elif tag == "usage" and event.prompt_tokens:
-                    self.last_prompt_tokens = event.prompt_tokens
-                elif tag == "subagent_started":
-                    self.subagents[event.name] = f"running: {event.task}"
-                elif tag == "subagent_finished":
-                    self.subagents[event.name] = "finished" if event.ok else "failed"
-                if tag == "result":
-                    self._result_seen.set()
+                self._note(event)
+
+    def _note(self, event: ev.ConversationEvent) -> None:
+        # what the app keeps of the events, for the toolbar, /status and /agents
+        match event:
+            case ev.TitleChanged():
+                self.title = event.title
+            case ev.UsageReported(prompt_tokens=int(tokens)) if tokens:
+                self.last_prompt_tokens = tokens
+            case ev.SubagentStarted():
+                self.subagents[event.name] = f"running: {event.task}"
+            case ev.SubagentFinished():
+                self.subagents[event.name] = "finished" if event.ok else "failed"
+            case ev.Result():
+                self._result_seen.set()
 
     # -- running a prompt ------------------------------------------------------------------
 
@@ -254,7 +279,7 @@ class App:
             self.tools_done.extend(view.finished_tools)
             del self.tools_done[:-50]
 
-    async def approve(self, request: Any) -> Literal["yes", "no", "always"]:
+    async def approve(self, request: ApprovalRequest) -> Decision:
         """The conversation's approver: show the call, wait for y / n / a."""
         from harness.cli.tui._approval import approval_renderable
 
@@ -271,20 +296,14 @@ class App:
 
     # -- the loop --------------------------------------------------------------------------
 
-    def _toolbar(self) -> str:
-        mode = "ask"
+    def toolbar(self) -> str:
+        """The line under the prompt: who answers, the permission mode, the way out."""
         live = self.live
-        if live is not None:
-            mode = live.conversation.config.permission_mode
+        mode = live.permission_mode if live is not None else "ask"
         model = f"{self.provider}:{self.model}" if self.model else self.provider
         return f" {model} · {mode} · /help · Ctrl+D exits"
 
-    def _completion_sources(self) -> dict[str, Any]:
-        from harness.cli.tui._dispatch import completion_sources
-
-        return completion_sources(self)
-
-    async def read_line(self, prompt: Any = None) -> str:
+    async def read_line(self, prompt: str | None = None) -> str:
         """One line from the user (prompt_toolkit on its own thread)."""
         from prompt_toolkit.patch_stdout import patch_stdout
 
@@ -293,13 +312,16 @@ class App:
             try:
                 return str(await trio.to_thread.run_sync(first.result))
             finally:
-                self._first_patch.__exit__(None, None, None)
+                if self._first_patch is not None:
+                    self._first_patch.__exit__(None, None, None)
         await self._keys.settled()  # a line typed as the run ended is whole
         if self._keys.queued and prompt is None:
             line = self._keys.queued.pop(0)
             self.console.print(Text.assemble(("❯ ", "bold cyan"), clean_line(line)))
             return line
         session = self._prompt
+        if session is None:
+            raise RuntimeError("the prompt is built by main()")
         token = trio.lowlevel.current_trio_token()
 
         def drawn() -> None:
@@ -335,8 +357,8 @@ class App:
             )
             self._prompt = build_prompt_session(
                 history_path=self.home / "history",
-                completer=HarnessCompleter(self.workspace, self._completion_sources()),
-                toolbar=self._toolbar,
+                completer=HarnessCompleter(self.workspace, self.commands, completion_sources(self)),
+                toolbar=self.toolbar,
             )
         elif self._first_drawn is not None:
             await trio.to_thread.run_sync(self._first_drawn.wait, 2.0)
@@ -351,8 +373,6 @@ class App:
         return 0
 
     async def _loop(self) -> None:
-        from harness.cli.tui._dispatch import dispatch
-
         while True:
             try:
                 line = await self.read_line()
@@ -369,7 +389,7 @@ class App:
                 continue
             if is_command(line):
                 try:
-                    await dispatch(self, parse_command(line))
+                    await dispatch(self, self.commands.parse(line))
                 except CommandError as exc:
                     self._say(str(exc), "yellow")
                 except ExitApp:
@@ -385,7 +405,7 @@ def _sentence(exc: BaseException) -> str:
     return text[:300]
 
 
-def run_app(args: Any) -> int:
+def run_app(args: argparse.Namespace) -> int:
     """Run the interactive terminal on this process's terminal (see :mod:`._start`)."""
     from harness.cli.tui._start import run_app as start
 

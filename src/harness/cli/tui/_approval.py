@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.syntax import Syntax
@@ -13,13 +13,16 @@ from rich.text import Text
 
 from harness.cli.tui._sanitize import clean, clean_line
 
+if TYPE_CHECKING:
+    from harness.conversation import ApprovalRequest, Decision
+
 __all__ = ["approval_renderable", "decision_for_key"]
 
 _MAX_DIFF_LINES = 80
 SHELL_TOOLS = frozenset({"run_cmd", "send_input"})
 
 
-def decision_for_key(key: str) -> Literal["yes", "no", "always"] | None:
+def decision_for_key(key: str) -> Decision | None:
     """``yes`` / ``no`` / ``always`` for a key, or ``None`` to keep waiting."""
     k = key.lower()
     if k == "y":
@@ -31,12 +34,8 @@ def decision_for_key(key: str) -> Literal["yes", "no", "always"] | None:
     return None
 
 
-def approval_renderable(req: Any, *, width: int = 80) -> RenderableType:
-    """The block shown before asking: who asks, the call, and its diff or command.
-
-    *req* is the conversation's ``ApprovalRequest`` (call_id, name, arguments,
-    main_argument, kind, summary, diff, agent).
-    """
+def approval_renderable(req: ApprovalRequest, *, width: int = 80) -> RenderableType:
+    """The block shown before asking: who asks, the call, and its diff or command."""
     parts: list[RenderableType] = []
     head = Text()
     agent = clean_line(getattr(req, "agent", "") or "")

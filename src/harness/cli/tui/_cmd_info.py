@@ -1,24 +1,22 @@
 """The slash commands that show things: ``/help``, ``/status``, ``/expand``, ``/mcp``,
-``/agents``, ``/skills``, ``/memory``; and ``/exit``."""
+``/agents``, ``/skills``, ``/memory``."""
 
 from __future__ import annotations
 
 import json
 from typing import TYPE_CHECKING
 
-from rich.table import Table
-from rich.text import Text
-
 from harness.cli.tui._cmd_common import live_session, say
-from harness.cli.tui._commands import CommandError, ExitApp, ParsedCommand, help_rows, lookup
+from harness.cli.tui._commands import CommandError, ParsedCommand, command
 from harness.cli.tui._sanitize import clean, clean_line
 
 if TYPE_CHECKING:
     from harness.cli.tui._app import App
 
+# rich's tables load with the first command that draws one, not with the prompt
+
 __all__ = [
     "cmd_agents",
-    "cmd_exit",
     "cmd_expand",
     "cmd_help",
     "cmd_mcp",
@@ -28,17 +26,21 @@ __all__ = [
 ]
 
 
+@command("help", "[command]", "list the commands, or explain one", complete=(("@commands",),))
 async def cmd_help(app: App, p: ParsedCommand) -> None:
-    """``/help [command]``: every command with its usage, or one explained."""
+    """Every command with its usage, or one explained."""
+    from rich.table import Table
+    from rich.text import Text
+
     if p.args:
-        cmd = lookup(p.args[0].lstrip("/"))
+        cmd = app.commands.lookup(p.args[0].lstrip("/"))
         if cmd is None:
             raise CommandError(f"no command /{p.args[0].lstrip('/')}")
         say(app, f"/{cmd.name} {cmd.usage}".rstrip(), "bold")
         say(app, f"  {cmd.help}")
         return
     table = Table(show_header=False, box=None, padding=(0, 2))
-    for usage, text in help_rows():
+    for usage, text in app.commands.help_rows():
         table.add_row(Text(usage, style="cyan"), Text(text))
     app.console.print(table)
     say(
@@ -49,66 +51,48 @@ async def cmd_help(app: App, p: ParsedCommand) -> None:
     )
 
 
-async def cmd_exit(app: App, p: ParsedCommand) -> None:
-    """``/exit``: leave (the app's loop catches :class:`ExitApp`)."""
-    raise ExitApp
-
-
-async def cmd_expand(app: App, p: ParsedCommand) -> None:
-    """``/expand [n]``: the last (or n-th last) tool output, unfolded."""
-    n = int(p.args[0]) if p.args and p.args[0].isdigit() else 1
-    if not app.tools_done or n > len(app.tools_done) or n < 1:
-        raise CommandError("no tool output to expand yet")
-    rec = app.tools_done[-n]
-    say(app, f"── {clean_line(rec.name)} {clean_line(rec.main_argument)} ──", "bold")
-    app.console.print(Text(clean(rec.output) or "(no output)"))
-
-
 def _rss(n: int) -> str:
     return f"{n / 2**20:.0f} MB" if n else "-"
 
 
+@command("status", "", "workers (pid, state, uptime, restarts, RSS), provider, model, context used")
 async def cmd_status(app: App, p: ParsedCommand) -> None:
-    """``/status``: the workers, then the provider, model, session and context used."""
+    """The workers, then the provider, model, session and context used."""
+    from rich.table import Table
+
     live = await live_session(app)
     table = Table(title="workers", title_justify="left", box=None, padding=(0, 2))
     for col in ("worker", "pid", "state", "uptime", "restarts", "rss"):
         table.add_column(col)
-    for w in live.engine.status():
+    for w in live.worker_status():
         table.add_row(
             w.name,
             str(w.pid or "-"),
-            str(getattr(w.state, "value", w.state)),
+            w.state,
             f"{w.uptime:.0f}s",
             str(w.restarts),
             _rss(w.rss),
         )
     app.console.print(table)
-    cfg = live.conversation.config
-    chars = sum(len(m.content) for m in live.history) + len(cfg.system)
-    # the provider's own count of the last request (it includes the tool schemas)
-    # beats the estimate from the history's size
-    used = max(chars // 4, app.last_prompt_tokens)
-    try:
-        window, _reserve = cfg.context.resolved(cfg.provider)
-        ctx = f"~{used:,} of {window:,} tokens"
-    except Exception:
-        ctx = f"~{used:,} tokens"
+    estimate, window = live.context()
+    # the provider's own count of the last request beats the estimate
+    used = max(estimate, app.last_prompt_tokens)
     say(
         app,
-        f"provider {cfg.provider} · model {', '.join(cfg.models) or '(default)'} · "
-        f"tool protocol {cfg.tool_protocol} · permission mode {cfg.permission_mode}",
+        f"provider {live.provider} · model {', '.join(live.models) or '(default)'} · "
+        f"tool protocol {live.tool_protocol} · permission mode {live.permission_mode}",
     )
     say(
         app,
         f"session {live.id}"
         + (f" “{clean_line(app.title)}”" if app.title else "")
-        + f" · {len(live.history)} messages · context {ctx}",
+        + f" · {len(live.history)} messages · context ~{used:,} of {window:,} tokens",
     )
 
 
+@command("mcp", "", "the MCP servers this folder's .mcp.json declares")
 async def cmd_mcp(app: App, p: ParsedCommand) -> None:
-    """``/mcp``: the servers ``.mcp.json`` declares (this build starts none)."""
+    """The servers ``.mcp.json`` declares (this build starts none)."""
     path = app.workspace / ".mcp.json"
     try:
         servers = json.loads(path.read_text()).get("mcpServers", {})
@@ -124,16 +108,22 @@ async def cmd_mcp(app: App, p: ParsedCommand) -> None:
     say(app, "MCP bridges are not started by this build of harness.", "dim")
 
 
+@command("agents", "", "sub-agents and what they are doing")
 async def cmd_agents(app: App, p: ParsedCommand) -> None:
-    """``/agents``: the session's sub-agents and what each is doing."""
+    """The session's sub-agents and what each is doing."""
     if not app.subagents:
         say(app, "no sub-agents in this session")
     for name, state in app.subagents.items():
         say(app, f"  {clean_line(name)}  {clean_line(state)[:100]}")
 
 
+@command(
+    "skills", "[name]", "the skills the agent can load, or one in full", complete=(("@skills",),)
+)
 async def cmd_skills(app: App, p: ParsedCommand) -> None:
-    """``/skills [name]``: the skills found (and those skipped), or one in full."""
+    """The skills found (and those skipped), or one in full."""
+    from rich.text import Text
+
     from harness.skills import discover_skills, find_skill, render_skill, skill_dirs
 
     if p.args:
@@ -160,8 +150,9 @@ async def cmd_skills(app: App, p: ParsedCommand) -> None:
         say(app, f"  skipped: {clean_line(problem)}", "yellow")
 
 
+@command("memory", "", "what the agent remembers across sessions")
 async def cmd_memory(app: App, p: ParsedCommand) -> None:
-    """``/memory``: what ``memory.json`` under the harness home holds."""
+    """What ``memory.json`` under the harness home holds."""
     path = app.home / "memory.json"
     try:
         data = json.loads(path.read_text())
@@ -176,3 +167,16 @@ async def cmd_memory(app: App, p: ParsedCommand) -> None:
     for key, value in entries.items():
         text = value if isinstance(value, str) else json.dumps(value)
         say(app, f"  {clean_line(str(key))}: {clean_line(text)[:120]}")
+
+
+@command("expand", "[n]", "show the last (or the n-th last) tool output in full")
+async def cmd_expand(app: App, p: ParsedCommand) -> None:
+    """The last (or n-th last) tool output, unfolded."""
+    from rich.text import Text
+
+    n = int(p.args[0]) if p.args and p.args[0].isdigit() else 1
+    if not app.tools_done or n > len(app.tools_done) or n < 1:
+        raise CommandError("no tool output to expand yet")
+    rec = app.tools_done[-n]
+    say(app, f"── {clean_line(rec.name)} {clean_line(rec.main_argument)} ──", "bold")
+    app.console.print(Text(clean(rec.output) or "(no output)"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from harness.cli.tui._cmd_common import pick, request, say
-from harness.cli.tui._commands import CommandError, ParsedCommand
+from harness.cli.tui._cmd_common import live_session, pick, say
+from harness.cli.tui._commands import CommandError, ParsedCommand, command
 from harness.cli.tui._sanitize import clean_line
 from harness.messages import PROVIDERS
 
@@ -35,47 +35,34 @@ async def _retry_failed(app: App) -> None:
 
 async def list_models(app: App, provider: str) -> list[str]:
     """The models *provider* offers, asked through the session's model worker."""
-    from harness.messages.model import ListModels, ModelList
-
-    reply = await request(
-        app, "model", ListModels(provider=provider, base_url=app.base_url), timeout=10
-    )
-    return list(reply.models) if isinstance(reply, ModelList) else []
+    live = await live_session(app)
+    return await live.list_models(provider, app.base_url)
 
 
 def apply_model(app: App, provider: str, model: str) -> None:
     """Switch to *provider* and *model*: the app, the live session, and the prefs."""
     app.provider, app.model = provider, model
-    live = app.live
-    if live is not None:
-        cfg = live.conversation.config
-        cfg.provider, cfg.models = provider, ((model,) if model else ())
-        cfg.base_url = app.base_url
+    if app.live is not None:
+        app.live.set_model(provider, (model,) if model else (), app.base_url)
     app.prefs.update(provider=provider, model=model, base_url=app.base_url)
 
 
 async def ensure_key(app: App, provider: str) -> bool:
     """Ask for a hosted provider's key when neither the environment nor the keys store
     has one, and save it (``providers.json``, mode 0600); ``False`` when skipped."""
-    from harness.actors.model._credentials import (
-        ENV_KEYS,
-        load_providers,
-        providers_path,
-        save_key,
-    )
+    from harness.actors.model import providers_path, resolve_credentials, save_key
+    from harness.errors import ProviderError
 
     if provider not in ("openai", "anthropic", "gemini"):
         return True
-    if any(app.environ.get(name) for name in ENV_KEYS.get(provider, ())):
-        return True
-    path = providers_path(app.environ)
     try:
-        if load_providers(path).get(provider, {}).get("api_key"):
-            return True
-    except Exception as exc:
-        raise CommandError(f"{path} cannot be read: {clean_line(str(exc))}") from exc
-    env_names = " or ".join(ENV_KEYS.get(provider, ()))
-    key = await app.read_secret(f"{provider} API key (Enter cancels; or set {env_names}): ")
+        known, _url = resolve_credentials(provider, env=app.environ)
+    except ProviderError as exc:
+        path = providers_path(app.environ)
+        raise CommandError(f"{path} cannot be read: {clean_line(exc.message)}") from exc
+    if known:
+        return True
+    key = await app.read_secret(f"{provider} API key (Enter cancels): ")
     key = key.strip()
     if not key:
         say(app, "no key given; the provider is unchanged", "yellow")
@@ -84,19 +71,21 @@ async def ensure_key(app: App, provider: str) -> bool:
         saved = save_key(provider, key, env=app.environ)
     except Exception as exc:
         raise CommandError(f"the key could not be saved: {clean_line(str(exc))}") from exc
-    live = app.live
-    if live is not None:
-        masker = getattr(live.conversation, "masker", None)
-        add = getattr(masker, "add", None)
-        if callable(add):
-            add(key)
+    if app.live is not None:
+        app.live.add_secret(key)
     say(app, f"key saved to {saved} (readable by you only)", "green")
     return True
 
 
+@command(
+    "connect",
+    "[provider [model]] | status",
+    "choose the provider (and model), asking for a hosted one's key; 'status' checks it",
+    complete=(("@providers", "status"), ("@models",)),
+)
 async def cmd_connect(app: App, p: ParsedCommand) -> None:
-    """``/connect [provider [model]] | status``: switch provider (asking for its key
-    when none is known, then for a model when none is named), or check the connection."""
+    """Switch provider (asking for its key when none is known, then for a model when
+    none is named), or check the connection."""
     await _settled(app)
     if not p.args or p.args[0] == "status":
         say(
@@ -124,11 +113,17 @@ async def cmd_connect(app: App, p: ParsedCommand) -> None:
     say(app, f"provider {provider}" + (f", model {model}" if model else ""), "green")
     await _retry_failed(app)
     if not model:
-        await cmd_model(app, ParsedCommand(command=p.command, args=(), raw_args=""))
+        await cmd_model.run(app, ParsedCommand(command=cmd_model, args=(), raw_args=""))
 
 
+@command(
+    "model",
+    "[name]",
+    "pick a model of the provider (remembered per workspace)",
+    complete=(("@models",),),
+)
 async def cmd_model(app: App, p: ParsedCommand) -> None:
-    """``/model [name]``: use *name*, or pick from the models the provider lists."""
+    """Use *name*, or pick from the models the provider lists."""
     await _settled(app)
     if p.args:
         apply_model(app, app.provider, p.args[0])

@@ -1,26 +1,33 @@
 """The slash commands about sessions: naming (``/title``, ``/save``, ``/autotitle``),
-finding and switching (``/sessions``, ``/resume``, ``/load``, ``/clear``), and
-``/export`` and ``/compact``."""
+finding and switching (``/sessions``, ``/resume``, ``/load``, ``/clear``), ``/export``
+and ``/compact``; and ``/exit``, which leaves."""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-import trio
+from typing import TYPE_CHECKING
 
 from harness.cli.tui._cmd_common import live_session, pick, say
-from harness.cli.tui._commands import CommandError, ParsedCommand, on_off
+from harness.cli.tui._commands import (
+    ON_OFF,
+    CommandError,
+    ExitApp,
+    ParsedCommand,
+    command,
+    on_off,
+)
 from harness.cli.tui._sanitize import clean_line
 
 if TYPE_CHECKING:
     from harness.cli.tui._app import App
+    from harness.conversation import SessionInfo
 
 __all__ = [
     "cmd_autotitle",
     "cmd_clear",
     "cmd_compact",
+    "cmd_exit",
     "cmd_export",
     "cmd_load",
     "cmd_resume",
@@ -31,8 +38,9 @@ __all__ = [
 ]
 
 
+@command("title", "[text]", "show or set this session's title")
 async def cmd_title(app: App, p: ParsedCommand) -> None:
-    """``/title [text]``: show the session's title, or set it."""
+    """Show the session's title, or set it."""
     live = await live_session(app)
     if not p.raw_args:
         say(app, f"title: {clean_line(app.title) or '(none yet)'}")
@@ -43,8 +51,17 @@ async def cmd_title(app: App, p: ParsedCommand) -> None:
     say(app, f"session titled “{clean_line(title)}”", "green")
 
 
+@command("autotitle", "[on|off]", "let the model title new sessions", complete=ON_OFF)
+async def cmd_autotitle(app: App, p: ParsedCommand) -> None:
+    """Let the model title new sessions."""
+    live = await live_session(app)
+    live.set_autotitle(on_off(p.args, live.autotitle))
+    say(app, f"autotitle {'on' if live.autotitle else 'off'}")
+
+
+@command("save", "[title]", "name this session so /load finds it")
 async def cmd_save(app: App, p: ParsedCommand) -> None:
-    """``/save [title]``: title the session (it is always saved) and say how to load it."""
+    """Title the session (it is always saved) and say how to load it."""
     live = await live_session(app)
     if p.args:
         title = " ".join(p.args)
@@ -52,14 +69,6 @@ async def cmd_save(app: App, p: ParsedCommand) -> None:
         app.title = title
     name = app.title or live.id
     say(app, f"session saved as “{clean_line(name)}” (/load {clean_line(name)})", "green")
-
-
-async def cmd_autotitle(app: App, p: ParsedCommand) -> None:
-    """``/autotitle [on|off]``: let the model title new sessions."""
-    live = await live_session(app)
-    cfg = live.conversation.config
-    cfg.autotitle = on_off(p.args, cfg.autotitle)
-    say(app, f"autotitle {'on' if cfg.autotitle else 'off'}")
 
 
 def _ago(ts: float) -> str:
@@ -70,16 +79,15 @@ def _ago(ts: float) -> str:
     return "just now"
 
 
-def session_rows(app: App) -> list[Any]:
+def session_rows(app: App) -> list[SessionInfo]:
     """The sessions of this workspace (none while no session is open)."""
     live = app.live
-    if live is None:
-        return []
-    return [s for s in live.store.list()]
+    return [] if live is None else live.sessions()
 
 
+@command("sessions", "", "the sessions of this workspace")
 async def cmd_sessions(app: App, p: ParsedCommand) -> None:
-    """``/sessions``: this workspace's sessions, one a line."""
+    """This workspace's sessions, one a line."""
     await live_session(app)
     rows = session_rows(app)
     if not rows:
@@ -97,8 +105,9 @@ async def _switch(app: App, target: str) -> None:
     await app.reopen()
 
 
+@command("resume", "[title | id]", "pick a session to resume", complete=(("@sessions",),))
 async def cmd_resume(app: App, p: ParsedCommand) -> None:
-    """``/resume [title | id]``: switch to that session, or pick an earlier one."""
+    """Switch to that session, or pick an earlier one."""
     live = await live_session(app)
     if p.args:
         await _switch(app, " ".join(p.args))
@@ -115,39 +124,48 @@ async def cmd_resume(app: App, p: ParsedCommand) -> None:
         await _switch(app, rows[index].id)
 
 
+@command("load", "title | id", "load a session by title or id", complete=(("@sessions",),))
 async def cmd_load(app: App, p: ParsedCommand) -> None:
-    """``/load title | id``: switch to that session."""
+    """Switch to that session."""
     if not p.args:
         raise CommandError("usage: /load TITLE|ID (or /resume for a picker)")
     await _switch(app, " ".join(p.args))
 
 
+@command("export", "json|md [path]", "write the session to a file", complete=(("json", "md"),))
 async def cmd_export(app: App, p: ParsedCommand) -> None:
-    """``/export json|md [path]``: write the session to a file."""
-    from harness.conversation._store import export_json, export_markdown
+    """Write the session to a file."""
+    import trio
 
     live = await live_session(app)
     fmt = (p.args[0] if p.args else "md").lower()
     if fmt not in ("json", "md"):
         raise CommandError("usage: /export json|md [path]")
-    loaded = live.store.load(live.id)
+    data = live.export("json" if fmt == "json" else "md")
     path = Path(p.args[1]) if len(p.args) > 1 else Path(f"harness-{live.id}.{fmt}")
-    data = export_json(loaded) if fmt == "json" else export_markdown(loaded).encode()
     await trio.Path(path).write_bytes(data)
     say(app, f"exported to {path}", "green")
 
 
+@command("compact", "", "summarise the history now to free context")
 async def cmd_compact(app: App, p: ParsedCommand) -> None:
-    """``/compact``: summarise the history now."""
+    """Summarise the history now."""
     live = await live_session(app)
     with app.console.status("summarising…"):
-        done = await live.conversation.compact()
+        done = await live.compact()
     say(app, "history summarised" if done else "nothing to compact yet")
 
 
+@command("clear", "", "start a new session")
 async def cmd_clear(app: App, p: ParsedCommand) -> None:
-    """``/clear``: close this session and start a new one."""
+    """Close this session and start a new one."""
     app.resume = None
     app.title = ""
     await app.reopen()
     say(app, "new session", "green")
+
+
+@command("exit", "", "leave harness", aliases=("quit", "q"))
+async def cmd_exit(app: App, p: ParsedCommand) -> None:
+    """Leave (the app's loop ends on :class:`ExitApp`)."""
+    raise ExitApp

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.text import Text
-
-from harness.cli.tui._cmd_common import live_session, request, say
-from harness.cli.tui._commands import CommandError, ParsedCommand, on_off
+from harness.cli.tui._cmd_common import live_session, say
+from harness.cli.tui._commands import ON_OFF, CommandError, ParsedCommand, command, on_off
 from harness.cli.tui._sanitize import clean, clean_line
+from harness.messages import PermissionMode
 
 if TYPE_CHECKING:
     from harness.cli.tui._app import App
@@ -26,79 +25,82 @@ __all__ = [
 ]
 
 
+@command("undo", "", "revert the last change the agent made to your files")
 async def cmd_undo(app: App, p: ParsedCommand) -> None:
-    """``/undo``: the tools worker reverts the session's last change to the files."""
-    from harness.messages.tools import Undo
-
+    """The tools worker reverts the session's last change to the files."""
     live = await live_session(app)
-    out = await request(app, "tools", Undo(workspace=str(app.workspace), session_id=live.id))
+    out = await live.undo()
     say(app, clean_line(out.message), "green" if out.ok else "yellow")
-    for path in getattr(out, "paths", ()):
+    for path in out.paths:
         say(app, f"  {clean_line(path)}", "dim")
 
 
+@command("autocommit", "[on|off]", "commit each change the agent makes to git", complete=ON_OFF)
 async def cmd_autocommit(app: App, p: ParsedCommand) -> None:
-    """``/autocommit [on|off]``: set (or flip) committing each change to git."""
-    from harness.messages.tools import SetAutocommit
-
-    ws = str(app.workspace)
-    state = await request(app, "tools", SetAutocommit(workspace=ws, enabled=None))
-    new = on_off(p.args, state.enabled)
-    state = await request(app, "tools", SetAutocommit(workspace=ws, enabled=new))
+    """Set (or flip) committing each change to git."""
+    live = await live_session(app)
+    state = await live.autocommit()
+    state = await live.autocommit(on_off(p.args, state.enabled))
     git = "" if state.git else " (this folder is not a git repository)"
     say(app, f"autocommit {'on' if state.enabled else 'off'}{git}")
 
 
-async def _mode(app: App, p: ParsedCommand, mode: str) -> None:
+async def _mode(app: App, p: ParsedCommand, mode: PermissionMode) -> None:
     live = await live_session(app)
-    cfg = live.conversation.config
-    turn_on = on_off(p.args, cfg.permission_mode == mode)
-    cfg.permission_mode = mode if turn_on else "ask"
-    say(app, f"permission mode {cfg.permission_mode}")
+    turn_on = on_off(p.args, live.permission_mode == mode)
+    live.set_permission_mode(mode if turn_on else "ask")
+    say(app, f"permission mode {live.permission_mode}")
 
 
+@command("automode", "[on|off]", "approve every tool call without asking", complete=ON_OFF)
 async def cmd_automode(app: App, p: ParsedCommand) -> None:
-    """``/automode [on|off]``: permission mode ``auto``, or back to ``ask``."""
+    """Permission mode ``auto``, or back to ``ask``."""
     await _mode(app, p, "auto")
 
 
+@command("planmode", "[on|off]", "read-only: the agent plans, changes nothing", complete=ON_OFF)
 async def cmd_planmode(app: App, p: ParsedCommand) -> None:
-    """``/planmode [on|off]``: permission mode ``plan``, or back to ``ask``."""
+    """Permission mode ``plan``, or back to ``ask``."""
     await _mode(app, p, "plan")
 
 
+@command("deepthink", "[on|off]", "ask the model to think longer", complete=ON_OFF)
+async def cmd_deepthink(app: App, p: ParsedCommand) -> None:
+    """Ask the model to think, and keep its thinking in the history."""
+    live = await live_session(app)
+    live.set_keep_thinking(on_off(p.args, live.keep_thinking))
+    say(app, f"deep thinking {'on' if live.keep_thinking else 'off'}")
+
+
+@command("think", "[on|off]", "show the model's thinking (dimmed)", complete=ON_OFF)
 async def cmd_think(app: App, p: ParsedCommand) -> None:
-    """``/think [on|off]``: show the model's thinking (dimmed) or hide it."""
+    """Show the model's thinking (dimmed) or hide it."""
     app.show_thinking = on_off(p.args, app.show_thinking)
     say(app, f"thinking {'shown (dimmed)' if app.show_thinking else 'hidden'}")
 
 
-async def cmd_deepthink(app: App, p: ParsedCommand) -> None:
-    """``/deepthink [on|off]``: ask the model to think, and keep its thinking in the history."""
-    live = await live_session(app)
-    cfg = live.conversation.config
-    cfg.keep_thinking = on_off(p.args, bool(cfg.keep_thinking))
-    say(app, f"deep thinking {'on' if cfg.keep_thinking else 'off'}")
-
-
+@command(
+    "perms",
+    "[list | allow RULE | deny RULE | remove RULE]",
+    "show or change the permission rules",
+    complete=(("list", "allow", "deny", "remove"),),
+)
 async def cmd_perms(app: App, p: ParsedCommand) -> None:
-    """``/perms [list | allow RULE | deny RULE | remove RULE]``: the permission rules."""
+    """The permission rules: list them, add one, or remove one."""
+    from rich.text import Text
+
     live = await live_session(app)
-    perms = getattr(live.conversation.policy, "perms", None)
-    if perms is None:
-        raise CommandError("permissions are not available in this session")
     if not p.args or p.args[0] == "list":
-        app.console.print(Text(clean(perms.describe())))
+        app.console.print(Text(clean(live.rules())))
         return
     verb, rule = p.args[0], " ".join(p.args[1:])
     if verb in ("allow", "deny") and rule:
-        perms.add(verb, rule)
+        live.add_rule("allow" if verb == "allow" else "deny", rule)
         say(app, f"{verb} {rule} (saved)", "green")
-    elif verb == "remove" and rule and hasattr(perms, "remove"):
-        perms.remove(rule)
-        say(app, f"removed {rule}", "green")
     elif verb == "remove" and rule:
-        where = getattr(perms, "user_path", None) or "the permissions file"
-        raise CommandError(f"rules are removed by editing {where} (or .permissions.json)")
+        if live.remove_rule(rule):
+            say(app, f"removed {rule}", "green")
+        else:
+            say(app, f"no rule {rule} to remove", "yellow")
     else:
         raise CommandError("usage: /perms [list | allow RULE | deny RULE | remove RULE]")

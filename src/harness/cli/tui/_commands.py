@@ -1,28 +1,36 @@
-"""The slash commands: their table, parsing, and a suggestion for unknown ones.
+"""Slash commands: each declared once, where it is handled, with ``@command``.
 
-The table is data: ``/help``, the completer and the dispatcher all read it. What
-each command *does* lives in the ``_cmd_*`` modules, and which handler runs which
-command in :mod:`harness.cli.tui._dispatch`.
+The declaration carries everything about a command (its name, usage, one line of
+help, what each argument completes to, its aliases) and turns the function under
+it, what runs, into a :class:`Command`. A :class:`CommandSet` gathers the commands
+declared in some modules; ``/help``, the completer, the dispatcher and the README's
+table all read that set. This module stays light (no rich, no trio): the completer
+reads the set while the first prompt is already on the screen.
 """
 
 from __future__ import annotations
 
 import shlex
-from typing import NamedTuple
+from collections.abc import Awaitable, Callable, Iterator
+from types import ModuleType
+from typing import TYPE_CHECKING, NamedTuple
 
 from harness.errors import HarnessError
 
+if TYPE_CHECKING:
+    from harness.cli.tui._app import App
+
 __all__ = [
-    "COMMANDS",
     "Command",
     "CommandError",
+    "CommandSet",
     "ExitApp",
+    "Handler",
     "ParsedCommand",
-    "help_rows",
-    "parse_command",
+    "command",
+    "is_command",
+    "on_off",
 ]
-
-#: what ``/connect`` accepts
 
 
 class CommandError(HarnessError, ValueError):
@@ -33,6 +41,10 @@ class ExitApp(Exception):
     """Raised by ``/exit``."""
 
 
+#: what runs one slash command
+Handler = Callable[["App", "ParsedCommand"], Awaitable[None]]
+
+
 class Command(NamedTuple):
     """One slash command.
 
@@ -40,63 +52,19 @@ class Command(NamedTuple):
         name: without the slash.
         usage: the argument synopsis shown by ``/help``.
         help: one line on what it does.
-        args: what the first argument completes to: a fixed tuple of words, or the
-            name of a dynamic source (``"@models"``, ``"@sessions"``, ``"@skills"``,
-            ``"@providers"``, ``"@mcp"``).
+        run: the handler.
+        complete: per argument position, what it completes to: fixed words, or the
+            name of a dynamic list (``"@models"``, ``"@sessions"``, ``"@skills"``,
+            ``"@providers"``, ``"@commands"``).
         aliases: other names that run it.
     """
 
     name: str
     usage: str
     help: str
-    args: tuple[str, ...] = ()
+    run: Handler
+    complete: tuple[tuple[str, ...], ...] = ()
     aliases: tuple[str, ...] = ()
-
-
-_ONOFF = ("on", "off")
-
-COMMANDS: tuple[Command, ...] = (
-    Command("help", "[command]", "list the commands, or explain one", ("@commands",)),
-    Command(
-        "connect",
-        "[provider [model]] | status",
-        "choose the provider (and model); 'status' shows the connection",
-        ("@providers", "status"),
-    ),
-    Command(
-        "model", "[name]", "pick a model of the provider (remembered per workspace)", ("@models",)
-    ),
-    Command("status", "", "workers (pid, state, restarts, RSS), provider, model, context used"),
-    Command("undo", "", "revert the last change the agent made to your files"),
-    Command("autocommit", "[on|off]", "commit each change the agent makes to git", _ONOFF),
-    Command("automode", "[on|off]", "approve every tool call without asking", _ONOFF),
-    Command("planmode", "[on|off]", "read-only: the agent plans, changes nothing", _ONOFF),
-    Command("deepthink", "[on|off]", "ask the model to think longer", _ONOFF),
-    Command("think", "[on|off]", "show the model's thinking (dimmed)", _ONOFF),
-    Command(
-        "perms",
-        "[list | allow RULE | deny RULE | remove RULE]",
-        "show or change the permission rules",
-        ("list", "allow", "deny", "remove"),
-    ),
-    Command("mcp", "[list | restart NAME]", "MCP servers and their tools", ("list", "restart")),
-    Command("agents", "[list]", "sub-agents and what they are doing", ("list",)),
-    Command("skills", "", "the skills the agent can load", ("@skills",)),
-    Command("memory", "", "what the agent remembers across sessions"),
-    Command("title", "[text]", "show or set this session's title"),
-    Command("autotitle", "[on|off]", "let the model title new sessions", _ONOFF),
-    Command("sessions", "", "the sessions of this workspace"),
-    Command("resume", "[title | id]", "pick a session to resume", ("@sessions",)),
-    Command("load", "title | id", "load a session by title or id", ("@sessions",)),
-    Command("save", "[title]", "name this session so /load finds it"),
-    Command("export", "json|md [path]", "write the session to a file", ("json", "md")),
-    Command("compact", "", "summarise the history now to free context"),
-    Command("clear", "", "start a new session"),
-    Command("expand", "[n]", "show the last (or the n-th last) tool output in full"),
-    Command("exit", "", "leave harness", (), ("quit", "q")),
-)
-
-_BY_NAME = {c.name: c for c in COMMANDS} | {a: c for c in COMMANDS for a in c.aliases}
 
 
 class ParsedCommand(NamedTuple):
@@ -107,49 +75,100 @@ class ParsedCommand(NamedTuple):
     raw_args: str
 
 
-def command_names() -> list[str]:
-    """Every command name and alias (without the slash)."""
-    return sorted(_BY_NAME)
+ON_OFF = (("on", "off"),)
+"""The completion of an ``[on|off]`` toggle."""
 
 
-def lookup(name: str) -> Command | None:
-    """The command called *name* (or with that alias)."""
-    return _BY_NAME.get(name.lower())
+def command(
+    name: str,
+    usage: str,
+    help: str,
+    *,
+    complete: tuple[tuple[str, ...], ...] = (),
+    aliases: tuple[str, ...] = (),
+) -> Callable[[Handler], Command]:
+    """Declare the function below as slash command ``/name``: the name it is bound to
+    becomes the :class:`Command` (its handler is ``.run``)."""
+
+    def declare(fn: Handler) -> Command:
+        return Command(name, usage, help, fn, complete, aliases)
+
+    return declare
 
 
-def suggest(name: str) -> str | None:
-    """The command name closest to a mistyped *name*, or ``None``."""
-    name = name.lower()
-    prefixed = [c for c in command_names() if c.startswith(name)] if name else []
-    if len(prefixed) == 1:
-        return prefixed[0]
-    import difflib  # only for a typo: kept off the start-up path
-
-    close = difflib.get_close_matches(name, command_names(), n=1, cutoff=0.6)
-    return close[0] if close else (prefixed[0] if prefixed else None)
-
-
-def parse_command(line: str) -> ParsedCommand:
-    """Parse ``/name args...``.
+class CommandSet:
+    """The commands declared in *modules*, in the order they are declared.
 
     Raises:
-        CommandError: not a command, an unknown command (with a suggestion), or
-            unbalanced quotes.
+        ValueError: two commands share a name or an alias.
     """
-    line = line.strip()
-    if not line.startswith("/"):
-        raise CommandError("not a slash command")
-    name, _, rest = line[1:].partition(" ")
-    command = lookup(name)
-    if command is None:
-        hint = suggest(name)
-        msg = f"unknown command /{name}"
-        raise CommandError(msg + (f"; did you mean /{hint}?" if hint else "; try /help"))
-    try:
-        args = tuple(shlex.split(rest))
-    except ValueError as exc:
-        raise CommandError(f"/{command.name}: {exc}") from exc
-    return ParsedCommand(command=command, args=args, raw_args=rest.strip())
+
+    def __init__(self, *modules: ModuleType) -> None:
+        self._commands: list[Command] = []
+        self._by_name: dict[str, Command] = {}
+        for module in modules:
+            for value in vars(module).values():
+                if isinstance(value, Command):
+                    self._add(value)
+
+    def _add(self, cmd: Command) -> None:
+        for name in (cmd.name, *cmd.aliases):
+            if name in self._by_name:
+                raise ValueError(f"/{name} is declared twice")
+            self._by_name[name] = cmd
+        self._commands.append(cmd)
+
+    def __iter__(self) -> Iterator[Command]:
+        return iter(self._commands)
+
+    def __len__(self) -> int:
+        return len(self._commands)
+
+    def names(self) -> list[str]:
+        """Every command name and alias (without the slash), sorted."""
+        return sorted(self._by_name)
+
+    def lookup(self, name: str) -> Command | None:
+        """The command called *name* (or with that alias)."""
+        return self._by_name.get(name.lower())
+
+    def suggest(self, name: str) -> str | None:
+        """The command name closest to a mistyped *name*, or ``None``."""
+        name = name.lower()
+        names = self.names()
+        prefixed = [c for c in names if c.startswith(name)] if name else []
+        if len(prefixed) == 1:
+            return prefixed[0]
+        import difflib  # only for a typo: kept off the start-up path
+
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+        return close[0] if close else (prefixed[0] if prefixed else None)
+
+    def parse(self, line: str) -> ParsedCommand:
+        """Parse ``/name args...``.
+
+        Raises:
+            CommandError: not a command, an unknown command (with a suggestion), or
+                unbalanced quotes.
+        """
+        line = line.strip()
+        if not line.startswith("/"):
+            raise CommandError("not a slash command")
+        name, _, rest = line[1:].partition(" ")
+        cmd = self.lookup(name)
+        if cmd is None:
+            hint = self.suggest(name)
+            msg = f"unknown command /{name}"
+            raise CommandError(msg + (f"; did you mean /{hint}?" if hint else "; try /help"))
+        try:
+            args = tuple(shlex.split(rest))
+        except ValueError as exc:
+            raise CommandError(f"/{cmd.name}: {exc}") from exc
+        return ParsedCommand(command=cmd, args=args, raw_args=rest.strip())
+
+    def help_rows(self) -> list[tuple[str, str]]:
+        """``(usage, help)`` per command, for ``/help``."""
+        return [(f"/{c.name} {c.usage}".rstrip(), c.help) for c in self._commands]
 
 
 def is_command(line: str) -> bool:
@@ -159,11 +178,6 @@ def is_command(line: str) -> bool:
         return False
     head = s[1:].split(" ", 1)[0]
     return "/" not in head
-
-
-def help_rows() -> list[tuple[str, str]]:
-    """``(usage, help)`` per command, for ``/help``."""
-    return [(f"/{c.name} {c.usage}".rstrip(), c.help) for c in COMMANDS]
 
 
 def on_off(args: tuple[str, ...], current: bool) -> bool:

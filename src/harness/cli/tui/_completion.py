@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from harness.cli.tui._commands import COMMANDS, command_names, lookup
+from harness.cli.tui._commands import CommandSet
 
 __all__ = ["HarnessCompleter", "file_candidates"]
 
@@ -64,6 +64,8 @@ class HarnessCompleter(Completer):
 
     Args:
         workspace: the folder ``@`` paths are relative to.
+        commands: the slash commands (their names, help and what each argument
+            completes to).
         sources: dynamic argument lists by name (``"@models"`` -> a function
             returning model names); a source that raises completes nothing.
     """
@@ -71,11 +73,13 @@ class HarnessCompleter(Completer):
     def __init__(
         self,
         workspace: Path,
-        sources: dict[str, Callable[[], Iterable[str]]] | None = None,
+        commands: CommandSet,
+        sources: Mapping[str, Callable[[], Iterable[str]]] | None = None,
     ) -> None:
         self.workspace = workspace
+        self.commands = commands
         self.sources = dict(sources or {})
-        self.sources.setdefault("@commands", lambda: [c.name for c in COMMANDS])
+        self.sources.setdefault("@commands", lambda: [c.name for c in commands])
 
     def _words(self, spec: str) -> list[str]:
         if not spec.startswith("@"):
@@ -101,9 +105,9 @@ class HarnessCompleter(Completer):
         if not text.startswith("/") or "\n" in text:
             return
         if " " not in text:
-            for name in command_names():
+            for name in self.commands.names():
                 if name.startswith(text[1:].lower()):
-                    cmd = lookup(name)
+                    cmd = self.commands.lookup(name)
                     yield Completion(
                         "/" + name,
                         start_position=-len(text),
@@ -111,16 +115,13 @@ class HarnessCompleter(Completer):
                     )
             return
         name, rest = text[1:].split(" ", 1)
-        cmd = lookup(name)
+        cmd = self.commands.lookup(name)
         if cmd is None:
             return
         parts = rest.split(" ")
-        if len(parts) == 1:
-            words = [w for spec in cmd.args for w in self._words(spec)]
-        elif cmd.name == "connect" and len(parts) == 2:
-            words = self._words("@models")
-        else:
+        if len(parts) > len(cmd.complete):
             return
+        words = [w for spec in cmd.complete[len(parts) - 1] for w in self._words(spec)]
         current = parts[-1]
         seen: set[str] = set()
         for w in words:

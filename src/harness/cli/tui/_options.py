@@ -3,13 +3,13 @@ and the :class:`SessionOptions` built from the command line and the environment.
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
 if TYPE_CHECKING:
     from harness.cli.tui._app import App
+    from harness.conversation import SessionOptions
 
 __all__ = ["choose_model", "session_options"]
 
@@ -30,7 +30,7 @@ def choose_model(app: App) -> None:
         _say(app, f"model {app.provider}:{app.model} (remembered for this folder)")
         return
     try:
-        from harness.actors.model.local import (  # type: ignore[import-untyped,unused-ignore]
+        from harness.actors.model.local import (
             NoModelAvailable,
             choose_startup_model,
         )
@@ -57,16 +57,15 @@ def choose_model(app: App) -> None:
         )
 
 
-def session_options(app: App) -> Any:
-    """The ``SessionOptions`` for *app*'s next session (its current choices, the
-    command line's flags, and ``HARNESS_WORKERS`` when set)."""
-    from harness.conversation._session import SessionOptions
+def session_options(app: App) -> SessionOptions:
+    """The ``SessionOptions`` for *app*'s next session: the command line's
+    (:func:`harness.cli._options.session_options`) with *app*'s current choices.
+    A bad ``HARNESS_WORKERS`` is reported and left out, not fatal."""
+    from harness.cli._options import session_options as from_command_line
 
-    a = app.args
-    kw: dict[str, Any] = {
+    choices = {
         "workspace": str(app.workspace),
         "home": str(app.home),
-        "environ": app.environ,
         "provider": app.provider or "ollama",
         "models": tuple(dict.fromkeys([app.model, *app.models[1:]] if app.model else [])),
         "base_url": app.base_url,
@@ -74,21 +73,9 @@ def session_options(app: App) -> Any:
         "continue_latest": app.continue_latest,
         "autotitle": True,
     }
-    workers = app.environ.get("HARNESS_WORKERS")
-    if workers:
-        # name -> module, for running against other worker builds (and in tests,
-        # before every real worker exists); a bad value is reported, not fatal
-        try:
-            kw["workers"] = {str(k): str(v) for k, v in json.loads(workers).items()}
-        except (ValueError, AttributeError):
-            _say(app, "HARNESS_WORKERS is not a JSON object of name: module; ignored", "yellow")
-    flags = ("permission_mode", "max_turns", "tool_protocol", "api_key", "sandbox")
-    for name in (*flags, "temperature", "seed"):
-        value = getattr(a, name, None)
-        if value is not None:
-            kw[name] = value
-    for name in ("allow", "deny"):
-        rules = getattr(a, name, None)
-        if rules:
-            kw[name] = tuple(rules)
-    return SessionOptions(**kw)
+    try:
+        return from_command_line(app.args, app.environ, **choices)
+    except ValueError as exc:
+        _say(app, f"{exc}; ignored", "yellow")
+        environ = {k: v for k, v in app.environ.items() if k != "HARNESS_WORKERS"}
+        return from_command_line(app.args, environ, **choices)

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import re
 
-from rich.markup import escape
-
 __all__ = ["clean", "clean_line", "markup_safe"]
 
 # Order matters: string-type sequences (OSC/DCS/SOS/PM/APC, terminated by BEL or ST)
@@ -51,4 +49,6 @@ def clean_line(text: str) -> str:
 
 def markup_safe(text: str) -> str:
     """*text* cleaned and escaped, ready to be put inside rich markup."""
+    from rich.markup import escape  # the completer reads the commands before rich loads
+
     return escape(clean(text))

@@ -8,14 +8,19 @@ this package's light modules, nothing more.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from harness._version import __version__
 from harness.home import harness_home
+
+if TYPE_CHECKING:
+    from harness.cli.tui._app import App
 
 __all__ = ["run_app"]
 
@@ -43,27 +48,26 @@ class FirstLine:
 class Holder:
     """Late binding: the completer and the toolbar exist before the app does."""
 
-    app: Any = None
+    app: App | None = None
 
-    def sources(self) -> dict[str, Any]:
-        def late(name: str) -> Any:
+    def sources(self) -> dict[str, Callable[[], list[str]]]:
+        from harness.cli.tui._dispatch import SOURCES, completion_sources
+
+        def late(name: str) -> Callable[[], list[str]]:
             def call() -> list[str]:
                 if self.app is None:
                     return []
-                from harness.cli.tui._dispatch import completion_sources
-
                 return list(completion_sources(self.app)[name]())
 
             return call
 
-        names = ("@models", "@sessions", "@skills", "@providers", "@commands")
-        return {n: late(n) for n in names}
+        return {n: late(n) for n in SOURCES}
 
     def toolbar(self) -> str:
-        return self.app._toolbar() if self.app is not None else " starting… · /help"
+        return self.app.toolbar() if self.app is not None else " starting… · /help"
 
 
-def run_app(args: Any) -> int:
+def run_app(args: argparse.Namespace) -> int:
     """Run the interactive terminal on this process's terminal; the exit status."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         sys.stderr.write("harness: the interactive terminal needs a terminal; use -p TASK\n")
@@ -79,10 +83,11 @@ def run_app(args: Any) -> int:
         termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, original)
 
 
-def _run(args: Any) -> int:
+def _run(args: argparse.Namespace) -> int:
     from prompt_toolkit.patch_stdout import patch_stdout
 
     from harness.cli.tui._completion import HarnessCompleter
+    from harness.cli.tui._dispatch import COMMANDS
     from harness.cli.tui._input import build_prompt_session
 
     workspace = Path(getattr(args, "workspace", None) or os.getcwd()).resolve()
@@ -94,7 +99,7 @@ def _run(args: Any) -> int:
     holder = Holder()
     session = build_prompt_session(
         history_path=home / "history",
-        completer=HarnessCompleter(workspace, holder.sources()),
+        completer=HarnessCompleter(workspace, COMMANDS, holder.sources()),
         toolbar=holder.toolbar,
     )
     drawn = threading.Event()

@@ -6,15 +6,15 @@ calls, notices) is printed once, above a transient live region that holds only
 what is still changing: the growing markdown tail, the running tool calls and
 the status line (spinner, tokens per second, elapsed time).
 
-Events are matched on their ``type`` tag, so this module does not import the
-conversation package.
+Each event class has its method (:data:`RunView.handle` looks it up by the
+event's class); events the view does not draw are ignored.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
@@ -24,14 +24,27 @@ from harness.cli.tui._markdown import MarkdownStream
 from harness.cli.tui._sanitize import clean, clean_line
 from harness.cli.tui._timeline import ToolRecord, folded_output, tool_line
 from harness.cli.tui._usage import usage_line
+from harness.conversation import events as ev
 
 __all__ = ["RunView"]
 
 _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
+_E = TypeVar("_E", bound=ev.ConversationEvent)
+_Drawer = Callable[["RunView", Any], None]
+_DRAWERS: dict[type[ev.ConversationEvent], _Drawer] = {}
 
-def _tag(event: Any) -> str:
-    return str(getattr(type(event), "TAG", "") or getattr(event, "type", ""))
+
+def _draws(
+    cls: type[_E],
+) -> Callable[[Callable[[RunView, _E], None]], Callable[[RunView, _E], None]]:
+    """Make the method below the one that draws events of class *cls*."""
+
+    def register(fn: Callable[[RunView, _E], None]) -> Callable[[RunView, _E], None]:
+        _DRAWERS[cls] = fn
+        return fn
+
+    return register
 
 
 class RunView:
@@ -174,79 +187,91 @@ class RunView:
 
     # -- events --------------------------------------------------------------------------
 
-    def handle(self, event: Any) -> None:
+    def handle(self, event: ev.ConversationEvent) -> None:
         """Draw one conversation event."""
-        handler = getattr(self, "_on_" + _tag(event), None)
-        if handler is not None:
-            handler(event)
+        draw = _DRAWERS.get(type(event))
+        if draw is not None:
+            draw(self, event)
 
-    def _on_turn_started(self, ev: Any) -> None:
+    @_draws(ev.TurnStarted)
+    def _on_turn_started(self, e: ev.TurnStarted) -> None:
         self._phase = "waiting for the model"
-        self.model = getattr(ev, "model", "") or self.model
+        self.model = e.model or self.model
 
-    def _on_text_delta(self, ev: Any) -> None:
+    @_draws(ev.TextDelta)
+    def _on_text_delta(self, e: ev.TextDelta) -> None:
         self._settle_thinking()
         if self._first_token is None:
             self._first_token = self._clock()
         self._phase = "writing"
-        self._chars += len(ev.text)
-        self._md.feed(ev.text)
+        self._chars += len(e.text)
+        self._md.feed(e.text)
 
-    def _on_thinking_delta(self, ev: Any) -> None:
+    @_draws(ev.ThinkingDelta)
+    def _on_thinking_delta(self, e: ev.ThinkingDelta) -> None:
         if self._first_token is None:
             self._first_token = self._clock()
         self._phase = "thinking"
-        self._chars += len(ev.text)
+        self._chars += len(e.text)
         if self.show_thinking:
             self._in_thinking = True
-            self._thinking.feed(ev.text)
+            self._thinking.feed(e.text)
 
-    def _on_usage(self, ev: Any) -> None:
+    @_draws(ev.UsageReported)
+    def _on_usage(self, e: ev.UsageReported) -> None:
         pin, pout = self._usage
-        if ev.prompt_tokens is not None:
-            pin = (pin or 0) + ev.prompt_tokens
-        if ev.completion_tokens is not None:
-            pout = (pout or 0) + ev.completion_tokens
+        if e.prompt_tokens is not None:
+            pin = (pin or 0) + e.prompt_tokens
+        if e.completion_tokens is not None:
+            pout = (pout or 0) + e.completion_tokens
         self._usage = (pin, pout)
 
-    def _on_assistant_message(self, ev: Any) -> None:
+    @_draws(ev.AssistantMessage)
+    def _on_assistant_message(self, e: ev.AssistantMessage) -> None:
         self._settle_thinking()
         self._settle_text()
 
-    def _on_tool_call_requested(self, ev: Any) -> None:
+    @_draws(ev.ToolCallRequested)
+    def _on_tool_call_requested(self, e: ev.ToolCallRequested) -> None:
         self._settle_text()
-        self._tools[ev.call_id] = ToolRecord(
-            call_id=ev.call_id, name=ev.name, main_argument=ev.main_argument or ""
+        self._tools[e.call_id] = ToolRecord(
+            call_id=e.call_id, name=e.name, main_argument=e.main_argument or ""
         )
-        self._phase = f"calling {clean_line(ev.name)}"
+        self._phase = f"calling {clean_line(e.name)}"
 
-    def _record(self, ev: Any) -> ToolRecord:
-        rec = self._tools.get(ev.call_id)
+    def _record(
+        self, e: ev.ToolCallApproved | ev.ToolCallDenied | ev.ToolCallStarted | ev.ToolCallFinished
+    ) -> ToolRecord:
+        rec = self._tools.get(e.call_id)
         if rec is None:
-            rec = self._tools[ev.call_id] = ToolRecord(call_id=ev.call_id, name=ev.name)
+            rec = self._tools[e.call_id] = ToolRecord(call_id=e.call_id, name=e.name)
         return rec
 
-    def _on_tool_call_approved(self, ev: Any) -> None:
-        self._record(ev).state = "approved"
+    @_draws(ev.ToolCallApproved)
+    def _on_tool_call_approved(self, e: ev.ToolCallApproved) -> None:
+        self._record(e).state = "approved"
 
-    def _on_tool_call_denied(self, ev: Any) -> None:
-        rec = self._record(ev)
-        rec.state, rec.reason = "denied", getattr(ev, "reason", "")
-        self._denied.add(ev.call_id)
+    @_draws(ev.ToolCallDenied)
+    def _on_tool_call_denied(self, e: ev.ToolCallDenied) -> None:
+        rec = self._record(e)
+        rec.state, rec.reason = "denied", e.reason
+        self._denied.add(e.call_id)
         self._finish_tool(rec)
 
-    def _on_tool_call_started(self, ev: Any) -> None:
-        rec = self._record(ev)
+    @_draws(ev.ToolCallStarted)
+    def _on_tool_call_started(self, e: ev.ToolCallStarted) -> None:
+        rec = self._record(e)
         rec.state, rec.started = "running", self._clock()
-        self._phase = f"running {clean_line(ev.name)}"
+        self._phase = f"running {clean_line(e.name)}"
 
-    def _on_tool_call_finished(self, ev: Any) -> None:
-        if ev.call_id in self._denied:
+    @_draws(ev.ToolCallFinished)
+    def _on_tool_call_finished(self, e: ev.ToolCallFinished) -> None:
+        if e.call_id in self._denied:
             return  # already shown; the finished event only carries the denial text
-        rec = self._record(ev)
-        rec.state = "ok" if ev.ok else "failed"
-        rec.output = ev.output
-        duration = getattr(ev, "duration", 0.0)
+        rec = self._record(e)
+        rec.state = "ok" if e.ok else "failed"
+        rec.output = e.output
+        duration = e.duration
         if duration:
             rec.duration = duration
         elif rec.started is not None:
@@ -267,58 +292,70 @@ class RunView:
         self._settle_text()
         self.console.print(Text("  " + clean_line(text), style=style))
 
-    def _on_worker_exited(self, ev: Any) -> None:
+    @_draws(ev.WorkerExited)
+    def _on_worker_exited(self, e: ev.WorkerExited) -> None:
         why = (
-            ev.reason
-            or ev.description
-            or (f"exit code {ev.exit_code}" if ev.exit_code is not None else "exited")
+            e.reason
+            or e.description
+            or (f"exit code {e.exit_code}" if e.exit_code is not None else "exited")
         )
-        self._worker_exit[ev.worker] = why
+        self._worker_exit[e.worker] = why
 
-    def _on_worker_restarted(self, ev: Any) -> None:
-        why = self._worker_exit.pop(ev.worker, "")
-        self._notice(f"{ev.worker} worker restarted" + (f" ({why})" if why else ""))
+    @_draws(ev.WorkerRestarted)
+    def _on_worker_restarted(self, e: ev.WorkerRestarted) -> None:
+        why = self._worker_exit.pop(e.worker, "")
+        self._notice(f"{e.worker} worker restarted" + (f" ({why})" if why else ""))
 
-    def _on_worker_gave_up(self, ev: Any) -> None:
-        self._notice(f"{ev.worker} worker stopped: {ev.reason or 'too many restarts'}", "yellow")
+    @_draws(ev.WorkerGaveUp)
+    def _on_worker_gave_up(self, e: ev.WorkerGaveUp) -> None:
+        self._notice(f"{e.worker} worker stopped: {e.reason or 'too many restarts'}", "yellow")
 
-    def _on_subagent_started(self, ev: Any) -> None:
-        self._notice(f"sub-agent {ev.name} started: {ev.task}")
+    @_draws(ev.SubagentStarted)
+    def _on_subagent_started(self, e: ev.SubagentStarted) -> None:
+        self._notice(f"sub-agent {e.name} started: {e.task}")
 
-    def _on_subagent_finished(self, ev: Any) -> None:
-        self._notice(f"sub-agent {ev.name} {'finished' if ev.ok else 'failed'}")
+    @_draws(ev.SubagentFinished)
+    def _on_subagent_finished(self, e: ev.SubagentFinished) -> None:
+        self._notice(f"sub-agent {e.name} {'finished' if e.ok else 'failed'}")
 
-    def _on_compacted(self, ev: Any) -> None:
-        self._notice(f"context compacted: {ev.tokens_before:,} → {ev.tokens_after:,} tokens")
+    @_draws(ev.Compacted)
+    def _on_compacted(self, e: ev.Compacted) -> None:
+        self._notice(f"context compacted: {e.tokens_before:,} → {e.tokens_after:,} tokens")
 
-    def _on_verify_started(self, ev: Any) -> None:
-        self._notice(f"verifying: {ev.command}")
+    @_draws(ev.VerifyStarted)
+    def _on_verify_started(self, e: ev.VerifyStarted) -> None:
+        self._notice(f"verifying: {e.command}")
 
-    def _on_verify_finished(self, ev: Any) -> None:
+    @_draws(ev.VerifyFinished)
+    def _on_verify_finished(self, e: ev.VerifyFinished) -> None:
         self._notice(
-            f"verify {'passed' if ev.ok else 'failed'}: {ev.command}", "green" if ev.ok else "red"
+            f"verify {'passed' if e.ok else 'failed'}: {e.command}", "green" if e.ok else "red"
         )
 
-    def _on_cancelled(self, ev: Any) -> None:
+    @_draws(ev.Cancelled)
+    def _on_cancelled(self, e: ev.Cancelled) -> None:
         self._notice("cancelled", "yellow")
 
-    def _on_error(self, ev: Any) -> None:
-        self._notice(f"✗ {ev.message}", "red")
+    @_draws(ev.ErrorEvent)
+    def _on_error(self, e: ev.ErrorEvent) -> None:
+        self._notice(f"✗ {e.message}", "red")
 
-    def _on_title_changed(self, ev: Any) -> None:
-        self._notice(f"session titled “{ev.title}”")
+    @_draws(ev.TitleChanged)
+    def _on_title_changed(self, e: ev.TitleChanged) -> None:
+        self._notice(f"session titled “{e.title}”")
 
-    def _on_result(self, ev: Any) -> None:
+    @_draws(ev.Result)
+    def _on_result(self, e: ev.Result) -> None:
         self.close()
-        usage = getattr(ev, "usage", {}) or {}
+        usage = e.usage or {}
         pin = usage.get("prompt_tokens", self._usage[0])
         pout = usage.get("completion_tokens", self._usage[1])
         self.console.print(
             usage_line(
                 prompt_tokens=pin,
                 completion_tokens=pout,
-                seconds=getattr(ev, "duration", 0.0) or (self._clock() - self._start),
-                turns=getattr(ev, "turns", 1),
+                seconds=e.duration or (self._clock() - self._start),
+                turns=e.turns,
                 provider=self.provider,
                 model=self.model,
             )

@@ -1,0 +1,128 @@
+"""What a session is opened with, and the one place those choices become the loop's settings.
+
+:class:`SessionOptions` is what the command line, the terminal and the Python API
+fill; :func:`loop_config` turns it into the :class:`LoopConfig` the loop reads (and
+the loop alone turns that into each model request). :func:`model_choice` is where
+the provider and its models are settled when the options leave them open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+
+from harness.conversation._budget import ContextSettings
+from harness.conversation._config import LoopConfig
+from harness.conversation._engine import DEFAULT_MODULES
+from harness.messages import PermissionMode
+
+__all__ = ["DEFAULT_MODELS", "SessionOptions", "loop_config", "model_choice"]
+
+# Providers' default models when none is named.
+DEFAULT_MODELS = {
+    "ollama": "qwen2.5-coder:1.5b",
+    "openai": "gpt-4o-mini",
+    "anthropic": "claude-sonnet-4-5",
+    "gemini": "gemini-2.5-flash",
+    "local": "default",
+}
+
+
+@attrs.define
+class SessionOptions:
+    """Everything a session is opened with (the command line and the API fill it).
+
+    Attributes:
+        workspace: the project folder (default: the current folder).
+        home: ``HARNESS_HOME`` (default: from *environ*, else ``~/.harness``).
+        environ: the environment (default: ``os.environ``); secrets in it are masked.
+        provider, models, base_url, api_key, tool_protocol: who answers (no
+            provider: :func:`model_choice` chooses).
+        permission_mode: ``ask``, ``auto``, ``plan``, ``deny``.
+        max_turns, verify, verify_attempts, tool_timeout: limits and checks.
+        resume: an id or title to resume; *continue_latest* resumes the newest.
+        autotitle: let the model title the session after the first exchange.
+        system_extra: text appended to the system prompt.
+        allow, deny: permission rules for this session only.
+        sandbox: ``workspace-write`` runs shell commands under bubblewrap.
+        workers: worker name -> module (default: model, tools, shell).
+        worker_env: extra environment per worker name.
+        context: the model's window and output reserve.
+        record: write the session log (off: nothing is written under HARNESS_HOME).
+        tools: offer only these built-in tools (``None``: every one; the embedded
+            ``local`` model gets the short list ``SMALL_MODEL_TOOLS``, since each tool
+            is prompt it reads before its first token).
+        temperature, seed: sampling (``None``: the provider's own).
+    """
+
+    workspace: str | None = None
+    home: str | None = None
+    environ: Mapping[str, str] | None = None
+    provider: str = ""
+    models: tuple[str, ...] = ()
+    base_url: str | None = None
+    api_key: str | None = None
+    tool_protocol: str = "auto"
+    permission_mode: PermissionMode = "ask"
+    max_turns: int = 50
+    verify: str | None = None
+    verify_attempts: int = 3
+    tool_timeout: float | None = None
+    resume: str | None = None
+    continue_latest: bool = False
+    autotitle: bool = False
+    system_extra: str = ""
+    allow: tuple[str, ...] = ()
+    deny: tuple[str, ...] = ()
+    sandbox: str | None = None
+    workers: dict[str, str] = attrs.field(factory=lambda: dict(DEFAULT_MODULES))
+    worker_env: dict[str, dict[str, str]] = attrs.field(factory=dict)
+    context: ContextSettings = attrs.field(factory=ContextSettings)
+    record: bool = True
+    tools: tuple[str, ...] | None = None
+    temperature: float | None = None
+    seed: int | None = None
+
+
+def model_choice(options: SessionOptions) -> tuple[str, tuple[str, ...]]:
+    """The provider and the models to try, in order: what *options* name, else
+    ``ollama``, and the provider's default model when none is named. Every way into a
+    session (headless, the API, the terminal) settles its model here."""
+    provider = options.provider or "ollama"
+    models = options.models or (DEFAULT_MODELS.get(provider, ""),)
+    return provider, tuple(m for m in models if m)
+
+
+def loop_config(options: SessionOptions, *, workspace: str, system: str) -> LoopConfig:
+    """The loop's settings for *options*, with the resolved *workspace* and the
+    assembled *system* prompt: the one place an option reaches the loop.
+
+    Raises:
+        ValueError: a permission mode or turn limit the loop cannot use.
+    """
+    provider, models = model_choice(options)
+    tools = options.tools
+    if tools is None and provider == "local":
+        from harness.actors.tools import SMALL_MODEL_TOOLS
+
+        tools = SMALL_MODEL_TOOLS
+    return LoopConfig(
+        workspace=workspace,
+        system=system,
+        provider=provider,
+        models=models,
+        tools=tools,
+        base_url=options.base_url,
+        api_key=options.api_key,
+        tool_protocol=options.tool_protocol,
+        permission_mode=options.permission_mode,
+        max_turns=options.max_turns,
+        verify=options.verify,
+        verify_attempts=options.verify_attempts,
+        tool_timeout=options.tool_timeout,
+        autotitle=options.autotitle,
+        temperature=options.temperature,
+        seed=options.seed,
+        context=options.context,
+    )
