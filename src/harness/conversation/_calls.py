@@ -7,7 +7,6 @@ terminating one), so the history stays well-formed for every provider.
 
 from __future__ import annotations
 
-import signal
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -26,6 +25,7 @@ from harness.ipc import (
     WorkerDied,
     WorkerError,
     WorkerUnavailable,
+    describe_exit,
 )
 from harness.messages.model import ToolCall
 from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview
@@ -67,23 +67,11 @@ class _Prepared:
         return self.spec
 
 
-def _how_it_ended(exc: WorkerDied) -> str:
-    if exc.exit_code is None:
-        return "still running"
-    if exc.signal is not None:
-        try:
-            name = signal.Signals(exc.signal).name
-        except ValueError:
-            name = "unknown"
-        return f"killed by signal {exc.signal} ({name})"
-    return f"exited with code {exc.exit_code}"
-
-
 def describe_worker_error(exc: IpcError, name: str, main: str) -> str:
     """One plain sentence for the model about a worker that failed a call."""
     what = f"{name}({main!r})" if main else name
     if isinstance(exc, WorkerDied):
-        how = _how_it_ended(exc)
+        how = describe_exit(exc.exit_code)
         if exc.reason not in ("exited", "killed"):
             how += f" after {exc.reason}"
         return (
