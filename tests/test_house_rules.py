@@ -1,0 +1,203 @@
+"""The house rules, checked from the code itself.
+
+- Imports run one way: ``ipc`` <- ``messages`` <- ``supervisor`` <- ``worker`` <- ``actors``;
+  the conversation sits above the workers and below the frontends (``api``, ``cli``).
+- No module imports another package's private module: a package's ``__init__`` is its
+  face. Private modules of the top package (``harness._version``) are shared leaves.
+- Only ``cli`` talks to the screen (rich, prompt_toolkit).
+- Every public exception harness defines is a :class:`harness.errors.HarnessError`.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+from pathlib import Path
+
+import pytest
+
+from harness.errors import HarnessError
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+ROOT = SRC / "harness"
+
+# Modules every layer may import: they import nothing but each other.
+LEAVES = {
+    "harness",
+    "harness.errors",
+    "harness.home",
+    "harness._version",
+    "harness._frontmatter",
+    # started before anything else is imported (see its docstring), so it imports nothing
+    "harness._forkstart",
+}
+
+# What each part of harness may import besides itself and the leaves.
+ALLOWED: dict[str, set[str]] = {
+    "harness.ipc": set(),
+    "harness.messages": {"harness.ipc"},
+    "harness.supervisor": {"harness.ipc", "harness._forkstart"},
+    "harness.worker": {"harness.ipc", "harness.supervisor"},
+    # each actor: the runtime below it, never another actor or anything above
+    "harness.actors": {"harness.ipc", "harness.messages", "harness.supervisor", "harness.worker"},
+    "harness.skills": set(),
+    "harness.instructions": set(),
+    "harness.conversation": {
+        "harness.ipc",
+        "harness.messages",
+        "harness.supervisor",
+        "harness.actors",
+        "harness.skills",
+        "harness.instructions",
+        "harness._forkstart",
+    },
+}
+# Frontends may import every part below them, but not each other's insides.
+FRONTENDS = ("harness.api", "harness.cli", "harness.__main__")
+
+SCREEN_LIBRARIES = ("rich", "prompt_toolkit")
+
+# Exceptions used as control flow, not failures (a command asking the app to leave).
+CONTROL_FLOW = {"harness.cli.tui._commands.ExitApp"}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(SRC).with_suffix("").parts
+    name = ".".join(parts)
+    return name.removesuffix(".__init__")
+
+
+def _package_of(module: str, path: Path) -> str:
+    return module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+
+
+def _part(module: str) -> str:
+    """The part of harness *module* belongs to (``harness.actors.shell._pool`` ->
+    ``harness.actors``; ``harness.ipc._channel`` -> ``harness.ipc``)."""
+    return ".".join(module.split(".")[:2])
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.append((node.lineno, node.module))
+            # ``from harness import _forkstart`` names a module too
+            out.extend((node.lineno, f"{node.module}.{a.name}") for a in node.names)
+        elif isinstance(node, ast.Import):
+            out.extend((node.lineno, a.name) for a in node.names)
+    return out
+
+
+SOURCES = sorted(ROOT.rglob("*.py"))
+IMPORTS = {path: _imports(path) for path in SOURCES}
+
+
+def _is_module(name: str) -> bool:
+    path = SRC.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def test_the_rules_see_the_code() -> None:
+    assert len(SOURCES) > 100
+    assert sum(len(v) for v in IMPORTS.values()) > 500
+
+
+def test_imports_run_one_way() -> None:
+    wrong: list[str] = []
+    for path, imports in IMPORTS.items():
+        module = _module_name(path)
+        part = _part(module)
+        if module in LEAVES:
+            allowed = LEAVES
+        elif part in FRONTENDS or module in FRONTENDS:
+            continue
+        elif part in ALLOWED:
+            allowed = ALLOWED[part] | LEAVES
+        else:
+            wrong.append(f"{module}: not placed in any layer (add it to ALLOWED)")
+            continue
+        own = ".".join(module.split(".")[:3]) if part == "harness.actors" else part
+        for line, name in imports:
+            if not name.startswith("harness.") or not _is_module(name):
+                continue
+            target = ".".join(name.split(".")[:3]) if name.startswith("harness.actors.") else name
+            if target == own or target.startswith(own + "."):
+                continue
+            if name.startswith("harness.actors.") and part == "harness.actors":
+                wrong.append(f"{module}:{line} imports another actor, {name}")
+                continue
+            if not any(name == a or name.startswith(a + ".") for a in allowed):
+                wrong.append(f"{module}:{line} imports {name}, above or beside it")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_module_imports_another_packages_private_module() -> None:
+    wrong: list[str] = []
+    for path, imports in IMPORTS.items():
+        module = _module_name(path)
+        package = _package_of(module, path)
+        for line, name in imports:
+            if not name.startswith("harness.") or not _is_module(name):
+                continue
+            parts = name.split(".")
+            for i, piece in enumerate(parts):
+                if piece.startswith("_") and not piece.startswith("__"):
+                    owner = ".".join(parts[:i])
+                    if owner != "harness" and not (
+                        package == owner or package.startswith(owner + ".")
+                    ):
+                        wrong.append(f"{module}:{line} imports {name}")
+                    break
+    assert not wrong, "\n".join(wrong)
+
+
+def test_only_the_terminal_imports_screen_libraries() -> None:
+    wrong = [
+        f"{_module_name(path)}:{line} imports {name}"
+        for path, imports in IMPORTS.items()
+        for line, name in imports
+        if name.split(".")[0] in SCREEN_LIBRARIES
+        and not _module_name(path).startswith("harness.cli")
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def _importable(path: Path) -> bool:
+    # a worker's __main__ starts serving state at import; its exceptions live elsewhere
+    return path.name != "__main__.py"
+
+
+@pytest.mark.parametrize(
+    "module",
+    [_module_name(p) for p in SOURCES if _importable(p)],
+)
+def test_every_public_exception_is_a_harness_error(module: str) -> None:
+    try:
+        mod = importlib.import_module(module)
+    except ImportError as exc:  # an optional extra (the embedded model) not installed
+        pytest.skip(f"{module} needs {exc.name}")
+    for name, obj in vars(mod).items():
+        if not (inspect.isclass(obj) and issubclass(obj, BaseException)):
+            continue
+        if obj.__module__ != module or name.startswith("_"):
+            continue
+        if f"{module}.{name}" in CONTROL_FLOW:
+            continue
+        assert issubclass(obj, HarnessError), (
+            f"{module}.{name} derives from {[b.__name__ for b in obj.__mro__[1:-2]]}, "
+            "not harness.errors.HarnessError"
+        )
+
+
+def test_harness_home_has_one_owner() -> None:
+    """Only ``harness.home`` reads ``HARNESS_HOME`` to find the folder; other code may
+    only pass the value on (to a worker's environment, as a cache key)."""
+    readers = []
+    for path in SOURCES:
+        text = path.read_text(encoding="utf-8")
+        if 'Path.home() / ".harness"' in text or '~/.harness")' in text:
+            readers.append(_module_name(path))
+    assert readers == ["harness.home"], readers
