@@ -14,7 +14,7 @@ from typing import Any, Literal, Protocol
 import attrs
 
 from harness.ipc import Message
-from harness.messages.model import ChatRequest, ToolSchema
+from harness.messages.model import ChatRequest, ToolCall, ToolSchema
 from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
 
 __all__ = [
@@ -108,6 +108,10 @@ class ToolTableLike(Protocol):
     def schemas(
         self, *, mode: str = "ask", names: Iterable[str] | None = None
     ) -> tuple[ToolSchema, ...]: ...
+
+    def loggable(self, call: ToolCall) -> ToolCall:
+        """*call* as events and the log may record it (credentials redacted)."""
+        ...
 
 
 class PermissionPolicy(Protocol):

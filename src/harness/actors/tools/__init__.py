@@ -27,6 +27,7 @@ from harness.actors.tools._permissions import (
 from harness.actors.tools._table import (
     EXECUTORS,
     KINDS,
+    REDACTED,
     Executor,
     Kind,
     ToolArgumentError,
@@ -50,6 +51,7 @@ __all__ = [
     "EXECUTORS",
     "KINDS",
     "MODES",
+    "REDACTED",
     "SHELL_OPERATORS",
     "SMALL_MODEL_TOOLS",
     "AutocommitState",
