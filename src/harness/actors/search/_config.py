@@ -63,6 +63,7 @@ class SearchConfig:
         Raises:
             ValueError: a value that does not parse; the message names the variable.
         """
+        d = cls()
         urls = dict(_DEFAULT_URLS)
         for name in _DEFAULT_URLS:
             value = environ.get(f"HARNESS_SEARCH_{name.upper()}_URL", "").strip()
@@ -83,19 +84,19 @@ class SearchConfig:
             if "searxng" in sources and not searxng:
                 raise ValueError("HARNESS_SEARCH_SOURCES names searxng but SEARXNG_URL is not set")
         else:
-            sources = cls.sources
+            sources = d.sources
             if searxng:
                 sources = ("searxng", *sources)
         return cls(
             sources=tuple(s for s in SOURCES if s in sources),
             urls=urls,
-            source_timeout=_number(environ, "HARNESS_SEARCH_SOURCE_TIMEOUT", cls.source_timeout),
-            page_timeout=_number(environ, "HARNESS_SEARCH_PAGE_TIMEOUT", cls.page_timeout),
-            max_pages=int(_number(environ, "HARNESS_SEARCH_MAX_PAGES", cls.max_pages)),
-            results=int(_number(environ, "HARNESS_SEARCH_RESULTS", cls.results)),
-            max_bytes=int(_number(environ, "HARNESS_FETCH_MAX_BYTES", cls.max_bytes)),
-            max_redirects=int(_number(environ, "HARNESS_FETCH_MAX_REDIRECTS", cls.max_redirects)),
-            max_chars=int(_number(environ, "HARNESS_FETCH_MAX_CHARS", cls.max_chars)),
+            source_timeout=_number(environ, "HARNESS_SEARCH_SOURCE_TIMEOUT", d.source_timeout),
+            page_timeout=_number(environ, "HARNESS_SEARCH_PAGE_TIMEOUT", d.page_timeout),
+            max_pages=int(_number(environ, "HARNESS_SEARCH_MAX_PAGES", d.max_pages)),
+            results=int(_number(environ, "HARNESS_SEARCH_RESULTS", d.results)),
+            max_bytes=int(_number(environ, "HARNESS_FETCH_MAX_BYTES", d.max_bytes)),
+            max_redirects=int(_number(environ, "HARNESS_FETCH_MAX_REDIRECTS", d.max_redirects)),
+            max_chars=int(_number(environ, "HARNESS_FETCH_MAX_CHARS", d.max_chars)),
             allow_link_local=environ.get("HARNESS_FETCH_ALLOW_LINK_LOCAL", "0").strip().lower()
             in ("1", "true", "yes", "on"),
         )
