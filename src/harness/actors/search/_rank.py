@@ -13,7 +13,8 @@ no passage clears it, the search found nothing relevant, and says so.
 
 Only the query's own terms are counted, by ``str.find`` with a word-boundary check
 at each hit, never by tokenising every passage or scanning it with a regular
-expression: on 2 MB of text that is the difference between about 15 ms and 80.
+expression; and only the pages that hold a term the floor requires are split into
+passages at all. Both keep 2 MB of text well under 100 ms.
 """
 
 from __future__ import annotations
@@ -157,16 +158,12 @@ def rank(query: Query, pages: Sequence[Page], *, per_page: int = 2) -> Ranking:
     counted = list(dict.fromkeys([*query.terms, *(f for fs in forms.values() for f in fs)]))
     if not counted:
         return Ranking(passages=(), required=(), rejected=tuple(p.url for p in pages))
-    rows: list[tuple[int, str, dict[str, int], int]] = []  # page, text, counts, length
+    # Document frequency from whole pages; only pages holding a required term are
+    # split into passages at all (most pages of a pool lack the rare term).
+    page_counts = [count_terms(page.text.lower(), counted) for page in pages]
     page_df: Counter[str] = Counter()
-    for index, page in enumerate(pages):
-        seen: set[str] = set()
-        for text in split_passages(page.text):
-            low = text.lower()
-            counts = count_terms(low, counted)
-            seen.update(counts)
-            rows.append((index, text, counts, low.count(" ") + 1))
-        page_df.update(seen)
+    for counts in page_counts:
+        page_df.update(counts.keys())
     n = len(pages)
     if forms:
         required = tuple(f for fs in forms.values() for f in fs)
@@ -174,7 +171,15 @@ def rank(query: Query, pages: Sequence[Page], *, per_page: int = 2) -> Ranking:
         # the rarest term of the pool; a term no page holds is the rarest of all
         rarest = min(page_df.get(t, 0) for t in query.terms)
         required = tuple(t for t in query.terms if page_df.get(t, 0) == rarest)
+    rows: list[tuple[int, str, dict[str, int], int]] = []  # page, text, counts, length
+    for index, page in enumerate(pages):
+        if not any(page_counts[index].get(t) for t in required):
+            continue
+        for text in split_passages(page.text):
+            low = text.lower()
+            rows.append((index, text, count_terms(low, counted), low.count(" ") + 1))
     idf = {t: math.log(1 + (n - page_df[t] + 0.5) / (page_df[t] + 0.5)) for t in counted}
+    # The average passage length of the pages split: they are what the scores compare.
     avg = sum(r[3] for r in rows) / len(rows) if rows else 1.0
     scored: list[tuple[float, int, int, str]] = []
     for order, (index, text, counts, length) in enumerate(rows):
