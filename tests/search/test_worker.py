@@ -105,12 +105,17 @@ async def test_call_api_headers_never_reach_the_session_log(tmp_path: Path) -> N
         ]
         with ScriptedModel(script) as model:
             async with open_session(_options(tmp_path, model, {})) as session:
+                # the session answers without waiting for the search worker to start
+                started_before = "search" in session.engine.supervisor
                 with trio.fail_after(60):
                     result = await session.run("who am I")
+                started_after = "search" in session.engine.supervisor
                 tools = [m.content for m in session.history if m.role == "tool"]
                 log = session.log.path  # type: ignore[union-attr]
     raw = log.read_text()
     assert result.ok
+    assert not started_before
+    assert started_after
     assert api.seen[0].headers["Authorization"] == SECRET  # it was sent
     assert SECRET not in tools[0]  # the echo was masked before the model saw it
     assert '"authorization": "[REDACTED]"' in tools[0]

@@ -234,7 +234,9 @@ class Fetcher:
                     f"{current}: {_describe(exc)}", url=str(current), kind="network"
                 ) from exc
             finally:
-                await resp.aclose()
+                # shielded: a fetch cut off by its deadline still closes its connection
+                with trio.CancelScope(shield=True), trio.move_on_after(2):
+                    await resp.aclose()
 
 
 def _parse(text: str, label: str, base: httpx.URL | None = None) -> httpx.URL:

@@ -68,6 +68,8 @@ async def search(text: str, fetcher: Fetcher, config: SearchConfig) -> SearchRep
                 )
             except SourceError as exc:
                 skipped[name] = str(exc)
+            except Exception as exc:  # an answer this code did not foresee: skip the source
+                skipped[name] = f"{type(exc).__name__}: {exc}"
             return
         if scope.cancelled_caught:
             skipped[name] = f"no answer within {config.source_timeout:g} s"
@@ -87,6 +89,9 @@ async def search(text: str, fetcher: Fetcher, config: SearchConfig) -> SearchRep
                 page = await _read(cand, fetcher, config)
             except FetchError as exc:
                 unreadable[cand.url] = str(exc)
+                return
+            except Exception as exc:  # one odd page must not cost the whole search
+                unreadable[cand.url] = f"{type(exc).__name__}: {exc}"
                 return
             if page is None:
                 unreadable[cand.url] = "not a text page"
