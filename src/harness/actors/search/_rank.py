@@ -101,17 +101,20 @@ def _cut(para: str) -> list[str]:
     last = 0
     for m in _SENTENCE.finditer(para):
         if m.start() - start > _TARGET and last > start:
-            pieces.append(para[start:last].strip())
+            pieces.append(para[start:last])
             start = last
         last = m.end()
-    while len(para) - start > _LIMIT:
-        # no sentence end for a long way (minified text, a table): cut at a space
-        cut = para.rfind(" ", start, start + _LIMIT)
-        cut = cut if cut > start else start + _LIMIT
-        pieces.append(para[start:cut].strip())
-        start = cut
-    pieces.append(para[start:].strip())
-    return [p for p in pieces if p]
+    pieces.append(para[start:])
+    out: list[str] = []
+    for piece in pieces:
+        while len(piece) > _LIMIT:
+            # no sentence end for a long way (minified text, a table): cut at a space
+            cut = piece.rfind(" ", 0, _LIMIT)
+            cut = cut if cut > 0 else _LIMIT
+            out.append(piece[:cut].strip())
+            piece = piece[cut:]
+        out.append(piece.strip())
+    return [p for p in out if p]
 
 
 def _is_word(ch: str) -> bool:
