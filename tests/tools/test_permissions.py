@@ -245,3 +245,13 @@ def test_remove_takes_a_rule_out_of_memory_and_the_user_file(tmp_path: Path) -> 
     assert not p.remove("run_cmd(ls)")
     p.reload()
     assert [str(r) for r, _ in p.rules.allow] == ["read_file"]
+
+
+def test_network_tools_ask_and_url_rules_cover_only_their_site(tmp_path: Path) -> None:
+    p = perms(tmp_path, allow=["get_url(https://docs.python.org/*)"], deny=["call_api"])
+    docs = {"url": "https://docs.python.org/3/library/os.html"}
+    assert p.decide("get_url", docs).action == "allow"
+    assert p.decide("get_url", {"url": "https://docs.python.org.evil.test/"}).action == "ask"
+    assert p.decide("search_web", {"query": "num_ctx"}).action == "ask"
+    assert p.decide("call_api", {"method": "GET", "url": docs["url"]}).action == "deny"
+    assert p.always_rule("get_url", {"url": "https://x.test/a"}) == "get_url(https://x.test/a)"

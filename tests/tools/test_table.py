@@ -23,6 +23,11 @@ SHELL_TOOLS = {
     "send_input": {"session", "text"},
     "end_process": {"session"},
 }
+SEARCH_TOOLS = {
+    "search_web": {"query"},
+    "get_url": {"url"},
+    "call_api": {"method", "url", "headers", "body"},
+}
 ISSUE_TOOLS = {
     "read_file": {"path", "start_line", "end_line", "next_read"},
     "write_file": {"path", "content", "version"},
@@ -43,6 +48,7 @@ ISSUE_TOOLS = {
     "submit_plan": {"plan"},
     "use_skill": {"name"},
     **SHELL_TOOLS,
+    **SEARCH_TOOLS,
 }
 MEMORY_TOOLS = {"write_memory", "read_memory", "list_memory", "edit_memory", "delete_memory"}
 
@@ -66,6 +72,9 @@ def test_kinds_executors_and_terminating() -> None:
     assert all(table.get(n).kind == "mutating" for n in ("write_file", "edit_file", "delete_path"))
     assert table.get("run_cmd").kind == "shell"
     assert {s.name for s in table.by_executor("shell")} == set(SHELL_TOOLS)
+    assert {s.name for s in table.by_executor("search")} == set(SEARCH_TOOLS)
+    assert all(table.get(n).kind == "network" for n in SEARCH_TOOLS)
+    assert table.get("get_url").main_arg == table.get("call_api").main_arg == "url"
     assert {s.name for s in table.by_executor("frontend")} == {"get_user_input", "submit_plan"}
     assert {s.name for s in table.by_executor("conversation")} == MEMORY_TOOLS | {"use_skill"}
     assert [s.name for s in table if s.terminating] == ["submit_plan"]

@@ -119,12 +119,14 @@ class CallRunner:
                 p.main = p.tool.main_value(p.args) or ""
             except (ValueError, TypeError) as exc:
                 p.error = f"Invalid arguments: {exc}"
+            for secret in p.spec.secret_values(call.arguments):
+                conv.masker.add(secret)  # a server that echoes a credential back
         conv.emit(
             ev.ToolCallRequested(
                 session_id=conv.session_id,
                 call_id=call.id,
                 name=call.name,
-                arguments=dict(call.arguments),
+                arguments=dict(table.loggable(call).arguments),
                 main_argument=p.main,
             )
         )

@@ -22,7 +22,7 @@ from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPre
 if TYPE_CHECKING:
     from harness.supervisor import Supervisor, SupervisorEvent, WorkerHandle, WorkerStatus
 
-__all__ = ["DEFAULT_MODULES", "Engine", "WorkerSettings", "open_engine"]
+__all__ = ["DEFAULT_MODULES", "ON_DEMAND", "Engine", "WorkerSettings", "open_engine"]
 
 _Reply = TypeVar("_Reply", bound=Message)
 
@@ -30,7 +30,13 @@ DEFAULT_MODULES: dict[str, str] = {
     "model": "harness.actors.model",
     "tools": "harness.actors.tools",
     "shell": "harness.actors.shell",
+    "search": "harness.actors.search",
 }
+
+#: Workers started by the first call routed to them, not with the session: most
+#: sessions never fetch a page, and the search worker's imports (httpx, an HTML
+#: parser) would compete with the session's first answer for the CPU.
+ON_DEMAND: frozenset[str] = frozenset({"search"})
 
 
 @attrs.define
@@ -63,6 +69,7 @@ class Engine:
         self._listeners: list[Callable[[ev.ConversationEvent], None]] = []
         self.session_id = ""
         self._nursery: trio.Nursery | None = None
+        self._starting = trio.Lock()
 
     def start_soon(self, fn: Callable[[], Awaitable[object]]) -> None:
         """Run *fn* beside the workers until the engine closes."""
@@ -81,7 +88,11 @@ class Engine:
     async def invoke(
         self, executor: str, request: ToolInvoke, timeout: float | None
     ) -> ToolOutcome:
-        """Run *request* on the *executor* worker."""
+        """Run *request* on the *executor* worker (starting it if it starts on demand)."""
+        if executor not in self.supervisor and executor in self.settings.modules:
+            async with self._starting:
+                if executor not in self.supervisor:
+                    await self.start([executor])
         return await self.call(executor, request, ToolOutcome, timeout=timeout)
 
     async def preview(self, request: ToolPreview) -> ToolPreviewResult | None:
@@ -194,7 +205,8 @@ async def open_engine(
         engine._nursery = nursery
         nursery.start_soon(engine._forward, sup.subscribe())
         try:
-            await engine.start(list(settings.modules) if names is None else list(names))
+            eager = [n for n in settings.modules if n not in ON_DEMAND]
+            await engine.start(eager if names is None else list(names))
             yield engine
         finally:
             nursery.cancel_scope.cancel()

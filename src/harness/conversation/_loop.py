@@ -314,7 +314,7 @@ class Conversation:
             ev.AssistantMessage(
                 session_id=self.session_id,
                 text=reply.text,
-                tool_calls=calls,
+                tool_calls=tuple(self.table.loggable(c) for c in calls),
                 thinking=thinking,
                 model=reply.model,
             )

@@ -46,7 +46,8 @@ class SessionOptions:
         system_extra: text appended to the system prompt.
         allow, deny: permission rules for this session only.
         sandbox: ``workspace-write`` runs shell commands under bubblewrap.
-        workers: worker name -> module (default: model, tools, shell).
+        workers: worker name -> module (default: model, tools, shell, and search,
+            which starts on its first call).
         worker_env: extra environment per worker name.
         context: the model's window and output reserve.
         record: write the session log (off: nothing is written under HARNESS_HOME).

@@ -25,6 +25,7 @@ from harness.actors.tools._permissions import (
 from harness.actors.tools._table import (
     EXECUTORS,
     KINDS,
+    REDACTED,
     Executor,
     Kind,
     ToolArgumentError,
@@ -47,6 +48,7 @@ __all__ = [
     "BUILTIN_TOOLS",
     "EXECUTORS",
     "KINDS",
+    "REDACTED",
     "SHELL_OPERATORS",
     "SMALL_MODEL_TOOLS",
     "AutocommitState",

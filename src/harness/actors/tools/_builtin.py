@@ -48,6 +48,7 @@ def _tool(
     kind: Kind = "read",
     executor: Executor = "tools",
     terminating: bool = False,
+    secret_args: tuple[str, ...] = (),
 ) -> ToolSpec:
     return ToolSpec(
         name=name,
@@ -57,6 +58,7 @@ def _tool(
         kind=kind,
         executor=executor,
         terminating=terminating,
+        secret_args=secret_args,
     )
 
 
@@ -255,6 +257,54 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
         main_arg="session",
         kind="read",
         executor="shell",
+    ),
+    # --- the web (search worker; issue 18) ---
+    _tool(
+        "search_web",
+        "Search the web. Returns the most relevant passages of the pages found, each with "
+        "its URL, or says plainly that nothing relevant was found (and which pages were "
+        "rejected). Put exact identifiers (`num_ctx`, `asyncio.TaskGroup`) in the query: "
+        "a passage must contain one to count.",
+        _obj(("query",), query=_s("What to look for: a few keywords and identifiers.")),
+        main_arg="query",
+        kind="network",
+        executor="search",
+    ),
+    _tool(
+        "get_url",
+        "Fetch a web page (http/https) as readable text: the page's main content without "
+        "navigation, or a text/JSON document as it is. Binary content is refused; long "
+        "pages are cut.",
+        _obj(("url",), url=_s("The page's URL, http:// or https://.")),
+        main_arg="url",
+        kind="network",
+        executor="search",
+    ),
+    _tool(
+        "call_api",
+        "Make an HTTP request and return the status, the response headers and the body "
+        "(long bodies are cut). A `body` object or array is sent as JSON, a string as text.",
+        _obj(
+            ("method", "url"),
+            method=_s(
+                "The HTTP method.",
+                enum=["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"],
+            ),
+            url=_s("The URL, http:// or https://."),
+            headers={
+                "type": "object",
+                "description": "Request headers, name to value.",
+                "additionalProperties": {"type": "string"},
+            },
+            body={
+                "type": ["object", "array", "string"],
+                "description": "The request body: JSON (object or array) or text (string).",
+            },
+        ),
+        main_arg="url",
+        kind="network",
+        executor="search",
+        secret_args=("headers",),
     ),
     # --- the frontend ---
     _tool(

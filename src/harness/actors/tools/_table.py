@@ -20,11 +20,12 @@ from typing import Any, Literal
 import attrs
 
 from harness.errors import ToolError
-from harness.messages.model import ToolSchema
+from harness.messages.model import ToolCall, ToolSchema
 
 __all__ = [
     "EXECUTORS",
     "KINDS",
+    "REDACTED",
     "Executor",
     "Kind",
     "ToolArgumentError",
@@ -34,9 +35,31 @@ __all__ = [
 ]
 
 Kind = Literal["read", "mutating", "network", "shell"]
-Executor = Literal["tools", "shell", "conversation", "frontend", "mcp"]
+Executor = Literal["tools", "shell", "search", "conversation", "frontend", "mcp"]
 KINDS: tuple[str, ...] = ("read", "mutating", "network", "shell")
-EXECUTORS: tuple[str, ...] = ("tools", "shell", "conversation", "frontend", "mcp")
+EXECUTORS: tuple[str, ...] = ("tools", "shell", "search", "conversation", "frontend", "mcp")
+
+#: What a secret argument's value is replaced with wherever a call is recorded.
+REDACTED = "[REDACTED]"
+
+# Keys of a secret object (HTTP headers) whose values are never credentials: they
+# stay readable in the log and are not masked in output (masking every
+# "application/json" in a response would garble it and protect nothing).
+_PLAIN_KEYS = frozenset(
+    {
+        "accept",
+        "accept-encoding",
+        "accept-language",
+        "cache-control",
+        "content-language",
+        "content-type",
+        "if-modified-since",
+        "if-none-match",
+        "user-agent",
+        "x-github-api-version",
+        "x-requested-with",
+    }
+)
 
 _JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array", "null")
 
@@ -85,9 +108,11 @@ class ToolSpec:
         main_arg: the argument permission patterns match (``run_cmd(git *)``);
             ``None`` when rules can only name the tool.
         kind: ``read`` runs without asking; ``mutating``, ``network`` and ``shell`` ask.
-        executor: who runs it: the ``tools`` or ``shell`` worker, the
+        executor: who runs it: the ``tools``, ``shell`` or ``search`` worker, the
             ``conversation`` itself, the ``frontend`` (questions, plans) or an ``mcp`` bridge.
         terminating: a successful call ends the run.
+        secret_args: arguments whose values are credentials (``call_api``'s
+            ``headers``): recorded as :data:`REDACTED`, and masked in the tool's output.
     """
 
     name: str
@@ -97,6 +122,7 @@ class ToolSpec:
     kind: Kind = "read"
     executor: Executor = "tools"
     terminating: bool = False
+    secret_args: tuple[str, ...] = ()
 
     def __attrs_post_init__(self) -> None:
         if not self.name or any(c.isspace() or c in "()" for c in self.name):
@@ -151,6 +177,36 @@ class ToolSpec:
         bound = _validate(self.name, self.parameters, given, "")
         assert isinstance(bound, dict)
         return bound
+
+    def secret_values(self, arguments: Any) -> list[str]:
+        """The text values of this call's secret arguments (an object's values, or a string)."""
+        out: list[str] = []
+        if not isinstance(arguments, Mapping):
+            return out
+        for name in self.secret_args:
+            value = arguments.get(name)
+            if isinstance(value, Mapping):
+                items = [v for k, v in value.items() if str(k).lower() not in _PLAIN_KEYS]
+            else:
+                items = [value]
+            out.extend(v for v in items if isinstance(v, str) and v)
+        return out
+
+    def redact(self, arguments: Any) -> Any:
+        """*arguments* as they may be recorded: each secret argument's values replaced
+        (an object keeps its keys, so a log still shows which headers were sent)."""
+        if not self.secret_args or not isinstance(arguments, Mapping):
+            return arguments
+        out = dict(arguments)
+        for name in self.secret_args:
+            value = out.get(name)
+            if isinstance(value, Mapping):
+                out[name] = {
+                    k: v if str(k).lower() in _PLAIN_KEYS else REDACTED for k, v in value.items()
+                }
+            elif value is not None:
+                out[name] = REDACTED
+        return out
 
     def main_value(self, arguments: Mapping[str, Any]) -> str | None:
         """The value permission patterns match, as text (``None`` when there is none)."""
@@ -339,3 +395,10 @@ class ToolTable:
     def bind(self, name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate and bind a call of *name* (see :meth:`ToolSpec.bind`)."""
         return self.get(name).bind(arguments)
+
+    def loggable(self, call: ToolCall) -> ToolCall:
+        """*call* as it may be recorded (events, the session log): secrets redacted."""
+        spec = self._specs.get(call.name)
+        if spec is None or not spec.secret_args:
+            return call
+        return attrs.evolve(call, arguments=spec.redact(call.arguments))

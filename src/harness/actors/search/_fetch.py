@@ -1,0 +1,310 @@
+"""HTTP fetches with every limit a tool call needs: time, size, redirects, addresses.
+
+Redirects are followed here, not by httpx, so that each hop is looked at: only
+``http`` and ``https`` are followed (never ``file:`` or any other scheme), at most
+``max_redirects`` of them, a cross-origin hop drops every header the caller gave
+(credentials are for the host they were given to), and each connection is made
+through :class:`~harness.actors.search._guard.GuardedBackend`, which refuses
+link-local and metadata addresses on the address actually dialled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any
+
+import attrs
+import httpcore
+import httpx
+import trio
+
+from harness.actors.search._guard import AddressRefused, GuardedBackend, Resolver
+from harness.errors import ToolError
+
+__all__ = ["FetchError", "Fetcher", "Response"]
+
+_REDIRECTS = (301, 302, 303, 307, 308)
+_NETWORK_ERRORS = (
+    httpx.HTTPError,
+    httpx.InvalidURL,
+    httpcore.TimeoutException,
+    httpcore.NetworkError,
+    httpcore.ProtocolError,
+    httpcore.UnsupportedProtocol,
+    httpcore.ProxyError,
+    OSError,
+)
+
+
+class FetchError(ToolError):
+    """A fetch that was refused or failed; the message is a sentence for the model."""
+
+    def __init__(self, message: str, *, url: str = "", kind: str = "network") -> None:
+        super().__init__(message)
+        self.url = url
+        self.kind = kind
+
+
+@attrs.frozen
+class Response:
+    """What came back. ``body`` holds at most the byte cap; ``truncated`` says it was cut.
+
+    ``skipped`` is true when the body was not read at all (the caller's ``want``
+    refused its media type).
+    """
+
+    url: str
+    status: int
+    reason: str
+    headers: tuple[tuple[str, str], ...]
+    content_type: str
+    body: bytes
+    truncated: bool = False
+    skipped: bool = False
+    redirects: tuple[str, ...] = ()
+
+    def header(self, name: str) -> str:
+        """The first value of header *name* (``""`` when absent)."""
+        low = name.lower()
+        return next((v for k, v in self.headers if k.lower() == low), "")
+
+
+class _Stream(httpx.AsyncByteStream):
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for part in self._inner:
+            yield part
+
+    async def aclose(self) -> None:
+        if hasattr(self._inner, "aclose"):
+            await self._inner.aclose()
+
+
+class _GuardedTransport(httpx.AsyncBaseTransport):
+    """httpx's transport contract over an httpcore pool that dials through the guard."""
+
+    def __init__(self, backend: GuardedBackend) -> None:
+        self._pool = httpcore.AsyncConnectionPool(
+            ssl_context=httpx.create_ssl_context(),
+            network_backend=backend,
+            max_connections=32,
+            keepalive_expiry=20.0,
+        )
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        req = httpcore.Request(
+            method=request.method,
+            url=httpcore.URL(
+                scheme=request.url.raw_scheme,
+                host=request.url.raw_host,
+                port=request.url.port,
+                target=request.url.raw_path,
+            ),
+            headers=request.headers.raw,
+            content=request.stream,  # type: ignore[arg-type]
+            extensions=request.extensions,
+        )
+        resp = await self._pool.handle_async_request(req)
+        return httpx.Response(
+            status_code=resp.status,
+            headers=resp.headers,
+            stream=_Stream(resp.stream),
+            extensions=resp.extensions,
+        )
+
+    async def aclose(self) -> None:
+        await self._pool.aclose()
+
+
+class Fetcher:
+    """One client for the worker's lifetime (connections are kept between calls).
+
+    Args:
+        max_redirects: redirects followed per fetch.
+        allow_link_local: let fetches reach link-local and metadata addresses.
+        user_agent: the ``User-Agent`` sent unless the caller gives one.
+        resolver: host, port -> addresses (default: the system's resolver).
+    """
+
+    def __init__(
+        self,
+        *,
+        max_redirects: int = 5,
+        allow_link_local: bool = False,
+        user_agent: str = "harness",
+        resolver: Resolver | None = None,
+    ) -> None:
+        self.max_redirects = max_redirects
+        self._client = httpx.AsyncClient(
+            transport=_GuardedTransport(
+                GuardedBackend(allow_link_local=allow_link_local, resolver=resolver)
+            ),
+            follow_redirects=False,
+            trust_env=False,
+            timeout=None,
+            headers={"User-Agent": user_agent},
+        )
+
+    async def aclose(self) -> None:
+        """Close every kept connection."""
+        await self._client.aclose()
+
+    async def fetch(
+        self,
+        url: str,
+        *,
+        method: str = "GET",
+        headers: Mapping[str, str] | None = None,
+        content: bytes | None = None,
+        timeout: float = 10.0,
+        max_bytes: int = 5_000_000,
+        want: Callable[[str], bool] | None = None,
+    ) -> Response:
+        """Make one request, following redirects, within *timeout* seconds in all.
+
+        *want* sees the response's ``Content-Type``; when it returns false the body
+        is not read (``skipped``). Raises :class:`FetchError` for a refused scheme or
+        address, too many redirects, a timeout or a network failure.
+        """
+        with trio.move_on_after(timeout) as scope:
+            return await self._fetch(url, method, dict(headers or {}), content, max_bytes, want)
+        assert scope.cancelled_caught
+        raise FetchError(f"{url}: no complete answer within {timeout:g} s", url=url, kind="timeout")
+
+    async def _fetch(
+        self,
+        url: str,
+        method: str,
+        headers: dict[str, str],
+        content: bytes | None,
+        max_bytes: int,
+        want: Callable[[str], bool] | None,
+    ) -> Response:
+        current = _parse(url, url)
+        hops: list[str] = []
+        while True:
+            try:
+                req = self._client.build_request(method, current, headers=headers, content=content)
+                resp = await self._client.send(req, stream=True)
+            except AddressRefused as exc:
+                where = f" (reached by redirect from {url})" if hops else ""
+                raise FetchError(
+                    f"{current}{where}: {exc}", url=str(current), kind="refused"
+                ) from None
+            except _NETWORK_ERRORS as exc:
+                raise FetchError(
+                    f"{current}: {_describe(exc)}", url=str(current), kind="network"
+                ) from exc
+            try:
+                location = resp.headers.get("location")
+                if resp.status_code in _REDIRECTS and location:
+                    target = _parse(location, str(current), base=current)
+                    if len(hops) >= self.max_redirects:
+                        raise FetchError(
+                            f"{url}: more than {self.max_redirects} redirects (stopped at "
+                            f"{target})",
+                            url=url,
+                            kind="redirects",
+                        )
+                    hops.append(str(target))
+                    if target.scheme not in ("http", "https"):
+                        raise FetchError(
+                            f"{current} redirected to {target}: only http and https "
+                            "redirects are followed",
+                            url=str(target),
+                            kind="refused",
+                        )
+                    if _origin(target) != _origin(current):
+                        headers = {}
+                    if resp.status_code == 303 or (
+                        resp.status_code in (301, 302) and method == "POST"
+                    ):
+                        method = "GET" if method != "HEAD" else method
+                        content = None
+                    current = target
+                    continue
+                ctype = resp.headers.get("content-type", "")
+                if want is not None and not want(ctype):
+                    return _response(resp, current, ctype, b"", False, hops, skipped=True)
+                body, truncated = await _read(resp, max_bytes)
+                return _response(resp, current, ctype, body, truncated, hops)
+            except _NETWORK_ERRORS as exc:
+                raise FetchError(
+                    f"{current}: {_describe(exc)}", url=str(current), kind="network"
+                ) from exc
+            finally:
+                # shielded: a fetch cut off by its deadline still closes its connection
+                with trio.CancelScope(shield=True), trio.move_on_after(2):
+                    await resp.aclose()
+
+
+def _parse(text: str, label: str, base: httpx.URL | None = None) -> httpx.URL:
+    try:
+        target = base.join(text) if base is not None else httpx.URL(text)
+    except (httpx.InvalidURL, ValueError) as exc:
+        raise FetchError(f"{label}: not a URL ({exc})", url=text, kind="url") from exc
+    if base is None and target.scheme not in ("http", "https"):
+        raise FetchError(
+            f"{text}: only http:// and https:// URLs are fetched", url=text, kind="refused"
+        )
+    if target.scheme in ("http", "https") and not target.host:
+        raise FetchError(f"{text}: the URL names no host", url=text, kind="url")
+    return target
+
+
+def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    return url.scheme, url.host, url.port
+
+
+async def _read(resp: httpx.Response, max_bytes: int) -> tuple[bytes, bool]:
+    parts: list[bytes] = []
+    size = 0
+    chunks = resp.aiter_bytes()
+    async for chunk in chunks:
+        room = max_bytes - size
+        if len(chunk) >= room:
+            parts.append(chunk[:room])
+            if len(chunk) > room:
+                return b"".join(parts), True
+            # The cap was met exactly: the body was cut only if anything follows.
+            async for more in chunks:
+                if more:
+                    return b"".join(parts), True
+            return b"".join(parts), False
+        parts.append(chunk)
+        size += len(chunk)
+    return b"".join(parts), False
+
+
+def _response(
+    resp: httpx.Response,
+    url: httpx.URL,
+    ctype: str,
+    body: bytes,
+    truncated: bool,
+    hops: list[str],
+    *,
+    skipped: bool = False,
+) -> Response:
+    return Response(
+        url=str(url),
+        status=resp.status_code,
+        reason=resp.reason_phrase,
+        headers=tuple(resp.headers.multi_items()),
+        content_type=ctype,
+        body=body,
+        truncated=truncated,
+        skipped=skipped,
+        redirects=tuple(hops),
+    )
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    if isinstance(exc, httpcore.ConnectError | httpx.ConnectError):
+        return f"could not connect ({text})"
+    if isinstance(exc, httpcore.TimeoutException | httpx.TimeoutException):
+        return f"timed out ({text})"
+    return f"{type(exc).__name__}: {text}"

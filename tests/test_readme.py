@@ -1,0 +1,112 @@
+"""README.md names only what exists, and names everything a user can reach.
+
+Both directions, for the tools the model is offered, the command line's flags and the
+environment variables harness reads. (Slash commands are checked against their one
+declaration in the terminal's tests.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+import attrs
+
+from harness.actors.shell import ShellConfig
+from harness.actors.tools import builtin_table
+from harness.cli._main import build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+SOURCE = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "src").rglob("*.py")))
+
+# Variables harness sets for its own processes, or that only tests and developers use.
+INTERNAL_VARIABLES = {
+    "HARNESS_IPC_FD",  # a worker's end of its channel
+    "HARNESS_MAX_FRAME",  # the frame limit a worker is started with
+    "HARNESS_WORKER_NAME",  # who a worker is
+    "HARNESS_WORKER_TAG",  # marks a worker's whole process tree for the sweep
+    "HARNESS_SHELL_SESSION",  # marks a command's processes inside the shell worker
+    "HARNESS_WORKERS",  # replace worker modules: for testing other worker builds
+    "HARNESS_TOOLS_NO_RG",  # force the Python search fallback (tests)
+}
+# Flags of other programs, and of example prompts, that the README shows.
+FOREIGN_FLAGS = {"--short", "--verbose"}
+
+
+def _expand_braces(text: str) -> set[str]:
+    """``HARNESS_MODEL_{CONNECT,IDLE}_TIMEOUT`` -> both names."""
+    out: set[str] = set()
+    for head, alts, tail in re.findall(r"([A-Z_]+)\{([A-Z_,]+)\}([A-Z_]*)", text):
+        out.update(f"{head}{alt}{tail}" for alt in alts.split(","))
+    return out
+
+
+def _variables_in_code() -> set[str]:
+    names = set(
+        re.findall(r'"((?:HARNESS|OLLAMA|OPENAI|ANTHROPIC|GEMINI)_[A-Z0-9_]*[A-Z0-9])"', SOURCE)
+    )
+    names |= _expand_braces(SOURCE)
+    names |= {"HARNESS_SHELL_" + f.name.upper() for f in attrs.fields(ShellConfig)}
+    return names
+
+
+def _variables_in_readme() -> set[str]:
+    return set(
+        re.findall(
+            r"`((?:HARNESS|OLLAMA|OPENAI|ANTHROPIC|GEMINI|GOOGLE)_[A-Z0-9_]+)(?:=[^`]*)?`", README
+        )
+    ) | _expand_braces(README)
+
+
+def test_every_variable_the_readme_names_is_read() -> None:
+    code = _variables_in_code() | {"GOOGLE_API_KEY"}
+    missing = sorted(v for v in _variables_in_readme() if v not in code and v not in SOURCE)
+    assert not missing, f"README.md names variables nothing reads: {missing}"
+
+
+def test_every_harness_variable_is_in_the_readme() -> None:
+    readme = _variables_in_readme()
+    missing = sorted(
+        v
+        for v in _variables_in_code()
+        if v.startswith("HARNESS_") and v not in INTERNAL_VARIABLES and v not in readme
+    )
+    assert not missing, f"variables harness reads that README.md does not name: {missing}"
+
+
+def _flags() -> set[str]:
+    parser = build_parser()
+    out: set[str] = set()
+    for action in parser._actions:  # argparse has no public list of its options
+        if isinstance(action, argparse._HelpAction):
+            continue
+        out.update(s for s in action.option_strings if s.startswith("--"))
+    return out
+
+
+def test_every_flag_is_in_the_readme() -> None:
+    missing = sorted(f for f in _flags() if f"`{f}" not in README and f"{f} " not in README)
+    assert not missing, f"flags README.md does not name: {missing}"
+
+
+def test_every_flag_the_readme_names_exists() -> None:
+    named = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", README))
+    unknown = sorted(named - _flags() - FOREIGN_FLAGS - {"--help"})
+    assert not unknown, f"README.md names flags harness does not have: {unknown}"
+
+
+def test_every_tool_is_in_the_readme() -> None:
+    names = list(builtin_table().names())
+    assert len(names) > 15
+    missing = [n for n in names if f"`{n}" not in README]
+    assert not missing, f"tools README.md does not name: {missing}"
+
+
+def test_every_tool_the_readme_lists_exists() -> None:
+    table = set(builtin_table().names())
+    rows = re.findall(r"^\| `([a-z_]+)\(", README, flags=re.M)
+    assert len(rows) > 5
+    unknown = sorted(set(rows) - table)
+    assert not unknown, f"README.md lists tools that do not exist: {unknown}"
