@@ -122,7 +122,7 @@ class _PermissionsPolicy:
         return action, d.reason
 
     def allow_always(self, spec: Any, arguments: Mapping[str, Any]) -> None:
-        self.perms.add("allow", self.perms.always_rule(spec.name, arguments))
+        self.perms.allow_always(spec.name, arguments)
 
 
 def provider_keys(home: Path) -> list[str]:

@@ -48,6 +48,8 @@ def _tool(
     kind: Kind = "read",
     executor: Executor = "tools",
     terminating: bool = False,
+    also_match: tuple[str, ...] = (),
+    place_arg: str | None = None,
 ) -> ToolSpec:
     return ToolSpec(
         name=name,
@@ -57,6 +59,8 @@ def _tool(
         kind=kind,
         executor=executor,
         terminating=terminating,
+        also_match=also_match,
+        place_arg=place_arg,
     )
 
 
@@ -131,6 +135,7 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
         _obj(("source", "destination"), source=_s(_PATH), destination=_s(_PATH)),
         main_arg="source",
         kind="mutating",
+        also_match=("destination",),
     ),
     _tool(
         "copy_file",
@@ -138,6 +143,7 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
         _obj(("source", "destination"), source=_s(_PATH), destination=_s(_PATH)),
         main_arg="source",
         kind="mutating",
+        also_match=("destination",),
     ),
     _tool(
         "delete_path",
@@ -234,6 +240,7 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
         main_arg="command",
         kind="shell",
         executor="shell",
+        place_arg="cwd",
     ),
     _tool(
         "send_input",
