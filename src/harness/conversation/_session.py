@@ -38,6 +38,7 @@ from harness.conversation._store import (
     SessionStore,
 )
 from harness.home import harness_home
+from harness.keys import held_values
 from harness.messages.model import ChatMessage
 from harness.messages.tools import ToolOutcome
 
@@ -304,7 +305,7 @@ async def open_session(
         extra={"allow": list(options.allow), "deny": list(options.deny)},
     )
     problems.extend(str(p) for p in perms.problems)
-    masker = SecretMasker(environ, [options.api_key or "", *provider_keys(home)])
+    masker = SecretMasker(environ, [options.api_key or "", *provider_keys(home), *held_values()])
     # workers get HARNESS_HOME so they read the same keys store and state
     worker_settings = WorkerSettings(
         workspace=str(workspace),

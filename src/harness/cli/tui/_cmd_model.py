@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from harness.cli.tui._cmd_common import pick, request, say
 from harness.cli.tui._commands import CommandError, ParsedCommand
 from harness.cli.tui._sanitize import clean_line
+from harness.keys import provider_key
 from harness.messages import PROVIDERS
 
 if TYPE_CHECKING:
@@ -38,7 +39,10 @@ async def list_models(app: App, provider: str) -> list[str]:
     from harness.messages.model import ListModels, ModelList
 
     reply = await request(
-        app, "model", ListModels(provider=provider, base_url=app.base_url), timeout=10
+        app,
+        "model",
+        ListModels(provider=provider, base_url=app.base_url, api_key=provider_key(provider)),
+        timeout=10,
     )
     return list(reply.models) if isinstance(reply, ModelList) else []
 
