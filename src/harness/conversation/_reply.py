@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING
 import attrs
 
 from harness.conversation import events as ev
+from harness.conversation._retry import worker_failure
 from harness.conversation._sync import HistorySync
 from harness.errors import ProviderError
-from harness.ipc import IpcError
+from harness.ipc import IpcError, WorkerDied
 from harness.messages import model as pm
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ async def read_reply(
     *,
     quiet: bool = False,
     sync: HistorySync | None = None,
+    retry: bool = True,
 ) -> Reply:
     """One model reply to *request*; with *sync*, the history goes as a delta when
     it can, and in full again (transparently) when the worker does not hold its base.
@@ -109,7 +111,10 @@ async def read_reply(
     except IpcError as exc:
         if sync is not None:
             sync.forget()
-        raise ModelFailed("worker", f"the model worker failed: {exc}") from None
+        if retry and isinstance(exc, WorkerDied) and not (text or thinking or reply.calls):
+            # Nothing of the reply was shown: a fresh worker answers the same request.
+            return await read_reply(conv, request, quiet=quiet, sync=sync, retry=False)
+        raise ModelFailed("worker", worker_failure(exc, bool(text or thinking))) from None
     if unknown:
         # the worker did not hold the base (it restarted, or forgot): once more, in full
         return await read_reply(conv, request, quiet=quiet, sync=sync)
