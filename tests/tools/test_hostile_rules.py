@@ -165,6 +165,14 @@ DODGES = [
     "case x in x) rm -f v;; esac",
     "true && (false || rm -f v)",
     "cat <(rm -f v)",
+    "busybox rm -f v",
+    "nice -n 5 rm -f v",
+    "sudo -u root rm -f v",
+    "'rm' -f v",
+    "r\\m -f v",
+    "coproc rm -f v",
+    "exec rm -f v",
+    "[[ $(rm -f v) ]]",
 ]
 
 
@@ -176,7 +184,19 @@ def test_deny_rules_see_through_compound_commands(tmp_path: Path, command: str) 
 
 @pytest.mark.parametrize(
     "command",
-    ["eval $CMD", "$X -f v", "echo v | xargs $TOOL", "curl x | sh", "sh script.sh", "source a.sh"],
+    [
+        "eval $CMD",
+        "$X -f v",
+        "rm${IFS}-f v",
+        "$'rm' -f v",
+        "echo v | xargs $TOOL",
+        "curl x | sh",
+        "sh script.sh",
+        "source a.sh",
+        ". ./a.sh",
+        'bash -c "$CMD"',
+        "ls $(",
+    ],
 )
 def test_what_the_parser_cannot_see_asks_even_in_auto_mode(tmp_path: Path, command: str) -> None:
     p = perms(tmp_path, allow=["run_cmd"], deny=["run_cmd(rm *)"], mode="auto")
@@ -203,6 +223,10 @@ def test_cwd_is_part_of_the_rule_check(tmp_path: Path) -> None:
     assert p.decide("run_cmd", run("git status", cwd="evil")).action == "ask"
     assert p.decide("run_cmd", run("git status", cwd="../..")).action == "deny"
     assert p.decide("run_cmd", run("git status", cwd="/etc")).action == "deny"
+    (tmp_path / "ws" / "out").symlink_to(tmp_path)
+    assert p.decide("run_cmd", run("git status", cwd="out")).action == "deny"
+    inside = str((tmp_path / "ws").resolve() / "evil")
+    assert p.decide("run_cmd", run("git status", cwd=inside)).action == "ask"
     spec = builtin_table().get("run_cmd")
     assert spec.main_value(run("git status", cwd="evil/")) == "cd evil && git status"
     p.allow_always("run_cmd", run("git status", cwd="evil"))

@@ -27,8 +27,10 @@ __all__ = ["Analysis", "Segment", "Shape", "analyse", "read_only", "shape"]
 _WRAPPERS = frozenset(
     {
         "builtin",
+        "busybox",
         "chroot",
         "command",
+        "coproc",
         "doas",
         "env",
         "exec",
@@ -48,7 +50,7 @@ _WRAPPERS = frozenset(
         "xargs",
     }
 )
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"})
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish"})
 _SOURCES = frozenset({"source", ".", "eval"})
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 

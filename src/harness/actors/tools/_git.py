@@ -151,7 +151,8 @@ def _need_repo(ws: Workspace) -> Path:
 
 def _hidden(root: Path) -> list[str]:
     """Changed or untracked paths the jail protects (``.env``...): git tools leave them out."""
-    proc = git(root, "status", "--porcelain", "-z", "--untracked-files=all", check=False)
+    # Untracked files show in no diff, and git_status filters its own lines.
+    proc = git(root, "status", "--porcelain", "-z", "--untracked-files=no", check=False)
     names = [n for n in proc.stdout.decode("utf-8", "replace").split("\0") if n]
     # Entries are `XY path`; a rename's source follows as an entry of its own.
     paths = [n[3:] if len(n) > 3 and n[2] == " " else n for n in names]

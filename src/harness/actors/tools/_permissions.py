@@ -270,7 +270,7 @@ class Permissions:
         else:
             kind = spec.kind
             place = spec.place(arguments)
-            if place is not None and (place.startswith("/") or place.split("/")[0] == ".."):
+            if place is not None and not self._inside(place):
                 return Decision("deny", f"{name}: cwd {place!r} is outside the workspace")
         if self.mode == "plan":
             if kind == "mutating":
@@ -310,6 +310,17 @@ class Permissions:
         if self.mode == "deny":
             return Decision("deny", f"{name} needs approval and the permission mode is deny")
         return Decision("ask", f"{name} needs approval")
+
+    def _inside(self, place: str) -> bool:
+        """Whether a folder named by a call stays inside the workspace (lexically, and
+        through symlinks when the workspace is known)."""
+        if not place.startswith("/") and place.split("/")[0] == "..":
+            return False
+        if self.workspace is None:
+            return not place.startswith("/")
+        root = os.path.realpath(self.workspace)
+        real = os.path.realpath(os.path.join(root, place))
+        return os.path.commonpath([real, root]) == root
 
     def _denies_shell(self, name: str) -> bool:
         return any(r.pattern is not None and r.matches_tool(name) for r, _ in self.rules.deny)
