@@ -207,6 +207,25 @@ def test_what_the_parser_cannot_see_asks_even_in_auto_mode(tmp_path: Path, comma
     assert p.decide("run_cmd", run(command)).action == "deny", command
 
 
+@pytest.mark.parametrize(
+    ("rule", "command"),
+    [
+        ("run_cmd(eval *)", "eval $CMD"),
+        ("run_cmd(xargs *)", "xargs rm -rf"),
+        ("run_cmd(command *)", "command rm -rf x"),
+        ("run_cmd(sh *)", "sh evil.sh"),
+        ("run_cmd(env *)", "env X=1 rm -rf x"),
+    ],
+)
+def test_a_pattern_never_allows_what_the_parser_cannot_see(
+    tmp_path: Path, rule: str, command: str
+) -> None:
+    p = perms(tmp_path, allow=[rule])
+    assert p.decide("run_cmd", run(command)).action == "ask"
+    p.add("allow", f"run_cmd({command})", persist=False)
+    assert p.decide("run_cmd", run(command)).action == "allow"
+
+
 def test_without_deny_rules_auto_mode_runs_them(tmp_path: Path) -> None:
     p = perms(tmp_path, mode="auto")
     assert p.decide("run_cmd", run("eval $CMD")).action == "allow"

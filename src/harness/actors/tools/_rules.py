@@ -13,8 +13,9 @@ the same simple commands joined by the same operators, with the same
 redirections; the wildcard and the "more arguments" extension apply inside one
 simple command (the last one's arguments), never past an operator. A command the
 grammar cannot flatten (subshells, groups, loops, substitutions, ``${...}``) is
-covered only by a rule that is that exact text. On top of that an allow rule never
-covers a command using an operator it does not contain itself
+covered only by a rule that is that exact text, and so is one whose every part the
+grammar cannot see (``eval``, ``xargs``, a script run by ``sh``, wrappers). On top of
+that an allow rule never covers a command using an operator it does not contain itself
 (:data:`SHELL_OPERATORS`). Deny rules look at every simple command anywhere in the
 tree (:func:`deny_matches`).
 
@@ -159,6 +160,8 @@ def shell_match(pattern: str, command: str) -> bool:
     """Whether an allow *pattern* covers *command*, compared by parsed shape."""
     if pattern.strip() == command.strip():
         return True
+    if analyse(command).uncertain:
+        return False  # what it runs is not all on the line: only its exact text is allowed
     want, have = shape(pattern), shape(command)
     if want is None or have is None:
         return False
