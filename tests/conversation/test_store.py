@@ -14,7 +14,7 @@ import pytest
 
 from harness.conversation import events as ev
 from harness.conversation._atomic import read_json
-from harness.conversation._memory import MemoryStoreError, MemoryStore
+from harness.conversation._memory import MemoryStore, MemoryStoreError
 from harness.conversation._secrets import MASK, SecretMasker
 from harness.conversation._store import (
     SessionNotFound,
