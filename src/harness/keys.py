@@ -104,7 +104,7 @@ def take_keys(environ: MutableMapping[str, str] | None = None) -> dict[str, str]
     taken = {
         name: value
         for name, value in sorted(env.items())
-        if value and (is_secret_name(name) or is_secret_value(value))
+        if value and (is_secret_name(name) or (is_secret_value(value) and not _is_proxy(name)))
     }
     for name in taken:
         if env is os.environ:
@@ -112,6 +112,12 @@ def take_keys(environ: MutableMapping[str, str] | None = None) -> dict[str, str]
         del env[name]
     _held.update(taken)
     return taken
+
+
+def _is_proxy(name: str) -> bool:
+    # harness's own requests go through the proxy (httpx reads it from the
+    # environment), so a proxy address stays; commands still never get its password.
+    return name.lower().endswith("_proxy")
 
 
 def provider_key(provider: str) -> str | None:
