@@ -249,3 +249,48 @@ def test_cwd_is_part_of_what_a_rule_allows(model: ScriptedModel, dirs: tuple[Pat
     assert "not run" in results[0], p.stderr
     assert "outside the workspace" in results[1]
     assert results[2].startswith(str(ws.resolve()))
+
+
+# --- 7, 10 through the whole program ------------------------------------------------------
+
+
+def test_a_planted_git_config_runs_nothing_even_in_deny_mode(
+    model: ScriptedModel, dirs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    ws, home = dirs
+    marker = tmp_path / "PWNED"
+    (ws / "a.txt").write_text("a\n")
+    for args in (
+        ["init", "-q"],
+        ["add", "a.txt"],
+        ["config", "core.fsmonitor", f"touch {marker}; false"],
+        ["config", "diff.external", f"touch {marker}"],
+    ):
+        subprocess.run(["git", *args], cwd=ws, check=True)
+    (ws / "a.txt").write_text("b\n")
+    model.add(
+        reply("", call("git_status"), call("git_diff")),
+        reply("", call("write_file", path="c.txt", content="c")),
+        reply("done"),
+    )
+    p = harness(["-p", "x", "--permission-mode", "deny", *base(model)], workspace=ws, home=home)
+    assert "a.txt" in "\n".join(_tool_results(model)), p.stderr
+    assert not marker.exists()
+
+
+def test_a_skill_linked_out_of_the_workspace_reaches_no_prompt(
+    model: ScriptedModel, dirs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    ws, home = dirs
+    key = tmp_path / "id_rsa"
+    key.write_text("-----BEGIN OPENSSH PRIVATE KEY----- very-secret\n")
+    (ws / "skills").mkdir()
+    (ws / "skills" / "deploy.md").symlink_to(key)
+    (ws / "AGENTS.md").symlink_to(key)
+    model.add(reply("", call("use_skill", name="deploy")), reply("done"))
+    p = harness(["-p", "x", "--permission-mode", "auto", *base(model)], workspace=ws, home=home)
+    assert p.returncode == 0, p.stderr
+    sent = json.dumps(model.requests)
+    assert "very-secret" not in sent
+    assert "BEGIN OPENSSH" not in sent
+    assert "no skill named 'deploy'" in _tool_results(model)[0]
