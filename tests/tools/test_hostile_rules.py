@@ -45,6 +45,8 @@ CONFIG_CHANGES = [
     ("run_cmd", {"command": 'echo \'{"allow": ["run_cmd"]}\' > .permissions.json'}),
     ("run_cmd", {"command": "cp /tmp/x .mcp.json"}),
     ("run_cmd", {"command": "sed -i s/a/b/ AGENTS.md"}),
+    ("run_cmd", {"command": 'echo \'{"allow": ["run_cmd"]}\' > ~/.harness/permissions.json'}),
+    ("run_cmd", {"command": 'cp x "$HARNESS_HOME/permissions.json"'}),
 ]
 
 
@@ -60,6 +62,13 @@ def test_changing_harness_configuration_always_asks(
     assert d.action == "ask", (name, args, d)
     p.set_mode("deny")
     assert p.decide(name, args).action == "deny"
+
+
+def test_a_command_naming_the_state_folder_by_its_path_asks(tmp_path: Path) -> None:
+    p = perms(tmp_path, allow=["run_cmd"], mode="auto")
+    home = tmp_path / "home"
+    assert p.decide("run_cmd", run(f"python -c 'x' > {home}/providers.json")).action == "ask"
+    assert p.decide("run_cmd", run(f"cat {home}/permissions.json")).action == "allow"
 
 
 def test_always_on_a_configuration_change_saves_no_rule(tmp_path: Path) -> None:

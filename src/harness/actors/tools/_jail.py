@@ -28,8 +28,11 @@ _WORDS = (*PROTECTED_DIRS, ".env")
 # grant itself anything in the next session, so every change to them asks.
 CONFIG_FILES = frozenset({".permissions.json", ".mcp.json", "agents.md", "claude.md"})
 _CONFIG_DIRS = frozenset({"skills"})
+# In a command: those files, and harness's own state (the user's permissions.json,
+# providers.json and skills live under HARNESS_HOME, `~/.harness` by default).
 _NAMES_CONFIG = re.compile(
-    r"\.permissions\.json|\.mcp\.json|agents\.md|claude\.md|(?<![\w.-])skills(?![\w.-])",
+    r"permissions\.json|\.mcp\.json|agents\.md|claude\.md|(?<![\w.-])skills(?![\w.-])"
+    r"|\.harness(?![\w-])|HARNESS_HOME",
     re.IGNORECASE,
 )
 
@@ -66,7 +69,8 @@ def is_config(rel: str | PurePosixPath) -> str | None:
 
 
 def names_config(command: str) -> bool:
-    """Whether a shell command names one of the files :func:`is_config` protects."""
+    """Whether a shell command names one of the files :func:`is_config` protects, or
+    harness's own state folder."""
     return _NAMES_CONFIG.search(command) is not None
 
 

@@ -229,9 +229,10 @@ class Permissions:
         """Why this call changes a file that configures harness, or ``None``."""
         if spec.kind == "shell":
             command = arguments.get(spec.main_arg or "")
+            home = str(self.user_path.parent)
             if (
                 isinstance(command, str)
-                and names_config(command)
+                and (names_config(command) or home in command)
                 and read_only(command) is not None
             ):
                 return "the command names a file that configures harness"
