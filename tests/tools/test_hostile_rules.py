@@ -111,6 +111,10 @@ def test_reading_configuration_and_ordinary_files_do_not_ask(tmp_path: Path) -> 
         ("run_cmd(ls > out.txt)", "ls > out.txt & touch PWN"),
         ("run_cmd(make && make test)", "make && make test && touch PWN"),
         ("run_cmd(a; b)", "a; b; touch PWN"),
+        # an always-rule saved from a command holding a glob stays that command
+        ("run_cmd(find . -name *.py)", "find . -name -exec rm -rf {} + -o -name x.py"),
+        ("run_cmd(ls *.py)", "ls a.py --hide=x.py"),
+        ("run_cmd(git * --oneline)", "git log -p --oneline"),
     ],
 )
 def test_an_operator_in_a_rule_does_not_grow_by_prefix(
@@ -127,6 +131,9 @@ def test_an_operator_in_a_rule_does_not_grow_by_prefix(
         ("run_cmd(ls | head)", "ls | head -5"),
         ("run_cmd(make && make test)", "make && make test -j4"),
         ("run_cmd(npm run *)", "npm run build --prod"),
+        ("run_cmd(git status*)", "git status --short"),
+        ("run_cmd(find . -name *.py)", "find . -name test_*.py"),
+        ("run_cmd(git * --oneline)", "git log --oneline"),
     ],
 )
 def test_a_command_of_the_rules_shape_is_allowed(tmp_path: Path, rule: str, command: str) -> None:

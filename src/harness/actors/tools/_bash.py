@@ -122,9 +122,10 @@ _STRUCTURE = frozenset({"program", "list", "pipeline"})
 
 @attrs.frozen
 class Segment:
-    """One simple command in a flat command line: its words and its redirections."""
+    """One simple command in a flat command line: its words (as written, quotes
+    kept) and its redirections."""
 
-    words: str
+    words: tuple[str, ...]
     redirects: tuple[str, ...] = ()
 
 
@@ -367,8 +368,7 @@ def _segment(node: Any) -> Segment | None:
         node = body
     if node is None or node.type != "command":
         return None
-    words = " ".join(_text(c) for c in node.children if c.is_named)
-    return Segment(words, tuple(redirects))
+    return Segment(tuple(_text(c) for c in node.children if c.is_named), tuple(redirects))
 
 
 def _flatten(node: Any, segments: list[Segment], ops: list[str]) -> bool:

@@ -157,7 +157,14 @@ def _pattern_match(pattern: str, value: str) -> bool:
 
 
 def shell_match(pattern: str, command: str) -> bool:
-    """Whether an allow *pattern* covers *command*, compared by parsed shape."""
+    """Whether an allow *pattern* covers *command*, compared by parsed shape.
+
+    Word by word: a wildcard matches inside one word, never across words or
+    operators. The last command may have more arguments than the pattern when the
+    pattern has no wildcard at all, or when its last word ends in ``*``
+    (``git status*``, ``npm run *``): the prefix wildcard reaches that command's
+    further arguments and nothing else.
+    """
     if pattern.strip() == command.strip():
         return True
     if analyse(command).uncertain:
@@ -167,12 +174,15 @@ def shell_match(pattern: str, command: str) -> bool:
         return False
     if want.ops != have.ops or len(want.segments) != len(have.segments):
         return False
+    plain = not any(ch in pattern for ch in "*?")
     last = len(want.segments) - 1
     for i, (w, h) in enumerate(zip(want.segments, have.segments, strict=True)):
         if w.redirects != h.redirects:
             return False
-        matched = _pattern_match(w.words, h.words) if i == last else _glob_match(w.words, h.words)
-        if not matched:
+        grows = i == last and (plain or w.words[-1].endswith("*"))
+        if len(h.words) < len(w.words) or (len(h.words) > len(w.words) and not grows):
+            return False
+        if not all(_glob_match(p, c) for p, c in zip(w.words, h.words, strict=False)):
             return False
     return True
 
