@@ -152,13 +152,11 @@ class Analysis:
         uncertain: why the grammar cannot know every command (``eval $x``, ``sh``
             reading a script, a computed command name, a parse error).
         writes: a redirection to a file (other than ``/dev/null``).
-        names: every command name, as written.
     """
 
     commands: tuple[str, ...]
     uncertain: tuple[str, ...]
     writes: bool
-    names: tuple[str, ...]
 
 
 @functools.cache
@@ -226,7 +224,6 @@ class _Walker:
     def __init__(self, depth: int = 0) -> None:
         self.commands: list[str] = []
         self.uncertain: list[str] = []
-        self.names: list[str] = []
         self.writes = False
         self.depth = depth
 
@@ -266,7 +263,6 @@ class _Walker:
         if words[0] is None:
             self.uncertain.append(f"the command name {_text(nodes[0])!r} is computed")
             return
-        self.names.append(words[0])
         self.run(words, nodes)
 
     def run(self, words: list[str | None], nodes: list[Any]) -> None:
@@ -320,7 +316,6 @@ def analyse(command: str) -> Analysis:
         commands=tuple(walker.commands),
         uncertain=tuple(dict.fromkeys(walker.uncertain)),
         writes=walker.writes,
-        names=tuple(walker.names),
     )
 
 
