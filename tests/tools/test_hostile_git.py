@@ -38,6 +38,7 @@ ATTACKS = {
     "filter": lambda ws, cmd: _attribute(ws, cmd, "filter=evil", "filter.evil.clean"),
     "filter_process": lambda ws, cmd: _attribute(ws, cmd, "filter=evil", "filter.evil.process"),
     "textconv": lambda ws, cmd: _attribute(ws, cmd, "diff=evil", "diff.evil.textconv"),
+    "included_filter": lambda ws, cmd: _included(ws, cmd),
     "diff_command": lambda ws, cmd: _attribute(ws, cmd, "diff=evil", "diff.evil.command"),
     "gpg": lambda ws, cmd: _gpg(ws, cmd),
 }
@@ -61,6 +62,16 @@ def _hooks(ws: Path, cmd: str, path: str | None = None) -> None:
 def _attribute(ws: Path, cmd: str, attr: str, key: str) -> None:
     (ws / ".gitattributes").write_text(f"* {attr}\n")
     sh(ws, "git", "config", key, f"sh -c '{cmd}; cat'")
+    (ws / "README.md").write_text("changed\n")
+
+
+def _included(ws: Path, cmd: str) -> None:
+    # The driver is defined in a file the repository's config includes.
+    # (a value holding `;` is quoted: in a config file `;` starts a comment)
+    clean = f"sh -c '{cmd}; cat'"
+    (ws / ".git" / "extra.cfg").write_text(f'[filter "evil"]\n\tclean = "{clean}"\n')
+    sh(ws, "git", "config", "include.path", "extra.cfg")
+    (ws / ".gitattributes").write_text("* filter=evil\n")
     (ws / "README.md").write_text("changed\n")
 
 
@@ -143,3 +154,15 @@ def test_git_tools_do_not_show_protected_files(repo: Path, call: Call) -> None:
     refused = call("git_diff", path=".env")
     assert not refused.ok
     assert "secret-value" not in refused.output
+
+
+def test_the_users_own_global_drivers_still_apply(
+    tmp_path: Path, repo: Path, call: Call, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # git-lfs lives in the user's global config: an AI commit must still go through it.
+    gitconfig = tmp_path / "gitconfig"
+    gitconfig.write_text('[filter "upper"]\n\tclean = tr a-z A-Z\n\tsmudge = cat\n')
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
+    (repo / ".gitattributes").write_text("*.txt filter=upper\n")
+    assert call("write_file", path="a.txt", content="abc\n").ok
+    assert sh(repo, "git", "show", "HEAD:a.txt") == "ABC\n"

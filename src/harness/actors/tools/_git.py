@@ -6,8 +6,9 @@ repository's config run a program: a model can write a whole fake repository
 own repository config is read by every call. So each call passes ``-c`` overrides
 for every setting git documents as running a command (fsmonitor, hooks, pager,
 ssh, external diff, editors, signing, credential helpers, and each filter, diff
-and merge driver the config names), reads no system config, refuses an implicit
-bare repository, and looks for ``.git`` no higher than the workspace root.
+and merge driver the repository's config names), reads no system config, refuses
+an implicit bare repository, and looks for ``.git`` no higher than the workspace
+root.
 """
 
 from __future__ import annotations
@@ -104,12 +105,25 @@ def git(
 
 
 def _driver_overrides(cwd: Path, env: dict[str, str]) -> list[str]:
-    """``-c`` arguments emptying every filter, diff and merge driver the config names.
+    """``-c`` arguments emptying every filter, diff and merge driver the repository's
+    own config names (and the files it includes).
 
-    Reading config runs nothing, so asking git for the names is safe."""
+    Reading config runs nothing, so asking git for the names is safe. Drivers from
+    the user's global config stay: they are the user's own (git-lfs is one), and a
+    model cannot write that file with the file tools."""
     try:
         proc = subprocess.run(
-            ["git", *_SAFE_ARGS, "config", "-z", "--name-only", "--get-regexp", _DRIVERS],
+            [
+                "git",
+                *_SAFE_ARGS,
+                "config",
+                "--local",
+                "--includes",
+                "-z",
+                "--name-only",
+                "--get-regexp",
+                _DRIVERS,
+            ],
             cwd=cwd,
             env=env,
             capture_output=True,
