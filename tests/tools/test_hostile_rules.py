@@ -64,11 +64,13 @@ def test_changing_harness_configuration_always_asks(
     assert p.decide(name, args).action == "deny"
 
 
-def test_a_command_naming_the_state_folder_by_its_path_asks(tmp_path: Path) -> None:
+def test_a_command_naming_the_state_folder_asks_even_to_read(tmp_path: Path) -> None:
     p = perms(tmp_path, allow=["run_cmd"], mode="auto")
     home = tmp_path / "home"
     assert p.decide("run_cmd", run(f"python -c 'x' > {home}/providers.json")).action == "ask"
-    assert p.decide("run_cmd", run(f"cat {home}/permissions.json")).action == "allow"
+    assert p.decide("run_cmd", run(f"cat {home}/providers.json | od -c")).action == "ask"
+    assert p.decide("run_cmd", run("cat ~/.harness/providers.json")).action == "ask"
+    assert p.decide("run_cmd", run("cat .permissions.json")).action == "allow"
 
 
 def test_always_on_a_configuration_change_saves_no_rule(tmp_path: Path) -> None:

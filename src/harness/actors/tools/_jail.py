@@ -17,6 +17,7 @@ __all__ = [
     "is_config",
     "is_protected",
     "names_config",
+    "names_state",
 ]
 
 PROTECTED_DIRS = frozenset({".git", ".harness", "node_modules"})
@@ -28,13 +29,14 @@ _WORDS = (*PROTECTED_DIRS, ".env")
 # grant itself anything in the next session, so every change to them asks.
 CONFIG_FILES = frozenset({".permissions.json", ".mcp.json", "agents.md", "claude.md"})
 _CONFIG_DIRS = frozenset({"skills"})
-# In a command: those files, and harness's own state (the user's permissions.json,
-# providers.json and skills live under HARNESS_HOME, `~/.harness` by default).
+# In a command: those files, and the user's own rules file.
 _NAMES_CONFIG = re.compile(
-    r"permissions\.json|\.mcp\.json|agents\.md|claude\.md|(?<![\w.-])skills(?![\w.-])"
-    r"|\.harness(?![\w-])|HARNESS_HOME",
+    r"permissions\.json|\.mcp\.json|agents\.md|claude\.md|(?<![\w.-])skills(?![\w.-])",
     re.IGNORECASE,
 )
+# harness's own state: the user's rules, saved provider keys, sessions. A command
+# naming it asks even when it only reads (reading providers.json is the leak).
+_NAMES_STATE = re.compile(r"\.harness(?![\w-])|HARNESS_HOME|providers\.json", re.IGNORECASE)
 
 
 def is_protected(rel: str | PurePosixPath) -> str | None:
@@ -69,9 +71,14 @@ def is_config(rel: str | PurePosixPath) -> str | None:
 
 
 def names_config(command: str) -> bool:
-    """Whether a shell command names one of the files :func:`is_config` protects, or
-    harness's own state folder."""
+    """Whether a shell command names one of the files :func:`is_config` protects."""
     return _NAMES_CONFIG.search(command) is not None
+
+
+def names_state(command: str, home: str | None = None) -> bool:
+    """Whether a shell command names harness's state folder (``~/.harness``,
+    ``$HARNESS_HOME``, *home* itself) or the saved keys."""
+    return _NAMES_STATE.search(command) is not None or bool(home and home in command)
 
 
 class Workspace:

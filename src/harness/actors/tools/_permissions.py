@@ -22,7 +22,8 @@ Files that configure harness (``.permissions.json``, ``.mcp.json``,
 ``AGENTS.md``, ``CLAUDE.md``, ``skills/``: :func:`~._jail.is_config`) always ask
 before a tool or a command (one that names them and does not just read) changes
 them, in every mode but ``deny`` (where they are refused); no allow rule covers
-them and ``[a]lways`` saves no rule for them.
+them and ``[a]lways`` saves no rule for them. A command naming harness's own state
+(``~/.harness``, ``$HARNESS_HOME``, ``providers.json``) asks even when it only reads.
 
 Rules live in ``.permissions.json`` (project) and
 ``$HARNESS_HOME/permissions.json`` (the user's), both ``{"allow": [...],
@@ -49,7 +50,7 @@ from typing import Any, Literal
 import attrs
 
 from harness.actors.tools._bash import analyse, read_only
-from harness.actors.tools._jail import is_config, names_config
+from harness.actors.tools._jail import is_config, names_config, names_state
 from harness.actors.tools._rules import (
     SHELL_OPERATORS,
     PermissionFileError,
@@ -229,12 +230,11 @@ class Permissions:
         """Why this call changes a file that configures harness, or ``None``."""
         if spec.kind == "shell":
             command = arguments.get(spec.main_arg or "")
-            home = str(self.user_path.parent)
-            if (
-                isinstance(command, str)
-                and (names_config(command) or home in command)
-                and read_only(command) is not None
-            ):
+            if not isinstance(command, str):
+                return None
+            if names_state(command, str(self.user_path.parent)):
+                return "the command names harness's own state (rules, saved keys)"
+            if names_config(command) and read_only(command) is not None:
                 return "the command names a file that configures harness"
             return None
         if spec.kind != "mutating" or spec.executor != "tools":
