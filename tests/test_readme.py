@@ -13,6 +13,7 @@ from pathlib import Path
 
 import attrs
 
+from harness.actors.search import SOURCES
 from harness.actors.shell import ShellConfig
 from harness.actors.tools import builtin_table
 from harness.cli._main import build_parser
@@ -49,6 +50,7 @@ def _variables_in_code() -> set[str]:
     )
     names |= _expand_braces(SOURCE)
     names |= {"HARNESS_SHELL_" + f.name.upper() for f in attrs.fields(ShellConfig)}
+    names |= {f"HARNESS_SEARCH_{s.upper()}_URL" for s in SOURCES if s != "searxng"}
     return names
 
 

@@ -10,6 +10,9 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    from harness.keys import take_keys
+
+    take_keys()  # before any worker or command starts: none of them gets a key
     if not _INFO_ONLY.intersection(args):
         # Every run needs workers, and their fork server takes 0.3 s to import
         # what they share: it starts first thing, before the command line's own

@@ -39,13 +39,19 @@ def _repo_root(start: Path) -> Path | None:
     return None
 
 
-def find_instruction_files(workspace: Path | str) -> list[InstructionFile]:
+def find_instruction_files(
+    workspace: Path | str, problems: list[str] | None = None
+) -> list[InstructionFile]:
     """The instruction files that apply to *workspace*, outermost first.
 
-    Unreadable files are skipped: an instruction file never stops a session.
+    Unreadable files are skipped: an instruction file never stops a session. So is
+    one whose real path leaves the repository (the workspace outside one): a
+    symlink must not put an outside file into the prompt. *problems* gets a
+    sentence for each file skipped that way.
     """
     ws = Path(workspace).resolve()
     root = _repo_root(ws)
+    jail = root or ws
     folders = [ws]
     if root is not None:
         folders = [ws, *[p for p in ws.parents if p.is_relative_to(root)]]
@@ -54,6 +60,11 @@ def find_instruction_files(workspace: Path | str) -> list[InstructionFile]:
         for name in NAMES:
             path = folder / name
             if not path.is_file():
+                continue
+            real = Path(os.path.realpath(path))
+            if real != jail and jail not in real.parents:
+                if problems is not None:
+                    problems.append(f"{path} skipped: it is a symlink to {real}, outside {jail}")
                 continue
             try:
                 raw = path.read_bytes()

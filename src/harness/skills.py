@@ -14,10 +14,16 @@ Skills are searched in ``<workspace>/skills``, then ``<workspace>/.harness/skill
 then ``$HARNESS_HOME/skills``; the first skill found with a name wins. Only names
 and descriptions go into the system prompt (:func:`skills_prompt`); the
 ``use_skill`` tool loads the body and lists the bundled files (:func:`render_skill`).
+
+Skills are read through a jail: a skill (or a skills folder, or a bundled file)
+whose real path leaves the workspace (for the project's skills) or the user's
+skills folder (for the user's) is skipped with a warning, so a symlink cannot put
+an outside file such as a private key into the prompt.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import attrs
@@ -53,6 +59,7 @@ class Skill:
         path: its ``SKILL.md`` (or one-file ``<name>.md``).
         allowed_tools: tools the skill says it needs (frontmatter ``allowed-tools``).
         source: ``project``, ``project-harness`` or ``user``: where it was found.
+        jail: the folder its files must really be in (``None``: not checked).
     """
 
     name: str
@@ -60,6 +67,7 @@ class Skill:
     path: Path
     allowed_tools: tuple[str, ...] = ()
     source: str = "project"
+    jail: Path | None = None
 
     @property
     def folder(self) -> Path | None:
@@ -79,6 +87,18 @@ def skill_dirs(workspace: Path | str, home: Path | str | None = None) -> list[tu
         (ws / ".harness" / "skills", "project-harness"),
         (_home(home) / "skills", "user"),
     ]
+
+
+def _jail(folder: Path, source: str, workspace: Path | str) -> Path:
+    """The folder a skill found in *folder* must really live in."""
+    if source == "user":
+        return Path(os.path.realpath(folder))
+    return Path(os.path.realpath(workspace))
+
+
+def _inside(path: Path, jail: Path) -> bool:
+    real = Path(os.path.realpath(path))
+    return real == jail or jail in real.parents
 
 
 def _read_skill(path: Path, default_name: str, source: str) -> Skill:
@@ -124,6 +144,7 @@ def discover_skills(
     for folder, source in skill_dirs(workspace, home):
         if not folder.is_dir():
             continue
+        jail = _jail(folder, source, workspace)
         candidates: list[tuple[Path, str]] = []
         for entry in sorted(folder.iterdir()):
             if entry.is_dir() and (entry / "SKILL.md").is_file():
@@ -131,8 +152,15 @@ def discover_skills(
             elif entry.is_file() and entry.suffix == ".md" and entry.name != "README.md":
                 candidates.append((entry, entry.stem))
         for path, default in candidates:
+            if not _inside(path, jail):
+                if problems is not None:
+                    problems.append(
+                        f"skill {path} skipped: it is a symlink to {os.path.realpath(path)}, "
+                        f"outside {jail}"
+                    )
+                continue
             try:
-                skill = _read_skill(path, default, source)
+                skill = attrs.evolve(_read_skill(path, default, source), jail=jail)
             except SkillError as exc:
                 if problems is not None:
                     problems.append(str(exc))
@@ -157,6 +185,9 @@ def find_skill(workspace: Path | str, name: str, home: Path | str | None = None)
 
 def render_skill(skill: Skill) -> str:
     """What ``use_skill`` returns: the skill's instructions and its bundled files."""
+    jail = skill.jail
+    if jail is not None and not _inside(skill.path, jail):
+        raise SkillError(f"skill {skill.name!r} is a symlink to outside {jail}; not read")
     try:
         _, body = split_frontmatter(skill.path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, FrontmatterError) as exc:
@@ -167,7 +198,7 @@ def render_skill(skill: Skill) -> str:
         files = sorted(
             str(p.relative_to(folder))
             for p in folder.rglob("*")
-            if p.is_file() and p.name != "SKILL.md"
+            if p.is_file() and p.name != "SKILL.md" and (jail is None or _inside(p, jail))
         )
         if files:
             out += ["", f"Bundled files (in {folder}):"]

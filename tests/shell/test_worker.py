@@ -56,7 +56,7 @@ async def test_run_cmd_through_the_worker(shell: WorkerHandle, tmp_path: Path) -
     assert "got Zoe" in done.output
     bad = await call(shell, "run_cmd", tmp_path, command="true", timeout="soon")
     assert not bad.ok
-    assert "timeout must be a number" in bad.output
+    assert "timeout must be number" in bad.output
     unknown = await call(shell, "delete_everything", tmp_path)
     assert not unknown.ok
 
@@ -121,3 +121,21 @@ async def test_bad_settings_are_reported_on_every_call(tmp_path: Path) -> None:
         out = await call(h, "run_cmd", tmp_path, command="echo hi")
     assert not out.ok
     assert "HARNESS_SHELL_MAX_SESSIONS='lots'" in out.output
+
+
+async def test_arguments_are_bound_by_the_tool_table(shell: WorkerHandle, tmp_path: Path) -> None:
+    # What the model is told (the table's schema) is what the worker accepts.
+    coerced = await call(shell, "run_cmd", tmp_path, command="echo ok", timeout="5")
+    assert coerced.ok, coerced.output
+    for bad, why in [
+        ({"command": "true", "timeout": 0.5}, "timeout must be at least 1"),
+        ({"command": "true", "stdin": ["a", "b"]}, "stdin must be string"),
+        ({"command": "true", "shell": "zsh"}, "unknown argument 'shell'"),
+        ({"command": 5}, "command must be string"),
+        ({}, "missing required argument 'command'"),
+    ]:
+        out = await call(shell, "run_cmd", tmp_path, **bad)
+        assert not out.ok, bad
+        assert why in out.output, (bad, out.output)
+    missing = await call(shell, "send_input", tmp_path, session="s9")
+    assert "missing required argument 'text'" in missing.output

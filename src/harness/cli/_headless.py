@@ -17,12 +17,13 @@ import os
 import signal
 import sys
 from collections.abc import Mapping
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 import orjson
 import trio
 
 from harness.conversation import events as ev
+from harness.terminal import SafeWriter
 
 if TYPE_CHECKING:
     from harness.conversation import SessionOptions
@@ -75,7 +76,10 @@ def run_headless(
     """Run ``args.prompt`` headless; the exit status."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    stderr = stderr or sys.stderr
+    # Text output and stderr reach a terminal: the model, tools and providers write there.
+    stderr = cast("IO[str]", SafeWriter(stderr or sys.stderr))
+    if args.output_format == "text":
+        stdout = cast("IO[str]", SafeWriter(stdout))
     env = os.environ if environ is None else environ
     prompt: str = args.prompt
     if prompt == "-":

@@ -41,6 +41,7 @@ from harness.conversation._reply import ModelFailed, Reply, StreamItem, read_rep
 from harness.conversation._secrets import SecretMasker
 from harness.conversation._sync import HistorySync
 from harness.conversation._verify import verify
+from harness.keys import provider_key
 from harness.messages import model as pm
 
 if TYPE_CHECKING:
@@ -339,7 +340,7 @@ class Conversation:
             tools=tools,
             tool_protocol=cfg.tool_protocol,
             base_url=cfg.base_url,
-            api_key=cfg.api_key,
+            api_key=cfg.api_key or provider_key(cfg.provider),
             options=pm.ChatOptions(
                 temperature=cfg.temperature,
                 seed=cfg.seed,

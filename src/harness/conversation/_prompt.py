@@ -39,7 +39,7 @@ def build_system_prompt(
             instructions_prompt,
         )
 
-        section = instructions_prompt(find_instruction_files(ws), ws)
+        section = instructions_prompt(find_instruction_files(ws, problems), ws)
         if section:
             parts.append(section)
     except ImportError:

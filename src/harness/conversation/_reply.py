@@ -14,9 +14,10 @@ from collections.abc import Callable
 import attrs
 
 from harness.conversation._ports import ModelPort
+from harness.conversation._retry import worker_failure
 from harness.conversation._sync import HistorySync
 from harness.errors import ProviderError
-from harness.ipc import IpcError
+from harness.ipc import IpcError, WorkerDied
 from harness.messages import model as pm
 
 __all__ = ["ModelFailed", "Reply", "StreamItem", "read_reply"]
@@ -60,6 +61,7 @@ async def read_reply(
     on_item: Callable[[StreamItem], None] | None = None,
     call_prefix: str = "call",
     sync: HistorySync | None = None,
+    retry: bool = True,
 ) -> Reply:
     """One model reply to *request*, read into *into* (so what came before a cancel
     is there to keep); with *sync*, the history goes as a delta when it can, and in
@@ -119,7 +121,18 @@ async def read_reply(
     except IpcError as exc:
         if sync is not None:
             sync.forget()
-        raise ModelFailed("worker", f"the model worker failed: {exc}") from None
+        if retry and isinstance(exc, WorkerDied) and not (text or thinking or reply.calls):
+            # Nothing of the reply was shown: a fresh worker answers the same request.
+            return await read_reply(
+                model,
+                request,
+                into=into,
+                on_item=on_item,
+                call_prefix=call_prefix,
+                sync=sync,
+                retry=False,
+            )
+        raise ModelFailed("worker", worker_failure(exc, bool(text or thinking))) from None
     if unknown:
         # the worker did not hold the base (it restarted, or forgot): once more, in full
         if into is not None:

@@ -36,6 +36,7 @@ from harness.conversation._store import (
     export_markdown,
 )
 from harness.home import harness_home
+from harness.keys import held_values, provider_key
 from harness.messages import PermissionMode
 from harness.messages.model import ChatMessage, ListModels, ModelList
 from harness.messages.tools import (
@@ -68,7 +69,7 @@ class _PermissionsPolicy:
         return ("deny" if d.action == "off" else d.action), d.reason
 
     def allow_always(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
-        self.perms.add("allow", self.perms.always_rule(spec.name, arguments))
+        self.perms.allow_always(spec.name, arguments)
 
 
 def provider_keys(home: Path) -> list[str]:
@@ -356,9 +357,9 @@ class Session:
 
     async def list_models(self, provider: str, base_url: str | None = None) -> list[str]:
         """The models *provider* offers (asked through the model worker)."""
-        reply = await self.engine.call(
-            "model", ListModels(provider=provider, base_url=base_url), ModelList, timeout=10
-        )
+        # keys are held in memory, never in a worker's environment: each request carries one
+        ask = ListModels(provider=provider, base_url=base_url, api_key=provider_key(provider))
+        reply = await self.engine.call("model", ask, ModelList, timeout=10)
         return list(reply.models)
 
     # --- the session log ----------------------------------------------------------------
@@ -441,7 +442,7 @@ async def open_session(
         extra={"allow": list(options.allow), "deny": list(options.deny)},
     )
     problems.extend(str(p) for p in perms.problems)
-    masker = SecretMasker(environ, [options.api_key or "", *provider_keys(home)])
+    masker = SecretMasker(environ, [options.api_key or "", *provider_keys(home), *held_values()])
     # workers get HARNESS_HOME so they read the same keys store and state
     worker_settings = WorkerSettings(
         workspace=str(workspace),

@@ -8,6 +8,7 @@ provider's models. Keys, addresses and timeouts come from its environment (see
 from __future__ import annotations
 
 from harness.actors.model._engine import ModelEngine
+from harness.actors.model._oversize import fit_frames
 from harness.actors.model._provider import ProviderError
 from harness.ipc import Emit
 from harness.messages.local import LoadLocalModel, LocalModelProgress
@@ -21,7 +22,7 @@ engine = ModelEngine()
 @worker.stream(ChatRequest)
 async def chat(req: ChatRequest, emit: Emit) -> None:
     """Stream one reply."""
-    await engine.chat(req, emit)
+    await engine.chat(req, fit_frames(emit))
 
 
 @worker.handle(ListModels)

@@ -21,6 +21,7 @@ from typing import Any
 
 from harness.actors.model._provider import ProviderError
 from harness.home import harness_home
+from harness.keys import ENV_KEYS
 from harness.messages.model import PROVIDERS
 
 __all__ = [
@@ -34,12 +35,6 @@ __all__ = [
 ]
 
 
-ENV_KEYS: dict[str, tuple[str, ...]] = {
-    "openai": ("OPENAI_API_KEY",),
-    "anthropic": ("ANTHROPIC_API_KEY",),
-    "gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
-    "ollama": ("OLLAMA_API_KEY",),
-}
 ENV_BASE_URLS: dict[str, tuple[str, ...]] = {
     "ollama": ("OLLAMA_BASE_URL",),
     "openai": ("OPENAI_BASE_URL",),

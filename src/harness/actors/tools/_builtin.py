@@ -49,6 +49,8 @@ def _tool(
     executor: Executor = "tools",
     terminating: bool = False,
     secret_args: tuple[str, ...] = (),
+    also_match: tuple[str, ...] = (),
+    place_arg: str | None = None,
 ) -> ToolSpec:
     return ToolSpec(
         name=name,
@@ -59,6 +61,8 @@ def _tool(
         executor=executor,
         terminating=terminating,
         secret_args=secret_args,
+        also_match=also_match,
+        place_arg=place_arg,
     )
 
 
@@ -133,6 +137,7 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
         _obj(("source", "destination"), source=_s(_PATH), destination=_s(_PATH)),
         main_arg="source",
         kind="mutating",
+        also_match=("destination",),
     ),
     _tool(
         "copy_file",
@@ -140,6 +145,7 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
         _obj(("source", "destination"), source=_s(_PATH), destination=_s(_PATH)),
         main_arg="source",
         kind="mutating",
+        also_match=("destination",),
     ),
     _tool(
         "delete_path",
@@ -236,6 +242,7 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
         main_arg="command",
         kind="shell",
         executor="shell",
+        place_arg="cwd",
     ),
     _tool(
         "send_input",

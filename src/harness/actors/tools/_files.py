@@ -8,6 +8,7 @@ into place, so a crash never leaves half a file.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
@@ -22,6 +23,7 @@ from harness.actors.tools._jail import ToolError, Workspace, is_protected
 from harness.actors.tools._readfile import file_version, open_regular
 
 __all__ = [
+    "MAX_COPY_BYTES",
     "MAX_EDIT_BYTES",
     "MAX_WRITE_BYTES",
     "Result",
@@ -40,6 +42,9 @@ __all__ = [
 
 MAX_WRITE_BYTES = 4 * 1024 * 1024
 MAX_EDIT_BYTES = 8 * 1024 * 1024
+# A copy writes what is already in the workspace, so it may be larger than one
+# write; still bounded, as a file can grow while it is copied.
+MAX_COPY_BYTES = 64 * 1024 * 1024
 MAX_LIST = 1000
 
 
@@ -190,14 +195,105 @@ def _protected_inside(ws: Workspace, folder: Path) -> str | None:
     return None
 
 
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a symlink"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _plain_tree(ws: Workspace, src: Path, verb: str) -> int:
+    """The bytes under *src*, refusing anything but folders and regular files.
+
+    Devices, FIFOs and sockets look like files by name and can be read forever
+    (``/dev/zero``); symlinks would be copied pointing wherever they point."""
+    total = 0
+    entries = [src]
+    if stat.S_ISDIR(os.lstat(src).st_mode):
+        for dirpath, dirnames, filenames in os.walk(src):
+            entries += [Path(dirpath) / n for n in dirnames + filenames]
+    for entry in entries:
+        st = os.lstat(entry)
+        if stat.S_ISREG(st.st_mode):
+            total += st.st_size
+        elif not stat.S_ISDIR(st.st_mode):
+            raise ToolError(
+                f"refusing to {verb} {ws.rel(entry)}: it is {_kind(st.st_mode)}; "
+                "only regular files and folders are copied or moved"
+            )
+    return total
+
+
+def _copy_regular(src: Path, dst: Path, budget: list[int]) -> None:
+    """Copy one file, checking its type on the opened descriptor, never past *budget*."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(src, flags)
+    except OSError as exc:
+        raise ToolError(f"cannot open {src.name}: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ToolError(f"refusing to copy {src.name}: it is {_kind(st.st_mode)}")
+        os.set_blocking(fd, True)
+        out = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(out, "wb") as g:
+            while chunk := f.read(1 << 20):
+                budget[0] -= len(chunk)
+                if budget[0] < 0:
+                    raise ToolError(f"the copy grew over the {MAX_COPY_BYTES} byte copy limit")
+                g.write(chunk)
+        os.chmod(dst, stat.S_IMODE(st.st_mode))
+        os.utime(dst, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def _copy(src: Path, dst: Path, budget: list[int]) -> None:
+    if stat.S_ISDIR(os.lstat(src).st_mode):
+        dst.mkdir()
+        for entry in sorted(os.listdir(src)):
+            _copy(src / entry, dst / entry, budget)
+        shutil.copystat(src, dst, follow_symlinks=False)
+    else:
+        _copy_regular(src, dst, budget)
+
+
 def move_file(ws: Workspace, args: dict[str, Any]) -> Result:
     src, s, dst, d = _two(ws, args)
     why = _protected_inside(ws, src)
     if why:
         raise ToolError(f"refusing to move {s}: it holds a protected path ({why})")
+    _plain_tree(ws, src, "move")
     dst.parent.mkdir(parents=True, exist_ok=True)
-    shutil.move(os.fspath(src), os.fspath(dst))
+    try:
+        os.rename(src, dst)
+    except OSError as exc:
+        if exc.errno != errno.EXDEV:
+            raise ToolError(f"cannot move {s}: {exc.strerror}") from None
+        _copy_into_place(ws, src, dst)
+        (shutil.rmtree if src.is_dir() else os.unlink)(src)
     return Result(f"moved {s} to {d}", {"paths": [s, d], "changed": True})
+
+
+def _copy_into_place(ws: Workspace, src: Path, dst: Path) -> None:
+    size = _plain_tree(ws, src, "copy")
+    if size > MAX_COPY_BYTES:
+        raise ToolError(
+            f"{ws.rel(src)} holds {size} bytes, over the {MAX_COPY_BYTES} byte copy limit"
+        )
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        _copy(src, dst, [MAX_COPY_BYTES])
+    except BaseException:
+        if dst.is_dir() and not dst.is_symlink():
+            shutil.rmtree(dst, ignore_errors=True)
+        elif os.path.lexists(dst):
+            os.unlink(dst)
+        raise
 
 
 def copy_file(ws: Workspace, args: dict[str, Any]) -> Result:
@@ -205,11 +301,7 @@ def copy_file(ws: Workspace, args: dict[str, Any]) -> Result:
     why = _protected_inside(ws, src)
     if why:
         raise ToolError(f"refusing to copy {s}: it holds a protected path ({why})")
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    if src.is_dir() and not src.is_symlink():
-        shutil.copytree(src, dst, symlinks=True)
-    else:
-        shutil.copy2(src, dst, follow_symlinks=False)
+    _copy_into_place(ws, src, dst)
     return Result(f"copied {s} to {d}", {"paths": [d], "changed": True})
 
 

@@ -3,20 +3,40 @@
 from __future__ import annotations
 
 import os
+import posixpath
+import re
 from pathlib import Path, PurePosixPath
 
 from harness.errors import ToolError
 
 __all__ = [
+    "CONFIG_FILES",
     "PROTECTED_DIRS",
     "ToolError",
     "Workspace",
+    "is_config",
     "is_protected",
+    "names_config",
+    "names_state",
 ]
 
 PROTECTED_DIRS = frozenset({".git", ".harness", "node_modules"})
 _ENV_ALLOWED = frozenset({".env.example", ".env.dev", ".env.development"})
 _WORDS = (*PROTECTED_DIRS, ".env")
+
+# Files that configure harness itself: what the model may run, which servers start,
+# what the system prompt says. A model that could change them without asking could
+# grant itself anything in the next session, so every change to them asks.
+CONFIG_FILES = frozenset({".permissions.json", ".mcp.json", "agents.md", "claude.md"})
+_CONFIG_DIRS = frozenset({"skills"})
+# In a command: those files, and the user's own rules file.
+_NAMES_CONFIG = re.compile(
+    r"permissions\.json|\.mcp\.json|agents\.md|claude\.md|(?<![\w.-])skills(?![\w.-])",
+    re.IGNORECASE,
+)
+# harness's own state: the user's rules, saved provider keys, sessions. A command
+# naming it asks even when it only reads (reading providers.json is the leak).
+_NAMES_STATE = re.compile(r"\.harness(?![\w-])|HARNESS_HOME|providers\.json", re.IGNORECASE)
 
 
 def is_protected(rel: str | PurePosixPath) -> str | None:
@@ -33,6 +53,32 @@ def is_protected(rel: str | PurePosixPath) -> str | None:
         if name.startswith(".env") and name not in _ENV_ALLOWED:
             return f"{name} is protected (environment files may hold secrets)"
     return None
+
+
+def is_config(rel: str | PurePosixPath) -> str | None:
+    """Why changing *rel* (workspace-relative) changes harness's own configuration, or
+    ``None``: ``.permissions.json``, ``.mcp.json``, ``AGENTS.md`` / ``CLAUDE.md`` (any
+    folder, any case) and the top-level ``skills/`` folder."""
+    text = posixpath.normpath(str(rel).replace("\\", "/")).lstrip("/")
+    parts = [p for p in text.split("/") if p not in ("", ".")]
+    if not parts:
+        return None
+    if parts[-1].lower() in CONFIG_FILES:
+        return f"{parts[-1]} configures harness"
+    if parts[0].lower() in _CONFIG_DIRS:
+        return f"{parts[0]}/ holds harness's skills"
+    return None
+
+
+def names_config(command: str) -> bool:
+    """Whether a shell command names one of the files :func:`is_config` protects."""
+    return _NAMES_CONFIG.search(command) is not None
+
+
+def names_state(command: str, home: str | None = None) -> bool:
+    """Whether a shell command names harness's state folder (``~/.harness``,
+    ``$HARNESS_HOME``, *home* itself) or the saved keys."""
+    return _NAMES_STATE.search(command) is not None or bool(home and home in command)
 
 
 class Workspace:

@@ -7,22 +7,37 @@ included) and ``?`` one character, in the tool name and in the pattern. A
 pattern with no wildcard also covers ``<pattern> <more args>``, so
 ``run_cmd(git status)`` allows ``git status --short``.
 
-For shell tools an allow rule stops at shell operators it does not contain
-itself (``;``, ``&``, ``&&``, ``||``, ``|``, backticks, ``$(``, ``${``, ``>``,
-``<``, newlines): ``run_cmd(git status)`` does not allow
-``git status && rm -rf ~``, which asks instead. A deny rule is checked against
-the whole command and against each part between operators, so ``run_cmd(rm *)``
-denies ``ls; rm -rf x``.
+For shell tools an allow rule covers a command only when the parsed command has
+the rule's shape (the same simple commands, operators and redirections; the
+wildcard reaches only the last command's arguments): ``run_cmd(git status)``
+does not allow ``git status && rm -rf ~``, which asks instead. A deny rule is
+checked against every simple command anywhere in the parsed command, so
+``run_cmd(rm *)`` denies ``ls; rm -rf x``, ``(rm x)`` and ``bash -c 'rm x'``. A
+command whose every part the grammar cannot see (``eval $x``, ``xargs``, a
+script piped into ``sh``) asks when there are deny rules for it, even in auto
+mode. A command run in a ``cwd`` other than the workspace root is matched as
+``cd DIR && command``.
+
+Files that configure harness (``.permissions.json``, ``.mcp.json``,
+``AGENTS.md``, ``CLAUDE.md``, ``skills/``: :func:`~._jail.is_config`) always ask
+before a tool or a command (one that names them and does not just read) changes
+them, in every mode but ``deny`` (where they are refused); no allow rule covers
+them and ``[a]lways`` saves no rule for them. A command naming harness's own state
+(``~/.harness``, ``$HARNESS_HOME``, ``providers.json``) asks even when it only reads.
 
 Rules live in ``.permissions.json`` (project) and
 ``$HARNESS_HOME/permissions.json`` (the user's), both ``{"allow": [...],
 "deny": [...]}``. A rule with an empty pattern (``run_cmd()``) or a file that
 does not parse is refused at load and reported in :attr:`RuleSet.problems`
-(``/perms`` names them); the other rules still load.
+(``/perms`` names them); the other rules still load. Copies and moves are
+checked at both ends: each must be allowed, either may be denied.
 
-Decision order: a deny rule → ``deny``; plan mode and a mutating tool → ``off``;
-a read-only tool → ``allow``; auto mode → ``allow``; an allow rule → ``allow``;
-deny mode → ``deny``; otherwise ``ask``.
+Decision order: a deny rule → ``deny``; a ``cwd`` outside the workspace →
+``deny``; plan mode and a mutating tool, or a command that may write → ``off``;
+a change to harness's configuration → ``ask``; a read-only tool → ``allow``; a
+command deny rules cannot see through → ``ask``; auto mode → ``allow``; allow
+rules covering every checked value → ``allow``; deny mode → ``deny``; otherwise
+``ask``.
 """
 
 from __future__ import annotations
@@ -34,6 +49,8 @@ from typing import Any, Literal
 
 import attrs
 
+from harness.actors.tools._bash import analyse, read_only
+from harness.actors.tools._jail import is_config, names_config, names_state
 from harness.actors.tools._rules import (
     SHELL_OPERATORS,
     PermissionFileError,
@@ -176,11 +193,12 @@ class Permissions:
         return found
 
     def always_rule(self, name: str, arguments: Mapping[str, Any]) -> str:
-        """The rule an ``[a]lways`` answer adds for this call.
+        """The rule an ``[a]lways`` answer adds for this call's main argument.
 
         The exact main argument, which (having no wildcard) also covers the same
         command with more arguments: ``run_cmd(git status)``, ``write_file(src/a.py)``.
-        A call without a main argument gives the bare tool name.
+        A compound command gives a rule for that exact command line (its shape must
+        match). A call without a main argument gives the bare tool name.
         """
         spec = self._spec(name)
         value = spec.main_value(arguments) if spec else None
@@ -188,40 +206,137 @@ class Permissions:
             return name
         return f"{name}({value.strip()})"
 
+    def allow_always(self, name: str, arguments: Mapping[str, Any]) -> list[Rule]:
+        """Remember an ``[a]lways`` answer: one rule for each value rules check (a
+        copy's source and destination). A change to harness's own configuration is
+        allowed that once and never saved as a rule."""
+        spec = self._spec(name)
+        if spec is None or self._config_change(spec, arguments) is not None:
+            return []
+        rules = [self.add("allow", self.always_rule(name, arguments))]
+        for arg in spec.also_match:
+            value = arguments.get(arg)
+            if isinstance(value, str) and value.strip():
+                rules.append(self.add("allow", f"{name}({value.strip()})"))
+        return rules
+
     def _spec(self, name: str) -> ToolSpec | None:
         try:
             return self.table.get(name)
         except UnknownToolError:
             return None
 
+    def _config_change(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> str | None:
+        """Why this call changes a file that configures harness, or ``None``."""
+        if spec.kind == "shell":
+            command = arguments.get(spec.main_arg or "")
+            if not isinstance(command, str):
+                return None
+            if names_state(command, str(self.user_path.parent)):
+                return "the command names harness's own state (rules, saved keys)"
+            if names_config(command) and read_only(command) is not None:
+                return "the command names a file that configures harness"
+            return None
+        if spec.kind != "mutating" or spec.executor != "tools":
+            return None
+        values = spec.checked_values(arguments)
+        if spec.name == "copy_file":
+            values = values[1:]  # reading a copy's source changes nothing
+        for value in values:
+            if not value:
+                continue
+            why = is_config(value)
+            if why is None and self.workspace is not None:
+                real = os.path.realpath(self.workspace / value)
+                root = os.path.realpath(self.workspace)
+                if os.path.commonpath([real, root]) == root:
+                    why = is_config(os.path.relpath(real, root))
+            if why:
+                return why
+        return None
+
     def decide(self, name: str, arguments: Mapping[str, Any] | None = None) -> Decision:
         """Decide a call of *name* with *arguments* (see the module docstring)."""
         arguments = arguments or {}
         spec = self._spec(name)
-        value = spec.main_value(arguments) if spec else None
+        values: list[str | None] = spec.checked_values(arguments) if spec else [None]
         shell = spec is not None and spec.kind == "shell"
         for rule, source in self.rules.deny:
-            if deny_matches(rule, name, value, shell):
+            if any(deny_matches(rule, name, value, shell) for value in values):
                 return Decision("deny", f"denied by rule {rule} ({source})", str(rule))
         if spec is None:
-            kind = "mutating" if name.startswith("mcp__") else None
-            if kind is None:
+            if not name.startswith("mcp__"):
                 return Decision("deny", f"unknown tool {name!r}")
+            kind: str = "mutating"
         else:
             kind = spec.kind
-        if self.mode == "plan" and kind == "mutating":
-            return Decision("off", f"{name} is switched off in plan mode; submit a plan instead")
+            place = spec.place(arguments)
+            if place is not None and not self._inside(place):
+                return Decision("deny", f"{name}: cwd {place!r} is outside the workspace")
+        if self.mode == "plan":
+            if kind == "mutating":
+                return Decision(
+                    "off", f"{name} is switched off in plan mode; submit a plan instead"
+                )
+            if spec is not None and spec.name == "run_cmd":
+                why = read_only(str(arguments.get("command", "")))
+                if why is not None:
+                    return Decision(
+                        "off",
+                        f"plan mode runs only commands that just read, and this one may "
+                        f"not ({why}); submit a plan instead",
+                    )
+        if spec is not None:
+            why = self._config_change(spec, arguments)
+            if why is not None:
+                if self.mode == "deny":
+                    return Decision("deny", f"{why}; changing it needs approval")
+                return Decision("ask", f"{why}: changing it always asks")
         mcp = name.startswith("mcp__") or (spec is not None and spec.executor == "mcp")
         if kind == "read" and not mcp:
             return Decision("allow", "read-only tool")
+        if shell and values[0] is not None and self._denies_shell(name):
+            unsure = analyse(values[0]).uncertain
+            if unsure:
+                why = f"deny rules cannot see everything this command runs ({unsure[0]})"
+                if self.mode == "deny":
+                    return Decision("deny", why)
+                return Decision("ask", why)
         if self.mode == "auto":
             return Decision("allow", "auto mode")
-        for rule, source in self.rules.allow:
-            if rule.matches(name, value, shell=shell):
-                return Decision("allow", f"allowed by rule {rule} ({source})", str(rule))
+        matched = self._allowed(name, values, shell)
+        if matched is not None:
+            rule, source = matched
+            return Decision("allow", f"allowed by rule {rule} ({source})", str(rule))
         if self.mode == "deny":
             return Decision("deny", f"{name} needs approval and the permission mode is deny")
         return Decision("ask", f"{name} needs approval")
+
+    def _inside(self, place: str) -> bool:
+        """Whether a folder named by a call stays inside the workspace (lexically, and
+        through symlinks when the workspace is known)."""
+        if not place.startswith("/") and place.split("/")[0] == "..":
+            return False
+        if self.workspace is None:
+            return not place.startswith("/")
+        root = os.path.realpath(self.workspace)
+        real = os.path.realpath(os.path.join(root, place))
+        return os.path.commonpath([real, root]) == root
+
+    def _denies_shell(self, name: str) -> bool:
+        return any(r.pattern is not None and r.matches_tool(name) for r, _ in self.rules.deny)
+
+    def _allowed(self, name: str, values: list[str | None], shell: bool) -> tuple[Rule, str] | None:
+        """The rule that allows the main value, when every checked value is allowed."""
+        first: tuple[Rule, str] | None = None
+        for value in values:
+            found = next(
+                (e for e in self.rules.allow if e[0].matches(name, value, shell=shell)), None
+            )
+            if found is None:
+                return None
+            first = first or found
+        return first
 
     def describe(self) -> str:
         """The rules, the mode and any refused rule, as ``/perms`` prints them."""

@@ -7,10 +7,17 @@ included) and ``?`` one character, in the tool name and in the pattern. A
 pattern with no wildcard also covers ``<pattern> <more args>``, so
 ``run_cmd(git status)`` allows ``git status --short``.
 
-For shell tools an allow rule stops at shell operators it does not contain
-itself (:data:`SHELL_OPERATORS`): ``run_cmd(git status)`` does not allow
-``git status && rm -rf ~``. Deny rules also look at each part of a command
-between operators (:func:`deny_matches`).
+For shell tools both sides are parsed with a bash grammar (:mod:`._bash`) and an
+allow rule covers a command only when the command has exactly the rule's shape:
+the same simple commands joined by the same operators, with the same
+redirections; the wildcard and the "more arguments" extension apply inside one
+simple command (the last one's arguments), never past an operator. A command the
+grammar cannot flatten (subshells, groups, loops, substitutions, ``${...}``) is
+covered only by a rule that is that exact text, and so is one whose every part the
+grammar cannot see (``eval``, ``xargs``, a script run by ``sh``, wrappers). On top of
+that an allow rule never covers a command using an operator it does not contain itself
+(:data:`SHELL_OPERATORS`). Deny rules look at every simple command anywhere in the
+tree (:func:`deny_matches`).
 
 Files are ``{"allow": [...], "deny": [...]}``; a rule with an empty pattern
 (``run_cmd()``) or a file that does not parse becomes a :class:`RuleProblem`
@@ -30,6 +37,7 @@ from typing import Any
 
 import attrs
 
+from harness.actors.tools._bash import analyse, shape
 from harness.errors import ConfigError
 from harness.home import harness_home
 
@@ -45,6 +53,7 @@ __all__ = [
     "drop_rule",
     "load_rules",
     "parse_rule",
+    "shell_match",
     "user_rules_path",
 ]
 
@@ -102,8 +111,10 @@ class Rule:
             return True
         if value is None:
             return False
-        if shell and any(op in value and op not in self.pattern for op in SHELL_OPERATORS):
-            return False
+        if shell:
+            if any(op in value and op not in self.pattern for op in SHELL_OPERATORS):
+                return False
+            return shell_match(self.pattern, value)
         return _pattern_match(self.pattern, value)
 
 
@@ -143,6 +154,37 @@ def _pattern_match(pattern: str, value: str) -> bool:
         # `git status` also covers `git status --short`, never `git statusx`.
         return value.startswith(pattern + " ")
     return False
+
+
+def shell_match(pattern: str, command: str) -> bool:
+    """Whether an allow *pattern* covers *command*, compared by parsed shape.
+
+    Word by word: a wildcard matches inside one word, never across words or
+    operators. The last command may have more arguments than the pattern when the
+    pattern has no wildcard at all, or when its last word ends in ``*``
+    (``git status*``, ``npm run *``): the prefix wildcard reaches that command's
+    further arguments and nothing else.
+    """
+    if pattern.strip() == command.strip():
+        return True
+    if analyse(command).uncertain:
+        return False  # what it runs is not all on the line: only its exact text is allowed
+    want, have = shape(pattern), shape(command)
+    if want is None or have is None:
+        return False
+    if want.ops != have.ops or len(want.segments) != len(have.segments):
+        return False
+    plain = not any(ch in pattern for ch in "*?")
+    last = len(want.segments) - 1
+    for i, (w, h) in enumerate(zip(want.segments, have.segments, strict=True)):
+        if w.redirects != h.redirects:
+            return False
+        grows = i == last and (plain or w.words[-1].endswith("*"))
+        if len(h.words) < len(w.words) or (len(h.words) > len(w.words) and not grows):
+            return False
+        if not all(_glob_match(p, c) for p, c in zip(w.words, h.words, strict=False)):
+            return False
+    return True
 
 
 def _segments(command: str) -> list[str]:
@@ -298,9 +340,12 @@ def append_rule(path: Path, key: str, rule: Rule) -> None:
 
 
 def deny_matches(rule: Rule, name: str, value: str | None, shell: bool) -> bool:
-    """A deny rule covers the whole call, or (for shell tools) any part of the command."""
+    """A deny rule covers the whole call, or (for shell tools) any simple command
+    anywhere in it: subshells, groups, loops, conditionals, substitutions, ``sh -c``
+    strings, and the command a wrapper runs (``xargs rm``, ``/bin/rm``)."""
     if rule.matches(name, value):
         return True
     if shell and value is not None and rule.pattern is not None and rule.matches_tool(name):
-        return any(_pattern_match(rule.pattern, seg) for seg in _segments(value))
+        parts = [*_segments(value), *analyse(value).commands]
+        return any(_pattern_match(rule.pattern, part) for part in parts)
     return False

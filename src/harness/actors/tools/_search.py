@@ -2,8 +2,10 @@
 
 search_text runs ``rg`` when it is on PATH and a Python walker otherwise; both
 honour .gitignore, skip protected paths, binary files and files over
-:data:`MAX_FILE_BYTES`, and print the same ``path:line:text`` lines in the same
-(path, line) order, so the model cannot tell which one answered. Set
+:data:`MAX_SEARCH_BYTES`, and print the same ``path:line:text`` lines in the same
+(path, line) order, so the model cannot tell which one answered. The fallback
+reads files up to :data:`MAX_FILE_BYTES` whole and streams larger ones line by
+line; a file it skips for its size is named in the result. Set
 ``HARNESS_TOOLS_NO_RG=1`` to force the fallback.
 """
 
@@ -21,12 +23,13 @@ from harness.actors.tools._files import Result
 from harness.actors.tools._ignore import compile_glob, walk_files
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
 
-__all__ = ["MAX_MATCHES", "find_files", "rg_path", "search_text"]
+__all__ = ["MAX_MATCHES", "MAX_SEARCH_BYTES", "find_files", "rg_path", "search_text"]
 
 MAX_MATCHES = 200
 MAX_FOUND = 500
 MAX_LINE = 300
 MAX_FILE_BYTES = 5 * 1024 * 1024
+MAX_SEARCH_BYTES = 256 * 1024 * 1024
 
 
 def rg_path() -> str | None:
@@ -100,11 +103,47 @@ def _read_small(path: str) -> bytes | None:
         os.close(fd)
 
 
+def _search_large(
+    rel: str, path: str, rx: re.Pattern[str], needle: bytes | None, skipped: list[str]
+) -> list[tuple[str, int, str]]:
+    """Search a file too large to read whole, one line at a time."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError:
+        return []
+    hits: list[tuple[str, int, str]] = []
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return []
+        if st.st_size > MAX_SEARCH_BYTES:
+            skipped.append(f"{rel} ({st.st_size} bytes, over {MAX_SEARCH_BYTES})")
+            return []
+        os.set_blocking(fd, True)
+        if b"\x00" in f.read(8192):
+            return []
+        f.seek(0)
+        read = 0
+        for n, raw in enumerate(f, 1):
+            read += len(raw)
+            if read > MAX_SEARCH_BYTES:
+                skipped.append(f"{rel} (grew over {MAX_SEARCH_BYTES} bytes while searched)")
+                break
+            if needle is not None and needle not in raw:
+                continue
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            if rx.search(line):
+                hits.append((rel, n, _clip(line)))
+    return hits
+
+
 def _search_file(
-    rel: str, path: str, rx: re.Pattern[str], needle: bytes | None
+    rel: str, path: str, rx: re.Pattern[str], needle: bytes | None, skipped: list[str]
 ) -> list[tuple[str, int, str]]:
     raw = _read_small(path)
-    if raw is None or (needle is not None and needle not in raw) or b"\x00" in raw[:8192]:
+    if raw is None:
+        return _search_large(rel, path, rx, needle, skipped)
+    if (needle is not None and needle not in raw) or b"\x00" in raw[:8192]:
         return []
     text = raw.decode("utf-8", "replace")
     hits = []
@@ -124,7 +163,12 @@ def _search_file(
 
 
 def _python_search(
-    ws: Workspace, start: Path, pattern: str, is_regex: bool, glob: str | None
+    ws: Workspace,
+    start: Path,
+    pattern: str,
+    is_regex: bool,
+    glob: str | None,
+    skipped: list[str],
 ) -> list[tuple[str, int, str]]:
     try:
         rx = re.compile(pattern if is_regex else re.escape(pattern), re.MULTILINE)
@@ -143,7 +187,7 @@ def _python_search(
         files.append((rel, path))
     # Serial on purpose: a thread pool measured 2x slower here (the GIL, not the
     # disk, is the limit for many small files).
-    return [hit for rel, path in files for hit in _search_file(rel, path, rx, needle)]
+    return [hit for rel, path in files for hit in _search_file(rel, path, rx, needle, skipped)]
 
 
 def _rg_search(
@@ -161,7 +205,7 @@ def _rg_search(
         "--no-ignore-global",
         "--no-messages",
         "--no-config",
-        f"--max-filesize={MAX_FILE_BYTES}",
+        f"--max-filesize={MAX_SEARCH_BYTES}",
         "--max-columns=10000",
         "--max-columns-preview",
         "--glob=!.git/",
@@ -217,9 +261,10 @@ def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = No
         except re.error as exc:
             raise ToolError(f"bad regular expression: {exc}") from None
     hits = _rg_search(rg, ws, start, pattern, is_regex, glob) if rg else None
+    skipped: list[str] = []
     if hits is None:
         rg = None
-        hits = _python_search(ws, start, pattern, is_regex, glob)
+        hits = _python_search(ws, start, pattern, is_regex, glob, skipped)
     hits.sort(key=lambda h: (h[0], h[1]))
     files = len({h[0] for h in hits})
     lines = [f"{rel}:{n}:{text}" for rel, n, text in hits[:MAX_MATCHES]]
@@ -228,6 +273,8 @@ def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = No
             f"[truncated: showing {MAX_MATCHES} of {len(hits)} matching lines in {files} files]"
         )
     out = "\n".join(lines) if hits else f"no matches for {pattern!r}"
+    if skipped:
+        out += f"\n[not searched, too large: {', '.join(skipped[:20])}]"
     return Result(
         out,
         {

@@ -14,6 +14,8 @@ This module imports nothing heavy: the conversation (main process) reads it.
 from __future__ import annotations
 
 import copy
+import posixpath
+import shlex
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal
 
@@ -113,6 +115,12 @@ class ToolSpec:
         terminating: a successful call ends the run.
         secret_args: arguments whose values are credentials (``call_api``'s
             ``headers``): recorded as :data:`REDACTED`, and masked in the tool's output.
+        also_match: further arguments rules check like the main one (a copy's
+            destination): a deny rule for any of them denies, and an allow rule must
+            cover each of them.
+        place_arg: the argument naming the folder the call runs in. When it is given
+            and is not the workspace root, the main value is ``cd DIR && <main>``: a
+            command run in another folder is a different command.
     """
 
     name: str
@@ -123,6 +131,8 @@ class ToolSpec:
     executor: Executor = "tools"
     terminating: bool = False
     secret_args: tuple[str, ...] = ()
+    also_match: tuple[str, ...] = ()
+    place_arg: str | None = None
 
     def __attrs_post_init__(self) -> None:
         if not self.name or any(c.isspace() or c in "()" for c in self.name):
@@ -132,8 +142,10 @@ class ToolSpec:
         if self.executor not in EXECUTORS:
             raise ValueError(f"tool {self.name!r}: executor must be one of {EXECUTORS}")
         _check_schema(self.name, self.parameters)
-        if self.main_arg is not None and self.main_arg not in self.parameters.get("properties", {}):
-            raise ValueError(f"tool {self.name!r}: main_arg {self.main_arg!r} is not a parameter")
+        props = self.parameters.get("properties", {})
+        for arg in (self.main_arg, self.place_arg, *self.also_match):
+            if arg is not None and arg not in props:
+                raise ValueError(f"tool {self.name!r}: {arg!r} is not a parameter")
 
     @property
     def mutating(self) -> bool:
@@ -215,7 +227,25 @@ class ToolSpec:
         value = arguments.get(self.main_arg)
         if value is None:
             return None
-        return value if isinstance(value, str) else str(value)
+        text = value if isinstance(value, str) else str(value)
+        place = self.place(arguments)
+        return text if place is None else f"cd {shlex.quote(place)} && {text}"
+
+    def place(self, arguments: Mapping[str, Any]) -> str | None:
+        """The folder the call runs in, when it is not the workspace root."""
+        value = arguments.get(self.place_arg) if self.place_arg else None
+        if not isinstance(value, str) or not value.strip():
+            return None
+        norm = posixpath.normpath(value.strip())
+        return None if norm == "." else norm
+
+    def checked_values(self, arguments: Mapping[str, Any]) -> list[str | None]:
+        """Every value rules check: the main one, then :attr:`also_match`'s."""
+        out = [self.main_value(arguments)]
+        for arg in self.also_match:
+            value = arguments.get(arg)
+            out.append(None if value is None else str(value))
+        return out
 
 
 def _json_type(value: Any) -> str:

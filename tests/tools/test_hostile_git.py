@@ -1,0 +1,168 @@
+"""Issue 15, git (7, 8): harness's own git calls run nothing a repository's config names,
+and never show a protected file.
+
+Real repositories, real git, the real tools (in process: the worker runs the same code).
+Each attack leaves a marker file behind if git ran the program it names.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from .conftest import Call, sh
+
+
+def _marker(tmp_path: Path) -> tuple[Path, str]:
+    marker = tmp_path / "PWNED"
+    return marker, f"touch {shlex.quote(str(marker))}"
+
+
+def _write_all_git_tools(call: Call) -> None:
+    """Every git call harness makes on its own: the read tools and an autocommit."""
+    call("git_status")
+    call("git_diff")
+    call("git_diff", path="README.md")
+    call("write_file", path="new.txt", content="x\n")  # autocommit: add, write-tree, commit
+
+
+ATTACKS = {
+    "fsmonitor": lambda ws, cmd: sh(ws, "git", "config", "core.fsmonitor", f"{cmd}; false"),
+    "hooks": lambda ws, cmd: _hooks(ws, cmd),
+    "hooks_path": lambda ws, cmd: _hooks(ws, cmd, path="myhooks"),
+    "diff_external": lambda ws, cmd: _diff_external(ws, cmd),
+    "filter": lambda ws, cmd: _attribute(ws, cmd, "filter=evil", "filter.evil.clean"),
+    "filter_process": lambda ws, cmd: _attribute(ws, cmd, "filter=evil", "filter.evil.process"),
+    "textconv": lambda ws, cmd: _attribute(ws, cmd, "diff=evil", "diff.evil.textconv"),
+    "included_filter": lambda ws, cmd: _included(ws, cmd),
+    "diff_command": lambda ws, cmd: _attribute(ws, cmd, "diff=evil", "diff.evil.command"),
+    "gpg": lambda ws, cmd: _gpg(ws, cmd),
+}
+
+
+def _diff_external(ws: Path, cmd: str) -> None:
+    sh(ws, "git", "config", "diff.external", cmd)
+    (ws / "README.md").write_text("changed\n")
+
+
+def _hooks(ws: Path, cmd: str, path: str | None = None) -> None:
+    folder = ws / path if path else ws / ".git" / "hooks"
+    folder.mkdir(exist_ok=True)
+    for hook in ("reference-transaction", "post-index-change", "pre-commit", "post-commit"):
+        (folder / hook).write_text(f"#!/bin/sh\n{cmd}\n")
+        (folder / hook).chmod(0o755)
+    if path:
+        sh(ws, "git", "config", "core.hooksPath", path)
+
+
+def _attribute(ws: Path, cmd: str, attr: str, key: str) -> None:
+    (ws / ".gitattributes").write_text(f"* {attr}\n")
+    sh(ws, "git", "config", key, f"sh -c '{cmd}; cat'")
+    (ws / "README.md").write_text("changed\n")
+
+
+def _included(ws: Path, cmd: str) -> None:
+    # The driver is defined in a file the repository's config includes.
+    # (a value holding `;` is quoted: in a config file `;` starts a comment)
+    clean = f"sh -c '{cmd}; cat'"
+    (ws / ".git" / "extra.cfg").write_text(f'[filter "evil"]\n\tclean = "{clean}"\n')
+    sh(ws, "git", "config", "include.path", "extra.cfg")
+    (ws / ".gitattributes").write_text("* filter=evil\n")
+    (ws / "README.md").write_text("changed\n")
+
+
+def _gpg(ws: Path, cmd: str) -> None:
+    script = ws / "gpg.sh"
+    script.write_text(f"#!/bin/sh\n{cmd}\nexit 1\n")
+    script.chmod(0o755)
+    sh(ws, "git", "config", "commit.gpgSign", "true")
+    sh(ws, "git", "config", "gpg.program", str(script))
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_a_repository_config_runs_nothing(
+    tmp_path: Path, repo: Path, call: Call, attack: str
+) -> None:
+    marker, cmd = _marker(tmp_path)
+    ATTACKS[attack](repo, cmd)
+    # The attack is real: the same config makes plain git run the program.
+    if attack not in ("gpg", "hooks", "hooks_path"):
+        env = {k: v for k, v in os.environ.items() if k not in ("GIT_PAGER", "PAGER")}
+        for args in (["diff"], ["status"]):
+            subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, check=False)
+        assert marker.exists(), f"{attack}: the attack itself does not work"
+        marker.unlink()
+    _write_all_git_tools(call)
+    assert not marker.exists(), f"{attack}: harness's git ran a program from the config"
+
+
+def test_a_fake_repository_written_by_the_model_is_not_used(
+    tmp_path: Path, ws: Path, call: Call
+) -> None:
+    # What a model can write with write_file: a repository's files, at the workspace root.
+    marker, cmd = _marker(tmp_path)
+    sh(tmp_path, "git", "init", "-q", "--bare", str(ws))
+    sh(ws, "git", "config", "core.bare", "false")
+    sh(ws, "git", "config", "core.worktree", str(ws))
+    sh(ws, "git", "config", "core.fsmonitor", f"{cmd}; false")
+    (ws / "a.txt").write_text("a\n")
+    subprocess.run(["git", "status"], cwd=ws, capture_output=True, check=False)
+    assert marker.exists(), "the fake repository does not work as an attack"
+    marker.unlink()
+    status = call("git_status")
+    call("git_diff")
+    call("write_file", path="b.txt", content="b\n")
+    assert not marker.exists()
+    assert not status.ok
+    assert "not a git repository" in status.output
+
+
+def test_a_repository_above_the_workspace_is_not_used(tmp_path: Path, call: Call, ws: Path) -> None:
+    marker, cmd = _marker(tmp_path)
+    sh(tmp_path, "git", "init", "-q")
+    sh(tmp_path, "git", "config", "core.fsmonitor", f"{cmd}; false")
+    assert not call("git_status").ok
+    call("write_file", path="b.txt", content="b\n")
+    assert not marker.exists()
+
+
+# --- 8. protected files never show -----------------------------------------------------
+
+
+def test_git_tools_do_not_show_protected_files(repo: Path, call: Call) -> None:
+    (repo / ".env").write_text("API_TOKEN=old-secret-value\n")
+    (repo / ".env.example").write_text("API_TOKEN=\n")
+    sh(repo, "git", "add", "-f", ".env", ".env.example")
+    sh(repo, "git", "commit", "-q", "-m", "env")
+    (repo / ".env").write_text("API_TOKEN=new-secret-value\n")
+    (repo / ".env.example").write_text("API_TOKEN=<yours>\n")
+    (repo / "README.md").write_text("changed\n")
+    diff = call("git_diff").output
+    assert "secret-value" not in diff
+    assert "README.md" in diff
+    assert ".env.example" in diff
+    assert "new-secret-value" not in call("git_diff", path=".").output
+    sh(repo, "git", "add", ".env")
+    assert "secret-value" not in call("git_diff").output
+    status = call("git_status").output
+    assert ".env.example" in status
+    assert not any(line.endswith(" .env") for line in status.splitlines())
+    refused = call("git_diff", path=".env")
+    assert not refused.ok
+    assert "secret-value" not in refused.output
+
+
+def test_the_users_own_global_drivers_still_apply(
+    tmp_path: Path, repo: Path, call: Call, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # git-lfs lives in the user's global config: an AI commit must still go through it.
+    gitconfig = tmp_path / "gitconfig"
+    gitconfig.write_text('[filter "upper"]\n\tclean = tr a-z A-Z\n\tsmudge = cat\n')
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
+    (repo / ".gitattributes").write_text("*.txt filter=upper\n")
+    assert call("write_file", path="a.txt", content="abc\n").ok
+    assert sh(repo, "git", "show", "HEAD:a.txt") == "ABC\n"

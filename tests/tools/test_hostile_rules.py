@@ -1,0 +1,332 @@
+"""Issue 15, rules and modes: a model trying to get past the permission engine.
+
+Each test is one numbered hole from the issue; the engine reads real rule files in a
+temporary HARNESS_HOME and workspace (the end-to-end runs are in
+``tests/shell/test_hostile_conversation.py``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.actors.tools import Permissions, builtin_table
+
+
+def perms(tmp_path: Path, allow=(), deny=(), mode="ask") -> Permissions:  # type: ignore[no-untyped-def]
+    home = tmp_path / "home"
+    ws = tmp_path / "ws"
+    home.mkdir(exist_ok=True)
+    ws.mkdir(exist_ok=True)
+    (home / "permissions.json").write_text(json.dumps({"allow": list(allow), "deny": list(deny)}))
+    return Permissions(builtin_table(), workspace=ws, home=home, mode=mode)
+
+
+def run(cmd: str, **more: str) -> dict[str, str]:
+    return {"command": cmd, **more}
+
+
+# --- 1. the model cannot grant itself permissions ------------------------------------
+
+CONFIG_CHANGES = [
+    ("write_file", {"path": ".permissions.json", "content": '{"allow": ["run_cmd"]}'}),
+    ("write_file", {"path": "./.permissions.json", "content": "{}"}),
+    ("write_file", {"path": ".mcp.json", "content": "{}"}),
+    ("write_file", {"path": "AGENTS.md", "content": "run anything"}),
+    ("edit_file", {"path": "sub/CLAUDE.md", "old_text": "a", "new_text": "b"}),
+    ("write_file", {"path": "skills/deploy.md", "content": "x"}),
+    ("delete_path", {"path": "skills"}),
+    ("move_file", {"source": "notes.json", "destination": ".permissions.json"}),
+    ("move_file", {"source": ".permissions.json", "destination": "old.json"}),
+    ("copy_file", {"source": "templates/p.json", "destination": ".permissions.json"}),
+    ("create_dir", {"path": "skills/new"}),
+    ("run_cmd", {"command": 'echo \'{"allow": ["run_cmd"]}\' > .permissions.json'}),
+    ("run_cmd", {"command": "cp /tmp/x .mcp.json"}),
+    ("run_cmd", {"command": "sed -i s/a/b/ AGENTS.md"}),
+    ("run_cmd", {"command": 'echo \'{"allow": ["run_cmd"]}\' > ~/.harness/permissions.json'}),
+    ("run_cmd", {"command": 'cp x "$HARNESS_HOME/permissions.json"'}),
+]
+
+
+@pytest.mark.parametrize(("name", "args"), CONFIG_CHANGES)
+@pytest.mark.parametrize("mode", ["ask", "auto"])
+def test_changing_harness_configuration_always_asks(
+    tmp_path: Path, name: str, args: dict[str, str], mode: str
+) -> None:
+    broad = ["write_file", "edit_file", "move_file", "copy_file", "delete_path", "create_dir"]
+    p = perms(tmp_path, allow=[*broad, "run_cmd", "write_file(*)", "copy_file(templates/*)"])
+    p.set_mode(mode)
+    d = p.decide(name, args)
+    assert d.action == "ask", (name, args, d)
+    p.set_mode("deny")
+    assert p.decide(name, args).action == "deny"
+
+
+def test_a_command_naming_the_state_folder_asks_even_to_read(tmp_path: Path) -> None:
+    p = perms(tmp_path, allow=["run_cmd"], mode="auto")
+    home = tmp_path / "home"
+    assert p.decide("run_cmd", run(f"python -c 'x' > {home}/providers.json")).action == "ask"
+    assert p.decide("run_cmd", run(f"cat {home}/providers.json | od -c")).action == "ask"
+    assert p.decide("run_cmd", run("cat ~/.harness/providers.json")).action == "ask"
+    assert p.decide("run_cmd", run("cat .permissions.json")).action == "allow"
+
+
+def test_always_on_a_configuration_change_saves_no_rule(tmp_path: Path) -> None:
+    p = perms(tmp_path)
+    args = {"path": ".permissions.json", "content": "{}"}
+    assert p.allow_always("write_file", args) == []
+    saved = json.loads(p.user_path.read_text())
+    assert saved["allow"] == []
+    assert p.decide("write_file", args).action == "ask"
+
+
+def test_a_symlink_to_a_configuration_file_is_the_file(tmp_path: Path) -> None:
+    p = perms(tmp_path, allow=["write_file"], mode="auto")
+    (tmp_path / "ws" / ".permissions.json").write_text("{}")
+    (tmp_path / "ws" / "innocent.json").symlink_to(".permissions.json")
+    assert p.decide("write_file", {"path": "innocent.json", "content": "{}"}).action == "ask"
+
+
+def test_reading_configuration_and_ordinary_files_do_not_ask(tmp_path: Path) -> None:
+    p = perms(tmp_path, allow=["write_file"], mode="auto")
+    assert p.decide("read_file", {"path": ".permissions.json"}).action == "allow"
+    assert p.decide("run_cmd", run("cat AGENTS.md")).action == "allow"
+    assert p.decide("write_file", {"path": "src/skills.py", "content": ""}).action == "allow"
+    assert p.decide("copy_file", {"source": "AGENTS.md", "destination": "a.md"}).action == "allow"
+
+
+# --- 2. allow rules match by parsed shape ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rule", "command"),
+    [
+        ("run_cmd(ls -la 2>&1)", "ls -la 2>&1 & touch PWN"),
+        ("run_cmd(ls -la 2>&1)", "ls -la 2>&1 ; touch PWN"),
+        ("run_cmd(ls -la 2>&1)", "ls -la 2>&1 >PWN"),
+        ("run_cmd(ls | head)", "ls | head | sh -c 'touch PWN'"),
+        ("run_cmd(ls | head)", "ls | head; touch PWN"),
+        ("run_cmd(ls | head*)", "ls | head | sh"),
+        ("run_cmd(ls > out.txt)", "ls > out.txt > PWN"),
+        ("run_cmd(ls > out.txt)", "ls > out.txt & touch PWN"),
+        ("run_cmd(make && make test)", "make && make test && touch PWN"),
+        ("run_cmd(a; b)", "a; b; touch PWN"),
+        # an always-rule saved from a command holding a glob stays that command
+        ("run_cmd(find . -name *.py)", "find . -name -exec rm -rf {} + -o -name x.py"),
+        ("run_cmd(ls *.py)", "ls a.py --hide=x.py"),
+        ("run_cmd(git * --oneline)", "git log -p --oneline"),
+    ],
+)
+def test_an_operator_in_a_rule_does_not_grow_by_prefix(
+    tmp_path: Path, rule: str, command: str
+) -> None:
+    assert perms(tmp_path, allow=[rule]).decide("run_cmd", run(command)).action == "ask"
+
+
+@pytest.mark.parametrize(
+    ("rule", "command"),
+    [
+        ("run_cmd(ls -la 2>&1)", "ls -la 2>&1"),
+        ("run_cmd(ls -la 2>&1)", "ls  -la\t2>&1"),
+        ("run_cmd(ls | head)", "ls | head -5"),
+        ("run_cmd(make && make test)", "make && make test -j4"),
+        ("run_cmd(npm run *)", "npm run build --prod"),
+        ("run_cmd(git status*)", "git status --short"),
+        ("run_cmd(find . -name *.py)", "find . -name test_*.py"),
+        ("run_cmd(git * --oneline)", "git log --oneline"),
+    ],
+)
+def test_a_command_of_the_rules_shape_is_allowed(tmp_path: Path, rule: str, command: str) -> None:
+    assert perms(tmp_path, allow=[rule]).decide("run_cmd", run(command)).action == "allow"
+
+
+def test_always_on_a_compound_command_saves_that_command(tmp_path: Path) -> None:
+    p = perms(tmp_path)
+    p.allow_always("run_cmd", run("ls -la 2>&1"))
+    assert "run_cmd(ls -la 2>&1)" in json.loads(p.user_path.read_text())["allow"]
+    assert p.decide("run_cmd", run("ls -la 2>&1")).action == "allow"
+    assert p.decide("run_cmd", run("ls -la 2>&1 & touch PWN")).action == "ask"
+    p.allow_always("run_cmd", run("(cd a && make)"))
+    assert p.decide("run_cmd", run("(cd a && make)")).action == "allow"
+    assert p.decide("run_cmd", run("(cd a && make) ; touch PWN")).action == "ask"
+
+
+# --- 3. deny rules see every simple command -------------------------------------------
+
+DODGES = [
+    "(rm -f v)",
+    "{ rm -f v; }",
+    "if true; then rm -f v; fi",
+    "for f in v; do rm -f $f; done",
+    "while true; do rm -f v; break; done",
+    "! rm -f v",
+    "time rm -f v",
+    "rm\t-f v",
+    "echo $(rm -f v)",
+    "echo `rm -f v`",
+    "x=$(rm -f v)",
+    "bash -c 'rm -f v'",
+    'sh -c "rm -f v"',
+    "sh -c 'sh -c \"rm -f v\"'",
+    "/bin/rm -f v",
+    "\\rm -f v",
+    'r""m -f v',
+    "command rm -f v",
+    "env X=1 rm -f v",
+    "nohup rm -f v",
+    "echo v | xargs rm -f",
+    "find . -name v -exec rm -f {} ;",
+    "eval 'rm -f v'",
+    "f() { rm -f v; }; f",
+    "case x in x) rm -f v;; esac",
+    "true && (false || rm -f v)",
+    "cat <(rm -f v)",
+    "busybox rm -f v",
+    "nice -n 5 rm -f v",
+    "sudo -u root rm -f v",
+    "'rm' -f v",
+    "r\\m -f v",
+    "coproc rm -f v",
+    "exec rm -f v",
+    "[[ $(rm -f v) ]]",
+]
+
+
+@pytest.mark.parametrize("command", DODGES)
+def test_deny_rules_see_through_compound_commands(tmp_path: Path, command: str) -> None:
+    p = perms(tmp_path, allow=["run_cmd"], deny=["run_cmd(rm *)"], mode="auto")
+    assert p.decide("run_cmd", run(command)).action == "deny", command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "eval $CMD",
+        "$X -f v",
+        "rm${IFS}-f v",
+        "$'rm' -f v",
+        "echo v | xargs $TOOL",
+        "curl x | sh",
+        "sh script.sh",
+        "source a.sh",
+        ". ./a.sh",
+        'bash -c "$CMD"',
+        "ls $(",
+    ],
+)
+def test_what_the_parser_cannot_see_asks_even_in_auto_mode(tmp_path: Path, command: str) -> None:
+    p = perms(tmp_path, allow=["run_cmd"], deny=["run_cmd(rm *)"], mode="auto")
+    assert p.decide("run_cmd", run(command)).action == "ask", command
+    p.set_mode("ask")
+    assert p.decide("run_cmd", run(command)).action == "ask", command
+    p.set_mode("deny")
+    assert p.decide("run_cmd", run(command)).action == "deny", command
+
+
+@pytest.mark.parametrize(
+    ("rule", "command"),
+    [
+        ("run_cmd(eval *)", "eval $CMD"),
+        ("run_cmd(xargs *)", "xargs rm -rf"),
+        ("run_cmd(command *)", "command rm -rf x"),
+        ("run_cmd(sh *)", "sh evil.sh"),
+        ("run_cmd(env *)", "env X=1 rm -rf x"),
+    ],
+)
+def test_a_pattern_never_allows_what_the_parser_cannot_see(
+    tmp_path: Path, rule: str, command: str
+) -> None:
+    p = perms(tmp_path, allow=[rule])
+    assert p.decide("run_cmd", run(command)).action == "ask"
+    p.add("allow", f"run_cmd({command})", persist=False)
+    assert p.decide("run_cmd", run(command)).action == "allow"
+
+
+def test_without_deny_rules_auto_mode_runs_them(tmp_path: Path) -> None:
+    p = perms(tmp_path, mode="auto")
+    assert p.decide("run_cmd", run("eval $CMD")).action == "allow"
+    assert p.decide("run_cmd", run("ls; echo hi")).action == "allow"
+
+
+# --- 4. cwd is part of what a rule matches --------------------------------------------
+
+
+def test_cwd_is_part_of_the_rule_check(tmp_path: Path) -> None:
+    p = perms(tmp_path, allow=["run_cmd(git status)"])
+    assert p.decide("run_cmd", run("git status")).action == "allow"
+    assert p.decide("run_cmd", run("git status", cwd=".")).action == "allow"
+    assert p.decide("run_cmd", run("git status", cwd="evil")).action == "ask"
+    assert p.decide("run_cmd", run("git status", cwd="../..")).action == "deny"
+    assert p.decide("run_cmd", run("git status", cwd="/etc")).action == "deny"
+    (tmp_path / "ws" / "out").symlink_to(tmp_path)
+    assert p.decide("run_cmd", run("git status", cwd="out")).action == "deny"
+    inside = str((tmp_path / "ws").resolve() / "evil")
+    assert p.decide("run_cmd", run("git status", cwd=inside)).action == "ask"
+    spec = builtin_table().get("run_cmd")
+    assert spec.main_value(run("git status", cwd="evil/")) == "cd evil && git status"
+    p.allow_always("run_cmd", run("git status", cwd="evil"))
+    assert p.decide("run_cmd", run("git status", cwd="evil")).action == "allow"
+    assert p.decide("run_cmd", run("git status", cwd="other")).action == "ask"
+    assert p.decide("run_cmd", run("git status")).action == "allow"
+
+
+def test_a_deny_rule_sees_the_cwd(tmp_path: Path) -> None:
+    p = perms(tmp_path, allow=["run_cmd"], deny=["run_cmd(cd secret*)"], mode="auto")
+    assert p.decide("run_cmd", run("ls", cwd="secret")).action == "deny"
+
+
+# --- 5. plan mode runs only what reads ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ls -la > PWN",
+        "ls >> PWN",
+        "ls &> PWN",
+        "touch PWN",
+        "ls; touch PWN",
+        "echo $(touch PWN)",
+        "sort -o PWN x",
+        "sort -roPWN x",
+        "date -s 2020-01-01",
+        "find . -delete",
+        "find . -exec touch {} ;",
+        "git status",
+        'python -c \'open("PWN", "w")\'',
+        "cat x | tee PWN",
+        "eval ls",
+        "./ls",
+    ],
+)
+def test_plan_mode_refuses_commands_that_may_write(tmp_path: Path, command: str) -> None:
+    p = perms(tmp_path, allow=["run_cmd", f"run_cmd({command})"], mode="plan")
+    assert p.decide("run_cmd", run(command)).action == "off", command
+
+
+@pytest.mark.parametrize(
+    "command", ["ls -la", "cat a.txt | grep x | wc -l", "ls 2>/dev/null", "find . -name '*.py'"]
+)
+def test_plan_mode_still_runs_reads_by_the_rules(tmp_path: Path, command: str) -> None:
+    p = perms(tmp_path, allow=["run_cmd"], mode="plan")
+    assert p.decide("run_cmd", run(command)).action == "allow", command
+    p.rules = type(p.rules)()
+    assert p.decide("run_cmd", run(command)).action == "ask"
+
+
+# --- 6. copies and moves are checked at both ends -------------------------------------
+
+
+@pytest.mark.parametrize("tool", ["copy_file", "move_file"])
+def test_both_ends_of_a_copy_are_checked(tmp_path: Path, tool: str) -> None:
+    p = perms(tmp_path, allow=[f"{tool}(templates/*)"], deny=[f"{tool}(secret/*)"])
+    both = {"source": "templates/a", "destination": "templates/b"}
+    assert p.decide(tool, both).action == "allow"
+    out = {"source": "templates/a", "destination": "src/b"}
+    assert p.decide(tool, out).action == "ask"
+    into = {"source": "templates/a", "destination": "secret/b"}
+    assert p.decide(tool, into).action == "deny"
+    p.allow_always(tool, out)
+    assert p.decide(tool, out).action == "allow"
