@@ -10,7 +10,10 @@ For each provider format (OpenAI SSE, Anthropic SSE, Gemini SSE, Ollama NDJSON):
   stream's nominal second. Goal: under 5 %. Over plain HTTP the pipeline's own client is
   leaner than httpx, so the figure may be below zero;
 - first event: from the server sending the first chunk to the first event out, beside
-  the bare read seeing its first byte.
+  the bare read seeing its first byte;
+- a short request: the client CPU one short reply sent at once costs through the whole
+  engine, on a kept connection, beside an httpx client that only reads the bytes: what
+  every tool round pays for its HTTP exchange.
 
 Run: ``python -m bench.bench_model`` (or ``make bench``).
 """
@@ -42,6 +45,9 @@ RATE = 1000  # chunks per second
 STREAM_CHUNKS = 1000
 REPS = 2
 TOKEN = "tok "
+QUICK_CHUNKS = 3  # a short reply, sent at once
+QUICK_REQUESTS = 50
+QUICK_ROUNDS = 5
 
 
 def _sse(obj: Any) -> bytes:
@@ -151,35 +157,47 @@ class _Server:
 
     async def _conn(self, stream: trio.SocketStream) -> None:
         buf = b""
-        while b"\r\n\r\n" not in buf:
-            buf += await stream.receive_some(65536)
-        head, _, rest = buf.partition(b"\r\n\r\n")
-        headers = dict(ln.split(b": ", 1) for ln in head.split(b"\r\n")[1:] if b": " in ln)
-        length = int(headers.get(b"content-length", b"0"))
-        while len(rest) < length:
-            rest += await stream.receive_some(65536)
-        # The path says what to send: /n<chunks>r<rate>/<the provider's own path>.
-        m = re.match(r"/n(\d+)r(\d+)(/.*)", head.split(b" ")[1].decode())
+        while True:  # requests in a row on a kept connection, until the client closes it
+            while b"\r\n\r\n" not in buf:
+                data = await stream.receive_some(65536)
+                if not data:
+                    await stream.aclose()
+                    return
+                buf += data
+            head, _, rest = buf.partition(b"\r\n\r\n")
+            headers = dict(ln.split(b": ", 1) for ln in head.split(b"\r\n")[1:] if b": " in ln)
+            length = int(headers.get(b"content-length", b"0"))
+            while len(rest) < length:
+                rest += await stream.receive_some(65536)
+            buf = rest[length:]
+            await self._answer(stream, head.split(b" ")[1].decode())
+
+    async def _answer(self, stream: trio.SocketStream, target: str) -> None:
+        # The path says what to send: /n<chunks>r<rate>/<the provider's own path>;
+        # rate 0 sends everything at once.
+        m = re.match(r"/n(\d+)r(\d+)(/.*)", target)
         assert m is not None
         count, self.rate, path = int(m.group(1)), int(m.group(2)), m.group(3)
         name = next(n for n, f in FORMATS.items() if path.startswith(f[1]))
         self.chunks = FORMATS[name][2](count)
         self.first_content = 2 if name == "anthropic" else 0
-        await stream.send_all(
-            b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n"
-        )
+        framed = [b"%x\r\n%s\r\n" % (len(c), c) for c in self.chunks]
+        head = b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n"
+        if not self.rate:
+            await stream.send_all(head + b"".join(framed) + b"0\r\n\r\n")
+            return
+        await stream.send_all(head)
         period = 1 / self.rate
-        for c in self.chunks[: self.first_content]:
-            await stream.send_all(b"%x\r\n%s\r\n" % (len(c), c))
+        for c in framed[: self.first_content]:
+            await stream.send_all(c)
         await trio.sleep(0.01)  # the preamble has surely arrived before the first token
         start = trio.current_time()
-        for i, c in enumerate(self.chunks[self.first_content :]):
+        for i, c in enumerate(framed[self.first_content :]):
             await trio.sleep_until(start + i * period)
             if i == 0:
                 self.first_sent = trio.current_time()
-            await stream.send_all(b"%x\r\n%s\r\n" % (len(c), c))
+            await stream.send_all(c)
         await stream.send_all(b"0\r\n\r\n")
-        await stream.aclose()
 
 
 async def _bare(server: _Server, url: str) -> tuple[float, float, float]:
@@ -257,6 +275,36 @@ async def _first_events() -> dict[str, tuple[float, float]]:
     return out
 
 
+async def _per_request(port: int) -> tuple[float, float]:
+    """Client CPU seconds a request (bare, full) for short replies sent at once, on a
+    kept connection: what each tool round pays for the HTTP exchange itself."""
+    base = f"http://127.0.0.1:{port}/n{QUICK_CHUNKS}r0"
+    url = base + FORMATS["openai"][1]
+    dummy = _Server()
+    with tempfile.TemporaryDirectory() as home:
+        engine = ModelEngine(_env(home, base))
+        async with httpx.AsyncClient() as client:
+
+            async def bare() -> None:
+                async with client.stream("POST", url, content=b"{}") as resp:
+                    async for _chunk in resp.aiter_raw():
+                        pass
+
+            async def full() -> None:
+                await _full(dummy, engine, "openai")
+
+            best = {bare: float("inf"), full: float("inf")}
+            for _ in range(QUICK_ROUNDS):
+                for one in (bare, full):  # alternating, so a change of load hits both
+                    cpu = time.process_time()
+                    for _ in range(QUICK_REQUESTS):
+                        await one()
+                    cpu = (time.process_time() - cpu) / QUICK_REQUESTS
+                    best[one] = min(best[one], cpu)
+        await engine.aclose()
+    return best[bare], best[full]
+
+
 def _serve() -> None:
     async def main() -> None:
         server = _Server()
@@ -284,7 +332,9 @@ def run() -> list[tuple[str, str, str]]:
     )
     try:
         assert proc.stdout is not None
-        cpu = trio.run(_cpu, int(proc.stdout.readline()))
+        port = int(proc.stdout.readline())
+        cpu = trio.run(_cpu, port)
+        per_request = trio.run(_per_request, port)
     finally:
         proc.kill()
         proc.wait()
@@ -308,6 +358,14 @@ def run() -> list[tuple[str, str, str]]:
                 f"bare read sees them after {first_bare * 1e6:.0f} µs",
             )
         )
+    bare, full = per_request
+    rows.append(
+        (
+            f"openai: one short reply ({QUICK_CHUNKS} chunks), client CPU a request",
+            f"{full * 1e6:.0f} µs",
+            f"bare httpx read {bare * 1e6:.0f} µs (kept connection, same server)",
+        )
+    )
     return rows
 
 
