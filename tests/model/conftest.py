@@ -37,15 +37,12 @@ def env(tmp_path: Path, server: LoopbackServer) -> dict[str, str]:
     }
 
 
-@pytest.fixture(params=[True, False], ids=["plain", "httpx"])
-async def engine(env: dict[str, str], request: pytest.FixtureRequest) -> AsyncIterator[ModelEngine]:
-    # Every provider test runs over both HTTP paths: the worker's own plain HTTP/1.1
-    # client (what loopback and LAN servers get) and httpx (what https gets).
+@pytest.fixture
+async def engine(env: dict[str, str]) -> AsyncIterator[ModelEngine]:
     eng = ModelEngine(
         env,
         timeouts=Timeouts(connect=2, first_byte=1.0, idle=1.0),
         retry=RetryPolicy(retries=2, base_delay=0.05, max_delay=0.2),
-        plain_http=request.param,
     )
     yield eng
     await eng.aclose()

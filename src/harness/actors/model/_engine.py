@@ -111,8 +111,6 @@ class ModelEngine:
         timeouts: overrides the timeouts read from *env*.
         retry: the retry policy.
         providers: providers by name, replacing the built-in ones (a test seam).
-        plain_http: send ``http://`` requests over the worker's own HTTP/1.1 client
-            (``False``: through httpx, as ``https://`` ones always go).
     """
 
     def __init__(
@@ -122,7 +120,6 @@ class ModelEngine:
         timeouts: Timeouts | None = None,
         retry: RetryPolicy | None = None,
         providers: Mapping[str, Provider] | None = None,
-        plain_http: bool = True,
     ) -> None:
         self.env = os.environ if env is None else env
         self.timeouts = timeouts or timeouts_from_env(self.env)
@@ -130,7 +127,6 @@ class ModelEngine:
         self._providers: dict[str, Provider] = dict(providers or {})
         self.histories = HistoryStore()
         self._env_secrets: list[str | None] | None = None
-        self._plain_http = plain_http
 
     def provider(self, name: str) -> Provider:
         """The provider called *name*, made on first use.
@@ -173,7 +169,7 @@ class ModelEngine:
             "anthropic": AnthropicProvider,
             "gemini": GeminiProvider,
         }[name]
-        made: Provider = cls(self.timeouts, plain=self._plain_http)
+        made: Provider = cls(self.timeouts)
         return made
 
     async def aclose(self) -> None:

@@ -1,10 +1,14 @@
-"""One streamed HTTP exchange with a provider, bounded in time at every step.
+"""One streamed HTTP exchange with a provider, through httpx, bounded in time at every step.
 
 Timeouts: ``connect`` (TCP + TLS), ``first_byte`` (from sending the request to the first
 body bytes: a server that never answers), ``idle`` (between body chunks: a connection that
 went silent or sits in CLOSE_WAIT). Each becomes a ``network`` :class:`ProviderError` in
 seconds, never a hang. Leaving the ``open_stream`` block for any reason (including the
-caller being cancelled) closes the connection at once.
+caller being cancelled) closes the connection at once; a body read to its end leaves the
+connection in the client's pool for the next request.
+
+A redirect is not followed: it becomes a ``config`` error naming the new address, so a
+key never travels to an address the user did not give.
 """
 
 from __future__ import annotations
@@ -15,12 +19,12 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import attrs
 import orjson
 import trio
 
-from harness.actors.model._plain import PlainPool, PlainResponse, Redirected
 from harness.actors.model._provider import ProviderError
 from harness.actors.model._request import HttpRequest
 
@@ -60,12 +64,16 @@ class Timeouts:
 
 
 def make_client(timeouts: Timeouts) -> httpx.AsyncClient:
-    """A client whose own timeouts cover connecting; reads are bounded by :class:`Body`."""
-    import httpx  # here: a server reached over plain HTTP never needs it
+    """The worker's one client: its own timeouts cover connecting; reads are bounded
+    by :func:`open_stream` (the first byte) and :class:`Body` (the idle limit)."""
+    import httpx  # here: the embedded model never needs it
 
     return httpx.AsyncClient(
         timeout=httpx.Timeout(connect=timeouts.connect, read=None, write=60.0, pool=60.0),
-        follow_redirects=True,
+        # A streamed reply is small and wanted token by token: nothing to inflate in
+        # the common case (one that comes gzipped anyway is inflated).
+        headers={"accept-encoding": "identity", "user-agent": "harness"},
+        follow_redirects=False,
         trust_env=False,
     )
 
@@ -174,8 +182,7 @@ class Body:
         """
         if self._deadline is None:
             # Past the first bytes, the idle limit bounds every socket read where it
-            # is made (httpcore's read timeout, or the plain path's own), so no scope
-            # of ours is paid per chunk.
+            # is made (httpcore's read timeout), so no scope of ours is paid per chunk.
             chunk = await self._read()
         else:
             with trio.move_on_at(self._deadline):
@@ -190,12 +197,12 @@ class Body:
         return chunk
 
 
-def _httpx_reader(
+def _reader(
     response: httpx.Response, timeouts: Timeouts, secrets: tuple[str | None, ...]
 ) -> Callable[[], Awaitable[bytes | None]]:
     import httpx
 
-    chunks = response.aiter_raw()
+    chunks = response.aiter_bytes()
 
     async def read() -> bytes | None:
         try:
@@ -206,94 +213,69 @@ def _httpx_reader(
             raise ProviderError(
                 "network", f"the stream went silent for {timeouts.idle:g} s; gave up"
             ) from None
+        except httpx.DecodingError as exc:
+            raise ProviderError("bad_response", f"the answer does not decode: {exc}") from None
         except httpx.HTTPError as exc:
             raise _network_error(exc, "the connection broke", secrets) from None
 
     return read
 
 
+def _redirect_error(response: httpx.Response, secrets: Iterable[str | None]) -> ProviderError:
+    where = redact(response.headers.get("location", "?"), secrets)
+    return ProviderError(
+        "config",
+        f"{response.url.host} answered {response.status_code}, moved to {where}: "
+        "redirects are not followed, so set the base URL to the new address if it is right",
+        status=response.status_code,
+    )
+
+
 @asynccontextmanager
 async def open_stream(
-    client: Callable[[], httpx.AsyncClient],
+    client: httpx.AsyncClient,
     request: HttpRequest,
     timeouts: Timeouts,
     secrets: Iterable[str | None] = (),
-    *,
-    plain: PlainPool | None = None,
 ) -> AsyncIterator[Body]:
-    """Send *request* and yield its streamed :class:`Body`.
-
-    With *plain*, an ``http://`` request goes over that pool's own HTTP/1.1
-    connections (see :mod:`harness.actors.model._plain`); anything else, and a
-    redirect, goes through the httpx client *client* returns.
+    """Send *request* through *client* and yield its streamed :class:`Body`.
 
     Raises:
         ProviderError: a non-2xx answer (with the provider's message and ``Retry-After``),
-            or a connect / first-byte failure.
+            a redirect (``config``), or a connect / first-byte failure.
     """
+    import httpx
+
     secrets = tuple(secrets)
     deadline = trio.current_time() + timeouts.first_byte
-    target = request.target
-    if plain is not None and target.scheme == "http":
-        answer: PlainResponse | None = None
-        redirected = False
-        try:
-            with trio.move_on_at(deadline):
-                try:
-                    answer = await plain.send(request, target, timeouts.connect)
-                except Redirected:
-                    redirected = True  # httpx follows it, below
-            if not redirected:
-                if answer is None:
-                    raise ProviderError(
-                        "network",
-                        f"no answer from {target.host} for {timeouts.first_byte:g} s",
-                    )
-                answer.idle = timeouts.idle
-                if answer.status >= 400:
-                    body = b""
-                    with trio.move_on_at(max(deadline, trio.current_time() + 5)):
-                        try:
-                            body = await answer.read_all()
-                        except ProviderError:
-                            pass
-                    raise error_from_response(answer.status, answer.headers, body, secrets)
-                yield Body(answer.next_chunk, deadline, timeouts)
-                return
-        finally:
-            if answer is not None:
-                answer.close()
-    import httpx  # not before: the path above never needs it
-
-    http = client()
-    built = http.build_request(
+    built = client.build_request(
         request.method,
         request.url,
         params=request.params,
         content=request.content or None,
-        headers=dict(request.headers),
+        headers=request.headers,
     )
+    host = built.url.host
     response: httpx.Response | None = None
     try:
         with trio.move_on_at(deadline):
             try:
-                response = await http.send(built, stream=True)
+                response = await client.send(built, stream=True)
             except httpx.ConnectTimeout:
                 raise ProviderError(
-                    "network",
-                    f"could not connect to {target.host} within {timeouts.connect:g} s",
+                    "network", f"could not connect to {host} within {timeouts.connect:g} s"
                 ) from None
             except httpx.HTTPError as exc:
-                raise _network_error(exc, f"could not reach {target.host}", secrets) from None
+                raise _network_error(exc, f"could not reach {host}", secrets) from None
         if response is None:
-            raise ProviderError(
-                "network", f"no answer from {target.host} for {timeouts.first_byte:g} s"
-            )
+            raise ProviderError("network", f"no answer from {host} for {timeouts.first_byte:g} s")
         # From now on each socket read may wait at most the idle limit. httpcore reads this
-        # dict (shared with the request it was given) before every body read.
+        # dict (shared with the request it was given) as it starts reading the body.
         limits = built.extensions.get("timeout")
         if isinstance(limits, dict):
             limits["read"] = timeouts.idle
+        if response.is_redirect:
+            raise _redirect_error(response, secrets)
         if response.status_code >= 400:
             body = b""
             with trio.move_on_at(max(deadline, trio.current_time() + 5)):
@@ -302,28 +284,28 @@ async def open_stream(
                 except httpx.HTTPError:
                     pass
             raise error_from_response(response.status_code, response.headers, body, secrets)
-        yield Body(_httpx_reader(response, timeouts, secrets), deadline, timeouts)
+        yield Body(_reader(response, timeouts, secrets), deadline, timeouts)
     finally:
         if response is not None:
+            # An answer read whole gives its connection back to the pool; any other
+            # is closed, so a cancelled reply stops the server's work at once.
             with trio.CancelScope(shield=True), trio.move_on_after(2):
                 await response.aclose()
 
 
 async def get_json(
-    client: Callable[[], httpx.AsyncClient],
+    client: httpx.AsyncClient,
     request: HttpRequest,
     timeouts: Timeouts,
     secrets: Iterable[str | None] = (),
-    *,
-    plain: PlainPool | None = None,
 ) -> Any:
     """Send a small request and decode its JSON answer, under the same rules."""
     chunks: list[bytes] = []
-    async with open_stream(client, request, timeouts, secrets, plain=plain) as body:
+    async with open_stream(client, request, timeouts, secrets) as body:
         while (chunk := await body.next_chunk()) is not None:
             chunks.append(chunk)
     try:
         return orjson.loads(b"".join(chunks))
     except orjson.JSONDecodeError:
-        path = request.target.path.partition("?")[0]
+        path = urlsplit(request.url).path
         raise ProviderError("bad_response", f"{path}: the answer is not JSON") from None

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 import orjson
 
 from harness.actors.model._http import Timeouts, get_json, make_client, open_stream
-from harness.actors.model._plain import PlainPool
 from harness.actors.model._provider import ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
 from harness.messages.model import ToolCallEvent
@@ -94,27 +93,21 @@ class HttpProvider:
 
     Args:
         timeouts: the limits of every exchange.
-        plain: send ``http://`` requests over the worker's own HTTP/1.1
-            connections (:mod:`harness.actors.model._plain`) rather than httpx.
     """
 
     name = "http"
 
-    def __init__(self, timeouts: Timeouts | None = None, *, plain: bool = True) -> None:
+    def __init__(self, timeouts: Timeouts | None = None) -> None:
         self.timeouts = timeouts or Timeouts()
         self._client: httpx.AsyncClient | None = None
-        self._plain = PlainPool() if plain else None
 
     @property
     def client(self) -> httpx.AsyncClient:
-        """The shared httpx client (made on first use, inside the worker's event
-        loop: a server reached over plain HTTP never needs it)."""
+        """The provider's httpx client, whose connections are kept for the next
+        request (made on first use, inside the worker's event loop)."""
         if self._client is None:
             self._client = make_client(self.timeouts)
         return self._client
-
-    def _get_client(self) -> httpx.AsyncClient:
-        return self.client
 
     def build_request(self, call: ProviderCall) -> HttpRequest:
         """The streaming request for *call*."""
@@ -136,9 +129,7 @@ class HttpProvider:
         """Stream one reply (see :class:`~harness.actors.model.Provider`)."""
         request = self.build_request(call)
         decoder = self.decoder(call)
-        async with open_stream(
-            self._get_client, request, self.timeouts, (call.api_key,), plain=self._plain
-        ) as body:
+        async with open_stream(self.client, request, self.timeouts, (call.api_key,)) as body:
             while (chunk := await body.next_chunk()) is not None:
                 for event in decoder.feed(chunk):
                     yield event
@@ -151,11 +142,7 @@ class HttpProvider:
     async def list_models(self, base_url: str, api_key: str | None) -> tuple[str, ...]:
         """The models the backend offers."""
         data = await get_json(
-            self._get_client,
-            self.models_request(base_url, api_key),
-            self.timeouts,
-            (api_key,),
-            plain=self._plain,
+            self.client, self.models_request(base_url, api_key), self.timeouts, (api_key,)
         )
         try:
             return self.models_from(data)
@@ -168,8 +155,6 @@ class HttpProvider:
 
     async def aclose(self) -> None:
         """Close the client and its connections."""
-        if self._plain is not None:
-            self._plain.aclose()
         if self._client is not None:
             await self._client.aclose()
             self._client = None

@@ -1,5 +1,5 @@
-"""The worker's own HTTP/1.1 client for plain ``http://`` servers (``_plain``):
-framing, kept connections, and what it hands over to httpx."""
+"""The worker's HTTP exchange through httpx (``_http``): body framing, kept
+connections, encodings, redirects, and what a cancel or a dead connection leaves."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import trio
 
 from harness.actors.model._engine import ModelEngine
 from harness.actors.model._http import Timeouts
-from harness.messages.model import ModelDone, ModelError, TextDelta
+from harness.messages.model import ModelDone, ModelError, ModelEvent, TextDelta
 
 from ._server import LoopbackServer, Reply, pieces, sse
 from .conftest import collect, request
@@ -23,7 +23,7 @@ def _answer(text: str) -> bytes:
     return sse(chunk, end, done=True)
 
 
-def _text(events: list) -> str:
+def _text(events: list[ModelEvent]) -> str:
     return "".join(e.text for e in events if isinstance(e, TextDelta))
 
 
@@ -38,8 +38,6 @@ async def test_requests_in_a_row_share_one_connection(
         server.queue(PATH, Reply(chunks=pieces(_answer(word), 11)))
     engine = _engine(env)
     got = [_text(await collect(engine, request("openai"))) for _ in range(3)]
-    # the httpx client (its TLS context alone takes tens of ms to make) was never needed
-    assert engine.provider("openai")._client is None  # type: ignore[attr-defined]
     await engine.aclose()
     assert got == ["one", "two", "three"]
     assert server.connections == 1
@@ -81,6 +79,24 @@ async def test_a_kept_connection_the_server_closed_is_replaced_quietly(
     assert server.connections == 2
 
 
+async def test_a_connection_that_dies_short_of_its_length_is_a_network_error(
+    server: LoopbackServer, env: dict[str, str]
+) -> None:
+    chunk = {"id": "x", "choices": [{"index": 0, "delta": {"content": "half"}}]}
+    # promises far more than it sends, then closes
+    server.queue(
+        PATH, Reply(chunks=[sse(chunk)], headers={"content-length": "9999"}, framing="close")
+    )
+    engine = _engine(env)
+    events = await collect(engine, request("openai"))
+    await engine.aclose()
+    assert _text(events) == "half"  # what came before the break still reaches the caller
+    assert isinstance(events[-1], ModelError)
+    assert events[-1].kind == "network"
+    assert events[-1].message.startswith("the connection broke")
+    assert len(server.requests) == 1  # tokens had streamed: never retried
+
+
 async def test_an_error_answer_framed_by_length_keeps_its_message(
     server: LoopbackServer, env: dict[str, str]
 ) -> None:
@@ -94,7 +110,7 @@ async def test_an_error_answer_framed_by_length_keeps_its_message(
     assert (ev.status, ev.message) == (400, "model m1 not loaded")
 
 
-async def test_a_redirect_is_followed_through_httpx(
+async def test_a_redirect_is_an_error_naming_the_new_address_not_followed(
     server: LoopbackServer, env: dict[str, str]
 ) -> None:
     server.always(PATH, Reply(307, [b""], headers={"location": "/moved/chat/completions"}))
@@ -102,10 +118,13 @@ async def test_a_redirect_is_followed_through_httpx(
     engine = _engine(env)
     events = await collect(engine, request("openai"))
     await engine.aclose()
-    assert _text(events) == "moved"
-    # the plain client hands the request to httpx, which sends it again and follows
-    assert [r.path for r in server.requests] == [PATH, PATH, "/moved/chat/completions"]
-    assert server.requests[2].json()["model"] == "m1"  # same method, same body
+    (ev,) = events
+    assert isinstance(ev, ModelError)
+    assert (ev.kind, ev.status) == ("config", 307)
+    assert "/moved/chat/completions" in ev.message
+    assert "base URL" in ev.message
+    # the key never went anywhere else, and the request was not retried
+    assert [r.path for r in server.requests] == [PATH]
 
 
 async def test_asks_for_no_encoding_yet_inflates_gzip_if_sent(
@@ -122,6 +141,32 @@ async def test_asks_for_no_encoding_yet_inflates_gzip_if_sent(
     await engine.aclose()
     assert _text(events) == "packed"
     assert server.requests[0].headers["accept-encoding"] == "identity"
+
+
+async def test_a_cancelled_reply_leaves_no_connection_behind_for_the_next(
+    server: LoopbackServer, env: dict[str, str]
+) -> None:
+    server.queue(
+        PATH,
+        Reply(chunks=[sse({"choices": [{"delta": {"content": "."}}]})] * 1000, delay=0.05),
+        Reply(chunks=[_answer("fresh")]),
+    )
+    engine = _engine(env)
+    got = trio.Event()
+
+    async def emit(ev: object) -> None:
+        got.set()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(engine.chat, request("openai"), emit)
+        await got.wait()
+        nursery.cancel_scope.cancel()
+    with trio.fail_after(2):
+        await server.hung_up.wait()  # closed at once, not left to finish
+    events = await collect(engine, request("openai"))
+    await engine.aclose()
+    assert _text(events) == "fresh"
+    assert server.connections == 2
 
 
 async def test_nothing_listening_is_a_network_error(env: dict[str, str]) -> None:
