@@ -165,7 +165,8 @@ class _Server:
                     return
                 buf += data
             head, _, rest = buf.partition(b"\r\n\r\n")
-            headers = dict(ln.split(b": ", 1) for ln in head.split(b"\r\n")[1:] if b": " in ln)
+            lines = head.lower().split(b"\r\n")[1:]
+            headers = dict(ln.split(b":", 1) for ln in lines if b":" in ln)
             length = int(headers.get(b"content-length", b"0"))
             while len(rest) < length:
                 rest += await stream.receive_some(65536)
