@@ -11,7 +11,7 @@ from harness.actors.model._engine import ModelEngine
 from harness.actors.model._http import Timeouts
 from harness.messages.model import ModelDone, ModelError, ModelEvent, TextDelta
 
-from ._server import LoopbackServer, Reply, pieces, sse
+from ._server import LoopbackServer, Reply, ndjson, pieces, sse
 from .conftest import collect, request
 
 PATH = "/v1/chat/completions"
@@ -38,10 +38,25 @@ async def test_requests_in_a_row_share_one_connection(
         server.queue(PATH, Reply(chunks=pieces(_answer(word), 11)))
     engine = _engine(env)
     got = [_text(await collect(engine, request("openai"))) for _ in range(3)]
+    # the https transport (loading the CA bundle takes tens of ms) was never needed
+    assert not engine.http.tls_ready
     await engine.aclose()
     assert got == ["one", "two", "three"]
     assert server.connections == 1
     assert [r.json()["model"] for r in server.requests] == ["m1"] * 3
+
+
+async def test_every_provider_of_a_worker_shares_its_connections(
+    server: LoopbackServer, env: dict[str, str]
+) -> None:
+    server.queue(PATH, Reply(chunks=[_answer("from openai")]))
+    done = {"model": "m1", "message": {"role": "assistant", "content": "from ollama"}}
+    server.queue("/api/chat", Reply(chunks=[ndjson(done, {"model": "m1", "done": True})]))
+    engine = _engine(env)
+    got = [_text(await collect(engine, request(p))) for p in ("openai", "ollama")]
+    await engine.aclose()
+    assert got == ["from openai", "from ollama"]
+    assert server.connections == 1
 
 
 async def test_bodies_framed_by_length_and_by_close(
@@ -183,3 +198,28 @@ async def test_nothing_listening_is_a_network_error(env: dict[str, str]) -> None
     assert isinstance(ev, ModelError)
     assert ev.kind == "network"
     assert ev.message.startswith("could not reach 127.0.0.1")
+
+
+async def test_an_https_address_is_spoken_to_with_tls(
+    nursery: trio.Nursery, env: dict[str, str]
+) -> None:
+    first_bytes: list[bytes] = []
+
+    async def answer_nothing(stream: trio.SocketStream) -> None:
+        first_bytes.append(await stream.receive_some(5))
+        await stream.aclose()  # no TLS here: the handshake fails
+
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    nursery.start_soon(trio.serve_listeners, answer_nothing, listeners)
+    engine = ModelEngine(
+        {**env, "OPENAI_BASE_URL": f"https://127.0.0.1:{port}/v1"},
+        timeouts=Timeouts(connect=2, first_byte=2, idle=2),
+    )
+    events = await collect(engine, request("openai"))
+    assert engine.http.tls_ready
+    await engine.aclose()
+    (ev,) = events
+    assert isinstance(ev, ModelError)
+    assert ev.kind == "network"
+    assert first_bytes[0][:1] == b"\x16"  # a TLS handshake record, not an HTTP request

@@ -22,7 +22,7 @@ import trio
 from harness.actors.model._credentials import ENV_KEYS, resolve_credentials
 from harness.actors.model._filter import TextStreamFilter
 from harness.actors.model._histories import HistoryStore
-from harness.actors.model._http import Timeouts, redact
+from harness.actors.model._http import HttpClient, Timeouts, redact
 from harness.actors.model._provider import Finish, Provider, ProviderCall, ProviderError
 from harness.actors.model._textproto import render_text_history, text_protocol_prompt
 from harness.messages.model import (
@@ -126,6 +126,8 @@ class ModelEngine:
         self.retry = retry or RetryPolicy()
         self._providers: dict[str, Provider] = dict(providers or {})
         self.histories = HistoryStore()
+        #: the worker's one HTTP client, shared by the HTTP providers
+        self.http = HttpClient(self.timeouts)
         self._env_secrets: list[str | None] | None = None
 
     def provider(self, name: str) -> Provider:
@@ -169,14 +171,16 @@ class ModelEngine:
             "anthropic": AnthropicProvider,
             "gemini": GeminiProvider,
         }[name]
-        made: Provider = cls(self.timeouts)
+        made: Provider = cls(self.timeouts, http=self.http)
         return made
 
     async def aclose(self) -> None:
-        """Close every provider."""
+        """Close every provider, and the HTTP client's connections."""
         for p in self._providers.values():
             with trio.move_on_after(2):
                 await p.aclose()
+        with trio.move_on_after(2):
+            await self.http.aclose()
 
     def _secrets(self, req_key: str | None) -> list[str | None]:
         if self._env_secrets is None:

@@ -31,12 +31,14 @@ from harness.actors.model._request import HttpRequest
 if TYPE_CHECKING:
     import httpx
 
+    from harness.actors.model._tls import TransportOnFirstUse
+
 __all__ = [
     "Body",
+    "HttpClient",
     "Timeouts",
     "error_from_response",
     "get_json",
-    "make_client",
     "open_stream",
     "redact",
 ]
@@ -63,19 +65,64 @@ class Timeouts:
     idle: float = 60.0
 
 
-def make_client(timeouts: Timeouts) -> httpx.AsyncClient:
-    """The worker's one client: its own timeouts cover connecting; reads are bounded
-    by :func:`open_stream` (the first byte) and :class:`Body` (the idle limit)."""
-    import httpx  # here: the embedded model never needs it
+class HttpClient:
+    """The worker's one httpx client, made on first use (a worker that runs only
+    the embedded model never imports httpx); its connections are kept for the
+    next request.
 
-    return httpx.AsyncClient(
-        timeout=httpx.Timeout(connect=timeouts.connect, read=None, write=60.0, pool=60.0),
-        # A streamed reply is small and wanted token by token: nothing to inflate in
-        # the common case (one that comes gzipped anyway is inflated).
-        headers={"accept-encoding": "identity", "user-agent": "harness"},
-        follow_redirects=False,
-        trust_env=False,
-    )
+    Plain ``http://`` goes through a transport whose TLS context trusts no
+    certificate: it never speaks TLS, so it needs no CA bundle, and could not
+    speak it unverified. ``https://`` goes through a transport made on the first
+    request to such an address (see :mod:`harness.actors.model._tls`). Redirects
+    are not followed, so a request never changes transport on the way.
+
+    Args:
+        timeouts: its connect timeout; reads are bounded by :func:`open_stream`
+            (the first byte) and :class:`Body` (the idle limit).
+    """
+
+    def __init__(self, timeouts: Timeouts) -> None:
+        self._timeouts = timeouts
+        self._client: httpx.AsyncClient | None = None
+        self._tls: TransportOnFirstUse | None = None
+
+    def get(self) -> httpx.AsyncClient:
+        """The client, made now if need be."""
+        if self._client is None:
+            import functools
+            import ssl
+
+            import httpx
+
+            from harness.actors.model._tls import TransportOnFirstUse
+
+            self._tls = TransportOnFirstUse(
+                functools.partial(httpx.AsyncHTTPTransport, trust_env=False)
+            )
+            self._client = httpx.AsyncClient(
+                transport=httpx.AsyncHTTPTransport(verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)),
+                mounts={"https://": self._tls},
+                timeout=httpx.Timeout(
+                    connect=self._timeouts.connect, read=None, write=60.0, pool=60.0
+                ),
+                # A streamed reply is small and wanted token by token: nothing to
+                # inflate in the common case (one that comes gzipped anyway is inflated).
+                headers={"accept-encoding": "identity", "user-agent": "harness"},
+                follow_redirects=False,
+                trust_env=False,
+            )
+        return self._client
+
+    @property
+    def tls_ready(self) -> bool:
+        """Whether the ``https://`` transport (and its CA bundle) was made."""
+        return self._tls is not None and self._tls.made is not None
+
+    async def aclose(self) -> None:
+        """Close the client and every connection it keeps."""
+        client, self._client, self._tls = self._client, None, None
+        if client is not None:
+            await client.aclose()
 
 
 def redact(text: str, secrets: Iterable[str | None]) -> str:

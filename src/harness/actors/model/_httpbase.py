@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import orjson
 
-from harness.actors.model._http import Timeouts, get_json, make_client, open_stream
+from harness.actors.model._http import HttpClient, Timeouts, get_json, open_stream
 from harness.actors.model._provider import ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
 from harness.messages.model import ToolCallEvent
-
-if TYPE_CHECKING:
-    import httpx
 
 __all__ = ["Decoder", "DecoderBase", "HttpProvider", "call_id", "require_finish", "tool_call_event"]
 
@@ -93,21 +90,17 @@ class HttpProvider:
 
     Args:
         timeouts: the limits of every exchange.
+        http: the client to send through (the worker's one client, shared by
+            every provider); by default a client of its own, which
+            :meth:`aclose` closes.
     """
 
     name = "http"
 
-    def __init__(self, timeouts: Timeouts | None = None) -> None:
+    def __init__(self, timeouts: Timeouts | None = None, *, http: HttpClient | None = None) -> None:
         self.timeouts = timeouts or Timeouts()
-        self._client: httpx.AsyncClient | None = None
-
-    @property
-    def client(self) -> httpx.AsyncClient:
-        """The provider's httpx client, whose connections are kept for the next
-        request (made on first use, inside the worker's event loop)."""
-        if self._client is None:
-            self._client = make_client(self.timeouts)
-        return self._client
+        self._owns_http = http is None
+        self.http = http or HttpClient(self.timeouts)
 
     def build_request(self, call: ProviderCall) -> HttpRequest:
         """The streaming request for *call*."""
@@ -129,7 +122,7 @@ class HttpProvider:
         """Stream one reply (see :class:`~harness.actors.model.Provider`)."""
         request = self.build_request(call)
         decoder = self.decoder(call)
-        async with open_stream(self.client, request, self.timeouts, (call.api_key,)) as body:
+        async with open_stream(self.http.get(), request, self.timeouts, (call.api_key,)) as body:
             while (chunk := await body.next_chunk()) is not None:
                 for event in decoder.feed(chunk):
                     yield event
@@ -142,7 +135,7 @@ class HttpProvider:
     async def list_models(self, base_url: str, api_key: str | None) -> tuple[str, ...]:
         """The models the backend offers."""
         data = await get_json(
-            self.client, self.models_request(base_url, api_key), self.timeouts, (api_key,)
+            self.http.get(), self.models_request(base_url, api_key), self.timeouts, (api_key,)
         )
         try:
             return self.models_from(data)
@@ -154,10 +147,9 @@ class HttpProvider:
         return True
 
     async def aclose(self) -> None:
-        """Close the client and its connections."""
-        if self._client is not None:
-            await self._client.aclose()
-            self._client = None
+        """Close the client, when it is the provider's own."""
+        if self._owns_http:
+            await self.http.aclose()
 
 
 def require_finish(finished: bool, what: str) -> None:
