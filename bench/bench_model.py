@@ -7,8 +7,7 @@ For each provider format (OpenAI SSE, Anthropic SSE, Gemini SSE, Ollama NDJSON):
 - stream overhead: a loopback server streams 1,000 chunks/s; the CPU the whole pipeline
   (HTTP client, timeouts, decoder, filter, engine, events) spends beyond an httpx client
   that only reads the bytes (same server, same run), as a share of one core over the
-  stream's nominal second. Goal: under 5 %. Over plain HTTP the pipeline's own client is
-  leaner than httpx, so the figure may be below zero;
+  stream's nominal second. Goal: under 5 %;
 - first event: from the server sending the first chunk to the first event out, beside
   the bare read seeing its first byte;
 - a short request: the client CPU one short reply sent at once costs through the whole
