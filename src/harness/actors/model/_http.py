@@ -269,11 +269,12 @@ def _reader(
 
 
 def _redirect_error(response: httpx.Response, secrets: Iterable[str | None]) -> ProviderError:
-    where = redact(response.headers.get("location", "?"), secrets)
+    where = response.headers.get("location")
+    moved = f", moved to {redact(where, secrets)}" if where else ""
     return ProviderError(
         "config",
-        f"{response.url.host} answered {response.status_code}, moved to {where}: "
-        "redirects are not followed, so set the base URL to the new address if it is right",
+        f"{response.url.host} answered {response.status_code}{moved}: redirects are not "
+        "followed, so set the base URL to the new address if it is right",
         status=response.status_code,
     )
 
@@ -321,7 +322,7 @@ async def open_stream(
         limits = built.extensions.get("timeout")
         if isinstance(limits, dict):
             limits["read"] = timeouts.idle
-        if response.is_redirect:
+        if 300 <= response.status_code < 400:
             raise _redirect_error(response, secrets)
         if response.status_code >= 400:
             body = b""
