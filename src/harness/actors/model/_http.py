@@ -86,8 +86,9 @@ class HttpClient:
         self._client: httpx.AsyncClient | None = None
         self._tls: TransportOnFirstUse | None = None
 
-    def get(self) -> httpx.AsyncClient:
-        """The client, made now if need be."""
+    @property
+    def client(self) -> httpx.AsyncClient:
+        """The httpx client, made now if need be."""
         if self._client is None:
             import functools
             import ssl

@@ -122,7 +122,7 @@ class HttpProvider:
         """Stream one reply (see :class:`~harness.actors.model.Provider`)."""
         request = self.build_request(call)
         decoder = self.decoder(call)
-        async with open_stream(self.http.get(), request, self.timeouts, (call.api_key,)) as body:
+        async with open_stream(self.http.client, request, self.timeouts, (call.api_key,)) as body:
             while (chunk := await body.next_chunk()) is not None:
                 for event in decoder.feed(chunk):
                     yield event
@@ -135,7 +135,7 @@ class HttpProvider:
     async def list_models(self, base_url: str, api_key: str | None) -> tuple[str, ...]:
         """The models the backend offers."""
         data = await get_json(
-            self.http.get(), self.models_request(base_url, api_key), self.timeouts, (api_key,)
+            self.http.client, self.models_request(base_url, api_key), self.timeouts, (api_key,)
         )
         try:
             return self.models_from(data)
