@@ -109,9 +109,9 @@ class HttpClient:
                 # A streamed reply is small and wanted token by token: nothing to
                 # inflate in the common case (one that comes gzipped anyway is inflated).
                 headers={"accept-encoding": "identity", "user-agent": "harness"},
-                # httpx's default, said here because the README says it: servers drop
-                # idle connections after about as long (uvicorn: 5 s), and a request
-                # sent on one as it is dropped fails.
+                # Not longer (this is httpx's default): servers drop idle connections
+                # after about as long (uvicorn: 5 s), and a request sent on one just
+                # as the server drops it fails.
                 limits=httpx.Limits(keepalive_expiry=5.0),
                 follow_redirects=False,
                 trust_env=False,
