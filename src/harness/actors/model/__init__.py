@@ -3,7 +3,7 @@
 The worker (``python -m harness.actors.model``) answers
 :class:`~harness.messages.model.ChatRequest` and
 :class:`~harness.messages.model.ListModels`. This package surface stays light
-(no httpx): the provider seam other providers implement, and the text tool protocol
+(no HTTP client): the provider seam other providers implement, and the text tool protocol
 (prompt section, history rendering, streaming filter, lenient parser) that any provider
 producing raw text reuses.
 """

@@ -19,10 +19,11 @@ from contextlib import aclosing
 import attrs
 import trio
 
+from harness.actors.model._client import HttpClient
 from harness.actors.model._credentials import ENV_KEYS, resolve_credentials
 from harness.actors.model._filter import TextStreamFilter
 from harness.actors.model._histories import HistoryStore
-from harness.actors.model._http import HttpClient, Timeouts, redact
+from harness.actors.model._http import Timeouts, redact
 from harness.actors.model._provider import Finish, Provider, ProviderCall, ProviderError
 from harness.actors.model._textproto import render_text_history, text_protocol_prompt
 from harness.messages.model import (
@@ -127,7 +128,7 @@ class ModelEngine:
         self._providers: dict[str, Provider] = dict(providers or {})
         self.histories = HistoryStore()
         #: the worker's one HTTP client, shared by the HTTP providers
-        self.http = HttpClient(self.timeouts)
+        self.http = HttpClient(self.timeouts.connect)
         self._env_secrets: list[str | None] | None = None
 
     def provider(self, name: str) -> Provider:

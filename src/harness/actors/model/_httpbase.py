@@ -12,7 +12,8 @@ from typing import Any, Protocol
 
 import orjson
 
-from harness.actors.model._http import HttpClient, Timeouts, get_json, open_stream
+from harness.actors.model._client import HttpClient
+from harness.actors.model._http import Timeouts, get_json, open_stream
 from harness.actors.model._provider import ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
 from harness.messages.model import ToolCallEvent
@@ -100,7 +101,7 @@ class HttpProvider:
     def __init__(self, timeouts: Timeouts | None = None, *, http: HttpClient | None = None) -> None:
         self.timeouts = timeouts or Timeouts()
         self._owns_http = http is None
-        self.http = http or HttpClient(self.timeouts)
+        self.http = http or HttpClient(self.timeouts.connect)
 
     def build_request(self, call: ProviderCall) -> HttpRequest:
         """The streaming request for *call*."""
@@ -122,7 +123,7 @@ class HttpProvider:
         """Stream one reply (see :class:`~harness.actors.model.Provider`)."""
         request = self.build_request(call)
         decoder = self.decoder(call)
-        async with open_stream(self.http.client, request, self.timeouts, (call.api_key,)) as body:
+        async with open_stream(self.http, request, self.timeouts, (call.api_key,)) as body:
             while (chunk := await body.next_chunk()) is not None:
                 for event in decoder.feed(chunk):
                     yield event
@@ -135,7 +136,7 @@ class HttpProvider:
     async def list_models(self, base_url: str, api_key: str | None) -> tuple[str, ...]:
         """The models the backend offers."""
         data = await get_json(
-            self.http.client, self.models_request(base_url, api_key), self.timeouts, (api_key,)
+            self.http, self.models_request(base_url, api_key), self.timeouts, (api_key,)
         )
         try:
             return self.models_from(data)

@@ -162,7 +162,7 @@ class OllamaProvider(HttpProvider):
                 content=orjson.dumps({"model": model}),
                 headers={"content-type": "application/json"},
             )
-            data = await get_json(self.http.client, request, self.timeouts)
+            data = await get_json(self.http, request, self.timeouts)
             caps = data.get("capabilities") if isinstance(data, dict) else None
             if isinstance(caps, list):
                 self._caps[key] = "tools" in caps

@@ -1,8 +1,8 @@
 """A provider's HTTP request as plain data, before any client sees it.
 
-Providers build :class:`HttpRequest` and never import httpx, so a decoder and its
-request are tested and benchmarked without a client, and the embedded model never
-loads one; :func:`~harness.actors.model._http.open_stream` hands it to httpx.
+Providers build :class:`HttpRequest` and never touch a connection, so a decoder and
+its request are tested and benchmarked without one;
+:func:`~harness.actors.model._http.open_stream` hands it to the worker's client.
 """
 
 from __future__ import annotations
