@@ -41,15 +41,10 @@ PRELOAD = (
 WORKER_PRELOAD = (
     # What each default worker needs before it answers, in the order they are
     # needed: a session starts all three and waits for them.
+    # (the model worker's HTTP client, h11 and trio, comes with its engine)
     "harness.actors.model._engine",
     "harness.actors.tools._dispatch",
     "harness.actors.shell._service",
-    # httpx, and its transport (httpcore, h11, the trio backend), load when the
-    # model worker's first request makes its client, after all three answered:
-    # 0.2 s on that request's path if the server had not imported them first.
-    "httpx",
-    "httpcore",
-    "httpcore._backends.trio",
 )
 
 
