@@ -2,8 +2,9 @@
 
 Each reply is a script: status, headers, body pieces sent one by one with a delay, then
 the end, a hang (the socket stays open, silent), or a drop (closed mid-body). A reply may
-also never send a byte. Every request is recorded, and the moment the client hangs up
-is noted, so tests see that cancelling closes the connection.
+also never send a byte, or close the connection without one. Every request is recorded,
+and the moment the client hangs up is noted, so tests see that cancelling closes the
+connection.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ class Reply:
     delay: float = 0.0
     then: str = "end"  # end | hang | drop | close (the whole body, then close)
     silent: bool = False  # never send a byte
+    hang_up: bool = False  # close the connection without a byte
     framing: str = "chunked"  # chunked | length (Content-Length) | close (until EOF)
 
 
@@ -163,6 +165,8 @@ class LoopbackServer:
     async def _send(self, stream: trio.SocketStream, reply: Reply) -> bool:
         if reply.silent:
             await trio.sleep_forever()
+        if reply.hang_up:
+            return False
         headers = {"content-type": "application/json", **reply.headers}
         if reply.framing == "chunked":
             headers["transfer-encoding"] = "chunked"

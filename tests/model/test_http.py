@@ -1,5 +1,6 @@
-"""The worker's HTTP exchange through httpx (``_http``): body framing, kept
-connections, encodings, redirects, and what a cancel or a dead connection leaves."""
+"""The worker's HTTP exchange (``_http`` over ``_client``, h11 on trio streams):
+body framing, kept connections, encodings, redirects, TLS, and what a cancel or a
+dead connection leaves."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ async def test_requests_in_a_row_share_one_connection(
         server.queue(PATH, Reply(chunks=pieces(_answer(word), 11)))
     engine = _engine(env)
     got = [_text(await collect(engine, request("openai"))) for _ in range(3)]
-    # the https transport (loading the CA bundle takes tens of ms) was never needed
+    # the TLS context (loading the CA bundle takes tens of ms) was never needed
     assert not engine.http.tls_ready
     await engine.aclose()
     assert got == ["one", "two", "three"]
@@ -92,6 +93,38 @@ async def test_a_kept_connection_the_server_closed_is_replaced_quietly(
     assert (_text(first), _text(second)) == ("first", "second")
     assert isinstance(second[-1], ModelDone)
     assert server.connections == 2
+
+
+async def test_a_kept_connection_that_dies_as_it_is_used_is_replaced_once(
+    server: LoopbackServer, env: dict[str, str]
+) -> None:
+    # the server drops the kept connection just as the next request arrives on it
+    server.queue(
+        PATH,
+        Reply(chunks=[_answer("first")]),
+        Reply(hang_up=True),
+        Reply(chunks=[_answer("second")]),
+    )
+    engine = _engine(env)
+    first = await collect(engine, request("openai"))
+    second = await collect(engine, request("openai"))
+    await engine.aclose()
+    assert (_text(first), _text(second)) == ("first", "second")
+    assert server.connections == 2
+    assert len(server.requests) == 3  # sent again, once, on a new connection
+
+
+async def test_a_new_connection_closed_without_an_answer_is_a_network_error(
+    server: LoopbackServer, env: dict[str, str]
+) -> None:
+    server.queue(PATH, Reply(hang_up=True))
+    engine = _engine(env)
+    events = await collect(engine, request("openai"))
+    await engine.aclose()
+    (ev,) = events
+    assert isinstance(ev, ModelError)
+    assert (ev.kind, ev.message) == ("network", "the server closed the connection early")
+    assert len(server.requests) == 1  # a new connection is not tried again
 
 
 async def test_a_connection_that_dies_short_of_its_length_is_a_network_error(
