@@ -191,6 +191,24 @@ async def test_asks_for_no_encoding_yet_inflates_gzip_if_sent(
     assert server.requests[0].headers["accept-encoding"] == "identity"
 
 
+async def test_an_encoding_it_cannot_read_is_a_bad_response_and_closes_the_connection(
+    server: LoopbackServer, env: dict[str, str]
+) -> None:
+    server.queue(
+        PATH,
+        Reply(chunks=[b"\x0b\x02\x80"], headers={"content-encoding": "br"}),
+        Reply(chunks=[_answer("plain again")]),
+    )
+    engine = _engine(env)
+    first = await collect(engine, request("openai"))
+    second = await collect(engine, request("openai"))
+    await engine.aclose()
+    assert isinstance(first[-1], ModelError)
+    assert (first[-1].kind, first[-1].message) == ("bad_response", "an answer encoded as 'br'")
+    assert _text(second) == "plain again"
+    assert server.connections == 2
+
+
 async def test_a_cancelled_reply_leaves_no_connection_behind_for_the_next(
     server: LoopbackServer, env: dict[str, str]
 ) -> None:

@@ -290,13 +290,12 @@ class HttpClient:
                 conn = await self._connect(target)
             try:
                 head = await self._exchange(conn, request, target, reused)
+                return Response(self, target, conn, head)
             except _Stale:
                 await conn.aclose()
-                continue
             except BaseException:
                 await conn.aclose()
                 raise
-            return Response(self, target, conn, head)
         raise ProviderError("network", f"could not reach {target.host}: the connection was reset")
 
     async def _exchange(
