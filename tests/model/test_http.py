@@ -201,6 +201,8 @@ async def test_an_encoding_it_cannot_read_is_a_bad_response_and_closes_the_conne
     )
     engine = _engine(env)
     first = await collect(engine, request("openai"))
+    with trio.fail_after(2):
+        await server.hung_up.wait()
     second = await collect(engine, request("openai"))
     await engine.aclose()
     assert isinstance(first[-1], ModelError)
