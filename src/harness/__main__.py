@@ -10,7 +10,8 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if not _INFO_ONLY.intersection(args):
+    # a batch driver runs no workers of its own: its tasks are child processes
+    if not _INFO_ONLY.intersection(args) and args[:1] != ["batch"]:
         # Every run needs workers, and their fork server takes 0.3 s to import
         # what they share: it starts first thing, before the command line's own
         # imports, so the two overlap. A usage error wastes a server that leaves
