@@ -172,7 +172,7 @@ def batch_main(
     else:
         from rich.console import Console
 
-        progress = RichProgress(Console(file=out))
+        progress = RichProgress(Console(file=out, soft_wrap=True))
     for problem in problems:
         progress.note(f"skipped: {problem}")
     if args.permission_mode is None:

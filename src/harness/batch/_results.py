@@ -46,7 +46,7 @@ class ResultsFile:
         """Add one task's result: a single ``write`` of a whole line, then an fsync."""
         self.out_dir.mkdir(parents=True, exist_ok=True)
         data = orjson.dumps(line) + b"\n"
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             if os.fstat(fd).st_size and not _ends_with_newline(fd):
                 data = b"\n" + data  # after a torn line, start a new one

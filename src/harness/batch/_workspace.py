@@ -43,8 +43,6 @@ _SAFE = (
     "-c",
     "core.pager=cat",
     "-c",
-    "diff.external=",
-    "-c",
     "core.sshCommand=ssh",
     "-c",
     "user.name=harness batch",
@@ -125,7 +123,7 @@ def make_copy(task: Task, dest: Path) -> TaskCopy:
         raise GitFailed(f"workspace {source!r} is not a git repository, so it has no ref")
     shutil.copytree(source, dest, symlinks=True)
     git_dir = str(dest.parent / f".{dest.name}.base.git")
-    _git("init", "--quiet", git_dir)
+    _git("init", "--quiet", cwd=str(dest), git_dir=git_dir)
     _git("add", "--all", cwd=str(dest), git_dir=git_dir)
     _git("commit", "--quiet", "--allow-empty", "-m", "base", cwd=str(dest), git_dir=git_dir)
     base = _git("rev-parse", "HEAD", cwd=str(dest), git_dir=git_dir).strip()
@@ -136,7 +134,15 @@ def diff_copy(copy: TaskCopy) -> str:
     """Everything the task changed, committed or not, new files included, as a git patch."""
     _git("add", "--all", cwd=copy.path, git_dir=copy.git_dir)
     return _git(
-        "diff", "--cached", "--binary", "--no-color", copy.base, cwd=copy.path, git_dir=copy.git_dir
+        "diff",
+        "--cached",
+        "--binary",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        copy.base,
+        cwd=copy.path,
+        git_dir=copy.git_dir,
     )
 
 
