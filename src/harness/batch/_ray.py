@@ -194,7 +194,11 @@ def run_ray(
         if not address:
             init["num_cpus"] = num_cpus
         t0 = time.monotonic()
-        ray.init(**init)
+        try:
+            ray.init(**init)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            where_to = address or "a local instance"
+            raise ConfigError(f"could not start or join Ray at {where_to}: {exc}") from None
         startup = time.monotonic() - t0
         where_to = address or f"a local instance ({num_cpus or os.cpu_count()} CPUs)"
         progress.engine_started(f"Ray on {where_to}", startup)
@@ -217,8 +221,8 @@ def _drive(
     run_id: str,
     stop: Stop,
 ) -> list[TaskOutcome]:
-    remote = ray.remote(run_on_node).options(
-        num_cpus=1, max_retries=settings.retries, retry_exceptions=False
+    remote = ray.remote(num_cpus=1, max_retries=settings.retries, retry_exceptions=False)(
+        run_on_node
     )
     pending: dict[Any, Task] = {}
     for task in tasks:

@@ -1,0 +1,137 @@
+"""``harness batch --ray`` against a real local Ray instance (127.0.0.1, 2 CPUs).
+
+One instance, started in this process by a fixture shared by the tests here and
+stopped after them; each batch is a driver process of its own that joins it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+from tests.batch.conftest import (
+    IDS,
+    EditModel,
+    assert_own_diffs,
+    assert_untouched,
+    batch_argv,
+    batch_env,
+    find_session,
+    read_results,
+    serve,
+    write_tasks,
+)
+from tests.scripted import ScriptedModel
+
+# Ray puts the machine's address where it is given 127.0.0.1, unless it believes
+# it is on a laptop: then everything stays on loopback.
+LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
+RESULT_KEYS = {"id", "ok", "reason", "text", "turns", "usage", "duration", "attempts", "started"}
+
+
+@pytest.fixture(scope="module")
+def ray_address() -> Iterator[str]:
+    saved = {k: os.environ.get(k) for k in LOOPBACK}
+    os.environ.update(LOOPBACK)
+    import ray
+
+    context = ray.init(
+        address="local",
+        num_cpus=2,
+        include_dashboard=False,
+        logging_level="WARNING",
+        log_to_driver=False,
+    )
+    try:
+        address = context.address_info["gcs_address"]
+        assert address.startswith("127.0.0.1:")
+        yield address
+    finally:
+        ray.shutdown()
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def ray_env(home: Path) -> dict[str, str]:
+    return {**batch_env(home), **LOOPBACK}
+
+
+def test_six_tasks_on_ray(
+    ray_address: str,
+    tmp_path: Path,
+    repo: Path,
+    home: Path,
+    edit_model: tuple[EditModel, ScriptedModel],
+) -> None:
+    _, model = edit_model
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo)
+    out = tmp_path / "out"
+    p = subprocess.run(
+        batch_argv(tasks, out, model, "--ray", ray_address),
+        env=ray_env(home),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert p.returncode == 0, p.stdout + p.stderr
+    results = read_results(out)
+    assert sorted(results) == sorted(IDS)
+    for i, line in results.items():
+        assert set(line) == RESULT_KEYS
+        assert line["ok"] is True, line
+        assert line["text"] == f"done {i}"
+        assert line["turns"] == 2
+        assert line["attempts"] == 1
+        events = [json.loads(x) for x in (out / i / "events.jsonl").read_text().splitlines()]
+        assert events[0]["type"] == "session_started"
+        assert events[-1]["type"] == "result"
+    assert_own_diffs(out, IDS)
+    assert_untouched(repo)
+    docs = [json.loads(x) for x in p.stdout.splitlines()]
+    started = [d for d in docs if d["type"] == "engine_started"]
+    assert len(started) == 1
+    assert started[0]["engine"] == f"Ray on {ray_address}"
+
+
+def test_a_killed_ray_worker_is_retried(
+    ray_address: str, tmp_path: Path, repo: Path, home: Path
+) -> None:
+    script = EditModel(hold=("t2",))
+    out = tmp_path / "out"
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1", "t2"))
+    with serve(script) as model:
+        driver = subprocess.Popen(
+            batch_argv(tasks, out, model, "--ray", ray_address, "--retries", "2"),
+            env=ray_env(home),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            script.wait_asked("t2", timeout=120)
+            session = find_session("harness-batch-t2-")
+            worker = session.parent()
+            assert worker is not None
+            assert worker.cmdline()[0].startswith("ray::")
+            worker.kill()
+            session.wait(10)  # the session dies with the worker that ran it
+            script.release()
+            stdout, stderr = driver.communicate(timeout=300)
+        finally:
+            script.release()
+            driver.kill()
+    assert driver.returncode == 0, stdout + stderr
+    results = read_results(out)
+    assert results["t2"]["ok"] is True
+    assert results["t2"]["attempts"] == 2
+    assert results["t1"]["attempts"] == 1
+    assert_own_diffs(out, ("t1", "t2"))
+    assert not psutil.pid_exists(session.pid) or session.status() == psutil.STATUS_ZOMBIE
