@@ -197,9 +197,16 @@ class JsonProgress:
     ``task_started``,
     ``task_finished`` (the result line), ``task_interrupted``, ``batch_finished``."""
 
-    def __init__(self, out: IO[str], *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        out: IO[str],
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
         self._out = out
         self._clock = clock
+        self._wall = wall
         self._lock = threading.Lock()
         self._start = clock()
         self._counts = {"done": 0, "failed": 0, "interrupted": 0}
@@ -217,7 +224,14 @@ class JsonProgress:
         self._write({"type": "batch_started", "tasks": total, "skipped": skipped})
 
     def engine_started(self, engine: str, startup: float) -> None:
-        self._write({"type": "engine_started", "engine": engine, "startup": round(startup, 3)})
+        self._write(
+            {
+                "type": "engine_started",
+                "engine": engine,
+                "startup": round(startup, 3),
+                "ts": round(self._wall(), 3),
+            }
+        )
 
     def task_started(self, task_id: str, attempt: int) -> None:
         self._write({"type": "task_started", "id": task_id, "attempt": attempt})
