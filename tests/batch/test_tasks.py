@@ -37,9 +37,7 @@ def test_every_bad_line_is_named_and_the_rest_are_read(tmp_path: Path) -> None:
         json.dumps({"id": "h", "prompt": "p", "workspace": "ws", "provider": "nobody"}),
         json.dumps({"id": "i", "prompt": "p", "workspace": "ws", "colour": "red"}),
         json.dumps({"id": "a", "prompt": "again", "workspace": "ws"}),
-        json.dumps(
-            {"id": "j", "prompt": "p", "repo": "https://example.invalid/r.git", "ref": "v1"}
-        ),
+        json.dumps({"id": "j", "prompt": "p", "repo": "https://x.invalid/r.git", "ref": "v1"}),
     ]
     path = tmp_path / "tasks.jsonl"
     path.write_text("\n".join(lines) + "\n")
