@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -135,3 +136,36 @@ def test_a_killed_ray_worker_is_retried(
     assert results["t1"]["attempts"] == 1
     assert_own_diffs(out, ("t1", "t2"))
     assert not psutil.pid_exists(session.pid) or session.status() == psutil.STATUS_ZOMBIE
+
+
+def test_sigint_stops_the_ray_tasks(
+    ray_address: str, tmp_path: Path, repo: Path, home: Path
+) -> None:
+    script = EditModel(hold=("t1", "t2"))
+    out = tmp_path / "out"
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1", "t2"))
+    with serve(script) as model:
+        driver = subprocess.Popen(
+            batch_argv(tasks, out, model, "--ray", ray_address),
+            env=ray_env(home),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            script.wait_asked("t1", timeout=120)
+            script.wait_asked("t2", timeout=120)
+            sessions = [find_session(f"harness-batch-{i}-") for i in ("t1", "t2")]
+            trees = [s.children(recursive=True) for s in sessions]
+            driver.send_signal(signal.SIGINT)
+            stdout, stderr = driver.communicate(timeout=120)
+        finally:
+            script.release()
+            driver.kill()
+    assert driver.returncode == 130, stdout + stderr
+    everything = [*sessions, *(p for tree in trees for p in tree)]
+    _, alive = psutil.wait_procs(everything, timeout=10)
+    assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
+    assert not (out / "results.jsonl").exists()
+    docs = [json.loads(x) for x in stdout.splitlines()]
+    assert sorted(d["id"] for d in docs if d["type"] == "task_interrupted") == ["t1", "t2"]
