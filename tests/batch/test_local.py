@@ -221,3 +221,32 @@ def test_a_local_batch_never_imports_ray(
     )
     assert p.stdout.splitlines()[-1] == "NO-RAY 0", p.stdout + p.stderr
     assert PYTHONPATH
+
+
+def test_a_hung_task_is_killed_at_its_timeout(tmp_path: Path, repo: Path, home: Path) -> None:
+    script = EditModel(hold=("t1",))
+    out = tmp_path / "out"
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1",))
+    with serve(script) as model:
+        driver = subprocess.Popen(
+            batch_argv(tasks, out, model, "--task-timeout", "6", "--retries", "0"),
+            env=batch_env(home),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            script.wait_asked("t1")
+            session = find_session("/t1")
+            tree = [session, *session.children(recursive=True)]
+            stdout, stderr = driver.communicate(timeout=120)
+        finally:
+            script.release()
+            driver.kill()
+    assert driver.returncode == 1, stdout + stderr
+    line = read_results(out)["t1"]
+    assert line["ok"] is False
+    assert line["reason"] == "timeout"
+    assert line["attempts"] == 1
+    _, alive = psutil.wait_procs(tree, timeout=10)
+    assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
