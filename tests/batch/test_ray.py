@@ -1,7 +1,7 @@
 """``harness batch --ray`` against a real local Ray instance (127.0.0.1, 2 CPUs).
 
-One instance, started in this process by a fixture shared by the tests here and
-stopped after them; each batch is a driver process of its own that joins it.
+One instance, started in a process of its own by a fixture shared by the tests here
+and stopped after them; each batch is a driver process of its own that joins it.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import psutil
 import pytest
 from tests.batch.conftest import (
     IDS,
+    PYTHONPATH,
     EditModel,
     assert_own_diffs,
     assert_untouched,
@@ -31,34 +33,34 @@ from tests.scripted import ScriptedModel
 
 # Ray puts the machine's address where it is given 127.0.0.1, unless it believes
 # it is on a laptop: then everything stays on loopback.
-LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
+# The drivers here are not the head's children, so they would not have the token of
+# a cluster that no other machine can reach anyway.
+LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "disabled"}
 RESULT_KEYS = {"id", "ok", "reason", "text", "turns", "usage", "duration", "attempts", "started"}
 
 
 @pytest.fixture(scope="module")
 def ray_address() -> Iterator[str]:
-    saved = {k: os.environ.get(k) for k in LOOPBACK}
-    os.environ.update(LOOPBACK)
-    import ray
-
-    context = ray.init(
-        address="local",
-        num_cpus=2,
-        include_dashboard=False,
-        logging_level="WARNING",
-        log_to_driver=False,
+    head = subprocess.Popen(
+        [sys.executable, "-m", "tests.batch._ray_head"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": PYTHONPATH, **LOOPBACK},
+        text=True,
     )
     try:
-        address = context.address_info["gcs_address"]
-        assert address.startswith("127.0.0.1:")
+        assert head.stdout is not None
+        address = head.stdout.readline().strip()
+        assert address.startswith("127.0.0.1:"), address
         yield address
     finally:
-        ray.shutdown()
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        assert head.stdin is not None
+        head.stdin.close()
+        try:
+            head.wait(60)
+        except subprocess.TimeoutExpired:
+            head.kill()
+            head.wait()
 
 
 def ray_env(home: Path) -> dict[str, str]:

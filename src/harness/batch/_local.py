@@ -39,9 +39,7 @@ async def run_local(
     outcomes: list[TaskOutcome] = []
 
     async def one(task: Task) -> None:
-        async with limiter:
-            if stop.soft.is_set():
-                return
+        try:
             task_dir = results.task_dir(task.id)
             clear_task_dir(task_dir)
             call = functools.partial(
@@ -57,6 +55,8 @@ async def run_local(
             )
             # never abandoned: the thread returns only once its child tree is gone
             outcome = await trio.to_thread.run_sync(call, limiter=trio.CapacityLimiter(1))
+        finally:
+            limiter.release_on_behalf_of(task.id)
         if not outcome.interrupted:
             results.append(outcome.line())
         outcomes.append(outcome)
@@ -65,6 +65,11 @@ async def run_local(
     try:
         async with trio.open_nursery() as nursery:
             for task in tasks:
+                # slots are taken here, so tasks start in the file's order
+                await limiter.acquire_on_behalf_of(task.id)
+                if stop.soft.is_set():
+                    limiter.release_on_behalf_of(task.id)
+                    break
                 nursery.start_soon(one, task)
     finally:
         shutil.rmtree(work_root, ignore_errors=True)

@@ -176,9 +176,10 @@ def run_task(
                 grace=settings.grace,
             )
             result = attempt.result
-            if attempt.interrupted and (result is None or result.get("reason") == "cancelled"):
+            stopped = attempt.interrupted or stop.soft.is_set()
+            if stopped and (result is None or result.get("reason") == "cancelled"):
                 return TaskOutcome(id=task.id, ok=False, reason="interrupted", interrupted=True)
-            if result is not None or attempts > settings.retries or stop.soft.is_set():
+            if result is not None or attempts > settings.retries:
                 break
         (task_dir / "diff.patch").write_text(diff_copy(copy), encoding="utf-8")
     except (ConfigError, OSError) as exc:
