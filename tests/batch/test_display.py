@@ -11,7 +11,8 @@ from pathlib import Path
 from rich.console import Console
 from tests.batch.conftest import PYTHONPATH
 
-from harness.batch import JsonProgress, RichProgress, TaskOutcome
+from harness.batch import JsonProgress, TaskOutcome
+from harness.cli._batchview import RichProgress
 
 
 class Clock:

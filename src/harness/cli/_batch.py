@@ -1,4 +1,4 @@
-"""``harness batch TASKS.jsonl``: the command line of a batch run.
+"""``harness batch TASKS.jsonl``: the command line of a batch run (:mod:`harness.batch`).
 
 Exit status: 0 every task has a result and all succeeded; 1 a task failed or a line
 of the task file was not a task; 2 a usage error (bad flag, unreadable task file,
@@ -9,28 +9,26 @@ command again to go on).
 from __future__ import annotations
 
 import argparse
-import functools
 import os
-import signal
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO
 
-import trio
-
-from harness.batch._child import Stop
-from harness.batch._local import run_local
-from harness.batch._progress import JsonProgress, Progress, RichProgress
-from harness.batch._results import ResultsFile
-from harness.batch._run import BatchSettings, TaskOutcome
-from harness.batch._tasks import Task, read_tasks
-from harness.errors import ConfigError
+from harness.batch import (
+    BatchSettings,
+    JsonProgress,
+    Progress,
+    ResultsFile,
+    TaskOutcome,
+    read_tasks,
+    run_batch,
+)
 from harness.messages import PERMISSION_MODES, PROVIDERS
 
 __all__ = ["batch_main", "build_batch_parser"]
 
 
-def _whole(minimum: int) -> argparse._ActionType:
+def _whole(minimum: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -172,6 +170,8 @@ def batch_main(
     else:
         from rich.console import Console
 
+        from harness.cli._batchview import RichProgress
+
         progress = RichProgress(Console(file=out, soft_wrap=True))
     for problem in problems:
         progress.note(f"skipped: {problem}")
@@ -185,68 +185,15 @@ def batch_main(
     todo = [t for t in tasks if t.id not in finished]
     settings = _settings(args)
     progress.begin(len(todo), len(tasks) - len(todo))
-    outcomes, interrupted, error = trio.run(_run, args, todo, settings, results, progress, env)
+    run = run_batch(
+        todo, settings, results, progress, concurrency=args.concurrency, ray=args.ray, environ=env
+    )
     progress.end()
-    if error is not None:
-        err.write(f"harness batch: {error}\n")
+    if run.error is not None:
+        err.write(f"harness batch: {run.error}\n")
         return 2
-    if interrupted:
+    if run.interrupted:
         return 130
     previous = [TaskOutcome.from_line(line) for line in finished.values()]
-    failed = any(not o.ok for o in [*outcomes, *previous])
+    failed = any(not o.ok for o in [*run.outcomes, *previous])
     return 1 if failed or problems else 0
-
-
-async def _run(
-    args: argparse.Namespace,
-    tasks: list[Task],
-    settings: BatchSettings,
-    results: ResultsFile,
-    progress: Progress,
-    env: dict[str, str],
-) -> tuple[list[TaskOutcome], bool, ConfigError | None]:
-    stop = Stop()
-    error: ConfigError | None = None
-    outcomes: list[TaskOutcome] = []
-    async with trio.open_nursery() as nursery:
-
-        async def on_signal() -> None:
-            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-                async for _ in signals:
-                    if not stop.soft.is_set():
-                        progress.note("stopping: running tasks are asked to end (again: kill)")
-                        stop.soft.set()
-                    else:
-                        stop.hard.set()
-
-        nursery.start_soon(on_signal)
-        if args.ray is None:
-            outcomes = await run_local(
-                tasks,
-                settings,
-                results,
-                progress,
-                concurrency=args.concurrency,
-                environ=env,
-                stop=stop,
-            )
-        else:
-            from harness.batch._ray import run_ray
-
-            run = functools.partial(
-                run_ray,
-                tasks,
-                settings,
-                results,
-                progress,
-                address=args.ray,
-                num_cpus=args.concurrency,
-                environ=env,
-                stop=stop,
-            )
-            try:
-                outcomes = (await trio.to_thread.run_sync(run)).outcomes
-            except ConfigError as exc:
-                error = exc
-        nursery.cancel_scope.cancel()
-    return outcomes, stop.soft.is_set(), error
