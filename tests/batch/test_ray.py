@@ -120,7 +120,7 @@ def test_a_killed_ray_worker_is_retried(
         )
         try:
             script.wait_asked("t2", timeout=120)
-            session = find_session("harness-batch-t2-")
+            session = find_session("/t2/ws")
             worker = session.parent()
             assert worker is not None
             assert worker.cmdline()[0].startswith("ray::")
@@ -157,7 +157,7 @@ def test_sigint_stops_the_ray_tasks(
         try:
             script.wait_asked("t1", timeout=120)
             script.wait_asked("t2", timeout=120)
-            sessions = [find_session(f"harness-batch-{i}-") for i in ("t1", "t2")]
+            sessions = [find_session(f"/{i}/ws") for i in ("t1", "t2")]
             trees = [s.children(recursive=True) for s in sessions]
             driver.send_signal(signal.SIGINT)
             stdout, stderr = driver.communicate(timeout=120)

@@ -14,6 +14,7 @@ at most :data:`STAGE_LIMIT` bytes in all.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -112,18 +113,22 @@ def run_on_node(
             task = attrs.evolve(task, workspace=None, repo=path, ref=STAGED_BRANCH)
         else:
             task = attrs.evolve(task, workspace=path, ref=None)
-    # Ray runs the task again when its worker dies: count attempts across those runs
-    marker = Path(tempfile.gettempdir()) / f"harness-batch-{run_id}" / f"{task.id}.attempts"
-    marker.parent.mkdir(parents=True, exist_ok=True)
+    # One folder per run and task on the node: when Ray runs the task again after its
+    # worker died, the new attempt finds the count of attempts and the dead one's leftovers.
+    run_dir = Path(tempfile.gettempdir()) / f"harness-batch-{run_id}"
+    scratch = run_dir / task.id
+    marker = scratch / "attempts"
     try:
         before = int(marker.read_text() or 0)
     except (OSError, ValueError):
         before = 0
+    for leftover in ("out", "ws"):
+        shutil.rmtree(scratch / leftover, ignore_errors=True)
+    scratch.mkdir(parents=True, exist_ok=True)
 
     def count(n: int) -> None:
         marker.write_text(str(n))
 
-    scratch = Path(tempfile.mkdtemp(prefix=f"harness-batch-{task.id}-"))
     try:
         outcome = run_task(
             task,
@@ -143,6 +148,8 @@ def run_on_node(
         }
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            run_dir.rmdir()  # the last task of the run on this node
 
 
 def _read(path: Path) -> bytes:
