@@ -195,7 +195,7 @@ def run_ray(
             "address": address or "local",
             "runtime_env": runtime_env,
             "include_dashboard": False,
-            "logging_level": "WARNING",
+            "logging_level": "ERROR",
             "log_to_driver": False,
         }
         if not address:
