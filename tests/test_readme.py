@@ -16,6 +16,7 @@ import attrs
 from harness.actors.search import SOURCES
 from harness.actors.shell import ShellConfig
 from harness.actors.tools import builtin_table
+from harness.cli._batch import build_batch_parser
 from harness.cli._main import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,12 +80,12 @@ def test_every_harness_variable_is_in_the_readme() -> None:
 
 
 def _flags() -> set[str]:
-    parser = build_parser()
     out: set[str] = set()
-    for action in parser._actions:  # argparse has no public list of its options
-        if isinstance(action, argparse._HelpAction):
-            continue
-        out.update(s for s in action.option_strings if s.startswith("--"))
+    for parser in (build_parser(), build_batch_parser()):
+        for action in parser._actions:  # argparse has no public list of its options
+            if isinstance(action, argparse._HelpAction):
+                continue
+            out.update(s for s in action.option_strings if s.startswith("--"))
     return out
 
 

@@ -10,10 +10,14 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    from harness.keys import take_keys
+    batch = args[:1] == ["batch"]
+    if not batch:
+        from harness.keys import take_keys
 
-    take_keys()  # before any worker or command starts: none of them gets a key
-    if not _INFO_ONLY.intersection(args):
+        take_keys()  # before any worker or command starts: none of them gets a key
+    # a batch driver runs no workers or commands of its own: its tasks are child harness
+    # processes, which take the keys out of their own environment as they start
+    if not _INFO_ONLY.intersection(args) and not batch:
         # Every run needs workers, and their fork server takes 0.3 s to import
         # what they share: it starts first thing, before the command line's own
         # imports, so the two overlap. A usage error wastes a server that leaves

@@ -160,6 +160,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     """Run harness with *argv* (without the program name); the exit status."""
+    if argv[:1] == ["batch"]:
+        # `harness batch ...` has a command line of its own
+        from harness.cli._batch import batch_main
+
+        return batch_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.resume and args.continue_:

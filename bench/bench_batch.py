@@ -1,0 +1,146 @@
+"""Batch runs: 16 tasks whose one model answer takes 2 s, locally (8 at once) and on Ray.
+
+The scripted model on loopback holds every answer for 2 s, so the ideal wall time of
+16 tasks 8 at a time is two rounds, 4 s; the batch is I/O-bound by design, and what
+it costs beyond that is harness's own: starting a session process per task (with its
+workers) and copying the workspace. The baseline, in the same run, is one task alone
+(concurrency 1): its wall time is one answer plus one task's overhead. Per-task
+overhead is from a task's start (``started`` in its result line) to its first model
+request. Ray's start-up (a local instance declaring 8 CPUs) is measured apart.
+
+Run: ``python -m bench batch``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.scripted import Reply, ScriptedModel, reply
+
+ROOT = Path(__file__).resolve().parents[1]
+TASKS = 16
+CONCURRENCY = 8
+ANSWER = 2.0
+
+
+class _SlowModel:
+    """Answers every task after ``ANSWER`` seconds, noting each task's first request."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        prompt = next(m for m in body["messages"] if m["role"] == "user")["content"]
+        task_id = prompt.split()[1].rstrip(":")
+        with self._lock:
+            self.first.setdefault(task_id, time.time())
+        time.sleep(ANSWER)
+        return reply(f"done {task_id}")
+
+
+def _batch(
+    folder: Path, n: int, more: list[str], env: dict[str, str]
+) -> tuple[float, list[dict[str, Any]], dict[str, float], dict[str, Any]]:
+    """One batch run: (wall seconds, result lines, first requests, engine_started doc)."""
+    workspace = folder / "ws"
+    workspace.mkdir(parents=True, exist_ok=True)
+    (workspace / "README").write_text("a workspace\n")
+    tasks = folder / "tasks.jsonl"
+    tasks.write_text(
+        "".join(
+            json.dumps({"id": f"b{i}", "prompt": f"task b{i}: answer", "workspace": str(workspace)})
+            + "\n"
+            for i in range(n)
+        )
+    )
+    script = _SlowModel()
+    with ScriptedModel([script] * (n * 4)) as model:
+        argv = [sys.executable, "-m", "harness", "batch", str(tasks), "--out", str(folder / "out")]
+        argv += ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
+        argv += ["--output-format", "json", *more]
+        started = time.perf_counter()
+        p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
+        wall = time.perf_counter() - started
+    if p.returncode != 0:
+        raise RuntimeError(f"batch failed ({p.returncode}): {p.stdout[-2000:]}{p.stderr[-2000:]}")
+    lines = [json.loads(x) for x in (folder / "out" / "results.jsonl").read_text().splitlines()]
+    docs = [json.loads(x) for x in p.stdout.splitlines()]
+    engine = next((d for d in docs if d["type"] == "engine_started"), {})
+    return wall, lines, script.first, engine
+
+
+def _overhead(lines: list[dict[str, Any]], first: dict[str, float]) -> float:
+    return statistics.median(first[x["id"]] - x["started"] for x in lines)
+
+
+def run() -> list[tuple[str, str, str]]:
+    """The rows: local and Ray wall times beside the ideal and one task alone."""
+    home = tempfile.mkdtemp(prefix="harness-bench-")
+    env = {
+        **os.environ,
+        "HARNESS_HOME": home,
+        "PYTHONPATH": str(ROOT),
+        # Ray keeps to loopback only when it believes it is on a laptop
+        "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+        "HARNESS_WORKERS": json.dumps(
+            {"model": "harness.actors.model", "tools": "harness.actors.tools"}
+        ),
+    }
+    scratch = Path(tempfile.mkdtemp(prefix="harness-bench-batch-"))
+    ideal = TASKS / CONCURRENCY * ANSWER
+    one_wall, one_lines, one_first, _ = _batch(scratch / "one", 1, ["--concurrency", "1"], env)
+    local_wall, local_lines, local_first, _ = _batch(
+        scratch / "local", TASKS, ["--concurrency", str(CONCURRENCY)], env
+    )
+    ray_wall, ray_lines, ray_first, engine = _batch(
+        scratch / "ray", TASKS, ["--ray", "--concurrency", str(CONCURRENCY)], env
+    )
+    startup = float(engine.get("startup", 0.0))
+    ray_work = ray_wall - startup
+    ray_ready = float(engine.get("ts", 0.0))
+    ray_first_task = min(x["started"] for x in ray_lines) - ray_ready
+    ray_span = max(x["started"] + x["duration"] for x in ray_lines) - min(
+        x["started"] for x in ray_lines
+    )
+    return [
+        ("one task alone (baseline)", f"{one_wall:.2f} s", f"one {ANSWER:.0f} s answer"),
+        (
+            f"local, {TASKS} tasks, {CONCURRENCY} at once",
+            f"{local_wall:.2f} s",
+            f"{local_wall / ideal:.2f}x the ideal {ideal:.0f} s (goal 1.3x); "
+            f"{local_wall / one_wall:.2f}x one task alone",
+        ),
+        ("Ray start-up (local, 8 CPUs)", f"{startup:.2f} s", "apart from the run"),
+        (
+            f"Ray, {TASKS} tasks, {CONCURRENCY} CPUs, without start-up",
+            f"{ray_work:.2f} s",
+            f"{ray_work / ideal:.2f}x the ideal {ideal:.0f} s (goal 1.5x); "
+            f"{ray_work / one_wall:.2f}x one task alone",
+        ),
+        (
+            "Ray: ready to first task running",
+            f"{ray_first_task:.2f} s",
+            "workers started with the job's runtime environment",
+        ),
+        (
+            "Ray: first task start to last task end",
+            f"{ray_span:.2f} s",
+            f"{ray_span / ideal:.2f}x the ideal {ideal:.0f} s",
+        ),
+        (
+            "per-task overhead, start to first model request",
+            f"{_overhead(local_lines, local_first):.2f} s local",
+            f"{_overhead(ray_lines, ray_first):.2f} s on Ray; "
+            f"{_overhead(one_lines, one_first):.2f} s for one task alone",
+        ),
+    ]

@@ -1,0 +1,41 @@
+"""Batch runs: a headless session for every task of a JSON-lines file.
+
+Each task runs in its own copy of its workspace, as a child ``harness -p`` process, at
+most ``concurrency`` at once on this machine, or as Ray tasks across a cluster; each
+task's events, diff and result line land in the output folder. :func:`run_batch` is
+the whole of it (the command line, ``harness batch``, is :mod:`harness.cli`'s). Ray is
+imported only by the Ray engine and the Ray workers it starts.
+"""
+
+from harness.batch._batch import BatchRun, run_batch
+from harness.batch._child import Attempt, Stop, run_child
+from harness.batch._progress import JsonProgress, Progress, tokens
+from harness.batch._results import ResultsFile
+from harness.batch._run import BatchSettings, TaskOutcome, child_argv, run_task
+from harness.batch._tasks import Task, TaskLineError, parse_task, read_tasks
+from harness.batch._workspace import GitFailed, TaskCopy, diff_copy, make_copy, remove_copy
+
+__all__ = [
+    "Attempt",
+    "BatchRun",
+    "BatchSettings",
+    "GitFailed",
+    "JsonProgress",
+    "Progress",
+    "ResultsFile",
+    "Stop",
+    "Task",
+    "TaskCopy",
+    "TaskLineError",
+    "TaskOutcome",
+    "child_argv",
+    "diff_copy",
+    "make_copy",
+    "parse_task",
+    "read_tasks",
+    "remove_copy",
+    "run_batch",
+    "run_child",
+    "run_task",
+    "tokens",
+]

@@ -1,0 +1,281 @@
+"""The Ray engine: each task a Ray task on some node of a cluster.
+
+Only the batch driver and Ray's own workers import :mod:`ray` (lazily, here); a
+normal harness run never does. A task declares one CPU and ``max_retries`` (Ray runs
+it again when its worker or node is lost); inside, :func:`harness.batch._run.run_task`
+retries a crashed session as the local engine does. What a task produced (events,
+diff, stderr, result line) comes back to the driver, which writes it to ``DIR``.
+
+Workspaces reach the nodes two ways: a ``repo`` URL is cloned on the node; a local
+``workspace`` is staged (a repository as a git bundle of its ``ref``, a plain folder
+as a copy) into one folder shipped as the job's runtime environment ``working_dir``,
+at most :data:`STAGE_LIMIT` bytes in all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from harness.batch._child import Stop
+from harness.batch._progress import Progress
+from harness.batch._results import ResultsFile
+from harness.batch._run import BatchSettings, TaskOutcome, clear_task_dir, run_task
+from harness.batch._tasks import Task
+from harness.batch._workspace import STAGED_BRANCH, folder_size, stage_workspace
+from harness.errors import ConfigError
+
+__all__ = ["STAGE_LIMIT", "RayMissing", "RayRun", "run_on_node", "run_ray"]
+
+STAGE_LIMIT = 100 * 1024 * 1024
+"""Bytes of local workspaces (staged) a Ray run may ship; above it, give a ``repo``."""
+
+INSTALL_HINT = "pip install 'harness[ray]'"
+
+# Environment a task's session needs on the node as it has it here: harness's own
+# settings and where Python finds code; never keys (nodes hold their own).
+_FORWARD_PREFIXES = ("HARNESS_",)
+_FORWARD_NAMES = ("PYTHONPATH",)
+_NOT_FORWARDED = frozenset({"HARNESS_WORKER_TAG"})
+
+
+class RayMissing(ConfigError):
+    """``--ray`` was asked for but Ray is not installed; the message says how to install it."""
+
+
+@attrs.frozen
+class RayRun:
+    """What a Ray run measured beside its outcomes.
+
+    Attributes:
+        startup: seconds to start or join the cluster (``ray.init``).
+        staged_bytes: bytes of local workspaces shipped in the runtime environment.
+    """
+
+    outcomes: list[TaskOutcome]
+    startup: float
+    staged_bytes: int
+
+
+def _forwarded(environ: Mapping[str, str]) -> dict[str, str]:
+    return {
+        k: v
+        for k, v in environ.items()
+        if (k.startswith(_FORWARD_PREFIXES) or k in _FORWARD_NAMES) and k not in _NOT_FORWARDED
+    }
+
+
+def _stage(tasks: Sequence[Task], folder: Path) -> tuple[dict[str, str], int]:
+    """Stage every distinct local (workspace, ref) once; task id -> staged relative path."""
+    staged: dict[tuple[str, str | None], str] = {}
+    where: dict[str, str] = {}
+    for task in tasks:
+        if task.workspace is None:
+            continue
+        key = (task.workspace, task.ref)
+        if key not in staged:
+            path = stage_workspace(task.workspace, task.ref, folder / f"ws{len(staged)}")
+            staged[key] = path.name
+        where[task.id] = staged[key]
+    size = folder_size(folder) if where else 0
+    if size > STAGE_LIMIT:
+        raise ConfigError(
+            f"the local workspaces come to {size / 2**20:.0f} MiB, over the "
+            f"{STAGE_LIMIT // 2**20} MiB Ray may ship in a runtime environment: "
+            'give those tasks a "repo" (a git URL the nodes can clone) and a "ref"'
+        )
+    return where, size
+
+
+def run_on_node(
+    task_json: dict[str, Any], settings_json: dict[str, Any], staged: str | None, run_id: str
+) -> dict[str, Any]:
+    """The Ray task: run one task on this node; its outputs as plain data.
+
+    *staged* is the task's workspace inside the job's ``working_dir`` (the current
+    folder here), copied again before the task touches it.
+    """
+    task = Task.from_json(task_json)
+    settings = attrs.evolve(BatchSettings.from_json(settings_json), python=sys.executable)
+    if staged is not None:
+        path = str(Path.cwd() / staged)
+        if staged.endswith(".bundle"):
+            task = attrs.evolve(task, workspace=None, repo=path, ref=STAGED_BRANCH)
+        else:
+            task = attrs.evolve(task, workspace=path, ref=None)
+    # One folder per run and task on the node: when Ray runs the task again after its
+    # worker died, the new attempt finds the count of attempts and the dead one's leftovers.
+    run_dir = Path(tempfile.gettempdir()) / f"harness-batch-{run_id}"
+    scratch = run_dir / task.id
+    marker = scratch / "attempts"
+    try:
+        before = int(marker.read_text() or 0)
+    except (OSError, ValueError):
+        before = 0
+    for leftover in ("out", "ws"):
+        shutil.rmtree(scratch / leftover, ignore_errors=True)
+    scratch.mkdir(parents=True, exist_ok=True)
+
+    def count(n: int) -> None:
+        marker.write_text(str(n))
+
+    try:
+        outcome = run_task(
+            task,
+            settings,
+            task_dir=scratch / "out",
+            work_dir=scratch / "ws",
+            environ=os.environ,
+            on_attempt=count,
+            first_attempt=before + 1,
+        )
+        out = scratch / "out"
+        return {
+            "outcome": attrs.asdict(outcome),
+            "events": _read(out / "events.jsonl"),
+            "diff": _read(out / "diff.patch").decode("utf-8", "replace"),
+            "stderr": _read(out / "stderr.log"),
+        }
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            run_dir.rmdir()  # the last task of the run on this node
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b""
+
+
+def run_ray(
+    tasks: Sequence[Task],
+    settings: BatchSettings,
+    results: ResultsFile,
+    progress: Progress,
+    *,
+    address: str,
+    num_cpus: int | None,
+    environ: Mapping[str, str],
+    stop: Stop,
+) -> RayRun:
+    """Run *tasks* as Ray tasks; *address* ``""`` starts a local Ray for the run.
+
+    Synchronous (Ray's API is); *stop* cancels what is still running.
+
+    Raises:
+        RayMissing: Ray is not installed.
+        ConfigError: the local workspaces are too big to ship.
+    """
+    try:
+        import ray
+    except ImportError:
+        raise RayMissing(f"--ray needs Ray, an optional extra: {INSTALL_HINT}") from None
+    run_id = uuid.uuid4().hex[:12]
+    stage_dir = Path(tempfile.mkdtemp(prefix="harness-batch-stage-"))
+    try:
+        where, size = _stage(tasks, stage_dir)
+        runtime_env: dict[str, Any] = {"env_vars": _forwarded(environ)}
+        if where:
+            runtime_env["working_dir"] = str(stage_dir)
+            # a staged folder is the task's workspace whole, ignored files too
+            os.environ.setdefault("RAY_RUNTIME_ENV_IGNORE_GITIGNORE", "1")
+        init: dict[str, Any] = {
+            "address": address or "local",
+            "runtime_env": runtime_env,
+            "include_dashboard": False,
+            "logging_level": "ERROR",
+            "log_to_driver": False,
+        }
+        if not address:
+            init["num_cpus"] = num_cpus
+        t0 = time.monotonic()
+        try:
+            ray.init(**init)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            where_to = address or "a local instance"
+            raise ConfigError(f"could not start or join Ray at {where_to}: {exc}") from None
+        startup = time.monotonic() - t0
+        where_to = address or f"a local instance ({num_cpus or os.cpu_count()} CPUs)"
+        progress.engine_started(f"Ray on {where_to}", startup)
+        try:
+            outcomes = _drive(ray, tasks, settings, results, progress, where, run_id, stop)
+        finally:
+            ray.shutdown()
+        return RayRun(outcomes=outcomes, startup=startup, staged_bytes=size)
+    finally:
+        shutil.rmtree(stage_dir, ignore_errors=True)
+
+
+def _drive(
+    ray: Any,
+    tasks: Sequence[Task],
+    settings: BatchSettings,
+    results: ResultsFile,
+    progress: Progress,
+    where: dict[str, str],
+    run_id: str,
+    stop: Stop,
+) -> list[TaskOutcome]:
+    remote = ray.remote(num_cpus=1, max_retries=settings.retries, retry_exceptions=False)(
+        run_on_node
+    )
+    pending: dict[Any, Task] = {}
+    for task in tasks:
+        clear_task_dir(results.task_dir(task.id))
+        ref = remote.options(name=f"harness-batch:{task.id}").remote(
+            task.to_json(), settings.to_json(), where.get(task.id), run_id
+        )
+        pending[ref] = task
+        progress.task_started(task.id, 1)
+    outcomes: list[TaskOutcome] = []
+    cancelled = forced = False
+    while pending:
+        if stop.soft.is_set() and not cancelled:
+            cancelled = True
+            for ref in pending:
+                ray.cancel(ref, force=False)
+        if stop.hard.is_set() and not forced:
+            forced = True
+            for ref in pending:
+                ray.cancel(ref, force=True)
+        ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.2)
+        for ref in ready:
+            task = pending.pop(ref)
+            outcome = _collect(ray, ref, task, results)
+            if not outcome.interrupted:
+                results.append(outcome.line())
+            outcomes.append(outcome)
+            progress.task_finished(outcome)
+    return outcomes
+
+
+def _collect(ray: Any, ref: Any, task: Task, results: ResultsFile) -> TaskOutcome:
+    try:
+        out = ray.get(ref)
+    except ray.exceptions.TaskCancelledError:
+        return TaskOutcome(id=task.id, ok=False, reason="interrupted", interrupted=True)
+    except ray.exceptions.RayError as exc:
+        first = str(exc).strip().splitlines()
+        return TaskOutcome(
+            id=task.id,
+            ok=False,
+            reason="lost",
+            text=f"Ray could not run the task: {first[0] if first else type(exc).__name__}",
+            attempts=0,
+        )
+    results.write_outputs(task.id, out["events"], out["diff"], out["stderr"])
+    data = dict(out["outcome"])
+    data["usage"] = {str(k): int(v) for k, v in data.get("usage", {}).items()}
+    return TaskOutcome(**data)

@@ -1,0 +1,211 @@
+"""Fixtures for batch runs: a repository of small edits and a model that makes them.
+
+Every task asks the scripted model (a real OpenAI-compatible server on loopback)
+"task <id>: ..."; the model answers with one ``edit_file`` that turns the line
+``<id>: todo`` of ``notes.txt`` into ``<id>: done``, then with ``done <id>``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+from tests.scripted import Reply, ScriptedModel, call, reply
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHONPATH = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+IDS = ("t1", "t2", "t3", "t4", "t5", "t6")
+
+
+class EditModel:
+    """The answers of the scripted model for batch tasks (see the module docstring).
+
+    Attributes:
+        delay: seconds to wait before each answer (a slow model).
+        hold: task ids whose first request is held until :meth:`release` (or a minute).
+        first_request: wall-clock time of each task's first request.
+        asked: task ids in the order their requests came.
+    """
+
+    def __init__(self, *, delay: float = 0.0, hold: tuple[str, ...] = ()) -> None:
+        self.delay = delay
+        self.hold = set(hold)
+        self._released = threading.Event()
+        self._lock = threading.Lock()
+        self._cond = threading.Condition(self._lock)
+        self.first_request: dict[str, float] = {}
+        self.asked: list[str] = []
+        self.in_flight = 0
+        self.most_in_flight = 0
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        messages = body["messages"]
+        first = next(m for m in messages if m["role"] == "user")["content"]
+        match = re.search(r"task (\S+):", first)
+        assert match, first
+        task_id = match.group(1)
+        with self._cond:
+            self.first_request.setdefault(task_id, time.time())
+            self.asked.append(task_id)
+            held = task_id in self.hold
+            self.hold.discard(task_id)
+            self.in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
+            self._cond.notify_all()
+        try:
+            if held:
+                self._released.wait(60)
+            if self.delay:
+                time.sleep(self.delay)
+        finally:
+            with self._cond:
+                self.in_flight -= 1
+        if messages[-1]["role"] == "tool":
+            return reply(f"done {task_id}")
+        edit = call(
+            "edit_file", path="notes.txt", old_text=f"{task_id}: todo", new_text=f"{task_id}: done"
+        )
+        return reply("", edit)
+
+    def wait_asked(self, task_id: str, timeout: float = 60.0) -> None:
+        """Block until *task_id* has asked at least once."""
+        end = time.monotonic() + timeout
+        with self._cond:
+            while task_id not in self.asked:
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"{task_id} never asked the model")
+                self._cond.wait(left)
+
+    def release(self) -> None:
+        """Let the held requests go on."""
+        self._released.set()
+
+
+def serve(script: EditModel) -> ScriptedModel:
+    """A scripted model answering every request with *script*."""
+    return ScriptedModel([script] * 10_000)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A git repository with ``notes.txt`` holding one ``<id>: todo`` line per task."""
+    path = tmp_path / "repo"
+    path.mkdir()
+    (path / "notes.txt").write_text("".join(f"{i}: todo\n" for i in IDS))
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], cwd=path, check=True)
+    subprocess.run([*git, "add", "."], cwd=path, check=True)
+    subprocess.run([*git, "commit", "-qm", "start"], cwd=path, check=True)
+    return path
+
+
+def write_tasks(path: Path, workspace: Path, ids: tuple[str, ...] = IDS, extra: str = "") -> Path:
+    lines = [
+        json.dumps({"id": i, "prompt": f"task {i}: mark {i} done", "workspace": str(workspace)})
+        for i in ids
+    ]
+    path.write_text("\n".join(lines) + "\n" + extra)
+    return path
+
+
+def batch_env(home: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        HARNESS_HOME=str(home),
+        PYTHONPATH=PYTHONPATH,
+        # the shell worker is not needed by an edit: one start-up less per task
+        HARNESS_WORKERS=json.dumps(
+            {"model": "harness.actors.model", "tools": "harness.actors.tools"}
+        ),
+    )
+    return env
+
+
+def batch_argv(tasks: Path, out: Path, model: ScriptedModel, *more: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "harness",
+        "batch",
+        str(tasks),
+        "--out",
+        str(out),
+        "--provider",
+        "openai",
+        "--model",
+        "scripted",
+        "--base-url",
+        model.base_url,
+        "--allow",
+        "edit_file",
+        "--output-format",
+        "json",
+        *more,
+    ]
+
+
+def read_results(out: Path) -> dict[str, dict[str, Any]]:
+    lines = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
+    return {line["id"]: line for line in lines}
+
+
+def find_session(needle: str, timeout: float = 30.0) -> psutil.Process:
+    """The running ``harness -p`` whose ``--workspace`` contains *needle*."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for proc in psutil.process_iter(["cmdline"]):
+            cmd = proc.info["cmdline"] or []
+            if "-p" in cmd and "--workspace" in cmd:
+                ws = cmd[cmd.index("--workspace") + 1]
+                if needle in ws:
+                    return proc
+        time.sleep(0.05)
+    raise TimeoutError(f"no session with {needle!r} in its workspace")
+
+
+def assert_own_diffs(out: Path, ids: tuple[str, ...]) -> None:
+    for i in ids:
+        patch = (out / i / "diff.patch").read_text()
+        changed = [x for x in patch.splitlines() if x[:1] in "+-" and x[:3] not in ("+++", "---")]
+        assert changed == [f"-{i}: todo", f"+{i}: done"], patch
+
+
+def assert_untouched(repo: Path) -> None:
+    assert (repo / "notes.txt").read_text() == "".join(f"{i}: todo\n" for i in IDS)
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--ignored"], cwd=repo, capture_output=True, text=True
+    )
+    assert status.stdout == ""
+    log = subprocess.run(
+        ["git", "log", "--all", "--oneline"], cwd=repo, capture_output=True, text=True
+    )
+    assert len(log.stdout.splitlines()) == 1  # no commit, no branch added
+    worktrees = subprocess.run(
+        ["git", "worktree", "list"], cwd=repo, capture_output=True, text=True
+    )
+    assert len(worktrees.stdout.splitlines()) == 1
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    h = tmp_path / "home"
+    h.mkdir()
+    return h
+
+
+@pytest.fixture
+def edit_model() -> Iterator[tuple[EditModel, ScriptedModel]]:
+    script = EditModel()
+    with serve(script) as model:
+        yield script, model

@@ -1,0 +1,173 @@
+"""``harness batch --ray`` against a real local Ray instance (127.0.0.1, 2 CPUs).
+
+One instance, started in a process of its own by a fixture shared by the tests here
+and stopped after them; each batch is a driver process of its own that joins it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+from tests.batch.conftest import (
+    IDS,
+    PYTHONPATH,
+    EditModel,
+    assert_own_diffs,
+    assert_untouched,
+    batch_argv,
+    batch_env,
+    find_session,
+    read_results,
+    serve,
+    write_tasks,
+)
+from tests.scripted import ScriptedModel
+
+# Ray puts the machine's address where it is given 127.0.0.1, unless it believes
+# it is on a laptop: then everything stays on loopback.
+# The drivers here are not the head's children, so they would not have the token of
+# a cluster that no other machine can reach anyway.
+LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "disabled"}
+RESULT_KEYS = {"id", "ok", "reason", "text", "turns", "usage", "duration", "attempts", "started"}
+
+
+@pytest.fixture(scope="module")
+def ray_address() -> Iterator[str]:
+    head = subprocess.Popen(
+        [sys.executable, "-m", "tests.batch._ray_head"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": PYTHONPATH, **LOOPBACK},
+        text=True,
+    )
+    try:
+        assert head.stdout is not None
+        address = head.stdout.readline().strip()
+        assert address.startswith("127.0.0.1:"), address
+        yield address
+    finally:
+        assert head.stdin is not None
+        head.stdin.close()
+        try:
+            head.wait(60)
+        except subprocess.TimeoutExpired:
+            head.kill()
+            head.wait()
+
+
+def ray_env(home: Path) -> dict[str, str]:
+    return {**batch_env(home), **LOOPBACK}
+
+
+def test_six_tasks_on_ray(
+    ray_address: str,
+    tmp_path: Path,
+    repo: Path,
+    home: Path,
+    edit_model: tuple[EditModel, ScriptedModel],
+) -> None:
+    _, model = edit_model
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo)
+    out = tmp_path / "out"
+    p = subprocess.run(
+        batch_argv(tasks, out, model, "--ray", ray_address),
+        env=ray_env(home),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert p.returncode == 0, p.stdout + p.stderr
+    results = read_results(out)
+    assert sorted(results) == sorted(IDS)
+    for i, line in results.items():
+        assert set(line) == RESULT_KEYS
+        assert line["ok"] is True, line
+        assert line["text"] == f"done {i}"
+        assert line["turns"] == 2
+        assert line["attempts"] == 1
+        events = [json.loads(x) for x in (out / i / "events.jsonl").read_text().splitlines()]
+        assert events[0]["type"] == "session_started"
+        assert events[-1]["type"] == "result"
+    assert_own_diffs(out, IDS)
+    assert_untouched(repo)
+    docs = [json.loads(x) for x in p.stdout.splitlines()]
+    started = [d for d in docs if d["type"] == "engine_started"]
+    assert len(started) == 1
+    assert started[0]["engine"] == f"Ray on {ray_address}"
+
+
+def test_a_killed_ray_worker_is_retried(
+    ray_address: str, tmp_path: Path, repo: Path, home: Path
+) -> None:
+    script = EditModel(hold=("t2",))
+    out = tmp_path / "out"
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1", "t2"))
+    with serve(script) as model:
+        driver = subprocess.Popen(
+            batch_argv(tasks, out, model, "--ray", ray_address, "--retries", "2"),
+            env=ray_env(home),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            script.wait_asked("t2", timeout=120)
+            session = find_session("/t2/ws")
+            worker = session.parent()
+            assert worker is not None
+            assert worker.cmdline()[0].startswith("ray::")
+            worker.kill()
+            session.wait(10)  # the session dies with the worker that ran it
+            script.release()
+            stdout, stderr = driver.communicate(timeout=300)
+        finally:
+            script.release()
+            driver.kill()
+    assert driver.returncode == 0, stdout + stderr
+    results = read_results(out)
+    assert results["t2"]["ok"] is True
+    assert results["t2"]["attempts"] == 2
+    assert results["t1"]["attempts"] == 1
+    assert_own_diffs(out, ("t1", "t2"))
+    assert not psutil.pid_exists(session.pid) or session.status() == psutil.STATUS_ZOMBIE
+
+
+def test_sigint_stops_the_ray_tasks(
+    ray_address: str, tmp_path: Path, repo: Path, home: Path
+) -> None:
+    script = EditModel(hold=("t1", "t2"))
+    out = tmp_path / "out"
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1", "t2"))
+    with serve(script) as model:
+        driver = subprocess.Popen(
+            batch_argv(tasks, out, model, "--ray", ray_address),
+            env=ray_env(home),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            script.wait_asked("t1", timeout=120)
+            script.wait_asked("t2", timeout=120)
+            sessions = [find_session(f"/{i}/ws") for i in ("t1", "t2")]
+            trees = [s.children(recursive=True) for s in sessions]
+            driver.send_signal(signal.SIGINT)
+            stdout, stderr = driver.communicate(timeout=120)
+        finally:
+            script.release()
+            driver.kill()
+    assert driver.returncode == 130, stdout + stderr
+    everything = [*sessions, *(p for tree in trees for p in tree)]
+    _, alive = psutil.wait_procs(everything, timeout=10)
+    assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
+    assert not (out / "results.jsonl").exists()
+    docs = [json.loads(x) for x in stdout.splitlines()]
+    assert sorted(d["id"] for d in docs if d["type"] == "task_interrupted") == ["t1", "t2"]
