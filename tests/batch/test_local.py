@@ -250,3 +250,23 @@ def test_a_hung_task_is_killed_at_its_timeout(tmp_path: Path, repo: Path, home: 
     assert line["attempts"] == 1
     _, alive = psutil.wait_procs(tree, timeout=10)
     assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
+
+
+def test_each_task_session_gets_the_provider_key(
+    tmp_path: Path, repo: Path, home: Path, edit_model: tuple[EditModel, ScriptedModel]
+) -> None:
+    """The batch driver leaves provider keys in its own environment: its child sessions
+    need them, and each takes them out of its own as it starts."""
+    _script, model = edit_model
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1", "t2"))
+    env = batch_env(home) | {"OPENAI_API_KEY": "sk-batch-key-for-children"}
+    p = subprocess.run(
+        batch_argv(tasks, tmp_path / "out", model),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert len(model.headers) >= 4
+    assert {h.get("authorization") for h in model.headers} == {"Bearer sk-batch-key-for-children"}
