@@ -44,8 +44,12 @@ from harness.supervisor._spec import ChildSpec
 
 __all__ = ["ForkServer", "ForkedProcess"]
 
-#: How long an exit seen on the pidfd waits for the server's report of its status.
-STATUS_WAIT = 1.0
+#: How long an exit seen on the pidfd waits for the server's report of its status. The
+#: report normally comes within milliseconds; on a machine loaded ten times over its
+#: cores it took more than a second, and a status given up on is lost for good. A dead
+#: server ends the wait at once (``_orphan``), so only a live but stalled server is
+#: waited out.
+STATUS_WAIT = 5.0
 READY_TIMEOUT = 10.0
 #: Server restarts allowed within RESTART_PERIOD seconds before forking is given up.
 MAX_RESTARTS = 3
