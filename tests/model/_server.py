@@ -135,7 +135,13 @@ class LoopbackServer:
                 keep = False
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._watch_hangup, stream, nursery.cancel_scope, buf)
-                    keep = await self._send(stream, reply)
+                    try:
+                        keep = await self._send(stream, reply)
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        # the client hung up mid-answer; inside the nursery this would
+                        # reach serve_listeners as a group and end every connection
+                        self._note_hangup()
+                        keep = False
                     nursery.cancel_scope.cancel()
                 if not keep:
                     return
