@@ -172,6 +172,8 @@ class _Writer:
 
 
 def _quiet_line(event: ev.ConversationEvent) -> str:
+    if isinstance(event, ev.SessionStarted) and event.chosen:
+        return f"harness: {event.chosen}"
     if isinstance(event, ev.ToolCallStarted):
         return f"• {event.name}"
     if isinstance(event, ev.ToolCallFinished) and not event.ok:
@@ -199,16 +201,8 @@ async def _run(options: Any, prompt: str, fmt: str, stdout: IO[str], stderr: IO[
     async with open_session(options) as session:
         session.conversation.subscribe(writer)
         # the session_started event went out before we subscribed: repeat it for stream-json
-        writer(
-            ev.SessionStarted(
-                session_id=session.id,
-                workspace=session.conversation.workspace,
-                provider=session.conversation.config.provider,
-                model=(session.conversation.config.models or ("",))[0],
-                resumed=session.resumed,
-                title=session.conversation.title,
-            )
-        )
+        if session.started is not None:
+            writer(session.started)
         for problem in session.problems:
             writer(ev.ErrorEvent(session_id=session.id, kind="config", message=problem))
         interrupted = False

@@ -61,7 +61,10 @@ class SessionOptions:
         workspace: the project folder (default: the current folder).
         home: ``HARNESS_HOME`` (default: from *environ*, else ``~/.harness``).
         environ: the environment (default: ``os.environ``); secrets in it are masked.
-        provider, models, base_url, api_key, tool_protocol: who answers.
+        provider, models, base_url, api_key, tool_protocol: who answers. With no
+            provider and no base_url the model is chosen as the terminal chooses it
+            (``harness.actors.model.local.choose_startup_model``: a running Ollama with a
+            model, else the embedded model), and the first event says which.
         permission_mode: ``ask``, ``auto``, ``plan``, ``deny``.
         max_turns, verify, verify_attempts, tool_timeout: limits and checks.
         resume: an id or title to resume; *continue_latest* resumes the newest.
@@ -82,7 +85,7 @@ class SessionOptions:
     workspace: str | None = None
     home: str | None = None
     environ: Mapping[str, str] | None = None
-    provider: str = "ollama"
+    provider: str = ""
     models: tuple[str, ...] = ()
     base_url: str | None = None
     api_key: str | None = None
@@ -165,6 +168,8 @@ class LiveSession:
         self.table = table
         self.problems = problems
         self.resumed = resumed
+        self.started: ev.SessionStarted | None = None
+        """The session's first event, as it was sent."""
 
     @property
     def id(self) -> str:
@@ -268,16 +273,17 @@ async def open_session(
         loaded = store.load(resume_id, events=False)
         history, problems, title = loaded.history, list(loaded.problems), loaded.title
 
-    models = options.models or (DEFAULT_MODELS.get(options.provider, ""),)
+    provider, models, chosen = _choose_model(options, environ)
+    models = models or (DEFAULT_MODELS.get(provider, ""),)
     tools = options.tools
-    if tools is None and options.provider == "local":
+    if tools is None and provider == "local":
         from harness.actors.tools import SMALL_MODEL_TOOLS
 
         tools = SMALL_MODEL_TOOLS
     config = LoopConfig(
         tools=tools,
         workspace=str(workspace),
-        provider=options.provider,
+        provider=provider,
         models=tuple(m for m in models if m),
         base_url=options.base_url,
         api_key=options.api_key,
@@ -351,16 +357,16 @@ async def open_session(
             problems=problems,
             resumed=resume_id is not None,
         )
-        conv.emit(
-            ev.SessionStarted(
-                session_id=session_id,
-                workspace=str(workspace),
-                provider=config.provider,
-                model=config.models[0] if config.models else "",
-                resumed=resume_id is not None,
-                title=title,
-            )
+        live.started = ev.SessionStarted(
+            session_id=session_id,
+            workspace=str(workspace),
+            provider=config.provider,
+            model=config.models[0] if config.models else "",
+            resumed=resume_id is not None,
+            title=title,
+            chosen=chosen,
         )
+        conv.emit(live.started)
         for problem in problems:
             conv.emit(ev.ErrorEvent(session_id=session_id, kind="config", message=problem))
         try:
@@ -375,6 +381,27 @@ async def open_session(
                         log.meta["title"] = log.meta.get("title") or _plain_title(first)
                         log.write_meta()
                 log.close()
+
+
+def _choose_model(
+    options: SessionOptions, environ: Mapping[str, str]
+) -> tuple[str, tuple[str, ...], str]:
+    """The provider, the models, and a line saying how they were chosen ("" when named).
+
+    Raises:
+        ValueError: nothing to talk to (the message says how to get a model).
+    """
+    if options.provider or options.base_url:
+        return options.provider or "ollama", options.models, ""
+    from harness.actors.model.local import NoModelAvailable, choose_startup_model
+
+    model = options.models[0] if options.models else None
+    try:
+        choice = choose_startup_model(None, model, env=environ)
+    except NoModelAvailable as exc:
+        raise ValueError(str(exc)) from None
+    models = (choice.model, *options.models[1:]) if choice.model else options.models
+    return choice.provider, models, choice.header
 
 
 def _paths(options: SessionOptions, environ: dict[str, str]) -> tuple[Path, Path]:

@@ -18,6 +18,7 @@ from harness.actors.model.local._assemble import assemble
 from harness.actors.model.local._catalogue import CatalogueEntry, catalogue, lookup
 from harness.actors.model.local._engine import LoadedModel, load_model
 from harness.actors.model.local._errors import CatalogueError, LocalModelError, ModelLoadError
+from harness.actors.model.local._runtime import check_once
 
 __all__ = ["LoadProgress", "Loader", "harness_home", "model_cache_dir", "resolve"]
 
@@ -67,8 +68,8 @@ def resolve(spec: str, home: Path | None = None) -> CatalogueEntry | Path:
 class LoadProgress:
     """Where a load is.
 
-    ``stage`` is ``waiting``, ``assembling``, ``verifying``, ``loading``, ``ready`` or
-    ``failed``; ``done``/``total`` count bytes for assembling and verifying.
+    ``stage`` is ``waiting``, ``assembling``, ``verifying``, ``testing`` (the runtime's
+    first run on this machine, in a child process), ``loading``, ``ready`` or ``failed``; ``done``/``total`` count bytes for assembling and verifying.
     """
 
     model: str
@@ -158,6 +159,14 @@ class Loader:
                 name = target.name
             else:
                 path, n_ctx, name = target, self.n_ctx, target.name
+            self._report("testing")
+            proof = check_once(path, self._cache_dir)
+            if proof.signal:  # other failures are the file's: load_model says which
+                raise ModelLoadError(
+                    f"{proof.describe()}, so the embedded model was not loaded: run "
+                    "`make install` in the harness checkout to rebuild llama.cpp for this "
+                    "machine, or pick another provider with /connect or --provider"
+                )
             self._report("loading")
             self._model = load_model(path, name, n_ctx=n_ctx, threads=self._threads)
             self._report("ready")
