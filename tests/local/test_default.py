@@ -177,8 +177,13 @@ def chatty_ollama() -> Iterator[str]:
                 return
             lines = [
                 {"message": {"role": "assistant", "content": "hello from ollama"}, "done": False},
-                {"message": {"role": "assistant", "content": ""}, "done": True,
-                 "done_reason": "stop", "prompt_eval_count": 3, "eval_count": 3},
+                {
+                    "message": {"role": "assistant", "content": ""},
+                    "done": True,
+                    "done_reason": "stop",
+                    "prompt_eval_count": 3,
+                    "eval_count": 3,
+                },
             ]
             self._send(b"".join(json.dumps(line).encode() + b"\n" for line in lines))
 

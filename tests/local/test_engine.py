@@ -97,3 +97,34 @@ def test_a_truncated_gguf_is_a_clear_error(tmp_path: Path, default_model_path: P
         bad.write_bytes(f.read(1 << 20))
     with pytest.raises(ModelLoadError, match=r"llama\.cpp could not load cut\.gguf"):
         load_model(bad, "cut", n_ctx=512, threads=1)
+
+
+def test_the_state_after_the_system_prompt_is_kept_for_the_next_start(
+    tmp_path: Path, default_model_path: Path
+) -> None:
+    model = load_model(
+        default_model_path, "state", n_ctx=1024, threads=1, state_dir=tmp_path, model_key="m"
+    )
+    try:
+        system = {"role": "system", "content": "You answer in one word. " * 30}
+        ask = [system, {"role": "user", "content": "Say hi."}]
+        first = model.generate(ask, lambda _p: None, threading.Event(), max_tokens=1)
+        assert first.cached_tokens == 0
+        saved = list(tmp_path.glob("m-*.state"))
+        assert len(saved) == 1
+        # a new start: nothing in the context, the state comes from the file
+        model.llama._ctx.kv_cache_seq_rm(-1, 0, -1)
+        model.llama.n_tokens = 0
+        again = [system, {"role": "user", "content": "Say bye."}]
+        pieces: list[str] = []
+        second = model.generate(again, pieces.append, threading.Event(), max_tokens=4)
+        assert second.cached_tokens > 150
+        assert pieces  # and the model still answers from it
+        # a file that is not a state is ignored (and removed), never trusted
+        saved[0].write_bytes(b"garbage")
+        model.llama._ctx.kv_cache_seq_rm(-1, 0, -1)
+        model.llama.n_tokens = 0
+        third = model.generate(again, lambda _p: None, threading.Event(), max_tokens=1)
+        assert third.cached_tokens == 0
+    finally:
+        model.close()

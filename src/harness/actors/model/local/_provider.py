@@ -34,6 +34,7 @@ from harness.actors.model.local._errors import (
     LocalModelError,
     ModelNotInstalled,
 )
+from harness.actors.model.local._grammar import tool_call_grammar
 from harness.actors.model.local._loader import (
     DEFAULT_CONTEXT,
     Loader,
@@ -44,7 +45,7 @@ from harness.actors.model.local._loader import (
 from harness.actors.model.local._repeats import DEFAULT_REPEAT_CAP, check_repeats
 from harness.ipc import Message
 from harness.messages.local import LoadLocalModel, LocalModelProgress
-from harness.messages.model import ChatMessage, TextDelta, Usage
+from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
 __all__ = ["LocalProvider", "make_provider", "stream_load"]
 
@@ -96,8 +97,9 @@ class LocalProvider:
 
     Args:
         env: the environment (default ``os.environ``): ``HARNESS_HOME``,
-            ``HARNESS_MODEL_CACHE``, ``HARNESS_LOCAL_THREADS``, ``HARNESS_LOCAL_CONTEXT``
-            and ``HARNESS_LOCAL_MODEL`` (start loading that model at once).
+            ``HARNESS_MODEL_CACHE``, ``HARNESS_LOCAL_THREADS``, ``HARNESS_LOCAL_CONTEXT``,
+            ``HARNESS_LOCAL_GRAMMAR=off`` (tool calls unconstrained) and
+            ``HARNESS_LOCAL_MODEL`` (start loading that model at once).
         repeat_cap: identical tool calls in a row before the model is told to answer
             (one more and the provider refuses to generate); 0 turns the cap off.
     """
@@ -117,6 +119,9 @@ class LocalProvider:
             self.n_ctx = DEFAULT_CONTEXT
         self.repeat_cap = repeat_cap
         self.enabled = env.get("HARNESS_EMBEDDED", "").strip().lower() not in _OFF
+        self.constrain = env.get("HARNESS_LOCAL_GRAMMAR", "").strip().lower() not in _OFF
+        """Constrain tool calls with the grammar of the tool table (off: to measure)."""
+        self._grammars: dict[str, str] = {}
         self._loader: Loader | None = None
         self.last: Generation | None = None
         """How the last generation ended (tokens, finish reason): for status and tests."""
@@ -219,6 +224,8 @@ class LocalProvider:
         def on_text(piece: str) -> None:
             token.run_sync_soon(_send, send, piece)
 
+        grammar = self._grammar(call.text_tools) if self.constrain else ""
+
         def run() -> Any:
             return model.generate(
                 messages,
@@ -227,6 +234,7 @@ class LocalProvider:
                 max_tokens=call.options.max_tokens,
                 temperature=call.options.temperature,
                 seed=call.options.seed,
+                grammar=grammar,
             )
 
         def deliver(result: outcome.Outcome[Any]) -> None:
@@ -262,6 +270,12 @@ class LocalProvider:
         self.last = result
         yield Usage(prompt_tokens=result.prompt_tokens, completion_tokens=result.completion_tokens)
         yield Finish(reason=result.finish_reason)
+
+    def _grammar(self, tools: tuple[ToolSchema, ...]) -> str:
+        key = json.dumps([[t.name, t.parameters] for t in tools], sort_keys=True, default=str)
+        if key not in self._grammars:
+            self._grammars[key] = tool_call_grammar(tools)
+        return self._grammars[key]
 
     async def list_models(self, base_url: str, api_key: str | None) -> tuple[str, ...]:
         """The catalogue's model names (installed or not)."""
