@@ -42,6 +42,7 @@ from harness.actors.model.local._loader import (
     harness_home,
     model_cache_dir,
 )
+from harness.actors.model.local._nudge import nudge_for
 from harness.actors.model.local._repeats import DEFAULT_REPEAT_CAP, check_repeats
 from harness.ipc import Message
 from harness.messages.local import LoadLocalModel, LocalModelProgress
@@ -98,7 +99,8 @@ class LocalProvider:
     Args:
         env: the environment (default ``os.environ``): ``HARNESS_HOME``,
             ``HARNESS_MODEL_CACHE``, ``HARNESS_LOCAL_THREADS``, ``HARNESS_LOCAL_CONTEXT``,
-            ``HARNESS_LOCAL_GRAMMAR=off`` (tool calls unconstrained) and
+            ``HARNESS_LOCAL_GRAMMAR=off`` (tool calls unconstrained),
+            ``HARNESS_LOCAL_NUDGE=off`` (no second try after an announcement) and
             ``HARNESS_LOCAL_MODEL`` (start loading that model at once).
         repeat_cap: identical tool calls in a row before the model is told to answer
             (one more and the provider refuses to generate); 0 turns the cap off.
@@ -120,6 +122,8 @@ class LocalProvider:
         self.repeat_cap = repeat_cap
         self.enabled = env.get("HARNESS_EMBEDDED", "").strip().lower() not in _OFF
         self.constrain = env.get("HARNESS_LOCAL_GRAMMAR", "").strip().lower() not in _OFF
+        self.nudge = env.get("HARNESS_LOCAL_NUDGE", "").strip().lower() not in _OFF
+        """Ask once more when the model announces an action and stops (off: to measure)."""
         """Constrain tool calls with the grammar of the tool table (off: to measure)."""
         self._grammars: dict[str, str] = {}
         self._loader: Loader | None = None
@@ -210,9 +214,40 @@ class LocalProvider:
             model = await self.wait_loaded(call.model, n_ctx=call.options.context_window)
             # aclosing: a reader that leaves must close the inner generator now, which
             # sets the thread's cancel flag, not whenever it is garbage collected.
+            reply: list[str] = []
+            ends: list[Usage | Finish] = []
             async with aclosing(self._generate(model, messages, call)) as events:
                 async for event in events:
-                    yield event
+                    if isinstance(event, TextDelta):
+                        reply.append(event.text)
+                        yield event
+                    elif isinstance(event, Usage | Finish):
+                        ends.append(event)
+            finish = next((e for e in ends if isinstance(e, Finish)), None)
+            line = None
+            if self.nudge and finish is not None and finish.reason == "stop":
+                line = nudge_for("".join(reply), messages, call.text_tools)
+            if line is not None:
+                # once: the model said what it would do and stopped; ask it to do it
+                more = [
+                    *messages,
+                    {"role": "assistant", "content": "".join(reply)},
+                    {"role": "user", "content": line},
+                ]
+                yield TextDelta(text="\n\n")
+                async with aclosing(self._generate(model, more, call)) as events:
+                    async for event in events:
+                        if isinstance(event, TextDelta):
+                            yield event
+                        elif isinstance(event, Usage | Finish):
+                            ends.append(event)
+            usages = [e for e in ends if isinstance(e, Usage)]
+            if usages:
+                yield Usage(
+                    prompt_tokens=sum(u.prompt_tokens or 0 for u in usages),
+                    completion_tokens=sum(u.completion_tokens or 0 for u in usages),
+                )
+            yield [e for e in ends if isinstance(e, Finish)][-1]
 
     async def _generate(
         self, model: LoadedModel, messages: list[dict[str, str]], call: ProviderCall
