@@ -128,3 +128,17 @@ def test_the_state_after_the_system_prompt_is_kept_for_the_next_start(
         assert third.cached_tokens == 0
     finally:
         model.close()
+
+
+def test_a_side_request_between_two_turns_does_not_cost_the_next_turn_its_prompt(
+    loaded_model: LoadedModel,
+) -> None:
+    system = {"role": "system", "content": "You help with code. Be brief. " * 60}
+    turn = [system, {"role": "user", "content": "Say one word."}]
+    first = loaded_model.generate(turn, lambda _p: None, threading.Event(), max_tokens=2)
+    # a title request: another prompt altogether
+    side = [{"role": "user", "content": "Give a title for: say one word"}]
+    loaded_model.generate(side, lambda _p: None, threading.Event(), max_tokens=2)
+    later = [*turn, {"role": "assistant", "content": "Hi."}, {"role": "user", "content": "Again."}]
+    second = loaded_model.generate(later, lambda _p: None, threading.Event(), max_tokens=2)
+    assert second.cached_tokens >= first.prompt_tokens - 2

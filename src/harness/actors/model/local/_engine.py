@@ -103,6 +103,9 @@ class LoadedModel:
         """Where the state after the system prompt is kept between runs (``None``: not)."""
         self.model_key = model_key or hashlib.sha256(str(path).encode()).hexdigest()[:16]
         self._system_tokens: tuple[str, list[int]] | None = None
+        # One context kept in memory while another prompt runs: a title request between
+        # two turns would otherwise cost the next turn its whole prompt again.
+        self._parked: tuple[list[int], Any] | None = None
         self._version = str(getattr(module, "__version__", ""))
         call = self.tokenize(_CALL_OPEN)
         self._call_token: int | None = call[0] if len(call) == 1 else None
@@ -302,7 +305,17 @@ class LoadedModel:
         state of the first *prefix* tokens, evaluate the rest (saving that state once).
         Returns how many tokens were not evaluated again."""
         llama = self.llama
-        keep = _shared(llama._input_ids[: llama.n_tokens].tolist(), tokens)
+        held = llama._input_ids[: llama.n_tokens].tolist()
+        keep = _shared(held, tokens)
+        parked = self._parked
+        if parked is not None and _shared(parked[0], tokens) > keep:
+            # back to the conversation a side request (a title, a summary) pushed out
+            self._park(held, keep)
+            if self._unpark(parked):
+                held = parked[0]
+                keep = _shared(held, tokens)
+        elif len(held) - keep >= _PARK_MIN:
+            self._park(held, keep)
         keep = min(keep, len(tokens) - 1)  # the last token is evaluated for its logits
         state = self._state_file(tokens[:prefix]) if prefix else None
         loaded = state is not None and keep < prefix and state.is_file()
@@ -317,6 +330,24 @@ class LoadedModel:
             self._save_state(state, tokens[:prefix])
         llama.eval(tokens[keep:])
         return cached
+
+    def _park(self, held: list[int], keep: int) -> None:
+        """Keep the context in memory before a prompt that would throw most of it away."""
+        if len(held) - keep < _PARK_MIN:
+            return
+        ctx = self.llama._ctx.ctx
+        size = self._lib.llama_state_get_size(ctx)
+        buf = (ctypes.c_uint8 * size)()
+        if self._lib.llama_state_get_data(ctx, buf, size):
+            self._parked = (held, buf)
+
+    def _unpark(self, parked: tuple[list[int], Any]) -> bool:
+        tokens, buf = parked
+        if not self._lib.llama_state_set_data(self.llama._ctx.ctx, buf, len(buf)):
+            return False
+        self.llama.input_ids[: len(tokens)] = tokens
+        self.llama.n_tokens = len(tokens)
+        return True
 
     def _state_file(self, prefix: list[int]) -> Path | None:
         if self.state_dir is None:
@@ -371,6 +402,7 @@ class ContextTooLong(ModelLoadError):
         self.n_ctx = n_ctx
 
 
+_PARK_MIN = 256  # tokens a prompt must throw away before the context is parked
 _FAKE_RESULT = "<tool_response>"
 _CALL_OPEN = "<tool_call>"
 
