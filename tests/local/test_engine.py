@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
 import pytest
 
 from harness.actors.model.local import ModelLoadError
-from harness.actors.model.local._engine import LoadedModel, default_threads, load_model
+from harness.actors.model.local._engine import (
+    STATES_KEPT,
+    LoadedModel,
+    default_threads,
+    load_model,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -105,6 +111,10 @@ def test_the_state_after_the_system_prompt_is_kept_for_the_next_start(
     model = load_model(
         default_model_path, "state", n_ctx=1024, threads=1, state_dir=tmp_path, model_key="m"
     )
+    for n in range(STATES_KEPT + 2):  # older states of other prompts
+        old = tmp_path / f"old-{n}.state"
+        old.write_bytes(b"x")
+        os.utime(old, (1000 + n, 1000 + n))
     try:
         system = {"role": "system", "content": "You answer in one word. " * 30}
         ask = [system, {"role": "user", "content": "Say hi."}]
@@ -112,6 +122,9 @@ def test_the_state_after_the_system_prompt_is_kept_for_the_next_start(
         assert first.cached_tokens == 0
         saved = list(tmp_path.glob("m-*.state"))
         assert len(saved) == 1
+        # the cache is bounded: the least recently used states go
+        assert len(list(tmp_path.glob("*.state"))) == STATES_KEPT
+        assert not (tmp_path / "old-0.state").exists()
         # a new start: nothing in the context, the state comes from the file
         model.llama._ctx.kv_cache_seq_rm(-1, 0, -1)
         model.llama.n_tokens = 0

@@ -10,6 +10,7 @@ nodes, so a cancel stops generation within one token even in the middle of a lon
 from __future__ import annotations
 
 import codecs
+import contextlib
 import ctypes
 import hashlib
 import importlib
@@ -369,6 +370,8 @@ class LoadedModel:
             return False
         self.llama.input_ids[: len(prefix)] = prefix
         self.llama.n_tokens = len(prefix)
+        with contextlib.suppress(OSError):
+            os.utime(path)  # recently used: the last to be pruned
         return True
 
     def _save_state(self, path: Path, prefix: list[int]) -> None:
@@ -384,6 +387,7 @@ class LoadedModel:
             os.replace(tmp, path)  # never a half-written state under the real name
         else:
             tmp.unlink(missing_ok=True)
+        _prune(path.parent, STATES_KEPT)
 
     def close(self) -> None:
         """Free the model's memory now rather than at garbage collection."""
@@ -402,6 +406,9 @@ class ContextTooLong(ModelLoadError):
         self.n_ctx = n_ctx
 
 
+STATES_KEPT = 8
+"""Saved prompt states kept (about 33 MB each; one per workspace and tool list), the most
+recently used."""
 _PARK_MIN = 256  # tokens a prompt must throw away before the context is parked
 _FAKE_RESULT = "<tool_response>"
 _CALL_OPEN = "<tool_call>"
@@ -413,6 +420,15 @@ def _partial_suffix(text: str, word: str) -> int:
         if word.startswith(text[-n:]):
             return n
     return 0
+
+
+def _prune(folder: Path, keep: int) -> None:
+    try:
+        states = sorted(folder.glob("*.state"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for old in states[keep:]:
+        old.unlink(missing_ok=True)
 
 
 def _shared(a: Sequence[int], b: Sequence[int]) -> int:
