@@ -240,7 +240,10 @@ def run() -> list[tuple[str, str, str]]:
     results: dict[str, list[Outcome]] = {t.name: [] for t in tasks}
     for _ in range(runs):  # round-robin, so every task sees the same machine
         for task in tasks:
-            results[task.name].append(_run(task, env, extra))
+            outcome = _run(task, env, extra)
+            results[task.name].append(outcome)
+            verdict = "ok" if outcome.ok else "FAILED"
+            print(f"{task.name}: {verdict} in {outcome.seconds:.0f} s", file=sys.stderr, flush=True)
     rows = []
     total = sum(len(v) for v in results.values())
     wins = 0
