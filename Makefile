@@ -45,13 +45,16 @@ clean:
 # The embedded model (issue 8): the `local` extra (llama-cpp-python, compiled without the
 # llama.cpp parts it never uses: see scripts/llama_cpp_build.cmake) and the default model,
 # assembled and verified once into the model cache. Slow the first time (a build, 1.1 GB),
-# then a no-op: pip's wheel cache and this stamp.
+# then a no-op. llama.cpp is built for this CPU with AMX off (some VMs advertise AMX and
+# fault on it), kept in the model cache under a hash of its flags, and proven by running
+# it in a child process; a crash rebuilds it portable (GGML_NATIVE=OFF) and says so.
 LOCAL_STAMP := $(VENV)/.installed-local
 LLAMA_CMAKE_ARGS := -DLLAVA_BUILD=OFF -DCMAKE_PROJECT_llama.cpp_INCLUDE=$(CURDIR)/scripts/llama_cpp_build.cmake
 
 install: $(LOCAL_STAMP)
 
-$(LOCAL_STAMP): $(STAMP) pyproject.toml scripts/llama_cpp_build.cmake
-	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip install -q -e '.[dev,ray,local]'
-	$(BIN)/python -m harness.actors.model.local install
+$(LOCAL_STAMP): $(STAMP) pyproject.toml scripts/llama_cpp_build.cmake src/harness/actors/model/local/_runtime.py
+	$(BIN)/python -m harness.actors.model.local runtime --cmake-args "$(LLAMA_CMAKE_ARGS)"
+	$(BIN)/python -m pip install -q -e '.[dev,ray,local]'
+	$(BIN)/python -m harness.actors.model.local install --cmake-args "$(LLAMA_CMAKE_ARGS)"
 	touch $@

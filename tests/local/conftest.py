@@ -2,7 +2,10 @@
 
 The real-model tests share one loaded model per test session (loading is seconds, and the
 suite must stay fast on two cores); the assembled file comes from the shared model cache
-that ``make install`` filled. HARNESS_HOME is always a fresh tmp dir.
+that ``make install`` filled. Before anything loads it in this process, the runtime is
+proven in a child process: a llama.cpp build that crashes on this CPU fails the tests that
+need the model, with the signal named, instead of killing the whole run. HARNESS_HOME is
+always a fresh tmp dir.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from harness.actors.model.local._assemble import assemble
 from harness.actors.model.local._engine import LoadedModel
 from harness.actors.model.local._loader import model_cache_dir
 from harness.actors.model.local._provider import LocalProvider
+from harness.actors.model.local._runtime import check_once
 
 
 @pytest.fixture(autouse=True)
@@ -33,7 +37,11 @@ def default_model_path() -> Path:
     """The verified default model file (assembled by `make install`)."""
     entry = lookup(DEFAULT_MODEL)
     assert entry is not None
-    return assemble(entry, model_cache_dir())
+    path = assemble(entry, model_cache_dir())
+    proof = check_once(path, model_cache_dir())
+    if not proof.ok:
+        pytest.fail(f"{proof.describe()}: {proof.detail}", pytrace=False)
+    return path
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,10 @@ model when installed > a clear message. Ollama is a real HTTP server on loopback
 from __future__ import annotations
 
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -150,3 +153,84 @@ def test_embedded_installed_sees_a_missing_part(tmp_path: Path) -> None:
 
     ghost = attrs.evolve(entry, packages=(PartPackage("harness-absent-part", "1.0"),))
     assert not embedded_installed(ghost, tmp_path)
+
+
+@pytest.fixture
+def chatty_ollama() -> Iterator[str]:
+    """An Ollama with one model that answers every chat with one line."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def _send(self, body: bytes) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self) -> None:
+            self._send(json.dumps({"models": [{"name": "tiny:1b"}]}).encode())
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            if self.path == "/api/show":
+                self._send(json.dumps({"capabilities": ["completion"]}).encode())
+                return
+            lines = [
+                {"message": {"role": "assistant", "content": "hello from ollama"}, "done": False},
+                {
+                    "message": {"role": "assistant", "content": ""},
+                    "done": True,
+                    "done_reason": "stop",
+                    "prompt_eval_count": 3,
+                    "eval_count": 3,
+                },
+            ]
+            self._send(b"".join(json.dumps(line).encode() + b"\n" for line in lines))
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _headless(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "harness", "-p", "hi", "--output-format", "stream-json"],
+        cwd=tmp_path,
+        env={**os.environ, "HARNESS_HOME": str(tmp_path / "home"), **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_headless_with_nothing_named_chooses_like_the_terminal(
+    tmp_path: Path, chatty_ollama: str
+) -> None:
+    proc = _headless(tmp_path, {"OLLAMA_BASE_URL": chatty_ollama})
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    first = events[0]
+    assert first["type"] == "session_started", proc.stderr
+    assert (first["provider"], first["model"]) == ("ollama", "tiny:1b")
+    assert first["chosen"] == choose_startup_model(env={"OLLAMA_BASE_URL": chatty_ollama}).header
+    result = events[-1]
+    assert result["type"] == "result"
+    assert "hello from ollama" in result["text"], proc.stderr
+    assert proc.returncode == 0
+
+
+def test_headless_with_nothing_to_talk_to_says_how_to_get_a_model(
+    tmp_path: Path, closed_port: str
+) -> None:
+    proc = _headless(tmp_path, {"OLLAMA_BASE_URL": closed_port, "HARNESS_EMBEDDED": "off"})
+    assert proc.returncode == 2
+    assert "no model to talk to" in proc.stderr
+    assert "Connection refused" not in proc.stderr

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
 import pytest
 
 from harness.actors.model.local import ModelLoadError
-from harness.actors.model.local._engine import LoadedModel, default_threads, load_model
+from harness.actors.model.local._engine import (
+    STATES_KEPT,
+    LoadedModel,
+    default_threads,
+    load_model,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -97,3 +103,55 @@ def test_a_truncated_gguf_is_a_clear_error(tmp_path: Path, default_model_path: P
         bad.write_bytes(f.read(1 << 20))
     with pytest.raises(ModelLoadError, match=r"llama\.cpp could not load cut\.gguf"):
         load_model(bad, "cut", n_ctx=512, threads=1)
+
+
+def test_the_state_after_the_system_prompt_is_kept_for_the_next_start(
+    tmp_path: Path, default_model_path: Path
+) -> None:
+    model = load_model(
+        default_model_path, "state", n_ctx=1024, threads=1, state_dir=tmp_path, model_key="m"
+    )
+    for n in range(STATES_KEPT + 2):  # older states of other prompts
+        old = tmp_path / f"old-{n}.state"
+        old.write_bytes(b"x")
+        os.utime(old, (1000 + n, 1000 + n))
+    try:
+        system = {"role": "system", "content": "You answer in one word. " * 30}
+        ask = [system, {"role": "user", "content": "Say hi."}]
+        first = model.generate(ask, lambda _p: None, threading.Event(), max_tokens=1)
+        assert first.cached_tokens == 0
+        saved = list(tmp_path.glob("m-*.state"))
+        assert len(saved) == 1
+        # the cache is bounded: the least recently used states go
+        assert len(list(tmp_path.glob("*.state"))) == STATES_KEPT
+        assert not (tmp_path / "old-0.state").exists()
+        # a new start: nothing in the context, the state comes from the file
+        model.llama._ctx.kv_cache_seq_rm(-1, 0, -1)
+        model.llama.n_tokens = 0
+        again = [system, {"role": "user", "content": "Say bye."}]
+        pieces: list[str] = []
+        second = model.generate(again, pieces.append, threading.Event(), max_tokens=4)
+        assert second.cached_tokens > 150
+        assert pieces  # and the model still answers from it
+        # a file that is not a state is ignored (and removed), never trusted
+        saved[0].write_bytes(b"garbage")
+        model.llama._ctx.kv_cache_seq_rm(-1, 0, -1)
+        model.llama.n_tokens = 0
+        third = model.generate(again, lambda _p: None, threading.Event(), max_tokens=1)
+        assert third.cached_tokens == 0
+    finally:
+        model.close()
+
+
+def test_a_side_request_between_two_turns_does_not_cost_the_next_turn_its_prompt(
+    loaded_model: LoadedModel,
+) -> None:
+    system = {"role": "system", "content": "You help with code. Be brief. " * 60}
+    turn = [system, {"role": "user", "content": "Say one word."}]
+    first = loaded_model.generate(turn, lambda _p: None, threading.Event(), max_tokens=2)
+    # a title request: another prompt altogether
+    side = [{"role": "user", "content": "Give a title for: say one word"}]
+    loaded_model.generate(side, lambda _p: None, threading.Event(), max_tokens=2)
+    later = [*turn, {"role": "assistant", "content": "Hi."}, {"role": "user", "content": "Again."}]
+    second = loaded_model.generate(later, lambda _p: None, threading.Event(), max_tokens=2)
+    assert second.cached_tokens >= first.prompt_tokens - 2

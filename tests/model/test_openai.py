@@ -259,6 +259,34 @@ async def test_text_protocol_over_openai(server: LoopbackServer, engine: ModelEn
     sent = server.requests[0].json()
     assert "tools" not in sent
     assert sent["messages"][0]["content"].startswith("Be good.\n\n# Tools")
+    assert sent["stop"] == ["</tool_call>", "<tool_response>"]
+
+
+async def test_a_call_cut_off_by_its_stop_sequence_is_still_a_call(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    # a server that honours the stop sends the call without its closing tag
+    reply = 'Reading.\n<tool_call>{"name": "read_file", "arguments": {"path": "a"}}'
+    body = sse(*[delta(p.decode()) for p in pieces(reply, 4)], delta(finish="stop"), done=True)
+    server.queue(PATH, Reply(chunks=pieces(body, 13)))
+    tool = ToolSchema(
+        "read_file", "Read a file.", {"type": "object", "properties": {"path": {"type": "string"}}}
+    )
+    events = await collect(engine, request("openai", tools=(tool,), tool_protocol="text"))
+    calls = [e for e in events if isinstance(e, ToolCallEvent)]
+    assert [(c.name, c.arguments, c.parse_error) for c in calls] == [
+        ("read_file", {"path": "a"}, None)
+    ]
+    assert events[-1] == ModelDone("tool_calls", "m1", "text")
+
+
+async def test_native_tools_send_no_stop_sequences(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    body = sse(delta("hi"), delta(finish="stop"), done=True)
+    server.queue(PATH, Reply(chunks=[body]))
+    await collect(engine, request("openai"))
+    assert "stop" not in server.requests[0].json()
 
 
 async def test_list_models(server: LoopbackServer, engine: ModelEngine) -> None:

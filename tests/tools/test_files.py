@@ -197,7 +197,9 @@ def test_edit_file_several_matches_refused_with_lines(ws: Path, call: Call) -> N
     out = call("edit_file", path="a.txt", old_text="x = 1", new_text="x = 3")
     assert not out.ok
     assert "2 times" in out.output
-    assert "lines 1, 3" in out.output
+    # the lines themselves, so the next call can quote the one it means
+    assert "  line 1: x = 1\n  line 3: x = 1" in out.output
+    assert "line 2" not in out.output
     assert (ws / "a.txt").read_text() == "x = 1\ny = 2\nx = 1\n"
 
 

@@ -179,6 +179,8 @@ class _Writer:
 
 
 def _quiet_line(event: ev.ConversationEvent) -> str:
+    if isinstance(event, ev.SessionStarted) and event.chosen:
+        return f"harness: {event.chosen}"
     if isinstance(event, ev.ToolCallStarted):
         return f"• {event.name}"
     if isinstance(event, ev.ToolCallFinished) and not event.ok:

@@ -36,7 +36,10 @@ __all__ = [
 
 @attrs.frozen(kw_only=True)
 class SessionStarted(ConversationEvent, tag="session_started"):
-    """A session was opened (new, or ``resumed`` from its log)."""
+    """A session was opened (new, or ``resumed`` from its log).
+
+    ``chosen`` says which model was picked and why, when nobody named a provider (the
+    same choice the terminal makes: a running Ollama, else the embedded model)."""
 
     DURABLE: ClassVar[bool] = True
 
@@ -45,6 +48,7 @@ class SessionStarted(ConversationEvent, tag="session_started"):
     model: str = ""
     resumed: bool = False
     title: str = ""
+    chosen: str = ""
 
 
 @attrs.frozen(kw_only=True)

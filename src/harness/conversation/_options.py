@@ -17,7 +17,7 @@ from harness.conversation._config import LoopConfig
 from harness.conversation._engine import DEFAULT_MODULES
 from harness.messages import PermissionMode
 
-__all__ = ["DEFAULT_MODELS", "SessionOptions", "loop_config", "model_choice"]
+__all__ = ["DEFAULT_MODELS", "ModelChoice", "SessionOptions", "loop_config", "model_choice"]
 
 # Providers' default models when none is named.
 DEFAULT_MODELS = {
@@ -86,33 +86,60 @@ class SessionOptions:
     seed: int | None = None
 
 
-def model_choice(options: SessionOptions) -> tuple[str, tuple[str, ...]]:
-    """The provider and the models to try, in order: what *options* name, else
-    ``ollama``, and the provider's default model when none is named. Every way into a
-    session (headless, the API, the terminal) settles its model here."""
-    provider = options.provider or "ollama"
-    models = options.models or (DEFAULT_MODELS.get(provider, ""),)
-    return provider, tuple(m for m in models if m)
+@attrs.frozen
+class ModelChoice:
+    """Who answers a session: the provider, the models to try in order, and a line
+    saying how they were chosen (``""`` when the options named them)."""
+
+    provider: str
+    models: tuple[str, ...]
+    said: str = ""
 
 
-def loop_config(options: SessionOptions, *, workspace: str, system: str) -> LoopConfig:
+def model_choice(options: SessionOptions, environ: Mapping[str, str]) -> ModelChoice:
+    """Who answers: what *options* name; with no provider and no base URL, what the
+    terminal would choose (``harness.actors.model.local.choose_startup_model``: a running
+    Ollama with a model, else the embedded model); and the provider's default model when
+    none is named. Every way into a session (headless, the API, the terminal) settles its
+    model here.
+
+    Raises:
+        ValueError: nothing to talk to (the message says how to get a model).
+    """
+    provider, models, said = options.provider, options.models, ""
+    if not provider and not options.base_url:
+        from harness.actors.model.local import NoModelAvailable, choose_startup_model
+
+        try:
+            choice = choose_startup_model(None, models[0] if models else None, env=environ)
+        except NoModelAvailable as exc:
+            raise ValueError(str(exc)) from None
+        provider, said = choice.provider, choice.header
+        models = (choice.model, *models[1:]) if choice.model else models
+    provider = provider or "ollama"
+    models = models or (DEFAULT_MODELS.get(provider, ""),)
+    return ModelChoice(provider, tuple(m for m in models if m), said)
+
+
+def loop_config(
+    options: SessionOptions, choice: ModelChoice, *, workspace: str, system: str
+) -> LoopConfig:
     """The loop's settings for *options*, with the resolved *workspace* and the
     assembled *system* prompt: the one place an option reaches the loop.
 
     Raises:
         ValueError: a permission mode or turn limit the loop cannot use.
     """
-    provider, models = model_choice(options)
     tools = options.tools
-    if tools is None and provider == "local":
+    if tools is None and choice.provider == "local":
         from harness.actors.tools import SMALL_MODEL_TOOLS
 
         tools = SMALL_MODEL_TOOLS
     return LoopConfig(
         workspace=workspace,
         system=system,
-        provider=provider,
-        models=models,
+        provider=choice.provider,
+        models=choice.models,
         tools=tools,
         base_url=options.base_url,
         api_key=options.api_key,

@@ -23,7 +23,7 @@ from harness.conversation._engine import Engine, WorkerSettings, open_engine, wo
 from harness.conversation._local_tools import memory_tools, skill_tool
 from harness.conversation._loop import Conversation, Listener
 from harness.conversation._memory import MemoryStore
-from harness.conversation._options import SessionOptions, loop_config
+from harness.conversation._options import SessionOptions, loop_config, model_choice
 from harness.conversation._ports import Approver, FrontendPort
 from harness.conversation._prompt import build_system_prompt
 from harness.conversation._secrets import SecretMasker
@@ -128,6 +128,8 @@ class Session:
         self._opening = opening
         self.problems = problems
         self.resumed = resumed
+        self.started: ev.SessionStarted | None = None
+        """The session's first event, as it was sent."""
 
     # --- what it is -------------------------------------------------------------------
 
@@ -426,8 +428,10 @@ async def open_session(
         loaded = store.load(resume_id, events=False)
         history, problems, title = loaded.history, list(loaded.problems), loaded.title
 
+    choice = model_choice(options, environ)
     config = loop_config(
         options,
+        choice,
         workspace=str(workspace),
         system=build_system_prompt(
             workspace, home=home, extra=options.system_extra, problems=problems
@@ -453,6 +457,9 @@ async def open_session(
         env = worker_settings.env.setdefault(name, {})
         env["HARNESS_HOME"] = str(home)
         env.update(options.worker_env.get(name, {}))
+    if config.provider == "local" and config.models and "model" in worker_settings.modules:
+        # the embedded model loads while the user types, not at the first request
+        worker_settings.env["model"].setdefault("HARNESS_LOCAL_MODEL", config.models[0])
 
     log: SessionLog | None = None
     if options.record:
@@ -488,6 +495,7 @@ async def open_session(
                 model=config.models[0] if config.models else "",
                 resumed=resume_id is not None,
                 title=title,
+                chosen=choice.said,
             ),
             *(ev.ErrorEvent(session_id=session_id, kind="config", message=p) for p in problems),
         ]

@@ -340,6 +340,7 @@ class ModelEngine:
             base_url=base,
             api_key=key,
             text_protocol=text,
+            text_tools=req.tools if text else (),
         )
 
         async def out(event: ModelEvent) -> None:

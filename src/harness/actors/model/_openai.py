@@ -23,6 +23,7 @@ from harness.actors.model._httpbase import (
 )
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
+from harness.actors.model._textproto import TEXT_PROTOCOL_STOPS
 from harness.actors.model._wire import SseParser
 from harness.messages.model import (
     ChatMessage,
@@ -233,6 +234,10 @@ class OpenAIProvider(HttpProvider):
         }
         if call.tools:
             body["tools"] = self._tools_json(call.tools)
+        if call.text_protocol:
+            # the reply ends with the call: the model never writes the tool's result
+            # itself (the parser closes the call the stop cut off)
+            body["stop"] = list(TEXT_PROTOCOL_STOPS)
         o = call.options
         if o.max_tokens is not None:
             body["max_tokens"] = o.max_tokens

@@ -69,6 +69,8 @@ class ProviderCall:
         base_url: the backend's address (empty for the embedded model).
         api_key: the key to send, or ``None``.
         text_protocol: ``True`` when the call runs under the text protocol.
+        text_tools: under the text protocol, the tools its prompt describes (``tools``
+            is empty then): a backend that owns its sampler constrains calls to them.
     """
 
     model: str
@@ -79,6 +81,7 @@ class ProviderCall:
     base_url: str = ""
     api_key: str | None = attrs.field(default=None, repr=False)  # never in logs
     text_protocol: bool = False
+    text_tools: tuple[ToolSchema, ...] = ()
 
 
 @attrs.frozen

@@ -16,7 +16,17 @@ from typing import Any
 from harness.actors.model._toolparse import _BODY_ALIASES
 from harness.messages.model import ChatMessage, ToolCall, ToolSchema
 
-__all__ = ["body_params", "render_call", "render_text_history", "text_protocol_prompt"]
+__all__ = [
+    "TEXT_PROTOCOL_STOPS",
+    "body_params",
+    "render_call",
+    "render_text_history",
+    "text_protocol_prompt",
+]
+
+TEXT_PROTOCOL_STOPS = ("</tool_call>", "<tool_response>")
+"""Where a text-protocol reply ends, for backends that take stop sequences: after a call
+(the parser closes a call cut off there), and before a tool result the model would make up."""
 
 
 def body_params(tool: ToolSchema) -> dict[str, str]:

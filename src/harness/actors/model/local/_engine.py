@@ -10,7 +10,13 @@ nodes, so a cancel stops generation within one token even in the middle of a lon
 from __future__ import annotations
 
 import codecs
+import contextlib
+import ctypes
+import hashlib
+import importlib
 import os
+import re
+import struct
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,7 +26,7 @@ import attrs
 
 from harness.actors.model.local._errors import ModelLoadError, ModelNotInstalled
 
-__all__ = ["Generation", "LoadedModel", "default_threads", "load_model"]
+__all__ = ["Generation", "LoadedModel", "default_threads", "load_model", "usable_cores"]
 
 
 def default_threads(env: dict[str, str] | None = None) -> int:
@@ -36,11 +42,15 @@ def default_threads(env: dict[str, str] | None = None) -> int:
             return max(1, int(raw))
         except ValueError:
             pass
+    return max(1, usable_cores() - 1)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on."""
     try:
-        cores = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
-        cores = os.cpu_count() or 1
-    return max(1, cores - 1)
+        return os.cpu_count() or 1
 
 
 @attrs.frozen
@@ -75,11 +85,31 @@ class LoadedModel:
     Not thread-safe: one generation at a time (the provider holds a lock).
     """
 
-    def __init__(self, llama: Any, module: Any, name: str, path: Path, threads: int) -> None:
+    def __init__(
+        self,
+        llama: Any,
+        module: Any,
+        name: str,
+        path: Path,
+        threads: int,
+        *,
+        state_dir: Path | None = None,
+        model_key: str = "",
+    ) -> None:
         self.llama = llama
         self.name = name
         self.path = path
         self.threads = threads
+        self.state_dir = state_dir
+        """Where the state after the system prompt is kept between runs (``None``: not)."""
+        self.model_key = model_key or hashlib.sha256(str(path).encode()).hexdigest()[:16]
+        self._system_tokens: tuple[str, list[int]] | None = None
+        # One context kept in memory while another prompt runs: a title request between
+        # two turns would otherwise cost the next turn its whole prompt again.
+        self._parked: tuple[list[int], Any] | None = None
+        self._version = str(getattr(module, "__version__", ""))
+        call = self.tokenize(_CALL_OPEN)
+        self._call_token: int | None = call[0] if len(call) == 1 else None
         self._lib = module.llama_cpp
         self._abort_flag: threading.Event | None = None
         # ctypes must keep the callback object alive as long as llama.cpp may call it.
@@ -128,11 +158,18 @@ class LoadedModel:
         max_tokens: int | None = None,
         temperature: float | None = None,
         seed: int | None = None,
+        grammar: str = "",
     ) -> Generation:
         """Generate one reply to *messages*, calling ``on_text`` with each piece of text.
 
-        Blocking; call it from a thread. Returns when the model ends its turn, a limit is
-        reached, or *cancel* is set (checked after every token).
+        Blocking; call it from a thread. Returns when the model ends its turn, closes a
+        tool call (``</tool_call>``, or the closing fence of a fenced call), a limit is
+        reached, or *cancel* is set (checked after every token). A model that starts to
+        write a tool's result itself (``<tool_response>``, never shown) believes it made
+        a call: with a *grammar* it is taken back to write that call (once), else the
+        turn ends there. *grammar* (GBNF,
+        see :func:`~harness.actors.model.local._grammar.tool_call_grammar`) constrains
+        what follows ``<tool_call>``.
 
         Raises:
             ModelLoadError: the prompt does not fit in the context (``context_length``).
@@ -143,54 +180,214 @@ class LoadedModel:
             raise ContextTooLong(len(tokens), n_ctx)
         room = n_ctx - len(tokens)
         limit = room if max_tokens is None else min(max_tokens, room)
-        cached = _common_prefix(self.llama, tokens)
-        if seed is not None:
-            self.llama.set_seed(seed)
         temp = 0.2 if temperature is None else temperature
+        self._set_abort(cancel)
+        try:
+            cached = self._evaluate(tokens, self._prefix_length(messages, tokens))
+        except RuntimeError as exc:
+            self._set_abort(None)
+            if cancel.is_set():
+                return Generation("cancelled", len(tokens), 0, 0)
+            raise ModelLoadError(f"model {self.name} failed while reading: {exc}") from None
+        self._set_abort(None)
+        if cancel.is_set():
+            return Generation("cancelled", len(tokens), 0, cached)
+        sampler = self._sampler(temp, seed, grammar)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         produced = 0
         finish = "length"
-        self._set_abort(cancel)
-        gen = self.llama.generate(
-            tokens,
-            top_k=40,
-            top_p=0.95,
-            min_p=0.05,
-            temp=temp,
-            repeat_penalty=1.0,
-            reset=True,
-        )
+        text = ""
+        held = ""  # text that may be the start of a made-up tool result
+        held_tokens: list[int] = []
+        redirect = self._call_token if grammar else None
         try:
-            for token in gen:
-                if produced == 0:
-                    # The prompt is in: per-token checks suffice from here, and the
-                    # callback (called per graph node) would only cost time.
-                    self._set_abort(None)
+            while produced < limit:
                 if cancel.is_set():
                     finish = "cancelled"
                     break
+                token = sampler.sample(self.llama._ctx, -1)
                 if self._lib.llama_vocab_is_eog(self._vocab, token):
                     finish = "stop"
                     break
                 produced += 1
                 piece = decoder.decode(self.llama.detokenize([token]))
                 if piece:
-                    on_text(piece)
+                    text += piece
+                    held += piece
+                    held_tokens.append(token)
+                    if _FAKE_RESULT in held:
+                        before = held[: held.index(_FAKE_RESULT)]
+                        if before:
+                            on_text(before)
+                        if redirect is None:
+                            # the turn ends before a made-up result, and none of it shows
+                            held = ""
+                            finish = "stop"
+                            break
+                        # The model writes a result because it believes it made a call:
+                        # take its result back and let it make the call, under the grammar.
+                        self.llama.n_tokens -= len(held_tokens) - 1
+                        self.llama._ctx.kv_cache_seq_rm(-1, self.llama.n_tokens, -1)
+                        token, redirect = redirect, None
+                        sampler.accept(token)
+                        on_text(_CALL_OPEN)
+                        text, held, held_tokens = text + _CALL_OPEN, "", []
+                    else:
+                        keep = _partial_suffix(held, _FAKE_RESULT)
+                        if len(held) > keep:
+                            on_text(held[: len(held) - keep])
+                            held = held[len(held) - keep :]
+                        if not keep:
+                            held_tokens = []
+                        elif keep <= len(piece):
+                            held_tokens = [token]
+                    if _call_closed(text, len(piece)):
+                        finish = "stop"
+                        break
                 if produced >= limit:
-                    finish = "length"
                     break
+                self.llama.eval([token])
         except RuntimeError as exc:
             if cancel.is_set():
                 finish = "cancelled"
             else:
                 raise ModelLoadError(f"model {self.name} failed while generating: {exc}") from None
         finally:
-            gen.close()
-            self._set_abort(None)
-        tail = decoder.decode(b"", final=True)
+            sampler.close()
+        tail = held + decoder.decode(b"", final=True)
         if tail and finish != "cancelled":
             on_text(tail)
         return Generation(finish, len(tokens), produced, cached)
+
+    def _sampler(self, temp: float, seed: int | None, grammar: str) -> Any:
+        """The sampler chain: the lazy tool-call grammar first, then the usual cuts."""
+        from harness.actors.model.local._grammar import TRIGGERS
+
+        internals: Any = importlib.import_module("llama_cpp._internals")
+        sampler = internals.LlamaSampler()
+        if grammar:
+            patterns = (ctypes.c_char_p * len(TRIGGERS))(*(t.encode() for t in TRIGGERS))
+            made = self._lib.llama_sampler_init_grammar_lazy_patterns(
+                self._vocab,
+                grammar.encode(),
+                b"root",
+                patterns,
+                len(TRIGGERS),
+                (self._lib.llama_token * 0)(),
+                0,
+            )
+            if not made:  # a grammar llama.cpp cannot parse: an error, never a NULL in the chain
+                raise ModelLoadError(f"llama.cpp refused the tool-call grammar of {self.name}")
+            self._lib.llama_sampler_chain_add(sampler.sampler, made)
+        if temp <= 0:
+            sampler.add_greedy()
+        else:
+            sampler.add_top_k(40)
+            sampler.add_top_p(0.95, 1)
+            sampler.add_min_p(0.05, 1)
+            sampler.add_temp(temp)
+            sampler.add_dist(self._lib.LLAMA_DEFAULT_SEED if seed is None else seed)
+        return sampler
+
+    def _prefix_length(self, messages: Sequence[dict[str, str]], tokens: list[int]) -> int:
+        """How many leading tokens are the system prompt's: the same every run and every
+        turn, so their state is worth keeping on disk."""
+        if not messages or messages[0].get("role") != "system" or self.state_dir is None:
+            return 0
+        system = messages[0]["content"]
+        if self._system_tokens is None or self._system_tokens[0] != system:
+            alone = self.tokenize(self.render([messages[0]]))
+            self._system_tokens = (system, alone)
+        n = _shared(self._system_tokens[1], tokens)
+        return n if n < len(tokens) else 0
+
+    def _evaluate(self, tokens: list[int], prefix: int) -> int:
+        """Bring the context to *tokens*: keep what it holds already, else load the saved
+        state of the first *prefix* tokens, evaluate the rest (saving that state once).
+        Returns how many tokens were not evaluated again."""
+        llama = self.llama
+        held = llama._input_ids[: llama.n_tokens].tolist()
+        keep = _shared(held, tokens)
+        parked = self._parked
+        if parked is not None and _shared(parked[0], tokens) > keep:
+            # back to the conversation a side request (a title, a summary) pushed out
+            self._park(held, keep)
+            if self._unpark(parked):
+                held = parked[0]
+                keep = _shared(held, tokens)
+        elif len(held) - keep >= _PARK_MIN:
+            self._park(held, keep)
+        keep = min(keep, len(tokens) - 1)  # the last token is evaluated for its logits
+        state = self._state_file(tokens[:prefix]) if prefix else None
+        loaded = state is not None and keep < prefix and state.is_file()
+        if loaded and state is not None and self._load_state(state, tokens[:prefix]):
+            keep = prefix
+        llama._ctx.kv_cache_seq_rm(-1, keep, -1)
+        llama.n_tokens = keep
+        cached = keep
+        if state is not None and keep < prefix and not state.is_file():
+            llama.eval(tokens[keep:prefix])
+            keep = prefix
+            self._save_state(state, tokens[:prefix])
+        llama.eval(tokens[keep:])
+        return cached
+
+    def _park(self, held: list[int], keep: int) -> None:
+        """Keep the context in memory before a prompt that would throw most of it away."""
+        if len(held) - keep < _PARK_MIN:
+            return
+        ctx = self.llama._ctx.ctx
+        size = self._lib.llama_state_get_size(ctx)
+        buf = (ctypes.c_uint8 * size)()
+        if self._lib.llama_state_get_data(ctx, buf, size):
+            self._parked = (held, buf)
+
+    def _unpark(self, parked: tuple[list[int], Any]) -> bool:
+        tokens, buf = parked
+        if not self._lib.llama_state_set_data(self.llama._ctx.ctx, buf, len(buf)):
+            return False
+        self.llama.input_ids[: len(tokens)] = tokens
+        self.llama.n_tokens = len(tokens)
+        return True
+
+    def _state_file(self, prefix: list[int]) -> Path | None:
+        if self.state_dir is None:
+            return None
+        digest = hashlib.sha256(struct.pack(f"{len(prefix)}i", *prefix)).hexdigest()[:16]
+        return self.state_dir / f"{self.model_key}-{digest}-{self._version}-{self.n_ctx}.state"
+
+    def _load_state(self, path: Path, prefix: list[int]) -> bool:
+        out = (self._lib.llama_token * len(prefix))()
+        count = ctypes.c_size_t(0)
+        ok = self._lib.llama_state_load_file(
+            self.llama._ctx.ctx, str(path).encode(), out, len(prefix), ctypes.byref(count)
+        )
+        if not ok or list(out[: count.value]) != prefix:
+            # unreadable or not ours: forget whatever it left, evaluate from the start
+            self.llama._ctx.kv_cache_seq_rm(-1, 0, -1)
+            self.llama.n_tokens = 0
+            path.unlink(missing_ok=True)
+            return False
+        self.llama.input_ids[: len(prefix)] = prefix
+        self.llama.n_tokens = len(prefix)
+        with contextlib.suppress(OSError):
+            os.utime(path)  # recently used: the last to be pruned
+        return True
+
+    def _save_state(self, path: Path, prefix: list[int]) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        arr = (self._lib.llama_token * len(prefix))(*prefix)
+        if self._lib.llama_state_save_file(
+            self.llama._ctx.ctx, str(tmp).encode(), arr, len(prefix)
+        ):
+            os.replace(tmp, path)  # never a half-written state under the real name
+        else:
+            tmp.unlink(missing_ok=True)
+        _prune(path.parent, STATES_KEPT)
 
     def close(self) -> None:
         """Free the model's memory now rather than at garbage collection."""
@@ -209,17 +406,68 @@ class ContextTooLong(ModelLoadError):
         self.n_ctx = n_ctx
 
 
-def _common_prefix(llama: Any, tokens: list[int]) -> int:
+STATES_KEPT = 8
+"""Saved prompt states kept (about 33 MB each; one per workspace and tool list), the most
+recently used."""
+_PARK_MIN = 256  # tokens a prompt must throw away before the context is parked
+_FAKE_RESULT = "<tool_response>"
+_CALL_OPEN = "<tool_call>"
+
+
+def _partial_suffix(text: str, word: str) -> int:
+    """The length of the longest end of *text* that is a start of *word*."""
+    for n in range(min(len(text), len(word) - 1), 0, -1):
+        if word.startswith(text[-n:]):
+            return n
+    return 0
+
+
+def _prune(folder: Path, keep: int) -> None:
+    try:
+        states = sorted(folder.glob("*.state"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for old in states[keep:]:
+        old.unlink(missing_ok=True)
+
+
+def _shared(a: Sequence[int], b: Sequence[int]) -> int:
+    """The length of the common prefix of *a* and *b*."""
     count = 0
-    for a, b in zip(llama._input_ids[: llama.n_tokens], tokens, strict=False):
-        if a != b:
+    for x, y in zip(a, b, strict=False):
+        if x != y:
             break
         count += 1
     return count
 
 
-def load_model(path: Path, name: str, *, n_ctx: int, threads: int) -> LoadedModel:
+_FENCED_CALL = re.compile(r"^[ \t]*```[\w-]*[ \t]*\n\s*\{\s*\"name\".*?^[ \t]*```", re.M | re.S)
+
+
+def _call_closed(text: str, added: int) -> bool:
+    """Whether the piece just added closed a tool call: the turn ends there, before the
+    model can go on to write the call's result itself."""
+    window = text[-(added + len("</tool_call>")) :]
+    if "</tool_call>" in window:
+        return True
+    return "```" in window and "<tool_call>" not in text and bool(_FENCED_CALL.search(text))
+
+
+def load_model(
+    path: Path,
+    name: str,
+    *,
+    n_ctx: int,
+    threads: int,
+    threads_batch: int | None = None,
+    state_dir: Path | None = None,
+    model_key: str = "",
+) -> LoadedModel:
     """Load the GGUF file at *path* (blocking, seconds).
+
+    *threads* generate; *threads_batch* (default: every usable core) read the prompt,
+    where all cores help. *state_dir* keeps the state after the system prompt between
+    runs, named by *model_key* (the model's SHA-256), the prompt and llama.cpp's version.
 
     Raises:
         ModelNotInstalled: llama-cpp-python is not installed.
@@ -238,10 +486,10 @@ def load_model(path: Path, name: str, *, n_ctx: int, threads: int) -> LoadedMode
             model_path=str(path),
             n_ctx=n_ctx,
             n_threads=threads,
-            n_threads_batch=threads,
+            n_threads_batch=threads_batch or usable_cores(),
             n_batch=512,
             verbose=False,
         )
     except (ValueError, RuntimeError, OSError) as exc:
         raise ModelLoadError(f"llama.cpp could not load {path.name}: {exc}") from None
-    return LoadedModel(llama, module, name, path, threads)
+    return LoadedModel(llama, module, name, path, threads, state_dir=state_dir, model_key=model_key)

@@ -18,6 +18,7 @@ from harness.actors.model.local._assemble import assemble
 from harness.actors.model.local._catalogue import CatalogueEntry, catalogue, lookup
 from harness.actors.model.local._engine import LoadedModel, load_model
 from harness.actors.model.local._errors import CatalogueError, LocalModelError, ModelLoadError
+from harness.actors.model.local._runtime import check_once
 
 __all__ = ["LoadProgress", "Loader", "model_cache_dir", "resolve"]
 
@@ -61,8 +62,9 @@ def resolve(spec: str, home: Path | None = None) -> CatalogueEntry | Path:
 class LoadProgress:
     """Where a load is.
 
-    ``stage`` is ``waiting``, ``assembling``, ``verifying``, ``loading``, ``ready`` or
-    ``failed``; ``done``/``total`` count bytes for assembling and verifying.
+    ``stage`` is ``waiting``, ``assembling``, ``verifying``, ``testing`` (the runtime's
+    first run on this machine, in a child process), ``loading``, ``ready`` or ``failed``;
+    ``done``/``total`` count bytes for assembling and verifying.
     """
 
     model: str
@@ -149,11 +151,28 @@ class Loader:
             if isinstance(target, CatalogueEntry):
                 path = assemble(target, self._cache_dir, self._report)
                 n_ctx = min(self.n_ctx, target.context_length)
-                name = target.name
+                name, key = target.name, target.sha256[:16]
             else:
                 path, n_ctx, name = target, self.n_ctx, target.name
+                st = path.stat()
+                key = f"file-{st.st_size}-{st.st_mtime_ns}"
+            self._report("testing")
+            proof = check_once(path, self._cache_dir)
+            if proof.signal:  # other failures are the file's: load_model says which
+                raise ModelLoadError(
+                    f"{proof.describe()}, so the embedded model was not loaded: run "
+                    "`make install` in the harness checkout to rebuild llama.cpp for this "
+                    "machine, or pick another provider with /connect or --provider"
+                )
             self._report("loading")
-            self._model = load_model(path, name, n_ctx=n_ctx, threads=self._threads)
+            self._model = load_model(
+                path,
+                name,
+                n_ctx=n_ctx,
+                threads=self._threads,
+                state_dir=self._cache_dir / "state",
+                model_key=key,
+            )
             self._report("ready")
         except LocalModelError as exc:
             self._error = exc

@@ -34,17 +34,19 @@ from harness.actors.model.local._errors import (
     LocalModelError,
     ModelNotInstalled,
 )
+from harness.actors.model.local._grammar import tool_call_grammar
 from harness.actors.model.local._loader import (
     DEFAULT_CONTEXT,
     Loader,
     LoadProgress,
     model_cache_dir,
 )
+from harness.actors.model.local._nudge import nudge_for
 from harness.actors.model.local._repeats import DEFAULT_REPEAT_CAP, check_repeats
 from harness.home import harness_home
 from harness.ipc import Message
 from harness.messages.local import LoadLocalModel, LocalModelProgress
-from harness.messages.model import ChatMessage, TextDelta, Usage
+from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
 __all__ = ["LocalProvider", "make_provider", "stream_load"]
 
@@ -96,8 +98,10 @@ class LocalProvider:
 
     Args:
         env: the environment (default ``os.environ``): ``HARNESS_HOME``,
-            ``HARNESS_MODEL_CACHE``, ``HARNESS_LOCAL_THREADS``, ``HARNESS_LOCAL_CONTEXT``
-            and ``HARNESS_LOCAL_MODEL`` (start loading that model at once).
+            ``HARNESS_MODEL_CACHE``, ``HARNESS_LOCAL_THREADS``, ``HARNESS_LOCAL_CONTEXT``,
+            ``HARNESS_LOCAL_GRAMMAR=off`` (tool calls unconstrained),
+            ``HARNESS_LOCAL_NUDGE=off`` (no second try after an announcement) and
+            ``HARNESS_LOCAL_MODEL`` (start loading that model at once).
         repeat_cap: identical tool calls in a row before the model is told to answer
             (one more and the provider refuses to generate); 0 turns the cap off.
     """
@@ -117,6 +121,11 @@ class LocalProvider:
             self.n_ctx = DEFAULT_CONTEXT
         self.repeat_cap = repeat_cap
         self.enabled = env.get("HARNESS_EMBEDDED", "").strip().lower() not in _OFF
+        self.constrain = env.get("HARNESS_LOCAL_GRAMMAR", "").strip().lower() not in _OFF
+        self.nudge = env.get("HARNESS_LOCAL_NUDGE", "").strip().lower() not in _OFF
+        """Ask once more when the model announces an action and stops (off: to measure)."""
+        """Constrain tool calls with the grammar of the tool table (off: to measure)."""
+        self._grammars: dict[str, str] = {}
         self._loader: Loader | None = None
         self.last: Generation | None = None
         """How the last generation ended (tokens, finish reason): for status and tests."""
@@ -205,9 +214,40 @@ class LocalProvider:
             model = await self.wait_loaded(call.model, n_ctx=call.options.context_window)
             # aclosing: a reader that leaves must close the inner generator now, which
             # sets the thread's cancel flag, not whenever it is garbage collected.
+            reply: list[str] = []
+            ends: list[Usage | Finish] = []
             async with aclosing(self._generate(model, messages, call)) as events:
                 async for event in events:
-                    yield event
+                    if isinstance(event, TextDelta):
+                        reply.append(event.text)
+                        yield event
+                    elif isinstance(event, Usage | Finish):
+                        ends.append(event)
+            finish = next((e for e in ends if isinstance(e, Finish)), None)
+            line = None
+            if self.nudge and finish is not None and finish.reason == "stop":
+                line = nudge_for("".join(reply), messages, call.text_tools)
+            if line is not None:
+                # once: the model said what it would do and stopped; ask it to do it
+                more = [
+                    *messages,
+                    {"role": "assistant", "content": "".join(reply)},
+                    {"role": "user", "content": line},
+                ]
+                yield TextDelta(text="\n\n")
+                async with aclosing(self._generate(model, more, call)) as events:
+                    async for event in events:
+                        if isinstance(event, TextDelta):
+                            yield event
+                        elif isinstance(event, Usage | Finish):
+                            ends.append(event)
+            usages = [e for e in ends if isinstance(e, Usage)]
+            if usages:
+                yield Usage(
+                    prompt_tokens=sum(u.prompt_tokens or 0 for u in usages),
+                    completion_tokens=sum(u.completion_tokens or 0 for u in usages),
+                )
+            yield [e for e in ends if isinstance(e, Finish)][-1]
 
     async def _generate(
         self, model: LoadedModel, messages: list[dict[str, str]], call: ProviderCall
@@ -219,6 +259,8 @@ class LocalProvider:
         def on_text(piece: str) -> None:
             token.run_sync_soon(_send, send, piece)
 
+        grammar = self._grammar(call.text_tools) if self.constrain else ""
+
         def run() -> Any:
             return model.generate(
                 messages,
@@ -227,6 +269,7 @@ class LocalProvider:
                 max_tokens=call.options.max_tokens,
                 temperature=call.options.temperature,
                 seed=call.options.seed,
+                grammar=grammar,
             )
 
         def deliver(result: outcome.Outcome[Any]) -> None:
@@ -262,6 +305,12 @@ class LocalProvider:
         self.last = result
         yield Usage(prompt_tokens=result.prompt_tokens, completion_tokens=result.completion_tokens)
         yield Finish(reason=result.finish_reason)
+
+    def _grammar(self, tools: tuple[ToolSchema, ...]) -> str:
+        key = json.dumps([[t.name, t.parameters] for t in tools], sort_keys=True, default=str)
+        if key not in self._grammars:
+            self._grammars[key] = tool_call_grammar(tools)
+        return self._grammars[key]
 
     async def list_models(self, base_url: str, api_key: str | None) -> tuple[str, ...]:
         """The catalogue's model names (installed or not)."""

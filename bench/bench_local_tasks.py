@@ -1,0 +1,262 @@
+"""A fixed set of small tasks, run for real on the embedded model: ``python -m bench local-tasks``.
+
+Each task is a folder of files, a prompt given to ``harness -p`` (auto permissions, the
+embedded default model, the whole program), and a check of the outcome: the answer, the
+files afterwards, a command that must pass, the calls made. Each runs ``BENCH_RUNS`` times
+(default 5); the table gives the success rate and the median time per task, and counts
+runs that ended without an answer or wrote a file nobody asked for. A task runs in the same
+folder every time (as a user works in one project), so its first run is a cold start and the
+others find the state after the system prompt in the model cache.
+
+Not part of ``make bench`` (it takes an hour on two cores). Settings, from the environment:
+
+- ``BENCH_RUNS``: runs per task (default 5);
+- ``BENCH_TASKS``: a comma-separated list of task names (default: all);
+- ``BENCH_OFF``: ``grammar``, ``nudge`` (comma-separated): run with those switched off,
+  to measure what each brings;
+- ``BENCH_ARGS``: extra ``harness`` arguments (``--provider openai --base-url URL
+  --tool-protocol text`` to run the set against an OpenAI-compatible server).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+Events = list[dict[str, Any]]
+
+
+@attrs.frozen
+class Task:
+    name: str
+    prompt: str
+    files: dict[str, str]
+    check: Callable[[Events, Path], bool]
+    writes: tuple[str, ...] = ()  # files the task may write
+    max_turns: int = 6
+
+
+def _answer(events: Events) -> str:
+    result = next((e for e in events if e.get("type") == "result"), None)
+    return str(result.get("text", "")) if result else ""
+
+
+def _calls(events: Events, name: str | None = None) -> list[dict[str, Any]]:
+    return [
+        e
+        for e in events
+        if e.get("type") == "tool_call_requested" and (name is None or e.get("name") == name)
+    ]
+
+
+def _read(events: Events, path: str) -> bool:
+    return any(path in json.dumps(c.get("arguments", {})) for c in _calls(events, "read_file"))
+
+
+def _passes(ws: Path, command: str) -> bool:
+    proc = subprocess.run(command, shell=True, cwd=ws, capture_output=True, timeout=60, check=False)
+    return proc.returncode == 0
+
+
+CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
+
+TASKS = (
+    Task(
+        "read-answer",
+        "Read the file secret.txt and tell me the launch code.",
+        {"secret.txt": "Launch notes\nThe launch code is ORCHID-4471.\n", "main.py": "print(1)\n"},
+        lambda ev, ws: _read(ev, "secret.txt") and "ORCHID-4471" in _answer(ev),
+    ),
+    Task(
+        "read-config",
+        "Which port does config.ini set? Read it and answer with the number.",
+        {"config.ini": "[server]\nhost = 0.0.0.0\nport = 8731\n", "app.py": "pass\n"},
+        lambda ev, ws: _read(ev, "config.ini") and "8731" in _answer(ev),
+    ),
+    Task(
+        "list-pick",
+        "List the files in this folder and tell me which one holds the licence text.",
+        {"LICENSE": "MIT License\n", "main.py": "print(1)\n", "notes.md": "# notes\n"},
+        lambda ev, ws: (
+            bool(_calls(ev, "list_dir") or _calls(ev, "find_files")) and "LICENSE" in _answer(ev)
+        ),
+    ),
+    Task(
+        "fix-line",
+        "Fix the bug in calc.py so that this command passes: "
+        "python3 -c 'import calc; assert calc.add(2, 3) == 5'",
+        {"calc.py": CALC},
+        lambda ev, ws: (
+            _passes(ws, "python3 -c 'import calc; assert calc.add(2, 3) == 5'")
+            and _passes(ws, "python3 -c 'import calc; assert calc.mul(2, 3) == 6'")
+        ),
+        writes=("calc.py",),
+        max_turns=8,
+    ),
+    Task(
+        "rename-two-files",
+        "Rename the function helper to compute, in util.py and in main.py.",
+        {
+            "util.py": "def helper(x):\n    return x * 2\n",
+            "main.py": "from util import helper\n\nprint(helper(21))\n",
+        },
+        lambda ev, ws: (
+            _passes(ws, "python3 main.py | grep -qx 42")
+            and "helper" not in (ws / "util.py").read_text() + (ws / "main.py").read_text()
+        ),
+        writes=("util.py", "main.py"),
+        max_turns=10,
+    ),
+    Task(
+        "run-report",
+        "Run the command `python3 hello.py` and tell me what it prints.",
+        {"hello.py": "print('hello', 6 * 7)\n"},
+        lambda ev, ws: bool(_calls(ev, "run_cmd")) and "hello 42" in _answer(ev),
+    ),
+    Task(
+        "no-tool",
+        "What is 12 times 12? Answer with just the number.",
+        {"main.py": "print(1)\n"},
+        lambda ev, ws: not _calls(ev) and "144" in _answer(ev),
+    ),
+    Task(
+        "no-invent",
+        "Read the file missing.txt and tell me what it says.",
+        {"main.py": "print(1)\n"},
+        lambda ev, ws: not (ws / "missing.txt").exists() and bool(_answer(ev).strip()),
+    ),
+    Task(
+        "rename-param",
+        "In greet.py, rename the parameter nam to name.",
+        {"greet.py": "def greet(nam):\n    return 'hello ' + nam\n"},
+        lambda ev, ws: _passes(
+            ws,
+            'python3 -c \'import greet, inspect; assert greet.greet("x") == "hello x"; '
+            'assert list(inspect.signature(greet.greet).parameters) == ["name"]\'',
+        ),
+        writes=("greet.py",),
+        max_turns=8,
+    ),
+    Task(
+        "find-bug",
+        "What does calc.py do? Is there a bug?",
+        {"calc.py": CALC},
+        lambda ev, ws: (
+            _read(ev, "calc.py")
+            and "add" in _answer(ev)
+            and any(w in _answer(ev).lower() for w in ("subtract", "minus", " - ", "a - b", "+"))
+        ),
+    ),
+    Task(
+        "search-def",
+        "Which file defines the function parse_date? Answer with the file name.",
+        {
+            "app.py": "from dates import parse_date\n\nprint(parse_date('2024-01-02'))\n",
+            "dates.py": "def parse_date(text):\n    return text.split('-')\n",
+            "util.py": "def helper():\n    return 1\n",
+        },
+        lambda ev, ws: "dates.py" in _answer(ev),
+    ),
+)
+
+
+@attrs.frozen
+class Outcome:
+    ok: bool
+    seconds: float
+    answered: bool
+    stray_writes: int
+
+
+def _run(task: Task, env: dict[str, str], extra: list[str]) -> Outcome:
+    with tempfile.TemporaryDirectory(prefix="bench-task-") as tmp:
+        # The same folder for every run of a task, as a user works in one project: its
+        # system prompt (which names the folder) is read once, then loaded from the cache.
+        ws = Path(tempfile.gettempdir()) / "harness-bench-tasks" / task.name
+        shutil.rmtree(ws, ignore_errors=True)
+        ws.mkdir(parents=True)
+        for name, text in task.files.items():
+            (ws / name).write_text(text)
+        home = Path(tmp) / "home"
+        home.mkdir()
+        cmd = [sys.executable, "-m", "harness", "-p", task.prompt]
+        cmd += ["--permission-mode", "auto", "--output-format", "stream-json"]
+        cmd += ["--max-turns", str(task.max_turns), *extra]
+        started = time.perf_counter()
+        try:
+            proc = subprocess.run(
+                cmd,
+                cwd=ws,
+                env={**env, "HARNESS_HOME": str(home)},
+                capture_output=True,
+                text=True,
+                timeout=900,
+                check=False,
+            )
+            out = proc.stdout
+        except subprocess.TimeoutExpired as exc:
+            raw = exc.stdout
+            out = raw.decode(errors="replace") if isinstance(raw, bytes) else (raw or "")
+        seconds = time.perf_counter() - started
+        events: Events = []
+        for line in out.splitlines():
+            try:
+                events.append(json.loads(line))
+            except ValueError:
+                continue
+        writes = [
+            c
+            for c in _calls(events)
+            if c.get("name") in ("write_file", "edit_file")
+            and str(c.get("arguments", {}).get("path", "")) not in task.writes
+        ]
+        try:
+            ok = task.check(events, ws)
+        except (OSError, subprocess.SubprocessError):
+            ok = False
+        return Outcome(ok, seconds, bool(_answer(events).strip()), len(writes))
+
+
+def run() -> list[tuple[str, str, str]]:
+    runs = int(os.environ.get("BENCH_RUNS", "5"))
+    wanted = {n for n in os.environ.get("BENCH_TASKS", "").split(",") if n}
+    env = dict(os.environ)
+    for part in (p for p in os.environ.get("BENCH_OFF", "").split(",") if p):
+        env[f"HARNESS_LOCAL_{part.strip().upper()}"] = "off"
+    extra = shlex.split(os.environ.get("BENCH_ARGS", "")) or ["--provider", "local"]
+    tasks = [t for t in TASKS if not wanted or t.name in wanted]
+    results: dict[str, list[Outcome]] = {t.name: [] for t in tasks}
+    for _ in range(runs):  # round-robin, so every task sees the same machine
+        for task in tasks:
+            outcome = _run(task, env, extra)
+            results[task.name].append(outcome)
+            verdict = "ok" if outcome.ok else "FAILED"
+            print(f"{task.name}: {verdict} in {outcome.seconds:.0f} s", file=sys.stderr, flush=True)
+    rows = []
+    total = sum(len(v) for v in results.values())
+    wins = 0
+    for name, outcomes in results.items():
+        ok = sum(o.ok for o in outcomes)
+        wins += ok
+        median = statistics.median(o.seconds for o in outcomes)
+        notes = []
+        if unanswered := sum(not o.answered for o in outcomes):
+            notes.append(f"{unanswered} without an answer")
+        if stray := sum(o.stray_writes for o in outcomes):
+            notes.append(f"{stray} writes nobody asked for")
+        rows.append((name, f"{ok}/{len(outcomes)}  {median:.0f} s", ", ".join(notes) or "-"))
+    off = os.environ.get("BENCH_OFF", "")
+    rows.append(("all tasks", f"{wins}/{total}", f"off: {off}" if off else "grammar and nudge on"))
+    return rows

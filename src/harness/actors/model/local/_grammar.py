@@ -1,0 +1,93 @@
+"""The grammar of one tool call, built from the tool table, for llama.cpp's sampler.
+
+It is switched on lazily: the model writes freely until it writes ``<tool_call>`` (or opens
+a fenced block whose JSON starts with ``"name"``, the other way small models write a call),
+and from there every token must continue a valid call: a tool that exists, the JSON of that
+tool's own parameters (the required ones, no invented ones), file bodies in their tags, and
+the closing ``</tool_call>`` or fence, after which only the end of the turn is allowed. So a
+call is never malformed, never names a missing tool, and the model never gets to write a
+made-up tool result after it.
+
+Optional parameters that are not strings (line ranges, timeouts, flags) are left out of the
+grammar: measured, the 1.5B model otherwise reads ``"start_line": 1, "end_line": 1`` of a
+two-line file and answers from its first line. Their defaults are what a small model needs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from harness.actors.model._textproto import body_params
+from harness.messages.model import ToolSchema
+
+__all__ = ["TRIGGERS", "tool_call_grammar"]
+
+TRIGGERS = (
+    r"[\s\S]*?(<tool_call>)[\s\S]*",
+    r'[\s\S]*?(```(?:json|tool_call)?\n\s*\{\s*"name")[\s\S]*',
+)
+"""The lazy grammar's triggers: the whole text so far, matched; the grammar applies from
+the first group (llama.cpp matches a trigger pattern against everything generated)."""
+
+# JSON as these models write it: on one line, or pretty-printed.
+_SPACE = r'| " " | "\n" [ \t]{0,20}'
+
+# Anything up to the closing tag: the grammar keeps both readings of a "</content>" (end
+# of body, or more body), and the model's next token settles it.
+_BODY = r"[^\x00]*"
+
+
+def _literal(text: str) -> str:
+    return json.dumps(text)
+
+
+def tool_call_grammar(tools: Sequence[ToolSchema]) -> str:
+    """GBNF for one ``<tool_call>…</tool_call>`` block calling one of *tools*; the empty
+    string when there are none."""
+    if not tools:
+        return ""
+    llama_grammar: Any = importlib.import_module("llama_cpp.llama_grammar")
+    conv: Any = llama_grammar.SchemaConverter(
+        prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False
+    )
+    conv._rules["space"] = _SPACE
+    conv._add_rule("body", _BODY)
+    calls: list[str] = []
+    for i, tool in enumerate(tools):
+        params = tool.parameters if isinstance(tool.parameters, dict) else {}
+        raw = params.get("properties")
+        props: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        tags = body_params(tool)
+        required = [r for r in params.get("required") or () if r in props]
+        offered = {
+            k: v
+            for k, v in props.items()
+            if k not in tags
+            and (k in required or (isinstance(v, dict) and v.get("type") == "string"))
+        }
+        schema = {
+            "type": "object",
+            "properties": offered,
+            "required": [r for r in required if r not in tags],
+            "additionalProperties": False,
+        }
+        args = conv.visit(schema, f"args{i}")
+        parts = [
+            r'"{" space "\"name\"" space ":" space',
+            _literal(json.dumps(tool.name)),
+            r'space "," space "\"arguments\"" space ":" space',
+            args,
+            'space "}"',
+        ]
+        for param, tag in tags.items():
+            block = f'"\\n"? {_literal(f"<{tag}>")} "\\n"? body {_literal(f"</{tag}>")}'
+            parts.append(block if param in required else f"( {block} )?")
+        calls.append(conv._add_rule(f"call{i}", " ".join(parts)))
+    call = conv._add_rule("call", " | ".join(calls))
+    tagged = f'"<tool_call>" space {call} "\\n"? "</tool_call>"'
+    fenced = f'"```" ("json" | "tool_call")? "\\n" space {call} space "```"'
+    conv._add_rule("root", f"{tagged} | {fenced}")
+    return str(conv.format_grammar())

@@ -1,0 +1,93 @@
+"""Asking a small model, once, to do what it just said it would do.
+
+Measured with the 1.5B model: asked "What does calc.py do? Is there a bug?" it answers "I
+will read the calc.py file ... If I find any issues, I will fix them" and stops, with no
+call; refused an ambiguous ``edit_file`` it answers "I need to include more surrounding
+text" and stops. Either way the turn ends with nothing done. A reply that makes no call but
+announces an action (a first-person intention and a verb a tool performs) gets one more
+generation in the same turn, after a short user line naming the tool to use.
+
+Creating and writing are left out on purpose: a model nudged to "create" a file it could
+not find would write an invented one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from harness.actors.model import parse_reply
+from harness.messages.model import ToolSchema
+
+__all__ = ["nudge_for"]
+
+_INTENT = re.compile(
+    r"\b(I will|I'll|I am going to|I'm going to|Let me|Let's|I need to|I should|I must|"
+    r"I would|Next, I|First, I|I can now)\b",
+    re.I,
+)
+# verbs -> the tool that does them
+_VERBS: tuple[tuple[str, str], ...] = (
+    (r"fix|edit|change|modify|correct|replace|update|rename|include more", "edit_file"),
+    (r"run|execute|test", "run_cmd"),
+    (r"read|open|look at|check|inspect|examine|review|analy[sz]e", "read_file"),
+    (r"list", "list_dir"),
+    (r"search|find|grep", "search_text"),
+)
+_LAST_CALL = re.compile(r'<tool_call>\s*\{\s*"name"\s*:\s*"([\w.-]+)"')
+
+
+def _named_tool(reply: str, names: Sequence[str]) -> str | None:
+    hits = [(reply.find(n), n) for n in names if n in reply]
+    return min(hits)[1] if hits else None
+
+
+def _verb_tool(sentence: str, names: Sequence[str]) -> str | None:
+    """The tool of the first action the sentence names ("read ..., then fix": read)."""
+    hits = []
+    for verbs, tool in _VERBS:
+        found = re.search(rf"\b({verbs})", sentence, re.I)
+        if tool in names and found:
+            hits.append((found.start(), tool))
+    return min(hits)[1] if hits else None
+
+
+def nudge_for(
+    reply: str, history: Sequence[dict[str, str]], tools: Sequence[ToolSchema]
+) -> str | None:
+    """The user line that asks the model to go on, or ``None`` when *reply* needs none
+    (it made a call, or it announces nothing a tool does)."""
+    names = [t.name for t in tools]
+    if not names or not reply.strip():
+        return None
+    known = {t.name: tuple(t.parameters.get("properties", {})) for t in tools}
+    if parse_reply(reply, known).calls:
+        return None
+    intent = _INTENT.search(reply)
+    if intent is None:
+        return None
+    sentence = reply[intent.start() :].split("\n\n", 1)[0]
+    if re.search(r"\b(create|write)\b", sentence, re.I) and not re.search(
+        r"\b(fix|edit|change)\b", sentence, re.I
+    ):
+        return None
+    tool = _named_tool(sentence, names) or _verb_tool(sentence, names)
+    last = history[-1]["content"] if history else ""
+    previous: list[str] = []
+    if len(history) >= 2 and history[-1]["role"] == "user" and "<tool_response>" in last:
+        previous = _LAST_CALL.findall(history[-2]["content"])
+    if tool is None and previous and previous[-1] in names:
+        tool = previous[-1]
+    if tool is None:
+        return None
+    example = json.dumps({"name": tool, "arguments": {}})[:-2]
+    if previous and previous[-1] == tool:
+        return (
+            f"Do it now: call {tool} again, using what the tool result above says. Write the "
+            f"<tool_call> block ({example}...) and nothing else."
+        )
+    return (
+        f"You said what you will do but did not do it. Do it now: call {tool}. Write the "
+        f"<tool_call> block ({example}...) and nothing else."
+    )

@@ -1,0 +1,108 @@
+"""Tool calls the embedded model cannot get wrong: the lazy grammar of the tool table, and
+the end of generation at the end of a call."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from harness.actors.model import parse_reply, text_protocol_prompt
+from harness.actors.model.local import ModelLoadError
+from harness.actors.model.local._engine import LoadedModel, _call_closed
+from harness.actors.model.local._grammar import tool_call_grammar
+from harness.messages.model import ToolSchema
+
+READ = ToolSchema(
+    "read_file",
+    "Read a text file.",
+    {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string"},
+            "start_line": {"type": "integer"},
+            "encoding": {"type": "string"},
+        },
+        "required": ["path"],
+    },
+)
+WRITE = ToolSchema(
+    "write_file",
+    "Write a whole file.",
+    {
+        "type": "object",
+        "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
+        "required": ["path", "content"],
+    },
+)
+STATUS = ToolSchema("git_status", "Show the git status.", {"type": "object", "properties": {}})
+TOOLS = (READ, WRITE, STATUS)
+
+
+def test_the_grammar_names_each_tool_and_only_its_parameters() -> None:
+    g = tool_call_grammar(TOOLS)
+    for name in ("read_file", "write_file", "git_status"):
+        assert f'"\\"{name}\\""' in g
+    assert '"\\"path\\""' in g
+    assert '"\\"encoding\\""' in g  # an optional string stays
+    assert "start_line" not in g  # an optional number is left to its default
+    assert '"<content>"' in g  # a body goes in its tag, not in the JSON
+    assert '"\\"content\\""' not in g
+    assert tool_call_grammar(()) == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "closed"),
+    [
+        ('<tool_call>{"name": "x", "arguments": {}}</tool_call>', True),
+        ('<tool_call>{"name": "x", "arguments": {}}', False),
+        ('```json\n{"name": "x", "arguments": {}}\n```', True),
+        ("```python\nprint(1)\n```", False),
+        ("plain words", False),
+    ],
+)
+def test_a_reply_ends_where_a_call_closes(text: str, closed: bool) -> None:
+    assert _call_closed(text, 3) is closed
+
+
+SYSTEM = (
+    "You are a coding assistant working in a project folder. You cannot see any file "
+    "until you read it with a tool.\n\n" + text_protocol_prompt(TOOLS)
+)
+
+
+@pytest.mark.slow
+def test_a_constrained_call_names_a_real_tool_and_ends_the_turn(
+    loaded_model: LoadedModel,
+) -> None:
+    ask = [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": "Read the file notes.txt and tell me what it says."},
+    ]
+    pieces: list[str] = []
+    result = loaded_model.generate(
+        ask,
+        pieces.append,
+        threading.Event(),
+        max_tokens=150,
+        temperature=0.0,
+        grammar=tool_call_grammar(TOOLS),
+    )
+    text = "".join(pieces)
+    assert "<tool_response>" not in text  # never a made-up result
+    parsed = parse_reply(text, {t.name: tuple(t.parameters["properties"]) for t in TOOLS})
+    assert result.finish_reason == "stop", text
+    assert len(parsed.calls) == 1, text
+    call = parsed.calls[0]
+    assert call.name == "read_file"
+    assert call.parse_error is None
+    assert call.arguments == {"path": "notes.txt"}
+    # nothing after the call: no made-up tool result
+    assert text.rstrip().endswith(("</tool_call>", "```")), text
+
+
+@pytest.mark.slow
+def test_a_grammar_llama_cpp_refuses_is_an_error_not_a_crash(loaded_model: LoadedModel) -> None:
+    ask = [{"role": "user", "content": "Say hi."}]
+    with pytest.raises(ModelLoadError, match="grammar"):
+        loaded_model.generate(ask, lambda _p: None, threading.Event(), grammar="root ::= (")

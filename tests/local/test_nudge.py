@@ -1,0 +1,51 @@
+"""One more try for a small model that announces an action and stops."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.actors.model.local._nudge import nudge_for
+from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
+
+TOOLS = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
+ASK = [{"role": "user", "content": "What does calc.py do? Is there a bug?"}]
+REFUSED = [
+    {"role": "user", "content": "Fix nam to name in greet.py"},
+    {
+        "role": "assistant",
+        "content": '<tool_call>{"name": "edit_file", "arguments": {"path": "greet.py"}}'
+        "</tool_call>",
+    },
+    {"role": "user", "content": "<tool_response>\nold_text matches 2 times\n</tool_response>"},
+]
+
+
+def test_an_announced_read_is_asked_for_by_its_tool() -> None:
+    reply = "I will read the calc.py file to see what it does. If I find a bug, I will fix it."
+    line = nudge_for(reply, ASK, TOOLS)
+    assert line is not None
+    assert "call read_file" in line
+
+
+def test_giving_up_after_a_refused_call_is_asked_to_call_it_again() -> None:
+    reply = "I need to include more surrounding text so the old_text matches exactly once."
+    line = nudge_for(reply, REFUSED, TOOLS)
+    assert line is not None
+    assert "call edit_file again" in line
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "The capital of France is Paris.",  # an answer
+        '<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>',  # a call
+        "The file does not exist. I will create it for you.",  # never an invented write
+        "",
+    ],
+)
+def test_answers_calls_and_writes_are_left_alone(reply: str) -> None:
+    assert nudge_for(reply, ASK, TOOLS) is None
+
+
+def test_no_tools_no_nudge() -> None:
+    assert nudge_for("I will read calc.py.", ASK, ()) is None
