@@ -18,6 +18,7 @@ __all__ = [
     "ErrorEvent",
     "Result",
     "SubagentFinished",
+    "SubagentProgress",
     "SubagentStarted",
     "VerifyFinished",
     "VerifyStarted",
@@ -112,6 +113,20 @@ class SubagentFinished(ConversationEvent, tag="subagent_finished"):
     name: str
     ok: bool
     result: str = ""
+    reason: str = ""
+    turns: int = 0
+    usage: dict[str, int] = attrs.field(factory=dict)
+
+
+@attrs.frozen(kw_only=True)
+class SubagentProgress(ConversationEvent, tag="subagent_progress"):
+    """A running sub-agent began a turn, started a tool or used tokens (not durable)."""
+
+    name: str
+    turn: int = 0
+    tool: str = ""
+    tokens: int = 0
+    elapsed: float = 0.0
 
 
 # --- context, errors, the end ---------------------------------------------------------

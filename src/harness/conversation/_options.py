@@ -15,6 +15,7 @@ import attrs
 from harness.conversation._budget import ContextSettings
 from harness.conversation._config import LoopConfig
 from harness.conversation._engine import DEFAULT_MODULES
+from harness.conversation._subagents import SubagentLimits
 from harness.messages import PermissionMode
 
 __all__ = ["DEFAULT_MODELS", "SessionOptions", "loop_config", "model_choice"]
@@ -55,6 +56,7 @@ class SessionOptions:
             ``local`` model gets the short list ``SMALL_MODEL_TOOLS``, since each tool
             is prompt it reads before its first token).
         temperature, seed: sampling (``None``: the provider's own).
+        subagents: what each sub-agent may use and how many run at once.
     """
 
     workspace: str | None = None
@@ -84,6 +86,7 @@ class SessionOptions:
     tools: tuple[str, ...] | None = None
     temperature: float | None = None
     seed: int | None = None
+    subagents: SubagentLimits = attrs.field(factory=SubagentLimits)
 
 
 def model_choice(options: SessionOptions) -> tuple[str, tuple[str, ...]]:

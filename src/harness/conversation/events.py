@@ -25,6 +25,7 @@ The order of one run::
         tool_call_finished             (ok, output as the model sees it)
     turn_finished                      (why the round ended)
     ... worker_exited / worker_restarted / worker_gave_up at any time ...
+    ... subagent_started, subagent_progress*, subagent_finished around a spawn_agent call ...
     result                             (last: ok, final text, turns, usage)
 """
 
@@ -39,6 +40,7 @@ from harness.conversation._events_run import (
     ErrorEvent,
     Result,
     SubagentFinished,
+    SubagentProgress,
     SubagentStarted,
     VerifyFinished,
     VerifyStarted,
@@ -73,6 +75,7 @@ __all__ = [
     "Result",
     "SessionStarted",
     "SubagentFinished",
+    "SubagentProgress",
     "SubagentStarted",
     "TextDelta",
     "ThinkingDelta",
@@ -119,6 +122,7 @@ _EVENT_CLASSES: tuple[type[ConversationEvent], ...] = (
     WorkerRestarted,
     WorkerGaveUp,
     SubagentStarted,
+    SubagentProgress,
     SubagentFinished,
     Compacted,
     Cancelled,
