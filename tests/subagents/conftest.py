@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from typing import Any
 
 import psutil
@@ -60,3 +61,20 @@ def runners(root: int | None = None) -> list[psutil.Process]:
         except psutil.NoSuchProcess:
             continue
     return out
+
+
+def still_alive(procs: list[psutil.Process], timeout: float) -> list[psutil.Process]:
+    """Those of *procs* still running after up to *timeout* seconds (a zombie is gone:
+    its parent has yet to reap it)."""
+    end = time.monotonic() + timeout
+    while True:
+        alive = []
+        for p in procs:
+            try:
+                if p.status() != psutil.STATUS_ZOMBIE:
+                    alive.append(p)
+            except psutil.NoSuchProcess:
+                continue
+        if not alive or time.monotonic() >= end:
+            return alive
+        time.sleep(0.02)

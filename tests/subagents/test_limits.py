@@ -7,29 +7,21 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
-import psutil
 import trio
 
 from harness.conversation import ApprovalRequest, SubagentLimits, Task, open_session
 from harness.conversation import events as ev
 from tests.conversation.conftest import MODULES, PYTHONPATH, drain, options_for
 from tests.scripted import ScriptedModel, call, reply
-from tests.subagents.conftest import Router, runners
+from tests.subagents.conftest import Router, runners, still_alive
 
 
 def _session(workspace: Path, home: Path, model: ScriptedModel, **kw: Any) -> Any:
     approver = kw.pop("approver", None)
     return open_session(options_for(workspace, home, model, **kw), approver=approver)
-
-
-async def _until(check: Any, timeout: float = 10.0) -> None:
-    with trio.fail_after(timeout):
-        while not check():
-            await trio.sleep(0.05)
 
 
 async def test_cancel_stops_every_runner_at_once(
@@ -53,10 +45,13 @@ async def test_cancel_stops_every_runner_at_once(
             nursery.start_soon(run)
             # both runners asked their model (so each is mid-request)
             await trio.to_thread.run_sync(model.wait_for_requests, 3)
-            assert len(runners()) == 2
+            hired = runners()
+            assert len(hired) == 2
             s.cancel()
         assert results[0].reason == "cancelled"
-        await _until(lambda: runners() == [], timeout=3)
+        # killed at once (SIGKILL), not at the end of a grace period
+        assert still_alive(hired, timeout=1.0) == []
+        assert runners() == []
         assert [m.role for m in s.history] == ["user", "assistant", "tool", "tool"]
 
 
@@ -90,8 +85,8 @@ def test_kill_9_of_harness_leaves_no_runner(
         runner = mine[0]
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=5)
-        gone, alive = psutil.wait_procs([runner], timeout=8)
-        assert alive == []
+        # the runner's lifeline sees its parent gone and ends it (after a short grace)
+        assert still_alive([runner], timeout=8) == []
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -289,6 +289,7 @@ class SubagentPool:
             left = agent.handle or (sup.get(spec.name) if spec.name in sup else None)
             if left is not None and left.state not in ("stopped", "gave_up"):
                 # the report is in, or it is given up: nothing it holds is worth a wait
+                _kill_now(left)
                 left.kill("finished" if report is not None else "cancelled")
         if crash and not agent.stopped_by:
             agent.stopped_by = f"its runner failed: {crash}"
@@ -347,6 +348,7 @@ class SubagentPool:
         if not agent.stopped_by:
             agent.stopped_by = why
         if agent.handle is not None:
+            _kill_now(agent.handle)
             agent.handle.kill("budget")
 
     # --- what a runner asks --------------------------------------------------------------
@@ -503,3 +505,14 @@ class SubagentPool:
         if answer == "always":
             conv.policy.allow_always(spec, args)
         return "" if answer in ("yes", "always") else "denied by the user"
+
+
+def _kill_now(handle: WorkerHandle) -> None:
+    """SIGKILL the runner's process group this moment; the supervisor's kill that
+    follows sweeps whatever escaped the group, and reaps."""
+    import signal
+
+    from harness.supervisor import signal_group
+
+    if handle.pid is not None:
+        signal_group(handle.pid, signal.SIGKILL)
