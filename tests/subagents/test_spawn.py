@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -10,7 +14,7 @@ import trio
 
 from harness.conversation import SubagentLimits, Task, open_session
 from harness.conversation import events as ev
-from tests.conversation.conftest import drain, options_for
+from tests.conversation.conftest import MODULES, PYTHONPATH, drain, options_for
 from tests.scripted import ScriptedModel, call, reply
 from tests.subagents.conftest import Router, runners
 
@@ -118,3 +122,42 @@ async def test_no_report_within_the_grace_is_killed(
     assert "gave no report within 0.5 s" in report.text
     assert "read_file" in report.text  # what it was doing
     assert "still reading" in report.text  # the last thing it said
+
+
+def test_headless_stream_json_shows_the_subagent_events(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    Router(
+        {
+            "delegate it": [reply("", call("spawn_agent", task="count to 3")), reply("done")],
+            "count to 3": [reply("1 2 3")],
+        }
+    ).serve(model)
+    env = dict(os.environ)
+    env.update(
+        HARNESS_HOME=str(home),
+        PYTHONPATH=PYTHONPATH,
+        HARNESS_WORKERS=json.dumps({k: v for k, v in MODULES.items() if k != "shell"}),
+    )
+    args = ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
+    command = [sys.executable, "-m", "harness", "-p", "delegate it", *args]
+    out = subprocess.run(
+        [*command, "--output-format", "stream-json", "--permission-mode", "auto"],
+        cwd=workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    events = [json.loads(line) for line in out.stdout.splitlines()]
+    sub = [e for e in events if e["type"].startswith("subagent_")]
+    assert sub[0]["type"] == "subagent_started"
+    assert sub[-1]["type"] == "subagent_finished"
+    assert {e["name"] for e in sub} == {"agent-1"}
+    assert any(e["type"] == "subagent_progress" and e["turn"] == 1 for e in sub)
+    finished = sub[-1]
+    assert finished["result"] == "1 2 3"
+    assert finished["reason"] == "done"
+    assert finished["usage"]["prompt_tokens"] > 0
+    assert events[-1]["type"] == "result"
