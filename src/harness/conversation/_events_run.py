@@ -17,6 +17,8 @@ __all__ = [
     "Compacted",
     "ErrorEvent",
     "Result",
+    "StageFinished",
+    "StageStarted",
     "SubagentFinished",
     "SubagentProgress",
     "SubagentStarted",
@@ -127,6 +129,31 @@ class SubagentProgress(ConversationEvent, tag="subagent_progress"):
     tool: str = ""
     tokens: int = 0
     elapsed: float = 0.0
+
+
+# --- deepthink ----------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class StageStarted(ConversationEvent, tag="stage_started"):
+    """A deepthink stage began: ``plan``, ``check``, ``implement``, ``review``, ``verify``."""
+
+    DURABLE: ClassVar[bool] = True
+
+    stage: str
+    index: int = 0
+
+
+@attrs.frozen(kw_only=True)
+class StageFinished(ConversationEvent, tag="stage_finished"):
+    """A deepthink stage ended; ``reason`` is ``done``, or why the chain ends here
+    (``question``, ``nothing_changed``, or the run's own reason)."""
+
+    DURABLE: ClassVar[bool] = True
+
+    stage: str
+    index: int = 0
+    reason: str = ""
 
 
 # --- context, errors, the end ---------------------------------------------------------

@@ -57,6 +57,7 @@ class SessionOptions:
             is prompt it reads before its first token).
         temperature, seed: sampling (``None``: the provider's own).
         subagents: what each sub-agent may use and how many run at once.
+        deepthink: run each prompt as five stages: plan, check, implement, review, verify.
     """
 
     workspace: str | None = None
@@ -87,6 +88,7 @@ class SessionOptions:
     temperature: float | None = None
     seed: int | None = None
     subagents: SubagentLimits = attrs.field(factory=SubagentLimits)
+    deepthink: bool = False
 
 
 def model_choice(options: SessionOptions) -> tuple[str, tuple[str, ...]]:
@@ -129,4 +131,5 @@ def loop_config(options: SessionOptions, *, workspace: str, system: str) -> Loop
         temperature=options.temperature,
         seed=options.seed,
         context=options.context,
+        deepthink=options.deepthink,
     )

@@ -361,6 +361,15 @@ class Session:
         self.conversation.configure(keep_thinking=on)
 
     @property
+    def deepthink(self) -> bool:
+        """Whether each prompt runs as five stages: plan, check, implement, review, verify."""
+        return self.conversation.config.deepthink
+
+    def set_deepthink(self, on: bool) -> None:
+        """Run each prompt as the five deepthink stages from the next prompt on, or not."""
+        self.conversation.configure(deepthink=on)
+
+    @property
     def autotitle(self) -> bool:
         """Whether the model titles the session after its first exchange."""
         return self.conversation.config.autotitle

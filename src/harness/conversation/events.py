@@ -26,6 +26,9 @@ The order of one run::
     turn_finished                      (why the round ended)
     ... worker_exited / worker_restarted / worker_gave_up at any time ...
     ... subagent_started, subagent_progress*, subagent_finished around a spawn_agent call ...
+
+With deepthink on, the run is five stages, each ``stage_started`` ... ``stage_finished``
+around the turns above (a user message per stage).
     result                             (last: ok, final text, turns, usage)
 """
 
@@ -39,6 +42,8 @@ from harness.conversation._events_run import (
     Compacted,
     ErrorEvent,
     Result,
+    StageFinished,
+    StageStarted,
     SubagentFinished,
     SubagentProgress,
     SubagentStarted,
@@ -74,6 +79,8 @@ __all__ = [
     "ErrorEvent",
     "Result",
     "SessionStarted",
+    "StageFinished",
+    "StageStarted",
     "SubagentFinished",
     "SubagentProgress",
     "SubagentStarted",
@@ -124,6 +131,8 @@ _EVENT_CLASSES: tuple[type[ConversationEvent], ...] = (
     SubagentStarted,
     SubagentProgress,
     SubagentFinished,
+    StageStarted,
+    StageFinished,
     Compacted,
     Cancelled,
     ErrorEvent,

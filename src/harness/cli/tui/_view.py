@@ -89,6 +89,7 @@ class RunView:
         self._agents: dict[str, tuple[str, int, str, int, float]] = {}
         self._usage: tuple[int | None, int | None] = (None, None)
         self._phase = "waiting for the model"
+        self._stage = ""  # the deepthink stage, while one runs
         self._live: Live | None = None
         if live and console.is_terminal:
             self._live = Live(
@@ -138,6 +139,8 @@ class RunView:
         frame = _SPINNER[int(now * 10) % len(_SPINNER)]
         line = Text()
         line.append(frame + " ", style="cyan")
+        if self._stage:
+            line.append(f"[{self._stage}] ", style="magenta")
         line.append(self._phase, style="dim")
         rate = self.tokens_per_second()
         if rate is not None:
@@ -348,6 +351,20 @@ class RunView:
         how = "finished" if e.ok else f"failed ({e.reason})" if e.reason else "failed"
         tokens = sum(e.usage.values())
         self._notice(f"sub-agent {e.name} {how}{took} · {e.turns} turns · {tokens:,} tokens")
+
+    @_draws(ev.StageStarted)
+    def _on_stage_started(self, e: ev.StageStarted) -> None:
+        self._settle_thinking()
+        self._settle_text()
+        self._notice(f"── deepthink {e.index}/5: {e.stage} ──", "bold magenta")
+        self._stage = clean_line(e.stage)
+
+    @_draws(ev.StageFinished)
+    def _on_stage_finished(self, e: ev.StageFinished) -> None:
+        if e.reason == "question":
+            self._notice("a question: it ends after the plan")
+        elif e.reason == "nothing_changed":
+            self._notice("the implement stage changed nothing: the chain ends here")
 
     @_draws(ev.Compacted)
     def _on_compacted(self, e: ev.Compacted) -> None:
