@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import trio
@@ -25,14 +24,11 @@ def _stages(seen: list[ev.ConversationEvent]) -> list[tuple[str, str]]:
 async def test_five_stages_in_order_with_the_real_diff(
     session_factory, model: ScriptedModel, workspace: Path
 ) -> None:
-    subprocess.run(["git", "init", "-q"], cwd=workspace, check=True)
+    await trio.run_process(["git", "init", "-q"], cwd=workspace)
     (workspace / "a.txt").write_text("hello\n")
-    subprocess.run(["git", "add", "."], cwd=workspace, check=True)
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "a"],
-        cwd=workspace,
-        check=True,
-    )
+    await trio.run_process(["git", "add", "."], cwd=workspace)
+    commit = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "a"]
+    await trio.run_process(commit, cwd=workspace)
     model.add(
         reply("", call("read_file", path="a.txt")),  # plan
         reply("Plan: change hello to bye in a.txt."),
