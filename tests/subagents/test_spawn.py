@@ -161,3 +161,26 @@ def test_headless_stream_json_shows_the_subagent_events(
     assert finished["reason"] == "done"
     assert finished["usage"]["prompt_tokens"] > 0
     assert events[-1]["type"] == "result"
+
+
+async def test_hiring_chains_only_as_deep_as_the_setting(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    Router(
+        {
+            "middle": [reply("", call("spawn_agent", task="bottom job")), reply("bottom said 7")],
+            "bottom job": [reply("", call("spawn_agent", task="too deep")), reply("7")],
+        }
+    ).serve(model)
+    async with _session(workspace, home, model, subagents=SubagentLimits(max_depth=2)) as s:
+        with trio.fail_after(30):
+            [report] = await s.spawn_subagents([Task("middle")])
+    assert report.ok
+    assert report.text == "bottom said 7"
+    # the middle one was offered spawn_agent; the bottom one was not, and was refused it
+    middle = next(r for r in model.requests if "middle" in str(r["messages"][1]["content"]))
+    bottom = next(r for r in model.requests if "bottom job" in str(r["messages"][1]["content"]))
+    assert "spawn_agent" in {t["function"]["name"] for t in middle["tools"]}
+    assert "spawn_agent" not in {t["function"]["name"] for t in bottom["tools"]}
+    refused = [r for r in model.requests if "bottom job" in str(r["messages"][1]["content"])][-1]
+    assert "spawn_agent is not available" in refused["messages"][-1]["content"]

@@ -91,6 +91,8 @@ class SubagentLimits:
         max_tokens: prompt plus completion tokens it may use (default 400 000).
         rss_limit: the runner's resident memory, bytes (default 512 MiB).
         report_grace: seconds it has to report once asked (default 60).
+        max_depth: how deep hiring goes: 1 (default) lets the session hire sub-agents
+            that hire nobody; 2 lets those hire one level more, and so on.
     """
 
     max_concurrent: int = 4
@@ -99,6 +101,7 @@ class SubagentLimits:
     max_tokens: int = 400_000
     rss_limit: int = 512 * 1024 * 1024
     report_grace: float = 60.0
+    max_depth: int = 1
 
 
 @attrs.define
@@ -117,6 +120,8 @@ class AgentState:
     ended: float = 0.0
     reason: str = ""
     stopped_by: str = ""
+    depth: int = 1
+    hirer: str = ""
     handle: WorkerHandle | None = attrs.field(default=None, repr=False)
 
     @property
@@ -173,7 +178,7 @@ class SubagentPool:
 
     # --- running ----------------------------------------------------------------------
 
-    async def tool(self, args: dict[str, Any]) -> ToolOutcome:
+    async def tool(self, args: dict[str, Any], hirer: AgentState | None = None) -> ToolOutcome:
         """``spawn_agent`` as the conversation runs it (bound arguments)."""
         tools = args.get("tools")
         model = args.get("model") or None
@@ -183,7 +188,8 @@ class SubagentPool:
                 context=str(args.get("context") or ""),
                 model=str(model) if model else None,
                 tools=tuple(str(t) for t in tools) if isinstance(tools, list) else None,
-            )
+            ),
+            hirer,
         )
 
     async def run_many(self, tasks: Sequence[Task]) -> list[ToolOutcome]:
@@ -199,20 +205,30 @@ class SubagentPool:
                 nursery.start_soon(one, i, task)
         return [o for o in out if o is not None]
 
-    async def run(self, task: Task) -> ToolOutcome:
-        """Run *task* in a runner of its own and return its report as a tool outcome."""
-        agent = AgentState(id=f"agent-{next(self._ids)}", task=task.task)
+    async def run(self, task: Task, hirer: AgentState | None = None) -> ToolOutcome:
+        """Run *task* in a runner of its own and return its report as a tool outcome
+        (*hirer*: the sub-agent that hired this one, if one did)."""
+        agent = AgentState(
+            id=f"agent-{next(self._ids)}",
+            task=task.task,
+            depth=hirer.depth + 1 if hirer else 1,
+            hirer=hirer.id if hirer else "",
+        )
         self.agents[agent.id] = agent
-        offered = self._offered(task)
+        offered = self._offered(task, agent.depth)
         if isinstance(offered, str):
             agent.state = "finished"
             return ToolOutcome(ok=False, output=offered)
         async with self._slots:
             return await self._run(agent, task, offered)
 
-    def _offered(self, task: Task) -> tuple[str, ...] | str:
+    def _may_hire(self, depth: int) -> bool:
+        return depth < self.limits.max_depth
+
+    def _offered(self, task: Task, depth: int) -> tuple[str, ...] | str:
         conv = self.conv
-        everything = [n for n in conv.tool_names() if n not in NOT_FOR_SUBAGENTS]
+        never = NOT_FOR_SUBAGENTS - ({"spawn_agent"} if self._may_hire(depth) else set())
+        everything = [n for n in conv.tool_names() if n not in never]
         if task.tools is None:
             return tuple(everything)
         unknown = [n for n in task.tools if n not in everything]
@@ -291,6 +307,9 @@ class SubagentPool:
                 # the report is in, or it is given up: nothing it holds is worth a wait
                 _kill_now(left)
                 left.kill("finished" if report is not None else "cancelled")
+            for hired in self.agents.values():
+                if hired.hirer == agent.id and hired.state != "finished":
+                    self._stop(hired, f"{agent.id}, which hired it, ended")
         if crash and not agent.stopped_by:
             agent.stopped_by = f"its runner failed: {crash}"
         outcome = self._outcome(agent, report)
@@ -427,7 +446,8 @@ class SubagentPool:
         conv = self.conv
         inv = req.invoke
         name = inv.name
-        if name in NOT_FOR_SUBAGENTS or name not in conv.table:
+        hires = name == "spawn_agent" and self._may_hire(agent.depth)
+        if (name in NOT_FOR_SUBAGENTS and not hires) or name not in conv.table:
             return ToolOutcome(ok=False, output=f"{name} is not available to a sub-agent.")
         spec = conv.table.get(name)
         try:
@@ -442,6 +462,8 @@ class SubagentPool:
             refused = await self._ask(agent, spec.name, spec.kind, args, main, inv.call_id)
             if refused:
                 return ToolOutcome(ok=False, output=f"The call was not run: {refused}.")
+        if hires:
+            return await self.tool(args, hirer=agent)
         try:
             if spec.executor == "conversation":
                 local = conv.local_tools.get(name)
