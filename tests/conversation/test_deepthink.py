@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import trio
 
 from harness.conversation import events as ev
-from tests.conversation.conftest import drain
+from tests.conversation.conftest import MODULES, PYTHONPATH, drain
 from tests.scripted import ScriptedModel, call, reply
 
 
@@ -145,3 +149,39 @@ async def test_outside_git_the_review_is_told_to_reread_the_files(
     review = model.requests[4]["messages"][-1]["content"]
     assert "There is no git diff to show" in review
     assert "(a.txt)" in review
+
+
+def test_headless_deepthink_streams_the_stages(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    model.add(reply("The answer is 4.\nNOTHING TO BUILD"))
+    env = dict(os.environ)
+    env.update(
+        HARNESS_HOME=str(home),
+        PYTHONPATH=PYTHONPATH,
+        HARNESS_WORKERS=json.dumps({k: v for k, v in MODULES.items() if k != "shell"}),
+    )
+    args = ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "-p",
+            "what is 2+2?",
+            "--deepthink",
+            *args,
+            "--output-format",
+            "stream-json",
+        ],
+        cwd=workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    events = [json.loads(line) for line in out.stdout.splitlines()]
+    stages = [(e["type"], e["stage"]) for e in events if e["type"].startswith("stage_")]
+    assert stages == [("stage_started", "plan"), ("stage_finished", "plan")]
+    assert events[-1]["text"] == "The answer is 4."

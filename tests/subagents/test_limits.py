@@ -190,3 +190,25 @@ async def test_tools_narrow_what_a_subagent_is_offered(
     assert "cannot be given spawn_agent" in reports[1].text
     everything = [t["function"]["name"] for t in model.requests[0]["tools"]]
     assert "get_user_input" not in everything
+
+
+async def test_wall_time_and_token_budgets_stop_a_runner(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    (workspace / "a.txt").write_text("a\n")
+    Router(
+        {
+            "slow one": [reply("never", delay=30)],
+            "greedy one": [reply("reading", call("read_file", path="a.txt"), usage=(900, 10))],
+        }
+    ).serve(model)
+    limits = SubagentLimits(wall_time=1.0, max_tokens=2000)
+    async with _session(workspace, home, model, subagents=limits) as s:
+        with trio.fail_after(20):
+            slow, greedy = await s.spawn_subagents([Task("slow one"), Task("greedy one")])
+        assert runners() == []
+    assert not slow.ok
+    assert "its wall time of 1 s ran out" in slow.text
+    assert not greedy.ok
+    assert "over its budget of 2000" in greedy.text
+    assert "It had run 3 turn(s), the last tool it called was read_file" in greedy.text
