@@ -179,10 +179,11 @@ async def test_tools_narrow_what_a_subagent_is_offered(
         with trio.fail_after(20):
             reports = await s.spawn_subagents(
                 [
-                    Task("look only", tools=("read_file", "list_dir")),
+                    Task("look only", tools=("read_file", "list_dir"), model="scripted-mini"),
                     Task("x", tools=("spawn_agent",)),
                 ]
             )
+    assert model.requests[0]["model"] == "scripted-mini"  # a cheaper model, same provider
     offered = sorted(t["function"]["name"] for t in model.requests[0]["tools"])
     assert offered == ["list_dir", "read_file"]
     assert reports[0].ok

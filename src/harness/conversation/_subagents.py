@@ -161,6 +161,8 @@ class SubagentPool:
         self.agents: dict[str, AgentState] = {}
         self._ids = itertools.count(1)
         self._slots = trio.Semaphore(self.limits.max_concurrent)
+        # sub-agents running side by side ask one question at a time
+        self._asking = trio.Lock()
 
     # --- what a frontend sees -----------------------------------------------------------
 
@@ -512,18 +514,19 @@ class SubagentPool:
                         summary, diff = pre.summary, pre.diff
             except (IpcError, ValueError) as exc:
                 summary = f"(no preview: {exc})"
-        answer = await conv.approver(
-            ApprovalRequest(
-                call_id=f"{agent.id}:{call_id}",
-                name=name,
-                arguments=args,
-                main_argument=main,
-                kind=kind,
-                summary=summary,
-                diff=conv.masker.mask(diff),
-                agent=agent.id,
+        async with self._asking:
+            answer = await conv.approver(
+                ApprovalRequest(
+                    call_id=f"{agent.id}:{call_id}",
+                    name=name,
+                    arguments=args,
+                    main_argument=main,
+                    kind=kind,
+                    summary=summary,
+                    diff=conv.masker.mask(diff),
+                    agent=agent.id,
+                )
             )
-        )
         if answer == "always":
             conv.policy.allow_always(spec, args)
         return "" if answer in ("yes", "always") else "denied by the user"
