@@ -45,6 +45,10 @@ WORKER_PRELOAD = (
     "harness.actors.model._engine",
     "harness.actors.tools._dispatch",
     "harness.actors.shell._service",
+    # A sub-agent runner runs the conversation loop: its import would otherwise be
+    # most of the time from a spawn_agent call to the runner's first model request.
+    "harness.conversation",
+    "harness.actors.tools",
 )
 
 

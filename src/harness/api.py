@@ -28,6 +28,13 @@ Extra tools run in your process; a terminating tool ends the run when it succeed
                            "required": ["answer"]},
                           submit, terminating=True)
 
+Sub-agents: several tasks in parallel, each a conversation of its own in a runner
+process, within :class:`SubagentLimits` (``subagents=`` of the options); only their
+reports come back::
+
+    reports = await session.spawn_subagents([Task("summarise src/a.py"),
+                                             Task("list the TODOs in src/b.py")])
+
 Approvals: pass ``approver=`` (an async function taking an :class:`ApprovalRequest`
 and returning ``"yes"``, ``"no"`` or ``"always"``); without one, calls that would
 ask are denied (use ``permission_mode="auto"`` or ``allow=`` rules to let them run).
@@ -36,6 +43,7 @@ ask are denied (use ``permission_mode="auto"`` or ``allow=`` rules to let them r
 from __future__ import annotations
 
 from harness.conversation import (
+    AgentState,
     ApprovalRequest,
     Approver,
     BudgetExceeded,
@@ -48,15 +56,20 @@ from harness.conversation import (
     SessionInfo,
     SessionNotFound,
     SessionOptions,
+    SubagentLimits,
+    SubagentReport,
+    Task,
     events,
     export_json,
     export_markdown,
     list_sessions,
     open_session,
+    run_subagent,
 )
 from harness.messages.tools import ToolOutcome
 
 __all__ = [
+    "AgentState",
     "ApprovalRequest",
     "Approver",
     "BudgetExceeded",
@@ -69,10 +82,14 @@ __all__ = [
     "SessionInfo",
     "SessionNotFound",
     "SessionOptions",
+    "SubagentLimits",
+    "SubagentReport",
+    "Task",
     "ToolOutcome",
     "events",
     "export_json",
     "export_markdown",
     "list_sessions",
     "open_session",
+    "run_subagent",
 ]

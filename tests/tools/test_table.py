@@ -47,6 +47,7 @@ ISSUE_TOOLS = {
     "get_user_input": {"questions"},
     "submit_plan": {"plan"},
     "use_skill": {"name"},
+    "spawn_agent": {"task", "context", "model", "tools"},
     **SHELL_TOOLS,
     **SEARCH_TOOLS,
 }
@@ -76,7 +77,11 @@ def test_kinds_executors_and_terminating() -> None:
     assert all(table.get(n).kind == "network" for n in SEARCH_TOOLS)
     assert table.get("get_url").main_arg == table.get("call_api").main_arg == "url"
     assert {s.name for s in table.by_executor("frontend")} == {"get_user_input", "submit_plan"}
-    assert {s.name for s in table.by_executor("conversation")} == MEMORY_TOOLS | {"use_skill"}
+    assert {s.name for s in table.by_executor("conversation")} == MEMORY_TOOLS | {
+        "use_skill",
+        "spawn_agent",
+    }
+    assert table.get("spawn_agent").kind == "agent"  # asks, like a command
     assert [s.name for s in table if s.terminating] == ["submit_plan"]
     assert table.get("run_cmd").main_arg == "command"
 

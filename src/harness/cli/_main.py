@@ -87,6 +87,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="a shell command run when the model says it is done; failures go back to it",
     )
     run.add_argument(
+        "--deepthink",
+        action="store_true",
+        default=None,
+        help="run the task as five stages: plan, check, implement, review, verify",
+    )
+    run.add_argument(
         "--max-turns",
         type=_positive_int,
         metavar="N",

@@ -27,6 +27,7 @@ _FLAGS = (
     "temperature",
     "seed",
     "sandbox",
+    "deepthink",
 )
 
 

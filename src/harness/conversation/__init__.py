@@ -17,6 +17,11 @@ request cannot fit the model's window), :class:`ModelFailed` (the model or its
 worker failed a round); a bad option is a ``ValueError``. A run itself never
 raises them: they end it as an ``error`` event and a ``result``.
 
+Sub-agents: :meth:`Session.spawn_subagents` runs :class:`Task` s in parallel, each
+in a runner process of its own within :class:`SubagentLimits`, and returns a
+:class:`SubagentReport` each; :class:`AgentState` is one as ``/agents`` shows it.
+:func:`run_subagent` is the runner's side (``python -m harness.actors.subagent``).
+
 The session log of a workspace: :func:`list_sessions`, :func:`export_json`,
 :func:`export_markdown` (of a :class:`LoadedSession`), and :class:`SessionInfo`,
 a row of the list.
@@ -27,7 +32,7 @@ from harness.conversation._budget import BudgetExceeded, ContextSettings
 from harness.conversation._options import SessionOptions
 from harness.conversation._ports import ApprovalRequest, Approver, Decision, FrontendPort
 from harness.conversation._reply import ModelFailed
-from harness.conversation._session import Session, list_sessions, open_session
+from harness.conversation._session import Session, SubagentReport, list_sessions, open_session
 from harness.conversation._store import (
     LoadedSession,
     SessionInfo,
@@ -35,8 +40,11 @@ from harness.conversation._store import (
     export_json,
     export_markdown,
 )
+from harness.conversation._subagents import AgentState, SubagentLimits, Task
+from harness.conversation._subrun import run_subagent
 
 __all__ = [
+    "AgentState",
     "ApprovalRequest",
     "Approver",
     "BudgetExceeded",
@@ -49,9 +57,13 @@ __all__ = [
     "SessionInfo",
     "SessionNotFound",
     "SessionOptions",
+    "SubagentLimits",
+    "SubagentReport",
+    "Task",
     "events",
     "export_json",
     "export_markdown",
     "list_sessions",
     "open_session",
+    "run_subagent",
 ]

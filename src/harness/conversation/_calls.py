@@ -301,7 +301,7 @@ class CallRunner:
                 self._fail(p, p.error)
                 i += 1
                 continue
-            # consecutive read-only calls on the tools worker run concurrently
+            # consecutive read-only calls on the tools worker, and sub-agents, run concurrently
             batch = [p]
             if _parallel(p):
                 j = i + 1
@@ -352,7 +352,11 @@ class CallRunner:
 
 
 def _parallel(p: _Prepared) -> bool:
-    return bool(p.spec is not None and p.spec.kind == "read" and p.spec.executor == "tools")
+    spec = p.spec
+    if spec is None:
+        return False
+    # sub-agents are runners of their own: several hired in one reply work together
+    return (spec.kind == "read" and spec.executor == "tools") or spec.kind == "agent"
 
 
 def _headless_frontend(name: str, args: dict[str, Any]) -> ToolOutcome:

@@ -35,6 +35,8 @@ class LoopConfig:
         seed: sampling seed, for runs that can be repeated (``None``: the provider's).
         context: the window and output reserve.
         tools: offer only these tools (``None``: every tool of the table).
+        deepthink: run each prompt as five stages (plan, check, implement, review,
+            verify; see :mod:`harness.conversation._deepthink`).
     """
 
     workspace: str
@@ -56,6 +58,7 @@ class LoopConfig:
     seed: int | None = None
     context: ContextSettings = attrs.field(factory=ContextSettings)
     tools: tuple[str, ...] | None = None
+    deepthink: bool = False
 
     def __attrs_post_init__(self) -> None:
         if self.permission_mode not in PERMISSION_MODES:

@@ -22,7 +22,14 @@ from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPre
 if TYPE_CHECKING:
     from harness.supervisor import Supervisor, SupervisorEvent, WorkerHandle, WorkerStatus
 
-__all__ = ["DEFAULT_MODULES", "ON_DEMAND", "Engine", "WorkerSettings", "open_engine"]
+__all__ = [
+    "DEFAULT_MODULES",
+    "ON_DEMAND",
+    "SUBAGENT_PREFIX",
+    "Engine",
+    "WorkerSettings",
+    "open_engine",
+]
 
 _Reply = TypeVar("_Reply", bound=Message)
 
@@ -32,6 +39,9 @@ DEFAULT_MODULES: dict[str, str] = {
     "shell": "harness.actors.shell",
     "search": "harness.actors.search",
 }
+
+#: Sub-agent runners are supervised as ``subagent:<id>``.
+SUBAGENT_PREFIX = "subagent:"
 
 #: Workers started by the first call routed to them, not with the session: most
 #: sessions never fetch a page, and the search worker's imports (httpx, an HTML
@@ -166,6 +176,8 @@ class Engine:
         from harness.supervisor import WorkerExited, WorkerGaveUp, WorkerRestarted
 
         async for e in events:
+            if e.name.startswith(SUBAGENT_PREFIX):
+                continue  # a runner's end is its report (subagent_finished), not a worker event
             sid = self.session_id
             out: ev.ConversationEvent | None = None
             if isinstance(e, WorkerExited):

@@ -17,7 +17,10 @@ __all__ = [
     "Compacted",
     "ErrorEvent",
     "Result",
+    "StageFinished",
+    "StageStarted",
     "SubagentFinished",
+    "SubagentProgress",
     "SubagentStarted",
     "VerifyFinished",
     "VerifyStarted",
@@ -112,6 +115,45 @@ class SubagentFinished(ConversationEvent, tag="subagent_finished"):
     name: str
     ok: bool
     result: str = ""
+    reason: str = ""
+    turns: int = 0
+    usage: dict[str, int] = attrs.field(factory=dict)
+
+
+@attrs.frozen(kw_only=True)
+class SubagentProgress(ConversationEvent, tag="subagent_progress"):
+    """A running sub-agent began a turn, started a tool or used tokens (not durable)."""
+
+    name: str
+    turn: int = 0
+    tool: str = ""
+    tokens: int = 0
+    elapsed: float = 0.0
+
+
+# --- deepthink ----------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class StageStarted(ConversationEvent, tag="stage_started"):
+    """A deepthink stage began: ``plan``, ``check``, ``implement``, ``review``, ``verify``."""
+
+    DURABLE: ClassVar[bool] = True
+
+    stage: str
+    index: int = 0
+
+
+@attrs.frozen(kw_only=True)
+class StageFinished(ConversationEvent, tag="stage_finished"):
+    """A deepthink stage ended; ``reason`` is ``done``, or why the chain ends here
+    (``question``, ``nothing_changed``, or the run's own reason)."""
+
+    DURABLE: ClassVar[bool] = True
+
+    stage: str
+    index: int = 0
+    reason: str = ""
 
 
 # --- context, errors, the end ---------------------------------------------------------

@@ -29,6 +29,7 @@ from harness.conversation._compact import (
     transcript,
 )
 from harness.conversation._config import LoopConfig
+from harness.conversation._deepthink import run_stages
 from harness.conversation._history import apply_compaction
 from harness.conversation._ports import (
     Approver,
@@ -214,7 +215,10 @@ class Conversation:
         try:
             with self._scope:
                 try:
-                    reason = await self._run(prompt)
+                    if self.config.deepthink:
+                        reason = await run_stages(self, prompt, self._run_stage)
+                    else:
+                        reason = await self._run(prompt)
                 except BudgetExceeded as exc:
                     self._error("budget", str(exc), fatal=True)
                 except ModelFailed as exc:
@@ -250,9 +254,12 @@ class Conversation:
             )
         )
 
-    async def _run(self, prompt: str) -> str:
+    async def _run_stage(self, message: str) -> str:
+        return await self._run(message, source="deepthink")
+
+    async def _run(self, prompt: str, source: str = "prompt") -> str:
         self._current_start = len(self.history)
-        self._user(prompt, "prompt")
+        self._user(prompt, source)
         runner = CallRunner(self)
         self._runner = runner
         verify_failures = 0

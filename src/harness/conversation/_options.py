@@ -15,6 +15,7 @@ import attrs
 from harness.conversation._budget import ContextSettings
 from harness.conversation._config import LoopConfig
 from harness.conversation._engine import DEFAULT_MODULES
+from harness.conversation._subagents import SubagentLimits
 from harness.messages import PermissionMode
 
 __all__ = ["DEFAULT_MODELS", "ModelChoice", "SessionOptions", "loop_config", "model_choice"]
@@ -55,6 +56,8 @@ class SessionOptions:
             ``local`` model gets the short list ``SMALL_MODEL_TOOLS``, since each tool
             is prompt it reads before its first token).
         temperature, seed: sampling (``None``: the provider's own).
+        subagents: what each sub-agent may use and how many run at once.
+        deepthink: run each prompt as five stages: plan, check, implement, review, verify.
     """
 
     workspace: str | None = None
@@ -84,6 +87,8 @@ class SessionOptions:
     tools: tuple[str, ...] | None = None
     temperature: float | None = None
     seed: int | None = None
+    subagents: SubagentLimits = attrs.field(factory=SubagentLimits)
+    deepthink: bool = False
 
 
 @attrs.frozen
@@ -153,4 +158,5 @@ def loop_config(
         temperature=options.temperature,
         seed=options.seed,
         context=options.context,
+        deepthink=options.deepthink,
     )

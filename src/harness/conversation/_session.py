@@ -9,11 +9,12 @@ autocommit, title, compaction).
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+import attrs
 import trio
 
 from harness.conversation import events as ev
@@ -35,6 +36,7 @@ from harness.conversation._store import (
     export_json,
     export_markdown,
 )
+from harness.conversation._subagents import AgentState, SubagentPool, Task
 from harness.home import harness_home
 from harness.keys import held_values, provider_key
 from harness.messages import PermissionMode
@@ -51,7 +53,25 @@ if TYPE_CHECKING:
     from harness.actors.tools import Kind, Permissions, ToolSpec, ToolTable
     from harness.supervisor import WorkerStatus
 
-__all__ = ["Session", "list_sessions", "open_session"]
+__all__ = ["Session", "SubagentReport", "list_sessions", "open_session"]
+
+
+@attrs.frozen
+class SubagentReport:
+    """What one sub-agent came back with (:meth:`Session.spawn_subagents`).
+
+    Attributes:
+        agent: its id (``agent-1``), as its events carry it.
+        ok: it finished and reported.
+        text: its report, or what stopped it, what it had done and its last words.
+        reason: ``done``, ``max_turns`` (it reported at its turn limit), ``stopped``
+            (a budget, a crash or a cancel ended it) or the loop's own reason.
+    """
+
+    agent: str
+    ok: bool
+    text: str
+    reason: str
 
 
 class _PermissionsPolicy:
@@ -117,8 +137,10 @@ class Session:
         opening: list[ev.ConversationEvent],
         problems: list[str],
         resumed: bool,
+        subagents: SubagentPool | None = None,
     ) -> None:
         self.conversation = conversation
+        self._subagents = subagents
         self.engine = engine
         self.log = log
         self.store = store
@@ -208,6 +230,41 @@ class Session:
     def cancel(self) -> None:
         """Cancel the running prompt (its stream and tools stop at once)."""
         self.conversation.cancel()
+
+    # --- sub-agents ---------------------------------------------------------------------
+
+    async def spawn_subagents(self, tasks: Sequence[Task]) -> list[SubagentReport]:
+        """Run *tasks* as sub-agents in parallel (each in a runner of its own, at most
+        ``SubagentLimits.max_concurrent`` at once) and return their reports in order.
+
+        Their events (``subagent_started`` / ``_progress`` / ``_finished``) go to this
+        session's listeners; their tokens count into :attr:`usage`. Leaving early
+        (a cancel scope) stops every runner at once.
+        """
+        pool = self._pool()
+        outcomes = await pool.run_many(tasks)
+        return [
+            SubagentReport(
+                agent=str(o.data.get("agent", "")),
+                ok=o.ok,
+                text=o.output,
+                reason=str(o.data.get("reason", "")),
+            )
+            for o in outcomes
+        ]
+
+    def subagents(self) -> list[AgentState]:
+        """The sub-agents queued or running now (``/agents``)."""
+        return self._pool().running()
+
+    def kill_subagent(self, agent: str) -> bool:
+        """Stop sub-agent *agent* (``agent-3``) now; whether it was running."""
+        return self._pool().kill(agent)
+
+    def _pool(self) -> SubagentPool:
+        if self._subagents is None:
+            raise RuntimeError("this session has no sub-agents")
+        return self._subagents
 
     def post(self, text: str) -> None:
         """Add a user message to the running prompt; it joins at the next model request."""
@@ -304,6 +361,15 @@ class Session:
     def set_keep_thinking(self, on: bool) -> None:
         """Ask the model to think (and keep its thinking), or not."""
         self.conversation.configure(keep_thinking=on)
+
+    @property
+    def deepthink(self) -> bool:
+        """Whether each prompt runs as five stages: plan, check, implement, review, verify."""
+        return self.conversation.config.deepthink
+
+    def set_deepthink(self, on: bool) -> None:
+        """Run each prompt as the five deepthink stages from the next prompt on, or not."""
+        self.conversation.configure(deepthink=on)
 
     @property
     def autotitle(self) -> bool:
@@ -483,6 +549,14 @@ async def open_session(
             history=history,
             title=title,
         )
+        pool = SubagentPool(
+            conv,
+            engine,
+            options.subagents,
+            env={"HARNESS_HOME": str(home), **options.worker_env.get("subagent", {})},
+        )
+        # not add_local_tool: a short tool list (a small model's) stays short
+        conv.local_tools["spawn_agent"] = pool.tool
         if log is not None:
             conv.subscribe(log.append)
             engine.start_soon(log.write_behind)
@@ -510,6 +584,7 @@ async def open_session(
             opening=opening,
             problems=problems,
             resumed=resume_id is not None,
+            subagents=pool,
         )
         for event in opening:
             conv.emit(event)

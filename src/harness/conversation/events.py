@@ -25,6 +25,10 @@ The order of one run::
         tool_call_finished             (ok, output as the model sees it)
     turn_finished                      (why the round ended)
     ... worker_exited / worker_restarted / worker_gave_up at any time ...
+    ... subagent_started, subagent_progress*, subagent_finished around a spawn_agent call ...
+
+With deepthink on, the run is five stages, each ``stage_started`` ... ``stage_finished``
+around the turns above (a user message per stage).
     result                             (last: ok, final text, turns, usage)
 """
 
@@ -38,7 +42,10 @@ from harness.conversation._events_run import (
     Compacted,
     ErrorEvent,
     Result,
+    StageFinished,
+    StageStarted,
     SubagentFinished,
+    SubagentProgress,
     SubagentStarted,
     VerifyFinished,
     VerifyStarted,
@@ -72,7 +79,10 @@ __all__ = [
     "ErrorEvent",
     "Result",
     "SessionStarted",
+    "StageFinished",
+    "StageStarted",
     "SubagentFinished",
+    "SubagentProgress",
     "SubagentStarted",
     "TextDelta",
     "ThinkingDelta",
@@ -119,7 +129,10 @@ _EVENT_CLASSES: tuple[type[ConversationEvent], ...] = (
     WorkerRestarted,
     WorkerGaveUp,
     SubagentStarted,
+    SubagentProgress,
     SubagentFinished,
+    StageStarted,
+    StageFinished,
     Compacted,
     Cancelled,
     ErrorEvent,

@@ -19,6 +19,7 @@ import trio
 from harness.ipc import (
     Channel,
     ChannelStatistics,
+    Emit,
     Message,
     MessageStream,
     RequestTimeout,
@@ -95,6 +96,10 @@ class WorkerHandle:
     def on_request(self, msg_type: type[M], fn: Callable[[M], Awaitable[Message]]) -> None:
         """Answer requests of *msg_type* that the worker sends to the parent."""
         self._router.add_handler(msg_type, fn)
+
+    def on_stream(self, msg_type: type[M], fn: Callable[[M, Emit], Awaitable[None]]) -> None:
+        """Answer requests of *msg_type* from the worker with a stream of items."""
+        self._router.add_stream(msg_type, fn)
 
     async def request(
         self, msg: Message, *, timeout: float | _Default | None = SPEC_TIMEOUT

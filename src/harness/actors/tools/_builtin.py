@@ -341,6 +341,26 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
     ),
     # --- the conversation ---
     _tool(
+        "spawn_agent",
+        "Hire a sub-agent for one self-contained job: a fresh conversation with its own "
+        "history that sees only what you give it and answers with a report. Several "
+        "spawn_agent calls in one reply run in parallel. Use it for independent pieces "
+        "of work (explore one area, check one thing); it cannot ask the user anything.",
+        _obj(
+            ("task",),
+            task=_s("The job, complete in itself: what to do and what to report."),
+            context=_s("Facts you already have that the job needs."),
+            model=_s("Another model of the same provider, such as a cheaper one."),
+            tools={
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Only these tools (such as the read-only ones); default all.",
+            },
+        ),
+        kind="agent",
+        executor="conversation",
+    ),
+    _tool(
         "use_skill",
         "Load a skill's instructions by name.",
         _obj(("name",), name=_s("The skill's name.")),

@@ -36,9 +36,9 @@ __all__ = [
     "UnknownToolError",
 ]
 
-Kind = Literal["read", "mutating", "network", "shell"]
+Kind = Literal["read", "mutating", "network", "shell", "agent"]
 Executor = Literal["tools", "shell", "search", "conversation", "frontend", "mcp"]
-KINDS: tuple[str, ...] = ("read", "mutating", "network", "shell")
+KINDS: tuple[str, ...] = ("read", "mutating", "network", "shell", "agent")
 EXECUTORS: tuple[str, ...] = ("tools", "shell", "search", "conversation", "frontend", "mcp")
 
 #: What a secret argument's value is replaced with wherever a call is recorded.
@@ -109,7 +109,8 @@ class ToolSpec:
         parameters: JSON schema (type ``object``) of the arguments.
         main_arg: the argument permission patterns match (``run_cmd(git *)``);
             ``None`` when rules can only name the tool.
-        kind: ``read`` runs without asking; ``mutating``, ``network`` and ``shell`` ask.
+        kind: ``read`` runs without asking; ``mutating``, ``network``, ``shell`` and
+            ``agent`` (hiring a sub-agent) ask.
         executor: who runs it: the ``tools``, ``shell`` or ``search`` worker, the
             ``conversation`` itself, the ``frontend`` (questions, plans) or an ``mcp`` bridge.
         terminating: a successful call ends the run.

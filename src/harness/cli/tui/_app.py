@@ -222,6 +222,12 @@ class App:
                 self.last_prompt_tokens = tokens
             case ev.SubagentStarted():
                 self.subagents[event.name] = f"running: {event.task}"
+            case ev.SubagentProgress():
+                tool = f", {event.tool}" if event.tool else ""
+                self.subagents[event.name] = (
+                    f"running: turn {event.turn}{tool}, {event.tokens:,} tokens, "
+                    f"{event.elapsed:.0f}s"
+                )
             case ev.SubagentFinished():
                 self.subagents[event.name] = "finished" if event.ok else "failed"
             case ev.Result():

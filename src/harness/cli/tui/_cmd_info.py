@@ -108,9 +108,25 @@ async def cmd_mcp(app: App, p: ParsedCommand) -> None:
     say(app, "MCP bridges are not started by this build of harness.", "dim")
 
 
-@command("agents", "", "sub-agents and what they are doing")
+@command(
+    "agents",
+    "[kill N]",
+    "sub-agents and what they are doing; kill one",
+    complete=(("kill",),),
+)
 async def cmd_agents(app: App, p: ParsedCommand) -> None:
-    """The session's sub-agents and what each is doing."""
+    """The session's sub-agents and what each is doing, or stop one (``kill 2``)."""
+    if p.args and p.args[0] == "kill":
+        if len(p.args) != 2 or app.live is None:
+            raise CommandError("usage: /agents kill N (N from /agents)")
+        name = p.args[1] if p.args[1].startswith("agent-") else f"agent-{p.args[1]}"
+        if app.live.kill_subagent(name):
+            say(app, f"{name} stopped")
+        else:
+            say(app, f"{name} is not running")
+        return
+    if p.args:
+        raise CommandError("usage: /agents [kill N]")
     if not app.subagents:
         say(app, "no sub-agents in this session")
     for name, state in app.subagents.items():

@@ -64,12 +64,28 @@ async def cmd_planmode(app: App, p: ParsedCommand) -> None:
     await _mode(app, p, "plan")
 
 
-@command("deepthink", "[on|off]", "ask the model to think longer", complete=ON_OFF)
+@command(
+    "deepthink",
+    "[on|off]",
+    "five stages per request: plan, check, implement, review, verify",
+    complete=ON_OFF,
+)
 async def cmd_deepthink(app: App, p: ParsedCommand) -> None:
-    """Ask the model to think, and keep its thinking in the history."""
+    """Run each request as five stages (and keep the model's thinking), or show them."""
     live = await live_session(app)
-    live.set_keep_thinking(on_off(p.args, live.keep_thinking))
-    say(app, f"deep thinking {'on' if live.keep_thinking else 'off'}")
+    if p.args:
+        on = on_off(p.args, live.deepthink)
+        live.set_deepthink(on)
+        live.set_keep_thinking(on)
+    state = "on" if live.deepthink else "off"
+    say(app, f"deepthink {state}: plan → check → implement → review → verify")
+    say(
+        app,
+        "  plan and check read and change nothing (the changing tools are off); a question "
+        "ends after the plan, an implement stage that changed nothing ends the chain"
+        + ("; it supersedes /planmode while on" if live.deepthink else ""),
+        "dim",
+    )
 
 
 @command("think", "[on|off]", "show the model's thinking (dimmed)", complete=ON_OFF)

@@ -85,8 +85,11 @@ class RunView:
         self.finished_tools: list[ToolRecord] = []
         self._denied: set[str] = set()
         self._worker_exit: dict[str, str] = {}
+        # running sub-agents: name -> (task, turn, last tool, tokens, started)
+        self._agents: dict[str, tuple[str, int, str, int, float]] = {}
         self._usage: tuple[int | None, int | None] = (None, None)
         self._phase = "waiting for the model"
+        self._stage = ""  # the deepthink stage, while one runs
         self._live: Live | None = None
         if live and console.is_terminal:
             self._live = Live(
@@ -136,6 +139,8 @@ class RunView:
         frame = _SPINNER[int(now * 10) % len(_SPINNER)]
         line = Text()
         line.append(frame + " ", style="cyan")
+        if self._stage:
+            line.append(f"[{self._stage}] ", style="magenta")
         line.append(self._phase, style="dim")
         rate = self.tokens_per_second()
         if rate is not None:
@@ -158,8 +163,26 @@ class RunView:
         for rec in self._tools.values():
             if rec.state in ("running", "requested", "approved"):
                 parts.append(tool_line(rec, width=width, now=now))
+        parts.extend(self.agent_lines())
         parts.append(self.status_line())
         return Group(*parts)
+
+    def agent_lines(self) -> list[Text]:
+        """One line per running sub-agent: name, task, turn, last tool, tokens, elapsed."""
+        now = self._clock()
+        out = []
+        for name, (task, turn, tool, tokens, started) in self._agents.items():
+            line = Text()
+            line.append("  ⇉ ", style="magenta")
+            line.append(clean_line(name), style="magenta")
+            line.append(f" {clean_line(task)[:40]}", style="dim")
+            line.append(f" · turn {turn}", style="dim")
+            if tool:
+                line.append(f" · {clean_line(tool)}", style="dim")
+            line.append(f" · {tokens:,} tok · {now - started:.0f}s", style="dim")
+            line.truncate(self.console.width, overflow="ellipsis")
+            out.append(line)
+        return out
 
     def tick(self) -> None:
         """Redraw the live region (spinner, rate, the growing tail)."""
@@ -312,11 +335,36 @@ class RunView:
 
     @_draws(ev.SubagentStarted)
     def _on_subagent_started(self, e: ev.SubagentStarted) -> None:
+        self._agents[e.name] = (e.task, 0, "", 0, self._clock())
         self._notice(f"sub-agent {e.name} started: {e.task}")
+
+    @_draws(ev.SubagentProgress)
+    def _on_subagent_progress(self, e: ev.SubagentProgress) -> None:
+        known = self._agents.get(e.name)
+        if known is not None:
+            self._agents[e.name] = (known[0], e.turn, e.tool, e.tokens, known[4])
 
     @_draws(ev.SubagentFinished)
     def _on_subagent_finished(self, e: ev.SubagentFinished) -> None:
-        self._notice(f"sub-agent {e.name} {'finished' if e.ok else 'failed'}")
+        started = self._agents.pop(e.name, None)
+        took = f" in {self._clock() - started[4]:.0f}s" if started else ""
+        how = "finished" if e.ok else f"failed ({e.reason})" if e.reason else "failed"
+        tokens = sum(e.usage.values())
+        self._notice(f"sub-agent {e.name} {how}{took} · {e.turns} turns · {tokens:,} tokens")
+
+    @_draws(ev.StageStarted)
+    def _on_stage_started(self, e: ev.StageStarted) -> None:
+        self._settle_thinking()
+        self._settle_text()
+        self._notice(f"── deepthink {e.index}/5: {e.stage} ──", "bold magenta")
+        self._stage = clean_line(e.stage)
+
+    @_draws(ev.StageFinished)
+    def _on_stage_finished(self, e: ev.StageFinished) -> None:
+        if e.reason == "question":
+            self._notice("a question: it ends after the plan")
+        elif e.reason == "nothing_changed":
+            self._notice("the implement stage changed nothing: the chain ends here")
 
     @_draws(ev.Compacted)
     def _on_compacted(self, e: ev.Compacted) -> None:

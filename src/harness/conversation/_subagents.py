@@ -1,0 +1,543 @@
+"""Hiring sub-agents: runners in processes of their own, with budgets that hold.
+
+Each sub-agent is a temporary child of the session's supervisor running
+``python -m harness.actors.subagent``. The parent answers what the runner asks:
+model replies (through the parent's model worker, with the parent's provider and
+key), tool calls (the parent's rules and approval prompt, shown with the agent's
+name, then the parent's workers) and notes (the live line, the session's usage,
+the budgets). The runner's history never enters the parent's: only its report
+comes back, as the ``spawn_agent`` result.
+
+Budgets: the runner asks its model once for a report at its turn limit; the
+parent kills it when that report does not come within ``report_grace``, when the
+wall time or the token budget runs out, or (the supervisor does) when its RSS
+passes the limit. A killed or crashed runner becomes a report saying what was
+done, what stopped it and the last thing it said. Leaving :meth:`SubagentPool.run`
+early (the parent's turn was cancelled) kills the runner at once; a runner whose
+parent process dies kills itself (the worker base's lifeline).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+import attrs
+import trio
+
+from harness.conversation import events as ev
+from harness.conversation._calls import describe_worker_error
+from harness.conversation._engine import SUBAGENT_PREFIX
+from harness.conversation._ports import ApprovalRequest
+from harness.ipc import Emit, IpcError, Message, WorkerDied
+from harness.keys import provider_key
+from harness.messages.model import ChatRequest
+from harness.messages.subagent import (
+    SubagentAck,
+    SubagentNote,
+    SubagentReport,
+    SubagentRun,
+    SubagentToolCall,
+)
+from harness.messages.tools import ToolOutcome, ToolPreview
+
+if TYPE_CHECKING:
+    from harness.conversation._engine import Engine
+    from harness.conversation._loop import Conversation
+    from harness.supervisor import WorkerHandle
+
+__all__ = ["NOT_FOR_SUBAGENTS", "AgentState", "SubagentLimits", "SubagentPool", "Task"]
+
+#: Tools a sub-agent is never offered: it has no user to ask, no plan to submit,
+#: and hires nobody.
+NOT_FOR_SUBAGENTS = frozenset({"get_user_input", "submit_plan", "spawn_agent"})
+
+_SUBAGENT_SYSTEM = (
+    "You are a sub-agent: another agent hired you for one self-contained task. "
+    "Nobody can answer questions; decide with your best judgement. Work with the "
+    "tools you have, then answer with a short report: what you found or did, with "
+    "the exact paths, names and figures the other agent needs. Only that report is "
+    "passed on."
+)
+
+
+@attrs.frozen
+class Task:
+    """One job for a sub-agent.
+
+    Attributes:
+        task: what to do, self-contained (the sub-agent sees nothing else).
+        context: facts the parent already has that the task needs.
+        model: a model of the parent's provider (default: the parent's).
+        tools: the tools it may use (default: all but those it is never offered).
+    """
+
+    task: str
+    context: str = ""
+    model: str | None = None
+    tools: tuple[str, ...] | None = None
+
+
+@attrs.frozen
+class SubagentLimits:
+    """What one sub-agent may use, and how many run at once.
+
+    Attributes:
+        max_concurrent: runners at once; more wait for a free slot (default 4).
+        max_turns: model requests before it is asked for its report (default 12).
+        wall_time: seconds from its start to its report (default 600).
+        max_tokens: prompt plus completion tokens it may use (default 400 000).
+        rss_limit: the runner's resident memory, bytes (default 512 MiB).
+        report_grace: seconds it has to report once asked (default 60).
+        max_depth: how deep hiring goes: 1 (default) lets the session hire sub-agents
+            that hire nobody; 2 lets those hire one level more, and so on.
+    """
+
+    max_concurrent: int = 4
+    max_turns: int = 12
+    wall_time: float = 600.0
+    max_tokens: int = 400_000
+    rss_limit: int = 512 * 1024 * 1024
+    report_grace: float = 60.0
+    max_depth: int = 1
+
+
+@attrs.define
+class AgentState:
+    """One sub-agent as ``/agents`` and the live lines show it."""
+
+    id: str
+    task: str
+    state: Literal["queued", "running", "finished"] = "queued"
+    turn: int = 0
+    last_tool: str = ""
+    last_text: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    started: float = 0.0
+    ended: float = 0.0
+    reason: str = ""
+    stopped_by: str = ""
+    depth: int = 1
+    hirer: str = ""
+    handle: WorkerHandle | None = attrs.field(default=None, repr=False)
+
+    @property
+    def tokens(self) -> int:
+        """Tokens used so far, in and out."""
+        return self.prompt_tokens + self.completion_tokens
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since it started (0 while queued)."""
+        if not self.started:
+            return 0.0
+        return (self.ended or time.monotonic()) - self.started
+
+
+class SubagentPool:
+    """The sub-agents of one session.
+
+    Args:
+        conv: the parent conversation (its rules, approver, usage, events).
+        engine: the parent's workers and supervisor.
+        limits: the budgets and the concurrency cap.
+        env: environment added to each runner.
+    """
+
+    def __init__(
+        self,
+        conv: Conversation,
+        engine: Engine,
+        limits: SubagentLimits | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.conv = conv
+        self.engine = engine
+        self.limits = limits or SubagentLimits()
+        self.env = dict(env or {})
+        self.agents: dict[str, AgentState] = {}
+        self._ids = itertools.count(1)
+        self._slots = trio.Semaphore(self.limits.max_concurrent)
+        # sub-agents running side by side ask one question at a time
+        self._asking = trio.Lock()
+
+    # --- what a frontend sees -----------------------------------------------------------
+
+    def running(self) -> list[AgentState]:
+        """The sub-agents queued or running now."""
+        return [a for a in self.agents.values() if a.state != "finished"]
+
+    def kill(self, agent_id: str) -> bool:
+        """Stop sub-agent *agent_id* now (its report says it was stopped); whether it ran."""
+        agent = self.agents.get(agent_id)
+        if agent is None or agent.state == "finished":
+            return False
+        self._stop(agent, "stopped by the user")
+        return True
+
+    # --- running ----------------------------------------------------------------------
+
+    async def tool(self, args: dict[str, Any], hirer: AgentState | None = None) -> ToolOutcome:
+        """``spawn_agent`` as the conversation runs it (bound arguments)."""
+        tools = args.get("tools")
+        model = args.get("model") or None
+        return await self.run(
+            Task(
+                task=str(args["task"]),
+                context=str(args.get("context") or ""),
+                model=str(model) if model else None,
+                tools=tuple(str(t) for t in tools) if isinstance(tools, list) else None,
+            ),
+            hirer,
+        )
+
+    async def run_many(self, tasks: Sequence[Task]) -> list[ToolOutcome]:
+        """Run *tasks* in parallel (at most ``max_concurrent`` at once); their reports
+        in the order given."""
+        out: list[ToolOutcome | None] = [None] * len(tasks)
+
+        async def one(i: int, task: Task) -> None:
+            out[i] = await self.run(task)
+
+        async with trio.open_nursery() as nursery:
+            for i, task in enumerate(tasks):
+                nursery.start_soon(one, i, task)
+        return [o for o in out if o is not None]
+
+    async def run(self, task: Task, hirer: AgentState | None = None) -> ToolOutcome:
+        """Run *task* in a runner of its own and return its report as a tool outcome
+        (*hirer*: the sub-agent that hired this one, if one did)."""
+        agent = AgentState(
+            id=f"agent-{next(self._ids)}",
+            task=task.task,
+            depth=hirer.depth + 1 if hirer else 1,
+            hirer=hirer.id if hirer else "",
+        )
+        self.agents[agent.id] = agent
+        offered = self._offered(task, agent.depth)
+        if isinstance(offered, str):
+            agent.state = "finished"
+            return ToolOutcome(ok=False, output=offered)
+        async with self._slots:
+            return await self._run(agent, task, offered)
+
+    def _may_hire(self, depth: int) -> bool:
+        return depth < self.limits.max_depth
+
+    def _offered(self, task: Task, depth: int) -> tuple[str, ...] | str:
+        conv = self.conv
+        never = NOT_FOR_SUBAGENTS - ({"spawn_agent"} if self._may_hire(depth) else set())
+        everything = [n for n in conv.tool_names() if n not in never]
+        if task.tools is None:
+            return tuple(everything)
+        unknown = [n for n in task.tools if n not in everything]
+        if unknown:
+            return (
+                f"A sub-agent cannot be given {', '.join(unknown)}; it may use: "
+                f"{', '.join(everything)}."
+            )
+        return tuple(task.tools)
+
+    async def _run(self, agent: AgentState, task: Task, tools: tuple[str, ...]) -> ToolOutcome:
+        from harness.actors.subagent import MODULE
+        from harness.supervisor import ChildSpec
+
+        conv, limits = self.conv, self.limits
+        cfg = conv.config
+        agent.state, agent.started = "running", time.monotonic()
+        conv.emit(ev.SubagentStarted(session_id=conv.session_id, name=agent.id, task=task.task))
+        spec = ChildSpec(
+            name=SUBAGENT_PREFIX + agent.id,
+            module=MODULE,
+            restart="temporary",
+            cwd=conv.workspace,
+            env=dict(self.env),
+            heartbeat_interval=0.5,
+            rss_limit=limits.rss_limit,
+            request_timeout=None,
+            shutdown_grace=1.0,
+        )
+        prompt = task.task if not task.context else f"{task.task}\n\nContext:\n{task.context}"
+        run = SubagentRun(
+            agent=agent.id,
+            task=prompt,
+            workspace=conv.workspace,
+            provider=cfg.provider,
+            models=(task.model,) if task.model else cfg.models,
+            tool_protocol=cfg.tool_protocol,
+            permission_mode=cfg.permission_mode,
+            tools=tools,
+            max_turns=limits.max_turns,
+            system=_SUBAGENT_SYSTEM,
+            temperature=cfg.temperature,
+            seed=cfg.seed,
+        )
+        report: SubagentReport | None = None
+        crash = ""
+        try:
+            with trio.move_on_after(limits.wall_time) as wall:
+                handle = await self.engine.supervisor.start(spec)
+                agent.handle = handle
+                handle.on_stream(ChatRequest, self._chat_for(agent))
+                handle.on_request(SubagentToolCall, self._tools_for(agent))
+                handle.on_request(SubagentNote, self._notes_for(agent))
+                answer = await handle.request(run, timeout=None)
+                if isinstance(answer, SubagentReport):
+                    report = answer
+                else:
+                    crash = f"its runner answered {type(answer).TAG}"
+            if wall.cancelled_caught:
+                agent.stopped_by = f"its wall time of {limits.wall_time:g} s ran out"
+        except WorkerDied as exc:
+            if not agent.stopped_by:
+                agent.stopped_by = (
+                    f"its runner passed the memory limit of {limits.rss_limit // 2**20} MB"
+                    if exc.reason == "memory"
+                    else f"its runner crashed: {describe_worker_error(exc, 'the task', '')}"
+                )
+        except IpcError as exc:
+            crash = str(exc)
+        finally:
+            agent.state, agent.ended = "finished", time.monotonic()
+            sup = self.engine.supervisor
+            # a cancel may come while the runner starts, before its handle is ours
+            left = agent.handle or (sup.get(spec.name) if spec.name in sup else None)
+            if left is not None and left.state not in ("stopped", "gave_up"):
+                # the report is in, or it is given up: nothing it holds is worth a wait
+                _kill_now(left)
+                left.kill("finished" if report is not None else "cancelled")
+            for hired in self.agents.values():
+                if hired.hirer == agent.id and hired.state != "finished":
+                    self._stop(hired, f"{agent.id}, which hired it, ended")
+        if crash and not agent.stopped_by:
+            agent.stopped_by = f"its runner failed: {crash}"
+        outcome = self._outcome(agent, report)
+        conv.emit(
+            ev.SubagentFinished(
+                session_id=conv.session_id,
+                name=agent.id,
+                ok=outcome.ok,
+                result=outcome.output,
+                reason=agent.reason,
+                turns=agent.turn,
+                usage={
+                    "prompt_tokens": agent.prompt_tokens,
+                    "completion_tokens": agent.completion_tokens,
+                },
+            )
+        )
+        return outcome
+
+    def _outcome(self, agent: AgentState, report: SubagentReport | None) -> ToolOutcome:
+        if report is not None and not agent.stopped_by:
+            agent.reason = report.reason
+            agent.turn = max(agent.turn, report.turns)
+            text = report.text.strip() or "(the sub-agent gave no report)"
+            if report.reason == "max_turns":
+                return ToolOutcome(
+                    ok=bool(report.text.strip()),
+                    output=(
+                        f"{agent.id} reached its turn limit ({self.limits.max_turns}) and "
+                        f"reported from what it had:\n{text}"
+                    ),
+                    data={"agent": agent.id, "reason": report.reason},
+                )
+            if not report.ok:
+                return ToolOutcome(
+                    ok=False,
+                    output=f"{agent.id} ended without finishing ({report.reason}):\n{text}",
+                    data={"agent": agent.id, "reason": report.reason},
+                )
+            return ToolOutcome(ok=True, output=text, data={"agent": agent.id, "reason": "done"})
+        agent.reason = "stopped"
+        said = agent.last_text or "(nothing)"
+        tool = f", the last tool it called was {agent.last_tool}" if agent.last_tool else ""
+        return ToolOutcome(
+            ok=False,
+            output=(
+                f"{agent.id} was stopped: {agent.stopped_by or 'the run was cancelled'}. "
+                f"It had run {agent.turn} turn(s){tool}, using {agent.tokens} tokens. "
+                f"The last thing it said: {said}"
+            ),
+            data={"agent": agent.id, "reason": "stopped"},
+        )
+
+    def _stop(self, agent: AgentState, why: str) -> None:
+        if not agent.stopped_by:
+            agent.stopped_by = why
+        if agent.handle is not None:
+            _kill_now(agent.handle)
+            agent.handle.kill("budget")
+
+    # --- what a runner asks --------------------------------------------------------------
+
+    def _chat_for(self, agent: AgentState) -> Callable[[ChatRequest, Emit], Awaitable[None]]:
+        async def chat(request: ChatRequest, emit: Emit) -> None:
+            cfg = self.conv.config
+            # the runner holds no key: the parent's provider, address and key answer it
+            request = attrs.evolve(
+                request,
+                provider=cfg.provider,
+                base_url=cfg.base_url,
+                api_key=cfg.api_key or provider_key(cfg.provider),
+            )
+            async with self.engine.stream(request) as items:
+                async for item in items:
+                    await emit(item)
+
+        return chat
+
+    def _notes_for(self, agent: AgentState) -> Callable[[SubagentNote], Awaitable[Message]]:
+        async def note(n: SubagentNote) -> Message:
+            self._noted(agent, n)
+            return SubagentAck()
+
+        return note
+
+    def _noted(self, agent: AgentState, n: SubagentNote) -> None:
+        conv = self.conv
+        if n.kind == "turn":
+            agent.turn = n.turn
+        elif n.kind == "tool":
+            agent.last_tool = n.tool
+        elif n.kind == "text":
+            agent.last_text = n.text
+        elif n.kind == "usage":
+            agent.prompt_tokens += n.prompt_tokens
+            agent.completion_tokens += n.completion_tokens
+            # the session's usage counts what its sub-agents used
+            conv.usage_total["prompt_tokens"] += n.prompt_tokens
+            conv.usage_total["completion_tokens"] += n.completion_tokens
+            if agent.tokens > self.limits.max_tokens:
+                self._stop(
+                    agent,
+                    f"it used {agent.tokens} tokens, over its budget of {self.limits.max_tokens}",
+                )
+        elif n.kind == "report_requested":
+            self.engine.start_soon(lambda: self._grace(agent))
+        conv.emit(
+            ev.SubagentProgress(
+                session_id=conv.session_id,
+                name=agent.id,
+                turn=agent.turn,
+                tool=agent.last_tool,
+                tokens=agent.tokens,
+                elapsed=agent.elapsed,
+            )
+        )
+
+    async def _grace(self, agent: AgentState) -> None:
+        await trio.sleep(self.limits.report_grace)
+        if agent.state != "finished":
+            self._stop(
+                agent,
+                f"it reached its turn limit ({self.limits.max_turns}) and gave no report "
+                f"within {self.limits.report_grace:g} s",
+            )
+
+    def _tools_for(self, agent: AgentState) -> Callable[[SubagentToolCall], Awaitable[Message]]:
+        async def tool(req: SubagentToolCall) -> Message:
+            return await self._tool_call(agent, req)
+
+        return tool
+
+    async def _tool_call(self, agent: AgentState, req: SubagentToolCall) -> ToolOutcome:
+        conv = self.conv
+        inv = req.invoke
+        name = inv.name
+        hires = name == "spawn_agent" and self._may_hire(agent.depth)
+        if (name in NOT_FOR_SUBAGENTS and not hires) or name not in conv.table:
+            return ToolOutcome(ok=False, output=f"{name} is not available to a sub-agent.")
+        spec = conv.table.get(name)
+        try:
+            args = spec.bind(inv.arguments)
+        except (ValueError, TypeError) as exc:
+            return ToolOutcome(ok=False, output=f"Invalid arguments: {exc}")
+        main = spec.main_value(args) or ""
+        decision, why = conv.policy.decide(spec, args, conv.config.permission_mode)
+        if decision == "deny":
+            return ToolOutcome(ok=False, output=f"The call was not run: {why or 'denied'}.")
+        if decision == "ask":
+            refused = await self._ask(agent, spec.name, spec.kind, args, main, inv.call_id)
+            if refused:
+                return ToolOutcome(ok=False, output=f"The call was not run: {refused}.")
+        if hires:
+            return await self.tool(args, hirer=agent)
+        try:
+            if spec.executor == "conversation":
+                local = conv.local_tools.get(name)
+                if local is None:
+                    return ToolOutcome(ok=False, output=f"{name} is not available here.")
+                out = await local(args)
+            elif spec.executor == "frontend":
+                return ToolOutcome(ok=False, output=f"{name} is not available to a sub-agent.")
+            else:
+                invoke = attrs.evolve(
+                    inv,
+                    arguments=args,
+                    call_id=f"{agent.id}:{inv.call_id}",
+                    session_id=conv.session_id,
+                    workspace=conv.workspace,
+                )
+                out = await self.engine.invoke(
+                    spec.executor, invoke, req.timeout or conv.config.tool_timeout
+                )
+        except IpcError as exc:
+            return ToolOutcome(ok=False, output=describe_worker_error(exc, name, main))
+        return ToolOutcome(ok=out.ok, output=conv.masker.mask(out.output), data=out.data)
+
+    async def _ask(
+        self,
+        agent: AgentState,
+        name: str,
+        kind: str,
+        args: dict[str, Any],
+        main: str,
+        call_id: str,
+    ) -> str:
+        """Ask the parent's user about a runner's call; the refusal, or ``""``."""
+        conv = self.conv
+        if conv.approver is None:
+            return "denied: no terminal to ask for approval (headless ask mode)"
+        spec = conv.table.get(name)
+        summary, diff = "", ""
+        if spec.mutating and spec.executor == "tools":
+            try:
+                with trio.move_on_after(10):
+                    pre = await self.engine.preview(
+                        ToolPreview(name=name, arguments=args, workspace=conv.workspace)
+                    )
+                    if pre is not None:
+                        summary, diff = pre.summary, pre.diff
+            except (IpcError, ValueError) as exc:
+                summary = f"(no preview: {exc})"
+        async with self._asking:
+            answer = await conv.approver(
+                ApprovalRequest(
+                    call_id=f"{agent.id}:{call_id}",
+                    name=name,
+                    arguments=args,
+                    main_argument=main,
+                    kind=kind,
+                    summary=summary,
+                    diff=conv.masker.mask(diff),
+                    agent=agent.id,
+                )
+            )
+        if answer == "always":
+            conv.policy.allow_always(spec, args)
+        return "" if answer in ("yes", "always") else "denied by the user"
+
+
+def _kill_now(handle: WorkerHandle) -> None:
+    """SIGKILL the runner's process group this moment; the supervisor's kill that
+    follows sweeps whatever escaped the group, and reaps."""
+    import signal
+
+    from harness.supervisor import signal_group
+
+    if handle.pid is not None:
+        signal_group(handle.pid, signal.SIGKILL)

@@ -1,0 +1,91 @@
+"""Messages between a sub-agent runner and the conversation that hired it.
+
+The parent sends one :class:`SubagentRun`; the runner answers it with a
+:class:`SubagentReport` when its loop ends. While it runs, the runner asks the
+parent: model replies go as ``model.chat`` streams (the parent's model worker
+answers), tool calls as :class:`SubagentToolCall` (the parent's permission rules,
+approval prompt and workers decide and run them), and what it is doing as
+:class:`SubagentNote` (the parent shows it and keeps the budgets).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from harness.ipc import Message
+from harness.messages.tools import PermissionMode, ToolInvoke
+
+__all__ = [
+    "NoteKind",
+    "SubagentAck",
+    "SubagentNote",
+    "SubagentReport",
+    "SubagentRun",
+    "SubagentToolCall",
+]
+
+NoteKind = Literal["turn", "tool", "usage", "text", "report_requested"]
+
+
+@attrs.frozen
+class SubagentRun(Message, tag="subagent.run"):
+    """Run *task* as a fresh conversation and answer with its report.
+
+    ``tools`` is the set offered (already narrowed by the parent); ``max_turns``
+    the model requests before the runner asks once for a report.
+    """
+
+    agent: str
+    task: str
+    workspace: str
+    provider: str
+    models: tuple[str, ...] = ()
+    tool_protocol: str = "auto"
+    permission_mode: PermissionMode = "auto"
+    tools: tuple[str, ...] = ()
+    max_turns: int = 12
+    system: str = ""
+    temperature: float | None = None
+    seed: int | None = None
+
+
+@attrs.frozen
+class SubagentReport(Message, tag="subagent.report"):
+    """How the sub-agent's run ended: ``reason`` as a conversation's ``result``
+    (``done``, ``max_turns`` ...), ``text`` its final answer."""
+
+    ok: bool
+    text: str
+    reason: str
+    turns: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@attrs.frozen
+class SubagentNote(Message, tag="subagent.note"):
+    """What the runner is doing: a turn began, a tool started, tokens were used,
+    it said something, or its turn limit came and it was asked for a report."""
+
+    kind: NoteKind
+    turn: int = 0
+    tool: str = ""
+    text: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@attrs.frozen
+class SubagentAck(Message, tag="subagent.ack"):
+    """The parent took a note."""
+
+
+@attrs.frozen
+class SubagentToolCall(Message, tag="subagent.tool"):
+    """Decide and run one tool call of the runner's model (answered by a
+    ``tool.outcome``; a refusal is an outcome that is not ``ok``)."""
+
+    invoke: ToolInvoke
+    timeout: float | None = None

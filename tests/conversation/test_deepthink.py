@@ -1,0 +1,187 @@
+"""Deepthink's five stages against the scripted model, on real workers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import trio
+
+from harness.conversation import events as ev
+from tests.conversation.conftest import MODULES, PYTHONPATH, drain
+from tests.scripted import ScriptedModel, call, reply
+
+
+def _stages(seen: list[ev.ConversationEvent]) -> list[tuple[str, str]]:
+    out = []
+    for e in seen:
+        if isinstance(e, ev.StageStarted):
+            out.append(("start", e.stage))
+        elif isinstance(e, ev.StageFinished):
+            out.append(("end", f"{e.stage}:{e.reason}"))
+    return out
+
+
+async def test_five_stages_in_order_with_the_real_diff(
+    session_factory, model: ScriptedModel, workspace: Path
+) -> None:
+    await trio.run_process(["git", "init", "-q"], cwd=workspace)
+    (workspace / "a.txt").write_text("hello\n")
+    await trio.run_process(["git", "add", "."], cwd=workspace)
+    commit = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "a"]
+    await trio.run_process(commit, cwd=workspace)
+    model.add(
+        reply("", call("read_file", path="a.txt")),  # plan
+        reply("Plan: change hello to bye in a.txt."),
+        reply("Checked: a.txt holds hello. Settled."),  # check
+        reply("", call("edit_file", path="a.txt", old_text="hello", new_text="bye")),  # implement
+        reply("Changed it."),
+        reply("The diff is right."),  # review
+        reply("", call("read_file", path="a.txt")),  # verify
+        reply("a.txt now reads bye."),
+    )
+    async with session_factory(deepthink=True, autotitle=False) as s:
+        events = s.events()
+        with trio.fail_after(30):
+            result = await s.run("change hello to bye in a.txt")
+        seen = drain(events)
+    assert result.ok, result
+    assert result.text == "a.txt now reads bye."
+    assert _stages(seen) == [
+        ("start", "plan"),
+        ("end", "plan:done"),
+        ("start", "check"),
+        ("end", "check:done"),
+        ("start", "implement"),
+        ("end", "implement:done"),
+        ("start", "review"),
+        ("end", "review:done"),
+        ("start", "verify"),
+        ("end", "verify:done"),
+    ]
+    # the plan and check stages were offered no changing tool
+    for request in model.requests[:3]:
+        offered = {t["function"]["name"] for t in request["tools"]}
+        assert "read_file" in offered
+        assert not offered & {"edit_file", "write_file", "delete_path", "spawn_agent"}
+    implement = {t["function"]["name"] for t in model.requests[3]["tools"]}
+    assert "edit_file" in implement
+    # the review stage was handed the real git diff
+    review = model.requests[5]["messages"][-1]["content"]
+    assert "stage 4 of 5: review" in review
+    assert "-hello" in review
+    assert "+bye" in review
+
+
+async def test_a_question_ends_after_the_plan(
+    session_factory, model: ScriptedModel, workspace: Path
+) -> None:
+    model.add(reply("It prints hello.\nNOTHING TO BUILD"))
+    async with session_factory(deepthink=True) as s:
+        events = s.events()
+        with trio.fail_after(30):
+            result = await s.run("what does main.py print?")
+        seen = drain(events)
+    assert result.ok
+    assert result.text == "It prints hello."
+    assert _stages(seen) == [("start", "plan"), ("end", "plan:question")]
+    assert len(model.requests) == 1
+
+
+async def test_an_implement_stage_that_changed_nothing_ends_the_chain(
+    session_factory, model: ScriptedModel, workspace: Path
+) -> None:
+    model.add(
+        reply("Plan: nothing to do really."),
+        reply("Checked."),
+        reply("I decided not to change anything."),
+    )
+    async with session_factory(deepthink=True) as s:
+        events = s.events()
+        with trio.fail_after(30):
+            result = await s.run("tidy a.txt")
+        seen = drain(events)
+    assert _stages(seen)[-1] == ("end", "implement:nothing_changed")
+    assert result.text == "I decided not to change anything."
+    assert len(model.requests) == 3
+
+
+async def test_an_edit_in_the_plan_stage_is_refused_naming_the_stage(
+    session_factory, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "a.txt").write_text("hello\n")
+    model.add(
+        reply("", call("write_file", path="a.txt", content="bye\n")),
+        reply("Plan: I may not write yet.\nNOTHING TO BUILD"),
+    )
+    async with session_factory(deepthink=True) as s:
+        events = s.events()
+        with trio.fail_after(30):
+            result = await s.run("write bye to a.txt")
+        seen = drain(events)
+    assert result.ok
+    assert (workspace / "a.txt").read_text() == "hello\n"
+    denied = [e for e in seen if isinstance(e, ev.ToolCallDenied)]
+    assert [e.name for e in denied] == ["write_file"]
+    told = model.requests[1]["messages"][-1]["content"]
+    assert "switched off in the plan stage of deepthink" in told
+
+
+async def test_outside_git_the_review_is_told_to_reread_the_files(
+    session_factory, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "a.txt").write_text("hello\n")
+    model.add(
+        reply("Plan: edit a.txt."),
+        reply("Settled."),
+        reply("", call("edit_file", path="a.txt", old_text="hello", new_text="bye")),
+        reply("Done."),
+        reply("Reviewed."),
+        reply("Verified."),
+    )
+    async with session_factory(deepthink=True) as s:
+        with trio.fail_after(30):
+            result = await s.run("edit a.txt")
+    assert result.ok
+    review = model.requests[4]["messages"][-1]["content"]
+    assert "There is no git diff to show" in review
+    assert "(a.txt)" in review
+
+
+def test_headless_deepthink_streams_the_stages(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    model.add(reply("The answer is 4.\nNOTHING TO BUILD"))
+    env = dict(os.environ)
+    env.update(
+        HARNESS_HOME=str(home),
+        PYTHONPATH=PYTHONPATH,
+        HARNESS_WORKERS=json.dumps({k: v for k, v in MODULES.items() if k != "shell"}),
+    )
+    args = ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "-p",
+            "what is 2+2?",
+            "--deepthink",
+            *args,
+            "--output-format",
+            "stream-json",
+        ],
+        cwd=workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    events = [json.loads(line) for line in out.stdout.splitlines()]
+    stages = [(e["type"], e["stage"]) for e in events if e["type"].startswith("stage_")]
+    assert stages == [("stage_started", "plan"), ("stage_finished", "plan")]
+    assert events[-1]["text"] == "The answer is 4."
