@@ -1,0 +1,117 @@
+"""An MCP bridge worker: ``python -m harness.actors.mcp``, one process per server.
+
+Its server's entry comes in ``HARNESS_MCP_SERVER`` (JSON); its cwd is the workspace. The
+bridge connects as soon as the process is up and keeps the server connected (see
+``_bridge``); calls to a server that is restarting wait for it within their timeout.
+"""
+
+from __future__ import annotations
+
+import os
+
+import trio
+
+from harness.actors.mcp._bridge import Bridge
+from harness.actors.mcp._config import McpServerConfig
+from harness.actors.mcp._names import SERVER_ENV
+from harness.ipc import WORKER_TAG_ENV, Emit
+from harness.messages.mcp import (
+    McpGetPrompt,
+    McpListPrompts,
+    McpListResources,
+    McpPrompts,
+    McpPromptText,
+    McpReadResource,
+    McpResources,
+    McpRestart,
+    McpStatus,
+    McpWatch,
+)
+from harness.messages.tools import ToolInvoke, ToolOutcome
+from harness.worker import Worker
+
+worker = Worker("mcp")
+
+_tag = os.environ.get(WORKER_TAG_ENV)
+bridge = Bridge(
+    McpServerConfig.from_json(os.environ.get(SERVER_ENV, '{"name": "unnamed"}')),
+    workspace=os.getcwd(),
+    # the supervisor's sweep finds processes by this tag, even after the bridge was killed
+    extra_env={WORKER_TAG_ENV: _tag} if _tag else {},
+)
+_started = False
+
+
+def _ensure_started() -> None:
+    # The worker base has no start hook; the bridge runs as a system task from the first
+    # request on (the conversation watches each bridge as soon as it is up).
+    global _started
+    if not _started:
+        _started = True
+        trio.lowlevel.spawn_system_task(_run_bridge)
+
+
+async def _run_bridge() -> None:
+    try:
+        await bridge.run()
+    except trio.Cancelled:
+        raise
+    except BaseException as exc:  # a system task must not raise: say it and stop serving
+        bridge.error = f"the bridge failed: {type(exc).__name__}: {exc}"
+        bridge._set("failed")
+        worker.shutdown()
+
+
+@worker.stream(McpWatch)
+async def watch(req: McpWatch, emit: Emit) -> None:
+    _ensure_started()
+    last: McpStatus | None = None
+    while True:
+        status = bridge.status()
+        if status != last:
+            await emit(status)
+            last = status
+        await bridge.changed()
+
+
+@worker.handle(ToolInvoke)
+async def invoke(req: ToolInvoke) -> ToolOutcome:
+    _ensure_started()
+    return await bridge.call_tool(req.name, req.arguments)
+
+
+@worker.handle(McpListResources)
+async def list_resources(req: McpListResources) -> McpResources | ToolOutcome:
+    _ensure_started()
+    got = await bridge.list_resources()
+    return ToolOutcome(ok=False, output=got) if isinstance(got, str) else got
+
+
+@worker.handle(McpReadResource)
+async def read_resource(req: McpReadResource) -> ToolOutcome:
+    _ensure_started()
+    return await bridge.read_resource(req.uri)
+
+
+@worker.handle(McpListPrompts)
+async def list_prompts(req: McpListPrompts) -> McpPrompts | ToolOutcome:
+    _ensure_started()
+    got = await bridge.list_prompts()
+    return ToolOutcome(ok=False, output=got) if isinstance(got, str) else got
+
+
+@worker.handle(McpGetPrompt)
+async def get_prompt(req: McpGetPrompt) -> McpPromptText:
+    _ensure_started()
+    return await bridge.get_prompt(req.name, req.arguments)
+
+
+@worker.handle(McpRestart)
+async def restart(req: McpRestart) -> McpStatus:
+    _ensure_started()
+    bridge.restart()
+    return bridge.status()
+
+
+if __name__ == "__main__":
+    worker.run()
