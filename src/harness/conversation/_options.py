@@ -9,6 +9,7 @@ the provider and its models are settled when the options leave them open.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import attrs
 
@@ -84,6 +85,10 @@ class SessionOptions:
     tools: tuple[str, ...] | None = None
     temperature: float | None = None
     seed: int | None = None
+    # MCP (issue 16): server entries given in code, and configuration files beside
+    # $HARNESS_HOME/mcp.json and the workspace's .mcp.json (--mcp-config).
+    mcp_servers: dict[str, Any] | None = None
+    mcp_config_files: tuple[str, ...] = ()
 
 
 def model_choice(options: SessionOptions) -> tuple[str, tuple[str, ...]]:

@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import trio
 
+from harness.actors.mcp import load_mcp_config
 from harness.conversation import events as ev
 from harness.conversation._atomic import read_json
 from harness.conversation._calls import LocalTool
 from harness.conversation._engine import Engine, WorkerSettings, open_engine, worker_env
 from harness.conversation._local_tools import memory_tools, skill_tool
 from harness.conversation._loop import Conversation, Listener
+from harness.conversation._mcp import McpManager
 from harness.conversation._memory import MemoryStore
 from harness.conversation._options import SessionOptions, loop_config
 from harness.conversation._ports import Approver, FrontendPort
@@ -36,7 +38,7 @@ from harness.conversation._store import (
     export_markdown,
 )
 from harness.home import harness_home
-from harness.keys import held_values, provider_key
+from harness.keys import held_items, held_values, provider_key
 from harness.messages import PermissionMode
 from harness.messages.model import ChatMessage, ListModels, ModelList
 from harness.messages.tools import (
@@ -102,6 +104,7 @@ class Session:
         conversation, engine, log, store: the loop, the workers, the session log and
             the workspace's sessions underneath, for this package's tests and for
             diagnostics; a frontend needs only the methods.
+        mcp: the MCP servers (``/mcp`` reads and restarts them through it).
     """
 
     def __init__(
@@ -117,6 +120,7 @@ class Session:
         opening: list[ev.ConversationEvent],
         problems: list[str],
         resumed: bool,
+        mcp: McpManager | None = None,
     ) -> None:
         self.conversation = conversation
         self.engine = engine
@@ -128,6 +132,7 @@ class Session:
         self._opening = opening
         self.problems = problems
         self.resumed = resumed
+        self.mcp = mcp
 
     # --- what it is -------------------------------------------------------------------
 
@@ -442,6 +447,15 @@ async def open_session(
         extra={"allow": list(options.allow), "deny": list(options.deny)},
     )
     problems.extend(str(p) for p in perms.problems)
+    # MCP entries may name secrets harness took out of its environment at start
+    mcp_config = load_mcp_config(
+        workspace,
+        home=home,
+        environ={**held_items(), **environ},
+        extra_files=options.mcp_config_files,
+        entries=options.mcp_servers,
+    )
+    problems.extend(mcp_config.problems)
     masker = SecretMasker(environ, [options.api_key or "", *provider_keys(home), *held_values()])
     # workers get HARNESS_HOME so they read the same keys store and state
     worker_settings = WorkerSettings(
@@ -458,7 +472,18 @@ async def open_session(
     if options.record:
         log = store.open_log(resume_id) if resume_id else store.create()
     session_id = log.id if log else (resume_id or "unrecorded")
-    async with open_engine(worker_settings) as engine:
+    mcp: McpManager | None = None
+
+    def start_mcp(engine: Engine) -> None:
+        # the bridges start beside the other workers; nobody waits for them
+        nonlocal mcp
+        mcp = McpManager(
+            mcp_config, engine.supervisor, workspace=str(workspace), env={"HARNESS_HOME": str(home)}
+        )
+        engine.start_soon(mcp.run)
+
+    async with open_engine(worker_settings, beside=start_mcp) as engine:
+        assert mcp is not None
         engine.session_id = session_id
         local: dict[str, LocalTool] = memory_tools(MemoryStore(home / "memory.json"))
         local["use_skill"] = skill_tool(workspace, home)
@@ -466,7 +491,7 @@ async def open_session(
             session_id=session_id,
             config=config,
             model=engine,
-            executors=engine,
+            executors=mcp.executors(engine),
             table=table,
             policy=_PermissionsPolicy(perms),
             approver=approver,
@@ -480,6 +505,7 @@ async def open_session(
             conv.subscribe(log.append)
             engine.start_soon(log.write_behind)
         engine.subscribe(conv.emit)
+        problems.extend(mcp.attach(conv, perms))
         opening: list[ev.ConversationEvent] = [
             ev.SessionStarted(
                 session_id=session_id,
@@ -502,6 +528,7 @@ async def open_session(
             opening=opening,
             problems=problems,
             resumed=resume_id is not None,
+            mcp=mcp,
         )
         for event in opening:
             conv.emit(event)
