@@ -63,7 +63,7 @@ async def mcp_session(
         yield live
 
 
-async def until(live: LiveSession, pred: Callable[[], bool], timeout: float = 60.0) -> None:
+async def until(live: LiveSession, pred: Callable[[], bool], timeout: float = 120.0) -> None:
     changed = trio.Event()
 
     def wake() -> None:

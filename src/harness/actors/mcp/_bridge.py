@@ -311,6 +311,7 @@ class Bridge:
                 self._restart_now = trio.Event()
                 recent.clear()
                 down_tries = 0
+                self.restarts += 1
                 continue
             now = trio.current_time()
             if was_up:
