@@ -229,6 +229,33 @@ class McpManager:
                 self._changed()
                 await trio.sleep(0.05)
 
+    async def wait_started(self) -> None:
+        """Wait until every enabled server is ready or has failed to start (each within its
+        ``startupTimeout``). Headless runs wait here: their prompt is given at launch."""
+        pending = [s for s in self._servers.values() if not s.config.disabled]
+        if not pending:
+            return
+        changed = trio.Event()
+
+        def wake() -> None:
+            changed.set()
+
+        def started(srv: _Server) -> bool:
+            st = srv.status
+            return bool(srv.bridge_error) or (
+                st is not None and st.state in ("ready", "down", "failed")
+            )
+
+        self.subscribe(wake)
+        try:
+            limit = max(s.config.startup_timeout for s in pending) + 10.0
+            with trio.move_on_after(limit):
+                while not all(started(s) for s in pending):
+                    await changed.wait()
+                    changed = trio.Event()
+        finally:
+            self._listeners.remove(wake)
+
     # --- status -> table ----------------------------------------------------------------
 
     def _apply(self, srv: _Server, status: McpStatus) -> None:
