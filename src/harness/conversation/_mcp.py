@@ -144,9 +144,11 @@ class McpManager:
 
     # --- wiring -----------------------------------------------------------------------
 
-    def attach(self, conversation: Any, perms: Any) -> None:
+    def attach(self, conversation: Any, perms: Any) -> list[str]:
         """Put the servers' tools into *conversation*'s table; ``autoApprove`` and
-        ``trust`` become session rules of *perms*; resources become two local tools."""
+        ``trust`` become session rules of *perms*; resources become two local tools.
+
+        Returns what went wrong before the session was open (the session's problems)."""
         self._conv = conversation
         self._perms = perms
         self._base_system = conversation.config.system
@@ -160,6 +162,13 @@ class McpManager:
                 perms.add("allow", rule, persist=False)
         if self.config.enabled:
             self._add_resource_tools()
+        # statuses that came in while the session was still opening
+        early = [
+            self._apply(srv, srv.status, quiet=True)
+            for srv in self._servers.values()
+            if srv.status is not None
+        ]
+        return [notice for notice in early if notice]
 
     def executors(self, engine: Any) -> McpExecutors:
         """The loop's executor port: ``mcp`` calls come here, the rest go to *engine*."""
@@ -258,9 +267,13 @@ class McpManager:
 
     # --- status -> table ----------------------------------------------------------------
 
-    def _apply(self, srv: _Server, status: McpStatus) -> None:
+    def _apply(self, srv: _Server, status: McpStatus, *, quiet: bool = False) -> str:
+        """Take *status* into the table; the notice for the user (emitted unless *quiet*)."""
         srv.status = status
+        if self._conv is None:
+            return ""  # attach() applies it
         name = srv.config.name
+        notice = ""
         if status.state == "ready":
             srv.told_down = srv.told_failed = False
             self._set_tools(srv, status.tools)
@@ -269,17 +282,20 @@ class McpManager:
             self._drop_tools(srv)
             if not srv.told_failed:
                 srv.told_failed = True
-                self._emit_error(
+                notice = (
                     f"MCP server {name} failed and was given up ({status.error}); its tools "
                     f"are gone until /mcp reload{_tell_tail(status.stderr_tail)}"
                 )
         elif status.state == "down" and not srv.told_down:
             srv.told_down = True
-            self._emit_error(
+            notice = (
                 f"MCP server {name} {status.error or 'could not start'}; it is retried in the "
                 f"background{_tell_tail(status.stderr_tail)}"
             )
+        if notice and not quiet:
+            self._emit_error(notice)
         self._changed()
+        return notice
 
     def _set_tools(self, srv: _Server, tools: tuple[McpTool, ...]) -> None:
         table = self._conv.table if self._conv is not None else None
