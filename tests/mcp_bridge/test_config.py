@@ -158,3 +158,16 @@ def test_tool_names_are_safe_for_every_provider() -> None:
     assert tool_name("github", "create_issue") == "mcp__github__create_issue"
     assert tool_name("fs", "read.file/v2") == "mcp__fs__read_file_v2"
     assert len(tool_name("s", "x" * 100)) == 64
+
+
+def test_the_shipped_example_parses() -> None:
+    example = Path(__file__).resolve().parents[2] / ".mcp.json.example"
+    servers, errors = parse_mcp_file(example, environ={"SOME_TOKEN": "s", "REMOTE_API_TOKEN": "r"})
+    assert errors == []
+    assert [s.transport for s in servers] == ["stdio", "stdio", "http", "sse"]
+    assert servers[2].headers == {"Authorization": "Bearer r"}
+    _, missing = parse_mcp_file(example, environ={})
+    assert [e.problem for e in missing] == [
+        "server 'files': environment variable SOME_TOKEN is not set",
+        "server 'remote': environment variable REMOTE_API_TOKEN is not set",
+    ]

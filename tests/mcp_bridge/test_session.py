@@ -202,6 +202,7 @@ async def test_a_server_that_cannot_start_is_told_once_with_its_stderr(
 async def test_the_sdk_loads_only_in_bridge_processes(
     dirs: tuple[Path, Path], model: ScriptedModel
 ) -> None:
+    before = set(sys.modules)
     async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
         await until(live, lambda: "mcp__fake__echo" in live.table)
         pids = {w.name: w.pid for w in live.engine.status()}
@@ -211,5 +212,6 @@ async def test_the_sdk_loads_only_in_bridge_processes(
     assert "pydantic_core" in maps["mcp:fake"]
     assert "pydantic_core" not in maps["model"]
     assert "pydantic_core" not in maps["tools"]
-    loaded = [m for m in sys.modules if m.split(".")[0] in SDK_MODULES]
+    # (compared with before the session: another test may have imported the SDK here)
+    loaded = [m for m in set(sys.modules) - before if m.split(".")[0] in SDK_MODULES]
     assert loaded == []
