@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from harness.actors.mcp import (
     parse_mcp_file,
     tool_name,
 )
+from harness.actors.mcp._prespawn import SDK_INHERITED_ENV
 from harness.errors import ConfigError
 
 
@@ -171,3 +174,13 @@ def test_the_shipped_example_parses() -> None:
         "server 'files': environment variable SOME_TOKEN is not set",
         "server 'remote': environment variable REMOTE_API_TOKEN is not set",
     ]
+
+
+def test_an_early_started_server_gets_the_environment_the_sdk_gives() -> None:
+    # (in a child process: the SDK stays out of the test process)
+    out = subprocess.run(
+        [sys.executable, "-c",
+         "from mcp.client.stdio import DEFAULT_INHERITED_ENV_VARS as v; print(' '.join(v))"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert tuple(out.stdout.split()) == SDK_INHERITED_ENV

@@ -9,13 +9,25 @@ from __future__ import annotations
 
 import os
 
-import trio
-
-from harness.actors.mcp._bridge import Bridge
 from harness.actors.mcp._config import McpServerConfig
 from harness.actors.mcp._names import SERVER_ENV
-from harness.ipc import WORKER_TAG_ENV, Emit
-from harness.messages.mcp import (
+from harness.actors.mcp._prespawn import spawn_early
+from harness.ipc import WORKER_TAG_ENV
+
+_config = McpServerConfig.from_json(os.environ.get(SERVER_ENV, '{"name": "unnamed"}'))
+_tag = os.environ.get(WORKER_TAG_ENV)
+# the supervisor's sweep finds processes by this tag, even after the bridge was killed
+_extra_env = {WORKER_TAG_ENV: _tag} if _tag else {}
+_stderr_r, _stderr_w = os.pipe()
+_stderr = os.fdopen(_stderr_w, "w")
+# A stdio server starts now, and boots while the SDK below is imported.
+_early = spawn_early(_config, workspace=os.getcwd(), extra_env=_extra_env, stderr=_stderr)
+
+import trio  # noqa: E402
+
+from harness.actors.mcp._bridge import Bridge  # noqa: E402
+from harness.ipc import Emit  # noqa: E402
+from harness.messages.mcp import (  # noqa: E402
     McpGetPrompt,
     McpListPrompts,
     McpListResources,
@@ -27,17 +39,17 @@ from harness.messages.mcp import (
     McpStatus,
     McpWatch,
 )
-from harness.messages.tools import ToolInvoke, ToolOutcome
-from harness.worker import Worker
+from harness.messages.tools import ToolInvoke, ToolOutcome  # noqa: E402
+from harness.worker import Worker  # noqa: E402
 
 worker = Worker("mcp")
 
-_tag = os.environ.get(WORKER_TAG_ENV)
 bridge = Bridge(
-    McpServerConfig.from_json(os.environ.get(SERVER_ENV, '{"name": "unnamed"}')),
+    _config,
     workspace=os.getcwd(),
-    # the supervisor's sweep finds processes by this tag, even after the bridge was killed
-    extra_env={WORKER_TAG_ENV: _tag} if _tag else {},
+    extra_env=_extra_env,
+    stderr=(_stderr_r, _stderr),
+    early=_early,
 )
 _started = False
 

@@ -15,15 +15,17 @@ This module imports the SDK (pydantic, httpx2, starlette): only bridge processes
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
 import os
+import signal
+import subprocess
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import anyio
 import httpx2
@@ -34,6 +36,7 @@ from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
 from mcp_types import CONNECTION_CLOSED
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
@@ -41,6 +44,7 @@ from pydantic import ValidationError
 from harness._version import __version__
 from harness.actors.mcp._config import McpServerConfig
 from harness.actors.mcp._output import StderrTail, cap_text, clean_text
+from harness.actors.mcp._prespawn import server_cwd, server_env
 from harness.messages.mcp import (
     McpPromptInfo,
     McpPrompts,
@@ -128,6 +132,80 @@ async def _http_transport(url: str, headers: dict[str, str]) -> AsyncIterator[An
         streamable_http_client(url, http_client=http) as streams,
     ):
         yield streams
+
+
+async def _stop_early(proc: subprocess.Popen[bytes], stdin: trio.lowlevel.FdStream) -> None:
+    """The MCP shutdown order, as the SDK's ``stdio_client`` does it: close stdin, wait,
+    SIGTERM the group, wait, SIGKILL it."""
+    with contextlib.suppress(trio.ClosedResourceError, OSError):
+        await stdin.aclose()
+    for sig in (None, signal.SIGTERM, signal.SIGKILL):
+        if sig is not None:
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, sig)
+        with trio.move_on_after(2.0):
+            while proc.poll() is None:  # noqa: ASYNC110 (a Popen exit wakes nothing: polled, as the SDK does)
+                await trio.sleep(0.01)
+        if proc.returncode is not None:
+            return
+
+
+@asynccontextmanager
+async def _early_transport(proc: subprocess.Popen[bytes]) -> AsyncIterator[Any]:
+    """The SDK's stdio streams over a server process started before the SDK was imported
+    (see ``_prespawn``): newline-delimited JSON-RPC on its stdin and stdout."""
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    stdin = trio.lowlevel.FdStream(os.dup(proc.stdin.fileno()))
+    stdout = trio.lowlevel.FdStream(os.dup(proc.stdout.fileno()))
+    proc.stdin.close()
+    proc.stdout.close()
+    read_w, read_r = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_w, write_r = anyio.create_memory_object_stream[SessionMessage](0)
+
+    async def reader() -> None:
+        buffer = b""
+        async with read_w:
+            while True:
+                try:
+                    chunk = await stdout.receive_some(65536)
+                except (trio.ClosedResourceError, OSError):
+                    return
+                if not chunk:
+                    return
+                *lines, buffer = (buffer + chunk).split(b"\n")
+                for line in lines:
+                    item: SessionMessage | Exception
+                    try:
+                        item = SessionMessage(
+                            types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                        )
+                    except ValueError as exc:
+                        item = exc
+                    try:
+                        await read_w.send(item)
+                    except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                        return
+
+    async def writer() -> None:
+        try:
+            async with write_r:
+                async for message in write_r:
+                    data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    await stdin.send_all((data + "\n").encode())
+        except (trio.ClosedResourceError, trio.BrokenResourceError, OSError):
+            await read_w.aclose()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(reader)
+        nursery.start_soon(writer)
+        try:
+            yield read_r, write_w
+        finally:
+            with trio.CancelScope(shield=True):
+                await _stop_early(proc, stdin)
+                await stdout.aclose()
+            nursery.cancel_scope.cancel()
 
 
 def _first_leaf(exc: BaseException) -> BaseException:
@@ -219,8 +297,12 @@ class Bridge:
         *,
         workspace: str = "",
         extra_env: dict[str, str] | None = None,
+        stderr: tuple[int, IO[str]] | None = None,
+        early: subprocess.Popen[bytes] | None = None,
     ) -> None:
         self.config = config
+        self._stderr = stderr
+        self._early = early
         self.workspace = workspace or os.getcwd()
         self.extra_env = dict(extra_env or {})
         self.tail = StderrTail()
@@ -287,8 +369,10 @@ class Bridge:
 
     async def run(self) -> None:
         """Keep the server connected until cancelled."""
-        read_fd, write_fd = os.pipe()
-        self._errlog = os.fdopen(write_fd, "w")
+        if self._stderr is None:
+            read_fd, write_fd = os.pipe()
+            self._stderr = (read_fd, os.fdopen(write_fd, "w"))
+        read_fd, self._errlog = self._stderr
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._drain_stderr, read_fd)
             await self._keep_up()
@@ -347,13 +431,16 @@ class Bridge:
 
     def _transport(self) -> Any:
         cfg = self.config
+        if self._early is not None:
+            early, self._early = self._early, None
+            return _early_transport(early)
         if cfg.transport == "stdio":
-            cwd = Path(self.workspace, cfg.cwd) if cfg.cwd else Path(self.workspace)
             params = StdioServerParameters(
                 command=cfg.command,
                 args=list(cfg.args),
-                env={**self.extra_env, **cfg.env},
-                cwd=str(cwd),
+                # the SDK adds its defaults again: the same values as server_env's
+                env=server_env(cfg, self.extra_env),
+                cwd=server_cwd(cfg, self.workspace),
                 encoding_error_handler="replace",
             )
             return stdio_client(params, errlog=self._errlog)
