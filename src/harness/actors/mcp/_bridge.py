@@ -396,6 +396,7 @@ class Bridge:
                 recent.clear()
                 down_tries = 0
                 self.restarts += 1
+                self._set("restarting")
                 continue
             now = trio.current_time()
             if was_up:
@@ -409,6 +410,9 @@ class Bridge:
                         f"{RESTART_WINDOW:g} s, so it was given up (/mcp reload tries again)",
                     )
                     await self._restart_now.wait()
+                    self._restart_now = trio.Event()
+                    recent.clear()
+                    self._set("restarting")
                     continue
                 delay = (
                     0.0
