@@ -12,7 +12,8 @@ Its behaviour at start comes from ``FAKE_MCP_MODE``:
 Tools: ``echo(text)``, ``add(a, b)``, ``crash()`` (the process exits mid-call), ``hang()``
 (sleeps, cancellable), ``freeze()`` (blocks the whole process), ``change_tools()`` (adds the
 tool ``added`` and says the tool list changed), ``whoami()`` (pid and start count),
-``env(name)``. A resource ``fake://greeting`` and a prompt ``greet(name)``.
+``env(name)``, ``noisy(name, size)`` (escape sequences, a
+variable's value, long output). A resource ``fake://greeting`` and a prompt ``greet(name)``.
 ``FAKE_MCP_STARTS`` names a file that counts this server's starts.
 """
 
@@ -113,6 +114,13 @@ def whoami() -> str:
 def env(name: str) -> str:
     """One environment variable of the server."""
     return os.environ.get(name, "<unset>")
+
+
+@server.tool()
+def noisy(name: str, size: int = 0) -> str:
+    """Environment variable *name* in red, a terminal title, and *size* more characters."""
+    value = os.environ.get(name, "<unset>")
+    return f"\x1b]0;pwned\x07\x1b[31m{value}\x1b[0m\n" + "x" * size
 
 
 @server.resource("fake://greeting")

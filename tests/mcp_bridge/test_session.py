@@ -51,7 +51,7 @@ async def mcp_session(
     options = SessionOptions(
         workspace=str(ws),
         home=str(home),
-        environ={**os.environ, "HARNESS_HOME": str(home)},
+        environ={**os.environ, "HARNESS_HOME": str(home), **kw.pop("environ", {})},
         provider="openai",
         models=("scripted",),
         base_url=model.base_url,
@@ -215,3 +215,24 @@ async def test_the_sdk_loads_only_in_bridge_processes(
     # (compared with before the session: another test may have imported the SDK here)
     loaded = [m for m in set(sys.modules) - before if m.split(".")[0] in SDK_MODULES]
     assert loaded == []
+
+
+async def test_output_is_masked_filtered_and_capped(
+    dirs: tuple[Path, Path], model: ScriptedModel
+) -> None:
+    secret = "tok-5b1f0e9a77c2"
+    model.add(
+        reply("", call("mcp__fake__noisy", name="LEAK", size=100_000)),
+        reply("done"),
+    )
+    servers = {"fake": fake_entry(LEAK=secret)}
+    async with mcp_session(dirs, model, servers, environ={"SERVICE_TOKEN": secret}) as live:
+        await until(live, lambda: "mcp__fake__noisy" in live.table)
+        assert (await live.run("show it")).ok
+    [out] = tool_results(live)
+    assert out.startswith("[REDACTED]\nxxx")
+    assert secret not in out
+    assert "\x1b" not in out
+    assert "pwned" not in out
+    assert len(out) < 31_000
+    assert "characters cut ..." in out
