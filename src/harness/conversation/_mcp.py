@@ -225,10 +225,11 @@ class McpManager:
             except WorkerUnavailable as exc:
                 srv.bridge_error = str(exc)
                 self._drop_tools(srv)
-                self._emit_error(
-                    f"MCP server {srv.config.name}: its bridge worker was given up after too "
-                    "many restarts; its tools are gone until /mcp reload"
-                )
+                if handle.state == "gave_up":
+                    self._emit_error(
+                        f"MCP server {srv.config.name}: its bridge worker was given up after "
+                        "too many restarts; its tools are gone until /mcp reload"
+                    )
                 self._changed()
                 return
             except IpcError as exc:
