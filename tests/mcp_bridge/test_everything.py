@@ -29,6 +29,30 @@ from tests.mcp_bridge.conftest import free_port
 pytestmark = pytest.mark.slow
 
 
+def serve(everything: Path, mode: str, port: int) -> subprocess.Popen[bytes]:
+    """server-everything in ``sse`` or ``streamableHttp`` mode on *port*, once it listens."""
+    node = shutil.which("node") or "node"
+    proc = subprocess.Popen(
+        [node, str(everything), mode],
+        env={**os.environ, "PORT": str(port)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert proc.stderr is not None
+    # it says where it listens on stderr once the port is bound
+    for _ in range(50):
+        line = proc.stderr.readline().decode()
+        if str(port) in line:
+            return proc
+    proc.kill()
+    raise RuntimeError("server-everything did not start")
+
+
+def url_of(mode: str, port: int) -> str:
+    return f"http://127.0.0.1:{port}" + ("/sse" if mode == "sse" else "/mcp")
+
+
 @pytest.fixture
 def http_server(everything: Path) -> Iterator[Callable[[str], str]]:
     """Start server-everything on a random port in ``sse`` or ``streamableHttp`` mode."""
@@ -36,25 +60,8 @@ def http_server(everything: Path) -> Iterator[Callable[[str], str]]:
 
     def start(mode: str) -> str:
         port = free_port()
-        node = shutil.which("node") or "node"
-        proc = subprocess.Popen(
-            [node, str(everything), mode],
-            env={**os.environ, "PORT": str(port)},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
-        procs.append(proc)
-        assert proc.stderr is not None
-        # it says where it listens on stderr once the port is bound
-        for _ in range(50):
-            line = proc.stderr.readline().decode()
-            if str(port) in line:
-                break
-        else:
-            raise RuntimeError("server-everything did not start")
-        path = "/sse" if mode == "sse" else "/mcp"
-        return f"http://127.0.0.1:{port}{path}"
+        procs.append(serve(everything, mode, port))
+        return url_of(mode, port)
 
     yield start
     for proc in procs:
@@ -110,3 +117,42 @@ async def test_server_everything(
     assert "simple-prompt" in {p.name for p in prompts.prompts}
     rendered = await handle.request(McpGetPrompt(name="simple-prompt"), timeout=60)
     assert rendered == McpPromptText(ok=True, text="This is a simple prompt without arguments.")
+
+
+@pytest.mark.parametrize("transport", ["sse", "http"])
+async def test_a_broken_connection_mid_call_then_the_server_is_back(
+    transport: str, everything: Path, start_bridge: Callable[..., Any]
+) -> None:
+    mode = "sse" if transport == "sse" else "streamableHttp"
+    port = free_port()
+    procs = [await trio.to_thread.run_sync(serve, everything, mode, port)]
+    try:
+        handle, watch = await start_bridge(config(transport, everything, url_of(mode, port)))
+        await watch.wait_for(lambda s: s.state == "ready", timeout=60)
+        long_call = ToolInvoke(
+            name="trigger-long-running-operation", arguments={"duration": 10, "steps": 5}
+        )
+        async with trio.open_nursery() as nursery:
+
+            async def kill_soon() -> None:
+                await trio.sleep(1.0)
+                procs[0].kill()
+
+            nursery.start_soon(kill_soon)
+            out = await handle.request(long_call, timeout=60)
+        assert isinstance(out, ToolOutcome)
+        assert not out.ok
+        assert out.output.startswith(
+            "MCP server 'everything' closed the connection while running "
+            "trigger-long-running-operation; it is being restarted."
+        )
+        status = await watch.wait_for(lambda s: s.state == "down", timeout=30)
+        assert "ConnectError" in status.error
+        procs.append(await trio.to_thread.run_sync(serve, everything, mode, port))
+        await watch.wait_for(lambda s: s.state == "ready", timeout=60)
+        echo = await handle.request(ToolInvoke(name="echo", arguments={"message": "back"}))
+        assert echo == ToolOutcome(ok=True, output="Echo: back")
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()

@@ -585,7 +585,7 @@ class Bridge:
         except MCPError as exc:
             if exc.code != CONNECTION_CLOSED:
                 return f"{self._label()} answered {what} with an error: {exc.message}"
-            self._break(self._broken_why or "the connection closed")
+            self._break(self._broken_why or "closed the connection")
             return (
                 f"{self._label()} {self._broken_why or 'closed the connection'} while running "
                 f"{what}; it is being restarted. You may retry the call."
