@@ -14,12 +14,14 @@ Tools: ``echo(text)``, ``add(a, b)``, ``crash()`` (the process exits mid-call), 
 tool ``added`` and says the tool list changed), ``whoami()`` (pid and start count),
 ``env(name)``, ``noisy(name, size)`` (escape sequences, a
 variable's value, long output). A resource ``fake://greeting`` and a prompt ``greet(name)``.
-``FAKE_MCP_STARTS`` names a file that counts this server's starts.
+``FAKE_MCP_STARTS`` names a file that counts this server's starts; ``FAKE_MCP_EXIT_FILE``
+one written when it exits cleanly.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import signal
 import sys
@@ -43,6 +45,9 @@ def _count_start() -> int:
 
 
 STARTS = _count_start()
+if os.environ.get("FAKE_MCP_EXIT_FILE"):
+    # written on a clean exit only (a SIGKILL runs no atexit hook)
+    atexit.register(Path(os.environ["FAKE_MCP_EXIT_FILE"]).write_text, "clean exit")
 
 server = MCPServer(
     "fake",

@@ -236,3 +236,15 @@ async def test_output_is_masked_filtered_and_capped(
     assert "pwned" not in out
     assert len(out) < 31_000
     assert "characters cut ..." in out
+
+
+async def test_closing_the_session_shuts_servers_down_cleanly(
+    dirs: tuple[Path, Path], model: ScriptedModel, tmp_path: Path
+) -> None:
+    exit_file = tmp_path / "exited"
+    servers = {"fake": fake_entry(FAKE_MCP_EXIT_FILE=str(exit_file))}
+    async with mcp_session(dirs, model, servers) as live:
+        await until(live, lambda: "mcp__fake__echo" in live.table)
+        assert not exit_file.exists()
+    # stdin closed by the SDK: the server ended on its own, no SIGKILL
+    assert exit_file.read_text() == "clean exit"

@@ -42,7 +42,7 @@ from harness.messages.mcp import (  # noqa: E402
 from harness.messages.tools import ToolInvoke, ToolOutcome  # noqa: E402
 from harness.worker import Worker  # noqa: E402
 
-worker = Worker("mcp")
+worker = Worker("mcp", shutdown_grace=6.0)
 
 bridge = Bridge(
     _config,
@@ -52,6 +52,8 @@ bridge = Bridge(
     early=_early,
 )
 _started = False
+_scope = trio.CancelScope()
+_done = trio.Event()
 
 
 def _ensure_started() -> None:
@@ -65,13 +67,24 @@ def _ensure_started() -> None:
 
 async def _run_bridge() -> None:
     try:
-        await bridge.run()
-    except trio.Cancelled:
-        raise
+        with _scope:
+            await bridge.run()
     except BaseException as exc:  # a system task must not raise: say it and stop serving
-        bridge.error = f"the bridge failed: {type(exc).__name__}: {exc}"
-        bridge._set("failed")
-        worker.shutdown()
+        if not isinstance(exc, trio.Cancelled):
+            bridge.error = f"the bridge failed: {type(exc).__name__}: {exc}"
+            bridge._set("failed")
+            worker.shutdown()
+    finally:
+        _done.set()
+
+
+@worker.on_shutdown
+async def _close() -> None:
+    # the SDK's own shutdown (stdin closed, SIGTERM, SIGKILL) before the worker base kills
+    # whatever is left
+    if _started:
+        _scope.cancel()
+        await _done.wait()
 
 
 @worker.stream(McpWatch)
