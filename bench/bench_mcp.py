@@ -67,7 +67,7 @@ def _everything() -> Path | None:
 async def _round_trips() -> tuple[float, float, float]:
     from mcp import Client, StdioServerParameters
 
-    from harness.actors.mcp import SERVER_ENV, McpServerConfig
+    from harness.actors.mcp import McpServerConfig
     from harness.messages.mcp import McpStatus, McpWatch
     from harness.messages.tools import ToolInvoke
     from harness.supervisor import ChildSpec, open_supervisor
@@ -85,10 +85,10 @@ async def _round_trips() -> tuple[float, float, float]:
                 name="mcp:fast",
                 module="harness.actors.mcp",
                 cwd=str(ROOT),
-                env={SERVER_ENV: config.to_json()},
             )
         )
-        async with handle.stream(McpWatch(), timeout=None) as items:
+        watch = McpWatch(server=config.to_json_data())
+        async with handle.stream(watch, timeout=None) as items:
             async for status in items:
                 if isinstance(status, McpStatus) and status.state == "ready":
                     break

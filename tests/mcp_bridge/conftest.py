@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import trio
 
-from harness.actors.mcp import SERVER_ENV, McpServerConfig
+from harness.actors.mcp import McpServerConfig
 from harness.messages.mcp import McpStatus, McpWatch
 from harness.supervisor import ChildSpec, Supervisor, WorkerHandle, open_supervisor
 
@@ -52,7 +52,6 @@ def bridge_spec(config: McpServerConfig, **overrides: Any) -> ChildSpec:
     fields: dict[str, Any] = {
         "name": f"mcp:{config.name}",
         "module": "harness.actors.mcp",
-        "env": {SERVER_ENV: config.to_json()},
         "cwd": str(ROOT),
         "request_grace": 8.0,
         "shutdown_grace": 6.0,
@@ -63,10 +62,12 @@ def bridge_spec(config: McpServerConfig, **overrides: Any) -> ChildSpec:
 
 
 class Watcher:
-    """Follows a bridge's status stream (and follows the bridge across its restarts)."""
+    """Follows a bridge's status stream (and follows the bridge across its restarts); the
+    first watch gives the bridge its server's entry, as the conversation does."""
 
-    def __init__(self, handle: WorkerHandle) -> None:
+    def __init__(self, handle: WorkerHandle, config: McpServerConfig) -> None:
         self.handle = handle
+        self.config = config
         self.seen: list[McpStatus] = []
         self._changed = trio.Event()
 
@@ -79,7 +80,8 @@ class Watcher:
 
         while True:
             try:
-                async with self.handle.stream(McpWatch(), timeout=None) as items:
+                watch = McpWatch(server=self.config.to_json_data())
+                async with self.handle.stream(watch, timeout=None) as items:
                     async for status in items:
                         assert isinstance(status, McpStatus)
                         self.seen.append(status)
@@ -106,7 +108,7 @@ async def supervisor() -> AsyncIterator[Supervisor]:
 def start_bridge(supervisor: Supervisor, nursery: trio.Nursery) -> Callable[..., Any]:
     async def start(config: McpServerConfig, **overrides: Any) -> tuple[WorkerHandle, Watcher]:
         handle = await supervisor.start(bridge_spec(config, **overrides))
-        watcher = Watcher(handle)
+        watcher = Watcher(handle, config)
         nursery.start_soon(watcher.run)
         return handle, watcher
 

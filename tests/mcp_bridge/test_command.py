@@ -12,8 +12,9 @@ import trio
 from rich.console import Console
 
 from harness.cli.tui._cmd_mcp import run_mcp
-from harness.cli.tui._commands import CommandError, parse_command
-from harness.conversation._session import LiveSession
+from harness.cli.tui._commands import CommandError
+from harness.cli.tui._dispatch import COMMANDS
+from harness.conversation import Session
 from tests.mcp_bridge.conftest import fake_entry
 from tests.mcp_bridge.test_session import dirs, mcp_session, model, until  # noqa: F401
 from tests.scripted import ScriptedModel, reply
@@ -24,13 +25,13 @@ pytestmark = pytest.mark.slow
 class Frontend:
     """What ``/mcp`` needs of the terminal app: a console, the session, a prompt runner."""
 
-    def __init__(self, live: LiveSession) -> None:
+    def __init__(self, live: Session) -> None:
         self.live = live
         self.console = Console(file=io.StringIO(), width=120, color_system=None, _environ={})
         self.open_error = ""
         self.prompts: list[str] = []
 
-    async def session(self) -> LiveSession:
+    async def session(self) -> Session:
         return self.live
 
     async def run_prompt(self, text: str) -> None:
@@ -44,7 +45,7 @@ class Frontend:
 
 
 async def mcp(app: Frontend, line: str) -> str:
-    await run_mcp(app, parse_command(line))  # type: ignore[arg-type]
+    await run_mcp(app, COMMANDS.parse(line))  # type: ignore[arg-type]
     return app.printed()
 
 

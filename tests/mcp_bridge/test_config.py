@@ -71,7 +71,7 @@ def test_the_format_other_agents_use(tmp_path: Path) -> None:
     assert cfg.servers["old"].transport == "sse"
     assert cfg.servers["old"].trust is True
     assert [s.name for s in cfg.enabled] == ["files", "remote", "old"]
-    assert McpServerConfig.from_json(files.to_json()) == files
+    assert McpServerConfig.from_json_data(files.to_json_data()) == files
 
 
 def test_variables_are_expanded_and_a_missing_one_is_named(tmp_path: Path) -> None:

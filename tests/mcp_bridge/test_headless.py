@@ -77,9 +77,9 @@ async def test_the_python_api_takes_server_entries(tmp_path: Path) -> None:
             workers=WORKERS,
             mcp_servers={"api": fake_entry()},
         ) as session:
-            await session.live.mcp.wait_started()
-            assert [v.state for v in session.live.mcp.servers()] == ["ready"]
+            await session.mcp.wait_started()
+            assert [v.state for v in session.mcp.servers()] == ["ready"]
             result = await session.run("echo")
         assert result.ok
-        tool = [m.content for m in session.live.history if m.role == "tool"]
+        tool = [m.content for m in session.history if m.role == "tool"]
         assert tool == ["echo: api"]

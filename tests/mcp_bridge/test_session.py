@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import trio
 
-from harness.conversation._session import LiveSession, SessionOptions, open_session
+from harness.conversation import Session, SessionOptions, open_session
 from tests.mcp_bridge.conftest import fake_entry
 from tests.scripted import ScriptedModel, call, reply
 
@@ -44,7 +44,7 @@ async def mcp_session(
     model: ScriptedModel,
     servers: dict[str, Any],
     **kw: Any,
-) -> AsyncIterator[LiveSession]:
+) -> AsyncIterator[Session]:
     ws, home = dirs
     (ws / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
     approver = kw.pop("approver", None)
@@ -63,7 +63,7 @@ async def mcp_session(
         yield live
 
 
-async def until(live: LiveSession, pred: Callable[[], bool], timeout: float = 120.0) -> None:
+async def until(live: Session, pred: Callable[[], bool], timeout: float = 120.0) -> None:
     changed = trio.Event()
 
     def wake() -> None:
@@ -77,7 +77,7 @@ async def until(live: LiveSession, pred: Callable[[], bool], timeout: float = 12
             await changed.wait()
 
 
-def tool_results(live: LiveSession) -> list[str]:
+def tool_results(live: Session) -> list[str]:
     return [m.content for m in live.history if m.role == "tool"]
 
 
@@ -90,13 +90,13 @@ async def test_tools_join_the_table_and_calls_reach_the_server(
         reply("done"),
     )
     async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
-        await until(live, lambda: "mcp__fake__echo" in live.table)
-        spec = live.table.get("mcp__fake__echo")
+        await until(live, lambda: "mcp__fake__echo" in live.conversation.table)
+        spec = live.conversation.table.get("mcp__fake__echo")
         assert spec.executor == "mcp"
         assert spec.kind == "read"
         assert "(MCP server fake; read-only)" in spec.description
-        assert live.table.get("mcp__fake__crash").kind == "mutating"
-        assert "destructive" in live.table.get("mcp__fake__crash").description
+        assert live.conversation.table.get("mcp__fake__crash").kind == "mutating"
+        assert "destructive" in live.conversation.table.get("mcp__fake__crash").description
         assert "The fake server: use echo to repeat text." in live.conversation.config.system
         result = await live.run("use the server")
         assert result.ok
@@ -129,7 +129,11 @@ async def test_approval_applies_to_mcp_calls(dirs: tuple[Path, Path], model: Scr
     servers = {"fake": fake_entry(), "auto": {**fake_entry(), "autoApprove": ["echo"]}}
     async with mcp_session(dirs, model, servers, permission_mode="ask", approver=approver) as live:
         await until(
-            live, lambda: "mcp__fake__add" in live.table and "mcp__auto__echo" in live.table
+            live,
+            lambda: (
+                "mcp__fake__add" in live.conversation.table
+                and "mcp__auto__echo" in live.conversation.table
+            ),
         )
         first = await live.run("add")
         second = await live.run("add again")
@@ -146,10 +150,10 @@ async def test_a_tool_list_change_refreshes_the_table(
 ) -> None:
     model.add(reply("", call("mcp__fake__change_tools")), reply("changed"))
     async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
-        await until(live, lambda: "mcp__fake__echo" in live.table)
-        assert "mcp__fake__added" not in live.table
+        await until(live, lambda: "mcp__fake__echo" in live.conversation.table)
+        assert "mcp__fake__added" not in live.conversation.table
         await live.run("change them")
-        await until(live, lambda: "mcp__fake__added" in live.table, timeout=30)
+        await until(live, lambda: "mcp__fake__added" in live.conversation.table, timeout=30)
         assert "mcp__fake__added" in live.conversation.tool_names()
 
 
@@ -163,7 +167,7 @@ async def test_kill_9_of_the_bridge_is_a_tool_error_then_a_new_bridge(
         reply("done"),
     )
     async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
-        await until(live, lambda: "mcp__fake__hang" in live.table)
+        await until(live, lambda: "mcp__fake__hang" in live.conversation.table)
         handle = live.engine.supervisor.get("mcp:fake")
         pid = handle.pid
 
@@ -196,17 +200,21 @@ async def test_a_server_that_cannot_start_is_told_once_with_its_stderr(
         assert event.kind == "mcp"
         assert "MCP server broken could not start" in event.message
         assert "| fake server: configured to exit at start (missing API key)" in event.message
-        assert "mcp__broken__echo" not in live.table
+        assert "mcp__broken__echo" not in live.conversation.table
 
 
 async def test_the_sdk_loads_only_in_bridge_processes(
     dirs: tuple[Path, Path], model: ScriptedModel
 ) -> None:
     before = set(sys.modules)
-    async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
-        await until(live, lambda: "mcp__fake__echo" in live.table)
+    secret = "tok-0e1d2c3b4a59"
+    async with mcp_session(dirs, model, {"fake": fake_entry(SERVER_TOKEN=secret)}) as live:
+        await until(live, lambda: "mcp__fake__echo" in live.conversation.table)
         pids = {w.name: w.pid for w in live.engine.status()}
         maps = {name: Path(f"/proc/{pid}/maps").read_text() for name, pid in pids.items()}  # noqa: ASYNC240
+        bridge_env = Path(f"/proc/{pids['mcp:fake']}/environ").read_bytes()  # noqa: ASYNC240
+    # the entry reached the bridge in a message: its environment holds none of it
+    assert secret.encode() not in bridge_env
     assert sorted(pids) == ["mcp:fake", "model", "tools"]
     # pydantic-core is the SDK's compiled part: mapped in the bridge, nowhere else
     assert "pydantic_core" in maps["mcp:fake"]
@@ -227,7 +235,7 @@ async def test_output_is_masked_filtered_and_capped(
     )
     servers = {"fake": fake_entry(LEAK=secret)}
     async with mcp_session(dirs, model, servers, environ={"SERVICE_TOKEN": secret}) as live:
-        await until(live, lambda: "mcp__fake__noisy" in live.table)
+        await until(live, lambda: "mcp__fake__noisy" in live.conversation.table)
         assert (await live.run("show it")).ok
     [out] = tool_results(live)
     assert out.startswith("[REDACTED]\nxxx")
@@ -244,7 +252,7 @@ async def test_closing_the_session_shuts_servers_down_cleanly(
     exit_file = tmp_path / "exited"
     servers = {"fake": fake_entry(FAKE_MCP_EXIT_FILE=str(exit_file))}
     async with mcp_session(dirs, model, servers) as live:
-        await until(live, lambda: "mcp__fake__echo" in live.table)
+        await until(live, lambda: "mcp__fake__echo" in live.conversation.table)
         assert not exit_file.exists()
     # stdin closed by the SDK: the server ended on its own, no SIGKILL
     assert exit_file.read_text() == "clean exit"

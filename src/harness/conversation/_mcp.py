@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 import trio
 
-from harness.actors.mcp import SERVER_ENV, McpConfig, McpServerConfig, tool_name
+from harness.actors.mcp import McpConfig, McpServerConfig, tool_name
 from harness.actors.tools import ToolSpec
 from harness.conversation import events as ev
 from harness.ipc import IpcError, ProtocolError, WorkerUnavailable
@@ -194,7 +194,7 @@ class McpManager:
             name=srv.worker,
             module="harness.actors.mcp",
             cwd=self.workspace,
-            env={**self.env, SERVER_ENV: srv.config.to_json()},
+            env=dict(self.env),
             request_timeout=None,
             # the SDK stops a stdio server in up to ~5 s (stdin closed, SIGTERM, SIGKILL)
             request_grace=8.0,
@@ -218,7 +218,8 @@ class McpManager:
         handle = self.supervisor.get(name)
         while True:
             try:
-                async with handle.stream(McpWatch(), timeout=None) as items:
+                watch = McpWatch(server=srv.config.to_json_data())
+                async with handle.stream(watch, timeout=None) as items:
                     async for status in items:
                         if isinstance(status, McpStatus):
                             self._apply(srv, status)

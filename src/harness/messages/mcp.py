@@ -34,7 +34,12 @@ class McpTool:
 
 @attrs.frozen
 class McpWatch(Message, tag="mcp.watch"):
-    """Stream :class:`McpStatus`: the current one at once, then one per change."""
+    """Stream :class:`McpStatus`: the current one at once, then one per change.
+
+    ``server`` is the server's entry (``McpServerConfig.to_json_data``): the first watch a
+    bridge gets starts it, so the entry never sits in the bridge's environment."""
+
+    server: dict[str, Any] = attrs.field(factory=dict)
 
 
 @attrs.frozen

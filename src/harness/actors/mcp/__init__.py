@@ -2,7 +2,7 @@
 
 What other processes import from here is light: the configuration (:func:`load_mcp_config`,
 :class:`McpServerConfig`), how a server's tools are named in the tool table
-(:func:`tool_name`), and the variable a bridge finds its server in (:data:`SERVER_ENV`).
+(:func:`tool_name`).
 The bridge itself (``_bridge``) speaks MCP through the official SDK, which loads only in
 bridge processes.
 """
@@ -15,10 +15,9 @@ from harness.actors.mcp._config import (
     parse_mcp_file,
     parse_mcp_servers,
 )
-from harness.actors.mcp._names import SERVER_ENV, TOOL_PREFIX, tool_name
+from harness.actors.mcp._names import TOOL_PREFIX, tool_name
 
 __all__ = [
-    "SERVER_ENV",
     "TOOL_PREFIX",
     "McpConfig",
     "McpConfigError",

@@ -1,33 +1,25 @@
 """An MCP bridge worker: ``python -m harness.actors.mcp``, one process per server.
 
-Its server's entry comes in ``HARNESS_MCP_SERVER`` (JSON); its cwd is the workspace. The
-bridge connects as soon as the process is up and keeps the server connected (see
-``_bridge``); calls to a server that is restarting wait for it within their timeout.
+Its server's entry comes with the first :class:`McpWatch` (never in the environment: an
+entry may hold tokens, and no harness process keeps a secret where ``/proc/PID/environ``
+shows it); its cwd is the workspace. On that first watch the bridge starts a stdio
+server's process, then imports the SDK in a thread while the server boots, then keeps the
+server connected (see ``_bridge``). Calls to a server that is restarting wait for it
+within their timeout.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
+from typing import TYPE_CHECKING, Any
+
+import trio
 
 from harness.actors.mcp._config import McpServerConfig
-from harness.actors.mcp._names import SERVER_ENV
 from harness.actors.mcp._prespawn import spawn_early
-from harness.ipc import WORKER_TAG_ENV
-
-_config = McpServerConfig.from_json(os.environ.get(SERVER_ENV, '{"name": "unnamed"}'))
-_tag = os.environ.get(WORKER_TAG_ENV)
-# the supervisor's sweep finds processes by this tag, even after the bridge was killed
-_extra_env = {WORKER_TAG_ENV: _tag} if _tag else {}
-_stderr_r, _stderr_w = os.pipe()
-_stderr = os.fdopen(_stderr_w, "w")
-# A stdio server starts now, and boots while the SDK below is imported.
-_early = spawn_early(_config, workspace=os.getcwd(), extra_env=_extra_env, stderr=_stderr)
-
-import trio  # noqa: E402
-
-from harness.actors.mcp._bridge import Bridge  # noqa: E402
-from harness.ipc import Emit  # noqa: E402
-from harness.messages.mcp import (  # noqa: E402
+from harness.ipc import WORKER_TAG_ENV, Emit
+from harness.messages.mcp import (
     McpGetPrompt,
     McpListPrompts,
     McpListResources,
@@ -39,33 +31,49 @@ from harness.messages.mcp import (  # noqa: E402
     McpStatus,
     McpWatch,
 )
-from harness.messages.tools import ToolInvoke, ToolOutcome  # noqa: E402
-from harness.worker import Worker  # noqa: E402
+from harness.messages.tools import ToolInvoke, ToolOutcome
+from harness.worker import Worker
+
+if TYPE_CHECKING:
+    from harness.actors.mcp._bridge import Bridge
 
 worker = Worker("mcp", shutdown_grace=6.0)
 
-bridge = Bridge(
-    _config,
-    workspace=os.getcwd(),
-    extra_env=_extra_env,
-    stderr=(_stderr_r, _stderr),
-    early=_early,
-)
-_started = False
+_bridge: Bridge | None = None
+_ready = trio.Event()
+_starting = False
 _scope = trio.CancelScope()
 _done = trio.Event()
 
 
-def _ensure_started() -> None:
-    # The worker base has no start hook; the bridge runs as a system task from the first
-    # request on (the conversation watches each bridge as soon as it is up).
-    global _started
-    if not _started:
-        _started = True
-        trio.lowlevel.spawn_system_task(_run_bridge)
+async def _start(entry: dict[str, Any]) -> None:
+    global _bridge, _starting
+    if _starting:
+        return
+    _starting = True
+    config = McpServerConfig.from_json_data(entry)
+    tag = os.environ.get(WORKER_TAG_ENV)
+    # the supervisor's sweep finds processes by this tag, even after the bridge was killed
+    extra_env = {WORKER_TAG_ENV: tag} if tag else {}
+    read_fd, write_fd = os.pipe()
+    stderr = os.fdopen(write_fd, "w")
+    # a stdio server starts now and boots while the SDK is imported (in a thread, so the
+    # worker keeps answering heartbeats)
+    early = spawn_early(config, workspace=os.getcwd(), extra_env=extra_env, stderr=stderr)
+    module = await trio.to_thread.run_sync(importlib.import_module, "harness.actors.mcp._bridge")
+    _bridge = module.Bridge(
+        config,
+        workspace=os.getcwd(),
+        extra_env=extra_env,
+        stderr=(read_fd, stderr),
+        early=early,
+    )
+    # The worker base has no start hook; the bridge runs as a system task.
+    trio.lowlevel.spawn_system_task(_run_bridge, _bridge)
+    _ready.set()
 
 
-async def _run_bridge() -> None:
+async def _run_bridge(bridge: Bridge) -> None:
     try:
         with _scope:
             await bridge.run()
@@ -78,18 +86,26 @@ async def _run_bridge() -> None:
         _done.set()
 
 
+async def _get() -> Bridge:
+    """The bridge, once the first watch has brought its server's entry."""
+    await _ready.wait()
+    assert _bridge is not None
+    return _bridge
+
+
 @worker.on_shutdown
 async def _close() -> None:
     # the SDK's own shutdown (stdin closed, SIGTERM, SIGKILL) before the worker base kills
     # whatever is left
-    if _started:
+    if _bridge is not None:
         _scope.cancel()
         await _done.wait()
 
 
 @worker.stream(McpWatch)
 async def watch(req: McpWatch, emit: Emit) -> None:
-    _ensure_started()
+    await _start(req.server)
+    bridge = await _get()
     last: McpStatus | None = None
     while True:
         status = bridge.status()
@@ -101,39 +117,34 @@ async def watch(req: McpWatch, emit: Emit) -> None:
 
 @worker.handle(ToolInvoke)
 async def invoke(req: ToolInvoke) -> ToolOutcome:
-    _ensure_started()
-    return await bridge.call_tool(req.name, req.arguments)
+    return await (await _get()).call_tool(req.name, req.arguments)
 
 
 @worker.handle(McpListResources)
 async def list_resources(req: McpListResources) -> McpResources | ToolOutcome:
-    _ensure_started()
-    got = await bridge.list_resources()
+    got = await (await _get()).list_resources()
     return ToolOutcome(ok=False, output=got) if isinstance(got, str) else got
 
 
 @worker.handle(McpReadResource)
 async def read_resource(req: McpReadResource) -> ToolOutcome:
-    _ensure_started()
-    return await bridge.read_resource(req.uri)
+    return await (await _get()).read_resource(req.uri)
 
 
 @worker.handle(McpListPrompts)
 async def list_prompts(req: McpListPrompts) -> McpPrompts | ToolOutcome:
-    _ensure_started()
-    got = await bridge.list_prompts()
+    got = await (await _get()).list_prompts()
     return ToolOutcome(ok=False, output=got) if isinstance(got, str) else got
 
 
 @worker.handle(McpGetPrompt)
 async def get_prompt(req: McpGetPrompt) -> McpPromptText:
-    _ensure_started()
-    return await bridge.get_prompt(req.name, req.arguments)
+    return await (await _get()).get_prompt(req.name, req.arguments)
 
 
 @worker.handle(McpRestart)
 async def restart(req: McpRestart) -> McpStatus:
-    _ensure_started()
+    bridge = await _get()
     bridge.restart()
     return bridge.status()
 

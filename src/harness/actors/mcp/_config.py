@@ -138,17 +138,17 @@ class McpServerConfig:
             return " ".join([self.command, *self.args])
         return self.url
 
-    def to_json(self) -> str:
-        """The whole entry as JSON (how a bridge worker is told its server)."""
-        return json.dumps(attrs.asdict(self))
+    def to_json_data(self) -> dict[str, Any]:
+        """The whole entry as JSON data (how a bridge worker is told its server)."""
+        return attrs.asdict(self)
 
     @classmethod
-    def from_json(cls, text: str) -> McpServerConfig:
-        """The entry :meth:`to_json` wrote."""
-        data = json.loads(text)
-        data["args"] = tuple(data.get("args", ()))
-        data["auto_approve"] = tuple(data.get("auto_approve", ()))
-        return cls(**data)
+    def from_json_data(cls, data: dict[str, Any]) -> McpServerConfig:
+        """The entry :meth:`to_json_data` gave."""
+        fields = dict(data)
+        fields["args"] = tuple(fields.get("args", ()))
+        fields["auto_approve"] = tuple(fields.get("auto_approve", ()))
+        return cls(**fields)
 
 
 @attrs.frozen

@@ -1,13 +1,10 @@
-"""How MCP tools are named in the tool table, and how a bridge is told its server."""
+"""How MCP tools are named in the tool table."""
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["SERVER_ENV", "TOOL_PREFIX", "tool_name"]
-
-SERVER_ENV = "HARNESS_MCP_SERVER"
-"""The variable holding a bridge worker's server entry, as JSON."""
+__all__ = ["TOOL_PREFIX", "tool_name"]
 
 TOOL_PREFIX = "mcp__"
 
