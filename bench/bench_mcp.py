@@ -128,7 +128,7 @@ def _write_workspace(ws: Path, home: Path, servers: dict[str, Any] | None) -> No
 
 async def _launch(script: Path | None) -> tuple[float, float]:
     """(seconds until open_session yields, seconds until the MCP tools are in the table)."""
-    from harness.conversation._session import SessionOptions, open_session
+    from harness.conversation import SessionOptions, open_session
 
     with tempfile.TemporaryDirectory() as tmp:
         ws, home = Path(tmp, "ws"), Path(tmp, "home")
@@ -150,7 +150,7 @@ async def _launch(script: Path | None) -> tuple[float, float]:
                 return opened, 0.0
             with trio.fail_after(60):
                 # the table is plain data: polling it costs the session nothing
-                while "mcp__everything__echo" not in live.table:  # noqa: ASYNC110
+                while "mcp__everything__echo" not in live.conversation.table:  # noqa: ASYNC110
                     await trio.sleep(0.005)
             return opened, time.perf_counter() - t
 
