@@ -194,15 +194,9 @@ class Engine:
 
 @asynccontextmanager
 async def open_engine(
-    settings: WorkerSettings,
-    names: Sequence[str] | None = None,
-    *,
-    beside: Callable[[Engine], None] | None = None,
+    settings: WorkerSettings, names: Sequence[str] | None = None
 ) -> AsyncIterator[Engine]:
-    """Start the workers (default: every module in *settings*) and stop them all on exit.
-
-    *beside* is called once the supervisor is up, before the workers start, to start
-    what runs beside them without being waited for (the MCP bridges)."""
+    """Start the workers (default: every module in *settings*) and stop them all on exit."""
     from harness._forkstart import WORKER_PRELOAD
     from harness.supervisor import open_supervisor
 
@@ -210,8 +204,6 @@ async def open_engine(
         engine = Engine(sup, settings)
         engine._nursery = nursery
         nursery.start_soon(engine._forward, sup.subscribe())
-        if beside is not None:
-            beside(engine)
         try:
             eager = [n for n in settings.modules if n not in ON_DEMAND]
             await engine.start(eager if names is None else list(names))

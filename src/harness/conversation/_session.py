@@ -472,18 +472,13 @@ async def open_session(
     if options.record:
         log = store.open_log(resume_id) if resume_id else store.create()
     session_id = log.id if log else (resume_id or "unrecorded")
-    mcp: McpManager | None = None
-
-    def start_mcp(engine: Engine) -> None:
-        # the bridges start beside the other workers; nobody waits for them
-        nonlocal mcp
+    async with open_engine(worker_settings) as engine:
+        # the bridges start once the session's own workers are up, in the background:
+        # started beside them, their forks and imports delayed the first prompt
         mcp = McpManager(
             mcp_config, engine.supervisor, workspace=str(workspace), env={"HARNESS_HOME": str(home)}
         )
         engine.start_soon(mcp.run)
-
-    async with open_engine(worker_settings, beside=start_mcp) as engine:
-        assert mcp is not None
         engine.session_id = session_id
         local: dict[str, LocalTool] = memory_tools(MemoryStore(home / "memory.json"))
         local["use_skill"] = skill_tool(workspace, home)
