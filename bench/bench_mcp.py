@@ -33,7 +33,7 @@ PYTHONPATH = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH
 EVERYTHING = "@modelcontextprotocol/server-everything"
 EVERYTHING_VERSION = "2026.8.31"
 CALLS = 300
-LAUNCHES = 3
+LAUNCHES = 8
 
 
 def _fake_entry() -> dict[str, Any]:
@@ -157,11 +157,14 @@ async def _launch(script: Path | None) -> tuple[float, float]:
 
 async def _launches(script: Path) -> dict[str, float]:
     plain, with_mcp, tools, direct = [], [], [], []
-    for _ in range(LAUNCHES):
-        plain.append((await _launch(None))[0])
-        opened, ready = await _launch(script)
-        with_mcp.append(opened)
-        tools.append(ready)
+    for i in range(LAUNCHES):
+        # alternate which goes first, and let the last session's processes finish dying
+        for mcp in (True, False) if i % 2 else (False, True):
+            await trio.sleep(0.5)
+            opened, ready = await _launch(script if mcp else None)
+            (with_mcp if mcp else plain).append(opened)
+            if mcp:
+                tools.append(ready)
         direct.append(await _direct_start(script))
     return {
         "plain": statistics.median(plain),
