@@ -33,8 +33,9 @@ INTERNAL_VARIABLES = {
     "HARNESS_WORKERS",  # replace worker modules: for testing other worker builds
     "HARNESS_TOOLS_NO_RG",  # force the Python search fallback (tests)
 }
-# Flags of other programs, and of example prompts, that the README shows.
-FOREIGN_FLAGS = {"--short", "--verbose"}
+# Flags of other programs, of example prompts, and of the embedded model's own command
+# (python -m harness.actors.model.local), that the README shows.
+FOREIGN_FLAGS = {"--short", "--verbose", "--portable"}
 
 
 def _expand_braces(text: str) -> set[str]:

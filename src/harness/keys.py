@@ -25,6 +25,7 @@ from collections.abc import MutableMapping
 __all__ = [
     "ENV_KEYS",
     "PROVIDER_KEYS",
+    "held_items",
     "held_values",
     "is_secret_name",
     "is_secret_value",
@@ -123,6 +124,12 @@ def _is_proxy(name: str) -> bool:
 def provider_key(provider: str) -> str | None:
     """The key taken at start-up for *provider*, if there was one."""
     return next((_held[n] for n in ENV_KEYS.get(provider, ()) if _held.get(n)), None)
+
+
+def held_items() -> dict[str, str]:
+    """The variables taken out of the environment, by name (a copy): what ``${VAR}`` in an
+    MCP server's entry may still name."""
+    return dict(_held)
 
 
 def held_values() -> list[str]:

@@ -212,6 +212,8 @@ async def _run(
         # session_started and the problems went out before we subscribed
         for event in session.opening:
             writer(event)
+        if session.mcp is not None:
+            await session.mcp.wait_started()  # the task is given now: its MCP tools must be there
         interrupted = False
         async with trio.open_nursery() as nursery:
 

@@ -146,6 +146,13 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("off", "workspace-write"),
         help="run shell commands under bubblewrap: the workspace writable, the rest read-only",
     )
+    parser.add_argument(
+        "--mcp-config",
+        action="append",
+        metavar="FILE",
+        default=[],
+        help="an MCP configuration file beside .mcp.json and $HARNESS_HOME/mcp.json",
+    )
     sess = parser.add_argument_group("sessions")
     sess.add_argument("--resume", metavar="ID|TITLE", help="resume a session of this workspace")
     sess.add_argument(

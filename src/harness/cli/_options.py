@@ -59,6 +59,7 @@ def session_options(
     kw["continue_latest"] = bool(getattr(args, "continue_", False))
     kw["allow"] = tuple(getattr(args, "allow", None) or ())
     kw["deny"] = tuple(getattr(args, "deny", None) or ())
+    kw["mcp_config_files"] = tuple(getattr(args, "mcp_config", None) or ())
     workers = environ.get("HARNESS_WORKERS")
     if workers:
         try:

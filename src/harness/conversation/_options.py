@@ -9,6 +9,7 @@ the provider and its models are settled when the options leave them open.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import attrs
 
@@ -89,6 +90,10 @@ class SessionOptions:
     seed: int | None = None
     subagents: SubagentLimits = attrs.field(factory=SubagentLimits)
     deepthink: bool = False
+    # MCP (issue 16): server entries given in code, and configuration files beside
+    # $HARNESS_HOME/mcp.json and the workspace's .mcp.json (--mcp-config).
+    mcp_servers: dict[str, Any] | None = None
+    mcp_config_files: tuple[str, ...] = ()
 
 
 @attrs.frozen

@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any, Literal
 import attrs
 import trio
 
+from harness.actors.mcp import load_mcp_config
 from harness.conversation import events as ev
 from harness.conversation._atomic import read_json
 from harness.conversation._calls import LocalTool
 from harness.conversation._engine import Engine, WorkerSettings, open_engine, worker_env
 from harness.conversation._local_tools import memory_tools, skill_tool
 from harness.conversation._loop import Conversation, Listener
+from harness.conversation._mcp import McpManager
 from harness.conversation._memory import MemoryStore
 from harness.conversation._options import SessionOptions, loop_config, model_choice
 from harness.conversation._ports import Approver, FrontendPort
@@ -38,7 +40,7 @@ from harness.conversation._store import (
 )
 from harness.conversation._subagents import AgentState, SubagentPool, Task
 from harness.home import harness_home
-from harness.keys import held_values, provider_key
+from harness.keys import held_items, held_values, provider_key
 from harness.messages import PermissionMode
 from harness.messages.model import ChatMessage, ListModels, ModelList
 from harness.messages.tools import (
@@ -122,6 +124,7 @@ class Session:
         conversation, engine, log, store: the loop, the workers, the session log and
             the workspace's sessions underneath, for this package's tests and for
             diagnostics; a frontend needs only the methods.
+        mcp: the MCP servers (``/mcp`` reads and restarts them through it).
     """
 
     def __init__(
@@ -138,6 +141,7 @@ class Session:
         problems: list[str],
         resumed: bool,
         subagents: SubagentPool | None = None,
+        mcp: McpManager | None = None,
     ) -> None:
         self.conversation = conversation
         self._subagents = subagents
@@ -150,8 +154,7 @@ class Session:
         self._opening = opening
         self.problems = problems
         self.resumed = resumed
-        self.started: ev.SessionStarted | None = None
-        """The session's first event, as it was sent."""
+        self.mcp = mcp
 
     # --- what it is -------------------------------------------------------------------
 
@@ -512,6 +515,15 @@ async def open_session(
         extra={"allow": list(options.allow), "deny": list(options.deny)},
     )
     problems.extend(str(p) for p in perms.problems)
+    # MCP entries may name secrets harness took out of its environment at start
+    mcp_config = load_mcp_config(
+        workspace,
+        home=home,
+        environ={**held_items(), **environ},
+        extra_files=options.mcp_config_files,
+        entries=options.mcp_servers,
+    )
+    problems.extend(mcp_config.problems)
     masker = SecretMasker(environ, [options.api_key or "", *provider_keys(home), *held_values()])
     # workers get HARNESS_HOME so they read the same keys store and state
     worker_settings = WorkerSettings(
@@ -532,6 +544,12 @@ async def open_session(
         log = store.open_log(resume_id) if resume_id else store.create()
     session_id = log.id if log else (resume_id or "unrecorded")
     async with open_engine(worker_settings) as engine:
+        # the bridges start once the session's own workers are up, in the background:
+        # started beside them, their forks and imports delayed the first prompt
+        mcp = McpManager(
+            mcp_config, engine.supervisor, workspace=str(workspace), env={"HARNESS_HOME": str(home)}
+        )
+        engine.start_soon(mcp.run)
         engine.session_id = session_id
         local: dict[str, LocalTool] = memory_tools(MemoryStore(home / "memory.json"))
         local["use_skill"] = skill_tool(workspace, home)
@@ -539,7 +557,7 @@ async def open_session(
             session_id=session_id,
             config=config,
             model=engine,
-            executors=engine,
+            executors=mcp.executors(engine),
             table=table,
             policy=_PermissionsPolicy(perms),
             approver=approver,
@@ -561,6 +579,7 @@ async def open_session(
             conv.subscribe(log.append)
             engine.start_soon(log.write_behind)
         engine.subscribe(conv.emit)
+        problems.extend(mcp.attach(conv, perms))
         opening: list[ev.ConversationEvent] = [
             ev.SessionStarted(
                 session_id=session_id,
@@ -585,6 +604,7 @@ async def open_session(
             problems=problems,
             resumed=resume_id is not None,
             subagents=pool,
+            mcp=mcp,
         )
         for event in opening:
             conv.emit(event)

@@ -5,6 +5,23 @@ classes built on :class:`harness.ipc.Message`, so they import nothing heavy and
 every process may import them.
 """
 
+from harness.messages.mcp import (
+    MCP_STATES,
+    McpGetPrompt,
+    McpListPrompts,
+    McpListResources,
+    McpPromptInfo,
+    McpPrompts,
+    McpPromptText,
+    McpReadResource,
+    McpResource,
+    McpResources,
+    McpRestart,
+    McpState,
+    McpStatus,
+    McpTool,
+    McpWatch,
+)
 from harness.messages.model import (
     PROVIDERS,
     ChatMessage,
@@ -39,6 +56,7 @@ from harness.messages.tools import (
 )
 
 __all__ = [
+    "MCP_STATES",
     "PERMISSION_MODES",
     "PROVIDERS",
     "AutocommitState",
@@ -49,6 +67,20 @@ __all__ = [
     "HistoryRef",
     "HistoryUnknown",
     "ListModels",
+    "McpGetPrompt",
+    "McpListPrompts",
+    "McpListResources",
+    "McpPromptInfo",
+    "McpPromptText",
+    "McpPrompts",
+    "McpReadResource",
+    "McpResource",
+    "McpResources",
+    "McpRestart",
+    "McpState",
+    "McpStatus",
+    "McpTool",
+    "McpWatch",
     "ModelDone",
     "ModelError",
     "ModelEvent",

@@ -90,22 +90,17 @@ async def cmd_status(app: App, p: ParsedCommand) -> None:
     )
 
 
-@command("mcp", "", "the MCP servers this folder's .mcp.json declares")
+@command(
+    "mcp",
+    "[list | tools | resources | reload | restart NAME | prompt SERVER NAME k=v]",
+    "MCP servers, their tools and resources; reload, restart, send a server's prompt",
+    complete=(("list", "tools", "resources", "reload", "restart", "prompt"),),
+)
 async def cmd_mcp(app: App, p: ParsedCommand) -> None:
-    """The servers ``.mcp.json`` declares (this build starts none)."""
-    path = app.workspace / ".mcp.json"
-    try:
-        servers = json.loads(path.read_text()).get("mcpServers", {})
-    except FileNotFoundError:
-        say(app, "no MCP servers: this folder has no .mcp.json")
-        return
-    except (OSError, ValueError, AttributeError) as exc:
-        raise CommandError(f".mcp.json cannot be read: {exc}") from exc
-    for name, spec in servers.items():
-        kind = spec.get("type") or ("stdio" if "command" in spec else "http")
-        where = clean_line(str(spec.get("command") or spec.get("url", "")))
-        say(app, f"  {clean_line(name)}  {kind}  {where}")
-    say(app, "MCP bridges are not started by this build of harness.", "dim")
+    """The session's MCP servers (the subcommands live in ``_cmd_mcp``)."""
+    from harness.cli.tui._cmd_mcp import run_mcp
+
+    await run_mcp(app, p)
 
 
 @command(

@@ -1,0 +1,211 @@
+"""Benchmarks of the MCP bridge workers.
+
+- A tool call's round trip to a fast stdio server (our own SDK server's ``echo``)
+  through harness (main process → bridge worker → server and back) beside the same call
+  made directly with the SDK's ``Client`` in this process, alternating, in the same run
+  (goal: within 1.5x).
+- Launch → tools available for ``@modelcontextprotocol/server-everything`` over stdio:
+  how long ``open_session`` takes with the server configured beside without it (goal: the
+  first prompt is not delayed at all), and launch → its tools in the table beside the
+  server's own start (the SDK connecting and listing its tools directly; goal: within
+  1.5 s of it).
+
+Run: ``python -m bench.bench_mcp`` (or ``make bench``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import trio
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHONPATH = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+EVERYTHING = "@modelcontextprotocol/server-everything"
+EVERYTHING_VERSION = "2026.8.31"
+CALLS = 300
+LAUNCHES = 8
+
+
+def _fake_entry() -> dict[str, Any]:
+    return {
+        "command": sys.executable,
+        "args": ["-m", "tests.mcp_bridge.fake_server"],
+        "env": {"PYTHONPATH": PYTHONPATH},
+        "cwd": str(ROOT),
+    }
+
+
+def _everything() -> Path | None:
+    """server-everything's entry script, installed with npm into a cache folder."""
+    npm = shutil.which("npm")
+    if npm is None or shutil.which("node") is None:
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    prefix = Path(base) / "harness-tests" / "npm" / f"server-everything-{EVERYTHING_VERSION}"
+    script = prefix / "node_modules" / EVERYTHING / "dist" / "index.js"
+    if not script.exists():
+        prefix.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(prefix),
+             f"{EVERYTHING}@{EVERYTHING_VERSION}"],
+            capture_output=True,
+            timeout=600,
+        )  # fmt: skip
+    return script if script.exists() else None
+
+
+async def _round_trips() -> tuple[float, float, float]:
+    from mcp import Client, StdioServerParameters
+
+    from harness.actors.mcp import McpServerConfig
+    from harness.messages.mcp import McpStatus, McpWatch
+    from harness.messages.tools import ToolInvoke
+    from harness.supervisor import ChildSpec, open_supervisor
+
+    entry = _fake_entry()
+    config = McpServerConfig(
+        name="fast", command=entry["command"], args=tuple(entry["args"]), env=entry["env"]
+    )
+    params = StdioServerParameters(
+        command=entry["command"], args=entry["args"], env=entry["env"], cwd=entry["cwd"]
+    )
+    async with open_supervisor() as sup, Client(params, cache=None) as direct:
+        handle = await sup.start(
+            ChildSpec(
+                name="mcp:fast",
+                module="harness.actors.mcp",
+                cwd=str(ROOT),
+            )
+        )
+        watch = McpWatch(server=config.to_json_data())
+        async with handle.stream(watch, timeout=None) as items:
+            async for status in items:
+                if isinstance(status, McpStatus) and status.state == "ready":
+                    break
+        msg = ToolInvoke(name="echo", arguments={"text": "ping"})
+        for _ in range(20):  # warm both paths
+            await handle.request(msg, timeout=30)
+            await direct.call_tool("echo", {"text": "ping"})
+        base, ours, ratios = [], [], []
+        for _ in range(CALLS):
+            t0 = time.perf_counter()
+            await direct.call_tool("echo", {"text": "ping"})
+            t1 = time.perf_counter()
+            await handle.request(msg, timeout=30)
+            t2 = time.perf_counter()
+            base.append(t1 - t0)
+            ours.append(t2 - t1)
+            ratios.append((t2 - t1) / (t1 - t0))
+    return statistics.median(base), statistics.median(ours), statistics.median(ratios)
+
+
+async def _direct_start(script: Path) -> float:
+    from mcp import Client, StdioServerParameters
+
+    params = StdioServerParameters(command=shutil.which("node") or "node", args=[str(script)])
+    t = time.perf_counter()
+    async with Client(params, cache=None) as client:
+        await client.list_tools()
+        return time.perf_counter() - t
+
+
+def _write_workspace(ws: Path, home: Path, servers: dict[str, Any] | None) -> None:
+    ws.mkdir()
+    home.mkdir()
+    if servers is not None:
+        (ws / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+
+
+async def _launch(script: Path | None) -> tuple[float, float]:
+    """(seconds until open_session yields, seconds until the MCP tools are in the table)."""
+    from harness.conversation import SessionOptions, open_session
+
+    with tempfile.TemporaryDirectory() as tmp:
+        ws, home = Path(tmp, "ws"), Path(tmp, "home")
+        servers = {"everything": {"command": shutil.which("node"), "args": [str(script)]}}
+        _write_workspace(ws, home, servers if script is not None else None)
+        options = SessionOptions(
+            workspace=str(ws),
+            home=str(home),
+            provider="openai",
+            models=("none",),
+            base_url="http://127.0.0.1:9",
+            workers={"model": "harness.actors.model", "tools": "harness.actors.tools"},
+            record=False,
+        )
+        t = time.perf_counter()
+        async with open_session(options) as live:
+            opened = time.perf_counter() - t
+            if script is None:
+                return opened, 0.0
+            with trio.fail_after(60):
+                # the table is plain data: polling it costs the session nothing
+                while "mcp__everything__echo" not in live.conversation.table:  # noqa: ASYNC110
+                    await trio.sleep(0.005)
+            return opened, time.perf_counter() - t
+
+
+async def _launches(script: Path) -> dict[str, float]:
+    plain, with_mcp, tools, direct = [], [], [], []
+    for i in range(LAUNCHES):
+        # alternate which goes first, and let the last session's processes finish dying
+        for mcp in (True, False) if i % 2 else (False, True):
+            await trio.sleep(0.5)
+            opened, ready = await _launch(script if mcp else None)
+            (with_mcp if mcp else plain).append(opened)
+            if mcp:
+                tools.append(ready)
+        direct.append(await _direct_start(script))
+    return {
+        "plain": statistics.median(plain),
+        "with_mcp": statistics.median(with_mcp),
+        "tools": statistics.median(tools),
+        "direct": statistics.median(direct),
+    }
+
+
+def run() -> list[tuple[str, str, str]]:
+    base, ours, ratio = trio.run(_round_trips)
+    rows = [
+        (
+            f"echo round trip, stdio server, median of {CALLS}",
+            f"{ours * 1e3:.2f} ms",
+            f"SDK direct {base * 1e3:.2f} ms; ratio {ratio:.2f}x (goal ≤ 1.5x)",
+        )
+    ]
+    script = _everything()
+    if script is None:
+        rows.append(("launch → tools (server-everything)", "skipped", "npm or node missing"))
+        return rows
+    f = trio.run(_launches, script)
+    rows.append(
+        (
+            f"open_session with server-everything, median of {LAUNCHES}",
+            f"{f['with_mcp'] * 1e3:.0f} ms",
+            f"without MCP {f['plain'] * 1e3:.0f} ms (goal: no delay)",
+        )
+    )
+    rows.append(
+        (
+            "launch → server-everything's tools in the table",
+            f"{f['tools']:.2f} s",
+            f"its own start (SDK direct) {f['direct']:.2f} s; "
+            f"+{f['tools'] - f['direct']:.2f} s (goal ≤ +1.5 s)",
+        )
+    )
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run():
+        print(" | ".join(row))

@@ -1,0 +1,29 @@
+"""The MCP bridges: one worker process per MCP server (``python -m harness.actors.mcp``).
+
+What other processes import from here is light: the configuration (:func:`load_mcp_config`,
+:class:`McpServerConfig`), how a server's tools are named in the tool table
+(:func:`tool_name`).
+The bridge itself (``_bridge``) speaks MCP through the official SDK, which loads only in
+bridge processes.
+"""
+
+from harness.actors.mcp._config import (
+    McpConfig,
+    McpConfigError,
+    McpServerConfig,
+    load_mcp_config,
+    parse_mcp_file,
+    parse_mcp_servers,
+)
+from harness.actors.mcp._names import TOOL_PREFIX, tool_name
+
+__all__ = [
+    "TOOL_PREFIX",
+    "McpConfig",
+    "McpConfigError",
+    "McpServerConfig",
+    "load_mcp_config",
+    "parse_mcp_file",
+    "parse_mcp_servers",
+    "tool_name",
+]

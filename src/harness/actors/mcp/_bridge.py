@@ -1,0 +1,704 @@
+"""One MCP server kept up by its bridge worker, through the official SDK.
+
+:class:`Bridge` connects (stdio, streamable HTTP or SSE), initialises within the
+server's ``startupTimeout``, lists its tools and keeps them current on
+``notifications/tools/list_changed``. When the server exits or its transport breaks it
+reconnects with backoff; a server that keeps dying after it was up (more than
+:data:`MAX_RESTARTS` within :data:`RESTART_WINDOW` seconds) is marked ``failed`` until
+:meth:`Bridge.restart`; a server that never came up is retried in the background.
+
+Calls are bounded by the server's ``timeout``: the SDK cancels the request; a server that
+then does not answer a listing within :data:`PROBE_TIMEOUT` is restarted.
+
+This module imports the SDK (pydantic, httpx2, starlette): only bridge processes load it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import math
+import os
+import signal
+import subprocess
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import IO, Any, TypeVar
+
+import anyio
+import httpx2
+import mcp_types as types
+import trio
+from mcp import Client, StdioServerParameters
+from mcp.client.sse import sse_client
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
+from mcp_types import CONNECTION_CLOSED
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import ValidationError
+
+from harness._version import __version__
+from harness.actors.mcp._config import McpServerConfig
+from harness.actors.mcp._output import StderrTail, cap_text, clean_text
+from harness.actors.mcp._prespawn import server_cwd, server_env
+from harness.messages.mcp import (
+    McpPromptInfo,
+    McpPrompts,
+    McpPromptText,
+    McpResource,
+    McpResources,
+    McpState,
+    McpStatus,
+    McpTool,
+)
+from harness.messages.tools import ToolOutcome
+
+__all__ = ["MAX_RESTARTS", "PROBE_TIMEOUT", "RESTART_WINDOW", "Bridge"]
+
+MAX_RESTARTS = 5
+RESTART_WINDOW = 60.0
+PROBE_TIMEOUT = 5.0
+_BACKOFF_FIRST, _BACKOFF_MAX = 0.25, 10.0
+_DOWN_FIRST, _DOWN_MAX = 1.0, 30.0
+_PAGES = 50
+
+T = TypeVar("T")
+
+
+class _Broken(Exception):
+    """The connection is gone; the message says how."""
+
+
+class _WatchedRead:
+    """The SDK's read stream, telling the bridge when it ends (the server went away)."""
+
+    def __init__(self, inner: Any, on_end: Callable[[], None]) -> None:
+        self._inner = inner
+        self._on_end = on_end
+
+    async def receive(self) -> Any:
+        try:
+            return await self._inner.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            self._on_end()
+            raise
+
+    def __aiter__(self) -> _WatchedRead:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _WatchedRead:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+class _Watched:
+    """A transport whose read stream is watched (see :class:`_WatchedRead`)."""
+
+    def __init__(self, inner: Any, on_end: Callable[[], None]) -> None:
+        self._inner = inner
+        self._on_end = on_end
+
+    async def __aenter__(self) -> tuple[Any, Any]:
+        read, write = await self._inner.__aenter__()
+        return _WatchedRead(read, self._on_end), write
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
+
+
+@asynccontextmanager
+async def _http_transport(url: str, headers: dict[str, str]) -> AsyncIterator[Any]:
+    timeout = httpx2.Timeout(30.0, read=300.0)
+    async with (
+        httpx2.AsyncClient(headers=headers or None, timeout=timeout) as http,
+        streamable_http_client(url, http_client=http) as streams,
+    ):
+        yield streams
+
+
+async def _stop_early(proc: subprocess.Popen[bytes], stdin: trio.lowlevel.FdStream) -> None:
+    """The MCP shutdown order, as the SDK's ``stdio_client`` does it: close stdin, wait,
+    SIGTERM the group, wait, SIGKILL it."""
+    with contextlib.suppress(trio.ClosedResourceError, OSError):
+        await stdin.aclose()
+    for sig in (None, signal.SIGTERM, signal.SIGKILL):
+        if sig is not None:
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, sig)
+        with trio.move_on_after(2.0):
+            while proc.poll() is None:  # noqa: ASYNC110 (a Popen exit wakes nothing: polled, as the SDK does)
+                await trio.sleep(0.01)
+        if proc.returncode is not None:
+            return
+
+
+@asynccontextmanager
+async def _early_transport(proc: subprocess.Popen[bytes]) -> AsyncIterator[Any]:
+    """The SDK's stdio streams over a server process started before the SDK was imported
+    (see ``_prespawn``): newline-delimited JSON-RPC on its stdin and stdout."""
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    stdin = trio.lowlevel.FdStream(os.dup(proc.stdin.fileno()))
+    stdout = trio.lowlevel.FdStream(os.dup(proc.stdout.fileno()))
+    proc.stdin.close()
+    proc.stdout.close()
+    read_w, read_r = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_w, write_r = anyio.create_memory_object_stream[SessionMessage](0)
+
+    async def reader() -> None:
+        buffer = b""
+        async with read_w:
+            while True:
+                try:
+                    chunk = await stdout.receive_some(65536)
+                except (trio.ClosedResourceError, OSError):
+                    return
+                if not chunk:
+                    return
+                *lines, buffer = (buffer + chunk).split(b"\n")
+                for line in lines:
+                    item: SessionMessage | Exception
+                    try:
+                        item = SessionMessage(
+                            types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                        )
+                    except ValueError as exc:
+                        item = exc
+                    try:
+                        await read_w.send(item)
+                    except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                        return
+
+    async def writer() -> None:
+        try:
+            async with write_r:
+                async for message in write_r:
+                    data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    await stdin.send_all((data + "\n").encode())
+        except (trio.ClosedResourceError, trio.BrokenResourceError, OSError):
+            await read_w.aclose()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(reader)
+        nursery.start_soon(writer)
+        try:
+            yield read_r, write_w
+        finally:
+            with trio.CancelScope(shield=True):
+                await _stop_early(proc, stdin)
+                await stdout.aclose()
+            nursery.cancel_scope.cancel()
+
+
+def _first_leaf(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _describe(exc: BaseException) -> str:
+    leaf = _first_leaf(exc)
+    if isinstance(leaf, MCPError):
+        return f"{leaf.message} (MCP error {leaf.code})"
+    if isinstance(leaf, httpx2.HTTPStatusError):
+        return f"HTTP {leaf.response.status_code} from {leaf.request.url}"
+    text = str(leaf) or type(leaf).__name__
+    return f"{type(leaf).__name__}: {text}" if not isinstance(leaf, _Broken) else text
+
+
+def _tool(t: types.Tool) -> McpTool:
+    ann = t.annotations
+    return McpTool(
+        name=t.name,
+        description=t.description or "",
+        input_schema=dict(t.input_schema or {"type": "object"}),
+        read_only=bool(ann is not None and ann.read_only_hint),
+        destructive=None if ann is None else ann.destructive_hint,
+        title=(t.title or (ann.title if ann is not None and ann.title else "")) or "",
+    )
+
+
+def _block_text(block: Any) -> str:
+    """One content block as text (media as a one-line note)."""
+    if isinstance(block, types.TextContent):
+        return block.text
+    if isinstance(block, types.ImageContent | types.AudioContent):
+        kind = "image" if isinstance(block, types.ImageContent) else "audio"
+        return f"[{kind} {block.mime_type}, {len(block.data) * 3 // 4} bytes]"
+    if isinstance(block, types.ResourceLink):
+        return f"[resource link {block.uri}" + (f" ({block.name})" if block.name else "") + "]"
+    if isinstance(block, types.EmbeddedResource):
+        return _resource_text(block.resource)
+    return f"[{getattr(block, 'type', type(block).__name__)} content]"
+
+
+def _resource_text(contents: Any) -> str:
+    if isinstance(contents, types.TextResourceContents):
+        return contents.text
+    if isinstance(contents, types.BlobResourceContents):
+        mime = contents.mime_type or "binary"
+        return f"[{mime} resource {contents.uri}, {len(contents.blob) * 3 // 4} bytes]"
+    return f"[resource {getattr(contents, 'uri', '')}]"
+
+
+def _tool_outcome(result: types.CallToolResult) -> ToolOutcome:
+    parts = [_block_text(b) for b in result.content]
+    if not any(p.strip() for p in parts) and result.structured_content is not None:
+        parts = [json.dumps(result.structured_content, ensure_ascii=False)]
+    text = cap_text(clean_text("\n".join(parts)))
+    return ToolOutcome(ok=not result.is_error, output=text or "(no output)")
+
+
+class _SdkLog(logging.Handler):
+    """The SDK's log records as one line each in the stderr tail (never on a terminal)."""
+
+    def __init__(self, tail: StderrTail) -> None:
+        super().__init__(logging.WARNING)
+        self._tail = tail
+
+    def emit(self, record: logging.LogRecord) -> None:
+        msg = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            msg += f": {_describe(record.exc_info[1])}"
+        self._tail.note(f"[sdk] {msg.splitlines()[0] if msg else record.levelname}")
+
+
+class Bridge:
+    """One server, kept connected. Start it with :meth:`run` (it never raises).
+
+    Args:
+        config: the server's entry.
+        workspace: the folder a relative ``cwd`` is resolved against.
+        extra_env: added to a stdio server's environment (the worker tag, so the
+            supervisor's sweep finds the server even after the bridge is killed).
+    """
+
+    def __init__(
+        self,
+        config: McpServerConfig,
+        *,
+        workspace: str = "",
+        extra_env: dict[str, str] | None = None,
+        stderr: tuple[int, IO[str]] | None = None,
+        early: subprocess.Popen[bytes] | None = None,
+    ) -> None:
+        self.config = config
+        self._stderr = stderr
+        self._early = early
+        self.workspace = workspace or os.getcwd()
+        self.extra_env = dict(extra_env or {})
+        self.tail = StderrTail()
+        self.state: McpState = "starting"
+        self.tools: tuple[McpTool, ...] = ()
+        self.instructions = ""
+        self.error = ""
+        self.restarts = 0
+        self.protocol = ""
+        self.generation = 0
+        self._client: Client | None = None
+        self._changed = trio.Event()
+        self._broken = trio.Event()
+        self._broken_why = ""
+        self._restart_now = trio.Event()
+        self._conn: trio.Nursery | None = None
+        self._errlog: Any = None
+        log = logging.getLogger("mcp")
+        log.addHandler(_SdkLog(self.tail))
+        log.propagate = False
+
+    # --- state --------------------------------------------------------------------------
+
+    def status(self) -> McpStatus:
+        """Where the server is now."""
+        return McpStatus(
+            server=self.config.name,
+            transport=self.config.transport,
+            state=self.state,
+            tools=self.tools if self.state == "ready" else (),
+            instructions=self.instructions,
+            error=self.error,
+            stderr_tail=self.tail.text(),
+            restarts=self.restarts,
+            protocol=self.protocol,
+            generation=self.generation,
+        )
+
+    async def changed(self) -> None:
+        """Wait for the next change of :meth:`status`."""
+        await self._changed.wait()
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+    def _set(self, state: McpState, **fields: Any) -> None:
+        self.state = state
+        for key, value in fields.items():
+            setattr(self, key, value)
+        self._notify()
+
+    def _break(self, why: str) -> None:
+        if not self._broken.is_set():
+            self._broken_why = why
+            self._broken.set()
+
+    def restart(self) -> None:
+        """Drop the connection and start again at once, forgetting earlier failures."""
+        self._restart_now.set()
+        self._break("restarted on request")
+
+    # --- the connection's life ----------------------------------------------------------
+
+    async def run(self) -> None:
+        """Keep the server connected until cancelled."""
+        if self._stderr is None:
+            read_fd, write_fd = os.pipe()
+            self._stderr = (read_fd, os.fdopen(write_fd, "w"))
+        read_fd, self._errlog = self._stderr
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._drain_stderr, read_fd)
+            await self._keep_up()
+
+    async def _drain_stderr(self, fd: int) -> None:
+        stream = trio.lowlevel.FdStream(fd)
+        while True:
+            data = await stream.receive_some(65536)
+            if not data:
+                return
+            self.tail.feed(data)
+            self._notify()
+
+    async def _keep_up(self) -> None:
+        recent: deque[float] = deque()
+        down_tries = 0
+        while True:
+            was_up = await self._session()
+            if self._restart_now.is_set():
+                self._restart_now = trio.Event()
+                recent.clear()
+                down_tries = 0
+                self.restarts += 1
+                self._set("restarting")
+                continue
+            now = trio.current_time()
+            if was_up:
+                down_tries = 0
+                while recent and now - recent[0] > RESTART_WINDOW:
+                    recent.popleft()
+                if len(recent) >= MAX_RESTARTS:
+                    self._set(
+                        "failed",
+                        error=f"{self.error}; {len(recent) + 1} failures within "
+                        f"{RESTART_WINDOW:g} s, so it was given up (/mcp reload tries again)",
+                    )
+                    await self._restart_now.wait()
+                    self._restart_now = trio.Event()
+                    recent.clear()
+                    self._set("restarting")
+                    continue
+                delay = (
+                    0.0
+                    if not recent
+                    else min(_BACKOFF_FIRST * 2 ** (len(recent) - 1), _BACKOFF_MAX)
+                )
+                recent.append(now)
+                self.restarts += 1
+                self._set("restarting")
+            else:
+                down_tries += 1
+                delay = min(_DOWN_FIRST * 2 ** (down_tries - 1), _DOWN_MAX)
+                self._set("down")
+            with trio.move_on_after(delay):
+                await self._restart_now.wait()
+            if self._restart_now.is_set():
+                self._restart_now = trio.Event()
+                recent.clear()
+                down_tries = 0
+
+    def _transport(self) -> Any:
+        cfg = self.config
+        if self._early is not None:
+            early, self._early = self._early, None
+            return _early_transport(early)
+        if cfg.transport == "stdio":
+            params = StdioServerParameters(
+                command=cfg.command,
+                args=list(cfg.args),
+                # the SDK adds its defaults again: the same values as server_env's
+                env=server_env(cfg, self.extra_env),
+                cwd=server_cwd(cfg, self.workspace),
+                encoding_error_handler="replace",
+            )
+            return stdio_client(params, errlog=self._errlog)
+        if cfg.transport == "sse":
+            return sse_client(cfg.url, headers=dict(cfg.headers), timeout=cfg.startup_timeout)
+        return _http_transport(cfg.url, dict(cfg.headers))
+
+    async def _session(self) -> bool:
+        """One connection, from start to break; ``True`` if it got as far as ``ready``."""
+        cfg = self.config
+        self._broken = trio.Event()
+        self._broken_why = ""
+        gone = "exited" if cfg.transport == "stdio" else "closed the connection"
+
+        def on_end() -> None:
+            self._break(gone)
+
+        up = False
+        with trio.CancelScope() as scope:
+            scope.deadline = trio.current_time() + cfg.startup_timeout
+            try:
+                async with (
+                    Client(
+                        _Watched(self._transport(), on_end),
+                        cache=None,
+                        client_info=types.Implementation(name="harness", version=__version__),
+                        message_handler=self._on_message,
+                    ) as client,
+                    trio.open_nursery() as conn,
+                ):
+                    self._conn = conn
+                    tools = await self._list_tools(client)
+                    scope.deadline = math.inf
+                    up = True
+                    self._client = client
+                    self.generation += 1
+                    self._set(
+                        "ready",
+                        tools=tools,
+                        instructions=clean_text(client.instructions or ""),
+                        protocol=client.protocol_version,
+                        error="",
+                    )
+                    if client.protocol_version in MODERN_PROTOCOL_VERSIONS:
+                        conn.start_soon(self._listen, client)
+                    await self._broken.wait()
+                    self._client = None
+                    self._set("restarting", error=self._broken_why)
+                    conn.cancel_scope.cancel()
+            except Exception as exc:
+                why = self._broken_why or _describe(exc)
+                self.error = why if up else f"could not start: {why}"
+        self._client = None
+        self._conn = None
+        if scope.cancelled_caught and not up:
+            self.error = f"did not start within {cfg.startup_timeout:g} s"
+        if not up and not self.error:
+            self.error = "could not start"
+        return up
+
+    async def _list_tools(self, client: Client) -> tuple[McpTool, ...]:
+        tools: list[McpTool] = []
+        cursor: str | None = None
+        for _ in range(_PAGES):
+            page = await client.list_tools(cursor=cursor)
+            tools.extend(_tool(t) for t in page.tools)
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        return tuple(tools)
+
+    async def _listen(self, client: Client) -> None:
+        # a 2026-07-28 server tells of changes only to a listener; its events also reach
+        # the message handler, which refreshes
+        try:
+            async with client.listen(tools_list_changed=True) as sub:
+                async for _event in sub:
+                    pass
+        except Exception as exc:
+            if not self._broken.is_set():
+                self.tail.note(f"[bridge] no change notifications: {_describe(exc)}")
+
+    async def _on_message(self, message: Any) -> None:
+        if isinstance(message, Exception):
+            self.tail.note(f"[bridge] {_describe(message)}")
+            self._notify()
+            return
+        if isinstance(message, types.ToolListChangedNotification):
+            client, conn = self._client, self._conn
+            if client is not None and conn is not None:
+                conn.start_soon(self._refresh, client)
+
+    async def _refresh(self, client: Client) -> None:
+        try:
+            with trio.fail_after(self.config.timeout):
+                tools = await self._list_tools(client)
+        except Exception as exc:
+            self.tail.note(f"[bridge] the tool list could not be read again: {_describe(exc)}")
+            return
+        if self._client is client:
+            self._set("ready", tools=tools)
+
+    # --- calls ----------------------------------------------------------------------------
+
+    def _label(self) -> str:
+        return f"MCP server {self.config.name!r}"
+
+    async def _ready_client(self) -> Client:
+        """The connected client, waiting for a (re)start within the call's timeout."""
+        cfg = self.config
+        # a restart takes a teardown (up to ~5 s for a stdio server) and a start-up
+        with trio.move_on_after(cfg.startup_timeout + 5.0):
+            while True:
+                if self.state == "ready" and self._client is not None:
+                    return self._client
+                if self.state in ("failed", "down"):
+                    break
+                await self.changed()
+        what = {
+            "failed": "has failed and was given up",
+            "down": "is not running",
+            "starting": "is still starting",
+            "restarting": "is restarting",
+        }.get(self.state, "is not ready")
+        raise _Broken(f"{self._label()} {what}" + (f" ({self.error})" if self.error else ""))
+
+    async def _guarded(self, what: str, op: Callable[[Client], Awaitable[T]]) -> T | str:
+        """Run *op* on the client within the timeout; a failure comes back as a sentence."""
+        try:
+            client = await self._ready_client()
+        except _Broken as exc:
+            return f"{exc}; {what} did not run."
+        generation = self.generation
+        timeout = self.config.timeout
+        try:
+            with trio.move_on_after(timeout) as scope:
+                return await op(client)
+        except MCPError as exc:
+            if exc.code != CONNECTION_CLOSED:
+                return f"{self._label()} answered {what} with an error: {exc.message}"
+            self._break(self._broken_why or "closed the connection")
+            return (
+                f"{self._label()} {self._broken_why or 'closed the connection'} while running "
+                f"{what}; it is being restarted. You may retry the call."
+            )
+        except ValidationError as exc:
+            return f"{self._label()} answered {what} with something that is not valid MCP: {exc}"
+        except Exception as exc:
+            self._break(f"failed: {_describe(exc)}")
+            return (
+                f"{self._label()} failed while running {what} ({_describe(exc)}); it is being "
+                "restarted. You may retry the call."
+            )
+        assert scope.cancelled_caught
+        if self._conn is not None:
+            self._conn.start_soon(self._probe, client, generation)
+        return (
+            f"{self._label()} did not finish {what} within {timeout:g} s; the call was cancelled."
+        )
+
+    async def _probe(self, client: Client, generation: int) -> None:
+        """After a timed-out call: restart a server that no longer answers."""
+        try:
+            with trio.fail_after(PROBE_TIMEOUT):
+                await client.list_tools()
+            return
+        except Exception as exc:
+            reason = _describe(exc) if not isinstance(exc, trio.TooSlowError) else "no answer"
+        if self.generation == generation:
+            self._break(f"stopped answering after a call timed out ({reason})")
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        """Call tool *name*; every failure is a tool error naming the server."""
+        got = await self._guarded(name, lambda c: c.call_tool(name, arguments))
+        if isinstance(got, str):
+            return ToolOutcome(ok=False, output=got)
+        return _tool_outcome(got)
+
+    async def list_resources(self) -> McpResources | str:
+        """The resources, or why not."""
+
+        async def op(client: Client) -> McpResources:
+            out: list[McpResource] = []
+            cursor: str | None = None
+            for _ in range(_PAGES):
+                page = await client.list_resources(cursor=cursor)
+                out.extend(
+                    McpResource(
+                        uri=str(r.uri),
+                        name=r.name or "",
+                        description=clean_text(r.description or ""),
+                        mime_type=r.mime_type or "",
+                    )
+                    for r in page.resources
+                )
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+            return McpResources(resources=tuple(out))
+
+        client = self._client
+        if (
+            self.state == "ready"
+            and client is not None
+            and client.server_capabilities.resources is None
+        ):
+            return McpResources()
+        return await self._guarded("resources/list", op)
+
+    async def read_resource(self, uri: str) -> ToolOutcome:
+        """One resource's contents as text."""
+        got = await self._guarded(f"read_resource({uri})", lambda c: c.read_resource(uri))
+        if isinstance(got, str):
+            return ToolOutcome(ok=False, output=got)
+        text = "\n".join(_resource_text(c) for c in got.contents)
+        return ToolOutcome(ok=True, output=cap_text(clean_text(text)) or "(empty)")
+
+    async def list_prompts(self) -> McpPrompts | str:
+        """The prompts, or why not."""
+
+        async def op(client: Client) -> McpPrompts:
+            out: list[McpPromptInfo] = []
+            cursor: str | None = None
+            for _ in range(_PAGES):
+                page = await client.list_prompts(cursor=cursor)
+                for p in page.prompts:
+                    args = p.arguments or []
+                    out.append(
+                        McpPromptInfo(
+                            name=p.name,
+                            description=clean_text(p.description or ""),
+                            arguments=tuple(a.name for a in args),
+                            required=tuple(a.name for a in args if a.required),
+                        )
+                    )
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+            return McpPrompts(prompts=tuple(out))
+
+        client = self._client
+        if (
+            self.state == "ready"
+            and client is not None
+            and client.server_capabilities.prompts is None
+        ):
+            return McpPrompts()
+        return await self._guarded("prompts/list", op)
+
+    async def get_prompt(self, name: str, arguments: dict[str, Any]) -> McpPromptText:
+        """Prompt *name* rendered as the text of one user message."""
+        args = {k: v if isinstance(v, str) else json.dumps(v) for k, v in arguments.items()}
+        got = await self._guarded(f"prompt {name}", lambda c: c.get_prompt(name, args))
+        if isinstance(got, str):
+            return McpPromptText(ok=False, text=got)
+        text = "\n\n".join(_block_text(m.content) for m in got.messages)
+        return McpPromptText(ok=True, text=cap_text(clean_text(text)))

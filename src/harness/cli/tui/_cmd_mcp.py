@@ -1,0 +1,136 @@
+"""``/mcp``: the session's MCP servers, their tools and resources, reload, restart, prompts.
+
+::
+
+    /mcp                          servers: transport, state, tools, restarts, last error
+    /mcp tools [SERVER]           each tool with its hints
+    /mcp resources [SERVER]       each resource
+    /mcp reload                   try every server that is not ready again
+    /mcp restart NAME             restart one server now
+    /mcp prompt SERVER NAME k=v   send the server's prompt as the next user message
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+
+from harness.cli.tui._cmd_common import live_session, say
+from harness.cli.tui._commands import CommandError, ParsedCommand
+from harness.cli.tui._sanitize import clean, clean_line
+
+if TYPE_CHECKING:
+    from harness.cli.tui._app import App
+
+__all__ = ["MCP_SUBCOMMANDS", "run_mcp"]
+
+MCP_SUBCOMMANDS = ("list", "tools", "resources", "reload", "restart", "prompt")
+
+_STYLE = {"ready": "green", "failed": "red", "down": "red", "disabled": "dim"}
+
+
+async def run_mcp(app: App, p: ParsedCommand) -> None:
+    """``/mcp [list | tools | resources | reload | restart NAME | prompt SERVER NAME k=v]``."""
+    live = await live_session(app)
+    mcp = live.mcp
+    sub = p.args[0].lower() if p.args else "list"
+    rest = p.args[1:]
+    if sub not in MCP_SUBCOMMANDS:
+        raise CommandError(f"/mcp {sub}: use one of {', '.join(MCP_SUBCOMMANDS)}")
+    if mcp is None or not mcp.servers():
+        say(
+            app,
+            "no MCP servers: add them to .mcp.json (see .mcp.json.example) or "
+            "$HARNESS_HOME/mcp.json",
+        )
+        return
+    if sub == "list":
+        _servers(app, mcp)
+    elif sub == "tools":
+        _tools(app, mcp, rest[0] if rest else None)
+    elif sub == "resources":
+        await _resources(app, mcp, rest[0] if rest else None)
+    elif sub == "reload":
+        tried = await mcp.reload()
+        say(app, f"trying again: {', '.join(tried)}" if tried else "every server is ready")
+    elif sub == "restart":
+        if not rest:
+            raise CommandError("/mcp restart NAME")
+        try:
+            await mcp.restart(rest[0])
+        except KeyError:
+            raise CommandError(f"there is no MCP server {rest[0]!r}") from None
+        say(app, f"restarting {clean_line(rest[0])}")
+    else:
+        await _prompt(app, mcp, rest)
+
+
+def _servers(app: App, mcp: object) -> None:
+    table = Table(title="MCP servers", title_justify="left", box=None, padding=(0, 2))
+    for col in ("server", "transport", "state", "tools", "restarts", "last error"):
+        table.add_column(col)
+    views = mcp.servers()  # type: ignore[attr-defined]
+    for v in views:
+        table.add_row(
+            clean_line(v.name),
+            v.transport,
+            Text(v.state, style=_STYLE.get(v.state, "yellow")),
+            str(len(v.tools)),
+            str(v.restarts),
+            clean_line(v.error)[:80],
+        )
+    app.console.print(table)
+    for v in views:
+        if v.state in ("down", "failed") and v.stderr_tail:
+            say(app, f"{v.name} stderr:", "dim")
+            for line in v.stderr_tail.splitlines()[-5:]:
+                say(app, f"  | {clean_line(line)}", "dim")
+
+
+def _tools(app: App, mcp: object, server: str | None) -> None:
+    tools = mcp.tools(server)  # type: ignore[attr-defined]
+    if not tools:
+        say(app, "no MCP tools" + (f" from {clean_line(server)}" if server else "") + " yet")
+    for name, tool in tools:
+        line = Text("  ")
+        line.append(name, style="cyan")
+        hint = "read-only" if tool.read_only else ("destructive" if tool.destructive else "")
+        if hint:
+            line.append(f" [{hint}]", style="yellow" if hint == "destructive" else "dim")
+        line.append(f"  {clean_line(tool.description)[:100]}")
+        app.console.print(line)
+
+
+async def _resources(app: App, mcp: object, server: str | None) -> None:
+    try:
+        found, problems = await mcp.resources(server)  # type: ignore[attr-defined]
+    except KeyError:
+        raise CommandError(f"there is no MCP server {server!r}") from None
+    if not found:
+        say(app, "no MCP resources")
+    for srv, r in found:
+        say(app, f"  {clean_line(srv)}  {clean_line(r.uri)}  {clean_line(r.name)}")
+    for problem in problems:
+        say(app, f"  {clean_line(problem)}", "yellow")
+
+
+async def _prompt(app: App, mcp: object, rest: tuple[str, ...]) -> None:
+    if len(rest) < 2:
+        raise CommandError("/mcp prompt SERVER NAME [key=value ...]")
+    server, name, pairs = rest[0], rest[1], rest[2:]
+    args: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise CommandError(f"prompt arguments are key=value, not {pair!r}")
+        args[key] = value
+    try:
+        got = await mcp.get_prompt(server, name, args)  # type: ignore[attr-defined]
+    except KeyError:
+        raise CommandError(f"there is no MCP server {server!r}") from None
+    if not got.ok:
+        raise CommandError(clean(got.text))
+    say(app, f"sending {clean_line(server)}/{clean_line(name)} as your message", "dim")
+    await app.run_prompt(got.text)

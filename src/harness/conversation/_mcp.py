@@ -1,0 +1,609 @@
+"""The MCP servers of a session: their bridges, their tools in the table, ``/mcp``.
+
+:class:`McpManager` starts one bridge worker per enabled server (``mcp:<server>``, under
+the engine's supervisor, in the background: the first prompt never waits for them) and
+watches each bridge's status stream. A server's tools join the table as
+``mcp__<server>__<tool>`` when it is ready, are replaced when its list changes, stay
+while it restarts (a call waits for it), and leave when it has failed. Its instructions
+go into the system prompt (bounded). A start-up failure (with the server's stderr tail)
+and a give-up are each told to the user once, as an ``error`` event.
+
+Calls reach a bridge through :class:`McpExecutors`, the loop's executor port with the
+``mcp`` executor routed here; every other executor goes to the engine as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+import trio
+
+from harness.actors.mcp import McpConfig, McpServerConfig, tool_name
+from harness.actors.tools import ToolSpec
+from harness.conversation import events as ev
+from harness.ipc import IpcError, ProtocolError, WorkerUnavailable
+from harness.messages.mcp import (
+    McpGetPrompt,
+    McpListPrompts,
+    McpListResources,
+    McpPromptInfo,
+    McpPrompts,
+    McpPromptText,
+    McpReadResource,
+    McpResource,
+    McpResources,
+    McpRestart,
+    McpStatus,
+    McpTool,
+    McpWatch,
+)
+from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
+
+__all__ = ["INSTRUCTIONS_CAP", "McpExecutors", "McpManager", "ServerView"]
+
+INSTRUCTIONS_CAP = 2000
+"""Characters of one server's instructions that go into the system prompt."""
+_INSTRUCTIONS_TOTAL = 8000
+_STDERR_LINES = 8
+
+
+@attrs.frozen
+class ServerView:
+    """One server as ``/mcp`` shows it."""
+
+    name: str
+    transport: str
+    where: str
+    state: str
+    tools: tuple[str, ...]
+    restarts: int
+    error: str
+    stderr_tail: str
+    disabled: bool
+
+
+@attrs.define
+class _Server:
+    config: McpServerConfig
+    status: McpStatus | None = None
+    tools: dict[str, McpTool] = attrs.field(factory=dict)  # table name -> the server's tool
+    bridge_restarts: int = 0
+    bridge_error: str = ""
+    told_down: bool = False
+    told_failed: bool = False
+
+    @property
+    def worker(self) -> str:
+        return f"mcp:{self.config.name}"
+
+
+def _schema(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """A server's input schema made fit for the table (an object; ``required`` listed)."""
+    schema = dict(raw) if isinstance(raw, Mapping) else {}
+    schema["type"] = "object"
+    props = schema.get("properties")
+    if not isinstance(props, Mapping):
+        props = {}
+    schema["properties"] = dict(props)
+    required = schema.get("required")
+    if isinstance(required, list):
+        schema["required"] = [r for r in required if r in props]
+    else:
+        schema.pop("required", None)
+    return schema
+
+
+def _description(server: str, tool: McpTool) -> str:
+    hints = [f"MCP server {server}"]
+    if tool.read_only:
+        hints.append("read-only")
+    elif tool.destructive is not False:
+        # MCP's default for a tool that is not read-only is "may be destructive"
+        hints.append("destructive" if tool.destructive else "may change things")
+    text = (tool.description or tool.title or tool.name).strip()
+    return f"{text} ({'; '.join(hints)})"
+
+
+def _tell_tail(tail: str) -> str:
+    lines = [line for line in tail.splitlines() if line.strip()][-_STDERR_LINES:]
+    return ("\n" + "\n".join(f"  | {line}" for line in lines)) if lines else ""
+
+
+class McpManager:
+    """The bridges of one session. Build it in ``open_session``; ``run`` starts them.
+
+    Args:
+        config: the servers (see :func:`harness.actors.mcp.load_mcp_config`).
+        supervisor: the engine's supervisor.
+        workspace: every bridge's cwd (a stdio server's ``cwd`` is relative to it).
+        env: added to every bridge's environment (``HARNESS_HOME``).
+    """
+
+    def __init__(
+        self,
+        config: McpConfig,
+        supervisor: Any,
+        *,
+        workspace: str,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.config = config
+        self.supervisor = supervisor
+        self.workspace = workspace
+        self.env = dict(env or {})
+        self._servers: dict[str, _Server] = {
+            s.name: _Server(config=s) for s in config.servers.values()
+        }
+        self._conv: Any = None
+        self._perms: Any = None
+        self._base_system = ""
+        self._nursery: trio.Nursery | None = None
+        self._listeners: list[Callable[[], None]] = []
+
+    # --- wiring -----------------------------------------------------------------------
+
+    def attach(self, conversation: Any, perms: Any) -> list[str]:
+        """Put the servers' tools into *conversation*'s table; ``autoApprove`` and
+        ``trust`` become session rules of *perms*; resources become two local tools.
+
+        Returns what went wrong before the session was open (the session's problems)."""
+        self._conv = conversation
+        self._perms = perms
+        self._base_system = conversation.config.system
+        for srv in self._servers.values():
+            cfg = srv.config
+            if cfg.disabled:
+                continue
+            rules = [f"mcp__{cfg.name}__*"] if cfg.trust else []
+            rules += [tool_name(cfg.name, t) for t in cfg.auto_approve]
+            for rule in rules:
+                perms.add("allow", rule, persist=False)
+        if self.config.enabled:
+            self._add_resource_tools()
+        # statuses that came in while the session was still opening
+        early = [
+            self._apply(srv, srv.status, quiet=True)
+            for srv in self._servers.values()
+            if srv.status is not None
+        ]
+        return [notice for notice in early if notice]
+
+    def executors(self, engine: Any) -> McpExecutors:
+        """The loop's executor port: ``mcp`` calls come here, the rest go to *engine*."""
+        return McpExecutors(engine, self)
+
+    def subscribe(self, listener: Callable[[], None]) -> None:
+        """Call *listener* after every change of a server's status."""
+        self._listeners.append(listener)
+
+    async def run(self) -> None:
+        """Start every enabled server's bridge, in parallel, and watch them until cancelled."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            for srv in self._servers.values():
+                if not srv.config.disabled:
+                    nursery.start_soon(self._bridge, srv)
+            await trio.sleep_forever()
+
+    def _spec(self, srv: _Server) -> Any:
+        from harness.supervisor import ChildSpec
+
+        return ChildSpec(
+            name=srv.worker,
+            module="harness.actors.mcp",
+            cwd=self.workspace,
+            env=dict(self.env),
+            request_timeout=None,
+            # the SDK stops a stdio server in up to ~5 s (stdin closed, SIGTERM, SIGKILL)
+            request_grace=8.0,
+            shutdown_grace=6.0,
+            heartbeat_interval=2.0,
+        )
+
+    async def _bridge(self, srv: _Server) -> None:
+        name = srv.worker
+        try:
+            if name not in self.supervisor or self.supervisor.get(name).state in (
+                "stopped",
+                "gave_up",
+            ):
+                await self.supervisor.start(self._spec(srv))
+        except (IpcError, ValueError) as exc:
+            srv.bridge_error = f"the bridge could not start: {exc}"
+            self._emit_error(f"MCP server {srv.config.name}: {srv.bridge_error}")
+            self._changed()
+            return
+        handle = self.supervisor.get(name)
+        while True:
+            try:
+                watch = McpWatch(server=srv.config.to_json_data())
+                async with handle.stream(watch, timeout=None) as items:
+                    async for status in items:
+                        if isinstance(status, McpStatus):
+                            self._apply(srv, status)
+            except WorkerUnavailable as exc:
+                srv.bridge_error = str(exc)
+                self._drop_tools(srv)
+                if handle.state == "gave_up":
+                    self._emit_error(
+                        f"MCP server {srv.config.name}: its bridge worker was given up after "
+                        "too many restarts; its tools are gone until /mcp reload"
+                    )
+                self._changed()
+                return
+            except IpcError as exc:
+                # the bridge died (the supervisor restarts it); the stream waits for the new one
+                srv.bridge_error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                srv.bridge_restarts = handle.status().restarts
+                self._changed()
+                await trio.sleep(0.05)
+
+    async def wait_started(self) -> None:
+        """Wait until every enabled server is ready or has failed to start (each within its
+        ``startupTimeout``). Headless runs wait here: their prompt is given at launch."""
+        pending = [s for s in self._servers.values() if not s.config.disabled]
+        if not pending:
+            return
+        changed = trio.Event()
+
+        def wake() -> None:
+            changed.set()
+
+        def started(srv: _Server) -> bool:
+            st = srv.status
+            return bool(srv.bridge_error) or (
+                st is not None and st.state in ("ready", "down", "failed")
+            )
+
+        self.subscribe(wake)
+        try:
+            limit = max(s.config.startup_timeout for s in pending) + 10.0
+            with trio.move_on_after(limit):
+                while not all(started(s) for s in pending):
+                    await changed.wait()
+                    changed = trio.Event()
+        finally:
+            self._listeners.remove(wake)
+
+    # --- status -> table ----------------------------------------------------------------
+
+    def _apply(self, srv: _Server, status: McpStatus, *, quiet: bool = False) -> str:
+        """Take *status* into the table; the notice for the user (emitted unless *quiet*)."""
+        srv.status = status
+        if self._conv is None:
+            return ""  # attach() applies it
+        name = srv.config.name
+        notice = ""
+        if status.state == "ready":
+            srv.told_down = srv.told_failed = False
+            self._set_tools(srv, status.tools)
+            self._update_system()
+        elif status.state == "failed":
+            self._drop_tools(srv)
+            if not srv.told_failed:
+                srv.told_failed = True
+                notice = (
+                    f"MCP server {name} failed and was given up ({status.error}); its tools "
+                    f"are gone until /mcp reload{_tell_tail(status.stderr_tail)}"
+                )
+        elif status.state == "down" and not srv.told_down:
+            srv.told_down = True
+            notice = (
+                f"MCP server {name} {status.error or 'could not start'}; it is retried in the "
+                f"background{_tell_tail(status.stderr_tail)}"
+            )
+        if notice and not quiet:
+            self._emit_error(notice)
+        self._changed()
+        return notice
+
+    def _set_tools(self, srv: _Server, tools: tuple[McpTool, ...]) -> None:
+        table = self._conv.table if self._conv is not None else None
+        if table is None:
+            return
+        wanted: dict[str, McpTool] = {}
+        for tool in tools:
+            tname = tool_name(srv.config.name, tool.name)
+            if tname in wanted:
+                continue  # two names that differ only in characters a provider refuses
+            wanted[tname] = tool
+        if wanted == srv.tools:
+            return
+        for tname in set(srv.tools) - set(wanted):
+            table.unregister(tname)
+        for tname, tool in wanted.items():
+            try:
+                spec = ToolSpec(
+                    name=tname,
+                    description=_description(srv.config.name, tool),
+                    parameters=_schema(tool.input_schema),
+                    kind="read" if tool.read_only else "mutating",
+                    executor="mcp",
+                )
+            except ValueError:
+                continue
+            table.register(spec, replace=True)
+        srv.tools = wanted
+        self._offer(list(wanted))
+        self._conv.configure()  # the offered tools changed
+
+    def _drop_tools(self, srv: _Server) -> None:
+        if self._conv is None or not srv.tools:
+            return
+        for tname in srv.tools:
+            self._conv.table.unregister(tname)
+        srv.tools = {}
+        self._conv.configure()  # the offered tools changed
+
+    def _offer(self, names: list[str]) -> None:
+        conv = self._conv
+        offered = conv.config.tools
+        if offered is not None:
+            extra = [n for n in names if n not in offered]
+            if extra:
+                conv.configure(tools=(*offered, *extra))
+
+    def _update_system(self) -> None:
+        conv = self._conv
+        if conv is None:
+            return
+        parts: list[str] = []
+        budget = _INSTRUCTIONS_TOTAL
+        for srv in self._servers.values():
+            text = (srv.status.instructions if srv.status else "").strip()
+            if not text or budget <= 0:
+                continue
+            if len(text) > INSTRUCTIONS_CAP:
+                text = text[:INSTRUCTIONS_CAP] + " [cut]"
+            text = text[:budget]
+            budget -= len(text)
+            parts.append(f"## MCP server {srv.config.name}\n{text}")
+        system = self._base_system
+        if parts:
+            system += "\n\n# MCP servers (their own instructions)\n\n" + "\n\n".join(parts)
+        if system != conv.config.system:
+            conv.configure(system=system)
+
+    def _emit_error(self, message: str) -> None:
+        conv = self._conv
+        if conv is not None:
+            conv.emit(ev.ErrorEvent(session_id=conv.session_id, kind="mcp", message=message))
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+
+    # --- what /mcp and the tools ask ----------------------------------------------------
+
+    def servers(self) -> list[ServerView]:
+        """Every configured server, for ``/mcp``."""
+        out = []
+        for srv in self._servers.values():
+            st = srv.status
+            state = "disabled" if srv.config.disabled else (st.state if st else "starting")
+            error = (st.error if st else "") or srv.bridge_error
+            out.append(
+                ServerView(
+                    name=srv.config.name,
+                    transport=srv.config.transport,
+                    where=srv.config.where,
+                    state=state,
+                    tools=tuple(srv.tools),
+                    restarts=(st.restarts if st else 0) + srv.bridge_restarts,
+                    error=error,
+                    stderr_tail=st.stderr_tail if st else "",
+                    disabled=srv.config.disabled,
+                )
+            )
+        return out
+
+    def tools(self, server: str | None = None) -> list[tuple[str, McpTool]]:
+        """``(table name, tool)`` of the servers' tools in the table now."""
+        return [
+            (tname, tool)
+            for srv in self._servers.values()
+            if server is None or srv.config.name == server
+            for tname, tool in srv.tools.items()
+        ]
+
+    def server_of(self, table_name: str) -> tuple[str, str] | None:
+        """``(server, the server's tool name)`` of a table name."""
+        for srv in self._servers.values():
+            tool = srv.tools.get(table_name)
+            if tool is not None:
+                return srv.config.name, tool.name
+        return None
+
+    def _handle(self, server: str) -> Any:
+        srv = self._servers.get(server)
+        if srv is None or srv.config.disabled:
+            raise KeyError(server)
+        if srv.worker not in self.supervisor:
+            raise WorkerUnavailable(f"the bridge of {server} is not running", worker=srv.worker)
+        return self.supervisor.get(srv.worker)
+
+    def _timeout(self, server: str) -> float:
+        cfg = self._servers[server].config
+        # the bridge bounds the call itself; this covers a bridge that stopped answering
+        return cfg.timeout + cfg.startup_timeout + 20.0
+
+    async def invoke(self, request: ToolInvoke) -> ToolOutcome:
+        """Run an ``mcp__`` tool call on its server's bridge."""
+        found = self.server_of(request.name)
+        if found is None:
+            return ToolOutcome(
+                ok=False, output=f"{request.name} is not offered by any MCP server now."
+            )
+        server, tool = found
+        reply = await self._handle(server).request(
+            attrs.evolve(request, name=tool), timeout=self._timeout(server)
+        )
+        if not isinstance(reply, ToolOutcome):
+            raise ProtocolError(f"the bridge of {server} answered {type(reply).__name__}")
+        return reply
+
+    def _names(self, server: str | None) -> list[str]:
+        names = [s.config.name for s in self._servers.values() if not s.config.disabled]
+        if server is not None:
+            if server not in names:
+                raise KeyError(server)
+            return [server]
+        return names
+
+    async def resources(
+        self, server: str | None = None
+    ) -> tuple[list[tuple[str, McpResource]], list[str]]:
+        """``(server, resource)`` of every ready server, and one sentence per server that
+        could not list them."""
+        found: list[tuple[str, McpResource]] = []
+        problems: list[str] = []
+        for name in self._names(server):
+            try:
+                reply = await self._handle(name).request(
+                    McpListResources(), timeout=self._timeout(name)
+                )
+            except IpcError as exc:
+                problems.append(f"{name}: {exc}")
+                continue
+            if isinstance(reply, McpResources):
+                found.extend((name, r) for r in reply.resources)
+            elif isinstance(reply, ToolOutcome):
+                problems.append(reply.output)
+        return found, problems
+
+    async def read_resource(self, uri: str, server: str | None = None) -> ToolOutcome:
+        """Read *uri* from *server* (default: the server that lists it)."""
+        if server is None:
+            listed, _problems = await self.resources()
+            owners = [s for s, r in listed if r.uri == uri]
+            if owners:
+                server = owners[0]
+            else:
+                names = self._names(None)
+                if len(names) != 1:
+                    return ToolOutcome(
+                        ok=False,
+                        output=f"no MCP server lists {uri}; name the server "
+                        f"(one of: {', '.join(names) or 'none'})",
+                    )
+                server = names[0]
+        reply = await self._handle(server).request(
+            McpReadResource(uri=uri), timeout=self._timeout(server)
+        )
+        if not isinstance(reply, ToolOutcome):
+            raise ProtocolError(f"the bridge of {server} answered {type(reply).__name__}")
+        return reply
+
+    async def prompts(self, server: str) -> list[McpPromptInfo]:
+        """The prompts *server* offers (``KeyError`` for an unknown server)."""
+        reply = await self._handle(server).request(McpListPrompts(), timeout=self._timeout(server))
+        if isinstance(reply, ToolOutcome):
+            raise WorkerUnavailable(reply.output, worker=f"mcp:{server}")
+        return list(reply.prompts) if isinstance(reply, McpPrompts) else []
+
+    async def get_prompt(self, server: str, name: str, arguments: dict[str, str]) -> McpPromptText:
+        """Prompt *name* of *server*, rendered as one user message."""
+        reply = await self._handle(server).request(
+            McpGetPrompt(name=name, arguments=dict(arguments)), timeout=self._timeout(server)
+        )
+        if not isinstance(reply, McpPromptText):
+            raise ProtocolError(f"the bridge of {server} answered {type(reply).__name__}")
+        return reply
+
+    async def restart(self, server: str) -> None:
+        """Restart one server now (its bridge too, when that was given up)."""
+        srv = self._servers.get(server)
+        if srv is None or srv.config.disabled:
+            raise KeyError(server)
+        srv.told_down = srv.told_failed = False
+        handle = self.supervisor.get(srv.worker) if srv.worker in self.supervisor else None
+        if handle is None or handle.state in ("stopped", "gave_up"):
+            srv.bridge_error = ""
+            if self._nursery is not None:
+                self._nursery.start_soon(self._bridge, srv)
+            return
+        await handle.request(McpRestart(), timeout=10)
+
+    async def reload(self) -> list[str]:
+        """Try every server that is not ready again; the names tried."""
+        tried = []
+        for view in self.servers():
+            if view.disabled or view.state == "ready":
+                continue
+            await self.restart(view.name)
+            tried.append(view.name)
+        return tried
+
+    # --- resources as tools -------------------------------------------------------------
+
+    def _add_resource_tools(self) -> None:
+        conv = self._conv
+        server_prop = {"type": "string", "description": "the MCP server (default: every server)"}
+        specs = [
+            ToolSpec(
+                name="list_mcp_resources",
+                description="List the resources the MCP servers offer (uri, name, description).",
+                parameters={"type": "object", "properties": {"server": server_prop}},
+                executor="conversation",
+            ),
+            ToolSpec(
+                name="read_mcp_resource",
+                description="Read one resource of an MCP server by its uri.",
+                parameters={
+                    "type": "object",
+                    "properties": {"uri": {"type": "string"}, "server": server_prop},
+                    "required": ["uri"],
+                },
+                main_arg="uri",
+                executor="conversation",
+            ),
+        ]
+        for spec in specs:
+            conv.table.register(spec, replace=True)
+        conv.add_local_tool("list_mcp_resources", self._list_tool)
+        conv.add_local_tool("read_mcp_resource", self._read_tool)
+
+    async def _list_tool(self, args: dict[str, Any]) -> ToolOutcome:
+        try:
+            found, problems = await self.resources(args.get("server"))
+        except KeyError:
+            return ToolOutcome(ok=False, output=f"there is no MCP server {args.get('server')!r}")
+        lines = [
+            f"{server}: {r.uri}"
+            + (f" ({r.name})" if r.name else "")
+            + (f" [{r.mime_type}]" if r.mime_type else "")
+            + (f" - {r.description}" if r.description else "")
+            for server, r in found
+        ]
+        lines += [f"(not listed: {p})" for p in problems]
+        return ToolOutcome(ok=True, output="\n".join(lines) or "No MCP server offers resources.")
+
+    async def _read_tool(self, args: dict[str, Any]) -> ToolOutcome:
+        try:
+            return await self.read_resource(str(args["uri"]), args.get("server"))
+        except KeyError:
+            return ToolOutcome(ok=False, output=f"there is no MCP server {args.get('server')!r}")
+
+
+class McpExecutors:
+    """The loop's executor port: ``mcp`` calls to :class:`McpManager`, the rest to the engine."""
+
+    def __init__(self, engine: Any, manager: McpManager) -> None:
+        self.engine = engine
+        self.manager = manager
+
+    async def invoke(
+        self, executor: str, request: ToolInvoke, timeout: float | None
+    ) -> ToolOutcome:
+        """Run *request* on the worker that executes it."""
+        if executor == "mcp":
+            return await self.manager.invoke(request)
+        reply: ToolOutcome = await self.engine.invoke(executor, request, timeout)
+        return reply
+
+    async def preview(self, request: ToolPreview) -> ToolPreviewResult | None:
+        """What a mutating built-in call would change (MCP calls have no preview)."""
+        result: ToolPreviewResult | None = await self.engine.preview(request)
+        return result

@@ -1,0 +1,157 @@
+"""Fixtures: bridge workers under a real supervisor, our own misbehaving MCP server, and
+``@modelcontextprotocol/server-everything`` installed from npm into a cache folder."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from harness.actors.mcp import McpServerConfig
+from harness.messages.mcp import McpStatus, McpWatch
+from harness.supervisor import ChildSpec, Supervisor, WorkerHandle, open_supervisor
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHONPATH = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+
+EVERYTHING = "@modelcontextprotocol/server-everything"
+EVERYTHING_VERSION = "2026.8.31"
+
+
+def fake_entry(mode: str = "ok", **env: str) -> dict[str, Any]:
+    """A ``.mcp.json`` entry for ``tests.mcp_bridge.fake_server`` over stdio."""
+    return {
+        "command": sys.executable,
+        "args": ["-m", "tests.mcp_bridge.fake_server"],
+        "env": {"PYTHONPATH": PYTHONPATH, "FAKE_MCP_MODE": mode, **env},
+        "cwd": str(ROOT),
+    }
+
+
+def fake_config(name: str = "fake", mode: str = "ok", **fields: Any) -> McpServerConfig:
+    entry = fake_entry(mode, **fields.pop("env", {}))
+    return McpServerConfig(
+        name=name,
+        command=entry["command"],
+        args=tuple(entry["args"]),
+        env=entry["env"],
+        cwd=entry["cwd"],
+        **fields,
+    )
+
+
+def bridge_spec(config: McpServerConfig, **overrides: Any) -> ChildSpec:
+    fields: dict[str, Any] = {
+        "name": f"mcp:{config.name}",
+        "module": "harness.actors.mcp",
+        "cwd": str(ROOT),
+        "request_grace": 8.0,
+        "shutdown_grace": 6.0,
+        "heartbeat_interval": 2.0,
+    }
+    fields.update(overrides)
+    return ChildSpec(**fields)
+
+
+class Watcher:
+    """Follows a bridge's status stream (and follows the bridge across its restarts); the
+    first watch gives the bridge its server's entry, as the conversation does."""
+
+    def __init__(self, handle: WorkerHandle, config: McpServerConfig) -> None:
+        self.handle = handle
+        self.config = config
+        self.seen: list[McpStatus] = []
+        self._changed = trio.Event()
+
+    @property
+    def last(self) -> McpStatus | None:
+        return self.seen[-1] if self.seen else None
+
+    async def run(self) -> None:
+        from harness.ipc import IpcError
+
+        while True:
+            try:
+                watch = McpWatch(server=self.config.to_json_data())
+                async with self.handle.stream(watch, timeout=None) as items:
+                    async for status in items:
+                        assert isinstance(status, McpStatus)
+                        self.seen.append(status)
+                        self._changed.set()
+                        self._changed = trio.Event()
+            except IpcError:
+                await trio.sleep(0.05)
+
+    async def wait_for(self, pred: Callable[[McpStatus], bool], timeout: float = 60.0) -> McpStatus:
+        with trio.fail_after(timeout):
+            while True:
+                if self.last is not None and pred(self.last):
+                    return self.last
+                await self._changed.wait()
+
+
+@pytest.fixture
+async def supervisor() -> AsyncIterator[Supervisor]:
+    async with open_supervisor() as sup:
+        yield sup
+
+
+@pytest.fixture
+def start_bridge(supervisor: Supervisor, nursery: trio.Nursery) -> Callable[..., Any]:
+    async def start(config: McpServerConfig, **overrides: Any) -> tuple[WorkerHandle, Watcher]:
+        handle = await supervisor.start(bridge_spec(config, **overrides))
+        watcher = Watcher(handle, config)
+        nursery.start_soon(watcher.run)
+        return handle, watcher
+
+    return start
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "harness-tests" / "npm"
+
+
+@pytest.fixture(scope="session")
+def everything() -> Path:
+    """The entry script of server-everything, installed with npm into a cache folder
+    (skipped, with the reason, when npm is missing or the install fails)."""
+    npm = shutil.which("npm")
+    node = shutil.which("node")
+    if npm is None or node is None:
+        pytest.skip("npm and node are needed to install @modelcontextprotocol/server-everything")
+    prefix = _cache_dir() / f"server-everything-{EVERYTHING_VERSION}"
+    script = prefix / "node_modules" / EVERYTHING / "dist" / "index.js"
+    if not script.exists():
+        prefix.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(
+            [
+                npm,
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--prefix",
+                str(prefix),
+                f"{EVERYTHING}@{EVERYTHING_VERSION}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        if done.returncode != 0 or not script.exists():
+            pytest.skip(f"npm install {EVERYTHING} failed: {done.stderr.strip()[-300:]}")
+    return script

@@ -1,0 +1,166 @@
+"""An MCP server of our own, built with the SDK's server side, that misbehaves on request.
+
+``python -m tests.mcp_bridge.fake_server [--transport stdio|sse|http] [--port N]``
+
+Its behaviour at start comes from ``FAKE_MCP_MODE``:
+
+- ``ok`` (default): serve.
+- ``exit_at_start``: write a reason to stderr and exit 3 before speaking MCP.
+- ``garbage``: print lines that are not JSON-RPC on stdout, then serve.
+- ``die_soon``: serve, then exit 1 ``FAKE_MCP_DIE_AFTER`` seconds (default 0.3) after start.
+
+Tools: ``echo(text)``, ``add(a, b)``, ``crash()`` (the process exits mid-call), ``hang()``
+(sleeps, cancellable), ``freeze()`` (blocks the whole process), ``change_tools()`` (adds the
+tool ``added`` and says the tool list changed), ``whoami()`` (pid and start count),
+``env(name)``, ``noisy(name, size)`` (escape sequences, a
+variable's value, long output). A resource ``fake://greeting`` and a prompt ``greet(name)``.
+``FAKE_MCP_STARTS`` names a file that counts this server's starts; ``FAKE_MCP_EXIT_FILE``
+one written when it exits cleanly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import ToolAnnotations
+
+MODE = os.environ.get("FAKE_MCP_MODE", "ok")
+
+
+def _count_start() -> int:
+    path = os.environ.get("FAKE_MCP_STARTS")
+    if not path:
+        return 1
+    p = Path(path)
+    n = int(p.read_text() or "0") + 1 if p.exists() else 1
+    p.write_text(str(n))
+    return n
+
+
+STARTS = _count_start()
+if os.environ.get("FAKE_MCP_EXIT_FILE"):
+    # written on a clean exit only (a SIGKILL runs no atexit hook)
+    atexit.register(Path(os.environ["FAKE_MCP_EXIT_FILE"]).write_text, "clean exit")
+
+server = MCPServer(
+    "fake",
+    instructions="The fake server: use echo to repeat text.",
+    version="1.0",
+)
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def echo(text: str) -> str:
+    """Repeat the text."""
+    return f"echo: {text}"
+
+
+@server.tool()
+def add(a: int, b: int) -> str:
+    """Add two integers."""
+    return str(a + b)
+
+
+@server.tool(annotations=ToolAnnotations(destructiveHint=True))
+def crash() -> str:
+    """Exit the server process in the middle of the call."""
+    sys.stderr.write("fake server: crashing on request\n")
+    sys.stderr.flush()
+    os._exit(1)
+
+
+@server.tool()
+async def hang(seconds: float = 3600.0) -> str:
+    """Sleep (a cancellable wait)."""
+    import anyio
+
+    await anyio.sleep(seconds)
+    return "woke up"
+
+
+@server.tool()
+def freeze() -> str:
+    """Stop the whole server process (SIGSTOP): it answers nothing more."""
+    os.kill(os.getpid(), signal.SIGSTOP)
+    return "thawed"
+
+
+@server.tool()
+async def change_tools(ctx: Context) -> str:
+    """Add the tool ``added`` and announce the change."""
+
+    def added(x: str = "") -> str:
+        """A tool that appeared at run time."""
+        return f"added: {x}"
+
+    server.add_tool(added, name="added")
+    await ctx.notify_tools_changed()
+    try:
+        await ctx.session.send_tool_list_changed()
+    except Exception:  # a 2026-07-28 session hears of it through subscriptions/listen
+        pass
+    return "tools changed"
+
+
+@server.tool()
+def whoami() -> str:
+    """This process's pid and how many times the server was started."""
+    return f"pid {os.getpid()} start {STARTS}"
+
+
+@server.tool()
+def env(name: str) -> str:
+    """One environment variable of the server."""
+    return os.environ.get(name, "<unset>")
+
+
+@server.tool()
+def noisy(name: str, size: int = 0) -> str:
+    """Environment variable *name* in red, a terminal title, and *size* more characters."""
+    value = os.environ.get(name, "<unset>")
+    return f"\x1b]0;pwned\x07\x1b[31m{value}\x1b[0m\n" + "x" * size
+
+
+@server.resource("fake://greeting")
+def greeting() -> str:
+    """A greeting."""
+    return "hello from the fake server"
+
+
+@server.prompt()
+def greet(name: str) -> str:
+    """Ask the model to greet someone."""
+    return f"Please greet {name} warmly."
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--transport", default="stdio", choices=["stdio", "sse", "http"])
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    if MODE == "exit_at_start":
+        sys.stderr.write("fake server: configured to exit at start (missing API key)\n")
+        sys.exit(3)
+    if MODE == "garbage":
+        sys.stdout.write("this is not json\n{broken\n")
+        sys.stdout.flush()
+    if MODE == "die_soon":
+        delay = float(os.environ.get("FAKE_MCP_DIE_AFTER", "0.3"))
+        threading.Timer(delay, lambda: os._exit(1)).start()
+    if args.transport == "stdio":
+        server.run("stdio")
+    elif args.transport == "sse":
+        server.run("sse", host="127.0.0.1", port=args.port)
+    else:
+        server.run("streamable-http", host="127.0.0.1", port=args.port)
+
+
+if __name__ == "__main__":
+    main()

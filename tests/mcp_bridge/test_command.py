@@ -1,0 +1,95 @@
+"""``/mcp`` and its subcommands on a live session with our own server."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+from rich.console import Console
+
+from harness.cli.tui._cmd_mcp import run_mcp
+from harness.cli.tui._commands import CommandError
+from harness.cli.tui._dispatch import COMMANDS
+from harness.conversation import Session
+from tests.mcp_bridge.conftest import fake_entry
+from tests.mcp_bridge.test_session import dirs, mcp_session, model, until  # noqa: F401
+from tests.scripted import ScriptedModel, reply
+
+pytestmark = pytest.mark.slow
+
+
+class Frontend:
+    """What ``/mcp`` needs of the terminal app: a console, the session, a prompt runner."""
+
+    def __init__(self, live: Session) -> None:
+        self.live = live
+        self.console = Console(file=io.StringIO(), width=120, color_system=None, _environ={})
+        self.open_error = ""
+        self.prompts: list[str] = []
+
+    async def session(self) -> Session:
+        return self.live
+
+    async def run_prompt(self, text: str) -> None:
+        self.prompts.append(text)
+        await self.live.run(text)
+
+    def printed(self) -> str:
+        out: str = self.console.file.getvalue()  # type: ignore[attr-defined]
+        self.console.file = io.StringIO()
+        return out
+
+
+async def mcp(app: Frontend, line: str) -> str:
+    await run_mcp(app, COMMANDS.parse(line))  # type: ignore[arg-type]
+    return app.printed()
+
+
+async def test_mcp_subcommands(dirs: tuple[Path, Path], model: ScriptedModel) -> None:  # noqa: F811
+    model.add(reply("greeted"))
+    servers: dict[str, Any] = {
+        "fake": fake_entry(),
+        "off": {**fake_entry(), "disabled": True},
+        "broken": fake_entry("exit_at_start"),
+    }
+    async with mcp_session(dirs, model, servers) as live:
+        app = Frontend(live)
+        await until(
+            live,
+            lambda: (
+                {v.name: v.state for v in live.mcp.servers()}
+                == {"fake": "ready", "off": "disabled", "broken": "down"}
+            ),
+        )
+        listing = await mcp(app, "/mcp")
+        assert re.search(r"\n\s*fake\s+stdio\s+ready\s+9\s+0\s*\n", listing)
+        assert re.search(r"\n\s*off\s+stdio\s+disabled\s+0\s+0\s*\n", listing)
+        assert re.search(r"\n\s*broken\s+stdio\s+down\s+0\s+0\s+could not start: exited", listing)
+        assert "| fake server: configured to exit at start" in listing
+
+        tools = await mcp(app, "/mcp tools fake")
+        assert "mcp__fake__echo [read-only]  Repeat the text." in tools
+        assert "mcp__fake__crash [destructive]" in tools
+
+        resources = await mcp(app, "/mcp resources")
+        assert "fake  fake://greeting  greeting" in resources
+
+        with pytest.raises(CommandError, match="no MCP server 'nope'"):
+            await mcp(app, "/mcp restart nope")
+        assert await mcp(app, "/mcp reload") == "trying again: broken\n"
+
+        out = await mcp(app, "/mcp prompt fake greet name=Ada")
+        assert "sending fake/greet as your message" in out
+        assert app.prompts == ["Please greet Ada warmly."]
+        assert live.history[-2].content == "Please greet Ada warmly."
+        with pytest.raises(CommandError, match="key=value"):
+            await mcp(app, "/mcp prompt fake greet Ada")
+
+        await mcp(app, "/mcp restart fake")
+        await until(live, lambda: live.mcp.servers()[0].restarts >= 1)
+        with trio.fail_after(60):
+            await until(live, lambda: live.mcp.servers()[0].state == "ready")

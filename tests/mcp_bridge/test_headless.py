@@ -1,0 +1,85 @@
+"""Headless runs and the Python API with MCP servers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import harness.api as api
+from tests.mcp_bridge.conftest import PYTHONPATH, fake_entry
+from tests.scripted import ScriptedModel, call, reply
+
+pytestmark = pytest.mark.slow
+
+WORKERS = {"model": "harness.actors.model", "tools": "harness.actors.tools"}
+
+
+def test_headless_reads_mcp_config_and_waits_for_the_tools(tmp_path: Path) -> None:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    home.mkdir()
+    extra = tmp_path / "servers.json"
+    extra.write_text(json.dumps({"mcpServers": {"fake": fake_entry()}}))
+    (home / "mcp.json").write_text(json.dumps({"mcpServers": {"mine": fake_entry()}}))
+    with ScriptedModel() as model:
+        model.add(
+            reply("", call("mcp__fake__echo", text="from -p"), call("mcp__mine__add", a=1, b=1)),
+            reply("done"),
+        )
+        env = {
+            **os.environ,
+            "HARNESS_HOME": str(home),
+            "PYTHONPATH": PYTHONPATH,
+            "HARNESS_WORKERS": json.dumps(WORKERS),
+        }
+        p = subprocess.run(
+            [
+                sys.executable, "-m", "harness", "-p", "use the tools",
+                "--provider", "openai", "--model", "scripted", "--base-url", model.base_url,
+                "--permission-mode", "auto", "--output-format", "stream-json",
+                "--mcp-config", str(extra),
+            ],
+            cwd=ws,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )  # fmt: skip
+        assert p.returncode == 0, p.stderr
+        events = [json.loads(line) for line in p.stdout.splitlines()]
+        finished = [e for e in events if e["type"] == "tool_call_finished"]
+        assert [(e["name"], e["ok"], e["output"]) for e in finished] == [
+            ("mcp__fake__echo", True, "echo: from -p"),
+            ("mcp__mine__add", True, "2"),
+        ]
+        offered = {t["function"]["name"] for t in model.requests[0]["tools"]}
+        assert {"mcp__fake__echo", "mcp__mine__add"} <= offered
+
+
+async def test_the_python_api_takes_server_entries(tmp_path: Path) -> None:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    home.mkdir()
+    with ScriptedModel() as model:
+        model.add(reply("", call("mcp__api__echo", text="api")), reply("done"))
+        async with api.open_session(
+            workspace=str(ws),
+            home=str(home),
+            provider="openai",
+            model="scripted",
+            base_url=model.base_url,
+            permission_mode="auto",
+            workers=WORKERS,
+            mcp_servers={"api": fake_entry()},
+        ) as session:
+            await session.mcp.wait_started()
+            assert [v.state for v in session.mcp.servers()] == ["ready"]
+            result = await session.run("echo")
+        assert result.ok
+        tool = [m.content for m in session.history if m.role == "tool"]
+        assert tool == ["echo: api"]
