@@ -322,7 +322,8 @@ class CallRunner:
                 continue
             started = time.monotonic()
             outcome = self._finish(p, await self._run_one(p), started)
-            if p.tool.terminating and outcome.ok:
+            # a frontend that had a plan reviewed says the run goes on (revise, implement)
+            if p.tool.terminating and outcome.ok and not outcome.data.get("continue"):
                 stop = "terminated"
                 stop_text = f"the run ended at the terminating call {p.call.name}."
                 conv.final_text = conv.final_text or outcome.output

@@ -165,9 +165,11 @@ class Conversation:
         mode = self.config.permission_mode
         cached = self._schema_cache.get(mode)
         if cached is None:
-            cached = self._schema_cache[mode] = self.table.schemas(
-                mode=mode, names=self.config.tools
-            )
+            cached = self.table.schemas(mode=mode, names=self.config.tools)
+            if self.frontend is None:
+                # nobody could answer: headless runs and sub-agents are not offered it
+                cached = tuple(s for s in cached if s.name != "get_user_input")
+            self._schema_cache[mode] = cached
         return cached
 
     def configure(self, **changes: Any) -> None:
