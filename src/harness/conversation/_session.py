@@ -19,6 +19,7 @@ import trio
 from harness.conversation import events as ev
 from harness.conversation._atomic import read_json
 from harness.conversation._calls import LocalTool
+from harness.conversation._compact import plain_title
 from harness.conversation._engine import Engine, WorkerSettings, open_engine, worker_env
 from harness.conversation._local_tools import memory_tools, skill_tool
 from harness.conversation._loop import Conversation, Listener
@@ -330,6 +331,10 @@ class Session:
         """
         self._permissions.add(kind, rule)
 
+    def reload_rules(self) -> list[str]:
+        """Read the rule files again (edited by hand); the rules and files refused."""
+        return [str(p) for p in self._permissions.reload().problems]
+
     def remove_rule(self, rule: str) -> bool:
         """Remove *rule* from the user's rules file; whether it was there."""
         return self._permissions.remove(rule)
@@ -514,7 +519,7 @@ async def open_session(
                     if first:
                         # a plain title from the first prompt, so --resume TITLE works
                         # even when the model was not asked for one
-                        log.meta["title"] = log.meta.get("title") or _plain_title(first)
+                        log.meta["title"] = log.meta.get("title") or plain_title(first)
                         log.write_meta()
                 log.close()
 
@@ -530,9 +535,3 @@ def _paths(options: SessionOptions, environ: dict[str, str]) -> tuple[Path, Path
         raise ValueError(f"workspace {workspace} is not a folder")
     home = Path(options.home).expanduser() if options.home else harness_home(environ)
     return workspace, home
-
-
-def _plain_title(prompt: str) -> str:
-    words = prompt.strip().split()
-    title = " ".join(words[:8])
-    return title[:60]
