@@ -177,6 +177,10 @@ class App:
                     if live.resumed:
                         n = len(live.history)
                         self._say(f"resumed session {live.id} ({n} messages)")
+                        from harness.cli.tui._recap import recap
+
+                        for part in recap(live.history, width=self.console.width):
+                            self.console.print(part)
                     chan = live.events()
                     async with trio.open_nursery() as nursery:
                         nursery.start_soon(self._consume, chan)
