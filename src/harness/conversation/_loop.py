@@ -25,7 +25,9 @@ from harness.conversation._compact import (
     SUMMARY_SYSTEM,
     TITLE_SYSTEM,
     compaction_cut,
+    plain_title,
     title_from,
+    title_request,
     transcript,
 )
 from harness.conversation._config import LoopConfig
@@ -473,14 +475,17 @@ class Conversation:
 
     async def _autotitle(self, prompt: str) -> None:
         # a title that cannot be had is no title
+        content = title_request(prompt, self.final_text)
         request = self._request(
-            [pm.ChatMessage(role="user", content=prompt[:2000])], system=TITLE_SYSTEM, tools=()
+            [pm.ChatMessage(role="user", content=content)], system=TITLE_SYSTEM, tools=()
         )
         try:
             reply = await read_reply(self.model, request)
         except ModelFailed:
             return
-        title = title_from(reply.text)
+        # a reply that is a call or markup is no title: the user's words are
+        title = "" if reply.calls else title_from(reply.text)
+        title = title or plain_title(prompt)
         if title:
             self.set_title(title, by_user=False)
 
