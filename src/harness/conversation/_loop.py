@@ -281,6 +281,8 @@ class Conversation:
                 )
             )
             reply = await self._model_round()
+            if reply.finish == "length":
+                return self._cut_off(turn, reply)
             self._commit_reply(reply)
             if not reply.calls:
                 self.final_text = reply.text
@@ -303,7 +305,7 @@ class Conversation:
                         continue
                 self._turn_finished(turn, "done")
                 return "done"
-            outcome = await runner.run(reply.calls)
+            outcome = await runner.run(reply.calls, notes=reply.repaired)
             if outcome.stop:
                 self._turn_finished(turn, outcome.stop)
                 return outcome.stop
@@ -312,7 +314,23 @@ class Conversation:
     def _turn_finished(self, turn: int, reason: str) -> None:
         self.emit(ev.TurnFinished(session_id=self.session_id, turn=turn, reason=reason))
 
-    def _commit_reply(self, reply: Reply) -> None:
+    def _cut_off(self, turn: int, reply: Reply) -> str:
+        # Hit the output limit: the text is kept but marked, and no call runs, since
+        # the last one may be half-written and the rest were never meant alone.
+        dropped = len(reply.calls)
+        self._commit_reply(attrs.evolve(reply, calls=[]), incomplete=True)
+        self.final_text = reply.text
+        calls = f"; none of its {dropped} tool calls was run" if dropped else ""
+        self._error(
+            "incomplete",
+            f"the answer was cut off at the output token limit ({self.budget.reserve} "
+            f"tokens){calls}. Ask the model to go on, or in smaller steps.",
+            fatal=False,
+        )
+        self._turn_finished(turn, "incomplete")
+        return "incomplete"
+
+    def _commit_reply(self, reply: Reply, *, incomplete: bool = False) -> None:
         calls = tuple(c for c, _ in reply.calls)
         thinking = reply.thinking if self.config.keep_thinking else ""
         self.emit(
@@ -322,6 +340,7 @@ class Conversation:
                 tool_calls=tuple(self.table.loggable(c) for c in calls),
                 thinking=thinking,
                 model=reply.model,
+                incomplete=incomplete,
             )
         )
         self.history.append(
