@@ -11,7 +11,11 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     from harness.keys import take_keys
+    from harness.settings import load_settings
 
+    # the settings file first: a key kept there is taken into memory like any other
+    for problem in load_settings():
+        print(f"harness: {problem}", file=sys.stderr)
     take_keys()  # before any worker or command starts: none of them gets a key
     if not _INFO_ONLY.intersection(args):
         # Every run needs workers, and their fork server takes 0.3 s to import
