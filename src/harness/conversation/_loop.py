@@ -102,7 +102,9 @@ class Conversation:
         self.history: list[pm.ChatMessage] = list(history or [])
         self.agent_name = agent_name
         self.title = title
-        self.budget = ContextBudget(config.provider, config.context)
+        self.budget = ContextBudget(
+            config.provider, config.context, config.models[0] if config.models else ""
+        )
         self.workspace = config.workspace
         self.final_text = ""
         self._listeners: list[Listener] = []
@@ -182,6 +184,9 @@ class Conversation:
         """
         self.config = attrs.evolve(self.config, **changes)
         self._schema_cache.clear()
+        if "provider" in changes or "models" in changes:
+            cfg = self.config
+            self.budget.retarget(cfg.provider, cfg.models[0] if cfg.models else "")
 
     def add_local_tool(self, name: str, fn: LocalTool) -> None:
         """Run tool *name* (already in the table) by calling *fn*, and offer it to the
