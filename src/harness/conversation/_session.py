@@ -435,7 +435,11 @@ async def open_session(
         options,
         workspace=str(workspace),
         system=build_system_prompt(
-            workspace, home=home, extra=options.system_extra, problems=problems
+            workspace,
+            home=home,
+            extra=options.system_extra,
+            problems=problems,
+            base=options.system_prompt,
         ),
     )
     table = builtin_table().copy()
