@@ -100,7 +100,8 @@ class App:
         self.workspace = self.workspace.resolve()
         self.home = (home or harness_home(self.environ)).expanduser()
         self.prefs = Prefs(self.home, self.workspace)
-        self.show_thinking = False
+        shown = self.environ.get("HARNESS_SHOW_THINKING", "").strip().lower()
+        self.show_thinking = shown in ("1", "on", "yes", "true")
         self.deepthink = False
         self.commands = COMMANDS
         self.live: Session | None = None  # once open
