@@ -17,6 +17,9 @@ request cannot fit the model's window), :class:`ModelFailed` (the model or its
 worker failed a round); a bad option is a ``ValueError``. A run itself never
 raises them: they end it as an ``error`` event and a ``result``.
 
+:meth:`Session.diagnostics` gives the last model rounds and tool calls
+(:class:`RoundStats`, :class:`ToolStats`).
+
 The session log of a workspace: :func:`list_sessions`, :func:`export_json`,
 :func:`export_markdown` (of a :class:`LoadedSession`), and :class:`SessionInfo`,
 a row of the list.
@@ -24,6 +27,7 @@ a row of the list.
 
 from harness.conversation import events
 from harness.conversation._budget import BudgetExceeded, ContextSettings
+from harness.conversation._diagnostics import RoundStats, ToolStats
 from harness.conversation._options import SessionOptions
 from harness.conversation._ports import ApprovalRequest, Approver, Decision, FrontendPort
 from harness.conversation._reply import ModelFailed
@@ -45,10 +49,12 @@ __all__ = [
     "FrontendPort",
     "LoadedSession",
     "ModelFailed",
+    "RoundStats",
     "Session",
     "SessionInfo",
     "SessionNotFound",
     "SessionOptions",
+    "ToolStats",
     "events",
     "export_json",
     "export_markdown",

@@ -20,6 +20,7 @@ from harness.conversation import events as ev
 from harness.conversation._atomic import read_json
 from harness.conversation._calls import LocalTool
 from harness.conversation._compact import plain_title
+from harness.conversation._diagnostics import Diagnostics, RoundStats, ToolStats
 from harness.conversation._engine import Engine, WorkerSettings, open_engine, worker_env
 from harness.conversation._local_tools import memory_tools, skill_tool
 from harness.conversation._loop import Conversation, Listener
@@ -129,6 +130,8 @@ class Session:
         self._opening = opening
         self.problems = problems
         self.resumed = resumed
+        self._diagnostics = Diagnostics(lambda: self.context()[0])
+        conversation.subscribe(self._diagnostics)
 
     # --- what it is -------------------------------------------------------------------
 
@@ -177,7 +180,12 @@ class Session:
         conv = self.conversation
         cfg = conv.config
         used = conv.budget.estimate(cfg.system, conv.history, conv.schemas())
-        return used, cfg.context.resolved(cfg.provider)[0]
+        return used, conv.budget.window
+
+    def diagnostics(self) -> tuple[list[RoundStats], list[ToolStats]]:
+        """The last model rounds (request size, tokens, time to first token, duration)
+        and tool calls (time, output size), oldest first; a bounded number of each."""
+        return list(self._diagnostics.rounds), list(self._diagnostics.tools)
 
     # --- running ----------------------------------------------------------------------
 
