@@ -132,3 +132,29 @@ def test_resume_shows_the_earlier_conversation_and_the_title_is_the_users_words(
         assert "The notes say hi." in out
         t.line("and now?")
         t.expect("Still here\\.")
+
+
+def test_diagnostics_shows_the_last_rounds_and_calls(term_for, dirs) -> None:  # type: ignore[no-untyped-def]
+    ws, _ = dirs
+    (ws / "a.txt").write_text("x\n")
+    script = [
+        reply("", call("read_file", path="a.txt"), usage=(321, 7)),
+        reply("Read.", usage=(400, 3)),
+        reply("A title"),
+    ]
+    with ScriptedModel(script) as model:
+        t = term_for(model)
+        t.line("/diagnostics")
+        t.expect("nothing measured yet")
+        t.line("read a")
+        t.expect("Read\\.")
+        t.expect("❯")
+        t.line("/diagnostics")
+        out = t.expect(r"read_file\s+✓[^\n]*\n")
+        assert "model rounds" in out
+        assert "first token" in out
+        rows = [ln.split() for ln in out.splitlines() if ln.strip().startswith(("1 ", "2 "))]
+        assert [r[:2] + r[3:5] for r in rows] == [
+            ["1", "scripted", "321", "7"],
+            ["2", "scripted", "400", "3"],
+        ]
