@@ -55,7 +55,10 @@ async def test_the_session_reports_its_rounds_and_calls(
     session_factory, model: ScriptedModel, workspace: Path
 ) -> None:
     (workspace / "a.txt").write_text("hello\n")
-    model.add(reply("", call("read_file", path="a.txt"), usage=(50, 5)), reply("Hi.", usage=(80, 2)))
+    model.add(
+        reply("", call("read_file", path="a.txt"), usage=(50, 5)),
+        reply("Hi.", usage=(80, 2)),
+    )
     async with session_factory() as s:
         assert s.diagnostics() == ([], [])
         assert (await s.run("read it")).ok
