@@ -118,6 +118,8 @@ class Conversation:
         self._schema_cache: dict[str, tuple[pm.ToolSchema, ...]] = {}
         # what the model worker holds of the history, so a round sends only what is new
         self.history_sync = HistorySync()
+        #: notes to add after a compaction's summary (the working memory)
+        self.compaction_note: Callable[[], str] | None = None
 
     # --- events -----------------------------------------------------------------------
 
@@ -483,6 +485,9 @@ class Conversation:
         summary = reply.text.strip()
         if not summary:
             return False
+        note = self.compaction_note() if self.compaction_note else ""
+        if note:
+            summary += f"\n\nWorking memory of this session:\n{note}"
         self.history = apply_compaction(self.history, summary, n)
         self._current_start = max(1, self._current_start - n + 1)
         after = self.budget.estimate(system, self.history, ())
@@ -496,6 +501,20 @@ class Conversation:
             )
         )
         return True
+
+    async def ask_aside(self, system: str, content: str, timeout: float) -> str | None:
+        """One quiet model request beside the conversation (no events, no history):
+        the answer's text, or ``None`` when it failed or took over *timeout* seconds."""
+        request = self._request(
+            [pm.ChatMessage(role="user", content=content)], system=system, tools=()
+        )
+        with trio.move_on_after(timeout):
+            try:
+                reply = await read_reply(self.model, request)
+            except ModelFailed:
+                return None
+            return None if reply.calls else reply.text
+        return None
 
     async def _autotitle(self, prompt: str) -> None:
         # a title that cannot be had is no title

@@ -47,6 +47,9 @@ class SessionOptions:
         system_prompt: text that replaces the built-in system prompt (``None``: keep
             it); the workspace, instruction files and skills still follow.
         keep_thinking: ask the model to think, and keep its thinking in the history.
+        memory_updates: after each completed run, one bounded model request updates
+            the working memory's goal, decisions, tasks and problems (file activity is
+            kept either way).
         allow, deny: permission rules for this session only.
         sandbox: ``workspace-write`` runs shell commands under bubblewrap.
         workers: worker name -> module (default: model, tools, shell, and search,
@@ -79,6 +82,7 @@ class SessionOptions:
     system_extra: str = ""
     system_prompt: str | None = None
     keep_thinking: bool = False
+    memory_updates: bool = False
     allow: tuple[str, ...] = ()
     deny: tuple[str, ...] = ()
     sandbox: str | None = None

@@ -37,6 +37,7 @@ from harness.conversation._store import (
     export_json,
     export_markdown,
 )
+from harness.conversation._workmem import MEMORY_FILE, UPDATE_TIMEOUT, WorkingMemoryKeeper
 from harness.home import harness_home
 from harness.keys import held_values, provider_key
 from harness.messages import PermissionMode
@@ -496,6 +497,7 @@ async def open_session(
         if log is not None:
             conv.subscribe(log.append)
             engine.start_soon(log.write_behind)
+        _keep_working_memory(conv, engine, log, options.memory_updates)
         engine.subscribe(conv.emit)
         opening: list[ev.ConversationEvent] = [
             ev.SessionStarted(
@@ -534,6 +536,25 @@ async def open_session(
                         log.meta["title"] = log.meta.get("title") or plain_title(first)
                         log.write_meta()
                 log.close()
+
+
+def _keep_working_memory(
+    conv: Conversation, engine: Engine, log: SessionLog | None, updates: bool
+) -> None:
+    keeper = WorkingMemoryKeeper(
+        log.dir / MEMORY_FILE if log is not None else None,
+        lambda system, content: conv.ask_aside(system, content, UPDATE_TIMEOUT),
+    )
+    conv.subscribe(keeper)
+    conv.compaction_note = keeper.memory_text
+    if updates:
+
+        def after_run(event: ev.ConversationEvent) -> None:
+            # in the background: the answer is already out, and the next run need not wait
+            if isinstance(event, ev.Result) and event.ok:
+                engine.start_soon(keeper.update)
+
+        conv.subscribe(after_run)
 
 
 def list_sessions(workspace: str = ".", home: str | None = None) -> list[SessionInfo]:
