@@ -29,6 +29,7 @@ LEAVES = {
     "harness.errors",
     "harness.home",
     "harness.keys",
+    "harness.settings",
     "harness.terminal",
     "harness._version",
     "harness._frontmatter",

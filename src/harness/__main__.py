@@ -10,6 +10,11 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    from harness.settings import load_settings
+
+    # the settings file first: a key kept there is taken into memory like any other
+    for problem in load_settings():
+        print(f"harness: {problem}", file=sys.stderr)
     batch = args[:1] == ["batch"]
     if not batch:
         from harness.keys import take_keys

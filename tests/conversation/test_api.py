@@ -7,6 +7,7 @@ from pathlib import Path
 
 import harness.api as api
 from harness.conversation import events as ev
+from harness.messages import ToolOutcome
 from tests.conversation.conftest import MODULES, PYTHONPATH
 from tests.scripted import ScriptedModel, call, reply
 
@@ -96,3 +97,46 @@ async def test_a_short_tool_list_is_what_the_model_is_offered(
     offered = [[t["function"]["name"] for t in body["tools"]] for body in model.requests]
     assert sorted(offered[0]) == sorted(n for n in SMALL_MODEL_TOOLS if n != "submit_plan")
     assert sorted(offered[1]) == sorted([*offered[0], "shout"])  # an API tool joins them
+
+
+class _Person:
+    """A frontend that answers every question the same way and records the asking."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, dict]] = []
+
+    async def frontend_tool(self, name: str, arguments: dict) -> ToolOutcome:
+        self.asked.append((name, arguments))
+        return ToolOutcome(ok=True, output="The user answered: blue")
+
+
+async def test_get_user_input_is_offered_only_with_someone_to_answer(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    ask = call("get_user_input", questions=[{"question": "Colour?", "options": ["red", "blue"]}])
+    model.add(reply("nobody to ask"), reply("", ask), reply("Blue it is."))
+    options = {
+        "workspace": str(workspace),
+        "home": str(home),
+        "provider": "openai",
+        "model": "scripted",
+        "base_url": model.base_url,
+        "autotitle": False,
+        "workers": {k: v for k, v in MODULES.items() if k != "shell"},
+        "worker_env": {k: {"PYTHONPATH": PYTHONPATH} for k in MODULES},
+    }
+    async with api.open_session(**options) as headless:
+        assert "get_user_input" not in headless.tool_names()
+        assert (await headless.run("hi")).ok
+    person = _Person()
+    async with api.open_session(frontend=person, **options) as session:
+        assert "get_user_input" in session.tool_names()
+        result = await session.run("pick a colour")
+    assert result.ok
+    assert result.text == "Blue it is."
+    assert person.asked == [("get_user_input", ask.arguments)]
+    offered = [{t["function"]["name"] for t in body["tools"]} for body in model.requests]
+    assert "get_user_input" not in offered[0]
+    assert "get_user_input" in offered[1]
+    tool = [m for m in model.requests[2]["messages"] if m.get("role") == "tool"]
+    assert tool[-1]["content"] == "The user answered: blue"

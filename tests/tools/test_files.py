@@ -181,6 +181,7 @@ def test_edit_file_replaces_exactly_once(ws: Path, call: Call) -> None:
     assert out.ok
     assert out.data["changed"] is True
     assert "+    return 2" in out.data["diff"]
+    assert out.output.startswith("edited a.py (1 edit applied)\n")
     assert (ws / "a.py").read_text() == "def f():\n    return 2\n"
 
 
@@ -217,6 +218,8 @@ def test_edit_file_all_edits_checked_before_one_write(ws: Path, call: Call) -> N
     assert (ws / "f.txt").read_text() == original
     out = call("edit_file", path="f.txt", edits=edits[:2])
     assert out.ok
+    assert out.output.startswith("edited f.txt (2 edits applied)\n")
+    assert out.data["edits"] == 2
     assert (ws / "f.txt").read_text() == "A\nb\nC\nd\n"
 
 

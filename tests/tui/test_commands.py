@@ -36,6 +36,7 @@ ISSUE_COMMANDS = [
     "compact",
     "clear",
     "expand",
+    "diagnostics",
     "exit",
 ]
 

@@ -9,11 +9,18 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from harness.conversation import SessionOptions
+from harness.conversation import ContextSettings, SessionOptions
 
-__all__ = ["session_options"]
+__all__ = [
+    "context_settings",
+    "default_model",
+    "session_options",
+    "switched_on",
+    "system_prompt",
+]
 
 # flags whose value goes to the session as it is, when given
 _FLAGS = (
@@ -31,14 +38,92 @@ _FLAGS = (
 )
 
 
+def default_model(environ: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """The provider and model the environment (or ``$HARNESS_HOME/.env``) names for
+    when the command line names none: ``HARNESS_PROVIDER``, ``HARNESS_MODEL``, and
+    ``OLLAMA_MODEL`` when the provider is Ollama or left open.
+
+    Raises:
+        ValueError: ``HARNESS_PROVIDER`` is not a provider.
+    """
+    from harness.messages import PROVIDERS
+
+    provider = environ.get("HARNESS_PROVIDER", "").strip().lower() or None
+    if provider is not None and provider not in PROVIDERS:
+        raise ValueError(
+            f"HARNESS_PROVIDER={provider} is not a provider; use one of {', '.join(PROVIDERS)}"
+        )
+    model = environ.get("HARNESS_MODEL", "").strip() or None
+    if model is None and provider in (None, "ollama"):
+        model = environ.get("OLLAMA_MODEL", "").strip() or None
+    return provider, model
+
+
+def _per_model(environ: Mapping[str, str], name: str) -> tuple[int | None, dict[str, int]]:
+    # "8192", or "qwen2.5-coder:7b=32768,llama3.1=16384,8192" (a bare number: the rest)
+    raw = environ.get(name, "").strip()
+    default: int | None = None
+    by_model: dict[str, int] = {}
+    for item in filter(None, (i.strip() for i in raw.split(","))):
+        model, _, number = item.rpartition("=")
+        if not number.strip().isdigit() or int(number) <= 0:
+            raise ValueError(
+                f"{name} must be a number of tokens, or MODEL=N pairs separated by commas"
+            )
+        if model.strip():
+            by_model[model.strip()] = int(number)
+        else:
+            default = int(number)
+    return default, by_model
+
+
+def context_settings(environ: Mapping[str, str]) -> ContextSettings:
+    """The context window and output limit the environment sets, for every model or
+    per model: ``HARNESS_CONTEXT_WINDOW`` and ``HARNESS_MAX_OUTPUT``.
+
+    Raises:
+        ValueError: a value that is not a positive number of tokens.
+    """
+    # not *_TOKENS: a name with TOKEN in it is taken out of the environment as a secret
+    window, windows = _per_model(environ, "HARNESS_CONTEXT_WINDOW")
+    reserve, reserves = _per_model(environ, "HARNESS_MAX_OUTPUT")
+    return ContextSettings(window=window, reserve=reserve, windows=windows, reserves=reserves)
+
+
+def switched_on(environ: Mapping[str, str], name: str) -> bool:
+    """Whether variable *name* is set to ``1``, ``on``, ``yes`` or ``true``."""
+    return environ.get(name, "").strip().lower() in ("1", "on", "yes", "true")
+
+
+def system_prompt(environ: Mapping[str, str]) -> str | None:
+    """The text of ``HARNESS_SYSTEM_PROMPT_FILE``, which replaces the built-in system
+    prompt (``None`` when it is not set).
+
+    Raises:
+        ValueError: the file cannot be read, or is empty.
+    """
+    name = environ.get("HARNESS_SYSTEM_PROMPT_FILE", "").strip()
+    if not name:
+        return None
+    path = Path(name).expanduser()
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"HARNESS_SYSTEM_PROMPT_FILE {path} cannot be read: {exc}") from None
+    if not text:
+        raise ValueError(f"HARNESS_SYSTEM_PROMPT_FILE {path} is empty")
+    return text
+
+
 def session_options(
     args: argparse.Namespace, environ: Mapping[str, str], **choices: Any
 ) -> SessionOptions:
     """The session the command line asks for; *choices* (fields of
     :class:`SessionOptions`) override it.
 
-    ``HARNESS_WORKERS`` (a JSON object of worker name -> module) replaces worker
-    modules, for running against other worker builds.
+    With neither ``--provider`` nor ``--model``, :func:`default_model` reads them from
+    the environment. ``HARNESS_WORKERS`` (a JSON object of worker name -> module)
+    replaces worker modules, for running against other worker builds.
 
     Raises:
         ValueError: a bad value (the message says which).
@@ -46,9 +131,12 @@ def session_options(
     kw: dict[str, Any] = {"environ": dict(environ)}
     if getattr(args, "workspace", None):
         kw["workspace"] = args.workspace
-    if getattr(args, "provider", None):
-        kw["provider"] = args.provider
+    provider = getattr(args, "provider", None)
     model = getattr(args, "model", None)
+    if not provider and not model and "provider" not in choices:
+        provider, model = default_model(environ)
+    if provider:
+        kw["provider"] = provider
     if model:
         given = [model] if isinstance(model, str) else model
         kw["models"] = tuple(m.strip() for arg in given for m in arg.split(",") if m.strip())
@@ -56,6 +144,10 @@ def session_options(
         value = getattr(args, name, None)
         if value is not None:
             kw[name] = value
+    kw["context"] = context_settings(environ)
+    kw["system_prompt"] = system_prompt(environ)
+    kw["keep_thinking"] = switched_on(environ, "HARNESS_KEEP_THINKING")
+    kw["memory_updates"] = switched_on(environ, "HARNESS_WORKING_MEMORY")
     kw["continue_latest"] = bool(getattr(args, "continue_", False))
     kw["allow"] = tuple(getattr(args, "allow", None) or ())
     kw["deny"] = tuple(getattr(args, "deny", None) or ())

@@ -21,6 +21,8 @@ Sub-agents: :meth:`Session.spawn_subagents` runs :class:`Task` s in parallel, ea
 in a runner process of its own within :class:`SubagentLimits`, and returns a
 :class:`SubagentReport` each; :class:`AgentState` is one as ``/agents`` shows it.
 :func:`run_subagent` is the runner's side (``python -m harness.actors.subagent``).
+:meth:`Session.diagnostics` gives the last model rounds and tool calls
+(:class:`RoundStats`, :class:`ToolStats`).
 
 The session log of a workspace: :func:`list_sessions`, :func:`export_json`,
 :func:`export_markdown` (of a :class:`LoadedSession`), and :class:`SessionInfo`,
@@ -29,6 +31,7 @@ a row of the list.
 
 from harness.conversation import events
 from harness.conversation._budget import BudgetExceeded, ContextSettings
+from harness.conversation._diagnostics import RoundStats, ToolStats
 from harness.conversation._options import SessionOptions
 from harness.conversation._ports import ApprovalRequest, Approver, Decision, FrontendPort
 from harness.conversation._reply import ModelFailed
@@ -53,6 +56,7 @@ __all__ = [
     "FrontendPort",
     "LoadedSession",
     "ModelFailed",
+    "RoundStats",
     "Session",
     "SessionInfo",
     "SessionNotFound",
@@ -60,6 +64,7 @@ __all__ = [
     "SubagentLimits",
     "SubagentReport",
     "Task",
+    "ToolStats",
     "events",
     "export_json",
     "export_markdown",

@@ -59,19 +59,25 @@ class ContextSettings:
 
     Attributes:
         window: context window in tokens (``None``: the provider's default).
-        reserve: tokens kept free for the reply (default: a quarter of the window,
-            at most 8192).
+        reserve: tokens kept free for the reply, the most it may write (default: a
+            quarter of the window, at most 8192).
         threshold: fraction of the usable budget at which trimming starts (0.8).
+        windows, reserves: by model name, what that model uses instead of *window*
+            and *reserve*.
     """
 
     window: int | None = None
     reserve: int | None = None
     threshold: float = 0.8
+    windows: dict[str, int] = attrs.field(factory=dict)
+    reserves: dict[str, int] = attrs.field(factory=dict)
 
-    def resolved(self, provider: str) -> tuple[int, int]:
-        """``(window, reserve)`` with defaults filled in for *provider*."""
-        window = self.window or DEFAULT_WINDOWS.get(provider, 32_768)
-        reserve = self.reserve if self.reserve is not None else min(8192, window // 4)
+    def resolved(self, provider: str, model: str = "") -> tuple[int, int]:
+        """``(window, reserve)`` with defaults filled in for *provider*'s *model*."""
+        window = self.windows.get(model) or self.window or DEFAULT_WINDOWS.get(provider, 32_768)
+        reserve = self.reserves.get(model, self.reserve)
+        if reserve is None:
+            reserve = min(8192, window // 4)
         return window, reserve
 
 
@@ -94,9 +100,11 @@ class ContextBudget:
         settings: window, reserve, threshold.
     """
 
-    def __init__(self, provider: str, settings: ContextSettings | None = None) -> None:
+    def __init__(
+        self, provider: str, settings: ContextSettings | None = None, model: str = ""
+    ) -> None:
         self.settings = settings or ContextSettings()
-        self.window, self.reserve = self.settings.resolved(provider)
+        self.window, self.reserve = self.settings.resolved(provider, model)
         self.factor = 1.0
         self._last_raw = 0
         # Every round measures the whole history again. Messages are immutable, so
@@ -107,6 +115,10 @@ class ContextBudget:
         self._sums: list[int] = [0]
         self._measured: dict[int, tuple[ChatMessage, int]] = {}
         self._tools_measured: tuple[Sequence[ToolSchema], int] | None = None
+
+    def retarget(self, provider: str, model: str) -> None:
+        """Use *provider*'s *model*'s window and reserve from the next request on."""
+        self.window, self.reserve = self.settings.resolved(provider, model)
 
     @property
     def limit(self) -> int:

@@ -8,7 +8,7 @@ terminating one), so the history stays well-formed for every provider.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -17,6 +17,7 @@ import trio
 
 from harness.conversation import events as ev
 from harness.conversation._ports import ApprovalRequest
+from harness.conversation._repair import repair_note
 from harness.ipc import (
     ChannelClosed,
     IpcError,
@@ -58,6 +59,7 @@ class _Prepared:
     args: dict[str, Any] = attrs.field(factory=dict)
     main: str = ""
     error: str = ""
+    repaired: str = ""
 
     @property
     def tool(self) -> ToolSpec:
@@ -141,6 +143,8 @@ class CallRunner:
             masked = conv.masker.mask(raw)
             if masked != raw:
                 data = orjson.loads(masked)
+        if p.repaired:
+            output += repair_note(p.repaired)
         outcome = ToolOutcome(ok=outcome.ok, output=output, data=data)
         self.finished.add(p.call.id)
         conv.emit(
@@ -285,10 +289,15 @@ class CallRunner:
 
     # --- one reply --------------------------------------------------------------------
 
-    async def run(self, calls: list[tuple[ToolCall, str | None]]) -> CallsOutcome:
-        """Run *calls* (each with its parse error, if any) in order."""
+    async def run(
+        self, calls: list[tuple[ToolCall, str | None]], notes: Mapping[str, str] | None = None
+    ) -> CallsOutcome:
+        """Run *calls* (each with its parse error, if any) in order; *notes* says, by
+        call id, what was repaired in a call to read it (its result says so too)."""
         conv = self.conv
         prepared = [self._prepare(call, err) for call, err in calls]
+        for p in prepared:
+            p.repaired = (notes or {}).get(p.call.id, "")
         stop, stop_text = "", ""
         i = 0
         while i < len(prepared):
@@ -322,7 +331,8 @@ class CallRunner:
                 continue
             started = time.monotonic()
             outcome = self._finish(p, await self._run_one(p), started)
-            if p.tool.terminating and outcome.ok:
+            # a frontend that had a plan reviewed says the run goes on (revise, implement)
+            if p.tool.terminating and outcome.ok and not outcome.data.get("continue"):
                 stop = "terminated"
                 stop_text = f"the run ended at the terminating call {p.call.name}."
                 conv.final_text = conv.final_text or outcome.output

@@ -8,10 +8,20 @@ These are the requests' words and the pure steps around them; the loop sends the
 
 from __future__ import annotations
 
+import re
+
 from harness.conversation._history import SUMMARY_PREFIX
 from harness.messages import model as pm
 
-__all__ = ["SUMMARY_SYSTEM", "TITLE_SYSTEM", "compaction_cut", "title_from", "transcript"]
+__all__ = [
+    "SUMMARY_SYSTEM",
+    "TITLE_SYSTEM",
+    "compaction_cut",
+    "plain_title",
+    "title_from",
+    "title_request",
+    "transcript",
+]
 
 SUMMARY_SYSTEM = (
     "You compress a coding session into notes for yourself. Write a compact summary of the "
@@ -19,7 +29,18 @@ SUMMARY_SYSTEM = (
     "read or changed (with paths), commands run and their outcomes, and what remains to do. "
     "Plain text, no preamble."
 )
-TITLE_SYSTEM = "Give this coding session a title of at most six words. Answer with the title only."
+TITLE_SYSTEM = (
+    "Give this coding session a title of at most six words, from what the user asked. "
+    "Answer with the title only: no tool call, no quotes, no markup."
+)
+
+
+def title_request(prompt: str, answer: str) -> str:
+    """What the title request shows the model: the user's words and the answer's start."""
+    text = f"The user asked:\n{prompt[:2000]}"
+    if answer.strip():
+        text += f"\n\nThe answer began:\n{answer[:600]}"
+    return text
 
 
 def compaction_cut(history: list[pm.ChatMessage], n: int) -> int:
@@ -31,10 +52,36 @@ def compaction_cut(history: list[pm.ChatMessage], n: int) -> int:
     return n
 
 
+# what a model writes around or instead of a title that is never part of one: thinking,
+# text-protocol calls (tagged, fenced or bare JSON), and any other tag
+_NOT_TITLE = (
+    re.compile(r"<(think|thinking|tool_call|function_call|tool_code|content)\b.*?(</\1>|\Z)", re.S),
+    re.compile(r"```.*?(```|\Z)", re.S),
+    re.compile(r"<[^<>\n]{0,80}>"),
+)
+_TAG_WORD = re.compile(r"</?[\w:-]+/?>")
+
+
 def title_from(answer: str) -> str:
-    """The title in a model's *answer* (its first line, without quotes or markup)."""
-    lines = answer.strip().strip("\"'#*` ").splitlines()
-    return lines[0][:80] if lines else ""
+    """The title in a model's *answer*: its first line of words, without quotes,
+    markdown or protocol markup; ``""`` when there is none (a call, JSON, a tag)."""
+    for pattern in _NOT_TITLE:
+        answer = pattern.sub("\n", answer)
+    for line in answer.splitlines():
+        line = line.strip().strip("\"'#*`_ ").strip()
+        if line.lower().startswith("title:"):
+            line = line[6:].strip().strip("\"'*` ")
+        if not line or line[0] in "{[" or not any(c.isalpha() for c in line):
+            continue
+        return line[:80]
+    return ""
+
+
+def plain_title(prompt: str) -> str:
+    """A title from what the user asked: its first words, tags dropped."""
+    words = [w for w in prompt.split() if not _TAG_WORD.fullmatch(w)]
+    title = " ".join(words[:8])[:60]
+    return title if any(c.isalpha() for c in title) else ""
 
 
 def transcript(history: list[pm.ChatMessage], *, max_chars: int) -> str:

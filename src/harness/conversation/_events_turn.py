@@ -114,7 +114,11 @@ class UsageReported(ConversationEvent, tag="usage"):
 
 @attrs.frozen(kw_only=True)
 class AssistantMessage(ConversationEvent, tag="assistant_message"):
-    """The model's whole reply to one request: its text and the tool calls it made."""
+    """The model's whole reply to one request: its text and the tool calls it made.
+
+    ``incomplete``: the reply was cut off at the output token limit; its calls (whole
+    or not) were dropped unrun.
+    """
 
     DURABLE: ClassVar[bool] = True
 
@@ -122,6 +126,7 @@ class AssistantMessage(ConversationEvent, tag="assistant_message"):
     tool_calls: tuple[ToolCall, ...] = ()
     thinking: str = ""
     model: str = ""
+    incomplete: bool = False
 
 
 @attrs.frozen(kw_only=True)
@@ -130,7 +135,8 @@ class TurnFinished(ConversationEvent, tag="turn_finished"):
 
     ``reason``: ``tool_calls`` (results go back to the model), ``done`` (an answer
     with no tool call), ``terminated`` (a terminating tool succeeded), ``denied``
-    (a mutating call was denied), ``cancelled``, ``error``, ``max_turns``.
+    (a mutating call was denied), ``incomplete`` (the reply was cut off at the output
+    token limit), ``cancelled``, ``error``, ``max_turns``.
     """
 
     DURABLE: ClassVar[bool] = True

@@ -25,7 +25,9 @@ from harness.conversation._compact import (
     SUMMARY_SYSTEM,
     TITLE_SYSTEM,
     compaction_cut,
+    plain_title,
     title_from,
+    title_request,
     transcript,
 )
 from harness.conversation._config import LoopConfig
@@ -101,7 +103,9 @@ class Conversation:
         self.history: list[pm.ChatMessage] = list(history or [])
         self.agent_name = agent_name
         self.title = title
-        self.budget = ContextBudget(config.provider, config.context)
+        self.budget = ContextBudget(
+            config.provider, config.context, config.models[0] if config.models else ""
+        )
         self.workspace = config.workspace
         self.final_text = ""
         self._listeners: list[Listener] = []
@@ -115,6 +119,8 @@ class Conversation:
         self._schema_cache: dict[str, tuple[pm.ToolSchema, ...]] = {}
         # what the model worker holds of the history, so a round sends only what is new
         self.history_sync = HistorySync()
+        #: notes to add after a compaction's summary (the working memory)
+        self.compaction_note: Callable[[], str] | None = None
 
     # --- events -----------------------------------------------------------------------
 
@@ -166,9 +172,11 @@ class Conversation:
         mode = self.config.permission_mode
         cached = self._schema_cache.get(mode)
         if cached is None:
-            cached = self._schema_cache[mode] = self.table.schemas(
-                mode=mode, names=self.config.tools
-            )
+            cached = self.table.schemas(mode=mode, names=self.config.tools)
+            if self.frontend is None:
+                # nobody could answer: headless runs and sub-agents are not offered it
+                cached = tuple(s for s in cached if s.name != "get_user_input")
+            self._schema_cache[mode] = cached
         return cached
 
     def configure(self, **changes: Any) -> None:
@@ -179,6 +187,9 @@ class Conversation:
         """
         self.config = attrs.evolve(self.config, **changes)
         self._schema_cache.clear()
+        if "provider" in changes or "models" in changes:
+            cfg = self.config
+            self.budget.retarget(cfg.provider, cfg.models[0] if cfg.models else "")
 
     def add_local_tool(self, name: str, fn: LocalTool) -> None:
         """Run tool *name* (already in the table) by calling *fn*, and offer it to the
@@ -284,6 +295,8 @@ class Conversation:
                 )
             )
             reply = await self._model_round()
+            if reply.finish == "length":
+                return self._cut_off(turn, reply)
             self._commit_reply(reply)
             if not reply.calls:
                 self.final_text = reply.text
@@ -306,7 +319,7 @@ class Conversation:
                         continue
                 self._turn_finished(turn, "done")
                 return "done"
-            outcome = await runner.run(reply.calls)
+            outcome = await runner.run(reply.calls, notes=reply.repaired)
             if outcome.stop:
                 self._turn_finished(turn, outcome.stop)
                 return outcome.stop
@@ -315,7 +328,23 @@ class Conversation:
     def _turn_finished(self, turn: int, reason: str) -> None:
         self.emit(ev.TurnFinished(session_id=self.session_id, turn=turn, reason=reason))
 
-    def _commit_reply(self, reply: Reply) -> None:
+    def _cut_off(self, turn: int, reply: Reply) -> str:
+        # Hit the output limit: the text is kept but marked, and no call runs, since
+        # the last one may be half-written and the rest were never meant alone.
+        dropped = len(reply.calls)
+        self._commit_reply(attrs.evolve(reply, calls=[]), incomplete=True)
+        self.final_text = reply.text
+        calls = f"; none of its {dropped} tool calls was run" if dropped else ""
+        self._error(
+            "incomplete",
+            f"the answer was cut off at the output token limit ({self.budget.reserve} "
+            f"tokens){calls}. Ask the model to go on, or in smaller steps.",
+            fatal=False,
+        )
+        self._turn_finished(turn, "incomplete")
+        return "incomplete"
+
+    def _commit_reply(self, reply: Reply, *, incomplete: bool = False) -> None:
         calls = tuple(c for c, _ in reply.calls)
         thinking = reply.thinking if self.config.keep_thinking else ""
         self.emit(
@@ -325,6 +354,7 @@ class Conversation:
                 tool_calls=tuple(self.table.loggable(c) for c in calls),
                 thinking=thinking,
                 model=reply.model,
+                incomplete=incomplete,
             )
         )
         self.history.append(
@@ -462,6 +492,9 @@ class Conversation:
         summary = reply.text.strip()
         if not summary:
             return False
+        note = self.compaction_note() if self.compaction_note else ""
+        if note:
+            summary += f"\n\nWorking memory of this session:\n{note}"
         self.history = apply_compaction(self.history, summary, n)
         self._current_start = max(1, self._current_start - n + 1)
         after = self.budget.estimate(system, self.history, ())
@@ -476,16 +509,33 @@ class Conversation:
         )
         return True
 
+    async def ask_aside(self, system: str, content: str, timeout: float) -> str | None:
+        """One quiet model request beside the conversation (no events, no history):
+        the answer's text, or ``None`` when it failed or took over *timeout* seconds."""
+        request = self._request(
+            [pm.ChatMessage(role="user", content=content)], system=system, tools=()
+        )
+        with trio.move_on_after(timeout):
+            try:
+                reply = await read_reply(self.model, request)
+            except ModelFailed:
+                return None
+            return None if reply.calls else reply.text
+        return None
+
     async def _autotitle(self, prompt: str) -> None:
         # a title that cannot be had is no title
+        content = title_request(prompt, self.final_text)
         request = self._request(
-            [pm.ChatMessage(role="user", content=prompt[:2000])], system=TITLE_SYSTEM, tools=()
+            [pm.ChatMessage(role="user", content=content)], system=TITLE_SYSTEM, tools=()
         )
         try:
             reply = await read_reply(self.model, request)
         except ModelFailed:
             return
-        title = title_from(reply.text)
+        # a reply that is a call or markup is no title: the user's words are
+        title = "" if reply.calls else title_from(reply.text)
+        title = title or plain_title(prompt)
         if title:
             self.set_title(title, by_user=False)
 

@@ -46,6 +46,12 @@ class SessionOptions:
         resume: an id or title to resume; *continue_latest* resumes the newest.
         autotitle: let the model title the session after the first exchange.
         system_extra: text appended to the system prompt.
+        system_prompt: text that replaces the built-in system prompt (``None``: keep
+            it); the workspace, instruction files and skills still follow.
+        keep_thinking: ask the model to think, and keep its thinking in the history.
+        memory_updates: after each completed run, one bounded model request updates
+            the working memory's goal, decisions, tasks and problems (file activity is
+            kept either way).
         allow, deny: permission rules for this session only.
         sandbox: ``workspace-write`` runs shell commands under bubblewrap.
         workers: worker name -> module (default: model, tools, shell, and search,
@@ -78,6 +84,9 @@ class SessionOptions:
     continue_latest: bool = False
     autotitle: bool = False
     system_extra: str = ""
+    system_prompt: str | None = None
+    keep_thinking: bool = False
+    memory_updates: bool = False
     allow: tuple[str, ...] = ()
     deny: tuple[str, ...] = ()
     sandbox: str | None = None
@@ -160,6 +169,7 @@ def loop_config(
         verify_attempts=options.verify_attempts,
         tool_timeout=options.tool_timeout,
         autotitle=options.autotitle,
+        keep_thinking=options.keep_thinking,
         temperature=options.temperature,
         seed=options.seed,
         context=options.context,

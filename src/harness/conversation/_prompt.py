@@ -25,14 +25,16 @@ def build_system_prompt(
     home: str | Path | None = None,
     extra: str = "",
     problems: list[str] | None = None,
+    base: str | None = None,
 ) -> str:
     """The system prompt for a session in *workspace*.
 
-    *problems* collects one sentence per instruction file or skill that could not
-    be read (they are skipped, never fatal).
+    *base* replaces the built-in :data:`BASE_PROMPT` (the workspace, instruction
+    files and skills still follow it). *problems* collects one sentence per
+    instruction file or skill that could not be read (they are skipped, never fatal).
     """
     ws = Path(workspace)
-    parts = [BASE_PROMPT, f"Workspace: {ws} ({platform.system()})."]
+    parts = [base or BASE_PROMPT, f"Workspace: {ws} ({platform.system()})."]
     try:
         from harness.instructions import (
             find_instruction_files,

@@ -42,12 +42,14 @@ class Reply:
     """A model reply as read so far (whole once :func:`read_reply` returns).
 
     ``calls`` pairs each tool call with the reason its arguments did not parse
-    (``None`` when they did).
+    (``None`` when they did); ``repaired`` says, by call id, what the model worker
+    mended in a call's text to read it.
     """
 
     text: str = ""
     thinking: str = ""
     calls: list[tuple[pm.ToolCall, str | None]] = attrs.field(factory=list)
+    repaired: dict[str, str] = attrs.field(factory=dict)
     usage: pm.Usage | None = None
     model: str = ""
     finish: str = ""
@@ -109,6 +111,8 @@ async def read_reply(
                             item.parse_error if item.arguments is None else None,
                         )
                     )
+                    if item.repaired:
+                        reply.repaired[call_id] = item.repaired
                 elif isinstance(item, pm.Usage):
                     reply.usage = item
                     if on_item is not None:

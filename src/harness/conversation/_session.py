@@ -21,6 +21,8 @@ from harness.actors.mcp import load_mcp_config
 from harness.conversation import events as ev
 from harness.conversation._atomic import read_json
 from harness.conversation._calls import LocalTool
+from harness.conversation._compact import plain_title
+from harness.conversation._diagnostics import Diagnostics, RoundStats, ToolStats
 from harness.conversation._engine import Engine, WorkerSettings, open_engine, worker_env
 from harness.conversation._local_tools import memory_tools, skill_tool
 from harness.conversation._loop import Conversation, Listener
@@ -39,6 +41,7 @@ from harness.conversation._store import (
     export_markdown,
 )
 from harness.conversation._subagents import AgentState, SubagentPool, Task
+from harness.conversation._workmem import MEMORY_FILE, UPDATE_TIMEOUT, WorkingMemoryKeeper
 from harness.home import harness_home
 from harness.keys import held_items, held_values, provider_key
 from harness.messages import PermissionMode
@@ -155,6 +158,8 @@ class Session:
         self.problems = problems
         self.resumed = resumed
         self.mcp = mcp
+        self._diagnostics = Diagnostics(lambda: self.context()[0])
+        conversation.subscribe(self._diagnostics)
 
     # --- what it is -------------------------------------------------------------------
 
@@ -203,7 +208,12 @@ class Session:
         conv = self.conversation
         cfg = conv.config
         used = conv.budget.estimate(cfg.system, conv.history, conv.schemas())
-        return used, cfg.context.resolved(cfg.provider)[0]
+        return used, conv.budget.window
+
+    def diagnostics(self) -> tuple[list[RoundStats], list[ToolStats]]:
+        """The last model rounds (request size, tokens, time to first token, duration)
+        and tool calls (time, output size), oldest first; a bounded number of each."""
+        return list(self._diagnostics.rounds), list(self._diagnostics.tools)
 
     # --- running ----------------------------------------------------------------------
 
@@ -401,6 +411,10 @@ class Session:
         """
         self._permissions.add(kind, rule)
 
+    def reload_rules(self) -> list[str]:
+        """Read the rule files again (edited by hand); the rules and files refused."""
+        return [str(p) for p in self._permissions.reload().problems]
+
     def remove_rule(self, rule: str) -> bool:
         """Remove *rule* from the user's rules file; whether it was there."""
         return self._permissions.remove(rule)
@@ -503,7 +517,11 @@ async def open_session(
         choice,
         workspace=str(workspace),
         system=build_system_prompt(
-            workspace, home=home, extra=options.system_extra, problems=problems
+            workspace,
+            home=home,
+            extra=options.system_extra,
+            problems=problems,
+            base=options.system_prompt,
         ),
     )
     table = builtin_table().copy()
@@ -578,6 +596,7 @@ async def open_session(
         if log is not None:
             conv.subscribe(log.append)
             engine.start_soon(log.write_behind)
+        _keep_working_memory(conv, engine, log, options.memory_updates)
         engine.subscribe(conv.emit)
         problems.extend(mcp.attach(conv, perms))
         opening: list[ev.ConversationEvent] = [
@@ -617,9 +636,28 @@ async def open_session(
                     if first:
                         # a plain title from the first prompt, so --resume TITLE works
                         # even when the model was not asked for one
-                        log.meta["title"] = log.meta.get("title") or _plain_title(first)
+                        log.meta["title"] = log.meta.get("title") or plain_title(first)
                         log.write_meta()
                 log.close()
+
+
+def _keep_working_memory(
+    conv: Conversation, engine: Engine, log: SessionLog | None, updates: bool
+) -> None:
+    keeper = WorkingMemoryKeeper(
+        log.dir / MEMORY_FILE if log is not None else None,
+        lambda system, content: conv.ask_aside(system, content, UPDATE_TIMEOUT),
+    )
+    conv.subscribe(keeper)
+    conv.compaction_note = keeper.memory_text
+    if updates:
+
+        def after_run(event: ev.ConversationEvent) -> None:
+            # in the background: the answer is already out, and the next run need not wait
+            if isinstance(event, ev.Result) and event.ok:
+                engine.start_soon(keeper.update)
+
+        conv.subscribe(after_run)
 
 
 def list_sessions(workspace: str = ".", home: str | None = None) -> list[SessionInfo]:
@@ -633,9 +671,3 @@ def _paths(options: SessionOptions, environ: dict[str, str]) -> tuple[Path, Path
         raise ValueError(f"workspace {workspace} is not a folder")
     home = Path(options.home).expanduser() if options.home else harness_home(environ)
     return workspace, home
-
-
-def _plain_title(prompt: str) -> str:
-    words = prompt.strip().split()
-    title = " ".join(words[:8])
-    return title[:60]

@@ -169,7 +169,11 @@ def edit_file(ws: Workspace, args: dict[str, Any]) -> Result:
         )
     atomic_write(real, new)
     diff = unified_diff(old, new, shown)
-    return Result(f"edited {shown}\n{diff}", {"paths": [shown], "changed": True, "diff": diff})
+    # every edit is checked before the one write, so all of them were applied
+    n = len(args.get("edits") or ()) or 1
+    head = f"edited {shown} ({n} edit{'s' if n != 1 else ''} applied)"
+    data = {"paths": [shown], "changed": True, "diff": diff, "edits": n}
+    return Result(f"{head}\n{diff}", data)
 
 
 def _two(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, Path, str]:

@@ -25,9 +25,10 @@ from __future__ import annotations
 import argparse
 import os
 import threading
-from contextlib import AbstractContextManager
+from collections.abc import AsyncIterator
+from contextlib import AbstractContextManager, asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import trio
 from rich.console import Console
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from harness.cli.tui._timeline import ToolRecord
     from harness.cli.tui._view import RunView
     from harness.conversation import ApprovalRequest, Decision, Session
+    from harness.messages import ToolOutcome
 
 # This module, rendering (rich's markdown, pygments), the key reader, the
 # conversation and the workers are imported after the first prompt is on the
@@ -98,7 +100,8 @@ class App:
         self.workspace = self.workspace.resolve()
         self.home = (home or harness_home(self.environ)).expanduser()
         self.prefs = Prefs(self.home, self.workspace)
-        self.show_thinking = False
+        shown = self.environ.get("HARNESS_SHOW_THINKING", "").strip().lower()
+        self.show_thinking = shown in ("1", "on", "yes", "true")
         self.deepthink = False
         self.commands = COMMANDS
         self.live: Session | None = None  # once open
@@ -125,7 +128,7 @@ class App:
         self._reopen = trio.Event()
         self._closing = False
         self._result_seen = trio.Event()
-        self._keys = RunKeys(self.console, cancel=self._cancel_run, post=self._post_to_run)
+        self._keys = RunKeys(self.console, cancel=self.cancel_run, post=self._post_to_run)
         self._ctrl_c = 0
         self._prompt: PromptSession[str] | None = None
         self._first: FirstLine | None = None  # the first prompt's answer, already on the screen
@@ -164,7 +167,9 @@ class App:
         while not self._closing:
             self._reopen = trio.Event()
             try:
-                async with open_session(session_options(self), approver=self.approve) as live:
+                async with open_session(
+                    session_options(self), approver=self.approve, frontend=self
+                ) as live:
                     self.live, self.open_error = live, None
                     self.resume, self.continue_latest = None, False
                     self.title = live.title
@@ -173,6 +178,10 @@ class App:
                     if live.resumed:
                         n = len(live.history)
                         self._say(f"resumed session {live.id} ({n} messages)")
+                        from harness.cli.tui._recap import recap
+
+                        for part in recap(live.history, width=self.console.width):
+                            self.console.print(part)
                     chan = live.events()
                     async with trio.open_nursery() as nursery:
                         nursery.start_soon(self._consume, chan)
@@ -235,7 +244,8 @@ class App:
 
     # -- running a prompt ------------------------------------------------------------------
 
-    def _cancel_run(self) -> None:
+    def cancel_run(self) -> None:
+        """Stop the running response (Esc, Ctrl+C)."""
         if self.live is not None:
             self.live.cancel()
 
@@ -299,6 +309,32 @@ class App:
         if view is not None:
             view.resume()
         return decision
+
+    async def frontend_tool(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        """The conversation's frontend: ask the user (``get_user_input``) or have a
+        plan reviewed (``submit_plan``); see :mod:`._ask`."""
+        from harness.cli.tui._ask import answer_questions, review_plan
+
+        if name == "submit_plan":
+            return await review_plan(self, arguments)
+        return await answer_questions(self, arguments)
+
+    @asynccontextmanager
+    async def holding_terminal(self) -> AsyncIterator[None]:
+        """The terminal handed to a question asked mid-run: the live region off the
+        screen and the run's key reader stopped, both back afterwards."""
+        view, reading = self.view, self._keys.reading
+        if view is not None:
+            view.pause()
+        self._keys.stop()
+        await self._keys.settled()
+        try:
+            yield
+        finally:
+            if reading:
+                self._keys.start()
+            if view is not None:
+                view.resume()
 
     # -- the loop --------------------------------------------------------------------------
 

@@ -191,3 +191,43 @@ async def cmd_expand(app: App, p: ParsedCommand) -> None:
     rec = app.tools_done[-n]
     say(app, f"── {clean_line(rec.name)} {clean_line(rec.main_argument)} ──", "bold")
     app.console.print(Text(clean(rec.output) or "(no output)"))
+
+
+@command("diagnostics", "", "the last model rounds and tool calls: sizes, tokens, times")
+async def cmd_diagnostics(app: App, p: ParsedCommand) -> None:
+    """The session's last model rounds and tool calls, as two tables."""
+    from rich.table import Table
+
+    live = await live_session(app)
+    rounds, tools = live.diagnostics()
+    if not rounds and not tools:
+        say(app, "nothing measured yet: no model round or tool call in this session")
+        return
+
+    def secs(value: float | None) -> str:
+        return "-" if value is None else f"{value:.2f}s"
+
+    def count(value: int | None) -> str:
+        return "-" if value is None else str(value)
+
+    table = Table(title="model rounds", title_justify="left", box=None, padding=(0, 1))
+    for head in ("turn", "model", "request ~tokens", "in", "out", "first token", "duration"):
+        table.add_column(head)
+    for r in rounds:
+        table.add_row(
+            str(r.turn),
+            clean_line(r.model),
+            str(r.request_tokens),
+            count(r.prompt_tokens),
+            count(r.completion_tokens),
+            secs(r.first_token),
+            secs(r.duration),
+        )
+    app.console.print(table)
+    calls = Table(title="tool calls", title_justify="left", box=None, padding=(0, 1))
+    for head in ("tool", "ok", "time", "output chars"):
+        calls.add_column(head)
+    for t in tools:
+        mark = "✓" if t.ok else "✗"
+        calls.add_row(clean_line(t.name), mark, secs(t.duration), str(t.output_chars))
+    app.console.print(calls)

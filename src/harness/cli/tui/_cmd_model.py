@@ -52,6 +52,7 @@ async def ensure_key(app: App, provider: str) -> bool:
     has one, and save it (``providers.json``, mode 0600); ``False`` when skipped."""
     from harness.actors.model import providers_path, resolve_credentials, save_key
     from harness.errors import ProviderError
+    from harness.keys import provider_key
 
     if provider not in ("openai", "anthropic", "gemini"):
         return True
@@ -60,7 +61,7 @@ async def ensure_key(app: App, provider: str) -> bool:
     except ProviderError as exc:
         path = providers_path(app.environ)
         raise CommandError(f"{path} cannot be read: {clean_line(exc.message)}") from exc
-    if known:
+    if known or provider_key(provider):
         return True
     key = await app.read_secret(f"{provider} API key (Enter cancels): ")
     key = key.strip()
@@ -80,40 +81,59 @@ async def ensure_key(app: App, provider: str) -> bool:
 @command(
     "connect",
     "[provider [model]] | status",
-    "choose the provider (and model), asking for a hosted one's key; 'status' checks it",
+    "choose the provider, then a model (pickers without arguments); 'status' checks them all",
     complete=(("@providers", "status"), ("@models",)),
 )
 async def cmd_connect(app: App, p: ParsedCommand) -> None:
     """Switch provider (asking for its key when none is known, then for a model when
-    none is named), or check the connection."""
+    none is named), or check the connection and what every provider still needs."""
+    from harness.cli.tui._providers import readiness
+
     await _settled(app)
-    if not p.args or p.args[0] == "status":
-        say(
-            app,
-            f"provider {app.provider or '(none)'} · model {app.model or '(default)'}"
-            + (f" · {app.base_url}" if app.base_url else ""),
-        )
-        try:
-            models = await list_models(app, app.provider)
-        except CommandError:
-            raise
-        except Exception as exc:
-            say(app, f"not connected: {clean_line(str(exc))[:200]}", "red")
-            return
-        say(app, f"connected: {len(models)} models available", "green")
+    if p.args and p.args[0] == "status":
+        await _status(app)
         return
-    provider = p.args[0].lower()
+    if not p.args:
+        states = [await readiness(app, name) for name in PROVIDERS]
+        index = await pick(app, [f"{s.provider:<10} {s.text}" for s in states], "provider")
+        if index is None:
+            return
+        provider, model = PROVIDERS[index], ""
+    else:
+        provider = p.args[0].lower()
+        model = p.args[1] if len(p.args) > 1 else ""
     if provider not in PROVIDERS:
         raise CommandError(f"unknown provider {provider!r}; choose one of {', '.join(PROVIDERS)}")
-    model = p.args[1] if len(p.args) > 1 else ""
     if not await ensure_key(app, provider):
         return
-    app.base_url = None  # the new provider's own URL; only once the switch is certain
+    if provider != app.provider:
+        app.base_url = None  # the new provider's own URL; only once the switch is certain
     apply_model(app, provider, model)
     say(app, f"provider {provider}" + (f", model {model}" if model else ""), "green")
     await _retry_failed(app)
     if not model:
         await cmd_model.run(app, ParsedCommand(command=cmd_model, args=(), raw_args=""))
+
+
+async def _status(app: App) -> None:
+    from harness.cli.tui._providers import readiness
+
+    say(
+        app,
+        f"provider {app.provider or '(none)'} · model {app.model or '(default)'}"
+        + (f" · {app.base_url}" if app.base_url else ""),
+    )
+    try:
+        models = await list_models(app, app.provider)
+    except CommandError:
+        raise
+    except Exception as exc:
+        say(app, f"not connected: {clean_line(str(exc))[:200]}", "red")
+    else:
+        say(app, f"connected: {len(models)} models available", "green")
+    for name in PROVIDERS:
+        state = await readiness(app, name)
+        say(app, f"  {name:<10} {clean_line(state.text)}", "" if state.ready else "yellow")
 
 
 @command(

@@ -97,12 +97,12 @@ async def cmd_think(app: App, p: ParsedCommand) -> None:
 
 @command(
     "perms",
-    "[list | allow RULE | deny RULE | remove RULE]",
-    "show or change the permission rules",
-    complete=(("list", "allow", "deny", "remove"),),
+    "[list | allow RULE | deny RULE | remove RULE | reload]",
+    "show or change the permission rules, or read their files again",
+    complete=(("list", "allow", "deny", "remove", "reload"),),
 )
 async def cmd_perms(app: App, p: ParsedCommand) -> None:
-    """The permission rules: list them, add one, or remove one."""
+    """The permission rules: list them, add or remove one, or read the files again."""
     from rich.text import Text
 
     live = await live_session(app)
@@ -110,6 +110,12 @@ async def cmd_perms(app: App, p: ParsedCommand) -> None:
         app.console.print(Text(clean(live.rules())))
         return
     verb, rule = p.args[0], " ".join(p.args[1:])
+    if verb == "reload" and not rule:
+        problems = live.reload_rules()
+        say(app, "permission rules read again", "green")
+        for problem in problems:
+            say(app, f"  {clean_line(problem)}", "yellow")
+        return
     if verb in ("allow", "deny") and rule:
         live.add_rule("allow" if verb == "allow" else "deny", rule)
         say(app, f"{verb} {rule} (saved)", "green")
@@ -119,4 +125,4 @@ async def cmd_perms(app: App, p: ParsedCommand) -> None:
         else:
             say(app, f"no rule {rule} to remove", "yellow")
     else:
-        raise CommandError("usage: /perms [list | allow RULE | deny RULE | remove RULE]")
+        raise CommandError("usage: /perms [list | allow RULE | deny RULE | remove RULE | reload]")

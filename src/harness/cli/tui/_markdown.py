@@ -28,7 +28,7 @@ from rich.text import Text
 
 from harness.cli.tui._sanitize import clean
 
-__all__ = ["MarkdownStream", "code_block"]
+__all__ = ["MarkdownStream", "code_block", "markdown"]
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)")
 _HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
@@ -218,3 +218,8 @@ class MarkdownStream:
             self._emit(Text(""))
         self._emit(renderable)
         self._blocks_emitted += 1
+
+
+def markdown(text: str) -> RenderableType:
+    """*text* (from the model) drawn as markdown, links shown as text."""
+    return _Markdown(clean(text))

@@ -20,7 +20,9 @@ def _say(app: App, text: str, style: str = "dim") -> None:
 
 def choose_model(app: App) -> None:
     """Settle *app*'s provider and model: the command line, the workspace's last
-    choice, then a reachable Ollama, then the embedded model. Says which, and why."""
+    choice, the environment's (``HARNESS_PROVIDER``, ``HARNESS_MODEL``,
+    ``OLLAMA_MODEL``), then a reachable Ollama, then the embedded model. Says which,
+    and why."""
     provider = getattr(app.args, "provider", None)
     model = app.models[0] if app.models else None
     saved = app.prefs.get()
@@ -29,6 +31,13 @@ def choose_model(app: App) -> None:
         app.base_url = app.base_url or saved.get("base_url")
         _say(app, f"model {app.provider}:{app.model} (remembered for this folder)")
         return
+    if not provider and not model:
+        from harness.cli._options import default_model
+
+        try:
+            provider, model = default_model(app.environ)
+        except ValueError as exc:
+            _say(app, f"{exc}; ignored", "yellow")
     try:
         from harness.actors.model.local import (
             NoModelAvailable,

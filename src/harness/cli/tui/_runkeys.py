@@ -66,6 +66,11 @@ class RunKeys:
         self._reader = KeyReader(self._deliver(trio.lowlevel.current_trio_token()), self._fd)
         self._reader.start()
 
+    @property
+    def reading(self) -> bool:
+        """Whether the terminal's keys are being read now."""
+        return self._reader is not None
+
     def stop(self) -> None:
         """Stop reading and give the terminal back (idempotent)."""
         reader, self._reader = self._reader, None

@@ -19,6 +19,7 @@ _ICONS = {
     "ok": ("✓", "green"),
     "failed": ("✗", "red"),
     "denied": ("⊘", "yellow"),
+    "past": ("·", "dim"),  # a call of a resumed session: its outcome is not kept
 }
 
 
@@ -29,7 +30,7 @@ class ToolRecord:
     call_id: str
     name: str
     main_argument: str = ""
-    state: str = "requested"  # requested | approved | running | ok | failed | denied
+    state: str = "requested"  # requested | approved | running | ok | failed | denied | past
     started: float | None = None
     duration: float | None = None
     output: str = ""

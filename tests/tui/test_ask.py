@@ -1,0 +1,168 @@
+"""get_user_input and submit_plan answered by a person, in the real terminal on a pty."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.scripted import ScriptedModel, call, reply
+from tests.tui._term import Term, spawn
+
+pytestmark = pytest.mark.slow
+
+DOWN = "\x1b[B"
+
+
+@pytest.fixture
+def dirs(tmp_path: Path) -> tuple[Path, Path]:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    home.mkdir()
+    return ws, home
+
+
+@pytest.fixture
+def term_for(dirs: tuple[Path, Path]) -> Iterator:  # type: ignore[type-arg]
+    terms: list[Term] = []
+
+    def make(model: ScriptedModel, args: list[str] | None = None) -> Term:
+        ws, home = dirs
+        t = spawn(ws, home, base_url=model.base_url, args=args)
+        terms.append(t)
+        t.expect("❯")
+        return t
+
+    yield make
+    for t in terms:
+        t.close()
+
+
+def _tool_results(request: dict[str, Any]) -> list[str]:
+    return [str(m["content"]) for m in request["messages"] if m.get("role") == "tool"]
+
+
+def _offered(request: dict[str, Any]) -> set[str]:
+    return {t["function"]["name"] for t in request.get("tools", [])}
+
+
+def test_questions_answered_by_number_arrow_keys_and_own_words(term_for) -> None:  # type: ignore[no-untyped-def]
+    ask = call(
+        "get_user_input",
+        questions=[
+            {"question": "Which database?", "options": ["sqlite", "postgres", "mysql"]},
+            {"question": "Which port?", "options": ["5432", "3306"]},
+            {"question": "Anything else?"},
+        ],
+    )
+    script = [reply("", ask), reply("Noted."), reply("Setup questions")]
+    with ScriptedModel(script) as model:
+        t = term_for(model)
+        t.line("set up the database")
+        out = t.expect("mysql")
+        assert "Which database?" in out
+        assert "sqlite" in out
+        t.expect("Type my own answer")
+        t.send("2")  # the option's number
+        t.send("\r")
+        t.expect("→ postgres")
+        t.expect("Which port\\?")
+        t.expect("Type my own answer")
+        t.send(DOWN)
+        t.send(DOWN)  # the arrow keys, to "type my own answer"
+        t.send("\r")
+        t.expect("your answer:")
+        t.line("6543, not the default")
+        t.expect("→ 6543, not the default")
+        t.expect("Anything else\\?")
+        t.line("keep it small")
+        t.expect("Noted\\.")
+        t.expect("❯")
+        assert "get_user_input" in _offered(model.requests[0])
+        result = _tool_results(model.requests[1])[-1]
+        assert "Q: Which database?\nA: postgres" in result
+        assert "Q: Which port?\nA: 6543, not the default" in result
+        assert "Q: Anything else?\nA: keep it small" in result
+        # the key reader came back after the question: a line typed next still works
+        t.line("/status")
+        t.expect("permission mode")
+
+
+def test_a_question_left_with_ctrl_c_tells_the_model_and_the_run_goes_on(  # type: ignore[no-untyped-def]
+    term_for,
+) -> None:
+    ask = call("get_user_input", questions=[{"question": "Proceed?", "options": ["yes", "no"]}])
+    with ScriptedModel([reply("", ask), reply("Assumed yes."), reply("A title")]) as model:
+        t = term_for(model)
+        t.line("do it")
+        t.expect("Type my own answer")
+        t.send("\x03")
+        t.expect("no answer")
+        t.expect("Assumed yes\\.")
+        t.expect("❯")
+        assert "without answering" in _tool_results(model.requests[1])[-1]
+
+
+def test_plan_rejected_with_feedback_then_approved_switches_to_ask(  # type: ignore[no-untyped-def]
+    term_for, dirs
+) -> None:
+    ws, _ = dirs
+    first = call("submit_plan", plan="# Plan\n\n1. Write **a.txt**")
+    second = call("submit_plan", plan="# Plan v2\n\n1. Write b.txt with tests")
+    write = call("write_file", path="b.txt", content="hello\n")
+    script = [
+        reply("", first),
+        reply("", second),
+        reply("", write),
+        reply("Implemented."),
+        reply("Plan session"),
+    ]
+    with ScriptedModel(script) as model:
+        t = term_for(model, ["--permission-mode", "plan"])
+        t.line("plan the work")
+        out = t.expect("Keep planning")
+        assert "Write a.txt" in out  # drawn as markdown
+        assert "**" not in out
+        t.send(DOWN)  # to "Reject, with feedback"
+        t.send("\r")
+        t.expect("what should change\\?")
+        t.line("use b.txt and add tests")
+        out = t.expect("Keep planning")
+        assert "Plan v2" in out
+        feedback = _tool_results(model.requests[1])[-1]
+        assert "rejected" in feedback
+        assert "use b.txt and add tests" in feedback
+        assert "write_file" not in _offered(model.requests[1])  # still planning
+        t.send("1")  # approve
+        t.send("\r")
+        t.expect(r"\[y\]es / \[N\]o")  # ask mode now: the write asks first
+        t.send("y")
+        t.expect("Implemented\\.")
+        t.expect("❯")
+        approved = _tool_results(model.requests[2])[-1]
+        assert "approved the plan" in approved
+        assert "write_file" in _offered(model.requests[2])
+        assert (ws / "b.txt").read_text() == "hello\n"
+        t.line("/status")
+        t.expect("permission mode ask")
+
+
+def test_keep_planning_goes_on_with_the_users_pointer(term_for) -> None:  # type: ignore[no-untyped-def]
+    plan = call("submit_plan", plan="Change main.py")
+    with ScriptedModel([reply("", plan), reply("Still looking."), reply("A title")]) as model:
+        t = term_for(model, ["--permission-mode", "plan"])
+        t.line("plan it")
+        t.expect("Keep planning")
+        t.send("3")
+        t.send("\r")
+        t.expect("anything to look at\\?")
+        t.line("the config loader")
+        t.expect("Still looking\\.")
+        t.expect("❯")
+        result = _tool_results(model.requests[1])[-1]
+        assert "keep planning" in result
+        assert "the config loader" in result
+        t.line("/status")
+        t.expect("permission mode plan")
