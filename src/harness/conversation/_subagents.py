@@ -309,6 +309,11 @@ class SubagentPool:
                 # the report is in, or it is given up: nothing it holds is worth a wait
                 _kill_now(left)
                 left.kill("finished" if report is not None else "cancelled")
+                # No runner outlives the call that ran it: wait (bounded, even when
+                # cancelled) until the supervisor has seen it end and swept its tree.
+                with trio.move_on_after(5) as done:
+                    done.shield = True
+                    await left.stop()
             for hired in self.agents.values():
                 if hired.hirer == agent.id and hired.state != "finished":
                     self._stop(hired, f"{agent.id}, which hired it, ended")
