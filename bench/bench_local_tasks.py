@@ -6,7 +6,8 @@ files afterwards, a command that must pass, the calls made. Each runs ``BENCH_RU
 (default 5); the table gives the success rate and the median time per task, and counts
 runs that ended without an answer or wrote a file nobody asked for. A task runs in the same
 folder every time (as a user works in one project), so its first run is a cold start and the
-others find the state after the system prompt in the model cache.
+others find the state after the system prompt in the model cache. The events of a failed
+run are left beside it, in ``harness-bench-tasks/TASK/failed.jsonl`` under the temp folder.
 
 Not part of ``make bench`` (it takes an hour on two cores). Settings, from the environment:
 
@@ -184,7 +185,9 @@ def _run(task: Task, env: dict[str, str], extra: list[str]) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="bench-task-") as tmp:
         # The same folder for every run of a task, as a user works in one project: its
         # system prompt (which names the folder) is read once, then loaded from the cache.
-        ws = Path(tempfile.gettempdir()) / "harness-bench-tasks" / task.name
+        # (named "project": the model reads the folder's name in its prompt, and took a
+        # task's name for the answer)
+        ws = Path(tempfile.gettempdir()) / "harness-bench-tasks" / task.name / "project"
         shutil.rmtree(ws, ignore_errors=True)
         ws.mkdir(parents=True)
         for name, text in task.files.items():
@@ -226,6 +229,8 @@ def _run(task: Task, env: dict[str, str], extra: list[str]) -> Outcome:
             ok = task.check(events, ws)
         except (OSError, subprocess.SubprocessError):
             ok = False
+        if not ok:  # what the model did, to read afterwards
+            (ws.parent / "failed.jsonl").write_text(out)
         return Outcome(ok, seconds, bool(_answer(events).strip()), len(writes))
 
 

@@ -48,6 +48,11 @@ def test_the_grammar_names_each_tool_and_only_its_parameters() -> None:
     assert "start_line" not in g  # an optional number is left to its default
     assert '"<content>"' in g  # a body goes in its tag, not in the JSON
     assert '"\\"content\\""' not in g
+    root = next(line for line in g.splitlines() if line.startswith("root ::="))
+    # a tagged call, a fenced one, or a bare object: the three ways these models call
+    assert root.startswith('root ::= "<tool_call>" space call')
+    assert '| "```" ("json" | "tool_call")? "\\n" space call space "```"' in root
+    assert root.endswith(" | call")
     assert tool_call_grammar(()) == ""
 
 

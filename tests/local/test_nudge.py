@@ -27,6 +27,16 @@ def test_an_announced_read_is_asked_for_by_its_tool() -> None:
     assert "call read_file" in line
 
 
+def test_claiming_a_read_that_never_happened_is_asked_for_the_read() -> None:
+    reply = "I read the file secret.txt and found the launch code."
+    line = nudge_for(reply, [{"role": "user", "content": "Read secret.txt"}], TOOLS)
+    assert line is not None
+    assert "call read_file" in line
+    # after a real read the same words are an answer
+    after = [*REFUSED[:2], {"role": "user", "content": "<tool_response>\nok\n</tool_response>"}]
+    assert nudge_for(reply, after, TOOLS) is None
+
+
 def test_giving_up_after_a_refused_call_is_asked_to_call_it_again() -> None:
     reply = "I need to include more surrounding text so the old_text matches exactly once."
     line = nudge_for(reply, REFUSED, TOOLS)

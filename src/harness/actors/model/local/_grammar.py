@@ -1,7 +1,8 @@
 """The grammar of one tool call, built from the tool table, for llama.cpp's sampler.
 
 It is switched on lazily: the model writes freely until it writes ``<tool_call>`` (or opens
-a fenced block whose JSON starts with ``"name"``, the other way small models write a call),
+a fenced block whose JSON starts with ``"name"``, or a bare ``{"name":`` object: the other
+ways small models write a call, which the lenient parser reads too),
 and from there every token must continue a valid call: a tool that exists, the JSON of that
 tool's own parameters (the required ones, no invented ones), file bodies in their tags, and
 the closing ``</tool_call>`` or fence, after which only the end of the turn is allowed. So a
@@ -28,6 +29,7 @@ __all__ = ["TRIGGERS", "tool_call_grammar"]
 TRIGGERS = (
     r"[\s\S]*?(<tool_call>)[\s\S]*",
     r'[\s\S]*?(```(?:json|tool_call)?\n\s*\{\s*"name")[\s\S]*',
+    r'[\s\S]*?(\{\s*"name"\s*:)[\s\S]*',
 )
 """The lazy grammar's triggers: the whole text so far, matched; the grammar applies from
 the first group (llama.cpp matches a trigger pattern against everything generated)."""
@@ -89,5 +91,5 @@ def tool_call_grammar(tools: Sequence[ToolSchema]) -> str:
     call = conv._add_rule("call", " | ".join(calls))
     tagged = f'"<tool_call>" space {call} "\\n"? "</tool_call>"'
     fenced = f'"```" ("json" | "tool_call")? "\\n" space {call} space "```"'
-    conv._add_rule("root", f"{tagged} | {fenced}")
+    conv._add_rule("root", f"{tagged} | {fenced} | {call}")
     return str(conv.format_grammar())

@@ -4,8 +4,9 @@ Measured with the 1.5B model: asked "What does calc.py do? Is there a bug?" it a
 will read the calc.py file ... If I find any issues, I will fix them" and stops, with no
 call; refused an ambiguous ``edit_file`` it answers "I need to include more surrounding
 text" and stops. Either way the turn ends with nothing done. A reply that makes no call but
-announces an action (a first-person intention and a verb a tool performs) gets one more
-generation in the same turn, after a short user line naming the tool to use.
+announces an action (a first-person intention and a verb a tool performs), or claims one
+("I read the file and found …") before any tool ran, gets one more generation in the same
+turn, after a short user line naming the tool to use.
 
 Creating and writing are left out on purpose: a model nudged to "create" a file it could
 not find would write an invented one.
@@ -27,6 +28,7 @@ _INTENT = re.compile(
     r"I would|Next, I|First, I|I can now)\b",
     re.I,
 )
+_CLAIM = re.compile(r"\bI (have |just )?(read|checked|looked at|opened|ran|searched)\b", re.I)
 # verbs -> the tool that does them
 _VERBS: tuple[tuple[str, str], ...] = (
     (r"fix|edit|change|modify|correct|replace|update|rename|include more", "edit_file"),
@@ -65,6 +67,11 @@ def nudge_for(
     if parse_reply(reply, known).calls:
         return None
     intent = _INTENT.search(reply)
+    last = history[-1]["content"] if history else ""
+    asked = bool(history) and history[-1]["role"] == "user" and "<tool_response>" not in last
+    if intent is None and asked:
+        # "I read the file and found the code." with no call made: it read nothing
+        intent = _CLAIM.search(reply)
     if intent is None:
         return None
     sentence = reply[intent.start() :].split("\n\n", 1)[0]
@@ -73,7 +80,6 @@ def nudge_for(
     ):
         return None
     tool = _named_tool(sentence, names) or _verb_tool(sentence, names)
-    last = history[-1]["content"] if history else ""
     previous: list[str] = []
     if len(history) >= 2 and history[-1]["role"] == "user" and "<tool_response>" in last:
         previous = _LAST_CALL.findall(history[-2]["content"])
