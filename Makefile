@@ -4,7 +4,10 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-PYDOCS := /usr/share/doc/python3.11/html/library/stdtypes.html
+# What the tests use from Debian: Python's documentation (about 70 MB; real pages nobody
+# here wrote, served from a loopback server to the search tests and bench), bubblewrap
+# (the --sandbox tests) and ripgrep (search_text's fast path). Installed once.
+SYSTEM_DEPS := /usr/share/doc/python3.11/html/library/stdtypes.html /usr/bin/bwrap /usr/bin/rg
 
 .PHONY: install run test bench lint clean
 
@@ -23,16 +26,14 @@ $(STAMP): pyproject.toml
 run: install
 	$(BIN)/harness
 
-test: install $(PYDOCS)
+test: install $(SYSTEM_DEPS)
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
-bench: install $(PYDOCS)
+bench: install $(SYSTEM_DEPS)
 	$(BIN)/python -m bench
 
-# Real pages nobody here wrote, for the search tests and bench: Python's documentation
-# as Debian ships it (about 70 MB), served from a loopback server. Installed once.
-$(PYDOCS):
-	apt-get update -qq && apt-get install -y -qq python3.11-doc >/dev/null
+$(SYSTEM_DEPS) &:
+	apt-get update -qq && apt-get install -y -qq python3.11-doc bubblewrap ripgrep >/dev/null
 
 lint: install
 	$(BIN)/ruff check src tests bench
