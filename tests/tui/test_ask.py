@@ -2,42 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.scripted import ScriptedModel, call, reply
-from tests.tui._term import Term, spawn
 
 pytestmark = pytest.mark.slow
 
 DOWN = "\x1b[B"
-
-
-@pytest.fixture
-def dirs(tmp_path: Path) -> tuple[Path, Path]:
-    ws, home = tmp_path / "ws", tmp_path / "home"
-    ws.mkdir()
-    home.mkdir()
-    return ws, home
-
-
-@pytest.fixture
-def term_for(dirs: tuple[Path, Path]) -> Iterator:  # type: ignore[type-arg]
-    terms: list[Term] = []
-
-    def make(model: ScriptedModel, args: list[str] | None = None) -> Term:
-        ws, home = dirs
-        t = spawn(ws, home, base_url=model.base_url, args=args)
-        terms.append(t)
-        t.expect("❯")
-        return t
-
-    yield make
-    for t in terms:
-        t.close()
 
 
 def _tool_results(request: dict[str, Any]) -> list[str]:

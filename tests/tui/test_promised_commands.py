@@ -4,42 +4,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tests.scripted import ScriptedModel, call, reply
-from tests.tui._term import Term, spawn
 
 pytestmark = pytest.mark.slow
 
 # what a model of the text protocol answered the title request with
 MARKUP_TITLE = '<tool_call>\n{"name": "read_file", "arguments": {"path": "notes.md"}}'
-
-
-@pytest.fixture
-def dirs(tmp_path: Path) -> tuple[Path, Path]:
-    ws, home = tmp_path / "ws", tmp_path / "home"
-    ws.mkdir()
-    home.mkdir()
-    return ws, home
-
-
-@pytest.fixture
-def term_for(dirs: tuple[Path, Path]) -> Iterator:  # type: ignore[type-arg]
-    terms: list[Term] = []
-
-    def make(model: ScriptedModel | None, args: list[str] | None = None) -> Term:
-        ws, home = dirs
-        t = spawn(ws, home, base_url=model.base_url if model else None, args=args)
-        terms.append(t)
-        t.expect("❯")
-        return t
-
-    yield make
-    for t in terms:
-        t.close()
 
 
 def test_perms_reload_reads_a_file_edited_by_hand(term_for, dirs) -> None:  # type: ignore[no-untyped-def]

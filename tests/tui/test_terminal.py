@@ -6,39 +6,12 @@ import json
 import os
 import re
 import signal
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tests.scripted import ScriptedModel, call, reply
-from tests.tui._term import Term, spawn
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def dirs(tmp_path: Path) -> tuple[Path, Path]:
-    ws, home = tmp_path / "ws", tmp_path / "home"
-    ws.mkdir()
-    home.mkdir()
-    return ws, home
-
-
-@pytest.fixture
-def term_for(dirs: tuple[Path, Path]) -> Iterator:  # type: ignore[type-arg]
-    terms: list[Term] = []
-
-    def make(model: ScriptedModel | None, args: list[str] | None = None) -> Term:
-        ws, home = dirs
-        t = spawn(ws, home, base_url=model.base_url if model else None, args=args)
-        terms.append(t)
-        t.expect("❯")
-        return t
-
-    yield make
-    for t in terms:
-        t.close()
 
 
 def test_answer_status_unknown_command_and_hostile_text(term_for) -> None:  # type: ignore[no-untyped-def]
