@@ -93,19 +93,21 @@ def test_kill_9_of_harness_leaves_no_runner(
             proc.wait()
 
 
-async def test_runner_over_its_rss_limit_is_killed(
+async def test_runner_whose_memory_grows_is_killed_at_its_rss_limit(
     workspace: Path, home: Path, model: ScriptedModel
 ) -> None:
-    Router({"heavy": [reply("never", delay=30)]}).serve(model)
-    # a runner takes more than 8 MB from its first heartbeat on
-    limits = SubagentLimits(rss_limit=8 * 2**20)
+    # A runaway reply: the runner keeps what it has read, a megabyte a piece, so its
+    # memory grows past the limit long before the 300 MB reply would end.
+    runaway = reply("x" * 300 * 2**20, chunk=2**20, delay=0.01)
+    Router({"heavy": [runaway]}).serve(model)
+    limits = SubagentLimits(rss_limit=96 * 2**20)
     async with _session(workspace, home, model, subagents=limits) as s:
-        with trio.fail_after(20):
+        with trio.fail_after(30):
             [report] = await s.spawn_subagents([Task("heavy")])
         assert runners() == []
     assert not report.ok
     assert report.reason == "stopped"
-    assert "memory limit of 8 MB" in report.text
+    assert "memory limit of 96 MB" in report.text
 
 
 async def test_runner_crash_is_a_failure_report_and_the_parent_goes_on(
