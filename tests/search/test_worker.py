@@ -11,7 +11,7 @@ from typing import Any
 
 import trio
 
-from harness.conversation._session import SessionOptions, open_session
+from harness.conversation import SessionOptions, open_session
 from tests.scripted import ScriptedModel, call, reply
 from tests.search import _web
 from tests.search.conftest import doc_urls
@@ -133,7 +133,7 @@ def test_the_main_process_never_imports_the_search_code(tmp_path: Path) -> None:
         """
         import sys, trio
         from pathlib import Path
-        from harness.conversation._session import SessionOptions, open_session
+        from harness.conversation import SessionOptions, open_session
         from tests.scripted import ScriptedModel, call, reply
         from tests.search import _web
 

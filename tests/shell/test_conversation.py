@@ -7,7 +7,7 @@ from typing import Any
 
 import trio
 
-from harness.conversation._session import SessionOptions, open_session
+from harness.conversation import SessionOptions, open_session
 from harness.supervisor import WorkerRestarted
 from tests.scripted import ScriptedModel, call, reply
 

@@ -13,9 +13,9 @@ from typing import Any
 import attrs
 import trio
 
+from harness.conversation import SessionOptions, open_session
 from harness.conversation import events as ev
 from harness.conversation._engine import WorkerSettings
-from harness.conversation._session import SessionOptions, open_session
 from harness.ipc import DEFAULT_MAX_FRAME
 from harness.supervisor import ChildSpec
 from tests.conversation.conftest import MODULES, PYTHONPATH

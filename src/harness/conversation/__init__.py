@@ -32,10 +32,11 @@ a row of the list.
 from harness.conversation import events
 from harness.conversation._budget import BudgetExceeded, ContextSettings
 from harness.conversation._diagnostics import RoundStats, ToolStats
+from harness.conversation._opening import list_sessions, open_session
 from harness.conversation._options import SessionOptions
 from harness.conversation._ports import ApprovalRequest, Approver, Decision, FrontendPort
 from harness.conversation._reply import ModelFailed
-from harness.conversation._session import Session, SubagentReport, list_sessions, open_session
+from harness.conversation._session import Session, SubagentReport
 from harness.conversation._store import (
     LoadedSession,
     SessionInfo,

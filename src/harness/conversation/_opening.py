@@ -1,0 +1,293 @@
+"""Opening a session: the engine's workers, the loop, the log, the tools the
+conversation runs itself, MCP and sub-agents, put together into a :class:`Session`.
+
+:func:`open_session` is what the Python API, headless mode and the terminal use.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from harness.actors.mcp import load_mcp_config
+from harness.conversation import events as ev
+from harness.conversation._atomic import read_json
+from harness.conversation._calls import LocalTool
+from harness.conversation._compact import plain_title
+from harness.conversation._engine import Engine, WorkerSettings, open_engine, worker_env
+from harness.conversation._local_tools import memory_tools, skill_tool
+from harness.conversation._loop import Conversation
+from harness.conversation._mcp import McpManager
+from harness.conversation._memory import MemoryStore
+from harness.conversation._options import SessionOptions, loop_config, model_choice
+from harness.conversation._ports import Approver, FrontendPort
+from harness.conversation._prompt import build_system_prompt
+from harness.conversation._secrets import SecretMasker
+from harness.conversation._store import (
+    SessionInfo,
+    SessionLog,
+    SessionNotFound,
+    SessionStore,
+)
+from harness.conversation._subagents import SubagentPool
+from harness.conversation._workmem import MEMORY_FILE, UPDATE_TIMEOUT, WorkingMemoryKeeper
+from harness.home import harness_home
+from harness.keys import held_items, held_values
+from harness.messages.model import ChatMessage
+
+if TYPE_CHECKING:
+    from harness.actors.tools import Permissions, ToolSpec
+
+from harness.conversation._session import Session
+
+__all__ = ["list_sessions", "open_session", "provider_keys"]
+
+
+class _PermissionsPolicy:
+    """The tools package's permission engine, as the loop's :class:`PermissionPolicy`."""
+
+    def __init__(self, perms: Permissions) -> None:
+        self.perms = perms
+
+    def decide(
+        self, spec: ToolSpec, arguments: Mapping[str, Any], mode: str
+    ) -> tuple[Literal["allow", "deny", "ask"], str]:
+        if self.perms.mode != mode:
+            self.perms.set_mode(mode)
+        d = self.perms.decide(spec.name, arguments)
+        return ("deny" if d.action == "off" else d.action), d.reason
+
+    def allow_always(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
+        self.perms.allow_always(spec.name, arguments)
+
+
+def provider_keys(home: Path) -> list[str]:
+    """Key values saved by ``/connect`` (to mask them); unreadable files give none."""
+    try:
+        data = read_json(home / "providers.json", {})
+    except (ValueError, OSError):
+        return []
+    out: list[str] = []
+
+    def walk(obj: object, key: str = "") -> None:
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                walk(v, str(k))
+        elif isinstance(obj, str) and "key" in key.lower():
+            out.append(obj)
+
+    walk(data)
+    return out
+
+
+@asynccontextmanager
+async def open_session(
+    options: SessionOptions | None = None,
+    /,
+    *,
+    approver: Approver | None = None,
+    frontend: FrontendPort | None = None,
+    model: str | None = None,
+    **fields: Any,
+) -> AsyncIterator[Session]:
+    """Open (or resume) a session and start its workers; all stopped on exit.
+
+    Give a :class:`SessionOptions`, or its fields as keywords (``workspace``,
+    ``provider``, ``models``, ``base_url``, ``permission_mode``, ``max_turns``,
+    ``verify``, ``resume`` ...); ``model="x"`` is short for ``models=("x",)``.
+    *approver* answers calls that need the user's approval (without one they are
+    denied); *frontend* answers ``get_user_input`` and ``submit_plan``.
+
+    Raises:
+        SessionNotFound: *resume* names no session of this workspace.
+        ValueError: a bad option (the message says which).
+    """
+    if options is None:
+        if model is not None:
+            fields["models"] = (model,)
+        options = SessionOptions(**fields)
+    elif fields or model is not None:
+        raise TypeError("give SessionOptions or its fields as keywords, not both")
+    from harness.actors.tools import Permissions, builtin_table
+
+    environ = dict(os.environ if options.environ is None else options.environ)
+    workspace, home = _paths(options, environ)
+    store = SessionStore(home, workspace)
+    problems: list[str] = []
+    history: list[ChatMessage] = []
+    title = ""
+    resume_id: str | None = None
+    if options.resume:
+        resume_id = store.find(options.resume).id
+    elif options.continue_latest:
+        latest = store.latest()
+        if latest is None:
+            raise SessionNotFound("there is no earlier session in this workspace to continue")
+        resume_id = latest.id
+    if resume_id:
+        loaded = store.load(resume_id, events=False)
+        history, problems, title = loaded.history, list(loaded.problems), loaded.title
+
+    choice = model_choice(options, environ)
+    config = loop_config(
+        options,
+        choice,
+        workspace=str(workspace),
+        system=build_system_prompt(
+            workspace,
+            home=home,
+            extra=options.system_extra,
+            problems=problems,
+            base=options.system_prompt,
+        ),
+    )
+    table = builtin_table().copy()
+    perms = Permissions(
+        table,
+        workspace=workspace,
+        home=home,
+        mode=options.permission_mode,
+        extra={"allow": list(options.allow), "deny": list(options.deny)},
+    )
+    problems.extend(str(p) for p in perms.problems)
+    # MCP entries may name secrets harness took out of its environment at start
+    mcp_config = load_mcp_config(
+        workspace,
+        home=home,
+        environ={**held_items(), **environ},
+        extra_files=options.mcp_config_files,
+        entries=options.mcp_servers,
+    )
+    problems.extend(mcp_config.problems)
+    masker = SecretMasker(environ, [options.api_key or "", *provider_keys(home), *held_values()])
+    # workers get HARNESS_HOME so they read the same keys store and state
+    worker_settings = WorkerSettings(
+        workspace=str(workspace),
+        modules=dict(options.workers),
+        env=worker_env(environ, sandbox=options.sandbox),
+    )
+    for name in worker_settings.modules:
+        env = worker_settings.env.setdefault(name, {})
+        env["HARNESS_HOME"] = str(home)
+        env.update(options.worker_env.get(name, {}))
+    if config.provider == "local" and config.models and "model" in worker_settings.modules:
+        # the embedded model loads while the user types, not at the first request
+        worker_settings.env["model"].setdefault("HARNESS_LOCAL_MODEL", config.models[0])
+
+    log: SessionLog | None = None
+    if options.record:
+        log = store.open_log(resume_id) if resume_id else store.create()
+    session_id = log.id if log else (resume_id or "unrecorded")
+    async with open_engine(worker_settings) as engine:
+        # the bridges start once the session's own workers are up, in the background:
+        # started beside them, their forks and imports delayed the first prompt
+        mcp = McpManager(
+            mcp_config, engine.supervisor, workspace=str(workspace), env={"HARNESS_HOME": str(home)}
+        )
+        engine.start_soon(mcp.run)
+        engine.session_id = session_id
+        local: dict[str, LocalTool] = memory_tools(MemoryStore(home / "memory.json"))
+        local["use_skill"] = skill_tool(workspace, home)
+        conv = Conversation(
+            session_id=session_id,
+            config=config,
+            model=engine,
+            executors=mcp.executors(engine),
+            table=table,
+            policy=_PermissionsPolicy(perms),
+            approver=approver,
+            frontend=frontend,
+            local_tools=local,
+            masker=masker,
+            history=history,
+            title=title,
+        )
+        pool = SubagentPool(
+            conv,
+            engine,
+            options.subagents,
+            env={"HARNESS_HOME": str(home), **options.worker_env.get("subagent", {})},
+        )
+        # not add_local_tool: a short tool list (a small model's) stays short
+        conv.local_tools["spawn_agent"] = pool.tool
+        if log is not None:
+            conv.subscribe(log.append)
+            engine.start_soon(log.write_behind)
+        _keep_working_memory(conv, engine, log, options.memory_updates)
+        engine.subscribe(conv.emit)
+        problems.extend(mcp.attach(conv, perms))
+        opening: list[ev.ConversationEvent] = [
+            ev.SessionStarted(
+                session_id=session_id,
+                workspace=str(workspace),
+                provider=config.provider,
+                model=config.models[0] if config.models else "",
+                resumed=resume_id is not None,
+                title=title,
+                chosen=choice.said,
+            ),
+            *(ev.ErrorEvent(session_id=session_id, kind="config", message=p) for p in problems),
+        ]
+        session = Session(
+            conversation=conv,
+            engine=engine,
+            log=log,
+            store=store,
+            table=table,
+            permissions=perms,
+            masker=masker,
+            opening=opening,
+            problems=problems,
+            resumed=resume_id is not None,
+            subagents=pool,
+            mcp=mcp,
+        )
+        for event in opening:
+            conv.emit(event)
+        try:
+            yield session
+        finally:
+            if log is not None:
+                if not conv.title:
+                    first = next((m.content for m in conv.history if m.role == "user"), "")
+                    if first:
+                        # a plain title from the first prompt, so --resume TITLE works
+                        # even when the model was not asked for one
+                        log.meta["title"] = log.meta.get("title") or plain_title(first)
+                        log.write_meta()
+                log.close()
+
+
+def _keep_working_memory(
+    conv: Conversation, engine: Engine, log: SessionLog | None, updates: bool
+) -> None:
+    keeper = WorkingMemoryKeeper(
+        log.dir / MEMORY_FILE if log is not None else None,
+        lambda system, content: conv.ask_aside(system, content, UPDATE_TIMEOUT),
+    )
+    conv.subscribe(keeper)
+    conv.compaction_note = keeper.memory_text
+    if updates:
+
+        def after_run(event: ev.ConversationEvent) -> None:
+            # in the background: the answer is already out, and the next run need not wait
+            if isinstance(event, ev.Result) and event.ok:
+                engine.start_soon(keeper.update)
+
+        conv.subscribe(after_run)
+
+
+def list_sessions(workspace: str = ".", home: str | None = None) -> list[SessionInfo]:
+    """The sessions of *workspace*, newest activity first (*home*: ``HARNESS_HOME``)."""
+    return SessionStore(Path(home) if home else harness_home(), Path(workspace)).list()
+
+
+def _paths(options: SessionOptions, environ: dict[str, str]) -> tuple[Path, Path]:
+    workspace = Path(options.workspace or os.getcwd()).resolve()
+    if not workspace.is_dir():
+        raise ValueError(f"workspace {workspace} is not a folder")
+    home = Path(options.home).expanduser() if options.home else harness_home(environ)
+    return workspace, home
