@@ -31,6 +31,7 @@ import psutil
 import trio
 
 from bench._echo_worker import BenchHang, BenchPing
+from bench._timing import ms
 from harness.ipc import WorkerDied, encode_message
 from harness.supervisor import ChildSpec, open_supervisor
 
@@ -203,10 +204,6 @@ def _us(seconds: float) -> str:
     return f"{seconds * 1e6:.0f} µs"
 
 
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1e3:.1f} ms"
-
-
 async def _all() -> list[tuple[str, str, str]]:
     typed, bare, typed_rate, bare_rate = await round_trips(ROUND_TRIPS)
     failure, ready = await crash_timings(CRASHES)
@@ -231,29 +228,29 @@ async def _all() -> list[tuple[str, str, str]]:
         ),
         (
             "kill -9 -> in-flight call fails, p50",
-            _ms(statistics.median(failure)),
-            f"max {_ms(max(failure))} over {CRASHES} (goal < 50 ms)",
+            ms(statistics.median(failure)),
+            f"max {ms(max(failure))} over {CRASHES} (goal < 50 ms)",
         ),
         (
             "kill -9 -> replacement answers, p50",
-            _ms(statistics.median(ready)),
-            f"max {_ms(max(ready))} over {CRASHES} (goal < 300 ms); forked by the fork server",
+            ms(statistics.median(ready)),
+            f"max {ms(max(ready))} over {CRASHES} (goal < 300 ms); forked by the fork server",
         ),
         (
             "kill -9 -> new interpreter answers, p50",
-            _ms(statistics.median(ready_exec)),
-            f"max {_ms(max(ready_exec))} (ChildSpec(fork=False)); "
-            f"python -c 'import trio' alone {_ms(trio_start)}",
+            ms(statistics.median(ready_exec)),
+            f"max {ms(max(ready_exec))} (ChildSpec(fork=False)); "
+            f"python -c 'import trio' alone {ms(trio_start)}",
         ),
         (
             "kill -9 -> promoted standby answers, p50",
-            _ms(statistics.median(ready_standby)),
-            f"max {_ms(max(ready_standby))} over {CRASHES} (ChildSpec(standby=True))",
+            ms(statistics.median(ready_standby)),
+            f"max {ms(max(ready_standby))} over {CRASHES} (ChildSpec(standby=True))",
         ),
         (
             "start -> first answer, p50",
-            _ms(start_fork),
-            f"new interpreter (fork=False) {_ms(start_exec)}; ratio {start_exec / start_fork:.1f}x",
+            ms(start_fork),
+            f"new interpreter (fork=False) {ms(start_exec)}; ratio {start_exec / start_fork:.1f}x",
         ),
         (
             "idle worker RSS",

@@ -15,11 +15,11 @@ from __future__ import annotations
 import re
 import statistics
 import time
-from collections.abc import Callable
 
 import trio
 from tests.search import _web
 
+from bench._timing import median, ms
 from harness.actors.search import (
     Page,
     SearchConfig,
@@ -34,20 +34,6 @@ PAGES = 50
 TEXT = 2_000_000
 QUERY = "python asyncio TaskGroup cancel"
 LATENCY = 0.05
-
-
-def _median(fn: Callable[[], object], runs: int) -> float:
-    fn()
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms"
 
 
 def _pool() -> tuple[list[str], list[Page]]:
@@ -106,7 +92,7 @@ def _whole_search() -> tuple[float, float, int]:
         trio.run(_search_once, config)  # warm: imports, the TLS context, the thread pool
         took = statistics.median(trio.run(_search_once, config) for _ in range(5))
     htmls = [(_web.DOCS / "library" / f"{n}.html").read_text() for n in names[:6]]
-    alone = _median(lambda: [extract(h) for h in htmls], 5)
+    alone = median(lambda: [extract(h) for h in htmls], 5)
     return took, alone, len(htmls)
 
 
@@ -115,26 +101,26 @@ def run() -> list[tuple[str, str, str]]:
     size = sum(len(p.text) for p in pages)
     query = parse_query(QUERY)
     words = re.compile(r"\w+")
-    bare = _median(lambda: [words.findall(p.text.lower()) for p in pages], 5)
-    ranked = _median(lambda: rank(query, pages), 5)
-    extracting = _median(lambda: [extract(h) for h in htmls], 3)
+    bare = median(lambda: [words.findall(p.text.lower()) for p in pages], 5)
+    ranked = median(lambda: rank(query, pages), 5)
+    extracting = median(lambda: [extract(h) for h in htmls], 3)
     took, alone, read = _whole_search()
     return [
         (
             f"\\w+ tokenisation of {len(pages)} pages (baseline)",
-            _ms(bare),
+            ms(bare),
             f"{size / 1e6:.2f} MB of text",
         ),
-        ("BM25 ranking of the same pages", _ms(ranked), f"{ranked / bare:.2f}x (goal < 100 ms)"),
+        ("BM25 ranking of the same pages", ms(ranked), f"{ranked / bare:.2f}x (goal < 100 ms)"),
         (
             "extraction alone (selectolax), the same pages",
-            _ms(extracting),
+            ms(extracting),
             f"{sum(len(h) for h in htmls) / 1e6:.1f} MB of HTML",
         ),
         (
             f"whole search_web, 4 sources + pages at {LATENCY * 1000:.0f} ms each",
-            _ms(took),
-            f"goal < 1 s; extraction of its {read} pages alone: {_ms(alone)}",
+            ms(took),
+            f"goal < 1 s; extraction of its {read} pages alone: {ms(alone)}",
         ),
     ]
 

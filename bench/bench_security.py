@@ -10,38 +10,13 @@
 
 from __future__ import annotations
 
-import statistics
 import subprocess
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
+from bench._timing import ms, paired
 from harness.actors.tools import Permissions, builtin_table
 from harness.actors.tools._git import git
-
-
-def _paired(
-    base: Callable[[], object], other: Callable[[], object], runs: int
-) -> tuple[float, float, float]:
-    """Medians of *base* and *other* run in alternation, and the median of their ratios."""
-    base()
-    other()
-    b, o, r = [], [], []
-    for _ in range(runs):
-        t = time.perf_counter()
-        base()
-        t1 = time.perf_counter()
-        other()
-        t2 = time.perf_counter()
-        b.append(t1 - t)
-        o.append(t2 - t1)
-        r.append((t2 - t1) / (t1 - t))
-    return statistics.median(b), statistics.median(o), statistics.median(r)
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.2f} ms"
 
 
 def run() -> list[tuple[str, str, str]]:
@@ -61,9 +36,9 @@ def run() -> list[tuple[str, str, str]]:
         def hardened() -> None:
             git(repo, "status", "--short")
 
-        b, h, ratio = _paired(bare, hardened, 15)
-        rows.append(("git status, bare (baseline)", _ms(b), ""))
-        rows.append(("git status as harness runs it", _ms(h), f"{ratio:.2f}x bare"))
+        b, h, ratio = paired(bare, hardened, 15)
+        rows.append(("git status, bare (baseline)", ms(b, 2), ""))
+        rows.append(("git status as harness runs it", ms(h, 2), f"{ratio:.2f}x bare"))
 
         perms = Permissions(
             builtin_table(),
@@ -83,12 +58,12 @@ def run() -> list[tuple[str, str, str]]:
             for _ in range(100):
                 perms.decide("run_cmd", command)
 
-        rd, sd, ratio = _paired(read_decision, shell_decision, 15)
-        rows.append(("100 decisions for read_file (baseline)", _ms(rd), ""))
+        rd, sd, ratio = paired(read_decision, shell_decision, 15)
+        rows.append(("100 decisions for read_file (baseline)", ms(rd, 2), ""))
         rows.append(
             (
                 "100 decisions for a compound command",
-                _ms(sd),
+                ms(sd, 2),
                 f"{ratio:.0f}x baseline, {sd * 10:.3f} ms a decision",
             )
         )

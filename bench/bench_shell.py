@@ -21,6 +21,7 @@ import time
 
 import trio
 
+from bench._timing import ms
 from harness.actors.shell._pool import SessionPool
 from harness.messages.tools import ToolInvoke, ToolOutcome
 from harness.supervisor import ChildSpec, WorkerHandle, open_supervisor
@@ -28,10 +29,6 @@ from harness.supervisor import ChildSpec, WorkerHandle, open_supervisor
 PROMPTS = 30
 ROUND_TRIPS = 40
 PROMPT_CMD = "printf 'T=%s\\n' \"$EPOCHREALTIME\"; read -p 'Name? ' name; echo \"hi $name\""
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms"
 
 
 async def _invoke(h: WorkerHandle, workspace: str, name: str, **arguments: object) -> ToolOutcome:
@@ -68,8 +65,8 @@ async def _measure(workspace: str) -> list[tuple[str, str, str]]:
         rows.append(
             (
                 "prompt printed -> run_cmd says waiting (p50)",
-                _ms(p50),
-                f"goal < 150 ms: {'met' if p50 < 0.150 else 'MISSED'}; p90 {_ms(p90)}",
+                ms(p50),
+                f"goal < 150 ms: {'met' if p50 < 0.150 else 'MISSED'}; p90 {ms(p90)}",
             )
         )
 
@@ -85,11 +82,11 @@ async def _measure(workspace: str) -> list[tuple[str, str, str]]:
             bare()
             bare_times.append(time.perf_counter() - start)
         w, b = statistics.median(worker_times), statistics.median(bare_times)
-        rows.append(("subprocess.run(['bash', '-c', 'true']) (median)", _ms(b), "baseline"))
+        rows.append(("subprocess.run(['bash', '-c', 'true']) (median)", ms(b), "baseline"))
         rows.append(
             (
                 "run_cmd('true') through the worker (median)",
-                _ms(w),
+                ms(w),
                 f"{w / b:.2f}x the baseline (goal within 2x: {'met' if w / b <= 2 else 'MISSED'})",
             )
         )
@@ -108,8 +105,8 @@ async def _measure(workspace: str) -> list[tuple[str, str, str]]:
     rows.append(
         (
             "run_cmd('true') on an in-process pool (median)",
-            _ms(m),
-            f"{m / lb:.2f}x its own interleaved baseline ({_ms(lb)})",
+            ms(m),
+            f"{m / lb:.2f}x its own interleaved baseline ({ms(lb)})",
         )
     )
     return rows

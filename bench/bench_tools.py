@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import random
 import shutil
-import statistics
 import subprocess
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
+from bench._timing import median, ms, paired
 from harness.actors.tools._jail import Workspace
 from harness.actors.tools._readfile import read_file
 from harness.actors.tools._search import search_text
@@ -42,35 +40,6 @@ WORDS = [
 ]
 
 
-def _median(fn: Callable[[], object], runs: int) -> float:
-    fn()  # warm the page cache and imports
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
-
-
-def _paired(
-    base: Callable[[], object], other: Callable[[], object], runs: int
-) -> tuple[float, float, float]:
-    """Medians of *base* and *other* run in alternation, and the median of their ratios."""
-    base()
-    other()
-    b, o, r = [], [], []
-    for _ in range(runs):
-        t = time.perf_counter()
-        base()
-        t1 = time.perf_counter()
-        other()
-        t2 = time.perf_counter()
-        b.append(t1 - t)
-        o.append(t2 - t1)
-        r.append((t2 - t1) / (t1 - t))
-    return statistics.median(b), statistics.median(o), statistics.median(r)
-
-
 def make_tree(root: Path) -> None:
     """20,000 small source files; one in 50 holds the needle; an ignored build folder."""
     rng = random.Random(7)
@@ -85,10 +54,6 @@ def make_tree(root: Path) -> None:
         (folder / f"mod{i:05d}.py").write_text("\n".join(lines) + "\n")
     (root / "build").mkdir()
     (root / "build" / "out.py").write_text("needle_token\n" * 1000)
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms"
 
 
 def run() -> list[tuple[str, str, str]]:
@@ -107,16 +72,16 @@ def run() -> list[tuple[str, str, str]]:
             def bare_rg() -> None:
                 subprocess.run([rg, "-n", "needle_token", "."], cwd=root, capture_output=True)
 
-            bare, tool, ratio = _paired(bare_rg, lambda: search_text(ws, args, use_rg=True), 9)
+            bare, tool, ratio = paired(bare_rg, lambda: search_text(ws, args, use_rg=True), 9)
             assert search_text(ws, args, use_rg=True).data["matches"] == hits
-            rows.append((f"rg -n over {FILES} files (baseline)", _ms(bare), f"{hits} matches"))
-            rows.append(("search_text with rg", _ms(tool), f"{ratio:.2f}x rg (goal <= 1.5x)"))
-            _, fb, slow = _paired(bare_rg, lambda: search_text(ws, args, use_rg=False), 5)
-            rows.append(("search_text, Python fallback", _ms(fb), f"{slow:.1f}x rg"))
+            rows.append((f"rg -n over {FILES} files (baseline)", ms(bare), f"{hits} matches"))
+            rows.append(("search_text with rg", ms(tool), f"{ratio:.2f}x rg (goal <= 1.5x)"))
+            _, fb, slow = paired(bare_rg, lambda: search_text(ws, args, use_rg=False), 5)
+            rows.append(("search_text, Python fallback", ms(fb), f"{slow:.1f}x rg"))
         else:
-            fallback = _median(lambda: search_text(ws, args, use_rg=False), 3)
+            fallback = median(lambda: search_text(ws, args, use_rg=False), 3)
             rows.append(
-                ("search_text, Python fallback", _ms(fallback), "rg not on PATH: no baseline")
+                ("search_text, Python fallback", ms(fallback), "rg not on PATH: no baseline")
             )
 
         big = Path(tmp) / "big.log"
@@ -130,13 +95,13 @@ def run() -> list[tuple[str, str, str]]:
                 for _ in range(400):
                     fh.readline().decode()
 
-        base = _median(bare_page, 50)
-        page = _median(lambda: read_file(big, "big.log"), 50)
-        rows.append((f"readline x400 of a {size_mb:.0f} MB file (baseline)", _ms(base), ""))
+        base = median(bare_page, 50)
+        page = median(lambda: read_file(big, "big.log"), 50)
+        rows.append((f"readline x400 of a {size_mb:.0f} MB file (baseline)", ms(base), ""))
         rows.append(
             (
                 "read_file first page",
-                _ms(page),
+                ms(page),
                 f"{page / base:.1f}x baseline; goal < 20 ms: {'met' if page < 0.020 else 'MISSED'}",
             )
         )
