@@ -15,28 +15,22 @@ This module imports the SDK (pydantic, httpx2, starlette): only bridge processes
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import math
 import os
-import signal
 import subprocess
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from typing import IO, Any, TypeVar
 
-import anyio
 import httpx2
 import mcp_types as types
 import trio
 from mcp import Client, StdioServerParameters
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
-from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from mcp.shared.message import SessionMessage
 from mcp_types import CONNECTION_CLOSED
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
@@ -45,6 +39,7 @@ from harness._version import __version__
 from harness.actors.mcp._config import McpServerConfig
 from harness.actors.mcp._output import StderrTail, cap_text, clean_text
 from harness.actors.mcp._prespawn import server_cwd, server_env
+from harness.actors.mcp._transports import Watched, early_transport, http_transport
 from harness.messages.mcp import (
     McpPromptInfo,
     McpPrompts,
@@ -71,141 +66,6 @@ T = TypeVar("T")
 
 class _Broken(Exception):
     """The connection is gone; the message says how."""
-
-
-class _WatchedRead:
-    """The SDK's read stream, telling the bridge when it ends (the server went away)."""
-
-    def __init__(self, inner: Any, on_end: Callable[[], None]) -> None:
-        self._inner = inner
-        self._on_end = on_end
-
-    async def receive(self) -> Any:
-        try:
-            return await self._inner.receive()
-        except (anyio.EndOfStream, anyio.ClosedResourceError):
-            self._on_end()
-            raise
-
-    def __aiter__(self) -> _WatchedRead:
-        return self
-
-    async def __anext__(self) -> Any:
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    async def __aenter__(self) -> _WatchedRead:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-
-class _Watched:
-    """A transport whose read stream is watched (see :class:`_WatchedRead`)."""
-
-    def __init__(self, inner: Any, on_end: Callable[[], None]) -> None:
-        self._inner = inner
-        self._on_end = on_end
-
-    async def __aenter__(self) -> tuple[Any, Any]:
-        read, write = await self._inner.__aenter__()
-        return _WatchedRead(read, self._on_end), write
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self._inner.__aexit__(*exc)
-
-
-@asynccontextmanager
-async def _http_transport(url: str, headers: dict[str, str]) -> AsyncIterator[Any]:
-    timeout = httpx2.Timeout(30.0, read=300.0)
-    async with (
-        httpx2.AsyncClient(headers=headers or None, timeout=timeout) as http,
-        streamable_http_client(url, http_client=http) as streams,
-    ):
-        yield streams
-
-
-async def _stop_early(proc: subprocess.Popen[bytes], stdin: trio.lowlevel.FdStream) -> None:
-    """The MCP shutdown order, as the SDK's ``stdio_client`` does it: close stdin, wait,
-    SIGTERM the group, wait, SIGKILL it."""
-    with contextlib.suppress(trio.ClosedResourceError, OSError):
-        await stdin.aclose()
-    for sig in (None, signal.SIGTERM, signal.SIGKILL):
-        if sig is not None:
-            with contextlib.suppress(OSError):
-                os.killpg(proc.pid, sig)
-        with trio.move_on_after(2.0):
-            while proc.poll() is None:  # noqa: ASYNC110 (a Popen exit wakes nothing: polled, as the SDK does)
-                await trio.sleep(0.01)
-        if proc.returncode is not None:
-            return
-
-
-@asynccontextmanager
-async def _early_transport(proc: subprocess.Popen[bytes]) -> AsyncIterator[Any]:
-    """The SDK's stdio streams over a server process started before the SDK was imported
-    (see ``_prespawn``): newline-delimited JSON-RPC on its stdin and stdout."""
-    assert proc.stdin is not None
-    assert proc.stdout is not None
-    stdin = trio.lowlevel.FdStream(os.dup(proc.stdin.fileno()))
-    stdout = trio.lowlevel.FdStream(os.dup(proc.stdout.fileno()))
-    proc.stdin.close()
-    proc.stdout.close()
-    read_w, read_r = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    write_w, write_r = anyio.create_memory_object_stream[SessionMessage](0)
-
-    async def reader() -> None:
-        buffer = b""
-        async with read_w:
-            while True:
-                try:
-                    chunk = await stdout.receive_some(65536)
-                except (trio.ClosedResourceError, OSError):
-                    return
-                if not chunk:
-                    return
-                *lines, buffer = (buffer + chunk).split(b"\n")
-                for line in lines:
-                    item: SessionMessage | Exception
-                    try:
-                        item = SessionMessage(
-                            types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-                        )
-                    except ValueError as exc:
-                        item = exc
-                    try:
-                        await read_w.send(item)
-                    except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                        return
-
-    async def writer() -> None:
-        try:
-            async with write_r:
-                async for message in write_r:
-                    data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
-                    await stdin.send_all((data + "\n").encode())
-        except (trio.ClosedResourceError, trio.BrokenResourceError, OSError):
-            await read_w.aclose()
-
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(reader)
-        nursery.start_soon(writer)
-        try:
-            yield read_r, write_w
-        finally:
-            with trio.CancelScope(shield=True):
-                await _stop_early(proc, stdin)
-                await stdout.aclose()
-            nursery.cancel_scope.cancel()
 
 
 def _first_leaf(exc: BaseException) -> BaseException:
@@ -437,7 +297,7 @@ class Bridge:
         cfg = self.config
         if self._early is not None:
             early, self._early = self._early, None
-            return _early_transport(early)
+            return early_transport(early)
         if cfg.transport == "stdio":
             params = StdioServerParameters(
                 command=cfg.command,
@@ -450,7 +310,7 @@ class Bridge:
             return stdio_client(params, errlog=self._errlog)
         if cfg.transport == "sse":
             return sse_client(cfg.url, headers=dict(cfg.headers), timeout=cfg.startup_timeout)
-        return _http_transport(cfg.url, dict(cfg.headers))
+        return http_transport(cfg.url, dict(cfg.headers))
 
     async def _session(self) -> bool:
         """One connection, from start to break; ``True`` if it got as far as ``ready``."""
@@ -468,7 +328,7 @@ class Bridge:
             try:
                 async with (
                     Client(
-                        _Watched(self._transport(), on_end),
+                        Watched(self._transport(), on_end),
                         cache=None,
                         client_info=types.Implementation(name="harness", version=__version__),
                         message_handler=self._on_message,
