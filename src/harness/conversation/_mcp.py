@@ -15,7 +15,7 @@ Calls reach a bridge through :class:`McpExecutors`, the loop's executor port wit
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import trio
@@ -40,6 +40,12 @@ from harness.messages.mcp import (
     McpWatch,
 )
 from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
+
+if TYPE_CHECKING:
+    from harness.actors.tools import Permissions
+    from harness.conversation._engine import Engine
+    from harness.conversation._loop import Conversation
+    from harness.supervisor import ChildSpec, Supervisor, WorkerHandle
 
 __all__ = ["INSTRUCTIONS_CAP", "McpExecutors", "McpManager", "ServerView"]
 
@@ -124,7 +130,7 @@ class McpManager:
     def __init__(
         self,
         config: McpConfig,
-        supervisor: Any,
+        supervisor: Supervisor,
         *,
         workspace: str,
         env: Mapping[str, str] | None = None,
@@ -136,15 +142,15 @@ class McpManager:
         self._servers: dict[str, _Server] = {
             s.name: _Server(config=s) for s in config.servers.values()
         }
-        self._conv: Any = None
-        self._perms: Any = None
+        self._conv: Conversation | None = None
+        self._perms: Permissions | None = None
         self._base_system = ""
         self._nursery: trio.Nursery | None = None
         self._listeners: list[Callable[[], None]] = []
 
     # --- wiring -----------------------------------------------------------------------
 
-    def attach(self, conversation: Any, perms: Any) -> list[str]:
+    def attach(self, conversation: Conversation, perms: Permissions) -> list[str]:
         """Put the servers' tools into *conversation*'s table; ``autoApprove`` and
         ``trust`` become session rules of *perms*; resources become two local tools.
 
@@ -161,7 +167,7 @@ class McpManager:
             for rule in rules:
                 perms.add("allow", rule, persist=False)
         if self.config.enabled:
-            self._add_resource_tools()
+            self._add_resource_tools(conversation)
         # statuses that came in while the session was still opening
         early = [
             self._apply(srv, srv.status, quiet=True)
@@ -170,7 +176,7 @@ class McpManager:
         ]
         return [notice for notice in early if notice]
 
-    def executors(self, engine: Any) -> McpExecutors:
+    def executors(self, engine: Engine) -> McpExecutors:
         """The loop's executor port: ``mcp`` calls come here, the rest go to *engine*."""
         return McpExecutors(engine, self)
 
@@ -187,7 +193,7 @@ class McpManager:
                     nursery.start_soon(self._bridge, srv)
             await trio.sleep_forever()
 
-    def _spec(self, srv: _Server) -> Any:
+    def _spec(self, srv: _Server) -> ChildSpec:
         from harness.supervisor import ChildSpec
 
         return ChildSpec(
@@ -300,9 +306,10 @@ class McpManager:
         return notice
 
     def _set_tools(self, srv: _Server, tools: tuple[McpTool, ...]) -> None:
-        table = self._conv.table if self._conv is not None else None
-        if table is None:
+        conv = self._conv
+        if conv is None:
             return
+        table = conv.table
         wanted: dict[str, McpTool] = {}
         for tool in tools:
             tname = tool_name(srv.config.name, tool.name)
@@ -326,19 +333,20 @@ class McpManager:
                 continue
             table.register(spec, replace=True)
         srv.tools = wanted
-        self._offer(list(wanted))
-        self._conv.configure()  # the offered tools changed
+        self._offer(conv, list(wanted))
+        conv.configure()  # the offered tools changed
 
     def _drop_tools(self, srv: _Server) -> None:
-        if self._conv is None or not srv.tools:
+        conv = self._conv
+        if conv is None or not srv.tools:
             return
         for tname in srv.tools:
-            self._conv.table.unregister(tname)
+            conv.table.unregister(tname)
         srv.tools = {}
-        self._conv.configure()  # the offered tools changed
+        conv.configure()  # the offered tools changed
 
-    def _offer(self, names: list[str]) -> None:
-        conv = self._conv
+    @staticmethod
+    def _offer(conv: Conversation, names: list[str]) -> None:
         offered = conv.config.tools
         if offered is not None:
             extra = [n for n in names if n not in offered]
@@ -416,7 +424,7 @@ class McpManager:
                 return srv.config.name, tool.name
         return None
 
-    def _handle(self, server: str) -> Any:
+    def _handle(self, server: str) -> WorkerHandle:
         srv = self._servers.get(server)
         if srv is None or srv.config.disabled:
             raise KeyError(server)
@@ -538,8 +546,7 @@ class McpManager:
 
     # --- resources as tools -------------------------------------------------------------
 
-    def _add_resource_tools(self) -> None:
-        conv = self._conv
+    def _add_resource_tools(self, conv: Conversation) -> None:
         server_prop = {"type": "string", "description": "the MCP server (default: every server)"}
         specs = [
             ToolSpec(
@@ -590,7 +597,7 @@ class McpManager:
 class McpExecutors:
     """The loop's executor port: ``mcp`` calls to :class:`McpManager`, the rest to the engine."""
 
-    def __init__(self, engine: Any, manager: McpManager) -> None:
+    def __init__(self, engine: Engine, manager: McpManager) -> None:
         self.engine = engine
         self.manager = manager
 
