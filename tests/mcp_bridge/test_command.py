@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from harness.cli.tui._dispatch import COMMANDS
 from harness.conversation import Session
 from tests.mcp_bridge.conftest import fake_entry
 from tests.mcp_bridge.test_session import dirs, mcp_session, model, until  # noqa: F401
-from tests.scripted import ScriptedModel, reply
+from tests.scripted import ScriptedModel, call, reply
 
 pytestmark = pytest.mark.slow
 
@@ -93,3 +94,64 @@ async def test_mcp_subcommands(dirs: tuple[Path, Path], model: ScriptedModel) ->
         await until(live, lambda: live.mcp.servers()[0].restarts >= 1)
         with trio.fail_after(60):
             await until(live, lambda: live.mcp.servers()[0].state == "ready")
+
+
+async def test_reload_reads_the_configuration_again(
+    dirs: tuple[Path, Path],  # noqa: F811
+    model: ScriptedModel,  # noqa: F811
+) -> None:
+    ws, _ = dirs
+    model.add(reply("", call("mcp__kept__env", name="MARK")), reply("read it"))
+    servers: dict[str, Any] = {"gone": fake_entry(), "kept": fake_entry(MARK="old")}
+    async with mcp_session(dirs, model, servers) as live:
+        app = Frontend(live)
+        table = live.conversation.table
+        await until(live, lambda: {v.state for v in live.mcp.servers()} == {"ready"})
+        assert "mcp__gone__echo" in table
+
+        # one server removed, one changed, one added, trust on the new one
+        config = {"kept": fake_entry(MARK="new"), "new": {**fake_entry(), "trust": True}}
+        (ws / ".mcp.json").write_text(json.dumps({"mcpServers": config}))
+        out = await mcp(app, "/mcp reload")
+        assert out == "added: new; removed: gone; restarted with its new configuration: kept\n"
+        assert "mcp__gone__echo" not in table
+        assert {w.name: w.state for w in live.worker_status()}["mcp:gone"] == "stopped"
+        ready = {"kept": "ready", "new": "ready"}
+        with trio.fail_after(60):
+            await until(live, lambda: {v.name: v.state for v in live.mcp.servers()} == ready)
+        assert "mcp__kept__echo" in table
+        assert "mcp__new__echo" in table
+        assert "mcp__new__*" in live.rules()
+        # the changed server runs with its new configuration
+        await live.run("what is MARK?")
+        assert [m.content for m in live.history if m.role == "tool"][-1].strip() == "new"
+
+        # a configuration that does not parse changes nothing
+        (ws / ".mcp.json").write_text('{"mcpServers": {"kept": ')
+        with pytest.raises(CommandError, match="nothing changed") as failed:
+            await mcp(app, "/mcp reload")
+        assert ".mcp.json" in str(failed.value)
+        assert [v.name for v in live.mcp.servers()] == ["kept", "new"]
+        assert "mcp__kept__echo" in table
+        assert "mcp__new__echo" in table
+
+        # unchanged and ready: nothing to do
+        (ws / ".mcp.json").write_text(json.dumps({"mcpServers": config}))
+        assert await mcp(app, "/mcp reload") == (
+            "the configuration is unchanged; every server is ready\n"
+        )
+
+
+async def test_reload_adds_the_first_server(
+    dirs: tuple[Path, Path],  # noqa: F811
+    model: ScriptedModel,  # noqa: F811
+) -> None:
+    ws, _ = dirs
+    async with mcp_session(dirs, model, {}) as live:
+        app = Frontend(live)
+        assert "no MCP servers" in await mcp(app, "/mcp")
+        (ws / ".mcp.json").write_text(json.dumps({"mcpServers": {"fake": fake_entry()}}))
+        assert await mcp(app, "/mcp reload") == "added: fake\n"
+        with trio.fail_after(60):
+            await until(live, lambda: "mcp__fake__echo" in live.conversation.table)
+        assert "read_mcp_resource" in live.conversation.table

@@ -27,11 +27,16 @@ in a runner process of its own within :class:`SubagentLimits`, and returns a
 The session log of a workspace: :func:`list_sessions`, :func:`export_json`,
 :func:`export_markdown` (of a :class:`LoadedSession`), and :class:`SessionInfo`,
 a row of the list.
+
+MCP servers: ``Session.mcp`` (an :class:`McpManager`) shows each as a :class:`ServerView`;
+its ``reload()`` reads the configuration again and says what changed in a
+:class:`ReloadReport`.
 """
 
 from harness.conversation import events
 from harness.conversation._budget import BudgetExceeded, ContextSettings
 from harness.conversation._diagnostics import RoundStats, ToolStats
+from harness.conversation._mcp import McpManager, ReloadReport, ServerView
 from harness.conversation._opening import list_sessions, open_session
 from harness.conversation._options import SessionOptions
 from harness.conversation._ports import ApprovalRequest, Approver, Decision, FrontendPort
@@ -56,8 +61,11 @@ __all__ = [
     "Decision",
     "FrontendPort",
     "LoadedSession",
+    "McpManager",
     "ModelFailed",
+    "ReloadReport",
     "RoundStats",
+    "ServerView",
     "Session",
     "SessionInfo",
     "SessionNotFound",

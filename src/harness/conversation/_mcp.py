@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from harness.conversation._loop import Conversation
     from harness.supervisor import ChildSpec, Supervisor, WorkerHandle
 
-__all__ = ["INSTRUCTIONS_CAP", "McpExecutors", "McpManager", "ServerView"]
+__all__ = ["INSTRUCTIONS_CAP", "McpExecutors", "McpManager", "ReloadReport", "ServerView"]
 
 INSTRUCTIONS_CAP = 2000
 """Characters of one server's instructions that go into the system prompt."""
@@ -70,9 +70,23 @@ class ServerView:
     disabled: bool
 
 
+@attrs.frozen
+class ReloadReport:
+    """What ``/mcp reload`` did: servers added, removed, restarted with a changed
+    configuration, and tried again; or, when the configuration does not read, its
+    problems (and nothing changed)."""
+
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    retried: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+
+
 @attrs.define
 class _Server:
     config: McpServerConfig
+    watch: trio.CancelScope | None = None  # the bridge task's, so a reload can end it
     status: McpStatus | None = None
     tools: dict[str, McpTool] = attrs.field(factory=dict)  # table name -> the server's tool
     bridge_restarts: int = 0
@@ -112,6 +126,19 @@ def _description(server: str, tool: McpTool) -> str:
     return f"{text} ({'; '.join(hints)})"
 
 
+def _rules(cfg: McpServerConfig) -> list[str]:
+    """The allow rules a server's ``trust`` and ``autoApprove`` make."""
+    if cfg.disabled:
+        return []
+    rules = [f"mcp__{cfg.name}__*"] if cfg.trust else []
+    return rules + [tool_name(cfg.name, t) for t in cfg.auto_approve]
+
+
+def _same(a: McpServerConfig, b: McpServerConfig) -> bool:
+    """Whether two entries start the same server (the file each came from aside)."""
+    return attrs.evolve(a, source="") == attrs.evolve(b, source="")
+
+
 def _tell_tail(tail: str) -> str:
     lines = [line for line in tail.splitlines() if line.strip()][-_STDERR_LINES:]
     return ("\n" + "\n".join(f"  | {line}" for line in lines)) if lines else ""
@@ -125,6 +152,8 @@ class McpManager:
         supervisor: the engine's supervisor.
         workspace: every bridge's cwd (a stdio server's ``cwd`` is relative to it).
         env: added to every bridge's environment (``HARNESS_HOME``).
+        loader: reads the configuration again, for :meth:`reload` (``None``: the
+            servers are fixed, as an API caller's ``mcp_servers`` are).
     """
 
     def __init__(
@@ -134,11 +163,14 @@ class McpManager:
         *,
         workspace: str,
         env: Mapping[str, str] | None = None,
+        loader: Callable[[], McpConfig] | None = None,
     ) -> None:
         self.config = config
         self.supervisor = supervisor
         self.workspace = workspace
         self.env = dict(env or {})
+        self._loader = loader
+        self._resource_tools = False
         self._servers: dict[str, _Server] = {
             s.name: _Server(config=s) for s in config.servers.values()
         }
@@ -159,12 +191,7 @@ class McpManager:
         self._perms = perms
         self._base_system = conversation.config.system
         for srv in self._servers.values():
-            cfg = srv.config
-            if cfg.disabled:
-                continue
-            rules = [f"mcp__{cfg.name}__*"] if cfg.trust else []
-            rules += [tool_name(cfg.name, t) for t in cfg.auto_approve]
-            for rule in rules:
+            for rule in _rules(srv.config):
                 perms.add("allow", rule, persist=False)
         if self.config.enabled:
             self._add_resource_tools(conversation)
@@ -209,6 +236,10 @@ class McpManager:
         )
 
     async def _bridge(self, srv: _Server) -> None:
+        with trio.CancelScope() as srv.watch:
+            await self._keep_bridge(srv)
+
+    async def _keep_bridge(self, srv: _Server) -> None:
         name = srv.worker
         try:
             if name not in self.supervisor or self.supervisor.get(name).state in (
@@ -534,15 +565,59 @@ class McpManager:
             return
         await handle.request(McpRestart(), timeout=10)
 
-    async def reload(self) -> list[str]:
-        """Try every server that is not ready again; the names tried."""
-        tried = []
-        for view in self.servers():
-            if view.disabled or view.state == "ready":
+    async def reload(self) -> ReloadReport:
+        """Read the configuration again and apply it; try every server that is not ready.
+
+        A server no longer configured is stopped and its tools leave; a new one starts;
+        one whose configuration changed is stopped and started with the new one (its
+        tools leave meanwhile). A configuration with problems (a file that does not
+        parse, a server entry that is wrong) changes nothing: the problems come back.
+        """
+        config = self._loader() if self._loader is not None else self.config
+        if config.problems:
+            return ReloadReport(problems=tuple(config.problems))
+        old = self._servers
+        new = config.servers
+        removed = tuple(n for n in old if n not in new)
+        added = tuple(n for n in new if n not in old)
+        changed = tuple(n for n in new if n in old and not _same(new[n], old[n].config))
+        for name in (*removed, *changed):
+            await self._retire(old[name])
+        kept = {n: old[n] for n in new if n in old and n not in changed}
+        self._servers = {n: kept.get(n) or _Server(config=new[n]) for n in new}
+        self.config = config
+        for name in (*added, *changed):
+            self._admit(self._servers[name])
+        retried = []
+        for name, srv in kept.items():
+            if srv.config.disabled or (srv.status is not None and srv.status.state == "ready"):
                 continue
-            await self.restart(view.name)
-            tried.append(view.name)
-        return tried
+            await self.restart(name)
+            retried.append(name)
+        if self._conv is not None and config.enabled and not self._resource_tools:
+            self._add_resource_tools(self._conv)
+        self._update_system()
+        self._changed()
+        return ReloadReport(added, removed, changed, tuple(retried))
+
+    async def _retire(self, srv: _Server) -> None:
+        """Stop *srv* for good: its watch, its tools, its rules, its bridge worker."""
+        if srv.watch is not None:
+            srv.watch.cancel()
+        self._drop_tools(srv)
+        if self._perms is not None:
+            for rule in _rules(srv.config):
+                self._perms.remove(rule, persist=False)
+        if srv.worker in self.supervisor:
+            await self.supervisor.stop(srv.worker)
+
+    def _admit(self, srv: _Server) -> None:
+        """Take a server new to this session: its rules, then its bridge."""
+        if self._perms is not None:
+            for rule in _rules(srv.config):
+                self._perms.add("allow", rule, persist=False)
+        if not srv.config.disabled and self._nursery is not None:
+            self._nursery.start_soon(self._bridge, srv)
 
     # --- resources as tools -------------------------------------------------------------
 
@@ -571,6 +646,7 @@ class McpManager:
             conv.table.register(spec, replace=True)
         conv.add_local_tool("list_mcp_resources", self._list_tool)
         conv.add_local_tool("read_mcp_resource", self._read_tool)
+        self._resource_tools = True
 
     async def _list_tool(self, args: dict[str, Any]) -> ToolOutcome:
         try:

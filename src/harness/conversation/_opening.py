@@ -6,6 +6,7 @@ conversation runs itself, MCP and sub-agents, put together into a :class:`Sessio
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -154,13 +155,15 @@ async def open_session(
     )
     problems.extend(str(p) for p in perms.problems)
     # MCP entries may name secrets harness took out of its environment at start
-    mcp_config = load_mcp_config(
+    load_mcp = functools.partial(
+        load_mcp_config,
         workspace,
         home=home,
         environ={**held_items(), **environ},
         extra_files=options.mcp_config_files,
         entries=options.mcp_servers,
     )
+    mcp_config = load_mcp()
     problems.extend(mcp_config.problems)
     masker = SecretMasker(environ, [options.api_key or "", *provider_keys(home), *held_values()])
     # workers get HARNESS_HOME so they read the same keys store and state
@@ -185,7 +188,11 @@ async def open_session(
         # the bridges start once the session's own workers are up, in the background:
         # started beside them, their forks and imports delayed the first prompt
         mcp = McpManager(
-            mcp_config, engine.supervisor, workspace=str(workspace), env={"HARNESS_HOME": str(home)}
+            mcp_config,
+            engine.supervisor,
+            workspace=str(workspace),
+            env={"HARNESS_HOME": str(home)},
+            loader=load_mcp,
         )
         engine.start_soon(mcp.run)
         engine.session_id = session_id

@@ -5,7 +5,7 @@
     /mcp                          servers: transport, state, tools, restarts, last error
     /mcp tools [SERVER]           each tool with its hints
     /mcp resources [SERVER]       each resource
-    /mcp reload                   try every server that is not ready again
+    /mcp reload                   read the configuration again; try servers not ready
     /mcp restart NAME             restart one server now
     /mcp prompt SERVER NAME k=v   send the server's prompt as the next user message
 """
@@ -23,6 +23,7 @@ from harness.cli.tui._sanitize import clean, clean_line
 
 if TYPE_CHECKING:
     from harness.cli.tui._app import App
+    from harness.conversation import McpManager, ReloadReport
 
 __all__ = ["MCP_SUBCOMMANDS", "run_mcp"]
 
@@ -39,6 +40,9 @@ async def run_mcp(app: App, p: ParsedCommand) -> None:
     rest = p.args[1:]
     if sub not in MCP_SUBCOMMANDS:
         raise CommandError(f"/mcp {sub}: use one of {', '.join(MCP_SUBCOMMANDS)}")
+    if sub == "reload" and mcp is not None:
+        _reloaded(app, await mcp.reload())
+        return
     if mcp is None or not mcp.servers():
         say(
             app,
@@ -52,9 +56,6 @@ async def run_mcp(app: App, p: ParsedCommand) -> None:
         _tools(app, mcp, rest[0] if rest else None)
     elif sub == "resources":
         await _resources(app, mcp, rest[0] if rest else None)
-    elif sub == "reload":
-        tried = await mcp.reload()
-        say(app, f"trying again: {', '.join(tried)}" if tried else "every server is ready")
     elif sub == "restart":
         if not rest:
             raise CommandError("/mcp restart NAME")
@@ -67,11 +68,28 @@ async def run_mcp(app: App, p: ParsedCommand) -> None:
         await _prompt(app, mcp, rest)
 
 
-def _servers(app: App, mcp: object) -> None:
+def _reloaded(app: App, report: ReloadReport) -> None:
+    if report.problems:
+        problems = "\n".join(f"  {clean_line(p)}" for p in report.problems)
+        raise CommandError(f"the MCP configuration has problems; nothing changed:\n{problems}")
+    parts = [
+        f"{what}: {', '.join(clean_line(n) for n in names)}"
+        for what, names in (
+            ("added", report.added),
+            ("removed", report.removed),
+            ("restarted with its new configuration", report.changed),
+            ("trying again", report.retried),
+        )
+        if names
+    ]
+    say(app, "; ".join(parts) if parts else "the configuration is unchanged; every server is ready")
+
+
+def _servers(app: App, mcp: McpManager) -> None:
     table = Table(title="MCP servers", title_justify="left", box=None, padding=(0, 2))
     for col in ("server", "transport", "state", "tools", "restarts", "last error"):
         table.add_column(col)
-    views = mcp.servers()  # type: ignore[attr-defined]
+    views = mcp.servers()
     for v in views:
         table.add_row(
             clean_line(v.name),
@@ -89,8 +107,8 @@ def _servers(app: App, mcp: object) -> None:
                 say(app, f"  | {clean_line(line)}", "dim")
 
 
-def _tools(app: App, mcp: object, server: str | None) -> None:
-    tools = mcp.tools(server)  # type: ignore[attr-defined]
+def _tools(app: App, mcp: McpManager, server: str | None) -> None:
+    tools = mcp.tools(server)
     if not tools:
         say(app, "no MCP tools" + (f" from {clean_line(server)}" if server else "") + " yet")
     for name, tool in tools:
@@ -103,9 +121,9 @@ def _tools(app: App, mcp: object, server: str | None) -> None:
         app.console.print(line)
 
 
-async def _resources(app: App, mcp: object, server: str | None) -> None:
+async def _resources(app: App, mcp: McpManager, server: str | None) -> None:
     try:
-        found, problems = await mcp.resources(server)  # type: ignore[attr-defined]
+        found, problems = await mcp.resources(server)
     except KeyError:
         raise CommandError(f"there is no MCP server {server!r}") from None
     if not found:
@@ -116,7 +134,7 @@ async def _resources(app: App, mcp: object, server: str | None) -> None:
         say(app, f"  {clean_line(problem)}", "yellow")
 
 
-async def _prompt(app: App, mcp: object, rest: tuple[str, ...]) -> None:
+async def _prompt(app: App, mcp: McpManager, rest: tuple[str, ...]) -> None:
     if len(rest) < 2:
         raise CommandError("/mcp prompt SERVER NAME [key=value ...]")
     server, name, pairs = rest[0], rest[1], rest[2:]
@@ -127,7 +145,7 @@ async def _prompt(app: App, mcp: object, rest: tuple[str, ...]) -> None:
             raise CommandError(f"prompt arguments are key=value, not {pair!r}")
         args[key] = value
     try:
-        got = await mcp.get_prompt(server, name, args)  # type: ignore[attr-defined]
+        got = await mcp.get_prompt(server, name, args)
     except KeyError:
         raise CommandError(f"there is no MCP server {server!r}") from None
     if not got.ok:
