@@ -140,6 +140,8 @@ async def test_approval_applies_to_mcp_calls(dirs: tuple[Path, Path], model: Scr
     assert first.reason == "denied"
     assert second.ok
     assert [a.name for a in asked] == ["mcp__fake__add", "mcp__fake__add"]
+    # the approval shows what the server says of the tool (add has no hints: it may change)
+    assert asked[0].summary == "MCP server fake; may change things"
     results = tool_results(live)
     assert results[0].startswith("The call was not run: denied by the user")
     assert results[1:] == ["7", "echo: no question"]

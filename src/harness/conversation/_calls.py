@@ -196,7 +196,7 @@ class CallRunner:
             )
             return False, True, reason
         summary, diff = "", ""
-        if spec.mutating and spec.executor == "tools":
+        if spec.mutating and spec.executor in ("tools", "mcp"):
             try:
                 with trio.move_on_after(10):
                     pre = await conv.executors.preview(

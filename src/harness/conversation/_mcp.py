@@ -115,15 +115,20 @@ def _schema(raw: Mapping[str, Any]) -> dict[str, Any]:
     return schema
 
 
-def _description(server: str, tool: McpTool) -> str:
+def _hints(server: str, tool: McpTool) -> list[str]:
+    """What the server says of a tool: where it runs and what it may do."""
     hints = [f"MCP server {server}"]
     if tool.read_only:
         hints.append("read-only")
     elif tool.destructive is not False:
         # MCP's default for a tool that is not read-only is "may be destructive"
         hints.append("destructive" if tool.destructive else "may change things")
+    return hints
+
+
+def _description(server: str, tool: McpTool) -> str:
     text = (tool.description or tool.title or tool.name).strip()
-    return f"{text} ({'; '.join(hints)})"
+    return f"{text} ({'; '.join(_hints(server, tool))})"
 
 
 def _rules(cfg: McpServerConfig) -> list[str]:
@@ -447,6 +452,14 @@ class McpManager:
             for tname, tool in srv.tools.items()
         ]
 
+    def hints(self, table_name: str) -> str:
+        """The hints of an MCP tool in the table, as an approval shows them ("" if none)."""
+        for srv in self._servers.values():
+            tool = srv.tools.get(table_name)
+            if tool is not None:
+                return "; ".join(_hints(srv.config.name, tool))
+        return ""
+
     def server_of(self, table_name: str) -> tuple[str, str] | None:
         """``(server, the server's tool name)`` of a table name."""
         for srv in self._servers.values():
@@ -687,6 +700,11 @@ class McpExecutors:
         return reply
 
     async def preview(self, request: ToolPreview) -> ToolPreviewResult | None:
-        """What a mutating built-in call would change (MCP calls have no preview)."""
+        """What a mutating call would change: a built-in's diff, an MCP tool's hints
+        (the server's word on what it may do; it cannot show a diff)."""
+        hints = self.manager.hints(request.name)
+        if hints:
+            await trio.lowlevel.checkpoint()
+            return ToolPreviewResult(summary=hints)
         result: ToolPreviewResult | None = await self.engine.preview(request)
         return result
