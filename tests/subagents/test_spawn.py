@@ -15,6 +15,8 @@ import trio
 from harness.conversation import SubagentLimits, Task, open_session
 from harness.conversation import events as ev
 from tests.conversation.conftest import MODULES, PYTHONPATH, drain, options_for
+from tests.mcp_bridge.conftest import fake_entry
+from tests.mcp_bridge.test_session import until
 from tests.scripted import ScriptedModel, call, reply
 from tests.subagents.conftest import Router, runners
 
@@ -184,3 +186,47 @@ async def test_hiring_chains_only_as_deep_as_the_setting(
     assert "spawn_agent" not in {t["function"]["name"] for t in bottom["tools"]}
     refused = [r for r in model.requests if "bottom job" in str(r["messages"][1]["content"])][-1]
     assert "spawn_agent is not available" in refused["messages"][-1]["content"]
+
+
+async def test_a_subagent_is_offered_mcp_and_registered_tools(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    Router(
+        {
+            "ask the helpers": [
+                reply("", call("spawn_agent", task="echo hi and look up a")),
+                reply("done"),
+            ],
+            "echo hi": [
+                reply("", call("mcp__fake__echo", text="hi"), call("lookup", key="a")),
+                reply("echoed and looked up"),
+            ],
+        }
+    ).serve(model)
+    looked_up: list[str] = []
+
+    async def lookup(args: dict[str, Any]) -> str:
+        looked_up.append(args["key"])
+        return f"value of {args['key']}: 7"
+
+    async def submit(args: dict[str, Any]) -> str:
+        return "submitted"
+
+    schema = {"type": "object", "properties": {"key": {"type": "string"}}, "required": ["key"]}
+    async with _session(workspace, home, model, mcp_servers={"fake": fake_entry()}) as s:
+        s.register_tool("lookup", "Look a key up.", schema, lookup)
+        s.register_tool("submit", "Submit.", {"type": "object"}, submit, terminating=True)
+        await until(s, lambda: "mcp__fake__echo" in s.conversation.table)
+        with trio.fail_after(60):
+            result = await s.run("ask the helpers")
+    assert result.ok, result
+    sub = next(r for r in model.requests if "echo hi" in json.dumps(r["messages"][1:2]))
+    offered = {t["function"]["name"] for t in sub["tools"]}
+    assert {"mcp__fake__echo", "lookup", "read_mcp_resource"} <= offered
+    # a terminating tool ends the parent's run: a sub-agent is never offered one
+    assert "submit" not in offered
+    last = model.requests[-2]["messages"]  # the sub-agent's last request: both results
+    results = [m["content"] for m in last if m["role"] == "tool"]
+    assert results == ["echo: hi", "value of a: 7"]
+    assert looked_up == ["a"]
+    assert runners() == []

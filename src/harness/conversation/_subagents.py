@@ -35,6 +35,7 @@ from harness.ipc import Emit, IpcError, Message, WorkerDied
 from harness.keys import provider_key
 from harness.messages.model import ChatRequest
 from harness.messages.subagent import (
+    OfferedTool,
     SubagentAck,
     SubagentNote,
     SubagentReport,
@@ -163,6 +164,7 @@ class SubagentPool:
         self._slots = trio.Semaphore(self.limits.max_concurrent)
         # sub-agents running side by side ask one question at a time
         self._asking = trio.Lock()
+        self._builtin: frozenset[str] | None = None
 
     # --- what a frontend sees -----------------------------------------------------------
 
@@ -230,7 +232,12 @@ class SubagentPool:
     def _offered(self, task: Task, depth: int) -> tuple[str, ...] | str:
         conv = self.conv
         never = NOT_FOR_SUBAGENTS - ({"spawn_agent"} if self._may_hire(depth) else set())
-        everything = [n for n in conv.tool_names() if n not in never]
+        # a terminating tool ends the parent's run: only the parent may call it
+        everything = [
+            n
+            for n in conv.tool_names()
+            if n not in never and not (n in conv.table and conv.table.get(n).terminating)
+        ]
         if task.tools is None:
             return tuple(everything)
         unknown = [n for n in task.tools if n not in everything]
@@ -240,6 +247,25 @@ class SubagentPool:
                 f"{', '.join(everything)}."
             )
         return tuple(task.tools)
+
+    def _extra_tools(self, tools: tuple[str, ...]) -> tuple[OfferedTool, ...]:
+        """The declarations of the offered tools a runner's built-in table lacks."""
+        from harness.actors.tools import builtin_table
+
+        if self._builtin is None:
+            self._builtin = frozenset(builtin_table().names())
+        table = self.conv.table
+        return tuple(
+            OfferedTool(
+                name=spec.name,
+                description=spec.description,
+                parameters=spec.parameters,
+                kind=spec.kind,
+                executor=spec.executor,
+                main_arg=spec.main_arg,
+            )
+            for spec in (table.get(n) for n in tools if n in table and n not in self._builtin)
+        )
 
     async def _run(self, agent: AgentState, task: Task, tools: tuple[str, ...]) -> ToolOutcome:
         from harness.actors.subagent import MODULE
@@ -270,6 +296,7 @@ class SubagentPool:
             tool_protocol=cfg.tool_protocol,
             permission_mode=cfg.permission_mode,
             tools=tools,
+            extra_tools=self._extra_tools(tools),
             max_turns=limits.max_turns,
             system=_SUBAGENT_SYSTEM,
             temperature=cfg.temperature,
@@ -487,7 +514,8 @@ class SubagentPool:
                     session_id=conv.session_id,
                     workspace=conv.workspace,
                 )
-                out = await self.engine.invoke(
+                # the conversation's executors: the engine's workers and the MCP bridges
+                out = await conv.executors.invoke(
                     spec.executor, invoke, req.timeout or conv.config.tool_timeout
                 )
         except IpcError as exc:
@@ -509,10 +537,10 @@ class SubagentPool:
             return "denied: no terminal to ask for approval (headless ask mode)"
         spec = conv.table.get(name)
         summary, diff = "", ""
-        if spec.mutating and spec.executor == "tools":
+        if spec.mutating and spec.executor in ("tools", "mcp"):
             try:
                 with trio.move_on_after(10):
-                    pre = await self.engine.preview(
+                    pre = await conv.executors.preview(
                         ToolPreview(name=name, arguments=args, workspace=conv.workspace)
                     )
                     if pre is not None:

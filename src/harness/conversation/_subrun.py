@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 import trio
 
@@ -122,9 +122,23 @@ async def run_subagent(run: SubagentRun, peer: ParentPort) -> SubagentReport:
     from what it has; the parent times that answer (the grace) and kills the
     runner if it does not come.
     """
-    from harness.actors.tools import builtin_table
+    from harness.actors.tools import Executor, Kind, ToolSpec, builtin_table
 
     table = builtin_table()
+    for extra in run.extra_tools:
+        if extra.name not in table:
+            # the parent's own declaration; the parent checked it and runs the calls
+            table.register(
+                ToolSpec(
+                    name=extra.name,
+                    description=extra.description,
+                    parameters=extra.parameters,
+                    main_arg=extra.main_arg,
+                    # ToolSpec checks both against its lists
+                    kind=cast("Kind", extra.kind),
+                    executor=cast("Executor", extra.executor),
+                )
+            )
     config = LoopConfig(
         workspace=run.workspace,
         provider=run.provider,

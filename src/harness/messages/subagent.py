@@ -10,7 +10,7 @@ approval prompt and workers decide and run them), and what it is doing as
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import attrs
 
@@ -19,6 +19,7 @@ from harness.messages.tools import PermissionMode, ToolInvoke
 
 __all__ = [
     "NoteKind",
+    "OfferedTool",
     "SubagentAck",
     "SubagentNote",
     "SubagentReport",
@@ -30,10 +31,24 @@ NoteKind = Literal["turn", "tool", "usage", "text", "report_requested"]
 
 
 @attrs.frozen
+class OfferedTool:
+    """A tool of the parent's that a runner's own table does not have (an MCP server's,
+    one registered through the API): what the model is told of it. The parent runs it."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any] = attrs.field(factory=dict)
+    kind: str = "read"
+    executor: str = "conversation"
+    main_arg: str | None = None
+
+
+@attrs.frozen
 class SubagentRun(Message, tag="subagent.run"):
     """Run *task* as a fresh conversation and answer with its report.
 
-    ``tools`` is the set offered (already narrowed by the parent); ``max_turns``
+    ``tools`` is the set offered (already narrowed by the parent), ``extra_tools``
+    the declarations of those among them the runner's table lacks; ``max_turns``
     the model requests before the runner asks once for a report.
     """
 
@@ -45,6 +60,7 @@ class SubagentRun(Message, tag="subagent.run"):
     tool_protocol: str = "auto"
     permission_mode: PermissionMode = "auto"
     tools: tuple[str, ...] = ()
+    extra_tools: tuple[OfferedTool, ...] = ()
     max_turns: int = 12
     system: str = ""
     temperature: float | None = None
