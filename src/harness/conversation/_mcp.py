@@ -8,8 +8,9 @@ while it restarts (a call waits for it), and leave when it has failed. Its instr
 go into the system prompt (bounded). A start-up failure (with the server's stderr tail)
 and a give-up are each told to the user once, as an ``error`` event.
 
-Calls reach a bridge through :class:`McpExecutors`, the loop's executor port with the
-``mcp`` executor routed here; every other executor goes to the engine as before.
+Calls reach a bridge through :class:`~harness.conversation._mcp_tools.McpExecutors`, the
+loop's executor port with the ``mcp`` executor routed here; every other executor goes to
+the engine as before. How a server's tool is declared in the table is in ``_mcp_tools``.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ import attrs
 import trio
 
 from harness.actors.mcp import McpConfig, McpServerConfig, tool_name
-from harness.actors.tools import ToolSpec
 from harness.conversation import events as ev
+from harness.conversation._mcp_tools import RESOURCE_TOOLS, resource_listing, tool_hints, tool_spec
 from harness.ipc import IpcError, ProtocolError, WorkerUnavailable
 from harness.messages.mcp import (
     McpGetPrompt,
@@ -39,15 +40,14 @@ from harness.messages.mcp import (
     McpTool,
     McpWatch,
 )
-from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
+from harness.messages.tools import ToolInvoke, ToolOutcome
 
 if TYPE_CHECKING:
     from harness.actors.tools import Permissions
-    from harness.conversation._engine import Engine
     from harness.conversation._loop import Conversation
     from harness.supervisor import ChildSpec, Supervisor, WorkerHandle
 
-__all__ = ["INSTRUCTIONS_CAP", "McpExecutors", "McpManager", "ReloadReport", "ServerView"]
+__all__ = ["INSTRUCTIONS_CAP", "McpManager", "ReloadReport", "ServerView"]
 
 INSTRUCTIONS_CAP = 2000
 """Characters of one server's instructions that go into the system prompt."""
@@ -97,38 +97,6 @@ class _Server:
     @property
     def worker(self) -> str:
         return f"mcp:{self.config.name}"
-
-
-def _schema(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """A server's input schema made fit for the table (an object; ``required`` listed)."""
-    schema = dict(raw) if isinstance(raw, Mapping) else {}
-    schema["type"] = "object"
-    props = schema.get("properties")
-    if not isinstance(props, Mapping):
-        props = {}
-    schema["properties"] = dict(props)
-    required = schema.get("required")
-    if isinstance(required, list):
-        schema["required"] = [r for r in required if r in props]
-    else:
-        schema.pop("required", None)
-    return schema
-
-
-def _hints(server: str, tool: McpTool) -> list[str]:
-    """What the server says of a tool: where it runs and what it may do."""
-    hints = [f"MCP server {server}"]
-    if tool.read_only:
-        hints.append("read-only")
-    elif tool.destructive is not False:
-        # MCP's default for a tool that is not read-only is "may be destructive"
-        hints.append("destructive" if tool.destructive else "may change things")
-    return hints
-
-
-def _description(server: str, tool: McpTool) -> str:
-    text = (tool.description or tool.title or tool.name).strip()
-    return f"{text} ({'; '.join(_hints(server, tool))})"
 
 
 def _rules(cfg: McpServerConfig) -> list[str]:
@@ -207,10 +175,6 @@ class McpManager:
             if srv.status is not None
         ]
         return [notice for notice in early if notice]
-
-    def executors(self, engine: Engine) -> McpExecutors:
-        """The loop's executor port: ``mcp`` calls come here, the rest go to *engine*."""
-        return McpExecutors(engine, self)
 
     def subscribe(self, listener: Callable[[], None]) -> None:
         """Call *listener* after every change of a server's status."""
@@ -357,17 +321,9 @@ class McpManager:
         for tname in set(srv.tools) - set(wanted):
             table.unregister(tname)
         for tname, tool in wanted.items():
-            try:
-                spec = ToolSpec(
-                    name=tname,
-                    description=_description(srv.config.name, tool),
-                    parameters=_schema(tool.input_schema),
-                    kind="read" if tool.read_only else "mutating",
-                    executor="mcp",
-                )
-            except ValueError:
-                continue
-            table.register(spec, replace=True)
+            spec = tool_spec(srv.config.name, tool, tname)
+            if spec is not None:
+                table.register(spec, replace=True)
         srv.tools = wanted
         self._offer(conv, list(wanted))
         conv.configure()  # the offered tools changed
@@ -457,7 +413,7 @@ class McpManager:
         for srv in self._servers.values():
             tool = srv.tools.get(table_name)
             if tool is not None:
-                return "; ".join(_hints(srv.config.name, tool))
+                return tool_hints(srv.config.name, tool)
         return ""
 
     def server_of(self, table_name: str) -> tuple[str, str] | None:
@@ -635,27 +591,7 @@ class McpManager:
     # --- resources as tools -------------------------------------------------------------
 
     def _add_resource_tools(self, conv: Conversation) -> None:
-        server_prop = {"type": "string", "description": "the MCP server (default: every server)"}
-        specs = [
-            ToolSpec(
-                name="list_mcp_resources",
-                description="List the resources the MCP servers offer (uri, name, description).",
-                parameters={"type": "object", "properties": {"server": server_prop}},
-                executor="conversation",
-            ),
-            ToolSpec(
-                name="read_mcp_resource",
-                description="Read one resource of an MCP server by its uri.",
-                parameters={
-                    "type": "object",
-                    "properties": {"uri": {"type": "string"}, "server": server_prop},
-                    "required": ["uri"],
-                },
-                main_arg="uri",
-                executor="conversation",
-            ),
-        ]
-        for spec in specs:
+        for spec in RESOURCE_TOOLS:
             conv.table.register(spec, replace=True)
         conv.add_local_tool("list_mcp_resources", self._list_tool)
         conv.add_local_tool("read_mcp_resource", self._read_tool)
@@ -666,45 +602,10 @@ class McpManager:
             found, problems = await self.resources(args.get("server"))
         except KeyError:
             return ToolOutcome(ok=False, output=f"there is no MCP server {args.get('server')!r}")
-        lines = [
-            f"{server}: {r.uri}"
-            + (f" ({r.name})" if r.name else "")
-            + (f" [{r.mime_type}]" if r.mime_type else "")
-            + (f" - {r.description}" if r.description else "")
-            for server, r in found
-        ]
-        lines += [f"(not listed: {p})" for p in problems]
-        return ToolOutcome(ok=True, output="\n".join(lines) or "No MCP server offers resources.")
+        return ToolOutcome(ok=True, output=resource_listing(found, problems))
 
     async def _read_tool(self, args: dict[str, Any]) -> ToolOutcome:
         try:
             return await self.read_resource(str(args["uri"]), args.get("server"))
         except KeyError:
             return ToolOutcome(ok=False, output=f"there is no MCP server {args.get('server')!r}")
-
-
-class McpExecutors:
-    """The loop's executor port: ``mcp`` calls to :class:`McpManager`, the rest to the engine."""
-
-    def __init__(self, engine: Engine, manager: McpManager) -> None:
-        self.engine = engine
-        self.manager = manager
-
-    async def invoke(
-        self, executor: str, request: ToolInvoke, timeout: float | None
-    ) -> ToolOutcome:
-        """Run *request* on the worker that executes it."""
-        if executor == "mcp":
-            return await self.manager.invoke(request)
-        reply: ToolOutcome = await self.engine.invoke(executor, request, timeout)
-        return reply
-
-    async def preview(self, request: ToolPreview) -> ToolPreviewResult | None:
-        """What a mutating call would change: a built-in's diff, an MCP tool's hints
-        (the server's word on what it may do; it cannot show a diff)."""
-        hints = self.manager.hints(request.name)
-        if hints:
-            await trio.lowlevel.checkpoint()
-            return ToolPreviewResult(summary=hints)
-        result: ToolPreviewResult | None = await self.engine.preview(request)
-        return result

@@ -22,6 +22,7 @@ from harness.conversation._engine import Engine, WorkerSettings, open_engine, wo
 from harness.conversation._local_tools import memory_tools, skill_tool
 from harness.conversation._loop import Conversation
 from harness.conversation._mcp import McpManager
+from harness.conversation._mcp_tools import McpExecutors
 from harness.conversation._memory import MemoryStore
 from harness.conversation._options import SessionOptions, loop_config, model_choice
 from harness.conversation._ports import Approver, FrontendPort
@@ -202,7 +203,7 @@ async def open_session(
             session_id=session_id,
             config=config,
             model=engine,
-            executors=mcp.executors(engine),
+            executors=McpExecutors(engine, mcp),
             table=table,
             policy=_PermissionsPolicy(perms),
             approver=approver,
