@@ -11,7 +11,7 @@ import contextlib
 import os
 import signal
 import subprocess
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -91,15 +91,26 @@ async def _stop_early(proc: subprocess.Popen[bytes], stdin: trio.lowlevel.FdStre
     SIGTERM the group, wait, SIGKILL it."""
     with contextlib.suppress(trio.ClosedResourceError, OSError):
         await stdin.aclose()
-    for sig in (None, signal.SIGTERM, signal.SIGKILL):
-        if sig is not None:
-            with contextlib.suppress(OSError):
-                os.killpg(proc.pid, sig)
-        with trio.move_on_after(2.0):
-            while proc.poll() is None:  # noqa: ASYNC110 (a Popen exit wakes nothing: polled, as the SDK does)
-                await trio.sleep(0.01)
-        if proc.returncode is not None:
-            return
+    # a pidfd turns readable when the process exits: the wait wakes on the exit itself
+    with contextlib.suppress(OSError), _pidfd(proc.pid) as exited:
+        for sig in (None, signal.SIGTERM, signal.SIGKILL):
+            if sig is not None:
+                with contextlib.suppress(OSError):
+                    os.killpg(proc.pid, sig)
+            with trio.move_on_after(2.0):
+                await trio.lowlevel.wait_readable(exited)
+            if proc.poll() is not None:
+                return
+
+
+@contextlib.contextmanager
+def _pidfd(pid: int) -> Iterator[int]:
+    fd = os.pidfd_open(pid)
+    try:
+        yield fd
+    finally:
+        trio.lowlevel.notify_closing(fd)
+        os.close(fd)
 
 
 @asynccontextmanager
