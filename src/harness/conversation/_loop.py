@@ -54,6 +54,9 @@ __all__ = ["Conversation", "Listener"]
 
 Listener = Callable[[ev.ConversationEvent], None]
 
+#: seconds a round waits for the server's answer about the model's window
+WINDOW_WAIT = 2.0
+
 
 class Conversation:
     """One session's loop over the model and the tool executors.
@@ -121,6 +124,11 @@ class Conversation:
         self.history_sync = HistorySync()
         #: notes to add after a compaction's summary (the working memory)
         self.compaction_note: Callable[[], str] | None = None
+        #: windows servers said their models have, by :meth:`window_key`
+        self.served_windows: dict[tuple[str, str, str], int] = {}
+        #: set when the server was asked for the model's window and answered (or
+        #: failed): a round waits a moment for it, so the first request has it
+        self.window_asked: trio.Event | None = None
 
     # --- events -----------------------------------------------------------------------
 
@@ -187,9 +195,24 @@ class Conversation:
         """
         self.config = attrs.evolve(self.config, **changes)
         self._schema_cache.clear()
-        if "provider" in changes or "models" in changes:
-            cfg = self.config
-            self.budget.retarget(cfg.provider, cfg.models[0] if cfg.models else "")
+        if {"provider", "models", "base_url"} & changes.keys():
+            self._retarget()
+
+    def window_key(self) -> tuple[str, str, str]:
+        """``(provider, base_url, model)``: what a served window is known by."""
+        cfg = self.config
+        return cfg.provider, cfg.base_url or "", cfg.models[0] if cfg.models else ""
+
+    def learn_window(self, key: tuple[str, str, str], window: int) -> None:
+        """The server said the model *key* names has *window* tokens (used unless the
+        user set the model's window)."""
+        self.served_windows[key] = window
+        if key == self.window_key():
+            self._retarget()
+
+    def _retarget(self) -> None:
+        key = self.window_key()
+        self.budget.retarget(key[0], key[2], self.served_windows.get(key))
 
     def add_local_tool(self, name: str, fn: LocalTool) -> None:
         """Run tool *name* (already in the table) by calling *fn*, and offer it to the
@@ -388,6 +411,11 @@ class Conversation:
         )
 
     async def _model_round(self) -> Reply:
+        asked = self.window_asked
+        if asked is not None and not asked.is_set():
+            # asked while the session opened: a moment here, never the answer's time
+            with trio.move_on_after(WINDOW_WAIT):
+                await asked.wait()
         tools = self.schemas()
         system = self.config.system
         plan = self.budget.plan(system, self.history, tools, self._current_start)

@@ -33,6 +33,7 @@ from harness.conversation._store import (
     SessionStore,
 )
 from harness.conversation._subagents import SubagentPool
+from harness.conversation._window import ask_window
 from harness.conversation._workmem import MEMORY_FILE, UPDATE_TIMEOUT, WorkingMemoryKeeper
 from harness.home import harness_home
 from harness.keys import held_items, held_values
@@ -205,6 +206,7 @@ async def open_session(
             history=history,
             title=title,
         )
+        ask_window(conv, engine)
         pool = SubagentPool(
             conv,
             engine,

@@ -26,6 +26,7 @@ from harness.conversation._store import (
     export_markdown,
 )
 from harness.conversation._subagents import AgentState, SubagentPool, Task
+from harness.conversation._window import ask_window
 from harness.keys import provider_key
 from harness.messages import PermissionMode
 from harness.messages.model import ChatMessage, ListModels, ModelList
@@ -298,6 +299,7 @@ class Session:
     def set_model(self, provider: str, models: tuple[str, ...], base_url: str | None) -> None:
         """Ask *provider* (at *base_url*, ``None``: its default) from the next request on."""
         self.conversation.configure(provider=provider, models=models, base_url=base_url)
+        ask_window(self.conversation, self.engine)
 
     @property
     def permission_mode(self) -> PermissionMode:
