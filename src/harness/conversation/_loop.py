@@ -40,6 +40,7 @@ from harness.conversation._ports import (
     ModelPort,
     PermissionPolicy,
 )
+from harness.conversation._recall import Recall
 from harness.conversation._reply import ModelFailed, Reply, StreamItem, read_reply
 from harness.conversation._secrets import SecretMasker
 from harness.conversation._sync import HistorySync
@@ -129,6 +130,8 @@ class Conversation:
         #: set when the server was asked for the model's window and answered (or
         #: failed): a round waits a moment for it, so the first request has it
         self.window_asked: trio.Event | None = None
+        #: semantic history retrieval (``None``: every request carries the history)
+        self.recall: Recall | None = None
 
     # --- events -----------------------------------------------------------------------
 
@@ -418,10 +421,22 @@ class Conversation:
                 await asked.wait()
         tools = self.schemas()
         system = self.config.system
-        plan = self.budget.plan(system, self.history, tools, self._current_start)
-        if plan.summarise:
-            await self.compact(plan.summarise)
+        recall = self.recall
+        if recall is not None and recall.active(self.config.provider):
+            # older turns are chosen, not summarised: nothing here rewrites the history
+            budget = self.budget
+            messages, start = await recall.select(
+                self.history,
+                self._current_start,
+                base_url=self.config.base_url,
+                fits=lambda m: budget.estimate(system, m, tools) <= budget.soft_limit,
+            )
+            plan = budget.plan(system, messages, tools, start)
+        else:
             plan = self.budget.plan(system, self.history, tools, self._current_start)
+            if plan.summarise:
+                await self.compact(plan.summarise)
+                plan = self.budget.plan(system, self.history, tools, self._current_start)
         if plan.tokens > self.budget.limit:
             raise BudgetExceeded(
                 f"the request needs about {plan.tokens} tokens but the model's window allows "
