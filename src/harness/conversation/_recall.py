@@ -319,7 +319,9 @@ class Recall:
                 self.index.add(_entries(batch, vectors))
                 done += len(batch)
         if done or self.index.started_afresh:
-            self.index.save(keep={t.digest for t in turns})
+            # the fsync off the event loop: the next prompt may be starting
+            document = self.index.document(keep={t.digest for t in turns})
+            await trio.to_thread.run_sync(self.index.write, document)
         return done
 
 

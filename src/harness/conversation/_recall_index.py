@@ -132,19 +132,26 @@ class RecallIndex:
         for e in entries:
             self.entries[e.digest] = e
 
-    def save(self, keep: set[str] | None = None) -> None:
-        """Write the index atomically, holding only the turns whose hash is in *keep*
-        (``None``: all); a failure to write loses only the index."""
+    def document(self, keep: set[str] | None = None) -> dict[str, Any]:
+        """The file's contents, holding only the turns whose hash is in *keep*
+        (``None``: all; the others are dropped from memory too)."""
         if keep is not None:
             self.entries = {d: e for d, e in self.entries.items() if d in keep}
-        if self.path is None:
-            return
-        doc = {
+        self.started_afresh = ""
+        return {
             "version": VERSION,
             "provider": self.provider,
             "model": self.model,
             "turns": [e.to_json() for e in sorted(self.entries.values(), key=lambda e: e.first)],
         }
-        with contextlib.suppress(OSError):
-            write_json_atomic(self.path, doc, mode=0o600)
-        self.started_afresh = ""
+
+    def write(self, document: dict[str, Any]) -> None:
+        """Replace the file with *document* atomically (blocking: a thread's work); a
+        failure to write loses only the index."""
+        if self.path is not None:
+            with contextlib.suppress(OSError):
+                write_json_atomic(self.path, document, mode=0o600)
+
+    def save(self, keep: set[str] | None = None) -> None:
+        """:meth:`document` and :meth:`write` at once."""
+        self.write(self.document(keep))
