@@ -9,7 +9,7 @@ from pathlib import Path
 
 from harness.conversation import events as ev
 from harness.conversation._history import SUMMARY_PREFIX
-from harness.conversation._recall import Recall, split_turns, turn_text
+from harness.conversation._recall import Recall, Turn, split_turns, turn_text
 from harness.conversation._recall_index import Entry, RecallIndex, unit
 from harness.messages.model import ChatMessage, ToolCall
 
@@ -49,6 +49,11 @@ def test_the_index_round_trips_and_starts_afresh_for_another_model(tmp_path: Pat
     assert vector is not None
     assert [round(x, 3) for x in vector] == [0.6, 0.8]
     assert json.loads(path.read_text())["turns"][0]["hash"] == "abc"
+    # a compaction moves a turn: its vector stays, its reference follows
+    assert again.renumber([Turn(1, 1, 6, "abc")]) is False
+    assert again.renumber([Turn(1, 2, 7, "abc")]) is True
+    again.save()
+    assert json.loads(path.read_text())["turns"][0]["first"] == 2
     assert RecallIndex(path, "ollama", "other").started_afresh == "another model"
     path.write_text("[1, 2")
     assert RecallIndex(path, "ollama", "e").started_afresh == "corrupt"

@@ -318,7 +318,8 @@ class Recall:
                     break
                 self.index.add(_entries(batch, vectors))
                 done += len(batch)
-        if done or self.index.started_afresh:
+        moved = self.index.renumber(turns)  # a compaction moves turns, not their vectors
+        if done or moved or self.index.started_afresh:
             # the fsync off the event loop: the next prompt may be starting
             document = self.index.document(keep={t.digest for t in turns})
             await trio.to_thread.run_sync(self.index.write, document)

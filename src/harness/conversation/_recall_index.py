@@ -17,11 +17,14 @@ import math
 from array import array
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from harness.conversation._atomic import read_json, write_json_atomic
+
+if TYPE_CHECKING:
+    from harness.conversation._recall import Turn
 
 __all__ = ["INDEX_FILE", "VERSION", "Entry", "RecallIndex", "unit"]
 
@@ -131,6 +134,17 @@ class RecallIndex:
         """Keep *entries* (in memory; :meth:`save` writes)."""
         for e in entries:
             self.entries[e.digest] = e
+
+    def renumber(self, turns: Iterable[Turn]) -> bool:
+        """Take the numbers and message ranges of *turns* for the vectors made from
+        them; whether any moved."""
+        moved = False
+        for t in turns:
+            e = self.entries.get(t.digest)
+            if e is not None and (e.turn, e.first, e.end) != (t.number, t.first, t.end):
+                self.entries[t.digest] = attrs.evolve(e, turn=t.number, first=t.first, end=t.end)
+                moved = True
+        return moved
 
     def document(self, keep: set[str] | None = None) -> dict[str, Any]:
         """The file's contents, holding only the turns whose hash is in *keep*
