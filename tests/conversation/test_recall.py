@@ -51,7 +51,8 @@ def user_texts(messages: list[dict[str, Any]]) -> list[str]:
 
 
 async def wait_for_index(path: Path, turns: int, model: str = "bag") -> dict[str, Any]:
-    with trio.fail_after(15):
+    # background work: generous on a loaded machine, at once on an idle one
+    with trio.fail_after(30):
         while True:
             try:
                 doc = json.loads(await trio.Path(path).read_text())

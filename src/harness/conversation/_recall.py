@@ -123,10 +123,10 @@ def turn_text(messages: Sequence[ChatMessage]) -> str:
 
 @attrs.frozen
 class _Pick:
-    """What the active run carries: the turns picked for its prompt and their scores
-    (``fallback``: the embedding failed)."""
+    """What the active run carries: the turns picked for its prompt (the very message:
+    a new run has a new one) and their scores (``fallback``: the embedding failed)."""
 
-    key: tuple[int, int]
+    prompt: ChatMessage | None = attrs.field(eq=False)
     picked: tuple[tuple[Turn, float], ...] = ()
     fallback: bool = False
 
@@ -165,7 +165,6 @@ class Recall:
         self._said_off: set[str] = set()
         self._failing = False
         self._lock = trio.Lock()  # one embedding request at a time: none repeats another
-        self.embed_calls = 0
 
     # --- whether it applies -----------------------------------------------------------
 
@@ -202,10 +201,10 @@ class Recall:
         not (the budget refuses what cannot fit at all).
         """
         pinned, turns = split_turns(history, current_start)
-        key = (current_start, id(history[current_start]) if current_start < len(history) else 0)
-        if self._pick is None or self._pick.key != key:
-            query = history[current_start].content if current_start < len(history) else ""
-            self._pick = await self._choose(history, turns[:-1], query, key, base_url)
+        prompt = history[current_start] if current_start < len(history) else None
+        if self._pick is None or self._pick.prompt is not prompt:
+            query = prompt.content if prompt is not None else ""
+            self._pick = await self._choose(history, turns[:-1], query, prompt, base_url)
         pick = self._pick
         active = list(history[current_start:])
         chosen: list[Turn] = []
@@ -248,11 +247,11 @@ class Recall:
         history: Sequence[ChatMessage],
         older: list[Turn],
         query: str,
-        key: tuple[int, int],
+        prompt: ChatMessage | None,
         base_url: str | None,
     ) -> _Pick:
         if not older:
-            return _Pick(key)  # nothing to choose from: no request at all
+            return _Pick(prompt)  # nothing to choose from: no request at all
         vectors: list[Sequence[float]] | None = None
         # after an update in flight (one bound for both): it may be embedding the
         # very turn this request would otherwise embed again
@@ -271,7 +270,7 @@ class Recall:
                     "the newest turns that fit"
                 )
             self._failing = True
-            return _Pick(key, fallback=True)
+            return _Pick(prompt, fallback=True)
         self._failing = False
         self.index.add(_entries(missing, vectors[1:]))
         q = vectors[0]
@@ -283,12 +282,11 @@ class Recall:
                 if score >= THRESHOLD:
                     scored.append((turn, score))
         scored.sort(key=lambda ts: -ts[1])
-        return _Pick(key, tuple(scored[:MOST]))
+        return _Pick(prompt, tuple(scored[:MOST]))
 
     async def _vectors(
         self, texts: tuple[str, ...], base_url: str | None, timeout: float
     ) -> list[Sequence[float]] | None:
-        self.embed_calls += 1
         with trio.move_on_after(timeout):
             try:
                 got = await self._embed(self.index.provider, base_url, texts)
@@ -318,8 +316,9 @@ class Recall:
                     break
                 self.index.add(_entries(batch, vectors))
                 done += len(batch)
-        moved = self.index.renumber(turns)  # a compaction moves turns, not their vectors
-        if done or moved or self.index.started_afresh:
+        self.index.renumber(turns)  # a compaction moves turns, not their vectors
+        # a request may have embedded a turn this update would have: written here
+        if self.index.dirty or self.index.started_afresh:
             # the fsync off the event loop: the next prompt may be starting
             document = self.index.document(keep={t.digest for t in turns})
             await trio.to_thread.run_sync(self.index.write, document)

@@ -90,6 +90,8 @@ class RecallIndex:
         self.provider = provider
         self.model = model
         self.entries: dict[str, Entry] = {}
+        #: vectors or references changed since the file was written
+        self.dirty = False
         #: why the file was not used (missing, corrupt, another model): rebuilt then
         self.started_afresh = ""
         if path is not None:
@@ -134,6 +136,7 @@ class RecallIndex:
         """Keep *entries* (in memory; :meth:`save` writes)."""
         for e in entries:
             self.entries[e.digest] = e
+            self.dirty = True
 
     def renumber(self, turns: Iterable[Turn]) -> bool:
         """Take the numbers and message ranges of *turns* for the vectors made from
@@ -143,7 +146,7 @@ class RecallIndex:
             e = self.entries.get(t.digest)
             if e is not None and (e.turn, e.first, e.end) != (t.number, t.first, t.end):
                 self.entries[t.digest] = attrs.evolve(e, turn=t.number, first=t.first, end=t.end)
-                moved = True
+                moved = self.dirty = True
         return moved
 
     def document(self, keep: set[str] | None = None) -> dict[str, Any]:
@@ -152,6 +155,7 @@ class RecallIndex:
         if keep is not None:
             self.entries = {d: e for d, e in self.entries.items() if d in keep}
         self.started_afresh = ""
+        self.dirty = False
         return {
             "version": VERSION,
             "provider": self.provider,
