@@ -129,6 +129,7 @@ async def test_an_embedding_timeout_falls_back_to_the_newest_turns_and_the_run_c
             with trio.fail_after(15):
                 result = await s.run(QUESTION)
             assert result.ok
+            assert s.diagnostics()[0][-1].recalled == "recent: 1, 2"
             events = []
             while True:
                 try:
