@@ -84,6 +84,10 @@ async def test_the_relevant_old_turn_is_sent_over_recent_noise_and_nothing_is_ch
                     break
             history = list(s.history)
             rounds, _ = s.diagnostics()
+            conv = s.conversation
+            used = s.context()[0]  # the last request's size, not the whole history's
+            assert used == conv.last_request_tokens
+            assert used < conv.budget.estimate(conv.config.system, history, conv.schemas())
             index = (s.log.dir / INDEX_FILE).read_text()
             log = (s.log.dir / "events.jsonl").read_text()
         sent = model.requests[-1]["messages"]

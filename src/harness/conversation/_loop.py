@@ -132,6 +132,8 @@ class Conversation:
         self.window_asked: trio.Event | None = None
         #: semantic history retrieval (``None``: every request carries the history)
         self.recall: Recall | None = None
+        #: the estimated tokens of the last request sent
+        self.last_request_tokens = 0
 
     # --- events -----------------------------------------------------------------------
 
@@ -443,6 +445,7 @@ class Conversation:
                 f"{self.budget.limit}; shorten the prompt or choose a larger window"
             )
         self.budget.note_sent(system, plan.messages, tools)
+        self.last_request_tokens = plan.tokens
         request = self._request(plan.messages, system=system, tools=tools)
         self._reply = Reply()
         reply = await read_reply(

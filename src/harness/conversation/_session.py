@@ -151,9 +151,13 @@ class Session:
         return self.conversation.tool_names()
 
     def context(self) -> tuple[int, int]:
-        """``(tokens, window)``: the estimated size of the next request, and the model's window."""
+        """``(tokens, window)``: the estimated size of the next request (with history
+        retrieval on, of the last one: what the next carries depends on its prompt), and
+        the model's window."""
         conv = self.conversation
         cfg = conv.config
+        if conv.recall is not None and conv.last_request_tokens:
+            return conv.last_request_tokens, conv.budget.window
         used = conv.budget.estimate(cfg.system, conv.history, conv.schemas())
         return used, conv.budget.window
 
