@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict, deque
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -72,6 +73,7 @@ class LoopbackServer:
         self.connections = 0
         self._replies: dict[str, deque[Reply]] = defaultdict(deque)
         self._default: dict[str, Reply] = {}
+        self._answers: dict[str, Callable[[Recorded], Reply]] = {}
 
     @property
     def url(self) -> str:
@@ -84,10 +86,19 @@ class LoopbackServer:
     def always(self, path: str, reply: Reply) -> None:
         self._default[path] = reply
 
-    def _pick(self, path: str) -> Reply:
+    def answer(self, path: str, fn: Callable[[Recorded], Reply]) -> None:
+        """Answer requests whose path starts with *path* with ``fn(request)`` (after
+        any queued reply)."""
+        self._answers[path] = fn
+
+    def _pick(self, req: Recorded) -> Reply:
+        path = req.path
         for prefix in sorted(self._replies, key=len, reverse=True):
             if path.startswith(prefix) and self._replies[prefix]:
                 return self._replies[prefix].popleft()
+        for prefix in sorted(self._answers, key=len, reverse=True):
+            if path.startswith(prefix):
+                return self._answers[prefix](req)
         for prefix in sorted(self._default, key=len, reverse=True):
             if path.startswith(prefix):
                 return self._default[prefix]
@@ -131,7 +142,7 @@ class LoopbackServer:
                 if req is None:
                     return
                 self.requests.append(req)
-                reply = self._pick(req.path)
+                reply = self._pick(req)
                 keep = False
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._watch_hangup, stream, nursery.cancel_scope, buf)

@@ -9,6 +9,11 @@ A script entry is a :class:`Reply`, or a callable that takes the request body
 (a dict) and returns one, for replies that depend on what was asked. When the
 script runs out, the server answers 500 with a message saying so, which fails the
 test that under-scripted it instead of hanging it.
+
+Given an ``embedder`` (text -> vector), it also answers ``POST /v1/embeddings`` in
+OpenAI's format (``{"data": [{"index", "embedding"}]}``), recording each request in
+:attr:`ScriptedModel.embed_requests`; ``embed_stall`` seconds of silence first make it
+a server that does not answer in time.
 """
 
 from __future__ import annotations
@@ -90,9 +95,17 @@ class ScriptedModel:
     """
 
     def __init__(
-        self, script: Iterable[ScriptEntry] = (), *, models: Iterable[str] = ("scripted",)
+        self,
+        script: Iterable[ScriptEntry] = (),
+        *,
+        models: Iterable[str] = ("scripted",),
+        embedder: Callable[[str], list[float]] | None = None,
+        embed_stall: float = 0.0,
     ) -> None:
         self._script: list[ScriptEntry] = list(script)
+        self.embedder = embedder
+        self.embed_stall = embed_stall
+        self.embed_requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
         self._calls = 0
@@ -201,6 +214,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length)
+        if self.path.rstrip("/").endswith("/embeddings"):
+            self._embeddings(raw)
+            return
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send_json(404, {"error": {"message": f"no route {self.path}"}})
             return
@@ -222,6 +238,25 @@ class _Handler(BaseHTTPRequestHandler):
             self._stream(entry, body, n)
         else:
             self._send_json(200, _whole(entry, body, n))
+
+    def _embeddings(self, raw: bytes) -> None:
+        owner = self.server.owner
+        if owner.embedder is None:
+            self._send_json(404, {"error": {"message": "this model has no embeddings"}})
+            return
+        body = json.loads(raw)
+        with owner._lock:
+            owner.embed_requests.append(body)
+        if owner.embed_stall:
+            time.sleep(owner.embed_stall)
+        rows = [
+            {"object": "embedding", "index": i, "embedding": owner.embedder(text)}
+            for i, text in enumerate(body["input"])
+        ]
+        try:
+            self._send_json(200, {"object": "list", "data": rows, "model": body["model"]})
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the client gave up waiting
 
     def _stream(self, entry: Reply, body: dict[str, Any], n: int) -> None:
         self.send_response(200)

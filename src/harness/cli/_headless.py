@@ -192,7 +192,7 @@ def _quiet_line(event: ev.ConversationEvent) -> str:
         return f"  {event.description}"
     if isinstance(event, ev.WorkerGaveUp):
         return f"  {event.worker} worker given up: {event.reason}"
-    if isinstance(event, ev.ErrorEvent):
+    if isinstance(event, ev.ErrorEvent | ev.Notice):
         return f"harness: {event.message}"
     if isinstance(event, ev.VerifyFinished) and not event.ok:
         return f"  verify failed: {event.command}"

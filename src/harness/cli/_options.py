@@ -148,6 +148,9 @@ def session_options(
     kw["system_prompt"] = system_prompt(environ)
     kw["keep_thinking"] = switched_on(environ, "HARNESS_KEEP_THINKING")
     kw["memory_updates"] = switched_on(environ, "HARNESS_WORKING_MEMORY")
+    kw["history_embedding_model"] = (
+        environ.get("HARNESS_HISTORY_EMBEDDING_MODEL", "").strip() or None
+    )
     kw["continue_latest"] = bool(getattr(args, "continue_", False))
     kw["allow"] = tuple(getattr(args, "allow", None) or ())
     kw["deny"] = tuple(getattr(args, "deny", None) or ())

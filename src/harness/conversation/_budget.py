@@ -72,9 +72,25 @@ class ContextSettings:
     windows: dict[str, int] = attrs.field(factory=dict)
     reserves: dict[str, int] = attrs.field(factory=dict)
 
-    def resolved(self, provider: str, model: str = "") -> tuple[int, int]:
-        """``(window, reserve)`` with defaults filled in for *provider*'s *model*."""
-        window = self.windows.get(model) or self.window or DEFAULT_WINDOWS.get(provider, 32_768)
+    def explicit(self, model: str) -> bool:
+        """Whether the user set *model*'s window (for it, or for every model)."""
+        return model in self.windows or self.window is not None
+
+    def resolved(
+        self, provider: str, model: str = "", served: int | None = None
+    ) -> tuple[int, int]:
+        """``(window, reserve)`` with defaults filled in for *provider*'s *model*.
+
+        Args:
+            served: the window the server says the model has (Ollama's ``/api/show``),
+                used when the user set none.
+        """
+        window = (
+            self.windows.get(model)
+            or self.window
+            or served
+            or DEFAULT_WINDOWS.get(provider, 32_768)
+        )
         reserve = self.reserves.get(model, self.reserve)
         if reserve is None:
             reserve = min(8192, window // 4)
@@ -116,9 +132,10 @@ class ContextBudget:
         self._measured: dict[int, tuple[ChatMessage, int]] = {}
         self._tools_measured: tuple[Sequence[ToolSchema], int] | None = None
 
-    def retarget(self, provider: str, model: str) -> None:
-        """Use *provider*'s *model*'s window and reserve from the next request on."""
-        self.window, self.reserve = self.settings.resolved(provider, model)
+    def retarget(self, provider: str, model: str, served: int | None = None) -> None:
+        """Use *provider*'s *model*'s window and reserve from the next request on
+        (*served*: the window the server says it has)."""
+        self.window, self.reserve = self.settings.resolved(provider, model, served)
 
     @property
     def limit(self) -> int:

@@ -4,7 +4,8 @@ Kept in memory with a fixed bound (the newest :data:`KEEP` of each), never writt
 what ``/diagnostics`` and :meth:`Session.diagnostics` show when a session feels slow.
 A round is timed from its ``turn_started`` to its ``assistant_message``; its time to
 first token is the first text or thinking delta; its size is the estimate of the
-request when the round started, and its tokens what the provider reported.
+request when the round started, and its tokens what the provider reported; with
+history retrieval on, ``history_recalled`` says which older turns it carried.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ KEEP = 20
 @attrs.define
 class RoundStats:
     """One model round: the model, the request's estimated size in tokens, the tokens
-    reported (``None``: not reported), seconds to the first token and in all."""
+    reported (``None``: not reported), seconds to the first token and in all, and with
+    history retrieval on, the older turns it carried (``"1, 6 (picked 1)"``, or
+    ``"recent: 5, 6"`` when the embedding failed)."""
 
     turn: int
     model: str
@@ -35,6 +38,7 @@ class RoundStats:
     completion_tokens: int | None = None
     first_token: float | None = None
     duration: float | None = None
+    recalled: str = ""
 
 
 @attrs.define
@@ -83,6 +87,13 @@ class Diagnostics:
                 current.duration = now - self._started
                 current.model = event.model or current.model
                 self._open = None
+            case ev.HistoryRecalled() if current is not None:
+                turns = ", ".join(map(str, event.turns)) or "none"
+                if event.fallback:
+                    current.recalled = f"recent: {turns}"
+                else:
+                    picked = ", ".join(map(str, event.picked))
+                    current.recalled = turns + (f" (picked {picked})" if picked else "")
             case ev.ToolCallFinished():
                 out = len(event.output)
                 self.tools.append(ToolStats(event.name, event.ok, event.duration, out))

@@ -16,6 +16,8 @@ __all__ = [
     "Cancelled",
     "Compacted",
     "ErrorEvent",
+    "HistoryRecalled",
+    "Notice",
     "Result",
     "StageFinished",
     "StageStarted",
@@ -170,6 +172,33 @@ class Compacted(ConversationEvent, tag="compacted"):
     replaced: int
     tokens_before: int = 0
     tokens_after: int = 0
+
+
+@attrs.frozen(kw_only=True)
+class HistoryRecalled(ConversationEvent, tag="history_recalled"):
+    """What older history a model request carries when semantic retrieval is on.
+
+    Attributes:
+        turns: the complete turns sent besides the active one (numbered from 1 in
+            the history, oldest first).
+        picked: those of *turns* picked by similarity with the prompt.
+        scores: the cosine similarity of each of *picked*.
+        fallback: the embedding failed: *turns* are the newest that fit.
+    """
+
+    turns: tuple[int, ...] = ()
+    picked: tuple[int, ...] = ()
+    scores: tuple[float, ...] = ()
+    fallback: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class Notice(ConversationEvent, tag="notice"):
+    """Something worth one quiet line that is not an error (``kind`` names it:
+    ``recall`` ...)."""
+
+    kind: str
+    message: str
 
 
 @attrs.frozen(kw_only=True)

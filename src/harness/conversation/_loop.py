@@ -40,6 +40,7 @@ from harness.conversation._ports import (
     ModelPort,
     PermissionPolicy,
 )
+from harness.conversation._recall import Recall
 from harness.conversation._reply import ModelFailed, Reply, StreamItem, read_reply
 from harness.conversation._secrets import SecretMasker
 from harness.conversation._sync import HistorySync
@@ -53,6 +54,9 @@ if TYPE_CHECKING:
 __all__ = ["Conversation", "Listener"]
 
 Listener = Callable[[ev.ConversationEvent], None]
+
+#: seconds a round waits for the server's answer about the model's window
+WINDOW_WAIT = 2.0
 
 
 class Conversation:
@@ -121,6 +125,15 @@ class Conversation:
         self.history_sync = HistorySync()
         #: notes to add after a compaction's summary (the working memory)
         self.compaction_note: Callable[[], str] | None = None
+        #: windows servers said their models have, by :meth:`window_key`
+        self.served_windows: dict[tuple[str, str, str], int] = {}
+        #: set when the server was asked for the model's window and answered (or
+        #: failed): a round waits a moment for it, so the first request has it
+        self.window_asked: trio.Event | None = None
+        #: semantic history retrieval (``None``: every request carries the history)
+        self.recall: Recall | None = None
+        #: the estimated tokens of the last request sent
+        self.last_request_tokens = 0
 
     # --- events -----------------------------------------------------------------------
 
@@ -187,9 +200,24 @@ class Conversation:
         """
         self.config = attrs.evolve(self.config, **changes)
         self._schema_cache.clear()
-        if "provider" in changes or "models" in changes:
-            cfg = self.config
-            self.budget.retarget(cfg.provider, cfg.models[0] if cfg.models else "")
+        if {"provider", "models", "base_url"} & changes.keys():
+            self._retarget()
+
+    def window_key(self) -> tuple[str, str, str]:
+        """``(provider, base_url, model)``: what a served window is known by."""
+        cfg = self.config
+        return cfg.provider, cfg.base_url or "", cfg.models[0] if cfg.models else ""
+
+    def learn_window(self, key: tuple[str, str, str], window: int) -> None:
+        """The server said the model *key* names has *window* tokens (used unless the
+        user set the model's window)."""
+        self.served_windows[key] = window
+        if key == self.window_key():
+            self._retarget()
+
+    def _retarget(self) -> None:
+        key = self.window_key()
+        self.budget.retarget(key[0], key[2], self.served_windows.get(key))
 
     def add_local_tool(self, name: str, fn: LocalTool) -> None:
         """Run tool *name* (already in the table) by calling *fn*, and offer it to the
@@ -388,18 +416,36 @@ class Conversation:
         )
 
     async def _model_round(self) -> Reply:
+        asked = self.window_asked
+        if asked is not None and not asked.is_set():
+            # asked while the session opened: a moment here, never the answer's time
+            with trio.move_on_after(WINDOW_WAIT):
+                await asked.wait()
         tools = self.schemas()
         system = self.config.system
-        plan = self.budget.plan(system, self.history, tools, self._current_start)
-        if plan.summarise:
-            await self.compact(plan.summarise)
+        recall = self.recall
+        if recall is not None and recall.active(self.config.provider):
+            # older turns are chosen, not summarised: nothing here rewrites the history
+            budget = self.budget
+            messages, start = await recall.select(
+                self.history,
+                self._current_start,
+                base_url=self.config.base_url,
+                fits=lambda m: budget.estimate(system, m, tools) <= budget.soft_limit,
+            )
+            plan = budget.plan(system, messages, tools, start)
+        else:
             plan = self.budget.plan(system, self.history, tools, self._current_start)
+            if plan.summarise:
+                await self.compact(plan.summarise)
+                plan = self.budget.plan(system, self.history, tools, self._current_start)
         if plan.tokens > self.budget.limit:
             raise BudgetExceeded(
                 f"the request needs about {plan.tokens} tokens but the model's window allows "
                 f"{self.budget.limit}; shorten the prompt or choose a larger window"
             )
         self.budget.note_sent(system, plan.messages, tools)
+        self.last_request_tokens = plan.tokens
         request = self._request(plan.messages, system=system, tools=tools)
         self._reply = Reply()
         reply = await read_reply(

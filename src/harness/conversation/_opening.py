@@ -27,6 +27,8 @@ from harness.conversation._memory import MemoryStore
 from harness.conversation._options import SessionOptions, loop_config, model_choice
 from harness.conversation._ports import Approver, FrontendPort
 from harness.conversation._prompt import build_system_prompt
+from harness.conversation._recall import Recall
+from harness.conversation._recall_index import INDEX_FILE
 from harness.conversation._secrets import SecretMasker
 from harness.conversation._store import (
     SessionInfo,
@@ -35,10 +37,11 @@ from harness.conversation._store import (
     SessionStore,
 )
 from harness.conversation._subagents import SubagentPool
+from harness.conversation._window import ask_window
 from harness.conversation._workmem import MEMORY_FILE, UPDATE_TIMEOUT, WorkingMemoryKeeper
 from harness.home import harness_home
-from harness.keys import held_items, held_values
-from harness.messages.model import ChatMessage
+from harness.keys import held_items, held_values, provider_key
+from harness.messages.model import ChatMessage, Embed, Embeddings
 
 if TYPE_CHECKING:
     from harness.actors.tools import Permissions, ToolSpec
@@ -213,6 +216,7 @@ async def open_session(
             history=history,
             title=title,
         )
+        ask_window(conv, engine)
         pool = SubagentPool(
             conv,
             engine,
@@ -225,6 +229,8 @@ async def open_session(
             conv.subscribe(log.append)
             engine.start_soon(log.write_behind)
         _keep_working_memory(conv, engine, log, options.memory_updates)
+        if options.history_embedding_model:
+            _recall_history(conv, engine, log, options.history_embedding_model)
         engine.subscribe(conv.emit)
         problems.extend(mcp.attach(conv, perms))
         opening: list[ev.ConversationEvent] = [
@@ -286,6 +292,45 @@ def _keep_working_memory(
                 engine.start_soon(keeper.update)
 
         conv.subscribe(after_run)
+
+
+def _recall_history(conv: Conversation, engine: Engine, log: SessionLog | None, model: str) -> None:
+    async def embed(
+        provider: str, base_url: str | None, texts: tuple[str, ...]
+    ) -> tuple[tuple[float, ...], ...]:
+        # keys are held in memory, never in a worker's environment: each request carries one
+        key = conv.config.api_key or provider_key(provider)
+        request = Embed(provider=provider, model=model, texts=texts, base_url=base_url, api_key=key)
+        return (await engine.call("model", request, Embeddings, timeout=None)).vectors
+
+    recall = Recall(
+        model=model,
+        embed=embed,
+        path=log.dir / INDEX_FILE if log is not None else None,
+        emit=conv.emit,
+        session_id=conv.session_id,
+        provider=conv.config.provider,
+    )
+    conv.recall = recall
+
+    def update() -> None:
+        # the history as the run left it: the next run may add its prompt before this runs
+        history = list(conv.history)
+
+        async def embed_new_turns() -> None:
+            if recall.active(conv.config.provider):
+                await recall.update(history, conv.config.base_url)
+
+        engine.start_soon(embed_new_turns)
+
+    def after_run(event: ev.ConversationEvent) -> None:
+        # in the background: the answer is already out, and the next run need not wait
+        if isinstance(event, ev.Result):
+            update()
+
+    conv.subscribe(after_run)
+    if recall.index.started_afresh and conv.history:
+        update()  # rebuilt from the turns the log holds
 
 
 def list_sessions(workspace: str = ".", home: str | None = None) -> list[SessionInfo]:

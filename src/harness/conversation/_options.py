@@ -65,6 +65,9 @@ class SessionOptions:
         temperature, seed: sampling (``None``: the provider's own).
         subagents: what each sub-agent may use and how many run at once.
         deepthink: run each prompt as five stages: plan, check, implement, review, verify.
+        history_embedding_model: an embedding model the provider has: each request
+            then carries the older turns most like the prompt instead of the whole
+            history (``None``: off; see :mod:`harness.conversation._recall`).
     """
 
     workspace: str | None = None
@@ -99,6 +102,7 @@ class SessionOptions:
     seed: int | None = None
     subagents: SubagentLimits = attrs.field(factory=SubagentLimits)
     deepthink: bool = False
+    history_embedding_model: str | None = None
     # MCP (issue 16): server entries given in code, and configuration files beside
     # $HARNESS_HOME/mcp.json and the workspace's .mcp.json (--mcp-config).
     mcp_servers: dict[str, Any] | None = None

@@ -26,6 +26,7 @@ from harness.conversation._store import (
     export_markdown,
 )
 from harness.conversation._subagents import AgentState, SubagentPool, Task
+from harness.conversation._window import ask_window
 from harness.keys import provider_key
 from harness.messages import PermissionMode
 from harness.messages.model import ChatMessage, ListModels, ModelList
@@ -150,9 +151,13 @@ class Session:
         return self.conversation.tool_names()
 
     def context(self) -> tuple[int, int]:
-        """``(tokens, window)``: the estimated size of the next request, and the model's window."""
+        """``(tokens, window)``: the estimated size of the next request (with history
+        retrieval on, of the last one: what the next carries depends on its prompt), and
+        the model's window."""
         conv = self.conversation
         cfg = conv.config
+        if conv.recall is not None and conv.last_request_tokens:
+            return conv.last_request_tokens, conv.budget.window
         used = conv.budget.estimate(cfg.system, conv.history, conv.schemas())
         return used, conv.budget.window
 
@@ -298,6 +303,7 @@ class Session:
     def set_model(self, provider: str, models: tuple[str, ...], base_url: str | None) -> None:
         """Ask *provider* (at *base_url*, ``None``: its default) from the next request on."""
         self.conversation.configure(provider=provider, models=models, base_url=base_url)
+        ask_window(self.conversation, self.engine)
 
     @property
     def permission_mode(self) -> PermissionMode:

@@ -17,6 +17,7 @@ The order of one run::
     session_started
     user_message                       (the prompt; later ones come from the inbox/verify)
     turn_started                       (one per model request)
+      history_recalled?                (with retrieval on: the older turns it carries)
       text_delta* thinking_delta* usage?
       assistant_message                (the whole reply, with its tool calls)
       tool_call_requested              (per call, in order)
@@ -41,6 +42,8 @@ from harness.conversation._events_run import (
     Cancelled,
     Compacted,
     ErrorEvent,
+    HistoryRecalled,
+    Notice,
     Result,
     StageFinished,
     StageStarted,
@@ -77,6 +80,8 @@ __all__ = [
     "Compacted",
     "ConversationEvent",
     "ErrorEvent",
+    "HistoryRecalled",
+    "Notice",
     "Result",
     "SessionStarted",
     "StageFinished",
@@ -134,6 +139,8 @@ _EVENT_CLASSES: tuple[type[ConversationEvent], ...] = (
     StageStarted,
     StageFinished,
     Compacted,
+    HistoryRecalled,
+    Notice,
     Cancelled,
     ErrorEvent,
     Result,

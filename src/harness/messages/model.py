@@ -199,3 +199,49 @@ class ListModels(Message, tag="model.list"):
 @attrs.frozen
 class ModelList(Message, tag="model.list_result"):
     models: tuple[str, ...]
+
+
+@attrs.frozen
+class Embed(Message, tag="model.embed"):
+    """Embed *texts* with an embedding model the provider already has (Ollama's
+    ``/api/embed``, an OpenAI-compatible ``/embeddings``). Answered with
+    :class:`Embeddings`; a provider without an embeddings endpoint fails with a
+    ``config`` error."""
+
+    provider: str
+    model: str
+    texts: tuple[str, ...]
+    base_url: str | None = None
+    api_key: str | None = attrs.field(default=None, repr=False)
+
+
+@attrs.frozen
+class Embeddings(Message, tag="model.embeddings"):
+    """One vector per text of the :class:`Embed`, in order."""
+
+    vectors: tuple[tuple[float, ...], ...]
+
+
+@attrs.frozen
+class DescribeModel(Message, tag="model.describe"):
+    """What the server says about one model (Ollama's ``/api/show``). Answered with
+    :class:`ModelFacts`; a provider that says nothing answers with empty facts."""
+
+    provider: str
+    model: str
+    base_url: str | None = None
+    api_key: str | None = attrs.field(default=None, repr=False)
+
+
+@attrs.frozen
+class ModelFacts(Message, tag="model.facts"):
+    """What the server said about a model (``None``: it did not say).
+
+    Attributes:
+        num_ctx: the window its Modelfile sets (``PARAMETER num_ctx``).
+        context_length: the most tokens the model itself supports
+            (``<architecture>.context_length``).
+    """
+
+    num_ctx: int | None = None
+    context_length: int | None = None

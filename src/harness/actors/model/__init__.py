@@ -1,8 +1,9 @@
 """The model actor: one stream of typed events out of every provider.
 
 The worker (``python -m harness.actors.model``) answers
-:class:`~harness.messages.model.ChatRequest` and
-:class:`~harness.messages.model.ListModels`. This package surface stays light
+:class:`~harness.messages.model.ChatRequest`,
+:class:`~harness.messages.model.ListModels`, :class:`~harness.messages.model.Embed` and
+:class:`~harness.messages.model.DescribeModel`. This package surface stays light
 (no HTTP client): the provider seam other providers implement, and the text tool protocol
 (prompt section, history rendering, streaming filter, lenient parser) that any provider
 producing raw text reuses.
@@ -17,6 +18,8 @@ from harness.actors.model._credentials import (
 from harness.actors.model._filter import TextStreamFilter
 from harness.actors.model._provider import (
     ERROR_KINDS,
+    Describer,
+    Embedder,
     Finish,
     Provider,
     ProviderCall,
@@ -34,6 +37,8 @@ from harness.actors.model._toolparse import ParsedCall, ParsedReply, parse_reply
 
 __all__ = [
     "ERROR_KINDS",
+    "Describer",
+    "Embedder",
     "Finish",
     "ParsedCall",
     "ParsedReply",

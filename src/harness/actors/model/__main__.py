@@ -1,7 +1,8 @@
 """The model worker: ``python -m harness.actors.model``.
 
-Answers ``ChatRequest`` with a stream of model events and ``ListModels`` with the
-provider's models. Keys, addresses and timeouts come from its environment (see
+Answers ``ChatRequest`` with a stream of model events, ``ListModels`` with the
+provider's models, ``Embed`` with vectors and ``DescribeModel`` with what the server
+says of a model's window. Keys, addresses and timeouts come from its environment (see
 :mod:`harness.actors.model._credentials` and ``HARNESS_MODEL_*_TIMEOUT``).
 """
 
@@ -12,7 +13,15 @@ from harness.actors.model._oversize import fit_frames
 from harness.actors.model._provider import ProviderError
 from harness.ipc import Emit
 from harness.messages.local import LoadLocalModel, LocalModelProgress
-from harness.messages.model import ChatRequest, ListModels, ModelList
+from harness.messages.model import (
+    ChatRequest,
+    DescribeModel,
+    Embed,
+    Embeddings,
+    ListModels,
+    ModelFacts,
+    ModelList,
+)
 from harness.worker import Worker
 
 worker = Worker("model")
@@ -29,6 +38,18 @@ async def chat(req: ChatRequest, emit: Emit) -> None:
 async def list_models(req: ListModels) -> ModelList:
     """List a provider's models."""
     return await engine.list_models(req)
+
+
+@worker.handle(Embed)
+async def embed(req: Embed) -> Embeddings:
+    """Embed texts with the provider's embedding model."""
+    return await engine.embed(req)
+
+
+@worker.handle(DescribeModel)
+async def describe(req: DescribeModel) -> ModelFacts:
+    """What the server says about a model's window."""
+    return await engine.describe(req)
 
 
 @worker.stream(LoadLocalModel)

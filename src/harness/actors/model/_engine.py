@@ -24,17 +24,28 @@ from harness.actors.model._credentials import ENV_KEYS, resolve_credentials
 from harness.actors.model._filter import TextStreamFilter
 from harness.actors.model._histories import HistoryStore
 from harness.actors.model._http import Timeouts, redact
-from harness.actors.model._provider import Finish, Provider, ProviderCall, ProviderError
+from harness.actors.model._provider import (
+    Describer,
+    Embedder,
+    Finish,
+    Provider,
+    ProviderCall,
+    ProviderError,
+)
 from harness.actors.model._textproto import render_text_history, text_protocol_prompt
 from harness.messages.model import (
     PROVIDERS,
     ChatRequest,
+    DescribeModel,
+    Embed,
+    Embeddings,
     HistoryHeld,
     HistoryUnknown,
     ListModels,
     ModelDone,
     ModelError,
     ModelEvent,
+    ModelFacts,
     ModelList,
     TextDelta,
     ThinkingDelta,
@@ -207,6 +218,48 @@ class ModelEngine:
         except ProviderError as exc:
             exc.message = redact(exc.message, self._secrets(req.api_key))
             raise ProviderError(exc.kind, exc.message, status=exc.status) from None
+
+    async def embed(self, req: Embed) -> Embeddings:
+        """The vectors of ``req.texts`` from ``req.model``.
+
+        Raises:
+            ProviderError: ``config`` when the provider has no embeddings endpoint;
+                else the provider's message (no key in it).
+        """
+        try:
+            provider = self.provider(req.provider)
+            if not isinstance(provider, Embedder):
+                raise ProviderError("config", f"{req.provider} has no embeddings endpoint")
+            key, base = resolve_credentials(
+                req.provider, api_key=req.api_key, base_url=req.base_url, env=self.env
+            )
+            _require_key(req.provider, key, base)
+            vectors = await provider.embed(req.model, req.texts, base, key)
+        except ProviderError as exc:
+            raise ProviderError(
+                exc.kind, redact(exc.message, self._secrets(req.api_key)), status=exc.status
+            ) from None
+        return Embeddings(tuple(tuple(v) for v in vectors))
+
+    async def describe(self, req: DescribeModel) -> ModelFacts:
+        """What the server says about ``req.model`` (empty facts when it says nothing).
+
+        Raises:
+            ProviderError: the server was asked and failed.
+        """
+        try:
+            provider = self.provider(req.provider)
+            if not isinstance(provider, Describer):
+                return ModelFacts()
+            key, base = resolve_credentials(
+                req.provider, api_key=req.api_key, base_url=req.base_url, env=self.env
+            )
+            num_ctx, length = await provider.describe(req.model, base, key)
+        except ProviderError as exc:
+            raise ProviderError(
+                exc.kind, redact(exc.message, self._secrets(req.api_key)), status=exc.status
+            ) from None
+        return ModelFacts(num_ctx=num_ctx, context_length=length)
 
     async def chat(self, req: ChatRequest, emit: Emit) -> None:
         """Stream the reply to *req* through *emit*; failures end as one ModelError.

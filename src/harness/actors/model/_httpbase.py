@@ -18,7 +18,15 @@ from harness.actors.model._provider import ProviderCall, ProviderError, Provider
 from harness.actors.model._request import HttpRequest
 from harness.messages.model import ToolCallEvent
 
-__all__ = ["Decoder", "DecoderBase", "HttpProvider", "call_id", "require_finish", "tool_call_event"]
+__all__ = [
+    "Decoder",
+    "DecoderBase",
+    "HttpProvider",
+    "call_id",
+    "embedding_vectors",
+    "require_finish",
+    "tool_call_event",
+]
 
 _ids = itertools.count(1)
 
@@ -157,3 +165,25 @@ def require_finish(finished: bool, what: str) -> None:
     """Raise the error for a stream that ended without saying it was done."""
     if not finished:
         raise ProviderError("network", f"the stream ended before the reply was complete ({what})")
+
+
+def embedding_vectors(rows: Any, count: int) -> list[list[float]]:
+    """*rows* (a server's list of embeddings) checked: *count* non-empty lists of
+    numbers, all of one length.
+
+    Raises:
+        ProviderError: ``bad_response`` for any other shape.
+    """
+    if not isinstance(rows, list) or len(rows) != count:
+        raise ProviderError("bad_response", f"expected {count} embeddings in the answer")
+    out: list[list[float]] = []
+    for row in rows:
+        if not isinstance(row, list) or not row:
+            raise ProviderError("bad_response", "an embedding is not a list of numbers")
+        try:
+            out.append([float(x) for x in row])
+        except (TypeError, ValueError):
+            raise ProviderError("bad_response", "an embedding is not a list of numbers") from None
+    if len({len(v) for v in out}) > 1:
+        raise ProviderError("bad_response", "the embeddings differ in length")
+    return out

@@ -1,5 +1,6 @@
-"""Ollama: ``POST /api/chat`` streamed as NDJSON; ``/api/tags`` lists the models and
-``/api/show`` says (once per model, cached) whether its template takes tools.
+"""Ollama: ``POST /api/chat`` streamed as NDJSON; ``/api/tags`` lists the models,
+``/api/embed`` embeds texts, and ``/api/show`` says (asked once per model and address,
+cached) whether its template takes tools and what its window is.
 
 ``num_ctx`` and ``num_predict`` are sent explicitly from our context settings, because
 Ollama's defaults silently truncate long histories; thinking comes in its own field.
@@ -7,6 +8,7 @@ Ollama's defaults silently truncate long histories; thinking comes in its own fi
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
@@ -15,6 +17,7 @@ from harness.actors.model._http import classify, get_json
 from harness.actors.model._httpbase import (
     DecoderBase,
     HttpProvider,
+    embedding_vectors,
     require_finish,
     tool_call_event,
 )
@@ -23,9 +26,34 @@ from harness.actors.model._request import HttpRequest
 from harness.actors.model._wire import BadLine, NdjsonParser
 from harness.messages.model import ChatMessage, TextDelta, ThinkingDelta, Usage
 
-__all__ = ["DEFAULT_BASE", "OllamaDecoder", "OllamaProvider", "ollama_messages"]
+__all__ = ["DEFAULT_BASE", "OllamaDecoder", "OllamaProvider", "model_window", "ollama_messages"]
 
 DEFAULT_BASE = "http://localhost:11434"
+_NUM_CTX = re.compile(r"^\s*num_ctx\s+(\d+)\s*$", re.MULTILINE)
+
+
+def model_window(show: Any) -> tuple[int | None, int | None]:
+    """``(num_ctx, context_length)`` from an ``/api/show`` answer: the window the
+    Modelfile sets (its ``parameters`` text), and the model's own limit
+    (``model_info["<architecture>.context_length"]``)."""
+    if not isinstance(show, dict):
+        return None, None
+    num_ctx: int | None = None
+    params = show.get("parameters")
+    if isinstance(params, str):
+        m = _NUM_CTX.search(params)
+        num_ctx = int(m.group(1)) if m and int(m.group(1)) > 0 else None
+    length: int | None = None
+    info = show.get("model_info")
+    if isinstance(info, dict):
+        arch = info.get("general.architecture")
+        value = info.get(f"{arch}.context_length") if isinstance(arch, str) else None
+        if value is None:
+            # no architecture named: the one key of that kind
+            value = next((v for k, v in info.items() if k.endswith(".context_length")), None)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            length = value
+    return num_ctx, length
 
 
 def ollama_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[dict[str, Any]]:
@@ -98,7 +126,7 @@ class OllamaProvider(HttpProvider):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._caps: dict[tuple[str, str], bool] = {}
+        self._shown: dict[tuple[str, str], Any] = {}
 
     @staticmethod
     def _base(base_url: str) -> str:
@@ -151,22 +179,44 @@ class OllamaProvider(HttpProvider):
     def models_from(self, data: Any) -> tuple[str, ...]:
         return tuple(sorted(str(m.get("name") or m["model"]) for m in data["models"]))
 
-    async def supports_tools(self, model: str, base_url: str, api_key: str | None) -> bool:
-        """Ask ``/api/show`` once per model: ``tools`` in its capabilities (newer
-        servers), else a template that mentions ``.Tools``."""
+    async def _show(self, model: str, base_url: str) -> Any:
         key = (self._base(base_url), model)
-        if key not in self._caps:
+        if key not in self._shown:
             request = HttpRequest(
                 "POST",
                 f"{key[0]}/api/show",
                 content=orjson.dumps({"model": model}),
                 headers={"content-type": "application/json"},
             )
-            data = await get_json(self.http, request, self.timeouts)
-            caps = data.get("capabilities") if isinstance(data, dict) else None
-            if isinstance(caps, list):
-                self._caps[key] = "tools" in caps
-            else:
-                template = data.get("template", "") if isinstance(data, dict) else ""
-                self._caps[key] = ".Tools" in str(template)
-        return self._caps[key]
+            self._shown[key] = await get_json(self.http, request, self.timeouts)
+        return self._shown[key]
+
+    async def supports_tools(self, model: str, base_url: str, api_key: str | None) -> bool:
+        """Ask ``/api/show`` once per model: ``tools`` in its capabilities (newer
+        servers), else a template that mentions ``.Tools``."""
+        data = await self._show(model, base_url)
+        caps = data.get("capabilities") if isinstance(data, dict) else None
+        if isinstance(caps, list):
+            return "tools" in caps
+        template = data.get("template", "") if isinstance(data, dict) else ""
+        return ".Tools" in str(template)
+
+    async def describe(
+        self, model: str, base_url: str, api_key: str | None
+    ) -> tuple[int | None, int | None]:
+        """The window facts ``/api/show`` gives (see :func:`model_window`)."""
+        return model_window(await self._show(model, base_url))
+
+    async def embed(
+        self, model: str, texts: tuple[str, ...], base_url: str, api_key: str | None
+    ) -> list[list[float]]:
+        """``POST /api/embed``: ``{"model", "input": [...]}`` -> ``{"embeddings": [[...]]}``."""
+        request = HttpRequest(
+            "POST",
+            f"{self._base(base_url)}/api/embed",
+            content=orjson.dumps({"model": model, "input": list(texts)}),
+            headers={"content-type": "application/json"},
+        )
+        data = await get_json(self.http, request, self.timeouts)
+        rows = data.get("embeddings") if isinstance(data, dict) else None
+        return embedding_vectors(rows, len(texts))

@@ -14,10 +14,11 @@ from typing import Any
 
 import orjson
 
-from harness.actors.model._http import classify
+from harness.actors.model._http import classify, get_json
 from harness.actors.model._httpbase import (
     DecoderBase,
     HttpProvider,
+    embedding_vectors,
     require_finish,
     tool_call_event,
 )
@@ -260,3 +261,26 @@ class OpenAIProvider(HttpProvider):
 
     def models_from(self, data: Any) -> tuple[str, ...]:
         return tuple(sorted(str(m["id"]) for m in data["data"]))
+
+    async def embed(
+        self, model: str, texts: tuple[str, ...], base_url: str, api_key: str | None
+    ) -> list[list[float]]:
+        """``POST /embeddings``: ``{"model", "input": [...]}`` ->
+        ``{"data": [{"index", "embedding"}]}`` (put back in the inputs' order)."""
+        headers = self._headers(api_key)
+        headers["accept"] = "application/json"
+        request = HttpRequest(
+            "POST",
+            f"{api_base(base_url)}/embeddings",
+            content=orjson.dumps({"model": model, "input": list(texts)}),
+            headers=headers,
+        )
+        data = await get_json(self.http, request, self.timeouts, (api_key,))
+        rows = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise ProviderError("bad_response", "/embeddings: no data in the answer")
+        try:
+            ordered = sorted(rows, key=lambda r: int(r.get("index", 0)))
+        except (TypeError, ValueError):
+            raise ProviderError("bad_response", "/embeddings: an index is not a number") from None
+        return embedding_vectors([r.get("embedding") for r in ordered], len(texts))

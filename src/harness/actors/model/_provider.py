@@ -46,6 +46,8 @@ from harness.messages.model import (
 
 __all__ = [
     "ERROR_KINDS",
+    "Describer",
+    "Embedder",
     "Finish",
     "Provider",
     "ProviderCall",
@@ -123,6 +125,33 @@ class Provider(Protocol):
 
     async def aclose(self) -> None:
         """Release what the provider holds (connections, a loaded model)."""
+        ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """A provider with an embeddings endpoint (Ollama, OpenAI-compatible servers)."""
+
+    async def embed(
+        self, model: str, texts: tuple[str, ...], base_url: str, api_key: str | None
+    ) -> list[list[float]]:
+        """One vector per text, in order.
+
+        Raises:
+            ProviderError: the server failed, or answered in an unknown shape.
+        """
+        ...
+
+
+@runtime_checkable
+class Describer(Protocol):
+    """A provider whose server says what a model's window is (Ollama's ``/api/show``)."""
+
+    async def describe(
+        self, model: str, base_url: str, api_key: str | None
+    ) -> tuple[int | None, int | None]:
+        """``(num_ctx, context_length)``: the window the model's Modelfile sets and
+        the most the model supports, each ``None`` when the server does not say."""
         ...
 
 

@@ -211,10 +211,14 @@ async def cmd_diagnostics(app: App, p: ParsedCommand) -> None:
         return "-" if value is None else str(value)
 
     table = Table(title="model rounds", title_justify="left", box=None, padding=(0, 1))
-    for head in ("turn", "model", "request ~tokens", "in", "out", "first token", "duration"):
+    heads = ["turn", "model", "request ~tokens", "in", "out", "first token", "duration"]
+    recall = any(r.recalled for r in rounds)
+    if recall:
+        heads.append("older turns sent")
+    for head in heads:
         table.add_column(head)
     for r in rounds:
-        table.add_row(
+        row = [
             str(r.turn),
             clean_line(r.model),
             str(r.request_tokens),
@@ -222,7 +226,8 @@ async def cmd_diagnostics(app: App, p: ParsedCommand) -> None:
             count(r.completion_tokens),
             secs(r.first_token),
             secs(r.duration),
-        )
+        ]
+        table.add_row(*row, *([r.recalled or "-"] if recall else []))
     app.console.print(table)
     calls = Table(title="tool calls", title_justify="left", box=None, padding=(0, 1))
     for head in ("tool", "ok", "time", "output chars"):

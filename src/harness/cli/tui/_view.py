@@ -388,6 +388,10 @@ class RunView:
     def _on_error(self, e: ev.ErrorEvent) -> None:
         self._notice(f"✗ {e.message}", "red")
 
+    @_draws(ev.Notice)
+    def _on_notice(self, e: ev.Notice) -> None:
+        self._notice(e.message)
+
     @_draws(ev.TitleChanged)
     def _on_title_changed(self, e: ev.TitleChanged) -> None:
         self._notice(f"session titled “{e.title}”")
