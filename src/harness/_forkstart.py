@@ -76,24 +76,35 @@ class EarlyServer:
 _early: EarlyServer | None = None
 
 
-def command(fd: int, preload: tuple[str, ...], warm: tuple[str, ...] = ()) -> list[str]:
+#: How a command line makes room (spaces the server ignores) for the command lines of
+#: the processes it forks: theirs are written over its own memory, which is no longer.
+ROOM = "--room="
+
+
+def command(
+    fd: int, preload: tuple[str, ...], warm: tuple[str, ...] = (), room: int = 0
+) -> list[str]:
     """The fork server's command line, its socket on *fd*.
 
     It imports *preload* before it takes requests, and *warm* afterwards, while
     no request waits (what a worker needs and the server has not imported yet,
-    the worker imports itself).
+    the worker imports itself). *room* characters more are kept for the command
+    lines of the processes it forks.
     """
     tail = ["--", *warm] if warm else []
-    return [sys.executable, "-m", "harness.supervisor._zygote", str(fd), *preload, *tail]
+    spare = [ROOM + " " * room] if room else []
+    return [sys.executable, "-m", "harness.supervisor._zygote", str(fd), *spare, *preload, *tail]
 
 
 def spawn_server(
     preload: tuple[str, ...],
     warm: tuple[str, ...] = (),
     environ: Mapping[str, str] | None = None,
+    room: int = 0,
 ) -> EarlyServer | None:
-    """Start a fork server now, with *environ* (default ours); ``None`` if it
-    cannot start (workers then start as new interpreters).
+    """Start a fork server now, with *environ* (default ours) and *room* (see
+    :func:`command`); ``None`` if it cannot start (workers then start as new
+    interpreters).
 
     ``posix_spawn`` rather than ``subprocess``, so that nothing needs importing
     first. Its own session; stdin from /dev/null; stdout and stderr on a pipe we
@@ -105,7 +116,7 @@ def spawn_server(
         os.set_inheritable(theirs.fileno(), True)
         pid = os.posix_spawn(
             sys.executable,
-            command(theirs.fileno(), preload, warm),
+            command(theirs.fileno(), preload, warm, room),
             os.environ if environ is None else environ,
             file_actions=[
                 (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),

@@ -1,14 +1,22 @@
 """Batch runs: a headless session for every task of a JSON-lines file.
 
-Each task runs in its own copy of its workspace, as a child ``harness -p`` process, at
-most ``concurrency`` at once on this machine, or as Ray tasks across a cluster; each
+Each task runs in its own copy of its workspace, as a headless ``harness -p`` session
+forked from a task server (one per driver or Ray worker process), at most
+``concurrency`` at once on this machine, or as Ray tasks across a cluster; each
 task's events, diff and result line land in the output folder. :func:`run_batch` is
 the whole of it (the command line, ``harness batch``, is :mod:`harness.cli`'s). Ray is
 imported only by the Ray engine and the Ray workers it starts.
 """
 
 from harness.batch._batch import BatchRun, run_batch
-from harness.batch._child import Attempt, Stop, run_child
+from harness.batch._child import (
+    Attempt,
+    Flag,
+    Stop,
+    run_child,
+    start_task_server,
+    stop_task_server,
+)
 from harness.batch._progress import JsonProgress, Progress, tokens
 from harness.batch._results import ResultsFile
 from harness.batch._run import BatchSettings, TaskOutcome, child_argv, run_task
@@ -19,6 +27,7 @@ __all__ = [
     "Attempt",
     "BatchRun",
     "BatchSettings",
+    "Flag",
     "GitFailed",
     "JsonProgress",
     "Progress",
@@ -37,5 +46,7 @@ __all__ = [
     "run_batch",
     "run_child",
     "run_task",
+    "start_task_server",
+    "stop_task_server",
     "tokens",
 ]

@@ -38,7 +38,7 @@ import orjson
 from harness import _forkstart
 from harness.supervisor import SessionForker, kill_descendants
 
-__all__ = ["Attempt", "Flag", "Stop", "run_child", "start_task_server"]
+__all__ = ["Attempt", "Flag", "Stop", "run_child", "start_task_server", "stop_task_server"]
 
 _PR_SET_PDEATHSIG = 1
 _TAG_ENV = "HARNESS_WORKER_TAG"
@@ -132,6 +132,15 @@ def start_task_server(environ: Mapping[str, str]) -> SessionForker:
             )
             _server.start()
         return _server
+
+
+def stop_task_server() -> None:
+    """Stop this process's task server, if it runs (a later task starts another)."""
+    global _server
+    with _server_lock:
+        server, _server = _server, None
+    if server is not None:
+        server.close()
 
 
 class _Session(Protocol):

@@ -55,6 +55,9 @@ READY_TIMEOUT = 30.0
 #: Seconds an exit seen on the pidfd waits for the server's report of its status.
 STATUS_WAIT = 5.0
 _OUTPUT_LIMIT = 16 * 1024
+#: Characters kept on the server's command line for its sessions' (a session's
+#: command line is written over the memory of the server's).
+TITLE_ROOM = 2048
 
 
 class ForkedSession:
@@ -213,7 +216,7 @@ class SessionForker:
         del self._output[:-_OUTPUT_LIMIT]
 
     def _run(self) -> None:
-        early = _forkstart.spawn_server(self.preload, self.warm, self._environ)
+        early = _forkstart.spawn_server(self.preload, self.warm, self._environ, TITLE_ROOM)
         if early is None:
             self._note(b"could not start the session fork server\n")
             self._finish(None)

@@ -75,11 +75,15 @@ def main(argv: list[str]) -> int:
         )
         return 2
     sock = socket.socket(fileno=int(argv[0]))
-    now, later = argv[1:], []
+    rest = [arg for arg in argv[1:] if not arg.startswith(_forkstart.ROOM)]
+    now, later = rest, []
     if "--" in now:
         cut = now.index("--")
         now, later = now[:cut], now[cut + 1 :]
-    return serve(sock, now, later)
+    title = None
+    if len(rest) < len(argv) - 1:  # ps shows what we run, not the room we keep
+        title = [sys.executable, "-m", "harness.supervisor._zygote", argv[0], *rest]
+    return serve(sock, now, later, title)
 
 
 def serve(
@@ -87,11 +91,15 @@ def serve(
     now: Sequence[str],
     later: Sequence[str],
     title: Sequence[str] | None = None,
+    *,
+    forked: bool = False,
 ) -> int:
     """Serve fork requests on *sock* until it closes; the exit status.
 
     Imports *now* before it says it is ready, and *later* one at a time while no
     request waits. *title* is the command line ``ps`` shows (default: ours).
+    *forked*: this process was forked from a fork server (which found the memory
+    of the command line already).
     """
     sock.setblocking(True)
     sock.set_inheritable(False)
@@ -102,9 +110,9 @@ def serve(
     later = list(later)
     for name in now:
         _preload(name)
-    if title is None:
+    if not forked:
         _prepare_titles()
-    else:  # forked from a fork server, which prepared them
+    if title is not None:
         _set_argv(title)
     wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
     # SIGCHLD needs a Python-level handler for its number to reach the wakeup fd.
@@ -338,7 +346,7 @@ def fork_server_here(
             title = _forkstart.command(theirs.fileno(), preload, warm)
             now = [m for m in preload if m not in sys.modules]
             later = [m for m in warm if m not in sys.modules]
-            code = serve(theirs, now, later, title)
+            code = serve(theirs, now, later, title, forked=True)
         except BaseException:
             traceback.print_exc()
         finally:
