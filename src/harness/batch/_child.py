@@ -36,7 +36,7 @@ import attrs
 import orjson
 
 from harness import _forkstart
-from harness.supervisor import SessionForker, kill_descendants
+from harness.supervisor import SessionForker, find_tagged, kill_descendants, kill_processes
 
 __all__ = ["Attempt", "Flag", "Stop", "run_child", "start_task_server", "stop_task_server"]
 
@@ -237,7 +237,8 @@ def run_child(
     Returns when the child and everything it started are gone.
     """
     stop = stop or Stop()
-    tag = f"batch-{uuid.uuid4().hex[:16]}"
+    # as long as a forked session's environment block can show
+    tag = f"batch-{uuid.uuid4().hex}"[: SessionForker.TAG_LENGTH]
     env = {**environ, _TAG_ENV: tag}
     with open(stderr_path, "wb") as err, open(events_path, "wb") as events:
         session, stdin_fd, stdout_fd = _start(argv, cwd, env, err, tag, fork)
@@ -250,8 +251,9 @@ def run_child(
             if not session.wait(0):
                 _kill_tree(session, tag)
             session.wait()
-            # what the child left behind (a worker that lost its supervisor)
-            kill_descendants(session.pid, tag, timeout=2.0)
+            # What the child left behind (a worker that lost its supervisor), by its tag
+            # alone: its pid may be another process's by now.
+            kill_processes(find_tagged(tag), timeout=2.0)
             session.close()
     result, timed_out, interrupted = outcome
     return Attempt(

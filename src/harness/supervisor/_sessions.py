@@ -108,6 +108,9 @@ class SessionForker:
             not forked.
     """
 
+    #: The length of a tag a session can carry in ``/proc/PID/environ``.
+    TAG_LENGTH = TAG_LENGTH
+
     def __init__(
         self,
         preload: tuple[str, ...],
