@@ -6,9 +6,14 @@ forked from a task server (one per driver or Ray worker process), at most
 task's events, diff and result line land in the output folder. :func:`run_batch` is
 the whole of it (the command line, ``harness batch``, is :mod:`harness.cli`'s). Ray is
 imported only by the Ray engine and the Ray workers it starts.
+
+Only the attempt (:mod:`harness.batch._child`) loads with the package, so that a
+driver starts its task server (:func:`start_task_server`) before it imports the
+rest (and trio): the server's imports and the driver's then overlap.
 """
 
-from harness.batch._batch import BatchRun, run_batch
+from typing import TYPE_CHECKING
+
 from harness.batch._child import (
     Attempt,
     Flag,
@@ -17,11 +22,6 @@ from harness.batch._child import (
     start_task_server,
     stop_task_server,
 )
-from harness.batch._progress import JsonProgress, Progress, tokens
-from harness.batch._results import ResultsFile
-from harness.batch._run import BatchSettings, TaskOutcome, child_argv, run_task
-from harness.batch._tasks import Task, TaskLineError, parse_task, read_tasks
-from harness.batch._workspace import GitFailed, TaskCopy, diff_copy, make_copy, remove_copy
 
 __all__ = [
     "Attempt",
@@ -50,3 +50,42 @@ __all__ = [
     "stop_task_server",
     "tokens",
 ]
+
+if TYPE_CHECKING:
+    from harness.batch._batch import BatchRun, run_batch
+    from harness.batch._progress import JsonProgress, Progress, tokens
+    from harness.batch._results import ResultsFile
+    from harness.batch._run import BatchSettings, TaskOutcome, child_argv, run_task
+    from harness.batch._tasks import Task, TaskLineError, parse_task, read_tasks
+    from harness.batch._workspace import (
+        GitFailed,
+        TaskCopy,
+        diff_copy,
+        make_copy,
+        remove_copy,
+    )
+
+_LAZY = {
+    **dict.fromkeys(("BatchRun", "run_batch"), "harness.batch._batch"),
+    **dict.fromkeys(("JsonProgress", "Progress", "tokens"), "harness.batch._progress"),
+    "ResultsFile": "harness.batch._results",
+    **dict.fromkeys(
+        ("BatchSettings", "TaskOutcome", "child_argv", "run_task"), "harness.batch._run"
+    ),
+    **dict.fromkeys(("Task", "TaskLineError", "parse_task", "read_tasks"), "harness.batch._tasks"),
+    **dict.fromkeys(
+        ("GitFailed", "TaskCopy", "diff_copy", "make_copy", "remove_copy"),
+        "harness.batch._workspace",
+    ),
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'harness.batch' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # looked up once
+    return value
