@@ -6,7 +6,10 @@ it costs beyond that is harness's own: starting a session process per task (with
 workers) and copying the workspace. The baseline, in the same run, is one task alone
 (concurrency 1): its wall time is one answer plus one task's overhead. Per-task
 overhead is from a task's start (``started`` in its result line) to its first model
-request. Ray's start-up (a local instance declaring 8 CPUs) is measured apart.
+request, also shown in its parts. Ray's start-up (a local instance declaring 8 CPUs) is
+measured apart, and so is Ray by itself on the same shape of job (16 tasks that sleep
+2 s): what Ray's own workers and scheduling cost, beside which harness's cost on Ray
+shows. CPU is the driver's and everything it started and reaped (``RUSAGE_CHILDREN``).
 
 Run: ``python -m bench batch``.
 """
@@ -96,6 +99,48 @@ def _batch(folder: Path, n: int, more: list[str], env: dict[str, str]) -> _Run:
     return _Run(wall, lines, script.first, engine, cpu, opened)
 
 
+_RAY_ALONE = """
+import sys, time
+import ray
+t0 = time.perf_counter()
+ray.init(
+    num_cpus={cpus},
+    include_dashboard=False,
+    logging_level="ERROR",
+    log_to_driver=False,
+    runtime_env={{"working_dir": sys.argv[1]}},
+)
+t1 = time.perf_counter()
+answer = ray.remote(num_cpus=1)(lambda: time.sleep({answer}))
+ray.get([answer.remote() for _ in range({tasks})])
+ray.shutdown()
+print(t1 - t0)
+"""
+
+
+def _ray_alone(folder: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Ray by itself on the same job: (wall seconds, ``ray.init`` seconds) of a driver
+    whose 16 tasks each sleep as long as a model answer, 8 CPUs declared, a small
+    folder shipped as the job's ``working_dir`` as a batch's workspace is. Its wall
+    time less its start-up is what Ray's own workers and scheduling cost."""
+    code = _RAY_ALONE.format(cpus=CONCURRENCY, answer=ANSWER, tasks=TASKS)
+    workspace = folder / "ws"
+    workspace.mkdir(parents=True, exist_ok=True)
+    (workspace / "README").write_text("a workspace\n")
+    started = time.perf_counter()
+    p = subprocess.run(
+        [sys.executable, "-c", code, str(workspace)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    wall = time.perf_counter() - started
+    if p.returncode != 0:
+        raise RuntimeError(f"Ray alone failed ({p.returncode}): {p.stderr[-2000:]}")
+    return wall, float(p.stdout.split()[-1])
+
+
 def _overhead(run: _Run) -> float:
     return statistics.median(run.first[x["id"]] - x["started"] for x in run.lines)
 
@@ -126,6 +171,8 @@ def run() -> list[tuple[str, str, str]]:
     one = _batch(scratch / "one", 1, ["--concurrency", "1"], env)
     local = _batch(scratch / "local", TASKS, ["--concurrency", str(CONCURRENCY)], env)
     ray = _batch(scratch / "ray", TASKS, ["--ray", "--concurrency", str(CONCURRENCY)], env)
+    alone_wall, alone_init = _ray_alone(scratch / "alone", env)
+    alone_work = alone_wall - alone_init
     startup = float(ray.engine.get("startup", 0.0))
     ray_work = ray.wall - startup
     ray_ready = float(ray.engine.get("ts", 0.0))
@@ -150,6 +197,17 @@ def run() -> list[tuple[str, str, str]]:
             f"{ray_work / one.wall:.2f}x one task alone",
         ),
         (
+            f"Ray alone: {TASKS} sleeps of {ANSWER:.0f} s, without start-up",
+            f"{alone_work:.2f} s",
+            f"{alone_work / ideal:.2f}x the ideal: Ray's own workers and scheduling "
+            f"(its start-up {alone_init:.2f} s apart)",
+        ),
+        (
+            "Ray batch beside Ray alone, both without start-up",
+            f"{ray_work / alone_work:.2f}x",
+            f"{ray_work - alone_work:.2f} s more: harness's own cost on Ray",
+        ),
+        (
             "Ray: ready to first task running",
             f"{ray_first_task:.2f} s",
             "workers started with the job's runtime environment",
@@ -170,8 +228,9 @@ def run() -> list[tuple[str, str, str]]:
         (
             "CPU, driver and all it started",
             f"{one.cpu:.2f} s one task",
-            f"{local.cpu:.2f} s local {TASKS} tasks = {local.wall * cores:.1f} s of "
-            f"{cores} cores' {local.wall:.1f} s; Ray {TASKS} tasks {ray.cpu:.2f} s",
+            f"{local.cpu:.2f} s local {TASKS} tasks, of the {local.wall * cores:.1f} s "
+            f"{cores} cores had in {local.wall:.1f} s; Ray {TASKS} tasks {ray.cpu:.2f} s "
+            "(only what Ray's processes reaped)",
         ),
         (
             "CPU per task beyond the first",
