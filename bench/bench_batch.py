@@ -6,15 +6,20 @@ it costs beyond that is harness's own: starting a session process per task (with
 workers) and copying the workspace. The baseline, in the same run, is one task alone
 (concurrency 1): its wall time is one answer plus one task's overhead. Per-task
 overhead is from a task's start (``started`` in its result line) to its first model
-request. Ray's start-up (a local instance declaring 8 CPUs) is measured apart.
+request, also shown in its parts. Ray's start-up (a local instance declaring 8 CPUs) is
+measured apart, and so is Ray by itself on the same shape of job (16 tasks that sleep
+2 s): what Ray's own workers and scheduling cost, beside which harness's cost on Ray
+shows. CPU is the driver's and everything it started and reaped (``RUSAGE_CHILDREN``).
 
 Run: ``python -m bench batch``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -48,10 +53,18 @@ class _SlowModel:
         return reply(f"done {task_id}")
 
 
-def _batch(
-    folder: Path, n: int, more: list[str], env: dict[str, str]
-) -> tuple[float, list[dict[str, Any]], dict[str, float], dict[str, Any]]:
-    """One batch run: (wall seconds, result lines, first requests, engine_started doc)."""
+@dataclasses.dataclass
+class _Run:
+    wall: float
+    lines: list[dict[str, Any]]
+    first: dict[str, float]  # task id -> its first model request
+    engine: dict[str, Any]  # the engine_started document
+    cpu: float  # CPU seconds of the driver and everything it started (and reaped)
+    opened: dict[str, float]  # task id -> its session_started event
+
+
+def _batch(folder: Path, n: int, more: list[str], env: dict[str, str]) -> _Run:
+    """One batch run."""
     workspace = folder / "ws"
     workspace.mkdir(parents=True, exist_ok=True)
     (workspace / "README").write_text("a workspace\n")
@@ -68,19 +81,76 @@ def _batch(
         argv = [sys.executable, "-m", "harness", "batch", str(tasks), "--out", str(folder / "out")]
         argv += ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
         argv += ["--output-format", "json", *more]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
         wall = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if p.returncode != 0:
         raise RuntimeError(f"batch failed ({p.returncode}): {p.stdout[-2000:]}{p.stderr[-2000:]}")
     lines = [json.loads(x) for x in (folder / "out" / "results.jsonl").read_text().splitlines()]
     docs = [json.loads(x) for x in p.stdout.splitlines()]
     engine = next((d for d in docs if d["type"] == "engine_started"), {})
-    return wall, lines, script.first, engine
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    opened = {}
+    for line in lines:
+        events = (folder / "out" / line["id"] / "events.jsonl").read_text().splitlines()
+        opened[line["id"]] = json.loads(events[0])["ts"]
+    return _Run(wall, lines, script.first, engine, cpu, opened)
 
 
-def _overhead(lines: list[dict[str, Any]], first: dict[str, float]) -> float:
-    return statistics.median(first[x["id"]] - x["started"] for x in lines)
+_RAY_ALONE = """
+import sys, time
+import ray
+t0 = time.perf_counter()
+ray.init(
+    num_cpus={cpus},
+    include_dashboard=False,
+    logging_level="ERROR",
+    log_to_driver=False,
+    runtime_env={{"working_dir": sys.argv[1]}},
+)
+t1 = time.perf_counter()
+answer = ray.remote(num_cpus=1)(lambda: time.sleep({answer}))
+ray.get([answer.remote() for _ in range({tasks})])
+ray.shutdown()
+print(t1 - t0)
+"""
+
+
+def _ray_alone(folder: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Ray by itself on the same job: (wall seconds, ``ray.init`` seconds) of a driver
+    whose 16 tasks each sleep as long as a model answer, 8 CPUs declared, a small
+    folder shipped as the job's ``working_dir`` as a batch's workspace is. Its wall
+    time less its start-up is what Ray's own workers and scheduling cost."""
+    code = _RAY_ALONE.format(cpus=CONCURRENCY, answer=ANSWER, tasks=TASKS)
+    workspace = folder / "ws"
+    workspace.mkdir(parents=True, exist_ok=True)
+    (workspace / "README").write_text("a workspace\n")
+    started = time.perf_counter()
+    p = subprocess.run(
+        [sys.executable, "-c", code, str(workspace)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    wall = time.perf_counter() - started
+    if p.returncode != 0:
+        raise RuntimeError(f"Ray alone failed ({p.returncode}): {p.stderr[-2000:]}")
+    return wall, float(p.stdout.split()[-1])
+
+
+def _overhead(run: _Run) -> float:
+    return statistics.median(run.first[x["id"]] - x["started"] for x in run.lines)
+
+
+def _split(run: _Run) -> str:
+    """Start to first request in its two parts: to the session's first event (the
+    workspace copied, the session started, its workers up), then to the request."""
+    opening = statistics.median(run.opened[x["id"]] - x["started"] for x in run.lines)
+    asking = statistics.median(run.first[x["id"]] - run.opened[x["id"]] for x in run.lines)
+    return f"{opening:.2f} s to the session's first event + {asking:.2f} s to the request"
 
 
 def run() -> list[tuple[str, str, str]]:
@@ -98,34 +168,44 @@ def run() -> list[tuple[str, str, str]]:
     }
     scratch = Path(tempfile.mkdtemp(prefix="harness-bench-batch-"))
     ideal = TASKS / CONCURRENCY * ANSWER
-    one_wall, one_lines, one_first, _ = _batch(scratch / "one", 1, ["--concurrency", "1"], env)
-    local_wall, local_lines, local_first, _ = _batch(
-        scratch / "local", TASKS, ["--concurrency", str(CONCURRENCY)], env
+    one = _batch(scratch / "one", 1, ["--concurrency", "1"], env)
+    local = _batch(scratch / "local", TASKS, ["--concurrency", str(CONCURRENCY)], env)
+    ray = _batch(scratch / "ray", TASKS, ["--ray", "--concurrency", str(CONCURRENCY)], env)
+    alone_wall, alone_init = _ray_alone(scratch / "alone", env)
+    alone_work = alone_wall - alone_init
+    startup = float(ray.engine.get("startup", 0.0))
+    ray_work = ray.wall - startup
+    ray_ready = float(ray.engine.get("ts", 0.0))
+    ray_first_task = min(x["started"] for x in ray.lines) - ray_ready
+    ray_span = max(x["started"] + x["duration"] for x in ray.lines) - min(
+        x["started"] for x in ray.lines
     )
-    ray_wall, ray_lines, ray_first, engine = _batch(
-        scratch / "ray", TASKS, ["--ray", "--concurrency", str(CONCURRENCY)], env
-    )
-    startup = float(engine.get("startup", 0.0))
-    ray_work = ray_wall - startup
-    ray_ready = float(engine.get("ts", 0.0))
-    ray_first_task = min(x["started"] for x in ray_lines) - ray_ready
-    ray_span = max(x["started"] + x["duration"] for x in ray_lines) - min(
-        x["started"] for x in ray_lines
-    )
+    cores = os.cpu_count() or 1
     return [
-        ("one task alone (baseline)", f"{one_wall:.2f} s", f"one {ANSWER:.0f} s answer"),
+        ("one task alone (baseline)", f"{one.wall:.2f} s", f"one {ANSWER:.0f} s answer"),
         (
             f"local, {TASKS} tasks, {CONCURRENCY} at once",
-            f"{local_wall:.2f} s",
-            f"{local_wall / ideal:.2f}x the ideal {ideal:.0f} s (goal 1.3x); "
-            f"{local_wall / one_wall:.2f}x one task alone",
+            f"{local.wall:.2f} s",
+            f"{local.wall / ideal:.2f}x the ideal {ideal:.0f} s (goal 1.3x); "
+            f"{local.wall / one.wall:.2f}x one task alone",
         ),
         ("Ray start-up (local, 8 CPUs)", f"{startup:.2f} s", "apart from the run"),
         (
             f"Ray, {TASKS} tasks, {CONCURRENCY} CPUs, without start-up",
             f"{ray_work:.2f} s",
             f"{ray_work / ideal:.2f}x the ideal {ideal:.0f} s (goal 1.5x); "
-            f"{ray_work / one_wall:.2f}x one task alone",
+            f"{ray_work / one.wall:.2f}x one task alone",
+        ),
+        (
+            f"Ray alone: {TASKS} sleeps of {ANSWER:.0f} s, without start-up",
+            f"{alone_work:.2f} s",
+            f"{alone_work / ideal:.2f}x the ideal: Ray's own workers and scheduling "
+            f"(its start-up {alone_init:.2f} s apart)",
+        ),
+        (
+            "Ray batch beside Ray alone, both without start-up",
+            f"{ray_work / alone_work:.2f}x",
+            f"{ray_work - alone_work:.2f} s more: harness's own cost on Ray",
         ),
         (
             "Ray: ready to first task running",
@@ -139,8 +219,22 @@ def run() -> list[tuple[str, str, str]]:
         ),
         (
             "per-task overhead, start to first model request",
-            f"{_overhead(local_lines, local_first):.2f} s local",
-            f"{_overhead(ray_lines, ray_first):.2f} s on Ray; "
-            f"{_overhead(one_lines, one_first):.2f} s for one task alone",
+            f"{_overhead(local):.2f} s local",
+            f"{_overhead(ray):.2f} s on Ray; {_overhead(one):.2f} s for one task alone",
+        ),
+        ("  local, in parts", "", _split(local)),
+        ("  one task alone, in parts", "", _split(one)),
+        ("  Ray, in parts", "", _split(ray)),
+        (
+            "CPU, driver and all it started",
+            f"{one.cpu:.2f} s one task",
+            f"{local.cpu:.2f} s local {TASKS} tasks, of the {local.wall * cores:.1f} s "
+            f"{cores} cores had in {local.wall:.1f} s; Ray {TASKS} tasks {ray.cpu:.2f} s "
+            "(only what Ray's processes reaped)",
+        ),
+        (
+            "CPU per task beyond the first",
+            f"{(local.cpu - one.cpu) / (TASKS - 1):.2f} s local",
+            "the driver's and task server's own start counted once, in one task alone",
         ),
     ]

@@ -30,6 +30,15 @@ def main(argv: list[str] | None = None) -> int:
         from harness._forkstart import start_early
 
         start_early()
+    ray = any(arg == "--ray" or arg.startswith("--ray=") for arg in args)
+    if batch and not _INFO_ONLY.intersection(args) and not ray:
+        # A local batch forks its tasks from a task server, which imports for as
+        # long as the driver does: the same overlap.
+        import os
+
+        from harness.batch import start_task_server
+
+        start_task_server(os.environ)
     from harness.cli import main as cli_main
 
     return cli_main(args)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import _socket  # the C module: ``socket`` and ``subprocess`` cost 30 ms to import
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 __all__ = [
     "PRELOAD",
@@ -25,6 +25,7 @@ __all__ = [
     "interpreter_env",
     "spawn_server",
     "start_early",
+    "start_servers_with",
 ]
 
 #: What every worker imports: loaded once, in the fork server.
@@ -63,30 +64,47 @@ class EarlyServer:
     fd), its output pipe, and the interpreter settings it started with (its
     children have them too). Its parent reaps it."""
 
-    def __init__(self, pid: int, sock_fd: int, output_fd: int) -> None:
+    def __init__(
+        self, pid: int, sock_fd: int, output_fd: int, environ: Mapping[str, str] | None = None
+    ) -> None:
         self.pid = pid
         self.sock_fd = sock_fd
         self.output_fd = output_fd
-        self.interpreter_env = interpreter_env(os.environ)
+        self.interpreter_env = interpreter_env(os.environ if environ is None else environ)
 
 
 _early: EarlyServer | None = None
 
 
-def command(fd: int, preload: tuple[str, ...], warm: tuple[str, ...] = ()) -> list[str]:
+#: How a command line makes room (spaces the server ignores) for the command lines of
+#: the processes it forks: theirs are written over its own memory, which is no longer.
+ROOM = "--room="
+
+
+def command(
+    fd: int, preload: tuple[str, ...], warm: tuple[str, ...] = (), room: int = 0
+) -> list[str]:
     """The fork server's command line, its socket on *fd*.
 
     It imports *preload* before it takes requests, and *warm* afterwards, while
     no request waits (what a worker needs and the server has not imported yet,
-    the worker imports itself).
+    the worker imports itself). *room* characters more are kept for the command
+    lines of the processes it forks.
     """
     tail = ["--", *warm] if warm else []
-    return [sys.executable, "-m", "harness.supervisor._zygote", str(fd), *preload, *tail]
+    spare = [ROOM + " " * room] if room else []
+    return [sys.executable, "-m", "harness.supervisor._zygote", str(fd), *spare, *preload, *tail]
 
 
-def spawn_server(preload: tuple[str, ...], warm: tuple[str, ...] = ()) -> EarlyServer | None:
-    """Start a fork server now (``None`` if it cannot start: workers then start
-    as new interpreters).
+def spawn_server(
+    preload: tuple[str, ...],
+    warm: tuple[str, ...] = (),
+    environ: Mapping[str, str] | None = None,
+    room: int = 0,
+) -> EarlyServer | None:
+    """Start a fork server now, with *environ* (default ours) and *room* (see
+    :func:`command`); ``None`` if it cannot start (workers then start as new
+    interpreters).
 
     ``posix_spawn`` rather than ``subprocess``, so that nothing needs importing
     first. Its own session; stdin from /dev/null; stdout and stderr on a pipe we
@@ -98,8 +116,8 @@ def spawn_server(preload: tuple[str, ...], warm: tuple[str, ...] = ()) -> EarlyS
         os.set_inheritable(theirs.fileno(), True)
         pid = os.posix_spawn(
             sys.executable,
-            command(theirs.fileno(), preload, warm),
-            os.environ,
+            command(theirs.fileno(), preload, warm, room),
+            os.environ if environ is None else environ,
             file_actions=[
                 (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
                 (os.POSIX_SPAWN_DUP2, write_fd, 1),
@@ -114,7 +132,21 @@ def spawn_server(preload: tuple[str, ...], warm: tuple[str, ...] = ()) -> EarlyS
     finally:
         theirs.close()
         os.close(write_fd)
-    return EarlyServer(pid, ours.detach(), read_fd)
+    return EarlyServer(pid, ours.detach(), read_fd, environ)
+
+
+Starter = Callable[[tuple[str, ...], tuple[str, ...]], EarlyServer | None]
+"""How a fork server starts, given what it preloads and what it warms."""
+
+_starter: Starter = spawn_server
+
+
+def start_servers_with(starter: Starter) -> None:
+    """Have :func:`start_early` start the server with *starter* instead of a new
+    interpreter: a session forked from a process that has imported everything
+    forks itself into its server (``harness.supervisor._zygote.fork_server_here``)."""
+    global _starter
+    _starter = starter
 
 
 def start_early(warm: tuple[str, ...] = WORKER_PRELOAD) -> None:
@@ -125,7 +157,7 @@ def start_early(warm: tuple[str, ...] = WORKER_PRELOAD) -> None:
     """
     global _early
     if _early is None and hasattr(os, "pidfd_open"):
-        _early = spawn_server(PRELOAD, warm)
+        _early = _starter(PRELOAD, warm)
 
 
 def adopt() -> EarlyServer | None:

@@ -160,13 +160,13 @@ def read_results(out: Path) -> dict[str, dict[str, Any]]:
     return {line["id"]: line for line in lines}
 
 
-def find_session(needle: str, timeout: float = 30.0) -> psutil.Process:
-    """The running ``harness -p`` whose ``--workspace`` contains *needle*."""
+def find_session(needle: str, timeout: float = 30.0, exclude: int | None = None) -> psutil.Process:
+    """The running ``harness -p`` whose ``--workspace`` contains *needle* (but pid *exclude*)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         for proc in psutil.process_iter(["cmdline"]):
             cmd = proc.info["cmdline"] or []
-            if "-p" in cmd and "--workspace" in cmd:
+            if proc.pid != exclude and "-p" in cmd and "--workspace" in cmd:
                 ws = cmd[cmd.index("--workspace") + 1]
                 if needle in ws:
                     return proc

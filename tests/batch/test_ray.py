@@ -121,7 +121,11 @@ def test_a_killed_ray_worker_is_retried(
         try:
             script.wait_asked("t2", timeout=120)
             session = find_session("/t2/ws")
-            worker = session.parent()
+            # forked by the worker's own task server
+            server = session.parent()
+            assert server is not None
+            assert server.cmdline()[1:3] == ["-m", "harness.supervisor._zygote"]
+            worker = server.parent()
             assert worker is not None
             assert worker.cmdline()[0].startswith("ray::")
             worker.kill()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import trio
 
-from harness.batch._child import Stop
+from harness.batch._child import Stop, start_task_server, stop_task_server
 from harness.batch._progress import Progress
 from harness.batch._results import ResultsFile
 from harness.batch._run import BatchSettings, TaskOutcome, clear_task_dir, run_task
@@ -31,9 +31,12 @@ async def run_local(
 ) -> list[TaskOutcome]:
     """Run *tasks*, at most *concurrency* at once; each finished one is written as it ends.
 
-    A task is a thread that waits on its child process (see :mod:`harness.batch._child`);
-    *stop* ends them all. The task copies live in a temporary folder removed at the end.
+    A task is a thread that waits on its session (see :mod:`harness.batch._child`),
+    forked from this process's task server; *stop* ends them all. The task copies live
+    in a temporary folder removed at the end, and the task server stops.
     """
+    # its imports overlap the first tasks' workspace copies
+    start_task_server(environ)
     limiter = trio.CapacityLimiter(concurrency)
     work_root = Path(tempfile.mkdtemp(prefix="harness-batch-"))
     outcomes: list[TaskOutcome] = []
@@ -72,5 +75,8 @@ async def run_local(
                     break
                 nursery.start_soon(one, task)
     finally:
+        with trio.CancelScope(shield=True):
+            # every session has ended: the server leaves, and is reaped here
+            await trio.to_thread.run_sync(stop_task_server)
         shutil.rmtree(work_root, ignore_errors=True)
     return outcomes

@@ -3,7 +3,9 @@
 Only the batch driver and Ray's own workers import :mod:`ray` (lazily, here); a
 normal harness run never does. A task declares one CPU and ``max_retries`` (Ray runs
 it again when its worker or node is lost); inside, :func:`harness.batch._run.run_task`
-retries a crashed session as the local engine does. What a task produced (events,
+retries a crashed session as the local engine does. Each Ray worker process forks its
+tasks' sessions from a task server of its own, started as the worker starts (Ray's
+``worker_process_setup_hook``) and kept for every task it runs. What a task produced (events,
 diff, stderr, result line) comes back to the driver, which writes it to ``DIR``.
 
 Workspaces reach the nodes two ways: a ``repo`` URL is cloned on the node; a local
@@ -27,7 +29,7 @@ from typing import Any
 
 import attrs
 
-from harness.batch._child import Stop
+from harness.batch._child import Stop, start_task_server
 from harness.batch._progress import Progress
 from harness.batch._results import ResultsFile
 from harness.batch._run import BatchSettings, TaskOutcome, clear_task_dir, run_task
@@ -35,7 +37,7 @@ from harness.batch._tasks import Task
 from harness.batch._workspace import STAGED_BRANCH, folder_size, stage_workspace
 from harness.errors import ConfigError
 
-__all__ = ["STAGE_LIMIT", "RayMissing", "RayRun", "run_on_node", "run_ray"]
+__all__ = ["STAGE_LIMIT", "RayMissing", "RayRun", "run_on_node", "run_ray", "warm_worker"]
 
 STAGE_LIMIT = 100 * 1024 * 1024
 """Bytes of local workspaces (staged) a Ray run may ship; above it, give a ``repo``."""
@@ -95,6 +97,12 @@ def _stage(tasks: Sequence[Task], folder: Path) -> tuple[dict[str, str], int]:
             'give those tasks a "repo" (a git URL the nodes can clone) and a "ref"'
         )
     return where, size
+
+
+def warm_worker() -> None:
+    """Ray's setup hook in each worker of the job: start the worker's task server now,
+    so that its imports overlap Ray's own start-up instead of the first task's."""
+    start_task_server(os.environ)
 
 
 def run_on_node(
@@ -186,7 +194,11 @@ def run_ray(
     stage_dir = Path(tempfile.mkdtemp(prefix="harness-batch-stage-"))
     try:
         where, size = _stage(tasks, stage_dir)
-        runtime_env: dict[str, Any] = {"env_vars": _forwarded(environ)}
+        runtime_env: dict[str, Any] = {
+            "env_vars": _forwarded(environ),
+            # each worker's task server starts with the worker, not with its first task
+            "worker_process_setup_hook": f"{__name__}.{warm_worker.__name__}",
+        }
         if where:
             runtime_env["working_dir"] = str(stage_dir)
             # a staged folder is the task's workspace whole, ignored files too

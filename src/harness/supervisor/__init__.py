@@ -1,9 +1,10 @@
 """Starts, watches, restarts and kills the worker processes (after Erlang/OTP).
 
 The public surface: :class:`ChildSpec`, :func:`open_supervisor` /
-:class:`Supervisor`, :class:`WorkerHandle`, the events and status rows, and the
+:class:`Supervisor`, :class:`WorkerHandle`, the events and status rows, the
 one way harness kills a process tree (:func:`kill_tree`, :func:`kill_processes`
-and the rungs they are made of).
+and the rungs they are made of), and :class:`SessionForker`, which forks whole
+sessions from a fork server (for batch runs).
 
 Only the specs and events load with the package: the supervisor (and trio) load
 on first use of its names, and the tree killing (and psutil) on first use of
@@ -25,7 +26,9 @@ from harness.supervisor._spec import ChildSpec, Restart
 
 __all__ = [
     "ChildSpec",
+    "ForkedSession",
     "Restart",
+    "SessionForker",
     "Supervisor",
     "SupervisorEvent",
     "WorkerExited",
@@ -60,10 +63,13 @@ if TYPE_CHECKING:
         survivors,
         wait_gone,
     )
+    from harness.supervisor._sessions import ForkedSession, SessionForker
     from harness.supervisor._supervisor import Supervisor, open_supervisor
 
 _LAZY = {
     "WorkerHandle": "harness.supervisor._handle",
+    "ForkedSession": "harness.supervisor._sessions",
+    "SessionForker": "harness.supervisor._sessions",
     "Supervisor": "harness.supervisor._supervisor",
     "open_supervisor": "harness.supervisor._supervisor",
     **dict.fromkeys(

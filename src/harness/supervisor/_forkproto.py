@@ -23,6 +23,7 @@ __all__ = [
     "ForkRequest",
     "Forked",
     "Reaped",
+    "SessionRequest",
     "ZygoteReady",
     "receive",
     "send",
@@ -51,6 +52,23 @@ class ForkRequest(Message, tag="zygote.fork"):
     args: list[str]
     env: dict[str, str]
     cwd: str  # resolved by the supervisor: the server's own folder may differ
+
+
+@attrs.frozen
+class SessionRequest(Message, tag="zygote.session"):
+    """Fork a whole session: ``python -m <module> <args>`` on stdio of its own.
+
+    Carries three descriptors: its stdin, stdout and stderr. The child dies with
+    the server (``PR_SET_PDEATHSIG``), and *tag* replaces the server's placeholder
+    ``HARNESS_WORKER_TAG`` in the environment block ``/proc/PID/environ`` shows, so
+    the session and everything forked from it are found by their tag.
+    """
+
+    module: str
+    args: list[str]
+    env: dict[str, str]
+    cwd: str
+    tag: str
 
 
 @attrs.frozen

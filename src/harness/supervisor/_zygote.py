@@ -13,11 +13,20 @@ The server never runs an event loop and never starts a thread: forking a process
 with other threads copies their locks in whatever state they were. It leaves
 when its socket closes (the supervisor is gone); workers it forked live on
 without it, each tied to the supervisor by its own channel.
+
+The same program serves whole sessions (:class:`SessionRequest`, for batch runs,
+through :class:`~harness.supervisor._sessions.SessionForker`): the child gets the
+stdin, stdout and stderr it was sent, dies with the server, and when the session
+starts its own fork server (``harness._forkstart.start_early``) it forks itself
+into it (:func:`fork_server_here`) instead of starting a new interpreter: it has
+imported everything that server would.
 """
 
 from __future__ import annotations
 
 import atexit
+import ctypes
+import functools
 import gc
 import importlib
 import os
@@ -29,20 +38,25 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from harness.ipc import IPC_FD_ENV, ProtocolError
+from harness import _forkstart
+from harness.ipc import IPC_FD_ENV, WORKER_TAG_ENV, ProtocolError
 from harness.supervisor._forkproto import (
     Forked,
     ForkFailed,
     ForkRequest,
     Reaped,
+    SessionRequest,
     ZygoteReady,
     receive,
     send,
 )
 
-__all__ = ["main"]
+__all__ = ["fork_server_here", "main", "serve"]
+
+_PR_SET_PDEATHSIG = 1
 
 #: Seconds after a fork before an idle-time import starts.
 BURST_GAP = 0.05
@@ -61,19 +75,45 @@ def main(argv: list[str]) -> int:
         )
         return 2
     sock = socket.socket(fileno=int(argv[0]))
+    rest = [arg for arg in argv[1:] if not arg.startswith(_forkstart.ROOM)]
+    now, later = rest, []
+    if "--" in now:
+        cut = now.index("--")
+        now, later = now[:cut], now[cut + 1 :]
+    title = None
+    if len(rest) < len(argv) - 1:  # ps shows what we run, not the room we keep
+        title = [sys.executable, "-m", "harness.supervisor._zygote", argv[0], *rest]
+    return serve(sock, now, later, title)
+
+
+def serve(
+    sock: socket.socket,
+    now: Sequence[str],
+    later: Sequence[str],
+    title: Sequence[str] | None = None,
+    *,
+    forked: bool = False,
+) -> int:
+    """Serve fork requests on *sock* until it closes; the exit status.
+
+    Imports *now* before it says it is ready, and *later* one at a time while no
+    request waits. *title* is the command line ``ps`` shows (default: ours).
+    *forked*: this process was forked from a fork server (which found the memory
+    of the command line already).
+    """
     sock.setblocking(True)
     sock.set_inheritable(False)
     # Nothing else our parent let us inherit is ours (or our children's) to hold
     # open: only stdin, stdout, stderr and this socket stay.
     os.closerange(3, sock.fileno())
     os.closerange(sock.fileno() + 1, os.sysconf("SC_OPEN_MAX"))
-    now, later = argv[1:], []
-    if "--" in now:
-        cut = now.index("--")
-        now, later = now[:cut], now[cut + 1 :]
+    later = list(later)
     for name in now:
         _preload(name)
-    _prepare_titles()
+    if not forked:
+        _prepare_titles()
+    if title is not None:
+        _set_argv(title)
     wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
     # SIGCHLD needs a Python-level handler for its number to reach the wakeup fd.
     signal.signal(signal.SIGCHLD, lambda _signum, _frame: None)
@@ -102,10 +142,15 @@ def main(argv: list[str]) -> int:
                     continue
                 if msg is None:
                     return 0
+                wake = (wake_r, wake_w)
                 if isinstance(msg, ForkRequest) and len(fds) == 2:
-                    _fork(sock, msg, fds[0], fds[1], (wake_r, wake_w))
+                    _fork(sock, fds, functools.partial(_become, msg, sock, fds[0], fds[1], wake))
                     # Requests come in bursts (every worker at start-up): the next
                     # one should not wait behind an import.
+                    quiet_from = time.monotonic() + BURST_GAP
+                elif isinstance(msg, SessionRequest) and len(fds) == 3:
+                    become = functools.partial(_become_session, msg, sock, fds, wake, os.getpid())
+                    _fork(sock, fds, become)
                     quiet_from = time.monotonic() + BURST_GAP
                 else:
                     for fd in fds:
@@ -150,25 +195,20 @@ def _reap(sock: socket.socket) -> None:
         send(sock, Reaped(pid, os.waitstatus_to_exitcode(status)))
 
 
-def _fork(
-    sock: socket.socket, req: ForkRequest, ipc_fd: int, out_fd: int, wake: tuple[int, int]
-) -> None:
+def _fork(sock: socket.socket, fds: list[int], become: Callable[[], NoReturn]) -> None:
     if _threads() != 1:
-        os.close(ipc_fd)
-        os.close(out_fd)
+        _close_all(fds)
         send(sock, ForkFailed("the fork server has threads; it cannot fork safely"))
         return
     try:
         pid = os.fork()
     except OSError as exc:
-        os.close(ipc_fd)
-        os.close(out_fd)
+        _close_all(fds)
         send(sock, ForkFailed(f"fork: {exc}"))
         return
     if pid == 0:
-        _become(req, sock, ipc_fd, out_fd, wake)
-    os.close(ipc_fd)
-    os.close(out_fd)
+        become()
+    _close_all(fds)
     # Opened before this server reaps anything, so the pid cannot have been reused.
     pidfd = os.pidfd_open(pid)
     try:
@@ -177,18 +217,27 @@ def _fork(
         os.close(pidfd)
 
 
+def _close_all(fds: Sequence[int]) -> None:
+    for fd in fds:
+        os.close(fd)
+
+
+def _leave_server(sock: socket.socket, wake: tuple[int, int]) -> None:
+    # What is the server's alone: its socket, its wake-up pipe, its SIGCHLD handling.
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    sock.close()
+    for fd in wake:
+        os.close(fd)
+
+
 def _become(
     req: ForkRequest, sock: socket.socket, ipc_fd: int, out_fd: int, wake: tuple[int, int]
 ) -> NoReturn:
     """Turn this fresh child into ``python -m <module>``; never returns."""
-    code = 1
     try:
         os.setsid()
-        signal.set_wakeup_fd(-1)
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        sock.close()
-        for fd in wake:
-            os.close(fd)
+        _leave_server(sock, wake)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.close(null)
@@ -201,8 +250,46 @@ def _become(
         os.environ[IPC_FD_ENV] = str(ipc_fd)
         _set_path(req.env.get("PYTHONPATH"))
         _set_title(req)
-        sys.argv = [req.module, *req.args]
-        runpy.run_module(req.module, run_name="__main__", alter_sys=True)
+    except BaseException:
+        traceback.print_exc()
+        os._exit(1)
+    _run_main(req.module, req.args)
+
+
+def _become_session(
+    req: SessionRequest,
+    sock: socket.socket,
+    stdio: list[int],
+    wake: tuple[int, int],
+    server: int,
+) -> NoReturn:
+    """Turn this fresh child into a session, ``python -m <module> <args>`` on the
+    stdio it was sent, that dies with the server; never returns."""
+    try:
+        os.setsid()
+        _die_with(server)
+        _leave_server(sock, wake)
+        for target, fd in enumerate(stdio):
+            os.dup2(fd, target)
+        _close_all([fd for fd in stdio if fd > 2])
+        os.chdir(req.cwd)
+        _write_tag(req.tag)  # before the environment is replaced: getenv finds the block
+        os.environ.clear()
+        os.environ.update(req.env)
+        _set_path(req.env.get("PYTHONPATH"))
+        _set_argv([sys.executable, "-m", req.module, *req.args])
+        _forkstart.start_servers_with(fork_server_here)
+    except BaseException:
+        traceback.print_exc()
+        os._exit(1)
+    _run_main(req.module, req.args)
+
+
+def _run_main(module: str, args: list[str]) -> NoReturn:
+    code = 1
+    try:
+        sys.argv = [module, *args]
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
         code = 0
     except SystemExit as exc:
         code = _exit_code(exc.code)
@@ -216,6 +303,97 @@ def _become(
             sys.stderr.flush()
         finally:
             os._exit(code)
+
+
+def fork_server_here(
+    preload: tuple[str, ...], warm: tuple[str, ...] = ()
+) -> _forkstart.EarlyServer | None:
+    """Fork this process into a worker fork server (``None`` if it cannot).
+
+    For a session forked by a fork server: it has imported what the worker server
+    would (and more), runs no loop and no thread yet, so a fork of it is that
+    server at the cost of a fork, not of an interpreter and its imports. The
+    child is what :func:`harness._forkstart.spawn_server` would start: its own
+    session, stdin from /dev/null, stdout and stderr on a pipe whose read end
+    is returned.
+    """
+    if _threads() != 1:
+        return None
+    try:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    except OSError:
+        return None
+    read_fd, write_fd = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        ours.close()
+        theirs.close()
+        _close_all([read_fd, write_fd])
+        return None
+    if pid == 0:  # pragma: no cover - the fork server's side
+        code = 1
+        try:
+            os.setsid()
+            ours.close()
+            os.close(read_fd)
+            null = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(null, 0)
+            os.close(null)
+            os.dup2(write_fd, 1)
+            os.dup2(write_fd, 2)
+            os.close(write_fd)
+            title = _forkstart.command(theirs.fileno(), preload, warm)
+            now = [m for m in preload if m not in sys.modules]
+            later = [m for m in warm if m not in sys.modules]
+            code = serve(theirs, now, later, title, forked=True)
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            sys.stderr.flush()
+            os._exit(code)
+    theirs.close()
+    os.close(write_fd)
+    return _forkstart.EarlyServer(pid, ours.detach(), read_fd)
+
+
+def _die_with(server: int) -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != server:  # the server died before the request took hold
+        os._exit(1)
+
+
+def _write_tag(tag: str) -> None:
+    """Write *tag* over the placeholder value of ``HARNESS_WORKER_TAG`` in this
+    process's original environment block: ``/proc/PID/environ`` shows that block
+    whatever ``os.environ`` says, and the tree sweep (``find_tagged``) reads it.
+    A fork copies it, so every process this session forks carries the tag too."""
+    getenv = ctypes.CDLL(None).getenv
+    getenv.restype = ctypes.c_void_p
+    getenv.argtypes = [ctypes.c_char_p]
+    ptr = getenv(WORKER_TAG_ENV.encode())
+    new = tag.encode()
+    if ptr and len(ctypes.string_at(ptr)) == len(new):
+        ctypes.memmove(ptr, new, len(new))
+
+
+def _set_argv(args: Sequence[str]) -> None:
+    """Show *args* as this process's command line, one argument each (setproctitle
+    joins them into one): written over the memory ``/proc/PID/cmdline`` reads,
+    truncated to its size, the rest zeroed."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            raw = f.read()
+        fields = raw[raw.rfind(b")") + 2 :].split()
+        start, end = int(fields[45]), int(fields[46])  # arg_start, arg_end
+    except (OSError, ValueError, IndexError):
+        return
+    size = end - start
+    if size <= 1:
+        return
+    data = b"\0".join(os.fsencode(a) for a in args)[: size - 1]
+    ctypes.memmove(start, data + b"\0" * (size - len(data)), size)
 
 
 def _exit_code(value: object) -> int:
