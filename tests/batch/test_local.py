@@ -59,15 +59,23 @@ def test_six_tasks_each_in_its_own_copy(
     assert_untouched(repo)
     assert script.most_in_flight <= 3
     assert 1 < most_at_once(results.values()) <= 3
+    # the copies are gone after the run: their sessions keep no log there is no resuming
+    assert not (home / "projects").exists()
     # the default permission mode is said, and the edit ran only because it was allowed
     notes = [json.loads(x) for x in p.stdout.splitlines()]
     assert any(n["type"] == "note" and "deny" in n["text"] for n in notes)
 
 
 def most_at_once(lines: Iterable[dict[str, Any]]) -> int:
-    """The most tasks running at one moment, from their result lines."""
+    """The most tasks running at one moment, from their result lines.
+
+    A line's times are rounded to the millisecond, so a task that starts as another ends
+    (a slot handed on at once) may seem to overlap it by up to 2 ms: that much is not
+    counted as running together."""
     edges = sorted(
-        (t, d) for x in lines for t, d in ((x["started"], 1), (x["started"] + x["duration"], -1))
+        (t, d)
+        for x in lines
+        for t, d in ((x["started"], 1), (x["started"] + x["duration"] - 0.002, -1))
     )
     running = most = 0
     for _, step in edges:

@@ -158,3 +158,17 @@ def test_continue_and_resume_by_title(run_main, model: ScriptedModel) -> None:
     status, _, err = run_main("-p", "again", "--resume", "remember the number seven", *base(model))
     assert status == 0, err
     assert len(model.requests[2]["messages"]) == 6
+
+
+def test_no_session_persistence_writes_no_log(run_main, model: ScriptedModel, home: Path) -> None:
+    model.add(reply("one"), reply("two"))
+    status, out, err = run_main("-p", "x", "--no-session-persistence", *base(model))
+    assert status == 0, err
+    assert out.strip() == "one"
+    assert not (home / "projects").exists()
+    # a run that keeps its log, for contrast: the folder the flag leaves alone
+    assert run_main("-p", "y", *base(model))[0] == 0
+    assert list((home / "projects").rglob("events.jsonl"))
+    # nothing to resume from, and no terminal to keep a log for
+    assert run_main("-p", "z", "--no-session-persistence", "--continue")[0] == 2
+    assert run_main("--no-session-persistence")[0] == 2

@@ -97,7 +97,10 @@ _OUTCOME_FIELDS = frozenset(a.name for a in attrs.fields(TaskOutcome))
 
 def child_argv(task: Task, settings: BatchSettings, workspace: str) -> list[str]:
     """The command line of one task's headless session (the prompt goes on stdin)."""
+    # the task's copy is gone after the run: a session log of it could not be resumed, and
+    # its events are kept in the task's folder of the output instead
     argv = [settings.python, "-m", "harness", "-p", "-", "--output-format", "stream-json"]
+    argv += ["--no-session-persistence"]
     argv += ["--workspace", workspace, *settings.flags]
     for model in (task.model,) if task.model else settings.models:
         argv += ["--model", model]

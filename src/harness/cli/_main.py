@@ -163,6 +163,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="resume the latest session of this workspace",
     )
     sess.add_argument(
+        "--no-session-persistence",
+        dest="record",
+        action="store_false",
+        help="with -p: write no session log (nothing to resume later; batch tasks run so)",
+    )
+    sess.add_argument(
         "-C",
         "--workspace",
         metavar="DIR",
@@ -182,8 +188,12 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.resume and args.continue_:
         parser.error("--resume and --continue cannot be used together")
-    if args.prompt is None and (args.output_format != "text" or args.verify):
-        parser.error("--output-format and --verify need a task: harness -p TASK")
+    if not args.record and (args.resume or args.continue_):
+        parser.error("--no-session-persistence cannot resume a session")
+    if args.prompt is None and (args.output_format != "text" or args.verify or not args.record):
+        parser.error(
+            "--output-format, --verify and --no-session-persistence need a task: harness -p TASK"
+        )
     if args.prompt is not None:
         from harness.cli._headless import run_headless
 

@@ -152,6 +152,7 @@ def session_options(
         environ.get("HARNESS_HISTORY_EMBEDDING_MODEL", "").strip() or None
     )
     kw["continue_latest"] = bool(getattr(args, "continue_", False))
+    kw["record"] = getattr(args, "record", True)
     kw["allow"] = tuple(getattr(args, "allow", None) or ())
     kw["deny"] = tuple(getattr(args, "deny", None) or ())
     kw["mcp_config_files"] = tuple(getattr(args, "mcp_config", None) or ())
