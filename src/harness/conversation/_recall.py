@@ -306,6 +306,8 @@ class Recall:
         history = list(history)
         _, turns = split_turns(history, len(history))
         done = 0
+        # the write too is under the lock: two updates' writes, each in a thread, could
+        # land out of order and the older document replace the newer
         async with self._lock:
             missing = [t for t in turns if self.index.vector(t.digest) is None]
             for i in range(0, len(missing), _BATCH):
@@ -316,12 +318,12 @@ class Recall:
                     break
                 self.index.add(_entries(batch, vectors))
                 done += len(batch)
-        self.index.renumber(turns)  # a compaction moves turns, not their vectors
-        # a request may have embedded a turn this update would have: written here
-        if self.index.dirty or self.index.started_afresh:
-            # the fsync off the event loop: the next prompt may be starting
-            document = self.index.document(keep={t.digest for t in turns})
-            await trio.to_thread.run_sync(self.index.write, document)
+            self.index.renumber(turns)  # a compaction moves turns, not their vectors
+            # a request may have embedded a turn this update would have: written here
+            if self.index.dirty or self.index.started_afresh:
+                # the fsync off the event loop: the next prompt may be starting
+                document = self.index.document(keep={t.digest for t in turns})
+                await trio.to_thread.run_sync(self.index.write, document)
         return done
 
 
