@@ -99,3 +99,63 @@ def test_history_rendering_for_text_models() -> None:
     assert out[2].content == (
         "<tool_response>\nA\n</tool_response>\n\n<tool_response>\nok\n</tool_response>\n\nthanks"
     )
+
+
+def test_prompt_shows_one_concrete_call_that_parses() -> None:
+    prompt = text_protocol_prompt(TOOLS)
+    example = '<tool_call>{"name": "read_file", "arguments": {"path": "notes.txt"}}</tool_call>'
+    assert example in prompt
+    parsed = parse_reply(example, KNOWN)
+    assert [(c.name, c.arguments) for c in parsed.calls] == [("read_file", {"path": "notes.txt"})]
+    # no placeholder call a small model could copy as it is
+    assert "TOOL_NAME" not in prompt
+
+
+def test_prompt_says_files_are_seen_only_through_tools_and_lists_what_each_does() -> None:
+    prompt = text_protocol_prompt(TOOLS)
+    assert "You cannot see the user's files" in prompt
+    assert "- read_file: Read a file.\n- write_file: Write a file.\n- edit_file: Replace text." in (
+        prompt
+    )
+
+
+def test_the_request_follows_the_last_result_of_a_group() -> None:
+    history = (
+        ChatMessage("user", "What does calc.py do?\nIs there a bug?"),
+        ChatMessage(
+            "assistant",
+            "",
+            tool_calls=(
+                ToolCall("1", "read_file", {"path": "calc.py"}),
+                ToolCall("2", "read_file", {"path": "b.py"}),
+            ),
+        ),
+        ChatMessage("tool", "A", tool_call_id="1", name="read_file"),
+        ChatMessage("tool", "B", tool_call_id="2", name="read_file"),
+    )
+    out = render_text_history(history, TOOLS)
+    assert out[-1].content == (
+        "<tool_response>\nA\n</tool_response>\n\n<tool_response>\nB\n</tool_response>\n\n"
+        "The user asked: What does calc.py do? Is there a bug?\nIf this result answers it, "
+        "answer now with the facts asked for; else call the next tool."
+    )
+    # a later turn renders the same messages first, so a cached prompt stays valid
+    later = render_text_history([*history, ChatMessage("assistant", "It adds.")], TOOLS)
+    assert later[: len(out)] == out
+    # a result the user answers themselves needs no reminder
+    replied = render_text_history([*history, ChatMessage("user", "thanks")], TOOLS)
+    assert "The user asked" not in replied[-1].content
+
+
+def test_a_long_request_is_cut_in_the_reminder() -> None:
+    history = (
+        ChatMessage("user", "x" * 1000),
+        ChatMessage("assistant", "", tool_calls=(ToolCall("1", "read_file", {"path": "a"}),)),
+        ChatMessage("tool", "A", tool_call_id="1", name="read_file"),
+    )
+    last = render_text_history(history, TOOLS)[-1].content
+    assert last.endswith(
+        "x…\nIf this result answers it, answer now with the facts asked for; "
+        "else call the next tool."
+    )
+    assert last.count("x") < 450
