@@ -188,34 +188,14 @@ def render_call(call: ToolCall, tool: ToolSchema | None = None) -> str:
     return "\n".join(out) + "</tool_call>"
 
 
-_QUESTION_LIMIT = 400
-
-REMINDER = (
-    "The user asked: {question}\nIf this result answers it, answer now with the facts "
-    "asked for; else call the next tool."
-)
-"""Written after the last result of a group (one per call of a turn): measured with a
-1.5B model, a result alone is followed by "I read the file." and nothing of what was
-asked; with the question beside it the answer addresses it."""
-
-
-def _question(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _QUESTION_LIMIT else text[: _QUESTION_LIMIT - 1] + "…"
-
-
 def render_text_history(
     messages: Iterable[ChatMessage], tools: Iterable[ToolSchema]
 ) -> tuple[ChatMessage, ...]:
     """The history as a text-protocol model must see it: calls as text, results as user
-    messages in ``<tool_response>`` tags (the last of a group followed by the user's
-    request again, see :data:`REMINDER`), consecutive same-role messages merged, and
-    thinking left out. The same history always renders the same, so a model's cached
-    prompt state stays valid from turn to turn."""
+    messages in ``<tool_response>`` tags, consecutive same-role messages merged, and
+    thinking left out."""
     by_name = {t.name: t for t in tools}
-    messages = list(messages)
     out: list[ChatMessage] = []
-    question = ""
 
     def add(role: str, text: str) -> None:
         if out and out[-1].role == role and role != "system":
@@ -223,19 +203,13 @@ def render_text_history(
         else:
             out.append(ChatMessage(role=role, content=text))
 
-    for i, msg in enumerate(messages):
+    for msg in messages:
         if msg.role == "tool":
-            text = f"<tool_response>\n{msg.content}\n</tool_response>"
-            after = messages[i + 1].role if i + 1 < len(messages) else None
-            if question and after not in ("tool", "user"):
-                text += "\n\n" + REMINDER.format(question=_question(question))
-            add("user", text)
+            add("user", f"<tool_response>\n{msg.content}\n</tool_response>")
         elif msg.role == "assistant":
             parts = [msg.content] if msg.content else []
             parts += [render_call(c, by_name.get(c.name)) for c in msg.tool_calls]
             add("assistant", "\n".join(parts))
         else:
-            if msg.role == "user" and msg.content.strip():
-                question = msg.content
             add(msg.role, msg.content)
     return tuple(out)

@@ -186,8 +186,8 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
             ("pattern",),
             pattern=_s(
                 "Text to look for (a regular expression when `regex` is true). To find "
-                "where a name is defined, include the keyword that defines it "
-                "(`def parse`, `class Parser`)."
+                "where a name is defined, the keyword and the name alone: `def parse`, "
+                "`class Parser`."
             ),
             path=_s("File or folder to search. Default: the workspace root.", default="."),
             glob=_s("Only files whose name or path matches this glob (`*.py`)."),
