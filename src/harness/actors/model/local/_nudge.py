@@ -8,11 +8,6 @@ announces an action (a first-person intention and a verb a tool performs), or cl
 ("I read the file and found …") before any tool ran, gets one more generation in the same
 turn, after a short user line naming the tool to use.
 
-Measured too: asked to fix a bug or rename a parameter, it reads the file, then answers "I
-fixed the function by changing ..." or "The parameter has been renamed" with no call: the
-file is unchanged. A reply that claims a change when no edit or write was made since the
-user asked is told that nothing changed until it calls ``edit_file``.
-
 Creating and writing are left out on purpose: a model nudged to "create" a file it could
 not find would write an invented one.
 """
@@ -43,30 +38,6 @@ _VERBS: tuple[tuple[str, str], ...] = (
     (r"search|find|grep", "search_text"),
 )
 _LAST_CALL = re.compile(r'<tool_call>\s*\{\s*"name"\s*:\s*"([\w.-]+)"')
-_CHANGED = r"fixed|changed|renamed|updated|replaced|edited|modified|corrected"
-_CHANGE_CLAIM = re.compile(
-    rf"\bI (have |just |also )?({_CHANGED})\b|\b(has|have) (now )?been ({_CHANGED})\b", re.I
-)
-_WRITES = ("edit_file", "write_file")
-
-
-# a verb asking for a change, not a file named after one (CHANGES.md)
-_ASKS_CHANGE = re.compile(
-    r"\b(fix|change|rename|edit|update|replace|correct|modify)(e?s|ed|ing)?\b(?!\.\w)", re.I
-)
-
-
-def _change_unmade(history: Sequence[dict[str, str]]) -> bool:
-    """Whether the user's last request asks for a change and no edit or write was called
-    since (a model describing a file that "has been updated" is not claiming a change)."""
-    for msg in reversed(history):
-        if msg["role"] == "user" and "<tool_response>" not in msg["content"]:
-            return bool(_ASKS_CHANGE.search(msg["content"]))
-        if msg["role"] == "assistant" and any(
-            name in _WRITES for name in _LAST_CALL.findall(msg["content"])
-        ):
-            return False
-    return False
 
 
 def _named_tool(reply: str, names: Sequence[str]) -> str | None:
@@ -102,14 +73,7 @@ def nudge_for(
         # "I read the file and found the code." with no call made: it read nothing
         intent = _CLAIM.search(reply)
     if intent is None:
-        claim = _CHANGE_CLAIM.search(reply)
-        if claim is None or "edit_file" not in names or not _change_unmade(history):
-            return None
-        example = json.dumps({"name": "edit_file", "arguments": {}})[:-2]
-        return (
-            "You said the file is changed, but no tool changed it: nothing changes until you "
-            f"call edit_file. Write the <tool_call> block ({example}...) and nothing else."
-        )
+        return None
     sentence = reply[intent.start() :].split("\n\n", 1)[0]
     if re.search(r"\b(create|write)\b", sentence, re.I) and not re.search(
         r"\b(fix|edit|change)\b", sentence, re.I
