@@ -7,8 +7,9 @@ number remembered from another machine.
 
     python -m bench              # all of them (but the ones run only on request)
     python -m bench runtime tui  # just these
-    python -m bench local-tasks  # the embedded model on real tasks (an hour; on request)
-    python -m bench local-server # the same tasks through llama-server beside it (on request)
+    python -m bench local-tasks     # the embedded model on real tasks (an hour; on request)
+    python -m bench local-server    # the same tasks through llama-server beside it (on request)
+    python -m bench local-terminal  # a new user's two questions in the terminal (on request)
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from rich.console import Console
 from rich.table import Table
 
 # Too slow for `make bench`: run by name.
-ON_REQUEST = {"local_tasks", "local_server"}
+ON_REQUEST = {"local_tasks", "local_server", "local_terminal"}
 
 
 def discover() -> list[str]:

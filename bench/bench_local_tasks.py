@@ -7,7 +7,8 @@ files afterwards, a command that must pass, the calls made. Each runs ``BENCH_RU
 runs that ended without an answer or wrote a file nobody asked for. A task runs in the same
 folder every time (as a user works in one project), so its first run is a cold start and the
 others find the state after the system prompt in the model cache. The events of a failed
-run are left beside it, in ``harness-bench-tasks/TASK/failed.jsonl`` under the temp folder.
+run are left beside it, in ``harness-bench-tasks/TASK/failed-RUN.jsonl`` under the temp
+folder (RUN counts from 1; the files of an earlier bench are removed when it starts).
 
 Not part of ``make bench`` (it takes an hour on two cores). Settings, from the environment:
 
@@ -181,7 +182,7 @@ class Outcome:
     stray_writes: int
 
 
-def _run(task: Task, env: dict[str, str], extra: list[str]) -> Outcome:
+def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="bench-task-") as tmp:
         # The same folder for every run of a task, as a user works in one project: its
         # system prompt (which names the folder) is read once, then loaded from the cache.
@@ -230,7 +231,7 @@ def _run(task: Task, env: dict[str, str], extra: list[str]) -> Outcome:
         except (OSError, subprocess.SubprocessError):
             ok = False
         if not ok:  # what the model did, to read afterwards
-            (ws.parent / "failed.jsonl").write_text(out)
+            (ws.parent / f"failed-{run}.jsonl").write_text(out)
         return Outcome(ok, seconds, bool(_answer(events).strip()), len(writes))
 
 
@@ -243,9 +244,14 @@ def run() -> list[tuple[str, str, str]]:
     extra = shlex.split(os.environ.get("BENCH_ARGS", "")) or ["--provider", "local"]
     tasks = [t for t in TASKS if not wanted or t.name in wanted]
     results: dict[str, list[Outcome]] = {t.name: [] for t in tasks}
-    for _ in range(runs):  # round-robin, so every task sees the same machine
+    for task in tasks:
+        for old in (Path(tempfile.gettempdir()) / "harness-bench-tasks" / task.name).glob(
+            "failed*.jsonl"
+        ):
+            old.unlink()
+    for i in range(runs):  # round-robin, so every task sees the same machine
         for task in tasks:
-            outcome = _run(task, env, extra)
+            outcome = _run(task, env, extra, i + 1)
             results[task.name].append(outcome)
             verdict = "ok" if outcome.ok else "FAILED"
             print(f"{task.name}: {verdict} in {outcome.seconds:.0f} s", file=sys.stderr, flush=True)

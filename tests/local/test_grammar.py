@@ -3,7 +3,11 @@ the end of generation at the end of a call."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -111,3 +115,49 @@ def test_a_grammar_llama_cpp_refuses_is_an_error_not_a_crash(loaded_model: Loade
     ask = [{"role": "user", "content": "Say hi."}]
     with pytest.raises(ModelLoadError, match="grammar"):
         loaded_model.generate(ask, lambda _p: None, threading.Event(), grammar="root ::= (")
+
+
+# The child feeds each text to the lazy grammar's sampler token by token, as llama.cpp
+# does with what a model writes; text the grammar refuses after a trigger fired aborts
+# the process (an exception llama.cpp lets out of its C API), so it runs in a child.
+_FEED = """
+import sys
+from harness.actors.model.local import DEFAULT_MODEL
+from harness.actors.model.local._grammar import tool_call_grammar
+from harness.actors.model.local._provider import LocalProvider
+from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
+
+model = LocalProvider().preload(DEFAULT_MODEL).wait()
+grammar = tool_call_grammar(builtin_table().schemas(names=SMALL_MODEL_TOOLS))
+for text in sys.argv[1:]:
+    sampler = model._sampler(0.2, 1, grammar)
+    for token in model.tokenize(text):
+        sampler.accept(token)
+    sampler.close()
+    print("accepted", flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_every_call_opening_a_trigger_takes_the_grammar_takes_too(
+    default_model_path: Path,
+) -> None:
+    openings = [
+        # what the 1.5B model wrote inside a Markdown list, which killed the worker
+        '1. **Read the current content of `calc.py`**:\n   ```json\n   {\n     "name": '
+        '"read_file", "arguments": {"path": "calc.py"}}\n   ```',
+        '<tool_call>\n\n  {"name": "read_file", "arguments": {"path": "a"}}\n</tool_call>',
+        'Here:\n{\n\n    "name":   "run_cmd", "arguments": {"command": "ls"}}',
+        '```json\n{"name": "list_dir", "arguments": {}}\n```',
+    ]
+    env = {**os.environ, "HARNESS_MODEL_CACHE": str(default_model_path.parent)}
+    proc = subprocess.run(
+        [sys.executable, "-c", _FEED, *openings],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["accepted"] * len(openings)

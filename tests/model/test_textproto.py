@@ -99,3 +99,21 @@ def test_history_rendering_for_text_models() -> None:
     assert out[2].content == (
         "<tool_response>\nA\n</tool_response>\n\n<tool_response>\nok\n</tool_response>\n\nthanks"
     )
+
+
+def test_prompt_shows_one_concrete_call_that_parses() -> None:
+    prompt = text_protocol_prompt(TOOLS)
+    example = '<tool_call>{"name": "read_file", "arguments": {"path": "notes.txt"}}</tool_call>'
+    assert example in prompt
+    parsed = parse_reply(example, KNOWN)
+    assert [(c.name, c.arguments) for c in parsed.calls] == [("read_file", {"path": "notes.txt"})]
+    # no placeholder call a small model could copy as it is
+    assert "TOOL_NAME" not in prompt
+
+
+def test_prompt_says_files_are_seen_only_through_tools_and_lists_what_each_does() -> None:
+    prompt = text_protocol_prompt(TOOLS)
+    assert "You cannot see the user's files" in prompt
+    assert "- read_file: Read a file.\n- write_file: Write a file.\n- edit_file: Replace text." in (
+        prompt
+    )

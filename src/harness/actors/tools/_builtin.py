@@ -180,11 +180,15 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
     ),
     _tool(
         "search_text",
-        "Search file contents, respecting .gitignore. Prints `path:line:text` for each "
-        "matching line.",
+        "Search the contents of files for a text, to find which file defines or mentions a "
+        "name. Prints `path:line:text` for each matching line; respects .gitignore.",
         _obj(
             ("pattern",),
-            pattern=_s("Text to look for (a regular expression when `regex` is true)."),
+            pattern=_s(
+                "Text to look for (a regular expression when `regex` is true). To find "
+                "where a name is defined, the keyword and the name alone: `def parse`, "
+                "`class Parser`."
+            ),
             path=_s("File or folder to search. Default: the workspace root.", default="."),
             glob=_s("Only files whose name or path matches this glob (`*.py`)."),
             regex=_b("Treat pattern as a regular expression. Default false.", default=False),

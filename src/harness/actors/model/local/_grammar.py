@@ -26,16 +26,23 @@ from harness.messages.model import ToolSchema
 
 __all__ = ["TRIGGERS", "tool_call_grammar"]
 
+# Whitespace between JSON tokens, as these models write it: none, one space, or
+# pretty-printed and indented (a call inside a Markdown list is indented). The triggers
+# take the same, and no more.
+_WS = r"[ \t\n]{0,24}"
+_SPACE = r"[ \t\n]{0,24}"
+
 TRIGGERS = (
     r"[\s\S]*?(<tool_call>)[\s\S]*",
-    r'[\s\S]*?(```(?:json|tool_call)?\n\s*\{\s*"name")[\s\S]*',
-    r'[\s\S]*?(\{\s*"name"\s*:)[\s\S]*',
+    rf'[\s\S]*?(```(?:json|tool_call)?\n{_WS}\{{{_WS}"name")[\s\S]*',
+    rf'[\s\S]*?(\{{{_WS}"name"{_WS}:)[\s\S]*',
 )
 """The lazy grammar's triggers: the whole text so far, matched; the grammar applies from
-the first group (llama.cpp matches a trigger pattern against everything generated)."""
-
-# JSON as these models write it: on one line, or pretty-printed.
-_SPACE = r'| " " | "\n" [ \t]{0,20}'
+the first group (llama.cpp matches a trigger pattern against everything generated). What
+a group matches must be the start of a call the grammar accepts: llama.cpp feeds it to the
+grammar, and text the grammar refuses there is an exception no caller can catch, which
+aborts the process (measured: an indented fence, ``   ```json\n   {``, killed the worker
+with SIGABRT when the grammar took one space at most)."""
 
 # Anything up to the closing tag: the grammar keeps both readings of a "</content>" (end
 # of body, or more body), and the model's next token settles it.
