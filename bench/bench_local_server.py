@@ -42,13 +42,17 @@ def run() -> list[tuple[str, str, str]]:
     with running_server() as base_url:
         through = ["--provider", "openai", "--base-url", base_url, "--model", "qwen"]
         through += ["--tool-protocol", "text"]
-        for _ in range(runs):
+        for i in range(runs):
             for task in tasks:
-                for engine, extra, into in (
-                    ("embedded", ["--provider", "local"], embedded),
-                    ("llama-server", through, server),
+                # a failed run's events: failed-N.jsonl, N odd for the embedded model
+                for n, (engine, extra, into) in enumerate(
+                    (
+                        ("embedded", ["--provider", "local"], embedded),
+                        ("llama-server", through, server),
+                    ),
+                    start=2 * i + 1,
                 ):
-                    outcome = _run(task, env, extra)
+                    outcome = _run(task, env, extra, n)
                     into[task.name].append(outcome)
                     verdict = "ok" if outcome.ok else "FAILED"
                     print(
