@@ -35,7 +35,14 @@ if TYPE_CHECKING:
     from harness.actors.tools import ToolSpec
     from harness.conversation._loop import Conversation
 
-__all__ = ["DISCOVERY_TOOLS", "CallRunner", "CallsOutcome", "LocalTool", "describe_worker_error"]
+__all__ = [
+    "DISCOVERY_TOOLS",
+    "CallRunner",
+    "CallsOutcome",
+    "LocalTool",
+    "describe_worker_error",
+    "preview_call",
+]
 
 # Discovery calls repeated with the same arguments in one run are answered from a
 # cache (until something changes the workspace).
@@ -67,6 +74,24 @@ class _Prepared:
         if self.spec is None:
             raise RuntimeError(f"{self.call.name} was not prepared: {self.error}")
         return self.spec
+
+
+async def preview_call(
+    conv: Conversation, spec: ToolSpec, arguments: dict[str, Any]
+) -> tuple[str, str]:
+    """``(summary, diff)`` an approval shows for a mutating call: a built-in's diff, an
+    MCP tool's hints; empty for the rest, and a note when the preview failed."""
+    if not (spec.mutating and spec.executor in ("tools", "mcp")):
+        return "", ""
+    request = ToolPreview(name=spec.name, arguments=arguments, workspace=conv.workspace)
+    try:
+        with trio.move_on_after(10):
+            pre = await conv.executors.preview(request)
+            if pre is not None:
+                return pre.summary, pre.diff
+    except (IpcError, ValueError) as exc:
+        return f"(no preview: {exc})", ""
+    return "", ""
 
 
 def describe_worker_error(exc: IpcError, name: str, main: str) -> str:
@@ -195,17 +220,7 @@ class CallRunner:
                 )
             )
             return False, True, reason
-        summary, diff = "", ""
-        if spec.mutating and spec.executor in ("tools", "mcp"):
-            try:
-                with trio.move_on_after(10):
-                    pre = await conv.executors.preview(
-                        ToolPreview(name=p.call.name, arguments=p.args, workspace=conv.workspace)
-                    )
-                    if pre is not None:
-                        summary, diff = pre.summary, pre.diff
-            except (IpcError, ValueError) as exc:
-                summary = f"(no preview: {exc})"
+        summary, diff = await preview_call(conv, spec, p.args)
         answer = await conv.approver(
             ApprovalRequest(
                 call_id=p.call.id,

@@ -28,7 +28,7 @@ import attrs
 import trio
 
 from harness.conversation import events as ev
-from harness.conversation._calls import describe_worker_error
+from harness.conversation._calls import describe_worker_error, preview_call
 from harness.conversation._engine import SUBAGENT_PREFIX
 from harness.conversation._ports import ApprovalRequest
 from harness.ipc import Emit, IpcError, Message, WorkerDied
@@ -42,7 +42,7 @@ from harness.messages.subagent import (
     SubagentRun,
     SubagentToolCall,
 )
-from harness.messages.tools import ToolOutcome, ToolPreview
+from harness.messages.tools import ToolOutcome
 
 if TYPE_CHECKING:
     from harness.conversation._engine import Engine
@@ -536,17 +536,7 @@ class SubagentPool:
         if conv.approver is None:
             return "denied: no terminal to ask for approval (headless ask mode)"
         spec = conv.table.get(name)
-        summary, diff = "", ""
-        if spec.mutating and spec.executor in ("tools", "mcp"):
-            try:
-                with trio.move_on_after(10):
-                    pre = await conv.executors.preview(
-                        ToolPreview(name=name, arguments=args, workspace=conv.workspace)
-                    )
-                    if pre is not None:
-                        summary, diff = pre.summary, pre.diff
-            except (IpcError, ValueError) as exc:
-                summary = f"(no preview: {exc})"
+        summary, diff = await preview_call(conv, spec, args)
         async with self._asking:
             answer = await conv.approver(
                 ApprovalRequest(
