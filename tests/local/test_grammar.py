@@ -110,6 +110,44 @@ def test_a_constrained_call_names_a_real_tool_and_ends_the_turn(
     assert text.rstrip().endswith(("</tool_call>", "```")), text
 
 
+def test_a_forced_call_takes_the_tagged_block_only() -> None:
+    root = next(
+        line
+        for line in tool_call_grammar((READ,), tagged_only=True).splitlines()
+        if line.startswith("root ::=")
+    )
+    assert root == 'root ::= "<tool_call>" space call "\\n"? "</tool_call>"'
+
+
+@pytest.mark.slow
+def test_a_grammar_bound_from_the_first_token_turns_prose_into_the_call(
+    loaded_model: LoadedModel,
+) -> None:
+    # What a nudged model gets: it would answer in words; bound, it writes the call.
+    ask = [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": "Say hello in French, in one word."},
+    ]
+    pieces: list[str] = []
+    result = loaded_model.generate(
+        ask,
+        pieces.append,
+        threading.Event(),
+        max_tokens=60,
+        temperature=0.0,
+        grammar=tool_call_grammar((READ,), tagged_only=True),
+        lazy=False,
+    )
+    text = "".join(pieces)
+    assert result.finish_reason == "stop", text
+    assert text.startswith("<tool_call>"), text
+    assert text.rstrip().endswith("</tool_call>"), text
+    parsed = parse_reply(text, {"read_file": tuple(READ.parameters["properties"])})
+    assert [c.name for c in parsed.calls] == ["read_file"], text
+    assert parsed.calls[0].parse_error is None
+    assert isinstance(parsed.calls[0].arguments.get("path"), str)
+
+
 @pytest.mark.slow
 def test_a_grammar_llama_cpp_refuses_is_an_error_not_a_crash(loaded_model: LoadedModel) -> None:
     ask = [{"role": "user", "content": "Say hi."}]

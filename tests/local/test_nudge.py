@@ -24,14 +24,16 @@ def test_an_announced_read_is_asked_for_by_its_tool() -> None:
     reply = "I will read the calc.py file to see what it does. If I find a bug, I will fix it."
     line = nudge_for(reply, ASK, TOOLS)
     assert line is not None
-    assert "call read_file" in line
+    assert "call read_file" in line.text
+    assert line.tool == "read_file"
 
 
 def test_claiming_a_read_that_never_happened_is_asked_for_the_read() -> None:
     reply = "I read the file secret.txt and found the launch code."
     line = nudge_for(reply, [{"role": "user", "content": "Read secret.txt"}], TOOLS)
     assert line is not None
-    assert "call read_file" in line
+    assert "call read_file" in line.text
+    assert line.tool == "read_file"
     # after a real read the same words are an answer
     after = [*REFUSED[:2], {"role": "user", "content": "<tool_response>\nok\n</tool_response>"}]
     assert nudge_for(reply, after, TOOLS) is None
@@ -41,7 +43,8 @@ def test_giving_up_after_a_refused_call_is_asked_to_call_it_again() -> None:
     reply = "I need to include more surrounding text so the old_text matches exactly once."
     line = nudge_for(reply, REFUSED, TOOLS)
     assert line is not None
-    assert "call edit_file again" in line
+    assert "call edit_file again" in line.text
+    assert line.tool == "edit_file"
 
 
 @pytest.mark.parametrize(
@@ -50,6 +53,7 @@ def test_giving_up_after_a_refused_call_is_asked_to_call_it_again() -> None:
         "The capital of France is Paris.",  # an answer
         '<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>',  # a call
         "The file does not exist. I will create it for you.",  # never an invented write
+        "The tests pass now. Let me know if you want me to run them again.",  # a courtesy
         "",
     ],
 )

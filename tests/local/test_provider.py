@@ -13,9 +13,17 @@ from pathlib import Path
 import attrs
 import pytest
 
-from harness.actors.model import Finish, Provider, ProviderCall, ProviderError
+from harness.actors.model import (
+    Finish,
+    Provider,
+    ProviderCall,
+    ProviderError,
+    parse_reply,
+    text_protocol_prompt,
+)
 from harness.actors.model.local import DEFAULT_MODEL, make_provider, stream_load
 from harness.actors.model.local._provider import LocalProvider
+from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 from harness.ipc import Message
 from harness.messages.local import LoadLocalModel, LocalModelProgress
 from harness.messages.model import ChatMessage, ChatOptions, TextDelta, Usage
@@ -67,6 +75,30 @@ async def test_streams_raw_text_then_usage_then_finish(
     await _collect(shared_provider.stream(small))
     assert shared_provider.preload(DEFAULT_MODEL) is before
     assert DEFAULT_MODEL in await shared_provider.list_models("", None)
+
+
+async def test_a_reply_that_announces_a_read_and_stops_ends_with_the_read(
+    shared_provider: LocalProvider,
+) -> None:
+    tools = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
+    call = ProviderCall(
+        model=DEFAULT_MODEL,
+        system="Begin every reply with the words: I will read the file calc.py. Then stop.\n\n"
+        + text_protocol_prompt(tools),
+        messages=(ChatMessage(role="user", content="What does calc.py do?"),),
+        options=ChatOptions(max_tokens=120, temperature=0.0),
+        text_protocol=True,
+        text_tools=tuple(tools),
+    )
+    events = await _collect(shared_provider.stream(call))
+    text = "".join(e.text for e in events if isinstance(e, TextDelta))
+    first = text.partition("\n\n<tool_call>")[0]
+    assert "I will read" in first
+    assert "<tool_call>" not in first  # the model stopped without the call...
+    parsed = parse_reply(text, {t.name: tuple(t.parameters["properties"]) for t in tools})
+    # ...and the one more generation it was given is that call, whole
+    assert [(c.name, c.arguments) for c in parsed.calls] == [("read_file", {"path": "calc.py"})]
+    assert text.rstrip().endswith("</tool_call>")
 
 
 async def test_closing_the_stream_stops_generation_within_a_token(

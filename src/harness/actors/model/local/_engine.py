@@ -159,6 +159,7 @@ class LoadedModel:
         temperature: float | None = None,
         seed: int | None = None,
         grammar: str = "",
+        lazy: bool = True,
     ) -> Generation:
         """Generate one reply to *messages*, calling ``on_text`` with each piece of text.
 
@@ -169,7 +170,8 @@ class LoadedModel:
         a call: with a *grammar* it is taken back to write that call (once), else the
         turn ends there. *grammar* (GBNF,
         see :func:`~harness.actors.model.local._grammar.tool_call_grammar`) constrains
-        what follows ``<tool_call>``.
+        what follows ``<tool_call>``; with ``lazy=False`` it binds the reply from its
+        first token (the reply is then a call, whatever the model would have written).
 
         Raises:
             ModelLoadError: the prompt does not fit in the context (``context_length``).
@@ -192,7 +194,7 @@ class LoadedModel:
         self._set_abort(None)
         if cancel.is_set():
             return Generation("cancelled", len(tokens), 0, cached)
-        sampler = self._sampler(temp, seed, grammar)
+        sampler = self._sampler(temp, seed, grammar, lazy)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         produced = 0
         finish = "length"
@@ -259,23 +261,29 @@ class LoadedModel:
             on_text(tail)
         return Generation(finish, len(tokens), produced, cached)
 
-    def _sampler(self, temp: float, seed: int | None, grammar: str) -> Any:
-        """The sampler chain: the lazy tool-call grammar first, then the usual cuts."""
+    def _sampler(self, temp: float, seed: int | None, grammar: str, lazy: bool = True) -> Any:
+        """The sampler chain: the tool-call grammar first (lazy: from its triggers on),
+        then the usual cuts."""
         from harness.actors.model.local._grammar import TRIGGERS
 
         internals: Any = importlib.import_module("llama_cpp._internals")
         sampler = internals.LlamaSampler()
         if grammar:
-            patterns = (ctypes.c_char_p * len(TRIGGERS))(*(t.encode() for t in TRIGGERS))
-            made = self._lib.llama_sampler_init_grammar_lazy_patterns(
-                self._vocab,
-                grammar.encode(),
-                b"root",
-                patterns,
-                len(TRIGGERS),
-                (self._lib.llama_token * 0)(),
-                0,
-            )
+            if lazy:
+                patterns = (ctypes.c_char_p * len(TRIGGERS))(*(t.encode() for t in TRIGGERS))
+                made = self._lib.llama_sampler_init_grammar_lazy_patterns(
+                    self._vocab,
+                    grammar.encode(),
+                    b"root",
+                    patterns,
+                    len(TRIGGERS),
+                    (self._lib.llama_token * 0)(),
+                    0,
+                )
+            else:
+                made = self._lib.llama_sampler_init_grammar(
+                    self._vocab, grammar.encode(), b"root"
+                )
             if not made:  # a grammar llama.cpp cannot parse: an error, never a NULL in the chain
                 raise ModelLoadError(f"llama.cpp refused the tool-call grammar of {self.name}")
             self._lib.llama_sampler_chain_add(sampler.sampler, made)

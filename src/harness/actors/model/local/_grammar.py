@@ -53,9 +53,13 @@ def _literal(text: str) -> str:
     return json.dumps(text)
 
 
-def tool_call_grammar(tools: Sequence[ToolSchema]) -> str:
+def tool_call_grammar(tools: Sequence[ToolSchema], *, tagged_only: bool = False) -> str:
     """GBNF for one ``<tool_call>…</tool_call>`` block calling one of *tools*; the empty
-    string when there are none."""
+    string when there are none.
+
+    The lazy grammar's root also takes the fenced and bare forms its triggers start. A
+    grammar that binds a reply from its first token (the call a nudged model was asked
+    for) takes the ``<tool_call>`` block only: the form the prompt teaches."""
     if not tools:
         return ""
     llama_grammar: Any = importlib.import_module("llama_cpp.llama_grammar")
@@ -98,5 +102,5 @@ def tool_call_grammar(tools: Sequence[ToolSchema]) -> str:
     call = conv._add_rule("call", " | ".join(calls))
     tagged = f'"<tool_call>" space {call} "\\n"? "</tool_call>"'
     fenced = f'"```" ("json" | "tool_call")? "\\n" space {call} space "```"'
-    conv._add_rule("root", f"{tagged} | {fenced} | {call}")
+    conv._add_rule("root", tagged if tagged_only else f"{tagged} | {fenced} | {call}")
     return str(conv.format_grammar())

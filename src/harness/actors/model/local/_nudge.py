@@ -6,7 +6,10 @@ call; refused an ambiguous ``edit_file`` it answers "I need to include more surr
 text" and stops. Either way the turn ends with nothing done. A reply that makes no call but
 announces an action (a first-person intention and a verb a tool performs), or claims one
 ("I read the file and found …") before any tool ran, gets one more generation in the same
-turn, after a short user line naming the tool to use.
+turn, after a short user line naming the tool to use; with the call grammar on, that
+generation is bound by the grammar of a call to that tool from its first token, since
+measured, asked in words the model described the call again instead of writing it (0 calls
+in 8 nudged replies).
 
 Creating and writing are left out on purpose: a model nudged to "create" a file it could
 not find would write an invented one.
@@ -18,14 +21,25 @@ import json
 import re
 from collections.abc import Sequence
 
+import attrs
+
 from harness.actors.model import parse_reply
 from harness.messages.model import ToolSchema
 
-__all__ = ["nudge_for"]
+__all__ = ["Nudge", "nudge_for"]
+
+
+@attrs.frozen
+class Nudge:
+    """The user line asking the model to go on, and the tool it names."""
+
+    text: str
+    tool: str
+
 
 _INTENT = re.compile(
-    r"\b(I will|I'll|I am going to|I'm going to|Let me|Let's|I need to|I should|I must|"
-    r"I would|Next, I|First, I|I can now)\b",
+    r"\b(I will|I'll|I am going to|I'm going to|Let me(?! know)|Let's|I need to|I should|"
+    r"I must|Next, I|First, I|I can now)\b",
     re.I,
 )
 _CLAIM = re.compile(r"\bI (have |just )?(read|checked|looked at|opened|ran|searched)\b", re.I)
@@ -57,9 +71,9 @@ def _verb_tool(sentence: str, names: Sequence[str]) -> str | None:
 
 def nudge_for(
     reply: str, history: Sequence[dict[str, str]], tools: Sequence[ToolSchema]
-) -> str | None:
-    """The user line that asks the model to go on, or ``None`` when *reply* needs none
-    (it made a call, or it announces nothing a tool does)."""
+) -> Nudge | None:
+    """What asks the model to go on, or ``None`` when *reply* needs none (it made a
+    call, or it announces nothing a tool does)."""
     names = [t.name for t in tools]
     if not names or not reply.strip():
         return None
@@ -89,11 +103,13 @@ def nudge_for(
         return None
     example = json.dumps({"name": tool, "arguments": {}})[:-2]
     if previous and previous[-1] == tool:
-        return (
+        return Nudge(
             f"Do it now: call {tool} again, using what the tool result above says. Write the "
-            f"<tool_call> block ({example}...) and nothing else."
+            f"<tool_call> block ({example}...) and nothing else.",
+            tool,
         )
-    return (
+    return Nudge(
         f"You said what you will do but did not do it. Do it now: call {tool}. Write the "
-        f"<tool_call> block ({example}...) and nothing else."
+        f"<tool_call> block ({example}...) and nothing else.",
+        tool,
     )

@@ -224,18 +224,21 @@ class LocalProvider:
                     elif isinstance(event, Usage | Finish):
                         ends.append(event)
             finish = next((e for e in ends if isinstance(e, Finish)), None)
-            line = None
+            nudge = None
             if self.nudge and finish is not None and finish.reason == "stop":
-                line = nudge_for("".join(reply), messages, call.text_tools)
-            if line is not None:
-                # once: the model said what it would do and stopped; ask it to do it
+                nudge = nudge_for("".join(reply), messages, call.text_tools)
+            if nudge is not None:
+                # once: the model said what it would do and stopped; ask it to do it,
+                # and (with the grammar) take nothing but that call
                 more = [
                     *messages,
                     {"role": "assistant", "content": "".join(reply)},
-                    {"role": "user", "content": line},
+                    {"role": "user", "content": nudge.text},
                 ]
+                forced = [t for t in call.text_tools if t.name == nudge.tool]
                 yield TextDelta(text="\n\n")
-                async with aclosing(self._generate(model, more, call)) as events:
+                nudged = self._generate(model, more, call, forced=forced[0] if forced else None)
+                async with aclosing(nudged) as events:
                     async for event in events:
                         if isinstance(event, TextDelta):
                             yield event
@@ -250,8 +253,14 @@ class LocalProvider:
             yield [e for e in ends if isinstance(e, Finish)][-1]
 
     async def _generate(
-        self, model: LoadedModel, messages: list[dict[str, str]], call: ProviderCall
+        self,
+        model: LoadedModel,
+        messages: list[dict[str, str]],
+        call: ProviderCall,
+        forced: ToolSchema | None = None,
     ) -> AsyncGenerator[ProviderEvent, None]:
+        """One generation; *forced*: the reply is a call to that tool (with the grammar
+        on), bound from its first token."""
         send, recv = trio.open_memory_channel[Any](math.inf)
         cancel = threading.Event()
         token = trio.lowlevel.current_trio_token()
@@ -259,7 +268,13 @@ class LocalProvider:
         def on_text(piece: str) -> None:
             token.run_sync_soon(_send, send, piece)
 
-        grammar = self._grammar(call.text_tools) if self.constrain else ""
+        lazy = forced is None or not self.constrain
+        if not self.constrain:
+            grammar = ""
+        elif forced is not None:
+            grammar = self._grammar((forced,), tagged_only=True)
+        else:
+            grammar = self._grammar(call.text_tools)
 
         def run() -> Any:
             return model.generate(
@@ -270,6 +285,7 @@ class LocalProvider:
                 temperature=call.options.temperature,
                 seed=call.options.seed,
                 grammar=grammar,
+                lazy=lazy,
             )
 
         def deliver(result: outcome.Outcome[Any]) -> None:
@@ -306,10 +322,12 @@ class LocalProvider:
         yield Usage(prompt_tokens=result.prompt_tokens, completion_tokens=result.completion_tokens)
         yield Finish(reason=result.finish_reason)
 
-    def _grammar(self, tools: tuple[ToolSchema, ...]) -> str:
-        key = json.dumps([[t.name, t.parameters] for t in tools], sort_keys=True, default=str)
+    def _grammar(self, tools: tuple[ToolSchema, ...], *, tagged_only: bool = False) -> str:
+        key = json.dumps(
+            [tagged_only, [[t.name, t.parameters] for t in tools]], sort_keys=True, default=str
+        )
         if key not in self._grammars:
-            self._grammars[key] = tool_call_grammar(tools)
+            self._grammars[key] = tool_call_grammar(tools, tagged_only=tagged_only)
         return self._grammars[key]
 
     async def list_models(self, base_url: str, api_key: str | None) -> tuple[str, ...]:
