@@ -51,6 +51,8 @@ Handler = Callable[[Workspace, dict[str, Any]], _files.Result]
 
 def read_file(ws: Workspace, args: dict[str, Any]) -> _files.Result:
     lexical = ws.resolve(args["path"])
+    if not os.path.lexists(lexical):
+        raise ToolError(ws.missing(lexical))
     r = _read_file(
         Path(os.path.realpath(lexical)),
         ws.rel(lexical),

@@ -122,6 +122,8 @@ def plan_write(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str | No
     if real.is_dir():
         raise ToolError(f"{shown} is a folder")
     old, version = read_text_for_change(real, shown)
+    if old is None:
+        _refuse_nested_copy(ws, shown)
     want = args.get("version")
     if want:
         if version is None:
@@ -131,6 +133,19 @@ def plan_write(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str | No
                 f"{shown} changed since it was read (version differs); read it again first"
             )
     return real, shown, old, content
+
+
+def _refuse_nested_copy(ws: Workspace, shown: str) -> None:
+    """Refuse creating ``project/calc.py`` in a workspace named ``project`` that has a
+    ``calc.py``: the path was written from the workspace's name, and the write would
+    leave a second, diverging copy of the file."""
+    head, _, rest = shown.partition("/")
+    named_like_root = rest and head == ws.root.name and not os.path.lexists(ws.root / head)
+    if named_like_root and os.path.lexists(ws.root / rest):
+        raise ToolError(
+            f"{shown} would be a new copy of {rest}, which exists: paths are relative "
+            f"to the workspace, so write {rest}"
+        )
 
 
 def write_file(ws: Workspace, args: dict[str, Any]) -> Result:
@@ -157,7 +172,8 @@ def plan_edit(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str, str]
     real, shown = _target(ws, args["path"])
     old, _ = read_text_for_change(real, shown)
     if old is None:
-        raise ToolError(f"{shown} does not exist; use write_file to create it")
+        # "create it" only when no file of that name is elsewhere: a second copy would diverge
+        raise ToolError(ws.missing(real, otherwise="use write_file to create it"))
     return real, shown, old, apply_edits(old, edits)
 
 
@@ -180,7 +196,7 @@ def _two(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, Path, str]:
     src = ws.resolve(args["source"])
     dst = ws.resolve(args["destination"])
     if not os.path.lexists(src):
-        raise ToolError(f"{ws.rel(src)} does not exist")
+        raise ToolError(ws.missing(src))
     if os.path.lexists(dst):
         raise ToolError(f"{ws.rel(dst)} already exists; delete it first or pick another name")
     if src.is_dir() and not src.is_symlink() and (dst == src or src in dst.parents):
@@ -347,9 +363,7 @@ def list_dir(ws: Workspace, args: dict[str, Any]) -> Result:
     target = ws.resolve(args.get("path") or ".", allow_root=True)
     shown = ws.rel(target)
     if not target.is_dir():
-        raise ToolError(
-            f"{shown} is not a folder" if target.exists() else f"{shown} does not exist"
-        )
+        raise ToolError(f"{shown} is not a folder" if target.exists() else ws.missing(target))
     entries = []
     hidden = []
     with os.scandir(target) as it:

@@ -132,6 +132,41 @@ class Workspace:
         # delete_path removes the link, not its target); its target was checked.
         return lexical if _inside(lexical, self.root) else real
 
+    def missing(self, lexical: Path, otherwise: str = "") -> str:
+        """The sentence for a path that does not exist, naming the file the caller most
+        likely meant: the same path without a leading folder named like the workspace
+        (small models write ``project/calc.py`` from the prompt's workspace line), else
+        up to three files of that name near the top of the workspace; *otherwise* (what
+        to do instead) follows when there is no such file."""
+        shown = self.rel(lexical)
+        guesses = self._near(shown)
+        if guesses:
+            return f"{shown} does not exist; did you mean {' or '.join(guesses)}?"
+        return f"{shown} does not exist; {otherwise}" if otherwise else f"{shown} does not exist"
+
+    def _near(self, shown: str) -> list[str]:
+        parts = shown.split("/")
+        if len(parts) > 1 and parts[0] == self.root.name:
+            rest = "/".join(parts[1:])
+            if os.path.lexists(self.root / rest):
+                return [rest]
+        name = parts[-1]
+        found: list[str] = []
+        seen = 0
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            depth = len(Path(dirpath).relative_to(self.root).parts)
+            dirnames[:] = (
+                []
+                if depth >= _NEAR_DEPTH
+                else sorted(d for d in dirnames if not d.startswith(".") and d not in _NEAR_SKIP)
+            )
+            seen += len(filenames) + len(dirnames)
+            if name in filenames or name in dirnames:
+                found.append(self.rel(Path(dirpath) / name))
+            if len(found) > 3 or seen > _NEAR_ENTRIES:
+                break
+        return found if len(found) <= 3 else []
+
     def rel(self, path: Path) -> str:
         """*path* relative to the root, with ``/`` separators (``.`` for the root)."""
         try:
@@ -139,6 +174,13 @@ class Workspace:
         except ValueError:
             text = os.path.relpath(path, self.root).replace(os.sep, "/")
         return text or "."
+
+
+# How far a missing path's name is looked for: a few levels and entries, so that a
+# mistyped path in a huge tree costs milliseconds, not a walk of it.
+_NEAR_DEPTH = 3
+_NEAR_ENTRIES = 5000
+_NEAR_SKIP = frozenset({"node_modules", "__pycache__", "venv", "target", "build", "dist"})
 
 
 def _inside(path: Path, root: Path) -> bool:

@@ -42,7 +42,7 @@ def rg_path() -> str | None:
 def _start(ws: Workspace, path: str | None) -> Path:
     start = ws.resolve(path or ".", allow_root=True)
     if not start.exists():
-        raise ToolError(f"{ws.rel(start)} does not exist")
+        raise ToolError(ws.missing(start))
     return Path(os.path.realpath(start))
 
 

@@ -281,9 +281,7 @@ class LoadedModel:
                     0,
                 )
             else:
-                made = self._lib.llama_sampler_init_grammar(
-                    self._vocab, grammar.encode(), b"root"
-                )
+                made = self._lib.llama_sampler_init_grammar(self._vocab, grammar.encode(), b"root")
             if not made:  # a grammar llama.cpp cannot parse: an error, never a NULL in the chain
                 raise ModelLoadError(f"llama.cpp refused the tool-call grammar of {self.name}")
             self._lib.llama_sampler_chain_add(sampler.sampler, made)

@@ -1,0 +1,69 @@
+"""A path that does not exist is answered with the file the caller most likely meant."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.tools.conftest import Call
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    """A workspace named as the small models' favourite wrong prefix."""
+    root = tmp_path / "project"
+    (root / "pkg" / "deep").mkdir(parents=True)
+    (root / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    (root / "pkg" / "deep" / "util.py").write_text("x = 1\n")
+    return root
+
+
+def _refusal(call: Call, name: str, **args: object) -> str:
+    out = call(name, **args)
+    assert not out.ok, out.output
+    return out.output
+
+
+def test_a_path_written_from_the_workspace_name_names_the_real_one(call: Call) -> None:
+    said = _refusal(call, "read_file", path="project/calc.py")
+    assert said == "project/calc.py does not exist; did you mean calc.py?"
+    said = _refusal(call, "edit_file", path="project/calc.py", old_text="-", new_text="+")
+    assert said == "project/calc.py does not exist; did you mean calc.py?"
+    assert "did you mean calc.py?" in _refusal(call, "list_dir", path="project/calc.py")
+
+
+def test_a_file_of_that_name_elsewhere_is_named(call: Call) -> None:
+    said = _refusal(call, "read_file", path="util.py")
+    assert said == "util.py does not exist; did you mean pkg/deep/util.py?"
+    said = _refusal(call, "move_file", source="util.py", destination="u.py")
+    assert "did you mean pkg/deep/util.py?" in said
+
+
+def test_with_no_such_file_anywhere_it_says_so_and_what_to_do(call: Call) -> None:
+    assert _refusal(call, "read_file", path="missing.txt") == "missing.txt does not exist"
+    said = _refusal(call, "edit_file", path="new.py", old_text="a", new_text="b")
+    assert said == "new.py does not exist; use write_file to create it"
+
+
+def test_too_many_files_of_that_name_name_none(call: Call, ws: Path) -> None:
+    for i in range(4):
+        (ws / f"d{i}").mkdir()
+        (ws / f"d{i}" / "conf.py").write_text("")
+    assert _refusal(call, "read_file", path="conf.py") == "conf.py does not exist"
+
+
+def test_a_new_copy_under_the_workspace_name_is_refused_and_nothing_written(
+    call: Call, ws: Path
+) -> None:
+    said = _refusal(call, "write_file", path="project/calc.py", content="invented\n")
+    assert said.startswith("project/calc.py would be a new copy of calc.py")
+    assert not (ws / "project").exists()
+    assert (ws / "calc.py").read_text().startswith("def add")
+    # a real sub-folder of that name is a path like any other
+    (ws / "project").mkdir()
+    assert call("write_file", path="project/calc.py", content="ok\n").ok
+    assert (ws / "project" / "calc.py").read_text() == "ok\n"
+    # and a new file in a new folder of another name is created as asked
+    assert call("write_file", path="other/calc.py", content="ok\n").ok
+    assert (ws / "other" / "calc.py").exists()
