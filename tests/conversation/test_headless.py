@@ -146,6 +146,30 @@ def test_temperature_and_seed_reach_the_provider(run_main, model: ScriptedModel)
     assert run_main("-p", "x", "--seed", "one", *base(model))[0] == 2
 
 
+def test_tools_offers_only_the_named_built_in_tools(run_main, model: ScriptedModel) -> None:
+    def offered() -> list[str]:
+        return sorted(t["function"]["name"] for t in model.requests[-1].get("tools", ()))
+
+    model.add(reply("all"))
+    assert run_main("-p", "x", *base(model))[0] == 0
+    assert {"delete_path", "read_file", "write_file"} <= set(offered())
+    model.add(reply("two"))
+    status, _, err = run_main("-p", "x", "--tools", "read_file, list_dir", *base(model))
+    assert status == 0, err
+    assert offered() == ["list_dir", "read_file"]
+    model.add(reply("small"))
+    assert run_main("-p", "x", "--tools", "small", *base(model))[0] == 0
+    assert "read_file" in offered()
+    assert "delete_path" not in offered()
+    # a name that is not a built-in tool: a clear error before anything runs
+    asked = len(model.requests)
+    status, _, err = run_main("-p", "x", "--tools", "read_file,rm_rf", *base(model))
+    assert status == 2
+    assert "no built-in tool named rm_rf" in err
+    assert "Traceback" not in err
+    assert len(model.requests) == asked
+
+
 def test_continue_and_resume_by_title(run_main, model: ScriptedModel) -> None:
     model.add(reply("one"), reply("two"), reply("three"))
     assert run_main("-p", "remember the number seven", *base(model))[0] == 0

@@ -113,6 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="native tool calls, tool calls as text in the reply, or auto (default)",
     )
     model.add_argument(
+        "--tools",
+        metavar="LIST",
+        help="offer only these built-in tools: names separated by commas, or 'small' for "
+        "the short list the embedded model gets (default: all; small for local)",
+    )
+    model.add_argument(
         "--temperature",
         type=_temperature,
         metavar="T",

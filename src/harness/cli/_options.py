@@ -17,6 +17,7 @@ from harness.conversation import ContextSettings, SessionOptions
 __all__ = [
     "context_settings",
     "default_model",
+    "offered_tools",
     "session_options",
     "switched_on",
     "system_prompt",
@@ -90,6 +91,27 @@ def context_settings(environ: Mapping[str, str]) -> ContextSettings:
     return ContextSettings(window=window, reserve=reserve, windows=windows, reserves=reserves)
 
 
+def offered_tools(text: str) -> tuple[str, ...]:
+    """The built-in tools ``--tools`` names: ``small`` (the embedded model's short list,
+    also what a small model behind an OpenAI-compatible server reads best), or names
+    separated by commas.
+
+    Raises:
+        ValueError: an empty list or a name that is not a built-in tool.
+    """
+    from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
+
+    if text.strip().lower() == "small":
+        return SMALL_MODEL_TOOLS
+    names = tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
+    known = [s.name for s in builtin_table().schemas()]
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        what = f"no built-in tool named {', '.join(unknown)}" if unknown else "no tool named"
+        raise ValueError(f"--tools: {what}; give 'small' or names from: {', '.join(known)}")
+    return names
+
+
 def switched_on(environ: Mapping[str, str], name: str) -> bool:
     """Whether variable *name* is set to ``1``, ``on``, ``yes`` or ``true``."""
     return environ.get(name, "").strip().lower() in ("1", "on", "yes", "true")
@@ -144,6 +166,8 @@ def session_options(
         value = getattr(args, name, None)
         if value is not None:
             kw[name] = value
+    if getattr(args, "tools", None):
+        kw["tools"] = offered_tools(args.tools)
     kw["context"] = context_settings(environ)
     kw["system_prompt"] = system_prompt(environ)
     kw["keep_thinking"] = switched_on(environ, "HARNESS_KEEP_THINKING")
