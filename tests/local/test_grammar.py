@@ -110,6 +110,19 @@ def test_a_constrained_call_names_a_real_tool_and_ends_the_turn(
     assert text.rstrip().endswith(("</tool_call>", "```")), text
 
 
+def test_bodies_are_required_where_the_grammar_leaves_out_the_other_way() -> None:
+    from harness.actors.tools import builtin_table
+
+    tools = builtin_table().schemas(names=("edit_file", "write_file"))
+    grammar = tool_call_grammar(tools).splitlines()
+    edit = next(line for line in grammar if '"\\"edit_file\\""' in line)
+    write = next(line for line in grammar if '"\\"write_file\\""' in line)
+    # edit_file's `edits` list is left out, so old and new text must come as bodies
+    assert edit.endswith('"<new_content>" "\\n"? body "</new_content>"')
+    assert "( " not in edit
+    assert write.endswith('"<content>" "\\n"? body "</content>"')
+
+
 def test_a_forced_call_takes_the_tagged_block_only() -> None:
     root = next(
         line

@@ -29,7 +29,7 @@ def test_read_file_numbers_and_hashes_lines(ws: Path, call: Call) -> None:
     ]
     assert out.data["truncated"] is False
     assert out.data["next_read"] is None
-    assert len(out.data["version"]) == 64
+    assert len(out.data["version"]) == 16
     assert f"version: {out.data['version']}" in out.output
 
 
@@ -166,6 +166,15 @@ def test_write_file_with_version_refuses_a_changed_file(ws: Path, call: Call) ->
     assert call("write_file", path="a.txt", content="ai\n", version=fresh).ok
     (ws / "a.txt").unlink()
     assert "deleted since" in call("write_file", path="a.txt", content="x", version=fresh).output
+
+
+def test_a_version_read_file_never_gives_is_refused_as_such(ws: Path, call: Call) -> None:
+    # what a small model wrote: not "changed since it was read", which sent it to read again
+    (ws / "util.py").write_text("def helper(x):\n    return x * 2\n")
+    out = call("write_file", path="util.py", content="def compute(): pass\n", version="1.0.0")
+    assert not out.ok
+    assert out.output.startswith("version '1.0.0' is not one read_file gives")
+    assert (ws / "util.py").read_text().startswith("def helper")
 
 
 def test_write_file_refuses_huge_content(ws: Path, call: Call) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -20,7 +21,7 @@ import attrs
 
 from harness.actors.tools._edit import apply_edits, normalize_edits, unified_diff
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
-from harness.actors.tools._readfile import file_version, open_regular
+from harness.actors.tools._readfile import VERSION_CHARS, file_version, open_regular
 
 __all__ = [
     "MAX_COPY_BYTES",
@@ -125,6 +126,11 @@ def plan_write(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str | No
     if old is None:
         _refuse_nested_copy(ws, shown)
     want = args.get("version")
+    if want and not re.fullmatch(rf"[0-9a-f]{{{VERSION_CHARS}}}", want):
+        raise ToolError(
+            f"version {want!r} is not one read_file gives; leave version out, or copy it "
+            "from the last line of read_file's result"
+        )
     if want:
         if version is None:
             raise ToolError(f"{shown} was deleted since it was read; read it again")

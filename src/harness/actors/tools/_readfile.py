@@ -16,6 +16,7 @@ __all__ = [
     "FULL_HASH_LIMIT",
     "MAX_CHARS",
     "MAX_LINES",
+    "VERSION_CHARS",
     "ReadResult",
     "file_version",
     "line_hash",
@@ -64,8 +65,14 @@ def open_regular(path: Path, what: str) -> tuple[BinaryIO, os.stat_result]:
     return os.fdopen(fd, "rb"), st
 
 
+VERSION_CHARS = 16
+"""Hex digits of a version: 64 bits tell a changed file apart, and every read shows it, so
+a whole SHA-256 cost each read 30 more tokens (and small models recited it as news)."""
+
+
 def file_version(f: BinaryIO, st: os.stat_result) -> str:
-    """The version of an open file (see :data:`FULL_HASH_LIMIT`)."""
+    """The version of an open file (see :data:`FULL_HASH_LIMIT`): the first
+    :data:`VERSION_CHARS` hex digits of its SHA-256."""
     f.seek(0)
     h = hashlib.sha256()
     if st.st_size <= FULL_HASH_LIMIT:
@@ -75,7 +82,7 @@ def file_version(f: BinaryIO, st: os.stat_result) -> str:
         h.update(f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:".encode())
         h.update(f.read(_CHUNK))
     f.seek(0)
-    return h.hexdigest()
+    return h.hexdigest()[:VERSION_CHARS]
 
 
 class ReadResult:
@@ -136,7 +143,7 @@ def _read_whole(
     for n, part in enumerate(parts, 1):
         segment = part.rstrip("\r")
         lines.append(f"{n}:{line_hash(segment)}|{segment}")
-    version = hashlib.sha256(data).hexdigest()
+    version = hashlib.sha256(data).hexdigest()[:VERSION_CHARS]
     out = lines or ["(empty file)" if st.st_size == 0 else "(no lines in that range)"]
     data_out: dict[str, Any] = {
         "path": shown,

@@ -12,6 +12,9 @@ made-up tool result after it.
 Optional parameters that are not strings (line ranges, timeouts, flags) are left out of the
 grammar: measured, the 1.5B model otherwise reads ``"start_line": 1, "end_line": 1`` of a
 two-line file and answers from its first line. Their defaults are what a small model needs.
+When that leaves a tool's optional bodies as the only way to give its work (``edit_file``
+without its ``edits`` list), the bodies are required: measured, a call bound by the grammar
+otherwise closed at ``{"path": "calc.py"}`` and did nothing.
 """
 
 from __future__ import annotations
@@ -81,6 +84,10 @@ def tool_call_grammar(tools: Sequence[ToolSchema], *, tagged_only: bool = False)
             if k not in tags
             and (k in required or (isinstance(v, dict) and v.get("type") == "string"))
         }
+        # the alternative the grammar leaves out (a list of edits) leaves the bodies as the
+        # only way left to say what to do
+        left_out = [k for k in props if k not in offered and k not in tags]
+        bodies_needed = bool(tags) and bool(left_out) and not set(tags) & set(required)
         schema = {
             "type": "object",
             "properties": offered,
@@ -97,7 +104,7 @@ def tool_call_grammar(tools: Sequence[ToolSchema], *, tagged_only: bool = False)
         ]
         for param, tag in tags.items():
             block = f'"\\n"? {_literal(f"<{tag}>")} "\\n"? body {_literal(f"</{tag}>")}'
-            parts.append(block if param in required else f"( {block} )?")
+            parts.append(block if param in required or bodies_needed else f"( {block} )?")
         calls.append(conv._add_rule(f"call{i}", " ".join(parts)))
     call = conv._add_rule("call", " | ".join(calls))
     tagged = f'"<tool_call>" space {call} "\\n"? "</tool_call>"'
