@@ -47,6 +47,39 @@ def test_giving_up_after_a_refused_call_is_asked_to_call_it_again() -> None:
     assert line.tool == "edit_file"
 
 
+READ_GREET = [
+    {"role": "user", "content": "In greet.py, rename the parameter nam to name."},
+    {
+        "role": "assistant",
+        "content": '<tool_call>{"name": "read_file", "arguments": {"path": "greet.py"}}'
+        "</tool_call>",
+    },
+    {"role": "user", "content": "<tool_response>\n1:71|def greet(nam):\n</tool_response>"},
+]
+
+
+def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
+    reply = "I read greet.py and replaced nam with name. The function now reads: ..."
+    line = nudge_for(reply, READ_GREET, TOOLS)
+    assert line is not None
+    assert line.tool == "edit_file"
+    assert "not changed any file" in line.text
+    # after an edit was made the same words are the summary
+    edited = [
+        *READ_GREET,
+        {
+            "role": "assistant",
+            "content": '<tool_call>{"name": "edit_file", "arguments": {"path": "greet.py"}}'
+            "</tool_call>",
+        },
+        {"role": "user", "content": "<tool_response>\nedited greet.py\n</tool_response>"},
+    ]
+    assert nudge_for(reply, edited, TOOLS) is None
+    # an edit in an earlier task does not count for this one
+    later = [*edited, {"role": "assistant", "content": "Done."}, *READ_GREET]
+    assert nudge_for(reply, later, TOOLS) is not None
+
+
 @pytest.mark.parametrize(
     "reply",
     [
@@ -54,6 +87,7 @@ def test_giving_up_after_a_refused_call_is_asked_to_call_it_again() -> None:
         '<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>',  # a call
         "The file does not exist. I will create it for you.",  # never an invented write
         "The tests pass now. Let me know if you want me to run them again.",  # a courtesy
+        "I read calc.py and changed nothing: it is correct.",  # a summary
         "",
     ],
 )

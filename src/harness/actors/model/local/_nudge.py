@@ -5,7 +5,8 @@ will read the calc.py file ... If I find any issues, I will fix them" and stops,
 call; refused an ambiguous ``edit_file`` it answers "I need to include more surrounding
 text" and stops. Either way the turn ends with nothing done. A reply that makes no call but
 announces an action (a first-person intention and a verb a tool performs), or claims one
-("I read the file and found …") before any tool ran, gets one more generation in the same
+("I read the file and found …") before any tool ran, or claims a change ("I replaced nam
+with name") when no edit was made since the prompt, gets one more generation in the same
 turn, after a short user line naming the tool to use; with the call grammar on, that
 generation is bound by the grammar of a call to that tool from its first token, since
 measured, asked in words the model described the call again instead of writing it (0 calls
@@ -43,6 +44,12 @@ _INTENT = re.compile(
     re.I,
 )
 _CLAIM = re.compile(r"\bI (have |just )?(read|checked|looked at|opened|ran|searched)\b", re.I)
+_DID = r"(replaced|renamed|changed|fixed|updated|edited|modified|corrected)\b(?! nothing)"
+# "I replaced …", "I then fixed …", "I read calc.py and replaced …" (in one sentence)
+_CHANGED = re.compile(
+    rf"\bI (have |then |just |also )?{_DID}|\bI\b(?:(?!\. )[^\n]){{0,80}}\band (then )?{_DID}"
+)
+_EDITS = ("edit_file", "write_file")
 # verbs -> the tool that does them
 _VERBS: tuple[tuple[str, str], ...] = (
     (r"fix|edit|change|modify|correct|replace|update|rename|include more", "edit_file"),
@@ -69,6 +76,19 @@ def _verb_tool(sentence: str, names: Sequence[str]) -> str | None:
     return min(hits)[1] if hits else None
 
 
+def _edited(history: Sequence[dict[str, str]]) -> bool:
+    """Whether an edit was asked for since the user's last prompt (a call to a tool
+    that writes, in an assistant message after it)."""
+    for msg in reversed(history):
+        if msg["role"] == "user" and "<tool_response>" not in msg["content"]:
+            return False
+        if msg["role"] == "assistant" and any(
+            n in _EDITS for n in _LAST_CALL.findall(msg["content"])
+        ):
+            return True
+    return False
+
+
 def nudge_for(
     reply: str, history: Sequence[dict[str, str]], tools: Sequence[ToolSchema]
 ) -> Nudge | None:
@@ -86,6 +106,18 @@ def nudge_for(
     if intent is None and asked:
         # "I read the file and found the code." with no call made: it read nothing
         intent = _CLAIM.search(reply)
+    if intent is None and "edit_file" in names and not _edited(history):
+        # "I replaced nam with name" after a read, and nothing was written: it edited
+        # nothing; asked for the edit, it gets the edit's grammar
+        claim = _CHANGED.search(reply)
+        if claim is not None:
+            return Nudge(
+                "You have not changed any file yet: no edit was made. Make the change now: "
+                'call edit_file. Write the <tool_call> block ({"name": "edit_file", '
+                '"arguments": {"path": ...}} then <old_content> and <new_content>) and nothing '
+                "else.",
+                "edit_file",
+            )
     if intent is None:
         return None
     sentence = reply[intent.start() :].split("\n\n", 1)[0]
