@@ -87,7 +87,7 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
         '<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>',  # a call
         "The file does not exist. I will create it for you.",  # never an invented write
         "The tests pass now. Let me know if you want me to run them again.",  # a courtesy
-        "I read calc.py and changed nothing: it is correct.",  # a summary
+        "It is correct as it is, so I changed nothing.",  # a summary
         "",
     ],
 )
