@@ -8,7 +8,10 @@ In one run, alternating so both see the same machine:
   with the one before, through ``ChatRequest`` on the model worker, beside
   ``Llama.create_completion`` on the same rendered prompt;
 - generated tokens/s: 64 tokens, first token to last, both ways;
-- time to first token of a short prompt, both ways.
+- time to first token of a short prompt, both ways;
+- the lazy tool-call grammar's cost per token while it waits for a call to start (its
+  trigger search over everything generated), at the end of a 1,500-token reply without a
+  call, beside the same sampler chain without the grammar.
 
 The goal: the worker adds under 5%. Run: ``python -m bench local``.
 """
@@ -204,6 +207,37 @@ async def _bench(direct: Direct, threads: int) -> list[tuple[str, str, str]]:
     return rows
 
 
+def _trigger_cost() -> tuple[str, str, str]:
+    """ms per token of the grammar sampler over the last 300 tokens of a long reply."""
+    from harness.actors.model.local._grammar import tool_call_grammar
+    from harness.actors.model.local._provider import LocalProvider
+    from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
+
+    model = LocalProvider().preload(DEFAULT_MODEL).wait()
+    reply = "".join(
+        f"{i}. **Step {i}**:\n\nI looked at `calc.py` again and checked line {i}.\n\n"
+        for i in range(1, 200)
+    )
+    tokens = model.tokenize(reply)[:1500]
+    grammar = tool_call_grammar(builtin_table().schemas(names=SMALL_MODEL_TOOLS))
+    per_token = []
+    for g in (grammar, ""):
+        sampler = model._sampler(0.2, 1, g)
+        for token in tokens[:-300]:
+            sampler.accept(token)
+        t0 = time.perf_counter()
+        for token in tokens[-300:]:
+            sampler.accept(token)
+        per_token.append((time.perf_counter() - t0) / 300 * 1000)
+        sampler.close()
+    model.close()
+    return (
+        "grammar waiting for a call, per token at 1,500 tokens",
+        f"{per_token[0]:.3f} ms",
+        f"{per_token[1]:.3f} ms without the grammar",
+    )
+
+
 def run() -> list[tuple[str, str, str]]:
     """Measure; rows of (what, figure, beside)."""
     entry = lookup(DEFAULT_MODEL)
@@ -220,6 +254,7 @@ def run() -> list[tuple[str, str, str]]:
     return [
         ("assembled file ready (cached, stamp check)", f"{verify_s:.3f} s", str(path.name)),
         *rows,
+        _trigger_cost(),
     ]
 
 

@@ -212,3 +212,15 @@ def test_every_call_opening_a_trigger_takes_the_grammar_takes_too(
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split() == ["accepted"] * len(openings)
+    # and each opening did switch the grammar on: what follows a whole call is refused,
+    # which llama.cpp can only signal by aborting the process
+    for opening in openings:
+        after = subprocess.run(
+            [sys.executable, "-c", _FEED, opening + " and then some words"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            check=False,
+        )
+        assert after.returncode == -6, (opening, after.returncode, after.stdout)

@@ -36,14 +36,17 @@ _WS = r"[ \t\n]{0,24}"
 _SPACE = r"[ \t\n]{0,24}"
 
 TRIGGERS = (
-    r"[\s\S]*?(<tool_call>)[\s\S]*",
-    rf'[\s\S]*?(```(?:json|tool_call)?\n{_WS}\{{{_WS}"name")[\s\S]*',
-    rf'[\s\S]*?(\{{{_WS}"name"{_WS}:)[\s\S]*',
+    r"(<tool_call>)",
+    rf'(```(?:json|tool_call)?\n{_WS}\{{{_WS}"name")',
+    rf'(\{{{_WS}"name"{_WS}:)',
 )
-"""The lazy grammar's triggers: the whole text so far, matched; the grammar applies from
-the first group (llama.cpp matches a trigger pattern against everything generated). What
-a group matches must be the start of a call the grammar accepts: llama.cpp feeds it to the
-grammar, and text the grammar refuses there is an exception no caller can catch, which
+"""The lazy grammar's triggers; the grammar applies from the first group. llama.cpp
+searches each pattern anywhere in everything generated so far, after every token (a
+pattern in ``^…$`` would be matched whole instead). So a pattern is only the opening it
+looks for: wrapped in ``[\\s\\S]*?(…)[\\s\\S]*`` it tried every start and every length, and
+a reply of 400 tokens spent 48 ms a token in the trigger search, 1 s at 1,700 (measured).
+What a group matches must be the start of a call the grammar accepts: llama.cpp feeds it to
+the grammar, and text the grammar refuses there is an exception no caller can catch, which
 aborts the process (measured: an indented fence, ``   ```json\n   {``, killed the worker
 with SIGABRT when the grammar took one space at most)."""
 
