@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 
 from harness.actors.model.local._errors import ModelLoadError, ModelNotInstalled
+from harness.actors.model.local._looping import LoopWatch
 
 __all__ = ["Generation", "LoadedModel", "default_threads", "load_model", "usable_cores"]
 
@@ -165,10 +166,11 @@ class LoadedModel:
 
         Blocking; call it from a thread. Returns when the model ends its turn, closes a
         tool call (``</tool_call>``, or the closing fence of a fenced call), a limit is
-        reached, or *cancel* is set (checked after every token). A model that starts to
-        write a tool's result itself (``<tool_response>``, never shown) believes it made
-        a call: with a *grammar* it is taken back to write that call (once), else the
-        turn ends there. *grammar* (GBNF,
+        reached, a prose line comes for the fourth time (a loop, see
+        :mod:`~harness.actors.model.local._looping`), or *cancel* is set (checked after
+        every token). A model that starts to write a tool's result itself
+        (``<tool_response>``, never shown) believes it made a call: with a *grammar* it is
+        taken back to write that call (once), else the turn ends there. *grammar* (GBNF,
         see :func:`~harness.actors.model.local._grammar.tool_call_grammar`) constrains
         what follows ``<tool_call>``; with ``lazy=False`` it binds the reply from its
         first token (the reply is then a call, whatever the model would have written).
@@ -202,6 +204,7 @@ class LoadedModel:
         held = ""  # text that may be the start of a made-up tool result
         held_tokens: list[int] = []
         redirect = self._call_token if grammar else None
+        loops = LoopWatch()
         try:
             while produced < limit:
                 if cancel.is_set():
@@ -243,7 +246,7 @@ class LoadedModel:
                             held_tokens = []
                         elif keep <= len(piece):
                             held_tokens = [token]
-                    if _call_closed(text, len(piece)):
+                    if _call_closed(text, len(piece)) or loops.looping(piece):
                         finish = "stop"
                         break
                 if produced >= limit:

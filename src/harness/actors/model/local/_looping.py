@@ -1,0 +1,49 @@
+"""Noticing a reply that has started to repeat itself, so generation stops there.
+
+Measured with the 1.5B model: after a refused read it wrote a numbered list whose items
+alternated "**Answer the question**:" and the same sentence, 65 items and 6,800 characters
+before the output limit, 15 minutes under load. A prose line of some length written for
+the fourth time is such a loop; code (inside a fence or a tool call) is left alone, since
+code repeats lines for good reasons.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+__all__ = ["LoopWatch"]
+
+MIN_CHARS = 16
+"""Shorter lines ("```", "}", "**Step**:") repeat in good replies."""
+
+TIMES = 4
+"""The same line this many times is a loop."""
+
+_CALL_TAGS = ("<tool_call>", "<content>", "<old_content>", "<new_content>")
+
+
+class LoopWatch:
+    """Fed the reply piece by piece; says when a prose line comes for the :data:`TIMES`-th
+    time."""
+
+    def __init__(self) -> None:
+        self._seen: Counter[str] = Counter()
+        self._line = ""
+        self._in_fence = False
+        self._in_call = False
+
+    def looping(self, piece: str) -> bool:
+        """Whether the lines *piece* completes make the reply a loop."""
+        *done, self._line = (self._line + piece).split("\n")
+        for line in done:
+            text = line.strip()
+            if text.startswith("```"):
+                self._in_fence = not self._in_fence
+                continue
+            self._in_call = self._in_call or any(tag in text for tag in _CALL_TAGS)
+            if self._in_call or self._in_fence or len(text) < MIN_CHARS:
+                continue
+            self._seen[text] += 1
+            if self._seen[text] >= TIMES:
+                return True
+        return False

@@ -1,0 +1,43 @@
+"""A reply that repeats itself is stopped; replies that repeat for good reasons are not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness.actors.model.local._looping import LoopWatch
+
+LOOP = "".join(
+    f"{i}. **Answer the question**:\n\nThe bug in `calc.py` was fixed, and the test passed.\n\n"
+    for i in range(1, 40)
+)
+
+
+def _stops_at(text: str, piece: int = 3) -> int | None:
+    """Where the watch says "loop", fed *text* in pieces of *piece* characters."""
+    watch = LoopWatch()
+    for at in range(0, len(text), piece):
+        if watch.looping(text[at : at + piece]):
+            return at + piece
+    return None
+
+
+def test_a_numbered_list_saying_the_same_thing_is_stopped_at_its_fourth_time() -> None:
+    at = _stops_at(LOOP)
+    assert at is not None
+    said = LOOP[:at]
+    assert said.count("The bug in `calc.py` was fixed") == 4
+    assert "5. **Answer" not in said
+
+
+def test_code_and_calls_repeat_lines_freely() -> None:
+    line = "        self.assertEqual(result, expected)\n"
+    fenced = "Here are the tests:\n\n```python\n" + line * 8 + "```\n\nDone."
+    assert _stops_at(fenced) is None
+    call = '<tool_call>{"name": "write_file", "arguments": {"path": "t.py"}}\n<content>\n'
+    assert _stops_at(call + line * 8 + "</content></tool_call>") is None
+
+
+def test_short_lines_and_a_long_varied_answer_are_not_loops() -> None:
+    assert _stops_at("**Step**:\n\n" * 10) is None
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    assert _stops_at(readme.read_text(), piece=40) is None
