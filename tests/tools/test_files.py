@@ -195,11 +195,47 @@ def test_edit_file_replaces_exactly_once(ws: Path, call: Call) -> None:
 
 
 def test_edit_file_no_match_names_the_closest_lines(ws: Path, call: Call) -> None:
-    (ws / "a.py").write_text("def alpha(x):\n    return x + 1\n")
+    filler = "".join(f"n{i} = {i}\n" for i in range(60))
+    (ws / "a.py").write_text("def alpha(x):\n    return x + 1\n" + filler)
     out = call("edit_file", path="a.py", old_text="def alpha(y):", new_text="def beta(y):")
     assert not out.ok
     assert "not found" in out.output
     assert "line 1: def alpha(x):" in out.output
+    assert "n59" not in out.output
+
+
+def test_edit_file_no_match_in_a_small_file_shows_it_whole(ws: Path, call: Call) -> None:
+    (ws / "util.py").write_text("def helper(x):\n    return x * 2\n")
+    invented = "def helper():\n    pass\n"
+    out = call("edit_file", path="util.py", old_text=invented, new_text="def compute():\n")
+    assert not out.ok
+    assert out.output == (
+        "the edit: old_text was not found in the file; copy old_text exactly from the file, "
+        "which is now (between the lines of dashes):\n-----\ndef helper(x):\n"
+        "    return x * 2\n-----"
+    )
+
+
+def test_edit_file_reads_old_text_copied_with_its_line_tags(ws: Path, call: Call) -> None:
+    (ws / "greet.py").write_text("def greet(nam):\n    return 'hello ' + nam\n")
+    shown = call("read_file", path="greet.py").output.splitlines()
+    out = call(
+        "edit_file",
+        path="greet.py",
+        old_text="\n".join(shown[:2]),
+        new_text="def greet(name):\n    return 'hello ' + name",
+    )
+    assert out.ok, out.output
+    assert (ws / "greet.py").read_text() == "def greet(name):\n    return 'hello ' + name\n"
+    # tags on the new text too are taken off with the old text's
+    tagged = call("read_file", path="greet.py").output.splitlines()[0]
+    out = call("edit_file", path="greet.py", old_text=tagged, new_text=tagged.replace("name", "n"))
+    assert out.ok, out.output
+    assert (ws / "greet.py").read_text().startswith("def greet(n):\n")
+    # a text that only starts like a tag is matched as it is
+    (ws / "t.txt").write_text("1:ab|x\n")
+    assert call("edit_file", path="t.txt", old_text="1:ab|x", new_text="y").ok
+    assert (ws / "t.txt").read_text() == "y\n"
 
 
 def test_edit_file_several_matches_refused_with_lines(ws: Path, call: Call) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +17,15 @@ from harness.actors.tools._jail import ToolError
 __all__ = ["apply_edits", "normalize_edits", "unified_diff"]
 
 _MAX_DIFF_CHARS = 60_000
+
+# A file this small is shown whole when an old_text is not found in it: measured, a 1.5B
+# model that had not read the file sent invented old_text four times when told only the
+# closest line; the text itself is what it can copy from.
+_SHOW_WHOLE_LINES = 40
+_SHOW_WHOLE_CHARS = 4000
+
+# read_file's line tags ("12:a3|"), which models copy into old_text with the line
+_LINE_TAG = re.compile(r"^\d+:[0-9a-f]{2}\|", re.M)
 
 
 def unified_diff(old: str, new: str, path: str) -> str:
@@ -63,6 +73,26 @@ def _occurrences(text: str, needle: str) -> list[int]:
     return found
 
 
+def _untagged(text: str) -> str | None:
+    """*text* without read_file's line tags, when every line has one; else ``None``."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not lines or not all(_LINE_TAG.match(ln) for ln in lines):
+        return None
+    return _LINE_TAG.sub("", text)
+
+
+def _not_found(text: str, needle: str) -> str:
+    """What to copy from instead: a small file whole, else the lines closest to
+    *needle*'s first line."""
+    if text.count("\n") <= _SHOW_WHOLE_LINES and len(text) <= _SHOW_WHOLE_CHARS:
+        body = text if text.endswith("\n") else text + "\n"
+        return (
+            "; copy old_text exactly from the file, which is now (between the lines of "
+            f"dashes):\n-----\n{body}-----"
+        )
+    return _near_matches(text, needle)
+
+
 def _near_matches(text: str, needle: str) -> str:
     """The lines of *text* closest to *needle*'s first line, to help the model retry."""
     first = next((ln.strip() for ln in needle.splitlines() if ln.strip()), "")
@@ -99,7 +129,9 @@ def apply_edits(original: str, edits: Sequence[tuple[str, str]]) -> str:
 
     Each ``old_text`` must occur exactly once in the original (not in the result
     of earlier edits), and no two may overlap. A file with CRLF line ends also
-    accepts an ``old_text`` written with plain ``\\n``.
+    accepts an ``old_text`` written with plain ``\\n``, and an ``old_text`` whose every
+    line carries read_file's ``12:a3|`` tag is read without them (and so is its
+    ``new_text``, when it has them too).
     """
     crlf = "\r\n" in original
     spans: list[tuple[int, int, str, int]] = []
@@ -111,9 +143,14 @@ def apply_edits(original: str, edits: Sequence[tuple[str, str]]) -> str:
         if not found and crlf and "\n" in old and "\r\n" not in old:
             old, new = old.replace("\n", "\r\n"), new.replace("\n", "\r\n")
             found = _occurrences(original, old)
+        bare = _untagged(old) if not found else None
+        if bare:
+            # copied with read_file's line tags: the text is the rest of each line
+            old, new = bare, _untagged(new) or new
+            found = _occurrences(original, old)
         if not found:
             raise ToolError(
-                f"{label}: old_text was not found in the file{_near_matches(original, old)}"
+                f"{label}: old_text was not found in the file{_not_found(original, old)}"
             )
         if len(found) > 1:
             raise ToolError(
