@@ -9,7 +9,9 @@ success and median time, and the server's time as a ratio of the embedded one (t
 within 1.5x).
 
 What the server is sent is what any OpenAI-compatible server gets: the text protocol's
-stop sequences end a reply at the end of its call. The lazy call grammar the embedded model
+stop sequences end a reply at the end of its call. It is offered the embedded model's short
+tool list (``--tools small``), so both read the same prompt (with the whole table the server's
+prompt was 2,770 tokens). The lazy call grammar the embedded model
 uses is not sent: llama-server's chat endpoint replaces ``grammar_lazy`` and its triggers
 with its chat template's own, so a grammar sent there would bind the whole reply.
 
@@ -41,7 +43,7 @@ def run() -> list[tuple[str, str, str]]:
     server: dict[str, list[Outcome]] = {t.name: [] for t in tasks}
     with running_server() as base_url:
         through = ["--provider", "openai", "--base-url", base_url, "--model", "qwen"]
-        through += ["--tool-protocol", "text"]
+        through += ["--tool-protocol", "text", "--tools", "small"]
         for i in range(runs):
             for task in tasks:
                 # a failed run's events: failed-N.jsonl, N odd for the embedded model
