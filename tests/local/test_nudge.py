@@ -54,7 +54,11 @@ READ_GREET = [
         "content": '<tool_call>{"name": "read_file", "arguments": {"path": "greet.py"}}'
         "</tool_call>",
     },
-    {"role": "user", "content": "<tool_response>\n1:71|def greet(nam):\n</tool_response>"},
+    {
+        "role": "user",
+        "content": "<tool_response>\n1:71|def greet(nam):\nversion: 950bf3a5a8ce5c99\n"
+        "</tool_response>",
+    },
 ]
 
 
@@ -78,6 +82,36 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
     # an edit in an earlier task does not count for this one
     later = [*edited, {"role": "assistant", "content": "Done."}, *READ_GREET]
     assert nudge_for(reply, later, TOOLS) is not None
+
+
+def test_a_claimed_change_before_any_read_worked_is_not_asked_for_an_edit() -> None:
+    # the edit would be of text the model has not seen
+    failed = [
+        *READ_GREET[:2],
+        {"role": "user", "content": "<tool_response>\ngreet.py is a folder\n</tool_response>"},
+    ]
+    assert nudge_for("I then corrected the call and replaced nam.", failed, TOOLS) is None
+
+
+def test_a_path_the_tool_corrected_is_asked_for_with_that_path() -> None:
+    missed = [
+        {"role": "user", "content": "Fix the bug in calc.py"},
+        {
+            "role": "assistant",
+            "content": '<tool_call>{"name": "read_file", "arguments": {"path": '
+            '"project/calc.py"}}</tool_call>',
+        },
+        {
+            "role": "user",
+            "content": "<tool_response>\nproject/calc.py does not exist; did you mean "
+            "calc.py?\n</tool_response>",
+        },
+    ]
+    reply = "I read calc.py and found that it does not exist. I then corrected the call."
+    line = nudge_for(reply, missed, TOOLS)
+    assert line is not None
+    assert line.tool == "read_file"
+    assert '{"path": "calc.py"}' in line.text
 
 
 @pytest.mark.parametrize(

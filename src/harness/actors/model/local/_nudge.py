@@ -50,6 +50,10 @@ _CHANGED = re.compile(
     rf"\bI (have |then |just |also )?{_DID}|\bI\b(?:(?!\. )[^\n]){{0,80}}\band (then )?{_DID}"
 )
 _EDITS = ("edit_file", "write_file")
+# a tool's answer to a path that does not exist, naming the one meant (the tools' jail)
+_MEANT = re.compile(r"does not exist; did you mean ([^\s?]+)\?")
+# what only a read that worked shows, last in its result
+_READ_OK = re.compile(r"\nversion: [0-9a-f]+\s*</tool_response>")
 # verbs -> the tool that does them
 _VERBS: tuple[tuple[str, str], ...] = (
     (r"fix|edit|change|modify|correct|replace|update|rename|include more", "edit_file"),
@@ -76,17 +80,31 @@ def _verb_tool(sentence: str, names: Sequence[str]) -> str | None:
     return min(hits)[1] if hits else None
 
 
+def _since_prompt(history: Sequence[dict[str, str]]) -> list[dict[str, str]]:
+    """The messages after the user's last prompt (tool results are not prompts)."""
+    for i in range(len(history) - 1, -1, -1):
+        msg = history[i]
+        if msg["role"] == "user" and "<tool_response>" not in msg["content"]:
+            return list(history[i + 1 :])
+    return list(history)
+
+
 def _edited(history: Sequence[dict[str, str]]) -> bool:
     """Whether an edit was asked for since the user's last prompt (a call to a tool
     that writes, in an assistant message after it)."""
-    for msg in reversed(history):
-        if msg["role"] == "user" and "<tool_response>" not in msg["content"]:
-            return False
-        if msg["role"] == "assistant" and any(
-            n in _EDITS for n in _LAST_CALL.findall(msg["content"])
-        ):
-            return True
-    return False
+    return any(
+        n in _EDITS
+        for msg in _since_prompt(history)
+        if msg["role"] == "assistant"
+        for n in _LAST_CALL.findall(msg["content"])
+    )
+
+
+def _read_a_file(history: Sequence[dict[str, str]]) -> bool:
+    """Whether a read worked since the user's last prompt."""
+    return any(
+        _READ_OK.search(msg["content"]) for msg in _since_prompt(history) if msg["role"] == "user"
+    )
 
 
 def nudge_for(
@@ -103,12 +121,27 @@ def nudge_for(
     intent = _INTENT.search(reply)
     last = history[-1]["content"] if history else ""
     asked = bool(history) and history[-1]["role"] == "user" and "<tool_response>" not in last
+    previous: list[str] = []
+    if len(history) >= 2 and history[-1]["role"] == "user" and "<tool_response>" in last:
+        previous = _LAST_CALL.findall(history[-2]["content"])
+    meant = _MEANT.search(last) if previous and previous[-1] in names else None
+    if meant is not None:
+        # "project/calc.py does not exist; did you mean calc.py?" and no call: whatever
+        # the reply says, the next step is that call with the path the tool named
+        again = previous[-1]
+        return Nudge(
+            f"Call {again} again with the path {meant.group(1)}, as the tool result above "
+            f'says. Write the <tool_call> block ({{"name": "{again}", "arguments": '
+            f'{{"path": "{meant.group(1)}"}}}}) and nothing else.',
+            again,
+        )
     if intent is None and asked:
         # "I read the file and found the code." with no call made: it read nothing
         intent = _CLAIM.search(reply)
-    if intent is None and "edit_file" in names and not _edited(history):
+    if intent is None and "edit_file" in names and _read_a_file(history) and not _edited(history):
         # "I replaced nam with name" after a read, and nothing was written: it edited
-        # nothing; asked for the edit, it gets the edit's grammar
+        # nothing; asked for the edit, it gets the edit's grammar (never before a read
+        # worked: the edit would be of text it has not seen)
         claim = _CHANGED.search(reply)
         if claim is not None:
             return Nudge(
@@ -126,9 +159,6 @@ def nudge_for(
     ):
         return None
     tool = _named_tool(sentence, names) or _verb_tool(sentence, names)
-    previous: list[str] = []
-    if len(history) >= 2 and history[-1]["role"] == "user" and "<tool_response>" in last:
-        previous = _LAST_CALL.findall(history[-2]["content"])
     if tool is None and previous and previous[-1] in names:
         tool = previous[-1]
     if tool is None:

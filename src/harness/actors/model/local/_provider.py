@@ -53,6 +53,9 @@ __all__ = ["LocalProvider", "make_provider", "stream_load"]
 # How long closing a stream waits for the generating thread to notice the flag. One token
 # takes tens of milliseconds; the bound only guards against a wedged llama.cpp.
 _STOP_WAIT = 30.0
+NUDGED_TOKENS = 768
+"""The most a nudged reply (one call) may write: measured, a bound edit of a file the model
+misread wrote its body on to the output limit, 400 s under load."""
 _OFF = ("0", "off", "no", "false")
 
 
@@ -237,7 +240,9 @@ class LocalProvider:
                 ]
                 forced = [t for t in call.text_tools if t.name == nudge.tool]
                 yield TextDelta(text="\n\n")
-                nudged = self._generate(model, more, call, forced=forced[0] if forced else None)
+                limit = min(call.options.max_tokens or NUDGED_TOKENS, NUDGED_TOKENS)
+                once = attrs.evolve(call, options=attrs.evolve(call.options, max_tokens=limit))
+                nudged = self._generate(model, more, once, forced=forced[0] if forced else None)
                 async with aclosing(nudged) as events:
                     async for event in events:
                         if isinstance(event, TextDelta):
