@@ -14,7 +14,7 @@ import pytest
 from harness.actors.model import parse_reply, text_protocol_prompt
 from harness.actors.model.local import ModelLoadError
 from harness.actors.model.local._engine import LoadedModel, _call_closed
-from harness.actors.model.local._grammar import tool_call_grammar
+from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
 from harness.messages.model import ToolSchema
 
 READ = ToolSchema(
@@ -174,7 +174,7 @@ def test_a_grammar_llama_cpp_refuses_is_an_error_not_a_crash(loaded_model: Loade
 _FEED = """
 import sys
 from harness.actors.model.local import DEFAULT_MODEL
-from harness.actors.model.local._grammar import tool_call_grammar
+from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
 from harness.actors.model.local._provider import LocalProvider
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 
@@ -224,3 +224,67 @@ def test_every_call_opening_a_trigger_takes_the_grammar_takes_too(
             check=False,
         )
         assert after.returncode == -6, (opening, after.returncode, after.stdout)
+
+
+CALC_LINES = ["def add(a, b):", "    return a - b", "", "", "def mul(a, b):", "    return a * b"]
+
+
+def test_an_edit_bound_to_a_read_file_offers_its_own_lines_once_each() -> None:
+    g = edit_call_grammar("calc.py", CALC_LINES).splitlines()
+    old = next(line for line in g if line.startswith("old ::= "))
+    assert '"    return a - b\\n"' in old
+    assert '"def add(a, b):\\n    return a - b\\n"' in old
+    assert '"    return a * b"' in old  # the last line, with or without its newline
+    assert '"\\n\\ndef mul' not in old  # no run starts or ends on a blank line
+    assert '\\"calc.py\\"' in g[0]
+    # a line found twice is never offered alone: that edit would be refused
+    twice = edit_call_grammar("t.py", ["x = 1", "y = 2", "x = 1"])
+    assert '"x = 1\\n" |' not in twice
+    assert '"y = 2\\n"' in twice
+    assert 'old ::= "same\\nsame"\n' in edit_call_grammar("t.py", ["same", "same"])
+    assert edit_call_grammar("t.py", ["", " "]) == ""  # nothing to replace
+
+
+@pytest.mark.slow
+def test_a_bound_edit_replaces_text_that_is_in_the_file(loaded_model: LoadedModel) -> None:
+    from harness.actors.tools import builtin_table
+    from harness.actors.tools._edit import apply_edits
+
+    tools = builtin_table().schemas(names=("read_file", "edit_file"))
+    calc = "\n".join(CALC_LINES) + "\n"
+    shown = "".join(f"{i}:00|{line}\n" for i, line in enumerate(CALC_LINES, 1))
+    ask = [
+        {
+            "role": "system",
+            "content": "You are a coding assistant.\n\n" + text_protocol_prompt(tools),
+        },
+        {"role": "user", "content": "Fix the bug in calc.py: add must return the sum."},
+        {
+            "role": "assistant",
+            "content": '<tool_call>{"name": "read_file", "arguments": {"path": "calc.py"}}'
+            "</tool_call>",
+        },
+        {
+            "role": "user",
+            "content": f"<tool_response>\n{shown}version: 0123456789abcdef\n</tool_response>",
+        },
+        {"role": "user", "content": "Make the change now: call edit_file."},
+    ]
+    pieces: list[str] = []
+    result = loaded_model.generate(
+        ask,
+        pieces.append,
+        threading.Event(),
+        max_tokens=200,
+        temperature=0.0,
+        grammar=edit_call_grammar("calc.py", CALC_LINES),
+        lazy=False,
+    )
+    text = "".join(pieces)
+    assert result.finish_reason == "stop", text
+    parsed = parse_reply(text, {t.name: tuple(t.parameters["properties"]) for t in tools})
+    assert [c.name for c in parsed.calls] == ["edit_file"], text
+    args = parsed.calls[0].arguments
+    assert args["path"] == "calc.py"
+    # whatever it replaces it with, the old text is the file's, once: the edit applies
+    apply_edits(calc, [(args["old_text"], args["new_text"])])

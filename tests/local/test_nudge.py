@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.actors.model.local._nudge import nudge_for
+from harness.actors.model.local._nudge import last_read, nudge_for
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 
 TOOLS = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
@@ -131,3 +131,12 @@ def test_answers_calls_and_writes_are_left_alone(reply: str) -> None:
 
 def test_no_tools_no_nudge() -> None:
     assert nudge_for("I will read calc.py.", ASK, ()) is None
+
+
+def test_the_last_read_is_its_path_and_its_lines_untagged() -> None:
+    assert last_read(READ_GREET) == ("greet.py", ["def greet(nam):"])
+    assert last_read(READ_GREET[:1]) is None  # nothing read yet
+    failed = [*READ_GREET[:2], {"role": "user", "content": "<tool_response>\nno\n</tool_response>"}]
+    assert last_read(failed) is None
+    # a read before the latest prompt is another task's
+    assert last_read([*READ_GREET, {"role": "user", "content": "Now fix main.py"}]) is None

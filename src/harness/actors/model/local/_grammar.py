@@ -27,7 +27,7 @@ from typing import Any
 from harness.actors.model._textproto import body_params
 from harness.messages.model import ToolSchema
 
-__all__ = ["TRIGGERS", "tool_call_grammar"]
+__all__ = ["TRIGGERS", "edit_call_grammar", "tool_call_grammar"]
 
 # Whitespace between JSON tokens, as these models write it: none, one space, or
 # pretty-printed and indented (a call inside a Markdown list is indented). The triggers
@@ -114,3 +114,60 @@ def tool_call_grammar(tools: Sequence[ToolSchema], *, tagged_only: bool = False)
     fenced = f'"```" ("json" | "tool_call")? "\\n" space {call} space "```"'
     conv._add_rule("root", tagged if tagged_only else f"{tagged} | {fenced} | {call}")
     return str(conv.format_grammar())
+
+
+# The longest run of lines an edit bound to a read file may replace, and the size of file
+# whose runs are offered (past it, single lines): the grammar holds every run as a literal.
+_RUN_LINES = 8
+_RUNS_UP_TO = 200
+
+
+def edit_call_grammar(path: str, lines: Sequence[str]) -> str:
+    """GBNF for one ``edit_file`` call on *path* whose old text is a run of the file's
+    *lines* (as read_file showed them) that occurs once in it; the empty string when no
+    run does.
+
+    For a nudged edit after a read: measured, the 1.5B model asked for the edit wrote an
+    old text of its own (the fixed line, or its own indentation) that matched nothing, four
+    times in a row. Bound to the file's own lines it can only pick what to replace.
+    """
+    text = "\n".join(lines) + "\n"
+    longest = _RUN_LINES if len(lines) <= _RUNS_UP_TO else 1
+    runs: list[str] = []
+    for i in range(len(lines)):
+        for j in range(i + 1, min(len(lines), i + longest) + 1):
+            # the last line without its newline: the file may not end with one
+            if not lines[i].strip() or not lines[j - 1].strip():
+                continue  # runs start and end on a line with something on it
+            run = "\n".join(lines[i:j]) + ("\n" if j < len(lines) else "")
+            if text.count(run) == 1:
+                runs.append(run)
+    if not runs:
+        return ""
+    head = " space ".join(
+        [
+            '"<tool_call>"',
+            r'"{"',
+            r'"\"name\""',
+            '":"',
+            _literal(json.dumps("edit_file")),
+            '","',
+            r'"\"arguments\""',
+            '":"',
+            r'"{"',
+            r'"\"path\""',
+            '":"',
+            _literal(json.dumps(path)),
+            r'"}"',
+            r'"}"',
+        ]
+    )
+    return "\n".join(
+        [
+            f'root ::= {head} "\\n"? "<old_content>" "\\n"? old "</old_content>" "\\n"? '
+            f'"<new_content>" "\\n"? body "</new_content>" "\\n"? "</tool_call>"',
+            "old ::= " + " | ".join(_literal(r) for r in runs),
+            f"body ::= {_BODY}",
+            f"space ::= {_SPACE}",
+        ]
+    )

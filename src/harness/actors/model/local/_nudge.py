@@ -27,7 +27,7 @@ import attrs
 from harness.actors.model import parse_reply
 from harness.messages.model import ToolSchema
 
-__all__ = ["Nudge", "nudge_for"]
+__all__ = ["Nudge", "last_read", "nudge_for"]
 
 
 @attrs.frozen
@@ -98,6 +98,31 @@ def _edited(history: Sequence[dict[str, str]]) -> bool:
         if msg["role"] == "assistant"
         for n in _LAST_CALL.findall(msg["content"])
     )
+
+
+_CALL_JSON = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.S)
+_TAGGED_LINE = re.compile(r"^\d+:[0-9a-f]{2}\|(.*)$", re.M)
+
+
+def last_read(history: Sequence[dict[str, str]]) -> tuple[str, list[str]] | None:
+    """The path and lines (untagged) of the last file read since the user's last prompt:
+    a read_file call alone in its message, and its result; ``None`` when there is none."""
+    recent = _since_prompt(history)
+    for i in range(len(recent) - 1, 0, -1):
+        result, asked = recent[i], recent[i - 1]
+        if result["role"] != "user" or not _READ_OK.search(result["content"]):
+            continue
+        calls = _CALL_JSON.findall(asked["content"]) if asked["role"] == "assistant" else []
+        if len(calls) != 1:
+            return None
+        try:
+            call = json.loads(calls[0])
+            path = call["arguments"]["path"] if call.get("name") == "read_file" else None
+        except (ValueError, KeyError, TypeError):
+            return None
+        lines = _TAGGED_LINE.findall(result["content"])
+        return (path, lines) if isinstance(path, str) and lines else None
+    return None
 
 
 def _read_a_file(history: Sequence[dict[str, str]]) -> bool:

@@ -34,14 +34,14 @@ from harness.actors.model.local._errors import (
     LocalModelError,
     ModelNotInstalled,
 )
-from harness.actors.model.local._grammar import tool_call_grammar
+from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
 from harness.actors.model.local._loader import (
     DEFAULT_CONTEXT,
     Loader,
     LoadProgress,
     model_cache_dir,
 )
-from harness.actors.model.local._nudge import nudge_for
+from harness.actors.model.local._nudge import last_read, nudge_for
 from harness.actors.model.local._repeats import DEFAULT_REPEAT_CAP, check_repeats
 from harness.home import harness_home
 from harness.ipc import Message
@@ -238,11 +238,11 @@ class LocalProvider:
                     {"role": "assistant", "content": "".join(reply)},
                     {"role": "user", "content": nudge.text},
                 ]
-                forced = [t for t in call.text_tools if t.name == nudge.tool]
                 yield TextDelta(text="\n\n")
                 limit = min(call.options.max_tokens or NUDGED_TOKENS, NUDGED_TOKENS)
                 once = attrs.evolve(call, options=attrs.evolve(call.options, max_tokens=limit))
-                nudged = self._generate(model, more, once, forced=forced[0] if forced else None)
+                bound = self._bound(nudge.tool, messages, call.text_tools)
+                nudged = self._generate(model, more, once, bound=bound)
                 async with aclosing(nudged) as events:
                     async for event in events:
                         if isinstance(event, TextDelta):
@@ -262,10 +262,10 @@ class LocalProvider:
         model: LoadedModel,
         messages: list[dict[str, str]],
         call: ProviderCall,
-        forced: ToolSchema | None = None,
+        bound: str = "",
     ) -> AsyncGenerator[ProviderEvent, None]:
-        """One generation; *forced*: the reply is a call to that tool (with the grammar
-        on), bound from its first token."""
+        """One generation; *bound*: a grammar the whole reply must follow (else the lazy
+        grammar of the call's tools, with the grammar on)."""
         send, recv = trio.open_memory_channel[Any](math.inf)
         cancel = threading.Event()
         token = trio.lowlevel.current_trio_token()
@@ -273,13 +273,8 @@ class LocalProvider:
         def on_text(piece: str) -> None:
             token.run_sync_soon(_send, send, piece)
 
-        lazy = forced is None or not self.constrain
-        if not self.constrain:
-            grammar = ""
-        elif forced is not None:
-            grammar = self._grammar((forced,), tagged_only=True)
-        else:
-            grammar = self._grammar(call.text_tools)
+        lazy = not bound
+        grammar = bound or (self._grammar(call.text_tools) if self.constrain else "")
 
         def run() -> Any:
             return model.generate(
@@ -326,6 +321,21 @@ class LocalProvider:
         self.last = result
         yield Usage(prompt_tokens=result.prompt_tokens, completion_tokens=result.completion_tokens)
         yield Finish(reason=result.finish_reason)
+
+    def _bound(
+        self, tool: str, history: list[dict[str, str]], tools: tuple[ToolSchema, ...]
+    ) -> str:
+        """The grammar of the one call a nudge asks for ("" with the grammar off): an edit
+        of the file just read is bound to that file's own lines."""
+        if not self.constrain:
+            return ""
+        seen = last_read(history) if tool == "edit_file" else None
+        if seen is not None:
+            grammar = edit_call_grammar(*seen)
+            if grammar:
+                return grammar
+        schema = [t for t in tools if t.name == tool]
+        return self._grammar((schema[0],), tagged_only=True) if schema else ""
 
     def _grammar(self, tools: tuple[ToolSchema, ...], *, tagged_only: bool = False) -> str:
         key = json.dumps(
