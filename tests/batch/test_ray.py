@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,6 +62,15 @@ def ray_address() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             head.kill()
             head.wait()
+
+
+def started_at(proc: psutil.Process) -> float:
+    """When *proc* started, on the wall clock, to the kernel's tick (psutil's
+    ``create_time`` counts from the boot time in whole seconds)."""
+    with open(f"/proc/{proc.pid}/stat", "rb") as f:
+        ticks = int(f.read().rsplit(b")", 1)[1].split()[19])
+    since_boot = time.clock_gettime(time.CLOCK_BOOTTIME)
+    return time.time() - since_boot + ticks / os.sysconf("SC_CLK_TCK")
 
 
 def ray_env(home: Path) -> dict[str, str]:
@@ -175,3 +185,50 @@ def test_sigint_stops_the_ray_tasks(
     assert not (out / "results.jsonl").exists()
     docs = [json.loads(x) for x in stdout.splitlines()]
     assert sorted(d["id"] for d in docs if d["type"] == "task_interrupted") == ["t1", "t2"]
+
+
+def test_a_local_instance_has_its_workers_up_before_the_job(
+    tmp_path: Path, repo: Path, home: Path
+) -> None:
+    script = EditModel(hold=("t1", "t2"))
+    out = tmp_path / "out"
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1", "t2"))
+    with serve(script) as model:
+        driver = subprocess.Popen(
+            batch_argv(tasks, out, model, "--ray", "--concurrency", "2"),
+            env=ray_env(home),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            script.wait_asked("t1", timeout=180)
+            script.wait_asked("t2", timeout=180)
+            sessions = [find_session(f"/{i}/ws") for i in ("t1", "t2")]
+            servers = [s.parent() for s in sessions]
+            workers = [s.parent() for s in servers if s is not None]
+            started = [started_at(w) for w in workers if w is not None]
+            served = [started_at(s) for s in servers if s is not None]
+            commands = [p.cmdline() for p in (*servers, *workers) if p is not None]
+            script.release()
+            stdout, stderr = driver.communicate(timeout=300)
+        finally:
+            script.release()
+            driver.kill()
+    assert driver.returncode == 0, stdout + stderr
+    assert len(commands) == 4
+    assert all(cmd[1:3] == ["-m", "harness.supervisor._zygote"] for cmd in commands[:2])
+    assert all(cmd[0].startswith("ray::") for cmd in commands[2:])
+    assert len({w.pid for w in workers if w is not None}) == 2  # a worker each
+    docs = [json.loads(x) for x in stdout.splitlines()]
+    engine = next(d for d in docs if d["type"] == "engine_started")
+    assert engine["engine"] == "Ray on a local instance (2 CPUs, workers started)"
+    # both workers were up before the job began: the start-up counts them
+    assert max(started) < engine["ts"]
+    results = read_results(out)
+    assert all(results[i]["ok"] and results[i]["started"] > engine["ts"] for i in ("t1", "t2"))
+    # the task servers started with the job, not in the start-up
+    assert min(served) > engine["ts"]
+    everything = [*sessions, *servers, *workers]
+    _, alive = psutil.wait_procs([p for p in everything if p is not None], timeout=30)
+    assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
