@@ -73,6 +73,14 @@ def started_at(proc: psutil.Process) -> float:
     return time.time() - since_boot + ticks / os.sysconf("SC_CLK_TCK")
 
 
+def ray_worker(task_id: str) -> psutil.Process:
+    """The Ray worker running the batch task *task_id* (Ray titles it by the task)."""
+    for proc in psutil.process_iter(["cmdline"]):
+        if (proc.info["cmdline"] or [""])[0] == f"ray::harness-batch:{task_id}":
+            return proc
+    raise LookupError(f"no Ray worker runs {task_id}")
+
+
 def ray_env(home: Path) -> dict[str, str]:
     return {**batch_env(home), **LOOPBACK}
 
@@ -131,13 +139,11 @@ def test_a_killed_ray_worker_is_retried(
         try:
             script.wait_asked("t2", timeout=120)
             session = find_session("/t2/ws")
-            # forked by the worker's own task server
+            # forked by the node's task server, for the Ray worker running the task
             server = session.parent()
             assert server is not None
             assert server.cmdline()[1:3] == ["-m", "harness.supervisor._zygote"]
-            worker = server.parent()
-            assert worker is not None
-            assert worker.cmdline()[0].startswith("ray::")
+            worker = ray_worker("t2")
             worker.kill()
             session.wait(10)  # the session dies with the worker that ran it
             script.release()
@@ -187,7 +193,7 @@ def test_sigint_stops_the_ray_tasks(
     assert sorted(d["id"] for d in docs if d["type"] == "task_interrupted") == ["t1", "t2"]
 
 
-def test_a_local_instance_has_its_workers_up_before_the_job(
+def test_a_local_instance_has_its_workers_up_before_the_job_and_one_task_server(
     tmp_path: Path, repo: Path, home: Path
 ) -> None:
     script = EditModel(hold=("t1", "t2"))
@@ -206,20 +212,23 @@ def test_a_local_instance_has_its_workers_up_before_the_job(
             script.wait_asked("t2", timeout=180)
             sessions = [find_session(f"/{i}/ws") for i in ("t1", "t2")]
             servers = [s.parent() for s in sessions]
-            workers = [s.parent() for s in servers if s is not None]
-            started = [started_at(w) for w in workers if w is not None]
-            served = [started_at(s) for s in servers if s is not None]
-            commands = [p.cmdline() for p in (*servers, *workers) if p is not None]
+            assert servers[0] is not None
+            assert servers[1] is not None
+            workers = [ray_worker(i) for i in ("t1", "t2")]
+            started = [started_at(w) for w in workers]
+            served = [started_at(s) for s in servers]
+            commands = [p.cmdline() for p in (servers[0], *workers)]
             script.release()
             stdout, stderr = driver.communicate(timeout=300)
         finally:
             script.release()
             driver.kill()
     assert driver.returncode == 0, stdout + stderr
-    assert len(commands) == 4
-    assert all(cmd[1:3] == ["-m", "harness.supervisor._zygote"] for cmd in commands[:2])
-    assert all(cmd[0].startswith("ray::") for cmd in commands[2:])
-    assert len({w.pid for w in workers if w is not None}) == 2  # a worker each
+    assert len(commands) == 3
+    assert commands[0][1:3] == ["-m", "harness.supervisor._zygote"]
+    assert all(cmd[0].startswith("ray::") for cmd in commands[1:])
+    assert len({w.pid for w in workers}) == 2  # a worker each ...
+    assert len({s.pid for s in servers}) == 1  # ... and one task server for both
     docs = [json.loads(x) for x in stdout.splitlines()]
     engine = next(d for d in docs if d["type"] == "engine_started")
     assert engine["engine"] == "Ray on a local instance (2 CPUs, workers started)"
@@ -229,6 +238,38 @@ def test_a_local_instance_has_its_workers_up_before_the_job(
     assert all(results[i]["ok"] and results[i]["started"] > engine["ts"] for i in ("t1", "t2"))
     # the task servers started with the job, not in the start-up
     assert min(served) > engine["ts"]
-    everything = [*sessions, *servers, *workers]
-    _, alive = psutil.wait_procs([p for p in everything if p is not None], timeout=30)
+    everything = [*sessions, servers[0], *workers]
+    _, alive = psutil.wait_procs(everything, timeout=30)
+    assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
+
+
+def test_a_killed_driver_leaves_no_task_server_or_session(
+    ray_address: str, tmp_path: Path, repo: Path, home: Path
+) -> None:
+    script = EditModel(hold=("t1", "t2"))
+    out = tmp_path / "out"
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1", "t2"))
+    with serve(script) as model:
+        driver = subprocess.Popen(
+            batch_argv(tasks, out, model, "--ray", ray_address),
+            env=ray_env(home),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            script.wait_asked("t1", timeout=120)
+            script.wait_asked("t2", timeout=120)
+            sessions = [find_session(f"/{i}/ws") for i in ("t1", "t2")]
+            server = sessions[0].parent()
+            assert server is not None
+            trees = [s.children(recursive=True) for s in sessions]
+            driver.kill()
+            driver.wait(10)
+            # Ray ends a dead driver's workers; the node's task server leaves with the
+            # last of them, and every session with its worker
+            everything = [server, *sessions, *(p for tree in trees for p in tree)]
+            _, alive = psutil.wait_procs(everything, timeout=60)
+        finally:
+            script.release()
+            driver.kill()
     assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []

@@ -3,13 +3,14 @@
 Only the batch driver and Ray's own workers import :mod:`ray` (lazily, here); a
 normal harness run never does. A task declares one CPU and ``max_retries`` (Ray runs
 it again when its worker or node is lost); inside, :func:`harness.batch._run.run_task`
-retries a crashed session as the local engine does. Each Ray worker process forks its
-tasks' sessions from a task server of its own, kept for every task it runs: started as the
-worker starts on a joined cluster (Ray's ``worker_process_setup_hook``), with its first task
-on a local instance, whose workers are all started before the job (see
-:mod:`harness.batch._barrier`). What a task produced (events, diff, stderr, result line)
-comes back to the driver, which writes it to ``DIR``. The driver waits in ``ray.wait``
-with no timeout; a thread cancels the tasks when a stop comes.
+retries a crashed session as the local engine does. The sessions are forked from one task
+server per node and run, shared by the run's Ray workers there and kept for every task they
+run: joined (or started) as each worker starts on a joined cluster (Ray's
+``worker_process_setup_hook``), with its first task on a local instance, whose workers are
+all started before the job (see :mod:`harness.batch._barrier`). What a task produced
+(events, diff, stderr, result line) comes back to the driver, which writes it to ``DIR``.
+The driver waits in ``ray.wait`` with no timeout; a thread cancels the tasks when a stop
+comes.
 
 Workspaces reach the nodes two ways: a ``repo`` URL is cloned on the node; a local
 ``workspace`` is staged (a repository as a git bundle of its ``ref``, a plain folder
@@ -56,7 +57,9 @@ INSTALL_HINT = "pip install 'harness[ray]'"
 # settings and where Python finds code; never keys (nodes hold their own).
 _FORWARD_PREFIXES = ("HARNESS_",)
 _FORWARD_NAMES = ("PYTHONPATH",)
-_NOT_FORWARDED = frozenset({"HARNESS_WORKER_TAG"})
+#: The run a Ray worker works for (its node's task server is the run's).
+RUN_ENV = "HARNESS_BATCH_RUN"
+_NOT_FORWARDED = frozenset({"HARNESS_WORKER_TAG", RUN_ENV})
 
 
 class RayMissing(ConfigError):
@@ -111,10 +114,18 @@ def _stage(tasks: Sequence[Task], folder: Path) -> tuple[dict[str, str], int]:
     return where, size
 
 
+def _node_server(run_id: str) -> None:
+    # One task server per node and run, shared by the run's workers there: eight
+    # workers starting eight servers (each importing all a session needs) was most of
+    # what harness added to a short job on a small machine.
+    start_task_server(os.environ, shared=f"harness-batch-{run_id}-{os.getuid()}")
+
+
 def warm_worker() -> None:
-    """Ray's setup hook in each worker of the job: start the worker's task server now,
-    so that its imports overlap Ray's own start-up instead of the first task's."""
-    start_task_server(os.environ)
+    """Ray's setup hook in each worker of the job: join (or start) the node's task
+    server now, so that its imports overlap Ray's own start-up instead of the first
+    task's."""
+    _node_server(os.environ[RUN_ENV])
 
 
 def run_on_node(
@@ -125,6 +136,7 @@ def run_on_node(
     *staged* is the task's workspace inside the job's ``working_dir`` (the current
     folder here), copied again before the task touches it.
     """
+    _node_server(run_id)
     task = Task.from_json(task_json)
     settings = attrs.evolve(BatchSettings.from_json(settings_json), python=sys.executable)
     if staged is not None:
@@ -206,7 +218,7 @@ def run_ray(
     stage_dir = Path(tempfile.mkdtemp(prefix="harness-batch-stage-"))
     try:
         where, size = _stage(tasks, stage_dir)
-        runtime_env: dict[str, Any] = {"env_vars": _forwarded(environ)}
+        runtime_env: dict[str, Any] = {"env_vars": {**_forwarded(environ), RUN_ENV: run_id}}
         if address:
             # On a cluster the workers start as the job's tasks come: each worker's task
             # server starts with it, its imports overlapping Ray's start of the worker.
