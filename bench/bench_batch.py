@@ -64,6 +64,7 @@ class _Run:
     cpu: float  # CPU seconds of the driver and everything it started (and reaped)
     opened: dict[str, float]  # task id -> its session_started event
     census: Census | None  # the driver's process tree, sampled
+    began: float  # wall clock as the driver was started
 
 
 def _batch(
@@ -87,6 +88,7 @@ def _batch(
         argv += ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
         argv += ["--output-format", "json", *more]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        began = time.time()
         started = time.perf_counter()
         proc = subprocess.Popen(
             argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -109,7 +111,7 @@ def _batch(
     for line in lines:
         events = (folder / "out" / line["id"] / "events.jsonl").read_text().splitlines()
         opened[line["id"]] = json.loads(events[0])["ts"]
-    return _Run(wall, lines, script.first, engine, cpu, opened, sampler)
+    return _Run(wall, lines, script.first, engine, cpu, opened, sampler, began)
 
 
 _RAY_ALONE = """
@@ -225,9 +227,12 @@ def run() -> list[tuple[str, str, str]]:
     ray_work = ray.wall - startup
     ray_ready = float(ray.engine.get("ts", 0.0))
     ray_first_task = min(x["started"] for x in ray.lines) - ray_ready
-    ray_span = max(x["started"] + x["duration"] for x in ray.lines) - min(
-        x["started"] for x in ray.lines
-    )
+    ray_end = max(x["started"] + x["duration"] for x in ray.lines)
+    ray_span = ray_end - min(x["started"] for x in ray.lines)
+    ray_job = ray_end - ray_ready
+    before_init = ray_ready - startup - ray.began
+    after_job = ray.wall - (ray_ready - ray.began) - ray_job
+    alone_driver = alone.wall - alone.init - alone.workers - alone.job
     cores = os.cpu_count() or 1
     return [
         ("one task alone (baseline)", f"{one.wall:.2f} s", f"one {ANSWER:.0f} s answer"),
@@ -259,6 +264,19 @@ def run() -> list[tuple[str, str, str]]:
             "Ray batch beside Ray alone, both without start-up",
             f"{ray_work / alone_work:.2f}x",
             f"{ray_work - alone_work:.2f} s more: harness's own cost on Ray",
+        ),
+        (
+            "Ray job: start-up ended to last task ended",
+            f"{ray_job:.2f} s",
+            f"{ray_job / ideal:.2f}x the ideal {ideal:.0f} s (goal 1.5x); Ray alone's "
+            f"sleeps {alone.job:.2f} s",
+        ),
+        (
+            "Ray: the driver's own start and end",
+            f"{before_init + after_job:.2f} s",
+            f"{before_init:.2f} s before ray.init (interpreter, imports, staging), "
+            f"{after_job:.2f} s after the last task (ray.shutdown, exit); "
+            f"Ray alone's driver {alone_driver:.2f} s",
         ),
         (
             "Ray: ready to first task running",
