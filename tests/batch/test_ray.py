@@ -18,15 +18,15 @@ from pathlib import Path
 import psutil
 import pytest
 from tests.batch.conftest import (
-    IDS,
     PYTHONPATH,
     EditModel,
     assert_own_diffs,
-    assert_untouched,
+    assert_six_done,
     batch_argv,
     batch_env,
     find_session,
     read_results,
+    run_holding,
     serve,
     write_tasks,
 )
@@ -37,7 +37,6 @@ from tests.scripted import ScriptedModel
 # The drivers here are not the head's children, so they would not have the token of
 # a cluster that no other machine can reach anyway.
 LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "disabled"}
-RESULT_KEYS = {"id", "ok", "reason", "text", "turns", "usage", "duration", "attempts", "started"}
 
 
 @pytest.fixture(scope="module")
@@ -103,19 +102,7 @@ def test_six_tasks_on_ray(
         timeout=300,
     )
     assert p.returncode == 0, p.stdout + p.stderr
-    results = read_results(out)
-    assert sorted(results) == sorted(IDS)
-    for i, line in results.items():
-        assert set(line) == RESULT_KEYS
-        assert line["ok"] is True, line
-        assert line["text"] == f"done {i}"
-        assert line["turns"] == 2
-        assert line["attempts"] == 1
-        events = [json.loads(x) for x in (out / i / "events.jsonl").read_text().splitlines()]
-        assert events[0]["type"] == "session_started"
-        assert events[-1]["type"] == "result"
-    assert_own_diffs(out, IDS)
-    assert_untouched(repo)
+    assert_six_done(out, repo)
     docs = [json.loads(x) for x in p.stdout.splitlines()]
     started = [d for d in docs if d["type"] == "engine_started"]
     assert len(started) == 1
@@ -128,30 +115,22 @@ def test_a_killed_ray_worker_is_retried(
     script = EditModel(hold=("t2",))
     out = tmp_path / "out"
     tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1", "t2"))
+    sessions: list[psutil.Process] = []
+
+    def kill_the_worker() -> None:
+        session = find_session("/t2/ws")
+        # forked by the node's task server, for the Ray worker running the task
+        server = session.parent()
+        assert server is not None
+        assert server.cmdline()[1:3] == ["-m", "harness.supervisor._zygote"]
+        ray_worker("t2").kill()
+        session.wait(10)  # the session dies with the worker that ran it
+        sessions.append(session)
+
     with serve(script) as model:
-        driver = subprocess.Popen(
-            batch_argv(tasks, out, model, "--ray", ray_address, "--retries", "2"),
-            env=ray_env(home),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            script.wait_asked("t2", timeout=120)
-            session = find_session("/t2/ws")
-            # forked by the node's task server, for the Ray worker running the task
-            server = session.parent()
-            assert server is not None
-            assert server.cmdline()[1:3] == ["-m", "harness.supervisor._zygote"]
-            worker = ray_worker("t2")
-            worker.kill()
-            session.wait(10)  # the session dies with the worker that ran it
-            script.release()
-            stdout, stderr = driver.communicate(timeout=300)
-        finally:
-            script.release()
-            driver.kill()
-    assert driver.returncode == 0, stdout + stderr
+        argv = batch_argv(tasks, out, model, "--ray", ray_address, "--retries", "2")
+        run_holding(script, argv, ray_env(home), "t2", kill_the_worker)
+    [session] = sessions
     results = read_results(out)
     assert results["t2"]["ok"] is True
     assert results["t2"]["attempts"] == 2
