@@ -252,3 +252,42 @@ def test_a_killed_driver_leaves_no_task_server_or_session(
             script.release()
             driver.kill()
     assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
+
+
+def test_sigint_while_a_local_instance_starts_its_workers(
+    tmp_path: Path, repo: Path, home: Path, edit_model: tuple[EditModel, ScriptedModel]
+) -> None:
+    script, model = edit_model
+    out = tmp_path / "out"
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1", "t2"))
+    driver = subprocess.Popen(
+        batch_argv(tasks, out, model, "--ray", "--concurrency", "2"),
+        env=ray_env(home),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        holding = wait_for_title("ray::hold", timeout=180)  # a worker is up, held
+        tree = psutil.Process(driver.pid).children(recursive=True)
+        driver.send_signal(signal.SIGINT)
+        stdout, stderr = driver.communicate(timeout=120)
+    finally:
+        driver.kill()
+    assert driver.returncode == 130, stdout + stderr
+    docs = [json.loads(x) for x in stdout.splitlines()]
+    assert [d for d in docs if d["type"] in ("engine_started", "task_started")] == []
+    assert not (out / "results.jsonl").exists()
+    assert script.asked == []
+    _, alive = psutil.wait_procs([holding, *tree], timeout=30)
+    assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
+
+
+def wait_for_title(title: str, timeout: float) -> psutil.Process:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for proc in psutil.process_iter(["cmdline"]):
+            if (proc.info["cmdline"] or [""])[0] == title:
+                return proc
+        time.sleep(0.05)
+    raise TimeoutError(f"no process titled {title!r}")

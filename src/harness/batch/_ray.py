@@ -249,14 +249,14 @@ def run_ray(
                 _start_workers(ray, min(num_cpus or os.cpu_count() or 1, len(tasks)), stop)
                 workers = time.monotonic() - t1
             startup = time.monotonic() - t0
+            if stop.soft.is_set():  # stopped while the workers started: no task ran
+                return RayRun(outcomes=[], startup=startup, staged_bytes=size, workers=workers)
             if address:
                 where_to = address
             else:
                 where_to = f"a local instance ({num_cpus or os.cpu_count()} CPUs, workers started)"
             progress.engine_started(f"Ray on {where_to}", startup)
-            outcomes = []
-            if not stop.soft.is_set():
-                outcomes = _drive(ray, tasks, settings, results, progress, where, run_id, stop)
+            outcomes = _drive(ray, tasks, settings, results, progress, where, run_id, stop)
         finally:
             ray.shutdown()
         return RayRun(outcomes=outcomes, startup=startup, staged_bytes=size, workers=workers)
