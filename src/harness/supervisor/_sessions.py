@@ -138,6 +138,7 @@ class SessionForker:
         self._environ["SPT_NOENV"] = "1"
         self.pid: int | None = None
         self._ready = threading.Event()
+        self._finished = threading.Event()
         self._closed = False
         self._lock = threading.Lock()
         self._replied = threading.Event()
@@ -210,7 +211,11 @@ class SessionForker:
             return self._reply
 
     def close(self) -> None:
-        """Stop the server: it leaves when its socket closes, and its sessions die with it."""
+        """Stop the server: it leaves when its socket closes, and its sessions die with it.
+
+        A shared server leaves when the last process's connection closes; this one's
+        sessions are killed as its connection closes.
+        """
         with self._lock:
             self._closed = True
             sock, self._sock = self._sock, None
@@ -219,7 +224,12 @@ class SessionForker:
                 sock.shutdown(socket.SHUT_RDWR)
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
-            thread.join(10)
+            if self.shared is None:
+                thread.join(10)  # the server reaped
+            else:
+                # A shared server may serve others long after: its starter's thread
+                # stays to reap it, and nobody waits for that.
+                self._finished.wait(10)
 
     def _note(self, data: bytes) -> None:
         self._output += data
@@ -230,8 +240,10 @@ class SessionForker:
             joined, listener = _join(self.shared)
             if joined is not None:
                 # another process's server: nothing of it to read but its socket
-                self._serve(joined, None)
-                self._finish(None)
+                try:
+                    self._serve(joined, None)
+                finally:
+                    self._finish(None)
                 return
         else:
             listener = None
@@ -248,8 +260,10 @@ class SessionForker:
             self._finish(None)
             return
         self.pid = early.pid
-        self._serve(socket.socket(fileno=early.sock_fd), early.output_fd)
-        self._finish(early)  # ... and is reaped here
+        try:
+            self._serve(socket.socket(fileno=early.sock_fd), early.output_fd)
+        finally:
+            self._finish(early)  # the server is reaped here
 
     def _serve(self, sock: socket.socket, output_fd: int | None) -> None:
         sock.setblocking(True)
@@ -316,6 +330,7 @@ class SessionForker:
         for session in self._sessions.values():
             session._report(None)
         self._sessions.clear()
+        self._finished.set()
         if early is not None:
             os.close(early.output_fd)
             with contextlib.suppress(ChildProcessError):
