@@ -132,8 +132,8 @@ class Census(threading.Thread):
             parent = by_pid.get(proc.ppid)
             if proc.pid == self.root:
                 proc.kind = DRIVER
-            elif parent is not None:
-                proc.kind = _kind(parent.kind, proc.cmdline)
+            else:  # its parent was seen first (see _sweep)
+                proc.kind = _kind(parent.kind if parent is not None else "", proc.cmdline)
             by_pid[proc.pid] = proc
 
     def by_kind(self) -> dict[str, tuple[int, float]]:
@@ -143,12 +143,3 @@ class Census(threading.Thread):
             n, cpu = out[p.kind]
             out[p.kind] = (n + 1, cpu + p.cpu)
         return out
-
-    def children(self, parent: Proc, kind: str) -> list[Proc]:
-        return sorted(
-            (p for p in self.procs.values() if p.ppid == parent.pid and p.kind == kind),
-            key=lambda p: p.started,
-        )
-
-    def of_kind(self, kind: str) -> list[Proc]:
-        return sorted((p for p in self.procs.values() if p.kind == kind), key=lambda p: p.started)
