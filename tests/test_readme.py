@@ -32,6 +32,7 @@ INTERNAL_VARIABLES = {
     "HARNESS_SHELL_SESSION",  # marks a command's processes inside the shell worker
     "HARNESS_WORKERS",  # replace worker modules: for testing other worker builds
     "HARNESS_TOOLS_NO_RG",  # force the Python search fallback (tests)
+    "HARNESS_BATCH_RUN",  # the batch run a Ray worker works for (its node's task server)
 }
 # Flags of other programs, of example prompts, and of the embedded model's own command
 # (python -m harness.actors.model.local), that the README shows.

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable, Mapping
 
 __all__ = [
+    "LISTEN",
     "PRELOAD",
     "WORKER_PRELOAD",
     "EarlyServer",
@@ -81,18 +82,29 @@ _early: EarlyServer | None = None
 ROOM = "--room="
 
 
+#: How a command line hands the server a listening socket (:func:`spawn_server`'s *listen*).
+LISTEN = "--listen="
+
+
 def command(
-    fd: int, preload: tuple[str, ...], warm: tuple[str, ...] = (), room: int = 0
+    fd: int,
+    preload: tuple[str, ...],
+    warm: tuple[str, ...] = (),
+    room: int = 0,
+    listen: int | None = None,
 ) -> list[str]:
     """The fork server's command line, its socket on *fd*.
 
     It imports *preload* before it takes requests, and *warm* afterwards, while
     no request waits (what a worker needs and the server has not imported yet,
     the worker imports itself). *room* characters more are kept for the command
-    lines of the processes it forks.
+    lines of the processes it forks. *listen*: the fd of a listening socket on which
+    it takes more connections (one server shared by several processes).
     """
     tail = ["--", *warm] if warm else []
     spare = [ROOM + " " * room] if room else []
+    if listen is not None:
+        spare.append(f"{LISTEN}{listen}")
     return [sys.executable, "-m", "harness.supervisor._zygote", str(fd), *spare, *preload, *tail]
 
 
@@ -101,9 +113,10 @@ def spawn_server(
     warm: tuple[str, ...] = (),
     environ: Mapping[str, str] | None = None,
     room: int = 0,
+    listen: int | None = None,
 ) -> EarlyServer | None:
-    """Start a fork server now, with *environ* (default ours) and *room* (see
-    :func:`command`); ``None`` if it cannot start (workers then start as new
+    """Start a fork server now, with *environ* (default ours), *room* and *listen*
+    (see :func:`command`); ``None`` if it cannot start (workers then start as new
     interpreters).
 
     ``posix_spawn`` rather than ``subprocess``, so that nothing needs importing
@@ -114,9 +127,11 @@ def spawn_server(
     read_fd, write_fd = os.pipe()
     try:
         os.set_inheritable(theirs.fileno(), True)
+        if listen is not None:
+            os.set_inheritable(listen, True)
         pid = os.posix_spawn(
             sys.executable,
-            command(theirs.fileno(), preload, warm, room),
+            command(theirs.fileno(), preload, warm, room, listen),
             os.environ if environ is None else environ,
             file_actions=[
                 (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from tests.scripted import Reply, ScriptedModel, call, reply
 ROOT = Path(__file__).resolve().parents[2]
 PYTHONPATH = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 IDS = ("t1", "t2", "t3", "t4", "t5", "t6")
+RESULT_KEYS = {"id", "ok", "reason", "text", "turns", "usage", "duration", "attempts", "started"}
 
 
 class EditModel:
@@ -209,3 +210,48 @@ def edit_model() -> Iterator[tuple[EditModel, ScriptedModel]]:
     script = EditModel()
     with serve(script) as model:
         yield script, model
+
+
+def assert_six_done(out: Path, repo: Path) -> dict[str, dict[str, Any]]:
+    """Every task of :data:`IDS` done in one attempt of two turns, in its own copy, with
+    its events and its own diff written, the original untouched; the result lines."""
+    results = read_results(out)
+    assert sorted(results) == sorted(IDS)
+    for i, line in results.items():
+        assert set(line) == RESULT_KEYS
+        assert line["ok"] is True, line
+        assert line["text"] == f"done {i}"
+        assert line["turns"] == 2
+        assert line["attempts"] == 1
+        events = [json.loads(x) for x in (out / i / "events.jsonl").read_text().splitlines()]
+        assert events[0]["type"] == "session_started"
+        assert events[-1]["type"] == "result"
+    assert_own_diffs(out, IDS)
+    assert_untouched(repo)
+    return results
+
+
+def run_holding(
+    script: EditModel,
+    argv: list[str],
+    env: dict[str, str],
+    held: str,
+    act: Callable[[], None],
+    timeout: float = 300,
+) -> str:
+    """Run a batch driver until task *held* has asked the model (its request held),
+    then *act* (kill something), release the model and wait for the driver to end
+    with status 0; its stdout."""
+    driver = subprocess.Popen(
+        argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        script.wait_asked(held, timeout=min(timeout, 120))
+        act()
+        script.release()
+        stdout, stderr = driver.communicate(timeout=timeout)
+    finally:
+        script.release()
+        driver.kill()
+    assert driver.returncode == 0, stdout + stderr
+    return stdout

@@ -17,6 +17,7 @@ from tests.batch.conftest import (
     batch_env,
     find_session,
     read_results,
+    run_holding,
     serve,
     write_tasks,
 )
@@ -95,29 +96,22 @@ def test_a_killed_forked_session_is_retried_forked(tmp_path: Path, repo: Path, h
     script = EditModel(hold=("t1",))
     out = tmp_path / "out"
     tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1",))
+    retried: list[psutil.Process] = []
+
+    def kill_and_find_the_retry() -> None:
+        first = find_session("/t1")
+        server = first.parent()
+        assert server is not None
+        script.hold.add("t1")  # the next attempt's first request waits too
+        first.kill()
+        retry = find_session("/t1", exclude=first.pid)
+        assert retry.ppid() == server.pid
+        retried.append(retry)
+
     with serve(script) as model:
-        driver = subprocess.Popen(
-            batch_argv(tasks, out, model, "--retries", "1"),
-            env=batch_env(home),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            script.wait_asked("t1")
-            first = find_session("/t1")
-            server = first.parent()
-            assert server is not None
-            script.hold.add("t1")  # the next attempt's first request waits too
-            first.kill()
-            retry = find_session("/t1", exclude=first.pid)
-            assert retry.ppid() == server.pid
-            script.release()
-            stdout, stderr = driver.communicate(timeout=120)
-        finally:
-            script.release()
-            driver.kill()
-    assert driver.returncode == 0, stdout + stderr
+        argv = batch_argv(tasks, out, model, "--retries", "1")
+        run_holding(script, argv, batch_env(home), "t1", kill_and_find_the_retry, timeout=120)
+    assert len(retried) == 1
     line = read_results(out)["t1"]
     assert (line["ok"], line["attempts"]) == (True, 2)
     assert_own_diffs(out, ("t1",))

@@ -11,21 +11,22 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
 import pytest
 from tests.batch.conftest import (
-    IDS,
     PYTHONPATH,
     EditModel,
     assert_own_diffs,
-    assert_untouched,
+    assert_six_done,
     batch_argv,
     batch_env,
     find_session,
     read_results,
+    run_holding,
     serve,
     write_tasks,
 )
@@ -36,7 +37,6 @@ from tests.scripted import ScriptedModel
 # The drivers here are not the head's children, so they would not have the token of
 # a cluster that no other machine can reach anyway.
 LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "disabled"}
-RESULT_KEYS = {"id", "ok", "reason", "text", "turns", "usage", "duration", "attempts", "started"}
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +63,23 @@ def ray_address() -> Iterator[str]:
             head.wait()
 
 
+def started_at(proc: psutil.Process) -> float:
+    """When *proc* started, on the wall clock, to the kernel's tick (psutil's
+    ``create_time`` counts from the boot time in whole seconds)."""
+    with open(f"/proc/{proc.pid}/stat", "rb") as f:
+        ticks = int(f.read().rsplit(b")", 1)[1].split()[19])
+    since_boot = time.clock_gettime(time.CLOCK_BOOTTIME)
+    return time.time() - since_boot + ticks / os.sysconf("SC_CLK_TCK")
+
+
+def ray_worker(task_id: str) -> psutil.Process:
+    """The Ray worker running the batch task *task_id* (Ray titles it by the task)."""
+    for proc in psutil.process_iter(["cmdline"]):
+        if (proc.info["cmdline"] or [""])[0] == f"ray::harness-batch:{task_id}":
+            return proc
+    raise LookupError(f"no Ray worker runs {task_id}")
+
+
 def ray_env(home: Path) -> dict[str, str]:
     return {**batch_env(home), **LOOPBACK}
 
@@ -85,19 +102,7 @@ def test_six_tasks_on_ray(
         timeout=300,
     )
     assert p.returncode == 0, p.stdout + p.stderr
-    results = read_results(out)
-    assert sorted(results) == sorted(IDS)
-    for i, line in results.items():
-        assert set(line) == RESULT_KEYS
-        assert line["ok"] is True, line
-        assert line["text"] == f"done {i}"
-        assert line["turns"] == 2
-        assert line["attempts"] == 1
-        events = [json.loads(x) for x in (out / i / "events.jsonl").read_text().splitlines()]
-        assert events[0]["type"] == "session_started"
-        assert events[-1]["type"] == "result"
-    assert_own_diffs(out, IDS)
-    assert_untouched(repo)
+    assert_six_done(out, repo)
     docs = [json.loads(x) for x in p.stdout.splitlines()]
     started = [d for d in docs if d["type"] == "engine_started"]
     assert len(started) == 1
@@ -110,32 +115,22 @@ def test_a_killed_ray_worker_is_retried(
     script = EditModel(hold=("t2",))
     out = tmp_path / "out"
     tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1", "t2"))
+    sessions: list[psutil.Process] = []
+
+    def kill_the_worker() -> None:
+        session = find_session("/t2/ws")
+        # forked by the node's task server, for the Ray worker running the task
+        server = session.parent()
+        assert server is not None
+        assert server.cmdline()[1:3] == ["-m", "harness.supervisor._zygote"]
+        ray_worker("t2").kill()
+        session.wait(10)  # the session dies with the worker that ran it
+        sessions.append(session)
+
     with serve(script) as model:
-        driver = subprocess.Popen(
-            batch_argv(tasks, out, model, "--ray", ray_address, "--retries", "2"),
-            env=ray_env(home),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            script.wait_asked("t2", timeout=120)
-            session = find_session("/t2/ws")
-            # forked by the worker's own task server
-            server = session.parent()
-            assert server is not None
-            assert server.cmdline()[1:3] == ["-m", "harness.supervisor._zygote"]
-            worker = server.parent()
-            assert worker is not None
-            assert worker.cmdline()[0].startswith("ray::")
-            worker.kill()
-            session.wait(10)  # the session dies with the worker that ran it
-            script.release()
-            stdout, stderr = driver.communicate(timeout=300)
-        finally:
-            script.release()
-            driver.kill()
-    assert driver.returncode == 0, stdout + stderr
+        argv = batch_argv(tasks, out, model, "--ray", ray_address, "--retries", "2")
+        run_holding(script, argv, ray_env(home), "t2", kill_the_worker)
+    [session] = sessions
     results = read_results(out)
     assert results["t2"]["ok"] is True
     assert results["t2"]["attempts"] == 2
@@ -175,3 +170,124 @@ def test_sigint_stops_the_ray_tasks(
     assert not (out / "results.jsonl").exists()
     docs = [json.loads(x) for x in stdout.splitlines()]
     assert sorted(d["id"] for d in docs if d["type"] == "task_interrupted") == ["t1", "t2"]
+
+
+def test_a_local_instance_has_its_workers_up_before_the_job_and_one_task_server(
+    tmp_path: Path, repo: Path, home: Path
+) -> None:
+    script = EditModel(hold=("t1", "t2"))
+    out = tmp_path / "out"
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1", "t2"))
+    with serve(script) as model:
+        driver = subprocess.Popen(
+            batch_argv(tasks, out, model, "--ray", "--concurrency", "2"),
+            env=ray_env(home),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            script.wait_asked("t1", timeout=180)
+            script.wait_asked("t2", timeout=180)
+            sessions = [find_session(f"/{i}/ws") for i in ("t1", "t2")]
+            servers = [s.parent() for s in sessions]
+            assert servers[0] is not None
+            assert servers[1] is not None
+            workers = [ray_worker(i) for i in ("t1", "t2")]
+            started = [started_at(w) for w in workers]
+            served = [started_at(s) for s in servers]
+            commands = [p.cmdline() for p in (servers[0], *workers)]
+            script.release()
+            stdout, stderr = driver.communicate(timeout=300)
+        finally:
+            script.release()
+            driver.kill()
+    assert driver.returncode == 0, stdout + stderr
+    assert len(commands) == 3
+    assert commands[0][1:3] == ["-m", "harness.supervisor._zygote"]
+    assert all(cmd[0].startswith("ray::") for cmd in commands[1:])
+    assert len({w.pid for w in workers}) == 2  # a worker each ...
+    assert len({s.pid for s in servers}) == 1  # ... and one task server for both
+    docs = [json.loads(x) for x in stdout.splitlines()]
+    engine = next(d for d in docs if d["type"] == "engine_started")
+    assert engine["engine"] == "Ray on a local instance (2 CPUs, workers started)"
+    # both workers were up before the job began: the start-up counts them
+    assert max(started) < engine["ts"]
+    results = read_results(out)
+    assert all(results[i]["ok"] and results[i]["started"] > engine["ts"] for i in ("t1", "t2"))
+    # the task servers started with the job, not in the start-up
+    assert min(served) > engine["ts"]
+    everything = [*sessions, servers[0], *workers]
+    _, alive = psutil.wait_procs(everything, timeout=30)
+    assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
+
+
+def test_a_killed_driver_leaves_no_task_server_or_session(
+    ray_address: str, tmp_path: Path, repo: Path, home: Path
+) -> None:
+    script = EditModel(hold=("t1", "t2"))
+    out = tmp_path / "out"
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1", "t2"))
+    with serve(script) as model:
+        driver = subprocess.Popen(
+            batch_argv(tasks, out, model, "--ray", ray_address),
+            env=ray_env(home),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            script.wait_asked("t1", timeout=120)
+            script.wait_asked("t2", timeout=120)
+            sessions = [find_session(f"/{i}/ws") for i in ("t1", "t2")]
+            server = sessions[0].parent()
+            assert server is not None
+            trees = [s.children(recursive=True) for s in sessions]
+            driver.kill()
+            driver.wait(10)
+            # Ray ends a dead driver's workers; the node's task server leaves with the
+            # last of them, and every session with its worker
+            everything = [server, *sessions, *(p for tree in trees for p in tree)]
+            _, alive = psutil.wait_procs(everything, timeout=60)
+        finally:
+            script.release()
+            driver.kill()
+    assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
+
+
+def test_sigint_while_a_local_instance_starts_its_workers(
+    tmp_path: Path, repo: Path, home: Path, edit_model: tuple[EditModel, ScriptedModel]
+) -> None:
+    script, model = edit_model
+    out = tmp_path / "out"
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1", "t2"))
+    driver = subprocess.Popen(
+        batch_argv(tasks, out, model, "--ray", "--concurrency", "2"),
+        env=ray_env(home),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        holding = wait_for_title("ray::hold", timeout=180)  # a worker is up, held
+        tree = psutil.Process(driver.pid).children(recursive=True)
+        driver.send_signal(signal.SIGINT)
+        stdout, stderr = driver.communicate(timeout=120)
+    finally:
+        driver.kill()
+    assert driver.returncode == 130, stdout + stderr
+    docs = [json.loads(x) for x in stdout.splitlines()]
+    assert [d for d in docs if d["type"] in ("engine_started", "task_started")] == []
+    assert not (out / "results.jsonl").exists()
+    assert script.asked == []
+    _, alive = psutil.wait_procs([holding, *tree], timeout=30)
+    assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
+
+
+def wait_for_title(title: str, timeout: float) -> psutil.Process:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for proc in psutil.process_iter(["cmdline"]):
+            if (proc.info["cmdline"] or [""])[0] == title:
+                return proc
+        time.sleep(0.05)
+    raise TimeoutError(f"no process titled {title!r}")

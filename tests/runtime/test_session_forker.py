@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -135,3 +136,65 @@ def test_other_interpreter_settings_are_not_forked(forker: SessionForker, tmp_pa
     finally:
         os.close(r)
         os.close(w)
+
+
+@pytest.fixture
+def shared_name() -> str:
+    return f"harness-test-{uuid.uuid4().hex}"
+
+
+def shared_forker(name: str) -> SessionForker:
+    f = SessionForker(("json",), environ=probe_env(), shared=name)
+    f.start()
+    return f
+
+
+def test_a_shared_server_serves_every_forker_that_names_it(
+    shared_name: str, tmp_path: Path
+) -> None:
+    first, second = shared_forker(shared_name), shared_forker(shared_name)
+    try:
+        probes = [
+            Running(f, tmp_path, f"batch-00000000000000d{i}") for i, f in enumerate((first, second))
+        ]
+        assert first.pid is not None
+        assert second.pid is None  # it started no server: it joined the first's
+        assert [p.report["ppid"] for p in probes] == [first.pid, first.pid]
+        server = psutil.Process(first.pid)
+        assert [c.pid for c in server.children()] == [p.session.pid for p in probes]
+        assert [p.end() for p in probes] == [3, 3]  # each told its own session's end
+    finally:
+        second.close()
+        first.close()
+    _, alive = psutil.wait_procs([server], timeout=15)
+    assert alive == []
+
+
+def test_a_closed_connection_takes_its_sessions_and_the_last_the_server(
+    shared_name: str, tmp_path: Path
+) -> None:
+    first, second = shared_forker(shared_name), shared_forker(shared_name)
+    try:
+        a = Running(first, tmp_path, "batch-00000000000000e1")
+        b = Running(second, tmp_path, "batch-00000000000000e2")
+        assert first.pid is not None
+        server = psutil.Process(first.pid)
+        # the forker that started the server goes first: the server stays for the other
+        first.close()
+        assert a.session.wait(15)  # killed: its forker's connection closed
+        assert server.status() != psutil.STATUS_ZOMBIE
+        assert b.session.wait(0) is False
+        c = Running(second, tmp_path, "batch-00000000000000e3")
+        assert c.report["ppid"] == server.pid
+        second.close()  # the last one: the server leaves, its sessions with it
+        _, alive = psutil.wait_procs(
+            [server, psutil.Process(b.session.pid), psutil.Process(c.session.pid)], timeout=15
+        )
+        assert alive == []
+    finally:
+        second.close()
+        first.close()
+    for probe in (a, b, c):
+        os.close(probe.stdin)
+        os.close(probe.stdout)
+        probe.session.close()

@@ -120,15 +120,21 @@ _server: SessionForker | None = None
 _server_lock = threading.Lock()
 
 
-def start_task_server(environ: Mapping[str, str]) -> SessionForker:
+def start_task_server(environ: Mapping[str, str], shared: str | None = None) -> SessionForker:
     """This process's task server, started in the background on the first call with
-    *environ* (a task whose interpreter settings differ is not forked from it)."""
+    *environ* (a task whose interpreter settings differ is not forked from it).
+
+    With *shared*, the server is the one every process of this user that names it
+    shares (:class:`harness.supervisor.SessionForker`'s *shared*): the first starts
+    it, the others connect to it, and it leaves with the last of them.
+    """
     global _server
     with _server_lock:
         if _server is None:
             _server = SessionForker(
                 (*_forkstart.PRELOAD, *_forkstart.WORKER_PRELOAD, *SESSION_PRELOAD),
                 environ=environ,
+                shared=shared,
             )
             _server.start()
         return _server

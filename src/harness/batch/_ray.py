@@ -3,10 +3,14 @@
 Only the batch driver and Ray's own workers import :mod:`ray` (lazily, here); a
 normal harness run never does. A task declares one CPU and ``max_retries`` (Ray runs
 it again when its worker or node is lost); inside, :func:`harness.batch._run.run_task`
-retries a crashed session as the local engine does. Each Ray worker process forks its
-tasks' sessions from a task server of its own, started as the worker starts (Ray's
-``worker_process_setup_hook``) and kept for every task it runs. What a task produced (events,
-diff, stderr, result line) comes back to the driver, which writes it to ``DIR``.
+retries a crashed session as the local engine does. The sessions are forked from one task
+server per node and run, shared by the run's Ray workers there and kept for every task they
+run: joined (or started) as each worker starts on a joined cluster (Ray's
+``worker_process_setup_hook``), with its first task on a local instance, whose workers are
+all started before the job (see :mod:`harness.batch._barrier`). What a task produced
+(events, diff, stderr, result line) comes back to the driver, which writes it to ``DIR``.
+The driver waits in ``ray.wait`` with no timeout; a thread cancels the tasks when a stop
+comes.
 
 Workspaces reach the nodes two ways: a ``repo`` URL is cloned on the node; a local
 ``workspace`` is staged (a repository as a git bundle of its ``ref``, a plain folder
@@ -18,18 +22,21 @@ from __future__ import annotations
 
 import contextlib
 import os
+import selectors
 import shutil
 import sys
 import tempfile
+import threading
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from harness.batch._child import Stop, start_task_server
+from harness.batch import _barrier
+from harness.batch._child import Flag, Stop, start_task_server
 from harness.batch._progress import Progress
 from harness.batch._results import ResultsFile
 from harness.batch._run import BatchSettings, TaskOutcome, clear_task_dir, run_task
@@ -41,6 +48,8 @@ __all__ = ["STAGE_LIMIT", "RayMissing", "RayRun", "run_on_node", "run_ray", "war
 
 STAGE_LIMIT = 100 * 1024 * 1024
 """Bytes of local workspaces (staged) a Ray run may ship; above it, give a ``repo``."""
+#: Seconds a local instance's workers have to start before the job goes on without them.
+WORKERS_TIMEOUT = 120.0
 
 INSTALL_HINT = "pip install 'harness[ray]'"
 
@@ -48,7 +57,9 @@ INSTALL_HINT = "pip install 'harness[ray]'"
 # settings and where Python finds code; never keys (nodes hold their own).
 _FORWARD_PREFIXES = ("HARNESS_",)
 _FORWARD_NAMES = ("PYTHONPATH",)
-_NOT_FORWARDED = frozenset({"HARNESS_WORKER_TAG"})
+#: The run a Ray worker works for (its node's task server is the run's).
+RUN_ENV = "HARNESS_BATCH_RUN"
+_NOT_FORWARDED = frozenset({"HARNESS_WORKER_TAG", RUN_ENV})
 
 
 class RayMissing(ConfigError):
@@ -60,13 +71,17 @@ class RayRun:
     """What a Ray run measured beside its outcomes.
 
     Attributes:
-        startup: seconds to start or join the cluster (``ray.init``).
+        startup: seconds to start or join the cluster (``ray.init``), and for a local
+            instance to have its workers up (:attr:`workers`).
         staged_bytes: bytes of local workspaces shipped in the runtime environment.
+        workers: seconds of :attr:`startup` a local instance took to start its workers
+            (0 when a cluster was joined).
     """
 
     outcomes: list[TaskOutcome]
     startup: float
     staged_bytes: int
+    workers: float = 0.0
 
 
 def _forwarded(environ: Mapping[str, str]) -> dict[str, str]:
@@ -99,10 +114,18 @@ def _stage(tasks: Sequence[Task], folder: Path) -> tuple[dict[str, str], int]:
     return where, size
 
 
+def _node_server(run_id: str) -> None:
+    # One task server per node and run, shared by the run's workers there: eight
+    # workers starting eight servers (each importing all a session needs) was most of
+    # what harness added to a short job on a small machine.
+    start_task_server(os.environ, shared=f"harness-batch-{run_id}-{os.getuid()}")
+
+
 def warm_worker() -> None:
-    """Ray's setup hook in each worker of the job: start the worker's task server now,
-    so that its imports overlap Ray's own start-up instead of the first task's."""
-    start_task_server(os.environ)
+    """Ray's setup hook in each worker of the job: join (or start) the node's task
+    server now, so that its imports overlap Ray's own start-up instead of the first
+    task's."""
+    _node_server(os.environ[RUN_ENV])
 
 
 def run_on_node(
@@ -113,6 +136,7 @@ def run_on_node(
     *staged* is the task's workspace inside the job's ``working_dir`` (the current
     folder here), copied again before the task touches it.
     """
+    _node_server(run_id)
     task = Task.from_json(task_json)
     settings = attrs.evolve(BatchSettings.from_json(settings_json), python=sys.executable)
     if staged is not None:
@@ -194,11 +218,11 @@ def run_ray(
     stage_dir = Path(tempfile.mkdtemp(prefix="harness-batch-stage-"))
     try:
         where, size = _stage(tasks, stage_dir)
-        runtime_env: dict[str, Any] = {
-            "env_vars": _forwarded(environ),
-            # each worker's task server starts with the worker, not with its first task
-            "worker_process_setup_hook": f"{__name__}.{warm_worker.__name__}",
-        }
+        runtime_env: dict[str, Any] = {"env_vars": {**_forwarded(environ), RUN_ENV: run_id}}
+        if address:
+            # On a cluster the workers start as the job's tasks come: each worker's task
+            # server starts with it, its imports overlapping Ray's start of the worker.
+            runtime_env["worker_process_setup_hook"] = f"{__name__}.{warm_worker.__name__}"
         if where:
             runtime_env["working_dir"] = str(stage_dir)
             # a staged folder is the task's workspace whole, ignored files too
@@ -218,16 +242,91 @@ def run_ray(
         except (ConnectionError, RuntimeError, ValueError) as exc:
             where_to = address or "a local instance"
             raise ConfigError(f"could not start or join Ray at {where_to}: {exc}") from None
-        startup = time.monotonic() - t0
-        where_to = address or f"a local instance ({num_cpus or os.cpu_count()} CPUs)"
-        progress.engine_started(f"Ray on {where_to}", startup)
         try:
+            workers = 0.0
+            if not address and tasks:
+                t1 = time.monotonic()
+                _start_workers(ray, min(num_cpus or os.cpu_count() or 1, len(tasks)), stop)
+                workers = time.monotonic() - t1
+            startup = time.monotonic() - t0
+            if stop.soft.is_set():  # stopped while the workers started: no task ran
+                return RayRun(outcomes=[], startup=startup, staged_bytes=size, workers=workers)
+            if address:
+                where_to = address
+            else:
+                where_to = f"a local instance ({num_cpus or os.cpu_count()} CPUs, workers started)"
+            progress.engine_started(f"Ray on {where_to}", startup)
             outcomes = _drive(ray, tasks, settings, results, progress, where, run_id, stop)
         finally:
             ray.shutdown()
-        return RayRun(outcomes=outcomes, startup=startup, staged_bytes=size)
+        return RayRun(outcomes=outcomes, startup=startup, staged_bytes=size, workers=workers)
     finally:
         shutil.rmtree(stage_dir, ignore_errors=True)
+
+
+def _start_workers(ray: Any, count: int, stop: Stop) -> None:
+    """Have a local instance's *count* workers (the job's runtime environment) up.
+
+    Ray starts them only as tasks come, a few at a time; this holds *count* tasks
+    (:func:`harness.batch._barrier.hold`) until each has a worker of its own.
+    """
+    ray.cloudpickle.register_pickle_by_value(_barrier)
+    hold = ray.remote(num_cpus=1, max_retries=0)(_barrier.hold)
+    folder = tempfile.mkdtemp(prefix="harness-batch-workers-")
+    try:
+        refs = [hold.remote(folder, count, WORKERS_TIMEOUT) for _ in range(count)]
+        with _Canceller(ray, refs, stop):
+            left = list(refs)
+            while left:
+                _, left = ray.wait(left, num_returns=len(left))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class _Canceller:
+    """Cancels Ray tasks when a stop comes, from a thread of its own, so that the
+    driver can wait in ``ray.wait`` with no timeout: a soft stop cancels the tasks
+    still pending (Ray interrupts a running one), a hard stop kills their workers."""
+
+    def __init__(self, ray: Any, refs: Iterable[Any], stop: Stop) -> None:
+        self._ray = ray
+        self._refs = list(refs)
+        self._stop = stop
+        self._done = Flag()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._run, name="ray-canceller", daemon=True)
+
+    def __enter__(self) -> _Canceller:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def finished(self, ref: Any) -> None:
+        """*ref* is done: no stop will cancel it."""
+        with self._lock:
+            self._refs.remove(ref)
+
+    def _cancel(self, force: bool) -> None:
+        with self._lock:
+            refs = list(self._refs)
+        for ref in refs:
+            self._ray.cancel(ref, force=force)
+
+    def _run(self) -> None:
+        soft, hard = self._stop.soft, self._stop.hard
+        with selectors.DefaultSelector() as sel:
+            sel.register(soft.fileno(), selectors.EVENT_READ, soft)
+            sel.register(hard.fileno(), selectors.EVENT_READ, hard)
+            sel.register(self._done.fileno(), selectors.EVENT_READ, self._done)
+            while True:
+                for key, _ in sel.select():
+                    if key.data is self._done:
+                        return
+                    sel.unregister(key.fd)
+                    self._cancel(force=key.data is hard)
 
 
 def _drive(
@@ -252,24 +351,17 @@ def _drive(
         pending[ref] = task
         progress.task_started(task.id, 1)
     outcomes: list[TaskOutcome] = []
-    cancelled = forced = False
-    while pending:
-        if stop.soft.is_set() and not cancelled:
-            cancelled = True
-            for ref in pending:
-                ray.cancel(ref, force=False)
-        if stop.hard.is_set() and not forced:
-            forced = True
-            for ref in pending:
-                ray.cancel(ref, force=True)
-        ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.2)
-        for ref in ready:
-            task = pending.pop(ref)
-            outcome = _collect(ray, ref, task, results)
-            if not outcome.interrupted:
-                results.append(outcome.line())
-            outcomes.append(outcome)
-            progress.task_finished(outcome)
+    with _Canceller(ray, pending, stop) as canceller:
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                task = pending.pop(ref)
+                canceller.finished(ref)
+                outcome = _collect(ray, ref, task, results)
+                if not outcome.interrupted:
+                    results.append(outcome.line())
+                outcomes.append(outcome)
+                progress.task_finished(outcome)
     return outcomes
 
 

@@ -52,6 +52,10 @@ _SAFE = (
     "commit.gpgsign=false",
     "-c",
     "advice.detachedHead=false",
+    # A copy lives for one task: no background upkeep of it after a commit (measured:
+    # 4.0 -> 2.0 ms of CPU and 18.5 -> 12.0 ms a commit in a small repository).
+    "-c",
+    "maintenance.auto=false",
 )
 
 

@@ -29,6 +29,7 @@ import select
 import signal
 import socket
 import threading
+import time
 from collections.abc import Mapping, Sequence
 
 from harness import _forkstart
@@ -106,6 +107,10 @@ class SessionForker:
         environ: its environment (default ours), secrets left out; a session whose
             interpreter settings (``PYTHON*`` but ``PYTHONPATH``) differ from it is
             not forked.
+        shared: a name (an abstract Unix socket's) under which one server serves
+            every process of this user that gives the same name: the first starts
+            it, the others connect to it. Each process's sessions die with that
+            process's connection; the server leaves when the last one closes.
     """
 
     #: The length of a tag a session can carry in ``/proc/PID/environ``.
@@ -116,9 +121,11 @@ class SessionForker:
         preload: tuple[str, ...],
         warm: tuple[str, ...] = (),
         environ: Mapping[str, str] | None = None,
+        shared: str | None = None,
     ) -> None:
         self.preload = preload
         self.warm = warm
+        self.shared = shared
         source = os.environ if environ is None else environ
         self._environ = {
             name: value
@@ -131,6 +138,7 @@ class SessionForker:
         self._environ["SPT_NOENV"] = "1"
         self.pid: int | None = None
         self._ready = threading.Event()
+        self._finished = threading.Event()
         self._closed = False
         self._lock = threading.Lock()
         self._replied = threading.Event()
@@ -203,7 +211,11 @@ class SessionForker:
             return self._reply
 
     def close(self) -> None:
-        """Stop the server: it leaves when its socket closes, and its sessions die with it."""
+        """Stop the server: it leaves when its socket closes, and its sessions die with it.
+
+        A shared server leaves when the last process's connection closes; this one's
+        sessions are killed as its connection closes.
+        """
         with self._lock:
             self._closed = True
             sock, self._sock = self._sock, None
@@ -212,20 +224,48 @@ class SessionForker:
                 sock.shutdown(socket.SHUT_RDWR)
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
-            thread.join(10)
+            if self.shared is None:
+                thread.join(10)  # the server reaped
+            else:
+                # A shared server may serve others long after: its starter's thread
+                # stays to reap it, and nobody waits for that.
+                self._finished.wait(10)
 
     def _note(self, data: bytes) -> None:
         self._output += data
         del self._output[:-_OUTPUT_LIMIT]
 
     def _run(self) -> None:
-        early = _forkstart.spawn_server(self.preload, self.warm, self._environ, TITLE_ROOM)
+        if self.shared is not None:
+            joined, listener = _join(self.shared)
+            if joined is not None:
+                # another process's server: nothing of it to read but its socket
+                try:
+                    self._serve(joined, None)
+                finally:
+                    self._finish(None)
+                return
+        else:
+            listener = None
+        try:
+            listen = None if listener is None else listener.fileno()
+            early = _forkstart.spawn_server(
+                self.preload, self.warm, self._environ, TITLE_ROOM, listen
+            )
+        finally:
+            if listener is not None:
+                listener.close()  # the server's now
         if early is None:
             self._note(b"could not start the session fork server\n")
             self._finish(None)
             return
         self.pid = early.pid
-        sock = socket.socket(fileno=early.sock_fd)
+        try:
+            self._serve(socket.socket(fileno=early.sock_fd), early.output_fd)
+        finally:
+            self._finish(early)  # the server is reaped here
+
+    def _serve(self, sock: socket.socket, output_fd: int | None) -> None:
         sock.setblocking(True)
         with self._lock:
             if self._closed:
@@ -234,16 +274,16 @@ class SessionForker:
                 self._sock = sock
         try:
             if self._sock is not None:
-                self._read(sock, early.output_fd)
+                self._read(sock, output_fd)
         finally:
-            sock.close()  # the server leaves when its socket closes ...
-            self._finish(early)  # ... and is reaped here
+            sock.close()  # the server leaves when its socket closes
 
-    def _read(self, sock: socket.socket, output_fd: int) -> None:
+    def _read(self, sock: socket.socket, output_fd: int | None) -> None:
         sock_fd = sock.fileno()
+        watched = [sock_fd] if output_fd is None else [sock_fd, output_fd]
         while True:
-            readable, _, _ = select.select([sock_fd, output_fd], [], [])
-            if output_fd in readable:
+            readable, _, _ = select.select(watched, [], [])
+            if output_fd is not None and output_fd in readable:
                 data = os.read(output_fd, 4096)
                 if data:
                     self._note(data)
@@ -290,7 +330,36 @@ class SessionForker:
         for session in self._sessions.values():
             session._report(None)
         self._sessions.clear()
+        self._finished.set()
         if early is not None:
             os.close(early.output_fd)
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(early.pid, 0)  # it leaves once its socket has closed
+
+
+#: Tries to join or start a shared server before giving up on it (another process
+#: may be between binding the name and listening on it).
+_JOIN_TRIES = 100
+
+
+def _join(name: str) -> tuple[socket.socket | None, socket.socket | None]:
+    """Connect to the server shared under *name*, or take the name: (connected
+    socket, None) or (None, listening socket for a new server), (None, None) if
+    neither could be done."""
+    address = "\0" + name  # abstract: no file to leave behind, gone with its socket
+    for _ in range(_JOIN_TRIES):
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            conn.connect(address)
+            return conn, None
+        except (ConnectionRefusedError, FileNotFoundError):
+            conn.close()
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            listener.bind(address)
+            listener.listen(64)
+            return None, listener
+        except OSError:  # bound by another process a moment ago
+            listener.close()
+        time.sleep(0.01)
+    return None, None

@@ -25,6 +25,7 @@ imported everything that server would.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import ctypes
 import functools
 import gc
@@ -34,6 +35,7 @@ import runpy
 import select
 import signal
 import socket
+import struct
 import sys
 import threading
 import time
@@ -42,7 +44,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from harness import _forkstart
-from harness.ipc import IPC_FD_ENV, WORKER_TAG_ENV, ProtocolError
+from harness.ipc import IPC_FD_ENV, WORKER_TAG_ENV, Message, ProtocolError
 from harness.supervisor._forkproto import (
     Forked,
     ForkFailed,
@@ -75,7 +77,11 @@ def main(argv: list[str]) -> int:
         )
         return 2
     sock = socket.socket(fileno=int(argv[0]))
-    rest = [arg for arg in argv[1:] if not arg.startswith(_forkstart.ROOM)]
+    listener = None
+    for arg in argv[1:]:
+        if arg.startswith(_forkstart.LISTEN):
+            listener = socket.socket(fileno=int(arg.removeprefix(_forkstart.LISTEN)))
+    rest = [arg for arg in argv[1:] if not arg.startswith((_forkstart.ROOM, _forkstart.LISTEN))]
     now, later = rest, []
     if "--" in now:
         cut = now.index("--")
@@ -83,7 +89,7 @@ def main(argv: list[str]) -> int:
     title = None
     if len(rest) < len(argv) - 1:  # ps shows what we run, not the room we keep
         title = [sys.executable, "-m", "harness.supervisor._zygote", argv[0], *rest]
-    return serve(sock, now, later, title)
+    return serve(sock, now, later, title, listener=listener)
 
 
 def serve(
@@ -93,6 +99,7 @@ def serve(
     title: Sequence[str] | None = None,
     *,
     forked: bool = False,
+    listener: socket.socket | None = None,
 ) -> int:
     """Serve fork requests on *sock* until it closes; the exit status.
 
@@ -100,13 +107,22 @@ def serve(
     request waits. *title* is the command line ``ps`` shows (default: ours).
     *forked*: this process was forked from a fork server (which found the memory
     of the command line already).
+
+    With *listener* (a listening ``SOCK_SEQPACKET`` socket), the server also takes
+    the requests of every process of the same user that connects to it, and serves
+    until the last of them (and *sock*) has closed. A session dies with the
+    connection that asked for it: when one closes, its sessions are killed.
     """
     sock.setblocking(True)
     sock.set_inheritable(False)
     # Nothing else our parent let us inherit is ours (or our children's) to hold
-    # open: only stdin, stdout, stderr and this socket stay.
-    os.closerange(3, sock.fileno())
-    os.closerange(sock.fileno() + 1, os.sysconf("SC_OPEN_MAX"))
+    # open: only stdin, stdout, stderr and these sockets stay.
+    keep = sorted({sock.fileno(), *([listener.fileno()] if listener is not None else [])})
+    for low, high in zip([2, *keep], [*keep, os.sysconf("SC_OPEN_MAX")], strict=True):
+        os.closerange(low + 1, high)
+    if listener is not None:
+        listener.setblocking(True)
+        listener.set_inheritable(False)
     later = list(later)
     for name in now:
         _preload(name)
@@ -122,49 +138,153 @@ def serve(
     # so that a child's first collection does not copy those pages.
     gc.freeze()
     quiet_from = 0.0
-    try:
-        send(sock, ZygoteReady(os.getpid()))
-        while True:
-            timeout = max(0.0, quiet_from - time.monotonic()) if later else None
-            readable, _, _ = select.select([sock.fileno(), wake_r], [], [], timeout)
-            if not readable:
-                _preload(later.pop(0))
-                gc.freeze()
-                continue
-            if wake_r in readable:
-                _drain(wake_r)
-                _reap(sock)
-            if sock.fileno() in readable:
-                try:
-                    msg, fds = receive(sock)
-                except ProtocolError as exc:
-                    sys.stderr.write(f"fork server: {exc}\n")
-                    continue
-                if msg is None:
-                    return 0
-                wake = (wake_r, wake_w)
-                if isinstance(msg, ForkRequest) and len(fds) == 2:
-                    _fork(sock, fds, functools.partial(_become, msg, sock, fds[0], fds[1], wake))
-                    # Requests come in bursts (every worker at start-up): the next
-                    # one should not wait behind an import.
-                    quiet_from = time.monotonic() + BURST_GAP
-                elif isinstance(msg, SessionRequest) and len(fds) == 3:
-                    become = functools.partial(_become_session, msg, sock, fds, wake, os.getpid())
-                    _fork(sock, fds, become)
-                    quiet_from = time.monotonic() + BURST_GAP
-                else:
-                    for fd in fds:
-                        os.close(fd)
-                    send(sock, ForkFailed(f"unexpected {type(msg).__name__} with {len(fds)} fds"))
-    except (BrokenPipeError, ConnectionResetError):
+    clients = _Clients(sock, listener)
+    if not clients.greet(sock):
         return 0  # the supervisor is gone
+    while clients.open:
+        timeout = max(0.0, quiet_from - time.monotonic()) if later else None
+        readable, _, _ = select.select([*clients.fds(), wake_r], [], [], timeout)
+        if not readable:
+            _preload(later.pop(0))
+            gc.freeze()
+            continue
+        if wake_r in readable:
+            _drain(wake_r)
+            _reap(clients)
+        for fd in readable:
+            if listener is not None and fd == listener.fileno():
+                clients.accept()
+                continue
+            client = clients.get(fd)
+            if client is None:
+                continue
+            try:
+                msg, fds = receive(client)
+            except ProtocolError as exc:
+                _say(f"fork server: {exc}\n")
+                continue
+            except OSError:
+                msg, fds = None, []
+            if msg is None:
+                clients.drop(client)
+                continue
+            wake = (wake_r, wake_w)
+            owned = clients.sockets()
+            if isinstance(msg, ForkRequest) and len(fds) == 2:
+                become = functools.partial(_become, msg, owned, fds[0], fds[1], wake)
+                _fork(clients, client, fds, become, session=False)
+                # Requests come in bursts (every worker at start-up): the next
+                # one should not wait behind an import.
+                quiet_from = time.monotonic() + BURST_GAP
+            elif isinstance(msg, SessionRequest) and len(fds) == 3:
+                become = functools.partial(_become_session, msg, owned, fds, wake, os.getpid())
+                _fork(clients, client, fds, become, session=True)
+                quiet_from = time.monotonic() + BURST_GAP
+            else:
+                for fd_ in fds:
+                    os.close(fd_)
+                error = ForkFailed(f"unexpected {type(msg).__name__} with {len(fds)} fds")
+                clients.send(client, error)
+    return 0
+
+
+class _Clients:
+    """The connections the server takes requests on, and the sessions each asked for.
+
+    The first is the one it was started with; with a listener, more come. A send
+    to one that has gone drops it (and kills its sessions) instead of ending the
+    server, which ends once none is left.
+    """
+
+    def __init__(self, first: socket.socket, listener: socket.socket | None) -> None:
+        self.listener = listener
+        self._by_fd: dict[int, socket.socket] = {first.fileno(): first}
+        self._sessions: dict[int, socket.socket] = {}  # session pid -> who asked
+
+    @property
+    def open(self) -> bool:
+        return bool(self._by_fd)
+
+    def fds(self) -> list[int]:
+        fds = list(self._by_fd)
+        return fds if self.listener is None else [*fds, self.listener.fileno()]
+
+    def get(self, fd: int) -> socket.socket | None:
+        return self._by_fd.get(fd)
+
+    def sockets(self) -> list[socket.socket]:
+        """Every socket of the server's (a child closes them all)."""
+        socks = list(self._by_fd.values())
+        return socks if self.listener is None else [*socks, self.listener]
+
+    def greet(self, client: socket.socket) -> bool:
+        return self.send(client, ZygoteReady(os.getpid()))
+
+    def accept(self) -> None:
+        assert self.listener is not None
+        try:
+            conn, _ = self.listener.accept()
+        except OSError:
+            return
+        # Anyone on the machine can reach an abstract socket: only our own user
+        # may have sessions forked as that user.
+        creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        _, uid, _ = struct.unpack("3i", creds)
+        if uid != os.getuid():
+            conn.close()
+            return
+        conn.setblocking(True)
+        conn.set_inheritable(False)
+        self._by_fd[conn.fileno()] = conn
+        self.greet(conn)
+
+    def send(self, client: socket.socket, msg: Message, fds: Sequence[int] = ()) -> bool:
+        """Send *msg* to *client*; whether it could (if not, the client is dropped)."""
+        try:
+            send(client, msg, list(fds))
+        except OSError:
+            self.drop(client)
+            return False
+        return True
+
+    def forked(self, client: socket.socket, pid: int) -> None:
+        self._sessions[pid] = client
+
+    def reaped(self, pid: int, returncode: int) -> None:
+        client = self._sessions.pop(pid, None)
+        if client is None and self.listener is None:
+            client = next(iter(self._by_fd.values()), None)  # a worker, not a session
+        if client is not None and client.fileno() in self._by_fd:
+            self.send(client, Reaped(pid, returncode))
+
+    def drop(self, client: socket.socket) -> None:
+        """*client* has gone: so go the sessions it asked for, unless the server
+        itself is ending (they die with it)."""
+        if self._by_fd.pop(client.fileno(), None) is None:
+            return
+        client.close()
+        if not self._by_fd:
+            return
+        for pid, owner in list(self._sessions.items()):
+            if owner is client:
+                # not reaped yet, so the pid is still that session's
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+
+
+def _say(text: str) -> None:
+    # Whoever reads the server's output may have gone (a shared server outlives the
+    # process that started it): a lost message must not end the server.
+    with contextlib.suppress(OSError):
+        sys.stderr.write(text)
+        sys.stderr.flush()
 
 
 def _preload(name: str) -> None:
     try:
         importlib.import_module(name)
     except Exception as exc:  # not preloaded: the worker imports it itself
-        sys.stderr.write(f"fork server: could not preload {name}: {exc!r}\n")
+        _say(f"fork server: could not preload {name}: {exc!r}\n")
 
 
 def _threads() -> int:
@@ -184,7 +304,7 @@ def _drain(fd: int) -> None:
         pass
 
 
-def _reap(sock: socket.socket) -> None:
+def _reap(clients: _Clients) -> None:
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -192,27 +312,36 @@ def _reap(sock: socket.socket) -> None:
             return
         if pid == 0:
             return
-        send(sock, Reaped(pid, os.waitstatus_to_exitcode(status)))
+        clients.reaped(pid, os.waitstatus_to_exitcode(status))
 
 
-def _fork(sock: socket.socket, fds: list[int], become: Callable[[], NoReturn]) -> None:
+def _fork(
+    clients: _Clients,
+    client: socket.socket,
+    fds: list[int],
+    become: Callable[[], NoReturn],
+    *,
+    session: bool,
+) -> None:
     if _threads() != 1:
         _close_all(fds)
-        send(sock, ForkFailed("the fork server has threads; it cannot fork safely"))
+        clients.send(client, ForkFailed("the fork server has threads; it cannot fork safely"))
         return
     try:
         pid = os.fork()
     except OSError as exc:
         _close_all(fds)
-        send(sock, ForkFailed(f"fork: {exc}"))
+        clients.send(client, ForkFailed(f"fork: {exc}"))
         return
     if pid == 0:
         become()
     _close_all(fds)
+    if session:
+        clients.forked(client, pid)
     # Opened before this server reaps anything, so the pid cannot have been reused.
     pidfd = os.pidfd_open(pid)
     try:
-        send(sock, Forked(pid), [pidfd])
+        clients.send(client, Forked(pid), [pidfd])
     finally:
         os.close(pidfd)
 
@@ -222,22 +351,27 @@ def _close_all(fds: Sequence[int]) -> None:
         os.close(fd)
 
 
-def _leave_server(sock: socket.socket, wake: tuple[int, int]) -> None:
-    # What is the server's alone: its socket, its wake-up pipe, its SIGCHLD handling.
+def _leave_server(socks: Sequence[socket.socket], wake: tuple[int, int]) -> None:
+    # What is the server's alone: its sockets, its wake-up pipe, its SIGCHLD handling.
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    sock.close()
+    for sock in socks:
+        sock.close()
     for fd in wake:
         os.close(fd)
 
 
 def _become(
-    req: ForkRequest, sock: socket.socket, ipc_fd: int, out_fd: int, wake: tuple[int, int]
+    req: ForkRequest,
+    socks: Sequence[socket.socket],
+    ipc_fd: int,
+    out_fd: int,
+    wake: tuple[int, int],
 ) -> NoReturn:
     """Turn this fresh child into ``python -m <module>``; never returns."""
     try:
         os.setsid()
-        _leave_server(sock, wake)
+        _leave_server(socks, wake)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.close(null)
@@ -258,7 +392,7 @@ def _become(
 
 def _become_session(
     req: SessionRequest,
-    sock: socket.socket,
+    socks: Sequence[socket.socket],
     stdio: list[int],
     wake: tuple[int, int],
     server: int,
@@ -268,7 +402,7 @@ def _become_session(
     try:
         os.setsid()
         _die_with(server)
-        _leave_server(sock, wake)
+        _leave_server(socks, wake)
         for target, fd in enumerate(stdio):
             os.dup2(fd, target)
         _close_all([fd for fd in stdio if fd > 2])
