@@ -121,6 +121,7 @@ def test_bodies_are_required_where_the_grammar_leaves_out_the_other_way() -> Non
     assert edit.endswith('"<new_content>" "\\n"? body "</new_content>"')
     assert "( " not in edit
     assert write.endswith('"<content>" "\\n"? body "</content>"')
+    assert "version" not in "\n".join(grammar)  # a small model invents one
 
 
 def test_a_forced_call_takes_the_tagged_block_only() -> None:

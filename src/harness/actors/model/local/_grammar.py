@@ -12,6 +12,8 @@ made-up tool result after it.
 Optional parameters that are not strings (line ranges, timeouts, flags) are left out of the
 grammar: measured, the 1.5B model otherwise reads ``"start_line": 1, "end_line": 1`` of a
 two-line file and answers from its first line. Their defaults are what a small model needs.
+``write_file``'s ``version`` is left out too: measured, the 1.5B model filled it with
+``"1.0.0"``, and the write was refused three times in a row.
 When that leaves a tool's optional bodies as the only way to give its work (``edit_file``
 without its ``edits`` list), the bodies are required: measured, a call bound by the grammar
 otherwise closed at ``{"path": "calc.py"}`` and did nothing.
@@ -55,6 +57,10 @@ with SIGABRT when the grammar took one space at most)."""
 _BODY = r"[^\x00]*"
 
 
+# optional strings a small model cannot know and so invents (a version read_file gives)
+_LEFT_OUT = frozenset({"version"})
+
+
 def _literal(text: str) -> str:
     return json.dumps(text)
 
@@ -86,6 +92,7 @@ def tool_call_grammar(tools: Sequence[ToolSchema], *, tagged_only: bool = False)
             for k, v in props.items()
             if k not in tags
             and (k in required or (isinstance(v, dict) and v.get("type") == "string"))
+            and (k in required or k not in _LEFT_OUT)
         }
         # the alternative the grammar leaves out (a list of edits) leaves the bodies as the
         # only way left to say what to do

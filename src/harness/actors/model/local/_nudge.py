@@ -44,10 +44,15 @@ _INTENT = re.compile(
     re.I,
 )
 _CLAIM = re.compile(r"\bI (have |just )?(read|checked|looked at|opened|ran|searched)\b", re.I)
-_DID = r"(replaced|renamed|changed|fixed|updated|edited|modified|corrected)\b(?! nothing)"
-# "I replaced …", "I then fixed …", "I read calc.py and replaced …" (in one sentence)
+_DID = (
+    r"(replaced|renamed|changed|fixed|updated|edited|modified|corrected|added|removed|wrote|"
+    r"rewrote)\b(?! nothing)"
+)
+# "I replaced …", "I then fixed …", "I read calc.py and replaced …" (in one sentence),
+# "The bug has been fixed"
 _CHANGED = re.compile(
     rf"\bI (have |then |just |also )?{_DID}|\bI\b(?:(?!\. )[^\n]){{0,80}}\band (then )?{_DID}"
+    rf"|\b(has|have) been {_DID}"
 )
 _EDITS = ("edit_file", "write_file")
 # a tool's answer to a path that does not exist, naming the one meant (the tools' jail)
