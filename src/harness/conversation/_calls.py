@@ -170,6 +170,7 @@ class CallRunner:
                 data = orjson.loads(masked)
         if p.repaired:
             output += repair_note(p.repaired)
+        conv.seen_files.saw(p.call.name, p.args, outcome.ok)
         outcome = ToolOutcome(ok=outcome.ok, output=output, data=data)
         self.finished.add(p.call.id)
         conv.emit(
@@ -195,6 +196,10 @@ class CallRunner:
         spec = p.tool
         decision, why = conv.policy.decide(spec, p.args, conv.config.permission_mode)
         how = why or decision
+        # after the rules (a denied call is told so), before it runs or anyone is asked
+        unseen = conv.seen_files.refusal(p.call.name, p.args) if decision != "deny" else None
+        if unseen:
+            return False, False, unseen
         if decision == "allow":
             conv.emit(
                 ev.ToolCallApproved(

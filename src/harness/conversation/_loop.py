@@ -43,6 +43,7 @@ from harness.conversation._ports import (
 from harness.conversation._recall import Recall
 from harness.conversation._reply import ModelFailed, Reply, StreamItem, read_reply
 from harness.conversation._secrets import SecretMasker
+from harness.conversation._seen import SeenFiles
 from harness.conversation._sync import HistorySync
 from harness.conversation._verify import verify
 from harness.keys import provider_key
@@ -111,6 +112,8 @@ class Conversation:
             config.provider, config.context, config.models[0] if config.models else ""
         )
         self.workspace = config.workspace
+        # what it has read or written, so write_file never replaces a file it has not seen
+        self.seen_files = SeenFiles(config.workspace, self.history)
         self.final_text = ""
         self._listeners: list[Listener] = []
         self._inbox: list[str] = []

@@ -1,0 +1,71 @@
+"""write_file never replaces a file the model has not seen, on real workers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+
+from harness.conversation import events as ev
+from tests.conversation.conftest import drain
+from tests.scripted import ScriptedModel, call, reply
+
+
+def _finished(seen: list[ev.ConversationEvent]) -> list[tuple[str, bool, str]]:
+    return [(e.name, e.ok, e.output) for e in seen if isinstance(e, ev.ToolCallFinished)]
+
+
+async def test_a_file_not_read_is_not_replaced_and_after_a_read_it_is(
+    session_factory, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "util.py").write_text("def helper(x):\n    return x * 2\n")
+    (workspace / "empty.py").write_text("")
+    model.add(
+        reply("", call("write_file", path="util.py", content="def compute(): pass\n")),
+        reply("", call("read_file", path="util.py")),
+        reply(
+            "", call("write_file", path="util.py", content="def compute(x):\n    return x * 2\n")
+        ),
+        reply("", call("write_file", path="new.py", content="x = 1\n")),  # a new file
+        reply("", call("write_file", path="empty.py", content="y = 2\n")),  # nothing to lose
+        reply("Done."),
+    )
+    async with session_factory() as s:
+        events = s.events()
+        with trio.fail_after(30):
+            result = await s.run("rename helper to compute")
+        seen = drain(events)
+    assert result.ok
+    first, *rest = _finished(seen)
+    assert first[:2] == ("write_file", False)
+    assert "util.py exists and was not read in this session" in first[2]
+    assert "read it first with read_file" in first[2]
+    assert [r[:2] for r in rest] == [
+        ("read_file", True),
+        ("write_file", True),
+        ("write_file", True),
+        ("write_file", True),
+    ]
+    assert (workspace / "util.py").read_text() == "def compute(x):\n    return x * 2\n"
+    assert (workspace / "new.py").read_text() == "x = 1\n"
+    assert (workspace / "empty.py").read_text() == "y = 2\n"
+    # the refusal went back to the model as the call's result
+    told = model.requests[1]["messages"][-1]["content"]
+    assert "was not read in this session" in told
+
+
+async def test_a_resumed_session_knows_what_it_read_before(
+    session_factory, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "a.txt").write_text("hello\n")
+    model.add(reply("", call("read_file", path="a.txt")), reply("It says hello."))
+    async with session_factory() as s:
+        await s.run("read a.txt")
+        sid = s.id
+    model.add(reply("", call("write_file", path="a.txt", content="bye\n")), reply("Done."))
+    async with session_factory(resume=sid) as s:
+        events = s.events()
+        await s.run("now write bye")
+        seen = drain(events)
+    assert _finished(seen)[0][:2] == ("write_file", True)
+    assert (workspace / "a.txt").read_text() == "bye\n"
