@@ -88,13 +88,41 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
     assert nudge_for(reply, later, TOOLS) is not None
 
 
-def test_a_claimed_change_before_any_read_worked_is_not_asked_for_an_edit() -> None:
-    # the edit would be of text the model has not seen
+def test_a_claimed_change_before_any_read_worked_is_asked_for_the_read() -> None:
+    # an edit would be of text the model has not seen
     failed = [
         *READ_GREET[:2],
         {"role": "user", "content": "<tool_response>\ngreet.py is a folder\n</tool_response>"},
     ]
-    assert nudge_for("I then corrected the call and replaced nam.", failed, TOOLS) is None
+    line = nudge_for("I then corrected the call and replaced nam.", failed, TOOLS)
+    assert line is not None
+    assert line.tool == "read_file"
+    assert "have not read the file" in line.text
+
+
+def test_a_read_followed_by_a_note_still_counts_as_read() -> None:
+    noted = [
+        *READ_GREET[:2],
+        {
+            "role": "user",
+            "content": "<tool_response>\n1:71|def greet(nam):\nversion: 950bf3a5a8ce5c99\n\n"
+            "(harness repaired this call's text to read it)\n</tool_response>",
+        },
+    ]
+    line = nudge_for("I replaced nam with name and wrote it back.", noted, TOOLS)
+    assert line is not None
+    assert line.tool == "edit_file"
+    assert last_read(noted) == ("greet.py", ["def greet(nam):"])
+
+
+def test_the_first_announcement_naming_an_action_is_the_one_asked_for() -> None:
+    reply = (
+        "To do that, I will follow these steps:\n\n1. **Run it**: I will execute the "
+        "python3 hello.py command in the workspace."
+    )
+    line = nudge_for(reply, [{"role": "user", "content": "Run python3 hello.py"}], TOOLS)
+    assert line is not None
+    assert line.tool == "run_cmd"
 
 
 def test_a_path_the_tool_corrected_is_asked_for_with_that_path() -> None:

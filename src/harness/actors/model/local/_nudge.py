@@ -57,8 +57,8 @@ _CHANGED = re.compile(
 _EDITS = ("edit_file", "write_file")
 # a tool's answer to a path that does not exist, naming the one meant (the tools' jail)
 _MEANT = re.compile(r"does not exist; did you mean ([^\s?]+)\?")
-# what only a read that worked shows, last in its result
-_READ_OK = re.compile(r"\nversion: [0-9a-f]+\s*</tool_response>")
+# what only a read that worked shows, on a line of its own (notes may follow it)
+_READ_OK = re.compile(r"^version: [0-9a-f]{16}$", re.M)
 # verbs -> the tool that does them
 _VERBS: tuple[tuple[str, str], ...] = (
     (r"fix|edit|change|modify|correct|replace|update|rename|include more", "edit_file"),
@@ -168,27 +168,41 @@ def nudge_for(
     if intent is None and asked:
         # "I read the file and found the code." with no call made: it read nothing
         intent = _CLAIM.search(reply)
-    if intent is None and "edit_file" in names and _read_a_file(history) and not _edited(history):
+    claim = _CHANGED.search(reply) if intent is None and not _edited(history) else None
+    if claim is not None and "read_file" in names and not _read_a_file(history):
+        # "I fixed the bug by changing the return" with nothing read: an edit now would be
+        # of text it has not seen, so first the read
+        return Nudge(
+            "You have not changed any file yet, and have not read the file to change. Read it "
+            'first: call read_file. Write the <tool_call> block ({"name": "read_file", '
+            '"arguments": {"path": ...}}) and nothing else.',
+            "read_file",
+        )
+    if claim is not None and "edit_file" in names:
         # "I replaced nam with name" after a read, and nothing was written: it edited
-        # nothing; asked for the edit, it gets the edit's grammar (never before a read
-        # worked: the edit would be of text it has not seen)
-        claim = _CHANGED.search(reply)
-        if claim is not None:
-            return Nudge(
-                "You have not changed any file yet: no edit was made. Make the change now: "
-                'call edit_file. Write the <tool_call> block ({"name": "edit_file", '
-                '"arguments": {"path": ...}} then <old_content> and <new_content>) and nothing '
-                "else.",
-                "edit_file",
-            )
+        # nothing; asked for the edit, it gets the edit's grammar
+        return Nudge(
+            "You have not changed any file yet: no edit was made. Make the change now: "
+            'call edit_file. Write the <tool_call> block ({"name": "edit_file", '
+            '"arguments": {"path": ...}} then <old_content> and <new_content>) and nothing '
+            "else.",
+            "edit_file",
+        )
     if intent is None:
         return None
-    sentence = reply[intent.start() :].split("\n\n", 1)[0]
-    if re.search(r"\b(create|write)\b", sentence, re.I) and not re.search(
-        r"\b(fix|edit|change)\b", sentence, re.I
-    ):
-        return None
-    tool = _named_tool(sentence, names) or _verb_tool(sentence, names)
+    # the first announcement that names something a tool does ("I will follow these
+    # steps:" names nothing; "I will execute python3 hello.py" does)
+    tool = None
+    starts = [intent.start()] + [m.start() for m in _INTENT.finditer(reply, intent.end())]
+    for start in starts[:6]:
+        sentence = reply[start:].split("\n\n", 1)[0]
+        if re.search(r"\b(create|write)\b", sentence, re.I) and not re.search(
+            r"\b(fix|edit|change)\b", sentence, re.I
+        ):
+            return None
+        tool = _named_tool(sentence, names) or _verb_tool(sentence, names)
+        if tool is not None:
+            break
     if tool is None and previous and previous[-1] in names:
         tool = previous[-1]
     if tool is None:
