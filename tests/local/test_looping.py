@@ -41,3 +41,12 @@ def test_short_lines_and_a_long_varied_answer_are_not_loops() -> None:
     assert _stops_at("**Step**:\n\n" * 10) is None
     readme = Path(__file__).resolve().parents[2] / "README.md"
     assert _stops_at(readme.read_text(), piece=40) is None
+
+
+def test_a_run_of_empty_lines_is_a_loop_even_inside_a_call() -> None:
+    opened = '```json\n{"name": "write_file", "arguments": {"path": "u.py"}}\n<content>\nx\n'
+    at = _stops_at(opened + "</content>\n<tool_call>\n```" + "\n" * 400, piece=1)
+    assert at is not None
+    assert at < len(opened) + 40
+    # a few blank lines between paragraphs or functions are not
+    assert _stops_at("a\n\n\n\nb\n" * 5 + "def f():\n" + "\n" * 6 + "    pass\n") is None
