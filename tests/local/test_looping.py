@@ -29,10 +29,14 @@ def test_a_numbered_list_saying_the_same_thing_is_stopped_at_its_fourth_time() -
     assert "5. **Answer" not in said
 
 
-def test_code_and_calls_repeat_lines_freely() -> None:
+def test_code_repeats_lines_more_freely_and_calls_freely() -> None:
     line = "        self.assertEqual(result, expected)\n"
-    fenced = "Here are the tests:\n\n```python\n" + line * 8 + "```\n\nDone."
+    fenced = "Here are the tests:\n\n```python\n" + line * 7 + "```\n\nDone."
     assert _stops_at(fenced) is None
+    looping = "Edit:\n\n```\n" + 'obj[\'content\'] = """\n' * 40
+    at = _stops_at(looping)
+    assert at is not None
+    assert looping[:at].count("obj['content']") == 8
     call = '<tool_call>{"name": "write_file", "arguments": {"path": "t.py"}}\n<content>\n'
     assert _stops_at(call + line * 8 + "</content></tool_call>") is None
 

@@ -211,9 +211,17 @@ def test_edit_file_no_match_in_a_small_file_shows_it_whole(ws: Path, call: Call)
     assert not out.ok
     assert out.output == (
         "the edit: old_text was not found in the file; copy old_text exactly from the file, "
-        "which is now (between the lines of dashes):\n-----\ndef helper(x):\n"
-        "    return x * 2\n-----"
+        "which is now (each line's N:HH| tag is not part of the text):\n"
+        f"1:{line_hash('def helper(x):')}|def helper(x):\n"
+        f"2:{line_hash('    return x * 2')}|    return x * 2"
     )
+    # copied from there with its tags, the next old_text matches
+    shown = out.output.split("\n", 1)[1]
+    out = call(
+        "edit_file", path="util.py", old_text=shown, new_text="def compute(x):\n    return x * 2"
+    )
+    assert out.ok, out.output
+    assert (ws / "util.py").read_text() == "def compute(x):\n    return x * 2\n"
 
 
 def test_edit_file_reads_old_text_copied_with_its_line_tags(ws: Path, call: Call) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from harness.actors.tools._jail import ToolError
+from harness.actors.tools._readfile import line_hash
 
 __all__ = ["apply_edits", "normalize_edits", "unified_diff"]
 
@@ -82,13 +83,14 @@ def _untagged(text: str) -> str | None:
 
 
 def _not_found(text: str, needle: str) -> str:
-    """What to copy from instead: a small file whole, else the lines closest to
-    *needle*'s first line."""
+    """What to copy from instead: a small file whole (tagged as read_file shows it, since
+    measured, lines of dashes around it were copied into the next old_text), else the
+    lines closest to *needle*'s first line."""
     if text.count("\n") <= _SHOW_WHOLE_LINES and len(text) <= _SHOW_WHOLE_CHARS:
-        body = text if text.endswith("\n") else text + "\n"
+        lines = "\n".join(f"{i}:{line_hash(ln)}|{ln}" for i, ln in enumerate(text.splitlines(), 1))
         return (
-            "; copy old_text exactly from the file, which is now (between the lines of "
-            f"dashes):\n-----\n{body}-----"
+            "; copy old_text exactly from the file, which is now (each line's N:HH| tag is "
+            f"not part of the text):\n{lines}"
         )
     return _near_matches(text, needle)
 

@@ -3,10 +3,12 @@
 Measured with the 1.5B model: after a refused read it wrote a numbered list whose items
 alternated "**Answer the question**:" and the same sentence, 65 items and 6,800 characters
 before the output limit, 15 minutes under load. A prose line of some length written for
-the fourth time is such a loop; code (inside a fence or a tool call) is left alone, since
-code repeats lines for good reasons. A run of empty lines is a loop anywhere: measured,
-inside a fenced call whose body the grammar still held open, the model wrote 1,900 newlines
-to the output limit (6 minutes).
+the fourth time is such a loop. In a fenced block, where code repeats lines for good
+reasons, it is the eighth time (measured: the line opening a triple-quoted string, over and
+over in a fence, to the output limit). Inside a tool call nothing is counted: a file body
+is the user's. A run of empty lines is a loop anywhere: measured, inside a fenced call
+whose body the grammar still held open, the model wrote 1,900 newlines to the output limit
+(6 minutes).
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ MIN_CHARS = 16
 
 TIMES = 4
 """The same line this many times is a loop."""
+
+TIMES_IN_CODE = 8
+"""The same line this many times in a fenced block is a loop."""
 
 BLANK_RUN = 12
 """Empty lines in a row that are a loop, in prose or code."""
@@ -50,9 +55,9 @@ class LoopWatch:
                 self._in_fence = not self._in_fence
                 continue
             self._in_call = self._in_call or any(tag in text for tag in _CALL_TAGS)
-            if self._in_call or self._in_fence or len(text) < MIN_CHARS:
+            if self._in_call or len(text) < MIN_CHARS:
                 continue
             self._seen[text] += 1
-            if self._seen[text] >= TIMES:
+            if self._seen[text] >= (TIMES_IN_CODE if self._in_fence else TIMES):
                 return True
         return False
