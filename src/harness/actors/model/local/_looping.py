@@ -7,7 +7,7 @@ the fourth time is such a loop. In a fenced block, where code repeats lines for 
 reasons, it is the eighth time (measured: the line opening a triple-quoted string, over and
 over in a fence, to the output limit). Inside a tool call nothing is counted: a file body
 is the user's. A run of empty lines is a loop anywhere: measured, inside a fenced call
-whose body the grammar still held open, the model wrote 1,900 newlines to the output limit
+whose body the grammar still held open, the model wrote newlines up to the output limit
 (6 minutes).
 """
 
