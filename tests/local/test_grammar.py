@@ -80,6 +80,23 @@ SYSTEM = (
 )
 
 
+def _reply(
+    model: LoadedModel, ask: list[dict[str, str]], grammar: str, max_tokens: int, lazy: bool = True
+) -> tuple[str, str]:
+    """``(text, finish reason)`` of a greedy reply to *ask* under *grammar*."""
+    pieces: list[str] = []
+    result = model.generate(
+        ask,
+        pieces.append,
+        threading.Event(),
+        max_tokens=max_tokens,
+        temperature=0.0,
+        grammar=grammar,
+        lazy=lazy,
+    )
+    return "".join(pieces), result.finish_reason
+
+
 @pytest.mark.slow
 def test_a_constrained_call_names_a_real_tool_and_ends_the_turn(
     loaded_model: LoadedModel,
@@ -88,19 +105,10 @@ def test_a_constrained_call_names_a_real_tool_and_ends_the_turn(
         {"role": "system", "content": SYSTEM},
         {"role": "user", "content": "Read the file notes.txt and tell me what it says."},
     ]
-    pieces: list[str] = []
-    result = loaded_model.generate(
-        ask,
-        pieces.append,
-        threading.Event(),
-        max_tokens=150,
-        temperature=0.0,
-        grammar=tool_call_grammar(TOOLS),
-    )
-    text = "".join(pieces)
+    text, finish = _reply(loaded_model, ask, tool_call_grammar(TOOLS), 150)
     assert "<tool_response>" not in text  # never a made-up result
     parsed = parse_reply(text, {t.name: tuple(t.parameters["properties"]) for t in TOOLS})
-    assert result.finish_reason == "stop", text
+    assert finish == "stop", text
     assert len(parsed.calls) == 1, text
     call = parsed.calls[0]
     assert call.name == "read_file"
@@ -142,18 +150,9 @@ def test_a_grammar_bound_from_the_first_token_turns_prose_into_the_call(
         {"role": "system", "content": SYSTEM},
         {"role": "user", "content": "Say hello in French, in one word."},
     ]
-    pieces: list[str] = []
-    result = loaded_model.generate(
-        ask,
-        pieces.append,
-        threading.Event(),
-        max_tokens=60,
-        temperature=0.0,
-        grammar=tool_call_grammar((READ,), tagged_only=True),
-        lazy=False,
-    )
-    text = "".join(pieces)
-    assert result.finish_reason == "stop", text
+    grammar = tool_call_grammar((READ,), tagged_only=True)
+    text, finish = _reply(loaded_model, ask, grammar, 60, lazy=False)
+    assert finish == "stop", text
     assert text.startswith("<tool_call>"), text
     assert text.rstrip().endswith("</tool_call>"), text
     parsed = parse_reply(text, {"read_file": tuple(READ.parameters["properties"])})
@@ -271,18 +270,10 @@ def test_a_bound_edit_replaces_text_that_is_in_the_file(loaded_model: LoadedMode
         },
         {"role": "user", "content": "Make the change now: call edit_file."},
     ]
-    pieces: list[str] = []
-    result = loaded_model.generate(
-        ask,
-        pieces.append,
-        threading.Event(),
-        max_tokens=200,
-        temperature=0.0,
-        grammar=edit_call_grammar("calc.py", CALC_LINES),
-        lazy=False,
+    text, finish = _reply(
+        loaded_model, ask, edit_call_grammar("calc.py", CALC_LINES), 200, lazy=False
     )
-    text = "".join(pieces)
-    assert result.finish_reason == "stop", text
+    assert finish == "stop", text
     parsed = parse_reply(text, {t.name: tuple(t.parameters["properties"]) for t in tools})
     assert [c.name for c in parsed.calls] == ["edit_file"], text
     args = parsed.calls[0].arguments
