@@ -126,9 +126,9 @@ def test_bodies_are_required_where_the_grammar_leaves_out_the_other_way() -> Non
     edit = next(line for line in grammar if '"\\"edit_file\\""' in line)
     write = next(line for line in grammar if '"\\"write_file\\""' in line)
     # edit_file's `edits` list is left out, so old and new text must come as bodies
-    assert edit.endswith('"<new_content>" "\\n"? body "</new_content>"')
+    assert edit.endswith('"<new_content>" "\\n"? body-new-content "</new_content>"')
     assert "( " not in edit
-    assert write.endswith('"<content>" "\\n"? body "</content>"')
+    assert write.endswith('"<content>" "\\n"? body-content "</content>"')
     assert "version" not in "\n".join(grammar)  # a small model invents one
 
 
@@ -189,6 +189,17 @@ for text in sys.argv[1:]:
 """
 
 
+def _fed(env: dict[str, str], *texts: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", _FEED, *texts],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
 @pytest.mark.slow
 def test_every_call_opening_a_trigger_takes_the_grammar_takes_too(
     default_model_path: Path,
@@ -202,28 +213,31 @@ def test_every_call_opening_a_trigger_takes_the_grammar_takes_too(
         '```json\n{"name": "list_dir", "arguments": {}}\n```',
     ]
     env = {**os.environ, "HARNESS_MODEL_CACHE": str(default_model_path.parent)}
-    proc = subprocess.run(
-        [sys.executable, "-c", _FEED, *openings],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    proc = _fed(env, *openings)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split() == ["accepted"] * len(openings)
     # and each opening did switch the grammar on: what follows a whole call is refused,
     # which llama.cpp can only signal by aborting the process
     for opening in openings:
-        after = subprocess.run(
-            [sys.executable, "-c", _FEED, opening + " and then some words"],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=120,
-            check=False,
-        )
+        after = _fed(env, opening + " and then some words")
         assert after.returncode == -6, (opening, after.returncode, after.stdout)
+
+
+@pytest.mark.slow
+def test_a_body_ends_at_its_first_closing_tag_as_the_parser_reads_it(
+    default_model_path: Path,
+) -> None:
+    env = {**os.environ, "HARNESS_MODEL_CACHE": str(default_model_path.parent)}
+    head = '<tool_call>{"name": "write_file", "arguments": {"path": "a.xml"}}\n<content>\n'
+    # a body may hold anything but its own closing tag: other tags, parts of that one
+    kept = _fed(env, head + "a < b, <b>x</b> <</cont </content\n</content>\n</tool_call>")
+    assert kept.returncode == 0, kept.stderr[-2000:]
+    assert kept.stdout.split() == ["accepted"]
+    # after the closing tag the call ends: prose there no longer reads as more body
+    # (it did, and a model went on writing newlines to its output limit)
+    fence = '```json\n{"name": "write_file", "arguments": {"path": "a"}}\n<content>\nhi\n'
+    ended = _fed(env, fence + "</content>\nand then some words")
+    assert ended.returncode == -6, (ended.returncode, ended.stdout)
 
 
 CALC_LINES = ["def add(a, b):", "    return a - b", "", "", "def mul(a, b):", "    return a * b"]

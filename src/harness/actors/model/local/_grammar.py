@@ -52,9 +52,39 @@ the grammar, and text the grammar refuses there is an exception no caller can ca
 aborts the process (measured: an indented fence, ``   ```json\n   {``, killed the worker
 with SIGABRT when the grammar took one space at most)."""
 
-# Anything up to the closing tag: the grammar keeps both readings of a "</content>" (end
-# of body, or more body), and the model's next token settles it.
-_BODY = r"[^\x00]*"
+
+def _body_rules(name: str, close: str) -> dict[str, str]:
+    """Rules for a body that ends at the first *close* tag (``</content>``), as the
+    parser reads it: *name* matches any text that does not hold *close*.
+
+    Before, a body was anything, and after a ``</content>`` the grammar kept both
+    readings (end of body, or more body); a model that then wrote anything but the end
+    of the call stayed in the body until a limit (measured: newlines up to the output
+    limit). Written as the automaton that finds *close*: ``name-K`` reads on after the
+    first K characters of it were seen (up to a character that breaks the match), and
+    ``name-endK`` ends the body there, where the closing tag itself then follows. The
+    tag's first character, ``<``, occurs once in it, so a ``<`` always starts over.
+    """
+    n = len(close)
+    rules = {name: f'( [^<\\x00] | "<" {name}-1 )* ( "<" {name}-end1 )?'}
+    for k in range(1, n):
+        char = close[k]
+        restart = f'"<" {name}-1'
+        if k < n - 1:
+            rules[f"{name}-{k}"] = f'[^{char}<\\x00] | {restart} | "{char}" {name}-{k + 1}'
+            rules[f"{name}-end{k}"] = f'"<" {name}-end1 | "{char}" {name}-end{k + 1} | ""'
+        else:  # the last character would close the tag
+            rules[f"{name}-{k}"] = f"[^{char}<\\x00] | {restart}"
+            rules[f"{name}-end{k}"] = f'"<" {name}-end1 | ""'
+    return rules
+
+
+def _body(conv: Any, tag: str) -> str:
+    """The name of the rule for a *tag* body, added to *conv*'s rules."""
+    name = "body-" + tag.replace("_", "-")  # GBNF names: letters, digits, dashes
+    for rule, text in _body_rules(name, f"</{tag}>").items():
+        conv._rules[rule] = text
+    return name
 
 
 # optional strings a small model cannot know and so invents (a version read_file gives)
@@ -79,7 +109,6 @@ def tool_call_grammar(tools: Sequence[ToolSchema], *, tagged_only: bool = False)
         prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False
     )
     conv._rules["space"] = _SPACE
-    conv._add_rule("body", _BODY)
     calls: list[str] = []
     for i, tool in enumerate(tools):
         params = tool.parameters if isinstance(tool.parameters, dict) else {}
@@ -113,7 +142,8 @@ def tool_call_grammar(tools: Sequence[ToolSchema], *, tagged_only: bool = False)
             'space "}"',
         ]
         for param, tag in tags.items():
-            block = f'"\\n"? {_literal(f"<{tag}>")} "\\n"? body {_literal(f"</{tag}>")}'
+            body = _body(conv, tag)
+            block = f'"\\n"? {_literal(f"<{tag}>")} "\\n"? {body} {_literal(f"</{tag}>")}'
             parts.append(block if param in required or bodies_needed else f"( {block} )?")
         calls.append(conv._add_rule(f"call{i}", " ".join(parts)))
     call = conv._add_rule("call", " | ".join(calls))
@@ -172,9 +202,9 @@ def edit_call_grammar(path: str, lines: Sequence[str]) -> str:
     return "\n".join(
         [
             f'root ::= {head} "\\n"? "<old_content>" "\\n"? old "</old_content>" "\\n"? '
-            f'"<new_content>" "\\n"? body "</new_content>" "\\n"? "</tool_call>"',
+            f'"<new_content>" "\\n"? body-new-content "</new_content>" "\\n"? "</tool_call>"',
             "old ::= " + " | ".join(_literal(r) for r in runs),
-            f"body ::= {_BODY}",
+            *(f"{r} ::= {t}" for r, t in _body_rules("body-new-content", "</new_content>").items()),
             f"space ::= {_SPACE}",
         ]
     )
