@@ -146,6 +146,32 @@ def test_a_path_the_tool_corrected_is_asked_for_with_that_path() -> None:
     assert '{"path": "calc.py"}' in line.text
 
 
+def test_saying_the_question_again_is_asked_for_the_answer() -> None:
+    prompt = "List the files in this folder and tell me which one holds the licence text."
+    listed = [
+        {"role": "user", "content": prompt},
+        {
+            "role": "assistant",
+            "content": '<tool_call>{"name": "list_dir", "arguments": {"path": "."}}</tool_call>',
+        },
+        {"role": "user", "content": "<tool_response>\n./\nLICENSE  (12 B)\n</tool_response>"},
+    ]
+    line = nudge_for(prompt, listed, TOOLS)
+    assert line is not None
+    assert line.tool == ""  # bound to no call: the answer may need none
+    assert line.text.endswith(prompt)
+    assert (
+        nudge_for(
+            " list the files in this folder, and tell me which one holds the licence text?",
+            listed,
+            TOOLS,
+        )
+        is not None
+    )
+    # an answer that starts from the question's words and goes on is an answer
+    assert nudge_for(prompt + " It is LICENSE, which holds the MIT text.", listed, TOOLS) is None
+
+
 @pytest.mark.parametrize(
     "reply",
     [
