@@ -93,8 +93,8 @@ def text_protocol_prompt(tools: Iterable[ToolSchema]) -> str:
         "You cannot see the user's files. To answer anything about them, call a tool "
         "first, then answer from its result. Never guess a file's name or what it holds.",
         "",
-        "To call a tool, write one <tool_call> block and stop. The result comes back to "
-        "you in a <tool_response> block. For example:",
+        "To call a tool, write one <tool_call> block and stop: no plan or steps before "
+        "it. The result comes back to you in a <tool_response> block. For example:",
         "",
         _example_call(tools),
         "",
