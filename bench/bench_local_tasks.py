@@ -4,11 +4,12 @@ Each task is a folder of files, a prompt given to ``harness -p`` (auto permissio
 embedded default model, the whole program), and a check of the outcome: the answer, the
 files afterwards, a command that must pass, the calls made. Each runs ``BENCH_RUNS`` times
 (default 5); the table gives the success rate and the median time per task, and counts
-runs that ended without an answer or wrote a file nobody asked for. A task runs in the same
-folder every time (as a user works in one project), so its first run is a cold start and the
-others find the state after the system prompt in the model cache. The events of a failed
-run are left beside it, in ``harness-bench-tasks/TASK/failed-RUN.jsonl`` under the temp
-folder (RUN counts from 1; the files of an earlier bench are removed when it starts).
+runs that ended without an answer and writes nobody asked for that went through (a refused
+one changed nothing). A task runs in the same folder every time (as a user works in one
+project), so its first run is a cold start and the others find the state after the system
+prompt in the model cache. The events of a failed run are left beside it, in
+``harness-bench-tasks/TASK/failed-RUN.jsonl`` under the temp folder (RUN counts from 1; the
+files of an earlier bench are removed when it starts).
 
 Not part of ``make bench`` (it takes an hour on two cores). Settings, from the environment:
 
@@ -158,7 +159,10 @@ TASKS = (
         lambda ev, ws: (
             _read(ev, "calc.py")
             and "add" in _answer(ev)
-            and any(w in _answer(ev).lower() for w in ("subtract", "minus", " - ", "a - b", "+"))
+            and any(
+                w in _answer(ev).lower()
+                for w in ("subtract", "minus", "difference", " - ", "a - b", "+")
+            )
         ),
     ),
     Task(
@@ -220,10 +224,16 @@ def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome
                 events.append(json.loads(line))
             except ValueError:
                 continue
-        writes = [
+        done = {
+            e.get("call_id")
+            for e in events
+            if e.get("type") == "tool_call_finished" and e.get("ok")
+        }
+        writes = [  # that went through: a refused or failed one changed nothing
             c
             for c in _calls(events)
             if c.get("name") in ("write_file", "edit_file")
+            and c.get("call_id") in done
             and str(c.get("arguments", {}).get("path", "")) not in task.writes
         ]
         try:
