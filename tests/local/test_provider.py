@@ -99,6 +99,15 @@ async def test_a_reply_that_announces_a_read_and_stops_ends_with_the_read(
     # ...and the one more generation it was given is that call, whole
     assert [(c.name, c.arguments) for c in parsed.calls] == [("read_file", {"path": "calc.py"})]
     assert text.rstrip().endswith("</tool_call>")
+    # the usage gives the size of the request asked (the budget learns the tokenizer from
+    # it), not that plus the nudged generation's longer prompt; every token written counts
+    usage = next(e for e in events if isinstance(e, Usage))
+    nudged = shared_provider.last
+    assert nudged is not None
+    assert usage.prompt_tokens is not None
+    assert usage.prompt_tokens < nudged.prompt_tokens < 2 * usage.prompt_tokens
+    assert usage.completion_tokens is not None
+    assert usage.completion_tokens > nudged.completion_tokens
 
 
 async def test_closing_the_stream_stops_generation_within_a_token(

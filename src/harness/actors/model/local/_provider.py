@@ -251,8 +251,11 @@ class LocalProvider:
                             ends.append(event)
             usages = [e for e in ends if isinstance(e, Usage)]
             if usages:
+                # The prompt is the request's own: the conversation's context budget learns
+                # the tokenizer from it, and the sum with a nudged generation's prompt
+                # (the same again and more) made it think the window full at half.
                 yield Usage(
-                    prompt_tokens=sum(u.prompt_tokens or 0 for u in usages),
+                    prompt_tokens=usages[0].prompt_tokens,
                     completion_tokens=sum(u.completion_tokens or 0 for u in usages),
                 )
             yield [e for e in ends if isinstance(e, Finish)][-1]
