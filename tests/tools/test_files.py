@@ -194,6 +194,27 @@ def test_edit_file_replaces_exactly_once(ws: Path, call: Call) -> None:
     assert (ws / "a.py").read_text() == "def f():\n    return 2\n"
 
 
+def test_edit_file_names_the_lines_still_using_a_name_it_renamed(ws: Path, call: Call) -> None:
+    (ws / "main.py").write_text("from util import helper\n\nprint(helper(21))\nhelpers = 1\n")
+    out = call(
+        "edit_file",
+        path="main.py",
+        old_text="from util import helper",
+        new_text="from util import compute",
+    )
+    assert out.ok
+    assert out.output.endswith(
+        "note: helper (this edit renamed it to compute) is still used:\n  line 3: print(helper(21))"
+    )
+    # renamed everywhere, or an edit that is not a rename: no note
+    out = call(
+        "edit_file", path="main.py", old_text="print(helper(21))", new_text="print(compute(21))"
+    )
+    assert "note:" not in out.output
+    out = call("edit_file", path="main.py", old_text="helpers = 1", new_text="helpers = 2")
+    assert "note:" not in out.output
+
+
 def test_edit_file_no_match_names_the_closest_lines(ws: Path, call: Call) -> None:
     filler = "".join(f"n{i} = {i}\n" for i in range(60))
     (ws / "a.py").write_text("def alpha(x):\n    return x + 1\n" + filler)

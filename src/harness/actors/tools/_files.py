@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from harness.actors.tools._edit import apply_edits, normalize_edits, unified_diff
+from harness.actors.tools._edit import apply_edits, normalize_edits, renames_left, unified_diff
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
 from harness.actors.tools._readfile import VERSION_CHARS, file_version, open_regular
 
@@ -195,7 +195,8 @@ def edit_file(ws: Workspace, args: dict[str, Any]) -> Result:
     n = len(args.get("edits") or ()) or 1
     head = f"edited {shown} ({n} edit{'s' if n != 1 else ''} applied)"
     data = {"paths": [shown], "changed": True, "diff": diff, "edits": n}
-    return Result(f"{head}\n{diff}", data)
+    left = renames_left(normalize_edits(args), new)
+    return Result(f"{head}\n{diff}" + (f"\n{left}" if left else ""), data)
 
 
 def _two(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, Path, str]:
