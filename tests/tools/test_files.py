@@ -195,21 +195,19 @@ def test_edit_file_replaces_exactly_once(ws: Path, call: Call) -> None:
 
 
 def test_edit_file_names_the_lines_still_using_a_name_it_renamed(ws: Path, call: Call) -> None:
+    (ws / "util.py").write_text("def helper(x):\n    return x * 2\n")
     (ws / "main.py").write_text("from util import helper\n\nprint(helper(21))\nhelpers = 1\n")
-    out = call(
-        "edit_file",
-        path="main.py",
-        old_text="from util import helper",
-        new_text="from util import compute",
-    )
+    out = call("edit_file", path="util.py", old_text="def helper(x):", new_text="def compute(x):")
     assert out.ok
+    # in this file and in the others, whole words only
     assert out.output.endswith(
-        "note: helper (this edit renamed it to compute) is still used:\n  line 3: print(helper(21))"
+        "\nnote: helper (this edit renamed it to compute) is still used:\n"
+        "  main.py:1: from util import helper\n  main.py:3: print(helper(21))"
     )
+    out = call("edit_file", path="main.py", old_text="import helper", new_text="import compute")
+    assert out.output.endswith("is still used:\n  main.py:3: print(helper(21))")
     # renamed everywhere, or an edit that is not a rename: no note
-    out = call(
-        "edit_file", path="main.py", old_text="print(helper(21))", new_text="print(compute(21))"
-    )
+    out = call("edit_file", path="main.py", old_text="(helper(21))", new_text="(compute(21))")
     assert "note:" not in out.output
     out = call("edit_file", path="main.py", old_text="helpers = 1", new_text="helpers = 2")
     assert "note:" not in out.output

@@ -129,25 +129,16 @@ def _matching_lines(original: str, found: Sequence[int]) -> str:
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def renames_left(edits: Sequence[tuple[str, str]], result: str) -> str:
-    """A note on each name an edit renamed that the edited file still uses, with the
-    lines (up to five), or ``""``: measured, a 1.5B model asked to rename a function
-    edited the import line, saw "edited main.py", and never came back for the call on
-    line 3. An edit renames when the one name it takes out is replaced by one new name."""
-    notes = []
+def renamed(edits: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``(old name, new name)`` of each edit that renames: the one name it takes out is
+    replaced by one new name (``from util import helper`` to ``... compute``)."""
+    pairs = []
     for old, new in edits:
         gone = set(_NAME.findall(old)) - set(_NAME.findall(new))
         came = set(_NAME.findall(new)) - set(_NAME.findall(old))
-        if len(gone) != 1 or len(came) != 1:
-            continue
-        name, to = gone.pop(), came.pop()
-        word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])")
-        left = [(i, ln) for i, ln in enumerate(result.splitlines(), 1) if word.search(ln)]
-        if left:
-            shown = "".join(f"\n  line {i}: {ln.strip()[:200]}" for i, ln in left[:5])
-            more = f"\n  ... and {len(left) - 5} more lines" if len(left) > 5 else ""
-            notes.append(f"note: {name} (this edit renamed it to {to}) is still used:{shown}{more}")
-    return "\n".join(notes)
+        if len(gone) == 1 and len(came) == 1:
+            pairs.append((gone.pop(), came.pop()))
+    return pairs
 
 
 def apply_edits(original: str, edits: Sequence[tuple[str, str]]) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from harness.actors.tools._edit import apply_edits, normalize_edits, renames_left, unified_diff
+from harness.actors.tools._edit import apply_edits, normalize_edits, renamed, unified_diff
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
 from harness.actors.tools._readfile import VERSION_CHARS, file_version, open_regular
 
@@ -195,8 +195,22 @@ def edit_file(ws: Workspace, args: dict[str, Any]) -> Result:
     n = len(args.get("edits") or ()) or 1
     head = f"edited {shown} ({n} edit{'s' if n != 1 else ''} applied)"
     data = {"paths": [shown], "changed": True, "diff": diff, "edits": n}
-    left = renames_left(normalize_edits(args), new)
-    return Result(f"{head}\n{diff}" + (f"\n{left}" if left else ""), data)
+    return Result(f"{head}\n{diff}{_still_used(ws, args)}", data)
+
+
+def _still_used(ws: Workspace, args: dict[str, Any]) -> str:
+    """A note on each name the edit renamed that the workspace still uses, with the lines:
+    measured, a 1.5B model asked to rename a function in two files renamed it in one (or
+    in one line of one), saw "edited", and said it was done."""
+    from harness.actors.tools._search import word_uses  # it imports Result from here
+
+    notes = []
+    for name, to in renamed(normalize_edits(args)):
+        uses = word_uses(ws, name)
+        if uses:
+            shown = "".join(f"\n  {line}" for line in uses)
+            notes.append(f"\nnote: {name} (this edit renamed it to {to}) is still used:{shown}")
+    return "".join(notes)
 
 
 def _two(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, Path, str]:
