@@ -68,7 +68,11 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
     assert line is not None
     assert line.tool == "edit_file"
     assert "not changed any file" in line.text
-    for claim in ("The bug has been fixed.", "I then wrote the new calc.py back."):
+    for claim in (
+        "The bug has been fixed.",
+        "I then wrote the new calc.py back.",
+        "I ran git_status again to confirm the changes were made.",
+    ):
         said = nudge_for(claim, READ_GREET, TOOLS)
         assert said is not None
         assert said.tool == "edit_file"

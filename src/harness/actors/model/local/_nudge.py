@@ -51,10 +51,10 @@ _DID = (
     r"rewrote)\b(?! nothing)"
 )
 # "I replaced …", "I then fixed …", "I read calc.py and replaced …" (in one sentence),
-# "The bug has been fixed"
+# "The bug has been fixed", "to confirm the changes were made"
 _CHANGED = re.compile(
     rf"\bI (have |then |just |also )?{_DID}|\bI\b(?:(?!\. )[^\n]){{0,80}}\band (then )?{_DID}"
-    rf"|\b(has|have) been {_DID}"
+    rf"|\b(has|have) been {_DID}|\bchanges? (were|was|have been|has been) (made|applied)\b"
 )
 _EDITS = ("edit_file", "write_file")
 # a tool's answer to a path that does not exist, naming the one meant (the tools' jail)
