@@ -74,7 +74,11 @@ def _send(chan: trio.MemorySendChannel[Any], item: object) -> None:
 def _template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[dict[str, str]]:
     """The history as the chat template takes it. Under the text protocol it holds only
     user and assistant turns already; native tool turns are written as text anyway,
-    since these models repeat calls whose results come back through the tool role."""
+    since these models repeat calls whose results come back through the tool role.
+
+    An earlier reply that made a call is given as its calls alone. Measured: the 1.5B
+    model wrote a plan of 250 tokens before each call, copying the plan of its last
+    reply: 37 s a turn, and a prompt 250 tokens longer each turn."""
     out: list[dict[str, str]] = []
     if system:
         out.append({"role": "system", "content": system})
@@ -84,13 +88,15 @@ def _template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[d
                 {"role": "user", "content": f"<tool_response>\n{msg.content}\n</tool_response>"}
             )
         elif msg.role == "assistant" and msg.tool_calls:
-            calls = "".join(
-                "\n<tool_call>\n"
+            calls = "\n".join(
+                "<tool_call>\n"
                 + json.dumps({"name": c.name, "arguments": c.arguments})
                 + "\n</tool_call>"
                 for c in msg.tool_calls
             )
-            out.append({"role": "assistant", "content": msg.content + calls})
+            out.append({"role": "assistant", "content": calls})
+        elif msg.role == "assistant" and (at := msg.content.find("<tool_call>")) > 0:
+            out.append({"role": "assistant", "content": msg.content[at:]})
         elif msg.role in ("system", "user", "assistant"):
             out.append({"role": msg.role, "content": msg.content})
     return out

@@ -1,0 +1,35 @@
+"""The history as the embedded model reads it."""
+
+from __future__ import annotations
+
+from harness.actors.model.local._provider import _template_messages
+from harness.messages.model import ChatMessage, ToolCall
+
+LISTED = '{"name": "list_dir", "arguments": {"path": "."}}'
+CALL = '<tool_call>{"name": "read_file", "arguments": {"path": "util.py"}}</tool_call>'
+
+
+def test_an_earlier_reply_that_made_a_call_is_read_as_its_calls_alone() -> None:
+    plan = "I will rename it. Here's the step-by-step process:\n\n1. **Read util.py**\n\n"
+    history = (
+        ChatMessage(role="user", content="Rename helper to compute."),
+        ChatMessage(role="assistant", content=plan + CALL),
+        ChatMessage(role="user", content="<tool_response>\ndef helper(x)\n</tool_response>"),
+        ChatMessage(role="assistant", content="It is renamed."),  # an answer stays whole
+        ChatMessage(
+            role="assistant",
+            content=plan,
+            tool_calls=(ToolCall(id="c1", name="list_dir", arguments={"path": "."}),),
+        ),
+        ChatMessage(role="tool", content="util.py", tool_call_id="c1"),
+    )
+    got = _template_messages("SYSTEM", history)
+    assert got == [
+        {"role": "system", "content": "SYSTEM"},
+        {"role": "user", "content": "Rename helper to compute."},
+        {"role": "assistant", "content": CALL},
+        {"role": "user", "content": "<tool_response>\ndef helper(x)\n</tool_response>"},
+        {"role": "assistant", "content": "It is renamed."},
+        {"role": "assistant", "content": f"<tool_call>\n{LISTED}\n</tool_call>"},
+        {"role": "user", "content": "<tool_response>\nutil.py\n</tool_response>"},
+    ]
