@@ -87,6 +87,18 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
         {"role": "user", "content": "<tool_response>\nedited greet.py\n</tool_response>"},
     ]
     assert nudge_for(reply, edited, TOOLS) is None
+    # an edit that was refused changed nothing
+    refused = [
+        *edited[:-1],
+        {
+            "role": "user",
+            "content": "<tool_response>\nthe edit: "
+            "old_text was not found in the file\n</tool_response>",
+        },
+    ]
+    said = nudge_for(reply, refused, TOOLS)
+    assert said is not None
+    assert said.tool == "edit_file"
     # an edit in an earlier task does not count for this one
     later = [*edited, {"role": "assistant", "content": "Done."}, *READ_GREET]
     assert nudge_for(reply, later, TOOLS) is not None

@@ -19,6 +19,7 @@ not find would write an invented one.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Sequence
@@ -116,14 +117,20 @@ def _echoed(reply: str, history: Sequence[dict[str, str]]) -> str | None:
     )
 
 
+# what only a write or edit that worked answers, on a line of its own
+_WROTE = re.compile(r"^(edited|wrote|created) \S", re.M)
+
+
 def _edited(history: Sequence[dict[str, str]]) -> bool:
-    """Whether an edit was asked for since the user's last prompt (a call to a tool
-    that writes, in an assistant message after it)."""
+    """Whether a file was changed since the user's last prompt: a call to a tool that
+    writes, answered by a result that says it did (measured: after two edits refused
+    for text not in the file, the model said "has been renamed")."""
+    recent = _since_prompt(history)
     return any(
-        n in _EDITS
-        for msg in _since_prompt(history)
-        if msg["role"] == "assistant"
-        for n in _LAST_CALL.findall(msg["content"])
+        msg["role"] == "assistant"
+        and any(n in _EDITS for n in _LAST_CALL.findall(msg["content"]))
+        and _WROTE.search(after["content"]) is not None
+        for msg, after in itertools.pairwise(recent)
     )
 
 
