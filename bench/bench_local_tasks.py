@@ -6,8 +6,9 @@ files afterwards, a command that must pass, the calls made. Each runs ``BENCH_RU
 (default 5); the table gives the success rate and the median time per task, and counts
 runs that ended without an answer and writes nobody asked for that went through (a refused
 one changed nothing). A task runs in the same folder every time (as a user works in one
-project), so its first run is a cold start and the others find the state after the system
-prompt in the model cache. The events of a failed run are left beside it, in
+project). The state after the tools section, which opens the system prompt, is the same for
+every task: the bench's first run is a cold start unless the model cache holds it already,
+and the others start warm. The events of a failed run are left beside it, in
 ``harness-bench-tasks/TASK/failed-RUN.jsonl`` under the temp folder (RUN counts from 1; the
 files of an earlier bench are removed when it starts).
 
