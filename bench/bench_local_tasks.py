@@ -189,8 +189,7 @@ class Outcome:
 
 def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="bench-task-") as tmp:
-        # The same folder for every run of a task, as a user works in one project: its
-        # system prompt (which names the folder) is read once, then loaded from the cache.
+        # The same folder for every run of a task, as a user works in one project
         # (named "project": the model reads the folder's name in its prompt, and took a
         # task's name for the answer)
         ws = Path(tempfile.gettempdir()) / "harness-bench-tasks" / task.name / "project"
