@@ -143,32 +143,6 @@ def test_the_state_after_the_system_prompt_is_kept_for_the_next_start(
         model.close()
 
 
-def test_the_state_of_the_tools_section_is_shared_by_every_folder(
-    tmp_path: Path, default_model_path: Path
-) -> None:
-    model = load_model(
-        default_model_path, "head", n_ctx=1024, threads=1, state_dir=tmp_path, model_key="m"
-    )
-    head = "# Tools\n\nCall read_file to read a file. " * 20
-    try:
-        here = {"role": "system", "content": f"{head}\n\nWorkspace: /home/a/project."}
-        ask = [here, {"role": "user", "content": "Say hi."}]
-        first = model.generate(ask, lambda _p: None, threading.Event(), max_tokens=1, head=head)
-        assert first.cached_tokens == 0
-        assert len(list(tmp_path.glob("m-*.state"))) == 1
-        # a session in another folder, started afresh: the tools section comes from the file
-        model.llama._ctx.kv_cache_seq_rm(-1, 0, -1)
-        model.llama.n_tokens = 0
-        there = {"role": "system", "content": f"{head}\n\nWorkspace: /srv/other."}
-        ask = [there, {"role": "user", "content": "Say hi."}]
-        second = model.generate(ask, lambda _p: None, threading.Event(), max_tokens=1, head=head)
-        assert second.cached_tokens > 150
-        assert second.cached_tokens < second.prompt_tokens - 5  # the folder's part is read
-        assert len(list(tmp_path.glob("m-*.state"))) == 1  # one state for both folders
-    finally:
-        model.close()
-
-
 def test_a_side_request_between_two_turns_does_not_cost_the_next_turn_its_prompt(
     loaded_model: LoadedModel,
 ) -> None:

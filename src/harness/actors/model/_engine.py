@@ -375,9 +375,7 @@ class ModelEngine:
         text = protocol == "text"
         known = {t.name: tuple(t.parameters.get("properties", {})) for t in req.tools}
         if text:
-            # the tools first: the same in every folder, so a local engine keeps their
-            # state for every session, and a server's prompt cache reuses it
-            system = "\n\n".join(s for s in (text_protocol_prompt(req.tools), req.system) if s)
+            system = "\n\n".join(s for s in (req.system, text_protocol_prompt(req.tools)) if s)
             messages = render_text_history(req.messages, req.tools)
             tools: tuple[ToolSchema, ...] = ()
         else:

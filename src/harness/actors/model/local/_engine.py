@@ -161,7 +161,6 @@ class LoadedModel:
         seed: int | None = None,
         grammar: str = "",
         lazy: bool = True,
-        head: str = "",
     ) -> Generation:
         """Generate one reply to *messages*, calling ``on_text`` with each piece of text.
 
@@ -175,9 +174,6 @@ class LoadedModel:
         see :func:`~harness.actors.model.local._grammar.tool_call_grammar`) constrains
         what follows ``<tool_call>``; with ``lazy=False`` it binds the reply from its
         first token (the reply is then a call, whatever the model would have written).
-        *head*: the start of the system prompt that is the same in every session (the
-        tools section); the state kept on disk is that of *head* alone, so a session in
-        any folder finds it (default: the whole system prompt).
 
         Raises:
             ModelLoadError: the prompt does not fit in the context (``context_length``).
@@ -191,7 +187,7 @@ class LoadedModel:
         temp = 0.2 if temperature is None else temperature
         self._set_abort(cancel)
         try:
-            cached = self._evaluate(tokens, self._prefix_length(messages, tokens, head))
+            cached = self._evaluate(tokens, self._prefix_length(messages, tokens))
         except RuntimeError as exc:
             self._set_abort(None)
             if cancel.is_set():
@@ -302,19 +298,14 @@ class LoadedModel:
             sampler.add_dist(self._lib.LLAMA_DEFAULT_SEED if seed is None else seed)
         return sampler
 
-    def _prefix_length(
-        self, messages: Sequence[dict[str, str]], tokens: list[int], head: str = ""
-    ) -> int:
-        """How many leading tokens are the system prompt's (or, with *head*, that start of
-        the system prompt's): the same every run and every turn, so their state is worth
-        keeping on disk."""
+    def _prefix_length(self, messages: Sequence[dict[str, str]], tokens: list[int]) -> int:
+        """How many leading tokens are the system prompt's: the same every run and every
+        turn, so their state is worth keeping on disk."""
         if not messages or messages[0].get("role") != "system" or self.state_dir is None:
             return 0
         system = messages[0]["content"]
-        if head and system.startswith(head):
-            system = head
         if self._system_tokens is None or self._system_tokens[0] != system:
-            alone = self.tokenize(self.render([{"role": "system", "content": system}]))
+            alone = self.tokenize(self.render([messages[0]]))
             self._system_tokens = (system, alone)
         n = _shared(self._system_tokens[1], tokens)
         return n if n < len(tokens) else 0
@@ -425,8 +416,8 @@ class ContextTooLong(ModelLoadError):
 
 
 STATES_KEPT = 8
-"""Saved prompt states kept (about 42 MB each; one per tool list, or per system prompt when
-no tools section opens it), the most recently used."""
+"""Saved prompt states kept (about 33 MB each; one per workspace and tool list), the most
+recently used."""
 _PARK_MIN = 256  # tokens a prompt must throw away before the context is parked
 _FAKE_RESULT = "<tool_response>"
 _CALL_OPEN = "<tool_call>"

@@ -22,7 +22,6 @@ import outcome
 import trio
 
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
-from harness.actors.model._textproto import text_protocol_prompt
 from harness.actors.model.local._catalogue import CATALOGUE
 from harness.actors.model.local._engine import (
     ContextTooLong,
@@ -286,10 +285,6 @@ class LocalProvider:
         lazy = not bound
         grammar = bound or (self._grammar(call.text_tools) if self.constrain else "")
 
-        # the tools section opens the system prompt and is the same in every folder:
-        # the state on disk is that of the tools section, so a new folder starts warm
-        head = text_protocol_prompt(call.text_tools) if call.text_tools else ""
-
         def run() -> Any:
             return model.generate(
                 messages,
@@ -300,7 +295,6 @@ class LocalProvider:
                 seed=call.options.seed,
                 grammar=grammar,
                 lazy=lazy,
-                head=head,
             )
 
         def deliver(result: outcome.Outcome[Any]) -> None:
