@@ -5,12 +5,12 @@ embedded default model, the whole program), and a check of the outcome: the answ
 files afterwards, a command that must pass, the calls made. Each runs ``BENCH_RUNS`` times
 (default 5); the table gives the success rate and the median time per task, and counts
 runs that ended without an answer and writes nobody asked for that went through (a refused
-one changed nothing). A task runs in the same folder every time (as a user works in one
-project). The state after the tools section, which opens the system prompt, is the same for
-every task: the bench's first run is a cold start unless the model cache holds it already,
-and the others start warm. The events of a failed run are left beside it, in
-``harness-bench-tasks/TASK/failed-RUN.jsonl`` under the temp folder (RUN counts from 1; the
-files of an earlier bench are removed when it starts).
+one changed nothing). Every task runs in the same folder, emptied and filled with the
+task's files before each run, as a user works in one project: the system prompt names the
+folder, so the bench's first run is a cold start (unless the model cache holds the state
+after that prompt already) and the others start warm. The events of a failed run are left
+in ``harness-bench-tasks/TASK/failed-RUN.jsonl`` under the temp folder (RUN counts from 1;
+the files of an earlier bench are removed when it starts).
 
 Not part of ``make bench`` (it takes an hour on two cores). Settings, from the environment:
 
@@ -189,10 +189,12 @@ class Outcome:
 
 def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="bench-task-") as tmp:
-        # The same folder for every run of a task, as a user works in one project
-        # (named "project": the model reads the folder's name in its prompt, and took a
-        # task's name for the answer)
-        ws = Path(tempfile.gettempdir()) / "harness-bench-tasks" / task.name / "project"
+        # One folder for every run, as a user works in one project (one state after the
+        # system prompt, which names it, for all of them; measured: a folder per task
+        # cycled 11 states through the 8 the model cache keeps, and every run was cold).
+        # Named "project": the model reads the folder's name in its prompt, and took a
+        # task's name for the answer.
+        ws = Path(tempfile.gettempdir()) / "harness-bench-tasks" / "project"
         shutil.rmtree(ws, ignore_errors=True)
         ws.mkdir(parents=True)
         for name, text in task.files.items():
@@ -241,7 +243,8 @@ def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome
         except (OSError, subprocess.SubprocessError):
             ok = False
         if not ok:  # what the model did, to read afterwards
-            (ws.parent / f"failed-{run}.jsonl").write_text(out)
+            (ws.parent / task.name).mkdir(exist_ok=True)
+            (ws.parent / task.name / f"failed-{run}.jsonl").write_text(out)
         return Outcome(ok, seconds, bool(_answer(events).strip()), len(writes))
 
 
