@@ -34,12 +34,7 @@ def build_system_prompt(
     instruction file or skill that could not be read (they are skipped, never fatal).
     """
     ws = Path(workspace)
-    where = f"Workspace: {ws} ({platform.system()})."
-    if ws.name:
-        # measured: the 1.5B model wrote project/calc.py from this line, in a folder
-        # named project, and kept writing it after the tools named calc.py
-        where += f" Name files from there: main.py, not {ws.name}/main.py."
-    parts = [base or BASE_PROMPT, where]
+    parts = [base or BASE_PROMPT, f"Workspace: {ws} ({platform.system()})."]
     try:
         from harness.instructions import (
             find_instruction_files,
