@@ -207,6 +207,40 @@ def test_no_tools_no_nudge() -> None:
     assert nudge_for("I will read calc.py.", ASK, ()) is None
 
 
+MISSED = [
+    {"role": "user", "content": "In greet.py, rename the parameter nam to name."},
+    {
+        "role": "assistant",
+        "content": '<tool_call>{"name": "edit_file", "arguments": {"path": "greet.py"}}\n'
+        "<old_content>\ndef greet(nam):\n    print(nam)\n</old_content>\n"
+        "<new_content>\ndef greet(name):\n    print(name)\n</new_content></tool_call>",
+    },
+    {
+        "role": "user",
+        "content": "<tool_response>\nthe edit: old_text was not found in the file; copy old_text "
+        "exactly from the file, which is now (each line's N:HH| tag is not part of the text):"
+        "\n1:71|def greet(nam):\n2:82|    return 'hello ' + nam\n</tool_response>",
+    },
+]
+
+
+def test_saying_a_refusal_again_is_asked_for_the_call_again() -> None:
+    reply = (
+        "The edit: old_text was not found in the file; copy old_text exactly from the file, "
+        "which is now:\n1:71|def greet(nam):"
+    )
+    line = nudge_for(reply, MISSED, TOOLS)
+    assert line is not None
+    assert line.tool == "edit_file"
+    assert "call edit_file again" in line.text
+    # the file the refusal showed is the file the edit is bound to
+    assert last_read(MISSED) == ("greet.py", ["def greet(nam):", "    return 'hello ' + nam"])
+    # "the edit was made", when it was not, is a claimed change
+    said = nudge_for("The edit was made to rename nam in greet.py.", MISSED, TOOLS)
+    assert said is not None
+    assert said.tool == "edit_file"
+
+
 def test_the_last_read_is_its_path_and_its_lines_untagged() -> None:
     assert last_read(READ_GREET) == ("greet.py", ["def greet(nam):"])
     assert last_read(READ_GREET[:1]) is None  # nothing read yet

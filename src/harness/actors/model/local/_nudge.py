@@ -55,13 +55,13 @@ _DID = (
 # "The bug has been fixed", "to confirm the changes were made"
 _CHANGED = re.compile(
     rf"\bI (have |then |just |also )?{_DID}|\bI\b(?:(?!\. )[^\n]){{0,80}}\band (then )?{_DID}"
-    rf"|\b(has|have) been {_DID}|\bchanges? (were|was|have been|has been) (made|applied)\b"
+    rf"|\b(has|have) been {_DID}|\b(changes?|edits?) (were|was|have been|has been) (made|applied)\b"
 )
 _EDITS = ("edit_file", "write_file")
 # a tool's answer to a path that does not exist, naming the one meant (the tools' jail)
 _MEANT = re.compile(r"does not exist; did you mean ([^\s?]+)\?")
-# what only a read that worked shows, on a line of its own (notes may follow it)
-_READ_OK = re.compile(r"^version: [0-9a-f]{16}$", re.M)
+# what only a read that worked shows: lines tagged with their number and hash
+_READ_OK = re.compile(r"^\d+:[0-9a-f]{2}\|", re.M)
 # verbs -> the tool that does them
 _VERBS: tuple[tuple[str, str], ...] = (
     (r"fix|edit|change|modify|correct|replace|update|rename|include more", "edit_file"),
@@ -106,6 +106,13 @@ def _words(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
+def _repeats_result(reply: str, result: str) -> bool:
+    """Whether *reply* opens with ten words of the tool *result* it answers (measured: told
+    its old_text was not in the file, the 1.5B model wrote that answer out as its own)."""
+    said = _words(reply).split()[:10]
+    return len(said) >= 6 and " ".join(said) in _words(result)
+
+
 def _echoed(reply: str, history: Sequence[dict[str, str]]) -> str | None:
     """The user's last prompt, when *reply* is that prompt said again (measured: after a
     list_dir result the 1.5B model answered with the question, 2 runs in 5)."""
@@ -134,24 +141,34 @@ def _edited(history: Sequence[dict[str, str]]) -> bool:
     )
 
 
-_CALL_JSON = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.S)
+# a call's JSON, on one line after its opening tag (bodies may follow it)
+_CALL_HEAD = re.compile(r"<tool_call>\s*(\{[^\n]*\})")
 _TAGGED_LINE = re.compile(r"^\d+:[0-9a-f]{2}\|(.*)$", re.M)
+# what edit_file answers when an old_text is not in a small file: the file, tagged
+_SHOWN = "copy old_text exactly from the file, which is now"
 
 
 def last_read(history: Sequence[dict[str, str]]) -> tuple[str, list[str]] | None:
-    """The path and lines (untagged) of the last file read since the user's last prompt:
-    a read_file call alone in its message, and its result; ``None`` when there is none."""
+    """The path and lines (untagged) of the last file seen since the user's last prompt:
+    a read_file call alone in its message and its result, or an edit_file call whose
+    old text was not found and whose result shows the file; ``None`` when there is none."""
     recent = _since_prompt(history)
     for i in range(len(recent) - 1, 0, -1):
         result, asked = recent[i], recent[i - 1]
-        if result["role"] != "user" or not _READ_OK.search(result["content"]):
+        if result["role"] != "user":
             continue
-        calls = _CALL_JSON.findall(asked["content"]) if asked["role"] == "assistant" else []
+        if _SHOWN in result["content"]:
+            tool = "edit_file"
+        elif _READ_OK.search(result["content"]):
+            tool = "read_file"
+        else:
+            continue
+        calls = _CALL_HEAD.findall(asked["content"]) if asked["role"] == "assistant" else []
         if len(calls) != 1:
             return None
         try:
             call = json.loads(calls[0])
-            path = call["arguments"]["path"] if call.get("name") == "read_file" else None
+            path = call["arguments"]["path"] if call.get("name") == tool else None
         except (ValueError, KeyError, TypeError):
             return None
         lines = _TAGGED_LINE.findall(result["content"])
@@ -160,9 +177,21 @@ def last_read(history: Sequence[dict[str, str]]) -> tuple[str, list[str]] | None
 
 
 def _read_a_file(history: Sequence[dict[str, str]]) -> bool:
-    """Whether a read worked since the user's last prompt."""
+    """Whether a file was seen since the user's last prompt: a read that worked, or a
+    refused edit's result showing the file."""
     return any(
-        _READ_OK.search(msg["content"]) for msg in _since_prompt(history) if msg["role"] == "user"
+        _READ_OK.search(msg["content"]) or _SHOWN in msg["content"]
+        for msg in _since_prompt(history)
+        if msg["role"] == "user"
+    )
+
+
+def _call_again(tool: str) -> Nudge:
+    example = json.dumps({"name": tool, "arguments": {}})[:-2]
+    return Nudge(
+        f"Do it now: call {tool} again, using what the tool result above says. Write the "
+        f"<tool_call> block ({example}...) and nothing else.",
+        tool,
     )
 
 
@@ -202,6 +231,9 @@ def nudge_for(
             f'{{"path": "{meant.group(1)}"}}}}) and nothing else.',
             again,
         )
+    if previous and previous[-1] in names and _repeats_result(reply, last):
+        # the result said again in place of the next step: that call again, done right
+        return _call_again(previous[-1])
     if intent is None and asked:
         # "I read the file and found the code." with no call made: it read nothing
         intent = _CLAIM.search(reply)
@@ -244,13 +276,9 @@ def nudge_for(
         tool = previous[-1]
     if tool is None:
         return None
-    example = json.dumps({"name": tool, "arguments": {}})[:-2]
     if previous and previous[-1] == tool:
-        return Nudge(
-            f"Do it now: call {tool} again, using what the tool result above says. Write the "
-            f"<tool_call> block ({example}...) and nothing else.",
-            tool,
-        )
+        return _call_again(tool)
+    example = json.dumps({"name": tool, "arguments": {}})[:-2]
     return Nudge(
         f"You said what you will do but did not do it. Do it now: call {tool}. Write the "
         f"<tool_call> block ({example}...) and nothing else.",
