@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import aclosing
@@ -71,6 +72,12 @@ def _send(chan: trio.MemorySendChannel[Any], item: object) -> None:
         pass  # the reader left; the thread has been told to stop
 
 
+# read_file's version line: these models never write a version (the call grammar leaves it
+# out), and measured, the 1.5B model answered what a file does with its version, "indicating
+# the last commit", in place of what was asked
+_VERSION = re.compile(r"^version: [0-9a-f]{16}\n?", re.M)
+
+
 def _template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[dict[str, str]]:
     """The history as the chat template takes it. Under the text protocol it holds only
     user and assistant turns already; native tool turns are written as text anyway,
@@ -84,9 +91,10 @@ def _template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[d
         out.append({"role": "system", "content": system})
     for msg in messages:
         if msg.role == "tool":
-            out.append(
-                {"role": "user", "content": f"<tool_response>\n{msg.content}\n</tool_response>"}
-            )
+            text = _VERSION.sub("", msg.content)
+            out.append({"role": "user", "content": f"<tool_response>\n{text}\n</tool_response>"})
+        elif msg.role == "user" and "<tool_response>" in msg.content:
+            out.append({"role": "user", "content": _VERSION.sub("", msg.content)})
         elif msg.role == "assistant" and msg.tool_calls:
             calls = "\n".join(
                 "<tool_call>\n"
