@@ -33,3 +33,16 @@ def test_an_earlier_reply_that_made_a_call_is_read_as_its_calls_alone() -> None:
         {"role": "assistant", "content": f"<tool_call>\n{LISTED}\n</tool_call>"},
         {"role": "user", "content": "<tool_response>\nutil.py\n</tool_response>"},
     ]
+
+
+def test_tool_results_are_read_without_the_version_line() -> None:
+    shown = "1:11|def helper(x):\nversion: dc91b93f5c9c051c\n\n(a note)"
+    text = f"<tool_response>\n{shown}\n</tool_response>"
+    history = (
+        ChatMessage(role="user", content="Read util.py."),
+        ChatMessage(role="user", content=text),  # the text protocol's result
+        ChatMessage(role="tool", content=shown, tool_call_id="c1"),  # a native one
+    )
+    got = _template_messages("", history)
+    kept = "<tool_response>\n1:11|def helper(x):\n\n(a note)\n</tool_response>"
+    assert [m["content"] for m in got] == ["Read util.py.", kept, kept]
