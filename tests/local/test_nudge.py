@@ -235,10 +235,14 @@ def test_saying_a_refusal_again_is_asked_for_the_call_again() -> None:
     assert "call edit_file again" in line.text
     # the file the refusal showed is the file the edit is bound to
     assert last_read(MISSED) == ("greet.py", ["def greet(nam):", "    return 'hello ' + nam"])
-    # "the edit was made", when it was not, is a claimed change
-    said = nudge_for("The edit was made to rename nam in greet.py.", MISSED, TOOLS)
-    assert said is not None
-    assert said.tool == "edit_file"
+    # "the edit was made", "nam was renamed", when it was not, is a claimed change...
+    for claim in ("The edit was made to rename nam.", "The parameter nam was renamed to name."):
+        said = nudge_for(claim, MISSED, TOOLS)
+        assert said is not None
+        assert said.tool == "edit_file"
+    # ...where a change was asked for: otherwise it tells what happened
+    asked = [{"role": "user", "content": "Why does greet.py say nam?"}, *MISSED[1:]]
+    assert nudge_for("The parameter was renamed in 2.1, not here.", asked, TOOLS) is None
 
 
 def test_the_last_read_is_its_path_and_its_lines_untagged() -> None:

@@ -52,10 +52,16 @@ _DID = (
     r"rewrote)\b(?! nothing)"
 )
 # "I replaced …", "I then fixed …", "I read calc.py and replaced …" (in one sentence),
-# "The bug has been fixed", "to confirm the changes were made"
+# "The bug has been fixed", "helper was renamed", "to confirm the changes were made"
 _CHANGED = re.compile(
     rf"\bI (have |then |just |also )?{_DID}|\bI\b(?:(?!\. )[^\n]){{0,80}}\band (then )?{_DID}"
-    rf"|\b(has|have) been {_DID}|\b(changes?|edits?) (were|was|have been|has been) (made|applied)\b"
+    rf"|\b(has|have) been {_DID}|\b(was|were) {_DID}"
+    r"|\b(changes?|edits?) (were|was|have been|has been) (made|applied)\b"
+)
+# a prompt that asks for a change: only then is a claimed one taken at its word ("the bug
+# was fixed in 2.1" answers a question)
+_ASKS_CHANGE = re.compile(
+    r"\b(fix|rename|change|edit|replace|update|modify|correct|refactor|add|remove|delete)", re.I
 )
 _EDITS = ("edit_file", "write_file")
 # a tool's answer to a path that does not exist, naming the one meant (the tools' jail)
@@ -237,7 +243,10 @@ def nudge_for(
     if intent is None and asked:
         # "I read the file and found the code." with no call made: it read nothing
         intent = _CLAIM.search(reply)
-    claim = _CHANGED.search(reply) if intent is None and not _edited(history) else None
+    at = _prompt_at(history)
+    change_asked = at >= 0 and _ASKS_CHANGE.search(history[at]["content"]) is not None
+    claimed = intent is None and change_asked and not _edited(history)
+    claim = _CHANGED.search(reply) if claimed else None
     if claim is not None and "read_file" in names and not _read_a_file(history):
         # "I fixed the bug by changing the return" with nothing read: an edit now would be
         # of text it has not seen, so first the read
