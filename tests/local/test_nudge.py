@@ -236,7 +236,11 @@ def test_saying_a_refusal_again_is_asked_for_the_call_again() -> None:
     # the file the refusal showed is the file the edit is bound to
     assert last_read(MISSED) == ("greet.py", ["def greet(nam):", "    return 'hello ' + nam"])
     # "the edit was made", "nam was renamed", when it was not, is a claimed change...
-    for claim in ("The edit was made to rename nam.", "The parameter nam was renamed to name."):
+    for claim in (
+        "The edit was made to rename nam.",
+        "The parameter nam was renamed to name.",
+        "You should replace `nam` with `name` in both lines.",  # handed back to the user
+    ):
         said = nudge_for(claim, MISSED, TOOLS)
         assert said is not None
         assert said.tool == "edit_file"

@@ -57,6 +57,9 @@ _CHANGED = re.compile(
     rf"\bI (have |then |just |also )?{_DID}|\bI\b(?:(?!\. )[^\n]){{0,80}}\band (then )?{_DID}"
     rf"|\b(has|have) been {_DID}|\b(was|were) {_DID}"
     r"|\b(changes?|edits?) (were|was|have been|has been) (made|applied)\b"
+    # the change handed back to the user: "You should replace `return a - b` with …"
+    r"|\b[Yy]ou (should|need to|can|must|have to|will need to) (replace|change|fix|edit|modify"
+    r"|update|rename|correct)\b"
 )
 # a prompt that asks for a change: only then is a claimed one taken at its word ("the bug
 # was fixed in 2.1" answers a question)
