@@ -203,6 +203,14 @@ def test_answers_calls_and_writes_are_left_alone(reply: str) -> None:
     assert nudge_for(reply, ASK, TOOLS) is None
 
 
+def test_an_empty_reply_after_a_result_is_asked_to_go_on() -> None:
+    line = nudge_for("\n", READ_GREET, TOOLS)
+    assert line is not None
+    assert line.tool == ""  # the next call, or the answer
+    assert line.text.endswith("In greet.py, rename the parameter nam to name.")
+    assert nudge_for("", READ_GREET[:1], TOOLS) is None  # nothing done yet
+
+
 def test_no_tools_no_nudge() -> None:
     assert nudge_for("I will read calc.py.", ASK, ()) is None
 

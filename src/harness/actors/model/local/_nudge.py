@@ -210,8 +210,18 @@ def nudge_for(
     """What asks the model to go on, or ``None`` when *reply* needs none (it made a
     call, or it announces nothing a tool does)."""
     names = [t.name for t in tools]
-    if not names or not reply.strip():
+    if not names:
         return None
+    if not reply.strip():
+        at = _prompt_at(history)
+        if at < 0 or at == len(history) - 1:
+            return None  # nothing done yet: an empty answer to the prompt itself stays one
+        # measured: after a result, the 1.5B model ended a rename with an empty reply
+        return Nudge(
+            "Go on: make the next call the task needs, or, if it is done, answer the user: "
+            + history[at]["content"].strip(),
+            "",
+        )
     known = {t.name: tuple(t.parameters.get("properties", {})) for t in tools}
     if parse_reply(reply, known).calls:
         return None
