@@ -272,8 +272,29 @@ def test_a_content_block_after_the_fence_feeds_the_call() -> None:
         {"path": "hello.py", "content": 'print("hello")\n'},
     )
     assert call.repaired is not None
-    assert "<content> block after the fence" in call.repaired
+    assert "<content> block after the call" in call.repaired
     assert parsed.text == "I'll create the file.\n\nThat writes the greeting."
+
+
+def test_body_blocks_after_a_bare_object_feed_the_call() -> None:
+    # what the 1.5B Qwen wrote, under the call grammar (which requires the bodies)
+    bare = (
+        '{"name": "edit_file", "arguments": {"path": "main.py"}}\n'
+        "<old_content>\nfrom util import helper\n</old_content>\n"
+        "<new_content>\nfrom util import compute\n</new_content>"
+    )
+    known = {"edit_file": ("path", "old_text", "new_text")}
+    parsed = parse_reply(bare, known)
+    [call] = parsed.calls
+    assert call.arguments == {
+        "path": "main.py",
+        "old_text": "from util import helper\n",
+        "new_text": "from util import compute\n",
+    }
+    assert parsed.text == ""
+    cut = parse_reply(bare.split("</new_content>")[0], known, complete=False)
+    assert cut.calls[0].arguments is None
+    assert "cut off inside <new_content>" in (cut.calls[0].parse_error or "")
 
 
 def test_a_content_block_after_a_cut_off_fence_call_is_refused() -> None:

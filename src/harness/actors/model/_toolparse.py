@@ -493,7 +493,9 @@ def _fenced_calls(
             for b in _BODY_RE.finditer(body[fc.body_tags_from :]):
                 fc.args[_body_param(b.group(1), params)] = b.group(2)
             if closed:
-                end = _body_after_fence(text, end, fc, params, complete=complete)
+                end, error = _bodies_after(text, end, fc.args, fc.repairs, params, complete)
+                if error is not None:
+                    fc.args, fc.error = None, error
         calls.append(ParsedCall(fc.name, fc.args, parse_error=fc.error, repaired=_join(fc.repairs)))
         kept.append(text[pos : m.start()])
         pos = end
@@ -501,12 +503,19 @@ def _fenced_calls(
     return ParsedReply(_tidy("".join(kept)), tuple(calls))
 
 
-def _body_after_fence(
-    text: str, end: int, fc: _FenceCall, params: Collection[str] | None, *, complete: bool
-) -> int:
-    """Read the body tags right after a call's closing fence (Gemma writes them there)
-    into *fc*; returns where the call's text ends."""
-    while fc.args is not None and (after := _BODY_AFTER_RE.match(text, end)) is not None:
+def _bodies_after(
+    text: str,
+    end: int,
+    args: dict[str, Any],
+    repairs: list[str],
+    params: Collection[str] | None,
+    complete: bool,
+) -> tuple[int, str | None]:
+    """Read the body tags right after a call written outside a ``<tool_call>`` block (a
+    fence: Gemma writes them there; a bare object: the 1.5B Qwen does) into *args*;
+    returns where the call's text ends, and an error when the reply was cut off inside
+    one."""
+    while (after := _BODY_AFTER_RE.match(text, end)) is not None:
         b = _BODY_RE.match(text, after.end())
         if b is None:
             break
@@ -514,12 +523,11 @@ def _body_after_fence(
         end = b.end()
         if not close:
             if not complete:
-                fc.args, fc.error = None, f"the reply was cut off inside <{tag}>; not repaired"
-                break
-            fc.repairs.append(f"closed the <{tag}> tag")
-        fc.args[_body_param(tag, params)] = value
-        fc.repairs.append(f"read the <{tag}> block after the fence")
-    return end
+                return end, f"the reply was cut off inside <{tag}>; not repaired"
+            repairs.append(f"closed the <{tag}> tag")
+        args[_body_param(tag, params)] = value
+        repairs.append(f"read the <{tag}> block after the call")
+    return end, None
 
 
 _BARE_RE = re.compile(r'^[ \t]*\{\s*"(?:name|tool_name|tool_call|function)"\s*:', re.M)
@@ -547,14 +555,12 @@ def _bare_calls(
         name, args, more, err = normalize_call(value)
         if name not in known:
             continue
-        calls.append(
-            ParsedCall(
-                name,
-                args,
-                parse_error=err,
-                repaired=_join(["read a bare JSON object as a call", *repairs, *more]),
-            )
-        )
+        repairs = ["read a bare JSON object as a call", *repairs, *more]
+        if args is not None:
+            end, cut = _bodies_after(text, end, args, repairs, params_of.get(name), complete)
+            if cut is not None:
+                args, err = None, cut
+        calls.append(ParsedCall(name, args, parse_error=err, repaired=_join(repairs)))
         kept.append(text[pos : m.start()])
         pos = end
     kept.append(text[pos:])
