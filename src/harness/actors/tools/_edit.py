@@ -15,7 +15,7 @@ from typing import Any
 from harness.actors.tools._jail import ToolError
 from harness.actors.tools._readfile import line_hash
 
-__all__ = ["apply_edits", "normalize_edits", "unified_diff"]
+__all__ = ["apply_edits", "normalize_edits", "renamed", "unified_diff"]
 
 _MAX_DIFF_CHARS = 60_000
 

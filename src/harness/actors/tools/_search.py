@@ -23,7 +23,7 @@ from harness.actors.tools._files import Result
 from harness.actors.tools._ignore import compile_glob, walk_files
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
 
-__all__ = ["MAX_MATCHES", "MAX_SEARCH_BYTES", "find_files", "rg_path", "search_text"]
+__all__ = ["MAX_MATCHES", "MAX_SEARCH_BYTES", "find_files", "rg_path", "search_text", "word_uses"]
 
 MAX_MATCHES = 200
 MAX_FOUND = 500

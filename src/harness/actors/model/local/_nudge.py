@@ -153,7 +153,8 @@ def _edited(history: Sequence[dict[str, str]]) -> bool:
 # a call's JSON, on one line after its opening tag (bodies may follow it)
 _CALL_HEAD = re.compile(r"<tool_call>\s*(\{[^\n]*\})")
 _TAGGED_LINE = re.compile(r"^\d+:[0-9a-f]{2}\|(.*)$", re.M)
-# what edit_file answers when an old_text is not in a small file: the file, tagged
+# what edit_file answers when an old_text is not in a small file: the file, tagged (its
+# wording is in tools/_edit.py, _not_found)
 _SHOWN = "copy old_text exactly from the file, which is now"
 
 
