@@ -8,12 +8,12 @@ The server has the same model file, window and threads. A table row gives each e
 success and median time, and the server's time as a ratio of the embedded one (the goal:
 within 1.5x).
 
-What the server is sent is what any OpenAI-compatible server gets: the text protocol's
-stop sequences end a reply at the end of its call. It is offered the embedded model's short
-tool list (``--tools small``), so both read the same prompt (with the whole table the server's
-prompt was 2,770 tokens). The lazy call grammar the embedded model
-uses is not sent: llama-server's chat endpoint replaces ``grammar_lazy`` and its triggers
-with its chat template's own, so a grammar sent there would bind the whole reply.
+The server is asked as any OpenAI-compatible address is; harness finds it is llama.cpp
+(``/props``) and sends what the embedded model gets through its own endpoints: the history
+rendered by ``/apply-template``, the lazy call grammar and the nudges through
+``/completion`` (:mod:`harness.actors.model._llamacpp`). It is offered the embedded model's
+short tool list (``--tools small``), so both read the same prompt (with the whole table the
+server's prompt was 2,770 tokens).
 
 Not part of ``make bench``. ``BENCH_RUNS`` (default 3) and ``BENCH_TASKS`` as for
 ``local-tasks``; the first run builds ``llama-server`` (about 10 minutes on two cores).

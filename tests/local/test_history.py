@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.actors.model.local._provider import _template_messages
+from harness.actors.model.local._guide import template_messages
 from harness.messages.model import ChatMessage, ToolCall
 
 LISTED = '{"name": "list_dir", "arguments": {"path": "."}}'
@@ -23,7 +23,7 @@ def test_an_earlier_reply_that_made_a_call_is_read_as_its_calls_alone() -> None:
         ),
         ChatMessage(role="tool", content="util.py", tool_call_id="c1"),
     )
-    got = _template_messages("SYSTEM", history)
+    got = template_messages("SYSTEM", history)
     assert got == [
         {"role": "system", "content": "SYSTEM"},
         {"role": "user", "content": "Rename helper to compute."},
@@ -43,6 +43,6 @@ def test_tool_results_are_read_without_the_version_line() -> None:
         ChatMessage(role="user", content=text),  # the text protocol's result
         ChatMessage(role="tool", content=shown, tool_call_id="c1"),  # a native one
     )
-    got = _template_messages("", history)
+    got = template_messages("", history)
     kept = "<tool_response>\n1:11|def helper(x):\n\n(a note)\n</tool_response>"
     assert [m["content"] for m in got] == ["Read util.py.", kept, kept]

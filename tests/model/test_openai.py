@@ -256,7 +256,9 @@ async def test_text_protocol_over_openai(server: LoopbackServer, engine: ModelEn
     calls = [e for e in events if isinstance(e, ToolCallEvent)]
     assert [(c.name, c.arguments) for c in calls] == [("read_file", {"path": "a"})]
     assert events[-1] == ModelDone("tool_calls", "m1", "text")
-    sent = server.requests[0].json()
+    # asked first whether it is a llama.cpp server (test_llamacpp.py): 404, it is not
+    assert [r.path for r in server.requests] == ["/props", PATH]
+    sent = server.requests[1].json()
     assert "tools" not in sent
     assert sent["messages"][0]["content"].startswith("Be good.\n\n# Tools")
     assert sent["stop"] == ["</tool_call>", "<tool_response>"]

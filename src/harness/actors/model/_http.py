@@ -46,6 +46,7 @@ _CONTEXT_WORDS = (
     "prompt is too long",
     "too many tokens",
     "exceeds the context",
+    "context size",
     "input is too long",
     "token limit",
 )

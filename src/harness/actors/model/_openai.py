@@ -10,7 +10,9 @@ across chunks, later deltas without ``id``, reasoning as ``reasoning_content`` o
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -22,6 +24,7 @@ from harness.actors.model._httpbase import (
     require_finish,
     tool_call_event,
 )
+from harness.actors.model._llamacpp import LlamaCppServer
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
 from harness.actors.model._textproto import TEXT_PROTOCOL_STOPS
@@ -33,6 +36,9 @@ from harness.messages.model import (
     ToolSchema,
     Usage,
 )
+
+if TYPE_CHECKING:
+    from harness.actors.model.local._guide import Guide
 
 __all__ = ["OpenAIDecoder", "OpenAIProvider", "api_base", "openai_messages"]
 
@@ -176,11 +182,35 @@ class OpenAIDecoder(DecoderBase):
 
 
 class OpenAIProvider(HttpProvider):
-    """Any OpenAI-compatible chat-completions server."""
+    """Any OpenAI-compatible chat-completions server.
+
+    Under the text protocol a llama.cpp server is asked through its own endpoints, with
+    the call grammar and the nudges of the embedded model (:mod:`._llamacpp`)."""
 
     name = "openai"
     _tools_cache: tuple[tuple[ToolSchema, ...], list[dict[str, Any]]] | None = None
     _rendered: dict[int, tuple[ChatMessage, dict[str, Any]]] | None = None
+    _llamacpp: LlamaCppServer | None = None
+    _guide: Guide | None = None
+
+    async def stream(self, call: ProviderCall) -> AsyncIterator[ProviderEvent]:
+        """Stream one reply (see :class:`~harness.actors.model.Provider`)."""
+        if call.text_protocol and call.text_tools:
+            if self._llamacpp is None:
+                self._llamacpp = LlamaCppServer(self.http, self.timeouts)
+            server = self._llamacpp
+            if await server.serves(api_base(call.base_url), call.api_key):
+                if self._guide is None:
+                    from harness.actors.model.local._guide import Guide
+
+                    self._guide = Guide()
+                async with aclosing(self._guide.stream(call, server.generate)) as events:
+                    async for event in events:
+                        yield event
+                return
+        async with aclosing(super().stream(call)) as events:
+            async for event in events:
+                yield event
 
     def _headers(self, api_key: str | None) -> dict[str, str]:
         headers = {"content-type": "application/json", "accept": "text/event-stream"}

@@ -1,0 +1,201 @@
+"""llama.cpp's server under the text protocol, through its own endpoints.
+
+An OpenAI-compatible chat endpoint takes stop sequences, and that is all the text protocol
+can send through it. llama.cpp's chat endpoint takes a grammar too, but binds the whole
+reply with it: it replaces a lazy grammar's triggers with its chat template's own. Its
+native endpoints take what the embedded model gets: ``POST /apply-template`` renders a
+history through the model's chat template, and ``POST /completion`` takes the lazy call
+grammar with its pattern triggers. So a text-protocol call to a llama.cpp server is guided
+as an embedded reply is (:class:`~harness.actors.model.local._guide.Guide`): the same
+history, the same grammar, the same nudges.
+
+Whether an address is a llama.cpp server is asked once: its ``GET /props`` answers with
+``build_info`` and ``default_generation_settings``. Any other answer (other servers say
+404) leaves the address on the chat endpoint.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncGenerator
+from typing import Any
+
+import orjson
+
+from harness.actors.model._client import HttpClient
+from harness.actors.model._http import Timeouts, classify, get_json, open_stream
+from harness.actors.model._httpbase import DecoderBase, require_finish
+from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
+from harness.actors.model._request import HttpRequest
+from harness.actors.model._textproto import TEXT_PROTOCOL_STOPS
+from harness.actors.model._wire import SseParser
+from harness.messages.model import TextDelta, Usage
+
+__all__ = ["CompletionDecoder", "LlamaCppServer", "server_root"]
+
+_TEMPERATURE = 0.2
+"""The embedded sampler's temperature when the call sets none (llama.cpp's server would
+use 0.8): both engines answer alike."""
+
+_PATTERN = 2
+"""llama.cpp's ``COMMON_GRAMMAR_TRIGGER_TYPE_PATTERN``: a regex searched in the text so
+far, whose first group starts the grammar."""
+
+
+def server_root(base_url: str) -> str:
+    """The server's root: the OpenAI base address without its ``/v1``."""
+    return re.sub(r"/v\d+/?$", "", base_url.rstrip("/"))
+
+
+class CompletionDecoder(DecoderBase):
+    """``/completion``'s SSE in, provider events out: ``content`` pieces, then the last
+    event's token counts and why it stopped (``limit``: the token limit)."""
+
+    def __init__(self) -> None:
+        self._sse = SseParser()
+        self._finish: str | None = None
+
+    def decode(self, data: bytes, out: list[ProviderEvent]) -> None:
+        for ev in self._sse.feed(data):
+            self._event(ev.data, out)
+
+    def close(self) -> list[ProviderEvent]:
+        out: list[ProviderEvent] = []
+        for ev in self._sse.close():
+            self._event(ev.data, out)
+        require_finish(self._finish is not None, "no event with stop")
+        out.append(Finish(self._finish or "stop"))
+        return out
+
+    def _event(self, data: str, out: list[ProviderEvent]) -> None:
+        if self._finish is not None or not data.strip():
+            return
+        try:
+            chunk = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            raise ProviderError(
+                "bad_response", f"a stream event is not JSON: {data[:80]!r}"
+            ) from None
+        if not isinstance(chunk, dict):
+            raise ProviderError("bad_response", "a stream event is not an object")
+        if "error" in chunk:
+            err = chunk["error"]
+            message = str(err.get("message", err) if isinstance(err, dict) else err)
+            code = err.get("code") if isinstance(err, dict) else None
+            kind, overloaded = classify(code if isinstance(code, int) else None, message)
+            raise ProviderError(kind, message, overloaded=overloaded)
+        content = chunk.get("content")
+        if isinstance(content, str) and content:
+            out.append(TextDelta(content))
+        if chunk.get("stop") is True:
+            self._finish = "length" if chunk.get("stop_type") == "limit" else "stop"
+            prompt, made = chunk.get("tokens_evaluated"), chunk.get("tokens_predicted")
+            out.append(
+                Usage(
+                    prompt if isinstance(prompt, int) else None,
+                    made if isinstance(made, int) else None,
+                )
+            )
+
+
+class LlamaCppServer:
+    """The native endpoints of llama.cpp servers, for the OpenAI provider.
+
+    Args:
+        http: the client to send through.
+        timeouts: the limits of every exchange.
+    """
+
+    def __init__(self, http: HttpClient, timeouts: Timeouts) -> None:
+        self.http = http
+        self.timeouts = timeouts
+        self._known: dict[str, bool] = {}
+
+    @staticmethod
+    def _headers(api_key: str | None) -> dict[str, str]:
+        headers = {"content-type": "application/json"}
+        if api_key:
+            headers["authorization"] = f"Bearer {api_key}"
+        return headers
+
+    async def serves(self, base_url: str, api_key: str | None) -> bool:
+        """Whether *base_url* is a llama.cpp server (asked once per address; an address
+        that could not be reached is asked again next time)."""
+        root = server_root(base_url)
+        if root not in self._known:
+            request = HttpRequest("GET", f"{root}/props", headers=self._headers(api_key))
+            try:
+                props = await get_json(self.http, request, self.timeouts, (api_key,))
+            except ProviderError as exc:
+                if exc.kind == "network":
+                    return False  # the chat request will say what is wrong
+                props = None
+            self._known[root] = isinstance(props, dict) and all(
+                k in props for k in ("build_info", "default_generation_settings")
+            )
+        return self._known[root]
+
+    async def generate(
+        self, messages: list[dict[str, str]], call: ProviderCall, grammar: str, lazy: bool
+    ) -> AsyncGenerator[ProviderEvent, None]:
+        """One generation (a :data:`~harness.actors.model.local._guide.Generate`): the
+        history rendered by the server's chat template, then completed under *grammar*."""
+        from harness.actors.model.local._grammar import TRIGGERS
+        from harness.actors.model.local._looping import LoopWatch
+
+        root = server_root(call.base_url)
+        secrets = (call.api_key,)
+        headers = self._headers(call.api_key)
+        rendered = await get_json(
+            self.http,
+            HttpRequest(
+                "POST",
+                f"{root}/apply-template",
+                content=orjson.dumps({"messages": messages}),
+                headers=headers,
+            ),
+            self.timeouts,
+            secrets,
+        )
+        prompt = rendered.get("prompt") if isinstance(rendered, dict) else None
+        if not isinstance(prompt, str):
+            raise ProviderError("bad_response", "/apply-template: no prompt in the answer")
+        o = call.options
+        body: dict[str, Any] = {
+            "prompt": prompt,
+            "stream": True,
+            "cache_prompt": True,
+            "n_predict": -1 if o.max_tokens is None else o.max_tokens,
+            "temperature": _TEMPERATURE if o.temperature is None else o.temperature,
+            # the reply ends with its call; a grammar ends it there anyway
+            "stop": list(TEXT_PROTOCOL_STOPS),
+        }
+        if o.seed is not None:
+            body["seed"] = o.seed
+        if grammar:
+            body["grammar"] = grammar
+            body["grammar_lazy"] = lazy
+            if lazy:
+                body["grammar_triggers"] = [{"type": _PATTERN, "value": t} for t in TRIGGERS]
+        request = HttpRequest(
+            "POST",
+            f"{root}/completion",
+            content=orjson.dumps(body),
+            headers={**headers, "accept": "text/event-stream"},
+        )
+        decoder = CompletionDecoder()
+        loops = LoopWatch()
+        async with open_stream(self.http, request, self.timeouts, secrets) as stream:
+            while (chunk := await stream.next_chunk()) is not None:
+                for event in decoder.feed(chunk):
+                    yield event
+                    if isinstance(event, TextDelta) and loops.looping(event.text):
+                        # a reply repeating itself ends there, as the embedded one does;
+                        # leaving the stream closes the connection: the server stops
+                        yield Finish("stop")
+                        return
+                if decoder.failed is not None:
+                    raise decoder.failed
+            tail = decoder.close()
+        for event in tail:
+            yield event

@@ -1,0 +1,181 @@
+"""One text-protocol reply of a small model whose sampler harness can reach, guided.
+
+What makes the 1.5B model do tool work, measured on the task set (``bench local-tasks``),
+around any engine that runs it with a grammar: the embedded llama.cpp model, and a
+llama.cpp server through its own completion endpoint. :class:`Guide` holds it:
+
+- the history as such models read it (:func:`template_messages`);
+- the repeat cap (:func:`~harness.actors.model.local._repeats.check_repeats`);
+- the lazy grammar of the tool table, from the first sign of a call on;
+- one nudge (:func:`~harness.actors.model.local._nudge.nudge_for`) when the reply
+  announces, claims or repeats instead of acting, its generation bound to the call it asks
+  for.
+
+The engine is a :data:`Generate`: one generation of *messages* under a grammar, streamed
+as text pieces, then :class:`~harness.messages.model.Usage` and
+:class:`~harness.actors.model._provider.Finish`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from contextlib import aclosing
+
+import attrs
+
+from harness.actors.model._provider import Finish, ProviderCall, ProviderEvent
+from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
+from harness.actors.model.local._nudge import last_read, nudge_for
+from harness.actors.model.local._repeats import DEFAULT_REPEAT_CAP, check_repeats
+from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
+
+__all__ = ["NUDGED_TOKENS", "Generate", "Guide", "template_messages"]
+
+NUDGED_TOKENS = 768
+"""The most a nudged reply (one call) may write: measured, a bound edit of a file the model
+misread wrote its body on to the output limit, 400 s under load."""
+
+Generate = Callable[
+    [list[dict[str, str]], ProviderCall, str, bool], AsyncGenerator[ProviderEvent, None]
+]
+"""One generation: ``(messages, call, grammar, lazy)``; *grammar* "" for none, *lazy*
+for a grammar that applies from its triggers on (else from the first token)."""
+
+# read_file's version line: these models never write a version (the call grammar leaves it
+# out), and measured, the 1.5B model answered what a file does with its version, "indicating
+# the last commit", in place of what was asked
+_VERSION = re.compile(r"^version: [0-9a-f]{16}\n?", re.M)
+
+
+def template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[dict[str, str]]:
+    """The history as the chat template takes it. Under the text protocol it holds only
+    user and assistant turns already; native tool turns are written as text anyway,
+    since these models repeat calls whose results come back through the tool role.
+
+    An earlier reply that made a call is given as its calls alone. Measured: the 1.5B
+    model wrote a plan of 250 tokens before each call, copying the plan of its last
+    reply: 37 s a turn, and a prompt 250 tokens longer each turn."""
+    out: list[dict[str, str]] = []
+    if system:
+        out.append({"role": "system", "content": system})
+    for msg in messages:
+        if msg.role == "tool":
+            text = _VERSION.sub("", msg.content)
+            out.append({"role": "user", "content": f"<tool_response>\n{text}\n</tool_response>"})
+        elif msg.role == "user" and "<tool_response>" in msg.content:
+            out.append({"role": "user", "content": _VERSION.sub("", msg.content)})
+        elif msg.role == "assistant" and msg.tool_calls:
+            calls = "\n".join(
+                "<tool_call>\n"
+                + json.dumps({"name": c.name, "arguments": c.arguments})
+                + "\n</tool_call>"
+                for c in msg.tool_calls
+            )
+            out.append({"role": "assistant", "content": calls})
+        elif msg.role == "assistant" and (at := msg.content.find("<tool_call>")) > 0:
+            out.append({"role": "assistant", "content": msg.content[at:]})
+        elif msg.role in ("system", "user", "assistant"):
+            out.append({"role": msg.role, "content": msg.content})
+    return out
+
+
+class Guide:
+    """The guidance of one engine's replies (see the module docstring).
+
+    Args:
+        constrain: constrain tool calls with the grammar of the tool table.
+        nudge: ask once more when the reply announces an action and stops.
+        repeat_cap: identical tool calls in a row before the model is told to answer
+            (one more and no generation runs); 0 turns the cap off.
+    """
+
+    def __init__(
+        self, *, constrain: bool = True, nudge: bool = True, repeat_cap: int = DEFAULT_REPEAT_CAP
+    ) -> None:
+        self.constrain = constrain
+        self.nudge = nudge
+        self.repeat_cap = repeat_cap
+        self._grammars: dict[str, str] = {}
+
+    async def stream(self, call: ProviderCall, generate: Generate) -> AsyncIterator[ProviderEvent]:
+        """Stream one guided reply to *call*: text pieces, then usage, then
+        :class:`Finish`; a nudged generation's text follows the first's after a blank
+        line, in the same reply."""
+        verdict = check_repeats(call.messages, self.repeat_cap)
+        if verdict.refuse:
+            yield TextDelta(text=verdict.reason)
+            yield Finish(reason="stop")
+            return
+        messages = template_messages(call.system, verdict.messages)
+        grammar = self.grammar(call.text_tools) if self.constrain else ""
+        reply: list[str] = []
+        ends: list[Usage | Finish] = []
+        # aclosing: a reader that leaves must end the generation now, not whenever the
+        # generator is garbage collected
+        async with aclosing(generate(messages, call, grammar, True)) as events:
+            async for event in events:
+                if isinstance(event, TextDelta):
+                    reply.append(event.text)
+                    yield event
+                elif isinstance(event, Usage | Finish):
+                    ends.append(event)
+        finish = next((e for e in ends if isinstance(e, Finish)), None)
+        nudge = None
+        if self.nudge and finish is not None and finish.reason == "stop":
+            nudge = nudge_for("".join(reply), messages, call.text_tools)
+        if nudge is not None:
+            # once: the model said what it would do and stopped; ask it to do it, and
+            # (with the grammar) take nothing but that call
+            more = [
+                *messages,
+                {"role": "assistant", "content": "".join(reply)},
+                {"role": "user", "content": nudge.text},
+            ]
+            yield TextDelta(text="\n\n")
+            limit = min(call.options.max_tokens or NUDGED_TOKENS, NUDGED_TOKENS)
+            once = attrs.evolve(call, options=attrs.evolve(call.options, max_tokens=limit))
+            # bound to the call asked for; a nudge that names none keeps the lazy grammar
+            bound = self.bound(nudge.tool, messages, call.text_tools)
+            nudged = (
+                generate(more, once, bound, False) if bound else generate(more, once, grammar, True)
+            )
+            async with aclosing(nudged) as events:
+                async for event in events:
+                    if isinstance(event, TextDelta):
+                        yield event
+                    elif isinstance(event, Usage | Finish):
+                        ends.append(event)
+        usages = [e for e in ends if isinstance(e, Usage)]
+        if usages:
+            # The prompt is the request's own: the conversation's context budget learns
+            # the tokenizer from it, and the sum with a nudged generation's prompt (the
+            # same again and more) made it think the window full at half.
+            yield Usage(
+                prompt_tokens=usages[0].prompt_tokens,
+                completion_tokens=sum(u.completion_tokens or 0 for u in usages),
+            )
+        yield [e for e in ends if isinstance(e, Finish)][-1]
+
+    def bound(self, tool: str, history: list[dict[str, str]], tools: tuple[ToolSchema, ...]) -> str:
+        """The grammar of the one call a nudge asks for ("" with the grammar off, or for
+        no tool): an edit of the file just read is bound to that file's own lines."""
+        if not self.constrain or not tool:
+            return ""
+        seen = last_read(history) if tool == "edit_file" else None
+        if seen is not None:
+            grammar = edit_call_grammar(*seen)
+            if grammar:
+                return grammar
+        schema = [t for t in tools if t.name == tool]
+        return self.grammar((schema[0],), tagged_only=True) if schema else ""
+
+    def grammar(self, tools: tuple[ToolSchema, ...], *, tagged_only: bool = False) -> str:
+        """The grammar of one call to *tools* (built once per table)."""
+        key = json.dumps(
+            [tagged_only, [[t.name, t.parameters] for t in tools]], sort_keys=True, default=str
+        )
+        if key not in self._grammars:
+            self._grammars[key] = tool_call_grammar(tools, tagged_only=tagged_only)
+        return self._grammars[key]

@@ -1,0 +1,231 @@
+"""The OpenAI provider and a llama.cpp server under the text protocol: the server's own
+endpoints (``/props``, ``/apply-template``, ``/completion``), played on loopback in the
+server's wire format, take the embedded model's call grammar and nudges."""
+
+from __future__ import annotations
+
+import json
+
+import trio
+
+from harness.actors.model._engine import ModelEngine
+from harness.actors.model.local._grammar import TRIGGERS
+from harness.messages.model import (
+    ChatOptions,
+    ModelDone,
+    ModelError,
+    TextDelta,
+    ToolCallEvent,
+    ToolSchema,
+    Usage,
+)
+
+from ._server import LoopbackServer, Recorded, Reply, pieces, sse
+from .conftest import collect, request
+
+READ = ToolSchema(
+    "read_file",
+    "Read a file.",
+    {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+)
+PROPS = {"build_info": "b1-test", "default_generation_settings": {"n_ctx": 8192}}
+
+
+def render(req: Recorded) -> Reply:
+    """``/apply-template``, as a ChatML template renders."""
+    text = "".join(
+        f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>\n" for m in req.json()["messages"]
+    )
+    return Reply(chunks=[json.dumps({"prompt": text + "<|im_start|>assistant\n"}).encode()])
+
+
+def completion(text: str, stop_type: str = "eos", evaluated: int = 40) -> Reply:
+    """``/completion``'s stream: a piece an event, then the event with ``stop``."""
+    events = [{"content": p.decode(), "stop": False} for p in pieces(text, 5)]
+    last = {"content": "", "stop": True, "stop_type": stop_type}
+    last |= {"tokens_evaluated": evaluated, "tokens_predicted": len(events)}
+    return Reply(chunks=pieces(sse(*events, last), 11))
+
+
+def llamacpp(server: LoopbackServer) -> None:
+    server.always("/props", Reply(chunks=[json.dumps(PROPS).encode()]))
+    server.answer("/apply-template", render)
+
+
+def sent(server: LoopbackServer, path: str) -> list[dict]:
+    return [r.json() for r in server.requests if r.path == path]
+
+
+def text_of(events: list) -> str:
+    return "".join(e.text for e in events if isinstance(e, TextDelta))
+
+
+async def test_a_call_is_completed_under_the_lazy_call_grammar(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    llamacpp(server)
+    call = '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n</tool_call>'
+    server.queue("/completion", completion("Reading.\n" + call, evaluated=57))
+    events = await collect(
+        engine, request("openai", tools=(READ,), tool_protocol="text", system="Be good.")
+    )
+    calls = [e for e in events if isinstance(e, ToolCallEvent)]
+    assert [(c.name, c.arguments) for c in calls] == [("read_file", {"path": "a.txt"})]
+    assert Usage(57, 18) in events
+    assert events[-1] == ModelDone("tool_calls", "m1", "text")
+    assert not sent(server, "/v1/chat/completions")
+    (template,) = sent(server, "/apply-template")
+    assert [m["role"] for m in template["messages"]] == ["system", "user"]
+    assert template["messages"][0]["content"].startswith("Be good.\n\n# Tools")
+    (body,) = sent(server, "/completion")
+    assert body["prompt"].startswith("<|im_start|>system\nBe good.")
+    assert body["prompt"].endswith("<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n")
+    assert body["grammar_lazy"] is True
+    assert '"\\"read_file\\""' in body["grammar"]
+    assert body["grammar_triggers"] == [{"type": 2, "value": t} for t in TRIGGERS]
+    assert body["stop"] == ["</tool_call>", "<tool_response>"]
+    assert body["temperature"] == 0.2
+    assert body["stream"] is True
+    assert body["cache_prompt"] is True
+    auth = [r.headers.get("authorization") for r in server.requests]
+    assert auth
+    assert set(auth) == {"Bearer sk-test-SECRET-openai"}
+
+
+async def test_an_announced_read_is_asked_for_once_bound_to_that_call(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    llamacpp(server)
+    server.queue(
+        "/completion",
+        completion("I will read the file a.txt to find the code."),
+        completion('<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}'),
+    )
+    events = await collect(
+        engine,
+        request(
+            "openai",
+            tools=(READ,),
+            tool_protocol="text",
+            options=ChatOptions(temperature=0.0, max_tokens=2000),
+        ),
+    )
+    calls = [e for e in events if isinstance(e, ToolCallEvent)]
+    assert [(c.name, c.arguments) for c in calls] == [("read_file", {"path": "a.txt"})]
+    assert text_of(events).startswith("I will read the file a.txt to find the code.\n\n")
+    assert events[-1] == ModelDone("tool_calls", "m1", "text")
+    first, again = sent(server, "/completion")
+    assert first["grammar_lazy"] is True
+    # the nudged generation: bound from its first token to a read_file call, and short
+    assert again["grammar_lazy"] is False
+    assert "grammar_triggers" not in again
+    assert '"\\"read_file\\""' in again["grammar"]
+    assert again["n_predict"] == 768
+    assert again["temperature"] == 0.0
+    nudged = sent(server, "/apply-template")[1]["messages"]
+    assert nudged[-2] == {
+        "role": "assistant",
+        "content": "I will read the file a.txt to find the code.",
+    }
+    assert nudged[-1]["role"] == "user"
+    assert "call read_file" in nudged[-1]["content"]
+
+
+async def test_a_server_that_is_not_llamacpp_stays_on_the_chat_endpoint_asked_once(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    # no /props here: 404, as other OpenAI-compatible servers answer
+    chunk = {
+        "id": "x",
+        "choices": [{"index": 0, "delta": {"content": "Hi."}, "finish_reason": "stop"}],
+    }
+    for _ in range(2):
+        server.queue("/v1/chat/completions", Reply(chunks=[sse(chunk, done=True)]))
+        events = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
+        assert text_of(events) == "Hi."
+    assert [r.path for r in server.requests].count("/props") == 1
+    assert len(sent(server, "/v1/chat/completions")) == 2
+    assert "grammar" not in sent(server, "/v1/chat/completions")[0]
+
+
+async def test_native_tools_never_ask_for_props(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    chunk = {
+        "id": "x",
+        "choices": [{"index": 0, "delta": {"content": "Hi."}, "finish_reason": "stop"}],
+    }
+    server.queue("/v1/chat/completions", Reply(chunks=[sse(chunk, done=True)]))
+    await collect(engine, request("openai", tools=(READ,)))
+    assert [r.path for r in server.requests] == ["/v1/chat/completions"]
+
+
+async def test_the_token_limit_is_a_length_finish(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    llamacpp(server)
+    server.queue("/completion", completion("The answer is", stop_type="limit"))
+    events = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
+    assert text_of(events) == "The answer is"
+    assert events[-1] == ModelDone("length", "m1", "text")
+
+
+async def test_a_prompt_past_the_window_is_a_context_error(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    llamacpp(server)
+    message = "the request exceeds the available context size, try increasing it"
+    error = {"error": {"code": 400, "message": message, "type": "exceed_context_size_error"}}
+    server.queue("/completion", Reply(400, [json.dumps(error).encode()]))
+    events = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
+    (failed,) = [e for e in events if isinstance(e, ModelError)]
+    assert failed.kind == "context_length"
+    assert "context size" in failed.message
+
+
+async def test_an_error_event_inside_the_stream_keeps_what_came_before(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    llamacpp(server)
+    body = sse({"content": "Partly", "stop": False}, {"error": {"code": 500, "message": "boom"}})
+    server.queue("/completion", Reply(chunks=[body]))
+    events = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
+    assert text_of(events) == "Partly"
+    (failed,) = [e for e in events if isinstance(e, ModelError)]
+    assert failed.kind == "server"
+    assert "boom" in failed.message
+
+
+async def test_a_stream_that_ends_without_stop_is_a_network_error(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    llamacpp(server)
+    server.queue("/completion", Reply(chunks=[sse({"content": "Half", "stop": False})]))
+    events = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
+    (failed,) = [e for e in events if isinstance(e, ModelError)]
+    assert failed.kind == "network"
+
+
+async def test_a_template_answer_without_a_prompt_is_a_bad_response(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    server.always("/props", Reply(chunks=[json.dumps(PROPS).encode()]))
+    server.always("/apply-template", Reply(chunks=[b'{"text": "no prompt here"}']))
+    events = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
+    (failed,) = [e for e in events if isinstance(e, ModelError)]
+    assert failed.kind == "bad_response"
+    assert "/apply-template" in failed.message
+
+
+async def test_a_reply_that_repeats_itself_is_stopped_and_the_server_let_go(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    llamacpp(server)
+    line = "The file holds the launch code, as I said before.\n"
+    events = [{"content": line, "stop": False} for _ in range(6)]
+    server.queue("/completion", Reply(chunks=[sse(e) for e in events], then="hang"))
+    got = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
+    assert text_of(got) == line * 4
+    assert got[-1] == ModelDone("stop", "m1", "text")
+    with trio.fail_after(5):
+        await server.hung_up.wait()
