@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.actors.model._toolparse import parse_reply
+from harness.actors.model._toolparse import ParsedCall, parse_reply
 
 KNOWN = {
     "read_file": ("path",),
@@ -392,3 +392,36 @@ def test_too_many_unsure_quotes_are_refused_without_trying_them_all() -> None:
     [call] = parse_reply(reply, KNOWN).calls
     assert call.arguments is None
     assert call.parse_error is not None
+
+
+def test_a_line_that_is_a_tag_named_after_a_tool_is_a_call() -> None:
+    known = {"run_cmd": ("command", "timeout"), "git_status": (), "read_file": ("path",)}
+    got = parse_reply("<run_cmd>python3 hello.py</run_cmd>", known)
+    assert got.calls == (
+        ParsedCall(
+            "run_cmd", {"command": "python3 hello.py"}, repaired="read a <run_cmd> tag as a call"
+        ),
+    )
+    assert got.text == ""
+    got = parse_reply(
+        'First:\n<read_file>{"path": "a.py"}</read_file>\n<git_status></git_status>', known
+    )
+    assert [(c.name, c.arguments) for c in got.calls] == [
+        ("read_file", {"path": "a.py"}),
+        ("git_status", {}),
+    ]
+    assert got.text == "First:"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Use <run_cmd>ls</run_cmd> to list them.",  # inside prose: quoted, not called
+        "<b>bold</b>",  # not a tool
+        "<read_file></read_file>",  # no path
+        "<git_status>x</git_status>",  # a tool without parameters given text
+    ],
+)
+def test_a_tag_that_is_not_a_whole_line_naming_a_tool_is_text(reply: str) -> None:
+    known = {"run_cmd": ("command",), "git_status": (), "read_file": ("path",)}
+    assert parse_reply(reply, known).calls == ()

@@ -15,9 +15,10 @@ unambiguous and says what it fixed:
   bare fence holding a known tool), with the body tags written inside the fence or right
   after it (what Gemma writes); a ```` ```tool_code ```` fence may hold a Python-style call,
   ``read_file(path="a.py")``, whose arguments are literals; and a bare ``{"name": ...}``
-  object on its own lines naming a known tool. Fences and bare objects count only when the
-  reply has no ``<tool_call>`` anywhere, so an ordinary code block in an answer stays an
-  answer;
+  object on its own lines naming a known tool; and a line that is a tag named after a known
+  tool, ``<run_cmd>python3 hello.py</run_cmd>`` (the text is the tool's first parameter).
+  Fences, bare objects and tool tags count only when the reply has no ``<tool_call>``
+  anywhere, so an ordinary code block in an answer stays an answer;
 - quotes inside a string value that the model did not escape
   (``{"content": "print("hi")"}``), when exactly one reading of them is valid JSON; when
   two readings are, the call is refused as ambiguous.
@@ -567,6 +568,42 @@ def _bare_calls(
     return ParsedReply(_tidy("".join(kept)), tuple(calls))
 
 
+# a line that is a tag named after a tool: <run_cmd>python3 hello.py</run_cmd>
+_TOOL_TAG_RE = re.compile(r"^[ \t]*<([A-Za-z][\w.-]*)>([^\n<]*)</\1>[ \t]*$", re.M)
+
+
+def _tool_tag_calls(text: str, params_of: dict[str, Collection[str]]) -> ParsedReply:
+    """Calls written as a line ``<run_cmd>python3 hello.py</run_cmd>``: the tag names a
+    known tool, and the text is its first parameter (or its arguments, as a JSON object).
+    Measured: the 1.5B model answered "run hello.py and report its output" with that line
+    alone, as its whole reply."""
+    calls: list[ParsedCall] = []
+    kept: list[str] = []
+    pos = 0
+    for m in _TOOL_TAG_RE.finditer(text):
+        name, value = m.group(1), m.group(2).strip()
+        params = list(params_of.get(name, ()))
+        if name not in params_of or (not params and value):
+            continue
+        repaired = f"read a <{name}> tag as a call"
+        args: dict[str, Any] | None = None
+        if value.startswith("{"):
+            try:
+                loaded = json.loads(value)
+            except ValueError:
+                loaded = None
+            args = loaded if isinstance(loaded, dict) else None
+        if args is None:
+            if params and not value:
+                continue
+            args = {params[0]: value} if params else {}
+        calls.append(ParsedCall(name, args, repaired=repaired))
+        kept.append(text[pos : m.start()])
+        pos = m.end()
+    kept.append(text[pos:])
+    return ParsedReply(_tidy("".join(kept)), tuple(calls))
+
+
 def parse_reply(
     text: str,
     known_tools: Collection[str] | dict[str, Collection[str]],
@@ -592,4 +629,7 @@ def parse_reply(
     fenced = _fenced_calls(visible, known, complete=complete, params_of=params_of)
     if fenced.calls:
         return fenced
-    return _bare_calls(visible, known, complete=complete, params_of=params_of)
+    bare = _bare_calls(visible, known, complete=complete, params_of=params_of)
+    if bare.calls:
+        return bare
+    return _tool_tag_calls(visible, params_of)
