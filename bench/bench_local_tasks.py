@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import statistics
@@ -75,6 +76,20 @@ def _passes(ws: Path, command: str) -> bool:
 
 
 CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
+
+# what calls something wrong ("there is no bug" and "add correctly subtracts" do not)
+_FAULT = re.compile(
+    r"\b(is a bug|the bug|a bug in|bug:|incorrect|wrong|mistake|should (be|return|add)"
+    r"|instead of add|(is not|isn't|not) correct)"
+)
+
+
+def names_bug(answer: str) -> bool:
+    """Whether *answer* says that calc.py's ``add`` subtracts, and that this is wrong."""
+    text = answer.lower()
+    subtracts = any(w in text for w in ("subtract", "minus", "difference", "a - b", "- b"))
+    return "add" in text and subtracts and _FAULT.search(text) is not None
+
 
 TASKS = (
     Task(
@@ -157,14 +172,7 @@ TASKS = (
         "find-bug",
         "What does calc.py do? Is there a bug?",
         {"calc.py": CALC},
-        lambda ev, ws: (
-            _read(ev, "calc.py")
-            and "add" in _answer(ev)
-            and any(
-                w in _answer(ev).lower()
-                for w in ("subtract", "minus", "difference", " - ", "a - b", "+")
-            )
-        ),
+        lambda ev, ws: _read(ev, "calc.py") and names_bug(_answer(ev)),
     ),
     Task(
         "search-def",

@@ -9,7 +9,8 @@ and asks, one after the other:
 2. "Read calc.py and tell me if add is correct."
 
 For each turn the table gives the tool calls made, whether the answer names the bug
-(says that ``add`` subtracts), the time from Enter to the model's first text on the screen,
+(says that ``add`` subtracts, and calls that wrong: a bug, incorrect, "should be
+``a + b``"), the time from Enter to the model's first text on the screen,
 and the time to the end of the turn. Calls and answers come from the session's events
 file; the first text is found in the pty's output, timed as it arrives. Each session runs
 ``BENCH_RUNS`` times (default 1), always in the same folder, so the first run of a machine
@@ -35,11 +36,12 @@ from typing import Any
 import attrs
 import pexpect
 
+from bench.bench_local_tasks import CALC, names_bug
+
 QUESTIONS = (
     "What does calc.py do? Is there a bug?",
     "Read calc.py and tell me if add is correct.",
 )
-CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
 TURN_LIMIT = 600.0
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-B]|\x1b[=>]")
 _WORDS = re.compile(r"[A-Za-z0-9]+")
@@ -56,8 +58,9 @@ class Turn:
 
     @property
     def names_bug(self) -> bool:
-        text = self.answer.lower()
-        return "add" in text and any(w in text for w in ("subtract", "minus", "a - b", "- b"))
+        """Whether the answer says that add subtracts, and that this is wrong ("add
+        correctly subtracts" says what it does, and calls it right)."""
+        return names_bug(self.answer)
 
 
 class _Screen:
