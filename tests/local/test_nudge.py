@@ -72,6 +72,7 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
         "The bug has been fixed.",
         "I then wrote the new calc.py back.",
         "I ran git_status again to confirm the changes were made.",
+        "I copied the old text exactly from the file. I saved the changes to the file.",
     ):
         said = nudge_for(claim, READ_GREET, TOOLS)
         assert said is not None
@@ -175,7 +176,12 @@ def test_saying_the_question_again_is_asked_for_the_answer() -> None:
     line = nudge_for(prompt, listed, TOOLS)
     assert line is not None
     assert line.tool == ""  # bound to no call: the answer may need none
-    assert line.text.endswith(prompt)
+    assert prompt in line.text
+    assert line.text.endswith("Answer it now in your own words, from the tool results above.")
+    # said twice, it is still the question
+    twice = nudge_for(f"{prompt}\n\n{prompt}", listed, TOOLS)
+    assert twice is not None
+    assert twice.tool == ""
     assert (
         nudge_for(
             " list the files in this folder, and tell me which one holds the licence text?",

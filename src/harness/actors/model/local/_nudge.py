@@ -49,7 +49,7 @@ _INTENT = re.compile(
 _CLAIM = re.compile(r"\bI (have |just )?(read|checked|looked at|opened|ran|searched)\b", re.I)
 _DID = (
     r"(replaced|renamed|changed|fixed|updated|edited|modified|corrected|added|removed|wrote|"
-    r"rewrote)\b(?! nothing)"
+    r"rewrote|saved|applied)\b(?! nothing)"
 )
 # "I replaced …", "I then fixed …", "I read calc.py and replaced …" (in one sentence),
 # "The bug has been fixed", "helper was renamed", "to confirm the changes were made"
@@ -123,14 +123,15 @@ def _repeats_result(reply: str, result: str) -> bool:
 
 
 def _echoed(reply: str, history: Sequence[dict[str, str]]) -> str | None:
-    """The user's last prompt, when *reply* is that prompt said again (measured: after a
-    list_dir result the 1.5B model answered with the question, 2 runs in 5)."""
+    """The user's last prompt, when *reply* is that prompt said again, once or more
+    (measured: after a list_dir result the 1.5B model answered with the question, 2 runs
+    in 5; once it wrote it twice)."""
     at = _prompt_at(history)
     prompt = history[at]["content"] if at >= 0 else ""
     said, asked = _words(reply), _words(prompt)
-    return (
-        prompt.strip() if asked and said.startswith(asked) and len(said) < len(asked) + 20 else None
-    )
+    if not asked or not said.startswith(asked):
+        return None
+    return prompt.strip() if len(said.replace(asked, "").strip()) < 20 else None
 
 
 # what only a write or edit that worked answers, on a line of its own
@@ -229,9 +230,11 @@ def nudge_for(
     echoed = _echoed(reply, history)
     if echoed is not None:
         # no tool named: the answer may need none, or another call
+        # the question first and the ask last: ended with the question, the nudge had
+        # the model write the question once more
         return Nudge(
-            "You wrote the question again instead of answering it. Answer it now, from the "
-            f"tool results above: {echoed}",
+            f'The question was: "{echoed}" You wrote it again instead of answering it. '
+            "Answer it now in your own words, from the tool results above.",
             "",
         )
     intent = _INTENT.search(reply)
