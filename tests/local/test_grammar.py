@@ -257,6 +257,11 @@ def test_an_edit_bound_to_a_read_file_offers_its_own_lines_once_each() -> None:
     assert '"y = 2\\n"' in twice
     assert 'old ::= "same\\nsame"\n' in edit_call_grammar("t.py", ["same", "same"])
     assert edit_call_grammar("t.py", ["", " "]) == ""  # nothing to replace
+    # lines picked out of a file (the uses a rename left) are offered one by one
+    picked = edit_call_grammar(
+        "main.py", ["from util import helper", "print(helper(21))"], runs=False
+    )
+    assert 'old ::= "from util import helper" | "print(helper(21))"\n' in picked
 
 
 @pytest.mark.slow

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.actors.model.local._nudge import last_read, nudge_for
+from harness.actors.model.local._guide import Guide
+from harness.actors.model.local._nudge import StillUsed, last_read, nudge_for, still_used
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 
 TOOLS = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
@@ -270,3 +271,54 @@ def test_the_last_read_is_its_path_and_its_lines_untagged() -> None:
     assert last_read(failed) is None
     # a read before the latest prompt is another task's
     assert last_read([*READ_GREET, {"role": "user", "content": "Now fix main.py"}]) is None
+
+
+def _renamed(prompt: str) -> list[dict[str, str]]:
+    return [
+        {"role": "user", "content": prompt},
+        {
+            "role": "assistant",
+            "content": '<tool_call>{"name": "edit_file", "arguments": {"path": "util.py"}}'
+            "</tool_call>",
+        },
+        {
+            "role": "user",
+            "content": "<tool_response>\nedited util.py (1 edit applied)\n--- a/util.py\n"
+            "+++ b/util.py\n@@ -1,2 +1,2 @@\n-def helper(x):\n+def compute(x):\n\n"
+            "note: helper (this edit renamed it to compute) is still used:\n"
+            "  main.py:1: from util import helper\n  main.py:3: print(helper(21))\n"
+            "  lib/other.py:7: helper()\n</tool_response>",
+        },
+    ]
+
+
+@pytest.mark.parametrize(
+    "reply", ["", "I renamed helper to compute in both util.py and main.py.", "Done."]
+)
+def test_a_rename_the_tool_says_is_unfinished_is_asked_for_in_the_next_file(reply: str) -> None:
+    history = _renamed("Rename the function helper to compute in util.py and main.py.")
+    line = nudge_for(reply, history, TOOLS)
+    assert line is not None
+    assert line.tool == "edit_file"
+    assert line.text.startswith("main.py still uses helper, so the rename is not done.")
+    left = still_used(history)
+    assert left == StillUsed(
+        "helper", "compute", "main.py", ("from util import helper", "print(helper(21))")
+    )
+    # the next call made: no nudge
+    call = '<tool_call>{"name": "read_file", "arguments": {"path": "main.py"}}</tool_call>'
+    assert nudge_for(call, history, TOOLS) is None
+
+
+def test_a_rename_nobody_asked_for_is_left_to_the_model() -> None:
+    history = _renamed("Make util.py's function clearer.")
+    assert still_used(history) is None
+    assert nudge_for("I renamed helper to compute for clarity.", history, TOOLS) is None
+
+
+def test_the_edit_finishing_a_rename_is_bound_to_the_lines_the_tool_named() -> None:
+    history = _renamed("Rename the function helper to compute in util.py and main.py.")
+    bound = Guide().bound("edit_file", history, TOOLS)
+    assert '"\\"main.py\\""' in bound
+    assert 'old ::= "from util import helper" | "print(helper(21))"\n' in bound
+    assert Guide(constrain=False).bound("edit_file", history, TOOLS) == ""

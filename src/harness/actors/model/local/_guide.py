@@ -27,7 +27,7 @@ import attrs
 
 from harness.actors.model._provider import Finish, ProviderCall, ProviderEvent
 from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
-from harness.actors.model.local._nudge import last_read, nudge_for
+from harness.actors.model.local._nudge import last_read, nudge_for, still_used
 from harness.actors.model.local._repeats import DEFAULT_REPEAT_CAP, check_repeats
 from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
@@ -160,14 +160,19 @@ class Guide:
 
     def bound(self, tool: str, history: list[dict[str, str]], tools: tuple[ToolSchema, ...]) -> str:
         """The grammar of the one call a nudge asks for ("" with the grammar off, or for
-        no tool): an edit of the file just read is bound to that file's own lines."""
+        no tool): an edit of the file just read is bound to that file's own lines, and the
+        edit finishing a rename to the lines the tool said still use the old name."""
         if not self.constrain or not tool:
             return ""
-        seen = last_read(history) if tool == "edit_file" else None
-        if seen is not None:
-            grammar = edit_call_grammar(*seen)
-            if grammar:
-                return grammar
+        left = still_used(history) if tool == "edit_file" else None
+        seen = last_read(history) if tool == "edit_file" and left is None else None
+        if left is not None:
+            # a rename left unfinished: one of the lines the tool named, in their file
+            grammar = edit_call_grammar(left.path, left.lines, runs=False)
+        else:
+            grammar = edit_call_grammar(*seen) if seen is not None else ""
+        if grammar:
+            return grammar
         schema = [t for t in tools if t.name == tool]
         return self.grammar((schema[0],), tagged_only=True) if schema else ""
 

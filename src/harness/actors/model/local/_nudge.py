@@ -29,7 +29,7 @@ import attrs
 from harness.actors.model import parse_reply
 from harness.messages.model import ToolSchema
 
-__all__ = ["Nudge", "last_read", "nudge_for"]
+__all__ = ["Nudge", "StillUsed", "last_read", "nudge_for", "still_used"]
 
 
 @attrs.frozen
@@ -187,6 +187,46 @@ def last_read(history: Sequence[dict[str, str]]) -> tuple[str, list[str]] | None
     return None
 
 
+# what edit_file's result adds when the name an edit renamed is still used elsewhere (its
+# wording is in tools/_files.py, _still_used)
+_STILL_USED = re.compile(
+    r"^note: (\S+) \(this edit renamed it to (\S+)\) is still used:\n((?:  .*(?:\n|$))+)", re.M
+)
+_USE = re.compile(r"^  (.+?):\d+: (.*)$", re.M)
+
+
+@attrs.frozen
+class StillUsed:
+    """A name the last edit renamed, and the first file that still uses it, with the
+    lines that do (stripped, as the note shows them)."""
+
+    old: str
+    new: str
+    path: str
+    lines: tuple[str, ...]
+
+
+def still_used(history: Sequence[dict[str, str]]) -> StillUsed | None:
+    """What the last message, a tool result, says is still to rename, when the rename is
+    one the user asked for: their prompt names the old name (an edit that renamed
+    something on the way is the model's to explain); else ``None``."""
+    last = history[-1] if history else None
+    if last is None or last["role"] != "user" or "<tool_response>" not in last["content"]:
+        return None
+    note = _STILL_USED.search(last["content"])
+    at = _prompt_at(history)
+    if note is None or at < 0:
+        return None
+    if not re.search(rf"\b{re.escape(note.group(1))}\b", history[at]["content"]):
+        return None
+    uses = _USE.findall(note.group(3))
+    if not uses:
+        return None
+    path = uses[0][0]
+    lines = tuple(text for where, text in uses if where == path)
+    return StillUsed(note.group(1), note.group(2), path, lines)
+
+
 def _read_a_file(history: Sequence[dict[str, str]]) -> bool:
     """Whether a file was seen since the user's last prompt: a read that worked, or a
     refused edit's result showing the file."""
@@ -214,6 +254,18 @@ def nudge_for(
     names = [t.name for t in tools]
     if not names:
         return None
+    known = {t.name: tuple(t.parameters.get("properties", {})) for t in tools}
+    left = still_used(history) if "edit_file" in names else None
+    if left is not None and not parse_reply(reply, known).calls:
+        # measured: the 1.5B model renamed helper in util.py, was told main.py still
+        # uses it, and answered that both files were done (or with nothing at all)
+        return Nudge(
+            f"{left.path} still uses {left.old}, so the rename is not done. Rename it there "
+            f"too: call edit_file on {left.path}, replacing {left.old} with {left.new}. "
+            f'Write the <tool_call> block ({{"name": "edit_file", "arguments": {{"path": '
+            f'"{left.path}"}}}} then <old_content> and <new_content>) and nothing else.',
+            "edit_file",
+        )
     if not reply.strip():
         at = _prompt_at(history)
         if at < 0 or at == len(history) - 1:
@@ -224,7 +276,6 @@ def nudge_for(
             + history[at]["content"].strip(),
             "",
         )
-    known = {t.name: tuple(t.parameters.get("properties", {})) for t in tools}
     if parse_reply(reply, known).calls:
         return None
     echoed = _echoed(reply, history)
