@@ -39,10 +39,12 @@ def render(req: Recorded) -> Reply:
     return Reply(chunks=[json.dumps({"prompt": text + "<|im_start|>assistant\n"}).encode()])
 
 
-def completion(text: str, stop_type: str = "eos", evaluated: int = 40) -> Reply:
+def completion(
+    text: str, stop_type: str = "eos", evaluated: int = 40, stopping_word: str = ""
+) -> Reply:
     """``/completion``'s stream: a piece an event, then the event with ``stop``."""
     events = [{"content": p.decode(), "stop": False} for p in pieces(text, 5)]
-    last = {"content": "", "stop": True, "stop_type": stop_type}
+    last = {"content": "", "stop": True, "stop_type": stop_type, "stopping_word": stopping_word}
     last |= {"tokens_evaluated": evaluated, "tokens_predicted": len(events)}
     return Reply(chunks=pieces(sse(*events, last), 11))
 
@@ -229,3 +231,17 @@ async def test_a_reply_that_repeats_itself_is_stopped_and_the_server_let_go(
     assert got[-1] == ModelDone("stop", "m1", "text")
     with trio.fail_after(5):
         await server.hung_up.wait()
+
+
+async def test_a_call_the_stop_ended_gets_its_closing_tag_back(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    llamacpp(server)
+    call = '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n'
+    server.queue("/completion", completion(call, "word", stopping_word="</tool_call>"))
+    events = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
+    calls = [e for e in events if isinstance(e, ToolCallEvent)]
+    # the model wrote the tag; the stop took it out: nothing was repaired
+    assert [(c.name, c.arguments, c.repaired) for c in calls] == [
+        ("read_file", {"path": "a.txt"}, None)
+    ]

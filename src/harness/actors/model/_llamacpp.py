@@ -37,6 +37,8 @@ _TEMPERATURE = 0.2
 """The embedded sampler's temperature when the call sets none (llama.cpp's server would
 use 0.8): both engines answer alike."""
 
+_CALL_CLOSE = "</tool_call>"
+
 _PATTERN = 2
 """llama.cpp's ``COMMON_GRAMMAR_TRIGGER_TYPE_PATTERN``: a regex searched in the text so
 far, whose first group starts the grammar."""
@@ -49,7 +51,9 @@ def server_root(base_url: str) -> str:
 
 class CompletionDecoder(DecoderBase):
     """``/completion``'s SSE in, provider events out: ``content`` pieces, then the last
-    event's token counts and why it stopped (``limit``: the token limit)."""
+    event's token counts and why it stopped (``limit``: the token limit). A reply that a
+    ``</tool_call>`` stop ended gets that tag back: the model wrote it (left out, the
+    parser closed the call itself and told the model it had repaired it)."""
 
     def __init__(self) -> None:
         self._sse = SseParser()
@@ -88,6 +92,9 @@ class CompletionDecoder(DecoderBase):
         if isinstance(content, str) and content:
             out.append(TextDelta(content))
         if chunk.get("stop") is True:
+            if chunk.get("stop_type") == "word" and chunk.get("stopping_word") == _CALL_CLOSE:
+                # the model wrote it; the stop took it out of the text
+                out.append(TextDelta(_CALL_CLOSE))
             self._finish = "length" if chunk.get("stop_type") == "limit" else "stop"
             prompt, made = chunk.get("tokens_evaluated"), chunk.get("tokens_predicted")
             out.append(

@@ -92,6 +92,12 @@ def openai_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[dict
     return out
 
 
+def _left_open(pieces: list[str]) -> bool:
+    """Whether the reply in *pieces* ends inside a ``<tool_call>`` block."""
+    text = "".join(pieces)
+    return text.rfind("<tool_call>") > text.rfind("</tool_call>")
+
+
 class OpenAIDecoder(DecoderBase):
     """SSE chat-completion chunks in, provider events out."""
 
@@ -208,8 +214,15 @@ class OpenAIProvider(HttpProvider):
                     async for event in events:
                         yield event
                 return
+        said: list[str] = []
         async with aclosing(super().stream(call)) as events:
             async for event in events:
+                if call.text_protocol and isinstance(event, TextDelta):
+                    said.append(event.text)
+                elif isinstance(event, Finish) and event.reason == "stop" and _left_open(said):
+                    # the </tool_call> stop ended the reply: the model wrote the tag (left
+                    # out, the parser closed the call and told the model it repaired it)
+                    yield TextDelta(TEXT_PROTOCOL_STOPS[0])
                 yield event
 
     def _headers(self, api_key: str | None) -> dict[str, str]:
