@@ -74,6 +74,8 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
         "I then wrote the new calc.py back.",
         "I ran git_status again to confirm the changes were made.",
         "I copied the old text exactly from the file. I saved the changes to the file.",
+        "The current implementation subtracts. You should add `b` to `a` instead.",
+        "Here's the corrected `calc.py`:\n\n```python\ndef add(a, b):\n    return a + b\n```",
     ):
         said = nudge_for(claim, READ_GREET, TOOLS)
         assert said is not None
@@ -322,3 +324,29 @@ def test_the_edit_finishing_a_rename_is_bound_to_the_lines_the_tool_named() -> N
     assert '"\\"main.py\\""' in bound
     assert 'old ::= "from util import helper" | "print(helper(21))"\n' in bound
     assert Guide(constrain=False).bound("edit_file", history, TOOLS) == ""
+
+
+@pytest.mark.parametrize(
+    ("prompt", "asks"),
+    [
+        ("Fix the bug in calc.py so that this command passes.", True),
+        ("In greet.py, rename the parameter nam to name.", True),
+        ("Read calc.py and fix add.", True),
+        ("Can you update the README?", True),
+        ("Read calc.py and tell me if add is correct.", False),
+        ("What does calc.py do? Is there a bug?", False),
+        ("Which release fixed the bug?", False),
+    ],
+)
+def test_a_claimed_change_counts_only_when_the_prompt_asks_for_one(prompt: str, asks: bool) -> None:
+    history = [
+        {"role": "user", "content": prompt},
+        {
+            "role": "assistant",
+            "content": '<tool_call>{"name": "read_file", "arguments": {"path": "calc.py"}}'
+            "</tool_call>",
+        },
+        {"role": "user", "content": "<tool_response>\n1:08|def add(a, b):\n</tool_response>"},
+    ]
+    line = nudge_for("add subtracts. You should replace a - b with a + b.", history, TOOLS)
+    assert (line is not None and line.tool == "edit_file") is asks

@@ -57,14 +57,20 @@ _CHANGED = re.compile(
     rf"\bI (have |then |just |also )?{_DID}|\bI\b(?:(?!\. )[^\n]){{0,80}}\band (then )?{_DID}"
     rf"|\b(has|have) been {_DID}|\b(was|were) {_DID}"
     r"|\b(changes?|edits?) (were|was|have been|has been) (made|applied)\b"
-    # the change handed back to the user: "You should replace `return a - b` with …"
+    # the change handed back to the user: "You should replace `return a - b` with …",
+    # "You should add `b` to `a` instead", "Here's the corrected `calc.py`:"
     r"|\b[Yy]ou (should|need to|can|must|have to|will need to) (replace|change|fix|edit|modify"
-    r"|update|rename|correct)\b"
+    r"|update|rename|correct|add|remove)\b"
+    r"|\b[Hh]ere(?:'s| is) the (corrected|fixed|updated|modified)\b"
 )
 # a prompt that asks for a change: only then is a claimed one taken at its word ("the bug
-# was fixed in 2.1" answers a question)
+# was fixed in 2.1" answers a question). The verb is the ask's, where a sentence or clause
+# starts or after "and", "please", "can you": in "tell me if add is correct" it is a
+# question about a function named add.
 _ASKS_CHANGE = re.compile(
-    r"\b(fix|rename|change|edit|replace|update|modify|correct|refactor|add|remove|delete)", re.I
+    r"(?:^|[.!?;,:]\s*|\b(?:and|then|please|you to|can you|could you|would you)\s+)"
+    r"(fix|rename|change|edit|replace|update|modify|correct|refactor|add|remove|delete)\b",
+    re.I | re.M,
 )
 _EDITS = ("edit_file", "write_file")
 # a tool's answer to a path that does not exist, naming the one meant (the tools' jail)
