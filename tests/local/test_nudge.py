@@ -75,6 +75,7 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
         "I ran git_status again to confirm the changes were made.",
         "I copied the old text exactly from the file. I saved the changes to the file.",
         "The current implementation subtracts. You should add `b` to `a` instead.",
+        "To fix this, we need to change the `add` function to return the sum.",
         "Here's the corrected `calc.py`:\n\n```python\ndef add(a, b):\n    return a + b\n```",
     ):
         said = nudge_for(claim, READ_GREET, TOOLS)

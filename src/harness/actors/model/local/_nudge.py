@@ -58,9 +58,10 @@ _CHANGED = re.compile(
     rf"|\b(has|have) been {_DID}|\b(was|were) {_DID}"
     r"|\b(changes?|edits?) (were|was|have been|has been) (made|applied)\b"
     # the change handed back to the user: "You should replace `return a - b` with …",
+    # "To fix this, we need to change the mul function",
     # "You should add `b` to `a` instead", "Here's the corrected `calc.py`:"
-    r"|\b[Yy]ou (should|need to|can|must|have to|will need to) (replace|change|fix|edit|modify"
-    r"|update|rename|correct|add|remove)\b"
+    r"|\b([Yy]ou|[Ww]e) (should|need to|can|must|have to|will need to) "
+    r"(replace|change|fix|edit|modify|update|rename|correct|add|remove)\b"
     r"|\b[Hh]ere(?:'s| is) the (corrected|fixed|updated|modified)\b"
 )
 # a prompt that asks for a change: only then is a claimed one taken at its word ("the bug
