@@ -8,7 +8,8 @@ and asks, one after the other:
 1. "What does calc.py do? Is there a bug?"
 2. "Read calc.py and tell me if add is correct."
 
-For each turn the table gives the tool calls made, whether the answer names the bug
+A call that asks for approval (a command, an edit) is answered no, so the turn goes on
+without it. For each turn the table gives the tool calls made, whether the answer names the bug
 (says that ``add`` subtracts, and calls that wrong: a bug, incorrect, "should be
 ``a + b``"), the time from Enter to the model's first text on the screen,
 and the time to the end of the turn. Calls and answers come from the session's events
@@ -43,6 +44,8 @@ QUESTIONS = (
     "Read calc.py and tell me if add is correct.",
 )
 TURN_LIMIT = 600.0
+ALLOW = "[y]es / [N]o / [a]lways"
+"""What the terminal shows when a call waits for approval (``cli/tui/_approval.py``)."""
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-B]|\x1b[=>]")
 _WORDS = re.compile(r"[A-Za-z0-9]+")
 
@@ -151,11 +154,17 @@ def _session(ws: Path, home: Path, extra: list[str]) -> list[Turn]:
             child.send("\r")
             sent = time.perf_counter()
             finished = False
+            asked = screen.plain().count(ALLOW)
             while time.perf_counter() - sent < TURN_LIMIT:
                 screen.pump(0.5)
                 if any(e.get("type") == "result" for e in _events(home)[before:]):
                     finished = True
                     break
+                if screen.plain().count(ALLOW) > asked:
+                    # a call that asks first (a command, an edit): the bench says no, as a
+                    # user who asked a question might, and the model goes on without it
+                    asked += 1
+                    child.send("n")
             seconds = time.perf_counter() - sent
             for _ in range(4):  # what the terminal still had to draw
                 screen.pump(0.25)
