@@ -5,6 +5,8 @@ server's wire format, take the embedded model's call grammar and nudges."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import trio
 
@@ -245,3 +247,20 @@ async def test_a_call_the_stop_ended_gets_its_closing_tag_back(
     assert [(c.name, c.arguments, c.repaired) for c in calls] == [
         ("read_file", {"path": "a.txt"}, None)
     ]
+
+
+def test_without_llama_cpp_python_a_server_gets_no_grammar_and_no_error() -> None:
+    # llama-cpp-python builds the grammar; a llama.cpp server is usable without it
+    code = (
+        "import sys\n"
+        "sys.modules['llama_cpp'] = None  # as if not installed: importing it fails\n"
+        "from harness.actors.model.local._guide import Guide\n"
+        "from harness.messages.model import ToolSchema\n"
+        "tool = ToolSchema('read_file', 'Read.', {'type': 'object', 'properties': {}})\n"
+        "print(repr(Guide().grammar((tool,))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "''"

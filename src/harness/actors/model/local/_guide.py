@@ -177,10 +177,16 @@ class Guide:
         return self.grammar((schema[0],), tagged_only=True) if schema else ""
 
     def grammar(self, tools: tuple[ToolSchema, ...], *, tagged_only: bool = False) -> str:
-        """The grammar of one call to *tools* (built once per table)."""
+        """The grammar of one call to *tools* (built once per table); "" where the
+        grammar cannot be built: llama-cpp-python, whose schema converter builds it, is
+        not installed (a llama.cpp server can be used without it; the embedded model
+        cannot)."""
         key = json.dumps(
             [tagged_only, [[t.name, t.parameters] for t in tools]], sort_keys=True, default=str
         )
         if key not in self._grammars:
-            self._grammars[key] = tool_call_grammar(tools, tagged_only=tagged_only)
+            try:
+                self._grammars[key] = tool_call_grammar(tools, tagged_only=tagged_only)
+            except ImportError:
+                self._grammars[key] = ""
         return self._grammars[key]
