@@ -259,9 +259,11 @@ def test_an_edit_bound_to_a_read_file_offers_its_own_lines_once_each() -> None:
     assert edit_call_grammar("t.py", ["", " "]) == ""  # nothing to replace
     # lines picked out of a file (the uses a rename left) are offered one by one
     picked = edit_call_grammar(
-        "main.py", ["from util import helper", "print(helper(21))"], runs=False
+        "main.py", ["from util import helper", "print(helper(21))"], picked=True
     )
     assert 'old ::= "from util import helper" | "print(helper(21))"\n' in picked
+    three = edit_call_grammar("m.py", ["a = helper", "b = helper()", "c = helper"], picked=True)
+    assert 'old ::= "a = helper" | "b = helper()" | "c = helper"\n' in three
 
 
 @pytest.mark.slow

@@ -7,7 +7,7 @@ provider events and is plain synchronous code, so it is fuzzed and benchmarked a
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any, Protocol
 
 import orjson
@@ -127,7 +127,7 @@ class HttpProvider:
         """The model names in the listing's JSON."""
         raise NotImplementedError
 
-    async def stream(self, call: ProviderCall) -> AsyncIterator[ProviderEvent]:
+    async def stream(self, call: ProviderCall) -> AsyncGenerator[ProviderEvent, None]:
         """Stream one reply (see :class:`~harness.actors.model.Provider`)."""
         request = self.build_request(call)
         decoder = self.decoder(call)

@@ -147,8 +147,7 @@ class LlamaCppServer:
     ) -> AsyncGenerator[ProviderEvent, None]:
         """One generation (a :data:`~harness.actors.model.local._guide.Generate`): the
         history rendered by the server's chat template, then completed under *grammar*."""
-        from harness.actors.model.local._grammar import TRIGGERS
-        from harness.actors.model.local._looping import LoopWatch
+        from harness.actors.model.local import TRIGGERS, LoopWatch
 
         root = server_root(call.base_url)
         secrets = (call.api_key,)

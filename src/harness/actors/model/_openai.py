@@ -10,7 +10,7 @@ across chunks, later deltas without ``id``, reasoning as ``reasoning_content`` o
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +38,7 @@ from harness.messages.model import (
 )
 
 if TYPE_CHECKING:
-    from harness.actors.model.local._guide import Guide
+    from harness.actors.model.local import Guide
 
 __all__ = ["OpenAIDecoder", "OpenAIProvider", "api_base", "openai_messages"]
 
@@ -199,7 +199,7 @@ class OpenAIProvider(HttpProvider):
     _llamacpp: LlamaCppServer | None = None
     _guide: Guide | None = None
 
-    async def stream(self, call: ProviderCall) -> AsyncIterator[ProviderEvent]:
+    async def stream(self, call: ProviderCall) -> AsyncGenerator[ProviderEvent, None]:
         """Stream one reply (see :class:`~harness.actors.model.Provider`)."""
         if call.text_protocol and call.text_tools:
             if self._llamacpp is None:
@@ -207,9 +207,9 @@ class OpenAIProvider(HttpProvider):
             server = self._llamacpp
             if await server.serves(api_base(call.base_url), call.api_key):
                 if self._guide is None:
-                    from harness.actors.model.local._guide import Guide
+                    from harness.actors.model.local import text_guide
 
-                    self._guide = Guide()
+                    self._guide = text_guide()
                 async with aclosing(self._guide.stream(call, server.generate)) as events:
                     async for event in events:
                         yield event

@@ -32,8 +32,11 @@ from harness.actors.model.local._errors import (
     ModelLoadError,
     ModelNotInstalled,
 )
+from harness.actors.model.local._grammar import TRIGGERS
+from harness.actors.model.local._looping import LoopWatch
 
 if TYPE_CHECKING:
+    from harness.actors.model.local._guide import Guide as Guide
     from harness.actors.model.local._provider import LocalProvider
     from harness.ipc import Message
     from harness.messages.local import LoadLocalModel
@@ -41,10 +44,12 @@ if TYPE_CHECKING:
 __all__ = [
     "CATALOGUE",
     "DEFAULT_MODEL",
+    "TRIGGERS",
     "CatalogueEntry",
     "CatalogueError",
     "ChecksumMismatch",
     "LocalModelError",
+    "LoopWatch",
     "ModelLoadError",
     "ModelNotInstalled",
     "NoModelAvailable",
@@ -57,6 +62,7 @@ __all__ = [
     "make_provider",
     "probe_ollama",
     "stream_load",
+    "text_guide",
 ]
 
 
@@ -66,6 +72,15 @@ def make_provider() -> LocalProvider:
     from harness.actors.model.local._provider import make_provider as make
 
     return make()
+
+
+def text_guide() -> Guide:
+    """The guidance of text-protocol replies (call grammar, nudges, repeat cap; see
+    :class:`~harness.actors.model.local._guide.Guide`), all on: what a llama.cpp server's
+    replies get. The embedded provider builds its own from the environment."""
+    from harness.actors.model.local._guide import Guide as Guide
+
+    return Guide()
 
 
 async def stream_load(

@@ -159,18 +159,18 @@ _RUN_LINES = 8
 _RUNS_UP_TO = 200
 
 
-def edit_call_grammar(path: str, lines: Sequence[str], *, runs: bool = True) -> str:
+def edit_call_grammar(path: str, lines: Sequence[str], *, picked: bool = False) -> str:
     """GBNF for one ``edit_file`` call on *path* whose old text is a run of the file's
     *lines* (as read_file showed them) that occurs once in it; the empty string when no
-    run does. *runs* ``False``: single lines only (the lines are not the file's
-    consecutive lines, but some of them).
+    run does. *picked*: the lines are some of the file's, not all of them in order, so
+    each is offered alone and without its newline.
 
     For a nudged edit after a read: measured, the 1.5B model asked for the edit wrote an
     old text of its own (the fixed line, or its own indentation) that matched nothing, four
     times in a row. Bound to the file's own lines it can only pick what to replace.
     """
     text = "\n".join(lines) + "\n"
-    longest = _RUN_LINES if runs and len(lines) <= _RUNS_UP_TO else 1
+    longest = _RUN_LINES if not picked and len(lines) <= _RUNS_UP_TO else 1
     runs: list[str] = []
     for i in range(len(lines)):
         for j in range(i + 1, min(len(lines), i + longest) + 1):
@@ -178,7 +178,7 @@ def edit_call_grammar(path: str, lines: Sequence[str], *, runs: bool = True) -> 
             # may a line picked out of it)
             if not lines[i].strip() or not lines[j - 1].strip():
                 continue  # runs start and end on a line with something on it
-            run = "\n".join(lines[i:j]) + ("\n" if runs and j < len(lines) else "")
+            run = "\n".join(lines[i:j]) + ("\n" if not picked and j < len(lines) else "")
             if text.count(run) == 1:
                 runs.append(run)
     if not runs:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
 
 import attrs
@@ -99,7 +99,9 @@ class Guide:
         self.repeat_cap = repeat_cap
         self._grammars: dict[str, str] = {}
 
-    async def stream(self, call: ProviderCall, generate: Generate) -> AsyncIterator[ProviderEvent]:
+    async def stream(
+        self, call: ProviderCall, generate: Generate
+    ) -> AsyncGenerator[ProviderEvent, None]:
         """Stream one guided reply to *call*: text pieces, then usage, then
         :class:`Finish`; a nudged generation's text follows the first's after a blank
         line, in the same reply."""
@@ -168,7 +170,7 @@ class Guide:
         seen = last_read(history) if tool == "edit_file" and left is None else None
         if left is not None:
             # a rename left unfinished: one of the lines the tool named, in their file
-            grammar = edit_call_grammar(left.path, left.lines, runs=False)
+            grammar = edit_call_grammar(left.path, left.lines, picked=True)
         else:
             grammar = edit_call_grammar(*seen) if seen is not None else ""
         if grammar:
