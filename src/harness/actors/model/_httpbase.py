@@ -13,7 +13,7 @@ from typing import Any, Protocol
 import orjson
 
 from harness.actors.model._client import HttpClient
-from harness.actors.model._http import Timeouts, get_json, open_stream
+from harness.actors.model._http import Timeouts, classify, get_json, open_stream
 from harness.actors.model._provider import ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
 from harness.messages.model import ToolCallEvent
@@ -24,6 +24,7 @@ __all__ = [
     "HttpProvider",
     "call_id",
     "embedding_vectors",
+    "event_object",
     "require_finish",
     "tool_call_event",
 ]
@@ -159,6 +160,29 @@ class HttpProvider:
         """Close the client, when it is the provider's own."""
         if self._owns_http:
             await self.http.aclose()
+
+
+def event_object(data: str) -> dict[str, Any]:
+    """A stream event's JSON object, OpenAI-shaped: an ``error`` in it (``{"message",
+    "code"}``, as OpenAI-compatible servers and llama.cpp's send mid-stream) is raised.
+
+    Raises:
+        ProviderError: the error the event carries, or ``bad_response`` for an event
+            that is not a JSON object.
+    """
+    try:
+        chunk = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        raise ProviderError("bad_response", f"a stream event is not JSON: {data[:80]!r}") from None
+    if not isinstance(chunk, dict):
+        raise ProviderError("bad_response", "a stream event is not an object")
+    if "error" in chunk:
+        err = chunk["error"]
+        message = err.get("message", str(err)) if isinstance(err, dict) else str(err)
+        code = err.get("code") if isinstance(err, dict) else None
+        kind, overloaded = classify(code if isinstance(code, int) else None, str(message))
+        raise ProviderError(kind, str(message), overloaded=overloaded)
+    return chunk
 
 
 def require_finish(finished: bool, what: str) -> None:

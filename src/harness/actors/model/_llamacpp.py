@@ -23,8 +23,8 @@ from typing import Any
 import orjson
 
 from harness.actors.model._client import HttpClient
-from harness.actors.model._http import Timeouts, classify, get_json, open_stream
-from harness.actors.model._httpbase import DecoderBase, require_finish
+from harness.actors.model._http import Timeouts, get_json, open_stream
+from harness.actors.model._httpbase import DecoderBase, event_object, require_finish
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
 from harness.actors.model._textproto import TEXT_PROTOCOL_STOPS
@@ -74,20 +74,7 @@ class CompletionDecoder(DecoderBase):
     def _event(self, data: str, out: list[ProviderEvent]) -> None:
         if self._finish is not None or not data.strip():
             return
-        try:
-            chunk = orjson.loads(data)
-        except orjson.JSONDecodeError:
-            raise ProviderError(
-                "bad_response", f"a stream event is not JSON: {data[:80]!r}"
-            ) from None
-        if not isinstance(chunk, dict):
-            raise ProviderError("bad_response", "a stream event is not an object")
-        if "error" in chunk:
-            err = chunk["error"]
-            message = str(err.get("message", err) if isinstance(err, dict) else err)
-            code = err.get("code") if isinstance(err, dict) else None
-            kind, overloaded = classify(code if isinstance(code, int) else None, message)
-            raise ProviderError(kind, message, overloaded=overloaded)
+        chunk = event_object(data)
         content = chunk.get("content")
         if isinstance(content, str) and content:
             out.append(TextDelta(content))

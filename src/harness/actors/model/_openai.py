@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from harness.actors.model._http import classify, get_json
+from harness.actors.model._http import get_json
 from harness.actors.model._httpbase import (
     DecoderBase,
     HttpProvider,
     embedding_vectors,
+    event_object,
     require_finish,
     tool_call_event,
 )
@@ -131,20 +132,7 @@ class OpenAIDecoder(DecoderBase):
             return
         if self._done:
             return
-        try:
-            chunk = orjson.loads(data)
-        except orjson.JSONDecodeError:
-            raise ProviderError(
-                "bad_response", f"a stream event is not JSON: {data[:80]!r}"
-            ) from None
-        if not isinstance(chunk, dict):
-            raise ProviderError("bad_response", "a stream event is not an object")
-        if "error" in chunk:
-            err = chunk["error"]
-            message = err.get("message", str(err)) if isinstance(err, dict) else str(err)
-            code = err.get("code") if isinstance(err, dict) else None
-            kind, overloaded = classify(code if isinstance(code, int) else None, str(message))
-            raise ProviderError(kind, str(message), overloaded=overloaded)
+        chunk = event_object(data)
         for choice in chunk.get("choices") or ():
             if not isinstance(choice, dict):
                 continue
