@@ -60,6 +60,16 @@ def sent(server: LoopbackServer, path: str) -> list[dict]:
     return [r.json() for r in server.requests if r.path == path]
 
 
+async def ask(engine: ModelEngine) -> list:
+    """The events of a text-protocol request offering read_file."""
+    return await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
+
+
+def the_error(events: list) -> ModelError:
+    (failed,) = [e for e in events if isinstance(e, ModelError)]
+    return failed
+
+
 def text_of(events: list) -> str:
     return "".join(e.text for e in events if isinstance(e, TextDelta))
 
@@ -145,7 +155,7 @@ async def test_a_server_that_is_not_llamacpp_stays_on_the_chat_endpoint_asked_on
     }
     for _ in range(2):
         server.queue("/v1/chat/completions", Reply(chunks=[sse(chunk, done=True)]))
-        events = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
+        events = await ask(engine)
         assert text_of(events) == "Hi."
     assert [r.path for r in server.requests].count("/props") == 1
     assert len(sent(server, "/v1/chat/completions")) == 2
@@ -169,7 +179,7 @@ async def test_the_token_limit_is_a_length_finish(
 ) -> None:
     llamacpp(server)
     server.queue("/completion", completion("The answer is", stop_type="limit"))
-    events = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
+    events = await ask(engine)
     assert text_of(events) == "The answer is"
     assert events[-1] == ModelDone("length", "m1", "text")
 
@@ -181,8 +191,8 @@ async def test_a_prompt_past_the_window_is_a_context_error(
     message = "the request exceeds the available context size, try increasing it"
     error = {"error": {"code": 400, "message": message, "type": "exceed_context_size_error"}}
     server.queue("/completion", Reply(400, [json.dumps(error).encode()]))
-    events = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
-    (failed,) = [e for e in events if isinstance(e, ModelError)]
+    events = await ask(engine)
+    failed = the_error(events)
     assert failed.kind == "context_length"
     assert "context size" in failed.message
 
@@ -193,9 +203,9 @@ async def test_an_error_event_inside_the_stream_keeps_what_came_before(
     llamacpp(server)
     body = sse({"content": "Partly", "stop": False}, {"error": {"code": 500, "message": "boom"}})
     server.queue("/completion", Reply(chunks=[body]))
-    events = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
+    events = await ask(engine)
     assert text_of(events) == "Partly"
-    (failed,) = [e for e in events if isinstance(e, ModelError)]
+    failed = the_error(events)
     assert failed.kind == "server"
     assert "boom" in failed.message
 
@@ -205,8 +215,8 @@ async def test_a_stream_that_ends_without_stop_is_a_network_error(
 ) -> None:
     llamacpp(server)
     server.queue("/completion", Reply(chunks=[sse({"content": "Half", "stop": False})]))
-    events = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
-    (failed,) = [e for e in events if isinstance(e, ModelError)]
+    events = await ask(engine)
+    failed = the_error(events)
     assert failed.kind == "network"
 
 
@@ -215,8 +225,8 @@ async def test_a_template_answer_without_a_prompt_is_a_bad_response(
 ) -> None:
     server.always("/props", Reply(chunks=[json.dumps(PROPS).encode()]))
     server.always("/apply-template", Reply(chunks=[b'{"text": "no prompt here"}']))
-    events = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
-    (failed,) = [e for e in events if isinstance(e, ModelError)]
+    events = await ask(engine)
+    failed = the_error(events)
     assert failed.kind == "bad_response"
     assert "/apply-template" in failed.message
 
@@ -228,7 +238,7 @@ async def test_a_reply_that_repeats_itself_is_stopped_and_the_server_let_go(
     line = "The file holds the launch code, as I said before.\n"
     events = [{"content": line, "stop": False} for _ in range(6)]
     server.queue("/completion", Reply(chunks=[sse(e) for e in events], then="hang"))
-    got = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
+    got = await ask(engine)
     assert text_of(got) == line * 4
     assert got[-1] == ModelDone("stop", "m1", "text")
     with trio.fail_after(5):
@@ -241,7 +251,7 @@ async def test_a_call_the_stop_ended_gets_its_closing_tag_back(
     llamacpp(server)
     call = '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n'
     server.queue("/completion", completion(call, "word", stopping_word="</tool_call>"))
-    events = await collect(engine, request("openai", tools=(READ,), tool_protocol="text"))
+    events = await ask(engine)
     calls = [e for e in events if isinstance(e, ToolCallEvent)]
     # the model wrote the tag; the stop took it out: nothing was repaired
     assert [(c.name, c.arguments, c.repaired) for c in calls] == [
