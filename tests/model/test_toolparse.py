@@ -411,6 +411,14 @@ def test_a_line_that_is_a_tag_named_after_a_tool_is_a_call() -> None:
         ("git_status", {}),
     ]
     assert got.text == "First:"
+    # attributes are the arguments, closed or not; numbers are numbers
+    for line in (
+        '<run_cmd command="python3 hello.py" timeout="120">',
+        '<run_cmd command="python3 hello.py" timeout="120"/>',
+        '<run_cmd command="python3 hello.py" timeout="120"></run_cmd>',
+    ):
+        (call,) = parse_reply(line, known).calls
+        assert call.arguments == {"command": "python3 hello.py", "timeout": 120}
 
 
 @pytest.mark.parametrize(
@@ -420,6 +428,8 @@ def test_a_line_that_is_a_tag_named_after_a_tool_is_a_call() -> None:
         "<b>bold</b>",  # not a tool
         "<read_file></read_file>",  # no path
         "<git_status>x</git_status>",  # a tool without parameters given text
+        "<run_cmd>python3 hello.py",  # not closed, no attributes: prose or cut off
+        '<run_cmd command="ls">and text</run_cmd>',  # attributes and text: a guess
     ],
 )
 def test_a_tag_that_is_not_a_whole_line_naming_a_tool_is_text(reply: str) -> None:

@@ -16,7 +16,8 @@ unambiguous and says what it fixed:
   after it (what Gemma writes); a ```` ```tool_code ```` fence may hold a Python-style call,
   ``read_file(path="a.py")``, whose arguments are literals; and a bare ``{"name": ...}``
   object on its own lines naming a known tool; and a line that is a tag named after a known
-  tool, ``<run_cmd>python3 hello.py</run_cmd>`` (the text is the tool's first parameter).
+  tool, ``<run_cmd>python3 hello.py</run_cmd>`` (the text is the tool's first parameter) or
+  ``<run_cmd command="python3 hello.py">`` (the attributes are its arguments).
   Fences, bare objects and tool tags count only when the reply has no ``<tool_call>``
   anywhere, so an ordinary code block in an answer stays an answer;
 - quotes inside a string value that the model did not escape
@@ -568,26 +569,47 @@ def _bare_calls(
     return ParsedReply(_tidy("".join(kept)), tuple(calls))
 
 
-# a line that is a tag named after a tool: <run_cmd>python3 hello.py</run_cmd>
-_TOOL_TAG_RE = re.compile(r"^[ \t]*<([A-Za-z][\w.-]*)>([^\n<]*)</\1>[ \t]*$", re.M)
+# a line that is a tag named after a tool: <run_cmd>python3 hello.py</run_cmd>, or
+# <run_cmd command="python3 hello.py" timeout="120"> (attributes, closed or not)
+_TOOL_TAG_RE = re.compile(
+    r'^[ \t]*<([A-Za-z][\w.-]*)((?:[ \t]+[\w-]+="[^"\n]*")*)[ \t]*(/?)>([^\n<]*)(</\1>)?[ \t]*$',
+    re.M,
+)
+_ATTR_RE = re.compile(r'([\w-]+)="([^"\n]*)"')
+
+
+def _attr_value(text: str) -> Any:
+    """An attribute's value: a number or a flag as such (``timeout="120"``), else text."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, int | float | bool) else text
 
 
 def _tool_tag_calls(text: str, params_of: dict[str, Collection[str]]) -> ParsedReply:
-    """Calls written as a line ``<run_cmd>python3 hello.py</run_cmd>``: the tag names a
-    known tool, and the text is its first parameter (or its arguments, as a JSON object).
-    Measured: the 1.5B model answered "run hello.py and report its output" with that line
-    alone, as its whole reply."""
+    """Calls written as a line that is a tag named after a known tool: either
+    ``<run_cmd>python3 hello.py</run_cmd>``, whose text is the tool's first parameter (or
+    its arguments, as a JSON object), or ``<run_cmd command="python3 hello.py">``, whose
+    attributes are its arguments. Measured: the 1.5B model answered "run hello.py and
+    report its output" with such a line alone, as its whole reply, in both forms."""
     calls: list[ParsedCall] = []
     kept: list[str] = []
     pos = 0
     for m in _TOOL_TAG_RE.finditer(text):
-        name, value = m.group(1), m.group(2).strip()
+        name, attrs, value = m.group(1), m.group(2), m.group(4).strip()
+        closed = bool(m.group(3) or m.group(5))
         params = list(params_of.get(name, ()))
         if name not in params_of or (not params and value):
             continue
-        repaired = f"read a <{name}> tag as a call"
         args: dict[str, Any] | None = None
-        if value.startswith("{"):
+        if attrs:
+            if value:
+                continue  # attributes and text: which is which is a guess
+            args = {k: _attr_value(v) for k, v in _ATTR_RE.findall(attrs)}
+        elif not closed:
+            continue  # "<run_cmd>python3 hello.py" and no more: prose, or cut off
+        elif value.startswith("{"):
             try:
                 loaded = json.loads(value)
             except ValueError:
@@ -597,7 +619,7 @@ def _tool_tag_calls(text: str, params_of: dict[str, Collection[str]]) -> ParsedR
             if params and not value:
                 continue
             args = {params[0]: value} if params else {}
-        calls.append(ParsedCall(name, args, repaired=repaired))
+        calls.append(ParsedCall(name, args, repaired=f"read a <{name}> tag as a call"))
         kept.append(text[pos : m.start()])
         pos = m.end()
     kept.append(text[pos:])
