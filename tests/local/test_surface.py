@@ -16,11 +16,13 @@ def test_exported_names() -> None:
         "CatalogueError",
         "ChecksumMismatch",
         "LocalModelError",
+        "LoopWatch",
         "ModelLoadError",
         "ModelNotInstalled",
         "NoModelAvailable",
         "PartPackage",
         "StartupChoice",
+        "TRIGGERS",
         "catalogue",
         "choose_startup_model",
         "embedded_installed",
@@ -28,6 +30,7 @@ def test_exported_names() -> None:
         "make_provider",
         "probe_ollama",
         "stream_load",
+        "text_guide",
     }
     for name in local.__all__:
         assert getattr(local, name).__doc__ or name.isupper(), name
