@@ -24,6 +24,7 @@ import contextlib
 import os
 import selectors
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -136,6 +137,7 @@ def run_on_node(
     *staged* is the task's workspace inside the job's ``working_dir`` (the current
     folder here), copied again before the task touches it.
     """
+    _interruptible()
     _node_server(run_id)
     task = Task.from_json(task_json)
     settings = attrs.evolve(BatchSettings.from_json(settings_json), python=sys.executable)
@@ -182,6 +184,18 @@ def run_on_node(
         shutil.rmtree(scratch, ignore_errors=True)
         with contextlib.suppress(OSError):
             run_dir.rmdir()  # the last task of the run on this node
+
+
+def _interruptible() -> None:
+    """Let Ray cancel this task. Ray interrupts a running task with
+    ``_thread.interrupt_main()``, which does nothing while SIGINT is ignored, and a Ray
+    started from a shell's background job or under ``nohup`` passes an ignored SIGINT on
+    to its workers: the task then ran to its end after the batch was stopped (measured:
+    ``test_sigint_stops_the_ray_tasks`` failed in every ``nohup make test &``). So an
+    ignored SIGINT gets Python's own handler back."""
+    with contextlib.suppress(ValueError):  # not the main thread: nothing to restore here
+        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _read(path: Path) -> bytes:
