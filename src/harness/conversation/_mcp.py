@@ -424,7 +424,14 @@ class McpManager:
                 return srv.config.name, tool.name
         return None
 
-    def _handle(self, server: str) -> WorkerHandle:
+    def enabled(self) -> dict[str, McpServerConfig]:
+        """The configuration of every server not disabled, by name, in the configuration's
+        order: the servers a call may name."""
+        return {name: srv.config for name, srv in self._servers.items() if not srv.config.disabled}
+
+    def bridge(self, server: str) -> WorkerHandle:
+        """The bridge worker of *server*: ``KeyError`` for a server not configured or
+        disabled, :class:`~harness.ipc.WorkerUnavailable` when its bridge is not running."""
         srv = self._servers.get(server)
         if srv is None or srv.config.disabled:
             raise KeyError(server)
@@ -432,10 +439,12 @@ class McpManager:
             raise WorkerUnavailable(f"the bridge of {server} is not running", worker=srv.worker)
         return self.supervisor.get(srv.worker)
 
-    def _timeout(self, server: str) -> float:
-        cfg = self._servers[server].config
+    def _reach(self, server: str) -> tuple[WorkerHandle, float]:
+        """*server*'s bridge, and how long a call to it may take."""
+        handle = self.bridge(server)
+        cfg = self.enabled()[server]
         # the bridge bounds the call itself; this covers a bridge that stopped answering
-        return cfg.timeout + cfg.startup_timeout + 20.0
+        return handle, cfg.timeout + cfg.startup_timeout + 20.0
 
     async def invoke(self, request: ToolInvoke) -> ToolOutcome:
         """Run an ``mcp__`` tool call on its server's bridge."""
@@ -445,15 +454,14 @@ class McpManager:
                 ok=False, output=f"{request.name} is not offered by any MCP server now."
             )
         server, tool = found
-        reply = await self._handle(server).request(
-            attrs.evolve(request, name=tool), timeout=self._timeout(server)
-        )
+        handle, timeout = self._reach(server)
+        reply = await handle.request(attrs.evolve(request, name=tool), timeout=timeout)
         if not isinstance(reply, ToolOutcome):
             raise ProtocolError(f"the bridge of {server} answered {type(reply).__name__}")
         return reply
 
     def _names(self, server: str | None) -> list[str]:
-        names = [s.config.name for s in self._servers.values() if not s.config.disabled]
+        names = list(self.enabled())
         if server is not None:
             if server not in names:
                 raise KeyError(server)
@@ -469,9 +477,8 @@ class McpManager:
         problems: list[str] = []
         for name in self._names(server):
             try:
-                reply = await self._handle(name).request(
-                    McpListResources(), timeout=self._timeout(name)
-                )
+                handle, timeout = self._reach(name)
+                reply = await handle.request(McpListResources(), timeout=timeout)
             except IpcError as exc:
                 problems.append(f"{name}: {exc}")
                 continue
@@ -497,24 +504,25 @@ class McpManager:
                         f"(one of: {', '.join(names) or 'none'})",
                     )
                 server = names[0]
-        reply = await self._handle(server).request(
-            McpReadResource(uri=uri), timeout=self._timeout(server)
-        )
+        handle, timeout = self._reach(server)
+        reply = await handle.request(McpReadResource(uri=uri), timeout=timeout)
         if not isinstance(reply, ToolOutcome):
             raise ProtocolError(f"the bridge of {server} answered {type(reply).__name__}")
         return reply
 
     async def prompts(self, server: str) -> list[McpPromptInfo]:
         """The prompts *server* offers (``KeyError`` for an unknown server)."""
-        reply = await self._handle(server).request(McpListPrompts(), timeout=self._timeout(server))
+        handle, timeout = self._reach(server)
+        reply = await handle.request(McpListPrompts(), timeout=timeout)
         if isinstance(reply, ToolOutcome):
-            raise WorkerUnavailable(reply.output, worker=f"mcp:{server}")
+            raise WorkerUnavailable(reply.output, worker=handle.name)
         return list(reply.prompts) if isinstance(reply, McpPrompts) else []
 
     async def get_prompt(self, server: str, name: str, arguments: dict[str, str]) -> McpPromptText:
         """Prompt *name* of *server*, rendered as one user message."""
-        reply = await self._handle(server).request(
-            McpGetPrompt(name=name, arguments=dict(arguments)), timeout=self._timeout(server)
+        handle, timeout = self._reach(server)
+        reply = await handle.request(
+            McpGetPrompt(name=name, arguments=dict(arguments)), timeout=timeout
         )
         if not isinstance(reply, McpPromptText):
             raise ProtocolError(f"the bridge of {server} answered {type(reply).__name__}")
