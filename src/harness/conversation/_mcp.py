@@ -8,33 +8,31 @@ while it restarts (a call waits for it), and leave when it has failed. Its instr
 go into the system prompt (bounded). A start-up failure (with the server's stderr tail)
 and a give-up are each told to the user once, as an ``error`` event.
 
-Calls reach a bridge through :class:`~harness.conversation._mcp_tools.McpExecutors`, the
-loop's executor port with the ``mcp`` executor routed here; every other executor goes to
-the engine as before. How a server's tool is declared in the table is in ``_mcp_tools``.
+The calls themselves (tool calls, resources, prompts) are
+:class:`~harness.conversation._mcp_calls.McpCalls`'s: the manager owns one and answers it
+three questions (:meth:`McpManager.enabled`, :meth:`McpManager.bridge`,
+:meth:`McpManager.server_of`). The loop's ``mcp`` executor reaches them through
+:class:`~harness.conversation._mcp_tools.McpExecutors`; every other executor goes to the
+engine as before. How a server's tool is declared in the table is in ``_mcp_tools``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 import trio
 
 from harness.actors.mcp import McpConfig, McpServerConfig, tool_name
 from harness.conversation import events as ev
-from harness.conversation._mcp_tools import RESOURCE_TOOLS, resource_listing, tool_hints, tool_spec
-from harness.ipc import IpcError, ProtocolError, WorkerUnavailable
+from harness.conversation._mcp_calls import McpCalls
+from harness.conversation._mcp_tools import RESOURCE_TOOLS, tool_hints, tool_spec
+from harness.ipc import IpcError, WorkerUnavailable
 from harness.messages.mcp import (
-    McpGetPrompt,
-    McpListPrompts,
-    McpListResources,
     McpPromptInfo,
-    McpPrompts,
     McpPromptText,
-    McpReadResource,
     McpResource,
-    McpResources,
     McpRestart,
     McpStatus,
     McpTool,
@@ -152,6 +150,7 @@ class McpManager:
         self._base_system = ""
         self._nursery: trio.Nursery | None = None
         self._listeners: list[Callable[[], None]] = []
+        self._calls = McpCalls(self)
 
     # --- wiring -----------------------------------------------------------------------
 
@@ -439,95 +438,6 @@ class McpManager:
             raise WorkerUnavailable(f"the bridge of {server} is not running", worker=srv.worker)
         return self.supervisor.get(srv.worker)
 
-    def _reach(self, server: str) -> tuple[WorkerHandle, float]:
-        """*server*'s bridge, and how long a call to it may take."""
-        handle = self.bridge(server)
-        cfg = self.enabled()[server]
-        # the bridge bounds the call itself; this covers a bridge that stopped answering
-        return handle, cfg.timeout + cfg.startup_timeout + 20.0
-
-    async def invoke(self, request: ToolInvoke) -> ToolOutcome:
-        """Run an ``mcp__`` tool call on its server's bridge."""
-        found = self.server_of(request.name)
-        if found is None:
-            return ToolOutcome(
-                ok=False, output=f"{request.name} is not offered by any MCP server now."
-            )
-        server, tool = found
-        handle, timeout = self._reach(server)
-        reply = await handle.request(attrs.evolve(request, name=tool), timeout=timeout)
-        if not isinstance(reply, ToolOutcome):
-            raise ProtocolError(f"the bridge of {server} answered {type(reply).__name__}")
-        return reply
-
-    def _names(self, server: str | None) -> list[str]:
-        names = list(self.enabled())
-        if server is not None:
-            if server not in names:
-                raise KeyError(server)
-            return [server]
-        return names
-
-    async def resources(
-        self, server: str | None = None
-    ) -> tuple[list[tuple[str, McpResource]], list[str]]:
-        """``(server, resource)`` of every ready server, and one sentence per server that
-        could not list them."""
-        found: list[tuple[str, McpResource]] = []
-        problems: list[str] = []
-        for name in self._names(server):
-            try:
-                handle, timeout = self._reach(name)
-                reply = await handle.request(McpListResources(), timeout=timeout)
-            except IpcError as exc:
-                problems.append(f"{name}: {exc}")
-                continue
-            if isinstance(reply, McpResources):
-                found.extend((name, r) for r in reply.resources)
-            elif isinstance(reply, ToolOutcome):
-                problems.append(reply.output)
-        return found, problems
-
-    async def read_resource(self, uri: str, server: str | None = None) -> ToolOutcome:
-        """Read *uri* from *server* (default: the server that lists it)."""
-        if server is None:
-            listed, _problems = await self.resources()
-            owners = [s for s, r in listed if r.uri == uri]
-            if owners:
-                server = owners[0]
-            else:
-                names = self._names(None)
-                if len(names) != 1:
-                    return ToolOutcome(
-                        ok=False,
-                        output=f"no MCP server lists {uri}; name the server "
-                        f"(one of: {', '.join(names) or 'none'})",
-                    )
-                server = names[0]
-        handle, timeout = self._reach(server)
-        reply = await handle.request(McpReadResource(uri=uri), timeout=timeout)
-        if not isinstance(reply, ToolOutcome):
-            raise ProtocolError(f"the bridge of {server} answered {type(reply).__name__}")
-        return reply
-
-    async def prompts(self, server: str) -> list[McpPromptInfo]:
-        """The prompts *server* offers (``KeyError`` for an unknown server)."""
-        handle, timeout = self._reach(server)
-        reply = await handle.request(McpListPrompts(), timeout=timeout)
-        if isinstance(reply, ToolOutcome):
-            raise WorkerUnavailable(reply.output, worker=handle.name)
-        return list(reply.prompts) if isinstance(reply, McpPrompts) else []
-
-    async def get_prompt(self, server: str, name: str, arguments: dict[str, str]) -> McpPromptText:
-        """Prompt *name* of *server*, rendered as one user message."""
-        handle, timeout = self._reach(server)
-        reply = await handle.request(
-            McpGetPrompt(name=name, arguments=dict(arguments)), timeout=timeout
-        )
-        if not isinstance(reply, McpPromptText):
-            raise ProtocolError(f"the bridge of {server} answered {type(reply).__name__}")
-        return reply
-
     async def restart(self, server: str) -> None:
         """Restart one server now (its bridge too, when that was given up)."""
         srv = self._servers.get(server)
@@ -596,24 +506,36 @@ class McpManager:
         if not srv.config.disabled and self._nursery is not None:
             self._nursery.start_soon(self._bridge, srv)
 
-    # --- resources as tools -------------------------------------------------------------
+    # --- calls: McpCalls makes them; Session.mcp, the API's face for MCP, still offers them
+
+    async def invoke(self, request: ToolInvoke) -> ToolOutcome:
+        """Run an ``mcp__`` tool call on its server's bridge."""
+        return await self._calls.invoke(request)
+
+    async def resources(
+        self, server: str | None = None
+    ) -> tuple[list[tuple[str, McpResource]], list[str]]:
+        """``(server, resource)`` of every ready server, and one sentence per server that
+        could not list them."""
+        return await self._calls.resources(server)
+
+    async def read_resource(self, uri: str, server: str | None = None) -> ToolOutcome:
+        """Read *uri* from *server* (default: the server that lists it)."""
+        return await self._calls.read_resource(uri, server)
+
+    async def prompts(self, server: str) -> list[McpPromptInfo]:
+        """The prompts *server* offers (``KeyError`` for an unknown server)."""
+        return await self._calls.prompts(server)
+
+    async def get_prompt(self, server: str, name: str, arguments: dict[str, str]) -> McpPromptText:
+        """Prompt *name* of *server*, rendered as one user message."""
+        return await self._calls.get_prompt(server, name, arguments)
+
+    # --- the calls' tools in the table --------------------------------------------------
 
     def _add_resource_tools(self, conv: Conversation) -> None:
         for spec in RESOURCE_TOOLS:
             conv.table.register(spec, replace=True)
-        conv.add_local_tool("list_mcp_resources", self._list_tool)
-        conv.add_local_tool("read_mcp_resource", self._read_tool)
+        conv.add_local_tool("list_mcp_resources", self._calls.list_resources_tool)
+        conv.add_local_tool("read_mcp_resource", self._calls.read_resource_tool)
         self._resource_tools = True
-
-    async def _list_tool(self, args: dict[str, Any]) -> ToolOutcome:
-        try:
-            found, problems = await self.resources(args.get("server"))
-        except KeyError:
-            return ToolOutcome(ok=False, output=f"there is no MCP server {args.get('server')!r}")
-        return ToolOutcome(ok=True, output=resource_listing(found, problems))
-
-    async def _read_tool(self, args: dict[str, Any]) -> ToolOutcome:
-        try:
-            return await self.read_resource(str(args["uri"]), args.get("server"))
-        except KeyError:
-            return ToolOutcome(ok=False, output=f"there is no MCP server {args.get('server')!r}")
