@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from harness.actors.model._toolparse import _BODY_ALIASES
+from harness.actors.model._bodytags import BODY_ALIASES
 from harness.messages.model import ChatMessage, ToolCall, ToolSchema
 
 __all__ = [
@@ -33,7 +33,7 @@ def body_params(tool: ToolSchema) -> dict[str, str]:
     """The parameters of *tool* written as body tags: parameter name -> tag name."""
     props = tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else {}
     found: dict[str, str] = {}
-    for tag, aliases in _BODY_ALIASES.items():
+    for tag, aliases in BODY_ALIASES.items():
         for name in aliases:
             spec = props.get(name)
             if isinstance(spec, dict) and spec.get("type") == "string":

@@ -35,24 +35,15 @@ from typing import Any
 
 import attrs
 
+from harness.actors.model._bodytags import BODY_RE, body_param
+
 __all__ = [
-    "BODY_TAGS",
     "ParsedCall",
     "ParsedReply",
     "normalize_call",
     "parse_reply",
     "strip_think",
 ]
-
-BODY_TAGS = ("content", "old_content", "new_content")
-"""Tags that carry file bodies outside the JSON, verbatim."""
-
-# Which schema parameter a body tag feeds, when the tool names it differently.
-_BODY_ALIASES: dict[str, tuple[str, ...]] = {
-    "content": ("content", "text", "body", "file_text"),
-    "old_content": ("old_content", "old_string", "old_text", "old_str", "old"),
-    "new_content": ("new_content", "new_string", "new_text", "new_str", "new"),
-}
 
 _OPEN = "<tool_call>"
 _CLOSE = "</tool_call>"
@@ -61,7 +52,6 @@ _OPENER_RE = re.compile(r"<tool_call>(?=\s*(?:\{|```))")
 # Fence languages that mark a call, whatever the block holds.
 _CALL_FENCES = ("tool_call", "tool_code", "tool", "function_call")
 _FENCE_RE = re.compile(r"^[ \t]*```([\w-]*)[ \t]*\n(.*?)(?:^[ \t]*(```)[ \t]*$|\Z)", re.M | re.S)
-_BODY_RE = re.compile(r"<(content|old_content|new_content)>\n?(.*?)(</\1>|\Z)", re.S)
 
 
 @attrs.frozen
@@ -352,14 +342,6 @@ def normalize_call(obj: Any) -> tuple[str, dict[str, Any] | None, list[str], str
     return name, args, repairs, None
 
 
-def _body_param(tag: str, params: Collection[str] | None) -> str:
-    if params:
-        for candidate in _BODY_ALIASES.get(tag, (tag,)):
-            if candidate in params:
-                return candidate
-    return tag
-
-
 def _read_block(
     block: str, *, complete: bool, params_of: dict[str, Collection[str]] | None
 ) -> ParsedCall:
@@ -380,7 +362,7 @@ def _read_block(
         return ParsedCall(name, None, parse_error=error, repaired=_join(repairs))
     rest = _json_part_rest(inner)
     params = params_of.get(name) if params_of else None
-    for m in _BODY_RE.finditer(rest):
+    for m in BODY_RE.finditer(rest):
         tag, body, close = m.group(1), m.group(2), m.group(3)
         if not close:
             if not complete:
@@ -388,17 +370,17 @@ def _read_block(
                     name, None, parse_error=f"the reply was cut off inside <{tag}>; not repaired"
                 )
             repairs.append(f"closed the <{tag}> tag")
-        args[_body_param(tag, params)] = body
+        args[body_param(tag, params)] = body
     return ParsedCall(name, args, repaired=_join(repairs))
 
 
 def _json_part(inner: str) -> str:
-    m = _BODY_RE.search(inner)
+    m = BODY_RE.search(inner)
     return inner[: m.start()] if m else inner
 
 
 def _json_part_rest(inner: str) -> str:
-    m = _BODY_RE.search(inner)
+    m = BODY_RE.search(inner)
     return inner[m.start() :] if m else ""
 
 
@@ -492,8 +474,8 @@ def _fenced_calls(
                 fc.args, fc.error = None, "the reply was cut off inside the fence; not repaired"
         if fc.args is not None:
             params = params_of.get(fc.name)
-            for b in _BODY_RE.finditer(body[fc.body_tags_from :]):
-                fc.args[_body_param(b.group(1), params)] = b.group(2)
+            for b in BODY_RE.finditer(body[fc.body_tags_from :]):
+                fc.args[body_param(b.group(1), params)] = b.group(2)
             if closed:
                 end, error = _bodies_after(text, end, fc.args, fc.repairs, params, complete)
                 if error is not None:
@@ -518,7 +500,7 @@ def _bodies_after(
     returns where the call's text ends, and an error when the reply was cut off inside
     one."""
     while (after := _BODY_AFTER_RE.match(text, end)) is not None:
-        b = _BODY_RE.match(text, after.end())
+        b = BODY_RE.match(text, after.end())
         if b is None:
             break
         tag, value, close = b.group(1), b.group(2), b.group(3)
@@ -527,7 +509,7 @@ def _bodies_after(
             if not complete:
                 return end, f"the reply was cut off inside <{tag}>; not repaired"
             repairs.append(f"closed the <{tag}> tag")
-        args[_body_param(tag, params)] = value
+        args[body_param(tag, params)] = value
         repairs.append(f"read the <{tag}> block after the call")
     return end, None
 
