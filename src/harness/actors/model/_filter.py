@@ -17,7 +17,8 @@ import json
 import re
 from collections.abc import Collection
 
-from harness.actors.model._toolparse import ParsedReply, normalize_call, parse_reply
+from harness.actors.model._callobject import normalize_call
+from harness.actors.model._toolparse import ParsedReply, parse_reply
 from harness.messages.model import TextDelta, ThinkingDelta
 
 __all__ = ["TextStreamFilter"]
