@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.actors.model._toolparse import ParsedCall, parse_reply
+from harness.actors.model import ParsedCall, parse_reply
 
 KNOWN = {
     "read_file": ("path",),

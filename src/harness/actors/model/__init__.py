@@ -16,6 +16,7 @@ from harness.actors.model._credentials import (
     save_key,
 )
 from harness.actors.model._filter import TextStreamFilter
+from harness.actors.model._parsed import ParsedCall, ParsedReply
 from harness.actors.model._provider import (
     ERROR_KINDS,
     Describer,
@@ -33,7 +34,7 @@ from harness.actors.model._textproto import (
     render_text_history,
     text_protocol_prompt,
 )
-from harness.actors.model._toolparse import ParsedCall, ParsedReply, parse_reply, strip_think
+from harness.actors.model._toolparse import parse_reply, strip_think
 
 __all__ = [
     "ERROR_KINDS",

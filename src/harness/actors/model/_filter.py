@@ -18,7 +18,8 @@ import re
 from collections.abc import Collection
 
 from harness.actors.model._callobject import normalize_call
-from harness.actors.model._toolparse import ParsedReply, parse_reply
+from harness.actors.model._parsed import ParsedReply
+from harness.actors.model._toolparse import parse_reply
 from harness.messages.model import TextDelta, ThinkingDelta
 
 __all__ = ["TextStreamFilter"]

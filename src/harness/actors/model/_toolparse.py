@@ -32,13 +32,9 @@ import attrs
 
 from harness.actors.model._bodytags import BODY_RE, body_param
 from harness.actors.model._callobject import call_keys, decode_object, normalize_call
+from harness.actors.model._parsed import ParsedCall, ParsedReply, join_repairs, tidy
 
-__all__ = [
-    "ParsedCall",
-    "ParsedReply",
-    "parse_reply",
-    "strip_think",
-]
+__all__ = ["parse_reply", "strip_think"]
 
 _OPEN = "<tool_call>"
 _CLOSE = "</tool_call>"
@@ -47,25 +43,6 @@ _OPENER_RE = re.compile(r"<tool_call>(?=\s*(?:\{|```))")
 # Fence languages that mark a call, whatever the block holds.
 _CALL_FENCES = ("tool_call", "tool_code", "tool", "function_call")
 _FENCE_RE = re.compile(r"^[ \t]*```([\w-]*)[ \t]*\n(.*?)(?:^[ \t]*(```)[ \t]*$|\Z)", re.M | re.S)
-
-
-@attrs.frozen
-class ParsedCall:
-    """One call read from text. ``arguments`` is ``None`` when they could not be read,
-    and ``parse_error`` says why; ``repaired`` names what the repair engine fixed."""
-
-    name: str
-    arguments: dict[str, Any] | None
-    parse_error: str | None = None
-    repaired: str | None = None
-
-
-@attrs.frozen
-class ParsedReply:
-    """A reply split into the text a person reads and the calls it makes."""
-
-    text: str
-    calls: tuple[ParsedCall, ...] = ()
 
 
 # Where a <think> block may start, and the regions it may not start inside: a
@@ -154,7 +131,7 @@ def _read_block(
     name, args, more, error = normalize_call(value)
     repairs += more
     if error is not None or args is None:
-        return ParsedCall(name, None, parse_error=error, repaired=_join(repairs))
+        return ParsedCall(name, None, parse_error=error, repaired=join_repairs(repairs))
     rest = _json_part_rest(inner)
     params = params_of.get(name) if params_of else None
     for m in BODY_RE.finditer(rest):
@@ -166,7 +143,7 @@ def _read_block(
                 )
             repairs.append(f"closed the <{tag}> tag")
         args[body_param(tag, params)] = body
-    return ParsedCall(name, args, repaired=_join(repairs))
+    return ParsedCall(name, args, repaired=join_repairs(repairs))
 
 
 def _json_part(inner: str) -> str:
@@ -177,10 +154,6 @@ def _json_part(inner: str) -> str:
 def _json_part_rest(inner: str) -> str:
     m = BODY_RE.search(inner)
     return inner[m.start() :] if m else ""
-
-
-def _join(repairs: list[str]) -> str | None:
-    return "; ".join(repairs) if repairs else None
 
 
 def _tagged_calls(
@@ -203,17 +176,15 @@ def _tagged_calls(
             call = _read_block(block, complete=complete or nxt < len(text), params_of=params_of)
             if call.arguments is not None:
                 fixed = "added the missing </tool_call>"
-                call = attrs.evolve(call, repaired=_join([*filter(None, [call.repaired]), fixed]))
+                call = attrs.evolve(
+                    call, repaired=join_repairs([*filter(None, [call.repaired]), fixed])
+                )
         else:
             block, pos = text[body_start:close], close + len(_CLOSE)
             call = _read_block(block, complete=True, params_of=params_of)
         calls.append(call)
     kept.append(text[pos:])
-    return ParsedReply(_tidy("".join(kept)), tuple(calls))
-
-
-def _tidy(text: str) -> str:
-    return re.sub(r"\n{3,}", "\n\n", text).strip()
+    return ParsedReply(tidy("".join(kept)), tuple(calls))
 
 
 _BODY_AFTER_RE = re.compile(r"[ \t]*\n?[ \t]*(?=<(?:content|old_content|new_content)>)")
@@ -275,11 +246,13 @@ def _fenced_calls(
                 end, error = _bodies_after(text, end, fc.args, fc.repairs, params, complete)
                 if error is not None:
                     fc.args, fc.error = None, error
-        calls.append(ParsedCall(fc.name, fc.args, parse_error=fc.error, repaired=_join(fc.repairs)))
+        calls.append(
+            ParsedCall(fc.name, fc.args, parse_error=fc.error, repaired=join_repairs(fc.repairs))
+        )
         kept.append(text[pos : m.start()])
         pos = end
     kept.append(text[pos:])
-    return ParsedReply(_tidy("".join(kept)), tuple(calls))
+    return ParsedReply(tidy("".join(kept)), tuple(calls))
 
 
 def _bodies_after(
@@ -339,11 +312,11 @@ def _bare_calls(
             end, cut = _bodies_after(text, end, args, repairs, params_of.get(name), complete)
             if cut is not None:
                 args, err = None, cut
-        calls.append(ParsedCall(name, args, parse_error=err, repaired=_join(repairs)))
+        calls.append(ParsedCall(name, args, parse_error=err, repaired=join_repairs(repairs)))
         kept.append(text[pos : m.start()])
         pos = end
     kept.append(text[pos:])
-    return ParsedReply(_tidy("".join(kept)), tuple(calls))
+    return ParsedReply(tidy("".join(kept)), tuple(calls))
 
 
 # a line that is a tag named after a tool: <run_cmd>python3 hello.py</run_cmd>, or
@@ -400,7 +373,7 @@ def _tool_tag_calls(text: str, params_of: dict[str, Collection[str]]) -> ParsedR
         kept.append(text[pos : m.start()])
         pos = m.end()
     kept.append(text[pos:])
-    return ParsedReply(_tidy("".join(kept)), tuple(calls))
+    return ParsedReply(tidy("".join(kept)), tuple(calls))
 
 
 def parse_reply(
