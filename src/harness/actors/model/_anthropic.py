@@ -13,14 +13,14 @@ import orjson
 
 from harness.actors.model._http import classify
 from harness.actors.model._httpbase import (
-    DecoderBase,
     HttpProvider,
+    SseDecoder,
     require_finish,
     tool_call_event,
 )
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
-from harness.actors.model._wire import SseParser
+from harness.actors.model._wire import SseEvent
 from harness.messages.model import ChatMessage, TextDelta, ThinkingDelta, Usage
 
 __all__ = ["AnthropicDecoder", "AnthropicProvider", "anthropic_messages"]
@@ -73,38 +73,30 @@ def anthropic_messages(
     return "\n\n".join(systems), out
 
 
-class AnthropicDecoder(DecoderBase):
+class AnthropicDecoder(SseDecoder):
     """SSE message events in, provider events out."""
 
     def __init__(self) -> None:
-        self._sse = SseParser()
+        super().__init__()
         self._blocks: dict[int, list[Any]] = {}  # index -> [type, id, name, json pieces]
         self._prompt_tokens: int | None = None
         self._finish: str | None = None
         self._stopped = False
 
-    def decode(self, data: bytes, out: list[ProviderEvent]) -> None:
-        for ev in self._sse.feed(data):
-            self._event(ev.event, ev.data, out)
-
-    def close(self) -> list[ProviderEvent]:
-        out: list[ProviderEvent] = []
-        for ev in self._sse.close():
-            self._event(ev.event, ev.data, out)
+    def end(self, out: list[ProviderEvent]) -> None:
         require_finish(self._stopped, "no message_stop")
         out.append(Finish(self._finish or "stop"))
-        return out
 
-    def _event(self, name: str, data: str, out: list[ProviderEvent]) -> None:
+    def event(self, ev: SseEvent, out: list[ProviderEvent]) -> None:
         try:
-            obj = orjson.loads(data)
+            obj = orjson.loads(ev.data)
         except orjson.JSONDecodeError:
             raise ProviderError(
-                "bad_response", f"a stream event is not JSON: {data[:80]!r}"
+                "bad_response", f"a stream event is not JSON: {ev.data[:80]!r}"
             ) from None
         if not isinstance(obj, dict):
             return
-        kind = obj.get("type", name)
+        kind = obj.get("type", ev.event)
         if kind == "error":
             err = obj.get("error") or {}
             message = str(err.get("message", err)) if isinstance(err, dict) else str(err)

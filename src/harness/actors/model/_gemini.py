@@ -14,15 +14,15 @@ import orjson
 
 from harness.actors.model._http import classify
 from harness.actors.model._httpbase import (
-    DecoderBase,
     HttpProvider,
+    SseDecoder,
     call_id,
     require_finish,
     tool_call_event,
 )
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
-from harness.actors.model._wire import SseParser
+from harness.actors.model._wire import SseEvent
 from harness.messages.model import ChatMessage, TextDelta, ThinkingDelta, Usage
 
 __all__ = ["GeminiDecoder", "GeminiProvider", "gemini_contents", "gemini_schema"]
@@ -86,31 +86,26 @@ def gemini_contents(
     return "\n\n".join(systems), out
 
 
-class GeminiDecoder(DecoderBase):
+class GeminiDecoder(SseDecoder):
     """SSE ``GenerateContentResponse`` chunks in, provider events out."""
 
     def __init__(self) -> None:
-        self._sse = SseParser()
+        super().__init__()
         self._finish: str | None = None
         self._calls = False
         self._usage: Usage | None = None
 
-    def decode(self, data: bytes, out: list[ProviderEvent]) -> None:
-        for ev in self._sse.feed(data):
-            self._event(ev.data, out)
-
-    def close(self) -> list[ProviderEvent]:
-        out: list[ProviderEvent] = []
-        for ev in self._sse.close():
-            self._event(ev.data, out)
+    def end(self, out: list[ProviderEvent]) -> None:
         require_finish(self._finish is not None, "no finishReason")
         if self._usage is not None:
             out.append(self._usage)
         reason = self._finish or "stop"
         out.append(Finish("tool_calls" if self._calls and reason == "stop" else reason))
-        return out
 
-    def _event(self, data: str, out: list[ProviderEvent]) -> None:
+    def event(self, ev: SseEvent, out: list[ProviderEvent]) -> None:
+        self._data(ev.data, out)
+
+    def _data(self, data: str, out: list[ProviderEvent]) -> None:
         try:
             obj = orjson.loads(data)
         except orjson.JSONDecodeError:
@@ -119,7 +114,7 @@ class GeminiDecoder(DecoderBase):
             ) from None
         if isinstance(obj, list):  # some proxies send the array form
             for item in obj:
-                self._event(orjson.dumps(item).decode(), out)
+                self._data(orjson.dumps(item).decode(), out)
             return
         if not isinstance(obj, dict):
             return

@@ -1,7 +1,8 @@
 """What the four HTTP providers share: one client, the timed stream, a decoder per format.
 
 A provider builds the request and names a decoder; the decoder turns the body's bytes into
-provider events and is plain synchronous code, so it is fuzzed and benchmarked alone.
+provider events and is plain synchronous code, so it is fuzzed and benchmarked alone. The
+three whose bodies are server-sent events share :class:`SseDecoder`.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ from harness.actors.model._client import HttpClient
 from harness.actors.model._http import Timeouts, classify, get_json, open_stream
 from harness.actors.model._provider import ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
+from harness.actors.model._wire import SseEvent, SseParser
 from harness.messages.model import ToolCallEvent
 
 __all__ = [
     "Decoder",
     "DecoderBase",
     "HttpProvider",
+    "SseDecoder",
     "call_id",
     "embedding_vectors",
     "event_object",
@@ -92,6 +95,45 @@ class DecoderBase:
 
     def decode(self, data: bytes, out: list[ProviderEvent]) -> None:
         """Append the events *data* completes to *out* (subclasses)."""
+        raise NotImplementedError
+
+
+class SseDecoder(DecoderBase):
+    """A decoder of a server-sent-events body: subclasses read each event (:meth:`event`)
+    and say how the reply ends (:meth:`end`)."""
+
+    def __init__(self) -> None:
+        self._sse = SseParser()
+
+    def decode(self, data: bytes, out: list[ProviderEvent]) -> None:
+        """Hand each event *data* completes to :meth:`event`."""
+        for ev in self._sse.feed(data):
+            self.event(ev, out)
+
+    def close(self) -> list[ProviderEvent]:
+        """The body ended: its last event (one that lacked the final blank line), then
+        the reply's last events (:meth:`end`).
+
+        Raises:
+            ProviderError: the stream stopped before the reply was complete.
+        """
+        out: list[ProviderEvent] = []
+        for ev in self._sse.close():
+            self.event(ev, out)
+        self.end(out)
+        return out
+
+    def event(self, ev: SseEvent, out: list[ProviderEvent]) -> None:
+        """Append the provider events *ev* makes to *out* (subclasses)."""
+        raise NotImplementedError
+
+    def end(self, out: list[ProviderEvent]) -> None:
+        """Every event is read: append the reply's last events to *out*, ending with
+        :class:`Finish` (subclasses).
+
+        Raises:
+            ProviderError: the stream stopped before the reply was complete.
+        """
         raise NotImplementedError
 
 

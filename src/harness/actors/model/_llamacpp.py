@@ -24,11 +24,11 @@ import orjson
 
 from harness.actors.model._client import HttpClient
 from harness.actors.model._http import Timeouts, get_json, open_stream
-from harness.actors.model._httpbase import DecoderBase, event_object, require_finish
+from harness.actors.model._httpbase import SseDecoder, event_object, require_finish
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
 from harness.actors.model._textproto import TEXT_PROTOCOL_STOPS
-from harness.actors.model._wire import SseParser
+from harness.actors.model._wire import SseEvent
 from harness.messages.model import TextDelta, Usage
 
 __all__ = ["CompletionDecoder", "LlamaCppServer", "server_root"]
@@ -49,32 +49,24 @@ def server_root(base_url: str) -> str:
     return re.sub(r"/v\d+/?$", "", base_url.rstrip("/"))
 
 
-class CompletionDecoder(DecoderBase):
+class CompletionDecoder(SseDecoder):
     """``/completion``'s SSE in, provider events out: ``content`` pieces, then the last
     event's token counts and why it stopped (``limit``: the token limit). A reply that a
     ``</tool_call>`` stop ended gets that tag back: the model wrote it (left out, the
     parser closed the call itself and told the model it had repaired it)."""
 
     def __init__(self) -> None:
-        self._sse = SseParser()
+        super().__init__()
         self._finish: str | None = None
 
-    def decode(self, data: bytes, out: list[ProviderEvent]) -> None:
-        for ev in self._sse.feed(data):
-            self._event(ev.data, out)
-
-    def close(self) -> list[ProviderEvent]:
-        out: list[ProviderEvent] = []
-        for ev in self._sse.close():
-            self._event(ev.data, out)
+    def end(self, out: list[ProviderEvent]) -> None:
         require_finish(self._finish is not None, "no event with stop")
         out.append(Finish(self._finish or "stop"))
-        return out
 
-    def _event(self, data: str, out: list[ProviderEvent]) -> None:
-        if self._finish is not None or not data.strip():
+    def event(self, ev: SseEvent, out: list[ProviderEvent]) -> None:
+        if self._finish is not None or not ev.data.strip():
             return
-        chunk = event_object(data)
+        chunk = event_object(ev.data)
         content = chunk.get("content")
         if isinstance(content, str) and content:
             out.append(TextDelta(content))

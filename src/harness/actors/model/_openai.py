@@ -18,8 +18,8 @@ import orjson
 
 from harness.actors.model._http import get_json
 from harness.actors.model._httpbase import (
-    DecoderBase,
     HttpProvider,
+    SseDecoder,
     embedding_vectors,
     event_object,
     require_finish,
@@ -29,7 +29,7 @@ from harness.actors.model._llamacpp import LlamaCppServer
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
 from harness.actors.model._textproto import TEXT_PROTOCOL_STOPS
-from harness.actors.model._wire import SseParser
+from harness.actors.model._wire import SseEvent
 from harness.messages.model import (
     ChatMessage,
     TextDelta,
@@ -99,40 +99,32 @@ def _left_open(pieces: list[str]) -> bool:
     return text.rfind("<tool_call>") > text.rfind("</tool_call>")
 
 
-class OpenAIDecoder(DecoderBase):
+class OpenAIDecoder(SseDecoder):
     """SSE chat-completion chunks in, provider events out."""
 
     def __init__(self) -> None:
-        self._sse = SseParser()
+        super().__init__()
         self._calls: dict[int, list[Any]] = {}  # index -> [id, name, argument pieces]
         self._finish: str | None = None
         self._done = False
 
-    def decode(self, data: bytes, out: list[ProviderEvent]) -> None:
-        for ev in self._sse.feed(data):
-            self._event(ev.data, out)
-
-    def close(self) -> list[ProviderEvent]:
-        out: list[ProviderEvent] = []
-        for ev in self._sse.close():
-            self._event(ev.data, out)
+    def end(self, out: list[ProviderEvent]) -> None:
         require_finish(self._done or self._finish is not None, "no finish_reason, no [DONE]")
         out += self._flush_calls()
         out.append(Finish(self._finish or "stop"))
-        return out
 
     def _flush_calls(self) -> list[ProviderEvent]:
         calls = [tool_call_event(c[0], c[1], "".join(c[2])) for _, c in sorted(self._calls.items())]
         self._calls = {}
         return list(calls)
 
-    def _event(self, data: str, out: list[ProviderEvent]) -> None:
-        if data.strip() == "[DONE]":
+    def event(self, ev: SseEvent, out: list[ProviderEvent]) -> None:
+        if ev.data.strip() == "[DONE]":
             self._done = True
             return
         if self._done:
             return
-        chunk = event_object(data)
+        chunk = event_object(ev.data)
         for choice in chunk.get("choices") or ():
             if not isinstance(choice, dict):
                 continue
