@@ -12,7 +12,9 @@ A call that asks for approval (a command, an edit) is answered no, so the turn g
 without it. For each turn the table gives the tool calls made, whether the answer names the bug
 (says that ``add`` subtracts, and calls that wrong: a bug, incorrect, "should be
 ``a + b``"), the time from Enter to the model's first text on the screen,
-and the time to the end of the turn. Calls and answers come from the session's events
+and the time to the end of the turn. Beside the first text's time: how many prompt tokens
+the model read before it (what it did not find in its cache), from the session's usage
+events. Calls and answers come from the session's events
 file; the first text is found in the pty's output, timed as it arrives. Each session runs
 ``BENCH_RUNS`` times (default 1), always in the same folder, so the first run of a machine
 is a cold start and the others find the system prompt's state in the model cache.
@@ -58,6 +60,8 @@ class Turn:
     first_text: float | None
     seconds: float
     finished: bool
+    read_first: int | None = None
+    """Prompt tokens the model read before its first reply (the rest were cached)."""
 
     @property
     def names_bug(self) -> bool:
@@ -123,6 +127,18 @@ def _first_words(events: list[dict[str, Any]]) -> list[str]:
     return []
 
 
+def _read_first(events: list[dict[str, Any]]) -> int | None:
+    """How many prompt tokens the turn's first request read: its prompt less what the
+    model's cache held (``None``: the provider did not say)."""
+    for e in events:
+        if e.get("type") == "usage":
+            prompt, cached = e.get("prompt_tokens"), e.get("cached_tokens")
+            if isinstance(prompt, int) and isinstance(cached, int):
+                return prompt - cached
+            return None
+    return None
+
+
 def _session(ws: Path, home: Path, extra: list[str]) -> list[Turn]:
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env.update(
@@ -184,6 +200,7 @@ def _session(ws: Path, home: Path, extra: list[str]) -> list[Turn]:
                     None if first is None else first - sent,
                     seconds,
                     finished,
+                    _read_first(new),
                 )
             )
             if not finished:
@@ -215,6 +232,8 @@ def run() -> list[tuple[str, str, str]]:
             turns = _session(ws, Path(tmp), extra)
         for n, turn in enumerate(turns, 1):
             first = "-" if turn.first_text is None else f"{turn.first_text:.1f} s"
+            if turn.read_first is not None:
+                first += f" (read {turn.read_first} new tokens first)"
             verdict = "names the bug" if turn.names_bug else "does not name the bug"
             if not turn.finished:
                 verdict = f"no answer in {TURN_LIMIT:.0f} s"

@@ -72,8 +72,13 @@ async def test_streams_raw_text_then_usage_then_finish(
     # A smaller context than the loaded one reuses the loaded model.
     before = shared_provider.preload(DEFAULT_MODEL)
     small = attrs.evolve(_call("Hi.", 1), options=ChatOptions(max_tokens=1, context_window=2048))
-    await _collect(shared_provider.stream(small))
+    later = await _collect(shared_provider.stream(small))
     assert shared_provider.preload(DEFAULT_MODEL) is before
+    # what the call before read (the template's system turn, at least) is not read again
+    reused = next(e for e in later if isinstance(e, Usage))
+    assert reused.cached_tokens
+    assert reused.prompt_tokens
+    assert 0 < reused.cached_tokens < reused.prompt_tokens
     assert DEFAULT_MODEL in await shared_provider.list_models("", None)
 
 

@@ -42,12 +42,19 @@ def render(req: Recorded) -> Reply:
 
 
 def completion(
-    text: str, stop_type: str = "eos", evaluated: int = 40, stopping_word: str = ""
+    text: str,
+    stop_type: str = "eos",
+    evaluated: int = 40,
+    stopping_word: str = "",
+    cached: int | None = None,
 ) -> Reply:
-    """``/completion``'s stream: a piece an event, then the event with ``stop``."""
+    """``/completion``'s stream: a piece an event, then the event with ``stop`` (and, with
+    *cached*, the timings that say how much of the prompt the server's cache held)."""
     events = [{"content": p.decode(), "stop": False} for p in pieces(text, 5)]
     last = {"content": "", "stop": True, "stop_type": stop_type, "stopping_word": stopping_word}
     last |= {"tokens_evaluated": evaluated, "tokens_predicted": len(events)}
+    if cached is not None:
+        last["timings"] = {"cache_n": cached, "prompt_n": evaluated - cached}
     return Reply(chunks=pieces(sse(*events, last), 11))
 
 
@@ -79,13 +86,13 @@ async def test_a_call_is_completed_under_the_lazy_call_grammar(
 ) -> None:
     llamacpp(server)
     call = '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n</tool_call>'
-    server.queue("/completion", completion("Reading.\n" + call, evaluated=57))
+    server.queue("/completion", completion("Reading.\n" + call, evaluated=57, cached=50))
     events = await collect(
         engine, request("openai", tools=(READ,), tool_protocol="text", system="Be good.")
     )
     calls = [e for e in events if isinstance(e, ToolCallEvent)]
     assert [(c.name, c.arguments) for c in calls] == [("read_file", {"path": "a.txt"})]
-    assert Usage(57, 18) in events
+    assert Usage(57, 18, 50) in events
     assert events[-1] == ModelDone("tool_calls", "m1", "text")
     assert not sent(server, "/v1/chat/completions")
     (template,) = sent(server, "/apply-template")

@@ -41,13 +41,21 @@ async def test_text_in_small_chunks_with_keepalives_and_usage_only_last_chunk(
         b": OPENROUTER PROCESSING\r\n\r\n",
         delta("wörld"),
         delta(finish="stop"),
-        {"id": "x", "choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 2}},
+        {
+            "id": "x",
+            "choices": [],
+            "usage": {
+                "prompt_tokens": 5,
+                "completion_tokens": 2,
+                "prompt_tokens_details": {"cached_tokens": 3},
+            },
+        },
         done=True,
     )
     server.queue(PATH, Reply(chunks=pieces(body, 5), headers={"content-type": "text/event-stream"}))
     events = await collect(engine, request("openai", "gpt-x"))
     assert text_of(events) == "Héllo, wörld"
-    assert Usage(5, 2) in events
+    assert Usage(5, 2, 3) in events
     assert events[-1] == ModelDone("stop", "gpt-x", "native")
     (req,) = server.requests
     assert req.headers["authorization"] == "Bearer sk-test-SECRET-openai"

@@ -87,6 +87,22 @@ def test_answer_tool_timeline_and_usage() -> None:
     assert [r.name for r in view.finished_tools] == ["read_file", "run_cmd"]
 
 
+def test_the_usage_line_says_how_much_of_the_prompt_the_cache_held() -> None:
+    view, console, _ = make()
+    view.handle(ev.TextDelta(session_id=SID, text="Reading."))
+    # the first request read the whole prompt; the second found most of it cached; a
+    # provider that does not say counts for nothing
+    view.handle(ev.UsageReported(session_id=SID, prompt_tokens=1200, completion_tokens=20))
+    view.handle(
+        ev.UsageReported(
+            session_id=SID, prompt_tokens=1300, completion_tokens=30, cached_tokens=1210
+        )
+    )
+    view.handle(ev.Result(session_id=SID, ok=True, text="", turns=2, duration=5.0))
+    last = [ln.rstrip() for ln in console.file.getvalue().splitlines()][-1]
+    assert last.startswith("  2,500 in (1,210 cached) · 50 out · 10.0 tok/s")
+
+
 def test_thinking_hidden_by_default_and_dim_when_on() -> None:
     view, console, _ = make()
     view.handle(ev.ThinkingDelta(session_id=SID, text="secret plan\n"))

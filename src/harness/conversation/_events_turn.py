@@ -104,12 +104,14 @@ class ThinkingDelta(ConversationEvent, tag="thinking_delta"):
 
 @attrs.frozen(kw_only=True)
 class UsageReported(ConversationEvent, tag="usage"):
-    """Token counts the provider reported for one model request (``None``: not reported)."""
+    """Token counts the provider reported for one model request (``None``: not reported).
+    ``cached_tokens``: of the prompt's, how many the server did not read again."""
 
     DURABLE: ClassVar[bool] = True
 
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    cached_tokens: int | None = None
 
 
 @attrs.frozen(kw_only=True)

@@ -477,6 +477,7 @@ class Conversation:
                     session_id=sid,
                     prompt_tokens=item.prompt_tokens,
                     completion_tokens=item.completion_tokens,
+                    cached_tokens=item.cached_tokens,
                 )
             )
 

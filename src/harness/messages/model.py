@@ -152,8 +152,12 @@ class ToolCallEvent(Message, tag="model.tool_call"):
 
 @attrs.frozen
 class Usage(Message, tag="model.usage"):
+    """Token counts of one model request (``None``: not reported). ``cached_tokens``: of
+    the prompt's, how many the server did not read again (its prompt cache)."""
+
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    cached_tokens: int | None = None
 
 
 @attrs.frozen

@@ -76,10 +76,13 @@ class CompletionDecoder(SseDecoder):
                 out.append(TextDelta(_CALL_CLOSE))
             self._finish = "length" if chunk.get("stop_type") == "limit" else "stop"
             prompt, made = chunk.get("tokens_evaluated"), chunk.get("tokens_predicted")
+            timings = chunk.get("timings")
+            cached = timings.get("cache_n") if isinstance(timings, dict) else None
             out.append(
                 Usage(
                     prompt if isinstance(prompt, int) else None,
                     made if isinstance(made, int) else None,
+                    cached if isinstance(cached, int) else None,
                 )
             )
 

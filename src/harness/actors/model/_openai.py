@@ -142,7 +142,15 @@ class OpenAIDecoder(SseDecoder):
                 self._finish = _FINISH.get(reason, reason)
         usage = chunk.get("usage")
         if isinstance(usage, dict):
-            out.append(Usage(usage.get("prompt_tokens"), usage.get("completion_tokens")))
+            details = usage.get("prompt_tokens_details")
+            cached = details.get("cached_tokens") if isinstance(details, dict) else None
+            out.append(
+                Usage(
+                    usage.get("prompt_tokens"),
+                    usage.get("completion_tokens"),
+                    cached if isinstance(cached, int) else None,
+                )
+            )
 
     def _call_delta(self, position: int, tc: Any) -> None:
         if not isinstance(tc, dict):

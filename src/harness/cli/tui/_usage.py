@@ -45,14 +45,17 @@ def usage_line(
     prompt_tokens: int | None,
     completion_tokens: int | None,
     seconds: float,
+    cached_tokens: int | None = None,
     turns: int = 1,
     provider: str = "",
     model: str = "",
 ) -> Text:
-    """The dim one-line summary of a finished run: tokens, rate, time, cost."""
+    """The dim one-line summary of a finished run: tokens (with how many of the prompt's
+    the server's cache held, where it said), rate, time, cost."""
     parts: list[str] = []
     if prompt_tokens is not None or completion_tokens is not None:
-        parts.append(f"{prompt_tokens or 0:,} in · {completion_tokens or 0:,} out")
+        held = f" ({cached_tokens:,} cached)" if cached_tokens else ""
+        parts.append(f"{prompt_tokens or 0:,} in{held} · {completion_tokens or 0:,} out")
         if completion_tokens and seconds > 0:
             parts.append(f"{completion_tokens / seconds:.1f} tok/s")
     if turns > 1:

@@ -88,6 +88,7 @@ class RunView:
         # running sub-agents: name -> (task, turn, last tool, tokens, started)
         self._agents: dict[str, tuple[str, int, str, int, float]] = {}
         self._usage: tuple[int | None, int | None] = (None, None)
+        self._cached: int | None = None  # prompt tokens the server did not read again
         self._phase = "waiting for the model"
         self._stage = ""  # the deepthink stage, while one runs
         self._live: Live | None = None
@@ -248,6 +249,8 @@ class RunView:
         if e.completion_tokens is not None:
             pout = (pout or 0) + e.completion_tokens
         self._usage = (pin, pout)
+        if e.cached_tokens is not None:
+            self._cached = (self._cached or 0) + e.cached_tokens
 
     @_draws(ev.AssistantMessage)
     def _on_assistant_message(self, e: ev.AssistantMessage) -> None:
@@ -406,6 +409,7 @@ class RunView:
             usage_line(
                 prompt_tokens=pin,
                 completion_tokens=pout,
+                cached_tokens=self._cached,
                 seconds=e.duration or (self._clock() - self._start),
                 turns=e.turns,
                 provider=self.provider,

@@ -157,6 +157,7 @@ class Guide:
             yield Usage(
                 prompt_tokens=usages[0].prompt_tokens,
                 completion_tokens=sum(u.completion_tokens or 0 for u in usages),
+                cached_tokens=usages[0].cached_tokens,
             )
         yield [e for e in ends if isinstance(e, Finish)][-1]
 

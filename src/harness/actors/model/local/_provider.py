@@ -238,7 +238,11 @@ class LocalProvider:
         except LocalModelError as exc:
             raise ProviderError("server", str(exc)) from None
         self.last = result
-        yield Usage(prompt_tokens=result.prompt_tokens, completion_tokens=result.completion_tokens)
+        yield Usage(
+            prompt_tokens=result.prompt_tokens,
+            completion_tokens=result.completion_tokens,
+            cached_tokens=result.cached_tokens,
+        )
         yield Finish(reason=result.finish_reason)
 
     async def list_models(self, base_url: str, api_key: str | None) -> tuple[str, ...]:
