@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from harness.actors.model.local._guide import template_messages
-from harness.messages.model import ChatMessage, ToolCall
+from collections.abc import AsyncGenerator
+
+from harness.actors.model import Finish, ProviderCall, ProviderEvent
+from harness.actors.model.local._guide import Guide, template_messages, untagged
+from harness.actors.tools import builtin_table
+from harness.messages.model import ChatMessage, ChatOptions, TextDelta, ToolCall
 
 LISTED = '{"name": "list_dir", "arguments": {"path": "."}}'
+ASKED = '\n\nThe user asked: "Rename helper to compute."'
 CALL = '<tool_call>{"name": "read_file", "arguments": {"path": "util.py"}}</tool_call>'
 
 
@@ -28,10 +33,10 @@ def test_an_earlier_reply_that_made_a_call_is_read_as_its_calls_alone() -> None:
         {"role": "system", "content": "SYSTEM"},
         {"role": "user", "content": "Rename helper to compute."},
         {"role": "assistant", "content": CALL},
-        {"role": "user", "content": "<tool_response>\ndef helper(x)\n</tool_response>"},
+        {"role": "user", "content": "<tool_response>\ndef helper(x)\n</tool_response>" + ASKED},
         {"role": "assistant", "content": "It is renamed."},
         {"role": "assistant", "content": f"<tool_call>\n{LISTED}\n</tool_call>"},
-        {"role": "user", "content": "<tool_response>\nutil.py\n</tool_response>"},
+        {"role": "user", "content": "<tool_response>\nutil.py\n</tool_response>" + ASKED},
     ]
 
 
@@ -45,4 +50,99 @@ def test_tool_results_are_read_without_the_version_line() -> None:
     )
     got = template_messages("", history)
     kept = "<tool_response>\n1:11|def helper(x):\n\n(a note)\n</tool_response>"
-    assert [m["content"] for m in got] == ["Read util.py.", kept, kept]
+    asked = '\n\nThe user asked: "Read util.py."'
+    assert [m["content"] for m in got] == ["Read util.py.", kept, kept + asked]
+
+
+def test_the_question_follows_the_last_result_of_each_run_and_stays_there() -> None:
+    # measured: the question scrolled away behind a file, and the 1.5B model answered only
+    # half of it; after each run of results it reads it again, the same every turn (so the
+    # prompt cache keeps the prefix)
+    first = (
+        ChatMessage(role="user", content="What does a.py do? Is there a bug?"),
+        ChatMessage(role="assistant", content=CALL + CALL),
+        ChatMessage(role="user", content="<tool_response>\none\n</tool_response>"),
+        ChatMessage(role="user", content="<tool_response>\ntwo\n</tool_response>"),
+    )
+    later = (
+        *first,
+        ChatMessage(role="assistant", content="It adds."),
+        ChatMessage(role="user", content="x" * 401),  # too long to repeat each round
+        ChatMessage(role="assistant", content=CALL),
+        ChatMessage(role="tool", content="three", tool_call_id="c1"),
+    )
+    asked = '\n\nThe user asked: "What does a.py do? Is there a bug?"'
+    got = [m["content"] for m in template_messages("", first)]
+    assert got[2:] == [
+        "<tool_response>\none\n</tool_response>",
+        f"<tool_response>\ntwo\n</tool_response>{asked}",
+    ]
+    again = [m["content"] for m in template_messages("", later)]
+    assert again[: len(got)] == got
+    assert again[-1] == "<tool_response>\nthree\n</tool_response>"
+
+
+def test_the_model_reads_results_without_line_tags_and_nothing_else_changes() -> None:
+    history = [
+        {"role": "system", "content": "1:ab|not a result"},
+        {"role": "user", "content": "12:ab|a prompt"},
+        {"role": "assistant", "content": "3:cd|mine"},
+        {
+            "role": "user",
+            "content": "<tool_response>\n1:08|def add(a, b):\n2:37|    return a - b\n"
+            "</tool_response>",
+        },
+    ]
+    note = (
+        "the edit: old_text was not found in the file; copy old_text exactly from the file, "
+        "which is now (each line's N:HH| tag is not part of the text):\n1:08|def add(a, b):"
+    )
+    history.append({"role": "user", "content": f"<tool_response>\n{note}\n</tool_response>"})
+    got = untagged(history)
+    assert got[4]["content"] == (
+        "<tool_response>\nthe edit: old_text was not found in the file; copy old_text exactly "
+        "from the file, which is now:\ndef add(a, b):\n</tool_response>"
+    )
+    assert got[:3] == history[:3]
+    assert (
+        got[3]["content"] == "<tool_response>\ndef add(a, b):\n    return a - b\n</tool_response>"
+    )
+    assert history[3]["content"].startswith("<tool_response>\n1:08|")  # a copy, not changed
+
+
+async def test_the_nudges_read_the_tags_and_the_model_does_not() -> None:
+    # the engine gets the history untagged; the nudge still finds the file's lines (its
+    # bound edit is built from them), so the nudged generation is bound to those lines
+    seen: list[tuple[list[dict[str, str]], str, bool]] = []
+
+    async def generate(
+        messages: list[dict[str, str]], call: ProviderCall, grammar: str, lazy: bool
+    ) -> AsyncGenerator[ProviderEvent, None]:
+        seen.append((messages, grammar, lazy))
+        if len(seen) == 1:
+            yield TextDelta(text="I will fix the bug in calc.py now.")
+        yield Finish(reason="stop")
+
+    read = '{"name": "read_file", "arguments": {"path": "calc.py"}}'
+    call = ProviderCall(
+        model="m",
+        messages=(
+            ChatMessage(role="user", content="Fix the bug in calc.py."),
+            ChatMessage(role="assistant", content=f"<tool_call>\n{read}\n</tool_call>"),
+            ChatMessage(
+                role="tool", content="1:08|def add(a, b):\n2:37|    return a - b", tool_call_id="c"
+            ),
+        ),
+        options=ChatOptions(max_tokens=50),
+        text_protocol=True,
+        text_tools=builtin_table().schemas(names=("read_file", "edit_file")),
+    )
+    out = [e async for e in Guide().stream(call, generate)]
+    assert isinstance(out[-1], Finish)
+    assert len(seen) == 2  # the announcement was nudged, to an edit of the lines read
+    bound, lazy = seen[1][1], seen[1][2]
+    assert not lazy
+    assert "return a - b" in bound
+    for messages, _, _ in seen:
+        assert all("1:08|" not in m["content"] and "2:37|" not in m["content"] for m in messages)
+    assert "def add(a, b):\n    return a - b" in seen[0][0][-1]["content"]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.actors.model.local._guide import untagged
 from harness.actors.tools._readfile import line_hash
 from tests.tools.conftest import Call
 
@@ -234,6 +235,9 @@ def test_edit_file_no_match_in_a_small_file_shows_it_whole(ws: Path, call: Call)
         f"1:{line_hash('def helper(x):')}|def helper(x):\n"
         f"2:{line_hash('    return x * 2')}|    return x * 2"
     )
+    # a small local model reads it without the tags, and without the note about them
+    (read,) = untagged([{"role": "user", "content": f"<tool_response>\n{out.output}\n"}])
+    assert read["content"].endswith("which is now:\ndef helper(x):\n    return x * 2\n")
     # copied from there with its tags, the next old_text matches
     shown = out.output.split("\n", 1)[1]
     out = call(

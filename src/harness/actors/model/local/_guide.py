@@ -31,7 +31,7 @@ from harness.actors.model.local._nudge import last_read, nudge_for, still_used
 from harness.actors.model.local._repeats import DEFAULT_REPEAT_CAP, check_repeats
 from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
-__all__ = ["NUDGED_TOKENS", "Generate", "Guide", "template_messages"]
+__all__ = ["NUDGED_TOKENS", "Generate", "Guide", "template_messages", "untagged"]
 
 NUDGED_TOKENS = 768
 """The most a nudged reply (one call) may write: measured, a bound edit of a file the model
@@ -60,12 +60,18 @@ def template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[di
     out: list[dict[str, str]] = []
     if system:
         out.append({"role": "system", "content": system})
-    for msg in messages:
+    prompt = ""
+    for i, msg in enumerate(messages):
         if msg.role == "tool":
             text = _VERSION.sub("", msg.content)
-            out.append({"role": "user", "content": f"<tool_response>\n{text}\n</tool_response>"})
+            text = f"<tool_response>\n{text}\n</tool_response>"
+            out.append({"role": "user", "content": text + _reminder(prompt, messages[i + 1 :])})
         elif msg.role == "user" and "<tool_response>" in msg.content:
-            out.append({"role": "user", "content": _VERSION.sub("", msg.content)})
+            text = _VERSION.sub("", msg.content)
+            out.append({"role": "user", "content": text + _reminder(prompt, messages[i + 1 :])})
+        elif msg.role == "user":
+            prompt = msg.content
+            out.append({"role": "user", "content": msg.content})
         elif msg.role == "assistant" and msg.tool_calls:
             calls = "\n".join(
                 "<tool_call>\n"
@@ -79,6 +85,47 @@ def template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[di
         elif msg.role in ("system", "user", "assistant"):
             out.append({"role": msg.role, "content": msg.content})
     return out
+
+
+# read_file's line tags ("12:a3|"), which these models are shown without: measured, with
+# them (and the question after the file) the 1.5B model read `return a - b` in `add` as
+# correct 5 times in 5, without them it called it wrong 4 times in 5; and it copied them
+# into an edit's new text (the nudges still read the tags: see Guide.stream)
+_LINE_TAG = re.compile(r"^\d+:[0-9a-f]{2}\|", re.M)
+# what edit_file says of the tags when it shows a file (tools/_edit.py, _not_found)
+_TAG_NOTE = " (each line's N:HH| tag is not part of the text)"
+
+
+def untagged(messages: list[dict[str, str]]) -> list[dict[str, str]]:
+    """*messages* as the model reads them: tool results without read_file's line tags
+    (nor the note that they are not part of the text)."""
+    return [
+        {**m, "content": _LINE_TAG.sub("", m["content"].replace(_TAG_NOTE, ""))}
+        if m["role"] == "user" and "<tool_response>" in m["content"]
+        else m
+        for m in messages
+    ]
+
+
+# The longest prompt repeated after tool results: a longer one costs its tokens again
+# each round.
+_REMINDER_CHARS = 400
+
+
+def _reminder(prompt: str, rest: tuple[ChatMessage, ...]) -> str:
+    """The user's prompt again, after the last of a run of tool results.
+
+    Measured (``find-bug``): asked "What does calc.py do? Is there a bug?", the 1.5B model
+    read the file and then said only what it does, 5 runs in 5; the question had scrolled
+    away behind the file. With the question again (and the lines untagged), it called
+    ``add``'s subtraction wrong in 5 runs of 8; with either alone, in none of 8. Only the
+    last result of a run gets it, and the same one every turn, so the prompt cache keeps
+    its prefix."""
+    if not prompt or len(prompt) > _REMINDER_CHARS:
+        return ""
+    if rest and (rest[0].role == "tool" or "<tool_response>" in rest[0].content):
+        return ""
+    return f'\n\nThe user asked: "{prompt}"'
 
 
 class Guide:
@@ -110,13 +157,14 @@ class Guide:
             yield TextDelta(text=verdict.reason)
             yield Finish(reason="stop")
             return
+        # the nudges read the history with read_file's line tags; the model without
         messages = template_messages(call.system, verdict.messages)
         grammar = self.grammar(call.text_tools) if self.constrain else ""
         reply: list[str] = []
         ends: list[Usage | Finish] = []
         # aclosing: a reader that leaves must end the generation now, not whenever the
         # generator is garbage collected
-        async with aclosing(generate(messages, call, grammar, True)) as events:
+        async with aclosing(generate(untagged(messages), call, grammar, True)) as events:
             async for event in events:
                 if isinstance(event, TextDelta):
                     reply.append(event.text)
@@ -140,8 +188,11 @@ class Guide:
             once = attrs.evolve(call, options=attrs.evolve(call.options, max_tokens=limit))
             # bound to the call asked for; a nudge that names none keeps the lazy grammar
             bound = self.bound(nudge.tool, messages, call.text_tools)
+            shown = untagged(more)
             nudged = (
-                generate(more, once, bound, False) if bound else generate(more, once, grammar, True)
+                generate(shown, once, bound, False)
+                if bound
+                else generate(shown, once, grammar, True)
             )
             async with aclosing(nudged) as events:
                 async for event in events:
