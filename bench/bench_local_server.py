@@ -46,7 +46,7 @@ def run() -> list[tuple[str, str, str]]:
         through += ["--tool-protocol", "text", "--tools", "small"]
         for i in range(runs):
             for task in tasks:
-                # a failed run's events: failed-N.jsonl, N odd for the embedded model
+                # a run's events: failed-N.jsonl or ok-N.jsonl, N odd for the embedded model
                 for n, (engine, extra, into) in enumerate(
                     (
                         ("embedded", ["--provider", "local"], embedded),

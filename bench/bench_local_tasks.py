@@ -8,9 +8,9 @@ runs that ended without an answer and writes nobody asked for that went through 
 one changed nothing). Every task runs in the same folder, emptied and filled with the
 task's files before each run, as a user works in one project: the system prompt names the
 folder, so the bench's first run is a cold start (unless the model cache holds the state
-after that prompt already) and the others start warm. The events of a failed run are left
-in ``harness-bench-tasks/TASK/failed-RUN.jsonl`` under the temp folder (RUN counts from 1;
-the files of an earlier bench are removed when it starts).
+after that prompt already) and the others start warm. The events of every run are left in
+``harness-bench-tasks/TASK/failed-RUN.jsonl`` (or ``ok-RUN.jsonl``) under the temp folder (RUN
+counts from 1; the files of an earlier bench are removed when it starts).
 
 Not part of ``make bench`` (it takes an hour on two cores). Settings, from the environment:
 
@@ -77,10 +77,12 @@ def _passes(ws: Path, command: str) -> bool:
 
 CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
 
-# what calls something wrong ("there is no bug" and "add correctly subtracts" do not)
+# what calls something wrong ("there is no bug" and "add correctly subtracts" do not;
+# "subtracts, which is the opposite of what it is supposed to do" does)
 _FAULT = re.compile(
     r"\b(is a bug|the bug|a bug in|bug:|incorrect|wrong|mistake|should (be|return|add)"
-    r"|instead of add|(is not|isn't|not) correct)"
+    r"|instead of add|(is not|isn't|not) correct|opposite of|not (the )?(intended|expected)"
+    r"|not what)"
 )
 
 
@@ -250,9 +252,10 @@ def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome
             ok = task.check(events, ws)
         except (OSError, subprocess.SubprocessError):
             ok = False
-        if not ok:  # what the model did, to read afterwards
-            (ws.parent / task.name).mkdir(exist_ok=True)
-            (ws.parent / task.name / f"failed-{run}.jsonl").write_text(out)
+        # what the model did, to read afterwards (a run that succeeded may still have
+        # ended without an answer)
+        (ws.parent / task.name).mkdir(exist_ok=True)
+        (ws.parent / task.name / f"{'ok' if ok else 'failed'}-{run}.jsonl").write_text(out)
         return Outcome(ok, seconds, bool(_answer(events).strip()), len(writes))
 
 
@@ -267,7 +270,7 @@ def run() -> list[tuple[str, str, str]]:
     results: dict[str, list[Outcome]] = {t.name: [] for t in tasks}
     for task in tasks:
         for old in (Path(tempfile.gettempdir()) / "harness-bench-tasks" / task.name).glob(
-            "failed*.jsonl"
+            "*.jsonl"
         ):
             old.unlink()
     for i in range(runs):  # round-robin, so every task sees the same machine
