@@ -65,3 +65,29 @@ async def test_a_cut_off_answer_is_incomplete_and_runs_none_of_its_calls(
     assert [m["role"] for m in sent[-3:]] == ["user", "assistant", "user"]
     assert sent[-2]["content"] == "Writing both files now"
     assert not sent[-2].get("tool_calls")
+
+
+async def test_a_text_protocol_call_is_announced_while_it_is_written(
+    session_factory, model: ScriptedModel, workspace: Path
+) -> None:
+    # the call's text never reaches the screen: the event naming its tool comes before
+    # the call is whole, then the call itself
+    (workspace / "a.txt").write_text("alpha\n")
+    model.add(
+        reply('Reading.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n'),
+        reply("It says alpha."),
+    )
+    async with session_factory(tool_protocol="text") as s:
+        events = s.events()
+        result = await s.run("what does a.txt say?")
+        seen = drain(events)
+    assert result.ok, result
+    kinds = [
+        type(e).__name__
+        for e in seen
+        if isinstance(e, ev.TextDelta | ev.ToolCallWriting | ev.ToolCallRequested)
+    ]
+    first = kinds.index("ToolCallWriting")
+    assert "ToolCallRequested" in kinds[first:]
+    assert [e.name for e in seen if isinstance(e, ev.ToolCallWriting)] == ["read_file"]
+    assert "tool_call" not in "".join(e.text for e in seen if isinstance(e, ev.TextDelta))

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.actors.model._filter import TextStreamFilter
-from harness.messages.model import TextDelta, ThinkingDelta
+from harness.messages.model import CallWriting, TextDelta, ThinkingDelta
 
 from .test_toolparse import CALLS, KNOWN, NOT_CALLS
 
@@ -107,4 +107,36 @@ def test_text_streams_before_the_reply_ends() -> None:
     assert f.feed("wor") == [TextDelta("wor")]
     assert f.feed("ld <t") == [TextDelta("ld ")]  # a partial tag is held
     assert f.feed("ool_call>") == []
-    assert f.feed('{"name": "read_file", "arguments": {}}</tool_call> ok') == [TextDelta(" ok")]
+    # the call's text never shows; that it is a call to read_file does
+    got = f.feed('{"name": "read_file", "arguments": {}}</tool_call> ok')
+    assert got == [CallWriting("read_file"), TextDelta(" ok")]
+
+
+def writing(reply: str, size: int) -> list[tuple[str, int]]:
+    """The calls the filter said were being written, with how much of *reply* had come
+    in (fed *size* characters at a time) when it said so."""
+    f = TextStreamFilter(KNOWN)
+    said: list[tuple[str, int]] = []
+    for pos in range(0, len(reply), size):
+        out = f.feed(reply[pos : pos + size])
+        said += [(d.name, pos + size) for d in out if isinstance(d, CallWriting)]
+    said += [(d.name, len(reply)) for d in f.finish()[0] if isinstance(d, CallWriting)]
+    return said
+
+
+def test_a_call_being_written_is_named_as_soon_as_its_name_is_whole() -> None:
+    # under the text protocol a call never shows in the text: the filter says which tool
+    # is being called while the rest of the call is still being written
+    head = '<tool_call>\n{"name": "read_file", '
+    rest = '"arguments": {"path": "a.py"}}\n</tool_call>\n'
+    reply = f"Reading.\n{head}{rest}{head}{rest}"
+    for size in (1, 4, 9):
+        said = writing(reply, size)
+        assert [name for name, _ in said] == ["read_file", "read_file"], size
+        first_fed = said[0][1]
+        assert len("Reading.\n" + head) - 2 <= first_fed < len("Reading.\n" + head) + size, size
+    # an unknown tool, or a name that never comes, is not announced
+    assert writing('<tool_call>\n{"name": "rm_rf", "arguments": {}}\n</tool_call>', 3) == []
+    assert writing("<tool_call>\n{" + " " * 300 + '"name": "read_file"}\n</tool_call>', 7) == []
+    # nor is anything outside a tagged call
+    assert writing('Call {"name": "read_file"} later.', 2) == []

@@ -173,3 +173,13 @@ def test_status_line_rate_from_the_clock() -> None:
     clock.t += 2.0
     assert view.tokens_per_second() == 50.0
     assert "50.0 tok/s" in view.status_line().plain
+
+
+def test_status_line_says_which_call_is_being_written() -> None:
+    view, _, _ = make()
+    assert "waiting for the model" in view.status_line().plain
+    # a model's name for a tool is its own text: it is shown cleaned, on one line
+    view.handle(ev.ToolCallWriting(session_id=SID, name="read_file\x1b[2J"))
+    line = view.status_line().plain
+    assert "writing a call to read_file" in line
+    assert "\x1b" not in line

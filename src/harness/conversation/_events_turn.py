@@ -24,6 +24,7 @@ __all__ = [
     "ToolCallFinished",
     "ToolCallRequested",
     "ToolCallStarted",
+    "ToolCallWriting",
     "TurnFinished",
     "TurnStarted",
     "UsageReported",
@@ -93,6 +94,14 @@ class TextDelta(ConversationEvent, tag="text_delta"):
     """A piece of the model's visible answer."""
 
     text: str
+
+
+@attrs.frozen(kw_only=True)
+class ToolCallWriting(ConversationEvent, tag="tool_call_writing"):
+    """The model has started writing a call to the tool *name*; ``tool_call_requested``
+    follows once the reply is whole (not every provider says so early)."""
+
+    name: str
 
 
 @attrs.frozen(kw_only=True)

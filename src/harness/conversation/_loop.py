@@ -469,6 +469,8 @@ class Conversation:
             self.emit(ev.TextDelta(session_id=sid, text=item.text))
         elif isinstance(item, pm.ThinkingDelta):
             self.emit(ev.ThinkingDelta(session_id=sid, text=item.text))
+        elif isinstance(item, pm.CallWriting):
+            self.emit(ev.ToolCallWriting(session_id=sid, name=item.name))
         else:
             self.usage_total["prompt_tokens"] += item.prompt_tokens or 0
             self.usage_total["completion_tokens"] += item.completion_tokens or 0

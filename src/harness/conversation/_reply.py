@@ -23,7 +23,7 @@ from harness.messages import model as pm
 __all__ = ["ModelFailed", "Reply", "StreamItem", "read_reply"]
 
 #: what a reply's reader hands on as it comes
-StreamItem = pm.TextDelta | pm.ThinkingDelta | pm.Usage
+StreamItem = pm.TextDelta | pm.ThinkingDelta | pm.CallWriting | pm.Usage
 
 
 class ModelFailed(ProviderError):
@@ -101,6 +101,9 @@ async def read_reply(
                         on_item(item)
                 elif isinstance(item, pm.ThinkingDelta):
                     thinking.append(item.text)
+                    if on_item is not None:
+                        on_item(item)
+                elif isinstance(item, pm.CallWriting):
                     if on_item is not None:
                         on_item(item)
                 elif isinstance(item, pm.ToolCallEvent):

@@ -18,7 +18,7 @@ The order of one run::
     user_message                       (the prompt; later ones come from the inbox/verify)
     turn_started                       (one per model request)
       history_recalled?                (with retrieval on: the older turns it carries)
-      text_delta* thinking_delta* usage?
+      text_delta* thinking_delta* tool_call_writing* usage?
       assistant_message                (the whole reply, with its tool calls)
       tool_call_requested              (per call, in order)
         tool_call_approved | tool_call_denied
@@ -67,6 +67,7 @@ from harness.conversation._events_turn import (
     ToolCallFinished,
     ToolCallRequested,
     ToolCallStarted,
+    ToolCallWriting,
     TurnFinished,
     TurnStarted,
     UsageReported,
@@ -97,6 +98,7 @@ __all__ = [
     "ToolCallFinished",
     "ToolCallRequested",
     "ToolCallStarted",
+    "ToolCallWriting",
     "TurnFinished",
     "TurnStarted",
     "UsageReported",
@@ -120,6 +122,7 @@ _EVENT_CLASSES: tuple[type[ConversationEvent], ...] = (
     TurnStarted,
     TextDelta,
     ThinkingDelta,
+    ToolCallWriting,
     UsageReported,
     AssistantMessage,
     TurnFinished,

@@ -24,6 +24,7 @@ from harness.messages.mcp import (
 )
 from harness.messages.model import (
     PROVIDERS,
+    CallWriting,
     ChatMessage,
     ChatOptions,
     ChatRequest,
@@ -64,6 +65,7 @@ __all__ = [
     "PERMISSION_MODES",
     "PROVIDERS",
     "AutocommitState",
+    "CallWriting",
     "ChatMessage",
     "ChatOptions",
     "ChatRequest",

@@ -139,6 +139,15 @@ class ThinkingDelta(Message, tag="model.thinking"):
 
 
 @attrs.frozen
+class CallWriting(Message, tag="model.call_writing"):
+    """The model has started writing a call to the tool *name* (a known one): the call
+    itself follows as a :class:`ToolCallEvent` once it is whole. Under the text protocol
+    a call is kept out of the text, so without this nothing would show it is coming."""
+
+    name: str
+
+
+@attrs.frozen
 class ToolCallEvent(Message, tag="model.tool_call"):
     """A complete tool call. ``arguments`` is ``None`` when they did not parse;
     ``parse_error`` then says why. ``repaired`` names what the repair engine fixed."""
@@ -184,6 +193,7 @@ class ModelError(Message, tag="model.error"):
 ModelEvent = (
     TextDelta
     | ThinkingDelta
+    | CallWriting
     | ToolCallEvent
     | Usage
     | ModelDone

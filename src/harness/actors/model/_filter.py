@@ -2,7 +2,9 @@
 
 Tokens arrive a few characters at a time. The filter turns them into text and thinking
 deltas as they come, and keeps out of the displayed text what is not for display:
-``<think>…</think>`` becomes thinking, ``<tool_call>…</tool_call>`` blocks vanish, and
+``<think>…</think>`` becomes thinking, ``<tool_call>…</tool_call>`` blocks vanish (once
+the name of a known tool shows in one, :class:`~harness.messages.model.CallWriting` says
+a call to it is being written), and
 (under the text protocol, while no ``<tool_call>`` has been seen) a fenced block or a bare
 ``{"name": ...}`` object is held back until it is clear whether it is a call to a known tool.
 It holds back only what it must: a partial tag at the end of a chunk, a candidate call.
@@ -20,7 +22,7 @@ from collections.abc import Collection
 from harness.actors.model._callobject import normalize_call
 from harness.actors.model._parsed import ParsedReply
 from harness.actors.model._toolparse import parse_reply
-from harness.messages.model import TextDelta, ThinkingDelta
+from harness.messages.model import CallWriting, TextDelta, ThinkingDelta
 
 __all__ = ["TextStreamFilter"]
 
@@ -35,8 +37,11 @@ _FENCE_CLOSE = re.compile(r"^[ \t]*```[ \t]*(?:\n|\Z)", re.M)
 _CALL_START = re.compile(r'\s*\{\s*"(?:name|tool_name|tool_call|function)"\s*:')
 _CALL_LANGS = ("json", "tool_call", "")
 _SPECIAL = re.compile(r"[<`{]")
+# the name in the opening of a tagged call's JSON
+_CALL_NAME = re.compile(r'"(?:name|tool_name|function)"\s*:\s*"([\w.-]+)"')
+_NAME_WITHIN = 200  # characters of a call to look for its name in
 
-Delta = TextDelta | ThinkingDelta
+Delta = TextDelta | ThinkingDelta | CallWriting
 
 
 def _partial_suffix(buf: str, tokens: tuple[str, ...]) -> int:
@@ -75,6 +80,7 @@ class TextStreamFilter:
         self._seen_call_tag = False
         self._at_line_start = True
         self._strip_nl = False  # drop one newline right after a think tag
+        self._call_head: str | None = None  # a call's opening, until its name shows
         self._out: list[Delta] = []
 
     @property
@@ -169,11 +175,26 @@ class TextStreamFilter:
         end = self._buf.find(_CALL_CLOSE)
         if end == -1:
             keep = _partial_suffix(self._buf, (_CALL_CLOSE,))
+            self._name_call(self._buf[: len(self._buf) - keep])
             self._buf = self._buf[len(self._buf) - keep :]
             return False
+        self._name_call(self._buf[:end])
         self._buf = self._buf[end + len(_CALL_CLOSE) :]
         self._mode = "text"
+        self._call_head = None
         return True
+
+    def _name_call(self, seen: str) -> None:
+        """Say which tool the call being written calls, once its name shows."""
+        if self._call_head is None:
+            return
+        self._call_head += seen
+        found = _CALL_NAME.search(self._call_head)
+        if found is not None and found.group(1) in self._names:
+            self._out.append(CallWriting(found.group(1)))
+            self._call_head = None
+        elif found is not None or len(self._call_head) > _NAME_WITHIN:
+            self._call_head = None
 
     def _next_trigger(self) -> int:
         cut = self._buf.find("<")
@@ -221,6 +242,7 @@ class TextStreamFilter:
             if after.startswith(("{", "`")):
                 self._seen_call_tag = True
                 self._buf, self._mode = rest[len(_CALL_OPEN) :], "call"
+                self._call_head = ""
                 return True
         elif not final and any(t.startswith(rest) for t in _TAGS) and len(rest) < len(_CALL_OPEN):
             return False

@@ -231,6 +231,13 @@ class RunView:
         self._chars += len(e.text)
         self._md.feed(e.text)
 
+    @_draws(ev.ToolCallWriting)
+    def _on_tool_call_writing(self, e: ev.ToolCallWriting) -> None:
+        # the call itself is drawn when it is whole; till then the status line says so
+        if self._first_token is None:
+            self._first_token = self._clock()
+        self._phase = f"writing a call to {clean_line(e.name)}"
+
     @_draws(ev.ThinkingDelta)
     def _on_thinking_delta(self, e: ev.ThinkingDelta) -> None:
         if self._first_token is None:
