@@ -14,7 +14,7 @@ from harness.actors.model._anthropic import AnthropicDecoder
 from harness.actors.model._gemini import GeminiDecoder
 from harness.actors.model._ollama import OllamaDecoder
 from harness.actors.model._openai import OpenAIDecoder
-from harness.messages.model import TextDelta, ToolCallEvent
+from harness.messages.model import CallWriting, TextDelta, ToolCallEvent
 
 from ._server import ndjson, sse
 
@@ -134,6 +134,14 @@ def test_whole_body(name: str) -> None:
     (call,) = [e for e in events if isinstance(e, ToolCallEvent)]
     assert (call.id, call.name, call.arguments) == ("c1", "f", {"a": "é"})
     assert isinstance(events[-1], Finish)
+    # a stream that names a call's tool before its arguments are whole says so, once,
+    # before the call (Gemini and Ollama send calls whole)
+    writing = [i for i, e in enumerate(events) if isinstance(e, CallWriting)]
+    if name in ("openai", "anthropic"):
+        assert [events[i] for i in writing] == [CallWriting("f")]
+        assert writing[0] < events.index(call)
+    else:
+        assert writing == []
 
 
 @settings(max_examples=60, deadline=None)

@@ -21,7 +21,7 @@ from harness.actors.model._httpbase import (
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model._request import HttpRequest
 from harness.actors.model._wire import SseEvent
-from harness.messages.model import ChatMessage, TextDelta, ThinkingDelta, Usage
+from harness.messages.model import CallWriting, ChatMessage, TextDelta, ThinkingDelta, Usage
 
 __all__ = ["AnthropicDecoder", "AnthropicProvider", "anthropic_messages"]
 
@@ -119,6 +119,8 @@ class AnthropicDecoder(SseDecoder):
             self._blocks[int(obj.get("index", len(self._blocks)))] = entry
             if block.get("type") == "text" and block.get("text"):
                 out.append(TextDelta(block["text"]))
+            elif block.get("type") == "tool_use" and block.get("name"):
+                out.append(CallWriting(block["name"]))  # its input is still to come
         elif kind == "content_block_delta":
             delta = obj.get("delta") or {}
             dtype = delta.get("type")

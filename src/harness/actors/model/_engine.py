@@ -35,6 +35,7 @@ from harness.actors.model._provider import (
 from harness.actors.model._textproto import render_text_history, text_protocol_prompt
 from harness.messages.model import (
     PROVIDERS,
+    CallWriting,
     ChatRequest,
     DescribeModel,
     Embed,
@@ -413,7 +414,7 @@ class ModelEngine:
                 elif isinstance(ev, ToolCallEvent):
                     calls += 1
                     await out(ev)
-                elif isinstance(ev, ThinkingDelta | Usage):
+                elif isinstance(ev, ThinkingDelta | CallWriting | Usage):
                     await out(ev)
         if finish is None:
             raise ProviderError("bad_response", f"{provider.name} ended without a finish")

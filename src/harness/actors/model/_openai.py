@@ -31,6 +31,7 @@ from harness.actors.model._request import HttpRequest
 from harness.actors.model._textproto import TEXT_PROTOCOL_STOPS
 from harness.actors.model._wire import SseEvent
 from harness.messages.model import (
+    CallWriting,
     ChatMessage,
     TextDelta,
     ThinkingDelta,
@@ -136,7 +137,7 @@ class OpenAIDecoder(SseDecoder):
             if isinstance(content, str) and content:
                 out.append(TextDelta(content))
             for i, tc in enumerate(delta.get("tool_calls") or ()):
-                self._call_delta(i, tc)
+                self._call_delta(i, tc, out)
             reason = choice.get("finish_reason")
             if reason:
                 self._finish = _FINISH.get(reason, reason)
@@ -152,7 +153,7 @@ class OpenAIDecoder(SseDecoder):
                 )
             )
 
-    def _call_delta(self, position: int, tc: Any) -> None:
+    def _call_delta(self, position: int, tc: Any, out: list[ProviderEvent]) -> None:
         if not isinstance(tc, dict):
             return
         index = tc.get("index")
@@ -166,8 +167,9 @@ class OpenAIDecoder(SseDecoder):
         if cid and not entry[0]:
             entry[0] = cid
         fn = tc.get("function") or {}
-        if fn.get("name"):
-            entry[1] = entry[1] or fn["name"]
+        if fn.get("name") and not entry[1]:
+            entry[1] = fn["name"]
+            out.append(CallWriting(entry[1]))  # the arguments are still to come
         args = fn.get("arguments")
         if isinstance(args, str):
             entry[2].append(args)

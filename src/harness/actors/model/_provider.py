@@ -35,6 +35,7 @@ import attrs
 
 from harness.errors import ERROR_KINDS, ProviderError
 from harness.messages.model import (
+    CallWriting,
     ChatMessage,
     ChatOptions,
     TextDelta,
@@ -97,8 +98,9 @@ class Finish:
     reason: str
 
 
-ProviderEvent = TextDelta | ThinkingDelta | ToolCallEvent | Usage | Finish
-"""What :meth:`Provider.stream` yields."""
+ProviderEvent = TextDelta | ThinkingDelta | CallWriting | ToolCallEvent | Usage | Finish
+"""What :meth:`Provider.stream` yields (:class:`CallWriting` where a native stream names a
+call's tool before its arguments are whole)."""
 
 
 @runtime_checkable
