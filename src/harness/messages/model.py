@@ -140,9 +140,11 @@ class ThinkingDelta(Message, tag="model.thinking"):
 
 @attrs.frozen
 class CallWriting(Message, tag="model.call_writing"):
-    """The model has started writing a call to the tool *name* (a known one): the call
-    itself follows as a :class:`ToolCallEvent` once it is whole. Under the text protocol
-    a call is kept out of the text, so without this nothing would show it is coming."""
+    """The model has started writing a call to the tool *name*: the call itself follows as
+    a :class:`ToolCallEvent` once it is whole. A call is never part of the text, so
+    without this nothing would show one is coming. Said by the text protocol's filter
+    (for known tools) and by streams that name a call before its arguments (OpenAI's,
+    Anthropic's)."""
 
     name: str
 
