@@ -183,3 +183,4 @@ def test_status_line_says_which_call_is_being_written() -> None:
     line = view.status_line().plain
     assert "writing a call to read_file" in line
     assert "\x1b" not in line
+    assert "tok/s" not in line

@@ -2,7 +2,7 @@
 
 A provider builds the request and names a decoder; the decoder turns the body's bytes into
 provider events and is plain synchronous code, so it is fuzzed and benchmarked alone. The
-three whose bodies are server-sent events share :class:`SseDecoder`.
+decoders of server-sent-event bodies (all but Ollama's NDJSON) share :class:`SseDecoder`.
 """
 
 from __future__ import annotations

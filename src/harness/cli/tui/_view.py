@@ -234,8 +234,7 @@ class RunView:
     @_draws(ev.ToolCallWriting)
     def _on_tool_call_writing(self, e: ev.ToolCallWriting) -> None:
         # the call itself is drawn when it is whole; till then the status line says so
-        if self._first_token is None:
-            self._first_token = self._clock()
+        # (no rate: a call's text is not counted, so it would read 0 tok/s)
         self._phase = f"writing a call to {clean_line(e.name)}"
 
     @_draws(ev.ThinkingDelta)

@@ -61,14 +61,14 @@ def template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[di
     if system:
         out.append({"role": "system", "content": system})
     prompt = ""
-    for i, msg in enumerate(messages):
+    for msg, after in zip(messages, [*messages[1:], None], strict=True):
         if msg.role == "tool":
             text = _VERSION.sub("", msg.content)
             text = f"<tool_response>\n{text}\n</tool_response>"
-            out.append({"role": "user", "content": text + _reminder(prompt, messages[i + 1 :])})
+            out.append({"role": "user", "content": text + _reminder(prompt, after)})
         elif msg.role == "user" and "<tool_response>" in msg.content:
             text = _VERSION.sub("", msg.content)
-            out.append({"role": "user", "content": text + _reminder(prompt, messages[i + 1 :])})
+            out.append({"role": "user", "content": text + _reminder(prompt, after)})
         elif msg.role == "user":
             prompt = msg.content
             out.append({"role": "user", "content": msg.content})
@@ -112,8 +112,9 @@ def untagged(messages: list[dict[str, str]]) -> list[dict[str, str]]:
 _REMINDER_CHARS = 400
 
 
-def _reminder(prompt: str, rest: tuple[ChatMessage, ...]) -> str:
-    """The user's prompt again, after the last of a run of tool results.
+def _reminder(prompt: str, after: ChatMessage | None) -> str:
+    """The user's prompt again, after the last of a run of tool results (*after*: the
+    message that follows, if any).
 
     Measured (``find-bug``): asked "What does calc.py do? Is there a bug?", the 1.5B model
     read the file and then said only what it does, 5 runs in 5; the question had scrolled
@@ -123,7 +124,7 @@ def _reminder(prompt: str, rest: tuple[ChatMessage, ...]) -> str:
     its prefix."""
     if not prompt or len(prompt) > _REMINDER_CHARS:
         return ""
-    if rest and (rest[0].role == "tool" or "<tool_response>" in rest[0].content):
+    if after is not None and (after.role == "tool" or "<tool_response>" in after.content):
         return ""
     return f'\n\nThe user asked: "{prompt}"'
 
