@@ -221,6 +221,33 @@ def test_an_empty_reply_after_a_result_is_asked_to_go_on() -> None:
     assert nudge_for("", READ_GREET[:1], TOOLS) is None  # nothing done yet
 
 
+FIXED = [
+    {"role": "user", "content": "Fix the bug in calc.py"},
+    {
+        "role": "assistant",
+        "content": '<tool_call>{"name": "edit_file", "arguments": {"path": "calc.py"}}</tool_call>',
+    },
+    {
+        "role": "user",
+        "content": "<tool_response>\nedited calc.py (1 edit applied)\n--- a/calc.py\n"
+        "+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n"
+        "+    return a + b\n</tool_response>",
+    },
+]
+
+
+def test_an_empty_reply_after_an_edit_is_asked_what_it_changed() -> None:
+    line = nudge_for("\n\n", FIXED, TOOLS)
+    assert line is not None
+    assert line.tool == ""  # the answer, or the next call
+    assert "what you changed" in line.text
+    # an edit that was refused changed nothing: the question would have the model claim one
+    refused = [*FIXED[:2], {"role": "user", "content": "<tool_response>\nno\n</tool_response>"}]
+    other = nudge_for("", refused, TOOLS)
+    assert other is not None
+    assert "what you changed" not in other.text
+
+
 def test_no_tools_no_nudge() -> None:
     assert nudge_for("I will read calc.py.", ASK, ()) is None
 
