@@ -7,6 +7,7 @@ from pathlib import Path
 import trio
 
 from harness.conversation import events as ev
+from harness.conversation._config import LoopConfig
 from tests.conversation.conftest import drain
 from tests.scripted import ScriptedModel, call, reply
 
@@ -69,3 +70,41 @@ async def test_a_resumed_session_knows_what_it_read_before(
         seen = drain(events)
     assert _finished(seen)[0][:2] == ("write_file", True)
     assert (workspace / "a.txt").read_text() == "bye\n"
+
+
+async def test_a_model_that_may_not_replace_files_changes_them_with_edits_only(
+    session_factory, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "util.py").write_text("def helper(x):\n    return x * 2\n")
+    model.add(
+        reply("", call("read_file", path="util.py")),
+        # read or not, a file with content is not replaced whole
+        reply("", call("write_file", path="util.py", content="def compute(self, x, y): ...\n")),
+        reply("", call("edit_file", path="util.py", old_text="helper", new_text="compute")),
+        reply("", call("write_file", path="new.py", content="x = 1\n")),  # a new file
+        reply("Done."),
+    )
+    async with session_factory(replace_files=False) as s:
+        events = s.events()
+        with trio.fail_after(30):
+            result = await s.run("rename helper to compute")
+        seen = drain(events)
+    assert result.ok
+    done = _finished(seen)
+    assert [d[:2] for d in done] == [
+        ("read_file", True),
+        ("write_file", False),
+        ("edit_file", True),
+        ("write_file", True),
+    ]
+    assert "util.py exists, and write_file only creates files here" in done[1][2]
+    assert "change it with edit_file" in done[1][2]
+    assert (workspace / "util.py").read_text() == "def compute(x):\n    return x * 2\n"
+    assert (workspace / "new.py").read_text() == "x = 1\n"
+
+
+def test_by_default_only_the_embedded_model_may_not_replace_files() -> None:
+    assert LoopConfig(workspace="/w", provider="openai").may_replace_files()
+    assert not LoopConfig(workspace="/w", provider="local").may_replace_files()
+    assert LoopConfig(workspace="/w", provider="local", replace_files=True).may_replace_files()
+    assert not LoopConfig(workspace="/w", replace_files=False).may_replace_files()

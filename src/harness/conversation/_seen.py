@@ -6,6 +6,12 @@ function wrote ``def compute(): pass`` over the whole of ``util.py``. So a write
 with content is refused until the file was read, written or edited in this session (by a
 call that worked); the refusal says how to go on. A resumed session counts the reads and
 writes its history asked for.
+
+A model that may not replace files at all (the embedded small model: ``replace=False``)
+changes a file with content through ``edit_file`` only, read or not: measured in ``bench
+local-tasks``, the 1.5B model asked to rename a function read ``util.py``, then wrote
+``def compute(self, x, y): return x + y`` over the whole of it. An edit's old text must be
+in the file, so what it leaves is the file's own.
 """
 
 from __future__ import annotations
@@ -22,10 +28,14 @@ _SEEING = frozenset({"read_file", "write_file", "edit_file"})
 
 
 class SeenFiles:
-    """The files of *workspace* the model has seen."""
+    """The files of *workspace* the model has seen; *replace*: whether it may replace
+    one that has content at all."""
 
-    def __init__(self, workspace: str, history: Iterable[ChatMessage] = ()) -> None:
+    def __init__(
+        self, workspace: str, history: Iterable[ChatMessage] = (), *, replace: bool = True
+    ) -> None:
         self.workspace = workspace
+        self.replace = replace
         self._seen: set[str] = set()
         for msg in history:
             for call in msg.tool_calls:
@@ -44,10 +54,10 @@ class SeenFiles:
 
     def refusal(self, tool: str, args: Mapping[str, Any]) -> str | None:
         """Why a ``write_file`` call may not run (a clause, no full stop): it would
-        replace a file with content the model has not seen. ``None`` for every other
-        call, and when it may (the tool itself still checks the path)."""
+        replace a file with content the model has not seen, or may not replace. ``None``
+        for every other call, and when it may (the tool itself still checks the path)."""
         key = self._key(args.get("path")) if tool == "write_file" else None
-        if key is None or key in self._seen:
+        if key is None or (self.replace and key in self._seen):
             return None
         try:
             if os.path.getsize(key) == 0:
@@ -55,6 +65,11 @@ class SeenFiles:
         except OSError:
             return None  # a new file (or not one the tool will take)
         shown = str(args["path"]).strip()
+        if not self.replace:
+            return (
+                f"{shown} exists, and write_file only creates files here: change it with "
+                "edit_file, replacing the lines to change (read it first with read_file)"
+            )
         return (
             f"{shown} exists and was not read in this session, and write_file would replace "
             "all of it: read it first with read_file, or change part of it with edit_file"
