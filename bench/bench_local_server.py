@@ -13,7 +13,7 @@ The server is asked as any OpenAI-compatible address is; harness finds it is lla
 rendered by ``/apply-template``, the lazy call grammar and the nudges through
 ``/completion`` (:mod:`harness.actors.model._llamacpp`). It is offered the embedded model's
 short tool list (``--tools small``), so both read the same prompt (with the whole table the
-server's prompt was 2,770 tokens).
+server's prompt was 2,770 tokens), and held to the same strict writes (``--strict-writes``).
 
 Not part of ``make bench``. ``BENCH_RUNS`` (default 3) and ``BENCH_TASKS`` as for
 ``local-tasks``; the first run builds ``llama-server`` (about 10 minutes on two cores).
@@ -43,7 +43,7 @@ def run() -> list[tuple[str, str, str]]:
     server: dict[str, list[Outcome]] = {t.name: [] for t in tasks}
     with running_server() as base_url:
         through = ["--provider", "openai", "--base-url", base_url, "--model", "qwen"]
-        through += ["--tool-protocol", "text", "--tools", "small"]
+        through += ["--tool-protocol", "text", "--tools", "small", "--strict-writes"]
         for i in range(runs):
             for task in tasks:
                 # a run's events: failed-N.jsonl or ok-N.jsonl, N odd for the embedded model

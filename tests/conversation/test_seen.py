@@ -72,19 +72,26 @@ async def test_a_resumed_session_knows_what_it_read_before(
     assert (workspace / "a.txt").read_text() == "bye\n"
 
 
-async def test_a_model_that_may_not_replace_files_changes_them_with_edits_only(
+async def test_a_model_held_to_strict_writes_edits_only_what_it_has_seen(
     session_factory, model: ScriptedModel, workspace: Path
 ) -> None:
     (workspace / "util.py").write_text("def helper(x):\n    return x * 2\n")
+    (workspace / "main.py").write_text("from util import helper\n\nprint(helper(21))\n")
+    (workspace / "other.py").write_text("x = 1\n")
     model.add(
+        # an edit of a file not read is refused before it runs
+        reply("", call("edit_file", path="util.py", old_text="helper", new_text="compute")),
         reply("", call("read_file", path="util.py")),
         # read or not, a file with content is not replaced whole
         reply("", call("write_file", path="util.py", content="def compute(self, x, y): ...\n")),
         reply("", call("edit_file", path="util.py", old_text="helper", new_text="compute")),
+        # main.py was not read, but the edit's note quoted its lines: it may be edited
+        reply("", call("edit_file", path="main.py", old_text="import helper", new_text="import x")),
+        reply("", call("edit_file", path="other.py", old_text="x = 1", new_text="x = 2")),
         reply("", call("write_file", path="new.py", content="x = 1\n")),  # a new file
         reply("Done."),
     )
-    async with session_factory(replace_files=False) as s:
+    async with session_factory(strict_writes=True) as s:
         events = s.events()
         with trio.fail_after(30):
             result = await s.run("rename helper to compute")
@@ -92,19 +99,26 @@ async def test_a_model_that_may_not_replace_files_changes_them_with_edits_only(
     assert result.ok
     done = _finished(seen)
     assert [d[:2] for d in done] == [
+        ("edit_file", False),
         ("read_file", True),
         ("write_file", False),
         ("edit_file", True),
+        ("edit_file", True),
+        ("edit_file", False),
         ("write_file", True),
     ]
-    assert "util.py exists, and write_file only creates files here" in done[1][2]
-    assert "change it with edit_file" in done[1][2]
+    assert "util.py was not read in this session, and edit_file changes only" in done[0][2]
+    assert "util.py exists, and write_file only creates files here" in done[2][2]
+    assert "change it with edit_file" in done[2][2]
+    assert (workspace / "main.py").read_text().startswith("from util import x\n")
+    assert "other.py was not read in this session" in done[5][2]
     assert (workspace / "util.py").read_text() == "def compute(x):\n    return x * 2\n"
+    assert (workspace / "other.py").read_text() == "x = 1\n"
     assert (workspace / "new.py").read_text() == "x = 1\n"
 
 
-def test_by_default_only_the_embedded_model_may_not_replace_files() -> None:
-    assert LoopConfig(workspace="/w", provider="openai").may_replace_files()
-    assert not LoopConfig(workspace="/w", provider="local").may_replace_files()
-    assert LoopConfig(workspace="/w", provider="local", replace_files=True).may_replace_files()
-    assert not LoopConfig(workspace="/w", replace_files=False).may_replace_files()
+def test_by_default_only_the_embedded_model_is_held_to_strict_writes() -> None:
+    assert not LoopConfig(workspace="/w", provider="openai").writes_strictly()
+    assert LoopConfig(workspace="/w", provider="local").writes_strictly()
+    assert not LoopConfig(workspace="/w", provider="local", strict_writes=False).writes_strictly()
+    assert LoopConfig(workspace="/w", strict_writes=True).writes_strictly()

@@ -205,11 +205,13 @@ def test_edit_file_names_the_lines_still_using_a_name_it_renamed(ws: Path, call:
         "\nnote: helper (this edit renamed it to compute) is still used:\n"
         "  main.py:1: from util import helper\n  main.py:3: print(helper(21))"
     )
+    assert out.data["shows"] == ["main.py"]  # the files the note quotes
     out = call("edit_file", path="main.py", old_text="import helper", new_text="import compute")
     assert out.output.endswith("is still used:\n  main.py:3: print(helper(21))")
     # renamed everywhere, or an edit that is not a rename: no note
     out = call("edit_file", path="main.py", old_text="(helper(21))", new_text="(compute(21))")
     assert "note:" not in out.output
+    assert out.data["shows"] == []
     out = call("edit_file", path="main.py", old_text="helpers = 1", new_text="helpers = 2")
     assert "note:" not in out.output
 

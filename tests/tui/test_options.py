@@ -33,6 +33,7 @@ def test_every_session_flag_of_the_command_line_reaches_the_session(tmp_path: Pa
             "run_cmd(make test)",
             "--sandbox",
             "workspace-write",
+            "--strict-writes",
         ],
         tmp_path,
     )
@@ -42,10 +43,13 @@ def test_every_session_flag_of_the_command_line_reaches_the_session(tmp_path: Pa
     assert (opts.permission_mode, opts.max_turns, opts.tool_protocol) == ("plan", 9, "text")
     assert opts.allow == ("run_cmd(make test)",)
     assert opts.sandbox == "workspace-write"
+    assert opts.strict_writes is True
     assert (opts.provider, opts.models) == ("openai", ("gpt-4o-mini",))
 
 
 def test_without_the_flags_the_provider_chooses(tmp_path: Path) -> None:
     opts = session_options(app_for([], tmp_path))
     assert (opts.temperature, opts.seed) == (None, None)
+    assert opts.strict_writes is None  # the provider's rule
+    assert session_options(app_for(["--no-strict-writes"], tmp_path)).strict_writes is False
     assert opts.permission_mode == "ask"

@@ -119,6 +119,13 @@ def build_parser() -> argparse.ArgumentParser:
         "the short list the embedded model gets (default: all; small for local)",
     )
     model.add_argument(
+        "--strict-writes",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="write_file only creates files, and edit_file changes only files the model "
+        "has read (default: on for local, off for the rest)",
+    )
+    model.add_argument(
         "--temperature",
         type=_temperature,
         metavar="T",

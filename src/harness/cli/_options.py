@@ -36,6 +36,7 @@ _FLAGS = (
     "seed",
     "sandbox",
     "deepthink",
+    "strict_writes",
 )
 
 

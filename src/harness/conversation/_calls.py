@@ -170,7 +170,7 @@ class CallRunner:
                 data = orjson.loads(masked)
         if p.repaired:
             output += repair_note(p.repaired)
-        conv.seen_files.saw(p.call.name, p.args, outcome.ok)
+        conv.seen_files.saw(p.call.name, p.args, outcome.ok, data)
         outcome = ToolOutcome(ok=outcome.ok, output=output, data=data)
         self.finished.add(p.call.id)
         conv.emit(

@@ -35,8 +35,9 @@ class LoopConfig:
         seed: sampling seed, for runs that can be repeated (``None``: the provider's).
         context: the window and output reserve.
         tools: offer only these tools (``None``: every tool of the table).
-        replace_files: ``write_file`` may replace a file that has content (else only
-            ``edit_file`` changes one; ``None``: every provider but ``local`` may).
+        strict_writes: ``write_file`` only creates files, and ``edit_file`` changes only
+            files the model has seen (``None``: for the ``local`` model only; see
+            :mod:`harness.conversation._seen`).
         deepthink: run each prompt as five stages (plan, check, implement, review,
             verify; see :mod:`harness.conversation._deepthink`).
     """
@@ -60,7 +61,7 @@ class LoopConfig:
     seed: int | None = None
     context: ContextSettings = attrs.field(factory=ContextSettings)
     tools: tuple[str, ...] | None = None
-    replace_files: bool | None = None
+    strict_writes: bool | None = None
     deepthink: bool = False
 
     def __attrs_post_init__(self) -> None:
@@ -72,8 +73,7 @@ class LoopConfig:
         if self.max_turns < 1:
             raise ValueError("max turns must be at least 1")
 
-    def may_replace_files(self) -> bool:
-        """Whether ``write_file`` may replace a file that has content: as set, else for
-        every provider but the embedded ``local`` model (see
-        :mod:`harness.conversation._seen`)."""
-        return self.provider != "local" if self.replace_files is None else self.replace_files
+    def writes_strictly(self) -> bool:
+        """Whether the model is held to strict writes: as set, else for the embedded
+        ``local`` model only."""
+        return self.provider == "local" if self.strict_writes is None else self.strict_writes

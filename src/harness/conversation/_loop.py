@@ -113,9 +113,7 @@ class Conversation:
         )
         self.workspace = config.workspace
         # what it has read or written, so write_file never replaces a file it has not seen
-        self.seen_files = SeenFiles(
-            config.workspace, self.history, replace=config.may_replace_files()
-        )
+        self.seen_files = SeenFiles(config.workspace, self.history, strict=config.writes_strictly())
         self.final_text = ""
         self._listeners: list[Listener] = []
         self._inbox: list[str] = []

@@ -62,9 +62,9 @@ class SessionOptions:
         tools: offer only these built-in tools (``None``: every one; the embedded
             ``local`` model gets the short list ``SMALL_MODEL_TOOLS``, since each tool
             is prompt it reads before its first token).
-        replace_files: ``write_file`` may replace a file that has content (``None``:
-            yes, except for the embedded ``local`` model, which changes such files with
-            ``edit_file`` only; see :mod:`harness.conversation._seen`).
+        strict_writes: ``write_file`` only creates files, and ``edit_file`` changes only
+            files the model has read (``None``: for the embedded ``local`` model only;
+            see :mod:`harness.conversation._seen`).
         temperature, seed: sampling (``None``: the provider's own).
         subagents: what each sub-agent may use and how many run at once.
         deepthink: run each prompt as five stages: plan, check, implement, review, verify.
@@ -101,7 +101,7 @@ class SessionOptions:
     context: ContextSettings = attrs.field(factory=ContextSettings)
     record: bool = True
     tools: tuple[str, ...] | None = None
-    replace_files: bool | None = None
+    strict_writes: bool | None = None
     temperature: float | None = None
     seed: int | None = None
     subagents: SubagentLimits = attrs.field(factory=SubagentLimits)
@@ -168,7 +168,7 @@ def loop_config(
         provider=choice.provider,
         models=choice.models,
         tools=tools,
-        replace_files=options.replace_files,
+        strict_writes=options.strict_writes,
         base_url=options.base_url,
         api_key=options.api_key,
         tool_protocol=options.tool_protocol,

@@ -7,11 +7,18 @@ with content is refused until the file was read, written or edited in this sessi
 call that worked); the refusal says how to go on. A resumed session counts the reads and
 writes its history asked for.
 
-A model that may not replace files at all (the embedded small model: ``replace=False``)
-changes a file with content through ``edit_file`` only, read or not: measured in ``bench
-local-tasks``, the 1.5B model asked to rename a function read ``util.py``, then wrote
-``def compute(self, x, y): return x + y`` over the whole of it. An edit's old text must be
-in the file, so what it leaves is the file's own.
+A model held to strict writes (the embedded small model: ``strict=True``) goes further:
+
+- its ``write_file`` only creates files (or fills empty ones), read or not. Measured in
+  ``bench local-tasks``: asked to rename a function, the 1.5B model read ``util.py``, then
+  wrote ``def compute(self, x, y): return x + y`` over the whole of it.
+- its ``edit_file`` changes only a file it has seen: read, written or edited, or named with
+  its lines by an edit's note that a renamed name is still used there. Measured (a
+  llama.cpp server, 8 samples each): asked to fix ``add`` in ``calc.py``, the model edited
+  it unread, believing it said ``return a + b``; shown the file by the edit's refusal, it
+  kept its belief and wrote ``return a + b + 1``, 8 times in 8. Told to read first, then
+  given the read, it wrote the right edit 5 times in 8 (the rest wrote nothing, which the
+  nudges handle).
 """
 
 from __future__ import annotations
@@ -28,15 +35,16 @@ _SEEING = frozenset({"read_file", "write_file", "edit_file"})
 
 
 class SeenFiles:
-    """The files of *workspace* the model has seen; *replace*: whether it may replace
-    one that has content at all."""
+    """The files of *workspace* the model has seen; *strict*: the stricter rules above."""
 
     def __init__(
-        self, workspace: str, history: Iterable[ChatMessage] = (), *, replace: bool = True
+        self, workspace: str, history: Iterable[ChatMessage] = (), *, strict: bool = False
     ) -> None:
         self.workspace = workspace
-        self.replace = replace
+        self.strict = strict
         self._seen: set[str] = set()
+        # files an edit's result showed some lines of: enough to edit, not to replace
+        self._shown: set[str] = set()
         for msg in history:
             for call in msg.tool_calls:
                 self.saw(call.name, call.arguments, ok=True)
@@ -46,26 +54,39 @@ class SeenFiles:
             return None
         return os.path.realpath(os.path.join(self.workspace, path.strip()))
 
-    def saw(self, tool: str, args: Mapping[str, Any], ok: bool) -> None:
-        """Note a finished call: a read, write or edit that worked shows the file."""
+    def saw(
+        self, tool: str, args: Mapping[str, Any], ok: bool, data: Mapping[str, Any] | None = None
+    ) -> None:
+        """Note a finished call: a read, write or edit that worked shows the file; an
+        edit's ``shows`` (the files its note quotes) show those in part."""
         key = self._key(args.get("path")) if ok and tool in _SEEING else None
         if key is not None:
             self._seen.add(key)
+        shows = (data or {}).get("shows") if ok and tool == "edit_file" else None
+        for path in shows if isinstance(shows, list) else ():
+            if (part := self._key(path)) is not None:
+                self._shown.add(part)
 
     def refusal(self, tool: str, args: Mapping[str, Any]) -> str | None:
-        """Why a ``write_file`` call may not run (a clause, no full stop): it would
-        replace a file with content the model has not seen, or may not replace. ``None``
-        for every other call, and when it may (the tool itself still checks the path)."""
-        key = self._key(args.get("path")) if tool == "write_file" else None
-        if key is None or (self.replace and key in self._seen):
+        """Why a ``write_file`` or (strict) ``edit_file`` call may not run (a clause, no
+        full stop). ``None`` for every other call, and when it may (the tool itself
+        still checks the path)."""
+        key = self._key(args.get("path")) if tool in ("write_file", "edit_file") else None
+        if key is None:
             return None
-        try:
-            if os.path.getsize(key) == 0:
-                return None  # nothing in it to lose
-        except OSError:
-            return None  # a new file (or not one the tool will take)
+        if tool == "write_file":
+            allowed = key in self._seen and not self.strict
+        else:
+            allowed = not self.strict or key in self._seen or key in self._shown
+        if allowed or not _has_content(key):
+            return None
         shown = str(args["path"]).strip()
-        if not self.replace:
+        if tool == "edit_file":
+            return (
+                f"{shown} was not read in this session, and edit_file changes only a file "
+                "that was: read it first with read_file, then edit it"
+            )
+        if self.strict:
             return (
                 f"{shown} exists, and write_file only creates files here: change it with "
                 "edit_file, replacing the lines to change (read it first with read_file)"
@@ -74,3 +95,12 @@ class SeenFiles:
             f"{shown} exists and was not read in this session, and write_file would replace "
             "all of it: read it first with read_file, or change part of it with edit_file"
         )
+
+
+def _has_content(path: str) -> bool:
+    """Whether *path* is a file with something in it to lose (a new file, or one the
+    tool will not take, is the tool's to answer)."""
+    try:
+        return os.path.getsize(path) > 0
+    except OSError:
+        return False

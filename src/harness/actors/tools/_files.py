@@ -194,23 +194,26 @@ def edit_file(ws: Workspace, args: dict[str, Any]) -> Result:
     # every edit is checked before the one write, so all of them were applied
     n = len(args.get("edits") or ()) or 1
     head = f"edited {shown} ({n} edit{'s' if n != 1 else ''} applied)"
-    data = {"paths": [shown], "changed": True, "diff": diff, "edits": n}
-    return Result(f"{head}\n{diff}{_still_used(ws, args)}", data)
+    note, shows = _still_used(ws, args)
+    data = {"paths": [shown], "changed": True, "diff": diff, "edits": n, "shows": shows}
+    return Result(f"{head}\n{diff}{note}", data)
 
 
-def _still_used(ws: Workspace, args: dict[str, Any]) -> str:
-    """A note on each name the edit renamed that the workspace still uses, with the lines:
-    measured, a 1.5B model asked to rename a function in two files renamed it in one (or
-    in one line of one), saw "edited", and said it was done."""
+def _still_used(ws: Workspace, args: dict[str, Any]) -> tuple[str, list[str]]:
+    """A note on each name the edit renamed that the workspace still uses, with the lines,
+    and the files it quotes: measured, a 1.5B model asked to rename a function in two
+    files renamed it in one (or in one line of one), saw "edited", and said it was done."""
     from harness.actors.tools._search import word_uses  # it imports Result from here
 
-    notes = []
+    notes: list[str] = []
+    shows: list[str] = []
     for name, to in renamed(normalize_edits(args)):
         uses = word_uses(ws, name)
         if uses:
-            shown = "".join(f"\n  {line}" for line in uses)
+            shown = "".join(f"\n  {path}:{n}: {text}" for path, n, text in uses)
             notes.append(f"\nnote: {name} (this edit renamed it to {to}) is still used:{shown}")
-    return "".join(notes)
+            shows += [path for path, _, _ in uses]
+    return "".join(notes), list(dict.fromkeys(shows))
 
 
 def _two(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, Path, str]:

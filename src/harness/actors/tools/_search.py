@@ -247,16 +247,17 @@ def _rg_search(
     return hits
 
 
-def word_uses(ws: Workspace, word: str, limit: int = 5) -> list[str]:
+def word_uses(ws: Workspace, word: str, limit: int = 5) -> list[tuple[str, int, str]]:
     """Up to *limit* lines of the workspace that use *word* as a whole word, as
-    ``path:line: text`` (what search_text would find, ignored files left out)."""
+    ``(path, line number, text stripped)`` (what search_text would find, ignored files
+    left out)."""
     pattern = rf"\b{re.escape(word)}\b"
     rg = rg_path()
     hits = _rg_search(rg, ws, ws.root, pattern, True, None) if rg else None
     if hits is None:
         hits = _python_search(ws, ws.root, pattern, True, None, [])
     hits.sort(key=lambda h: (h[0], h[1]))
-    return [f"{rel}:{n}: {text.strip()}" for rel, n, text in hits[:limit]]
+    return [(rel, n, text.strip()) for rel, n, text in hits[:limit]]
 
 
 def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = None) -> Result:
