@@ -214,11 +214,27 @@ def test_answers_calls_and_writes_are_left_alone(reply: str) -> None:
 
 
 def test_an_empty_reply_after_a_result_is_asked_to_go_on() -> None:
-    line = nudge_for("\n", READ_GREET, TOOLS)
+    asked = [{"role": "user", "content": "What does greet.py say?"}, *READ_GREET[1:]]
+    line = nudge_for("\n", asked, TOOLS)
     assert line is not None
     assert line.tool == ""  # the next call, or the answer
-    assert line.text.endswith("In greet.py, rename the parameter nam to name.")
+    assert line.text.endswith("What does greet.py say?")
     assert nudge_for("", READ_GREET[:1], TOOLS) is None  # nothing done yet
+
+
+def test_an_empty_reply_after_a_read_for_a_change_is_asked_for_the_edit() -> None:
+    line = nudge_for("\n", READ_GREET, TOOLS)
+    assert line is not None
+    assert line.tool == "edit_file"  # bound to the lines just read
+    assert "Make the change now" in line.text
+    # nothing read: nothing to bind the edit to, so the model is asked to go on
+    refused = [
+        *READ_GREET[:2],
+        {"role": "user", "content": "<tool_response>\nno\n</tool_response>"},
+    ]
+    other = nudge_for("", refused, TOOLS)
+    assert other is not None
+    assert other.tool == ""
 
 
 FIXED = [
@@ -246,6 +262,24 @@ def test_an_empty_reply_after_an_edit_is_asked_what_it_changed() -> None:
     other = nudge_for("", refused, TOOLS)
     assert other is not None
     assert "what you changed" not in other.text
+
+
+def test_an_empty_reply_after_a_refused_edit_that_showed_the_file_is_asked_for_it_again() -> None:
+    # util.py was renamed, then an edit of main.py with made-up old text was refused
+    history = [
+        *FIXED,
+        {
+            "role": "assistant",
+            "content": '<tool_call>{"name": "edit_file", "arguments": {"path": "main.py"}}'
+            "</tool_call>",
+        },
+        MISSED[2],
+    ]
+    line = nudge_for("", history, TOOLS)
+    assert line is not None
+    assert line.tool == "edit_file"
+    assert "call edit_file again" in line.text
+    assert "what you changed" not in line.text  # the rename is not done
 
 
 def test_no_tools_no_nudge() -> None:

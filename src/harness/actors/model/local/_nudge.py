@@ -11,7 +11,9 @@ turn, after a short user line naming the tool to use; with the call grammar on, 
 generation is bound by the grammar of a call to that tool from its first token, since
 measured, asked in words the model described the call again instead of writing it (0 calls
 in 8 nudged replies). A reply that only says the user's question again is asked, once, for
-the answer, bound to nothing.
+the answer, bound to nothing. An empty reply after a tool result is asked what it changed
+when an edit was made, for the edit when a change was asked for and a file read, and else
+to go on.
 
 Creating and writing are left out on purpose: a model nudged to "create" a file it could
 not find would write an invented one.
@@ -244,12 +246,60 @@ def _read_a_file(history: Sequence[dict[str, str]]) -> bool:
     )
 
 
+_MAKE_THE_CHANGE = Nudge(
+    "You have not changed any file yet: no edit was made. Make the change now: "
+    'call edit_file. Write the <tool_call> block ({"name": "edit_file", '
+    '"arguments": {"path": ...}} then <old_content> and <new_content>) and nothing '
+    "else.",
+    "edit_file",
+)
+
+
 def _call_again(tool: str) -> Nudge:
     example = json.dumps({"name": tool, "arguments": {}})[:-2]
     return Nudge(
         f"Do it now: call {tool} again, using what the tool result above says. Write the "
         f"<tool_call> block ({example}...) and nothing else.",
         tool,
+    )
+
+
+def _after_nothing(history: Sequence[dict[str, str]], names: Sequence[str]) -> Nudge | None:
+    """What asks a model that wrote nothing after a tool result to go on (``None`` when
+    nothing was done yet: an empty answer to the prompt itself stays one)."""
+    at = _prompt_at(history)
+    if at < 0 or at == len(history) - 1:
+        return None
+    editing = "edit_file" in names and _ASKS_CHANGE.search(history[at]["content"]) is not None
+    if editing and _SHOWN in history[-1]["content"]:
+        # measured (a rename replayed on a llama.cpp server, 6 samples): an edit of main.py
+        # with an old text of its own was refused, showing the file, and the reply was
+        # empty; asked for that edit again, bound to the file's lines, the model made the
+        # right one 6 times in 6 (asked what it changed, it said the rename was done)
+        return _call_again("edit_file")
+    if _edited(history):
+        # measured (bench runs replayed, 6 samples each): after the last edit of a fix or
+        # of a rename, the 1.5B model's reply was empty 6 times in 6; asked to "go on ...
+        # or answer the user: <the prompt>", it was empty again 5 times in 6 (else it
+        # wrote the plan once more); asked what it changed, it said so 6 times in 6.
+        # Before any edit the same question had it claim a change it never made, 6 times
+        # in 6: so only after one.
+        return Nudge(
+            "If the task is done, tell me in a sentence what you changed. If it is not, "
+            "make the next call.",
+            "",
+        )
+    if editing and last_read(history) is not None:
+        # measured (replayed, 6 samples each): asked for a rename, the model read util.py
+        # and wrote nothing; asked to "go on", nothing again 5 times in 6 (else how the
+        # user could edit it); asked for the edit, bound to the file's lines, it made the
+        # right one 6 times in 6
+        return _MAKE_THE_CHANGE
+    # measured: after a result, the 1.5B model ended a rename with an empty reply
+    return Nudge(
+        "Go on: make the next call the task needs, or, if it is done, answer the user: "
+        + history[at]["content"].strip(),
+        "",
     )
 
 
@@ -274,27 +324,7 @@ def nudge_for(
             "edit_file",
         )
     if not reply.strip():
-        at = _prompt_at(history)
-        if at < 0 or at == len(history) - 1:
-            return None  # nothing done yet: an empty answer to the prompt itself stays one
-        if _edited(history):
-            # measured (bench runs replayed on a llama.cpp server, 6 samples each): after
-            # the last edit of a fix or of a rename, the 1.5B model's reply was empty 6
-            # times in 6; asked to "go on ... or answer the user: <the prompt>", it was
-            # empty again 5 times in 6 (else it wrote the plan once more); asked what it
-            # changed, it said so 6 times in 6. Before any edit the same question had it
-            # claim a change it never made, 6 times in 6: so only after one.
-            return Nudge(
-                "If the task is done, tell me in a sentence what you changed. If it is "
-                "not, make the next call.",
-                "",
-            )
-        # measured: after a result, the 1.5B model ended a rename with an empty reply
-        return Nudge(
-            "Go on: make the next call the task needs, or, if it is done, answer the user: "
-            + history[at]["content"].strip(),
-            "",
-        )
+        return _after_nothing(history, names)
     if parse_reply(reply, known).calls:
         return None
     echoed = _echoed(reply, history)
@@ -346,13 +376,7 @@ def nudge_for(
     if claim is not None and "edit_file" in names:
         # "I replaced nam with name" after a read, and nothing was written: it edited
         # nothing; asked for the edit, it gets the edit's grammar
-        return Nudge(
-            "You have not changed any file yet: no edit was made. Make the change now: "
-            'call edit_file. Write the <tool_call> block ({"name": "edit_file", '
-            '"arguments": {"path": ...}} then <old_content> and <new_content>) and nothing '
-            "else.",
-            "edit_file",
-        )
+        return _MAKE_THE_CHANGE
     if intent is None:
         return None
     # the first announcement that names something a tool does ("I will follow these
