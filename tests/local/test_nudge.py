@@ -77,6 +77,8 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
         "The current implementation subtracts. You should add `b` to `a` instead.",
         "To fix this, we need to change the `add` function to return the sum.",
         "Here's the corrected `calc.py`:\n\n```python\ndef add(a, b):\n    return a + b\n```",
+        "To rename it, you would need to edit these files directly. Here's how:",
+        "To rename it, I would follow these steps:\n\n1. Open greet.py and find nam.",
     ):
         said = nudge_for(claim, READ_GREET, TOOLS)
         assert said is not None
@@ -319,6 +321,8 @@ def test_saying_a_refusal_again_is_asked_for_the_call_again() -> None:
         "The edit was made to rename nam.",
         "The parameter nam was renamed to name.",
         "You should replace `nam` with `name` in both lines.",  # handed back to the user
+        "To rename it, you would need to edit the function definition.",
+        "To rename it, I would follow these steps:\n\n1. Open greet.py.",
     ):
         said = nudge_for(claim, MISSED, TOOLS)
         assert said is not None

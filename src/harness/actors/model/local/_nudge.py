@@ -11,8 +11,9 @@ turn, after a short user line naming the tool to use; with the call grammar on, 
 generation is bound by the grammar of a call to that tool from its first token, since
 measured, asked in words the model described the call again instead of writing it (0 calls
 in 8 nudged replies). A reply that only says the user's question again is asked, once, for
-the answer, bound to nothing. An empty reply after a tool result is asked what it changed
-when an edit was made, for the edit when a change was asked for and a file read, and else
+the answer, bound to nothing. An empty reply after a tool result is asked, in a task that asks
+for a change, for a refused edit again when its refusal showed the file, or for the edit
+when none was made and a file was read; else what it changed when an edit was made; else
 to go on.
 
 Creating and writing are left out on purpose: a model nudged to "create" a file it could
@@ -61,9 +62,11 @@ _CHANGED = re.compile(
     r"|\b(changes?|edits?) (were|was|have been|has been) (made|applied)\b"
     # the change handed back to the user: "You should replace `return a - b` with …",
     # "To fix this, we need to change the mul function",
-    # "You should add `b` to `a` instead", "Here's the corrected `calc.py`:"
-    r"|\b([Yy]ou|[Ww]e) (should|need to|can|must|have to|will need to) "
-    r"(replace|change|fix|edit|modify|update|rename|correct|add|remove)\b"
+    # "You should add `b` to `a` instead", "Here's the corrected `calc.py`:",
+    # "you would need to edit these files directly", "I would follow these steps: 1. Open"
+    r"|\b([Yy]ou|[Ww]e) (should|need to|can|must|have to|will need to|would need to|"
+    r"would have to) (replace|change|fix|edit|modify|update|rename|correct|add|remove)\b"
+    r"|\bI would (follow these steps|replace|change|fix|edit|modify|update|rename|correct)\b"
     r"|\b[Hh]ere(?:'s| is) the (corrected|fixed|updated|modified)\b"
 )
 # a prompt that asks for a change: only then is a claimed one taken at its word ("the bug
