@@ -284,6 +284,24 @@ def test_an_empty_reply_after_a_refused_edit_that_showed_the_file_is_asked_for_i
     assert "what you changed" not in line.text  # the rename is not done
 
 
+def test_an_earlier_result_said_again_after_the_edit_is_asked_what_it_changed() -> None:
+    refusal = (
+        "The call was not run: calc.py was not read in this session, and edit_file "
+        "changes only a file that was: read it first with read_file, then edit it."
+    )
+    history = [
+        FIXED[0],
+        FIXED[1],
+        {"role": "user", "content": f"<tool_response>\n{refusal}\n</tool_response>"},
+        *FIXED[1:],
+    ]
+    line = nudge_for(refusal, history, TOOLS)
+    assert line is not None
+    assert "what you changed" in line.text
+    # before any edit the same words are left to the other rules
+    assert nudge_for(refusal, history[:3], TOOLS) != line
+
+
 def test_no_tools_no_nudge() -> None:
     assert nudge_for("I will read calc.py.", ASK, ()) is None
 

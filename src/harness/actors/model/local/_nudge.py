@@ -258,6 +258,13 @@ _MAKE_THE_CHANGE = Nudge(
 )
 
 
+_WHAT_CHANGED = Nudge(
+    "If the task is done, tell me in a sentence what you changed. If it is not, make the "
+    "next call.",
+    "",
+)
+
+
 def _call_again(tool: str) -> Nudge:
     example = json.dumps({"name": tool, "arguments": {}})[:-2]
     return Nudge(
@@ -287,11 +294,7 @@ def _after_nothing(history: Sequence[dict[str, str]], names: Sequence[str]) -> N
         # wrote the plan once more); asked what it changed, it said so 6 times in 6.
         # Before any edit the same question had it claim a change it never made, 6 times
         # in 6: so only after one.
-        return Nudge(
-            "If the task is done, tell me in a sentence what you changed. If it is not, "
-            "make the next call.",
-            "",
-        )
+        return _WHAT_CHANGED
     if editing and last_read(history) is not None:
         # measured (replayed, 6 samples each): asked for a rename, the model read util.py
         # and wrote nothing; asked to "go on", nothing again 5 times in 6 (else how the
@@ -360,6 +363,13 @@ def nudge_for(
     if previous and previous[-1] in names and _repeats_result(reply, last):
         # the result said again in place of the next step: that call again, done right
         return _call_again(previous[-1])
+    if _edited(history) and any(
+        _repeats_result(reply, m["content"]) for m in _since_prompt(history) if m["role"] == "user"
+    ):
+        # measured (bench local-tasks, rename-param): after the edit that did the task, the
+        # 1.5B model's answer was an earlier refusal said again ("The call was not run:
+        # greet.py was not read in this session …"), 2 runs in 3
+        return _WHAT_CHANGED
     if intent is None and asked:
         # "I read the file and found the code." with no call made: it read nothing
         intent = _CLAIM.search(reply)
