@@ -117,6 +117,40 @@ async def test_a_model_held_to_strict_writes_edits_only_what_it_has_seen(
     assert (workspace / "new.py").read_text() == "x = 1\n"
 
 
+async def test_a_path_under_the_workspace_name_is_seen_as_the_file_it_names(
+    session_factory, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "greet.py").write_text("def greet(nam):\n    return nam\n")
+    ws = workspace.name
+    model.add(
+        # not read under either name: refused
+        reply("", call("edit_file", path=f"{ws}/greet.py", old_text="nam", new_text="name")),
+        reply("", call("read_file", path=f"{ws}/greet.py")),
+        reply(
+            "",
+            call(
+                "edit_file",
+                path="greet.py",
+                old_text="def greet(nam):\n    return nam",
+                new_text="def greet(name):\n    return name",
+            ),
+        ),
+        reply("Done."),
+    )
+    async with session_factory(strict_writes=True) as s:
+        events = s.events()
+        with trio.fail_after(30):
+            await s.run("rename nam to name in greet.py")
+        seen = drain(events)
+    assert [d[:2] for d in _finished(seen)] == [
+        ("edit_file", False),
+        ("read_file", True),
+        ("edit_file", True),
+    ]
+    assert (workspace / "greet.py").read_text() == "def greet(name):\n    return name\n"
+    assert not (workspace / ws).exists()
+
+
 def test_by_default_only_the_embedded_model_is_held_to_strict_writes() -> None:
     assert not LoopConfig(workspace="/w", provider="openai").writes_strictly()
     assert LoopConfig(workspace="/w", provider="local").writes_strictly()

@@ -330,3 +330,52 @@ def test_both_ends_of_a_copy_are_checked(tmp_path: Path, tool: str) -> None:
     assert p.decide(tool, into).action == "deny"
     p.allow_always(tool, out)
     assert p.decide(tool, out).action == "allow"
+
+
+# --- 7. a path is matched by the place it names, however it is written ----------------
+
+
+def _spellings(ws: Path) -> list[str]:
+    return [
+        "secret.py",
+        "./secret.py",
+        "src/../secret.py",
+        "src//../secret.py",
+        str(ws / "secret.py"),
+        f"{ws.name}/secret.py",  # the workspace's own name as a first folder
+        "link.py",  # a symlink to it
+    ]
+
+
+@pytest.mark.parametrize("tool", ["read_file", "edit_file", "write_file", "delete_path"])
+def test_a_deny_rule_for_a_file_covers_every_spelling_of_it(tmp_path: Path, tool: str) -> None:
+    p = perms(tmp_path, deny=[f"{tool}(secret.py)"], mode="auto")
+    ws = tmp_path / "ws"
+    (ws / "src").mkdir()
+    (ws / "secret.py").write_text("key = 1\n")
+    (ws / "link.py").symlink_to("secret.py")
+    for path in _spellings(ws):
+        assert p.decide(tool, {"path": path}).action == "deny", path
+    assert p.decide(tool, {"path": "other.py"}).action == "allow"
+
+
+def test_an_allow_rule_covers_a_path_only_where_it_leads(tmp_path: Path) -> None:
+    p = perms(tmp_path, allow=["edit_file(src/*)"])
+    ws = tmp_path / "ws"
+    (ws / "src").mkdir()
+    (ws / "secret.py").write_text("key = 1\n")
+    (ws / "src" / "link.py").symlink_to("../secret.py")
+    for path in ["src/a.py", "./src/a.py", str(ws / "src" / "a.py"), "src/x/../a.py"]:
+        assert p.decide("edit_file", {"path": path}).action == "allow", path
+    for path in ["src/../secret.py", "src/link.py", "./src/../../ws/secret.py"]:
+        assert p.decide("edit_file", {"path": path}).action == "ask", path
+
+
+def test_always_saves_the_place_a_path_names(tmp_path: Path) -> None:
+    p = perms(tmp_path)
+    (tmp_path / "ws" / "src").mkdir()
+    call = {"path": "./src/../src/a.py"}
+    assert p.always_rule("edit_file", call) == "edit_file(src/a.py)"
+    assert [str(r) for r in p.allow_always("edit_file", call)] == ["edit_file(src/a.py)"]
+    assert p.decide("edit_file", {"path": "src/a.py"}).action == "allow"
+    assert p.decide("edit_file", call).action == "allow"

@@ -25,12 +25,34 @@ def _refusal(call: Call, name: str, **args: object) -> str:
     return out.output
 
 
-def test_a_path_written_from_the_workspace_name_names_the_real_one(call: Call) -> None:
+def test_a_path_written_from_the_workspace_name_is_the_file_it_means(call: Call, ws: Path) -> None:
+    # measured: the 1.5B model read project/greet.py five times, each answered "does
+    # not exist; did you mean greet.py?", until the repeat cap ended the run
+    read = call("read_file", path="project/calc.py")
+    assert read.ok
+    assert read.data["path"] == "calc.py"
+    assert "return a - b" in read.output
+    edit = call("edit_file", path="project/calc.py", old_text="a - b", new_text="a + b")
+    assert edit.ok
+    assert edit.data["paths"] == ["calc.py"]
+    assert (ws / "calc.py").read_text() == "def add(a, b):\n    return a + b\n"
+    assert not (ws / "project").exists()
+    assert call("list_dir", path="project/pkg").ok
+    assert "deep/" in call("list_dir", path="project/pkg").output
+    # a path with no file at its end is not read as another one
+    said = _refusal(call, "read_file", path="project/nothing.py")
+    assert said == "project/nothing.py does not exist"
+
+
+def test_a_real_folder_of_the_workspace_name_is_a_folder_like_any_other(
+    call: Call, ws: Path
+) -> None:
+    (ws / "project").mkdir()
     said = _refusal(call, "read_file", path="project/calc.py")
     assert said == "project/calc.py does not exist; did you mean calc.py?"
     said = _refusal(call, "edit_file", path="project/calc.py", old_text="-", new_text="+")
     assert said == "project/calc.py does not exist; did you mean calc.py?"
-    assert "did you mean calc.py?" in _refusal(call, "list_dir", path="project/calc.py")
+    assert (ws / "calc.py").read_text().startswith("def add(a, b):\n    return a - b")
 
 
 def test_a_file_of_that_name_elsewhere_is_named(call: Call) -> None:

@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
+from harness.actors.tools import unalias
 from harness.messages.model import ChatMessage
 
 __all__ = ["SeenFiles"]
@@ -49,17 +51,23 @@ class SeenFiles:
             for call in msg.tool_calls:
                 self.saw(call.name, call.arguments, ok=True)
 
-    def _key(self, path: object) -> str | None:
+    def _key(self, path: object, tool: str = "") -> str | None:
+        """The real path a call's *path* names, as the tool resolves it."""
         if not isinstance(path, str) or not path.strip():
             return None
-        return os.path.realpath(os.path.join(self.workspace, path.strip()))
+        root = os.path.realpath(self.workspace)
+        lexical = os.path.normpath(os.path.join(root, path.strip()))
+        rel = os.path.relpath(lexical, root)
+        if tool != "write_file" and not rel.startswith(".."):
+            lexical = os.path.join(root, unalias(Path(root), rel.replace(os.sep, "/")))
+        return os.path.realpath(lexical)
 
     def saw(
         self, tool: str, args: Mapping[str, Any], ok: bool, data: Mapping[str, Any] | None = None
     ) -> None:
         """Note a finished call: a read, write or edit that worked shows the file; an
         edit's ``shows`` (the files its note quotes) show those in part."""
-        key = self._key(args.get("path")) if ok and tool in _SEEING else None
+        key = self._key(args.get("path"), tool) if ok and tool in _SEEING else None
         if key is not None:
             self._seen.add(key)
         shows = (data or {}).get("shows") if ok and tool == "edit_file" else None
@@ -71,7 +79,7 @@ class SeenFiles:
         """Why a ``write_file`` or (strict) ``edit_file`` call may not run (a clause, no
         full stop). ``None`` for every other call, and when it may (the tool itself
         still checks the path)."""
-        key = self._key(args.get("path")) if tool in ("write_file", "edit_file") else None
+        key = self._key(args.get("path"), tool) if tool in ("write_file", "edit_file") else None
         if key is None:
             return None
         if tool == "write_file":

@@ -63,6 +63,7 @@ def _tool(
         secret_args=secret_args,
         also_match=also_match,
         place_arg=place_arg,
+        paths=main_arg in ("path", "source"),
     )
 
 

@@ -110,7 +110,8 @@ def _changed_paths(ws: Workspace, name: str, args: dict[str, Any]) -> list[str]:
     keys = {"move_file": ("source", "destination"), "copy_file": ("destination",)}.get(
         name, ("path",)
     )
-    return [ws.rel(ws.resolve(args[k])) for k in keys]
+    alias = name != "write_file"  # as the tools resolve them
+    return [ws.rel(ws.resolve(args[k], alias=alias)) for k in keys]
 
 
 QUICK_READ_LIMIT = 64 * 1024

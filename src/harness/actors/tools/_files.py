@@ -107,15 +107,15 @@ def atomic_write(real: Path, text: str) -> None:
         raise
 
 
-def _target(ws: Workspace, path: str) -> tuple[Path, str]:
-    lexical = ws.resolve(path)
+def _target(ws: Workspace, path: str, *, alias: bool = True) -> tuple[Path, str]:
+    lexical = ws.resolve(path, alias=alias)
     real = Path(os.path.realpath(lexical))
     return real, ws.rel(lexical)
 
 
 def plan_write(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str | None, str]:
     """Check a write_file call: ``(real path, shown path, old text or None, new text)``."""
-    real, shown = _target(ws, args["path"])
+    real, shown = _target(ws, args["path"], alias=False)
     content: str = args["content"]
     size = len(content.encode("utf-8", "surrogatepass"))
     if size > MAX_WRITE_BYTES:

@@ -18,6 +18,8 @@ __all__ = [
     "is_protected",
     "names_config",
     "names_state",
+    "places",
+    "unalias",
 ]
 
 PROTECTED_DIRS = frozenset({".git", ".harness", "node_modules"})
@@ -81,6 +83,41 @@ def names_state(command: str, home: str | None = None) -> bool:
     return _NAMES_STATE.search(command) is not None or bool(home and home in command)
 
 
+def unalias(root: Path, rel: str) -> str:
+    """*rel* (workspace-relative, ``/`` separators) without a first folder named like the
+    workspace, when the workspace has no such folder and does have the rest: small models
+    write ``project/calc.py`` from the prompt's workspace line (measured: the 1.5B model
+    read ``project/greet.py`` five times, each answered "did you mean greet.py?"), and
+    there is no other file that path could mean."""
+    head, _, rest = rel.partition("/")
+    if (
+        rest
+        and head == root.name
+        and not os.path.lexists(root / head)
+        and os.path.lexists(root / rest)
+    ):
+        return rest
+    return rel
+
+
+def places(root: Path | None, path: str) -> list[str]:
+    """The workspace places *path* names, as permission rules see them: its lexical
+    place and its place without a folder named like the workspace (:func:`unalias`),
+    each also where its symlinks lead; relative to *root* with ``/`` separators (outside
+    it they start with ``..``), distinct. Without a workspace, the path normalized."""
+    text = path.strip()
+    if root is None:
+        return [posixpath.normpath(text)] if text else []
+    if not text:
+        return []
+    real_root = Path(os.path.realpath(root))
+    lexical = os.path.normpath(os.path.join(real_root, text))
+    alias = os.path.join(real_root, unalias(real_root, os.path.relpath(lexical, real_root)))
+    out = [lexical, os.path.realpath(lexical), alias, os.path.realpath(alias)]
+    rels = (os.path.relpath(p, real_root).replace(os.sep, "/") for p in out)
+    return list(dict.fromkeys(rels))
+
+
 class Workspace:
     """A workspace root and the rules for paths inside it.
 
@@ -93,12 +130,22 @@ class Workspace:
         if not self.root.is_dir():
             raise ToolError(f"workspace {root} is not a folder")
 
-    def resolve(self, path: str, *, allow_root: bool = False, check_protected: bool = True) -> Path:
+    def resolve(
+        self,
+        path: str,
+        *,
+        allow_root: bool = False,
+        check_protected: bool = True,
+        alias: bool = True,
+    ) -> Path:
         """The real path of *path*, refused unless it stays inside the workspace.
 
         Refused: empty paths, absolute paths outside the workspace, ``..`` that
         escapes, symlinks (anywhere on the way) that resolve outside, protected
-        paths, and the root itself unless *allow_root*.
+        paths, and the root itself unless *allow_root*. With *alias*, a first folder
+        named like the workspace is dropped when there is no such folder and the rest
+        exists (:func:`unalias`); ``write_file`` turns it off, so that a path meant as a
+        new file never overwrites another.
         """
         if not isinstance(path, str) or not path.strip():
             raise ToolError("path is empty; give a path relative to the workspace root")
@@ -117,6 +164,8 @@ class Workspace:
             lexical = Path(os.path.normpath(self.root / raw))
             if not _inside(lexical, self.root):
                 raise ToolError(f"{raw} escapes the workspace with '..'")
+        if alias and _inside(lexical, self.root):
+            lexical = self.root / unalias(self.root, self.rel(lexical))
         real = Path(os.path.realpath(lexical))
         if not _inside(real, self.root):
             raise ToolError(f"{raw} is a symlink that resolves outside the workspace")

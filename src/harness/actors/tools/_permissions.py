@@ -5,7 +5,10 @@ matched against the call's main argument: ``read_file``, ``run_cmd(git status)``
 ``write_file(src/*)``, ``mcp__github__*``. ``*`` matches any text (``/``
 included) and ``?`` one character, in the tool name and in the pattern. A
 pattern with no wildcard also covers ``<pattern> <more args>``, so
-``run_cmd(git status)`` allows ``git status --short``.
+``run_cmd(git status)`` allows ``git status --short``. A file tool's path is matched by
+the places in the workspace it names (:func:`~._jail.places`: ``./a.py``, ``b/../a.py``,
+the absolute path, a symlink's target): a deny rule for any of them denies, and allow
+rules must cover each.
 
 For shell tools an allow rule covers a command only when the parsed command has
 the rule's shape (the same simple commands, operators and redirections; the
@@ -50,7 +53,7 @@ from typing import Any, Literal
 import attrs
 
 from harness.actors.tools._bash import analyse, read_only
-from harness.actors.tools._jail import is_config, names_config, names_state
+from harness.actors.tools._jail import is_config, names_config, names_state, places
 from harness.actors.tools._rules import (
     SHELL_OPERATORS,
     PermissionFileError,
@@ -197,28 +200,31 @@ class Permissions:
 
         The exact main argument, which (having no wildcard) also covers the same
         command with more arguments: ``run_cmd(git status)``, ``write_file(src/a.py)``.
-        A compound command gives a rule for that exact command line (its shape must
-        match). A call without a main argument gives the bare tool name.
+        A path is written as its place in the workspace (``./src/a.py`` gives
+        ``src/a.py``). A compound command gives a rule for that exact command line (its
+        shape must match). A call without a main argument gives the bare tool name.
         """
-        spec = self._spec(name)
-        value = spec.main_value(arguments) if spec else None
-        if not value or not value.strip():
-            return name
-        return f"{name}({value.strip()})"
+        rules = self._always(name, arguments)
+        return rules[0] if rules else name
 
     def allow_always(self, name: str, arguments: Mapping[str, Any]) -> list[Rule]:
         """Remember an ``[a]lways`` answer: one rule for each value rules check (a
-        copy's source and destination). A change to harness's own configuration is
-        allowed that once and never saved as a rule."""
+        copy's source and destination; each place a path names). A change to harness's
+        own configuration is allowed that once and never saved as a rule."""
         spec = self._spec(name)
         if spec is None or self._config_change(spec, arguments) is not None:
             return []
-        rules = [self.add("allow", self.always_rule(name, arguments))]
-        for arg in spec.also_match:
-            value = arguments.get(arg)
-            if isinstance(value, str) and value.strip():
-                rules.append(self.add("allow", f"{name}({value.strip()})"))
-        return rules
+        return [self.add("allow", rule) for rule in self._always(name, arguments) or [name]]
+
+    def _always(self, name: str, arguments: Mapping[str, Any]) -> list[str]:
+        spec = self._spec(name)
+        if spec is None:
+            return []
+        values = spec.checked_values(arguments)
+        if spec.paths:
+            values = self._places(spec, values)
+        texts = (v.strip() for v in values if isinstance(v, str) and v.strip())
+        return [f"{name}({text})" for text in dict.fromkeys(texts)]
 
     def _spec(self, name: str) -> ToolSpec | None:
         try:
@@ -261,8 +267,9 @@ class Permissions:
         spec = self._spec(name)
         values: list[str | None] = spec.checked_values(arguments) if spec else [None]
         shell = spec is not None and spec.kind == "shell"
+        seen = self._places(spec, values)
         for rule, source in self.rules.deny:
-            if any(deny_matches(rule, name, value, shell) for value in values):
+            if any(deny_matches(rule, name, value, shell) for value in [*values, *seen]):
                 return Decision("deny", f"denied by rule {rule} ({source})", str(rule))
         if spec is None:
             if not name.startswith("mcp__"):
@@ -304,13 +311,25 @@ class Permissions:
                 return Decision("ask", why)
         if self.mode == "auto":
             return Decision("allow", "auto mode")
-        matched = self._allowed(name, values, shell)
+        matched = self._allowed(name, seen if spec is not None and spec.paths else values, shell)
         if matched is not None:
             rule, source = matched
             return Decision("allow", f"allowed by rule {rule} ({source})", str(rule))
         if self.mode == "deny":
             return Decision("deny", f"{name} needs approval and the permission mode is deny")
         return Decision("ask", f"{name} needs approval")
+
+    def _places(self, spec: ToolSpec | None, values: list[str | None]) -> list[str | None]:
+        """The workspace places a path tool's values name (:func:`~._jail.places`): a deny
+        rule for any of them denies, and allow rules must cover every one, so that
+        ``./secret.py``, ``src/../secret.py``, the absolute path or a symlink to it is
+        matched as ``secret.py``. Nothing for other tools."""
+        if spec is None or not spec.paths:
+            return []
+        out: list[str | None] = []
+        for value in values:
+            out.extend(places(self.workspace, value) if value else [None])
+        return out
 
     def _inside(self, place: str) -> bool:
         """Whether a folder named by a call stays inside the workspace (lexically, and

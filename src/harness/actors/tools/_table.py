@@ -122,6 +122,9 @@ class ToolSpec:
         place_arg: the argument naming the folder the call runs in. When it is given
             and is not the workspace root, the main value is ``cd DIR && <main>``: a
             command run in another folder is a different command.
+        paths: the main and ``also_match`` arguments name workspace paths, which rules
+            match by the place they name (``./a.py``, ``b/../a.py`` and the absolute
+            path are all ``a.py``), not by how they are written.
     """
 
     name: str
@@ -134,6 +137,7 @@ class ToolSpec:
     secret_args: tuple[str, ...] = ()
     also_match: tuple[str, ...] = ()
     place_arg: str | None = None
+    paths: bool = False
 
     def __attrs_post_init__(self) -> None:
         if not self.name or any(c.isspace() or c in "()" for c in self.name):
