@@ -151,6 +151,38 @@ async def test_a_path_under_the_workspace_name_is_seen_as_the_file_it_names(
     assert not (workspace / ws).exists()
 
 
+async def test_a_refusal_to_edit_unread_is_left_out_once_the_file_is_read(
+    session_factory, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    (workspace / "other.py").write_text("x = 1\n")
+    model.add(
+        reply(
+            "I will fix it.",
+            call("edit_file", path="calc.py", old_text="a + b", new_text="a + b + 1"),
+            call("edit_file", path="other.py", old_text="x = 1", new_text="x = 2"),
+        ),
+        reply("", call("read_file", path="./calc.py")),
+        reply("", call("edit_file", path="calc.py", old_text="a - b", new_text="a + b")),
+        reply("I changed a - b to a + b in calc.py."),
+    )
+    async with session_factory(strict_writes=True, tool_protocol="text") as s:
+        with trio.fail_after(30):
+            result = await s.run("fix add in calc.py")
+    assert result.ok
+    assert (workspace / "calc.py").read_text() == "def add(a, b):\n    return a + b\n"
+    texts = ["\n".join(m["content"] for m in r["messages"]) for r in model.requests]
+    # before the read the model is told why its edit did not run
+    assert "calc.py was not read in this session" in texts[1]
+    assert "a + b + 1" in texts[1]
+    # after it, that edit and its refusal are gone; other.py, still unread, keeps its own
+    for text in texts[2:]:
+        assert "calc.py was not read in this session" not in text
+        assert "a + b + 1" not in text
+        assert "other.py was not read in this session" in text
+    assert "return a - b" in texts[2]
+
+
 def test_by_default_only_the_embedded_model_is_held_to_strict_writes() -> None:
     assert not LoopConfig(workspace="/w", provider="openai").writes_strictly()
     assert LoopConfig(workspace="/w", provider="local").writes_strictly()

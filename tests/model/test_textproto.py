@@ -117,3 +117,30 @@ def test_prompt_says_files_are_seen_only_through_tools_and_lists_what_each_does(
     assert "- read_file: Read a file.\n- write_file: Write a file.\n- edit_file: Replace text." in (
         prompt
     )
+
+
+def test_a_call_refused_until_its_file_was_read_is_left_out_after_the_read() -> None:
+    refusal = (
+        "The call was not run: a was not read in this session, and edit_file changes only "
+        "a file that was: read it first with read_file, then edit it."
+    )
+    edit = ToolCall("1", "edit_file", {"path": "a", "old_text": "x", "new_text": "y"})
+    history = [
+        ChatMessage("user", "fix a"),
+        ChatMessage("assistant", "I will edit a.", tool_calls=(edit,)),
+        ChatMessage("tool", refusal, tool_call_id="1", name="edit_file"),
+    ]
+    before = render_text_history(history, TOOLS)
+    assert refusal in before[-1].content
+    history += [
+        ChatMessage("assistant", "", tool_calls=(ToolCall("2", "read_file", {"path": "./a"}),)),
+        ChatMessage("tool", "x = 1", tool_call_id="2", name="read_file"),
+    ]
+    after = render_text_history(history, TOOLS)
+    assert [m.role for m in after] == ["user", "assistant", "user"]
+    assert after[1].content.startswith('<tool_call>{"name": "read_file"')
+    assert after[2].content == "<tool_response>\nx = 1\n</tool_response>"
+    # a refusal of another kind stays
+    denied = "The call was not run: denied by rule edit_file(a) (<session>)."
+    history[2] = ChatMessage("tool", denied, tool_call_id="1", name="edit_file")
+    assert denied in render_text_history(history, TOOLS)[2].content

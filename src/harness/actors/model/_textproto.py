@@ -4,13 +4,15 @@ Models without native tool support are told about the tools in the system prompt
 them by writing ``<tool_call>`` blocks. Their history is rendered to match: an assistant's
 calls become those blocks again (file bodies in tags, verbatim), and tool results go back
 as a user message wrapped in ``<tool_response>`` (measured: small models repeat a call
-when its result comes back through their template's tool role).
+when its result comes back through their template's tool role). A call refused until its
+file was read is left out once the file has been (:func:`_settled`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import posixpath
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from harness.actors.model._bodytags import BODY_ALIASES
@@ -195,6 +197,8 @@ def render_text_history(
     messages in ``<tool_response>`` tags, consecutive same-role messages merged, and
     thinking left out."""
     by_name = {t.name: t for t in tools}
+    messages = list(messages)
+    settled = _settled(messages)
     out: list[ChatMessage] = []
 
     def add(role: str, text: str) -> None:
@@ -205,11 +209,46 @@ def render_text_history(
 
     for msg in messages:
         if msg.role == "tool":
-            add("user", f"<tool_response>\n{msg.content}\n</tool_response>")
+            if msg.tool_call_id not in settled:
+                add("user", f"<tool_response>\n{msg.content}\n</tool_response>")
         elif msg.role == "assistant":
+            calls = [c for c in msg.tool_calls if c.id not in settled]
+            if msg.tool_calls and not calls:
+                continue  # its text was the lead-in to the call left out
             parts = [msg.content] if msg.content else []
-            parts += [render_call(c, by_name.get(c.name)) for c in msg.tool_calls]
+            parts += [render_call(c, by_name.get(c.name)) for c in calls]
             add("assistant", "\n".join(parts))
         else:
             add(msg.role, msg.content)
     return tuple(out)
+
+
+# harness's answer to a write or edit of a file the model has not read (conversation's
+# seen files): "The call was not run: … read it first with read_file …"
+_NOT_RUN = "The call was not run: "
+_READ_FIRST = "read it first with read_file"
+
+
+def _settled(messages: Sequence[ChatMessage]) -> set[str]:
+    """The ids of calls refused until their file was read, where a later ``read_file``
+    of that file ran. Measured (bench local-tasks, rename-param): after the read and the
+    edit that did the task, the 1.5B model's answer began with the refusal said again, 2
+    runs in 3; and in fix-line, shown its own unread edit of ``add`` as ``a + b``, it
+    carried that belief into the edit after the read. Once read, the refusal says
+    nothing the model still needs."""
+    calls: dict[str, str] = {}  # call id -> the path it named
+    refused: dict[str, list[str]] = {}  # path -> ids of calls refused until it was read
+    out: set[str] = set()
+    for msg in messages:
+        for call in msg.tool_calls:
+            path = call.arguments.get("path")
+            if isinstance(path, str) and path.strip():
+                calls[call.id] = posixpath.normpath(path.strip())
+        if msg.role != "tool" or msg.tool_call_id not in calls:
+            continue
+        path = calls[msg.tool_call_id]
+        if msg.content.startswith(_NOT_RUN) and _READ_FIRST in msg.content:
+            refused.setdefault(path, []).append(msg.tool_call_id)
+        elif msg.name == "read_file" and not msg.content.startswith(_NOT_RUN):
+            out.update(refused.pop(path, ()))
+    return out
