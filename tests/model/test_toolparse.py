@@ -297,6 +297,21 @@ def test_body_blocks_after_a_bare_object_feed_the_call() -> None:
     assert "cut off inside <new_content>" in (cut.calls[0].parse_error or "")
 
 
+def test_a_body_block_on_the_line_of_a_bare_object_feeds_the_call() -> None:
+    # the 1.5B Qwen's whole reply in a bench local-tasks run, which was taken for prose
+    bare = (
+        '{"name": "write_file", "arguments": {"path": "calc.py"}}<content>\n'
+        "def add(a, b):\n    return a + b\n</content>"
+    )
+    parsed = parse_reply(bare, {"write_file": ("path", "content")})
+    [call] = parsed.calls
+    assert call.arguments == {"path": "calc.py", "content": "def add(a, b):\n    return a + b\n"}
+    assert parsed.text == ""
+    # prose after the object on its line still quotes it
+    quoted = '{"name": "write_file", "arguments": {"path": "calc.py"}} is how I would call it'
+    assert parse_reply(quoted, {"write_file": ("path", "content")}).calls == ()
+
+
 def test_a_content_block_after_a_cut_off_fence_call_is_refused() -> None:
     cut = GEMMA_WRITE.split("</content>")[0]
     parsed = parse_reply(cut, KNOWN, complete=False)

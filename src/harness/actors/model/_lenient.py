@@ -182,7 +182,8 @@ def bare_calls(
     text: str, known: Collection[str], *, complete: bool, params_of: dict[str, Collection[str]]
 ) -> ParsedReply:
     """*text* split into prose and the ``{"name": ...}`` objects that start a line, end
-    one and name a *known* tool (an object with prose after it on its line is quoted)."""
+    one (or go on with a body tag) and name a *known* tool (an object with prose after it
+    on its line is quoted)."""
     calls: list[ParsedCall] = []
     kept: list[str] = []
     pos = 0
@@ -197,7 +198,7 @@ def bare_calls(
             continue
         line_end = text.find("\n", end)
         tail = text[end : len(text) if line_end == -1 else line_end]
-        if tail.strip():
+        if tail.strip() and _BODY_AFTER_RE.match(text, end) is None:
             continue  # prose continues on the same line: this object is quoted, not called
         name, args, more, err = normalize_call(value)
         if name not in known:
