@@ -103,7 +103,26 @@ def test_search_text_truncates_with_counts(ws: Path, call: Call) -> None:
 def test_search_text_refuses_bad_input(ws: Path, call: Call) -> None:
     assert "bad regular expression" in call("search_text", pattern="(", regex=True).output
     assert "escapes" in call("search_text", pattern="x", path="..").output
-    assert "does not exist" in call("search_text", pattern="x", path="nope").output
+
+
+def test_a_folder_that_does_not_exist_is_searched_for_as_the_workspace(
+    ws: Path, call: Call
+) -> None:
+    (ws / "dates.py").write_text("def parse_date(text):\n    return text\n")
+    out = call("search_text", pattern="def parse_date", path="src")
+    assert out.ok
+    assert out.output == (
+        "(src does not exist, so the whole workspace was searched)\n"
+        "dates.py:1:def parse_date(text):"
+    )
+    found = call("find_files", pattern="dates.py", path="src/lib")
+    assert found.ok
+    assert found.output == (
+        "(src/lib does not exist, so the whole workspace was searched)\ndates.py"
+    )
+    assert (
+        call("search_text", pattern="def parse_date").output == "dates.py:1:def parse_date(text):"
+    )
 
 
 def test_search_text_clips_long_lines(ws: Path, call: Call) -> None:
