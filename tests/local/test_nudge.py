@@ -79,6 +79,10 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
         "Here's the corrected `calc.py`:\n\n```python\ndef add(a, b):\n    return a + b\n```",
         "To rename it, you would need to edit these files directly. Here's how:",
         "To rename it, I would follow these steps:\n\n1. Open greet.py and find nam.",
+        # measured in bench local-tasks (fix-line), the run's last words
+        "To fix the bug, you need to ensure that the `add` function correctly adds two "
+        "numbers. The correct implementation should be:\n\n```python\ndef add(a, b):\n```",
+        "The correct version of the line would be `return a + b`.",
     ):
         said = nudge_for(claim, READ_GREET, TOOLS)
         assert said is not None
@@ -434,3 +438,50 @@ def test_a_claimed_change_counts_only_when_the_prompt_asks_for_one(prompt: str, 
     ]
     line = nudge_for("add subtracts. You should replace a - b with a + b.", history, TOOLS)
     assert (line is not None and line.tool == "edit_file") is asks
+
+
+READ_CALC = [
+    *ASK,
+    {
+        "role": "assistant",
+        "content": '<tool_call>{"name": "read_file", "arguments": {"path": "calc.py"}}</tool_call>',
+    },
+    {
+        "role": "user",
+        "content": "<tool_response>\n1:08|def add(a, b):\n2:37|    return a - b\n</tool_response>",
+    },
+]
+
+
+def test_an_answer_that_skips_a_yes_or_no_question_is_asked_it() -> None:
+    # measured in bench local-tasks (find-bug), 3 runs in 4
+    for reply in (
+        "The `calc.py` file defines two functions: `add(a, b)` and `mul(a, b)`, which "
+        "perform addition and multiplication, respectively.",
+        "The function `add` subtracts `b` from `a`, and the function `mul` multiplies them.",
+    ):
+        said = nudge_for(reply, READ_CALC, TOOLS)
+        assert said is not None
+        assert said.text == (
+            'You have not answered "Is there a bug?" Code that does not do what its name '
+            "says is a bug. Look at each function in the file above and answer now."
+        )
+        assert said.tool == ""
+    told = [{"role": "user", "content": "Read calc.py and tell me if add is correct."}]
+    said = nudge_for("The function add subtracts b from a.", [*told, *READ_CALC[1:]], TOOLS)
+    assert said is not None
+    assert said.text.startswith("You have not said whether add is correct. Code that")
+    # a verdict, either way, is an answer
+    for reply in (
+        "Yes: add subtracts b from a.",
+        "add subtracts b from a, which is not what its name says.",
+        "There is no bug.",
+        "add looks correct to me.",
+    ):
+        assert nudge_for(reply, READ_CALC, TOOLS) is None, reply
+    # so is any answer to a question that is not whether code is right, and one before
+    # any call
+    for prompt in ("What does calc.py do?", "Does calc.py define mul?"):
+        asked = [{"role": "user", "content": prompt}, *READ_CALC[1:]]
+        assert nudge_for("It defines add and mul.", asked, TOOLS) is None
+    assert nudge_for("calc.py defines add and mul.", ASK, TOOLS) is None
