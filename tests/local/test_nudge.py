@@ -485,3 +485,33 @@ def test_an_answer_that_skips_a_yes_or_no_question_is_asked_it() -> None:
         asked = [{"role": "user", "content": prompt}, *READ_CALC[1:]]
         assert nudge_for("It defines add and mul.", asked, TOOLS) is None
     assert nudge_for("calc.py defines add and mul.", ASK, TOOLS) is None
+
+
+def test_a_file_no_result_named_in_an_answer_to_where_is_asked_to_be_found() -> None:
+    asked = [
+        {"role": "user", "content": "Which file defines the function parse_date?"},
+        {
+            "role": "assistant",
+            "content": '<tool_call>{"name": "find_files", "arguments": {"pattern": '
+            '"parse_date"}}</tool_call>',
+        },
+        {"role": "user", "content": "<tool_response>\nno files match parse_date\n</tool_response>"},
+    ]
+    # measured in bench local-tasks (search-def)
+    said = nudge_for("The file that defines `parse_date` is `src/parser.py`.", asked, TOOLS)
+    assert said is not None
+    assert said.text.startswith("No tool result above names src/parser.py, so that answer")
+    assert said.tool == "search_text"
+    # a file a result named is an answer, wherever it sits
+    found = [
+        *asked[:2],
+        {
+            "role": "user",
+            "content": "<tool_response>\ndates.py:1:def parse_date(text):\n</tool_response>",
+        },
+    ]
+    assert nudge_for("It is defined in `dates.py`.", found, TOOLS) is None
+    assert nudge_for("src/dates.py", found, TOOLS) is None  # the name was seen
+    # and a question that is not where something is takes any answer
+    other = [{"role": "user", "content": "How do I parse a date?"}, *asked[1:]]
+    assert nudge_for("Use `dateutil.py` from PyPI.", other, TOOLS) is None

@@ -15,7 +15,8 @@ the answer, bound to nothing. An empty reply after a tool result is asked, in a 
 for a change, for a refused edit again when its refusal showed the file, or for the edit
 when none was made and a file was read; else what it changed when an edit was made; else
 to go on. An answer after a read that skips the prompt's question whether the code is right
-("Is there a bug?") is asked it, with what a bug is.
+("Is there a bug?") is asked it, with what a bug is; one to a question where something is
+that names a file nothing in the conversation named is asked to find it first.
 
 Creating and writing are left out on purpose: a model nudged to "create" a file it could
 not find would write an invented one.
@@ -150,6 +151,28 @@ def _echoed(reply: str, history: Sequence[dict[str, str]]) -> str | None:
     if not asked or not said.startswith(asked):
         return None
     return prompt.strip() if len(said.replace(asked, "").strip()) < 20 else None
+
+
+# a question that asks where something is: "Which file defines parse_date?"
+_ASKS_WHERE = re.compile(
+    r"\b(which|what) (file|module|folder|directory)\b|\bwhere\b[^.?!\n]*\b(defined|declared|set)\b",
+    re.I,
+)
+# a file name in an answer: "src/parser.py", "`dates.py`"
+_FILE_NAME = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]{1,5})\b")
+
+
+def _guessed_file(reply: str, history: Sequence[dict[str, str]], at: int) -> str | None:
+    """The first file *reply* names that nothing before it did, when the prompt asked
+    where something is."""
+    if _ASKS_WHERE.search(history[at]["content"]) is None:
+        return None
+    said = "\n".join(m["content"] for m in history)
+    for m in _FILE_NAME.finditer(reply):
+        name = m.group(1)
+        if name not in said and name.rsplit("/", 1)[-1] not in said:
+            return name
+    return None
 
 
 # a question whether code is right: "Is there a bug?", "tell me if add is correct"
@@ -430,6 +453,19 @@ def nudge_for(
         # "I replaced nam with name" after a read, and nothing was written: it edited
         # nothing; asked for the edit, it gets the edit's grammar
         return _MAKE_THE_CHANGE
+    guessed = _guessed_file(reply, history, at) if previous and at >= 0 else None
+    finder = next((t for t in ("search_text", "find_files") if t in names), None)
+    if intent is None and guessed is not None and finder is not None:
+        # measured (bench local-tasks, search-def): asked which file defines parse_date,
+        # the 1.5B model searched, found nothing (a file-name search, or a folder that
+        # does not exist) and answered "src/parser.py", a file no result had named
+        example = json.dumps({"name": finder, "arguments": {}})[:-2]
+        return Nudge(
+            f"No tool result above names {guessed}, so that answer is a guess. Find the "
+            f"file first: call {finder}. Write the <tool_call> block ({example}...) and "
+            "nothing else.",
+            finder,
+        )
     unanswered = _unanswered(reply, history[at]["content"]) if previous and at >= 0 else None
     if intent is None and unanswered is not None and last_read(history) is not None:
         # measured (bench local-tasks, find-bug): asked "What does calc.py do? Is there a
