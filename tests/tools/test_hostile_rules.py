@@ -379,3 +379,22 @@ def test_always_saves_the_place_a_path_names(tmp_path: Path) -> None:
     assert [str(r) for r in p.allow_always("edit_file", call)] == ["edit_file(src/a.py)"]
     assert p.decide("edit_file", {"path": "src/a.py"}).action == "allow"
     assert p.decide("edit_file", call).action == "allow"
+
+
+def test_a_rule_written_with_another_spelling_of_the_path_still_matches(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    p = perms(
+        tmp_path,
+        allow=["write_file(./src/*)"],
+        deny=["edit_file(./secret.py)", f"delete_path({ws}/keep.txt)"],
+    )
+    for path in ("secret.py", "./secret.py", str(ws / "secret.py")):
+        assert p.decide("edit_file", {"path": path}).action == "deny", path
+    assert p.decide("delete_path", {"path": "keep.txt"}).action == "deny"
+    assert p.decide("write_file", {"path": "src/a.py", "content": ""}).action == "allow"
+    assert p.decide("write_file", {"path": "lib/a.py", "content": ""}).action == "ask"
+    # a command's rule is not a path: `./run.sh` stays `./run.sh`
+    p = perms(tmp_path, allow=["run_cmd(./run.sh)"])
+    assert p.decide("run_cmd", run("run.sh")).action == "ask"
+    assert p.decide("run_cmd", run("./run.sh")).action == "allow"

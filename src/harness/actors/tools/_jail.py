@@ -18,6 +18,7 @@ __all__ = [
     "is_protected",
     "names_config",
     "names_state",
+    "place_pattern",
     "places",
     "unalias",
 ]
@@ -116,6 +117,18 @@ def places(root: Path | None, path: str) -> list[str]:
     out = [lexical, os.path.realpath(lexical), alias, os.path.realpath(alias)]
     rels = (os.path.relpath(p, real_root).replace(os.sep, "/") for p in out)
     return list(dict.fromkeys(rels))
+
+
+def place_pattern(root: Path | None, pattern: str) -> str:
+    """A rule's path pattern as :func:`places` writes places: ``./src/*`` is ``src/*``,
+    the workspace's absolute path followed by ``/a.py`` is ``a.py`` (lexically: a
+    pattern is not a path to resolve)."""
+    text = pattern.strip()
+    if root is None or not text:
+        return posixpath.normpath(text) if text else text
+    real_root = os.path.realpath(root)
+    rel = os.path.relpath(os.path.normpath(os.path.join(real_root, text)), real_root)
+    return rel.replace(os.sep, "/")
 
 
 class Workspace:

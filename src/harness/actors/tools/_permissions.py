@@ -7,8 +7,8 @@ included) and ``?`` one character, in the tool name and in the pattern. A
 pattern with no wildcard also covers ``<pattern> <more args>``, so
 ``run_cmd(git status)`` allows ``git status --short``. A file tool's path is matched by
 the places in the workspace it names (:func:`~._jail.places`: ``./a.py``, ``b/../a.py``,
-the absolute path, a symlink's target): a deny rule for any of them denies, and allow
-rules must cover each.
+the absolute path, a symlink's target), and so is a rule's pattern: a deny rule for any
+of them denies, and allow rules must cover each.
 
 For shell tools an allow rule covers a command only when the parsed command has
 the rule's shape (the same simple commands, operators and redirections; the
@@ -53,7 +53,13 @@ from typing import Any, Literal
 import attrs
 
 from harness.actors.tools._bash import analyse, read_only
-from harness.actors.tools._jail import is_config, names_config, names_state, places
+from harness.actors.tools._jail import (
+    is_config,
+    names_config,
+    names_state,
+    place_pattern,
+    places,
+)
 from harness.actors.tools._rules import (
     SHELL_OPERATORS,
     PermissionFileError,
@@ -268,8 +274,14 @@ class Permissions:
         values: list[str | None] = spec.checked_values(arguments) if spec else [None]
         shell = spec is not None and spec.kind == "shell"
         seen = self._places(spec, values)
+        paths = spec is not None and spec.paths
         for rule, source in self.rules.deny:
-            if any(deny_matches(rule, name, value, shell) for value in [*values, *seen]):
+            forms = (rule, self._as_place(rule)) if paths else (rule,)
+            if any(
+                deny_matches(form, name, value, shell)
+                for form in forms
+                for value in [*values, *seen]
+            ):
                 return Decision("deny", f"denied by rule {rule} ({source})", str(rule))
         if spec is None:
             if not name.startswith("mcp__"):
@@ -311,7 +323,7 @@ class Permissions:
                 return Decision("ask", why)
         if self.mode == "auto":
             return Decision("allow", "auto mode")
-        matched = self._allowed(name, seen if spec is not None and spec.paths else values, shell)
+        matched = self._allowed(name, seen if paths else values, shell, paths=paths)
         if matched is not None:
             rule, source = matched
             return Decision("allow", f"allowed by rule {rule} ({source})", str(rule))
@@ -345,17 +357,32 @@ class Permissions:
     def _denies_shell(self, name: str) -> bool:
         return any(r.pattern is not None and r.matches_tool(name) for r, _ in self.rules.deny)
 
-    def _allowed(self, name: str, values: list[str | None], shell: bool) -> tuple[Rule, str] | None:
-        """The rule that allows the main value, when every checked value is allowed."""
+    def _allowed(
+        self, name: str, values: list[str | None], shell: bool, *, paths: bool = False
+    ) -> tuple[Rule, str] | None:
+        """The rule that allows the main value, when every checked value is allowed
+        (with *paths*, by a rule's pattern as a place, too: ``write_file(./src/*)``)."""
         first: tuple[Rule, str] | None = None
         for value in values:
             found = next(
-                (e for e in self.rules.allow if e[0].matches(name, value, shell=shell)), None
+                (
+                    e
+                    for e in self.rules.allow
+                    if e[0].matches(name, value, shell=shell)
+                    or (paths and self._as_place(e[0]).matches(name, value))
+                ),
+                None,
             )
             if found is None:
                 return None
             first = first or found
         return first
+
+    def _as_place(self, rule: Rule) -> Rule:
+        """*rule* with its pattern written as a workspace place (:func:`~._jail.place_pattern`)."""
+        if rule.pattern is None:
+            return rule
+        return attrs.evolve(rule, pattern=place_pattern(self.workspace, rule.pattern))
 
     def describe(self) -> str:
         """The rules, the mode and any refused rule, as ``/perms`` prints them."""
