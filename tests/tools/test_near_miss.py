@@ -79,7 +79,10 @@ def test_a_new_copy_under_the_workspace_name_is_refused_and_nothing_written(
     call: Call, ws: Path
 ) -> None:
     said = _refusal(call, "write_file", path="project/calc.py", content="invented\n")
-    assert said.startswith("project/calc.py would be a new copy of calc.py")
+    assert said == (
+        "project/calc.py would be a new copy of calc.py, which exists: paths are relative "
+        "to the workspace, so calc.py is the file; change it with edit_file"
+    )
     assert not (ws / "project").exists()
     assert (ws / "calc.py").read_text().startswith("def add")
     # a real sub-folder of that name is a path like any other

@@ -150,7 +150,7 @@ def _refuse_nested_copy(ws: Workspace, shown: str) -> None:
     if named_like_root and os.path.lexists(ws.root / rest):
         raise ToolError(
             f"{shown} would be a new copy of {rest}, which exists: paths are relative "
-            f"to the workspace, so write {rest}"
+            f"to the workspace, so {rest} is the file; change it with edit_file"
         )
 
 
