@@ -512,6 +512,7 @@ def test_a_file_no_result_named_in_an_answer_to_where_is_asked_to_be_found() -> 
     ]
     assert nudge_for("It is defined in `dates.py`.", found, TOOLS) is None
     assert nudge_for("src/dates.py", found, TOOLS) is None  # the name was seen
+    assert nudge_for("In dates.py, e.g. line 1.", found, TOOLS) is None
     # and a question that is not where something is takes any answer
     other = [{"role": "user", "content": "How do I parse a date?"}, *asked[1:]]
     assert nudge_for("Use `dateutil.py` from PyPI.", other, TOOLS) is None

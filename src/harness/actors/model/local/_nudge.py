@@ -170,9 +170,14 @@ def _guessed_file(reply: str, history: Sequence[dict[str, str]], at: int) -> str
     said = "\n".join(m["content"] for m in history)
     for m in _FILE_NAME.finditer(reply):
         name = m.group(1)
+        if name.lower() in _NOT_FILES:
+            continue
         if name not in said and name.rsplit("/", 1)[-1] not in said:
             return name
     return None
+
+
+_NOT_FILES = frozenset({"e.g", "i.e"})  # read as file names by _FILE_NAME
 
 
 # a question whether code is right: "Is there a bug?", "tell me if add is correct"
