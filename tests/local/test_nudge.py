@@ -83,6 +83,7 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
         "To fix the bug, you need to ensure that the `add` function correctly adds two "
         "numbers. The correct implementation should be:\n\n```python\ndef add(a, b):\n```",
         "The correct version of the line would be `return a + b`.",
+        "The function `greet` now takes a parameter named `name` instead of `nam`.",
     ):
         said = nudge_for(claim, READ_GREET, TOOLS)
         assert said is not None

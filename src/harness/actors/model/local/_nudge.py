@@ -62,6 +62,8 @@ _CHANGED = re.compile(
     rf"\bI (have |then |just |also )?{_DID}|\bI\b(?:(?!\. )[^\n]){{0,80}}\band (then )?{_DID}"
     rf"|\b(has|have) been {_DID}|\b(was|were) {_DID}"
     r"|\b(changes?|edits?) (were|was|have been|has been) (made|applied)\b"
+    # "The function `greet` now takes a parameter named `name`" (measured, no edit made)
+    r"|\bnow (takes|uses|has|returns|accepts|reads|says|prints|adds|calls)\b"
     # the change handed back to the user: "You should replace `return a - b` with …",
     # "To fix this, we need to change the mul function",
     # "You should add `b` to `a` instead", "Here's the corrected `calc.py`:",
