@@ -503,6 +503,10 @@ def test_a_file_no_result_named_in_an_answer_to_where_is_asked_to_be_found() -> 
     assert said is not None
     assert said.text.startswith("No tool result above names src/parser.py, so that answer")
     assert said.tool == "search_text"
+    # or with no call made at all (measured too)
+    said = nudge_for("```\nsrc/parser.py\n```", asked[:1], TOOLS)
+    assert said is not None
+    assert said.tool == "search_text"
     # a file a result named is an answer, wherever it sits
     found = [
         *asked[:2],

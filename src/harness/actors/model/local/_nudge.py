@@ -460,12 +460,13 @@ def nudge_for(
         # "I replaced nam with name" after a read, and nothing was written: it edited
         # nothing; asked for the edit, it gets the edit's grammar
         return _MAKE_THE_CHANGE
-    guessed = _guessed_file(reply, history, at) if previous and at >= 0 else None
+    guessed = _guessed_file(reply, history, at) if at >= 0 else None
     finder = next((t for t in ("search_text", "find_files") if t in names), None)
     if intent is None and guessed is not None and finder is not None:
         # measured (bench local-tasks, search-def): asked which file defines parse_date,
-        # the 1.5B model searched, found nothing (a file-name search, or a folder that
-        # does not exist) and answered "src/parser.py", a file no result had named
+        # the 1.5B model answered "src/parser.py", a file no result had named: with no
+        # call at all, or after a search that found nothing (a file-name search, or a
+        # folder that does not exist)
         example = json.dumps({"name": finder, "arguments": {}})[:-2]
         return Nudge(
             f"No tool result above names {guessed}, so that answer is a guess. Find the "
