@@ -183,7 +183,10 @@ async def test_cancel_mid_stream_leaves_session_usable(
 async def test_inbox_joins_next_request(
     session_factory, model: ScriptedModel, workspace: Path
 ) -> None:
-    (workspace / "a.txt").write_text("x\n")
+    # over QUICK_READ_LIMIT, so the read goes to the tools worker and the poster runs
+    # while it waits (a small file is read in-process, and the next request could be
+    # built before the poster ran)
+    (workspace / "a.txt").write_text("x\n" * 40_000)
     model.add(reply("", call("read_file", path="a.txt")), reply("done"))
     async with session_factory() as s:
         events = s.events()
