@@ -197,6 +197,15 @@ class Outcome:
     stray_writes: int
 
 
+def _written(ws: Path, call: dict[str, Any]) -> str:
+    """The file a write or edit that went through changed, as the tools read its path
+    (``project/calc.py`` in the workspace ``project`` is ``calc.py``)."""
+    from harness.actors.tools import unalias
+
+    path = os.path.normpath(str(call.get("arguments", {}).get("path", "")))
+    return path if call.get("name") == "write_file" else unalias(ws, path)
+
+
 def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="bench-task-") as tmp:
         # One folder for every run, as a user works in one project (one state after the
@@ -246,7 +255,7 @@ def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome
             for c in _calls(events)
             if c.get("name") in ("write_file", "edit_file")
             and c.get("call_id") in done
-            and str(c.get("arguments", {}).get("path", "")) not in task.writes
+            and _written(ws, c) not in task.writes
         ]
         try:
             ok = task.check(events, ws)
