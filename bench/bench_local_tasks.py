@@ -200,10 +200,15 @@ class Outcome:
 def _written(ws: Path, call: dict[str, Any]) -> str:
     """The file a write or edit that went through changed, as the tools read its path
     (``project/calc.py`` in the workspace ``project`` is ``calc.py``)."""
-    from harness.actors.tools import unalias
+    from harness.actors.tools import Workspace
+    from harness.errors import ToolError
 
-    path = os.path.normpath(str(call.get("arguments", {}).get("path", "")))
-    return path if call.get("name") == "write_file" else unalias(ws, path)
+    path = str(call.get("arguments", {}).get("path", ""))
+    jail = Workspace(ws)
+    try:
+        return jail.rel(jail.resolve(path, alias=call.get("name") != "write_file"))
+    except ToolError:
+        return path
 
 
 def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome:

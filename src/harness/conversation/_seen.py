@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import Any
 
-from harness.actors.tools import unalias
+from harness.actors.tools import Workspace
+from harness.errors import ToolError
 from harness.messages.model import ChatMessage
 
 __all__ = ["SeenFiles"]
@@ -42,7 +42,7 @@ class SeenFiles:
     def __init__(
         self, workspace: str, history: Iterable[ChatMessage] = (), *, strict: bool = False
     ) -> None:
-        self.workspace = workspace
+        self.workspace = Workspace(workspace)
         self.strict = strict
         self._seen: set[str] = set()
         # files an edit's result showed some lines of: enough to edit, not to replace
@@ -52,14 +52,16 @@ class SeenFiles:
                 self.saw(call.name, call.arguments, ok=True)
 
     def _key(self, path: object, tool: str = "") -> str | None:
-        """The real path a call's *path* names, as the tool resolves it."""
-        if not isinstance(path, str) or not path.strip():
+        """The real path a call's *path* names, resolved as the tool resolves it
+        (``None`` for a path the tool refuses)."""
+        if not isinstance(path, str):
             return None
-        root = os.path.realpath(self.workspace)
-        lexical = os.path.normpath(os.path.join(root, path.strip()))
-        rel = os.path.relpath(lexical, root)
-        if tool != "write_file" and not rel.startswith(".."):
-            lexical = os.path.join(root, unalias(Path(root), rel.replace(os.sep, "/")))
+        try:
+            lexical = self.workspace.resolve(
+                path, alias=tool != "write_file", check_protected=False
+            )
+        except ToolError:
+            return None
         return os.path.realpath(lexical)
 
     def saw(

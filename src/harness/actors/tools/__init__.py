@@ -9,7 +9,7 @@ plumbing load only there.
 """
 
 from harness.actors.tools._builtin import BUILTIN_TOOLS, SMALL_MODEL_TOOLS, builtin_table
-from harness.actors.tools._jail import unalias
+from harness.actors.tools._jail import Workspace
 from harness.actors.tools._permissions import (
     SHELL_OPERATORS,
     Decision,
@@ -73,9 +73,9 @@ __all__ = [
     "Undo",
     "UndoResult",
     "UnknownToolError",
+    "Workspace",
     "builtin_table",
     "load_rules",
     "parse_rule",
-    "unalias",
     "user_rules_path",
 ]

@@ -162,6 +162,7 @@ _ASKS_WHERE = re.compile(
 )
 # a file name in an answer: "src/parser.py", "`dates.py`"
 _FILE_NAME = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]{1,5})\b")
+_NOT_FILES = frozenset({"e.g", "i.e"})  # what _FILE_NAME also reads as file names
 
 
 def _guessed_file(reply: str, history: Sequence[dict[str, str]], at: int) -> str | None:
@@ -177,9 +178,6 @@ def _guessed_file(reply: str, history: Sequence[dict[str, str]], at: int) -> str
         if name not in said and name.rsplit("/", 1)[-1] not in said:
             return name
     return None
-
-
-_NOT_FILES = frozenset({"e.g", "i.e"})  # read as file names by _FILE_NAME
 
 
 # a question whether code is right: "Is there a bug?", "tell me if add is correct"
