@@ -197,3 +197,14 @@ def test_git_tools_outside_a_repository(ws: Path, call: Call) -> None:
     out = call("git_status")
     assert not out.ok
     assert "not a git repository" in out.output
+
+
+def test_an_edit_through_the_workspace_name_is_undone(ws: Path, home: Path, call: Call) -> None:
+    # ws is named "ws": "ws/notes.txt" is notes.txt (the jail's workspace-name rule), and
+    # its backup must be of that file
+    assert autocommit(SetAutocommit(workspace=str(ws)), home=home).git is False
+    (ws / "notes.txt").write_text("v1\n")
+    assert call("edit_file", path="ws/notes.txt", old_text="v1", new_text="v2").ok
+    assert (ws / "notes.txt").read_text() == "v2\n"
+    assert do_undo(ws, home)[0]
+    assert (ws / "notes.txt").read_text() == "v1\n"
