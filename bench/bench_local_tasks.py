@@ -78,11 +78,12 @@ def _passes(ws: Path, command: str) -> bool:
 CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
 
 # what calls something wrong ("there is no bug" and "add correctly subtracts" do not;
-# "subtracts, which is the opposite of what it is supposed to do" does)
+# "subtracts, which is the opposite of what it is supposed to do" and "subtracts b from a,
+# not adds them" do)
 _FAULT = re.compile(
     r"\b(is a bug|the bug|a bug in|bug:|incorrect|wrong|mistake|should (be|return|add)"
     r"|instead of add|(is not|isn't|not) correct|opposite of|not (the )?(intended|expected)"
-    r"|not what)"
+    r"|not what|not adds?\b)"
 )
 
 

@@ -11,6 +11,7 @@ from harness.messages.model import ChatMessage, ChatOptions, TextDelta, ToolCall
 
 LISTED = '{"name": "list_dir", "arguments": {"path": "."}}'
 ASKED = '\n\nThe user asked: "Rename helper to compute."'
+REVIEW = " Answer it: for each function, say whether its code does what its name says."
 CALL = '<tool_call>{"name": "read_file", "arguments": {"path": "util.py"}}</tool_call>'
 
 
@@ -71,7 +72,7 @@ def test_the_question_follows_the_last_result_of_each_run_and_stays_there() -> N
         ChatMessage(role="assistant", content=CALL),
         ChatMessage(role="tool", content="three", tool_call_id="c1"),
     )
-    asked = '\n\nThe user asked: "What does a.py do? Is there a bug?"'
+    asked = '\n\nThe user asked: "What does a.py do? Is there a bug?"' + REVIEW
     got = [m["content"] for m in template_messages("", first)]
     assert got[2:] == [
         "<tool_response>\none\n</tool_response>",
@@ -80,6 +81,34 @@ def test_the_question_follows_the_last_result_of_each_run_and_stays_there() -> N
     again = [m["content"] for m in template_messages("", later)]
     assert again[: len(got)] == got
     assert again[-1] == "<tool_response>\nthree\n</tool_response>"
+
+
+def test_a_question_whether_code_is_right_is_repeated_with_what_to_check() -> None:
+    # measured: after the read, "Is there a bug?" alone got the bug named 1 time in 8;
+    # with what to check, 7 in 8 (see _guide._reminder)
+    def reminder(prompt: str) -> str:
+        history = (
+            ChatMessage(role="user", content=prompt),
+            ChatMessage(role="assistant", content=CALL),
+            ChatMessage(role="user", content="<tool_response>\ndef add(a, b)\n</tool_response>"),
+        )
+        last = template_messages("", history)[-1]["content"]
+        return last.removeprefix("<tool_response>\ndef add(a, b)\n</tool_response>")
+
+    for prompt in (
+        "What does calc.py do? Is there a bug?",
+        "Read calc.py and tell me if add is correct.",
+        "Is anything wrong in util.py?",
+        "Are there bugs in it?",
+    ):
+        assert reminder(prompt) == f'\n\nThe user asked: "{prompt}"{REVIEW}', prompt
+    for prompt in (
+        "Read util.py.",
+        "Run the tests and tell me if they work.",  # of a command's run, not code
+        "Fix the bug in calc.py.",  # asks for a change, not whether one is needed
+        "What is a bug?",  # about the word
+    ):
+        assert reminder(prompt) == f'\n\nThe user asked: "{prompt}"', prompt
 
 
 def test_the_model_reads_results_without_line_tags_and_nothing_else_changes() -> None:

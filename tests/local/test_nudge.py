@@ -472,12 +472,19 @@ def test_an_answer_that_skips_a_yes_or_no_question_is_asked_it() -> None:
     said = nudge_for("The function add subtracts b from a.", [*told, *READ_CALC[1:]], TOOLS)
     assert said is not None
     assert said.text.startswith("You have not said whether add is correct. Code that")
-    # a verdict, either way, is an answer
+    # a file's name in the question does not end it
+    named = [{"role": "user", "content": "Is add in calc.py correct?"}, *READ_CALC[1:]]
+    said = nudge_for("The function add subtracts b from a.", named, TOOLS)
+    assert said is not None
+    assert said.text.startswith('You have not answered "Is add in calc.py correct?"')
+    # a verdict, either way, is an answer (the last two in the reminder's own words)
     for reply in (
         "Yes: add subtracts b from a.",
         "add subtracts b from a, which is not what its name says.",
         "There is no bug.",
         "add looks correct to me.",
+        "The function `add(a, b)` does what its name says: it adds a and b.",
+        "The function `mul` multiplies them, which is what the function name suggests.",
     ):
         assert nudge_for(reply, READ_CALC, TOOLS) is None, reply
     # so is any answer to a question that is not whether code is right, and one before

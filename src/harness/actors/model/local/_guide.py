@@ -27,7 +27,7 @@ import attrs
 
 from harness.actors.model._provider import Finish, ProviderCall, ProviderEvent
 from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
-from harness.actors.model.local._nudge import last_read, nudge_for, still_used
+from harness.actors.model.local._nudge import asks_if_right, last_read, nudge_for, still_used
 from harness.actors.model.local._repeats import DEFAULT_REPEAT_CAP, check_repeats
 from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
@@ -121,12 +121,25 @@ def _reminder(prompt: str, after: ChatMessage | None) -> str:
     away behind the file. With the question again (and the lines untagged), it called
     ``add``'s subtraction wrong in 5 runs of 8; with either alone, in none of 8. Only the
     last result of a run gets it, and the same one every turn, so the prompt cache keeps
-    its prefix."""
+    its prefix.
+
+    A question whether code is right gets what to check, too. Measured (8 samples each,
+    after the read of calc.py, whose ``add`` returns ``a - b``): with the question alone,
+    "What does calc.py do? Is there a bug?" got an answer naming the bug 1 time in 8 ("No
+    bug" 2); with :data:`_REVIEW_HINT`, 7 in 8, each calling ``mul`` right. "Read calc.py
+    and tell me if add is correct." went from 3 in 8 ("add is correct" 3) to 8 in 8. With
+    ``add`` returning ``a + b``, no answer called either function wrong, with or
+    without it."""
     if not prompt or len(prompt) > _REMINDER_CHARS:
         return ""
     if after is not None and (after.role == "tool" or "<tool_response>" in after.content):
         return ""
-    return f'\n\nThe user asked: "{prompt}"'
+    hint = _REVIEW_HINT if asks_if_right(prompt) else ""
+    return f'\n\nThe user asked: "{prompt}"{hint}'
+
+
+_REVIEW_HINT = " Answer it: for each function, say whether its code does what its name says."
+"""What follows a question whether code is right, in the reminder (see :func:`_reminder`)."""
 
 
 class Guide:

@@ -34,7 +34,7 @@ import attrs
 from harness.actors.model import parse_reply
 from harness.messages.model import ToolSchema
 
-__all__ = ["Nudge", "StillUsed", "last_read", "nudge_for", "still_used"]
+__all__ = ["Nudge", "StillUsed", "asks_if_right", "last_read", "nudge_for", "still_used"]
 
 
 @attrs.frozen
@@ -180,11 +180,12 @@ def _guessed_file(reply: str, history: Sequence[dict[str, str]], at: int) -> str
     return None
 
 
-# a question whether code is right: "Is there a bug?", "tell me if add is correct"
+# a question whether code is right: "Is there a bug?", "tell me if add is correct" (a
+# dot inside a word, as in "calc.py", does not end it)
 _YES_NO = re.compile(
     r"(?:^|(?<=[.!?:;]\s))((?:is|are|does|do|did|can|could|should|was|were|will|has|have)\b"
-    r"[^.!?\n]*\?)"
-    r"|\btell me (?:if|whether) ([^.!?\n]+)",
+    r"(?:[^.!?\n]|\.(?=\w))*\?)"
+    r"|\btell me (?:if|whether) ((?:[^.!?\n]|\.(?=\w))+)",
     re.I,
 )
 _ABOUT_FAULTS = re.compile(
@@ -192,12 +193,22 @@ _ABOUT_FAULTS = re.compile(
     r"mistakes?)\b",
     re.I,
 )
-# a reply that gives a verdict, or says it cannot
+# a reply that gives a verdict, or says it cannot ("does what its name says": the verdict
+# the reminder after a review question asks for, see asks_if_right)
 _VERDICT = re.compile(
     r"\b(yes|no|not|bugs?|wrong|incorrect|correct(ly)?|errors?|mistakes?|issues?|problems?|"
-    r"should|instead|fine|works?|broken|typo|intended|expected|unable|cannot|can't)\b",
+    r"should|instead|fine|works?|broken|typo|intended|expected|unable|cannot|can't)\b"
+    r"|\bwhat (its|the|their) (function'?s? )?names? (says?|suggests?)",
     re.I,
 )
+# what a question asks of code it reviews ("does it work?" may ask of a command's run)
+_REVIEW = re.compile(r"\b(bugs?|buggy|correct|incorrect|wrong|broken|mistakes?)\b", re.I)
+
+
+def asks_if_right(prompt: str) -> bool:
+    """Whether *prompt* asks whether code is right: "Is there a bug?", "tell me if add
+    is correct"."""
+    return any(_REVIEW.search(m.group(1) or m.group(2)) for m in _YES_NO.finditer(prompt.strip()))
 
 
 def _unanswered(reply: str, prompt: str) -> str | None:
