@@ -29,6 +29,18 @@ def test_an_announced_read_is_asked_for_by_its_tool() -> None:
     assert line.tool == "read_file"
 
 
+def test_saying_what_an_answer_would_need_is_asked_for_that_call() -> None:
+    # measured in bench local-terminal: the whole reply, after a search that found nothing
+    reply = (
+        "To determine if the `add` function in `calc.py` is correct, I would need to see the code."
+    )
+    told = [{"role": "user", "content": "Read calc.py and tell me if add is correct."}]
+    line = nudge_for(reply, told, TOOLS)
+    assert line is not None
+    assert "call read_file" in line.text
+    assert line.tool == "read_file"
+
+
 def test_claiming_a_read_that_never_happened_is_asked_for_the_read() -> None:
     reply = "I read the file secret.txt and found the launch code."
     line = nudge_for(reply, [{"role": "user", "content": "Read secret.txt"}], TOOLS)

@@ -125,6 +125,27 @@ def test_a_folder_that_does_not_exist_is_searched_for_as_the_workspace(
     )
 
 
+def test_a_search_for_a_file_name_that_finds_nothing_points_to_the_file(
+    ws: Path, call: Call
+) -> None:
+    # measured: the 1.5B model searched for the text "calc.py", found no line, and said
+    # calc.py "does not contain any code"
+    (ws / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    (ws / "src").mkdir()
+    (ws / "src" / "util.py").write_text("x = 1\n")
+    hint = " (no line holds that text; {} is a file: read it with read_file)"
+    for pattern, named in (("calc.py", "calc.py"), ("./src/util.py", "src/util.py")):
+        out = call("search_text", pattern=pattern, glob="*.py")
+        assert out.ok
+        assert out.output == f"no matches for {pattern!r}" + hint.format(named)
+    # text that is not a file, a file whose name some line holds, and a folder: as before
+    assert call("search_text", pattern="zebra").output == "no matches for 'zebra'"
+    (ws / "main.py").write_text("import calc  # see calc.py\n")
+    assert call("search_text", pattern="calc.py").output == "main.py:1:import calc  # see calc.py"
+    assert call("search_text", pattern="src").output == "no matches for 'src'"
+    assert call("search_text", pattern="../etc/passwd").output == "no matches for '../etc/passwd'"
+
+
 def test_search_text_clips_long_lines(ws: Path, call: Call) -> None:
     (ws / "min.js").write_text("x" * 5000 + "needle" + "y" * 5000 + "\n")
     out = call("search_text", pattern="needle")

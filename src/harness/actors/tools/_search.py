@@ -50,6 +50,20 @@ def _start(ws: Workspace, path: str | None) -> tuple[Path, str]:
     return Path(os.path.realpath(start)), ""
 
 
+def _file_named(ws: Workspace, pattern: str) -> str | None:
+    """The workspace file *pattern* names, when it is a file's path rather than text to
+    find. Measured (bench local-terminal): asked "What does calc.py do?", the 1.5B model
+    searched for the text "calc.py", found no line holding it, and answered that calc.py
+    "does not contain any code"."""
+    if len(pattern) > 255 or "\n" in pattern:
+        return None
+    try:
+        path = ws.resolve(pattern)
+    except ToolError:
+        return None
+    return ws.rel(path) if path.is_file() else None
+
+
 def find_files(ws: Workspace, args: dict[str, Any]) -> Result:
     pattern: str = args["pattern"].strip()
     if not pattern:
@@ -290,6 +304,8 @@ def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = No
             f"[truncated: showing {MAX_MATCHES} of {len(hits)} matching lines in {files} files]"
         )
     out = "\n".join(lines) if hits else f"no matches for {pattern!r}"
+    if not hits and (named := _file_named(ws, pattern)) is not None:
+        out += f" (no line holds that text; {named} is a file: read it with read_file)"
     if skipped:
         out += f"\n[not searched, too large: {', '.join(skipped[:20])}]"
     return Result(

@@ -46,9 +46,11 @@ class Nudge:
     tool: str
 
 
+# "I would need to see the code": measured, the 1.5B model's whole answer to "Read calc.py
+# and tell me if add is correct." after a search that found nothing
 _INTENT = re.compile(
     r"\b(I will|I'll|I am going to|I'm going to|Let me(?! know)|Let's|I need to|I should|"
-    r"I must|Next, I|First, I|I can now)\b",
+    r"I must|Next, I|First, I|I can now|I would need to|I'd need to|I would have to)\b",
     re.I,
 )
 _CLAIM = re.compile(r"\bI (have |just )?(read|checked|looked at|opened|ran|searched)\b", re.I)
@@ -96,7 +98,7 @@ _READ_OK = re.compile(r"^\d+:[0-9a-f]{2}\|", re.M)
 _VERBS: tuple[tuple[str, str], ...] = (
     (r"fix|edit|change|modify|correct|replace|update|rename|include more", "edit_file"),
     (r"run|execute|test", "run_cmd"),
-    (r"read|open|look at|check|inspect|examine|review|analy[sz]e", "read_file"),
+    (r"read|open|look at|check|inspect|examine|review|analy[sz]e|see|view", "read_file"),
     (r"list", "list_dir"),
     (r"search|find|grep", "search_text"),
 )
