@@ -79,6 +79,10 @@ _CHANGED = re.compile(
     r"\b[^.\n]{0,40}\b(should be|would be|is)\b"
     r"|\bI would (follow these steps|replace|change|fix|edit|modify|update|rename|correct)\b"
     r"|\b[Hh]ere(?:'s| is) the (corrected|fixed|updated|modified)\b"
+    # "I needed to edit the add function to return a + b + 1 … and then ran the
+    # `edit_file` command to make the change" (measured, after the edit was refused)
+    r"|\bI needed to (edit|change|fix|replace|modify|update|rename|correct)\b"
+    r"|\b(ran|called|used|ran the|called the|used the) `?(edit_file|write_file)\b"
 )
 # a prompt that asks for a change: only then is a claimed one taken at its word ("the bug
 # was fixed in 2.1" answers a question). The verb is the ask's, where a sentence or clause
@@ -506,6 +510,11 @@ def nudge_for(
     starts = [intent.start()] + [m.start() for m in _INTENT.finditer(reply, intent.end())]
     for start in starts[:6]:
         sentence = reply[start:].split("\n\n", 1)[0]
+        if sentence.rstrip().endswith(":"):
+            # "I will follow these steps:" names nothing; its first step does (measured:
+            # "\n\n1. Open `util.py` and find the function `helper`.\n2. Rename …", and
+            # the turn ended there)
+            sentence = " ".join(reply[start:].split("\n\n", 2)[:2]).split("\n2.", 1)[0]
         if re.search(r"\b(create|write)\b", sentence, re.I) and not re.search(
             r"\b(fix|edit|change)\b", sentence, re.I
         ):
