@@ -83,15 +83,21 @@ CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n
 _FAULT = re.compile(
     r"\b(is a bug|the bug|a bug in|bug:|incorrect|wrong|mistake|should (be|return|add)"
     r"|instead of add|(is not|isn't|not) correct|opposite of|not (the )?(intended|expected)"
-    r"|not what|not adds?\b)"
+    r"|not what|not adds?\b|(does not|doesn't|do not) match)"
 )
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 def names_bug(answer: str) -> bool:
-    """Whether *answer* says that calc.py's ``add`` subtracts, and that this is wrong."""
+    """Whether *answer* says that calc.py's ``add`` subtracts, and that this is wrong, and
+    calls ``mul`` wrong in no sentence of its own ("mul multiplies, which does not match
+    the name mul" is a second bug that is not there)."""
     text = answer.lower()
     subtracts = any(w in text for w in ("subtract", "minus", "difference", "a - b", "- b"))
-    return "add" in text and subtracts and _FAULT.search(text) is not None
+    mul_wrong = any(
+        "mul" in s and "add" not in s and _FAULT.search(s) for s in _SENTENCE.split(text)
+    )
+    return "add" in text and subtracts and _FAULT.search(text) is not None and not mul_wrong
 
 
 TASKS = (
