@@ -11,7 +11,9 @@ from harness.messages.model import ChatMessage, ChatOptions, TextDelta, ToolCall
 
 LISTED = '{"name": "list_dir", "arguments": {"path": "."}}'
 ASKED = '\n\nThe user asked: "Rename helper to compute."'
-REVIEW = " Answer it: for each function, say whether its code does what its name says."
+REVIEW = (
+    " Answer it: for each function, say what its code does and whether that is what its name says."
+)
 CALL = '<tool_call>{"name": "read_file", "arguments": {"path": "util.py"}}</tool_call>'
 
 
@@ -85,7 +87,7 @@ def test_the_question_follows_the_last_result_of_each_run_and_stays_there() -> N
 
 def test_a_question_whether_code_is_right_is_repeated_with_what_to_check() -> None:
     # measured: after the read, "Is there a bug?" alone got the bug named 1 time in 8;
-    # with what to check, 7 in 8 (see _guide._reminder)
+    # with what to check, 11 in 12 (see _guide._reminder)
     def reminder(prompt: str) -> str:
         history = (
             ChatMessage(role="user", content=prompt),

@@ -546,6 +546,7 @@ def test_an_answer_that_skips_a_yes_or_no_question_is_asked_it() -> None:
         "add looks correct to me.",
         "The function `add(a, b)` does what its name says: it adds a and b.",
         "The function `mul` multiplies them, which is what the function name suggests.",
+        "The `add` function adds them, which is what the name `add` suggests.",
     ):
         assert nudge_for(reply, READ_CALC, TOOLS) is None, reply
     # so is any answer to a question that is not whether code is right, and one before

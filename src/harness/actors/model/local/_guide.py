@@ -123,13 +123,16 @@ def _reminder(prompt: str, after: ChatMessage | None) -> str:
     last result of a run gets it, and the same one every turn, so the prompt cache keeps
     its prefix.
 
-    A question whether code is right gets what to check, too. Measured (8 samples each,
-    after the read of calc.py, whose ``add`` returns ``a - b``): with the question alone,
-    "What does calc.py do? Is there a bug?" got an answer naming the bug 1 time in 8 ("No
-    bug" 2); with :data:`_REVIEW_HINT`, 7 in 8, each calling ``mul`` right. "Read calc.py
-    and tell me if add is correct." went from 3 in 8 ("add is correct" 3) to 8 in 8. With
-    ``add`` returning ``a + b``, no answer called either function wrong, with or
-    without it."""
+    A question whether code is right gets what to check, too. Measured (samples at the
+    embedded model's sampling, after the read of calc.py, whose ``add`` returns ``a - b``):
+    with the question alone, "What does calc.py do? Is there a bug?" got an answer naming
+    the bug 1 time in 8 ("No bug" 2); with :data:`_REVIEW_HINT`, 11 in 12, the other
+    giving no verdict (which the unanswered-question nudge asks for). "Read calc.py and
+    tell me if add is correct." went from 3 in 8 ("add is correct" 3) to 11 in 12. No
+    answer called ``mul`` wrong. Asked only "whether its code does what its name says",
+    it said ``mul`` "does not match the name" in 1 sample of 12, and in 2 of 3 runs of
+    ``bench local-tasks``. With ``add`` returning ``a + b``, no answer called either
+    function wrong."""
     if not prompt or len(prompt) > _REMINDER_CHARS:
         return ""
     if after is not None and (after.role == "tool" or "<tool_response>" in after.content):
@@ -138,7 +141,9 @@ def _reminder(prompt: str, after: ChatMessage | None) -> str:
     return f'\n\nThe user asked: "{prompt}"{hint}'
 
 
-_REVIEW_HINT = " Answer it: for each function, say whether its code does what its name says."
+_REVIEW_HINT = (
+    " Answer it: for each function, say what its code does and whether that is what its name says."
+)
 """What follows a question whether code is right, in the reminder (see :func:`_reminder`)."""
 
 

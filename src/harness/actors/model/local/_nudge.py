@@ -204,7 +204,7 @@ _ABOUT_FAULTS = re.compile(
 _VERDICT = re.compile(
     r"\b(yes|no|not|bugs?|wrong|incorrect|correct(ly)?|errors?|mistakes?|issues?|problems?|"
     r"should|instead|fine|works?|broken|typo|intended|expected|unable|cannot|can't)\b"
-    r"|\bwhat (its|the|their) (function'?s? )?names? (says?|suggests?)",
+    r"|\bwhat (its|the|their) (function'?s? )?names?( [`\"]?\w+[`\"]?)? (says?|suggests?)",
     re.I,
 )
 # what a question asks of code it reviews ("does it work?" may ask of a command's run)
