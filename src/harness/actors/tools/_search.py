@@ -59,9 +59,9 @@ def _file_named(ws: Workspace, pattern: str) -> str | None:
         return None
     try:
         path = ws.resolve(pattern)
-    except ToolError:
+        return ws.rel(path) if path.is_file() else None
+    except (ToolError, OSError):
         return None
-    return ws.rel(path) if path.is_file() else None
 
 
 def find_files(ws: Workspace, args: dict[str, Any]) -> Result:

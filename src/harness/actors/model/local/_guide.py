@@ -110,6 +110,10 @@ def untagged(messages: list[dict[str, str]]) -> list[dict[str, str]]:
 # The longest prompt repeated after tool results: a longer one costs its tokens again
 # each round.
 _REMINDER_CHARS = 400
+_REVIEW_HINT = (
+    " Answer it: for each function, say what its code does and whether that is what its name says."
+)
+"""What follows a question whether code is right, in the reminder (see :func:`_reminder`)."""
 
 
 def _reminder(prompt: str, after: ChatMessage | None) -> str:
@@ -139,12 +143,6 @@ def _reminder(prompt: str, after: ChatMessage | None) -> str:
         return ""
     hint = _REVIEW_HINT if asks_if_right(prompt) else ""
     return f'\n\nThe user asked: "{prompt}"{hint}'
-
-
-_REVIEW_HINT = (
-    " Answer it: for each function, say what its code does and whether that is what its name says."
-)
-"""What follows a question whether code is right, in the reminder (see :func:`_reminder`)."""
 
 
 class Guide:

@@ -82,7 +82,7 @@ _CHANGED = re.compile(
     # "I needed to edit the add function to return a + b + 1 … and then ran the
     # `edit_file` command to make the change" (measured, after the edit was refused)
     r"|\bI needed to (edit|change|fix|replace|modify|update|rename|correct)\b"
-    r"|\b(ran|called|used|ran the|called the|used the) `?(edit_file|write_file)\b"
+    r"|\b(ran|called|used)( the)? `?(edit_file|write_file)\b"
 )
 # a prompt that asks for a change: only then is a claimed one taken at its word ("the bug
 # was fixed in 2.1" answers a question). The verb is the ask's, where a sentence or clause
