@@ -34,7 +34,10 @@ def default_threads(env: dict[str, str] | None = None) -> int:
     """``HARNESS_LOCAL_THREADS`` when set, else one less than the usable cores (min 1).
 
     Measured: with another process busy on a core, one thread on a 2-core machine beat
-    two (27 vs 12-15 tokens/s), because llama.cpp's threads wait on each other.
+    two (27 vs 12-15 tokens/s), because llama.cpp's threads wait on each other. On
+    another 2-core machine, two threads with nothing else running generated 12.5 tokens/s
+    against one's 6.8 (``bench local-tasks``: read-answer 9 s against 15 s, rename-param
+    38 s against 64 s), and beside one busy process 3.6 against 6.9.
     """
     env = dict(os.environ) if env is None else env
     raw = env.get("HARNESS_LOCAL_THREADS", "").strip()
