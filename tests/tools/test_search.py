@@ -103,6 +103,9 @@ def test_search_text_truncates_with_counts(ws: Path, call: Call) -> None:
 def test_search_text_refuses_bad_input(ws: Path, call: Call) -> None:
     assert "bad regular expression" in call("search_text", pattern="(", regex=True).output
     assert "escapes" in call("search_text", pattern="x", path="..").output
+    nul = call("search_text", pattern="a\x00b")
+    assert not nul.ok
+    assert nul.output == "pattern contains a NUL byte"
 
 
 def test_a_folder_that_does_not_exist_is_searched_for_as_the_workspace(

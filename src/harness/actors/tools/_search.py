@@ -55,8 +55,6 @@ def _file_named(ws: Workspace, pattern: str) -> str | None:
     find. Measured (bench local-terminal): asked "What does calc.py do?", the 1.5B model
     searched for the text "calc.py", found no line holding it, and answered that calc.py
     "does not contain any code"."""
-    if len(pattern) > 255 or "\n" in pattern:
-        return None
     try:
         path = ws.resolve(pattern)
         return ws.rel(path) if path.is_file() else None
@@ -282,6 +280,8 @@ def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = No
     pattern: str = args["pattern"]
     if not pattern:
         raise ToolError("pattern is empty")
+    if "\x00" in pattern:  # no argument of a process can hold one
+        raise ToolError("pattern contains a NUL byte")
     start, moved = _start(ws, args.get("path"))
     is_regex = bool(args.get("regex"))
     glob = args.get("glob") or None
