@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from harness.actors.model.local._guide import Guide
@@ -10,15 +12,20 @@ from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 
 TOOLS = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
 ASK = [{"role": "user", "content": "What does calc.py do? Is there a bug?"}]
-REFUSED = [
-    {"role": "user", "content": "Fix nam to name in greet.py"},
-    {
-        "role": "assistant",
-        "content": '<tool_call>{"name": "edit_file", "arguments": {"path": "greet.py"}}'
-        "</tool_call>",
-    },
-    {"role": "user", "content": "<tool_response>\nold_text matches 2 times\n</tool_response>"},
-]
+
+
+def called(prompt: str, tool: str, path: str, result: str) -> list[dict[str, str]]:
+    """A prompt, the model's call of *tool* on *path*, and the tool's result, as the
+    model reads them."""
+    call = json.dumps({"name": tool, "arguments": {"path": path}})
+    return [
+        {"role": "user", "content": prompt},
+        {"role": "assistant", "content": f"<tool_call>{call}</tool_call>"},
+        {"role": "user", "content": f"<tool_response>\n{result}\n</tool_response>"},
+    ]
+
+
+REFUSED = called("Fix nam to name in greet.py", "edit_file", "greet.py", "old_text matches 2 times")
 
 
 def test_an_announced_read_is_asked_for_by_its_tool() -> None:
@@ -142,20 +149,13 @@ def test_a_claimed_change_before_any_read_worked_is_asked_for_the_read() -> None
 
 def test_a_claimed_edit_call_after_a_refused_one_is_asked_for_the_read() -> None:
     # measured in bench local-tasks (fix-line): the whole answer after the refusal
-    refused = [
-        {"role": "user", "content": "Fix the bug in calc.py so that this command passes"},
-        {
-            "role": "assistant",
-            "content": '<tool_call>{"name": "edit_file", "arguments": {"path": "calc.py"}}'
-            "</tool_call>",
-        },
-        {
-            "role": "user",
-            "content": "<tool_response>\nThe call was not run: calc.py was not read in this "
-            "session, and edit_file changes only a file that was: read it first with "
-            "read_file, then edit it.\n</tool_response>",
-        },
-    ]
+    refused = called(
+        "Fix the bug in calc.py so that this command passes",
+        "edit_file",
+        "calc.py",
+        "The call was not run: calc.py was not read in this session, and edit_file changes "
+        "only a file that was: read it first with read_file, then edit it.",
+    )
     for reply in (
         "To fix the bug in `calc.py`, I needed to edit the `add` function to return `a + b "
         "+ 1` instead of just `a + b`. I then ran the `read_file` command to ensure that the "
@@ -215,19 +215,12 @@ def test_an_announced_list_of_steps_is_asked_for_its_first_step() -> None:
 
 
 def test_a_path_the_tool_corrected_is_asked_for_with_that_path() -> None:
-    missed = [
-        {"role": "user", "content": "Fix the bug in calc.py"},
-        {
-            "role": "assistant",
-            "content": '<tool_call>{"name": "read_file", "arguments": {"path": '
-            '"project/calc.py"}}</tool_call>',
-        },
-        {
-            "role": "user",
-            "content": "<tool_response>\nproject/calc.py does not exist; did you mean "
-            "calc.py?\n</tool_response>",
-        },
-    ]
+    missed = called(
+        "Fix the bug in calc.py",
+        "read_file",
+        "project/calc.py",
+        "project/calc.py does not exist; did you mean calc.py?",
+    )
     reply = "I read calc.py and found that it does not exist. I then corrected the call."
     line = nudge_for(reply, missed, TOOLS)
     assert line is not None

@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import attrs
 
@@ -211,10 +211,18 @@ _VERDICT = re.compile(
 _REVIEW = re.compile(r"\b(bugs?|buggy|correct|incorrect|wrong|broken|mistakes?)\b", re.I)
 
 
+def _questions(prompt: str, about: re.Pattern[str]) -> Iterator[re.Match[str]]:
+    """The yes/no questions of *prompt* (and its "tell me if …") with a word *about*
+    finds."""
+    for m in _YES_NO.finditer(prompt.strip()):
+        if about.search(m.group(1) or m.group(2)):
+            yield m
+
+
 def asks_if_right(prompt: str) -> bool:
     """Whether *prompt* asks whether code is right: "Is there a bug?", "tell me if add
     is correct"."""
-    return any(_REVIEW.search(m.group(1) or m.group(2)) for m in _YES_NO.finditer(prompt.strip()))
+    return next(_questions(prompt, _REVIEW), None) is not None
 
 
 def _unanswered(reply: str, prompt: str) -> str | None:
@@ -222,13 +230,12 @@ def _unanswered(reply: str, prompt: str) -> str | None:
     when *reply* gives no verdict on it; else ``None``."""
     if _VERDICT.search(reply):
         return None
-    for m in _YES_NO.finditer(prompt.strip()):
-        asked = m.group(1) or m.group(2)
-        if _ABOUT_FAULTS.search(asked):
-            if m.group(1):
-                return f'answered "{asked.strip()}"'
-            return f"said whether {asked.strip()}."
-    return None
+    m = next(_questions(prompt, _ABOUT_FAULTS), None)
+    if m is None:
+        return None
+    if m.group(1):
+        return f'answered "{m.group(1).strip()}"'
+    return f"said whether {m.group(2).strip()}."
 
 
 # what only a write or edit that worked answers, on a line of its own
