@@ -149,6 +149,38 @@ def test_a_search_for_a_file_name_that_finds_nothing_points_to_the_file(
     assert call("search_text", pattern="../etc/passwd").output == "no matches for '../etc/passwd'"
 
 
+@pytest.mark.parametrize("use_rg", [False, True])
+def test_a_search_for_a_name_says_where_it_is_defined(ws: Path, use_rg: bool) -> None:
+    # measured: asked which file defines parse_date, the 1.5B model searched for it, saw
+    # the import in app.py listed first and answered app.py
+    if use_rg and not shutil.which("rg"):
+        pytest.skip("rg is not installed")
+    (ws / "app.py").write_text("from dates import parse_date\n\nprint(parse_date('x'))\n")
+    (ws / "dates.py").write_text("def parse_date(text):\n    return text.split('-')\n")
+    (ws / "web.js").write_text("export const parse_date = (t) => t;\n")
+    jail = Workspace(ws)
+    out = search_text(jail, {"pattern": "parse_date"}, use_rg=use_rg).output
+    assert out.splitlines() == [
+        "app.py:1:from dates import parse_date",
+        "app.py:3:print(parse_date('x'))",
+        "dates.py:1:def parse_date(text):",
+        "web.js:1:export const parse_date = (t) => t;",
+        "(parse_date is defined at dates.py:1 and web.js:1)",
+    ]
+    # no line for a name found only where it is defined, only where it is used, in a
+    # regular expression's search, or for text that is not a name
+    (ws / "web.js").unlink()
+    assert search_text(jail, {"pattern": "def parse_date"}, use_rg=use_rg).output == (
+        "dates.py:1:def parse_date(text):"
+    )
+    assert search_text(jail, {"pattern": "text", "path": "dates.py"}, use_rg=use_rg).output == (
+        "dates.py:1:def parse_date(text):\ndates.py:2:    return text.split('-')"
+    )
+    regex = search_text(jail, {"pattern": "parse_date", "regex": True}, use_rg=use_rg).output
+    assert "defined" not in regex
+    assert "defined" not in search_text(jail, {"pattern": "print"}, use_rg=use_rg).output
+
+
 def test_search_text_clips_long_lines(ws: Path, call: Call) -> None:
     (ws / "min.js").write_text("x" * 5000 + "needle" + "y" * 5000 + "\n")
     out = call("search_text", pattern="needle")
