@@ -580,6 +580,19 @@ def test_a_file_no_result_named_in_an_answer_to_where_is_asked_to_be_found() -> 
     assert nudge_for("It is defined in `dates.py`.", found, TOOLS) is None
     assert nudge_for("src/dates.py", found, TOOLS) is None  # the name was seen
     assert nudge_for("In dates.py, e.g. line 1.", found, TOOLS) is None
+    # a path the model made up is not named by its own call, nor by a result that says
+    # it does not exist (measured: it searched in src/parser.py and answered that)
+    made_up = called(
+        "Which file defines the function parse_date? Answer with the file name.",
+        "search_text",
+        "src/parser.py",
+        "(src/parser.py does not exist, so the whole workspace was searched)\n"
+        "dates.py:1:def parse_date(text):",
+    )
+    said = nudge_for("src/parser.py", made_up, TOOLS)
+    assert said is not None
+    assert said.text.startswith("No tool result above names src/parser.py, so that answer")
+    assert nudge_for("dates.py", made_up, TOOLS) is None
     # and a question that is not where something is takes any answer
     other = [{"role": "user", "content": "How do I parse a date?"}, *asked[1:]]
     assert nudge_for("Use `dateutil.py` from PyPI.", other, TOOLS) is None
