@@ -596,3 +596,24 @@ def test_a_file_no_result_named_in_an_answer_to_where_is_asked_to_be_found() -> 
     # and a question that is not where something is takes any answer
     other = [{"role": "user", "content": "How do I parse a date?"}, *asked[1:]]
     assert nudge_for("Use `dateutil.py` from PyPI.", other, TOOLS) is None
+
+
+def test_a_call_written_as_plain_text_is_asked_for_by_its_tool() -> None:
+    prompt = [{"role": "user", "content": "Which file defines the function parse_date?"}]
+    # measured in bench local-tasks (search-def): the whole reply
+    said = nudge_for("search_text: parse_date:*.py", prompt, TOOLS)
+    assert said is not None
+    assert said.text.startswith("You wrote search_text as plain text, so nothing ran.")
+    assert said.tool == "search_text"
+    for reply, tool in (("`read_file`(calc.py)", "read_file"), ("  run_cmd: ls", "run_cmd")):
+        said = nudge_for(reply, prompt, TOOLS)
+        assert said is not None, reply
+        assert said.tool == tool
+    # a word that is no tool, a tool named in a sentence, and a call harness reads are not
+    sum_asked = [{"role": "user", "content": "What is 12 times 12?"}]
+    for reply in (
+        "Answer: 144",
+        "search_text is not needed: 144.",
+        '<tool_call>{"name": "search_text", "arguments": {"pattern": "x"}}</tool_call>',
+    ):
+        assert nudge_for(reply, sum_asked, TOOLS) is None, reply

@@ -4,7 +4,8 @@ Measured with the 1.5B model: asked "What does calc.py do? Is there a bug?" it a
 will read the calc.py file ... If I find any issues, I will fix them" and stops, with no
 call; refused an ambiguous ``edit_file`` it answers "I need to include more surrounding
 text" and stops. Either way the turn ends with nothing done. A reply that makes no call but
-announces an action (a first-person intention and a verb a tool performs), or claims one
+announces an action (a first-person intention and a verb a tool performs), or opens with
+a tool's name as if calling it ("search_text: parse_date"), or claims one
 ("I read the file and found …") before any tool ran, or claims a change ("I replaced nam
 with name") when no edit was made since the prompt, gets one more generation in the same
 turn, after a short user line naming the tool to use; with the call grammar on, that
@@ -106,6 +107,9 @@ _VERBS: tuple[tuple[str, str], ...] = (
     (r"list", "list_dir"),
     (r"search|find|grep", "search_text"),
 )
+# a reply that opens with a tool's name as if calling it: "search_text: parse_date",
+# "`read_file`(calc.py)"
+_AS_TEXT = re.compile(r"\s*`?([A-Za-z_][\w.-]*)`?\s*[:(]")
 _LAST_CALL = re.compile(r'<tool_call>\s*\{\s*"name"\s*:\s*"([\w.-]+)"')
 
 
@@ -442,6 +446,17 @@ def nudge_for(
             f'The question was: "{echoed}" You wrote it again instead of answering it. '
             "Answer it now in your own words, from the tool results above.",
             "",
+        )
+    written = _AS_TEXT.match(reply)
+    if written is not None and written.group(1) in names:
+        # measured (bench local-tasks, search-def, 1 run in 5): the 1.5B model's whole
+        # reply was "search_text: parse_date:*.py", a call in no form harness reads
+        tool = written.group(1)
+        example = json.dumps({"name": tool, "arguments": {}})[:-2]
+        return Nudge(
+            f"You wrote {tool} as plain text, so nothing ran. Call it now: write the "
+            f"<tool_call> block ({example}...) and nothing else.",
+            tool,
         )
     intent = _INTENT.search(reply)
     last = history[-1]["content"] if history else ""
