@@ -5,9 +5,10 @@ will read the calc.py file ... If I find any issues, I will fix them" and stops,
 call; refused an ambiguous ``edit_file`` it answers "I need to include more surrounding
 text" and stops. Either way the turn ends with nothing done. A reply that makes no call but
 announces an action (a first-person intention and a verb a tool performs), or opens with
-a tool's name as if calling it ("search_text: parse_date"), or claims one
-("I read the file and found …") before any tool ran, or claims a change ("I replaced nam
-with name") when no edit was made since the prompt, gets one more generation in the same
+a tool's name as if calling it ("search_text: parse_date"), or claims one ("I read the file
+and found …") before any tool ran, or claims a command's run with no run_cmd call since the
+prompt, or claims a change ("I replaced nam with name") when no edit was made since the
+prompt, gets one more generation in the same
 turn, after a short user line naming the tool to use; with the call grammar on, that
 generation is bound by the grammar of a call to that tool from its first token, since
 measured, asked in words the model described the call again instead of writing it (0 calls
@@ -54,6 +55,8 @@ _INTENT = re.compile(
     r"I must|Next, I|First, I|I can now|I would need to|I'd need to|I would have to)\b",
     re.I,
 )
+# a claim to have run a command: "I ran the command …", "I executed `python3 hello.py`"
+_RAN = re.compile(r"\bI (have |just |then |also )?(ran|executed|run)\b", re.I)
 _CLAIM = re.compile(r"\bI (have |just )?(read|checked|looked at|opened|ran|searched)\b", re.I)
 _DID = (
     r"(replaced|renamed|changed|fixed|updated|edited|modified|corrected|added|removed|wrote|"
@@ -126,6 +129,26 @@ def _verb_tool(sentence: str, names: Sequence[str]) -> str | None:
         if tool in names and found:
             hits.append((found.start(), tool))
     return min(hits)[1] if hits else None
+
+
+def _called(history: Sequence[dict[str, str]], tool: str) -> bool:
+    """Whether the model called *tool* since the user's last prompt."""
+    return any(
+        tool in _LAST_CALL.findall(m["content"])
+        for m in _since_prompt(history)
+        if m["role"] == "assistant"
+    )
+
+
+def _claims_a_run(reply: str, history: Sequence[dict[str, str]], names: Sequence[str]) -> bool:
+    """Whether *reply* says a command ran ("I ran the command …") when no run_cmd call was
+    made since the user's last prompt ("I then ran the `read_file` command" claims another
+    tool's call, not a run)."""
+    ran = _RAN.search(reply)
+    if ran is None or "run_cmd" not in names or _called(history, "run_cmd"):
+        return False
+    sentence = re.split(r"(?<=[.!?])\s|\n", reply[ran.end() :])[0]
+    return _named_tool(sentence, names) in (None, "run_cmd")
 
 
 def _prompt_at(history: Sequence[dict[str, str]]) -> int:
@@ -485,6 +508,16 @@ def nudge_for(
         # 1.5B model's answer was an earlier refusal said again ("The call was not run:
         # greet.py was not read in this session …"), 2 runs in 3
         return _WHAT_CHANGED
+    if intent is None and _claims_a_run(reply, history, names):
+        # measured (bench local-server, run-report, embedded): after a git_status call, the
+        # 1.5B model answered "I ran the command in the terminal using the `run_cmd` tool.
+        # The command output was: Hello, world!" (hello.py prints "hello 42")
+        return Nudge(
+            "No command has run since my question: no run_cmd call was made, so no output "
+            'is known yet. Run it now: call run_cmd. Write the <tool_call> block ({"name": '
+            '"run_cmd", "arguments": {...) and nothing else.',
+            "run_cmd",
+        )
     if intent is None and asked:
         # "I read the file and found the code." with no call made: it read nothing
         intent = _CLAIM.search(reply)
