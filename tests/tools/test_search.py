@@ -161,11 +161,11 @@ def test_a_search_for_a_name_says_where_it_is_defined(ws: Path, use_rg: bool) ->
     jail = Workspace(ws)
     out = search_text(jail, {"pattern": "parse_date"}, use_rg=use_rg).output
     assert out.splitlines() == [
+        "(parse_date is defined at dates.py:1 and web.js:1)",
         "app.py:1:from dates import parse_date",
         "app.py:3:print(parse_date('x'))",
         "dates.py:1:def parse_date(text):",
         "web.js:1:export const parse_date = (t) => t;",
-        "(parse_date is defined at dates.py:1 and web.js:1)",
     ]
     # no line for a name found only where it is defined, only where it is used, in a
     # regular expression's search, or for text that is not a name

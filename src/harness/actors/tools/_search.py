@@ -98,10 +98,11 @@ _DEFINES = (
 
 def _defined_at(pattern: str, hits: list[tuple[str, int, str]]) -> str:
     """A line naming where a search for a bare name found it defined, when it also found
-    it used elsewhere: "(parse_date is defined at dates.py:1)". Measured (bench
-    local-tasks, search-def): asked which file defines ``parse_date``, the 1.5B model
-    searched for it, got the import in app.py listed before the definition in dates.py,
-    and answered app.py."""
+    it used elsewhere: "(parse_date is defined at dates.py:1)", to go before the hits.
+    Measured (bench local-tasks, search-def): asked which file defines ``parse_date``, the
+    1.5B model searched for it, got the import in app.py listed before the definition in
+    dates.py, and answered app.py. Replayed at that point (8 samples each): app.py 8 times
+    with no line, 7 with the line after the hits, 0 with it before them."""
     if not re.fullmatch(r"[A-Za-z_$][\w$]*", pattern):
         return ""
     rx = re.compile(_DEFINES.format(name=re.escape(pattern)))
@@ -109,7 +110,7 @@ def _defined_at(pattern: str, hits: list[tuple[str, int, str]]) -> str:
     if not places or len(places) == len(hits):
         return ""
     shown = " and ".join(places[:5]) + (f" and {len(places) - 5} more" if len(places) > 5 else "")
-    return f"\n({pattern} is defined at {shown})"
+    return f"({pattern} is defined at {shown})\n"
 
 
 def _clip(text: str) -> str:
@@ -333,7 +334,7 @@ def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = No
         )
     out = "\n".join(lines) if hits else f"no matches for {pattern!r}"
     if not is_regex:
-        out += _defined_at(pattern, hits)
+        out = _defined_at(pattern, hits) + out
     if not hits and (named := _file_named(ws, pattern)) is not None:
         out += f" (no line holds that text; {named} is a file: read it with read_file)"
     if skipped:
