@@ -392,11 +392,17 @@ _WHAT_CHANGED = Nudge(
 )
 
 
-def _call_again(tool: str) -> Nudge:
+def _block(tool: str) -> str:
+    """How a nudge asks for a call of *tool*: "the <tool_call> block ({"name": "read_file",
+    "arguments": {...) and nothing else." """
     example = json.dumps({"name": tool, "arguments": {}})[:-2]
+    return f"the <tool_call> block ({example}...) and nothing else."
+
+
+def _call_again(tool: str) -> Nudge:
     return Nudge(
-        f"Do it now: call {tool} again, using what the tool result above says. Write the "
-        f"<tool_call> block ({example}...) and nothing else.",
+        f"Do it now: call {tool} again, using what the tool result above says. Write "
+        + _block(tool),
         tool,
     )
 
@@ -475,10 +481,8 @@ def nudge_for(
         # measured (bench local-tasks, search-def, 1 run in 5): the 1.5B model's whole
         # reply was "search_text: parse_date:*.py", a call in no form harness reads
         tool = written.group(1)
-        example = json.dumps({"name": tool, "arguments": {}})[:-2]
         return Nudge(
-            f"You wrote {tool} as plain text, so nothing ran. Call it now: write the "
-            f"<tool_call> block ({example}...) and nothing else.",
+            f"You wrote {tool} as plain text, so nothing ran. Call it now: write " + _block(tool),
             tool,
         )
     intent = _INTENT.search(reply)
@@ -514,8 +518,7 @@ def nudge_for(
         # The command output was: Hello, world!" (hello.py prints "hello 42")
         return Nudge(
             "No command has run since my question: no run_cmd call was made, so no output "
-            'is known yet. Run it now: call run_cmd. Write the <tool_call> block ({"name": '
-            '"run_cmd", "arguments": {...) and nothing else.',
+            "is known yet. Run it now: call run_cmd. Write " + _block("run_cmd"),
             "run_cmd",
         )
     if intent is None and asked:
@@ -545,11 +548,9 @@ def nudge_for(
         # the 1.5B model answered "src/parser.py", a file no result had named: with no
         # call at all, or after a search that found nothing (a file-name search, or a
         # folder that does not exist)
-        example = json.dumps({"name": finder, "arguments": {}})[:-2]
         return Nudge(
             f"No tool result above names {guessed}, so that answer is a guess. Find the "
-            f"file first: call {finder}. Write the <tool_call> block ({example}...) and "
-            "nothing else.",
+            f"file first: call {finder}. Write " + _block(finder),
             finder,
         )
     unanswered = _unanswered(reply, history[at]["content"]) if previous and at >= 0 else None
@@ -591,9 +592,8 @@ def nudge_for(
         return None
     if previous and previous[-1] == tool:
         return _call_again(tool)
-    example = json.dumps({"name": tool, "arguments": {}})[:-2]
     return Nudge(
-        f"You said what you will do but did not do it. Do it now: call {tool}. Write the "
-        f"<tool_call> block ({example}...) and nothing else.",
+        f"You said what you will do but did not do it. Do it now: call {tool}. Write "
+        + _block(tool),
         tool,
     )
