@@ -105,7 +105,8 @@ async def test_a_call_is_completed_under_the_lazy_call_grammar(
     assert '"\\"read_file\\""' in body["grammar"]
     assert body["grammar_triggers"] == [{"type": 2, "value": t} for t in TRIGGERS]
     assert body["stop"] == ["</tool_call>", "<tool_response>"]
-    assert body["temperature"] == 0.2
+    # the call set none: greedy, as the embedded model (not the server's own 0.8)
+    assert body["temperature"] == 0.0
     assert body["stream"] is True
     assert body["cache_prompt"] is True
     auth = [r.headers.get("authorization") for r in server.requests]
@@ -128,7 +129,7 @@ async def test_an_announced_read_is_asked_for_once_bound_to_that_call(
             "openai",
             tools=(READ,),
             tool_protocol="text",
-            options=ChatOptions(temperature=0.0, max_tokens=2000),
+            options=ChatOptions(temperature=0.7, max_tokens=2000),
         ),
     )
     calls = [e for e in events if isinstance(e, ToolCallEvent)]
@@ -142,7 +143,8 @@ async def test_an_announced_read_is_asked_for_once_bound_to_that_call(
     assert "grammar_triggers" not in again
     assert '"\\"read_file\\""' in again["grammar"]
     assert again["n_predict"] == 768
-    assert again["temperature"] == 0.0
+    # the call's own temperature, in both generations
+    assert first["temperature"] == again["temperature"] == 0.7
     nudged = sent(server, "/apply-template")[1]["messages"]
     assert nudged[-2] == {
         "role": "assistant",

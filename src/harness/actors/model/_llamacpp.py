@@ -33,10 +33,6 @@ from harness.messages.model import TextDelta, Usage
 
 __all__ = ["CompletionDecoder", "LlamaCppServer", "server_root"]
 
-_TEMPERATURE = 0.2
-"""The embedded sampler's temperature when the call sets none (llama.cpp's server would
-use 0.8): both engines answer alike."""
-
 _CALL_CLOSE = "</tool_call>"
 
 _PATTERN = 2
@@ -130,6 +126,7 @@ class LlamaCppServer:
         """One generation (a :data:`~harness.actors.model.local._guide.Generate`): the
         history rendered by the server's chat template, then completed under *grammar*."""
         from harness.actors.model.local import TRIGGERS, LoopWatch
+        from harness.actors.model.local._guide import TEMPERATURE
 
         root = server_root(call.base_url)
         secrets = (call.api_key,)
@@ -154,7 +151,8 @@ class LlamaCppServer:
             "stream": True,
             "cache_prompt": True,
             "n_predict": -1 if o.max_tokens is None else o.max_tokens,
-            "temperature": _TEMPERATURE if o.temperature is None else o.temperature,
+            # the embedded sampler's when the call sets none (the server's own is 0.8)
+            "temperature": TEMPERATURE if o.temperature is None else o.temperature,
             # the reply ends with its call; a grammar ends it there anyway
             "stop": list(TEXT_PROTOCOL_STOPS),
         }

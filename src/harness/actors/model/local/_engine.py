@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 
 from harness.actors.model.local._errors import ModelLoadError, ModelNotInstalled
+from harness.actors.model.local._guide import TEMPERATURE
 from harness.actors.model.local._looping import LoopWatch
 
 __all__ = ["Generation", "LoadedModel", "default_threads", "load_model", "usable_cores"]
@@ -187,7 +188,7 @@ class LoadedModel:
             raise ContextTooLong(len(tokens), n_ctx)
         room = n_ctx - len(tokens)
         limit = room if max_tokens is None else min(max_tokens, room)
-        temp = 0.2 if temperature is None else temperature
+        temp = TEMPERATURE if temperature is None else temperature
         self._set_abort(cancel)
         try:
             cached = self._evaluate(tokens, self._prefix_length(messages, tokens))

@@ -31,11 +31,21 @@ from harness.actors.model.local._nudge import asks_if_right, last_read, nudge_fo
 from harness.actors.model.local._repeats import DEFAULT_REPEAT_CAP, check_repeats
 from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
-__all__ = ["NUDGED_TOKENS", "Generate", "Guide", "template_messages", "untagged"]
+__all__ = ["NUDGED_TOKENS", "TEMPERATURE", "Generate", "Guide", "template_messages", "untagged"]
 
 NUDGED_TOKENS = 768
 """The most a nudged reply (one call) may write: measured, a bound edit of a file the model
 misread wrote its body on to the output limit, 400 s under load."""
+
+TEMPERATURE = 0.0
+"""The sampling temperature of a reply whose call sets none: greedy, the most likely token
+each time. Measured (embedded 1.5B model, the review reminder below): asked "What does
+calc.py do? Is there a bug?" after reading calc.py, in 16 fresh folders, the answer named
+the bug 16 times greedy and 15 at 0.2; at 0.2 the miss that remained in every run of the
+terminal bench and the task set was one token, "which is [not] what its name says", the
+less likely one drawn. Greedy, the terminal bench named the bug in 8 turns of 8 (at 0.2,
+14 of 16 over two runs) and the task set passed 33 of 33 (at 0.2, 54 of 55), no slower.
+A loop greedy decoding can fall into is cut by the engines' loop watch."""
 
 Generate = Callable[
     [list[dict[str, str]], ProviderCall, str, bool], AsyncGenerator[ProviderEvent, None]
@@ -169,6 +179,8 @@ class Guide:
         """Stream one guided reply to *call*: text pieces, then usage, then
         :class:`Finish`; a nudged generation's text follows the first's after a blank
         line, in the same reply."""
+        if call.options.temperature is None:
+            call = attrs.evolve(call, options=attrs.evolve(call.options, temperature=TEMPERATURE))
         verdict = check_repeats(call.messages, self.repeat_cap)
         if verdict.refuse:
             yield TextDelta(text=verdict.reason)
