@@ -126,7 +126,6 @@ class LlamaCppServer:
         """One generation (a :data:`~harness.actors.model.local._guide.Generate`): the
         history rendered by the server's chat template, then completed under *grammar*."""
         from harness.actors.model.local import TRIGGERS, LoopWatch
-        from harness.actors.model.local._guide import TEMPERATURE
 
         root = server_root(call.base_url)
         secrets = (call.api_key,)
@@ -151,11 +150,13 @@ class LlamaCppServer:
             "stream": True,
             "cache_prompt": True,
             "n_predict": -1 if o.max_tokens is None else o.max_tokens,
-            # the embedded sampler's when the call sets none (the server's own is 0.8)
-            "temperature": TEMPERATURE if o.temperature is None else o.temperature,
             # the reply ends with its call; a grammar ends it there anyway
             "stop": list(TEXT_PROTOCOL_STOPS),
         }
+        if o.temperature is not None:
+            # always, through the guide: the embedded sampler's when the call sets none
+            # (the server's own would be 0.8)
+            body["temperature"] = o.temperature
         if o.seed is not None:
             body["seed"] = o.seed
         if grammar:

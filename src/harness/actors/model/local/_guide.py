@@ -5,6 +5,7 @@ around any engine that runs it with a grammar: the embedded llama.cpp model, and
 llama.cpp server through its own completion endpoint. :class:`Guide` holds it:
 
 - the history as such models read it (:func:`template_messages`);
+- greedy sampling when the call sets no temperature (:data:`TEMPERATURE`);
 - the repeat cap (:func:`~harness.actors.model.local._repeats.check_repeats`);
 - the lazy grammar of the tool table, from the first sign of a call on;
 - one nudge (:func:`~harness.actors.model.local._nudge.nudge_for`) when the reply
