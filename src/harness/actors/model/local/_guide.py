@@ -42,9 +42,9 @@ TEMPERATURE = 0.0
 """The sampling temperature of a reply whose call sets none: greedy, the most likely token
 each time. Measured (embedded 1.5B model, the review reminder below): asked "What does
 calc.py do? Is there a bug?" after reading calc.py, in 16 fresh folders, the answer named
-the bug 16 times greedy and 15 at 0.2; at 0.2 the miss that remained in every run of the
-terminal bench and the task set was one token, "which is [not] what its name says", the
-less likely one drawn. Greedy, the terminal bench named the bug in 16 turns of 16 (at
+the bug 16 times greedy and 15 at 0.2; at 0.2, the terminal bench's misses and the task
+set's find-bug misses were one token, "which is [not] what its name says", the less
+likely one drawn. Greedy, the terminal bench named the bug in 16 turns of 16 (at
 0.2, 14 of 16) and the task set passed 55 of 55 (at 0.2, 54 of 55), no slower.
 A loop greedy decoding can fall into is cut by the engines' loop watch."""
 
