@@ -25,7 +25,6 @@ from typing import Any
 import attrs
 
 from harness.actors.model.local._errors import ModelLoadError, ModelNotInstalled
-from harness.actors.model.local._guide import TEMPERATURE
 from harness.actors.model.local._looping import LoopWatch
 
 __all__ = ["Generation", "LoadedModel", "default_threads", "load_model", "usable_cores"]
@@ -178,6 +177,8 @@ class LoadedModel:
         see :func:`~harness.actors.model.local._grammar.tool_call_grammar`) constrains
         what follows ``<tool_call>``; with ``lazy=False`` it binds the reply from its
         first token (the reply is then a call, whatever the model would have written).
+        *temperature* ``None`` or 0 is greedy; the guide sets the default on each call
+        (:data:`~harness.actors.model.local._guide.TEMPERATURE`).
 
         Raises:
             ModelLoadError: the prompt does not fit in the context (``context_length``).
@@ -188,7 +189,6 @@ class LoadedModel:
             raise ContextTooLong(len(tokens), n_ctx)
         room = n_ctx - len(tokens)
         limit = room if max_tokens is None else min(max_tokens, room)
-        temp = TEMPERATURE if temperature is None else temperature
         self._set_abort(cancel)
         try:
             cached = self._evaluate(tokens, self._prefix_length(messages, tokens))
@@ -200,7 +200,7 @@ class LoadedModel:
         self._set_abort(None)
         if cancel.is_set():
             return Generation("cancelled", len(tokens), 0, cached)
-        sampler = self._sampler(temp, seed, grammar, lazy)
+        sampler = self._sampler(temperature or 0.0, seed, grammar, lazy)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         produced = 0
         finish = "length"
