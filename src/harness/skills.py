@@ -11,14 +11,17 @@ one-file ``skills/<name>.md``. Each starts with YAML frontmatter::
     (the instructions)
 
 Skills are searched in ``<workspace>/skills``, then ``<workspace>/.harness/skills``,
-then ``$HARNESS_HOME/skills``; the first skill found with a name wins. Only names
+then ``$HARNESS_HOME/skills``, then the skills that ship inside the package
+(:data:`BUILTIN_SKILLS`, labelled ``built-in``); the first skill found with a name
+wins, so a project's own ``git-commit`` replaces the built-in one. Only names
 and descriptions go into the system prompt (:func:`skills_prompt`); the
 ``use_skill`` tool loads the body and lists the bundled files (:func:`render_skill`).
 
 Skills are read through a jail: a skill (or a skills folder, or a bundled file)
-whose real path leaves the workspace (for the project's skills) or the user's
-skills folder (for the user's) is skipped with a warning, so a symlink cannot put
-an outside file such as a private key into the prompt.
+whose real path leaves the workspace (for the project's skills), the user's
+skills folder (for the user's) or the package's folder (for the built-in ones) is
+skipped with a warning, so a symlink cannot put an outside file such as a private
+key into the prompt.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from harness.errors import ConfigError
 from harness.home import harness_home
 
 __all__ = [
+    "BUILTIN_SKILLS",
     "Skill",
     "SkillError",
     "discover_skills",
@@ -43,6 +47,9 @@ __all__ = [
 ]
 
 _MAX_FILES_LISTED = 50
+
+BUILTIN_SKILLS = Path(__file__).resolve().parent / "builtin_skills"
+"""The skills that ship with harness (package data), available in every workspace."""
 
 
 class SkillError(ConfigError):
@@ -58,7 +65,8 @@ class Skill:
         description: one line on when to use it.
         path: its ``SKILL.md`` (or one-file ``<name>.md``).
         allowed_tools: tools the skill says it needs (frontmatter ``allowed-tools``).
-        source: ``project``, ``project-harness`` or ``user``: where it was found.
+        source: ``project``, ``project-harness``, ``user`` or ``built-in``: where it
+            was found.
         jail: the folder its files must really be in (``None``: not checked).
     """
 
@@ -86,12 +94,13 @@ def skill_dirs(workspace: Path | str, home: Path | str | None = None) -> list[tu
         (ws / "skills", "project"),
         (ws / ".harness" / "skills", "project-harness"),
         (_home(home) / "skills", "user"),
+        (BUILTIN_SKILLS, "built-in"),
     ]
 
 
 def _jail(folder: Path, source: str, workspace: Path | str) -> Path:
     """The folder a skill found in *folder* must really live in."""
-    if source == "user":
+    if source in ("user", "built-in"):
         return Path(os.path.realpath(folder))
     return Path(os.path.realpath(workspace))
 

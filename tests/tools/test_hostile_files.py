@@ -113,7 +113,7 @@ def test_a_skill_linked_outside_the_workspace_is_skipped(tmp_path: Path, ws: Pat
     (ws / "skills" / "ok.md").write_text("---\nname: ok\ndescription: fine\n---\nbody\n")
     problems: list[str] = []
     skills = discover_skills(ws, tmp_path / "home", problems=problems)
-    assert [s.name for s in skills] == ["ok"]
+    assert [s.name for s in skills if s.source != "built-in"] == ["ok"]
     assert len(problems) == 2
     assert all("outside" in p for p in problems)
     with pytest.raises(SkillError):
@@ -124,7 +124,7 @@ def test_a_skills_folder_linked_outside_is_skipped(tmp_path: Path, ws: Path) -> 
     key = _secret(tmp_path)
     (key.parent / "deploy.md").write_text("---\nname: deploy\ndescription: d\n---\nx\n")
     (ws / "skills").symlink_to(key.parent)
-    assert discover_skills(ws, tmp_path / "home") == []
+    assert [s for s in discover_skills(ws, tmp_path / "home") if s.source != "built-in"] == []
 
 
 def test_a_bundled_file_linked_outside_is_not_listed(tmp_path: Path, ws: Path) -> None:
@@ -144,7 +144,7 @@ def test_the_users_skills_folder_is_its_own_jail(tmp_path: Path, ws: Path) -> No
     (home / "skills").mkdir(parents=True)
     (home / "skills" / "mine.md").write_text("---\nname: mine\ndescription: m\n---\nx\n")
     (home / "skills" / "deploy.md").symlink_to(_secret(tmp_path))
-    assert [s.name for s in discover_skills(ws, home)] == ["mine"]
+    assert [s.name for s in discover_skills(ws, home) if s.source != "built-in"] == ["mine"]
 
 
 def test_an_instruction_file_linked_outside_is_skipped(tmp_path: Path, ws: Path) -> None:

@@ -119,7 +119,7 @@ def test_ctrl_c_mid_stream_cancels_and_next_prompt_works(term_for) -> None:  # t
         t.send("\x03")
         out = t.expect("cancelled")
         assert "never shown" not in out
-        t.expect("no skills")  # the queued /skills ran once the run had ended
+        t.expect("built-in")  # the queued /skills ran once the run had ended
         t.expect("❯")
         t.line("next")
         t.expect("Second answer\\.")
