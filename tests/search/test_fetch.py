@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import time
+import tracemalloc
+import zlib
 from collections.abc import Callable
 
 import pytest
@@ -254,3 +257,80 @@ async def test_credentials_stay_with_their_host_across_a_redirect(
     assert out.ok
     assert a.seen[0].headers.get("X-Api-Key") == "k-999999"
     assert "X-Api-Key" not in b.seen[0].headers
+
+
+def _gzip(data: bytes) -> bytes:
+    return gzip.compress(data, compresslevel=9)
+
+
+async def test_a_body_encoded_twice_is_refused_unread(
+    make_service: Callable[..., SearchService],
+) -> None:
+    # 1,830-ish bytes that would inflate to gigabytes through two layers of gzip
+    bomb = _gzip(_gzip(b"\0" * 200_000_000))
+    assert len(bomb) < 10_000
+    with _web.Site() as site:
+        site.route(
+            "/two",
+            lambda req: _web.Page(body=bomb, headers={"Content-Encoding": "gzip, gzip"}),
+        )
+        site.route(
+            "/odd", lambda req: _web.Page(body=b"x", headers={"Content-Encoding": "compress"})
+        )
+        service = make_service()
+        page = await _get(service, f"{site.url}/two")
+        api = await _call(service, method="GET", url=f"{site.url}/two")
+        odd = await _get(service, f"{site.url}/odd")
+    assert not page.ok
+    assert "encoded 2 times over (gzip, gzip)" in page.output
+    assert "refused unread" in page.output
+    assert page.data["kind"] == "encoding"
+    assert not api.ok
+    assert "encoded 2 times over" in api.output
+    assert not odd.ok
+    assert "encoded as 'compress', which is not read" in odd.output
+    # what is asked for is what is read
+    assert site.seen[0].headers["Accept-Encoding"] == "gzip, deflate"
+
+
+async def test_the_cap_counts_decoded_bytes_while_decoding() -> None:
+    # one raw chunk of this inflates to tens of MB; the cap must stop decoding at 1 MB
+    bomb = _gzip(b"\0" * 300_000_000)
+    text = b"<p>" + b"readable words " * 2000 + b"</p>"
+    deflated = zlib.compress(text)
+    raw_deflate = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+    raw = raw_deflate.compress(text) + raw_deflate.flush()
+    with _web.Site() as site:
+        site.route(
+            "/bomb",
+            lambda req: _web.Page(body=bomb, headers={"Content-Encoding": "gzip"}),
+        )
+        site.route(
+            "/z", lambda req: _web.Page(body=deflated, headers={"Content-Encoding": "deflate"})
+        )
+        site.route("/raw", lambda req: _web.Page(body=raw, headers={"Content-Encoding": "deflate"}))
+        site.route(
+            "/bad",
+            lambda req: _web.Page(body=b"not gzip at all", headers={"Content-Encoding": "gzip"}),
+        )
+        fetcher = Fetcher()
+        try:
+            tracemalloc.start()
+            try:
+                got = await fetcher.fetch(f"{site.url}/bomb", max_bytes=1_000_000)
+                _, peak = tracemalloc.get_traced_memory()
+            finally:
+                tracemalloc.stop()
+            # the compressed body, the cap and change; not the tens of MB one chunk inflates to
+            assert peak < 12_000_000, peak
+            z = await fetcher.fetch(f"{site.url}/z")
+            r = await fetcher.fetch(f"{site.url}/raw")
+            with pytest.raises(FetchError, match="the gzip body does not decode"):
+                await fetcher.fetch(f"{site.url}/bad")
+        finally:
+            await fetcher.aclose()
+    assert got.truncated
+    assert got.body == b"\0" * 1_000_000
+    assert z.body == text
+    assert not z.truncated
+    assert r.body == text

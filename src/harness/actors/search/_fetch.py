@@ -6,10 +6,16 @@ Redirects are followed here, not by httpx, so that each hop is looked at: only
 (credentials are for the host they were given to), and each connection is made
 through :class:`~harness.actors.search._guard.GuardedBackend`, which refuses
 link-local and metadata addresses on the address actually dialled.
+
+Bodies are decoded here too, not by httpx, so that the byte cap counts DECODED
+bytes while decoding: a small compressed answer that would inflate to gigabytes
+stops at the cap. Only ``gzip`` and ``deflate`` are asked for and read, and a body
+encoded more than once (``Content-Encoding: gzip, gzip``) is refused unread.
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
@@ -144,7 +150,8 @@ class Fetcher:
             follow_redirects=False,
             trust_env=False,
             timeout=None,
-            headers={"User-Agent": user_agent},
+            # only what _Decoder reads, whatever httpx could decode with extra packages
+            headers={"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"},
         )
 
     async def aclose(self) -> None:
@@ -228,7 +235,7 @@ class Fetcher:
                 ctype = resp.headers.get("content-type", "")
                 if want is not None and not want(ctype):
                     return _response(resp, current, ctype, b"", False, hops, skipped=True)
-                body, truncated = await _read(resp, max_bytes)
+                body, truncated = await _read(resp, max_bytes, str(current))
                 return _response(resp, current, ctype, body, truncated, hops)
             except _NETWORK_ERRORS as exc:
                 raise FetchError(
@@ -258,23 +265,94 @@ def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
     return url.scheme, url.host, url.port
 
 
-async def _read(resp: httpx.Response, max_bytes: int) -> tuple[bytes, bool]:
+class _Decoder:
+    """One ``Content-Encoding`` undone piece by piece, never more than asked for at once."""
+
+    def __init__(self, coding: str) -> None:
+        self.coding = coding
+        self._zlib: Any = None
+        self._raw_deflate = False
+        if coding in ("gzip", "x-gzip"):
+            self._zlib = zlib.decompressobj(zlib.MAX_WBITS | 16)
+        elif coding == "deflate":
+            self._zlib = zlib.decompressobj(zlib.MAX_WBITS)
+        self._pending = b""
+        self._started = False
+
+    def feed(self, data: bytes) -> None:
+        """Take the next raw bytes (decoded later, as :meth:`take` asks)."""
+        self._pending += data
+
+    def take(self, limit: int) -> bytes:
+        """At most *limit* decoded bytes of what was fed (``b""``: it needs more input)."""
+        if self._zlib is None:
+            out, self._pending = self._pending[:limit], self._pending[limit:]
+            return out
+        if not self._pending or self._zlib.eof:
+            return b""
+        try:
+            out = self._zlib.decompress(self._pending, limit)
+        except zlib.error:
+            if self.coding != "deflate" or self._started:
+                raise
+            # "deflate" is sent both with and without zlib's header: the raw form then
+            self._zlib = zlib.decompressobj(-zlib.MAX_WBITS)
+            out = self._zlib.decompress(self._pending, limit)
+        self._started = True
+        self._pending = self._zlib.unconsumed_tail
+        return bytes(out)
+
+
+def _decoder(resp: httpx.Response, url: str) -> _Decoder:
+    codings = [
+        c.strip().lower()
+        for c in resp.headers.get_list("content-encoding", split_commas=True)
+        if c.strip() and c.strip().lower() != "identity"
+    ]
+    if len(codings) > 1:
+        raise FetchError(
+            f"{url}: the response is encoded {len(codings)} times over ({', '.join(codings)}); "
+            "a body encoded more than once is refused unread",
+            url=url,
+            kind="encoding",
+        )
+    coding = codings[0] if codings else "identity"
+    if coding not in ("identity", "gzip", "x-gzip", "deflate"):
+        raise FetchError(
+            f"{url}: the response is encoded as {coding!r}, which is not read "
+            "(only gzip and deflate are)",
+            url=url,
+            kind="encoding",
+        )
+    return _Decoder(coding)
+
+
+async def _read(resp: httpx.Response, max_bytes: int, url: str) -> tuple[bytes, bool]:
+    """At most *max_bytes* of the DECODED body, and whether there was more.
+
+    The cap is applied while decoding: each step decodes at most the room left plus
+    one byte (which tells a body cut at the cap from one that ends there), so memory
+    stays near the cap whatever the compressed body would inflate to.
+    """
+    decoder = _decoder(resp, url)
     parts: list[bytes] = []
     size = 0
-    chunks = resp.aiter_bytes()
-    async for chunk in chunks:
-        room = max_bytes - size
-        if len(chunk) >= room:
-            parts.append(chunk[:room])
-            if len(chunk) > room:
-                return b"".join(parts), True
-            # The cap was met exactly: the body was cut only if anything follows.
-            async for more in chunks:
-                if more:
+    try:
+        async for raw in resp.aiter_raw():
+            decoder.feed(raw)
+            while True:
+                out = decoder.take(max_bytes - size + 1)
+                if not out:
+                    break
+                if size + len(out) > max_bytes:
+                    parts.append(out[: max_bytes - size])
                     return b"".join(parts), True
-            return b"".join(parts), False
-        parts.append(chunk)
-        size += len(chunk)
+                parts.append(out)
+                size += len(out)
+    except zlib.error as exc:
+        raise FetchError(
+            f"{url}: the {decoder.coding} body does not decode ({exc})", url=url, kind="encoding"
+        ) from None
     return b"".join(parts), False
 
 
