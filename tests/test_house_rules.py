@@ -27,12 +27,16 @@ ROOT = SRC / "harness"
 LEAVES = {
     "harness",
     "harness.errors",
+    "harness.git",
     "harness.home",
     "harness.keys",
     "harness.settings",
     "harness.terminal",
     "harness._version",
     "harness._frontmatter",
+    # the provider names and permission modes, which the command line offers as choices
+    "harness.words",
+    "harness.trust",
     # started before anything else is imported (see its docstring), so it imports nothing
     "harness._forkstart",
 }

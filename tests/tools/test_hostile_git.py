@@ -41,7 +41,20 @@ ATTACKS = {
     "included_filter": lambda ws, cmd: _included(ws, cmd),
     "diff_command": lambda ws, cmd: _attribute(ws, cmd, "diff=evil", "diff.evil.command"),
     "gpg": lambda ws, cmd: _gpg(ws, cmd),
+    # issue 34: `-c filter.x=y.clean=` splits at the first `=` and never applied
+    "filter_name_with_equals": lambda ws, cmd: _attribute(
+        ws, cmd, "filter=x=y", "filter.x=y.clean"
+    ),
+    "worktree_config": lambda ws, cmd: _worktree_config(ws, cmd),
 }
+
+
+def _worktree_config(ws: Path, cmd: str) -> None:
+    # A driver in .git/config.worktree, which git reads once the extension is on.
+    sh(ws, "git", "config", "extensions.worktreeConfig", "true")
+    sh(ws, "git", "config", "--worktree", "filter.evil.clean", f"sh -c '{cmd}; cat'")
+    (ws / ".gitattributes").write_text("* filter=evil\n")
+    (ws / "README.md").write_text("changed\n")
 
 
 def _diff_external(ws: Path, cmd: str) -> None:
@@ -166,3 +179,101 @@ def test_the_users_own_global_drivers_still_apply(
     (repo / ".gitattributes").write_text("*.txt filter=upper\n")
     assert call("write_file", path="a.txt", content="abc\n").ok
     assert sh(repo, "git", "show", "HEAD:a.txt") == "ABC\n"
+
+
+def test_a_global_include_of_a_workspace_file_runs_nothing(
+    tmp_path: Path, repo: Path, call: Call, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The user's global config includes a file the model can write (issue 34): its
+    # drivers are the model's, not the user's.
+    marker, cmd = _marker(tmp_path)
+    gitconfig = tmp_path / "gitconfig"
+    gitconfig.write_text(f'[includeIf "gitdir:{repo}/"]\n\tpath = {repo}/.gitconfig\n')
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
+    clean = f"sh -c '{cmd}; cat'"
+    (repo / ".gitconfig").write_text(f'[filter "evil"]\n\tclean = "{clean}"\n')
+    (repo / ".gitattributes").write_text("* filter=evil\n")
+    (repo / "README.md").write_text("changed\n")
+    subprocess.run(["git", "diff"], cwd=repo, capture_output=True, check=False)
+    assert marker.exists(), "the attack itself does not work"
+    marker.unlink()
+    _write_all_git_tools(call)
+    assert not marker.exists()
+
+
+# --- issue 34: nothing outside the workspace shows ---------------------------------------
+
+
+def _outside_secret(tmp_path: Path) -> Path:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("TOP-SECRET-LINE\n")
+    return outside
+
+
+def test_a_work_tree_outside_the_workspace_is_refused(
+    tmp_path: Path, repo: Path, call: Call
+) -> None:
+    outside = _outside_secret(tmp_path)
+    # A crafted index: secret.txt as an empty file, so the diff against the work tree
+    # would print the outside file whole.
+    empty = sh(repo, "git", "hash-object", "-w", "--stdin").strip()
+    sh(repo, "git", "update-index", "--add", "--cacheinfo", f"100644,{empty},secret.txt")
+    sh(repo, "git", "config", "core.worktree", str(outside))
+    assert "TOP-SECRET-LINE" in sh(repo, "git", "diff"), "the attack itself does not work"
+    for name in ("git_diff", "git_status"):
+        out = call(name)
+        assert "TOP-SECRET-LINE" not in out.output
+        assert not out.ok
+        assert "core.worktree" in out.output
+    assert call("write_file", path="new.txt", content="x\n").ok  # the edit is not refused
+    assert "new.txt" not in sh(repo, "git", "log", "--all", "--name-only", "--format=")
+
+
+def test_a_git_file_naming_another_repository_is_refused(
+    tmp_path: Path, ws: Path, call: Call
+) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    sh(other, "git", "init", "-q")
+    (other / "secret.txt").write_text("TOP-SECRET-LINE\n")
+    sh(other, "git", "add", "secret.txt")
+    (ws / ".git").write_text(f"gitdir: {other / '.git'}\n")
+    assert "TOP-SECRET-LINE" in sh(ws, "git", "diff", "--cached"), "the attack does not work"
+    for name in ("git_diff", "git_status"):
+        out = call(name)
+        assert "TOP-SECRET-LINE" not in out.output
+        assert "secret.txt" not in out.output
+        assert not out.ok
+
+
+def test_a_linked_worktree_of_the_user_is_used(tmp_path: Path, call: Call, ws: Path) -> None:
+    main = tmp_path / "main"
+    main.mkdir()
+    sh(main, "git", "init", "-q", "-b", "main")
+    (main / "README.md").write_text("hello\n")
+    sh(main, "git", "add", "README.md")
+    sh(main, "git", "-c", "user.name=T", "-c", "user.email=t@x", "commit", "-q", "-m", "one")
+    ws.rmdir()
+    sh(main, "git", "worktree", "add", "-q", "-b", "side", str(ws))
+    (ws / "README.md").write_text("changed\n")
+    assert "+changed" in call("git_diff").output
+    assert call("write_file", path="new.txt", content="x\n").ok
+    assert sh(ws, "git", "log", "-1", "--format=%s") == "ai(write_file): new.txt\n"
+
+
+def test_git_gets_no_secret_from_the_environment(
+    tmp_path: Path, repo: Path, call: Call, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A filter the user set up (global) runs; it must not see harness's secrets.
+    seen = tmp_path / "seen"
+    gitconfig = tmp_path / "gitconfig"
+    gitconfig.write_text(f'[filter "spy"]\n\tclean = "sh -c \'env > {seen}; cat\'"\n')
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-not-for-git")
+    monkeypatch.setenv("DATABASE_URL", "postgres://u:pw-not-for-git@db/x")
+    (repo / ".gitattributes").write_text("*.txt filter=spy\n")
+    assert call("write_file", path="a.txt", content="abc\n").ok
+    env = seen.read_text()
+    assert "\nPATH=" in env  # the filter ran
+    assert "not-for-git" not in env

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from harness.actors.tools._dispatch import autocommit, undo
 from harness.messages.tools import SetAutocommit, Undo
 from tests.tools.conftest import Call, sh
@@ -208,3 +210,23 @@ def test_an_edit_through_the_workspace_name_is_undone(ws: Path, home: Path, call
     assert (ws / "notes.txt").read_text() == "v2\n"
     assert do_undo(ws, home)[0]
     assert (ws / "notes.txt").read_text() == "v1\n"
+
+
+@pytest.mark.parametrize("name", ["*", ":(glob)**", "[A-Z]*", ":!x"])
+def test_a_file_name_is_never_a_pathspec(repo: Path, home: Path, call: Call, name: str) -> None:
+    # Issue 34: a file named like pathspec magic must not sweep the user's other
+    # changes, or an untracked secret, into the AI's commit.
+    (repo / "README.md").write_text("hello\nthe user's unfinished edit\n")
+    (repo / ".env").write_text("API_TOKEN=secret\n")
+    (repo / "notes.txt").write_text("mine, untracked\n")
+    assert call("write_file", path=name, content="x\n").ok
+    assert log(repo)[0] == f"ai(write_file): {name}"
+    assert files_in(repo) == [name]
+    status = sh(repo, "git", "status", "--porcelain").splitlines()
+    assert " M README.md" in status
+    assert "?? .env" in status
+    assert do_undo(repo, home)[0]
+    assert not (repo / name).exists()
+    assert log(repo) == ["initial"]
+    assert (repo / "README.md").read_text() == "hello\nthe user's unfinished edit\n"
+    assert " M README.md" in sh(repo, "git", "status", "--porcelain").splitlines()

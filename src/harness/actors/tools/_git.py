@@ -1,14 +1,9 @@
 """git_status and git_diff, and the small git runner the undo journal uses.
 
-Every git command harness runs itself goes through :func:`git`, which never lets a
-repository's config run a program: a model can write a whole fake repository
-(``HEAD``, ``config``, ``objects/``, ``refs/``) into the workspace, and the user's
-own repository config is read by every call. So each call passes ``-c`` overrides
-for every setting git documents as running a command (fsmonitor, hooks, pager,
-ssh, external diff, editors, signing, credential helpers, and each filter, diff
-and merge driver the repository's config names), reads no system config, refuses
-an implicit bare repository, and looks for ``.git`` no higher than the workspace
-root.
+Every git command harness runs itself goes through :func:`git`, which is
+:func:`harness.git.run_git` (git hardened in one place: no program a config names
+runs, the work tree is pinned to the folder given, paths are literal, no secret in
+its environment) with its failures as tool errors.
 """
 
 from __future__ import annotations
@@ -20,55 +15,15 @@ from typing import Any
 
 from harness.actors.tools._files import Result
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
+from harness.git import SAFE_CONFIG, GitRefused, run_git
 
 __all__ = ["SAFE_CONFIG", "GitError", "git", "git_diff", "git_root", "git_status"]
 
 MAX_GIT_OUTPUT = 60_000
 
-# A user's hooks, pager or GUI prompts must never run from here.
-_ENV = {
-    "GIT_TERMINAL_PROMPT": "0",
-    "GIT_PAGER": "cat",
-    "PAGER": "cat",
-    "GIT_OPTIONAL_LOCKS": "0",
-    "LC_ALL": "C",
-}
-
-
-# Settings that name a program git would run, each set to something inert.
-SAFE_CONFIG: tuple[tuple[str, str], ...] = (
-    ("core.fsmonitor", "false"),
-    ("core.hooksPath", "/dev/null"),
-    ("core.pager", "cat"),
-    ("core.sshCommand", "false"),
-    ("core.editor", "false"),
-    ("core.askPass", "false"),
-    ("core.gitProxy", "false"),
-    ("core.alternateRefsCommand", "false"),
-    ("core.attributesFile", "/dev/null"),
-    ("sequence.editor", "false"),
-    ("diff.external", ""),
-    ("diff.trustExitCode", "false"),
-    ("credential.helper", ""),
-    ("commit.gpgSign", "false"),
-    ("tag.gpgSign", "false"),
-    ("gpg.program", "false"),
-    ("gpg.ssh.program", "false"),
-    ("gpg.x509.program", "false"),
-    ("uploadpack.packObjectsHook", "false"),
-    ("protocol.allow", "never"),
-    ("protocol.file.allow", "never"),
-    ("protocol.ext.allow", "never"),
-    ("safe.bareRepository", "explicit"),
-    ("core.quotepath", "off"),
-)
-# Driver settings: `filter.<name>.clean` and the like, found in the config each call.
-_DRIVERS = r"^(filter|diff|merge)\..+\.(clean|smudge|process|textconv|command|driver)$"
-_SAFE_ARGS = tuple(a for key, value in SAFE_CONFIG for a in ("-c", f"{key}={value}"))
-
 
 class GitError(ToolError):
-    """A git command failed; the message holds its stderr."""
+    """A git command failed, or the repository was refused; the message says why."""
 
 
 def git(
@@ -77,73 +32,28 @@ def git(
     env: dict[str, str] | None = None,
     input: bytes | None = None,
     check: bool = True,
+    literal: bool = True,
 ) -> subprocess.CompletedProcess[bytes]:
-    """Run ``git args`` in *cwd* without a terminal, pager, prompts, or any program a
-    repository's config names (see the module docstring)."""
-    full_env = {**os.environ, **_ENV, **(env or {})}
-    full_env["GIT_CONFIG_NOSYSTEM"] = "1"
-    full_env.pop("GIT_DIR", None)
-    full_env.pop("GIT_WORK_TREE", None)
-    if "GIT_CEILING_DIRECTORIES" not in (env or {}):
-        # Discovery stops at the folder harness works in: a repository the model wrote
-        # deeper down is found only there, and nothing above it is used.
-        full_env["GIT_CEILING_DIRECTORIES"] = os.path.dirname(os.path.realpath(cwd))
-    drivers = _driver_overrides(cwd, full_env)
-    proc = subprocess.run(
-        ["git", *_SAFE_ARGS, *drivers, *args],
-        cwd=cwd,
-        env=full_env,
-        input=input,
-        capture_output=True,
-        check=False,
-        stdin=None if input is not None else subprocess.DEVNULL,
-    )
+    """Run ``git args`` for the work tree *cwd*, hardened (:func:`harness.git.run_git`).
+
+    Raises:
+        GitError: the repository reaches outside *cwd*, or (with *check*) git failed.
+    """
+    try:
+        proc = run_git(cwd, *args, env=env, input=input, literal=literal)
+    except GitRefused as exc:
+        raise GitError(str(exc)) from None
     if check and proc.returncode != 0:
         err = proc.stderr.decode("utf-8", "replace").strip()
         raise GitError(f"git {args[0]} failed: {err or f'exit {proc.returncode}'}")
     return proc
 
 
-def _driver_overrides(cwd: Path, env: dict[str, str]) -> list[str]:
-    """``-c`` arguments emptying every filter, diff and merge driver the repository's
-    own config names (and the files it includes).
-
-    Reading config runs nothing, so asking git for the names is safe. Drivers from
-    the user's global config stay: they are the user's own (git-lfs is one), and a
-    model cannot write that file with the file tools."""
-    try:
-        proc = subprocess.run(
-            [
-                "git",
-                *_SAFE_ARGS,
-                "config",
-                "--local",
-                "--includes",
-                "-z",
-                "--name-only",
-                "--get-regexp",
-                _DRIVERS,
-            ],
-            cwd=cwd,
-            env=env,
-            capture_output=True,
-            check=False,
-            stdin=subprocess.DEVNULL,
-        )
-    except OSError:
-        return []
-    out: list[str] = []
-    for name in proc.stdout.decode("utf-8", "replace").split("\0"):
-        if name:
-            out += ["-c", f"{name}=", "-c", f"{name.rsplit('.', 1)[0]}.required=false"]
-    return out
-
-
 def git_root(path: Path) -> Path | None:
     """The top of the work tree containing *path*, or ``None`` outside a repository."""
     try:
         proc = git(path, "rev-parse", "--show-toplevel", check=False)
-    except OSError:
+    except (OSError, GitError):
         return None
     if proc.returncode != 0:
         return None
@@ -157,10 +67,11 @@ def _cap(text: str) -> str:
 
 
 def _need_repo(ws: Workspace) -> Path:
-    root = git_root(ws.root)
-    if root is None:
+    # not git_root: a repository refused for reaching outside says so
+    proc = git(ws.root, "rev-parse", "--show-toplevel", check=False)
+    if proc.returncode != 0:
         raise ToolError("the workspace is not a git repository")
-    return root
+    return Path(os.path.realpath(proc.stdout.decode().strip()))
 
 
 def _hidden(root: Path) -> list[str]:
@@ -174,10 +85,12 @@ def _hidden(root: Path) -> list[str]:
 
 
 def _pathspec(hidden: list[str], wanted: list[str]) -> list[str]:
+    """Pathspecs for *wanted* paths less the *hidden* ones, each marked literal: the
+    call that takes them runs with pathspec magic on (``literal=False``)."""
     excludes = [f":(exclude,literal){p}" for p in hidden]
     if not excludes and not wanted:
         return []
-    return ["--", *(wanted or ["."]), *excludes]
+    return ["--", *([f":(literal){p}" for p in wanted] or ["."]), *excludes]
 
 
 def _drop_protected_sections(text: str) -> str:
@@ -205,6 +118,7 @@ def git_status(ws: Workspace, args: dict[str, Any]) -> Result:
         "--branch",
         "--untracked-files=normal",
         *_pathspec(_hidden(root), []),
+        literal=False,
     )
     text = proc.stdout.decode("utf-8", "replace").rstrip()
     lines = [
@@ -227,8 +141,8 @@ def git_diff(ws: Workspace, args: dict[str, Any]) -> Result:
     has_head = git(ws.root, "rev-parse", "--verify", "-q", "HEAD", check=False).returncode == 0
     parts = []
     flags = ("--no-color", "--no-ext-diff", "--no-textconv")
-    staged = git(ws.root, "diff", "--cached", *flags, *spec)
-    unstaged = git(ws.root, "diff", *flags, *spec)
+    staged = git(ws.root, "diff", "--cached", *flags, *spec, literal=False)
+    unstaged = git(ws.root, "diff", *flags, *spec, literal=False)
     s_text = _drop_protected_sections(staged.stdout.decode("utf-8", "replace"))
     u_text = _drop_protected_sections(unstaged.stdout.decode("utf-8", "replace"))
     if s_text:

@@ -276,8 +276,6 @@ class Journal:
         commit = (
             git(
                 root,
-                "-c",
-                "commit.gpgSign=false",
                 "commit-tree",
                 tree,
                 *parents,
