@@ -277,3 +277,24 @@ def test_git_gets_no_secret_from_the_environment(
     env = seen.read_text()
     assert "\nPATH=" in env  # the filter ran
     assert "not-for-git" not in env
+
+
+def test_a_submodule_config_runs_nothing(tmp_path: Path, repo: Path, call: Call) -> None:
+    # A repository inside the workspace, added as a submodule: git looks for its changes
+    # by running git in it, where its own config names a filter.
+    marker, cmd = _marker(tmp_path)
+    sub = repo / "sub"
+    sub.mkdir()
+    sh(sub, "git", "init", "-q")
+    (sub / "f").write_text("a\n")
+    sh(sub, "git", "add", "f")
+    sh(sub, "git", "-c", "user.name=T", "-c", "user.email=t@x", "commit", "-q", "-m", "s")
+    sh(sub, "git", "config", "filter.evil.clean", f"sh -c '{cmd}; cat'")
+    (sub / ".gitattributes").write_text("* filter=evil\n")
+    (sub / "f").write_text("b\n")  # the same size: only its content tells
+    sh(repo, "git", "add", "sub")
+    _write_all_git_tools(call)
+    assert not marker.exists()
+    # The attack is real (checked last: plain git refreshes the submodule's index).
+    subprocess.run(["git", "status"], cwd=repo, capture_output=True, check=False)
+    assert marker.exists(), "the attack itself does not work"

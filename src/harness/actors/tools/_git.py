@@ -20,6 +20,10 @@ from harness.git import SAFE_CONFIG, GitRefused, run_git
 __all__ = ["SAFE_CONFIG", "GitError", "git", "git_diff", "git_root", "git_status"]
 
 MAX_GIT_OUTPUT = 60_000
+# A submodule's changes are looked for by running git in it, with its own config,
+# which nothing listed: only its commit is compared. (The flag, not the setting: a
+# submodule's `ignore = none` would win over diff.ignoreSubmodules.)
+_SUBMODULES = ("--ignore-submodules=dirty",)
 
 
 class GitError(ToolError):
@@ -77,7 +81,9 @@ def _need_repo(ws: Workspace) -> Path:
 def _hidden(root: Path) -> list[str]:
     """Changed or untracked paths the jail protects (``.env``...): git tools leave them out."""
     # Untracked files show in no diff, and git_status filters its own lines.
-    proc = git(root, "status", "--porcelain", "-z", "--untracked-files=no", check=False)
+    proc = git(
+        root, "status", *_SUBMODULES, "--porcelain", "-z", "--untracked-files=no", check=False
+    )
     names = [n for n in proc.stdout.decode("utf-8", "replace").split("\0") if n]
     # Entries are `XY path`; a rename's source follows as an entry of its own.
     paths = [n[3:] if len(n) > 3 and n[2] == " " else n for n in names]
@@ -114,6 +120,7 @@ def git_status(ws: Workspace, args: dict[str, Any]) -> Result:
     proc = git(
         ws.root,
         "status",
+        *_SUBMODULES,
         "--short",
         "--branch",
         "--untracked-files=normal",
@@ -140,7 +147,7 @@ def git_diff(ws: Workspace, args: dict[str, Any]) -> Result:
     spec = _pathspec(_hidden(root), wanted)
     has_head = git(ws.root, "rev-parse", "--verify", "-q", "HEAD", check=False).returncode == 0
     parts = []
-    flags = ("--no-color", "--no-ext-diff", "--no-textconv")
+    flags = ("--no-color", "--no-ext-diff", "--no-textconv", *_SUBMODULES)
     staged = git(ws.root, "diff", "--cached", *flags, *spec, literal=False)
     unstaged = git(ws.root, "diff", *flags, *spec, literal=False)
     s_text = _drop_protected_sections(staged.stdout.decode("utf-8", "replace"))
