@@ -9,13 +9,22 @@ STAMP := $(VENV)/.installed
 # (the --sandbox tests) and ripgrep (search_text's fast path). Installed once.
 SYSTEM_DEPS := /usr/share/doc/python3.11/html/library/stdtypes.html /usr/bin/bwrap /usr/bin/rg
 
-.PHONY: install run test bench lint clean
+.PHONY: install launcher run test bench lint clean
+
+# `harness` in any folder: install puts a launcher (a two-line script that runs this
+# checkout's .venv/bin/harness) in LAUNCHER_DIR, never over a file that is not ours,
+# and says how to put that folder on PATH when it is not.
+LAUNCHER_DIR ?= $(HOME)/.local/bin
 
 # Bytecode is compiled here, not left to the first import: a worker's start-up is its
 # restart time, and with PYTHONDONTWRITEBYTECODE set (common in containers) every worker
 # start would compile harness's sources again. Up-to-date files are skipped.
 install: $(STAMP)
 	@$(BIN)/python -m compileall -q src >/dev/null
+	@sh scripts/install-launcher.sh "$(CURDIR)/$(BIN)/harness" "$(LAUNCHER_DIR)"
+
+launcher:
+	@sh scripts/install-launcher.sh "$(CURDIR)/$(BIN)/harness" "$(LAUNCHER_DIR)"
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
