@@ -1,8 +1,9 @@
 """The message vocabulary the actors speak to each other.
 
 Each module groups one actor's messages; all of them are plain frozen attrs
-classes built on :class:`harness.ipc.Message`, so they import nothing heavy and
-every process may import them.
+classes built on :class:`harness.ipc.Message`, so every process may import them.
+The words they share with every layer (the provider names, the permission modes)
+are :mod:`harness.words`'s, re-exported here.
 """
 
 from harness.messages.mcp import (
@@ -23,7 +24,6 @@ from harness.messages.mcp import (
     McpWatch,
 )
 from harness.messages.model import (
-    PROVIDERS,
     CallWriting,
     ChatMessage,
     ChatOptions,
@@ -48,9 +48,7 @@ from harness.messages.model import (
     Usage,
 )
 from harness.messages.tools import (
-    PERMISSION_MODES,
     AutocommitState,
-    PermissionMode,
     SetAutocommit,
     ToolInvoke,
     ToolOutcome,
@@ -59,6 +57,7 @@ from harness.messages.tools import (
     Undo,
     UndoResult,
 )
+from harness.words import PERMISSION_MODES, PROVIDERS, PermissionMode
 
 __all__ = [
     "MCP_STATES",

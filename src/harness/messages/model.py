@@ -8,10 +8,6 @@ import attrs
 
 from harness.ipc import Message
 
-PROVIDERS = ("ollama", "openai", "anthropic", "gemini", "local")
-"""Every provider name a request may carry: the one list the model worker, the
-conversation and the command line read."""
-
 
 @attrs.frozen
 class ToolCall:

@@ -15,7 +15,8 @@ from typing import Any, Literal
 import attrs
 
 from harness.ipc import Message
-from harness.messages.tools import PermissionMode, ToolInvoke
+from harness.messages.tools import ToolInvoke
+from harness.words import PermissionMode
 
 __all__ = [
     "NoteKind",

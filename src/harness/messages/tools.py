@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import attrs
 
 from harness.ipc import Message
-
-PermissionMode = Literal["ask", "auto", "plan", "deny"]
-PERMISSION_MODES: tuple[PermissionMode, ...] = ("ask", "auto", "plan", "deny")
-"""How calls that change something are decided: ``ask`` the user, ``auto`` run what no
-rule denies, ``plan`` switch the changing tools off, ``deny`` refuse what would ask."""
 
 
 @attrs.frozen

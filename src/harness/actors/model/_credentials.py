@@ -22,7 +22,7 @@ from typing import Any
 from harness.actors.model._provider import ProviderError
 from harness.home import harness_home
 from harness.keys import ENV_KEYS
-from harness.messages.model import PROVIDERS
+from harness.messages import PROVIDERS
 
 __all__ = [
     "ENV_BASE_URLS",

@@ -33,8 +33,8 @@ from harness.actors.model._provider import (
     ProviderError,
 )
 from harness.actors.model._textproto import render_text_history, text_protocol_prompt
+from harness.messages import PROVIDERS
 from harness.messages.model import (
-    PROVIDERS,
     CallWriting,
     ChatRequest,
     DescribeModel,

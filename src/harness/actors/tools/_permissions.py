@@ -75,7 +75,7 @@ from harness.actors.tools._rules import (
     user_rules_path,
 )
 from harness.actors.tools._table import ToolSpec, ToolTable, UnknownToolError
-from harness.messages.tools import PERMISSION_MODES, PermissionMode
+from harness.messages import PERMISSION_MODES, PermissionMode
 
 __all__ = [
     "SHELL_OPERATORS",
