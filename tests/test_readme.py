@@ -1,8 +1,10 @@
-"""README.md names only what exists, and names everything a user can reach.
+"""The manual (README.md and docs/*.md) names only what exists, and names everything a
+user can reach.
 
 Both directions, for the tools the model is offered, the command line's flags and the
 environment variables harness reads. (Slash commands are checked against their one
-declaration in the terminal's tests.)
+declaration in the terminal's tests.) The README is the front page; the manual is the
+README and the pages of docs/ read together.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from harness.cli._batch import build_batch_parser
 from harness.cli._main import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+README = "\n\n".join(p.read_text(encoding="utf-8") for p in PAGES)
 SOURCE = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "src").rglob("*.py")))
 
 # Variables harness sets for its own processes, or that only tests and developers use.
@@ -34,9 +37,10 @@ INTERNAL_VARIABLES = {
     "HARNESS_TOOLS_NO_RG",  # force the Python search fallback (tests)
     "HARNESS_BATCH_RUN",  # the batch run a Ray worker works for (its node's task server)
 }
-# Flags of other programs, of example prompts, and of the embedded model's own command
-# (python -m harness.actors.model.local), that the README shows.
-FOREIGN_FLAGS = {"--short", "--verbose", "--portable"}
+# Flags of other programs (aider's in the README's comparison), of example prompts, and of
+# the embedded model's own command (python -m harness.actors.model.local), that the manual
+# shows.
+FOREIGN_FLAGS = {"--short", "--verbose", "--portable", "--message", "--watch-files"}
 
 
 def _expand_braces(text: str) -> set[str]:
@@ -68,7 +72,7 @@ def _variables_in_readme() -> set[str]:
 def test_every_variable_the_readme_names_is_read() -> None:
     code = _variables_in_code() | {"GOOGLE_API_KEY"}
     missing = sorted(v for v in _variables_in_readme() if v not in code and v not in SOURCE)
-    assert not missing, f"README.md names variables nothing reads: {missing}"
+    assert not missing, f"the manual names variables nothing reads: {missing}"
 
 
 def test_every_harness_variable_is_in_the_readme() -> None:
@@ -78,7 +82,7 @@ def test_every_harness_variable_is_in_the_readme() -> None:
         for v in _variables_in_code()
         if v.startswith("HARNESS_") and v not in INTERNAL_VARIABLES and v not in readme
     )
-    assert not missing, f"variables harness reads that README.md does not name: {missing}"
+    assert not missing, f"variables harness reads that the manual does not name: {missing}"
 
 
 def _flags() -> set[str]:
@@ -93,20 +97,20 @@ def _flags() -> set[str]:
 
 def test_every_flag_is_in_the_readme() -> None:
     missing = sorted(f for f in _flags() if f"`{f}" not in README and f"{f} " not in README)
-    assert not missing, f"flags README.md does not name: {missing}"
+    assert not missing, f"flags the manual does not name: {missing}"
 
 
 def test_every_flag_the_readme_names_exists() -> None:
     named = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", README))
     unknown = sorted(named - _flags() - FOREIGN_FLAGS - {"--help"})
-    assert not unknown, f"README.md names flags harness does not have: {unknown}"
+    assert not unknown, f"the manual names flags harness does not have: {unknown}"
 
 
 def test_every_tool_is_in_the_readme() -> None:
     names = list(builtin_table().names())
     assert len(names) > 15
     missing = [n for n in names if f"`{n}" not in README]
-    assert not missing, f"tools README.md does not name: {missing}"
+    assert not missing, f"tools the manual does not name: {missing}"
 
 
 def test_every_tool_the_readme_lists_exists() -> None:
@@ -114,4 +118,37 @@ def test_every_tool_the_readme_lists_exists() -> None:
     rows = re.findall(r"^\| `([a-z_]+)\(", README, flags=re.M)
     assert len(rows) > 5
     unknown = sorted(set(rows) - table)
-    assert not unknown, f"README.md lists tools that do not exist: {unknown}"
+    assert not unknown, f"the manual lists tools that do not exist: {unknown}"
+
+
+def _anchors(path: Path) -> set[str]:
+    """GitHub's anchors for a page's headings."""
+    heads = re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), flags=re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in heads}
+
+
+def test_the_manual_has_its_pages_and_its_links_resolve() -> None:
+    names = {p.name for p in PAGES}
+    for page in ("usage.md", "configuration.md", "security.md", "providers.md", "mcp.md",
+                 "subagents.md", "search.md", "batch.md", "api.md", "ARCHITECTURE.md"):  # fmt: skip
+        assert page in names, page
+    broken = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for target, anchor in re.findall(r"\]\(([^)#\s:]*)(?:#([^)\s]*))?\)", text):
+            path = (page.parent / target).resolve() if target else page
+            if not path.exists():
+                broken.append(f"{page.name}: {target}")
+            elif anchor and path.suffix == ".md" and anchor not in _anchors(path):
+                broken.append(f"{page.name}: {target}#{anchor}")
+    assert not broken, f"links to what does not exist: {broken}"
+
+
+def test_the_front_page_is_a_front_page() -> None:
+    front = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = front.splitlines()
+    assert 150 <= len(lines) <= 250, len(lines)
+    first_screen = "\n".join(lines[:60])
+    assert "docs/screenshot.svg" in first_screen
+    assert "make run" in first_screen
+    assert "cd ~/myproject && harness" in first_screen

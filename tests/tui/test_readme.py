@@ -1,5 +1,5 @@
-"""The README shows what exists: the slash-command table is the declared commands,
-and the Python API example imports what ``harness.api`` exports."""
+"""The manual (README.md and docs/*.md) shows what exists: the slash-command table is
+the declared commands, and the Python API example imports what ``harness.api`` exports."""
 
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ from pathlib import Path
 import harness.api
 from harness.cli.tui._dispatch import COMMANDS
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[2]
+README = "\n\n".join(
+    p.read_text(encoding="utf-8")
+    for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+)
 
 
 def _section(title: str) -> str:
@@ -19,7 +23,7 @@ def _section(title: str) -> str:
 
 
 def command_rows() -> list[str]:
-    """The README's table rows, one per declared command (``|`` escaped in code)."""
+    """The manual's table rows, one per declared command (``|`` escaped in code)."""
     rows = []
     for c in COMMANDS:
         usage = f"/{c.name} {c.usage}".rstrip().replace("|", "\\|")
@@ -35,7 +39,7 @@ def test_the_command_table_is_the_declared_commands() -> None:
 
 
 def test_the_api_example_imports_what_the_api_exports() -> None:
-    text = _section("Headless mode and the Python API")
+    text = _section("The Python API")
     code = text[text.index("```python\n") + len("```python\n") :].split("```", 1)[0]
     tree = ast.parse(code)
     imported = [
