@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.table import Table
@@ -25,7 +26,16 @@ if TYPE_CHECKING:
     from harness.cli.tui._app import App
     from harness.conversation import McpManager, ReloadReport
 
-__all__ = ["MCP_SUBCOMMANDS", "run_mcp"]
+__all__ = ["MCP_EXAMPLE", "MCP_SUBCOMMANDS", "no_servers_hint", "run_mcp"]
+
+MCP_EXAMPLE = (
+    '{"mcpServers": {"files": {"command": "npx", '
+    '"args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}}'
+)
+"""The one-server ``.mcp.json`` that ``/mcp`` shows when there is none."""
+
+# The manual's page, when harness runs from its checkout (the usual install).
+_DOCS_PAGE = Path(__file__).resolve().parents[4] / "docs" / "mcp.md"
 
 MCP_SUBCOMMANDS = ("list", "tools", "resources", "reload", "restart", "prompt")
 
@@ -44,11 +54,7 @@ async def run_mcp(app: App, p: ParsedCommand) -> None:
         _reloaded(app, await mcp.reload())
         return
     if mcp is None or not mcp.servers():
-        say(
-            app,
-            "no MCP servers: add them to .mcp.json (see .mcp.json.example) or "
-            "$HARNESS_HOME/mcp.json",
-        )
+        say(app, no_servers_hint())
         return
     if sub == "list":
         _servers(app, mcp)
@@ -152,3 +158,14 @@ async def _prompt(app: App, mcp: McpManager, rest: tuple[str, ...]) -> None:
         raise CommandError(clean(got.text))
     say(app, f"sending {clean_line(server)}/{clean_line(name)} as your message", "dim")
     await app.run_prompt(got.text)
+
+
+def no_servers_hint(docs_page: Path = _DOCS_PAGE) -> str:
+    """What ``/mcp`` says with no servers: where they go, an example, and the manual page."""
+    where = str(docs_page) if docs_page.is_file() else "docs/mcp.md in harness's source"
+    return (
+        "no MCP servers. Add them to .mcp.json in this folder (or $HARNESS_HOME/mcp.json "
+        "for every folder), then /mcp reload. For example:\n"
+        f"  {MCP_EXAMPLE}\n"
+        f"Every key, and HTTP and SSE servers: {where}"
+    )
