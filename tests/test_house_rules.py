@@ -36,8 +36,6 @@ LEAVES = {
     "harness._frontmatter",
     # the provider names and permission modes, which the command line offers as choices
     "harness.words",
-    # the provider names and permission modes, which the command line offers as choices
-    "harness.words",
     "harness.trust",
     # started before anything else is imported (see its docstring), so it imports nothing
     "harness._forkstart",
