@@ -142,6 +142,7 @@ async def _launch(script: Path | None) -> tuple[float, float]:
             base_url="http://127.0.0.1:9",
             workers={"model": "harness.actors.model", "tools": "harness.actors.tools"},
             record=False,
+            trust_project=True,  # the bench wrote its .mcp.json
         )
         t = time.perf_counter()
         async with open_session(options) as live:

@@ -51,7 +51,7 @@ def test_the_format_other_agents_use(tmp_path: Path) -> None:
             }
         },
     )
-    cfg = load_mcp_config(ws, home=home, environ={})
+    cfg = load_mcp_config(ws, home=home, environ={}, trust_project=True)
     assert cfg.problems == ()
     files = cfg.servers["files"]
     assert files == McpServerConfig(
@@ -140,6 +140,7 @@ def test_project_wins_over_personal_and_extra_files_add(tmp_path: Path) -> None:
         environ={},
         extra_files=[extra, tmp_path / "missing.json"],
         entries={"api": {"command": "api"}},
+        trust_project=True,
     )
     assert cfg.servers["both"].command == "project"
     assert sorted(cfg.servers) == ["api", "both", "mine", "more"]
@@ -151,7 +152,7 @@ def test_a_broken_file_leaves_the_others(tmp_path: Path) -> None:
     ws, home = tmp_path / "ws", tmp_path / "home"
     write(home / "mcp.json", {"mcpServers": {"mine": {"command": "m"}}})
     write(ws / ".mcp.json", "{not json")
-    cfg = load_mcp_config(ws, home=home, environ={})
+    cfg = load_mcp_config(ws, home=home, environ={}, trust_project=True)
     assert list(cfg.servers) == ["mine"]
     [problem] = cfg.problems
     assert problem.startswith(f"{ws / '.mcp.json'}, line 1: ")

@@ -57,6 +57,7 @@ async def mcp_session(
         base_url=model.base_url,
         permission_mode=kw.pop("permission_mode", "auto"),
         workers={"model": "harness.actors.model", "tools": "harness.actors.tools"},
+        trust_project=kw.pop("trust_project", True),  # the test wrote its .mcp.json
         **kw,
     )
     async with open_session(options, approver=approver) as live:

@@ -200,6 +200,107 @@ def test_deny_rules_see_through_compound_commands(tmp_path: Path, command: str) 
     assert p.decide("run_cmd", run(command)).action == "deny", command
 
 
+# Issue 34: each of these deleted the file through `--deny 'run_cmd(rm *)'` in auto mode.
+# The ones whose payload is on the line are denied; the rest ask (headless: denied).
+SEEN_THROUGH = [
+    "r\\\nm -f v",  # D1: a line continuation inside the name
+    "echo x; r\\\nm -f v",
+    'echo "r\\\nm" && r\\\nm -f v',
+    "bash -c -- 'rm -f v'",  # D2: options before the script
+    "bash -e -o pipefail -c 'rm -f v'",
+    "bash -c -x -- 'rm -f v' name",
+    "trap 'rm -f v' EXIT",  # D4
+    "trap -- 'rm -f v' EXIT INT",
+    "printf 'x\\n' | mapfile -C 'rm -f v' -c 1",
+    "readarray -t -C'rm -f v' arr < f",
+    "compgen -C 'rm -f v' x",
+    "compgen -W '$(rm -f v)' x",
+    "script -qc 'rm -f v' /dev/null",  # wrappers
+    "prlimit --nofile=10 rm -f v",
+    "unshare -r rm -f v",
+    "setpriv --reuid=1000 rm -f v",
+    "su -c 'rm -f v'",
+    "ssh host 'rm -f v'",
+    "watch -n1 'rm -f v'",
+    "flock /tmp/l -c 'rm -f v'",
+    "GIT_PAGER='rm -f v' git log",
+    "unset 'a[$(rm -f v)]'",
+    "test -v 'a[$(rm -f v)]'",
+    "declare -n r='a[$(rm -f v)]'; echo $r",
+]
+
+
+@pytest.mark.parametrize("command", SEEN_THROUGH)
+def test_deny_rules_see_payloads_on_the_line(tmp_path: Path, command: str) -> None:
+    p = perms(tmp_path, allow=["run_cmd"], deny=["run_cmd(rm *)"], mode="auto")
+    assert p.decide("run_cmd", run(command)).action == "deny", command
+
+
+UNCERTAIN = [
+    "/bin/r? -f v",  # D3: a glob as the command name
+    "/usr/bin/[r]m -f v",
+    "/bin/?m -f v",
+    "{/bin/rm,-f} v",
+    "BASH_ENV=/dev/stdin bash -c true <<< 'rm -f v'",  # D5
+    "export BASH_ENV=/dev/stdin; bash -c true <<< 'rm -f v'",
+    "ENV=x sh -c true",
+    "PROMPT_COMMAND='rm -f v' bash -i",
+    "PS4='$(rm -f v)' bash -xc true",
+    "env BASH_ENV=/dev/stdin bash -c true",
+    "hash -p /bin/rm ls; ls -f v",  # D6
+    "shopt -s expand_aliases\nalias ls=rm\nls -f v",  # D7
+    "alias ls='rm'",
+    "enable -f ./evil.so rm",
+    "bind -x '\"a\":rm -f v'",
+    "fc -s rm",
+    "bash -i <<< 'rm -f v'",
+    "bash --rcfile ./evil -i",
+    "x='a[$''(rm -f v)]'; echo $((x))",  # a value bash evaluates as arithmetic
+    "read x < f; echo $((x))",
+    "x=$(cat f); echo ${a[x]}",
+    'printf -v x %s "$y"; (( x ))',
+    "echo $(( $(cat f) ))",
+    "f() { echo $(($1)); }; f v",
+    "x=$(cat f); [[ $x -eq 1 ]]",
+    "x=$(cat f); echo ${x@P}",
+    "declare -i n; n=$(cat f)",
+    "python3 -c 'import os; os.remove(\"v\")'",
+    "perl -e 'unlink \"v\"'",
+    "awk 'BEGIN { system(\"rm -f v\") }'",
+    "sed 's/^/rm -f v/e' f",
+    "git -c alias.x='!rm -f v' x",
+    "git -c core.pager='rm -f v' log",
+]
+
+
+@pytest.mark.parametrize("command", UNCERTAIN)
+def test_code_hidden_in_a_string_asks_even_in_auto_mode(tmp_path: Path, command: str) -> None:
+    p = perms(tmp_path, allow=["run_cmd"], deny=["run_cmd(rm *)"], mode="auto")
+    assert p.decide("run_cmd", run(command)).action in ("ask", "deny"), command
+    p.set_mode("deny")
+    assert p.decide("run_cmd", run(command)).action == "deny", command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "for i in 1 2 3; do echo $((i * 2)); done",
+        "i=0; i=$((i + 1)); echo $i",
+        "echo $((1 + 2)) ${#a[@]} ${HOME:-x}",
+        "[[ $# -eq 0 ]] && echo none",
+        "ls \\\n  -la",
+        "sed -i 's/foo/bar/g' f",
+        "awk '{print $1}' f",
+        "git -c user.name=x commit -m msg",
+        "grep -rn 'a{1,2}' .",
+        "test -f x",
+    ],
+)
+def test_ordinary_commands_stay_certain(tmp_path: Path, command: str) -> None:
+    p = perms(tmp_path, allow=["run_cmd"], deny=["run_cmd(rm *)"], mode="auto")
+    assert p.decide("run_cmd", run(command)).action == "allow", command
+
+
 @pytest.mark.parametrize(
     "command",
     [
@@ -299,6 +400,40 @@ def test_a_deny_rule_sees_the_cwd(tmp_path: Path) -> None:
         "cat x | tee PWN",
         "eval ls",
         "./ls",
+        # issue 34, PL1: commands counted as readers through which bash runs code
+        "x='a[$(touch PWN)]'; echo $((x))",
+        "echo $((x))",
+        "(( x + 1 ))",
+        "echo ${a[i]}",
+        "echo ${x:n}",
+        "printf -v 'a[$(touch PWN)]' x",
+        "printf -vx %s y",
+        "test -v 'a[$(touch PWN)]'",
+        "[ -v 'a[$(touch PWN)]' ]",
+        "[[ -v a[$(touch PWN)] ]]",
+        "[[ -v x ]]",
+        "[[ $x -eq 1 ]]",
+        "echo ${x@P}",
+        "echo ${x@E}",
+        "sort --compress-program=sh x",
+        "sort --compress-prog=sh x",
+        "sort --out=PWN x",
+        "rg --pre=sh x",
+        "declare -i x=1",
+        "declare -a x=(1)",
+        "unset 'a[1]'",
+        "LD_PRELOAD=./x.so cat f",
+        "PATH=.:$PATH ls",
+        "BASH_ENV=x ls",
+        "find . -fprint PWN",
+        "env ls",
+        "xargs ls",
+        "awk 'BEGIN { system(\"touch PWN\") }'",
+        "sed -n 'w PWN' f",
+        "tar -xf a.tar --to-command=sh",
+        "less f",
+        "man ls",
+        "git -c core.pager=sh log",
     ],
 )
 def test_plan_mode_refuses_commands_that_may_write(tmp_path: Path, command: str) -> None:
@@ -307,7 +442,17 @@ def test_plan_mode_refuses_commands_that_may_write(tmp_path: Path, command: str)
 
 
 @pytest.mark.parametrize(
-    "command", ["ls -la", "cat a.txt | grep x | wc -l", "ls 2>/dev/null", "find . -name '*.py'"]
+    "command",
+    [
+        "ls -la",
+        "cat a.txt | grep x | wc -l",
+        "ls 2>/dev/null",
+        "find . -name '*.py'",
+        "echo $((1 + 2)) ${HOME:-/} ${#HOME}",
+        "LC_ALL=C sort -r f",
+        "[ -f x ] && cat x",
+        "ls \\\n  -la",
+    ],
 )
 def test_plan_mode_still_runs_reads_by_the_rules(tmp_path: Path, command: str) -> None:
     p = perms(tmp_path, allow=["run_cmd"], mode="plan")

@@ -45,6 +45,10 @@ PROVIDER_ERRORS = frozenset(
 )
 
 
+# notices said on stderr in every output format: what was ignored or undone for safety
+_ALWAYS_SAID = frozenset({"trust", "config_guard"})
+
+
 def exit_status(result: ev.Result | None, error_kind: str) -> int:
     """The process status for a run's result (see :mod:`harness.cli._main`)."""
     if result is None:
@@ -139,7 +143,9 @@ class _Writer:
         if self.fmt == "stream-json":
             self.out.write(orjson.dumps(ev.encode_event(event)).decode() + "\n")
             self.out.flush()
-        elif self.fmt == "text":
+        if self.fmt != "text" and isinstance(event, ev.Notice) and event.kind in _ALWAYS_SAID:
+            _say(self.err, f"harness: {event.message}")  # stdout carries only the JSON
+        if self.fmt == "text":
             self._text(event)
 
     def _text(self, event: ev.ConversationEvent) -> None:

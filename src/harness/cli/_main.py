@@ -1,6 +1,7 @@
 """Argument parsing and dispatch to the interactive or headless frontend.
 
-Every command-line flag of harness is declared here. ``harness -p TASK`` runs
+Every command-line flag of harness is declared here (``harness batch`` and ``harness
+trust`` have command lines of their own). ``harness -p TASK`` runs
 headless (:mod:`harness.cli._headless`); no task opens the interactive terminal
 (:mod:`harness.cli.tui`), imported only then so ``--version`` and ``-p`` stay fast.
 
@@ -205,6 +206,12 @@ def main(argv: list[str]) -> int:
         parser.error("--no-session-persistence cannot resume a session")
     if args.prompt is None and (args.output_format != "text" or args.verify or not args.record):
         parser.error(
+    perms.add_argument(
+        "--trust-project",
+        action="store_true",
+        help="trust this workspace's .mcp.json servers and .permissions.json allow rules "
+        "as they are, for this run only (see: harness trust)",
+    )
             "--output-format, --verify and --no-session-persistence need a task: harness -p TASK"
         )
     if args.prompt is not None:
@@ -221,3 +228,8 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main(sys.argv[1:]))
+    if argv[:1] == ["trust"]:
+        # `harness trust`: see, approve or revoke this workspace's trust
+        from harness.cli._trust import trust_main
+
+        return trust_main(argv[1:])

@@ -181,6 +181,7 @@ def session_options(
     kw["allow"] = tuple(getattr(args, "allow", None) or ())
     kw["deny"] = tuple(getattr(args, "deny", None) or ())
     kw["mcp_config_files"] = tuple(getattr(args, "mcp_config", None) or ())
+    kw["trust_project"] = bool(getattr(args, "trust_project", False))
     workers = environ.get("HARNESS_WORKERS")
     if workers:
         try:

@@ -215,10 +215,7 @@ class CallRunner:
             )
             return False, False, why
         if conv.approver is None:
-            reason = (
-                "denied: no terminal to ask for approval (headless ask mode); "
-                "use --permission-mode auto or an allow rule to let it run"
-            )
+            reason = _no_one_to_ask(conv.config.permission_mode, why)
             conv.emit(
                 ev.ToolCallDenied(
                     session_id=conv.session_id, call_id=p.call.id, name=p.call.name, reason=reason
@@ -379,6 +376,20 @@ class CallRunner:
         for p in allowed:
             outcome, started = results[p.call.id]
             self._finish(p, outcome, started)
+
+
+def _no_one_to_ask(mode: str, why: str) -> str:
+    """The refusal of a call that asks when nobody can answer; it never suggests the mode
+    the run is already in (in auto mode such a call asks whatever the mode)."""
+    if mode == "auto":
+        return (
+            f"denied: this call asks even in auto mode ({why}) and there is no terminal "
+            "to ask (headless); run it interactively, or make the change another way"
+        )
+    return (
+        f"denied: no terminal to ask for approval (headless {mode} mode); "
+        "use --permission-mode auto or an allow rule to let it run"
+    )
 
 
 def _parallel(p: _Prepared) -> bool:

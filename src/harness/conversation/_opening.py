@@ -19,6 +19,7 @@ from harness.conversation._atomic import read_json
 from harness.conversation._calls import LocalTool
 from harness.conversation._compact import plain_title
 from harness.conversation._engine import Engine, WorkerSettings, open_engine, worker_env
+from harness.conversation._guard import ConfigGuard, GuardedExecutors
 from harness.conversation._local_tools import memory_tools, skill_tool
 from harness.conversation._loop import Conversation
 from harness.conversation._mcp import McpManager
@@ -42,13 +43,20 @@ from harness.conversation._workmem import MEMORY_FILE, UPDATE_TIMEOUT, WorkingMe
 from harness.home import harness_home
 from harness.keys import held_items, held_values, provider_key
 from harness.messages.model import ChatMessage, Embed, Embeddings
+from harness.trust import TrustStore, WorkspaceTrust, ignored_notice
 
 if TYPE_CHECKING:
     from harness.actors.tools import Permissions, ToolSpec
 
 from harness.conversation._session import Session
 
-__all__ = ["list_sessions", "open_session", "provider_keys"]
+__all__ = ["TRUST_HINT", "list_sessions", "open_session", "provider_keys"]
+
+# How to trust a workspace's configuration, said under what was ignored.
+TRUST_HINT = (
+    "Review and trust it with `harness trust`, or pass --trust-project "
+    "(trust_project=True in the Python API) to trust it for one run."
+)
 
 
 class _PermissionsPolicy:
@@ -150,12 +158,16 @@ async def open_session(
         ),
     )
     table = builtin_table().copy()
+    # project configuration that could act (servers, allow rules) is inert until trusted
+    trust = WorkspaceTrust(workspace, TrustStore(home), trust_all=options.trust_project)
+    ignored = trust.untrusted()
     perms = Permissions(
         table,
         workspace=workspace,
         home=home,
         mode=options.permission_mode,
         extra={"allow": list(options.allow), "deny": list(options.deny)},
+        trust_project=trust.for_file(".permissions.json"),
     )
     problems.extend(str(p) for p in perms.problems)
     # MCP entries may name secrets harness took out of its environment at start
@@ -166,6 +178,7 @@ async def open_session(
         environ={**held_items(), **environ},
         extra_files=options.mcp_config_files,
         entries=options.mcp_servers,
+        trust_project=trust.for_file(".mcp.json"),
     )
     mcp_config = load_mcp()
     problems.extend(mcp_config.problems)
@@ -202,11 +215,15 @@ async def open_session(
         engine.session_id = session_id
         local: dict[str, LocalTool] = memory_tools(MemoryStore(home / "memory.json"))
         local["use_skill"] = skill_tool(workspace, home)
+
+        def guarded(message: str) -> None:
+            conv.emit(ev.Notice(session_id=session_id, kind="config_guard", message=message))
+
         conv = Conversation(
             session_id=session_id,
             config=config,
             model=engine,
-            executors=McpExecutors(engine, mcp),
+            executors=GuardedExecutors(McpExecutors(engine, mcp), ConfigGuard(workspace), guarded),
             table=table,
             policy=_PermissionsPolicy(perms),
             approver=approver,
@@ -245,6 +262,9 @@ async def open_session(
             ),
             *(ev.ErrorEvent(session_id=session_id, kind="config", message=p) for p in problems),
         ]
+        if ignored:
+            message = ignored_notice(ignored, TRUST_HINT)
+            opening.append(ev.Notice(session_id=session_id, kind="trust", message=message))
         session = Session(
             conversation=conv,
             engine=engine,

@@ -17,9 +17,11 @@ the environment; a variable that is not set is an error naming it.
 
 Sources, later ones winning on the same server name: ``$HARNESS_HOME/mcp.json`` (yours),
 ``.mcp.json`` in the workspace (the project), files given with ``--mcp-config``, and
-entries given to the Python API. A file that does not parse is one :class:`McpConfigError`
-naming the file, the line and the problem, and only that file's servers are missing; an
-entry that does not fit costs only that server.
+entries given to the Python API. The project's file counts only when the user trusted its
+exact content (:mod:`harness.trust`); until then it is not even parsed, so no ``${VAR}`` of
+it is replaced and no command of it can start. A file that does not parse is one
+:class:`McpConfigError` naming the file, the line and the problem, and only that file's
+servers are missing; an entry that does not fit costs only that server.
 
 This module is light (the main process reads it); the SDK loads only in bridge workers.
 """
@@ -29,7 +31,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -307,15 +309,27 @@ def parse_mcp_servers(
 
 
 def parse_mcp_file(
-    path: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None
+    path: str | os.PathLike[str],
+    *,
+    environ: Mapping[str, str] | None = None,
+    trusted: Callable[[bytes], bool] | None = None,
 ) -> tuple[list[McpServerConfig], list[McpConfigError]]:
-    """The servers of one file (none, without an error, when it does not exist)."""
+    """The servers of one file (none, without an error, when it does not exist).
+
+    With *trusted*, the bytes read are given to it first and, when it says no, nothing
+    of the file is parsed or expanded (no servers, no error)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        data = p.read_bytes()
     except FileNotFoundError:
         return [], []
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        return [], [McpConfigError(str(p), f"cannot be read: {exc}")]
+    if trusted is not None and not trusted(data):
+        return [], []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
         return [], [McpConfigError(str(p), f"cannot be read: {exc}")]
     if not text.strip():
         return [], []
@@ -330,6 +344,10 @@ def parse_mcp_file(
     return parse_mcp_servers(data, str(p), environ=environ, text=text)
 
 
+def _never(data: bytes) -> bool:
+    return False
+
+
 def load_mcp_config(
     workspace: str | os.PathLike[str],
     *,
@@ -337,10 +355,14 @@ def load_mcp_config(
     environ: Mapping[str, str] | None = None,
     extra_files: Iterable[str | os.PathLike[str]] = (),
     entries: Mapping[str, Any] | None = None,
+    trust_project: Callable[[bytes], bool] | bool = False,
 ) -> McpConfig:
     """Every configured server: yours, the project's, *extra_files*, then *entries*.
 
-    A later source wins on a name. Nothing raises: problems come back as sentences.
+    The project's ``.mcp.json`` is read only when *trust_project* is ``True`` or says yes
+    to its bytes (see :class:`harness.trust.WorkspaceTrust`); otherwise it is skipped
+    unparsed. A later source wins on a name. Nothing raises: problems come back as
+    sentences.
     """
     env = os.environ if environ is None else environ
     home_dir = Path(home) if home is not None else harness_home(env)
@@ -351,7 +373,10 @@ def load_mcp_config(
         if i >= 2 and not path.exists():
             problems.append(f"{path}: no such MCP configuration file")
             continue
-        found, errors = parse_mcp_file(path, environ=env)
+        if i == 1 and trust_project is not True:
+            found, errors = parse_mcp_file(path, environ=env, trusted=trust_project or _never)
+        else:
+            found, errors = parse_mcp_file(path, environ=env)
         servers.update((s.name, s) for s in found)
         problems.extend(str(e) for e in errors)
     if entries:

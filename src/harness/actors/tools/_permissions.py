@@ -30,7 +30,9 @@ them and ``[a]lways`` saves no rule for them. A command naming harness's own sta
 
 Rules live in ``.permissions.json`` (project) and
 ``$HARNESS_HOME/permissions.json`` (the user's), both ``{"allow": [...],
-"deny": [...]}``. A rule with an empty pattern (``run_cmd()``) or a file that
+"deny": [...]}``. The project's deny rules always apply; its allow rules only when the
+user trusted that file's exact content (:mod:`harness.trust`): a cloned repository
+cannot grant itself anything. A rule with an empty pattern (``run_cmd()``) or a file that
 does not parse is refused at load and reported in :attr:`RuleSet.problems`
 (``/perms`` names them); the other rules still load. Copies and moves are
 checked at both ends: each must be allowed, either may be denied.
@@ -46,7 +48,8 @@ rules covering every checked value → ``allow``; deny mode → ``deny``; otherw
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+import json
 from pathlib import Path
 from typing import Any, Literal
 
@@ -120,6 +123,9 @@ class Permissions:
             after the files (the Python API and tests use it).
     """
 
+        trust_project: says whether the project file, holding the bytes it is given,
+            is trusted; only then do its allow rules apply (default: never; its deny
+            rules always do).
     def __init__(
         self,
         table: ToolTable,
@@ -130,8 +136,11 @@ class Permissions:
         extra: Mapping[str, Any] | None = None,
     ) -> None:
         self.table = table
+        trust_project: Callable[[bytes], bool] | None = None,
         self.workspace = Path(workspace) if workspace is not None else None
         self.user_path = user_rules_path(home)
+        self.trust_project = trust_project
+        self.ignored: tuple[str, ...] = ()
         self.extra = dict(extra) if extra else {}
         self.mode: PermissionMode = "ask"
         self.set_mode(mode)
@@ -157,12 +166,9 @@ class Permissions:
         self.mode = mode  # type: ignore[assignment]
 
     def reload(self) -> RuleSet:
-        """Read the rule files again (``/perms reload``)."""
-        paths: list[Path] = []
-        if self.project_path is not None:
-            paths.append(self.project_path)
-        paths.append(self.user_path)
-        rules = load_rules(paths)
+        """Read the rule files again (``/perms reload``); the project's allow rules count
+        only when its file, as read now, is trusted (:attr:`ignored` lists them otherwise)."""
+        rules = self._project_rules().merged(load_rules([self.user_path]))
         if self.extra:
             rules = rules.merged(RuleSet.from_mapping(self.extra, "<session>"))
         self.rules = rules
@@ -170,6 +176,28 @@ class Permissions:
 
     def add(self, kind: Literal["allow", "deny"], text: str, *, persist: bool = True) -> Rule:
         """Add a rule (``/perms allow R``, an ``[a]lways`` answer).
+    def _project_rules(self) -> RuleSet:
+        # one read: the bytes whose trust is checked are the bytes whose rules apply
+        path = self.project_path
+        self.ignored = ()
+        if path is None:
+            return RuleSet()
+        try:
+            data = path.read_bytes()
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return RuleSet()
+        except OSError as exc:
+            return RuleSet(problems=(RuleProblem(str(path), "", f"cannot read: {exc}"),))
+        try:
+            parsed = json.loads(data) if data.strip() else {}
+        except ValueError as exc:
+            return RuleSet(problems=(RuleProblem(str(path), "", f"not valid JSON: {exc}"),))
+        rules = RuleSet.from_mapping(parsed, str(path))
+        if rules.allow and not (self.trust_project and self.trust_project(data)):
+            self.ignored = tuple(str(rule) for rule, _ in rules.allow)
+            rules = attrs.evolve(rules, allow=())
+        return rules
+
 
         With *persist* it is appended to the user's file, keeping what is there;
         a rule with an empty pattern raises :class:`RuleError`, an unreadable file
@@ -396,3 +424,6 @@ class Permissions:
             lines.append("refused:")
             lines.extend(f"  {p}" for p in self.rules.problems)
         return "\n".join(lines)
+        if self.ignored:
+            lines.append("ignored (this workspace's .permissions.json is not trusted):")
+            lines.extend(f"  {rule}" for rule in self.ignored)

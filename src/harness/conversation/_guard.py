@@ -1,0 +1,214 @@
+"""Configuration changed behind the tools' back: a command may not rewrite harness's own files.
+
+The file tools ask before they change ``.permissions.json``, ``.mcp.json``,
+``AGENTS.md``/``CLAUDE.md`` or ``skills/`` (the permission engine sees their paths). A
+command cannot be read that well: ``f=.perm; f=${f}issions.json; echo … > $f``,
+``python3 -c``, ``base64 -d`` name no file at all. So every call that can run a program
+(the shell worker's tools, MCP tools) runs between two looks at those files, and whatever
+changed is undone at once (the previous bytes put back, a new file deleted, a deleted one
+written again) and said: to the model in the call's result, to the user as a notice. A
+wanted change goes through ``write_file``/``edit_file``, which ask.
+
+A command that leaves a process running can still write later, after its call returned;
+the next guarded call starts from what is there then (the hash a trusted file was approved
+with still keeps such a file inert at the next start: :mod:`harness.trust`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from harness.conversation._ports import ExecutorPort
+from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
+
+__all__ = ["ConfigGuard", "GuardedExecutors"]
+
+# Top-level files (any case) and folders that configure harness; the same set the
+# permission engine asks about (harness.actors.tools' is_config).
+_FILES = frozenset({".permissions.json", ".mcp.json", "agents.md", "claude.md"})
+_DIRS = ("skills",)
+# Executors whose calls can run a program that writes anywhere in the workspace.
+GUARDED_EXECUTORS = frozenset({"shell", "mcp"})
+# A skills/ tree bigger than this is guarded only up to it (a notice says so once).
+_MAX_FILES = 2000
+_MAX_BYTES = 16 * 1024 * 1024
+
+# what one path held: its bytes, or ("link", target) for a symlink
+State = bytes | tuple[str, str]
+
+
+class ConfigGuard:
+    """Looks at the configuration files of *workspace* and puts them back.
+
+    Args:
+        workspace: the project folder.
+    """
+
+    def __init__(self, workspace: str | os.PathLike[str]) -> None:
+        self.root = Path(workspace)
+        self.partial = False  # the last look stopped at the size limits
+
+    def snapshot(self) -> dict[str, State]:
+        """What each configuration file holds now, by workspace-relative path."""
+        out: dict[str, State] = {}
+        self.partial = False
+        try:
+            names = os.listdir(self.root)
+        except OSError:
+            return out
+        budget = [_MAX_FILES, _MAX_BYTES]
+        for name in names:
+            if name.lower() in _FILES:
+                self._take(name, out, budget)
+            elif name in _DIRS:
+                self._walk(name, out, budget)
+        return out
+
+    def _take(self, rel: str, out: dict[str, State], budget: list[int]) -> None:
+        path = self.root / rel
+        try:
+            if path.is_symlink():
+                out[rel] = ("link", os.readlink(path))
+                return
+            if not path.is_file():
+                return
+            if budget[0] <= 0 or path.stat().st_size > budget[1]:
+                self.partial = True
+                return
+            data = path.read_bytes()
+        except OSError:
+            return
+        budget[0] -= 1
+        budget[1] -= len(data)
+        out[rel] = data
+
+    def _walk(self, top: str, out: dict[str, State], budget: list[int]) -> None:
+        base = self.root / top
+        if base.is_symlink():
+            self._take(top, out, budget)
+            return
+        for dirpath, dirnames, filenames in os.walk(base):
+            rel_dir = os.path.relpath(dirpath, self.root)
+            # a symlinked folder is recorded as a link, not followed
+            for d in list(dirnames):
+                if os.path.islink(os.path.join(dirpath, d)):
+                    dirnames.remove(d)
+                    filenames.append(d)
+            for f in filenames:
+                self._take(os.path.join(rel_dir, f), out, budget)
+
+    def restore(self, before: dict[str, State]) -> list[str]:
+        """Undo every difference between now and *before*; one line per file undone."""
+        after = self.snapshot()
+        undone: list[str] = []
+        for rel in sorted(set(before) | set(after)):
+            old, new = before.get(rel), after.get(rel)
+            if old == new:
+                continue
+            path = self.root / rel
+            try:
+                if old is None:
+                    _remove(path)
+                    undone.append(f"{rel}: the new file was deleted")
+                else:
+                    _put(path, old)
+                    what = "written again" if new is None else "put back as it was"
+                    undone.append(f"{rel}: {what}")
+            except OSError as exc:
+                undone.append(f"{rel}: changed, and could not be undone ({exc.strerror})")
+        if undone:
+            _drop_new_dirs(self.root, before, after)
+        return undone
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        return  # files inside it are undone one by one; empty folders go afterwards
+    path.unlink(missing_ok=True)
+
+
+def _put(path: Path, state: State) -> None:
+    if path.is_dir() and not path.is_symlink():
+        os.rmdir(path)  # a folder where a file was: only an empty one is taken away
+    else:
+        path.unlink(missing_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(state, tuple):
+        os.symlink(state[1], path)
+        return
+    # O_EXCL: a link put there meanwhile is not followed
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "wb") as f:
+        f.write(state)
+
+
+def _drop_new_dirs(root: Path, before: dict[str, State], after: dict[str, State]) -> None:
+    """Empty folders under ``skills/`` that held only files a command made."""
+    kept = {os.path.dirname(rel) for rel in before}
+    for rel in sorted(set(after) - set(before), key=len, reverse=True):
+        folder = os.path.dirname(rel)
+        while folder and folder not in kept:
+            try:
+                os.rmdir(root / folder)
+            except OSError:
+                break
+            folder = os.path.dirname(folder)
+
+
+class GuardedExecutors:
+    """An :class:`ExecutorPort` that runs calls of :data:`GUARDED_EXECUTORS` between two
+    looks of a :class:`ConfigGuard` and undoes what they changed.
+
+    Args:
+        inner: the executors that run the calls.
+        guard: the workspace's guard.
+        notify: called with a sentence for the user for each call whose change was undone.
+    """
+
+    def __init__(
+        self, inner: ExecutorPort, guard: ConfigGuard, notify: Callable[[str], None]
+    ) -> None:
+        self.inner = inner
+        self.guard = guard
+        self.notify = notify
+        self._running: dict[int, dict[str, State]] = {}
+
+    async def invoke(
+        self, executor: str, request: ToolInvoke, timeout: float | None
+    ) -> ToolOutcome:
+        """Run *request*; for a guarded executor, undo its changes to the configuration."""
+        if executor not in GUARDED_EXECUTORS:
+            outcome = await self.inner.invoke(executor, request, timeout)
+            if self._running and executor == "tools" and outcome.ok:
+                # an asked-for file tool edit made while a command runs is not the command's
+                fresh = self.guard.snapshot()
+                for before in self._running.values():
+                    before.clear()
+                    before.update(fresh)
+            return outcome
+        before = self.guard.snapshot()
+        self._running[id(before)] = before
+        try:
+            outcome = await self.inner.invoke(executor, request, timeout)
+        finally:
+            del self._running[id(before)]
+            undone = self.guard.restore(before)
+            if undone:
+                self.notify(
+                    f"{request.name} changed files that configure harness; undone: "
+                    + "; ".join(undone)
+                )
+        if not undone:
+            return outcome
+        note = (
+            "\n\n[harness] This call changed files that configure harness, so the change "
+            "was undone: " + "; ".join(undone) + ". Such files change only through "
+            "write_file/edit_file, which ask the user."
+        )
+        return ToolOutcome(ok=outcome.ok, output=outcome.output + note, data=outcome.data)
+
+    async def preview(self, request: ToolPreview) -> ToolPreviewResult | None:
+        """The inner executors' preview."""
+        return await self.inner.preview(request)
