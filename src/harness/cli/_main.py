@@ -160,6 +160,12 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("off", "workspace-write"),
         help="run shell commands under bubblewrap: the workspace writable, the rest read-only",
     )
+    perms.add_argument(
+        "--trust-project",
+        action="store_true",
+        help="trust this workspace's .mcp.json servers and .permissions.json allow rules "
+        "as they are, for this run only (see: harness trust)",
+    )
     parser.add_argument(
         "--mcp-config",
         action="append",
@@ -198,6 +204,11 @@ def main(argv: list[str]) -> int:
         from harness.cli._batch import batch_main
 
         return batch_main(argv[1:])
+    if argv[:1] == ["trust"]:
+        # `harness trust`: see, approve or revoke this workspace's trust
+        from harness.cli._trust import trust_main
+
+        return trust_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.resume and args.continue_:
@@ -206,12 +217,6 @@ def main(argv: list[str]) -> int:
         parser.error("--no-session-persistence cannot resume a session")
     if args.prompt is None and (args.output_format != "text" or args.verify or not args.record):
         parser.error(
-    perms.add_argument(
-        "--trust-project",
-        action="store_true",
-        help="trust this workspace's .mcp.json servers and .permissions.json allow rules "
-        "as they are, for this run only (see: harness trust)",
-    )
             "--output-format, --verify and --no-session-persistence need a task: harness -p TASK"
         )
     if args.prompt is not None:
@@ -228,8 +233,3 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main(sys.argv[1:]))
-    if argv[:1] == ["trust"]:
-        # `harness trust`: see, approve or revoke this workspace's trust
-        from harness.cli._trust import trust_main
-
-        return trust_main(argv[1:])

@@ -47,9 +47,9 @@ rules covering every checked value → ``allow``; deny mode → ``deny``; otherw
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Mapping
-import json
 from pathlib import Path
 from typing import Any, Literal
 
@@ -134,11 +134,9 @@ class Permissions:
         home: str | os.PathLike[str] | None = None,
         mode: str = "ask",
         extra: Mapping[str, Any] | None = None,
+        trust_project: Callable[[bytes], bool] | None = None,
     ) -> None:
         self.table = table
-        trust_project: Callable[[bytes], bool] | None = None,
-        self.workspace = Path(workspace) if workspace is not None else None
-        self.user_path = user_rules_path(home)
         self.trust_project = trust_project
         self.ignored: tuple[str, ...] = ()
         self.extra = dict(extra) if extra else {}
@@ -420,10 +418,10 @@ class Permissions:
             lines.extend(f"  {rule}    ({source})" for rule, source in entries)
             if not entries:
                 lines.append("  (none)")
+        if self.ignored:
+            lines.append("ignored (this workspace's .permissions.json is not trusted):")
+            lines.extend(f"  {rule}" for rule in self.ignored)
         if self.rules.problems:
             lines.append("refused:")
             lines.extend(f"  {p}" for p in self.rules.problems)
         return "\n".join(lines)
-        if self.ignored:
-            lines.append("ignored (this workspace's .permissions.json is not trusted):")
-            lines.extend(f"  {rule}" for rule in self.ignored)
