@@ -71,11 +71,11 @@ class SessionOptions:
         history_embedding_model: an embedding model the provider has: each request
             then carries the older turns most like the prompt instead of the whole
             history (``None``: off; see :mod:`harness.conversation._recall`).
-    """
         trust_project: trust the workspace's own configuration (the servers of
             ``.mcp.json``, the allow rules of ``.permissions.json``) as it is, for this
             session only. Off, those count only when the user approved their exact
             content (``harness trust``; see :mod:`harness.trust`); deny rules always do.
+    """
 
     workspace: str | None = None
     home: str | None = None
@@ -115,8 +115,8 @@ class SessionOptions:
     # $HARNESS_HOME/mcp.json and the workspace's .mcp.json (--mcp-config).
     mcp_servers: dict[str, Any] | None = None
     mcp_config_files: tuple[str, ...] = ()
-
     trust_project: bool = False
+
 
 @attrs.frozen
 class ModelChoice:

@@ -121,11 +121,11 @@ class Permissions:
         mode: ``ask`` (default), ``auto``, ``plan`` or ``deny``.
         extra: rules given in code (``{"allow": [...], "deny": [...]}``), applied
             after the files (the Python API and tests use it).
-    """
-
         trust_project: says whether the project file, holding the bytes it is given,
             is trusted; only then do its allow rules apply (default: never; its deny
             rules always do).
+    """
+
     def __init__(
         self,
         table: ToolTable,
@@ -139,6 +139,8 @@ class Permissions:
         self.table = table
         self.trust_project = trust_project
         self.ignored: tuple[str, ...] = ()
+        self.workspace = Path(workspace) if workspace is not None else None
+        self.user_path = user_rules_path(home)
         self.extra = dict(extra) if extra else {}
         self.mode: PermissionMode = "ask"
         self.set_mode(mode)
@@ -172,8 +174,6 @@ class Permissions:
         self.rules = rules
         return rules
 
-    def add(self, kind: Literal["allow", "deny"], text: str, *, persist: bool = True) -> Rule:
-        """Add a rule (``/perms allow R``, an ``[a]lways`` answer).
     def _project_rules(self) -> RuleSet:
         # one read: the bytes whose trust is checked are the bytes whose rules apply
         path = self.project_path
@@ -196,6 +196,8 @@ class Permissions:
             rules = attrs.evolve(rules, allow=())
         return rules
 
+    def add(self, kind: Literal["allow", "deny"], text: str, *, persist: bool = True) -> Rule:
+        """Add a rule (``/perms allow R``, an ``[a]lways`` answer).
 
         With *persist* it is appended to the user's file, keeping what is there;
         a rule with an empty pattern raises :class:`RuleError`, an unreadable file
