@@ -1037,7 +1037,9 @@ def _flatten(node: Any, segments: list[Segment], ops: list[str]) -> bool:
 
 def shape(command: str) -> Shape | None:
     """*command* as simple commands joined by operators, or ``None`` when it has any
-    other structure (subshells, groups, loops, substitutions, ``${...}``, a parse error)."""
+    other structure (subshells, groups, loops, substitutions, ``${...}``, a parse error).
+    Line continuations are taken out first, as bash does."""
+    command = _joined(command)
     if any(tok in command for tok in ("$(", "`", "${", "<(", ">(")):
         return None
     root = _parse(command)
