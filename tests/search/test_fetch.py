@@ -114,6 +114,7 @@ async def test_a_redirect_to_a_metadata_address_is_refused(
         v4 = await _get(service, f"{site.url}/go")
         v6 = await _call(service, method="GET", url=f"{site.url}/v6")
         direct = await _call(service, method="GET", url="http://169.254.170.2/v2/credentials")
+        link = await _get(service, "http://169.254.1.1/")
     assert not v4.ok
     assert "169.254.169.254" in v4.output
     assert "a cloud metadata address; refused" in v4.output
@@ -123,7 +124,9 @@ async def test_a_redirect_to_a_metadata_address_is_refused(
     assert "fd00:ec2::254" in v6.output
     assert "refused" in v6.output
     assert not direct.ok
-    assert "link-local" in direct.output
+    assert "169.254.170.2, a cloud metadata address; refused" in direct.output
+    assert not link.ok
+    assert "a link-local address" in link.output
 
 
 async def test_a_name_that_resolves_to_metadata_is_refused_at_every_hop() -> None:

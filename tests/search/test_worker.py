@@ -19,7 +19,9 @@ from tests.search.conftest import doc_urls
 SECRET = "Bearer sk-live-9f8e7d6c5b4a"
 
 
-def _options(tmp_path: Path, model: ScriptedModel, env: dict[str, str]) -> SessionOptions:
+def _options(
+    tmp_path: Path, model: ScriptedModel, env: dict[str, str], allow: tuple[str, ...] = ()
+) -> SessionOptions:
     workspace = tmp_path / "ws"
     workspace.mkdir(exist_ok=True)
     return SessionOptions(
@@ -31,6 +33,7 @@ def _options(tmp_path: Path, model: ScriptedModel, env: dict[str, str]) -> Sessi
         permission_mode="auto",
         workers={"model": "harness.actors.model", "search": "harness.actors.search"},
         worker_env={"search": env},
+        allow=allow,
     )
 
 
@@ -104,18 +107,25 @@ async def test_call_api_headers_never_reach_the_session_log(tmp_path: Path) -> N
             reply("done"),
         ]
         with ScriptedModel(script) as model:
-            async with open_session(_options(tmp_path, model, {})) as session:
+            # a loopback URL asks even in auto mode, unless a rule names it
+            rules = (f"call_api({api.url}/*)",)
+            async with open_session(_options(tmp_path, model, {}, rules)) as session:
                 # the session answers without waiting for the search worker to start
                 started_before = "search" in session.engine.supervisor
                 with trio.fail_after(60):
                     result = await session.run("who am I")
                 started_after = "search" in session.engine.supervisor
+                search = session.engine.supervisor.get("search")
+                limit, rss = search.spec.rss_limit, search.status().rss
                 tools = [m.content for m in session.history if m.role == "tool"]
                 log = session.log.path  # type: ignore[union-attr]
     raw = log.read_text()
     assert result.ok
     assert not started_before
     assert started_after
+    # what the network sends cannot grow the worker past its own memory limit
+    assert limit == 512 * 1024 * 1024
+    assert rss < limit / 3, rss
     assert api.seen[0].headers["Authorization"] == SECRET  # it was sent
     assert SECRET not in tools[0]  # the echo was masked before the model saw it
     assert '"authorization": "[REDACTED]"' in tools[0]
@@ -148,6 +158,7 @@ def test_the_main_process_never_imports_the_search_code(tmp_path: Path) -> None:
                     workspace=str(ws), home=sys.argv[1] + "/home", provider="openai",
                     models=("scripted",), base_url=model.base_url, permission_mode="auto",
                     workers={"model": "harness.actors.model", "search": "harness.actors.search"},
+                    allow=("get_url(" + site.url + "/*)",),
                 )
                 async with open_session(opts) as s:
                     await s.run("fetch it")

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MODULES",
     "ON_DEMAND",
+    "RSS_LIMITS",
     "SUBAGENT_PREFIX",
     "Engine",
     "WorkerSettings",
@@ -48,6 +49,11 @@ SUBAGENT_PREFIX = "subagent:"
 #: parser) would compete with the session's first answer for the CPU.
 ON_DEMAND: frozenset[str] = frozenset({"search"})
 
+#: Resident memory past which a worker is killed, for the workers that read what the
+#: network sends (a page, a compressed body): a bug that lets one grow costs that one
+#: call, not the machine's memory. The search worker needs about 80 MB.
+RSS_LIMITS: Mapping[str, int] = {"search": 512 * 1024 * 1024}
+
 
 @attrs.define
 class WorkerSettings:
@@ -67,6 +73,12 @@ class WorkerSettings:
     env: dict[str, dict[str, str]] = attrs.field(factory=dict)
     heartbeat_interval: float | None = 2.0
     rss_limit: int | None = None
+
+
+def _rss_limit(own: int | None, every: int | None) -> int | None:
+    """The lower of a worker's own memory limit and the one set for every worker."""
+    limits = [n for n in (own, every) if n is not None]
+    return min(limits) if limits else None
 
 
 class Engine:
@@ -157,7 +169,7 @@ class Engine:
                 cwd=s.workspace,
                 env=dict(s.env.get(name, {})),
                 heartbeat_interval=s.heartbeat_interval,
-                rss_limit=s.rss_limit,
+                rss_limit=_rss_limit(RSS_LIMITS.get(name), s.rss_limit),
                 request_timeout=None,
                 # A cancelled command's tree is killed before its call answers.
                 request_grace=5.0 if name == "shell" else 2.0,

@@ -175,6 +175,11 @@ class McpManager:
         ]
         return [notice for notice in early if notice]
 
+    @property
+    def conversation(self) -> Conversation | None:
+        """The conversation the servers are attached to (``None`` before :meth:`attach`)."""
+        return self._conv
+
     def subscribe(self, listener: Callable[[], None]) -> None:
         """Call *listener* after every change of a server's status."""
         self._listeners.append(listener)

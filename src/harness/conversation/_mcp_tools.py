@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from harness.actors.tools import ToolSpec
+from harness.conversation._web import WEB_TOOLS, run_web_call
 from harness.messages.mcp import McpResource, McpTool
 from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
 
@@ -114,7 +115,9 @@ def resource_listing(found: list[tuple[str, McpResource]], problems: list[str]) 
 
 
 class McpExecutors:
-    """The loop's executor port: ``mcp`` calls to :class:`McpManager`, the rest to the engine."""
+    """The loop's executor port: ``mcp`` calls to :class:`McpManager`, the rest to the
+    engine; ``get_url`` and ``call_api`` hop by hop (:func:`~._web.run_web_call`), each
+    redirect decided by the conversation's permission policy."""
 
     def __init__(self, engine: Engine, manager: McpManager) -> None:
         self.engine = engine
@@ -126,6 +129,14 @@ class McpExecutors:
         """Run *request* on the worker that executes it."""
         if executor == "mcp":
             return await self.manager.invoke(request)
+        conv = self.manager.conversation
+        if executor == "search" and request.name in WEB_TOOLS and conv is not None:
+
+            async def hop(one: ToolInvoke) -> ToolOutcome:
+                reply: ToolOutcome = await self.engine.invoke(executor, one, timeout)
+                return reply
+
+            return await run_web_call(conv, hop, request)
         reply: ToolOutcome = await self.engine.invoke(executor, request, timeout)
         return reply
 

@@ -7,7 +7,7 @@ by the worker only, never by the conversation's process.
 
 from harness.actors.search._config import SOURCES, SearchConfig
 from harness.actors.search._extract import Extracted, extract
-from harness.actors.search._fetch import Fetcher, FetchError, Response
+from harness.actors.search._fetch import Fetcher, FetchError, Hop, Response
 from harness.actors.search._guard import AddressRefused, GuardedBackend, Resolver, refusal
 from harness.actors.search._query import Query, parse_query
 from harness.actors.search._rank import Page, Passage, Ranking, count_terms, rank, split_passages
@@ -25,6 +25,7 @@ __all__ = [
     "FetchError",
     "Fetcher",
     "GuardedBackend",
+    "Hop",
     "Page",
     "Passage",
     "Query",

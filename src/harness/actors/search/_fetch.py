@@ -27,7 +27,7 @@ import trio
 from harness.actors.search._guard import AddressRefused, GuardedBackend, Resolver
 from harness.errors import ToolError
 
-__all__ = ["FetchError", "Fetcher", "Response"]
+__all__ = ["FetchError", "Fetcher", "Hop", "Response"]
 
 _REDIRECTS = (301, 302, 303, 307, 308)
 _NETWORK_ERRORS = (
@@ -52,6 +52,21 @@ class FetchError(ToolError):
 
 
 @attrs.frozen
+class Hop:
+    """A redirect not followed: the request that would follow it.
+
+    ``keep_body`` is false when the redirect turns the request into a ``GET``
+    (303, or 301/302 after a ``POST``); ``keep_headers`` is false when it leaves the
+    origin (the caller's headers, credentials among them, stay with their host).
+    """
+
+    url: str
+    method: str
+    keep_body: bool
+    keep_headers: bool
+
+
+@attrs.frozen
 class Response:
     """What came back. ``body`` holds at most the byte cap; ``truncated`` says it was cut.
 
@@ -68,6 +83,7 @@ class Response:
     truncated: bool = False
     skipped: bool = False
     redirects: tuple[str, ...] = ()
+    next: Hop | None = None
 
     def header(self, name: str) -> str:
         """The first value of header *name* (``""`` when absent)."""
@@ -143,20 +159,36 @@ class Fetcher:
         resolver: Resolver | None = None,
     ) -> None:
         self.max_redirects = max_redirects
-        self._client = httpx.AsyncClient(
-            transport=_GuardedTransport(
-                GuardedBackend(allow_link_local=allow_link_local, resolver=resolver)
-            ),
-            follow_redirects=False,
-            trust_env=False,
-            timeout=None,
-            # only what _Decoder reads, whatever httpx could decode with extra packages
-            headers={"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"},
-        )
+        self._allow_link_local = allow_link_local
+        self._user_agent = user_agent
+        self._resolver = resolver
+        # one pool per reach: a connection kept from a fetch that could reach this
+        # machine must never serve one that could not
+        self._clients: dict[bool, httpx.AsyncClient] = {}
+
+    def _client(self, allow_private: bool) -> httpx.AsyncClient:
+        client = self._clients.get(allow_private)
+        if client is None:
+            backend = GuardedBackend(
+                allow_link_local=self._allow_link_local,
+                allow_private=allow_private,
+                resolver=self._resolver,
+            )
+            client = self._clients[allow_private] = httpx.AsyncClient(
+                transport=_GuardedTransport(backend),
+                follow_redirects=False,
+                trust_env=False,
+                timeout=None,
+                # only what _Decoder reads, whatever httpx could decode with extra packages
+                headers={"User-Agent": self._user_agent, "Accept-Encoding": "gzip, deflate"},
+            )
+        return client
 
     async def aclose(self) -> None:
         """Close every kept connection."""
-        await self._client.aclose()
+        for client in self._clients.values():
+            await client.aclose()
+        self._clients.clear()
 
     async def fetch(
         self,
@@ -168,33 +200,44 @@ class Fetcher:
         timeout: float = 10.0,
         max_bytes: int = 5_000_000,
         want: Callable[[str], bool] | None = None,
+        follow: bool = True,
+        allow_private: bool = True,
     ) -> Response:
         """Make one request, following redirects, within *timeout* seconds in all.
 
         *want* sees the response's ``Content-Type``; when it returns false the body
-        is not read (``skipped``). Raises :class:`FetchError` for a refused scheme or
-        address, too many redirects, a timeout or a network failure.
+        is not read (``skipped``). With *follow* false a redirect is not followed: it
+        comes back as the response's ``next`` hop (checked like any redirect: scheme,
+        count), for a caller that decides each hop itself. *allow_private* lets the
+        connections reach this machine and private networks. Raises
+        :class:`FetchError` for a refused scheme or address, too many redirects, a
+        timeout or a network failure.
         """
+        client = self._client(allow_private)
         with trio.move_on_after(timeout) as scope:
-            return await self._fetch(url, method, dict(headers or {}), content, max_bytes, want)
+            return await self._fetch(
+                client, url, method, dict(headers or {}), content, max_bytes, want, follow
+            )
         assert scope.cancelled_caught
         raise FetchError(f"{url}: no complete answer within {timeout:g} s", url=url, kind="timeout")
 
     async def _fetch(
         self,
+        client: httpx.AsyncClient,
         url: str,
         method: str,
         headers: dict[str, str],
         content: bytes | None,
         max_bytes: int,
         want: Callable[[str], bool] | None,
+        follow: bool,
     ) -> Response:
         current = _parse(url, url)
         hops: list[str] = []
         while True:
             try:
-                req = self._client.build_request(method, current, headers=headers, content=content)
-                resp = await self._client.send(req, stream=True)
+                req = client.build_request(method, current, headers=headers, content=content)
+                resp = await client.send(req, stream=True)
             except AddressRefused as exc:
                 where = f" (reached by redirect from {url})" if hops else ""
                 raise FetchError(
@@ -223,12 +266,18 @@ class Fetcher:
                             url=str(target),
                             kind="refused",
                         )
-                    if _origin(target) != _origin(current):
-                        headers = {}
-                    if resp.status_code == 303 or (
+                    same_origin = _origin(target) == _origin(current)
+                    to_get = resp.status_code == 303 or (
                         resp.status_code in (301, 302) and method == "POST"
-                    ):
+                    )
+                    if to_get:
                         method = "GET" if method != "HEAD" else method
+                    if not follow:
+                        hop = Hop(str(target), method, not to_get, same_origin)
+                        return _response(resp, current, "", b"", False, hops[:-1], next=hop)
+                    if not same_origin:
+                        headers = {}
+                    if to_get:
                         content = None
                     current = target
                     continue
@@ -365,6 +414,7 @@ def _response(
     hops: list[str],
     *,
     skipped: bool = False,
+    next: Hop | None = None,
 ) -> Response:
     return Response(
         url=str(url),
@@ -376,6 +426,7 @@ def _response(
         truncated=truncated,
         skipped=skipped,
         redirects=tuple(hops),
+        next=next,
     )
 
 

@@ -2,15 +2,16 @@
 
 The check sits in the network backend under httpx, so it runs on the address
 actually dialled, for every connection: the first request, each redirect hop, a
-host whose DNS answer changed between two looks (rebinding). Refused: link-local
-addresses (169.254.0.0/16, fe80::/10), where clouds serve instance metadata and
-credentials, and AWS's IPv6 metadata address fd00:ec2::254, also when written as
-an IPv4-mapped IPv6 address. ``allow_link_local`` lifts the refusal.
+host whose DNS answer changed between two looks (rebinding). Refused always:
+cloud metadata and link-local addresses (:func:`harness.actors.tools.address_refusal`:
+169.254.0.0/16, fe80::/10, AWS's fd00:ec2::254, Alibaba's 100.100.100.200,
+Oracle's 192.0.0.192, ...), also when written as an IPv6 address that carries
+them; ``allow_link_local`` lifts that. Refused unless ``allow_private``: this
+machine and private networks (:func:`harness.actors.tools.address_nearness`).
 """
 
 from __future__ import annotations
 
-import ipaddress
 import socket
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import httpcore
 import trio
 
+from harness.actors.tools import address_nearness, address_refusal
 from harness.errors import ToolError
 
 __all__ = ["AddressRefused", "GuardedBackend", "Resolver", "refusal"]
@@ -26,11 +28,8 @@ __all__ = ["AddressRefused", "GuardedBackend", "Resolver", "refusal"]
 #: name that resolves to a metadata address without touching the system's DNS).
 Resolver = Callable[[str, int], Awaitable[list[str]]]
 
-_REFUSED = (
-    ipaddress.ip_network("169.254.0.0/16"),
-    ipaddress.ip_network("fe80::/10"),
-    ipaddress.ip_network("fd00:ec2::254/128"),
-)
+#: Why an address may never be reached, or ``None`` (the tools package's word for it).
+refusal = address_refusal
 
 
 class AddressRefused(ToolError):
@@ -40,22 +39,6 @@ class AddressRefused(ToolError):
         super().__init__(f"{host} resolves to {address}, {why}; refused")
         self.host = host
         self.address = address
-
-
-def refusal(address: str) -> str | None:
-    """Why *address* may not be reached, or ``None`` when it may."""
-    try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-    except ValueError:
-        return None
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    for net in _REFUSED:
-        if ip in net:
-            if ip == ipaddress.ip_address("169.254.169.254") or net.prefixlen == 128:
-                return "a cloud metadata address"
-            return "a link-local address (where cloud metadata services live)"
-    return None
 
 
 async def system_resolver(host: str, port: int) -> list[str]:
@@ -68,13 +51,22 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
     """httpcore's trio backend, dialling only addresses :func:`refusal` lets through.
 
     Args:
-        allow_link_local: skip the check (``HARNESS_FETCH_ALLOW_LINK_LOCAL``).
+        allow_link_local: let metadata and link-local addresses through
+            (``HARNESS_FETCH_ALLOW_LINK_LOCAL``).
+        allow_private: let this machine and private networks through.
         resolver: host, port -> addresses (default: the system's resolver).
     """
 
-    def __init__(self, *, allow_link_local: bool = False, resolver: Resolver | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        allow_link_local: bool = False,
+        allow_private: bool = True,
+        resolver: Resolver | None = None,
+    ) -> None:
         self._inner = httpcore.TrioBackend()
         self._allow = allow_link_local
+        self._private = allow_private
         self._resolve = resolver or system_resolver
 
     async def connect_tcp(
@@ -93,13 +85,19 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
                 raise httpcore.ConnectError(f"cannot resolve {host}: {exc}") from exc
         if scope.cancelled_caught:
             raise httpcore.ConnectTimeout(f"resolving {host} timed out")
-        if not self._allow:
-            # Every address is checked, not only the one dialled first: a name that
-            # mixes a public address with a metadata one is refused whole.
-            for address in addresses:
-                why = refusal(address)
-                if why is not None:
-                    raise AddressRefused(host, address, why)
+        # Every address is checked, not only the one dialled first: a name that
+        # mixes a public address with a metadata one is refused whole.
+        for address in addresses:
+            why = None if self._allow else address_refusal(address)
+            if why is None and not self._private:
+                near = address_nearness(address)
+                if near is not None:
+                    why = (
+                        f"{near}, reached only when a rule allows the URL or the URL "
+                        "itself names it and the call was approved"
+                    )
+            if why is not None:
+                raise AddressRefused(host, address, why)
         last: Exception | None = None
         for address in addresses:
             try:

@@ -8,6 +8,13 @@ permission engine (:class:`Permissions`). The worker itself
 plumbing load only there.
 """
 
+from harness.actors.tools._addresses import (
+    METADATA_ADDRESSES,
+    address_nearness,
+    address_refusal,
+    host_nearness,
+    url_nearness,
+)
 from harness.actors.tools._builtin import BUILTIN_TOOLS, SMALL_MODEL_TOOLS, builtin_table
 from harness.actors.tools._jail import Workspace
 from harness.actors.tools._permissions import (
@@ -25,6 +32,7 @@ from harness.actors.tools._permissions import (
 )
 from harness.actors.tools._table import (
     EXECUTORS,
+    HOP_ARG,
     KINDS,
     REDACTED,
     Executor,
@@ -48,7 +56,9 @@ from harness.messages.tools import (
 __all__ = [
     "BUILTIN_TOOLS",
     "EXECUTORS",
+    "HOP_ARG",
     "KINDS",
+    "METADATA_ADDRESSES",
     "REDACTED",
     "SHELL_OPERATORS",
     "SMALL_MODEL_TOOLS",
@@ -74,8 +84,12 @@ __all__ = [
     "UndoResult",
     "UnknownToolError",
     "Workspace",
+    "address_nearness",
+    "address_refusal",
     "builtin_table",
+    "host_nearness",
     "load_rules",
     "parse_rule",
+    "url_nearness",
     "user_rules_path",
 ]

@@ -51,6 +51,8 @@ def _tool(
     secret_args: tuple[str, ...] = (),
     also_match: tuple[str, ...] = (),
     place_arg: str | None = None,
+    reads_when: tuple[str, tuple[str, ...]] | None = None,
+    url_arg: str | None = None,
 ) -> ToolSpec:
     return ToolSpec(
         name=name,
@@ -64,6 +66,8 @@ def _tool(
         also_match=also_match,
         place_arg=place_arg,
         paths=main_arg in ("path", "source"),
+        reads_when=reads_when,
+        url_arg=url_arg,
     )
 
 
@@ -291,6 +295,7 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
         main_arg="url",
         kind="network",
         executor="search",
+        url_arg="url",
     ),
     _tool(
         "call_api",
@@ -317,6 +322,8 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
         kind="network",
         executor="search",
         secret_args=("headers",),
+        reads_when=("method", ("GET", "HEAD")),
+        url_arg="url",
     ),
     # --- the frontend ---
     _tool(

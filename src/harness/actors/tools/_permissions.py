@@ -39,8 +39,10 @@ checked at both ends: each must be allowed, either may be denied.
 
 Decision order: a deny rule → ``deny``; a ``cwd`` outside the workspace →
 ``deny``; plan mode and a mutating tool, or a command that may write → ``off``;
+a request that may change a server in plan mode (``call_api``'s ``POST``) → ``off``;
 a change to harness's configuration → ``ask``; a read-only tool → ``allow``; a
-command deny rules cannot see through → ``ask``; auto mode → ``allow``; allow
+command deny rules cannot see through → ``ask``; auto mode → ``allow`` (but a
+URL naming this machine or a private network goes on to the rules); allow
 rules covering every checked value → ``allow``; deny mode → ``deny``; otherwise
 ``ask``.
 """
@@ -333,6 +335,8 @@ class Permissions:
                         f"plan mode runs only commands that just read, and this one may "
                         f"not ({why}); submit a plan instead",
                     )
+            if spec is not None and (why := spec.changes_remotely(arguments)):
+                return Decision("off", why)
         if spec is not None:
             why = self._config_change(spec, arguments)
             if why is not None:
@@ -349,7 +353,8 @@ class Permissions:
                 if self.mode == "deny":
                     return Decision("deny", why)
                 return Decision("ask", why)
-        if self.mode == "auto":
+        near = spec.near_target(arguments) if spec is not None else None
+        if self.mode == "auto" and (near is None or self._allowed(name, values, shell)):
             return Decision("allow", "auto mode")
         matched = self._allowed(name, seen if paths else values, shell, paths=paths)
         if matched is not None:
@@ -357,6 +362,8 @@ class Permissions:
             return Decision("allow", f"allowed by rule {rule} ({source})", str(rule))
         if self.mode == "deny":
             return Decision("deny", f"{name} needs approval and the permission mode is deny")
+        if near is not None:
+            return Decision("ask", f"{name} reaches {near}, which asks unless a rule allows it")
         return Decision("ask", f"{name} needs approval")
 
     def _places(self, spec: ToolSpec | None, values: list[str | None]) -> list[str | None]:

@@ -21,11 +21,13 @@ from typing import Any, Literal
 
 import attrs
 
+from harness.actors.tools._addresses import url_nearness
 from harness.errors import ToolError
 from harness.messages.model import ToolCall, ToolSchema
 
 __all__ = [
     "EXECUTORS",
+    "HOP_ARG",
     "KINDS",
     "REDACTED",
     "Executor",
@@ -40,6 +42,11 @@ Kind = Literal["read", "mutating", "network", "shell", "agent"]
 Executor = Literal["tools", "shell", "search", "conversation", "frontend", "mcp"]
 KINDS: tuple[str, ...] = ("read", "mutating", "network", "shell", "agent")
 EXECUTORS: tuple[str, ...] = ("tools", "shell", "search", "conversation", "frontend", "mcp")
+
+#: The argument harness itself adds to a ``get_url``/``call_api`` call to make it one hop
+#: of a redirect chain the conversation decides (``{"private", "redirects", "origin"}``).
+#: No tool's schema has it, so a model's call cannot carry it.
+HOP_ARG = "_hop"
 
 #: What a secret argument's value is replaced with wherever a call is recorded.
 REDACTED = "[REDACTED]"
@@ -125,6 +132,12 @@ class ToolSpec:
         paths: the main and ``also_match`` arguments name workspace paths, which rules
             match by the place they name (``./a.py``, ``b/../a.py`` and the absolute
             path are all ``a.py``), not by how they are written.
+        reads_when: ``(argument, values)``: a ``network`` tool whose call changes
+            nothing only when *argument* is one of *values* (``call_api``'s method:
+            ``GET``, ``HEAD``); plan mode and deepthink's reading stages refuse the rest.
+        url_arg: the argument holding the URL a ``network`` tool reaches; a URL that
+            names this machine or a private network asks even in auto mode unless a
+            rule allows it (:func:`~._addresses.url_nearness`).
     """
 
     name: str
@@ -138,6 +151,8 @@ class ToolSpec:
     also_match: tuple[str, ...] = ()
     place_arg: str | None = None
     paths: bool = False
+    reads_when: tuple[str, tuple[str, ...]] | None = None
+    url_arg: str | None = None
 
     def __attrs_post_init__(self) -> None:
         if not self.name or any(c.isspace() or c in "()" for c in self.name):
@@ -148,7 +163,8 @@ class ToolSpec:
             raise ValueError(f"tool {self.name!r}: executor must be one of {EXECUTORS}")
         _check_schema(self.name, self.parameters)
         props = self.parameters.get("properties", {})
-        for arg in (self.main_arg, self.place_arg, *self.also_match):
+        reads_arg = self.reads_when[0] if self.reads_when else None
+        for arg in (self.main_arg, self.place_arg, *self.also_match, reads_arg, self.url_arg):
             if arg is not None and arg not in props:
                 raise ValueError(f"tool {self.name!r}: {arg!r} is not a parameter")
 
@@ -161,6 +177,28 @@ class ToolSpec:
     def asks(self) -> bool:
         """True when the tool needs approval unless a rule or the mode says otherwise."""
         return self.kind != "read"
+
+    def changes_remotely(self, arguments: Mapping[str, Any]) -> str | None:
+        """Why this call may change something beyond the machine (``call_api`` with a
+        ``POST``), or ``None`` when it only reads (see *reads_when*)."""
+        if self.reads_when is None:
+            return None
+        arg, values = self.reads_when
+        value = str(arguments.get(arg) or values[0]).upper()
+        if value in values:
+            return None
+        return (
+            f"{self.name} with {arg} {value} may change things on the server; only "
+            f"{' and '.join(values)} are sent while planning"
+        )
+
+    def near_target(self, arguments: Mapping[str, Any]) -> str | None:
+        """What the URL this call reaches names when it is this machine or a private
+        network (``None``: a public host, or a name only DNS can tell)."""
+        if self.url_arg is None:
+            return None
+        url = arguments.get(self.url_arg)
+        return url_nearness(url) if isinstance(url, str) else None
 
     def schema(self) -> ToolSchema:
         """The tool as the model sees it (a deep copy: callers may not change the table)."""

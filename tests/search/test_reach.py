@@ -1,0 +1,196 @@
+"""Where get_url and call_api may go: every redirect hop decided by the permission rules,
+cloud metadata never, this machine and private networks only with leave.
+
+Real sessions (the conversation, the search worker process, a scripted model over HTTP)
+against loopback sites, and the worker's own contract with an injected resolver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import trio
+
+from harness.actors.search import SearchConfig, SearchService
+from harness.actors.tools import HOP_ARG, address_refusal, url_nearness
+from harness.conversation import SessionOptions, open_session
+from harness.messages.tools import ToolInvoke
+from tests.scripted import ScriptedModel, call, reply
+from tests.search import _web
+
+
+def _options(
+    tmp_path: Path,
+    model: ScriptedModel,
+    mode: str,
+    allow: tuple[str, ...] = (),
+    deny: tuple[str, ...] = (),
+) -> SessionOptions:
+    workspace = tmp_path / "ws"
+    workspace.mkdir(parents=True, exist_ok=True)
+    return SessionOptions(
+        workspace=str(workspace),
+        home=str(tmp_path / "home"),
+        provider="openai",
+        models=("scripted",),
+        base_url=model.base_url,
+        permission_mode=mode,
+        workers={"model": "harness.actors.model", "search": "harness.actors.search"},
+        allow=allow,
+        deny=deny,
+    )
+
+
+async def _run(tmp_path: Path, urls: list[str], mode: str, **rules: tuple[str, ...]) -> list[str]:
+    """The tool results of a run that fetches *urls* in turn."""
+    script = [reply("", call("get_url", url=u)) for u in urls] + [reply("done")]
+    with ScriptedModel(script) as model:
+        async with open_session(_options(tmp_path, model, mode, **rules)) as session:
+            with trio.fail_after(60):
+                await session.run("fetch them")
+            return [m.content for m in session.history if m.role == "tool"]
+
+
+def _site(page: bytes = b"<main><p>the page</p></main>") -> _web.Site:
+    site = _web.Site()
+    site.route("/", lambda req: _web.Page(body=page))
+    return site
+
+
+async def test_a_redirect_to_another_host_is_not_followed_past_the_allow_rule(
+    tmp_path: Path,
+) -> None:
+    with _site(b"<main><p>other host</p></main>") as other, _site() as site:
+        elsewhere = f"http://localhost:{other.url.rsplit(':', 1)[1]}/secret"
+        site.routes.insert(0, ("/away", lambda req: _web.Redirect(elsewhere)))
+        site.routes.insert(0, ("/near", lambda req: _web.Redirect("/page")))
+        tools = await _run(
+            tmp_path,
+            [f"{site.url}/away", f"{site.url}/near"],
+            "ask",
+            allow=(f"get_url({site.url}/*)",),
+        )
+        visited = [s.path for s in other.seen]
+    assert visited == []  # the other host was never asked
+    assert (
+        f"{site.url}/away redirects (HTTP 302) to {elsewhere}, which was not followed" in (tools[0])
+    )
+    assert "To fetch it, call get_url with that URL (the user will be asked)." in tools[0]
+    # a hop the rule covers is followed
+    assert "the page" in tools[1]
+    assert f"reached from {site.url}/near by 1 redirect(s)" in tools[1]
+
+
+async def test_each_hop_meets_the_deny_rules_and_the_near_address_question(
+    tmp_path: Path,
+) -> None:
+    with _site() as other, _site() as site:
+        port = other.url.rsplit(":", 1)[1]
+        site.routes.insert(0, ("/denied", lambda req: _web.Redirect(f"{other.url}/x")))
+        site.routes.insert(0, ("/home", lambda req: _web.Redirect(f"http://localhost:{port}/")))
+        tools = await _run(
+            tmp_path,
+            [f"{site.url}/denied", f"{site.url}/home"],
+            "auto",
+            allow=(f"get_url({site.url}/*)",),
+            deny=(f"get_url({other.url}/*)",),
+        )
+        visited = [s.path for s in other.seen]
+    assert visited == []
+    assert "which was not followed: denied by rule get_url(" in tools[0]
+    assert "(the user will be asked)" not in tools[0]
+    # auto mode does not wave a redirect through to this machine
+    assert "which was not followed: get_url reaches this machine (localhost)" in tools[1]
+
+
+async def test_loopback_asks_in_auto_mode_unless_a_rule_names_it(tmp_path: Path) -> None:
+    with _site() as site:
+        asked = await _run(tmp_path / "a", [f"{site.url}/p"], "auto")
+        seen_before = len(site.seen)
+        ruled = await _run(
+            tmp_path / "b", [f"{site.url}/p"], "auto", allow=(f"get_url({site.url}/*)",)
+        )
+    assert seen_before == 0
+    assert "get_url reaches a loopback address (this machine)" in asked[0]
+    assert "The call was not run" in asked[0]
+    assert "the page" in ruled[0]
+
+
+async def test_a_name_that_resolves_near_needs_leave_from_the_hop(
+    make_service: Callable[..., SearchService],
+) -> None:
+    async def resolver(host: str, port: int) -> list[str]:
+        return ["127.0.0.1"]  # DNS says a public-looking name is this machine
+
+    with _site() as site:
+        port = site.url.rsplit(":", 1)[1]
+        service = SearchService(SearchConfig(), resolver=resolver)
+        url = f"http://intranet.example:{port}/p"
+        try:
+            refused = await service.invoke(
+                ToolInvoke(name="get_url", arguments={"url": url, HOP_ARG: {"private": False}})
+            )
+            allowed = await service.invoke(
+                ToolInvoke(name="get_url", arguments={"url": url, HOP_ARG: {"private": True}})
+            )
+        finally:
+            await service.aclose()
+    assert not refused.ok
+    assert "intranet.example resolves to 127.0.0.1, a loopback address (this machine)" in (
+        refused.output
+    )
+    assert refused.data["kind"] == "refused"
+    assert allowed.ok
+    assert "the page" in allowed.output
+    assert [s.path for s in site.seen] == ["/p"]
+
+
+async def test_every_cloud_metadata_address_is_refused_unasked(
+    make_service: Callable[..., SearchService],
+) -> None:
+    service = make_service(page_timeout=3.0)
+    for url in (
+        "http://100.100.100.200/latest/meta-data/",  # Alibaba
+        "http://192.0.0.192/opc/v1/instance/",  # Oracle
+        "http://[::ffff:100.100.100.200]/",
+        "http://[64:ff9b::a9fe:a9fe]/",  # NAT64 of 169.254.169.254
+    ):
+        out = await service.invoke(ToolInvoke(name="get_url", arguments={"url": url}))
+        assert not out.ok, url
+        assert "a cloud metadata address; refused" in out.output, out.output
+
+
+def test_which_addresses_are_far_near_or_never() -> None:
+    for never in (
+        "169.254.169.254",
+        "fd00:ec2::254",
+        "100.100.100.200",
+        "192.0.0.192",
+        "168.63.129.16",
+        "::ffff:169.254.169.254",
+        "2002:a9fe:a9fe::1",
+        "169.254.7.7",
+        "fe80::1",
+    ):
+        assert address_refusal(never) is not None, never
+    assert address_refusal("127.0.0.1") is None
+    assert address_refusal("8.8.8.8") is None
+    near = {
+        "http://127.0.0.1:9/": "a loopback address (this machine)",
+        "http://127.1/": "a loopback address (this machine)",
+        "http://2130706433/": "a loopback address (this machine)",
+        "http://[::1]/": "a loopback address (this machine)",
+        "http://[::ffff:7f00:1]/": "a loopback address (this machine)",
+        "http://0.0.0.0/": "an unspecified address (this machine)",
+        "http://LOCALHOST./": "this machine (localhost)",
+        "http://api.localhost/": "this machine (localhost)",
+        "http://10.1.2.3/": "a private network address",
+        "http://192.168.0.1/": "a private network address",
+        "http://[fd12::1]/": "a private network address",
+        "http://100.64.0.1/": "a shared network address (carrier-grade NAT)",
+    }
+    for url, why in near.items():
+        assert url_nearness(url) == why, url
+    for far in ("https://docs.python.org/3/", "http://8.8.8.8/", "http://[2606:4700::1111]/"):
+        assert url_nearness(far) is None, far
