@@ -13,6 +13,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+import attrs
+
 from harness.actors.mcp import load_mcp_config
 from harness.conversation import events as ev
 from harness.conversation._atomic import read_json
@@ -145,18 +147,17 @@ async def open_session(
         history, problems, title = loaded.history, list(loaded.problems), loaded.title
 
     choice = model_choice(options, environ)
-    config = loop_config(
-        options,
-        choice,
-        workspace=str(workspace),
-        system=build_system_prompt(
-            workspace,
-            home=home,
-            extra=options.system_extra,
-            problems=problems,
-            base=options.system_prompt,
-        ),
+    config = loop_config(options, choice, workspace=str(workspace), system="")
+    system = build_system_prompt(
+        workspace,
+        home=home,
+        extra=options.system_extra,
+        problems=problems,
+        base=options.system_prompt,
+        # a model not offered use_skill (the embedded model's short list) is not told of skills
+        skills=config.tools is None or "use_skill" in config.tools,
     )
+    config = attrs.evolve(config, system=system)
     table = builtin_table().copy()
     # project configuration that could act (servers, allow rules) is inert until trusted
     trust = WorkspaceTrust(workspace, TrustStore(home), trust_all=options.trust_project)

@@ -26,11 +26,13 @@ def build_system_prompt(
     extra: str = "",
     problems: list[str] | None = None,
     base: str | None = None,
+    skills: bool = True,
 ) -> str:
     """The system prompt for a session in *workspace*.
 
     *base* replaces the built-in :data:`BASE_PROMPT` (the workspace, instruction
-    files and skills still follow it). *problems* collects one sentence per
+    files and skills still follow it). *skills* false leaves the skills out (for a
+    model that is not offered ``use_skill``). *problems* collects one sentence per
     instruction file or skill that could not be read (they are skipped, never fatal).
     """
     ws = Path(workspace)
@@ -55,7 +57,7 @@ def build_system_prompt(
             skills_prompt,
         )
 
-        section = skills_prompt(discover_skills(ws, home, problems=problems))
+        section = skills_prompt(discover_skills(ws, home, problems=problems)) if skills else ""
         if section:
             parts.append(section)
     except ImportError:
