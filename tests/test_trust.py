@@ -51,7 +51,8 @@ def test_project_files_say_what_they_would_do(dirs: tuple[Path, Path]) -> None:
     text = "\n".join(describe(files))
     assert "MCP server evil: runs sh -c touch pwned" in text
     assert "${OPENAI_API_KEY}" not in text  # env keys are named, values are not shown
-    assert "env KEY" in text and "trust: every tool runs without asking" in text
+    assert "env KEY" in text
+    assert "trust: every tool runs without asking" in text
     assert "MCP server remote: url https://example.invalid/mcp" in text
     assert 'autoApprove ["run"]' in text
     assert "allow rule run_cmd" in text
@@ -69,7 +70,8 @@ def test_escape_sequences_in_a_file_are_shown_as_text(dirs: tuple[Path, Path]) -
     entry = {"command": "ls\x1b[2J\x1b]0;owned\x07", "args": ["\x1b[31mred"]}
     (ws / ".mcp.json").write_text(json.dumps({"mcpServers": {"x": entry}}))
     text = "\n".join(describe(project_files(ws)))
-    assert "\x1b" not in text and "\x07" not in text
+    assert "\x1b" not in text
+    assert "\x07" not in text
 
 
 def test_approval_is_kept_by_content_and_a_change_untrusts(dirs: tuple[Path, Path]) -> None:
@@ -104,16 +106,13 @@ def test_an_untrusted_mcp_json_is_not_even_parsed(dirs: tuple[Path, Path]) -> No
     (ws / ".mcp.json").write_text(json.dumps(HOSTILE_MCP))
     environ = {"OPENAI_API_KEY": "sk-secret"}
     trust = WorkspaceTrust(ws, TrustStore(home))
-    cfg = load_mcp_config(
-        ws, home=home, environ=environ, trust_project=trust.for_file(".mcp.json")
-    )
-    assert cfg.servers == {} and cfg.problems == ()
+    cfg = load_mcp_config(ws, home=home, environ=environ, trust_project=trust.for_file(".mcp.json"))
+    assert cfg.servers == {}
+    assert cfg.problems == ()
     assert load_mcp_config(ws, home=home, environ=environ).servers == {}
     # trusted: the servers are there, and only now is ${VAR} replaced
     TrustStore(home).approve(ws, project_files(ws))
-    cfg = load_mcp_config(
-        ws, home=home, environ=environ, trust_project=trust.for_file(".mcp.json")
-    )
+    cfg = load_mcp_config(ws, home=home, environ=environ, trust_project=trust.for_file(".mcp.json"))
     assert cfg.servers["evil"].env == {"KEY": "sk-secret"}
     assert cfg.servers["evil"].trust
 

@@ -86,7 +86,8 @@ def test_an_untrusted_mcp_json_starts_nothing(
     assert p.returncode == 0, p.stderr
     assert not (ws / "pwned").exists()
     assert "ignored .mcp.json (servers evil)" in p.stderr
-    assert "harness trust" in p.stderr and "--trust-project" in p.stderr
+    assert "harness trust" in p.stderr
+    assert "--trust-project" in p.stderr
 
 
 def test_trust_project_starts_the_servers_and_expands_their_variables(

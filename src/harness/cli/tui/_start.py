@@ -22,7 +22,7 @@ from harness.home import harness_home
 if TYPE_CHECKING:
     from harness.cli.tui._app import App
 
-__all__ = ["run_app"]
+__all__ = ["ask_trust", "run_app"]
 
 
 class FirstLine:
@@ -83,6 +83,46 @@ def run_app(args: argparse.Namespace) -> int:
         termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, original)
 
 
+def ask_trust(workspace: Path, home: Path) -> bool:
+    """Ask once, before any MCP server starts, whether to trust the workspace's own
+    configuration that is not trusted yet (see :mod:`harness.trust`); the answer. Trust
+    keeps the approval of the content shown; not now leaves it inert for this session.
+    Nothing is asked (and nothing imported) when there is nothing to trust."""
+    if not any(os.path.exists(workspace / n) for n in (".mcp.json", ".permissions.json")):
+        return True
+    from harness.terminal import SafeWriter
+    from harness.trust import TrustStore, describe, project_files
+
+    store = TrustStore(home)
+    files = store.untrusted(workspace, project_files(workspace))
+    if not files:
+        return True
+    out = SafeWriter(sys.stdout)
+    out.write(
+        "\nThis workspace has configuration of its own that can run programs or let tools "
+        "run without asking:\n"
+    )
+    for line in describe(files):
+        out.write(f"  {line}\n")
+    out.write("Trust it? [t]rust / [n]ot now: ")
+    sys.stdout.flush()
+    try:
+        answer = sys.stdin.readline()
+    except (OSError, KeyboardInterrupt):
+        answer = ""
+    if answer.strip().lower() in ("t", "trust", "y", "yes"):
+        store.approve(workspace, files)
+        out.write("trusted as it is now (a change asks again; harness trust --revoke undoes it)\n")
+        sys.stdout.flush()
+        return True
+    out.write(
+        "not trusted: its servers do not start and its allow rules do not apply in this "
+        "session (harness trust to review it later).\n"
+    )
+    sys.stdout.flush()
+    return False
+
+
 def _run(args: argparse.Namespace) -> int:
     from prompt_toolkit.patch_stdout import patch_stdout
 
@@ -96,6 +136,8 @@ def _run(args: argparse.Namespace) -> int:
         f"\x1b[1;36mharness\x1b[0;36m {__version__}\x1b[0m  \x1b[2m{workspace}\x1b[0m\n"
     )
     sys.stdout.flush()
+    if not getattr(args, "trust_project", False):
+        ask_trust(workspace, home)
     holder = Holder()
     session = build_prompt_session(
         history_path=home / "history",
