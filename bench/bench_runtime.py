@@ -6,8 +6,7 @@
   blocks of 100 so that a change of load hits both alike;
 - crash to failure: ``kill -9`` of a worker -> its in-flight call fails;
 - crash to ready: ``kill -9`` -> a replacement worker answers: forked by the fork
-  server (the default), started as a new interpreter (``fork=False``), and
-  promoted from a standby;
+  server (the default), and started as a new interpreter (``fork=False``);
 - start to first answer of a new worker, forked and as a new interpreter;
 - idle RSS (and USS) of one worker process, beside ``python -c`` importing only trio.
 
@@ -107,9 +106,7 @@ async def round_trips(n: int) -> tuple[list[float], list[float], float, float]:
     return typed, bare, len(typed) / typed_time, len(bare) / bare_time
 
 
-async def crash_timings(
-    n: int, *, standby: bool = False, fork: bool = True
-) -> tuple[list[float], list[float]]:
+async def crash_timings(n: int, *, fork: bool = True) -> tuple[list[float], list[float]]:
     to_failure: list[float] = []
     to_ready: list[float] = []
     async with open_supervisor() as sup:
@@ -119,16 +116,12 @@ async def crash_timings(
                 **_fields(spec),
                 "max_restarts": n + 5,
                 "backoff_initial": 0.0,
-                "standby": standby,
-                "standby_delay": 0.0,
                 "fork": fork,
             }
         )
         h = await sup.start(spec)
         for _ in range(n):
             await h.request(BenchPing("warm"))
-            if standby:
-                await trio.sleep(0.5)  # let the spare finish starting, as it would in use
             failed_at: list[float] = []
 
             async def in_flight(failed_at: list[float] = failed_at) -> None:
@@ -208,7 +201,6 @@ async def _all() -> list[tuple[str, str, str]]:
     typed, bare, typed_rate, bare_rate = await round_trips(ROUND_TRIPS)
     failure, ready = await crash_timings(CRASHES)
     _, ready_exec = await crash_timings(CRASHES, fork=False)
-    _, ready_standby = await crash_timings(CRASHES, standby=True)
     start_fork, start_exec = await first_start(True), await first_start(False)
     worker_rss, worker_uss = await idle_worker_rss()
     bare_rss = await trio.to_thread.run_sync(bare_trio_rss)
@@ -241,11 +233,6 @@ async def _all() -> list[tuple[str, str, str]]:
             ms(statistics.median(ready_exec)),
             f"max {ms(max(ready_exec))} (ChildSpec(fork=False)); "
             f"python -c 'import trio' alone {ms(trio_start)}",
-        ),
-        (
-            "kill -9 -> promoted standby answers, p50",
-            ms(statistics.median(ready_standby)),
-            f"max {ms(max(ready_standby))} over {CRASHES} (ChildSpec(standby=True))",
         ),
         (
             "start -> first answer, p50",

@@ -71,6 +71,43 @@ async def test_the_exit_status_comes_back_through_the_server(
                 break
 
 
+async def test_a_killed_worker_is_replaced_by_a_fork_from_the_same_server(
+    supervisor: Supervisor, make_spec
+) -> None:
+    # The one restart path beside a new interpreter: the replacement is forked like
+    # the first process, with nothing kept waiting between crashes.
+    events = supervisor.subscribe()
+    h = await supervisor.start(make_spec())
+    first = await identity(h)
+    server = supervisor.fork_server_pid
+    assert server is not None
+    assert first.ppid == server
+    os.kill(first.pid, signal.SIGKILL)
+    with trio.fail_after(10):
+        async for event in events:
+            if isinstance(event, WorkerRestarted):
+                break
+    me = await identity(h)
+    assert me.pid != first.pid
+    assert me.ppid == server == supervisor.fork_server_pid
+    # nothing else of this worker's runs: no spare process waits beside it
+    await trio.sleep(0.5)
+    assert _live_echo_workers(server) == [me.pid]
+
+
+def _live_echo_workers(parent: int) -> list[int]:
+    pids = []
+    for child in psutil.Process(parent).children():
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE and "-m tests.runtime.workers.echo" in (
+                " ".join(child.cmdline())
+            ):
+                pids.append(child.pid)
+        except psutil.Error:
+            continue
+    return pids
+
+
 async def test_workers_survive_the_fork_server_being_killed(
     supervisor: Supervisor, make_spec
 ) -> None:

@@ -252,37 +252,3 @@ async def test_temporary_worker_is_not_restarted(supervisor: Supervisor, make_sp
     with pytest.raises(WorkerUnavailable):
         await h.request(Echo("x"), timeout=2)
     assert h.state == "stopped"
-
-
-def echo_workers() -> list[psutil.Process]:
-    # Forked workers are the fork server's children; `ps` still names each one.
-    return [
-        p
-        for p in psutil.Process().children(recursive=True)
-        if "-m tests.runtime.workers.echo" in " ".join(p.cmdline())
-    ]
-
-
-async def spare_process(primary: int | None) -> psutil.Process:
-    with trio.fail_after(10):
-        while True:
-            spares = [p for p in echo_workers() if p.pid != primary]
-            if spares:
-                return spares[0]
-            await trio.sleep(0.05)
-
-
-async def test_standby_is_promoted_on_a_crash(supervisor: Supervisor, make_spec) -> None:
-    events = supervisor.subscribe()
-    h = await supervisor.start(make_spec(standby=True))
-    first = h.pid
-    standby = await spare_process(first)
-    os.kill(first, signal.SIGKILL)
-    seen = await collect(events, [WorkerStarted, WorkerRestarted])
-    assert seen[-1].pid == standby.pid
-    reply = await h.request(Echo("promoted"), timeout=10)
-    assert reply.pid == standby.pid  # the spare answered: no start-up on the restart path
-    await supervisor.stop("echo")
-    assert all_gone([first, standby.pid]) == []
-    # and a new spare was started after the promotion, then stopped with the rest
-    assert echo_workers() == []

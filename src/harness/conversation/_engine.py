@@ -174,9 +174,6 @@ class Engine:
                 # A cancelled command's tree is killed before its call answers.
                 request_grace=5.0 if name == "shell" else 2.0,
                 shutdown_grace=3.0,
-                # The workers the chaos of real use kills most keep a spare, so a
-                # restart is a handshake rather than a start-up.
-                standby=name in ("tools", "shell"),
             )
             await self.supervisor.start(spec)
 

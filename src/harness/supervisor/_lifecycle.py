@@ -80,7 +80,6 @@ class Lifecycle:
         self._stopped = trio.Event()
         self._restarts = 0
         self._background: trio.Nursery | None = None
-        self._standby: Spawned | None = None
         # The current process (one incarnation), set anew by each.
         self._spawned: Spawned | None = None
         self._chan: Channel | None = None
@@ -163,8 +162,6 @@ class Lifecycle:
                 await self._supervise()
                 background.cancel_scope.cancel()
         finally:
-            with trio.CancelScope(shield=True):
-                await self._discard_standby()
             self._stopped.set()
 
     async def _supervise(self) -> None:
@@ -199,33 +196,6 @@ class Lifecycle:
                 break
         self._set_state("stopped")
 
-    async def _prepare_standby(self) -> None:
-        """Start the next process now, so a restart only has to promote it.
-
-        The standby imports everything and says hello into its socket, then waits;
-        nobody reads it until it is promoted. A worker's import time is its
-        restart time, and this takes that time off the restart.
-        """
-        await trio.sleep(self.spec.standby_delay)
-        if self._standby is not None or self._stopping:
-            return
-        try:
-            self._standby = await self._spawn()
-        except OSError:
-            self._standby = None
-
-    async def _discard_standby(self) -> None:
-        standby, self._standby = self._standby, None
-        if standby is None:
-            return
-        from harness.supervisor import _kill
-
-        _kill.signal_group(standby.process.pid, signal.SIGKILL)
-        with trio.move_on_after(2.0):
-            await standby.process.wait()
-        standby.sock.close()  # no channel reads it yet
-        await standby.output.aclose()
-
     async def _spawn(self) -> Spawned:
         """A new process: forked by the fork server when it can, else started afresh."""
         tag = self._new_tag()
@@ -245,9 +215,7 @@ class Lifecycle:
         self._rss = 0
         self._tail = OutputTail()
         try:
-            spawned, self._standby = self._standby, None
-            if spawned is None:
-                spawned = await self._spawn()
+            spawned = await self._spawn()
         except OSError as exc:
             self._tail.feed(f"could not start {self.spec.module}: {exc}\n".encode())
             return WorkerExited(
@@ -364,8 +332,6 @@ class Lifecycle:
                 self._emit(WorkerStarted(self.name, env.pid))
             else:
                 self._emit(WorkerRestarted(self.name, env.pid, self._restarts))
-            if self.spec.standby and self._background is not None:
-                self._background.start_soon(self._prepare_standby)
             if self.spec.heartbeat_interval is not None and self._nursery is not None:
                 assert self._chan is not None
                 self._nursery.start_soon(self._heartbeat, self._chan)

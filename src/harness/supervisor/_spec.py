@@ -45,11 +45,6 @@ class ChildSpec:
         env: variables added to the worker's environment.
         cwd: the worker's working folder (default: the parent's).
         max_frame: the largest frame either side may send, in bytes.
-        standby: keep one spare process started and imported, so a restart only
-            promotes it (restart time drops from the worker's start-up time to a
-            few milliseconds, for one idle process's memory).
-        standby_delay: seconds after a process is up before its spare is started,
-            so the spare does not compete with the start-up it is there to avoid.
         fork: start the process by fork from the supervisor's fork server, which
             has imported trio and the worker base already (a few milliseconds
             instead of an interpreter's start-up). ``False`` starts a new
@@ -74,6 +69,4 @@ class ChildSpec:
     env: dict[str, str] = attrs.field(factory=dict)
     cwd: str | None = None
     max_frame: int = DEFAULT_MAX_FRAME
-    standby: bool = False
-    standby_delay: float = 2.0
     fork: bool = True
