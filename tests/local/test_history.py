@@ -11,9 +11,6 @@ from harness.messages.model import ChatMessage, ChatOptions, TextDelta, ToolCall
 
 LISTED = '{"name": "list_dir", "arguments": {"path": "."}}'
 ASKED = '\n\nThe user asked: "Rename helper to compute."'
-REVIEW = (
-    " Answer it: for each function, say what its code does and whether that is what its name says."
-)
 CALL = '<tool_call>{"name": "read_file", "arguments": {"path": "util.py"}}</tool_call>'
 
 
@@ -74,7 +71,7 @@ def test_the_question_follows_the_last_result_of_each_run_and_stays_there() -> N
         ChatMessage(role="assistant", content=CALL),
         ChatMessage(role="tool", content="three", tool_call_id="c1"),
     )
-    asked = '\n\nThe user asked: "What does a.py do? Is there a bug?"' + REVIEW
+    asked = '\n\nThe user asked: "What does a.py do? Is there a bug?"'
     got = [m["content"] for m in template_messages("", first)]
     assert got[2:] == [
         "<tool_response>\none\n</tool_response>",
@@ -85,9 +82,9 @@ def test_the_question_follows_the_last_result_of_each_run_and_stays_there() -> N
     assert again[-1] == "<tool_response>\nthree\n</tool_response>"
 
 
-def test_a_question_whether_code_is_right_is_repeated_with_what_to_check() -> None:
-    # measured: after the read, "Is there a bug?" alone got the bug named 1 time in 8;
-    # with what to check, 11 in 12 (see _guide._reminder)
+def test_the_question_is_repeated_as_asked_with_nothing_added() -> None:
+    # what a review question should check is the model's to work out: a hint that defined
+    # a bug as "not what its name says" fitted one task of the bench (docs/models.md)
     def reminder(prompt: str) -> str:
         history = (
             ChatMessage(role="user", content=prompt),
@@ -100,15 +97,8 @@ def test_a_question_whether_code_is_right_is_repeated_with_what_to_check() -> No
     for prompt in (
         "What does calc.py do? Is there a bug?",
         "Read calc.py and tell me if add is correct.",
-        "Is anything wrong in util.py?",
-        "Are there bugs in it?",
-    ):
-        assert reminder(prompt) == f'\n\nThe user asked: "{prompt}"{REVIEW}', prompt
-    for prompt in (
         "Read util.py.",
-        "Run the tests and tell me if they work.",  # of a command's run, not code
-        "Fix the bug in calc.py.",  # asks for a change, not whether one is needed
-        "What is a bug?",  # about the word
+        "Fix the bug in calc.py.",
     ):
         assert reminder(prompt) == f'\n\nThe user asked: "{prompt}"', prompt
 

@@ -1,17 +1,44 @@
-"""One more try for a small model that announces an action and stops."""
+"""The nudge rules: one more try for a small model whose reply did not do what it said.
+
+Histories are written here as the text protocol writes them (calls as ``<tool_call>``
+text, results in ``<tool_response>`` tags); the rules read them through the typed turn
+(:func:`~harness.actors.model.local._turn.turn_of`), as the guide does.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
+import attrs
 import pytest
 
+from harness.actors.model import NUDGE_RULES, SMALL_MODEL
 from harness.actors.model.local._guide import Guide
-from harness.actors.model.local._nudge import StillUsed, last_read, nudge_for, still_used
+from harness.actors.model.local._nudge import RULES, Nudge, StillUsed, nudge_for, still_used
+from harness.actors.model.local._turn import Turn, turn_of
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
+from harness.messages.model import ChatMessage, ToolSchema
 
 TOOLS = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
 ASK = [{"role": "user", "content": "What does calc.py do? Is there a bug?"}]
+
+
+def view(reply: str, history: list[dict[str, str]], tools: Sequence[ToolSchema] = TOOLS) -> Turn:
+    """The typed turn of *reply* to *history*."""
+    messages = tuple(ChatMessage(role=m["role"], content=m["content"]) for m in history)
+    return turn_of(messages, reply, tools)
+
+
+def nudge(
+    reply: str, history: list[dict[str, str]], tools: Sequence[ToolSchema] = TOOLS
+) -> Nudge | None:
+    """What every rule on asks of *reply* to *history*."""
+    return nudge_for(view(reply, history, tools))
+
+
+def last_read(history: list[dict[str, str]]) -> tuple[str, list[str]] | None:
+    return view("", history).last_seen()
 
 
 def called(prompt: str, tool: str, path: str, result: str) -> list[dict[str, str]]:
@@ -30,7 +57,7 @@ REFUSED = called("Fix nam to name in greet.py", "edit_file", "greet.py", "old_te
 
 def test_an_announced_read_is_asked_for_by_its_tool() -> None:
     reply = "I will read the calc.py file to see what it does. If I find a bug, I will fix it."
-    line = nudge_for(reply, ASK, TOOLS)
+    line = nudge(reply, ASK)
     assert line is not None
     assert "call read_file" in line.text
     assert line.tool == "read_file"
@@ -42,7 +69,7 @@ def test_saying_what_an_answer_would_need_is_asked_for_that_call() -> None:
         "To determine if the `add` function in `calc.py` is correct, I would need to see the code."
     )
     told = [{"role": "user", "content": "Read calc.py and tell me if add is correct."}]
-    line = nudge_for(reply, told, TOOLS)
+    line = nudge(reply, told)
     assert line is not None
     assert "call read_file" in line.text
     assert line.tool == "read_file"
@@ -50,18 +77,18 @@ def test_saying_what_an_answer_would_need_is_asked_for_that_call() -> None:
 
 def test_claiming_a_read_that_never_happened_is_asked_for_the_read() -> None:
     reply = "I read the file secret.txt and found the launch code."
-    line = nudge_for(reply, [{"role": "user", "content": "Read secret.txt"}], TOOLS)
+    line = nudge(reply, [{"role": "user", "content": "Read secret.txt"}])
     assert line is not None
     assert "call read_file" in line.text
     assert line.tool == "read_file"
     # after a real read the same words are an answer
     after = [*REFUSED[:2], {"role": "user", "content": "<tool_response>\nok\n</tool_response>"}]
-    assert nudge_for(reply, after, TOOLS) is None
+    assert nudge(reply, after) is None
 
 
 def test_giving_up_after_a_refused_call_is_asked_to_call_it_again() -> None:
     reply = "I need to include more surrounding text so the old_text matches exactly once."
-    line = nudge_for(reply, REFUSED, TOOLS)
+    line = nudge(reply, REFUSED)
     assert line is not None
     assert "call edit_file again" in line.text
     assert line.tool == "edit_file"
@@ -84,7 +111,7 @@ READ_GREET = [
 
 def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
     reply = "I read greet.py and replaced nam with name. The function now reads: ..."
-    line = nudge_for(reply, READ_GREET, TOOLS)
+    line = nudge(reply, READ_GREET)
     assert line is not None
     assert line.tool == "edit_file"
     assert "not changed any file" in line.text
@@ -102,9 +129,8 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
         "To fix the bug, you need to ensure that the `add` function correctly adds two "
         "numbers. The correct implementation should be:\n\n```python\ndef add(a, b):\n```",
         "The correct version of the line would be `return a + b`.",
-        "The function `greet` now takes a parameter named `name` instead of `nam`.",
     ):
-        said = nudge_for(claim, READ_GREET, TOOLS)
+        said = nudge(claim, READ_GREET)
         assert said is not None
         assert said.tool == "edit_file"
     # after an edit was made the same words are the summary
@@ -117,7 +143,7 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
         },
         {"role": "user", "content": "<tool_response>\nedited greet.py\n</tool_response>"},
     ]
-    assert nudge_for(reply, edited, TOOLS) is None
+    assert nudge(reply, edited) is None
     # an edit that was refused changed nothing
     refused = [
         *edited[:-1],
@@ -127,12 +153,12 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
             "old_text was not found in the file\n</tool_response>",
         },
     ]
-    said = nudge_for(reply, refused, TOOLS)
+    said = nudge(reply, refused)
     assert said is not None
     assert said.tool == "edit_file"
     # an edit in an earlier task does not count for this one
     later = [*edited, {"role": "assistant", "content": "Done."}, *READ_GREET]
-    assert nudge_for(reply, later, TOOLS) is not None
+    assert nudge(reply, later) is not None
 
 
 def test_a_claimed_change_before_any_read_worked_is_asked_for_the_read() -> None:
@@ -141,31 +167,10 @@ def test_a_claimed_change_before_any_read_worked_is_asked_for_the_read() -> None
         *READ_GREET[:2],
         {"role": "user", "content": "<tool_response>\ngreet.py is a folder\n</tool_response>"},
     ]
-    line = nudge_for("I then corrected the call and replaced nam.", failed, TOOLS)
+    line = nudge("I then corrected the call and replaced nam.", failed)
     assert line is not None
     assert line.tool == "read_file"
     assert "have not read the file" in line.text
-
-
-def test_a_claimed_edit_call_after_a_refused_one_is_asked_for_the_read() -> None:
-    # measured in bench local-tasks (fix-line): the whole answer after the refusal
-    refused = called(
-        "Fix the bug in calc.py so that this command passes",
-        "edit_file",
-        "calc.py",
-        "The call was not run: calc.py was not read in this session, and edit_file changes "
-        "only a file that was: read it first with read_file, then edit it.",
-    )
-    for reply in (
-        "To fix the bug in `calc.py`, I needed to edit the `add` function to return `a + b "
-        "+ 1` instead of just `a + b`. I then ran the `read_file` command to ensure that the "
-        "file was read correctly and then ran the `edit_file` command to make the change.",
-        "I called edit_file on calc.py.",
-    ):
-        line = nudge_for(reply, refused, TOOLS)
-        assert line is not None, reply
-        assert line.tool == "read_file"
-        assert "have not read the file" in line.text
 
 
 def test_a_read_followed_by_a_note_still_counts_as_read() -> None:
@@ -177,7 +182,7 @@ def test_a_read_followed_by_a_note_still_counts_as_read() -> None:
             "(harness repaired this call's text to read it)\n</tool_response>",
         },
     ]
-    line = nudge_for("I replaced nam with name and wrote it back.", noted, TOOLS)
+    line = nudge("I replaced nam with name and wrote it back.", noted)
     assert line is not None
     assert line.tool == "edit_file"
     assert last_read(noted) == ("greet.py", ["def greet(nam):"])
@@ -188,7 +193,7 @@ def test_the_first_announcement_naming_an_action_is_the_one_asked_for() -> None:
         "To do that, I will follow these steps:\n\n1. **Run it**: I will execute the "
         "python3 hello.py command in the workspace."
     )
-    line = nudge_for(reply, [{"role": "user", "content": "Run python3 hello.py"}], TOOLS)
+    line = nudge(reply, [{"role": "user", "content": "Run python3 hello.py"}])
     assert line is not None
     assert line.tool == "run_cmd"
 
@@ -206,12 +211,12 @@ def test_an_announced_list_of_steps_is_asked_for_its_first_step() -> None:
     asked = [
         {"role": "user", "content": "Rename the function helper to compute in util.py and main.py."}
     ]
-    line = nudge_for(reply, asked, TOOLS)
+    line = nudge(reply, asked)
     assert line is not None
     assert line.tool == "read_file"
     # steps that name nothing a tool does are not asked for
     vague = "I will follow these steps:\n\n1. Think about it.\n2. Answer."
-    assert nudge_for(vague, asked, TOOLS) is None
+    assert nudge(vague, asked) is None
 
 
 def test_a_path_the_tool_corrected_is_asked_for_with_that_path() -> None:
@@ -222,7 +227,7 @@ def test_a_path_the_tool_corrected_is_asked_for_with_that_path() -> None:
         "project/calc.py does not exist; did you mean calc.py?",
     )
     reply = "I read calc.py and found that it does not exist. I then corrected the call."
-    line = nudge_for(reply, missed, TOOLS)
+    line = nudge(reply, missed)
     assert line is not None
     assert line.tool == "read_file"
     assert '{"path": "calc.py"}' in line.text
@@ -238,25 +243,24 @@ def test_saying_the_question_again_is_asked_for_the_answer() -> None:
         },
         {"role": "user", "content": "<tool_response>\n./\nLICENSE  (12 B)\n</tool_response>"},
     ]
-    line = nudge_for(prompt, listed, TOOLS)
+    line = nudge(prompt, listed)
     assert line is not None
     assert line.tool == ""  # bound to no call: the answer may need none
     assert prompt in line.text
     assert line.text.endswith("Answer it now in your own words, from the tool results above.")
     # said twice, it is still the question
-    twice = nudge_for(f"{prompt}\n\n{prompt}", listed, TOOLS)
+    twice = nudge(f"{prompt}\n\n{prompt}", listed)
     assert twice is not None
     assert twice.tool == ""
     assert (
-        nudge_for(
+        nudge(
             " list the files in this folder, and tell me which one holds the licence text?",
             listed,
-            TOOLS,
         )
         is not None
     )
     # an answer that starts from the question's words and goes on is an answer
-    assert nudge_for(prompt + " It is LICENSE, which holds the MIT text.", listed, TOOLS) is None
+    assert nudge(prompt + " It is LICENSE, which holds the MIT text.", listed) is None
 
 
 @pytest.mark.parametrize(
@@ -271,20 +275,20 @@ def test_saying_the_question_again_is_asked_for_the_answer() -> None:
     ],
 )
 def test_answers_calls_and_writes_are_left_alone(reply: str) -> None:
-    assert nudge_for(reply, ASK, TOOLS) is None
+    assert nudge(reply, ASK) is None
 
 
 def test_an_empty_reply_after_a_result_is_asked_to_go_on() -> None:
     asked = [{"role": "user", "content": "What does greet.py say?"}, *READ_GREET[1:]]
-    line = nudge_for("\n", asked, TOOLS)
+    line = nudge("\n", asked)
     assert line is not None
     assert line.tool == ""  # the next call, or the answer
     assert line.text.endswith("What does greet.py say?")
-    assert nudge_for("", READ_GREET[:1], TOOLS) is None  # nothing done yet
+    assert nudge("", READ_GREET[:1]) is None  # nothing done yet
 
 
 def test_an_empty_reply_after_a_read_for_a_change_is_asked_for_the_edit() -> None:
-    line = nudge_for("\n", READ_GREET, TOOLS)
+    line = nudge("\n", READ_GREET)
     assert line is not None
     assert line.tool == "edit_file"  # bound to the lines just read
     assert "Make the change now" in line.text
@@ -293,7 +297,7 @@ def test_an_empty_reply_after_a_read_for_a_change_is_asked_for_the_edit() -> Non
         *READ_GREET[:2],
         {"role": "user", "content": "<tool_response>\nno\n</tool_response>"},
     ]
-    other = nudge_for("", refused, TOOLS)
+    other = nudge("", refused)
     assert other is not None
     assert other.tool == ""
 
@@ -314,13 +318,13 @@ FIXED = [
 
 
 def test_an_empty_reply_after_an_edit_is_asked_what_it_changed() -> None:
-    line = nudge_for("\n\n", FIXED, TOOLS)
+    line = nudge("\n\n", FIXED)
     assert line is not None
     assert line.tool == ""  # the answer, or the next call
     assert "what you changed" in line.text
     # an edit that was refused changed nothing: the question would have the model claim one
     refused = [*FIXED[:2], {"role": "user", "content": "<tool_response>\nno\n</tool_response>"}]
-    other = nudge_for("", refused, TOOLS)
+    other = nudge("", refused)
     assert other is not None
     assert "what you changed" not in other.text
 
@@ -336,33 +340,15 @@ def test_an_empty_reply_after_a_refused_edit_that_showed_the_file_is_asked_for_i
         },
         MISSED[2],
     ]
-    line = nudge_for("", history, TOOLS)
+    line = nudge("", history)
     assert line is not None
     assert line.tool == "edit_file"
     assert "call edit_file again" in line.text
     assert "what you changed" not in line.text  # the rename is not done
 
 
-def test_an_earlier_result_said_again_after_the_edit_is_asked_what_it_changed() -> None:
-    refusal = (
-        "The call was not run: calc.py was not read in this session, and edit_file "
-        "changes only a file that was: read it first with read_file, then edit it."
-    )
-    history = [
-        FIXED[0],
-        FIXED[1],
-        {"role": "user", "content": f"<tool_response>\n{refusal}\n</tool_response>"},
-        *FIXED[1:],
-    ]
-    line = nudge_for(refusal, history, TOOLS)
-    assert line is not None
-    assert "what you changed" in line.text
-    # before any edit the same words are left to the other rules
-    assert nudge_for(refusal, history[:3], TOOLS) != line
-
-
 def test_no_tools_no_nudge() -> None:
-    assert nudge_for("I will read calc.py.", ASK, ()) is None
+    assert nudge("I will read calc.py.", ASK, ()) is None
 
 
 MISSED = [
@@ -387,7 +373,7 @@ def test_saying_a_refusal_again_is_asked_for_the_call_again() -> None:
         "The edit: old_text was not found in the file; copy old_text exactly from the file, "
         "which is now:\n1:71|def greet(nam):"
     )
-    line = nudge_for(reply, MISSED, TOOLS)
+    line = nudge(reply, MISSED)
     assert line is not None
     assert line.tool == "edit_file"
     assert "call edit_file again" in line.text
@@ -401,12 +387,12 @@ def test_saying_a_refusal_again_is_asked_for_the_call_again() -> None:
         "To rename it, you would need to edit the function definition.",
         "To rename it, I would follow these steps:\n\n1. Open greet.py.",
     ):
-        said = nudge_for(claim, MISSED, TOOLS)
+        said = nudge(claim, MISSED)
         assert said is not None
         assert said.tool == "edit_file"
     # ...where a change was asked for: otherwise it tells what happened
     asked = [{"role": "user", "content": "Why does greet.py say nam?"}, *MISSED[1:]]
-    assert nudge_for("The parameter was renamed in 2.1, not here.", asked, TOOLS) is None
+    assert nudge("The parameter was renamed in 2.1, not here.", asked) is None
 
 
 def test_the_last_read_is_its_path_and_its_lines_untagged() -> None:
@@ -442,31 +428,32 @@ def _renamed(prompt: str) -> list[dict[str, str]]:
 )
 def test_a_rename_the_tool_says_is_unfinished_is_asked_for_in_the_next_file(reply: str) -> None:
     history = _renamed("Rename the function helper to compute in util.py and main.py.")
-    line = nudge_for(reply, history, TOOLS)
+    line = nudge(reply, history)
     assert line is not None
     assert line.tool == "edit_file"
     assert line.text.startswith("main.py still uses helper, so the rename is not done.")
-    left = still_used(history)
+    left = still_used(view("", history))
     assert left == StillUsed(
         "helper", "compute", "main.py", ("from util import helper", "print(helper(21))")
     )
     # the next call made: no nudge
     call = '<tool_call>{"name": "read_file", "arguments": {"path": "main.py"}}</tool_call>'
-    assert nudge_for(call, history, TOOLS) is None
+    assert nudge(call, history) is None
 
 
 def test_a_rename_nobody_asked_for_is_left_to_the_model() -> None:
     history = _renamed("Make util.py's function clearer.")
-    assert still_used(history) is None
-    assert nudge_for("I renamed helper to compute for clarity.", history, TOOLS) is None
+    assert still_used(view("", history)) is None
+    assert nudge("I renamed helper to compute for clarity.", history) is None
 
 
 def test_the_edit_finishing_a_rename_is_bound_to_the_lines_the_tool_named() -> None:
     history = _renamed("Rename the function helper to compute in util.py and main.py.")
-    bound = Guide().bound("edit_file", history, TOOLS)
+    bound = Guide().bound("edit_file", view("", history), TOOLS)
     assert '"\\"main.py\\""' in bound
     assert 'old ::= "from util import helper" | "print(helper(21))"\n' in bound
-    assert Guide(constrain=False).bound("edit_file", history, TOOLS) == ""
+    off = Guide(attrs.evolve(SMALL_MODEL, grammar=False))
+    assert off.bound("edit_file", view("", history), TOOLS) == ""
 
 
 @pytest.mark.parametrize(
@@ -491,63 +478,8 @@ def test_a_claimed_change_counts_only_when_the_prompt_asks_for_one(prompt: str, 
         },
         {"role": "user", "content": "<tool_response>\n1:08|def add(a, b):\n</tool_response>"},
     ]
-    line = nudge_for("add subtracts. You should replace a - b with a + b.", history, TOOLS)
+    line = nudge("add subtracts. You should replace a - b with a + b.", history)
     assert (line is not None and line.tool == "edit_file") is asks
-
-
-READ_CALC = [
-    *ASK,
-    {
-        "role": "assistant",
-        "content": '<tool_call>{"name": "read_file", "arguments": {"path": "calc.py"}}</tool_call>',
-    },
-    {
-        "role": "user",
-        "content": "<tool_response>\n1:08|def add(a, b):\n2:37|    return a - b\n</tool_response>",
-    },
-]
-
-
-def test_an_answer_that_skips_a_yes_or_no_question_is_asked_it() -> None:
-    # measured in bench local-tasks (find-bug), 3 runs in 4
-    for reply in (
-        "The `calc.py` file defines two functions: `add(a, b)` and `mul(a, b)`, which "
-        "perform addition and multiplication, respectively.",
-        "The function `add` subtracts `b` from `a`, and the function `mul` multiplies them.",
-    ):
-        said = nudge_for(reply, READ_CALC, TOOLS)
-        assert said is not None
-        assert said.text == (
-            'You have not answered "Is there a bug?" Code that does not do what its name '
-            "says is a bug. Look at each function in the file above and answer now."
-        )
-        assert said.tool == ""
-    told = [{"role": "user", "content": "Read calc.py and tell me if add is correct."}]
-    said = nudge_for("The function add subtracts b from a.", [*told, *READ_CALC[1:]], TOOLS)
-    assert said is not None
-    assert said.text.startswith("You have not said whether add is correct. Code that")
-    # a file's name in the question does not end it
-    named = [{"role": "user", "content": "Is add in calc.py correct?"}, *READ_CALC[1:]]
-    said = nudge_for("The function add subtracts b from a.", named, TOOLS)
-    assert said is not None
-    assert said.text.startswith('You have not answered "Is add in calc.py correct?"')
-    # a verdict, either way, is an answer (the last two in the reminder's own words)
-    for reply in (
-        "Yes: add subtracts b from a.",
-        "add subtracts b from a, which is not what its name says.",
-        "There is no bug.",
-        "add looks correct to me.",
-        "The function `add(a, b)` does what its name says: it adds a and b.",
-        "The function `mul` multiplies them, which is what the function name suggests.",
-        "The `add` function adds them, which is what the name `add` suggests.",
-    ):
-        assert nudge_for(reply, READ_CALC, TOOLS) is None, reply
-    # so is any answer to a question that is not whether code is right, and one before
-    # any call
-    for prompt in ("What does calc.py do?", "Does calc.py define mul?"):
-        asked = [{"role": "user", "content": prompt}, *READ_CALC[1:]]
-        assert nudge_for("It defines add and mul.", asked, TOOLS) is None
-    assert nudge_for("calc.py defines add and mul.", ASK, TOOLS) is None
 
 
 def test_a_file_no_result_named_in_an_answer_to_where_is_asked_to_be_found() -> None:
@@ -561,12 +493,12 @@ def test_a_file_no_result_named_in_an_answer_to_where_is_asked_to_be_found() -> 
         {"role": "user", "content": "<tool_response>\nno files match parse_date\n</tool_response>"},
     ]
     # measured in bench local-tasks (search-def)
-    said = nudge_for("The file that defines `parse_date` is `src/parser.py`.", asked, TOOLS)
+    said = nudge("The file that defines `parse_date` is `src/parser.py`.", asked)
     assert said is not None
     assert said.text.startswith("No tool result above names src/parser.py, so that answer")
     assert said.tool == "search_text"
     # or with no call made at all (measured too)
-    said = nudge_for("```\nsrc/parser.py\n```", asked[:1], TOOLS)
+    said = nudge("```\nsrc/parser.py\n```", asked[:1])
     assert said is not None
     assert said.tool == "search_text"
     # a file a result named is an answer, wherever it sits
@@ -577,9 +509,9 @@ def test_a_file_no_result_named_in_an_answer_to_where_is_asked_to_be_found() -> 
             "content": "<tool_response>\ndates.py:1:def parse_date(text):\n</tool_response>",
         },
     ]
-    assert nudge_for("It is defined in `dates.py`.", found, TOOLS) is None
-    assert nudge_for("src/dates.py", found, TOOLS) is None  # the name was seen
-    assert nudge_for("In dates.py, e.g. line 1.", found, TOOLS) is None
+    assert nudge("It is defined in `dates.py`.", found) is None
+    assert nudge("src/dates.py", found) is None  # the name was seen
+    assert nudge("In dates.py, e.g. line 1.", found) is None
     # a path the model made up is not named by its own call, nor by a result that says
     # it does not exist (measured: it searched in src/parser.py and answered that)
     made_up = called(
@@ -589,24 +521,24 @@ def test_a_file_no_result_named_in_an_answer_to_where_is_asked_to_be_found() -> 
         "(src/parser.py does not exist, so the whole workspace was searched)\n"
         "dates.py:1:def parse_date(text):",
     )
-    said = nudge_for("src/parser.py", made_up, TOOLS)
+    said = nudge("src/parser.py", made_up)
     assert said is not None
     assert said.text.startswith("No tool result above names src/parser.py, so that answer")
-    assert nudge_for("dates.py", made_up, TOOLS) is None
+    assert nudge("dates.py", made_up) is None
     # and a question that is not where something is takes any answer
     other = [{"role": "user", "content": "How do I parse a date?"}, *asked[1:]]
-    assert nudge_for("Use `dateutil.py` from PyPI.", other, TOOLS) is None
+    assert nudge("Use `dateutil.py` from PyPI.", other) is None
 
 
 def test_a_call_written_as_plain_text_is_asked_for_by_its_tool() -> None:
     prompt = [{"role": "user", "content": "Which file defines the function parse_date?"}]
     # measured in bench local-tasks (search-def): the whole reply
-    said = nudge_for("search_text: parse_date:*.py", prompt, TOOLS)
+    said = nudge("search_text: parse_date:*.py", prompt)
     assert said is not None
     assert said.text.startswith("You wrote search_text as plain text, so nothing ran.")
     assert said.tool == "search_text"
     for reply, tool in (("`read_file`(calc.py)", "read_file"), ("  run_cmd: ls", "run_cmd")):
-        said = nudge_for(reply, prompt, TOOLS)
+        said = nudge(reply, prompt)
         assert said is not None, reply
         assert said.tool == tool
     # a word that is no tool, a tool named in a sentence, and a call harness reads are not
@@ -616,7 +548,7 @@ def test_a_call_written_as_plain_text_is_asked_for_by_its_tool() -> None:
         "search_text is not needed: 144.",
         '<tool_call>{"name": "search_text", "arguments": {"pattern": "x"}}</tool_call>',
     ):
-        assert nudge_for(reply, sum_asked, TOOLS) is None, reply
+        assert nudge(reply, sum_asked) is None, reply
 
 
 def test_a_command_said_to_have_run_when_none_did_is_asked_for_that_run() -> None:
@@ -634,13 +566,88 @@ def test_a_command_said_to_have_run_when_none_did_is_asked_for_that_run() -> Non
         {"role": "user", "content": "<tool_response>\nnot a git repository\n</tool_response>"},
     ]
     for history in (status, status[:1]):
-        said = nudge_for(invented, history, TOOLS)
+        said = nudge(invented, history)
         assert said is not None
         assert said.text.startswith("No command has run since my question")
         assert said.tool == "run_cmd"
-    assert nudge_for("I executed it: it printed 42.", status, TOOLS) is not None
+    assert nudge("I executed it: it printed 42.", status) is not None
     # after a run that happened, the same words are the answer
     ran = called(prompt, "run_cmd", "", "hello 42")
-    assert nudge_for("I ran the command and it printed `hello 42`.", ran, TOOLS) is None
+    assert nudge("I ran the command and it printed `hello 42`.", ran) is None
     # and so is an answer that claims no run
-    assert nudge_for("It is not a git repository, so it prints nothing.", status, TOOLS) is None
+    assert nudge("It is not a git repository, so it prints nothing.", status) is None
+
+
+WHERE = [{"role": "user", "content": "Which file defines the function parse_date?"}]
+RUN = [{"role": "user", "content": "Run python3 hello.py and tell me what it prints."}]
+MEANT = called(
+    "Fix the bug in calc.py",
+    "read_file",
+    "project/calc.py",
+    "project/calc.py does not exist; did you mean calc.py?",
+)
+RENAME = "Rename the function helper to compute in util.py and main.py."
+
+# one case per rule: a reply and history that rule alone answers, with the tool it asks for
+CASES = {
+    "finish-rename": ("Done.", _renamed(RENAME), "edit_file"),
+    "empty-after-result": ("", READ_GREET, "edit_file"),
+    "echoed-question": (WHERE[0]["content"], [*WHERE, *REFUSED[1:]], ""),
+    "call-as-text": ("search_text: parse_date", WHERE, "search_text"),
+    "did-you-mean": ("It is not there.", MEANT, "read_file"),
+    "repeated-result": ("The edit: old_text was not found in the file.", MISSED, "edit_file"),
+    "claimed-run": ("I ran it and it printed hello.", RUN, "run_cmd"),
+    "claimed-change": ("The bug has been fixed.", READ_GREET, "edit_file"),
+    "guessed-file": ("It is src/parser.py.", WHERE, "search_text"),
+    "announced-action": ("I will read calc.py first.", ASK, "read_file"),
+}
+
+
+def test_the_profile_names_every_rule_in_order() -> None:
+    assert tuple(r.name for r in RULES) == NUDGE_RULES
+    assert set(CASES) == set(NUDGE_RULES)
+    for rule in RULES:
+        assert rule.__doc__, rule.name  # the failure it answers
+
+
+@pytest.mark.parametrize("name", NUDGE_RULES)
+def test_each_rule_answers_its_failure_and_only_it_does(name: str) -> None:
+    reply, history, tool = CASES[name]
+    turn = view(reply, history)
+    alone = nudge_for(turn, [name])
+    assert alone is not None
+    assert alone.tool == tool
+    assert nudge_for(turn) == alone  # the first of every rule to answer
+    # with the rule off, the profile's other rules ask something else, or nothing
+    assert nudge_for(turn, [n for n in NUDGE_RULES if n != name]) != alone
+    assert nudge_for(turn, ()) is None
+
+
+def test_a_rule_reads_a_native_history_as_it_reads_one_in_text() -> None:
+    from harness.messages.model import ToolCall
+
+    native = (
+        ChatMessage(role="user", content="In greet.py, rename the parameter nam to name."),
+        ChatMessage(
+            role="assistant",
+            tool_calls=(ToolCall(id="c1", name="read_file", arguments={"path": "greet.py"}),),
+        ),
+        ChatMessage(role="tool", content="1:71|def greet(nam):", tool_call_id="c1"),
+    )
+    turn = turn_of(native, "", TOOLS)
+    assert turn.prompt == "In greet.py, rename the parameter nam to name."
+    assert [s.name for s in turn.steps] == ["read_file"]
+    assert turn.last_seen() == ("greet.py", ["def greet(nam):"])
+    said = nudge_for(turn)
+    assert said is not None
+    assert said.tool == "edit_file"
+
+
+def test_the_small_model_profile_turns_every_rule_on_and_an_override_none() -> None:
+    from harness.actors.model import profile_for
+
+    assert profile_for("local").nudges == NUDGE_RULES
+    assert profile_for("openai", "gpt-4o").nudges == ()
+    assert profile_for("local", "", {"nudges": ()}).nudges == ()
+    with pytest.raises(ValueError, match="unknown nudge rule"):
+        profile_for("local", "", {"nudges": ("no-such-rule",)})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import attrs
 
+from harness.actors.model import ModelProfile, profile_for
 from harness.conversation._budget import ContextSettings
 from harness.messages import PERMISSION_MODES, PermissionMode
 
@@ -36,7 +37,7 @@ class LoopConfig:
         context: the window and output reserve.
         tools: offer only these tools (``None``: every tool of the table).
         strict_writes: ``write_file`` only creates files, and ``edit_file`` changes only
-            files the model has seen (``None``: for the ``local`` model only; see
+            files the model has seen (``None``: as the model's profile says; see
             :mod:`harness.conversation._seen`).
         deepthink: run each prompt as five stages (plan, check, implement, review,
             verify; see :mod:`harness.conversation._deepthink`).
@@ -73,7 +74,12 @@ class LoopConfig:
         if self.max_turns < 1:
             raise ValueError("max turns must be at least 1")
 
+    def profile(self) -> ModelProfile:
+        """The profile of the model asked (see :func:`harness.actors.model.profile_for`),
+        with strict writes as set here."""
+        model = self.models[0] if self.models else ""
+        return profile_for(self.provider, model, {"strict_writes": self.strict_writes})
+
     def writes_strictly(self) -> bool:
-        """Whether the model is held to strict writes: as set, else for the embedded
-        ``local`` model only."""
-        return self.provider == "local" if self.strict_writes is None else self.strict_writes
+        """Whether the model is held to strict writes: as set, else as its profile says."""
+        return self.profile().strict_writes

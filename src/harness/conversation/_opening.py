@@ -194,7 +194,7 @@ async def open_session(
         env = worker_settings.env.setdefault(name, {})
         env["HARNESS_HOME"] = str(home)
         env.update(options.worker_env.get(name, {}))
-    if config.provider == "local" and config.models and "model" in worker_settings.modules:
+    if config.profile().preloads and config.models and "model" in worker_settings.modules:
         # the embedded model loads while the user types, not at the first request
         worker_settings.env["model"].setdefault("HARNESS_LOCAL_MODEL", config.models[0])
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from harness.actors.model import profile_for
 from harness.conversation._budget import ContextSettings
 from harness.conversation._config import LoopConfig
 from harness.conversation._engine import DEFAULT_MODULES
@@ -59,12 +60,12 @@ class SessionOptions:
         worker_env: extra environment per worker name.
         context: the model's window and output reserve.
         record: write the session log (off: nothing is written under HARNESS_HOME).
-        tools: offer only these built-in tools (``None``: every one; the embedded
-            ``local`` model gets the short list ``SMALL_MODEL_TOOLS``, since each tool
-            is prompt it reads before its first token).
+        tools: offer only these built-in tools (``None``: the model profile's list,
+            which is every tool but for a small model, where each tool is prompt it reads
+            before its first token; see :func:`harness.actors.model.profile_for`).
         strict_writes: ``write_file`` only creates files, and ``edit_file`` changes only
-            files the model has read (``None``: for the embedded ``local`` model only;
-            see :mod:`harness.conversation._seen`).
+            files the model has read (``None``: as the model's profile says; see
+            :mod:`harness.conversation._seen`).
         temperature, seed: sampling (``None``: the provider's own).
         subagents: what each sub-agent may use and how many run at once.
         deepthink: run each prompt as five stages: plan, check, implement, review, verify.
@@ -163,10 +164,8 @@ def loop_config(
         ValueError: a permission mode or turn limit the loop cannot use.
     """
     tools = options.tools
-    if tools is None and choice.provider == "local":
-        from harness.actors.tools import SMALL_MODEL_TOOLS
-
-        tools = SMALL_MODEL_TOOLS
+    if tools is None:
+        tools = profile_for(choice.provider, choice.models[0] if choice.models else "").tools
     return LoopConfig(
         workspace=workspace,
         system=system,

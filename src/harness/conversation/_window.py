@@ -44,7 +44,7 @@ def needs_asking(conv: Conversation) -> bool:
     cfg = conv.config
     key = conv.window_key()
     return (
-        cfg.provider == "ollama"
+        cfg.profile().asks_window
         and bool(key[2])
         and not cfg.context.explicit(key[2])
         and key not in conv.served_windows

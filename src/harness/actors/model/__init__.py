@@ -6,7 +6,7 @@ The worker (``python -m harness.actors.model``) answers
 :class:`~harness.messages.model.DescribeModel`. This package surface stays light
 (no HTTP client): the provider seam other providers implement, and the text tool protocol
 (prompt section, history rendering, streaming filter, lenient parser) that any provider
-producing raw text reuses.
+producing raw text reuses; and each model's profile (:func:`profile_for`).
 """
 
 from harness.actors.model._credentials import (
@@ -17,6 +17,13 @@ from harness.actors.model._credentials import (
 )
 from harness.actors.model._filter import TextStreamFilter
 from harness.actors.model._parsed import ParsedCall, ParsedReply
+from harness.actors.model._profile import (
+    DEFAULT_PROFILE,
+    NUDGE_RULES,
+    SMALL_MODEL,
+    ModelProfile,
+    profile_for,
+)
 from harness.actors.model._provider import (
     ERROR_KINDS,
     Describer,
@@ -37,10 +44,14 @@ from harness.actors.model._textproto import (
 from harness.actors.model._toolparse import parse_reply, strip_think
 
 __all__ = [
+    "DEFAULT_PROFILE",
     "ERROR_KINDS",
+    "NUDGE_RULES",
+    "SMALL_MODEL",
     "Describer",
     "Embedder",
     "Finish",
+    "ModelProfile",
     "ParsedCall",
     "ParsedReply",
     "Provider",
@@ -52,6 +63,7 @@ __all__ = [
     "body_params",
     "forget_key",
     "parse_reply",
+    "profile_for",
     "providers_path",
     "render_call",
     "render_text_history",

@@ -76,8 +76,9 @@ def make_provider() -> LocalProvider:
 
 def text_guide() -> Guide:
     """The guidance of text-protocol replies (call grammar, nudges, repeat cap; see
-    :class:`~harness.actors.model.local._guide.Guide`), all on: what a llama.cpp server's
-    replies get. The embedded provider builds its own from the environment."""
+    :class:`~harness.actors.model.local._guide.Guide`) with the small-model profile
+    (:data:`~harness.actors.model.SMALL_MODEL`): what a llama.cpp server's replies get.
+    The embedded provider builds its own from the environment."""
     from harness.actors.model.local._guide import Guide as Guide
 
     return Guide()

@@ -178,7 +178,7 @@ class LoadedModel:
         what follows ``<tool_call>``; with ``lazy=False`` it binds the reply from its
         first token (the reply is then a call, whatever the model would have written).
         *temperature* ``None`` or 0 is greedy; the guide sets the default on each call
-        (:data:`~harness.actors.model.local._guide.TEMPERATURE`).
+        (the model profile's, :attr:`~harness.actors.model.ModelProfile.temperature`).
 
         Raises:
             ModelLoadError: the prompt does not fit in the context (``context_length``).

@@ -1,20 +1,21 @@
 """One text-protocol reply of a small model whose sampler harness can reach, guided.
 
-What makes the 1.5B model do tool work, measured on the task set (``bench local-tasks``),
-around any engine that runs it with a grammar: the embedded llama.cpp model, and a
-llama.cpp server through its own completion endpoint. :class:`Guide` holds it:
+What makes a small model do tool work, around any engine that runs it with a grammar: the
+embedded llama.cpp model, and a llama.cpp server through its own completion endpoint.
+:class:`Guide` applies a :class:`~harness.actors.model.ModelProfile`:
 
 - the history as such models read it (:func:`template_messages`);
-- greedy sampling when the call sets no temperature (:data:`TEMPERATURE`);
+- the profile's temperature when the call sets none;
 - the repeat cap (:func:`~harness.actors.model.local._repeats.check_repeats`);
 - the lazy grammar of the tool table, from the first sign of a call on;
-- one nudge (:func:`~harness.actors.model.local._nudge.nudge_for`) when the reply
-  announces, claims or repeats instead of acting, its generation bound to the call it asks
-  for.
+- one nudge (:func:`~harness.actors.model.local._nudge.nudge_for`, the rules the profile
+  turns on) when the reply announces, claims or repeats instead of acting, its generation
+  bound to the call it asks for.
 
 The engine is a :data:`Generate`: one generation of *messages* under a grammar, streamed
 as text pieces, then :class:`~harness.messages.model.Usage` and
-:class:`~harness.actors.model._provider.Finish`.
+:class:`~harness.actors.model._provider.Finish`. What was measured for each part is in
+``docs/models.md``.
 """
 
 from __future__ import annotations
@@ -26,27 +27,19 @@ from contextlib import aclosing
 
 import attrs
 
+from harness.actors.model._profile import SMALL_MODEL, ModelProfile
 from harness.actors.model._provider import Finish, ProviderCall, ProviderEvent
 from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
-from harness.actors.model.local._nudge import asks_if_right, last_read, nudge_for, still_used
-from harness.actors.model.local._repeats import DEFAULT_REPEAT_CAP, check_repeats
+from harness.actors.model.local._nudge import nudge_for, still_used
+from harness.actors.model.local._repeats import check_repeats
+from harness.actors.model.local._turn import Turn, turn_of
 from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
-__all__ = ["NUDGED_TOKENS", "TEMPERATURE", "Generate", "Guide", "template_messages", "untagged"]
+__all__ = ["NUDGED_TOKENS", "Generate", "Guide", "template_messages", "untagged"]
 
 NUDGED_TOKENS = 768
-"""The most a nudged reply (one call) may write: measured, a bound edit of a file the model
-misread wrote its body on to the output limit, 400 s under load."""
-
-TEMPERATURE = 0.0
-"""The sampling temperature of a reply whose call sets none: greedy, the most likely token
-each time. Measured (embedded 1.5B model, the review reminder below): asked "What does
-calc.py do? Is there a bug?" after reading calc.py, in 16 fresh folders, the answer named
-the bug 16 times greedy and 15 at 0.2; at 0.2, the terminal bench's misses and the task
-set's find-bug misses were one token, "which is [not] what its name says", the less
-likely one drawn. Greedy, the terminal bench named the bug in 16 turns of 16 (at
-0.2, 14 of 16) and the task set passed 55 of 55 (at 0.2, 54 of 55), no slower.
-A loop greedy decoding can fall into is cut by the engines' loop watch."""
+"""The most a nudged reply (one call) may write: a bound edit of a file the model misread
+can write its body on to the output limit."""
 
 Generate = Callable[
     [list[dict[str, str]], ProviderCall, str, bool], AsyncGenerator[ProviderEvent, None]
@@ -55,8 +48,7 @@ Generate = Callable[
 for a grammar that applies from its triggers on (else from the first token)."""
 
 # read_file's version line: these models never write a version (the call grammar leaves it
-# out), and measured, the 1.5B model answered what a file does with its version, "indicating
-# the last commit", in place of what was asked
+# out), and read it as something the file says
 _VERSION = re.compile(r"^version: [0-9a-f]{16}\n?", re.M)
 
 
@@ -65,9 +57,8 @@ def template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[di
     user and assistant turns already; native tool turns are written as text anyway,
     since these models repeat calls whose results come back through the tool role.
 
-    An earlier reply that made a call is given as its calls alone. Measured: the 1.5B
-    model wrote a plan of 250 tokens before each call, copying the plan of its last
-    reply: 37 s a turn, and a prompt 250 tokens longer each turn."""
+    An earlier reply that made a call is given as its calls alone: a small model copies
+    the plan of its last reply before each call, and the prompt grows by it each turn."""
     out: list[dict[str, str]] = []
     if system:
         out.append({"role": "system", "content": system})
@@ -98,10 +89,8 @@ def template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[di
     return out
 
 
-# read_file's line tags ("12:a3|"), which these models are shown without: measured, with
-# them (and the question after the file) the 1.5B model read `return a - b` in `add` as
-# correct 5 times in 5, without them it called it wrong 4 times in 5; and it copied them
-# into an edit's new text (the nudges still read the tags: see Guide.stream)
+# read_file's line tags ("12:a3|"), which these models are shown without: with them a
+# small model misreads the code they tag, and copies them into an edit's new text
 _LINE_TAG = re.compile(r"^\d+:[0-9a-f]{2}\|", re.M)
 # what edit_file says of the tags when it shows a file (tools/_edit.py, _not_found)
 _TAG_NOTE = " (each line's N:HH| tag is not part of the text)"
@@ -121,57 +110,30 @@ def untagged(messages: list[dict[str, str]]) -> list[dict[str, str]]:
 # The longest prompt repeated after tool results: a longer one costs its tokens again
 # each round.
 _REMINDER_CHARS = 400
-_REVIEW_HINT = (
-    " Answer it: for each function, say what its code does and whether that is what its name says."
-)
-"""What follows a question whether code is right, in the reminder (see :func:`_reminder`)."""
 
 
 def _reminder(prompt: str, after: ChatMessage | None) -> str:
     """The user's prompt again, after the last of a run of tool results (*after*: the
-    message that follows, if any).
-
-    Measured (``find-bug``): asked "What does calc.py do? Is there a bug?", the 1.5B model
-    read the file and then said only what it does, 5 runs in 5; the question had scrolled
-    away behind the file. With the question again (and the lines untagged), it called
-    ``add``'s subtraction wrong in 5 runs of 8; with either alone, in none of 8. Only the
-    last result of a run gets it, and the same one every turn, so the prompt cache keeps
-    its prefix.
-
-    A question whether code is right gets what to check, too. Measured (samples at the
-    embedded model's sampling, after the read of calc.py, whose ``add`` returns ``a - b``):
-    with the question alone, "What does calc.py do? Is there a bug?" got an answer naming
-    the bug 1 time in 8 ("No bug" 2); with :data:`_REVIEW_HINT`, 11 in 12, the other
-    giving no verdict (which the unanswered-question nudge asks for). "Read calc.py and
-    tell me if add is correct." went from 3 in 8 ("add is correct" 3) to 11 in 12. No
-    answer called ``mul`` wrong. Asked only "whether its code does what its name says",
-    it said ``mul`` "does not match the name" in 1 sample of 12, and in 2 of 3 runs of
-    ``bench local-tasks``. With ``add`` returning ``a + b``, no answer called either
-    function wrong."""
+    message that follows, if any): behind a file's text the question scrolls away from a
+    small model. Only the last result of a run gets it, and the same one every turn, so
+    the prompt cache keeps its prefix."""
     if not prompt or len(prompt) > _REMINDER_CHARS:
         return ""
     if after is not None and (after.role == "tool" or "<tool_response>" in after.content):
         return ""
-    hint = _REVIEW_HINT if asks_if_right(prompt) else ""
-    return f'\n\nThe user asked: "{prompt}"{hint}'
+    return f'\n\nThe user asked: "{prompt}"'
 
 
 class Guide:
     """The guidance of one engine's replies (see the module docstring).
 
     Args:
-        constrain: constrain tool calls with the grammar of the tool table.
-        nudge: ask once more when the reply announces an action and stops.
-        repeat_cap: identical tool calls in a row before the model is told to answer
-            (one more and no generation runs); 0 turns the cap off.
+        profile: what to apply: its grammar, temperature, repeat cap and nudge rules
+            (default: :data:`~harness.actors.model.SMALL_MODEL`).
     """
 
-    def __init__(
-        self, *, constrain: bool = True, nudge: bool = True, repeat_cap: int = DEFAULT_REPEAT_CAP
-    ) -> None:
-        self.constrain = constrain
-        self.nudge = nudge
-        self.repeat_cap = repeat_cap
+    def __init__(self, profile: ModelProfile = SMALL_MODEL) -> None:
+        self.profile = profile
         self._grammars: dict[str, str] = {}
 
     async def stream(
@@ -180,16 +142,17 @@ class Guide:
         """Stream one guided reply to *call*: text pieces, then usage, then
         :class:`Finish`; a nudged generation's text follows the first's after a blank
         line, in the same reply."""
-        if call.options.temperature is None:
-            call = attrs.evolve(call, options=attrs.evolve(call.options, temperature=TEMPERATURE))
-        verdict = check_repeats(call.messages, self.repeat_cap)
+        profile = self.profile
+        if call.options.temperature is None and profile.temperature is not None:
+            options = attrs.evolve(call.options, temperature=profile.temperature)
+            call = attrs.evolve(call, options=options)
+        verdict = check_repeats(call.messages, profile.repeat_cap)
         if verdict.refuse:
             yield TextDelta(text=verdict.reason)
             yield Finish(reason="stop")
             return
-        # the nudges read the history with read_file's line tags; the model without
         messages = template_messages(call.system, verdict.messages)
-        grammar = self.grammar(call.text_tools) if self.constrain else ""
+        grammar = self.grammar(call.text_tools) if profile.grammar else ""
         reply: list[str] = []
         ends: list[Usage | Finish] = []
         # aclosing: a reader that leaves must end the generation now, not whenever the
@@ -202,10 +165,12 @@ class Guide:
                 elif isinstance(event, Usage | Finish):
                     ends.append(event)
         finish = next((e for e in ends if isinstance(e, Finish)), None)
-        nudge = None
-        if self.nudge and finish is not None and finish.reason == "stop":
-            nudge = nudge_for("".join(reply), messages, call.text_tools)
-        if nudge is not None:
+        nudge = turn = None
+        if profile.nudges and finish is not None and finish.reason == "stop":
+            # the rules read the turn from the typed history, with read_file's line tags
+            turn = turn_of(verdict.messages, "".join(reply), call.text_tools)
+            nudge = nudge_for(turn, profile.nudges)
+        if nudge is not None and turn is not None:
             # once: the model said what it would do and stopped; ask it to do it, and
             # (with the grammar) take nothing but that call
             more = [
@@ -217,7 +182,7 @@ class Guide:
             limit = min(call.options.max_tokens or NUDGED_TOKENS, NUDGED_TOKENS)
             once = attrs.evolve(call, options=attrs.evolve(call.options, max_tokens=limit))
             # bound to the call asked for; a nudge that names none keeps the lazy grammar
-            bound = self.bound(nudge.tool, messages, call.text_tools)
+            bound = self.bound(nudge.tool, turn, call.text_tools)
             shown = untagged(more)
             nudged = (
                 generate(shown, once, bound, False)
@@ -242,14 +207,14 @@ class Guide:
             )
         yield [e for e in ends if isinstance(e, Finish)][-1]
 
-    def bound(self, tool: str, history: list[dict[str, str]], tools: tuple[ToolSchema, ...]) -> str:
+    def bound(self, tool: str, turn: Turn, tools: tuple[ToolSchema, ...]) -> str:
         """The grammar of the one call a nudge asks for ("" with the grammar off, or for
-        no tool): an edit of the file just read is bound to that file's own lines, and the
+        no tool): an edit of the file just seen is bound to that file's own lines, and the
         edit finishing a rename to the lines the tool said still use the old name."""
-        if not self.constrain or not tool:
+        if not self.profile.grammar or not tool:
             return ""
-        left = still_used(history) if tool == "edit_file" else None
-        seen = last_read(history) if tool == "edit_file" and left is None else None
+        left = still_used(turn) if tool == "edit_file" else None
+        seen = turn.last_seen() if tool == "edit_file" and left is None else None
         if left is not None:
             # a rename left unfinished: one of the lines the tool named, in their file
             grammar = edit_call_grammar(left.path, left.lines, picked=True)

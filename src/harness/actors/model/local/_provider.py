@@ -20,6 +20,7 @@ import attrs
 import outcome
 import trio
 
+from harness.actors.model._profile import profile_for
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model.local._catalogue import CATALOGUE
 from harness.actors.model.local._engine import (
@@ -40,7 +41,6 @@ from harness.actors.model.local._loader import (
     LoadProgress,
     model_cache_dir,
 )
-from harness.actors.model.local._repeats import DEFAULT_REPEAT_CAP
 from harness.home import harness_home
 from harness.ipc import Message
 from harness.messages.local import LoadLocalModel, LocalModelProgress
@@ -73,17 +73,16 @@ class LocalProvider:
         env: the environment (default ``os.environ``): ``HARNESS_HOME``,
             ``HARNESS_MODEL_CACHE``, ``HARNESS_LOCAL_THREADS``, ``HARNESS_LOCAL_CONTEXT``,
             ``HARNESS_LOCAL_GRAMMAR=off`` (tool calls unconstrained),
-            ``HARNESS_LOCAL_NUDGE=off`` (no second try after an announcement) and
+            ``HARNESS_LOCAL_NUDGE=off`` (no nudge rule on) and
             ``HARNESS_LOCAL_MODEL`` (start loading that model at once).
         repeat_cap: identical tool calls in a row before the model is told to answer
-            (one more and the provider refuses to generate); 0 turns the cap off.
+            (one more and the provider refuses to generate); 0 turns the cap off;
+            ``None``: the model profile's.
     """
 
     name = "local"
 
-    def __init__(
-        self, env: Mapping[str, str] | None = None, repeat_cap: int = DEFAULT_REPEAT_CAP
-    ) -> None:
+    def __init__(self, env: Mapping[str, str] | None = None, repeat_cap: int | None = None) -> None:
         env = dict(os.environ if env is None else env)
         self.home = harness_home(env)
         self.cache_dir = model_cache_dir(env)
@@ -93,12 +92,14 @@ class LocalProvider:
         except ValueError:
             self.n_ctx = DEFAULT_CONTEXT
         self.enabled = env.get("HARNESS_EMBEDDED", "").strip().lower() not in _OFF
-        self.guide = Guide(
-            constrain=env.get("HARNESS_LOCAL_GRAMMAR", "").strip().lower() not in _OFF,
-            nudge=env.get("HARNESS_LOCAL_NUDGE", "").strip().lower() not in _OFF,
-            repeat_cap=repeat_cap,
-        )
-        """What guides each reply: the call grammar and the nudge (each off to measure)."""
+        overrides: dict[str, object] = {"repeat_cap": repeat_cap}
+        if env.get("HARNESS_LOCAL_GRAMMAR", "").strip().lower() in _OFF:
+            overrides["grammar"] = False
+        if env.get("HARNESS_LOCAL_NUDGE", "").strip().lower() in _OFF:
+            overrides["nudges"] = ()
+        self.guide = Guide(profile_for(self.name, "", overrides))
+        """What guides each reply: the embedded model's profile (grammar and nudges each
+        off to measure)."""
         self._loader: Loader | None = None
         self.last: Generation | None = None
         """How the last generation ended (tokens, finish reason): for status and tests."""

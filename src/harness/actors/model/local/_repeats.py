@@ -16,9 +16,7 @@ import attrs
 
 from harness.messages.model import ChatMessage
 
-__all__ = ["DEFAULT_REPEAT_CAP", "RepeatVerdict", "check_repeats"]
-
-DEFAULT_REPEAT_CAP = 2
+__all__ = ["RepeatVerdict", "check_repeats"]
 
 _SPACE = re.compile(r"\s+")
 _CALL_BLOCK = re.compile(r"<tool_call>.*?</tool_call>", re.S)
@@ -74,10 +72,9 @@ def _trailing_repeats(messages: tuple[ChatMessage, ...]) -> int:
     return count
 
 
-def check_repeats(
-    messages: tuple[ChatMessage, ...], cap: int = DEFAULT_REPEAT_CAP
-) -> RepeatVerdict:
-    """Decide what to do about a repeated call at the end of *messages*."""
+def check_repeats(messages: tuple[ChatMessage, ...], cap: int) -> RepeatVerdict:
+    """Decide what to do about a repeated call at the end of *messages*, with the model
+    profile's *cap* (0: off)."""
     count = _trailing_repeats(messages)
     if cap <= 0 or count < cap:
         return RepeatVerdict(count, messages)

@@ -1,0 +1,129 @@
+"""What harness does differently for one model: its profile, chosen once.
+
+A :class:`ModelProfile` is data: the tools offered, strict writes, the call grammar and the
+temperature of a guided reply, the repeat cap, which nudge rules are on, and the questions
+asked of the server that runs the model. :func:`profile_for` is the one place that looks
+at which provider and model are in use; everything else reads the profile it returns.
+
+The embedded ``local`` model (a 1.5B model by default) gets :data:`SMALL_MODEL`: a short
+tool list, strict writes, the call grammar, greedy sampling, the repeat cap and the
+nudges. Why each is there, and what was measured, is in ``docs/models.md``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from harness.actors.tools import SMALL_MODEL_TOOLS
+
+__all__ = [
+    "DEFAULT_PROFILE",
+    "NUDGE_RULES",
+    "SMALL_MODEL",
+    "ModelProfile",
+    "profile_for",
+]
+
+#: The nudge rules, in the order they are tried (the names of
+#: ``harness.actors.model.local``'s rules; a test checks that both lists agree).
+NUDGE_RULES: tuple[str, ...] = (
+    "finish-rename",
+    "empty-after-result",
+    "echoed-question",
+    "call-as-text",
+    "did-you-mean",
+    "repeated-result",
+    "claimed-run",
+    "claimed-change",
+    "guessed-file",
+    "announced-action",
+)
+
+
+@attrs.frozen
+class ModelProfile:
+    """How harness treats one model.
+
+    Attributes:
+        name: what the profile is called (shown in docs and status).
+        tools: the tools offered when the user names none (``None``: every tool).
+        strict_writes: ``write_file`` only creates files and ``edit_file`` changes only
+            files the model has seen.
+        grammar: constrain text-protocol tool calls with the call grammar (where the
+            engine's sampler can be reached: the embedded model, a llama.cpp server).
+        temperature: the temperature of a guided reply whose request sets none
+            (``None``: the engine's own).
+        repeat_cap: identical tool calls in a row before the model is told to answer
+            (one more and no generation runs); 0 turns the cap off.
+        nudges: the nudge rules that are on, by name (see :data:`NUDGE_RULES`).
+        asks_window: ask the server for the model's context window (Ollama's
+            ``/api/show``) when the user set none.
+        preloads: start loading the model in the model worker as the session opens.
+    """
+
+    name: str
+    tools: tuple[str, ...] | None = None
+    strict_writes: bool = False
+    grammar: bool = False
+    temperature: float | None = None
+    repeat_cap: int = 0
+    nudges: tuple[str, ...] = ()
+    asks_window: bool = False
+    preloads: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        unknown = [n for n in self.nudges if n not in NUDGE_RULES]
+        if unknown:
+            raise ValueError(f"unknown nudge rule(s): {', '.join(unknown)}")
+        if self.repeat_cap < 0:
+            raise ValueError("the repeat cap must be 0 (off) or more")
+
+
+DEFAULT_PROFILE = ModelProfile("default")
+"""A model that needs nothing special: every tool, its own sampling, no nudges."""
+
+SMALL_MODEL = ModelProfile(
+    "small",
+    tools=SMALL_MODEL_TOOLS,
+    strict_writes=True,
+    grammar=True,
+    temperature=0.0,
+    repeat_cap=2,
+    nudges=NUDGE_RULES,
+)
+"""A small model whose sampler harness reaches (the embedded model, a llama.cpp server
+asked through its own endpoints): the short tool list, strict writes, the call grammar,
+greedy sampling, the repeat cap and every nudge rule."""
+
+# (provider, model pattern, profile): the first match wins
+_TABLE: tuple[tuple[str, str, ModelProfile], ...] = (
+    ("local", "*", attrs.evolve(SMALL_MODEL, name="embedded", preloads=True)),
+    ("ollama", "*", attrs.evolve(DEFAULT_PROFILE, name="ollama", asks_window=True)),
+)
+
+_FIELDS = frozenset(a.name for a in attrs.fields(ModelProfile))
+
+
+def profile_for(
+    provider: str, model: str = "", overrides: Mapping[str, Any] | None = None
+) -> ModelProfile:
+    """The profile of *model* served by *provider*, with *overrides* (field name ->
+    value; a ``None`` value leaves that field as the profile has it).
+
+    Raises:
+        ValueError: an override names no field of :class:`ModelProfile`, or gives a
+            value it cannot hold.
+    """
+    profile = next(
+        (p for prov, pattern, p in _TABLE if prov == provider and fnmatch.fnmatch(model, pattern)),
+        DEFAULT_PROFILE,
+    )
+    changes = {k: v for k, v in (overrides or {}).items() if v is not None}
+    unknown = sorted(changes.keys() - _FIELDS)
+    if unknown:
+        raise ValueError(f"no such profile setting: {', '.join(unknown)}")
+    return attrs.evolve(profile, **changes) if changes else profile

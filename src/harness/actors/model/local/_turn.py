@@ -1,0 +1,168 @@
+"""The turn a nudge rule reads: the prompt, the calls since it and their results, the reply.
+
+:func:`turn_of` builds it from the request's typed history, before the history is written
+out for the chat template. A history that reached the model worker already in the text
+protocol (calls as ``<tool_call>`` text, results as user messages in ``<tool_response>``
+tags) is read back here, and only here, so no rule ever looks at how a turn is written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from harness.actors.model import parse_reply
+from harness.messages.model import ChatMessage, ToolSchema
+
+__all__ = ["EDIT_TOOLS", "Step", "Turn", "turn_of"]
+
+#: the tools that change a file
+EDIT_TOOLS = ("edit_file", "write_file")
+
+# what only a write or edit that worked answers, on a line of its own (tools/_files.py)
+_WROTE = re.compile(r"^(edited|wrote|created) \S", re.M)
+# what only a read that worked shows: lines tagged with their number and hash
+_READ_OK = re.compile(r"^\d+:[0-9a-f]{2}\|", re.M)
+# what edit_file answers when an old_text is not in a small file: the file, tagged (its
+# wording is in tools/_edit.py, _not_found)
+_SHOWN = "copy old_text exactly from the file, which is now"
+_TAGGED_LINE = re.compile(r"^\d+:[0-9a-f]{2}\|(.*)$", re.M)
+_RESPONSE = re.compile(r"<tool_response>\n?(.*?)\n?</tool_response>", re.S)
+
+
+@attrs.frozen
+class Step:
+    """One call made since the prompt, and what its tool answered ("" for no answer)."""
+
+    name: str
+    arguments: Mapping[str, Any] = attrs.field(factory=dict)
+    result: str = ""
+
+    @property
+    def wrote(self) -> bool:
+        """Whether this is a write or edit whose tool says it changed the file."""
+        return self.name in EDIT_TOOLS and _WROTE.search(self.result) is not None
+
+    @property
+    def path(self) -> str | None:
+        """The ``path`` the call named, if any."""
+        path = self.arguments.get("path")
+        return path if isinstance(path, str) else None
+
+    @property
+    def shown_lines(self) -> list[str] | None:
+        """The file's lines (untagged) the result shows: a read that worked, or an edit
+        refused with the file shown; ``None`` for any other result."""
+        if self.name == "read_file" and _READ_OK.search(self.result):
+            return _TAGGED_LINE.findall(self.result)
+        if self.name == "edit_file" and _SHOWN in self.result:
+            return _TAGGED_LINE.findall(self.result)
+        return None
+
+
+@attrs.frozen
+class Turn:
+    """What a nudge rule reads.
+
+    Attributes:
+        prompt: the user's last prompt ("" when there is none).
+        steps: the calls since the prompt, in order, each with its result.
+        reply: the reply the model just wrote.
+        reply_calls: how many calls the reply makes.
+        tools: the names of the tools offered.
+        earlier: earlier prompts and the results of calls made before the prompt.
+    """
+
+    prompt: str
+    steps: tuple[Step, ...]
+    reply: str
+    reply_calls: int = 0
+    tools: tuple[str, ...] = ()
+    earlier: tuple[str, ...] = ()
+
+    @property
+    def after_result(self) -> bool:
+        """Whether the reply answers a tool result (else it answers the prompt)."""
+        return bool(self.steps)
+
+    @property
+    def last(self) -> Step | None:
+        """The call the reply follows, with its result."""
+        return self.steps[-1] if self.steps else None
+
+    def called(self, tool: str) -> bool:
+        """Whether *tool* was called since the prompt."""
+        return any(s.name == tool for s in self.steps)
+
+    @property
+    def edited(self) -> bool:
+        """Whether a file was changed since the prompt (an edit its tool refused changed
+        nothing)."""
+        return any(s.wrote for s in self.steps)
+
+    @property
+    def saw_a_file(self) -> bool:
+        """Whether a file's text was shown since the prompt."""
+        return any(s.shown_lines is not None for s in self.steps)
+
+    def last_seen(self) -> tuple[str, list[str]] | None:
+        """The path and lines of the last file shown since the prompt, when the call
+        that showed it named one and was the only call of its reply; else ``None``."""
+        for step in reversed(self.steps):
+            lines = step.shown_lines
+            if lines is None:
+                continue
+            return (step.path, lines) if step.path and lines else None
+        return None
+
+
+def _results(content: str) -> list[str]:
+    return [m.group(1) for m in _RESPONSE.finditer(content)]
+
+
+def turn_of(messages: Sequence[ChatMessage], reply: str, tools: Sequence[ToolSchema] = ()) -> Turn:
+    """The :class:`Turn` of *reply* to the history *messages* (native or already in the
+    text protocol), with *tools* offered."""
+    known = {t.name: tuple(t.parameters.get("properties", {})) for t in tools}
+    prompt = ""
+    steps: list[Step] = []
+    earlier: list[str] = []
+    waiting: list[Step] = []  # calls whose results are still to come, in order
+
+    def answer(result: str) -> None:
+        if waiting:
+            steps.append(attrs.evolve(waiting.pop(0), result=result))
+        else:
+            steps.append(Step("", {}, result))
+
+    for msg in messages:
+        if msg.role == "tool":
+            answer(msg.content)
+        elif msg.role == "user" and "<tool_response>" in msg.content:
+            for result in _results(msg.content):
+                answer(result)
+        elif msg.role == "user":
+            if prompt:
+                earlier.append(prompt)
+            prompt = msg.content
+            earlier.extend(s.result for s in [*steps, *waiting])
+            steps, waiting = [], []
+        elif msg.role == "assistant":
+            steps.extend(waiting)  # calls no result answered
+            waiting = [Step(c.name, dict(c.arguments)) for c in msg.tool_calls]
+            if not msg.tool_calls and "<tool_call>" in msg.content:
+                parsed = parse_reply(msg.content, known).calls
+                # a call whose arguments could not be read names no path
+                waiting = [Step(c.name, dict(c.arguments or {})) for c in parsed]
+    steps.extend(waiting)
+    return Turn(
+        prompt=prompt,
+        steps=tuple(steps),
+        reply=reply,
+        reply_calls=len(parse_reply(reply, known).calls) if reply.strip() else 0,
+        tools=tuple(known),
+        earlier=tuple(earlier),
+    )
