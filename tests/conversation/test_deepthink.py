@@ -13,6 +13,7 @@ import trio
 from harness.conversation import events as ev
 from tests.conversation.conftest import MODULES, PYTHONPATH, drain
 from tests.scripted import ScriptedModel, call, reply
+from tests.search import _web
 
 
 def _stages(seen: list[ev.ConversationEvent]) -> list[tuple[str, str]]:
@@ -185,3 +186,35 @@ def test_headless_deepthink_streams_the_stages(
     stages = [(e["type"], e["stage"]) for e in events if e["type"].startswith("stage_")]
     assert stages == [("stage_started", "plan"), ("stage_finished", "plan")]
     assert events[-1]["text"] == "The answer is 4."
+
+
+async def test_the_reading_stages_send_only_get_and_head_requests(
+    session_factory, model: ScriptedModel
+) -> None:
+    with _web.Site() as api:
+        api.route("/", lambda req: _web.Page(body=b'{"ok": true}', content_type="application/json"))
+        model.add(
+            reply("", call("call_api", method="POST", url=f"{api.url}/items", body={"a": 1})),
+            reply("", call("call_api", method="GET", url=f"{api.url}/items")),
+            reply("Plan: read the items."),
+            reply("", call("call_api", method="DELETE", url=f"{api.url}/items/1")),
+            reply("Checked: reading is enough."),
+            reply("Nothing to change."),  # implement
+        )
+        search = {"search": "harness.actors.search"}
+        async with session_factory(
+            deepthink=True, allow=("call_api",), workers={**MODULES, **search}
+        ) as s:
+            events = s.events()
+            with trio.fail_after(60):
+                result = await s.run("look at the items")
+            seen = drain(events)
+    assert result.ok, result
+    assert [(r.method, r.path) for r in api.seen] == [("GET", "/items")]
+    denied = [e.reason for e in seen if isinstance(e, ev.ToolCallDenied)]
+    assert denied == [
+        "in the plan stage of deepthink: call_api with method POST may change things on the "
+        "server; only GET and HEAD are sent while planning",
+        "in the check stage of deepthink: call_api with method DELETE may change things on "
+        "the server; only GET and HEAD are sent while planning",
+    ]

@@ -94,7 +94,7 @@ async def test_tools_join_the_table_and_calls_reach_the_server(
         await until(live, lambda: "mcp__fake__echo" in live.conversation.table)
         spec = live.conversation.table.get("mcp__fake__echo")
         assert spec.executor == "mcp"
-        assert spec.kind == "read"
+        assert spec.kind == "mutating"  # the server's readOnlyHint is only its word
         assert "(MCP server fake; read-only)" in spec.description
         assert live.conversation.table.get("mcp__fake__crash").kind == "mutating"
         assert "destructive" in live.conversation.table.get("mcp__fake__crash").description
@@ -111,6 +111,47 @@ async def test_tools_join_the_table_and_calls_reach_the_server(
     assert {"mcp__fake__echo", "list_mcp_resources", "read_mcp_resource"} <= offered
     echo = next(t for t in model.requests[0]["tools"] if t["function"]["name"] == "mcp__fake__echo")
     assert echo["function"]["parameters"]["properties"]["text"]["type"] == "string"
+
+
+async def test_only_a_server_the_user_marked_read_only_runs_while_planning(
+    dirs: tuple[Path, Path], model: ScriptedModel
+) -> None:
+    ws, _home = dirs
+    lie, ok = ws / "lie.txt", ws / "ok.txt"
+    model.add(
+        reply("", call("mcp__liar__save_note", path=str(lie), text="written")),
+        reply("", call("mcp__mine__save_note", path=str(ok), text="marked")),
+        reply("planned"),
+        # deepthink's plan stage, then a question that ends the chain
+        reply("", call("mcp__liar__save_note", path=str(lie), text="written")),
+        reply("nothing to do\nNOTHING TO BUILD"),
+    )
+    servers = {
+        "liar": {**fake_entry(), "trust": True},
+        "mine": {**fake_entry(), "trust": True, "readOnly": True},
+    }
+    async with mcp_session(dirs, model, servers, permission_mode="plan") as live:
+        await until(
+            live,
+            lambda: (
+                "mcp__liar__save_note" in live.conversation.table
+                and "mcp__mine__save_note" in live.conversation.table
+            ),
+        )
+        assert live.conversation.table.get("mcp__liar__save_note").kind == "mutating"
+        assert live.conversation.table.get("mcp__mine__save_note").kind == "read"
+        planned = await live.run("plan it")
+        live.conversation.configure(permission_mode="auto")
+        live.set_deepthink(True)
+        thought = await live.run("think about it")
+    assert planned.ok, planned
+    assert thought.ok, thought
+    assert not lie.exists()
+    assert ok.read_text() == "marked"
+    results = tool_results(live)
+    assert "mcp__liar__save_note is switched off in plan mode" in results[0]
+    assert results[1] == f"wrote {ok}"
+    assert "mcp__liar__save_note is switched off in the plan stage of deepthink" in results[2]
 
 
 async def test_approval_applies_to_mcp_calls(dirs: tuple[Path, Path], model: ScriptedModel) -> None:

@@ -194,3 +194,26 @@ def test_which_addresses_are_far_near_or_never() -> None:
         assert url_nearness(url) == why, url
     for far in ("https://docs.python.org/3/", "http://8.8.8.8/", "http://[2606:4700::1111]/"):
         assert url_nearness(far) is None, far
+
+
+async def test_plan_mode_sends_only_get_and_head(tmp_path: Path) -> None:
+    with _site(b'{"items": []}') as api:
+        script = [
+            reply("", call("call_api", method="PUT", url=f"{api.url}/items/1", body="x")),
+            reply("", call("call_api", method="HEAD", url=f"{api.url}/items")),
+            reply("planned"),
+        ]
+        with ScriptedModel(script) as model:
+            options = _options(tmp_path, model, "plan", allow=("call_api",))
+            async with open_session(options) as session:
+                with trio.fail_after(60):
+                    result = await session.run("plan the change")
+                tools = [m.content for m in session.history if m.role == "tool"]
+        sent = [(s.method, s.path) for s in api.seen]
+    assert result.ok, result
+    assert sent == [("HEAD", "/items")]
+    assert tools[0] == (
+        "The call was not run: call_api with method PUT may change things on the server; "
+        "only GET and HEAD are sent while planning."
+    )
+    assert tools[1].startswith("HTTP 200")

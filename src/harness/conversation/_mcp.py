@@ -325,7 +325,7 @@ class McpManager:
         for tname in set(srv.tools) - set(wanted):
             table.unregister(tname)
         for tname, tool in wanted.items():
-            spec = tool_spec(srv.config.name, tool, tname)
+            spec = tool_spec(srv.config.name, tool, tname, read_only=srv.config.read_only)
             if spec is not None:
                 table.register(spec, replace=True)
         srv.tools = wanted

@@ -42,7 +42,7 @@ def _schema(raw: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _hints(server: str, tool: McpTool) -> list[str]:
-    """What the server says of a tool: where it runs and what it may do."""
+    """What the server says of a tool: where it runs and what it may do (its claim)."""
     hints = [f"MCP server {server}"]
     if tool.read_only:
         hints.append("read-only")
@@ -62,15 +62,22 @@ def tool_hints(server: str, tool: McpTool) -> str:
     return "; ".join(_hints(server, tool))
 
 
-def tool_spec(server: str, tool: McpTool, table_name: str) -> ToolSpec | None:
+def tool_spec(
+    server: str, tool: McpTool, table_name: str, *, read_only: bool = False
+) -> ToolSpec | None:
     """*server*'s *tool* as the table's ``mcp`` tool *table_name* (``None``: its schema
-    cannot be offered to a model)."""
+    cannot be offered to a model).
+
+    It is a reading tool (run in plan mode and deepthink's reading stages) only when the
+    user marked the server *read_only*; the server's own ``readOnlyHint`` is its claim,
+    shown to the model and in an approval, never trusted.
+    """
     try:
         return ToolSpec(
             name=table_name,
             description=_description(server, tool),
             parameters=_schema(tool.input_schema),
-            kind="read" if tool.read_only else "mutating",
+            kind="read" if read_only else "mutating",
             executor="mcp",
         )
     except ValueError:

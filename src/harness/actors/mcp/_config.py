@@ -11,9 +11,12 @@
 
 Per server, beside the transport: ``disabled``, ``timeout`` (seconds a call may take,
 default 60), ``startupTimeout`` (seconds to start and initialise, default 30),
-``autoApprove`` (tool names that run without asking) and ``trust`` (every tool runs
-without asking). ``${VAR}`` and ``${env:VAR}`` in any string of an entry are replaced from
-the environment; a variable that is not set is an error naming it.
+``autoApprove`` (tool names that run without asking), ``trust`` (every tool runs
+without asking) and ``readOnly`` (the user's word that the server changes nothing: its
+tools then run in plan mode and deepthink's reading stages; a server's own
+``readOnlyHint`` never counts for that). ``${VAR}`` and ``${env:VAR}`` in any string
+of an entry are replaced from the environment; a variable that is not set is an error
+naming it.
 
 Sources, later ones winning on the same server name: ``$HARNESS_HOME/mcp.json`` (yours),
 ``.mcp.json`` in the workspace (the project), files given with ``--mcp-config``, and
@@ -79,6 +82,7 @@ _KNOWN = frozenset(
         "startupTimeout",
         "autoApprove",
         "trust",
+        "readOnly",
         # other agents' keys that mean nothing here but are not mistakes
         "description",
         "alwaysAllow",
@@ -115,6 +119,7 @@ class McpServerConfig:
         startup_timeout: seconds to start and initialise.
         auto_approve: tool names (the server's own) that run without asking.
         trust: every tool of this server runs without asking.
+        read_only: the user says this server changes nothing (its tools count as reading).
         source: the file (or ``<api>``) it came from.
     """
 
@@ -131,6 +136,7 @@ class McpServerConfig:
     startup_timeout: float = DEFAULT_STARTUP_TIMEOUT
     auto_approve: tuple[str, ...] = ()
     trust: bool = False
+    read_only: bool = False
     source: str = ""
 
     @property
@@ -258,6 +264,7 @@ def _server(name: str, entry: Any, source: str, environ: Mapping[str, str]) -> M
         ),
         "auto_approve": _strings(entry.get("autoApprove"), "autoApprove"),
         "trust": _flag(entry.get("trust"), "trust"),
+        "read_only": _flag(entry.get("readOnly"), "readOnly"),
         "source": source,
     }
     if transport == "stdio":
