@@ -6,17 +6,32 @@
 - A permission decision for a compound shell command with deny rules (parsed with
   tree-sitter-bash, every simple command checked) against one for a read-only tool,
   which parses nothing.
+- The workspace-trust check the terminal makes before its first prompt (read
+  ``.mcp.json`` and ``.permissions.json``, hash them, look them up among 200 trusted
+  workspaces), in process against the check for a workspace with neither file; and in a
+  fresh interpreter (its imports included) against the same interpreter without it.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 from bench._timing import ms, paired
 from harness.actors.tools import Permissions, builtin_table
 from harness.actors.tools._git import git
+from harness.trust import TrustStore, project_files
+
+# a fresh interpreter up to the first prompt's imports, with and without the trust check
+_PROMPT = "import prompt_toolkit, harness.home"
+_CHECK = (
+    "; from harness.trust import TrustStore, project_files; "
+    "TrustStore({home!r}).untrusted({ws!r}, project_files({ws!r}))"
+)
 
 
 def run() -> list[tuple[str, str, str]]:
@@ -67,4 +82,54 @@ def run() -> list[tuple[str, str, str]]:
                 f"{ratio:.0f}x baseline, {sd * 10:.3f} ms a decision",
             )
         )
+        rows.extend(_trust_rows(Path(tmp)))
+    return rows
+
+
+def _trust_rows(tmp: Path) -> list[tuple[str, str, str]]:
+    ws, empty, home = tmp / "trusted-ws", tmp / "empty-ws", tmp / "home"
+    for folder in (ws, empty, home):
+        folder.mkdir()
+    servers = {f"s{i}": {"command": "npx", "args": ["-y", f"server-{i}"]} for i in range(5)}
+    (ws / ".mcp.json").write_text(json.dumps({"mcpServers": servers}, indent=2))
+    rules = {"allow": [f"run_cmd(make {i})" for i in range(20)], "deny": ["run_cmd(rm *)"]}
+    (ws / ".permissions.json").write_text(json.dumps(rules, indent=2))
+    store = TrustStore(home)
+    for i in range(200):
+        other = tmp / f"other{i}"
+        other.mkdir()
+        (other / ".mcp.json").write_text(json.dumps({"mcpServers": {"x": {"command": str(i)}}}))
+        store.approve(other, project_files(other))
+    store.approve(ws, project_files(ws))
+
+    def nothing_to_trust() -> None:
+        for _ in range(100):
+            assert store.untrusted(empty, project_files(empty)) == []
+
+    def trusted() -> None:
+        for _ in range(100):
+            assert store.untrusted(ws, project_files(ws)) == []
+
+    b, t, _ = paired(nothing_to_trust, trusted, 15)
+    rows = [
+        ("100 trust checks, no project files (baseline)", ms(b, 2), ""),
+        ("100 trust checks, 2 trusted files, 201 workspaces", ms(t, 2), f"{t * 10:.3f} ms a check"),
+    ]
+    check = _PROMPT + _CHECK.format(home=str(home), ws=str(ws))
+
+    # bytecode as an installed harness has it (the warm-up runs write it)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+    def python(code: str) -> None:
+        subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+    bp, cp, _ = paired(lambda: python(_PROMPT), lambda: python(check), 21)
+    rows.append(("fresh interpreter to the first prompt's imports (baseline)", ms(bp), ""))
+    rows.append(
+        (
+            "the same, then the trust check (its imports included)",
+            ms(cp),
+            f"{(cp - bp) * 1000:+.1f} ms",
+        )
+    )
     return rows

@@ -239,6 +239,9 @@ class TrustStore:
         self, workspace: str | os.PathLike[str], files: Iterable[ProjectFile]
     ) -> list[ProjectFile]:
         """The *files* whose content was not approved."""
+        files = list(files)
+        if not files:
+            return []  # nothing to look up: the store is not read
         approved = self.approved(workspace)
         return [f for f in files if not f.digest or approved.get(f.name) != f.digest]
 
