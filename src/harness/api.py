@@ -38,6 +38,11 @@ reports come back::
 Approvals: pass ``approver=`` (an async function taking an :class:`ApprovalRequest`
 and returning ``"yes"``, ``"no"`` or ``"always"``); without one, calls that would
 ask are denied (use ``permission_mode="auto"`` or ``allow=`` rules to let them run).
+
+Workspace trust: the workspace's own ``.mcp.json`` servers and ``.permissions.json`` allow
+rules are ignored unless the user trusted that exact content (``harness trust``) or the
+session is opened with ``trust_project=True``; what was ignored is the opening ``notice``
+event of kind ``trust`` (in ``session.opening``). Deny rules always apply.
 """
 
 from __future__ import annotations
