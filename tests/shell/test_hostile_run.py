@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.actors.shell import sandbox_problem
 from tests.conversation.conftest import MODULES, PYTHONPATH
 from tests.scripted import ScriptedCall, ScriptedModel, call, reply
 
@@ -229,6 +230,28 @@ def test_plan_mode_writes_nothing_whatever_the_rules(
     results = _tool_results(model)
     assert "plan mode runs only commands that just read" in results[0]
     assert "[exit code 0]" in results[1]
+
+
+WRITABLE = "[ -w . ] && echo WRITABLE || echo READ-ONLY"
+
+
+@pytest.mark.skipif(
+    sandbox_problem("workspace-write") is not None, reason="bubblewrap cannot run here"
+)
+@pytest.mark.parametrize(("mode", "seen"), [("plan", "READ-ONLY"), ("auto", "WRITABLE")])
+def test_plan_mode_commands_see_a_read_only_workspace(
+    model: ScriptedModel, dirs: tuple[Path, Path], mode: str, seen: str
+) -> None:
+    ws, home = dirs
+    end = call("submit_plan", plan="nothing") if mode == "plan" else None
+    model.add(reply("", call("run_cmd", command=WRITABLE)), reply("", end) if end else reply("ok"))
+    p = harness(
+        ["-p", "x", "--permission-mode", mode, "--allow", "run_cmd", *base(model)],
+        workspace=ws,
+        home=home,
+    )
+    assert p.returncode == 0, p.stderr
+    assert seen in _tool_results(model)[0]
 
 
 def test_cwd_is_part_of_what_a_rule_allows(model: ScriptedModel, dirs: tuple[Path, Path]) -> None:

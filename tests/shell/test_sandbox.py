@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import socket
 import sys
 from collections.abc import Callable, Iterator
@@ -119,3 +120,73 @@ async def test_prompts_and_timeouts_work_in_the_sandbox(make_pool: Pools, worksp
     )
     assert out.data["status"] == "timeout"
     assert gone([out.data["pid"]]) == []
+
+
+# --- plan mode: the workspace read-only as well (issue 34) ---------------------------------
+
+
+@needs_bwrap
+async def test_plan_mode_runs_on_a_read_only_file_system(
+    make_pool: Pools, workspace: Path, tmp_path: Path, listener: int
+) -> None:
+    (workspace / "a.txt").write_text("readable\n")
+    pool = make_pool()
+    out = await pool.run_cmd(
+        f"cat a.txt; touch P; echo x > {tmp_path}/out.txt; [ -w . ] || echo READ-ONLY",
+        workspace=str(workspace),
+        read_only=True,
+    )
+    assert out.output.startswith("readable\n")
+    assert "touch: cannot touch 'P': Read-only file system" in out.output
+    assert "READ-ONLY" in out.output
+    assert not (workspace / "P").exists()
+    assert not (tmp_path / "out.txt").exists()
+    out = await pool.run_cmd(connect(listener), workspace=str(workspace), read_only=True)
+    assert "NO NETWORK" in out.output
+    # the same pool outside plan mode writes as before
+    out = await pool.run_cmd("touch P", workspace=str(workspace))
+    assert (workspace / "P").exists()
+
+
+@needs_bwrap
+async def test_plan_mode_is_read_only_under_workspace_write_too(
+    make_pool: Pools, workspace: Path
+) -> None:
+    pool = make_pool(sandbox="workspace-write")
+    await pool.run_cmd("touch P", workspace=str(workspace), read_only=True)
+    assert not (workspace / "P").exists()
+    await pool.run_cmd("touch Q", workspace=str(workspace))
+    assert (workspace / "Q").exists()
+
+
+async def test_plan_mode_types_only_into_its_own_sessions(
+    make_pool: Pools, workspace: Path
+) -> None:
+    pool = make_pool(kill_grace=0.2)
+    runner = py("import subprocess; subprocess.run(input('command? '), shell=True)")
+    shell = await pool.run_cmd(runner, workspace=str(workspace), timeout=30)
+    assert shell.data["status"] == "waiting", shell.output
+    refused = await pool.send_input(shell.data["session"], "touch P", read_only=True)
+    assert not refused.ok
+    assert "started outside plan mode" in refused.output
+    assert not (workspace / "P").exists()
+    reader = await pool.run_cmd(
+        py("print(input('Who? '))"), workspace=str(workspace), read_only=True
+    )
+    assert reader.data["status"] == "waiting", reader.output
+    answered = await pool.send_input(reader.data["session"], "me", read_only=True)
+    assert "me" in answered.output
+
+
+async def test_plan_mode_without_bwrap_still_runs_readers(
+    make_pool: Pools, workspace: Path, tmp_path: Path
+) -> None:
+    only_bash = tmp_path / "only-bash"
+    only_bash.mkdir()
+    for tool in ("bash", "cat"):
+        (only_bash / tool).symlink_to(shutil.which(tool) or f"/bin/{tool}")
+    (workspace / "a.txt").write_text("readable\n")
+    pool = make_pool(environ={"PATH": str(only_bash)})
+    out = await pool.run_cmd("cat a.txt", workspace=str(workspace), read_only=True)
+    assert out.ok, out.output
+    assert "readable" in out.output

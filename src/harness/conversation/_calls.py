@@ -16,6 +16,7 @@ import orjson
 import trio
 
 from harness.conversation import events as ev
+from harness.conversation._deepthink import READ_ONLY_STAGES
 from harness.conversation._ports import ApprovalRequest
 from harness.conversation._repair import repair_note
 from harness.ipc import (
@@ -280,6 +281,7 @@ class CallRunner:
                     call_id=p.call.id,
                     session_id=conv.session_id,
                     workspace=conv.workspace,
+                    read_only=_reads_only(conv),
                 ),
                 conv.config.tool_timeout,
             )
@@ -390,6 +392,15 @@ def _no_one_to_ask(mode: str, why: str) -> str:
         f"denied: no terminal to ask for approval (headless {mode} mode); "
         "use --permission-mode auto or an allow rule to let it run"
     )
+
+
+def _reads_only(conv: Conversation) -> bool:
+    """Whether calls run in plan mode's read-only world: plan mode, or a read-only stage
+    of deepthink (whose policy decides as plan mode does). The shell worker then runs
+    commands on a read-only file system."""
+    if conv.config.permission_mode == "plan":
+        return True
+    return getattr(conv.policy, "stage", "") in READ_ONLY_STAGES
 
 
 def _parallel(p: _Prepared) -> bool:

@@ -11,13 +11,18 @@ from harness.ipc import Message
 
 @attrs.frozen
 class ToolInvoke(Message, tag="tool.invoke"):
-    """Run tool ``name`` with validated ``arguments`` in ``workspace``."""
+    """Run tool ``name`` with validated ``arguments`` in ``workspace``.
+
+    ``read_only``: the call comes from plan mode (or a read-only stage of deepthink);
+    the shell worker then runs the command with the file system read-only where it can.
+    """
 
     name: str
     arguments: dict[str, Any]
     call_id: str = ""
     session_id: str = ""
     workspace: str = ""
+    read_only: bool = False
 
 
 @attrs.frozen

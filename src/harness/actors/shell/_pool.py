@@ -21,7 +21,12 @@ from harness.actors.shell._env import command_env
 from harness.actors.shell._format import CallResult, error_outcome, outcome
 from harness.actors.shell._ids import SessionIds
 from harness.actors.shell._kill import SESSION_VAR
-from harness.actors.shell._sandbox import bwrap_argv, find_bwrap, sandbox_problem
+from harness.actors.shell._sandbox import (
+    bwrap_argv,
+    find_bwrap,
+    read_only_bwrap,
+    sandbox_problem,
+)
 from harness.actors.shell._session import Session
 from harness.messages.tools import ToolOutcome
 
@@ -66,8 +71,14 @@ class SessionPool:
         timeout: float | None = None,
         cwd: str | None = None,
         workspace: str | None = None,
+        read_only: bool = False,
     ) -> ToolOutcome:
-        """Start *command* with ``bash -c`` under a pty and drive it (see the module doc)."""
+        """Start *command* with ``bash -c`` under a pty and drive it (see the module doc).
+
+        With *read_only* (plan mode) the command runs under bwrap with the whole file
+        system read-only and no network, where bwrap works; elsewhere it runs as it is
+        (the permission engine let only a strict reader through).
+        """
         cfg = self.config
         if not command.strip():
             return error_outcome("run_cmd needs a command")
@@ -94,7 +105,18 @@ class SessionPool:
         sid = self._ids.next()
         token = f"{self._owner}.{sid}"
         argv = ["bash", "-c", command]
-        if cfg.sandbox == "workspace-write":
+        bwrap = read_only_bwrap(self._environ.get("PATH")) if read_only else None
+        if bwrap is not None:
+            argv = bwrap_argv(
+                argv,
+                workspace=ws,
+                cwd=where,
+                network=False,
+                hide=self._hide,
+                bwrap=bwrap,
+                read_only=True,
+            )
+        elif cfg.sandbox == "workspace-write":
             argv = bwrap_argv(
                 argv,
                 workspace=ws,
@@ -122,17 +144,26 @@ class SessionPool:
             )
         except Exception as exc:  # pexpect raises plain exceptions for spawn failures
             return error_outcome(f"could not start the command: {exc}")
+        session.read_only = read_only
         self._sessions[sid] = session
         return await self._call(session, notes)
 
-    async def send_input(self, session: str, text: str) -> ToolOutcome:
+    async def send_input(self, session: str, text: str, *, read_only: bool = False) -> ToolOutcome:
         """Type *text* (plus a newline) into a waiting session; drive it again.
 
-        An empty *text* types nothing and only collects more output.
+        An empty *text* types nothing and only collects more output. With *read_only*
+        (plan mode) only a session started in plan mode takes text: one started before
+        could run anything typed into it.
         """
         s = self._sessions.get(session)
         if s is None:
             return self._unknown(session)
+        if read_only and text and not s.read_only:
+            return error_outcome(
+                f"session {session} was started outside plan mode, so plan mode does not "
+                "type into it; end it with end_process, or submit a plan first",
+                session=session,
+            )
         if s.busy:
             return error_outcome(f"session {session} is busy with another call; try again")
         if text:

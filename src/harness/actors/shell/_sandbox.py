@@ -1,10 +1,16 @@
-"""``--sandbox workspace-write``: commands under bubblewrap.
+"""Commands under bubblewrap: ``--sandbox workspace-write``, and plan mode's read-only world.
 
-The whole file system is mounted read-only, the workspace read-write, ``/tmp`` is a
-private tmpfs, ``HARNESS_HOME`` (provider keys, sessions) is hidden behind an empty
-tmpfs, and the network is cut unless allowed. When bwrap is missing or cannot create
-its namespaces, :func:`sandbox_problem` says so in one line and no command runs:
-harness never falls back to running unsandboxed on its own.
+``workspace-write``: the whole file system is mounted read-only, the workspace
+read-write, ``/tmp`` is a private tmpfs, ``HARNESS_HOME`` (provider keys, sessions) is
+hidden behind an empty tmpfs, and the network is cut unless allowed. When bwrap is
+missing or cannot create its namespaces, :func:`sandbox_problem` says so in one line
+and no command runs: harness never falls back to running unsandboxed on its own.
+
+Plan mode (and deepthink's plan and check stages) runs each command with the
+workspace read-only as well, and without the network, wherever bwrap works
+(:func:`read_only_bwrap`), so a command that only looked like a reader still changes
+nothing. Where it does not, the permission engine's strict reading of the command is
+all there is.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 import os
 import shutil
 
-__all__ = ["bwrap_argv", "find_bwrap", "sandbox_problem"]
+__all__ = ["bwrap_argv", "find_bwrap", "read_only_bwrap", "sandbox_problem"]
 
 _probe_cache: dict[str, str | None] = {}
 
@@ -62,6 +68,14 @@ def sandbox_problem(mode: str, *, search_path: str | None = None) -> str | None:
     return None if problem is None else f"--sandbox {mode}: {problem}; the command was not run"
 
 
+def read_only_bwrap(search_path: str | None = None) -> str | None:
+    """The bwrap executable to run plan mode's commands under, or ``None`` where bwrap
+    is not installed or cannot create a sandbox here (tried once per process)."""
+    if sandbox_problem("read-only", search_path=search_path) is not None:
+        return None
+    return find_bwrap(search_path)
+
+
 def bwrap_argv(
     argv: list[str],
     *,
@@ -70,8 +84,9 @@ def bwrap_argv(
     network: bool,
     hide: tuple[str, ...] = (),
     bwrap: str = "bwrap",
+    read_only: bool = False,
 ) -> list[str]:
-    """Wrap *argv* in bwrap for ``workspace-write``.
+    """Wrap *argv* in bwrap for ``workspace-write`` (or plan mode, with *read_only*).
 
     Args:
         argv: the command to run inside.
@@ -81,6 +96,7 @@ def bwrap_argv(
         hide: folders covered by an empty tmpfs (harness's own state), unless the
             workspace lies inside one.
         bwrap: the bwrap executable.
+        read_only: leave the workspace read-only too (default ``False``).
     """
     out = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
     ws = os.path.realpath(workspace)
@@ -88,7 +104,8 @@ def bwrap_argv(
         real = os.path.realpath(folder)
         if os.path.isdir(real) and os.path.commonpath([ws, real]) != real:
             out += ["--tmpfs", real]
-    out += ["--bind", ws, ws]
+    # after /tmp's tmpfs, so that a workspace under /tmp is still there
+    out += ["--ro-bind" if read_only else "--bind", ws, ws]
     if not network:
         out.append("--unshare-net")
     # die-with-parent: a worker killed with -9 takes its sandboxes along at once.

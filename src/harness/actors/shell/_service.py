@@ -50,9 +50,12 @@ class ShellService:
                 timeout=args.get("timeout"),
                 cwd=args.get("cwd") or None,
                 workspace=req.workspace or None,
+                read_only=req.read_only,
             )
         if req.name == "send_input":
-            return await self.pool.send_input(args["session"], args["text"])
+            return await self.pool.send_input(
+                args["session"], args["text"], read_only=req.read_only
+            )
         return await self.pool.end_process(args["session"])
 
     async def shutdown(self) -> None:

@@ -75,6 +75,7 @@ class Session:
         answers: ``stdin`` lines not yet sent, one per prompt.
         busy: a call is driving it right now.
         last_used: monotonic time the last call on it ended.
+        read_only: started in plan mode (only such a session takes input there).
     """
 
     def __init__(
@@ -99,6 +100,7 @@ class Session:
         self.timeout = timeout
         self.answers = list(answers)
         self.busy = False
+        self.read_only = False
         self.started = time.monotonic()
         self.last_used = self.started
         self.decoder = StreamDecoder(fallback_encoding)
