@@ -222,7 +222,7 @@ def run_git(
     git_dir: str | os.PathLike[str] | None = None,
     env: Mapping[str, str] | None = None,
     environ: Mapping[str, str] | None = None,
-    config: Sequence[tuple[str, str]] = (),
+    config: Sequence[tuple[str, str | None]] = (),
     input: bytes | None = None,
     timeout: float | None = None,
     literal: bool = True,
@@ -235,7 +235,9 @@ def run_git(
         git_dir: the repository, when it is not *workdir*'s ``.git`` (default ``None``).
         env: variables for this call (``GIT_INDEX_FILE``...), added last.
         environ: the environment to start from (default ``os.environ``), secrets left out.
-        config: settings added after :data:`SAFE_CONFIG` (later ones win).
+        config: settings for this call: each replaces :data:`SAFE_CONFIG`'s of the same
+            name, ``None`` leaving git's own (a clone's protocols, ssh and credential
+            helper are the user's).
         input: bytes for git's stdin (default none: stdin is ``/dev/null``).
         timeout: seconds before :class:`subprocess.TimeoutExpired`.
         literal: paths are literal pathspecs (default ``True``); ``False`` for a caller
@@ -250,7 +252,9 @@ def run_git(
         OSError: git could not be started.
     """
     full = git_env(os.environ if environ is None else environ, env or {})
-    pairs = [*SAFE_CONFIG, *config]
+    replaced = {key.lower() for key, _ in config}
+    pairs = [(k, v) for k, v in SAFE_CONFIG if k.lower() not in replaced]
+    pairs += [(k, v) for k, v in config if v is not None]
     if literal:
         full["GIT_LITERAL_PATHSPECS"] = "1"
     cwd: str | None = None

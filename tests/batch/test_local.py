@@ -237,8 +237,8 @@ def test_a_hung_task_is_killed_at_its_timeout(tmp_path: Path, repo: Path, home: 
 def test_each_task_session_gets_the_provider_key(
     tmp_path: Path, repo: Path, home: Path, edit_model: tuple[EditModel, ScriptedModel]
 ) -> None:
-    """The batch driver leaves provider keys in its own environment: its child sessions
-    need them, and each takes them out of its own as it starts."""
+    """The batch driver hands provider keys to its child sessions, which need them (and
+    each takes them out of its own environment as it starts)."""
     _script, model = edit_model
     tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1", "t2"))
     env = batch_env(home) | {"OPENAI_API_KEY": "sk-batch-key-for-children"}
@@ -252,3 +252,40 @@ def test_each_task_session_gets_the_provider_key(
     assert p.returncode == 0, p.stdout + p.stderr
     assert len(model.headers) >= 4
     assert {h.get("authorization") for h in model.headers} == {"Bearer sk-batch-key-for-children"}
+
+
+def test_no_process_of_a_batch_shows_the_keys(tmp_path: Path, repo: Path, home: Path) -> None:
+    """Issue 34: a task's command could read ``/proc/<driver>/environ``. The driver takes
+    the keys out of its own environment block and hands them to the sessions alone."""
+    secret = "sk-batch-key-not-in-proc"
+    script = EditModel(hold=("t1",))
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1",))
+    env = batch_env(home) | {"OPENAI_API_KEY": secret, "DEPLOY_TOKEN": "tok-not-in-proc"}
+    with serve(script) as model:
+        driver = subprocess.Popen(
+            batch_argv(tasks, tmp_path / "out", model),
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            script.wait_asked("t1")
+            tree = [psutil.Process(driver.pid), *psutil.Process(driver.pid).children(True)]
+            assert any("-p" in p.cmdline() for p in tree)  # the task's session is running
+            shown = {p.pid: _environ_block(p.pid) for p in tree}
+        finally:
+            script.release()
+            stdout, stderr = driver.communicate(timeout=120)
+    assert driver.returncode == 0, stdout + stderr
+    for pid, block in shown.items():
+        assert b"not-in-proc" not in block, pid
+    assert {h.get("authorization") for h in model.headers} == {f"Bearer {secret}"}
+
+
+def _environ_block(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            return f.read()
+    except OSError:  # gone already
+        return b""

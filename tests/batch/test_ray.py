@@ -291,3 +291,39 @@ def wait_for_title(title: str, timeout: float) -> psutil.Process:
                 return proc
         time.sleep(0.05)
     raise TimeoutError(f"no process titled {title!r}")
+
+
+def test_a_local_instance_hands_the_keys_to_the_tasks_and_no_process_shows_them(
+    tmp_path: Path, repo: Path, home: Path
+) -> None:
+    """Issue 34: the keys reach each task's session, but no environment block of any
+    process (driver, Ray's own, its workers, task servers, sessions) holds them."""
+    secret = "sk-ray-key-not-in-proc"
+    script = EditModel(hold=("t1",))
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1",))
+    with serve(script) as model:
+        driver = subprocess.Popen(
+            batch_argv(tasks, tmp_path / "out", model, "--ray", "--concurrency", "1"),
+            env=ray_env(home) | {"OPENAI_API_KEY": secret},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            script.wait_asked("t1", timeout=180)
+            showing = []
+            for proc in psutil.process_iter():
+                try:
+                    with open(f"/proc/{proc.pid}/environ", "rb") as f:
+                        if secret.encode() in f.read():
+                            showing.append(proc.pid)
+                except OSError:
+                    continue
+            script.release()
+            stdout, stderr = driver.communicate(timeout=300)
+        finally:
+            script.release()
+            driver.kill()
+    assert driver.returncode == 0, stdout + stderr
+    assert showing == []
+    assert {h.get("authorization") for h in model.headers} == {f"Bearer {secret}"}

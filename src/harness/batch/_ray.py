@@ -44,6 +44,7 @@ from harness.batch._run import BatchSettings, TaskOutcome, clear_task_dir, run_t
 from harness.batch._tasks import Task
 from harness.batch._workspace import STAGED_BRANCH, folder_size, stage_workspace
 from harness.errors import ConfigError
+from harness.keys import held_items, is_secret_name, is_secret_value, take_keys
 
 __all__ = ["STAGE_LIMIT", "RayMissing", "RayRun", "run_on_node", "run_ray", "warm_worker"]
 
@@ -55,7 +56,9 @@ WORKERS_TIMEOUT = 120.0
 INSTALL_HINT = "pip install 'harness[ray]'"
 
 # Environment a task's session needs on the node as it has it here: harness's own
-# settings and where Python finds code; never keys (nodes hold their own).
+# settings and where Python finds code; never keys (a cluster's nodes hold their own;
+# a local instance's tasks are handed the driver's with the task, never in an
+# environment, which /proc/PID/environ shows to any process of the user).
 _FORWARD_PREFIXES = ("HARNESS_",)
 _FORWARD_NAMES = ("PYTHONPATH",)
 #: The run a Ray worker works for (its node's task server is the run's).
@@ -93,6 +96,18 @@ def _forwarded(environ: Mapping[str, str]) -> dict[str, str]:
     }
 
 
+def _secrets(environ: Mapping[str, str]) -> dict[str, str]:
+    return {k: v for k, v in environ.items() if is_secret_name(k) or is_secret_value(v)}
+
+
+def _take_keys() -> dict[str, str]:
+    """This worker's environment for the task's sessions: its keys are taken out of the
+    process's own (``/proc/PID/environ``, which a task's command could read) and handed
+    to the sessions only."""
+    take_keys()
+    return {**os.environ, **held_items()}
+
+
 def _stage(tasks: Sequence[Task], folder: Path) -> tuple[dict[str, str], int]:
     """Stage every distinct local (workspace, ref) once; task id -> staged relative path."""
     staged: dict[tuple[str, str | None], str] = {}
@@ -126,18 +141,25 @@ def warm_worker() -> None:
     """Ray's setup hook in each worker of the job: join (or start) the node's task
     server now, so that its imports overlap Ray's own start-up instead of the first
     task's."""
+    _take_keys()
     _node_server(os.environ[RUN_ENV])
 
 
 def run_on_node(
-    task_json: dict[str, Any], settings_json: dict[str, Any], staged: str | None, run_id: str
+    task_json: dict[str, Any],
+    settings_json: dict[str, Any],
+    staged: str | None,
+    run_id: str,
+    keys: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The Ray task: run one task on this node; its outputs as plain data.
 
     *staged* is the task's workspace inside the job's ``working_dir`` (the current
-    folder here), copied again before the task touches it.
+    folder here), copied again before the task touches it. *keys* are the driver's, for
+    a local instance (a cluster's node has its own in its environment).
     """
     _interruptible()
+    environ = {**_take_keys(), **(keys or {})}
     _node_server(run_id)
     task = Task.from_json(task_json)
     settings = attrs.evolve(BatchSettings.from_json(settings_json), python=sys.executable)
@@ -169,7 +191,7 @@ def run_on_node(
             settings,
             task_dir=scratch / "out",
             work_dir=scratch / "ws",
-            environ=os.environ,
+            environ=environ,
             on_attempt=count,
             first_attempt=before + 1,
         )
@@ -270,7 +292,8 @@ def run_ray(
             else:
                 where_to = f"a local instance ({num_cpus or os.cpu_count()} CPUs, workers started)"
             progress.engine_started(f"Ray on {where_to}", startup)
-            outcomes = _drive(ray, tasks, settings, results, progress, where, run_id, stop)
+            keys = {} if address else _secrets(environ)
+            outcomes = _drive(ray, tasks, settings, results, progress, where, run_id, stop, keys)
         finally:
             ray.shutdown()
         return RayRun(outcomes=outcomes, startup=startup, staged_bytes=size, workers=workers)
@@ -352,6 +375,7 @@ def _drive(
     where: dict[str, str],
     run_id: str,
     stop: Stop,
+    keys: dict[str, str],
 ) -> list[TaskOutcome]:
     remote = ray.remote(num_cpus=1, max_retries=settings.retries, retry_exceptions=False)(
         run_on_node
@@ -360,7 +384,7 @@ def _drive(
     for task in tasks:
         clear_task_dir(results.task_dir(task.id))
         ref = remote.options(name=f"harness-batch:{task.id}").remote(
-            task.to_json(), settings.to_json(), where.get(task.id), run_id
+            task.to_json(), settings.to_json(), where.get(task.id), run_id, keys
         )
         pending[ref] = task
         progress.task_started(task.id, 1)

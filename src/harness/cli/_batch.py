@@ -152,7 +152,16 @@ def batch_main(
     """Run ``harness batch`` with *argv* (the words after ``batch``); the exit status."""
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    env = dict(os.environ if environ is None else environ)
+    if environ is None:
+        # The tasks' sessions need the keys, but no command a task runs may read them in
+        # this process's environment (/proc/PID/environ): they are taken out of it, and
+        # each session is handed them in the environment it starts with.
+        from harness.keys import held_items, take_keys
+
+        take_keys()
+        env = {**os.environ, **held_items()}
+    else:
+        env = dict(environ)
     parser = build_batch_parser()
     args = parser.parse_args(list(argv))
     if args.tasks is None and args.ray and os.path.isfile(args.ray):
