@@ -7,6 +7,7 @@ number remembered from another machine.
 
     python -m bench              # all of them (but the ones run only on request)
     python -m bench runtime tui  # just these
+    python -m bench permissions     # what one permission decision for a command costs
     python -m bench local-tasks     # the embedded model on real tasks (an hour; on request)
     python -m bench local-server    # the same tasks through llama-server beside it (on request)
     python -m bench local-terminal  # a new user's two questions in the terminal (on request)
