@@ -62,7 +62,7 @@ class ConfigGuard:
         for name in names:
             if name.lower() in _FILES:
                 self._take(name, out, budget)
-            elif name in _DIRS:
+            elif name.lower() in _DIRS:
                 self._walk(name, out, budget)
         return out
 
