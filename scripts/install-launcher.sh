@@ -27,8 +27,13 @@ if [ -e "$launcher" ] || [ -L "$launcher" ]; then
     fi
 fi
 
-mkdir -p "$dir"
-tmp=$(mktemp "$dir/.harness.XXXXXX")
+# A folder that cannot be written (a read-only home in a container) costs the launcher,
+# never the install.
+if ! mkdir -p "$dir" 2>/dev/null || ! tmp=$(mktemp "$dir/.harness.XXXXXX" 2>/dev/null); then
+    echo "harness: cannot write to $dir, so no launcher there: run $target,"
+    echo "harness: or link it into a folder on your PATH."
+    exit 0
+fi
 # A script rather than a symlink: it stays ours (the marker), and it runs the
 # virtualenv's harness by its full path, whatever the shell's PATH holds.
 quoted=$(printf '%s' "$target" | sed "s/'/'\\\\''/g")

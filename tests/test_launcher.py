@@ -86,3 +86,14 @@ def test_a_file_that_is_not_ours_is_left_alone(tmp_path: Path) -> None:
     (bin_dir / "harness").symlink_to("/bin/true")
     assert "left as it is" in make_launcher(home, os.environ["PATH"]).stdout
     assert os.readlink(bin_dir / "harness") == "/bin/true"
+
+
+def test_a_folder_that_cannot_be_written_costs_the_launcher_not_the_install(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".local").write_text("a file where the folder would go\n")
+    made = make_launcher(home, os.environ["PATH"])
+    assert made.returncode == 0, made.stderr
+    assert f"cannot write to {home / '.local' / 'bin'}, so no launcher there" in made.stdout
