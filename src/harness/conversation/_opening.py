@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from harness.actors.mcp import load_mcp_config
+from harness.actors.mcp import McpConfig, load_mcp_config
 from harness.conversation import events as ev
 from harness.conversation._atomic import read_json
 from harness.conversation._calls import LocalTool
@@ -182,6 +182,19 @@ async def open_session(
         trust_project=trust.for_file(".mcp.json"),
     )
     mcp_config = load_mcp()
+
+    def reload_mcp() -> McpConfig:
+        # a project file changed since it was trusted is a problem, which leaves the
+        # servers as they run (started from what was trusted) instead of stopping them
+        config = load_mcp()
+        if any(f.name == ".mcp.json" for f in trust.untrusted()):
+            problem = (
+                f"{workspace / '.mcp.json'}: not trusted as it is now, so nothing of it "
+                "was applied; review and trust it with `harness trust`, then reload"
+            )
+            config = attrs.evolve(config, problems=(*config.problems, problem))
+        return config
+
     problems.extend(mcp_config.problems)
     masker = SecretMasker(environ, [options.api_key or "", *provider_keys(home), *held_values()])
     # workers get HARNESS_HOME so they read the same keys store and state
@@ -210,7 +223,7 @@ async def open_session(
             engine.supervisor,
             workspace=str(workspace),
             env={"HARNESS_HOME": str(home)},
-            loader=load_mcp,
+            loader=reload_mcp,
         )
         engine.start_soon(mcp.run)
         engine.session_id = session_id
