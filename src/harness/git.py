@@ -79,10 +79,13 @@ _DRIVERS = re.compile(
     r"|credential\..+\.helper|(?:diff|merge)tool\..+\.cmd)$"
 )
 
-# The caller's git variables that say who commits; every other GIT_* (GIT_DIR,
-# GIT_CONFIG_PARAMETERS, GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF...) is left out.
+# The caller's git variables that say who commits, and which certificates a clone
+# trusts; every other GIT_* (GIT_DIR, GIT_CONFIG_PARAMETERS, GIT_SSH_COMMAND,
+# GIT_EXTERNAL_DIFF...) is left out.
 _KEPT_GIT_ENV = frozenset(
     {
+        "GIT_SSL_CAINFO",
+        "GIT_SSL_CAPATH",
         "GIT_AUTHOR_NAME",
         "GIT_AUTHOR_EMAIL",
         "GIT_AUTHOR_DATE",
