@@ -1,51 +1,60 @@
-"""``harness`` / ``python -m harness``: parse the command line, then import what that needs.
+"""``harness`` / ``python -m harness``: parse the command line, then start what it needs.
 
-Nothing heavy is imported at module level, so ``harness --version`` stays fast.
+The command line is parsed first, with nothing imported but argparse and the words
+its choices name (:mod:`harness.words`): ``--version``, ``--help`` and a usage error
+end there, having started nothing. A run then reads the settings file, takes the
+keys out of the environment, starts what runs beside it (the workers' fork server,
+or a batch's task server, whose imports overlap the command's own), and only then
+imports the frontend.
 """
 
 from __future__ import annotations
 
 import sys
 
+#: Commands with a command line of their own (``harness batch ...``); ``trust`` starts
+#: nothing, so its command line is left to it.
+COMMANDS = ("batch", "trust")
+
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    command = args[0] if args and args[0] in COMMANDS else None
+    ray = None
+    if command == "batch":
+        from harness.cli import build_batch_parser
+
+        ray = build_batch_parser().parse_args(args[1:]).ray
+    elif command is None:
+        from harness.cli import build_parser
+
+        build_parser().parse_args(args)
     from harness.settings import load_settings
 
     # the settings file first: a key kept there is taken into memory like any other
     for problem in load_settings():
         print(f"harness: {problem}", file=sys.stderr)
-    batch = args[:1] == ["batch"]
-    if not batch:
-        from harness.keys import take_keys
-
-        take_keys()  # before any worker or command starts: none of them gets a key
-    # a batch driver runs no workers or commands of its own: its tasks are child harness
-    # processes, which take the keys out of their own environment as they start
-    if not _INFO_ONLY.intersection(args) and not batch:
-        # Every run needs workers, and their fork server takes 0.3 s to import
-        # what they share: it starts first thing, before the command line's own
-        # imports, so the two overlap. A usage error wastes a server that leaves
-        # with us.
-        from harness._forkstart import start_early
-
-        start_early()
-    ray = any(arg == "--ray" or arg.startswith("--ray=") for arg in args)
-    if batch and not _INFO_ONLY.intersection(args) and not ray:
-        # A local batch forks its tasks from a task server, which imports for as
-        # long as the driver does: the same overlap.
+    if command == "batch" and ray is None:
+        # A batch driver runs no workers or commands of its own: its tasks are child
+        # harness processes, which take the keys out of their own environment as they
+        # start. A local batch forks them from a task server, which imports for as
+        # long as the driver does: it starts now, so the two overlap.
         import os
 
         from harness.batch import start_task_server
 
         start_task_server(os.environ)
+    elif command is None:
+        from harness._forkstart import start_early
+        from harness.keys import take_keys
+
+        take_keys()  # before any worker or command starts: none of them gets a key
+        # Every run needs workers, and their fork server takes 0.3 s to import what
+        # they share: it starts before the frontend's imports, so the two overlap.
+        start_early()
     from harness.cli import main as cli_main
 
     return cli_main(args)
-
-
-# Arguments that only print something and exit: no workers.
-_INFO_ONLY = frozenset({"-h", "--help", "--version"})
 
 
 if __name__ == "__main__":

@@ -289,7 +289,8 @@ async def test_warm_modules_load_once_the_server_is_idle(make_spec, monkeypatch)
 
 @pytest.mark.parametrize("flag", ["--version", "--help"])
 def test_asking_only_for_the_version_or_help_starts_no_fork_server(flag: str) -> None:
-    # harness.__main__ starts the fork server before anything else, except for these.
+    # harness.__main__ starts the fork server once the command line is parsed: these
+    # end in the parsing.
     mark = f"harness-no-server-{os.getpid()}-{flag}"
     env = {**os.environ, "HARNESS_TEST_MARK": mark}
     command = [sys.executable, "-m", "harness", flag]

@@ -1,5 +1,17 @@
 """The command line and the terminal frontends."""
 
-from harness.cli._main import main
+from __future__ import annotations
 
-__all__ = ["main"]
+import argparse
+
+from harness.cli._main import build_parser, main
+
+__all__ = ["build_batch_parser", "build_parser", "main"]
+
+
+def build_batch_parser() -> argparse.ArgumentParser:
+    """The command line of ``harness batch`` (its module, and the batch runs it
+    drives, load on the first call)."""
+    from harness.cli._batch import build_batch_parser as build
+
+    return build()

@@ -16,7 +16,7 @@ import argparse
 import sys
 
 from harness._version import __version__
-from harness.messages import PERMISSION_MODES, PROVIDERS
+from harness.words import PERMISSION_MODES, PROVIDERS
 
 __all__ = ["EXIT_CODES", "build_parser", "main"]
 
@@ -57,15 +57,57 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
 
 
+_EPILOG = """\
+environment (also read from $HARNESS_HOME/.env; the environment wins):
+  HARNESS_HOME                  where harness keeps its state (default ~/.harness)
+  HARNESS_PROVIDER, HARNESS_MODEL, OLLAMA_MODEL
+                                the provider and model when the command line names none
+  OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY (or GOOGLE_API_KEY), OLLAMA_API_KEY
+                                provider keys, taken out of the environment at start
+  OPENAI_BASE_URL, ANTHROPIC_BASE_URL, GEMINI_BASE_URL, OLLAMA_BASE_URL
+                                provider URLs (Ollama: http://localhost:11434)
+  HARNESS_EMBEDDED=off          never use the embedded model
+  HARNESS_LOCAL_MODEL, HARNESS_LOCAL_THREADS, HARNESS_LOCAL_CONTEXT, HARNESS_LOCAL_GRAMMAR,
+  HARNESS_LOCAL_NUDGE, HARNESS_MODEL_CACHE
+                                the embedded model: which to load at once, its threads,
+                                its context, its switches, where its files are kept
+  HARNESS_CONTEXT_WINDOW, HARNESS_MAX_OUTPUT
+                                tokens: 8192, or per model: qwen2.5-coder:7b=32768,8192
+  HARNESS_MODEL_CONNECT_TIMEOUT, HARNESS_MODEL_FIRST_BYTE_TIMEOUT, HARNESS_MODEL_IDLE_TIMEOUT
+                                seconds the model may take
+  HARNESS_SYSTEM_PROMPT_FILE    a file whose text replaces the built-in system prompt
+  HARNESS_KEEP_THINKING=1, HARNESS_SHOW_THINKING=1
+                                keep the model's thinking; show it in the terminal
+  HARNESS_WORKING_MEMORY=1      after each run, a model request updates the session's
+                                working memory (its goal, decisions, tasks)
+  HARNESS_HISTORY_EMBEDDING_MODEL
+                                send the older turns most like the prompt, not all of them
+  HARNESS_AUTOCOMMIT=0          AI changes are not committed by default
+  HARNESS_SHELL_*               live commands: limits, timeouts, sandbox, terminal size
+  HARNESS_SEARCH_*, HARNESS_FETCH_*, SEARXNG_URL
+                                web search sources, limits and timeouts
+  HARNESS_TOOLS_NO_RG=1         search files without ripgrep
+  HARNESS_WORKERS               a JSON object of worker name: module, to run other builds
+
+exit status: 0 completed, 1 not completed, 2 usage error, 3 provider error,
+4 limit reached, 130 interrupted
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``harness``."""
     parser = argparse.ArgumentParser(
         prog="harness",
-        description="A terminal AI coding agent. Run it in a project folder and ask.",
-        epilog=(
-            "exit status: 0 completed, 1 not completed, 2 usage error, 3 provider error, "
-            "4 limit reached, 130 interrupted"
+        description=(
+            "A terminal AI coding agent. Run it in a project folder and ask.\n\n"
+            "  harness                    the interactive terminal\n"
+            "  harness -p TASK            one task, headless; the answer on stdout\n"
+            "  harness batch TASKS.jsonl  a headless session per task (harness batch --help)\n"
+            "  harness trust              see or approve this project's own configuration "
+            "(harness trust --help)"
         ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"harness {__version__}")
     run = parser.add_argument_group("headless runs")
@@ -100,7 +142,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="model requests a run may make (default 50)",
     )
     model = parser.add_argument_group("the model")
-    model.add_argument("--provider", choices=PROVIDERS, help="who answers (default: ollama)")
+    model.add_argument(
+        "--provider",
+        choices=PROVIDERS,
+        help="who answers (default: $HARNESS_PROVIDER, else a running Ollama that has a "
+        "model, else the embedded model, local; with --base-url alone: ollama)",
+    )
     model.add_argument(
         "--model",
         action="append",
@@ -130,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--temperature",
         type=_temperature,
         metavar="T",
-        help="sampling temperature, 0 to 2 (default: the provider's; 0.2 for local)",
+        help="sampling temperature, 0 to 2 (default: the provider's; 0, greedy, for local)",
     )
     model.add_argument(
         "--seed",

@@ -1,0 +1,104 @@
+"""The command line is parsed before anything starts: ``--version``, ``--help`` and a
+usage error import only the command line, and start no fork server."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import psutil
+import pytest
+
+from harness.keys import ENV_KEYS
+
+# What a run needs and the command line alone does not: the message vocabulary (attrs,
+# cattrs), trio, the supervisor, the conversation, the settings file and the keys.
+HEAVY = (
+    "attrs",
+    "cattrs",
+    "trio",
+    "harness.ipc",
+    "harness.messages",
+    "harness.supervisor",
+    "harness.conversation",
+    "harness.settings",
+    "harness.keys",
+    "harness._forkstart",
+)
+
+_MODULES_AFTER = """
+import sys
+from harness.__main__ import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print("modules:", *sorted(sys.modules))
+"""
+
+
+def _harness(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "harness", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize("flag", ["--version", "--help"])
+def test_version_and_help_import_only_the_command_line(flag: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _MODULES_AFTER, flag],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    last = done.stdout.strip().splitlines()[-1]
+    assert last.startswith("modules:")
+    loaded = set(last.split()[1:])
+    assert "harness.cli" in loaded  # the check sees the command line's own imports
+    assert sorted(loaded.intersection(HEAVY)) == []
+
+
+def test_a_usage_error_starts_nothing() -> None:
+    # Parsed before the fork server starts: a typo costs no server.
+    mark = f"harness-usage-error-{os.getpid()}"
+    done = _harness("--no-such-flag", env={**os.environ, "HARNESS_TEST_MARK": mark})
+    assert done.returncode == 2
+    assert "unrecognized arguments: --no-such-flag" in done.stderr
+    started = []
+    for proc in psutil.process_iter(["cmdline"]):
+        try:
+            cmdline = proc.info["cmdline"] or []
+            if "harness.supervisor._zygote" in cmdline and (
+                proc.environ().get("HARNESS_TEST_MARK") == mark
+            ):
+                started.append(proc.pid)
+        except psutil.Error:
+            continue
+    assert started == []
+
+
+def test_help_names_the_ways_in_and_the_variables_read() -> None:
+    done = _harness("--help")
+    assert done.returncode == 0
+    text = done.stdout
+    assert "harness batch TASKS.jsonl" in text
+    assert "harness trust" in text
+    assert "the interactive terminal" in text
+    for names in ENV_KEYS.values():
+        for name in names:
+            assert name in text
+    for name in ("HARNESS_HOME", "HARNESS_PROVIDER", "HARNESS_EMBEDDED", "OLLAMA_BASE_URL"):
+        assert name in text
+
+
+@pytest.mark.parametrize("command", ["batch", "trust"])
+def test_a_command_with_its_own_command_line_parses_it(command: str) -> None:
+    done = _harness(command, "--help")
+    assert done.returncode == 0
+    assert done.stdout.startswith(f"usage: harness {command}")
