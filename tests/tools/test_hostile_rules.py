@@ -284,6 +284,22 @@ def test_code_hidden_in_a_string_asks_even_in_auto_mode(tmp_path: Path, command:
 @pytest.mark.parametrize(
     "command",
     [
+        "echo " + "$(" * 2000 + "rm -f v" + ")" * 2000,
+        "(" * 3000 + "rm -f v" + ")" * 3000,
+        "echo $((" + "(" * 3000 + "1" + ")" * 3000 + "))",
+    ],
+    ids=["substitutions", "subshells", "arithmetic"],
+)
+def test_nesting_too_deep_to_follow_asks_and_never_crashes(tmp_path: Path, command: str) -> None:
+    p = perms(tmp_path, allow=["run_cmd"], deny=["run_cmd(rm *)"], mode="auto")
+    assert p.decide("run_cmd", run(command)).action in ("ask", "deny")
+    p.set_mode("plan")
+    assert p.decide("run_cmd", run(command)).action in ("off", "deny")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
         "for i in 1 2 3; do echo $((i * 2)); done",
         "i=0; i=$((i + 1)); echo $i",
         "echo $((1 + 2)) ${#a[@]} ${HOME:-x}",

@@ -274,6 +274,9 @@ _READERS["find"] = frozenset(
     {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
 )
 _SAFE_TARGETS = frozenset({"/dev/null"})
+# Deeper than this the tree is not followed (and the command is uncertain): Python's
+# own stack must not be what ends the walk.
+_MAX_NESTING = 150
 # Where a backslash-newline is not a line continuation.
 _LITERAL_SPANS = frozenset({"raw_string", "comment", "heredoc_body", "ansi_c_string"})
 
@@ -335,6 +338,12 @@ def _parse(command: str) -> Any:
 
 def _text(node: Any) -> str:
     return bytes(node.text).decode("utf-8", "replace")
+
+
+def _short(node: Any, width: int = 40) -> str:
+    """A node's text for a message, cut to *width* characters."""
+    text = _text(node)
+    return repr(text if len(text) <= width else text[:width] + "…")
 
 
 def _joined(command: str) -> str:
@@ -512,7 +521,10 @@ class _Walker:
             self.walk(_parse(source))  # both readings: deny rules see more, never less
         self.depth -= 1
 
-    def walk(self, node: Any) -> None:
+    def walk(self, node: Any, level: int = 0) -> None:
+        if level > _MAX_NESTING:
+            self.uncertain.append("commands nested too deep to follow")
+            return
         kind = node.type
         if kind == "ERROR" or node.is_missing:
             self.uncertain.append("the command does not parse as bash")
@@ -542,7 +554,7 @@ class _Walker:
         elif kind == "file_redirect":
             self.redirect(node)
         for child in node.children:
-            self.walk(child)
+            self.walk(child, level + 1)
 
     def redirect(self, node: Any) -> None:
         ops = [c.type for c in node.children if not c.is_named]
@@ -716,7 +728,7 @@ class _Walker:
         if not words:
             return
         if words[0] is None:
-            self.uncertain.append(f"the command name {_text(nodes[0])!r} is computed")
+            self.uncertain.append(f"the command name {_short(nodes[0])} is computed")
             return
         self.run(words, nodes)
 
@@ -724,7 +736,7 @@ class _Walker:
         literal = [w if w is not None else _text(n) for w, n in zip(words, nodes, strict=True)]
         name = literal[0]
         if name != "[" and _is_pattern(nodes[0]):
-            self.uncertain.append(f"the command name {_text(nodes[0])!r} is a pattern")
+            self.uncertain.append(f"the command name {_short(nodes[0])} is a pattern")
             return
         base = posixpath.basename(name) or name
         self.commands.append(" ".join(literal))
