@@ -168,7 +168,11 @@ Entry = tuple[str, str, str, str]
 
 
 def _settings(env: Mapping[str, str], cwd: str) -> list[Entry]:
-    """Every setting git reads with *env*, includes followed (reading config runs nothing)."""
+    """Every setting git reads with *env*, includes followed (reading config runs nothing).
+
+    Raises:
+        GitRefused: git could not read them all (a malformed file).
+    """
     proc = subprocess.run(
         ["git", "config", "--list", "--includes", "--show-scope", "--show-origin", "-z"],
         cwd=cwd,
@@ -177,6 +181,10 @@ def _settings(env: Mapping[str, str], cwd: str) -> list[Entry]:
         check=False,
         stdin=subprocess.DEVNULL,
     )
+    if proc.returncode != 0:
+        # what git cannot list may still name a driver: nothing runs on it
+        words = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitRefused(f"git cannot read the repository's config: {words[-1] if words else ''}")
     fields = proc.stdout.decode("utf-8", "surrogateescape").split("\0")
     out: list[Entry] = []
     for i in range(0, len(fields) - 2, 3):
@@ -251,7 +259,8 @@ def run_git(
         The finished process; a non-zero exit is the caller's to judge.
 
     Raises:
-        GitRefused: the repository's work tree is not *workdir*.
+        GitRefused: the repository's work tree is not *workdir*, or git cannot read
+            its config.
         OSError: git could not be started.
     """
     full = git_env(os.environ if environ is None else environ, env or {})

@@ -298,3 +298,13 @@ def test_a_submodule_config_runs_nothing(tmp_path: Path, repo: Path, call: Call)
     # The attack is real (checked last: plain git refreshes the submodule's index).
     subprocess.run(["git", "status"], cwd=repo, capture_output=True, check=False)
     assert marker.exists(), "the attack itself does not work"
+
+
+def test_a_config_git_cannot_read_is_refused_with_its_words(repo: Path, call: Call) -> None:
+    with open(repo / ".git" / "config", "a") as f:
+        f.write("[core\n")
+    status = call("git_status")
+    assert not status.ok
+    assert "cannot read the repository's config" in status.output
+    assert "bad config line" in status.output
+    assert call("write_file", path="new.txt", content="x\n").ok  # the edit goes on
