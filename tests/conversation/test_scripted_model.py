@@ -42,7 +42,7 @@ def test_streams_text_and_tool_calls_and_records() -> None:
         assert model.requests[0]["messages"][0]["content"] == "hi"
         # an exhausted script is a clear error, not a hang
         resp = client.post("/chat/completions", json=body)
-        assert resp.status_code == 500
+        assert resp.status_code == 400
         assert "no more replies" in resp.text
 
 

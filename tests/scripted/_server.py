@@ -7,8 +7,10 @@ can check exactly what was sent. ``GET /v1/models`` lists :attr:`ScriptedModel.m
 
 A script entry is a :class:`Reply`, or a callable that takes the request body
 (a dict) and returns one, for replies that depend on what was asked. When the
-script runs out, the server answers 500 with a message saying so, which fails the
-test that under-scripted it instead of hanging it.
+script runs out, the server answers 400 with a message saying so, which fails the
+test that under-scripted it instead of hanging it. (Not a 5xx: harness retries those
+with backoff, and a request past the script, most often the session's title asked after
+the last reply, would then wait out seconds of backoff before it failed.)
 
 Given an ``embedder`` (text -> vector), it also answers ``POST /v1/embeddings`` in
 OpenAI's format (``{"data": [{"index", "embedding"}]}``), recording each request in
@@ -228,7 +230,7 @@ class _Handler(BaseHTTPRequestHandler):
         entry, n = self.server.owner._next(body, {k.lower(): v for k, v in self.headers.items()})
         if entry is None:
             self._send_json(
-                500, {"error": {"message": "scripted model: the script has no more replies"}}
+                400, {"error": {"message": "scripted model: the script has no more replies"}}
             )
             return
         if entry.status != 200:
