@@ -89,15 +89,25 @@ class Term:
         self.child.send(text)
         self.child.send("\r")
 
-    def close(self) -> None:
+    def close(self, timeout: float = 10) -> None:
+        """Leave harness the way a user does (Ctrl+C, then Ctrl+D at the prompt), so it
+        shuts its workers down itself; killed only if it has not exited in *timeout*."""
         if self.child.isalive():
             self.child.sendcontrol("c")  # cancels a run, or clears the line
-            time.sleep(0.3)
-            self.child.sendcontrol("d")
-            try:
-                self.child.expect(pexpect.EOF, timeout=5)
-            except pexpect.TIMEOUT:
-                self.child.terminate(force=True)
+            # A Ctrl+D that arrives while the cancelled run is still winding down is
+            # dropped (keys typed during a run are not the prompt's), so it is sent again
+            # until harness exits. Ctrl+C is not: once the prompt has left raw mode it
+            # would be a SIGINT in the middle of the shutdown.
+            deadline = time.monotonic() + timeout
+            while True:
+                self.child.sendcontrol("d")
+                try:
+                    self.child.expect(pexpect.EOF, timeout=0.5)
+                    break
+                except pexpect.TIMEOUT:
+                    if time.monotonic() >= deadline:
+                        self.child.terminate(force=True)
+                        break
         self.child.close()
 
 
