@@ -227,6 +227,10 @@ SEEN_THROUGH = [
     "unset 'a[$(rm -f v)]'",
     "test -v 'a[$(rm -f v)]'",
     "declare -n r='a[$(rm -f v)]'; echo $r",
+    "tar -xf a.tar --to-command='rm -f v'",  # options whose value is a command line
+    "tar -cf a.tar --checkpoint-action=exec='rm -f v' src",
+    "rsync -e 'rm -f v' a b",
+    "man -P 'rm -f v' ls",
 ]
 
 
@@ -270,6 +274,11 @@ UNCERTAIN = [
     "sed 's/^/rm -f v/e' f",
     "git -c alias.x='!rm -f v' x",
     "git -c core.pager='rm -f v' log",
+    "vim +'!rm -f v' x",
+    "gdb -batch -ex 'shell rm -f v'",
+    "ln -s /bin/rm ls2; ./ls2 -f v",  # a file the line makes, then runs
+    "cp /bin/rm x && PATH=.:$PATH x -f v",
+    "echo 'rm -f v' > s.sh; chmod +x s.sh; ./s.sh",
 ]
 
 
@@ -310,6 +319,9 @@ def test_nesting_too_deep_to_follow_asks_and_never_crashes(tmp_path: Path, comma
         "git -c user.name=x commit -m msg",
         "grep -rn 'a{1,2}' .",
         "test -f x",
+        "./configure && make",
+        'python3 script.py -c "$x"',
+        "tar -czf a.tgz src",
     ],
 )
 def test_ordinary_commands_stay_certain(tmp_path: Path, command: str) -> None:

@@ -124,6 +124,32 @@ _INLINE_CODE: dict[str, frozenset[str]] = {
     "lua": frozenset({"-e"}),
     "osascript": frozenset({"-e"}),
 }
+_EDITORS = frozenset({"vi", "vim", "nvim", "ex", "view", "gvim", "vimdiff"})
+for _editor in _EDITORS:
+    _INLINE_CODE[_editor] = frozenset({"-c", "--cmd", "-S"})
+_INLINE_CODE["emacs"] = frozenset({"--eval", "-l", "--load", "-f", "--funcall"})
+_INLINE_CODE["gdb"] = frozenset({"-ex", "--eval-command", "-x", "--command"})
+# Options whose value is a command line the program runs: it is parsed like one.
+_RUNS_OPTION: dict[str, frozenset[str]] = {
+    "tar": frozenset(
+        {
+            "--to-command",
+            "--use-compress-program",
+            "-I",
+            "--info-script",
+            "--new-volume-script",
+            "-F",
+            "--rsh-command",
+            "--rmt-command",
+            "--checkpoint-action",
+        }
+    ),
+    "rsync": frozenset({"-e", "--rsh", "--rsync-path"}),
+    "sort": frozenset({"--compress-program"}),
+    "rg": frozenset({"--pre"}),
+    "man": frozenset({"-P", "--pager", "-p", "--preprocessor"}),
+    "zip": frozenset({"-TT", "--unzip-command"}),
+}
 _PYTHON = re.compile(r"^(python|pypy)[0-9.]*$")
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
 _AWK_RUNS = re.compile(r"system\s*\(|\||\bgetline\b")
@@ -132,6 +158,11 @@ _SED_RUNS = re.compile(r"(^|[;{}\n0-9$/,!])\s*e(\s|;|$)|s(.).*?(?<!\\)\3.*?(?<!\
 _GIT_SAFE_KEYS = re.compile(
     r"^(user\.(name|email)|color\.[\w.]+|core\.quotepath|advice\.[\w.]+|init\.defaultbranch"
     r"|log\.\w+|format\.pretty|column\.ui|safe\.directory|commit\.gpgsign|tag\.gpgsign)$"
+)
+_SYSTEM_DIRS = ("/usr/", "/bin/", "/sbin/", "/opt/", "/snap/", "/nix/")
+# Programs that make files another command on the line could then run.
+_CREATORS = frozenset(
+    {"ln", "cp", "mv", "install", "tee", "chmod", "curl", "wget", "dd", "rsync", "tar", "unzip"}
 )
 # Variables through which bash (or the dynamic loader) runs code from elsewhere.
 _CODE_VARS = frozenset(
@@ -473,6 +504,25 @@ def _words(cmd: Any) -> tuple[list[str | None], list[Any]]:
     return words, nodes
 
 
+def _long_or_short(words: list[str | None], options: frozenset[str]) -> list[str | None]:
+    """The values given to *options* (``--opt=V``, ``--opt V``, ``--op=V`` abbreviated,
+    ``-XV``, ``-X V``) in a word list that starts with the command's name."""
+    out: list[str | None] = []
+    for i, w in enumerate(words[1:], 1):
+        if w is None:
+            continue
+        key, eq, value = w.partition("=")
+        if key.startswith("--") and len(key) > 2:
+            if any(o.startswith(key) for o in options if o.startswith("--")):
+                out.append(value if eq else (words[i + 1] if i + 1 < len(words) else None))
+        else:
+            for o in options:
+                if not o.startswith("--") and w.startswith(o):
+                    rest = w[len(o) :]
+                    out.append(rest if rest else (words[i + 1] if i + 1 < len(words) else None))
+    return out
+
+
 def _option_value(words: list[str | None], letters: str) -> list[str | None]:
     """The values given to the short options *letters* (``-C cb``, ``-Ccb``, ``-tC cb``),
     in a word list that starts with the command's name."""
@@ -507,6 +557,10 @@ class _Walker:
         # this line sets to something other than a number
         self.evaluated: set[str] = set()
         self.untrusted: set[str] = set()
+        # programs run by a path outside the system's folders (or through a PATH set on
+        # the line), and whether the line makes files (a link to rm named ./ls ...)
+        self.runs_local: list[str] = []
+        self.creates = False
 
     # ------------------------------------------------------------------ the tree
 
@@ -622,6 +676,8 @@ class _Walker:
 
     def check_variable(self, name: str, value: str | None, empty: bool = False) -> None:
         """An assignment of *value* (``None``: computed) to *name*, anywhere on the line."""
+        if name == "PATH" and not empty:
+            self.runs_local.append("PATH=")
         if name in _CODE_VARS or name.startswith("BASH_FUNC_"):
             if not empty:
                 self.uncertain.append(f"{name}= makes bash run code the command line does not show")
@@ -739,6 +795,10 @@ class _Walker:
             self.uncertain.append(f"the command name {_short(nodes[0])} is a pattern")
             return
         base = posixpath.basename(name) or name
+        if "/" in name and not name.startswith(_SYSTEM_DIRS):
+            self.runs_local.append(name)
+        if base in _CREATORS:
+            self.creates = True
         self.commands.append(" ".join(literal))
         if base != name:
             self.commands.append(" ".join([base, *literal[1:]]))
@@ -931,17 +991,30 @@ class _Walker:
                 return
 
     def interpreter(self, base: str, words: list[str | None]) -> None:
+        """An interpreter's or editor's code given as text (``python -c``, ``vim -c``,
+        ``vim +cmd``), up to the script it runs; and the options of other programs that
+        take a command line (``tar --to-command``, ``rsync -e``, ``man -P``)."""
+        runs = _RUNS_OPTION.get(base)
+        if runs is not None:
+            for value in _long_or_short(words, runs):
+                if value is None:
+                    self.uncertain.append(f"{base} is given a computed command to run")
+                else:
+                    self.walk_source(value.removeprefix("exec="))
+            return
         flags = _INLINE_CODE.get("python" if _PYTHON.match(base) else base)
         if flags is None:
             return
+        editor = base in _EDITORS
         for w in words[1:]:
-            if (
-                w is None
-                or w.split("=", 1)[0] in flags
-                or any(len(f) == 2 and w.startswith(f) and not w.startswith("--") for f in flags)
-            ):
+            if w is None:
+                continue
+            short = any(len(f) == 2 and w.startswith(f) and not w.startswith("--") for f in flags)
+            if w.split("=", 1)[0] in flags or short or (editor and w.startswith("+")):
                 self.uncertain.append(f"{base} runs code given as text")
                 return
+            if not w.startswith("-") and not editor:
+                return  # the script; what follows are its arguments
 
 
 def analyse(command: str) -> Analysis:
@@ -949,6 +1022,11 @@ def analyse(command: str) -> Analysis:
     walker = _Walker()
     walker.walk_source(command)
     uncertain = list(walker.uncertain)
+    if walker.runs_local and (walker.creates or walker.writes):
+        uncertain.append(
+            f"{walker.runs_local[0]!r} may run a file this same command line makes "
+            "(a link to another program, a script)"
+        )
     risky = walker.evaluated & (walker.untrusted | {_OUTPUT, "$1"})
     if walker.evaluated and _OUTPUT in walker.untrusted:
         risky.add(_OUTPUT)
