@@ -2,7 +2,9 @@
 
 A run ends when the model answers with no tool call (and the verify command, if
 any, passes), a terminating tool succeeds, a call is denied by the user, the turn
-limit is reached, the model fails, or the run is cancelled. Whatever happens the
+limit is reached, the model fails, or the run is cancelled. An answer that claims
+what no call did, or announces an action and stops, ends the run as not done (see
+:mod:`._endings`). Whatever happens the
 last event is ``result`` and the history stays well-formed, so the next run (or a
 resume from the log) goes on from a valid state. A failing worker never raises
 out of :meth:`Conversation.run`: it becomes a tool result or an ``error`` event.
@@ -32,6 +34,7 @@ from harness.conversation._compact import (
 )
 from harness.conversation._config import LoopConfig
 from harness.conversation._deepthink import run_stages
+from harness.conversation._endings import Ending, honest_ending
 from harness.conversation._history import apply_compaction
 from harness.conversation._ports import (
     Approver,
@@ -137,6 +140,9 @@ class Conversation:
         self.recall: Recall | None = None
         #: the estimated tokens of the last request sent
         self.last_request_tokens = 0
+        # the tools whose calls succeeded in the current run: what a last reply's claims
+        # are checked against (see _endings)
+        self._succeeded: list[str] = []
 
     # --- events -----------------------------------------------------------------------
 
@@ -160,6 +166,8 @@ class Conversation:
 
     def emit(self, event: ev.ConversationEvent) -> None:
         """Hand *event* to every listener (the session log is one)."""
+        if isinstance(event, ev.ToolCallFinished) and event.ok:
+            self._succeeded.append(event.name)
         for listener in list(self._listeners):
             listener(event)
 
@@ -251,6 +259,7 @@ class Conversation:
         started = time.monotonic()
         self.final_text = ""
         self._turns = 0
+        self._succeeded = []
         reason = "error"
         self.usage_total = {"prompt_tokens": 0, "completion_tokens": 0}
         self._scope = trio.CancelScope()
@@ -348,6 +357,11 @@ class Conversation:
                             "verify",
                         )
                         continue
+                ending = self._honest_ending(reply.text)
+                if ending is not None:
+                    self._error(ending.reason, ending.message, fatal=True)
+                    self._turn_finished(turn, ending.reason)
+                    return ending.reason
                 self._turn_finished(turn, "done")
                 return "done"
             outcome = await runner.run(reply.calls, notes=reply.repaired)
@@ -355,6 +369,11 @@ class Conversation:
                 self._turn_finished(turn, outcome.stop)
                 return outcome.stop
             self._turn_finished(turn, "tool_calls")
+
+    def _honest_ending(self, text: str) -> Ending | None:
+        # a stage of deepthink may end on a plan ("I will edit calc.py"): only claims count
+        kinds = [self.table.get(n).kind if n in self.table else "other" for n in self._succeeded]
+        return honest_ending(text, kinds, announcements=not self.config.deepthink)
 
     def _turn_finished(self, turn: int, reason: str) -> None:
         self.emit(ev.TurnFinished(session_id=self.session_id, turn=turn, reason=reason))
