@@ -17,7 +17,10 @@ covered only by a rule that is that exact text, and so is one whose every part t
 grammar cannot see (``eval``, ``xargs``, a script run by ``sh``, wrappers). On top of
 that an allow rule never covers a command using an operator it does not contain itself
 (:data:`SHELL_OPERATORS`). Deny rules look at every simple command anywhere in the
-tree (:func:`deny_matches`).
+tree (:func:`deny_matches`), payloads written on the line included (``trap 'rm x'
+EXIT``, ``mapfile -C``, ``bash -c -- 'rm x'``, what a wrapper runs, ``tar
+--to-command``); what the grammar cannot see at all is uncertain
+(:attr:`._bash.Analysis.uncertain`) and never allowed by a pattern.
 
 Files are ``{"allow": [...], "deny": [...]}``; a rule with an empty pattern
 (``run_cmd()``) or a file that does not parse becomes a :class:`RuleProblem`
@@ -342,7 +345,8 @@ def append_rule(path: Path, key: str, rule: Rule) -> None:
 def deny_matches(rule: Rule, name: str, value: str | None, shell: bool) -> bool:
     """A deny rule covers the whole call, or (for shell tools) any simple command
     anywhere in it: subshells, groups, loops, conditionals, substitutions, ``sh -c``
-    strings, and the command a wrapper runs (``xargs rm``, ``/bin/rm``)."""
+    strings, ``trap`` and ``mapfile -C`` payloads, and the command a wrapper runs
+    (``xargs rm``, ``/bin/rm``, ``script -c 'rm x'``), line continuations taken out."""
     if rule.matches(name, value):
         return True
     if shell and value is not None and rule.pattern is not None and rule.matches_tool(name):
