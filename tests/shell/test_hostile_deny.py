@@ -53,6 +53,9 @@ DELETERS = [
     "unshare rm -f v",
     "setpriv rm -f v",
     "x='a[$''(rm -f v)]'; echo $((x))",
+    "BASH_CMDS[ls]=/bin/rm; ls -f v",
+    "read BASH_ENV <<< /dev/stdin; export BASH_ENV; bash -c true <<< 'rm -f v'",
+    "ln -s /bin/rm ls2; ./ls2 -f v",
 ]
 
 

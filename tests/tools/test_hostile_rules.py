@@ -279,6 +279,12 @@ UNCERTAIN = [
     "ln -s /bin/rm ls2; ./ls2 -f v",  # a file the line makes, then runs
     "cp /bin/rm x && PATH=.:$PATH x -f v",
     "echo 'rm -f v' > s.sh; chmod +x s.sh; ./s.sh",
+    "read BASH_ENV <<< /dev/stdin; export BASH_ENV; bash -c true",
+    "printf -v PS4 %s '$(rm -f v)'; set -x; true",
+    "declare -n r=BASH_ENV; r=/dev/stdin; bash -c true",
+    "BASH_CMDS[ls]=/bin/rm; ls -f v",
+    "shopt -s expand_aliases\nBASH_ALIASES[ls]=rm\nls -f v",
+    "python3 -Sc 'import os; os.remove(\"v\")'",
 ]
 
 
@@ -446,6 +452,8 @@ def test_a_deny_rule_sees_the_cwd(tmp_path: Path) -> None:
         "sort --compress-program=sh x",
         "sort --compress-prog=sh x",
         "sort --out=PWN x",
+        "sort -T . x",
+        "PATH=.; ls",
         "rg --pre=sh x",
         "declare -i x=1",
         "declare -a x=(1)",

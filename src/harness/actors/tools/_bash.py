@@ -181,6 +181,8 @@ _CODE_VARS = frozenset(
         "LD_PRELOAD",
         "LD_AUDIT",
         "LD_LIBRARY_PATH",
+        "BASH_CMDS",  # BASH_CMDS[ls]=/bin/rm is hash -p
+        "BASH_ALIASES",  # BASH_ALIASES[ls]=rm is alias
     }
 )
 # Variables programs run as a command line: their literal value is parsed like one.
@@ -299,7 +301,9 @@ _READERS: dict[str, frozenset[str]] = {
 _READERS["printf"] = frozenset({"-v"})
 _READERS["test"] = frozenset({"-v", "-R"})
 _READERS["["] = frozenset({"-v", "-R"})
-_READERS["sort"] = frozenset({"-o", "--output", "--compress-program"})
+_READERS["sort"] = frozenset(
+    {"-o", "--output", "--compress-program", "-T", "--temporary-directory"}
+)
 _READERS["rg"] = frozenset({"--pre"})
 _READERS["find"] = frozenset(
     {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
@@ -678,6 +682,7 @@ class _Walker:
         """An assignment of *value* (``None``: computed) to *name*, anywhere on the line."""
         if name == "PATH" and not empty:
             self.runs_local.append("PATH=")
+            self.evaluates.append("PATH= may make a name run a program from the workspace")
         if name in _CODE_VARS or name.startswith("BASH_FUNC_"):
             if not empty:
                 self.uncertain.append(f"{name}= makes bash run code the command line does not show")
@@ -771,6 +776,9 @@ class _Walker:
                 self.evaluates.append(f"{keyword} sets an array")
             if ("i" in options or "n" in options) and value is not None:
                 self.test_operand(value, f"{keyword} -{options}")
+            if "n" in options and value is not None:
+                # a nameref: what is assigned through it lands in the variable it names
+                self.names_text(_unquote(value) or _OUTPUT, f"{keyword} -n")
 
     # ------------------------------------------------------------- one command
 
@@ -860,9 +868,10 @@ class _Walker:
                 self.untrusted.add(w.lstrip("-")[1:] or "_")
 
     def names_text(self, text: str, where: str) -> None:
+        """*text* names a variable a builtin sets to text nobody can see here."""
         base = text.split("[", 1)[0]
         self.untrusted.add(base)
-        self.check_variable(base, None, True)
+        self.check_variable(base, None)
         if "[" in text:
             self.evaluate_literal(text, where)
 
@@ -1009,7 +1018,12 @@ class _Walker:
         for w in words[1:]:
             if w is None:
                 continue
-            short = any(len(f) == 2 and w.startswith(f) and not w.startswith("--") for f in flags)
+            # a short flag may sit in a cluster: `python -Sc CODE`, `perl -ne CODE`
+            short = (
+                w.startswith("-")
+                and not w.startswith("--")
+                and any(len(f) == 2 and f[1] in w[1:] for f in flags)
+            )
             if w.split("=", 1)[0] in flags or short or (editor and w.startswith("+")):
                 self.uncertain.append(f"{base} runs code given as text")
                 return
