@@ -163,11 +163,11 @@ def _linked_worktree(git_dir: str, work: str) -> bool:
     return os.path.realpath(back) == os.path.join(work, ".git")
 
 
-Entry = tuple[str, str, str, str]
+_Entry = tuple[str, str, str, str]
 """One setting git reads: scope, origin, key, value."""
 
 
-def _settings(env: Mapping[str, str], cwd: str) -> list[Entry]:
+def _settings(env: Mapping[str, str], cwd: str) -> list[_Entry]:
     """Every setting git reads with *env*, includes followed (reading config runs nothing).
 
     Raises:
@@ -186,14 +186,14 @@ def _settings(env: Mapping[str, str], cwd: str) -> list[Entry]:
         words = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         raise GitRefused(f"git cannot read the repository's config: {words[-1] if words else ''}")
     fields = proc.stdout.decode("utf-8", "surrogateescape").split("\0")
-    out: list[Entry] = []
+    out: list[_Entry] = []
     for i in range(0, len(fields) - 2, 3):
         key, _, value = fields[i + 2].partition("\n")
         out.append((fields[i], fields[i + 1], key, value))
     return out
 
 
-def _check_work_tree(settings: Iterable[Entry], work: str, git_dir: str) -> None:
+def _check_work_tree(settings: Iterable[_Entry], work: str, git_dir: str) -> None:
     """Refuse a repository whose work tree git would take to be elsewhere."""
     outside = not _inside(git_dir, work) and not _linked_worktree(git_dir, work)
     for scope, _origin, key, value in settings:
@@ -209,7 +209,7 @@ def _check_work_tree(settings: Iterable[Entry], work: str, git_dir: str) -> None
         raise GitRefused(f"{work}/.git points to a repository outside it ({git_dir})")
 
 
-def _driver_overrides(settings: Iterable[Entry], work: str, git_dir: str) -> list[tuple[str, str]]:
+def _driver_overrides(settings: Iterable[_Entry], work: str, git_dir: str) -> list[tuple[str, str]]:
     """An empty value for every driver the settings name, but the user's own."""
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
