@@ -99,6 +99,8 @@ def _mcp_lines(data: Any) -> list[str]:
             extra.append("trust: every tool runs without asking")
         if entry.get("autoApprove"):
             extra.append(f"autoApprove {_show(entry['autoApprove'])}")
+        if entry.get("readOnly"):
+            extra.append("readOnly: its tools count as only reading")
         if entry.get("disabled") is True:
             extra.append("disabled")
         more = f" ({'; '.join(extra)})" if extra else ""
