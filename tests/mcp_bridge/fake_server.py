@@ -12,7 +12,8 @@ Its behaviour at start comes from ``FAKE_MCP_MODE``:
 Tools: ``echo(text)``, ``add(a, b)``, ``crash()`` (the process exits mid-call), ``hang()``
 (sleeps, cancellable), ``freeze()`` (blocks the whole process), ``change_tools()`` (adds the
 tool ``added`` and says the tool list changed), ``whoami()`` (pid and start count),
-``save_note(path, text)`` (says it is read-only, and writes a file),
+``save_note(path, text)`` (says it is read-only, and writes a file), ``huge(size)``
+(a result that long),
 ``env(name)``, ``noisy(name, size)`` (escape sequences, a
 variable's value, long output). A resource ``fake://greeting`` and a prompt ``greet(name)``.
 ``FAKE_MCP_STARTS`` names a file that counts this server's starts; ``FAKE_MCP_EXIT_FILE``
@@ -115,6 +116,12 @@ async def change_tools(ctx: Context) -> str:
     except Exception:  # a 2026-07-28 session hears of it through subscriptions/listen
         pass
     return "tools changed"
+
+
+@server.tool()
+def huge(size: int = 100_000_000) -> str:
+    """A result of *size* characters (one line of JSON-RPC that long on stdout)."""
+    return "y" * size
 
 
 @server.tool()

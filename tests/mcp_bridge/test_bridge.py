@@ -28,6 +28,8 @@ from tests.mcp_bridge.conftest import fake_config
 
 pytestmark = pytest.mark.slow
 
+PROBE_TIMEOUT = 5.0  # the bridge's: how long a probe after a timed-out call waits
+
 
 def ready(status: Any) -> bool:
     return bool(status.state == "ready")
@@ -120,6 +122,40 @@ async def test_a_frozen_server_is_restarted_after_a_timeout(
     after = await call(handle, "whoami")
     assert after.ok
     assert after.output != before.output
+
+
+async def test_a_call_after_a_timeout_waits_for_the_probe_and_goes_through(
+    start_bridge: Callable[..., Any],
+) -> None:
+    # A call sent while the connection is in doubt (a call timed out; the probe has not
+    # answered) and that times out while that connection is torn down must not start its
+    # own probe on the closing connection ("Nursery is closed to new arrivals").
+    handle, watch = await start_bridge(fake_config(timeout=1.0))
+    await watch.wait_for(ready)
+    before = await call(handle, "whoami")
+    first = await call(handle, "freeze")
+    assert "did not finish freeze within 1 s" in first.output
+    await trio.sleep(PROBE_TIMEOUT - 0.5)  # the probe is about to give up
+    with trio.fail_after(60):
+        after = await call(handle, "whoami")
+        again = await call(handle, "echo", text="still here")
+    assert after.ok, after.output
+    assert after.output != before.output  # a new server process
+    assert again.output == "echo: still here"
+
+
+async def test_a_huge_result_cut_off_by_the_timeout_leaves_the_bridge_working(
+    start_bridge: Callable[..., Any],
+) -> None:
+    handle, watch = await start_bridge(fake_config(timeout=0.5))
+    await watch.wait_for(ready)
+    out = await call(handle, "huge", size=40_000_000)
+    assert not out.ok
+    assert "did not finish huge within 0.5 s" in out.output
+    with trio.fail_after(60):
+        for _ in range(3):
+            after = await call(handle, "echo", text="next")
+            assert after.output == "echo: next"
 
 
 async def test_garbage_on_stdout_is_noted_and_the_server_works(

@@ -8,7 +8,9 @@ reconnects with backoff; a server that keeps dying after it was up (more than
 :meth:`Bridge.restart`; a server that never came up is retried in the background.
 
 Calls are bounded by the server's ``timeout``: the SDK cancels the request; a server that
-then does not answer a listing within :data:`PROBE_TIMEOUT` is restarted.
+then does not answer a listing within :data:`PROBE_TIMEOUT` is restarted. Until that
+probe has answered, the connection is in doubt: a call waits for it (and for the restart
+it may bring) rather than be sent down a connection that may be stuck, or closing.
 
 This module imports the SDK (pydantic, httpx2, starlette): only bridge processes load it.
 """
@@ -179,6 +181,7 @@ class Bridge:
         self._broken_why = ""
         self._restart_now = trio.Event()
         self._conn: trio.Nursery | None = None
+        self._probing: trio.Event | None = None  # set when the in-doubt probe is done
         self._errlog: Any = None
         log = logging.getLogger("mcp")
         log.addHandler(_SdkLog(self.tail))
@@ -317,6 +320,7 @@ class Bridge:
         cfg = self.config
         self._broken = trio.Event()
         self._broken_why = ""
+        self._probing = None
         gone = "exited" if cfg.transport == "stdio" else "closed the connection"
 
         def on_end() -> None:
@@ -351,7 +355,10 @@ class Bridge:
                     if client.protocol_version in MODERN_PROTOCOL_VERSIONS:
                         conn.start_soon(self._listen, client)
                     await self._broken.wait()
+                    # nothing may start on a connection being torn down (a call that
+                    # times out meanwhile, a list change): its nursery closes first
                     self._client = None
+                    self._conn = None
                     self._set("restarting", error=self._broken_why)
                     conn.cancel_scope.cancel()
             except Exception as exc:
@@ -395,7 +402,17 @@ class Bridge:
         if isinstance(message, types.ToolListChangedNotification):
             client, conn = self._client, self._conn
             if client is not None and conn is not None:
-                conn.start_soon(self._refresh, client)
+                self._start(conn, self._refresh, client)
+
+    @staticmethod
+    def _start(conn: trio.Nursery, fn: Callable[..., Awaitable[None]], *args: Any) -> bool:
+        """Start *fn* beside the connection; ``False`` when it is already closing (its
+        end restarts the server, which makes the task moot)."""
+        try:
+            conn.start_soon(fn, *args)
+        except RuntimeError:  # "Nursery is closed to new arrivals"
+            return False
+        return True
 
     async def _refresh(self, client: Client) -> None:
         try:
@@ -418,8 +435,16 @@ class Bridge:
         # a restart takes a teardown (up to ~5 s for a stdio server) and a start-up
         with trio.move_on_after(cfg.startup_timeout + 5.0):
             while True:
+                probing = self._probing
+                if probing is not None:
+                    await probing.wait()  # the connection is in doubt until it answers
+                    continue
                 if self.state == "ready" and self._client is not None:
-                    return self._client
+                    if not self._broken.is_set():
+                        return self._client
+                    # broken, not yet torn down: wait for the restart
+                    await self.changed()
+                    continue
                 if self.state in ("failed", "down"):
                     break
                 await self.changed()
@@ -459,22 +484,38 @@ class Bridge:
                 "restarted. You may retry the call."
             )
         assert scope.cancelled_caught
-        if self._conn is not None:
-            self._conn.start_soon(self._probe, client, generation)
+        self._start_probe(client, generation)
         return (
             f"{self._label()} did not finish {what} within {timeout:g} s; the call was cancelled."
         )
 
-    async def _probe(self, client: Client, generation: int) -> None:
-        """After a timed-out call: restart a server that no longer answers."""
-        try:
-            with trio.fail_after(PROBE_TIMEOUT):
-                await client.list_tools()
+    def _start_probe(self, client: Client, generation: int) -> None:
+        """After a timed-out call: probe the connection it used, once at a time."""
+        conn = self._conn
+        if conn is None or self._client is not client or self.generation != generation:
+            return  # that connection is already gone
+        if self._probing is not None:
             return
-        except Exception as exc:
-            reason = _describe(exc) if not isinstance(exc, trio.TooSlowError) else "no answer"
-        if self.generation == generation:
-            self._break(f"stopped answering after a call timed out ({reason})")
+        done = self._probing = trio.Event()
+        if not self._start(conn, self._probe, client, generation, done):
+            self._probing = None
+            done.set()
+
+    async def _probe(self, client: Client, generation: int, done: trio.Event) -> None:
+        """Restart a server that no longer answers a listing; then the doubt is over."""
+        try:
+            try:
+                with trio.fail_after(PROBE_TIMEOUT):
+                    await client.list_tools()
+                return
+            except Exception as exc:
+                reason = _describe(exc) if not isinstance(exc, trio.TooSlowError) else "no answer"
+            if self.generation == generation:
+                self._break(f"stopped answering after a call timed out ({reason})")
+        finally:
+            if self._probing is done:
+                self._probing = None
+            done.set()
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
         """Call tool *name*; every failure is a tool error naming the server."""
