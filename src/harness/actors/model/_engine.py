@@ -6,6 +6,11 @@ before the first event (honouring ``Retry-After``), and fails over to the next m
 "not found", "overloaded" or a rate limit. Everything it emits is a
 :data:`~harness.messages.model.ModelEvent`; every failure ends as one
 :class:`~harness.messages.model.ModelError`, with no key in it.
+
+A reply is capped like a tool's output: past :data:`DEFAULT_MAX_REPLY_CHARS` characters
+of text and thinking (``HARNESS_MODEL_MAX_REPLY_CHARS``) the provider's stream is closed,
+the reply ends with a note that says it was cut, and it finishes as ``length``. A model
+that streams without end costs that many characters, not the machine's memory.
 """
 
 from __future__ import annotations
@@ -55,10 +60,21 @@ from harness.messages.model import (
     Usage,
 )
 
-__all__ = ["Emit", "ModelEngine", "RetryPolicy", "timeouts_from_env"]
+__all__ = [
+    "DEFAULT_MAX_REPLY_CHARS",
+    "Emit",
+    "ModelEngine",
+    "RetryPolicy",
+    "max_reply_chars_from_env",
+    "timeouts_from_env",
+]
 
 Emit = Callable[[ModelEvent], Awaitable[None]]
 _ids = itertools.count(1)
+
+#: Characters of one reply's text and thinking past which its stream is cut (about
+#: 100,000 tokens: far beyond any answer worth reading, far below a runaway stream).
+DEFAULT_MAX_REPLY_CHARS = 400_000
 
 
 @attrs.frozen
@@ -104,6 +120,24 @@ def timeouts_from_env(env: Mapping[str, str]) -> Timeouts:
     )
 
 
+def max_reply_chars_from_env(env: Mapping[str, str]) -> int:
+    """The reply cap: ``HARNESS_MODEL_MAX_REPLY_CHARS``, else :data:`DEFAULT_MAX_REPLY_CHARS`
+    (a value that is not a positive whole number is ignored)."""
+    try:
+        value = int(env.get("HARNESS_MODEL_MAX_REPLY_CHARS", DEFAULT_MAX_REPLY_CHARS))
+    except ValueError:
+        return DEFAULT_MAX_REPLY_CHARS
+    return value if value > 0 else DEFAULT_MAX_REPLY_CHARS
+
+
+def _cut_note(limit: int) -> str:
+    return (
+        f"\n\n[harness: the answer was cut here, at {limit:,} characters; the model was "
+        "still writing. Ask for it in smaller parts (HARNESS_MODEL_MAX_REPLY_CHARS sets "
+        "the limit).]"
+    )
+
+
 class _Failover(Exception):
     def __init__(self, error: ProviderError) -> None:
         super().__init__(error.message)
@@ -124,6 +158,8 @@ class ModelEngine:
         timeouts: overrides the timeouts read from *env*.
         retry: the retry policy.
         providers: providers by name, replacing the built-in ones (a test seam).
+        max_reply_chars: the reply cap; default from *env*
+            (:func:`max_reply_chars_from_env`).
     """
 
     def __init__(
@@ -133,9 +169,11 @@ class ModelEngine:
         timeouts: Timeouts | None = None,
         retry: RetryPolicy | None = None,
         providers: Mapping[str, Provider] | None = None,
+        max_reply_chars: int | None = None,
     ) -> None:
         self.env = os.environ if env is None else env
         self.timeouts = timeouts or timeouts_from_env(self.env)
+        self.max_reply_chars = max_reply_chars or max_reply_chars_from_env(self.env)
         self.retry = retry or RetryPolicy()
         self._providers: dict[str, Provider] = dict(providers or {})
         self.histories = HistoryStore()
@@ -404,8 +442,17 @@ class ModelEngine:
         filt = TextStreamFilter(known, parse_calls=text)
         finish: str | None = None
         calls = 0
+        room = self.max_reply_chars
+        cut = False
         async with aclosing(provider.stream(call)) as events:  # type: ignore[type-var]
             async for ev in events:
+                if isinstance(ev, TextDelta | ThinkingDelta):
+                    # counted before the filter, which may hold text back (a call being
+                    # written), so that nothing grows past the cap unseen
+                    if len(ev.text) > room:
+                        ev = attrs.evolve(ev, text=ev.text[:room])
+                        cut = True
+                    room -= len(ev.text)
                 if isinstance(ev, Finish):
                     finish = ev.reason
                 elif isinstance(ev, TextDelta):
@@ -416,11 +463,17 @@ class ModelEngine:
                     await out(ev)
                 elif isinstance(ev, ThinkingDelta | CallWriting | Usage):
                     await out(ev)
+                if cut:
+                    break  # leaving closes the provider's stream, and its connection
+        if cut:
+            finish = "length"
         if finish is None:
             raise ProviderError("bad_response", f"{provider.name} ended without a finish")
         tail, parsed = filt.finish(complete=finish != "length")
         for d in tail:
             await out(d)
+        if cut:
+            await out(TextDelta(_cut_note(self.max_reply_chars)))
         for c in parsed.calls:
             calls += 1
             await out(
