@@ -10,13 +10,12 @@ call is never malformed, never names a missing tool, and the model never gets to
 made-up tool result after it.
 
 Optional parameters that are not strings (line ranges, timeouts, flags) are left out of the
-grammar: measured, the 1.5B model otherwise reads ``"start_line": 1, "end_line": 1`` of a
-two-line file and answers from its first line. Their defaults are what a small model needs.
-``write_file``'s ``version`` is left out too: measured, the 1.5B model filled it with
-``"1.0.0"``, and the write was refused three times in a row.
-When that leaves a tool's optional bodies as the only way to give its work (``edit_file``
-without its ``edits`` list), the bodies are required: measured, a call bound by the grammar
-otherwise closed at ``{"path": "calc.py"}`` and did nothing.
+grammar: a small model fills them with values that narrow the call to nothing useful, and
+their defaults are what it needs. ``write_file``'s ``version`` is left out too (a small
+model invents one, and the write is refused). When that leaves a tool's optional bodies as
+the only way to give its work (``edit_file`` without its ``edits`` list), the bodies are
+required: otherwise a bound call can close at ``{"path": "calc.py"}`` and do nothing. What
+was measured is in ``docs/models.md``.
 """
 
 from __future__ import annotations
@@ -165,9 +164,9 @@ def edit_call_grammar(path: str, lines: Sequence[str], *, picked: bool = False) 
     run does. *picked*: the lines are some of the file's, not all of them in order, so
     each is offered alone and without its newline.
 
-    For a nudged edit after a read: measured, the 1.5B model asked for the edit wrote an
-    old text of its own (the fixed line, or its own indentation) that matched nothing, four
-    times in a row. Bound to the file's own lines it can only pick what to replace.
+    For a nudged edit after a read: a small model asked for the edit writes an old text
+    of its own that matches nothing. Bound to the file's own lines it can only pick what to
+    replace.
     """
     text = "\n".join(lines) + "\n"
     longest = _RUN_LINES if not picked and len(lines) <= _RUNS_UP_TO else 1

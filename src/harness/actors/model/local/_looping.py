@@ -1,14 +1,10 @@
 """Noticing a reply that has started to repeat itself, so generation stops there.
 
-Measured with the 1.5B model: after a refused read it wrote a numbered list whose items
-alternated "**Answer the question**:" and the same sentence, 65 items and 6,800 characters
-before the output limit, 15 minutes under load. A prose line of some length written for
-the fourth time is such a loop. In a fenced block, where code repeats lines for good
-reasons, it is the eighth time (measured: the line opening a triple-quoted string, over and
-over in a fence, to the output limit). Inside a tool call nothing is counted: a file body
-is the user's. A run of empty lines is a loop anywhere: measured, inside a fenced call
-whose body the grammar still held open, the model wrote newlines up to the output limit
-(6 minutes).
+A small model can write the same lines over and over to the output limit, minutes of
+generation under load. A prose line of some length written for the fourth time is such a
+loop. In a fenced block, where code repeats lines for good reasons, it is the eighth time.
+Inside a tool call nothing is counted: a file body is the user's. A run of empty lines is a
+loop anywhere. What was measured is in ``docs/models.md``.
 """
 
 from __future__ import annotations

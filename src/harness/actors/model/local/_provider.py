@@ -251,8 +251,8 @@ class LocalProvider:
         return tuple(e.name for e in CATALOGUE)
 
     async def supports_tools(self, model: str, base_url: str, api_key: str | None) -> bool:
-        """Always ``False``: measured, these models call tools reliably only through the
-        text protocol (through the template's tool role they repeat calls)."""
+        """Always ``False``: these models call tools reliably only through the text
+        protocol (through the template's tool role they repeat calls)."""
         return False
 
     async def aclose(self) -> None:

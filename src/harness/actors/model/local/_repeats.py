@@ -1,7 +1,7 @@
 """The cap on identical repeated tool calls.
 
 Small models that get a tool result back often call the same tool with the same arguments
-again instead of answering (measured: the 0.5B Qwen does it 10 times in 10). The history the
+again instead of answering (see ``docs/models.md``). The history the
 provider receives shows it: the last assistant turns are the same call, each followed by its
 result. At ``cap`` repeats the model is told, in the last user turn, to answer from the
 result it has; past that the provider refuses to generate and says why, which ends the loop.
