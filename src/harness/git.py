@@ -18,9 +18,10 @@ its own copy. So every call:
   ``[filter "x=y"]`` could not be emptied that way.
 - reads only the repository at ``<workdir>/.git``, with the work tree pinned to
   *workdir* (``GIT_DIR``, ``GIT_WORK_TREE``). A ``core.worktree`` naming another folder,
-  or a ``.git`` file or link to a repository elsewhere that is not a linked worktree
-  or submodule of this folder, is refused (:class:`GitRefused`): nothing outside the
-  folder can be shown through a crafted index.
+  a ``commondir`` sending git to another repository's refs and objects, or a ``.git``
+  file or link to a repository elsewhere, unless it is a linked worktree or submodule
+  of this folder, is refused (:class:`GitRefused`): nothing outside the folder can be
+  shown through a crafted index.
 - takes paths literally (``GIT_LITERAL_PATHSPECS``): a file named ``*`` or
   ``:(glob)**`` is that file alone. Callers put ``--`` before paths.
 - has no secret in its environment (:func:`harness.keys.is_secret_name` says what one
@@ -207,6 +208,23 @@ def _check_work_tree(settings: Iterable[_Entry], work: str, git_dir: str) -> Non
         outside = False  # a submodule's repository, kept in its superproject's .git
     if outside:
         raise GitRefused(f"{work}/.git points to a repository outside it ({git_dir})")
+    common = _common_dir(git_dir)
+    if common is not None and not _inside(common, work):
+        # Refs, objects and config come from there: only a linked worktree's own admin
+        # folder, kept in that repository and naming this folder back, may say so.
+        admin = _inside(git_dir, os.path.join(common, "worktrees"))
+        if not (admin and _linked_worktree(git_dir, work)):
+            raise GitRefused(f"the repository's commondir is {common}, outside the workspace")
+
+
+def _common_dir(git_dir: str) -> str | None:
+    """Where a repository's ``commondir`` file sends git for refs, objects and config."""
+    try:
+        with open(os.path.join(git_dir, "commondir"), encoding="utf-8", errors="replace") as f:
+            named = f.readline(4096).strip()
+    except OSError:
+        return None
+    return os.path.realpath(os.path.join(git_dir, named))
 
 
 def _driver_overrides(settings: Iterable[_Entry], work: str, git_dir: str) -> list[tuple[str, str]]:

@@ -308,3 +308,26 @@ def test_a_config_git_cannot_read_is_refused_with_its_words(repo: Path, call: Ca
     assert "cannot read the repository's config" in status.output
     assert "bad config line" in status.output
     assert call("write_file", path="new.txt", content="x\n").ok  # the edit goes on
+
+
+def test_a_commondir_naming_another_repository_is_refused(
+    tmp_path: Path, ws: Path, call: Call
+) -> None:
+    # A .git folder of a few files whose commondir sends git to another repository's
+    # refs and objects: the diff against its HEAD would show that repository's files.
+    other = tmp_path / "other"
+    other.mkdir()
+    sh(other, "git", "init", "-q", "-b", "main")
+    (other / "secret.txt").write_text("TOP-SECRET-LINE\n")
+    sh(other, "git", "add", "secret.txt")
+    sh(other, "git", "-c", "user.name=T", "-c", "user.email=t@x", "commit", "-q", "-m", "s")
+    (ws / ".git").mkdir()
+    (ws / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (ws / ".git" / "commondir").write_text(f"{other / '.git'}\n")
+    (ws / "secret.txt").write_text("mine\n")
+    assert "TOP-SECRET-LINE" in sh(ws, "git", "diff", "--cached"), "the attack does not work"
+    for name in ("git_diff", "git_status"):
+        out = call(name)
+        assert "TOP-SECRET-LINE" not in out.output
+        assert not out.ok
+        assert "commondir" in out.output
