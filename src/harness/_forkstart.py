@@ -3,9 +3,9 @@
 The fork server (``harness.supervisor._zygote``) spends about 0.3 s importing
 trio and the worker base; the command line spends about as long importing the
 conversation and trio itself. :func:`start_early` lets the two overlap:
-``harness.__main__`` calls it first thing (unless it is asked only for help or the
-version), and the supervisor adopts the started server (:func:`adopt`) instead of
-starting one. This module imports
+``harness.__main__`` calls it as soon as the command line is parsed and asks for a run
+(``--help``, ``--version`` and a usage error never get there), and the supervisor
+adopts the started server (:func:`adopt`) instead of starting one. This module imports
 nothing of harness and nothing heavy, so calling it costs only the spawn.
 """
 
