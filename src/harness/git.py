@@ -208,6 +208,8 @@ def _check_work_tree(settings: Iterable[_Entry], work: str, git_dir: str) -> Non
         outside = False  # a submodule's repository, kept in its superproject's .git
     if outside:
         raise GitRefused(f"{work}/.git points to a repository outside it ({git_dir})")
+    if _inside(git_dir, work):
+        _check_links(git_dir, work)
     common = _common_dir(git_dir)
     if common is not None and not _inside(common, work):
         # Refs, objects and config come from there: only a linked worktree's own admin
@@ -215,6 +217,26 @@ def _check_work_tree(settings: Iterable[_Entry], work: str, git_dir: str) -> Non
         admin = _inside(git_dir, os.path.join(common, "worktrees"))
         if not (admin and _linked_worktree(git_dir, work)):
             raise GitRefused(f"the repository's commondir is {common}, outside the workspace")
+
+
+def _check_links(git_dir: str, work: str) -> None:
+    """Refuse a repository in the workspace whose files link outside it: a ``refs``,
+    ``packed-refs``, ``HEAD`` or ``index`` that is another repository's would show that
+    repository's files (with its objects, which ``alternates`` may lend)."""
+    places = [git_dir]
+    if not os.path.islink(os.path.join(git_dir, "refs")):
+        places += [d for d, _, _ in os.walk(os.path.join(git_dir, "refs"))]
+    for place in places:
+        try:
+            entries = list(os.scandir(place))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_symlink() and not _inside(os.path.realpath(entry.path), work):
+                raise GitRefused(
+                    f"the repository's {os.path.relpath(entry.path, git_dir)} links outside "
+                    "the workspace"
+                )
 
 
 def _common_dir(git_dir: str) -> str | None:

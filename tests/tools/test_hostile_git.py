@@ -331,3 +331,35 @@ def test_a_commondir_naming_another_repository_is_refused(
         assert "TOP-SECRET-LINE" not in out.output
         assert not out.ok
         assert "commondir" in out.output
+
+
+def _other_repository(tmp_path: Path) -> Path:
+    other = tmp_path / "other"
+    other.mkdir()
+    sh(other, "git", "init", "-q", "-b", "main")
+    (other / "secret.txt").write_text("TOP-SECRET-LINE\n")
+    sh(other, "git", "add", "secret.txt")
+    sh(other, "git", "-c", "user.name=T", "-c", "user.email=t@x", "commit", "-q", "-m", "s")
+    return other / ".git"
+
+
+@pytest.mark.parametrize("link", ["refs", "index"])
+def test_a_repository_file_linking_to_another_repository_is_refused(
+    tmp_path: Path, ws: Path, call: Call, link: str
+) -> None:
+    # Its refs or its index are another repository's, whose objects `alternates` lends.
+    other = _other_repository(tmp_path)
+    sh(ws, "git", "init", "-q", "-b", "main")
+    (ws / ".git" / "objects" / "info" / "alternates").write_text(f"{other / 'objects'}\n")
+    target = ws / ".git" / link
+    if target.is_dir():
+        target.rename(tmp_path / "old-refs")
+    target.unlink(missing_ok=True)
+    target.symlink_to(other / link)
+    shown = sh(ws, "git", "diff", "--cached") + sh(ws, "git", "diff")
+    assert "TOP-SECRET-LINE" in shown, "the attack itself does not work"
+    for name in ("git_diff", "git_status"):
+        out = call(name)
+        assert "TOP-SECRET-LINE" not in out.output
+        assert not out.ok
+        assert "links outside" in out.output
