@@ -1031,8 +1031,13 @@ class _Walker:
                 return  # the script; what follows are its arguments
 
 
+@functools.lru_cache(maxsize=256)
 def analyse(command: str) -> Analysis:
-    """Every simple command in *command*, what is uncertain, and whether it writes."""
+    """Every simple command in *command*, what is uncertain, and whether it writes.
+
+    Remembered for the last 256 commands: one decision reads a command once per deny
+    rule, once for the allow rules and once for plan mode, and the result is frozen.
+    """
     walker = _Walker()
     walker.walk_source(command)
     uncertain = list(walker.uncertain)
