@@ -18,14 +18,20 @@ its own copy. So every call:
   ``[filter "x=y"]`` could not be emptied that way.
 - reads only the repository at ``<workdir>/.git``, with the work tree pinned to
   *workdir* (``GIT_DIR``, ``GIT_WORK_TREE``). A ``core.worktree`` naming another folder,
-  a ``commondir`` sending git to another repository's refs and objects, or a ``.git``
-  file or link to a repository elsewhere, unless it is a linked worktree or submodule
-  of this folder, is refused (:class:`GitRefused`): nothing outside the folder can be
-  shown through a crafted index.
+  a ``commondir`` sending git to another repository's refs and objects, a ``HEAD``,
+  ``index`` or ref linking outside, or a ``.git`` file or link to a repository
+  elsewhere, unless it is a linked worktree or submodule of this folder, is refused
+  (:class:`GitRefused`): nothing outside the folder can be shown through a crafted
+  index or borrowed refs. A config git cannot parse is refused too.
 - takes paths literally (``GIT_LITERAL_PATHSPECS``): a file named ``*`` or
   ``:(glob)**`` is that file alone. Callers put ``--`` before paths.
 - has no secret in its environment (:func:`harness.keys.is_secret_name` says what one
-  is), and none of the caller's ``GIT_*`` variables but who is committing.
+  is), and none of the caller's ``GIT_*`` variables but who is committing, which global
+  config is read and which certificates a clone trusts.
+
+The settings are listed by git itself just before each call, so a config changed in
+between, by a command running at that moment, is not seen: git cannot be handed a
+config to use instead of the repository's.
 """
 
 from __future__ import annotations
