@@ -27,6 +27,8 @@ async def make_service() -> AsyncIterator[Callable[..., SearchService]]:
     made: list[SearchService] = []
 
     def make(**settings: Any) -> SearchService:
+        # the test web's pages are on loopback, where a real search's may not be read
+        settings.setdefault("private_pages", True)
         service = SearchService(SearchConfig(**settings))
         made.append(service)
         return service

@@ -18,6 +18,7 @@ from harness.conversation import SessionOptions, open_session
 from harness.messages.tools import ToolInvoke
 from tests.scripted import ScriptedModel, call, reply
 from tests.search import _web
+from tests.search.conftest import doc_urls
 
 
 def _options(
@@ -217,3 +218,30 @@ async def test_plan_mode_sends_only_get_and_head(tmp_path: Path) -> None:
         "only GET and HEAD are sent while planning."
     )
     assert tools[1].startswith("HTTP 200")
+
+
+async def test_search_results_on_this_machine_are_not_read_unless_the_settings_say_so(
+    docs: _web.Site,
+) -> None:
+    start = len(docs.seen)
+    with _web.Site() as ddg:
+        _web.duckduckgo(ddg, lambda q: doc_urls(docs, "stdtypes"))
+        page = doc_urls(docs, "stdtypes")[0]
+        config = {"sources": ("duckduckgo",), "urls": {"duckduckgo": ddg.url}}
+        shut = SearchService(SearchConfig(**config))  # type: ignore[arg-type]
+        opened = SearchService(SearchConfig(**config, private_pages=True))  # type: ignore[arg-type]
+        try:
+            refused = await shut.invoke(ToolInvoke(name="search_web", arguments={"query": "str"}))
+            seen_before = len(docs.seen)
+            read = await opened.invoke(ToolInvoke(name="search_web", arguments={"query": "str"}))
+        finally:
+            await shut.aclose()
+            await opened.aclose()
+    # the source (the user's setting) was asked; the page it pointed at was not read
+    assert seen_before == start
+    assert len(ddg.seen) == 2
+    assert f"- {page}: " in refused.output
+    assert "a loopback address (this machine), reached only when" in refused.output
+    assert page in read.output
+    assert SearchConfig.from_env({"HARNESS_SEARCH_PRIVATE_PAGES": "1"}).private_pages
+    assert not SearchConfig.from_env({}).private_pages

@@ -62,6 +62,7 @@ async def test_kill_9_mid_search_is_an_error_result_and_the_worker_comes_back(
             "HARNESS_SEARCH_SOURCES": "duckduckgo",
             "HARNESS_SEARCH_DUCKDUCKGO_URL": ddg.url,
             "HARNESS_SEARCH_SOURCE_TIMEOUT": "60",
+            "HARNESS_SEARCH_PRIVATE_PAGES": "1",  # the test web is on loopback
         }
         killed: list[int] = []
         async with open_session(_options(tmp_path, model, env)) as session:

@@ -41,6 +41,10 @@ class SearchConfig:
         max_chars: characters of text a get_url or call_api answer keeps (default 40,000).
         results: passages a search answer gives (default 5).
         allow_link_local: let fetches reach link-local and cloud metadata addresses.
+        private_pages: let search_web read result pages on this machine or a private
+            network (``HARNESS_SEARCH_PRIVATE_PAGES``; default no: a result's address
+            is chosen by the web). The sources themselves are the user's settings and
+            may be anywhere (a SearXNG on 127.0.0.1).
         user_agent: what requests say they are.
     """
 
@@ -54,6 +58,7 @@ class SearchConfig:
     max_chars: int = 40_000
     results: int = 5
     allow_link_local: bool = False
+    private_pages: bool = False
     user_agent: str = "harness (terminal coding agent)"
 
     @classmethod
@@ -97,9 +102,13 @@ class SearchConfig:
             max_bytes=int(_number(environ, "HARNESS_FETCH_MAX_BYTES", d.max_bytes)),
             max_redirects=int(_number(environ, "HARNESS_FETCH_MAX_REDIRECTS", d.max_redirects)),
             max_chars=int(_number(environ, "HARNESS_FETCH_MAX_CHARS", d.max_chars)),
-            allow_link_local=environ.get("HARNESS_FETCH_ALLOW_LINK_LOCAL", "0").strip().lower()
-            in ("1", "true", "yes", "on"),
+            allow_link_local=_flag(environ, "HARNESS_FETCH_ALLOW_LINK_LOCAL"),
+            private_pages=_flag(environ, "HARNESS_SEARCH_PRIVATE_PAGES"),
         )
+
+
+def _flag(environ: Mapping[str, str], name: str) -> bool:
+    return environ.get(name, "0").strip().lower() in ("1", "true", "yes", "on")
 
 
 def _number(environ: Mapping[str, str], name: str, default: float) -> float:

@@ -144,6 +144,9 @@ async def _read(cand: Candidate, fetcher: Fetcher, config: SearchConfig) -> Page
         timeout=config.page_timeout,
         max_bytes=_PAGE_BYTES,
         want=lambda ctype: not is_binary(ctype),
+        # a result's address is the web's choice, not the user's: no page on this
+        # machine or a private network is read unless the settings say so
+        allow_private=config.private_pages,
     )
     if resp.skipped or resp.status >= 400 or is_binary(resp.content_type, resp.body):
         return None
