@@ -18,6 +18,8 @@ import pytest
 from harness.actors.shell._pool import SessionPool
 from harness.actors.tools import Permissions, builtin_table
 
+from .conftest import py
+
 Pools = Callable[..., SessionPool]
 
 
@@ -108,3 +110,30 @@ async def test_what_the_gate_lets_through_still_runs(
     assert (workspace / "w").read_text() == "x\n"
     perms.set_mode("plan")
     assert await attempt(pool, perms, "ls \\\n -la | wc -l", workspace) == "allow"
+
+
+# A command waiting for input runs what is typed into it: a REPL, a shell, `!` in a pager.
+READERS_OF_CODE = [
+    (py("import subprocess; subprocess.run(input('command? '), shell=True)"), "rm -f v"),
+    (py("exec(input('code? '))"), "import os; os.remove('v')"),
+]
+
+
+@pytest.mark.parametrize(("program", "text"), READERS_OF_CODE)
+async def test_a_deny_rule_holds_for_text_typed_into_a_command(
+    make_pool: Pools, workspace: Path, tmp_path: Path, program: str, text: str
+) -> None:
+    pool = make_pool()
+    target = workspace / "v"
+    target.write_text("keep me\n")
+    perms = gate(tmp_path, workspace, "auto")
+    started = await pool.run_cmd(program, workspace=str(workspace), timeout=20)
+    assert started.data["status"] == "waiting", started.output
+    session = started.data["session"]
+    decision = perms.decide("send_input", {"session": session, "text": text})
+    if decision.action == "allow":
+        await pool.send_input(session, text)
+    assert target.exists(), f"{text!r} typed into the command deleted the file ({decision})"
+    assert decision.action in ("deny", "ask")
+    await pool.send_input(session, text)
+    assert not target.exists(), f"{text!r} deletes nothing here: the test proves nothing"

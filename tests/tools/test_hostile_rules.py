@@ -385,6 +385,38 @@ def test_without_deny_rules_auto_mode_runs_them(tmp_path: Path) -> None:
     assert p.decide("run_cmd", run("ls; echo hi")).action == "allow"
 
 
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("rm -f v", "deny"),
+        ("echo x; rm -f v", "deny"),
+        ("import os; os.remove('v')", "ask"),
+        (":!rm -f v", "ask"),
+        (":!r''m -f v", "ask"),
+        ("\x04", "ask"),
+        ("y", "allow"),
+        ("my name", "allow"),
+        ("42", "allow"),
+        ("", "allow"),
+    ],
+)
+def test_text_typed_into_a_command_meets_the_run_cmd_deny_rules(
+    tmp_path: Path, text: str, action: str
+) -> None:
+    p = perms(tmp_path, allow=["run_cmd"], deny=["run_cmd(rm *)"], mode="auto")
+    assert p.decide("send_input", {"session": "s1", "text": text}).action == action
+    p = perms(tmp_path, allow=["run_cmd"], mode="auto")
+    assert p.decide("send_input", {"session": "s1", "text": text}).action == "allow"
+
+
+@pytest.mark.parametrize("command", ["python3", "python3 -i", "node", "perl", "python3 -"])
+def test_a_repl_asks_when_deny_rules_exist(tmp_path: Path, command: str) -> None:
+    p = perms(tmp_path, allow=["run_cmd"], deny=["run_cmd(rm *)"], mode="auto")
+    assert p.decide("run_cmd", run(command)).action == "ask"
+    assert p.decide("run_cmd", run("python3 -m pytest -q")).action == "allow"
+    assert p.decide("run_cmd", run("python3 tool.py -i")).action == "allow"
+
+
 # --- 4. cwd is part of what a rule matches --------------------------------------------
 
 

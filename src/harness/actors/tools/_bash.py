@@ -1027,8 +1027,11 @@ class _Walker:
             if w.split("=", 1)[0] in flags or short or (editor and w.startswith("+")):
                 self.uncertain.append(f"{base} runs code given as text")
                 return
-            if not w.startswith("-") and not editor:
-                return  # the script; what follows are its arguments
+            if (not w.startswith("-") or w == "-m") and not editor:
+                return  # the script or module; what follows are its arguments
+        if not editor:
+            # no script: a REPL, which runs whatever send_input types into it
+            self.uncertain.append(f"{base} reads code from its input")
 
 
 @functools.lru_cache(maxsize=256)

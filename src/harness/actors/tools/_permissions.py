@@ -57,7 +57,7 @@ from typing import Any, Literal
 
 import attrs
 
-from harness.actors.tools._bash import analyse, read_only
+from harness.actors.tools._bash import read_only
 from harness.actors.tools._jail import (
     is_config,
     names_config,
@@ -73,10 +73,12 @@ from harness.actors.tools._rules import (
     RuleProblem,
     RuleSet,
     append_rule,
+    covers_shell,
     deny_matches,
     drop_rule,
     load_rules,
     parse_rule,
+    shell_uncertain,
     user_rules_path,
 )
 from harness.actors.tools._table import ToolSpec, ToolTable, UnknownToolError
@@ -347,7 +349,7 @@ class Permissions:
         if kind == "read" and not mcp:
             return Decision("allow", "read-only tool")
         if shell and values[0] is not None and self._denies_shell(name):
-            unsure = analyse(values[0]).uncertain
+            unsure = shell_uncertain(name, values[0])
             if unsure:
                 why = f"deny rules cannot see everything this command runs ({unsure[0]})"
                 if self.mode == "deny":
@@ -390,7 +392,7 @@ class Permissions:
         return os.path.commonpath([real, root]) == root
 
     def _denies_shell(self, name: str) -> bool:
-        return any(r.pattern is not None and r.matches_tool(name) for r, _ in self.rules.deny)
+        return any(covers_shell(r, name) for r, _ in self.rules.deny)
 
     def _allowed(
         self, name: str, values: list[str | None], shell: bool, *, paths: bool = False

@@ -52,11 +52,13 @@ __all__ = [
     "RuleProblem",
     "RuleSet",
     "append_rule",
+    "covers_shell",
     "deny_matches",
     "drop_rule",
     "load_rules",
     "parse_rule",
     "shell_match",
+    "shell_uncertain",
     "user_rules_path",
 ]
 
@@ -342,14 +344,41 @@ def append_rule(path: Path, key: str, rule: Rule) -> None:
     _write_rules_file(path, data)
 
 
+# Text typed into a live command (send_input) reaches whatever that command runs: a
+# shell, a REPL, a pager's `!` escape. The deny rules of run_cmd hold for it too.
+_TYPED = {"send_input": "run_cmd"}
+# Typed text that can only be an answer to a prompt (y, 42, a name, a path).
+_ANSWER = re.compile(r"^[\w .,@+/=-]*$")
+
+
+def covers_shell(rule: Rule, name: str) -> bool:
+    """Whether *rule* is a deny rule's kind for shell tool *name*: its own, or run_cmd's
+    for the text typed into a live command."""
+    if rule.pattern is None:
+        return False
+    return rule.matches_tool(name) or (name in _TYPED and rule.matches_tool(_TYPED[name]))
+
+
+def shell_uncertain(name: str, value: str) -> tuple[str, ...]:
+    """Why deny rules cannot see everything a shell tool's *value* runs: for a command
+    line, :attr:`Analysis.uncertain`; for typed text, also anything but a plain answer
+    (the command it goes to may be a REPL or an editor, which run it as code)."""
+    unsure = analyse(value).uncertain
+    if name in _TYPED and not _ANSWER.match(value):
+        unsure = (*unsure, "the text typed into a running command may be code it runs")
+    return unsure
+
+
 def deny_matches(rule: Rule, name: str, value: str | None, shell: bool) -> bool:
     """A deny rule covers the whole call, or (for shell tools) any simple command
     anywhere in it: subshells, groups, loops, conditionals, substitutions, ``sh -c``
     strings, ``trap`` and ``mapfile -C`` payloads, and the command a wrapper runs
-    (``xargs rm``, ``/bin/rm``, ``script -c 'rm x'``), line continuations taken out."""
+    (``xargs rm``, ``/bin/rm``, ``script -c 'rm x'``), line continuations taken out.
+    A run_cmd rule also covers the text ``send_input`` types into a live command."""
     if rule.matches(name, value):
         return True
-    if shell and value is not None and rule.pattern is not None and rule.matches_tool(name):
+    pattern = rule.pattern
+    if shell and value is not None and pattern is not None and covers_shell(rule, name):
         parts = [*_segments(value), *analyse(value).commands]
-        return any(_pattern_match(rule.pattern, part) for part in parts)
+        return any(_pattern_match(pattern, part) for part in parts)
     return False
