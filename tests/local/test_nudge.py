@@ -651,3 +651,43 @@ def test_the_small_model_profile_turns_every_rule_on_and_an_override_none() -> N
     assert profile_for("local", "", {"nudges": ()}).nudges == ()
     with pytest.raises(ValueError, match="unknown nudge rule"):
         profile_for("local", "", {"nudges": ("no-such-rule",)})
+
+
+def test_results_merged_into_one_message_are_paired_with_their_calls_in_order() -> None:
+    # the text protocol merges a reply's results into one user message
+    calls = "\n".join(
+        f'<tool_call>{{"name": "{n}", "arguments": {{"path": "{p}"}}}}</tool_call>'
+        for n, p in (("read_file", "a.py"), ("edit_file", "b.py"))
+    )
+    history = [
+        {"role": "user", "content": "Fix b.py."},
+        {"role": "assistant", "content": calls},
+        {
+            "role": "user",
+            "content": "<tool_response>\n1:0a|x = 1\n</tool_response>\n\n"
+            "<tool_response>\nedited b.py (1 edit applied)\n</tool_response>",
+        },
+    ]
+    turn = view("", history)
+    assert [(s.name, s.path) for s in turn.steps] == [("read_file", "a.py"), ("edit_file", "b.py")]
+    assert turn.steps[0].shown_lines == ["x = 1"]
+    assert turn.edited
+    assert turn.last_seen() == ("a.py", ["x = 1"])
+    # an edit its tool refused changed nothing
+    refused = [
+        *history[:2],
+        {**history[2], "content": history[2]["content"].replace("edited", "no")},
+    ]
+    assert not view("", refused).edited
+    # an earlier task's calls are not this one's
+    later = view(
+        "",
+        [
+            *history,
+            {"role": "assistant", "content": "Done."},
+            {"role": "user", "content": "Now c.py."},
+        ],
+    )
+    assert later.steps == ()
+    assert later.prompt == "Now c.py."
+    assert "Fix b.py." in later.earlier
