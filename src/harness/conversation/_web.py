@@ -10,10 +10,10 @@ call of its own, decided (and asked) like any other.
 
 Each hop also says whether its connections may reach this machine or a private
 network, which the worker checks on the address DNS gave: yes when the URL itself
-names such a host (it was decided as one: auto mode asks for it), when the session
-is not in auto mode (the user approved the call or a rule allowed it), or when an
-allow rule covers the URL; a public name that resolves to a private address in auto
-mode, without a rule, is refused.
+names such a host (it was decided as one: even auto mode asks for it), or when an
+allow rule covers the URL (the user named that host). A name that only DNS turns
+into a private address (rebinding, or a page's link to an internal name) is refused
+with a sentence that says how to allow it.
 """
 
 from __future__ import annotations
@@ -49,9 +49,7 @@ def _rule_allows(conv: Conversation, spec: ToolSpec, args: Mapping[str, Any]) ->
 
 def _private(conv: Conversation, spec: ToolSpec, args: Mapping[str, Any]) -> bool:
     """Whether this (already allowed) hop may reach this machine or a private network."""
-    if spec.near_target(args) is not None or conv.config.permission_mode != "auto":
-        return True
-    return _rule_allows(conv, spec, args)
+    return spec.near_target(args) is not None or _rule_allows(conv, spec, args)
 
 
 async def run_web_call(
