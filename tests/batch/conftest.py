@@ -199,13 +199,6 @@ def assert_untouched(repo: Path) -> None:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    h = tmp_path / "home"
-    h.mkdir()
-    return h
-
-
-@pytest.fixture
 def edit_model() -> Iterator[tuple[EditModel, ScriptedModel]]:
     script = EditModel()
     with serve(script) as model:

@@ -1,9 +1,10 @@
-"""Fixtures: a workspace, a HARNESS_HOME, the scripted model, and sessions on real workers."""
+"""Fixtures: sessions on real workers, with the scripted model (``workspace``, ``home`` and
+``model`` come from tests/conftest.py)."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
@@ -23,27 +24,6 @@ MODULES = {
     "tools": "harness.actors.tools",
     "shell": "harness.actors.shell",
 }
-
-
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    return ws
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    h = tmp_path / "home"
-    h.mkdir()
-    monkeypatch.setenv("HARNESS_HOME", str(h))
-    return h
-
-
-@pytest.fixture
-def model() -> Iterator[ScriptedModel]:
-    with ScriptedModel() as m:
-        yield m
 
 
 def options_for(workspace: Path, home: Path, model: ScriptedModel, **kw: Any) -> SessionOptions:

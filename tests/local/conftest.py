@@ -5,7 +5,7 @@ suite must stay fast on two cores); the assembled file comes from the shared mod
 that ``make install`` filled. Before anything loads it in this process, the runtime is
 proven in a child process: a llama.cpp build that crashes on this CPU fails the tests that
 need the model, with the signal named, instead of killing the whole run. HARNESS_HOME is
-always a fresh tmp dir.
+always a fresh tmp dir (``harness_home``, in tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -22,14 +22,6 @@ from harness.actors.model.local._engine import LoadedModel
 from harness.actors.model.local._loader import model_cache_dir
 from harness.actors.model.local._provider import LocalProvider
 from harness.actors.model.local._runtime import check_once
-
-
-@pytest.fixture(autouse=True)
-def harness_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HARNESS_HOME", str(home))
-    return home
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ import shutil
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ import trio
 
 from harness.actors.mcp import McpServerConfig
 from harness.messages.mcp import McpStatus, McpWatch
-from harness.supervisor import ChildSpec, Supervisor, WorkerHandle, open_supervisor
+from harness.supervisor import ChildSpec, Supervisor, WorkerHandle
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHONPATH = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
@@ -96,12 +96,6 @@ class Watcher:
                 if self.last is not None and pred(self.last):
                     return self.last
                 await self._changed.wait()
-
-
-@pytest.fixture
-async def supervisor() -> AsyncIterator[Supervisor]:
-    async with open_supervisor() as sup:
-        yield sup
 
 
 @pytest.fixture

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from harness.supervisor import ChildSpec, Supervisor, open_supervisor
+from harness.supervisor import ChildSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,9 +34,3 @@ def echo_spec(**overrides: Any) -> ChildSpec:
 @pytest.fixture
 def make_spec() -> Callable[..., ChildSpec]:
     return echo_spec
-
-
-@pytest.fixture
-async def supervisor() -> AsyncIterator[Supervisor]:
-    async with open_supervisor() as sup:
-        yield sup

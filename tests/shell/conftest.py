@@ -20,13 +20,6 @@ PY = sys.executable
 
 
 @pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    return ws
-
-
-@pytest.fixture
 async def make_pool(tmp_path: Path, workspace: Path) -> AsyncIterator[Callable[..., SessionPool]]:
     pools: list[SessionPool] = []
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import psutil
 
-from tests.conversation.conftest import home, model, options_for, workspace  # noqa: F401
+from tests.conversation.conftest import options_for  # noqa: F401
 from tests.scripted import Reply, ScriptedModel, ScriptEntry
 
 __all__ = ["Router", "runners"]

@@ -16,14 +16,6 @@ Call = Callable[..., ToolOutcome]
 
 
 @pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    h = tmp_path / "home"
-    h.mkdir()
-    monkeypatch.setenv("HARNESS_HOME", str(h))
-    return h
-
-
-@pytest.fixture
 def ws(tmp_path: Path) -> Path:
     w = tmp_path / "ws"
     w.mkdir()

@@ -12,15 +12,6 @@ from tests.tui._term import Term, spawn
 
 
 @pytest.fixture
-def dirs(tmp_path: Path) -> tuple[Path, Path]:
-    """A fresh workspace and ``HARNESS_HOME``."""
-    ws, home = tmp_path / "ws", tmp_path / "home"
-    ws.mkdir()
-    home.mkdir()
-    return ws, home
-
-
-@pytest.fixture
 def term_for(
     dirs: tuple[Path, Path],
 ) -> Iterator[Callable[..., Term]]:

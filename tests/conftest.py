@@ -1,0 +1,98 @@
+"""Fixtures every test folder shares, and how the suite runs on several cores.
+
+Every test gets a HARNESS_HOME of its own (:func:`harness_home`), so no test reads or
+writes the user's ``~/.harness`` and tests running side by side never share one.
+
+``make test`` runs the suite with pytest-xdist, ``-n 2 --dist loadfile``: each test file
+goes whole to whichever worker process is free (a module-scoped fixture is set up once),
+and the folders in :data:`ONE_UNIT` go whole too, one test after the other, because their
+tests must not run beside each other or would pay twice for what they share
+(:func:`pytest_xdist_make_scheduler`). xdist's own ``--dist loadgroup`` would say this
+with marks, but it renames test ids in a way pytest 9 ignores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.supervisor import Supervisor, open_supervisor
+from tests.scripted import ScriptedModel
+
+#: test folders that run on one worker, whole, and why
+ONE_UNIT = {
+    # the batch tests find their sessions among all the machine's processes by workspace
+    # names every batch test uses (``.../t2/ws``), and two of them start Ray instances
+    "tests/batch/": "batch",
+    # the embedded model: 1.1 GB loaded once per worker, and generation that takes both
+    # cores; one worker runs these while the other runs the rest
+    "tests/local/": "embedded model",
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist makes its own
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile``, with each folder of :data:`ONE_UNIT` as one file."""
+    if config.getvalue("dist") != "loadfile":
+        return None  # xdist's own choice
+    from xdist.scheduler import LoadFileScheduling
+
+    class FolderScheduling(LoadFileScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            for folder in ONE_UNIT:
+                if nodeid.startswith(folder):
+                    return folder
+            return str(super()._split_scope(nodeid))
+
+    return FolderScheduling(config, log)
+
+
+@pytest.fixture(autouse=True)
+def harness_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh, empty ``HARNESS_HOME`` for every test (set in the environment)."""
+    home = tmp_path_factory.mktemp("harness-home")
+    monkeypatch.setenv("HARNESS_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """An empty workspace folder, ``tmp_path / "ws"``."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    return ws
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty ``HARNESS_HOME``, ``tmp_path / "home"``, set in the environment."""
+    h = tmp_path / "home"
+    h.mkdir()
+    monkeypatch.setenv("HARNESS_HOME", str(h))
+    return h
+
+
+@pytest.fixture
+def dirs(tmp_path: Path) -> tuple[Path, Path]:
+    """A fresh workspace and ``HARNESS_HOME`` (not set in the environment): ``(ws, home)``."""
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    home.mkdir()
+    return ws, home
+
+
+@pytest.fixture
+def model() -> Iterator[ScriptedModel]:
+    """The scripted model on loopback, with an empty script (``model.add(...)``)."""
+    with ScriptedModel() as m:
+        yield m
+
+
+@pytest.fixture
+async def supervisor() -> AsyncIterator[Supervisor]:
+    """A real supervisor; its workers are stopped after the test."""
+    async with open_supervisor() as sup:
+        yield sup
