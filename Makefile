@@ -35,8 +35,11 @@ $(STAMP): pyproject.toml
 run: install
 	$(BIN)/harness
 
+# Two worker processes (the machines we test on have two cores; most tests wait on other
+# processes), each test file whole to one of them, and the folders that must not share
+# the machine with themselves whole too (tests/conftest.py says which and why).
 test: install $(SYSTEM_DEPS)
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile
 
 bench: install $(SYSTEM_DEPS)
 	$(BIN)/python -m bench
