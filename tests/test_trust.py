@@ -86,7 +86,8 @@ def test_approval_is_kept_by_content_and_a_change_untrusts(dirs: tuple[Path, Pat
     assert [f.name for f in store.untrusted(ws, project_files(ws))] == [".mcp.json"]
     store.approve(ws, project_files(ws))
     assert store.untrusted(ws, project_files(ws)) == []
-    assert (home / "trusted.json").is_file()
+    assert store.path(ws).is_file()
+    assert store.path(ws).parent == home / "trust"
     # the same bytes in another folder are not trusted: approvals are by workspace
     other = ws.parent / "other"
     other.mkdir()
@@ -99,11 +100,26 @@ def test_approval_is_kept_by_content_and_a_change_untrusts(dirs: tuple[Path, Pat
     assert store.revoke(ws) == []
 
 
+def test_a_store_file_of_another_workspace_trusts_nothing(dirs: tuple[Path, Path]) -> None:
+    ws, home = dirs
+    (ws / ".mcp.json").write_text(json.dumps(HOSTILE_MCP))
+    other = ws.parent / "other"
+    other.mkdir()
+    (other / ".mcp.json").write_bytes((ws / ".mcp.json").read_bytes())
+    store = TrustStore(home)
+    store.approve(other, project_files(other))
+    store.path(other).rename(store.path(ws))  # a file that claims another folder
+    assert len(store.untrusted(ws, project_files(ws))) == 1
+    assert list(store.workspaces()) == [str(other.resolve())]
+
+
 def test_a_broken_store_trusts_nothing(dirs: tuple[Path, Path]) -> None:
     ws, home = dirs
     (ws / ".mcp.json").write_text(json.dumps(HOSTILE_MCP))
-    (home / "trusted.json").write_text("{not json")
-    assert len(TrustStore(home).untrusted(ws, project_files(ws))) == 1
+    store = TrustStore(home)
+    store.approve(ws, project_files(ws))
+    store.path(ws).write_text("{not json")
+    assert len(store.untrusted(ws, project_files(ws))) == 1
 
 
 def test_an_untrusted_mcp_json_is_not_even_parsed(dirs: tuple[Path, Path]) -> None:

@@ -5,8 +5,8 @@ Opening harness in a freshly cloned repository must be as safe as opening the fo
 file manager. The project files that could act on their own (:data:`PROJECT_FILES`: the
 servers of ``.mcp.json``, with their ``${VAR}`` secrets, ``trust`` and ``autoApprove``; the
 allow rules of ``.permissions.json``) count only when the user approved the bytes they hold
-now. Approvals live in ``$HARNESS_HOME/trusted.json``, by workspace (its real path) and file,
-as a SHA-256 of the content: a file that changes is untrusted again, and a file a command
+now. Approvals live in ``$HARNESS_HOME/trust/``, by workspace (its real path) and file, as
+a SHA-256 of the content: a file that changes is untrusted again, and a file a command
 wrote is never trusted because it happened to be there at the next start. Restrictions (deny
 rules, protected paths) need no trust: they always apply.
 
@@ -19,13 +19,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from harness.home import harness_home
-from harness.terminal import clean_line
 
 __all__ = [
     "PROJECT_FILES",
@@ -41,7 +39,7 @@ __all__ = [
 #: Project files that can run code or widen permissions, relative to the workspace.
 PROJECT_FILES = (".mcp.json", ".permissions.json")
 
-STORE_FILE = "trusted.json"
+STORE_DIR = "trust"
 # A project file larger than this is never trusted (nor read whole to describe it).
 _MAX_BYTES = 1024 * 1024
 
@@ -70,6 +68,8 @@ class ProjectFile(NamedTuple):
 
 
 def _show(value: Any) -> str:
+    from harness.terminal import clean_line  # only to describe a file: not on the check's path
+
     text = value if isinstance(value, str) else json.dumps(value)
     return clean_line(text)[:200]
 
@@ -188,48 +188,46 @@ def _key(workspace: str | os.PathLike[str]) -> str:
 
 
 class TrustStore:
-    """The approvals under ``$HARNESS_HOME`` (``trusted.json``): workspace -> file -> digest.
+    """The approvals under ``$HARNESS_HOME/trust/``: one small file per workspace (named by a
+    hash of its real path) holding the workspace and each approved file's digest, so a check
+    at start reads one file however many workspaces are trusted.
 
     Args:
         home: ``HARNESS_HOME`` (default: :func:`harness.home.harness_home`).
     """
 
     def __init__(self, home: str | os.PathLike[str] | None = None) -> None:
-        self.path = (Path(home) if home is not None else harness_home()) / STORE_FILE
+        self.dir = (Path(home) if home is not None else harness_home()) / STORE_DIR
 
-    def _read(self) -> dict[str, dict[str, str]]:
+    def path(self, workspace: str | os.PathLike[str]) -> Path:
+        """The file that holds *workspace*'s approvals."""
+        name = hashlib.sha256(_key(workspace).encode("utf-8", "surrogateescape")).hexdigest()
+        return self.dir / f"{name[:32]}.json"
+
+    def _read(self, path: Path) -> tuple[str, dict[str, str]]:
         try:
-            data = json.loads(self.path.read_bytes())
+            data = json.loads(path.read_bytes())
         except (OSError, ValueError):
-            return {}  # missing or broken: nothing is trusted, which is the safe side
-        spaces = data.get("workspaces") if isinstance(data, dict) else None
-        if not isinstance(spaces, dict):
-            return {}
-        return {
-            str(ws): {str(k): v for k, v in files.items() if isinstance(v, str)}
-            for ws, files in spaces.items()
-            if isinstance(files, dict)
-        }
-
-    def _write(self, spaces: Mapping[str, Mapping[str, str]]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".trusted.", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump({"version": 1, "workspaces": spaces}, f, indent=2, sort_keys=True)
-                f.write("\n")
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+            return "", {}  # missing or broken: nothing is trusted, which is the safe side
+        if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
+            return "", {}
+        files = {str(k): v for k, v in data["files"].items() if isinstance(v, str)}
+        return str(data.get("workspace", "")), files
 
     def approved(self, workspace: str | os.PathLike[str]) -> dict[str, str]:
         """The approved digest of each file of *workspace*."""
-        return self._read().get(_key(workspace), {})
+        key = _key(workspace)
+        owner, files = self._read(self.path(key))
+        return files if owner == key else {}
 
     def workspaces(self) -> dict[str, dict[str, str]]:
         """Every workspace with approvals, and its files' digests."""
-        return self._read()
+        out: dict[str, dict[str, str]] = {}
+        for path in sorted(self.dir.glob("*.json")) if self.dir.is_dir() else []:
+            owner, files = self._read(path)
+            if owner and files:
+                out[owner] = files
+        return out
 
     def trusts(self, workspace: str | os.PathLike[str], name: str, data: bytes) -> bool:
         """Whether the file *name* of *workspace*, holding *data*, was approved as it is."""
@@ -249,18 +247,31 @@ class TrustStore:
 
     def approve(self, workspace: str | os.PathLike[str], files: Iterable[ProjectFile]) -> None:
         """Trust *files* of *workspace* with the content they were read with."""
-        spaces = self._read()
-        entry = spaces.setdefault(_key(workspace), {})
+        key = _key(workspace)
+        entry = self.approved(key)
         entry.update((f.name, f.digest) for f in files if f.digest)
-        self._write(spaces)
+        self._write(self.path(key), {"version": 1, "workspace": key, "files": entry})
 
     def revoke(self, workspace: str | os.PathLike[str]) -> list[str]:
         """Forget every approval of *workspace*; the names of the files it had."""
-        spaces = self._read()
-        gone = spaces.pop(_key(workspace), {})
-        if gone:
-            self._write(spaces)
+        key = _key(workspace)
+        gone = self.approved(key)
+        self.path(key).unlink(missing_ok=True)
         return sorted(gone)
+
+    def _write(self, path: Path, data: Mapping[str, Any]) -> None:
+        import tempfile
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".trust.", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=2, sort_keys=True)
+                f.write("\n")
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
 
 
 class WorkspaceTrust:

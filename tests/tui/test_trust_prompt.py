@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.trust import TrustStore
 from tests.scripted import ScriptedModel, reply
 from tests.tui._term import spawn
 
@@ -49,7 +50,7 @@ def test_not_now_leaves_the_servers_unstarted(dirs: tuple[Path, Path]) -> None:
             t.line("hi")
             t.expect("hello")
             assert not wait_for(ws / "pwned", 3)
-            assert not (home / "trusted.json").exists()
+            assert TrustStore(home).workspaces() == {}
         finally:
             t.close()
 
@@ -67,7 +68,7 @@ def test_trust_starts_them_and_is_not_asked_again(dirs: tuple[Path, Path]) -> No
             assert wait_for(ws / "pwned")
         finally:
             t.close()
-    assert str(ws.resolve()) in json.loads((home / "trusted.json").read_text())["workspaces"]
+    assert list(TrustStore(home).workspaces()) == [str(ws.resolve())]
     (ws / "pwned").unlink()
     with ScriptedModel([]) as model:
         t = spawn(ws, home, base_url=model.base_url)
