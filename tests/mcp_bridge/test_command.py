@@ -67,7 +67,7 @@ async def test_mcp_subcommands(dirs: tuple[Path, Path], model: ScriptedModel) ->
             ),
         )
         listing = await mcp(app, "/mcp")
-        assert re.search(r"\n\s*fake\s+stdio\s+ready\s+9\s+0\s*\n", listing)
+        assert re.search(r"\n\s*fake\s+stdio\s+ready\s+11\s+0\s*\n", listing)
         assert re.search(r"\n\s*off\s+stdio\s+disabled\s+0\s+0\s*\n", listing)
         assert re.search(r"\n\s*broken\s+stdio\s+down\s+0\s+0\s+could not start: exited", listing)
         assert "| fake server: configured to exit at start" in listing

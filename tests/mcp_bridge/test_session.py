@@ -104,6 +104,9 @@ async def test_tools_join_the_table_and_calls_reach_the_server(
         [view] = live.mcp.servers()
         assert view.state == "ready"
         assert view.transport == "stdio"
+        bridge = live.engine.supervisor.get("mcp:fake")
+        assert bridge.spec.rss_limit == 1024**3  # a huge answer costs the bridge only
+        assert bridge.status().rss < 1024**3 / 4
     assert tool_results(live)[0] == "echo: hi"
     assert "fake: fake://greeting (greeting) [text/plain] - A greeting." in tool_results(live)[1]
     assert tool_results(live)[2] == "hello from the fake server"

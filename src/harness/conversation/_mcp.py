@@ -45,10 +45,12 @@ if TYPE_CHECKING:
     from harness.conversation._loop import Conversation
     from harness.supervisor import ChildSpec, Supervisor, WorkerHandle
 
-__all__ = ["INSTRUCTIONS_CAP", "McpManager", "ReloadReport", "ServerView"]
+__all__ = ["BRIDGE_RSS_LIMIT", "INSTRUCTIONS_CAP", "McpManager", "ReloadReport", "ServerView"]
 
 INSTRUCTIONS_CAP = 2000
 """Characters of one server's instructions that go into the system prompt."""
+BRIDGE_RSS_LIMIT = 1024 * 1024 * 1024
+"""Resident memory past which a bridge worker is killed (it needs about 100 MB)."""
 _INSTRUCTIONS_TOTAL = 8000
 _STDERR_LINES = 8
 
@@ -206,6 +208,9 @@ class McpManager:
             request_grace=8.0,
             shutdown_grace=6.0,
             heartbeat_interval=2.0,
+            # a server's answer is read whole by the SDK before it is capped: one huge
+            # answer costs the bridge (restarted), never the machine's memory
+            rss_limit=BRIDGE_RSS_LIMIT,
         )
 
     async def _bridge(self, srv: _Server) -> None:
