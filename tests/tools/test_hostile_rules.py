@@ -206,6 +206,9 @@ SEEN_THROUGH = [
     "r\\\nm -f v",  # D1: a line continuation inside the name
     "echo x; r\\\nm -f v",
     'echo "r\\\nm" && r\\\nm -f v',
+    "echo a\\\\\nrm -f v",  # an escaped backslash, then a real newline
+    "echo x # a comment \\\nrm -f v",  # a comment does not continue
+    "echo 'a\\\n'; rm -f v",
     "bash -c -- 'rm -f v'",  # D2: options before the script
     "bash -e -o pipefail -c 'rm -f v'",
     "bash -c -x -- 'rm -f v' name",
