@@ -245,3 +245,39 @@ async def test_search_results_on_this_machine_are_not_read_unless_the_settings_s
     assert page in read.output
     assert SearchConfig.from_env({"HARNESS_SEARCH_PRIVATE_PAGES": "1"}).private_pages
     assert not SearchConfig.from_env({}).private_pages
+
+
+async def test_hops_keep_the_redirect_rules_credentials_and_limit(tmp_path: Path) -> None:
+    with _site(b'{"where": "other"}') as other, _site(b'{"where": "home"}') as site:
+        port = other.url.rsplit(":", 1)[1]
+        away = f"http://localhost:{port}/landing"
+        site.routes.insert(0, ("/loop", lambda req: _web.Redirect("/loop")))
+        site.routes.insert(0, ("/post", lambda req: _web.Redirect("/landing", status=303)))
+        site.routes.insert(0, ("/away", lambda req: _web.Redirect(away, status=307)))
+        secret = {"Authorization": "Bearer sk-hop-secret"}
+        script = [
+            reply("", call("get_url", url=f"{site.url}/loop")),
+            reply("", call("call_api", method="POST", url=f"{site.url}/post", body={"a": 1})),
+            reply("", call("call_api", method="PUT", url=f"{site.url}/away", headers=secret)),
+            reply("done"),
+        ]
+        rules = (
+            f"get_url({site.url}/*)",
+            f"call_api({site.url}/*)",
+            "call_api(http://localhost:*)",
+        )
+        with ScriptedModel(script) as model:
+            async with open_session(_options(tmp_path, model, "ask", allow=rules)) as session:
+                with trio.fail_after(60):
+                    await session.run("go round")
+                tools = [m.content for m in session.history if m.role == "tool"]
+        home = [(s.method, s.path, s.headers.get("Authorization")) for s in site.seen]
+        there = [(s.method, s.path, s.headers.get("Authorization")) for s in other.seen]
+    assert f"{site.url}/loop: more than 5 redirects" in tools[0]
+    assert home.count(("GET", "/loop", None)) == 6
+    # a 303 turns a POST into a GET without its body; a 307 keeps the method but, to
+    # another origin, not the caller's headers
+    assert ("GET", "/landing", None) in home
+    assert tools[1].startswith("HTTP 200")
+    assert there == [("PUT", "/landing", None)]
+    assert f"(from {away}, reached by 1 redirect(s))" in tools[2]
