@@ -35,6 +35,7 @@ INTERNAL_VARIABLES = {
     "HARNESS_SHELL_SESSION",  # marks a command's processes inside the shell worker
     "HARNESS_WORKERS",  # replace worker modules: for testing other worker builds
     "HARNESS_TOOLS_NO_RG",  # force the Python search fallback (tests)
+    "HARNESS_MCP_TIME_SCALE",  # shorten the MCP bridge's reconnect waits (tests)
     "HARNESS_BATCH_RUN",  # the batch run a Ray worker works for (its node's task server)
 }
 # Flags of other programs (aider's in the README's comparison), of example prompts, and of

@@ -22,6 +22,10 @@ from harness.supervisor import ChildSpec, Supervisor, WorkerHandle
 ROOT = Path(__file__).resolve().parents[2]
 PYTHONPATH = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 
+#: the factor on the bridges' reconnect waits and probe timeout in these tests: a restart
+#: storm or a frozen server then costs a fifth of the real seconds, in the same steps
+MCP_TIME_SCALE = 0.2
+
 EVERYTHING = "@modelcontextprotocol/server-everything"
 EVERYTHING_VERSION = "2026.8.31"
 
@@ -96,6 +100,13 @@ class Watcher:
                 if self.last is not None and pred(self.last):
                     return self.last
                 await self._changed.wait()
+
+
+@pytest.fixture(autouse=True)
+def _fast_bridges(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every bridge started by these tests (by the supervisor here, or by a session)
+    waits :data:`MCP_TIME_SCALE` times as long between reconnects."""
+    monkeypatch.setenv("HARNESS_MCP_TIME_SCALE", str(MCP_TIME_SCALE))
 
 
 @pytest.fixture

@@ -24,11 +24,13 @@ from harness.messages.mcp import (
     McpRestart,
 )
 from harness.messages.tools import ToolInvoke, ToolOutcome
-from tests.mcp_bridge.conftest import fake_config
+from tests.mcp_bridge.conftest import MCP_TIME_SCALE, fake_config
 
 pytestmark = pytest.mark.slow
 
-PROBE_TIMEOUT = 5.0  # the bridge's: how long a probe after a timed-out call waits
+# the bridge's: how long a probe after a timed-out call waits (5 s, scaled as every wait
+# of the bridges in these tests)
+PROBE_TIMEOUT = 5.0 * MCP_TIME_SCALE
 
 
 def ready(status: Any) -> bool:
@@ -182,7 +184,7 @@ async def test_exit_at_start_is_down_with_its_stderr_and_retried(
     assert not out.ok
     assert "is not running" in out.output
     assert "could not start" in out.output
-    # retried in the background (the second try comes a second later)
+    # retried in the background (the second try comes a second later, times MCP_TIME_SCALE)
     await watch.wait_for(lambda s: s.stderr_tail.count("exit at start") >= 2, timeout=30)
     assert int(starts.read_text()) >= 2
 

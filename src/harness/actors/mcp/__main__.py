@@ -67,6 +67,7 @@ async def _start(entry: dict[str, Any]) -> None:
         extra_env=extra_env,
         stderr=(read_fd, stderr),
         early=early,
+        time_scale=module.time_scale(os.environ),
     )
     # The worker base has no start hook; the bridge runs as a system task.
     trio.lowlevel.spawn_system_task(_run_bridge, _bridge)

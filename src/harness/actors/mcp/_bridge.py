@@ -12,6 +12,10 @@ then does not answer a listing within :data:`PROBE_TIMEOUT` is restarted. Until 
 probe has answered, the connection is in doubt: a call waits for it (and for the restart
 it may bring) rather than be sent down a connection that may be stuck, or closing.
 
+The waits between reconnects and :data:`PROBE_TIMEOUT` are multiplied by
+``HARNESS_MCP_TIME_SCALE`` (:func:`time_scale`; default 1), which the tests set below 1 so
+that a restart storm does not take real seconds.
+
 This module imports the SDK (pydantic, httpx2, starlette): only bridge processes load it.
 """
 
@@ -23,7 +27,7 @@ import math
 import os
 import subprocess
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import IO, Any, TypeVar
 
 import httpx2
@@ -54,16 +58,27 @@ from harness.messages.mcp import (
 )
 from harness.messages.tools import ToolOutcome
 
-__all__ = ["MAX_RESTARTS", "PROBE_TIMEOUT", "RESTART_WINDOW", "Bridge"]
+__all__ = ["MAX_RESTARTS", "PROBE_TIMEOUT", "RESTART_WINDOW", "Bridge", "time_scale"]
 
 MAX_RESTARTS = 5
 RESTART_WINDOW = 60.0
 PROBE_TIMEOUT = 5.0
 _BACKOFF_FIRST, _BACKOFF_MAX = 0.25, 10.0
 _DOWN_FIRST, _DOWN_MAX = 1.0, 30.0
+TIME_SCALE_ENV = "HARNESS_MCP_TIME_SCALE"
 _PAGES = 50
 
 T = TypeVar("T")
+
+
+def time_scale(environ: Mapping[str, str]) -> float:
+    """The factor ``HARNESS_MCP_TIME_SCALE`` puts on the bridge's own waits: a number
+    above 0 and at most 1; anything else (unset, not a number, out of range) is 1."""
+    try:
+        value = float(environ.get(TIME_SCALE_ENV, "1"))
+    except ValueError:
+        return 1.0
+    return value if 0 < value <= 1 else 1.0
 
 
 class _Broken(Exception):
@@ -151,6 +166,8 @@ class Bridge:
         workspace: the folder a relative ``cwd`` is resolved against.
         extra_env: added to a stdio server's environment (the worker tag, so the
             supervisor's sweep finds the server even after the bridge is killed).
+        time_scale: a factor on the waits between reconnects and on the probe's
+            timeout (see :func:`time_scale`); default 1.
     """
 
     def __init__(
@@ -161,8 +178,10 @@ class Bridge:
         extra_env: dict[str, str] | None = None,
         stderr: tuple[int, IO[str]] | None = None,
         early: subprocess.Popen[bytes] | None = None,
+        time_scale: float = 1.0,
     ) -> None:
         self.config = config
+        self._scale = time_scale
         self._stderr = stderr
         self._early = early
         self.workspace = workspace or os.getcwd()
@@ -281,13 +300,13 @@ class Bridge:
                     0.0
                     if not recent
                     else min(_BACKOFF_FIRST * 2 ** (len(recent) - 1), _BACKOFF_MAX)
-                )
+                ) * self._scale
                 recent.append(now)
                 self.restarts += 1
                 self._set("restarting")
             else:
                 down_tries += 1
-                delay = min(_DOWN_FIRST * 2 ** (down_tries - 1), _DOWN_MAX)
+                delay = min(_DOWN_FIRST * 2 ** (down_tries - 1), _DOWN_MAX) * self._scale
                 self._set("down")
             with trio.move_on_after(delay):
                 await self._restart_now.wait()
@@ -505,7 +524,7 @@ class Bridge:
         """Restart a server that no longer answers a listing; then the doubt is over."""
         try:
             try:
-                with trio.fail_after(PROBE_TIMEOUT):
+                with trio.fail_after(PROBE_TIMEOUT * self._scale):
                     await client.list_tools()
                 return
             except Exception as exc:
