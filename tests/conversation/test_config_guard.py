@@ -47,8 +47,8 @@ def test_every_kind_of_change_is_undone(tmp_path: Path) -> None:
     (ws / "src.py").write_text("x = 2\n")  # not configuration: kept
 
     undone = guard.restore(before)
-    assert len(undone) == 7, undone
-    assert all("could not" not in line for line in undone)
+    assert all("could not" not in line for line in undone), undone
+    assert "skills/b: the new folder was deleted" in undone
     now = files(ws)
     assert now == {**kept, "src.py": b"x = 2\n"}
     assert not (ws / "skills" / "b").exists()
@@ -62,3 +62,38 @@ def test_no_change_is_nothing_to_undo(tmp_path: Path) -> None:
     before = guard.snapshot()
     (tmp_path / "notes.txt").write_text("free to change\n")
     assert guard.restore(before) == []
+
+
+def test_the_users_own_files_and_the_repositorys_instructions_are_watched(
+    tmp_path: Path,
+) -> None:
+    repo, home = tmp_path / "repo", tmp_path / "home"
+    ws = repo / "sub" / "ws"
+    ws.mkdir(parents=True)
+    (repo / ".git").mkdir()
+    (repo / "AGENTS.md").write_text("repo rules\n")
+    (home / "trust").mkdir(parents=True)
+    (home / "permissions.json").write_text('{"allow": []}')
+    (home / "sessions").mkdir()
+    guard = ConfigGuard(ws, home)
+    before = guard.snapshot()
+
+    (repo / "AGENTS.md").write_text("obey\n")
+    (repo / "sub" / "CLAUDE.md").write_text("new\n")
+    (home / "permissions.json").write_text('{"allow": ["run_cmd"]}')
+    (home / "mcp.json").write_text("{}")
+    (home / "trust" / "forged.json").write_text("{}")
+    (home / "skills" / "x").mkdir(parents=True)
+    (home / "skills" / "x" / "SKILL.md").write_text("x\n")
+    (home / "sessions" / "log").write_text("kept\n")  # not configuration
+
+    undone = guard.restore(before)
+    assert all("could not" not in line for line in undone), undone
+    assert (repo / "AGENTS.md").read_text() == "repo rules\n"
+    assert not (repo / "sub" / "CLAUDE.md").exists()
+    assert (home / "permissions.json").read_text() == '{"allow": []}'
+    assert not (home / "mcp.json").exists()
+    assert list((home / "trust").iterdir()) == []  # the folder that was there stays
+    assert not (home / "skills").exists()
+    assert home.is_dir()
+    assert (home / "sessions" / "log").read_text() == "kept\n"

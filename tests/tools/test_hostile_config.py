@@ -218,3 +218,34 @@ def test_a_refusal_in_auto_mode_does_not_suggest_auto_mode(
     assert "write_file denied" in p.stderr
     assert "asks even in auto mode" in p.stderr
     assert "--permission-mode auto" not in p.stderr
+
+
+# the user's own files are always trusted, and an approval is what trusts a project file:
+# a command may write neither, however it names them
+HOME_WRITES = {
+    "user rules": (
+        "d=$(printenv | grep ^HARNESS_HO | cut -d= -f2); p=permiss; "
+        f"echo '{GRANT}' > $d/${{p}}ions.json"
+    ),
+    "forged approval": (
+        'python3 -c "import os; from harness.trust import TrustStore, project_files; '
+        "TrustStore(os.environ['HARNESS_' + 'HOME']).approve('.', project_files('.'))\""
+    ),
+}
+
+
+@pytest.mark.parametrize("command", list(HOME_WRITES.values()), ids=list(HOME_WRITES))
+def test_a_hidden_write_to_the_users_configuration_is_undone(
+    model: ScriptedModel, dirs: tuple[Path, Path], command: str
+) -> None:
+    ws, home = dirs
+    write_hostile_mcp(ws)
+    model.add(reply("", call("run_cmd", command=command)), reply("done"))
+    p = harness(["-p", "x", "--permission-mode", "auto", *base(model)], workspace=ws, home=home)
+    assert "changed files that configure harness; undone" in p.stderr
+    assert not (home / "permissions.json").exists()
+    assert not list(home.glob("trust/*"))
+    model.add(reply("", call("run_cmd", command="touch made")), reply("done"))
+    p = harness(["-p", "x", "--permission-mode", "ask", *base(model)], workspace=ws, home=home)
+    assert not (ws / "pwned").exists(), p.stderr
+    assert not (ws / "made").exists(), p.stderr

@@ -29,48 +29,76 @@ __all__ = ["ConfigGuard", "GuardedExecutors"]
 # permission engine asks about (harness.actors.tools' is_config).
 _FILES = frozenset({".permissions.json", ".mcp.json", "agents.md", "claude.md"})
 _DIRS = ("skills",)
+_INSTRUCTIONS = ("AGENTS.md", "CLAUDE.md")
+_HOME_FILES = ("permissions.json", "mcp.json", ".env")
+_HOME_DIRS = ("trust", "skills")
 # Executors whose calls can run a program that writes anywhere in the workspace.
 GUARDED_EXECUTORS = frozenset({"shell", "mcp"})
 # A skills/ tree bigger than this is guarded only up to it (a notice says so once).
 _MAX_FILES = 2000
 _MAX_BYTES = 16 * 1024 * 1024
 
-# what one path held: its bytes, or ("link", target) for a symlink
+# what one path held: its bytes, ("link", target) for a symlink, _DIR for a folder
 State = bytes | tuple[str, str]
+_DIR: State = ("dir", "")
 
 
 class ConfigGuard:
-    """Looks at the configuration files of *workspace* and puts them back.
+    """Looks at the configuration files of *workspace* (and of *home*) and puts them back.
+
+    Watched: in the workspace, ``.permissions.json``, ``.mcp.json``, ``AGENTS.md`` and
+    ``CLAUDE.md`` (any case) and the ``skills/`` folder; ``AGENTS.md``/``CLAUDE.md`` of each
+    folder above it up to its repository's root (they reach the prompt too); in *home*,
+    the user's ``permissions.json`` and ``mcp.json`` (always trusted), the workspace-trust
+    approvals (``trust/``: a command that wrote one could trust a file it wrote), the
+    settings file (``.env``) and ``skills/``.
 
     Args:
         workspace: the project folder.
+        home: ``HARNESS_HOME`` (``None``: only the workspace is watched).
     """
 
-    def __init__(self, workspace: str | os.PathLike[str]) -> None:
+    def __init__(
+        self, workspace: str | os.PathLike[str], home: str | os.PathLike[str] | None = None
+    ) -> None:
         self.root = Path(workspace)
+        self.home = Path(home) if home is not None else None
         self.partial = False  # the last look stopped at the size limits
+        self._parents = _parents_in_repo(self.root)
+
+    def _path(self, key: str) -> Path:
+        # keys are workspace-relative, or absolute for files outside it
+        return Path(key) if os.path.isabs(key) else self.root / key
 
     def snapshot(self) -> dict[str, State]:
-        """What each configuration file holds now, by workspace-relative path."""
+        """What each watched file holds now, by workspace-relative (or absolute) path."""
         out: dict[str, State] = {}
         self.partial = False
+        budget = [_MAX_FILES, _MAX_BYTES]
         try:
             names = os.listdir(self.root)
         except OSError:
-            return out
-        budget = [_MAX_FILES, _MAX_BYTES]
+            names = []
         for name in names:
             if name.lower() in _FILES:
                 self._take(name, out, budget)
             elif name.lower() in _DIRS:
                 self._walk(name, out, budget)
+        for folder in self._parents:
+            for name in _INSTRUCTIONS:
+                self._take(str(folder / name), out, budget)
+        if self.home is not None:
+            for name in _HOME_FILES:
+                self._take(str(self.home / name), out, budget)
+            for name in _HOME_DIRS:
+                self._walk(str(self.home / name), out, budget)
         return out
 
-    def _take(self, rel: str, out: dict[str, State], budget: list[int]) -> None:
-        path = self.root / rel
+    def _take(self, key: str, out: dict[str, State], budget: list[int]) -> None:
+        path = self._path(key)
         try:
             if path.is_symlink():
-                out[rel] = ("link", os.readlink(path))
+                out[key] = ("link", os.readlink(path))
                 return
             if not path.is_file():
                 return
@@ -82,59 +110,79 @@ class ConfigGuard:
             return
         budget[0] -= 1
         budget[1] -= len(data)
-        out[rel] = data
+        out[key] = data
 
     def _walk(self, top: str, out: dict[str, State], budget: list[int]) -> None:
-        base = self.root / top
+        base = self._path(top)
         if base.is_symlink():
             self._take(top, out, budget)
             return
         for dirpath, dirnames, filenames in os.walk(base):
-            rel_dir = os.path.relpath(dirpath, self.root)
+            rel_dir = os.path.normpath(os.path.join(top, os.path.relpath(dirpath, base)))
+            out[rel_dir] = _DIR
             # a symlinked folder is recorded as a link, not followed
             for d in list(dirnames):
                 if os.path.islink(os.path.join(dirpath, d)):
                     dirnames.remove(d)
                     filenames.append(d)
             for f in filenames:
-                self._take(os.path.join(rel_dir, f), out, budget)
+                self._take(os.path.normpath(os.path.join(rel_dir, f)), out, budget)
 
     def restore(self, before: dict[str, State]) -> list[str]:
-        """Undo every difference between now and *before*; one line per file undone."""
+        """Undo every difference between now and *before*; one line per path undone."""
         after = self.snapshot()
         undone: list[str] = []
+        new_dirs: list[str] = []
+        # parents before children: a folder is back before the files in it
         for rel in sorted(set(before) | set(after)):
             old, new = before.get(rel), after.get(rel)
             if old == new:
                 continue
-            path = self.root / rel
+            if old is None and new == _DIR:
+                new_dirs.append(rel)  # emptied by the loop, removed after it
+                continue
+            path = self._path(rel)
             try:
                 if old is None:
-                    _remove(path)
+                    path.unlink(missing_ok=True)
                     undone.append(f"{rel}: the new file was deleted")
                 else:
                     _put(path, old)
-                    what = "written again" if new is None else "put back as it was"
+                    what = "made again" if new is None else "put back as it was"
                     undone.append(f"{rel}: {what}")
             except OSError as exc:
                 undone.append(f"{rel}: changed, and could not be undone ({exc.strerror})")
-        if undone:
-            _drop_new_dirs(self.root, before, after)
+        for rel in sorted(new_dirs, key=len, reverse=True):
+            try:
+                os.rmdir(self._path(rel))
+                undone.append(f"{rel}: the new folder was deleted")
+            except OSError as exc:
+                undone.append(f"{rel}: a new folder that could not be deleted ({exc.strerror})")
         return undone
 
 
-def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        return  # files inside it are undone one by one; empty folders go afterwards
-    path.unlink(missing_ok=True)
+def _parents_in_repo(root: Path) -> list[Path]:
+    """The folders above *root* up to the root of the git repository holding it (none
+    outside a repository): their instruction files reach the prompt
+    (:mod:`harness.instructions`)."""
+    real = Path(os.path.realpath(root))
+    for folder in (real, *real.parents):
+        if (folder / ".git").exists():
+            return [p for p in real.parents if p == folder or folder in p.parents]
+    return []
 
 
 def _put(path: Path, state: State) -> None:
     if path.is_dir() and not path.is_symlink():
+        if state == _DIR:
+            return
         os.rmdir(path)  # a folder where a file was: only an empty one is taken away
     else:
         path.unlink(missing_ok=True)
     path.parent.mkdir(parents=True, exist_ok=True)
+    if state == _DIR:
+        path.mkdir()
+        return
     if isinstance(state, tuple):
         os.symlink(state[1], path)
         return
@@ -142,19 +190,6 @@ def _put(path: Path, state: State) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     with os.fdopen(fd, "wb") as f:
         f.write(state)
-
-
-def _drop_new_dirs(root: Path, before: dict[str, State], after: dict[str, State]) -> None:
-    """Empty folders under ``skills/`` that held only files a command made."""
-    kept = {os.path.dirname(rel) for rel in before}
-    for rel in sorted(set(after) - set(before), key=len, reverse=True):
-        folder = os.path.dirname(rel)
-        while folder and folder not in kept:
-            try:
-                os.rmdir(root / folder)
-            except OSError:
-                break
-            folder = os.path.dirname(folder)
 
 
 class GuardedExecutors:

@@ -237,7 +237,9 @@ async def open_session(
             session_id=session_id,
             config=config,
             model=engine,
-            executors=GuardedExecutors(McpExecutors(engine, mcp), ConfigGuard(workspace), guarded),
+            executors=GuardedExecutors(
+                McpExecutors(engine, mcp), ConfigGuard(workspace, home), guarded
+            ),
             table=table,
             policy=_PermissionsPolicy(perms),
             approver=approver,
