@@ -13,8 +13,10 @@ from harness.actors.model._engine import (
     ModelEngine,
     max_reply_chars_from_env,
 )
+from harness.actors.model._httpbase import MAX_REPLY_BYTES
+from harness.actors.model._openai import OpenAIProvider
 from harness.conversation import SessionOptions, open_session
-from harness.messages.model import ModelDone, TextDelta, ThinkingDelta
+from harness.messages.model import ModelDone, ModelError, TextDelta, ThinkingDelta
 from tests.scripted import ScriptedModel, reply
 
 from ._server import LoopbackServer, Reply, sse
@@ -89,3 +91,34 @@ async def test_a_20_mb_answer_reaches_the_user_and_the_log_cut(tmp_path: Path) -
     said = [e for e in kept if e.get("type") == "assistant_message"]
     assert said
     assert "the answer was cut here" in said[-1]["text"]
+
+
+async def test_a_tool_call_that_never_ends_is_bounded_by_the_bytes_read(
+    server: LoopbackServer, env: dict[str, str]
+) -> None:
+    # no text for the text cap to see: only arguments, which the decoder holds back
+    start = {"index": 0, "id": "c1", "function": {"name": "write_file", "arguments": ""}}
+    more = {"index": 0, "function": {"arguments": "x" * 65_536}}
+    frames = [sse(_delta(tool_calls=[start]))]  # type: ignore[arg-type]
+    frames += [sse(_delta(tool_calls=[more]))] * 200  # type: ignore[arg-type]
+    server.queue(
+        PATH, Reply(chunks=frames, then="hang", headers={"content-type": "text/event-stream"})
+    )
+    provider = OpenAIProvider(max_reply_bytes=5_000_000)
+    engine = ModelEngine(env, max_reply_chars=1_000, providers={"openai": provider})
+    try:
+        events = await collect(engine, request("openai", "gpt-x"))
+    finally:
+        await engine.aclose()
+    [error] = [e for e in events if isinstance(e, ModelError)]
+    assert error.kind == "bad_response"
+    assert "the reply passed 5,000,000 bytes and was not read on" in error.message
+    with trio.fail_after(5):
+        await server.hung_up.wait()
+
+
+def test_an_engine_reads_at_least_128_mib_of_one_reply() -> None:
+    engine = ModelEngine({}, max_reply_chars=1_000)
+    assert engine.provider("openai").max_reply_bytes == MAX_REPLY_BYTES == 128 * 1024 * 1024  # type: ignore[attr-defined]
+    big = ModelEngine({}, max_reply_chars=1_000_000)
+    assert big.provider("anthropic").max_reply_bytes == 256_000_000  # type: ignore[attr-defined]

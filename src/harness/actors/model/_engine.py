@@ -10,7 +10,9 @@ before the first event (honouring ``Retry-After``), and fails over to the next m
 A reply is capped like a tool's output: past :data:`DEFAULT_MAX_REPLY_CHARS` characters
 of text and thinking (``HARNESS_MODEL_MAX_REPLY_CHARS``) the provider's stream is closed,
 the reply ends with a note that says it was cut, and it finishes as ``length``. A model
-that streams without end costs that many characters, not the machine's memory.
+that streams without end costs that many characters, not the machine's memory; what the
+text cap cannot see (a tool call's arguments growing without end) is bounded by the
+bytes an HTTP provider reads of one reply (at least 128 MiB), past which the reply fails.
 """
 
 from __future__ import annotations
@@ -213,6 +215,7 @@ class ModelEngine:
     def _http_provider(self, name: str) -> Provider:
         from harness.actors.model._anthropic import AnthropicProvider
         from harness.actors.model._gemini import GeminiProvider
+        from harness.actors.model._httpbase import MAX_REPLY_BYTES
         from harness.actors.model._ollama import OllamaProvider
         from harness.actors.model._openai import OpenAIProvider
 
@@ -222,7 +225,9 @@ class ModelEngine:
             "anthropic": AnthropicProvider,
             "gemini": GeminiProvider,
         }[name]
-        made: Provider = cls(self.timeouts, http=self.http)
+        # the wire may carry several times the text it says (framing, tiny deltas)
+        wire = max(MAX_REPLY_BYTES, 256 * self.max_reply_chars)
+        made: Provider = cls(self.timeouts, http=self.http, max_reply_bytes=wire)
         return made
 
     async def aclose(self) -> None:

@@ -21,6 +21,7 @@ from harness.actors.model._wire import SseEvent, SseParser
 from harness.messages.model import ToolCallEvent
 
 __all__ = [
+    "MAX_REPLY_BYTES",
     "Decoder",
     "DecoderBase",
     "HttpProvider",
@@ -33,6 +34,9 @@ __all__ = [
 ]
 
 _ids = itertools.count(1)
+
+#: Bytes of one reply's body read at most (see :class:`HttpProvider`).
+MAX_REPLY_BYTES = 128 * 1024 * 1024
 
 
 def call_id() -> str:
@@ -145,14 +149,24 @@ class HttpProvider:
         http: the client to send through (the worker's one client, shared by
             every provider); by default a client of its own, which
             :meth:`aclose` closes.
+        max_reply_bytes: bytes of one reply's body past which it is not read on (it
+            fails, saying so): a bound on what a decoder holds back, such as a tool
+            call's arguments, which no text cap sees (default :data:`MAX_REPLY_BYTES`).
     """
 
     name = "http"
 
-    def __init__(self, timeouts: Timeouts | None = None, *, http: HttpClient | None = None) -> None:
+    def __init__(
+        self,
+        timeouts: Timeouts | None = None,
+        *,
+        http: HttpClient | None = None,
+        max_reply_bytes: int | None = None,
+    ) -> None:
         self.timeouts = timeouts or Timeouts()
         self._owns_http = http is None
         self.http = http or HttpClient(self.timeouts.connect)
+        self.max_reply_bytes = max_reply_bytes or MAX_REPLY_BYTES
 
     def build_request(self, call: ProviderCall) -> HttpRequest:
         """The streaming request for *call*."""
@@ -174,8 +188,16 @@ class HttpProvider:
         """Stream one reply (see :class:`~harness.actors.model.Provider`)."""
         request = self.build_request(call)
         decoder = self.decoder(call)
+        read = 0
         async with open_stream(self.http, request, self.timeouts, (call.api_key,)) as body:
             while (chunk := await body.next_chunk()) is not None:
+                read += len(chunk)
+                if read > self.max_reply_bytes:
+                    raise ProviderError(
+                        "bad_response",
+                        f"the reply passed {self.max_reply_bytes:,} bytes and was not read "
+                        "on (a model that does not stop writing)",
+                    )
                 for event in decoder.feed(chunk):
                     yield event
                 if decoder.failed is not None:
