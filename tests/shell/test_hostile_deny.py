@@ -58,6 +58,7 @@ DELETERS = [
     "BASH_CMDS[ls]=/bin/rm; ls -f v",
     "read BASH_ENV <<< /dev/stdin; export BASH_ENV; bash -c true <<< 'rm -f v'",
     "ln -s /bin/rm ls2; ./ls2 -f v",
+    "echo x\n\\rm -f v",
 ]
 
 

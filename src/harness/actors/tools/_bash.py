@@ -586,6 +586,10 @@ class _Walker:
         kind = node.type
         if kind == "ERROR" or node.is_missing:
             self.uncertain.append("the command does not parse as bash")
+        elif kind == "word" and "\n" in _text(node):
+            # bash ends a command at an unquoted newline; tree-sitter-bash sometimes reads
+            # one into a word (`echo x<newline>\rm v` as one command): it misread the line
+            self.uncertain.append("the grammar misreads a line break in this command")
         elif kind == "command":
             self.command(node)
         elif kind == "declaration_command":
