@@ -59,6 +59,7 @@ DELETERS = [
     "read BASH_ENV <<< /dev/stdin; export BASH_ENV; bash -c true <<< 'rm -f v'",
     "ln -s /bin/rm ls2; ./ls2 -f v",
     "echo x\n\\rm -f v",
+    "cat <<-EOF\n\t$(\\rm -f v)\n\tEOF",
 ]
 
 
@@ -85,6 +86,7 @@ PLAN_WRITERS = [
     "x='$(touch P)'; echo ${x@P}",
     "x='a[$(touch P)]'; echo ${b[x]}",
     "x='a[$(touch P)]'; [[ $x -eq 1 ]]",
+    "cat <<-EOF\n\t$(touch P)\n\tEOF",
 ]
 
 

@@ -234,6 +234,8 @@ SEEN_THROUGH = [
     "tar -cf a.tar --checkpoint-action=exec='rm -f v' src",
     "rsync -e 'rm -f v' a b",
     "man -P 'rm -f v' ls",
+    "cat <<EOF\n`\\rm -f v`\nEOF",  # here-documents tree-sitter leaves as text
+    "cat <<-EOF\n\t$(\\rm -f v)\n\tEOF",
 ]
 
 
@@ -489,6 +491,7 @@ def test_a_deny_rule_sees_the_cwd(tmp_path: Path) -> None:
         "sort --compress-prog=sh x",
         "sort --out=PWN x",
         "sort -T . x",
+        "cat <<-EOF\n\t$(touch PWN)\n\tEOF",
         "PATH=.; ls",
         "rg --pre=sh x",
         "declare -i x=1",
@@ -524,6 +527,7 @@ def test_plan_mode_refuses_commands_that_may_write(tmp_path: Path, command: str)
         "LC_ALL=C sort -r f",
         "[ -f x ] && cat x",
         "ls \\\n  -la",
+        'cat <<EOF\nhello "$HOME" a | b\nEOF',
     ],
 )
 def test_plan_mode_still_runs_reads_by_the_rules(tmp_path: Path, command: str) -> None:

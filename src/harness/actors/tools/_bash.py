@@ -295,6 +295,7 @@ _READERS: dict[str, frozenset[str]] = {
         "which",
         "whoami",
         "jq",
+        ":",
     ]
 }
 # printf -v and test -v evaluate an array subscript in the name they are given.
@@ -615,6 +616,8 @@ class _Walker:
             self.loop(node)
         elif kind == "file_redirect":
             self.redirect(node)
+        elif kind == "heredoc_redirect":
+            self.heredoc(node)
         for child in node.children:
             self.walk(child, level + 1)
 
@@ -628,6 +631,19 @@ class _Walker:
             return  # 2>&1: a descriptor, not a file
         if value not in _SAFE_TARGETS:
             self.writes = True
+
+    def heredoc(self, node: Any) -> None:
+        """A here-document whose delimiter is unquoted is expanded like a double-quoted
+        string: its command substitutions run. tree-sitter-bash leaves some of them as
+        plain text (backquotes, ``<<-``), so the body is read again as such a string."""
+        start = next((c for c in node.children if c.type == "heredoc_start"), None)
+        body = next((c for c in node.children if c.type == "heredoc_body"), None)
+        if start is None or body is None or any(ch in _text(start) for ch in "'\"\\"):
+            return
+        text = _text(body)
+        if "$" in text or "`" in text:
+            # a backslash escapes the same characters in both, but `"` only in the string
+            self.walk_source(': "' + text.replace('"', '\\"') + '"')
 
     # ------------------------------------------------------- text bash evaluates
 
