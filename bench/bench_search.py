@@ -5,13 +5,16 @@
 - the extraction library alone (selectolax) on those 50 pages;
 - a whole ``search_web`` against four loopback sources and a page server, each
   answering after 50 ms (goal: under 1 s end to end), beside the extraction time
-  of the pages that search read.
+  of the pages that search read;
+- fetching a 4 MB page sent gzip-encoded (decoded under the byte cap, step by step),
+  beside the same page sent as it is.
 
 Run: ``python -m bench.bench_search`` (or ``make bench``); needs python3.11-doc.
 """
 
 from __future__ import annotations
 
+import gzip
 import re
 import statistics
 import time
@@ -21,6 +24,7 @@ from tests.search import _web
 
 from bench._timing import median, ms
 from harness.actors.search import (
+    Fetcher,
     Page,
     SearchConfig,
     SearchService,
@@ -97,6 +101,34 @@ def _whole_search() -> tuple[float, float, int]:
     return took, alone, len(htmls)
 
 
+async def _fetch_page(url: str) -> float:
+    fetcher = Fetcher()
+    try:
+        await fetcher.fetch(url)  # warm: the worker keeps one fetcher and its connections
+        started = time.perf_counter()
+        resp = await fetcher.fetch(url)
+        took = time.perf_counter() - started
+    finally:
+        await fetcher.aclose()
+    assert len(resp.body) == 4_000_000
+    assert not resp.truncated
+    return took
+
+
+def _gzip_fetch() -> tuple[float, float]:
+    body = (b"<p>" + b"filler text for a large page, " * 40 + b"</p>\n") * 3400
+    body = body[:4_000_000]
+    packed = gzip.compress(body, compresslevel=6)
+    with _web.Site() as site:
+        site.route("/plain", lambda req: _web.Page(body=body))
+        site.route(
+            "/gzip", lambda req: _web.Page(body=packed, headers={"Content-Encoding": "gzip"})
+        )
+        plain = statistics.median(trio.run(_fetch_page, f"{site.url}/plain") for _ in range(5))
+        packed_took = statistics.median(trio.run(_fetch_page, f"{site.url}/gzip") for _ in range(5))
+    return plain, packed_took
+
+
 def run() -> list[tuple[str, str, str]]:
     htmls, pages = _pool()
     size = sum(len(p.text) for p in pages)
@@ -106,6 +138,7 @@ def run() -> list[tuple[str, str, str]]:
     ranked = median(lambda: rank(query, pages), 5)
     extracting = median(lambda: [extract(h) for h in htmls], 3)
     took, alone, read = _whole_search()
+    plain, packed = _gzip_fetch()
     return [
         (
             f"\\w+ tokenisation of {len(pages)} pages (baseline)",
@@ -123,6 +156,8 @@ def run() -> list[tuple[str, str, str]]:
             ms(took),
             f"goal < 1 s; extraction of its {read} pages alone: {ms(alone)}",
         ),
+        ("fetch of a 4 MB page, sent as it is (baseline)", ms(plain), ""),
+        ("the same page sent gzip-encoded", ms(packed), f"{packed / plain:.2f}x"),
     ]
 
 

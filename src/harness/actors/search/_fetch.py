@@ -15,6 +15,7 @@ encoded more than once (``Content-Encoding: gzip, gzip``) is refused unread.
 
 from __future__ import annotations
 
+import ssl
 import zlib
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
@@ -107,9 +108,9 @@ class _Stream(httpx.AsyncByteStream):
 class _GuardedTransport(httpx.AsyncBaseTransport):
     """httpx's transport contract over an httpcore pool that dials through the guard."""
 
-    def __init__(self, backend: GuardedBackend) -> None:
+    def __init__(self, backend: GuardedBackend, ssl_context: ssl.SSLContext) -> None:
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=httpx.create_ssl_context(),
+            ssl_context=ssl_context,
             network_backend=backend,
             max_connections=32,
             keepalive_expiry=20.0,
@@ -162,6 +163,7 @@ class Fetcher:
         self._allow_link_local = allow_link_local
         self._user_agent = user_agent
         self._resolver = resolver
+        self._ssl = httpx.create_ssl_context()  # made once: loading the CA store is slow
         # one pool per reach: a connection kept from a fetch that could reach this
         # machine must never serve one that could not
         self._clients: dict[bool, httpx.AsyncClient] = {}
@@ -175,7 +177,7 @@ class Fetcher:
                 resolver=self._resolver,
             )
             client = self._clients[allow_private] = httpx.AsyncClient(
-                transport=_GuardedTransport(backend),
+                transport=_GuardedTransport(backend, self._ssl),
                 follow_redirects=False,
                 trust_env=False,
                 timeout=None,
@@ -330,7 +332,7 @@ class _Decoder:
 
     def feed(self, data: bytes) -> None:
         """Take the next raw bytes (decoded later, as :meth:`take` asks)."""
-        self._pending += data
+        self._pending = self._pending + data if self._pending else data
 
     def take(self, limit: int) -> bytes:
         """At most *limit* decoded bytes of what was fed (``b""``: it needs more input)."""
