@@ -140,3 +140,46 @@ async def test_a_deny_rule_holds_for_text_typed_into_a_command(
     assert decision.action in ("deny", "ask")
     await pool.send_input(session, text)
     assert not target.exists(), f"{text!r} deletes nothing here: the test proves nothing"
+
+
+# Places inside a command line where bash runs a command, each with every spelling of rm.
+CONTEXTS = [
+    'echo "`{}`"',
+    'echo "${{x:-`{}`}}"',
+    "echo ${{x/y/`{}`}}",
+    "echo ${{x#`{}`}}",
+    "echo ${{x:=`{}`}}",
+    "echo ${{x[`{}`]}}",
+    "a[`{}`]=1",
+    "case x in `{}`) ;; esac",
+    "[[ x =~ `{}` ]]",
+    "echo $((`{}`))",
+    "for ((i=`{}`;i<0;i++)); do :; done",
+    "echo {{a,`{}`}}",
+    "cat <<< `{}`",
+    "echo `echo \\`{}\\``",
+    "x=$(cat <<EOF\n$({})\nEOF\n)",
+    "cat <<-EOF\n\t`{}`\n\tEOF",
+    "exec 3< <({}); cat <&3",
+    "echo > `{}`",
+    "coproc {{ {}; }}; wait",
+    "f() ( {} ); f",
+    "if `{}`; then :; fi",
+    "echo a #\\\n{}",
+    "echo x\n{}",
+]
+SPELLINGS = ["rm -f v", "\\rm -f v", "r\\\nm -f v", "/bin/rm -f v", "command rm -f v"]
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+async def test_whatever_the_gate_lets_through_leaves_the_file(
+    make_pool: Pools, workspace: Path, tmp_path: Path, context: str
+) -> None:
+    pool = make_pool()
+    perms = gate(tmp_path, workspace, "auto")
+    target = workspace / "v"
+    for spelling in SPELLINGS:
+        command = context.format(spelling)
+        target.write_text("keep me\n")
+        action = await attempt(pool, perms, command, workspace)
+        assert target.exists(), f"{command!r} deleted the file through the gate ({action})"

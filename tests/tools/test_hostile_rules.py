@@ -236,6 +236,7 @@ SEEN_THROUGH = [
     "man -P 'rm -f v' ls",
     "cat <<EOF\n`\\rm -f v`\nEOF",  # here-documents tree-sitter leaves as text
     "cat <<-EOF\n\t$(\\rm -f v)\n\tEOF",
+    'echo "${x:-`\\rm -f v`}"',  # a substitution tree-sitter leaves as text
 ]
 
 

@@ -313,6 +313,8 @@ _SAFE_TARGETS = frozenset({"/dev/null"})
 # Deeper than this the tree is not followed (and the command is uncertain): Python's
 # own stack must not be what ends the walk.
 _MAX_NESTING = 150
+# Leaves whose text bash expands: one still holding $( or a backquote was misread.
+_TEXT_LEAVES = frozenset({"word", "regex", "string_content", "extglob_pattern"})
 # Where a backslash-newline is not a line continuation.
 _LITERAL_SPANS = frozenset({"raw_string", "comment", "heredoc_body", "ansi_c_string"})
 
@@ -591,6 +593,11 @@ class _Walker:
             # bash ends a command at an unquoted newline; tree-sitter-bash sometimes reads
             # one into a word (`echo x<newline>\rm v` as one command): it misread the line
             self.uncertain.append("the grammar misreads a line break in this command")
+        elif kind in _TEXT_LEAVES and _SUBSTITUTION.search(_text(node)):
+            # tree-sitter-bash leaves some substitutions as text (`${x:-`rm v`}`); bash
+            # runs them, so the text is read again
+            text = _text(node)
+            self.walk_source(f': "{text}"' if kind == "string_content" else ": " + text)
         elif kind == "command":
             self.command(node)
         elif kind == "declaration_command":
