@@ -281,3 +281,14 @@ async def test_hops_keep_the_redirect_rules_credentials_and_limit(tmp_path: Path
     assert tools[1].startswith("HTTP 200")
     assert there == [("PUT", "/landing", None)]
     assert f"(from {away}, reached by 1 redirect(s))" in tools[2]
+
+
+async def test_a_hop_the_rules_allow_still_meets_the_metadata_refusal(tmp_path: Path) -> None:
+    with _site() as site:
+        site.routes.insert(0, ("/meta", lambda req: _web.Redirect("http://100.100.100.200/")))
+        tools = await _run(tmp_path, [f"{site.url}/meta"], "auto", allow=("get_url",))
+    assert (
+        "100.100.100.200 resolves to 100.100.100.200, a cloud metadata address; refused"
+        in (tools[0])
+    )
+    assert f"(reached by 1 redirect(s) from {site.url}/meta)" in tools[0]

@@ -105,7 +105,12 @@ class SearchService:
             if req.name == "call_api":
                 return await self.call_api(self.config, args, hop)
         except FetchError as exc:
-            return ToolOutcome(ok=False, output=f"{req.name}: {exc}", data={"kind": exc.kind})
+            where = ""
+            if hop is not None and hop.redirects and hop.origin:
+                where = f" (reached by {hop.redirects} redirect(s) from {hop.origin})"
+            return ToolOutcome(
+                ok=False, output=f"{req.name}: {exc}{where}", data={"kind": exc.kind}
+            )
         return ToolOutcome(ok=False, output=f"the search worker does not run {req.name!r}")
 
     async def search_web(self, config: SearchConfig, query: str) -> ToolOutcome:
