@@ -28,11 +28,12 @@ from harness.actors.tools import Permissions, builtin_table
 from harness.actors.tools._git import git
 from harness.trust import TrustStore, project_files
 
-# In a fresh interpreter, after the first prompt's imports: what start does with nothing to
-# trust (two stat calls), and the import of harness.trust plus the whole check. Each run
-# times itself, so the interpreter's own start (noisy on a busy machine) is left out.
+# In a fresh interpreter, after the first prompt's imports (json among them: the slash
+# commands' table imports it before the first prompt either way): what start does with
+# nothing to trust (two stat calls), and the import of harness.trust plus the whole check.
+# Each run times itself, so the interpreter's own start (noisy on a busy machine) is left out.
 _TIMED = """
-import os, sys, time, prompt_toolkit, harness.home
+import os, sys, time, json, prompt_toolkit, harness.home
 ws, home, check = sys.argv[1], sys.argv[2], sys.argv[3] == "check"
 t = time.perf_counter()
 if check:
