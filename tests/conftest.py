@@ -22,14 +22,15 @@ import pytest
 from harness.supervisor import Supervisor, open_supervisor
 from tests.scripted import ScriptedModel
 
-#: test folders that run on one worker, whole, and why
+#: test folders that run on one worker, whole, and why; they are handed out first, in
+#: this order (the longest units of the run: the embedded model's alone is a third of it)
 ONE_UNIT = {
-    # the batch tests find their sessions among all the machine's processes by workspace
-    # names every batch test uses (``.../t2/ws``), and two of them start Ray instances
-    "tests/batch/": "batch",
-    # the embedded model: 1.1 GB loaded once per worker, and generation that takes both
+    # the embedded model: 1.1 GB loaded once per worker, and generation that wants both
     # cores; one worker runs these while the other runs the rest
     "tests/local/": "embedded model",
+    # the batch tests find their sessions among all the machine's processes by workspace
+    # names every batch test uses (``.../t2/ws``), and some start Ray instances
+    "tests/batch/": "batch",
 }
 
 
@@ -46,6 +47,13 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
                 if nodeid.startswith(folder):
                     return folder
             return str(super()._split_scope(nodeid))
+
+        def _assign_work_unit(self, node: Any) -> None:
+            # xdist hands out the units with the most tests first, not the longest
+            for folder in reversed(ONE_UNIT):
+                if folder in self.workqueue:
+                    self.workqueue.move_to_end(folder, last=False)
+            super()._assign_work_unit(node)
 
     return FolderScheduling(config, log)
 
