@@ -20,6 +20,7 @@ from harness.actors.shell import ShellConfig
 from harness.actors.tools import builtin_table
 from harness.cli._batch import build_batch_parser
 from harness.cli._main import build_parser
+from harness.cli._trust import build_trust_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -41,7 +42,16 @@ INTERNAL_VARIABLES = {
 # Flags of other programs (aider's in the README's comparison), of example prompts, and of
 # the embedded model's own command (python -m harness.actors.model.local), that the manual
 # shows.
-FOREIGN_FLAGS = {"--short", "--verbose", "--portable", "--message", "--watch-files"}
+# flags of other programs the manual names (git, aider, sort, tar)
+FOREIGN_FLAGS = {
+    "--short",
+    "--verbose",
+    "--portable",
+    "--message",
+    "--watch-files",
+    "--compress-program",
+    "--to-command",
+}
 
 
 def _expand_braces(text: str) -> set[str]:
@@ -88,7 +98,7 @@ def test_every_harness_variable_is_in_the_readme() -> None:
 
 def _flags() -> set[str]:
     out: set[str] = set()
-    for parser in (build_parser(), build_batch_parser()):
+    for parser in (build_parser(), build_batch_parser(), build_trust_parser()):
         for action in parser._actions:  # argparse has no public list of its options
             if isinstance(action, argparse._HelpAction):
                 continue

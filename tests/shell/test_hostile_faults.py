@@ -1,5 +1,5 @@
 """Issue 15, faults (14, 15, 16): the model worker killed mid-request, a tool call larger
-than a frame, and the heartbeat bound the README states.
+than a frame, and the heartbeat bound the manual states.
 
 The real conversation, the real model worker, the scripted model over loopback.
 """
@@ -21,7 +21,7 @@ from harness.supervisor import ChildSpec
 from tests.conversation.conftest import MODULES, PYTHONPATH
 from tests.scripted import ScriptedModel, call, reply
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+WORKERS_DOC = Path(__file__).resolve().parents[2] / "docs" / "workers.md"
 
 
 def _options(tmp_path: Path, model: ScriptedModel, **kw: Any) -> SessionOptions:
@@ -133,20 +133,20 @@ async def test_an_oversize_tool_call_becomes_a_tool_error(tmp_path: Path) -> Non
     assert (tmp_path / "ws" / "small.txt").read_text() == "ok\n"
 
 
-# --- 16. the heartbeat bound the README states ---------------------------------------------
+# --- 16. the heartbeat bound the manual states ---------------------------------------------
 
 
 def test_the_readme_states_the_real_heartbeat_bound() -> None:
     interval = WorkerSettings(workspace=".").heartbeat_interval
     misses = attrs.fields(ChildSpec).heartbeat_misses.default
     assert interval is not None
-    text = " ".join(README.read_text().split())
+    text = " ".join(WORKERS_DOC.read_text().split())
     found = re.search(
         r"a ping every (\d+) s, and a worker that has left the last (\d+) unanswered is "
         r"killed, between (\d+) and (\d+) s after it stopped answering",
         text,
     )
-    assert found, "the README no longer states the heartbeat bound"
+    assert found, "docs/workers.md no longer states the heartbeat bound"
     every, last, low, high = (int(g) for g in found.groups())
     assert (every, last) == (interval, misses)
     # A worker that hangs just after answering ping k is killed when ping k+misses+1

@@ -94,10 +94,13 @@ def test_kill_9_of_harness_leaves_no_runner(
 
 
 async def test_runner_whose_memory_grows_is_killed_at_its_rss_limit(
-    workspace: Path, home: Path, model: ScriptedModel
+    workspace: Path, home: Path, model: ScriptedModel, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A runaway reply: the runner keeps what it has read, a megabyte a piece, so its
-    # memory grows past the limit long before the 300 MB reply would end.
+    # memory grows past the limit long before the 300 MB reply would end. The model
+    # worker's cap on a reply's size would cut it first: lifted here, so that the
+    # runner's memory limit is what stops it.
+    monkeypatch.setenv("HARNESS_MODEL_MAX_REPLY_CHARS", str(2**31))
     runaway = reply("x" * 300 * 2**20, chunk=2**20, delay=0.01)
     Router({"heavy": [runaway]}).serve(model)
     limits = SubagentLimits(rss_limit=96 * 2**20)

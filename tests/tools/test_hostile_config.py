@@ -228,7 +228,8 @@ HOME_WRITES = {
         f"echo '{GRANT}' > $d/${{p}}ions.json"
     ),
     "forged approval": (
-        'python3 -c "import os; from harness.trust import TrustStore, project_files; '
+        # the interpreter harness runs on, so the forgery can import harness.trust
+        f'{sys.executable} -c "import os; from harness.trust import TrustStore, project_files; '
         "TrustStore(os.environ['HARNESS_' + 'HOME']).approve('.', project_files('.'))\""
     ),
 }

@@ -22,10 +22,10 @@ from typing import IO, cast
 from harness.terminal import SafeWriter
 from harness.trust import TrustStore, describe, project_files
 
-__all__ = ["trust_main"]
+__all__ = ["build_trust_parser", "trust_main"]
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_trust_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="harness trust",
         description="Project configuration that can run code or widen permissions (the "
@@ -47,7 +47,7 @@ def trust_main(
     home: str | os.PathLike[str] | None = None,
 ) -> int:
     """Run ``harness trust`` with *argv*; the exit status (0, or 2 for a usage error)."""
-    args = _parser().parse_args(argv)
+    args = build_trust_parser().parse_args(argv)
     out = cast("IO[str]", SafeWriter(stdout or sys.stdout))
     store = TrustStore(home)
     if args.list:
