@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
 from harness.conversation import ApprovalRequest, SubagentLimits, Task, open_session
