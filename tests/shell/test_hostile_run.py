@@ -51,18 +51,7 @@ def base(model: ScriptedModel) -> list[str]:
     return ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
 
 
-@pytest.fixture
-def model() -> ScriptedModel:
-    with ScriptedModel() as m:
-        yield m  # type: ignore[misc]
-
-
-@pytest.fixture
-def dirs(tmp_path: Path) -> tuple[Path, Path]:
-    ws, home = tmp_path / "ws", tmp_path / "home"
-    ws.mkdir()
-    home.mkdir()
-    return ws, home
+# the `model` and `dirs` fixtures come from tests/conftest.py
 
 
 def _tool_results(model: ScriptedModel) -> list[str]:

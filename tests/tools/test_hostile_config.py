@@ -11,53 +11,20 @@ from __future__ import annotations
 
 import base64
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conversation.conftest import MODULES, PYTHONPATH
 from tests.scripted import ScriptedModel, call, reply
+from tests.shell.test_hostile_run import base, harness
 
 pytestmark = pytest.mark.slow
 
 SECRET = "sk-test-0123456789abcdef"
 
 
-def harness(
-    args: list[str], *, workspace: Path, home: Path, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    full = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    full.update(HARNESS_HOME=str(home), PYTHONPATH=PYTHONPATH, HARNESS_WORKERS=json.dumps(MODULES))
-    full.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "harness", *args],
-        cwd=workspace,
-        env=full,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def base(model: ScriptedModel) -> list[str]:
-    return ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
-
-
-@pytest.fixture
-def model() -> ScriptedModel:
-    with ScriptedModel() as m:
-        yield m  # type: ignore[misc]
-
-
-@pytest.fixture
-def dirs(tmp_path: Path) -> tuple[Path, Path]:
-    ws, home = tmp_path / "ws", tmp_path / "home"
-    ws.mkdir()
-    home.mkdir()
-    return ws, home
+# the `model` and `dirs` fixtures come from tests/conftest.py
 
 
 def write_hostile_mcp(ws: Path) -> None:
