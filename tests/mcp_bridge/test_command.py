@@ -14,7 +14,9 @@ from rich.console import Console
 
 from harness.cli.tui._cmd_mcp import run_mcp
 from harness.cli.tui._commands import CommandError
+from harness.cli.tui._context import CommandContext
 from harness.cli.tui._dispatch import COMMANDS
+from harness.cli.tui._prefs import Prefs
 from harness.conversation import Session
 from tests.mcp_bridge.conftest import fake_entry
 from tests.mcp_bridge.test_session import dirs, mcp_session, model, until  # noqa: F401
@@ -24,13 +26,24 @@ pytestmark = pytest.mark.slow
 
 
 class Frontend:
-    """What ``/mcp`` needs of the terminal app: a console, the session, a prompt runner."""
+    """The terminal's side of ``/mcp``: a console, the session, a prompt runner; the
+    context a command is handed is built on it as the app builds it."""
 
     def __init__(self, live: Session) -> None:
         self.live = live
         self.console = Console(file=io.StringIO(), width=120, color_system=None, _environ={})
-        self.open_error = ""
+        self.open_error: str | None = None
         self.prompts: list[str] = []
+        here = Path.cwd()  # /mcp reads neither folder nor the preferences
+        self.ctx = CommandContext(
+            console=self.console,
+            workspace=here,
+            home=here,
+            environ={},
+            prefs=Prefs(here, here),
+            commands=COMMANDS,
+            host=self,  # type: ignore[arg-type]
+        )
 
     async def session(self) -> Session:
         return self.live
@@ -46,7 +59,7 @@ class Frontend:
 
 
 async def mcp(app: Frontend, line: str) -> str:
-    await run_mcp(app, COMMANDS.parse(line))  # type: ignore[arg-type]
+    await run_mcp(app.ctx, COMMANDS.parse(line))
     return app.printed()
 
 

@@ -31,7 +31,7 @@ def test_a_command_declared_twice_is_refused() -> None:
 
     from harness.cli.tui._commands import CommandSet, command
 
-    async def handler(app: App, p: object) -> None:
+    async def handler(ctx: object, p: object) -> None:
         pass
 
     twice = types.ModuleType("twice")
@@ -52,16 +52,16 @@ def printed(app: App) -> str:
 
 
 async def test_commands_that_need_no_session(app: App) -> None:
-    await dispatch(app, parse_command("/think on"))
-    assert app.show_thinking is True
-    await dispatch(app, parse_command("/think"))
-    assert app.show_thinking is False
+    await dispatch(app.ctx, parse_command("/think on"))
+    assert app.ctx.show_thinking is True
+    await dispatch(app.ctx, parse_command("/think"))
+    assert app.ctx.show_thinking is False
     assert printed(app) == "thinking shown (dimmed)\nthinking hidden\n"
     with pytest.raises(CommandError, match="no tool output"):
-        await dispatch(app, parse_command("/expand"))
+        await dispatch(app.ctx, parse_command("/expand"))
     # the exception /exit raises is the one the app's loop ends on
     with pytest.raises(ExitApp):
-        await dispatch(app, parse_command("/q"))
+        await dispatch(app.ctx, parse_command("/q"))
 
 
 class Run:

@@ -37,8 +37,8 @@ def test_every_session_flag_of_the_command_line_reaches_the_session(tmp_path: Pa
         ],
         tmp_path,
     )
-    app.provider, app.model = "openai", "gpt-4o-mini"
-    opts = session_options(app)
+    app.ctx.choice.provider, app.ctx.choice.model = "openai", "gpt-4o-mini"
+    opts = session_options(app.ctx, app.args)
     assert (opts.temperature, opts.seed) == (0.3, 7)
     assert (opts.permission_mode, opts.max_turns, opts.tool_protocol) == ("plan", 9, "text")
     assert opts.allow == ("run_cmd(make test)",)
@@ -48,8 +48,10 @@ def test_every_session_flag_of_the_command_line_reaches_the_session(tmp_path: Pa
 
 
 def test_without_the_flags_the_provider_chooses(tmp_path: Path) -> None:
-    opts = session_options(app_for([], tmp_path))
+    app = app_for([], tmp_path)
+    opts = session_options(app.ctx, app.args)
     assert (opts.temperature, opts.seed) == (None, None)
     assert opts.strict_writes is None  # the provider's rule
-    assert session_options(app_for(["--no-strict-writes"], tmp_path)).strict_writes is False
+    app = app_for(["--no-strict-writes"], tmp_path)
+    assert session_options(app.ctx, app.args).strict_writes is False
     assert opts.permission_mode == "ask"

@@ -37,8 +37,9 @@ from rich.text import Text
 from harness._version import __version__
 from harness.cli.tui._commands import CommandError, ExitApp, is_command
 from harness.cli.tui._completion import HarnessCompleter
+from harness.cli.tui._context import Choice, CommandContext
 from harness.cli.tui._dispatch import COMMANDS, completion_sources, dispatch
-from harness.cli.tui._input import CTRL_C, build_prompt_session
+from harness.cli.tui._input import CTRL_C, FirstLine, build_prompt_session
 from harness.cli.tui._options import choose_model, session_options
 from harness.cli.tui._prefs import Prefs
 from harness.cli.tui._runkeys import RunKeys
@@ -49,8 +50,6 @@ from harness.home import harness_home
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
 
-    from harness.cli.tui._start import FirstLine
-    from harness.cli.tui._timeline import ToolRecord
     from harness.cli.tui._view import RunView
     from harness.conversation import ApprovalRequest, Decision, Session
     from harness.messages import ToolOutcome
@@ -99,30 +98,29 @@ class App:
         self.workspace = workspace or Path(getattr(args, "workspace", None) or os.getcwd())
         self.workspace = self.workspace.resolve()
         self.home = (home or harness_home(self.environ)).expanduser()
-        self.prefs = Prefs(self.home, self.workspace)
         shown = self.environ.get("HARNESS_SHOW_THINKING", "").strip().lower()
-        self.show_thinking = shown in ("1", "on", "yes", "true")
-        self.deepthink = False
-        self.commands = COMMANDS
-        self.live: Session | None = None  # once open
-        self.open_error: str | None = None
-        self.view: RunView | None = None
-        self.tools_done: list[ToolRecord] = []
-        self.model_names: list[str] = []
-        self.subagents: dict[str, str] = {}  # name -> what it is doing (for /agents)
-        self.last_prompt_tokens = 0  # what the provider counted for the last request
-        self.provider = ""
-        self.model = ""
         # --model may be repeated or comma-separated: models to fail over to, in order
         raw = getattr(args, "model", None) or []
         raw = [raw] if isinstance(raw, str) else list(raw)
-        self.models: list[str] = [m.strip() for r in raw for m in str(r).split(",") if m.strip()]
-        self.base_url: str | None = getattr(args, "base_url", None)
-        self.resume: str | None = getattr(args, "resume", None)
-        self.continue_latest = bool(
+        models = tuple(m.strip() for r in raw for m in str(r).split(",") if m.strip())
+        self.ctx = CommandContext(
+            console=self.console,
+            workspace=self.workspace,
+            home=self.home,
+            environ=self.environ,
+            prefs=Prefs(self.home, self.workspace),
+            commands=COMMANDS,
+            host=self,
+            choice=Choice(fallbacks=models, base_url=getattr(args, "base_url", None)),
+            show_thinking=shown in ("1", "on", "yes", "true"),
+        )
+        self.live: Session | None = None  # once open
+        self.open_error: str | None = None
+        self.view: RunView | None = None
+        self._resume: str | None = getattr(args, "resume", None)
+        self._continue_latest = bool(
             getattr(args, "continue_", False) or getattr(args, "continue_latest", False)
         )
-        self.title = ""
         self._ready = trio.Event()
         self._prompt_drawn = trio.Event()
         self._reopen = trio.Event()
@@ -156,7 +154,7 @@ class App:
     def choose_model(self) -> None:
         """Settle the provider and model: the command line, the workspace's last choice,
         then a reachable Ollama, then the embedded model."""
-        choose_model(self)
+        choose_model(self.ctx, self.args)
 
     async def _session_task(self) -> None:
         # Let the prompt draw first: the imports below hold the GIL for a while.
@@ -167,12 +165,13 @@ class App:
         while not self._closing:
             self._reopen = trio.Event()
             try:
-                async with open_session(
-                    session_options(self), approver=self.approve, frontend=self
-                ) as live:
+                options = session_options(
+                    self.ctx, self.args, resume=self._resume, continue_latest=self._continue_latest
+                )
+                async with open_session(options, approver=self.approve, frontend=self) as live:
                     self.live, self.open_error = live, None
-                    self.resume, self.continue_latest = None, False
-                    self.title = live.title
+                    self._resume, self._continue_latest = None, False
+                    self.ctx.notes.title = live.title
                     for problem in live.problems:
                         self._say(f"  {clean_line(problem)}", "yellow")
                     if live.resumed:
@@ -191,14 +190,16 @@ class App:
             except Exception as exc:  # one sentence, never a trace
                 self.open_error = _sentence(exc)
                 self._say(f"could not start the session: {self.open_error}", "red")
-                self.resume, self.continue_latest = None, False
+                self._resume, self._continue_latest = None, False
                 self._ready.set()
                 await self._reopen.wait()
             finally:
                 self.live = None
 
-    async def reopen(self) -> None:
-        """Close the session and open another (``/clear``, ``/resume``, ``/load``)."""
+    async def reopen(self, resume: str | None = None) -> None:
+        """Close the session and open another (``/clear``, ``/resume``, ``/load``):
+        *resume* names the one to continue, ``None`` starts a new one."""
+        self._resume, self._continue_latest = resume, False
         self._ready = trio.Event()
         self._reopen.set()
         await self._ready.wait()
@@ -224,21 +225,22 @@ class App:
 
     def _note(self, event: ev.ConversationEvent) -> None:
         # what the app keeps of the events, for the toolbar, /status and /agents
+        notes = self.ctx.notes
         match event:
             case ev.TitleChanged():
-                self.title = event.title
+                notes.title = event.title
             case ev.UsageReported(prompt_tokens=int(tokens)) if tokens:
-                self.last_prompt_tokens = tokens
+                notes.prompt_tokens = tokens
             case ev.SubagentStarted():
-                self.subagents[event.name] = f"running: {event.task}"
+                notes.subagents[event.name] = f"running: {event.task}"
             case ev.SubagentProgress():
                 tool = f", {event.tool}" if event.tool else ""
-                self.subagents[event.name] = (
+                notes.subagents[event.name] = (
                     f"running: turn {event.turn}{tool}, {event.tokens:,} tokens, "
                     f"{event.elapsed:.0f}s"
                 )
             case ev.SubagentFinished():
-                self.subagents[event.name] = "finished" if event.ok else "failed"
+                notes.subagents[event.name] = "finished" if event.ok else "failed"
             case ev.Result():
                 self._result_seen.set()
 
@@ -271,9 +273,9 @@ class App:
             return
         view = RunView(
             self.console,
-            show_thinking=self.show_thinking,
-            provider=self.provider,
-            model=self.model,
+            show_thinking=self.ctx.show_thinking,
+            provider=self.ctx.choice.provider,
+            model=self.ctx.choice.model,
         )
         self.view = view
         self._result_seen = trio.Event()
@@ -292,8 +294,9 @@ class App:
             self._keys.stop()
             view.close()
             self.view = None
-            self.tools_done.extend(view.finished_tools)
-            del self.tools_done[:-50]
+            tools = self.ctx.notes.tools
+            tools.extend(view.finished_tools)
+            del tools[:-50]
 
     async def approve(self, request: ApprovalRequest) -> Decision:
         """The conversation's approver: show the call, wait for y / n / a."""
@@ -316,8 +319,8 @@ class App:
         from harness.cli.tui._ask import answer_questions, review_plan
 
         if name == "submit_plan":
-            return await review_plan(self, arguments)
-        return await answer_questions(self, arguments)
+            return await review_plan(self.ctx, arguments)
+        return await answer_questions(self.ctx, arguments)
 
     @asynccontextmanager
     async def holding_terminal(self) -> AsyncIterator[None]:
@@ -342,8 +345,7 @@ class App:
         """The line under the prompt: who answers, the permission mode, the way out."""
         live = self.live
         mode = live.permission_mode if live is not None else "ask"
-        model = f"{self.provider}:{self.model}" if self.model else self.provider
-        return f" {model} · {mode} · /help · Ctrl+D exits"
+        return f" {self.ctx.choice.label()} · {mode} · /help · Ctrl+D exits"
 
     async def read_line(self, prompt: str | None = None) -> str:
         """One line from the user (prompt_toolkit on its own thread)."""
@@ -399,7 +401,7 @@ class App:
             )
             self._prompt = build_prompt_session(
                 history_path=self.home / "history",
-                completer=HarnessCompleter(self.workspace, self.commands, completion_sources(self)),
+                completer=HarnessCompleter(self.workspace, COMMANDS, completion_sources(self.ctx)),
                 toolbar=self.toolbar,
             )
         elif self._first_drawn is not None:
@@ -431,7 +433,7 @@ class App:
                 continue
             if is_command(line):
                 try:
-                    await dispatch(self, self.commands.parse(line))
+                    await dispatch(self.ctx, COMMANDS.parse(line))
                 except CommandError as exc:
                     self._say(str(exc), "yellow")
                 except ExitApp:
@@ -445,10 +447,3 @@ class App:
 def _sentence(exc: BaseException) -> str:
     text = clean_line(str(exc)) or type(exc).__name__
     return text[:300]
-
-
-def run_app(args: argparse.Namespace) -> int:
-    """Run the interactive terminal on this process's terminal (see :mod:`._start`)."""
-    from harness.cli.tui._start import run_app as start
-
-    return start(args)

@@ -26,7 +26,7 @@ from harness.cli.tui._sanitize import clean_line
 from harness.messages import ToolOutcome
 
 if TYPE_CHECKING:
-    from harness.cli.tui._app import App
+    from harness.cli.tui._context import CommandContext
 
 __all__ = ["FREE_TEXT", "PLAN_CHOICES", "answer_questions", "review_plan"]
 
@@ -81,25 +81,25 @@ async def _ask_one(question: str, options: list[str]) -> str:
     return options[int(picked)]
 
 
-async def answer_questions(app: App, arguments: dict[str, Any]) -> ToolOutcome:
+async def answer_questions(ctx: CommandContext, arguments: dict[str, Any]) -> ToolOutcome:
     """Ask the user each question of a ``get_user_input`` call; their answers."""
     questions = [q for q in arguments.get("questions", []) if isinstance(q, dict)]
     answers: list[tuple[str, str]] = []
-    async with app.holding_terminal():
+    async with ctx.host.holding_terminal():
         for q in questions:
             text = str(q.get("question", ""))
             options = [str(o) for o in q.get("options") or []]
-            app.console.print(Text.assemble(("? ", "bold magenta"), (clean_line(text), "bold")))
+            ctx.console.print(Text.assemble(("? ", "bold magenta"), (clean_line(text), "bold")))
             try:
                 answer = await _ask_one(text, options)
             except _NoAnswer:
-                app.console.print(Text("  (no answer)", style="yellow"))
+                ctx.console.print(Text("  (no answer)", style="yellow"))
                 return ToolOutcome(
                     ok=False,
                     output="The user closed the question without answering. Do not ask "
                     "again; go on with your best judgement and say what you assumed.",
                 )
-            app.console.print(Text(f"  → {clean_line(answer)}", style="green"))
+            ctx.console.print(Text(f"  → {clean_line(answer)}", style="green"))
             answers.append((text, answer))
     if len(answers) == 1:
         return ToolOutcome(ok=True, output=f"The user answered: {answers[0][1]}")
@@ -107,13 +107,13 @@ async def answer_questions(app: App, arguments: dict[str, Any]) -> ToolOutcome:
     return ToolOutcome(ok=True, output="The user answered:\n\n" + "\n\n".join(lines))
 
 
-async def review_plan(app: App, arguments: dict[str, Any]) -> ToolOutcome:
+async def review_plan(ctx: CommandContext, arguments: dict[str, Any]) -> ToolOutcome:
     """Show a ``submit_plan`` plan and let the user approve, reject or keep planning."""
     plan = str(arguments.get("plan", ""))
-    live = app.live
-    async with app.holding_terminal():
-        app.console.print(Text("The plan", style="bold magenta"))
-        app.console.print(markdown(plan))
+    live = ctx.live
+    async with ctx.host.holding_terminal():
+        ctx.console.print(Text("The plan", style="bold magenta"))
+        ctx.console.print(markdown(plan))
         try:
             picked = await _pick("What now?", PLAN_CHOICES)
             note = ""
@@ -122,11 +122,11 @@ async def review_plan(app: App, arguments: dict[str, Any]) -> ToolOutcome:
             elif picked == "keep":
                 note = await _line("  anything to look at? (Enter: no) ")
         except _NoAnswer:
-            app.console.print(Text("  (plan left unreviewed; run cancelled)", style="yellow"))
-            app.cancel_run()
+            ctx.console.print(Text("  (plan left unreviewed; run cancelled)", style="yellow"))
+            ctx.host.cancel_run()
             return ToolOutcome(ok=True, output=plan, data={"plan": True})
     label = dict(PLAN_CHOICES)[picked].split(":", 1)[0]
-    app.console.print(Text(f"  → {label}" + (f": {clean_line(note)}" if note else ""), "green"))
+    ctx.console.print(Text(f"  → {label}" + (f": {clean_line(note)}" if note else ""), "green"))
     data: dict[str, Any] = {"plan": True, "continue": True, "review": picked}
     if picked == "approve":
         if live is not None:

@@ -18,12 +18,11 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
-from harness.cli.tui._cmd_common import live_session, say
 from harness.cli.tui._commands import CommandError, ParsedCommand
 from harness.cli.tui._sanitize import clean, clean_line
 
 if TYPE_CHECKING:
-    from harness.cli.tui._app import App
+    from harness.cli.tui._context import CommandContext
     from harness.conversation import McpManager, ReloadReport
 
 __all__ = ["MCP_EXAMPLE", "MCP_SUBCOMMANDS", "no_servers_hint", "run_mcp"]
@@ -42,26 +41,26 @@ MCP_SUBCOMMANDS = ("list", "tools", "resources", "reload", "restart", "prompt")
 _STYLE = {"ready": "green", "failed": "red", "down": "red", "disabled": "dim"}
 
 
-async def run_mcp(app: App, p: ParsedCommand) -> None:
+async def run_mcp(ctx: CommandContext, p: ParsedCommand) -> None:
     """``/mcp [list | tools | resources | reload | restart NAME | prompt SERVER NAME k=v]``."""
-    live = await live_session(app)
+    live = await ctx.session()
     mcp = live.mcp
     sub = p.args[0].lower() if p.args else "list"
     rest = p.args[1:]
     if sub not in MCP_SUBCOMMANDS:
         raise CommandError(f"/mcp {sub}: use one of {', '.join(MCP_SUBCOMMANDS)}")
     if sub == "reload" and mcp is not None:
-        _reloaded(app, await mcp.reload())
+        _reloaded(ctx, await mcp.reload())
         return
     if mcp is None or not mcp.servers():
-        say(app, no_servers_hint())
+        ctx.say(no_servers_hint())
         return
     if sub == "list":
-        _servers(app, mcp)
+        _servers(ctx, mcp)
     elif sub == "tools":
-        _tools(app, mcp, rest[0] if rest else None)
+        _tools(ctx, mcp, rest[0] if rest else None)
     elif sub == "resources":
-        await _resources(app, mcp, rest[0] if rest else None)
+        await _resources(ctx, mcp, rest[0] if rest else None)
     elif sub == "restart":
         if not rest:
             raise CommandError("/mcp restart NAME")
@@ -69,12 +68,12 @@ async def run_mcp(app: App, p: ParsedCommand) -> None:
             await mcp.restart(rest[0])
         except KeyError:
             raise CommandError(f"there is no MCP server {rest[0]!r}") from None
-        say(app, f"restarting {clean_line(rest[0])}")
+        ctx.say(f"restarting {clean_line(rest[0])}")
     else:
-        await _prompt(app, mcp, rest)
+        await _prompt(ctx, mcp, rest)
 
 
-def _reloaded(app: App, report: ReloadReport) -> None:
+def _reloaded(ctx: CommandContext, report: ReloadReport) -> None:
     if report.problems:
         problems = "\n".join(f"  {clean_line(p)}" for p in report.problems)
         raise CommandError(f"the MCP configuration has problems; nothing changed:\n{problems}")
@@ -88,10 +87,10 @@ def _reloaded(app: App, report: ReloadReport) -> None:
         )
         if names
     ]
-    say(app, "; ".join(parts) if parts else "the configuration is unchanged; every server is ready")
+    ctx.say("; ".join(parts) if parts else "the configuration is unchanged; every server is ready")
 
 
-def _servers(app: App, mcp: McpManager) -> None:
+def _servers(ctx: CommandContext, mcp: McpManager) -> None:
     table = Table(title="MCP servers", title_justify="left", box=None, padding=(0, 2))
     for col in ("server", "transport", "state", "tools", "restarts", "last error"):
         table.add_column(col)
@@ -105,18 +104,18 @@ def _servers(app: App, mcp: McpManager) -> None:
             str(v.restarts),
             clean_line(v.error)[:80],
         )
-    app.console.print(table)
+    ctx.console.print(table)
     for v in views:
         if v.state in ("down", "failed") and v.stderr_tail:
-            say(app, f"{v.name} stderr:", "dim")
+            ctx.say(f"{v.name} stderr:", "dim")
             for line in v.stderr_tail.splitlines()[-5:]:
-                say(app, f"  | {clean_line(line)}", "dim")
+                ctx.say(f"  | {clean_line(line)}", "dim")
 
 
-def _tools(app: App, mcp: McpManager, server: str | None) -> None:
+def _tools(ctx: CommandContext, mcp: McpManager, server: str | None) -> None:
     tools = mcp.tools(server)
     if not tools:
-        say(app, "no MCP tools" + (f" from {clean_line(server)}" if server else "") + " yet")
+        ctx.say("no MCP tools" + (f" from {clean_line(server)}" if server else "") + " yet")
     for name, tool in tools:
         line = Text("  ")
         line.append(name, style="cyan")
@@ -124,23 +123,23 @@ def _tools(app: App, mcp: McpManager, server: str | None) -> None:
         if hint:
             line.append(f" [{hint}]", style="yellow" if hint == "destructive" else "dim")
         line.append(f"  {clean_line(tool.description)[:100]}")
-        app.console.print(line)
+        ctx.console.print(line)
 
 
-async def _resources(app: App, mcp: McpManager, server: str | None) -> None:
+async def _resources(ctx: CommandContext, mcp: McpManager, server: str | None) -> None:
     try:
         found, problems = await mcp.resources(server)
     except KeyError:
         raise CommandError(f"there is no MCP server {server!r}") from None
     if not found:
-        say(app, "no MCP resources")
+        ctx.say("no MCP resources")
     for srv, r in found:
-        say(app, f"  {clean_line(srv)}  {clean_line(r.uri)}  {clean_line(r.name)}")
+        ctx.say(f"  {clean_line(srv)}  {clean_line(r.uri)}  {clean_line(r.name)}")
     for problem in problems:
-        say(app, f"  {clean_line(problem)}", "yellow")
+        ctx.say(f"  {clean_line(problem)}", "yellow")
 
 
-async def _prompt(app: App, mcp: McpManager, rest: tuple[str, ...]) -> None:
+async def _prompt(ctx: CommandContext, mcp: McpManager, rest: tuple[str, ...]) -> None:
     if len(rest) < 2:
         raise CommandError("/mcp prompt SERVER NAME [key=value ...]")
     server, name, pairs = rest[0], rest[1], rest[2:]
@@ -156,8 +155,8 @@ async def _prompt(app: App, mcp: McpManager, rest: tuple[str, ...]) -> None:
         raise CommandError(f"there is no MCP server {server!r}") from None
     if not got.ok:
         raise CommandError(clean(got.text))
-    say(app, f"sending {clean_line(server)}/{clean_line(name)} as your message", "dim")
-    await app.run_prompt(got.text)
+    ctx.say(f"sending {clean_line(server)}/{clean_line(name)} as your message", "dim")
+    await ctx.host.run_prompt(got.text)
 
 
 def no_servers_hint(docs_page: Path = _DOCS_PAGE) -> str:

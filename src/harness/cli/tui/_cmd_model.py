@@ -5,49 +5,48 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from harness.cli.tui._cmd_common import live_session, pick, say
 from harness.cli.tui._commands import CommandError, ParsedCommand, command
 from harness.cli.tui._sanitize import clean_line
 from harness.messages import PROVIDERS
 
 if TYPE_CHECKING:
-    from harness.cli.tui._app import App
+    from harness.cli.tui._context import CommandContext
 
 __all__ = ["apply_model", "cmd_connect", "cmd_model", "ensure_key", "list_models"]
 
 
-async def _settled(app: App) -> None:
+async def _settled(ctx: CommandContext) -> None:
     # Start-up settles its own provider and model on a thread, then opens the
     # session. A choice made before then would be overwritten by it, and would
     # import the model package on this thread while that one imports it too (the
     # two import locks taken in opposite orders: a deadlock Python breaks by
     # raising in one of them). So a choice waits for start-up, whether the session
     # opened or not.
-    await app.session()
+    await ctx.host.session()
 
 
-async def _retry_failed(app: App) -> None:
+async def _retry_failed(ctx: CommandContext) -> None:
     # A session that could not open waits for a reopen; its error says "try
     # /connect", so a new choice is what reopens it.
-    if app.live is None and app.open_error is not None:
-        await app.reopen()
+    if ctx.live is None and ctx.host.open_error is not None:
+        await ctx.host.reopen()
 
 
-async def list_models(app: App, provider: str) -> list[str]:
+async def list_models(ctx: CommandContext, provider: str) -> list[str]:
     """The models *provider* offers, asked through the session's model worker."""
-    live = await live_session(app)
-    return await live.list_models(provider, app.base_url)
+    live = await ctx.session()
+    return await live.list_models(provider, ctx.choice.base_url)
 
 
-def apply_model(app: App, provider: str, model: str) -> None:
+def apply_model(ctx: CommandContext, provider: str, model: str) -> None:
     """Switch to *provider* and *model*: the app, the live session, and the prefs."""
-    app.provider, app.model = provider, model
-    if app.live is not None:
-        app.live.set_model(provider, (model,) if model else (), app.base_url)
-    app.prefs.update(provider=provider, model=model, base_url=app.base_url)
+    ctx.choice.provider, ctx.choice.model = provider, model
+    if ctx.live is not None:
+        ctx.live.set_model(provider, (model,) if model else (), ctx.choice.base_url)
+    ctx.prefs.update(provider=provider, model=model, base_url=ctx.choice.base_url)
 
 
-async def ensure_key(app: App, provider: str) -> bool:
+async def ensure_key(ctx: CommandContext, provider: str) -> bool:
     """Ask for a hosted provider's key when neither the environment nor the keys store
     has one, and save it (``providers.json``, mode 0600); ``False`` when skipped."""
     from harness.actors.model import providers_path, resolve_credentials, save_key
@@ -57,24 +56,24 @@ async def ensure_key(app: App, provider: str) -> bool:
     if provider not in ("openai", "anthropic", "gemini"):
         return True
     try:
-        known, _url = resolve_credentials(provider, env=app.environ)
+        known, _url = resolve_credentials(provider, env=ctx.environ)
     except ProviderError as exc:
-        path = providers_path(app.environ)
+        path = providers_path(ctx.environ)
         raise CommandError(f"{path} cannot be read: {clean_line(exc.message)}") from exc
     if known or provider_key(provider):
         return True
-    key = await app.read_secret(f"{provider} API key (Enter cancels): ")
+    key = await ctx.host.read_secret(f"{provider} API key (Enter cancels): ")
     key = key.strip()
     if not key:
-        say(app, "no key given; the provider is unchanged", "yellow")
+        ctx.say("no key given; the provider is unchanged", "yellow")
         return False
     try:
-        saved = save_key(provider, key, env=app.environ)
+        saved = save_key(provider, key, env=ctx.environ)
     except Exception as exc:
         raise CommandError(f"the key could not be saved: {clean_line(str(exc))}") from exc
-    if app.live is not None:
-        app.live.add_secret(key)
-    say(app, f"key saved to {saved} (readable by you only)", "green")
+    if ctx.live is not None:
+        ctx.live.add_secret(key)
+    ctx.say(f"key saved to {saved} (readable by you only)", "green")
     return True
 
 
@@ -84,18 +83,18 @@ async def ensure_key(app: App, provider: str) -> bool:
     "choose the provider, then a model (pickers without arguments); 'status' checks them all",
     complete=(("@providers", "status"), ("@models",)),
 )
-async def cmd_connect(app: App, p: ParsedCommand) -> None:
+async def cmd_connect(ctx: CommandContext, p: ParsedCommand) -> None:
     """Switch provider (asking for its key when none is known, then for a model when
     none is named), or check the connection and what every provider still needs."""
     from harness.cli.tui._providers import readiness
 
-    await _settled(app)
+    await _settled(ctx)
     if p.args and p.args[0] == "status":
-        await _status(app)
+        await _status(ctx)
         return
     if not p.args:
-        states = [await readiness(app, name) for name in PROVIDERS]
-        index = await pick(app, [f"{s.provider:<10} {s.text}" for s in states], "provider")
+        states = [await readiness(ctx.environ, name) for name in PROVIDERS]
+        index = await ctx.pick([f"{s.provider:<10} {s.text}" for s in states], "provider")
         if index is None:
             return
         provider, model = PROVIDERS[index], ""
@@ -104,36 +103,35 @@ async def cmd_connect(app: App, p: ParsedCommand) -> None:
         model = p.args[1] if len(p.args) > 1 else ""
     if provider not in PROVIDERS:
         raise CommandError(f"unknown provider {provider!r}; choose one of {', '.join(PROVIDERS)}")
-    if not await ensure_key(app, provider):
+    if not await ensure_key(ctx, provider):
         return
-    if provider != app.provider:
-        app.base_url = None  # the new provider's own URL; only once the switch is certain
-    apply_model(app, provider, model)
-    say(app, f"provider {provider}" + (f", model {model}" if model else ""), "green")
-    await _retry_failed(app)
+    if provider != ctx.choice.provider:
+        ctx.choice.base_url = None  # the new provider's own URL; only once the switch is certain
+    apply_model(ctx, provider, model)
+    ctx.say(f"provider {provider}" + (f", model {model}" if model else ""), "green")
+    await _retry_failed(ctx)
     if not model:
-        await cmd_model.run(app, ParsedCommand(command=cmd_model, args=(), raw_args=""))
+        await cmd_model.run(ctx, ParsedCommand(command=cmd_model, args=(), raw_args=""))
 
 
-async def _status(app: App) -> None:
+async def _status(ctx: CommandContext) -> None:
     from harness.cli.tui._providers import readiness
 
-    say(
-        app,
-        f"provider {app.provider or '(none)'} · model {app.model or '(default)'}"
-        + (f" · {app.base_url}" if app.base_url else ""),
+    ctx.say(
+        f"provider {ctx.choice.provider or '(none)'} · model {ctx.choice.model or '(default)'}"
+        + (f" · {ctx.choice.base_url}" if ctx.choice.base_url else ""),
     )
     try:
-        models = await list_models(app, app.provider)
+        models = await list_models(ctx, ctx.choice.provider)
     except CommandError:
         raise
     except Exception as exc:
-        say(app, f"not connected: {clean_line(str(exc))[:200]}", "red")
+        ctx.say(f"not connected: {clean_line(str(exc))[:200]}", "red")
     else:
-        say(app, f"connected: {len(models)} models available", "green")
+        ctx.say(f"connected: {len(models)} models available", "green")
     for name in PROVIDERS:
-        state = await readiness(app, name)
-        say(app, f"  {name:<10} {clean_line(state.text)}", "" if state.ready else "yellow")
+        state = await readiness(ctx.environ, name)
+        ctx.say(f"  {name:<10} {clean_line(state.text)}", "" if state.ready else "yellow")
 
 
 @command(
@@ -142,26 +140,26 @@ async def _status(app: App) -> None:
     "pick a model of the provider (remembered per workspace)",
     complete=(("@models",),),
 )
-async def cmd_model(app: App, p: ParsedCommand) -> None:
+async def cmd_model(ctx: CommandContext, p: ParsedCommand) -> None:
     """Use *name*, or pick from the models the provider lists."""
-    await _settled(app)
+    await _settled(ctx)
     if p.args:
-        apply_model(app, app.provider, p.args[0])
-        say(app, f"model {p.args[0]} (remembered for this folder)", "green")
-        await _retry_failed(app)
+        apply_model(ctx, ctx.choice.provider, p.args[0])
+        ctx.say(f"model {p.args[0]} (remembered for this folder)", "green")
+        await _retry_failed(ctx)
         return
     try:
-        with app.console.status("asking the provider for its models…"):
-            models = await list_models(app, app.provider)
+        with ctx.console.status("asking the provider for its models…"):
+            models = await list_models(ctx, ctx.choice.provider)
     except CommandError:
         raise
     except Exception as exc:
-        msg = f"cannot list {app.provider} models: {clean_line(str(exc))[:200]}"
+        msg = f"cannot list {ctx.choice.provider} models: {clean_line(str(exc))[:200]}"
         raise CommandError(msg) from exc
     if not models:
-        raise CommandError(f"{app.provider} has no models to offer")
-    app.model_names = models
-    index = await pick(app, models, "model")
+        raise CommandError(f"{ctx.choice.provider} has no models to offer")
+    ctx.choice.offered = models
+    index = await ctx.pick(models, "model")
     if index is not None:
-        apply_model(app, app.provider, models[index])
-        say(app, f"model {models[index]} (remembered for this folder)", "green")
+        apply_model(ctx, ctx.choice.provider, models[index])
+        ctx.say(f"model {models[index]} (remembered for this folder)", "green")

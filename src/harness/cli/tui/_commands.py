@@ -13,12 +13,9 @@ from __future__ import annotations
 import shlex
 from collections.abc import Awaitable, Callable, Iterator
 from types import ModuleType
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple
 
 from harness.errors import HarnessError
-
-if TYPE_CHECKING:
-    from harness.cli.tui._app import App
 
 __all__ = [
     "Command",
@@ -41,8 +38,10 @@ class ExitApp(Exception):
     """Raised by ``/exit``."""
 
 
-#: what runs one slash command
-Handler = Callable[["App", "ParsedCommand"], Awaitable[None]]
+#: what runs one slash command: ``async def handler(ctx: CommandContext, p: ParsedCommand)``.
+#: The context (:mod:`._context`) sits above this module, which every command and the
+#: completer read, so its type is not named here.
+Handler = Callable[[Any, "ParsedCommand"], Awaitable[None]]
 
 
 class Command(NamedTuple):

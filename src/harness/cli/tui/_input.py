@@ -8,6 +8,7 @@ one; Ctrl+D on an empty line raises ``EOFError``.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
-__all__ = ["CTRL_C", "PROMPT", "build_prompt_session"]
+__all__ = ["CTRL_C", "PROMPT", "FirstLine", "build_prompt_session"]
 
 #: what the prompt returns for Ctrl+C on an empty line
 CTRL_C = "\x03"
@@ -96,3 +97,23 @@ def build_prompt_session(
         enable_history_search=False,
         mouse_support=False,
     )
+
+
+class FirstLine:
+    """The first prompt's answer, handed from its thread to the app."""
+
+    def __init__(self) -> None:
+        self._done = threading.Event()
+        self._value: str | None = None
+        self._error: BaseException | None = None
+
+    def set(self, value: str | None = None, error: BaseException | None = None) -> None:
+        self._value, self._error = value, error
+        self._done.set()
+
+    def result(self) -> str:
+        """Wait for the line (re-raising ``EOFError`` and the like)."""
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        return self._value or ""

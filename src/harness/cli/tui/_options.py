@@ -3,88 +3,92 @@ and the :class:`SessionOptions` built from the command line and the environment.
 
 from __future__ import annotations
 
+import argparse
 from typing import TYPE_CHECKING
 
-from rich.text import Text
-
 if TYPE_CHECKING:
-    from harness.cli.tui._app import App
+    from harness.cli.tui._context import CommandContext
     from harness.conversation import SessionOptions
 
 __all__ = ["choose_model", "session_options"]
 
 
-def _say(app: App, text: str, style: str = "dim") -> None:
-    app.console.print(Text(text, style=style))
-
-
-def choose_model(app: App) -> None:
-    """Settle *app*'s provider and model: the command line, the workspace's last
-    choice, the environment's (``HARNESS_PROVIDER``, ``HARNESS_MODEL``,
-    ``OLLAMA_MODEL``), then a reachable Ollama, then the embedded model. Says which,
-    and why."""
-    provider = getattr(app.args, "provider", None)
-    model = app.models[0] if app.models else None
-    saved = app.prefs.get()
+def choose_model(ctx: CommandContext, args: argparse.Namespace) -> None:
+    """Settle ``ctx.choice``: the command line, the workspace's last choice, the
+    environment's (``HARNESS_PROVIDER``, ``HARNESS_MODEL``, ``OLLAMA_MODEL``), then a
+    reachable Ollama, then the embedded model. Says which, and why."""
+    chosen = ctx.choice
+    provider = getattr(args, "provider", None)
+    model = chosen.fallbacks[0] if chosen.fallbacks else None
+    saved = ctx.prefs.get()
     if not provider and not model and saved.get("provider"):
-        app.provider, app.model = saved["provider"], saved.get("model", "")
-        app.base_url = app.base_url or saved.get("base_url")
-        _say(app, f"model {app.provider}:{app.model} (remembered for this folder)")
+        chosen.provider, chosen.model = saved["provider"], saved.get("model", "")
+        chosen.base_url = chosen.base_url or saved.get("base_url")
+        ctx.say(f"model {chosen.label()} (remembered for this folder)", "dim")
         return
     if not provider and not model:
         from harness.cli._options import default_model
 
         try:
-            provider, model = default_model(app.environ)
+            provider, model = default_model(ctx.environ)
         except ValueError as exc:
-            _say(app, f"{exc}; ignored", "yellow")
+            ctx.say(f"{exc}; ignored", "yellow")
     try:
         from harness.actors.model.local import (
             NoModelAvailable,
             choose_startup_model,
         )
     except ImportError:  # the local provider is an optional part of the build
-        app.provider, app.model = provider or "ollama", model or ""
-        shown = f"{app.provider}:{app.model}" if app.model else app.provider
-        _say(app, f"model {shown}" + ("" if provider else " (default; /connect to change)"))
+        chosen.provider, chosen.model = provider or "ollama", model or ""
+        shown = chosen.label()
+        ctx.say(f"model {shown}" + ("" if provider else " (default; /connect to change)"), "dim")
         return
     try:
-        choice = choose_startup_model(provider, model, env=app.environ)
+        choice = choose_startup_model(provider, model, env=ctx.environ)
     except NoModelAvailable as exc:
-        app.provider, app.model = "local", ""
-        _say(app, str(exc), "yellow")
-        _say(app, "Type /connect to choose a provider.", "yellow")
+        chosen.provider, chosen.model = "local", ""
+        ctx.say(str(exc), "yellow")
+        ctx.say("Type /connect to choose a provider.", "yellow")
         return
-    app.provider, app.model = choice.provider, choice.model or ""
-    _say(app, choice.header)
+    chosen.provider, chosen.model = choice.provider, choice.model or ""
+    ctx.say(choice.header, "dim")
     if choice.source == "embedded":
-        _say(
-            app,
+        ctx.say(
             "The embedded model is small: fine for trying harness offline and simple "
             "tasks. /connect ollama|openai|anthropic|gemini for real work.",
             "yellow",
         )
 
 
-def session_options(app: App) -> SessionOptions:
-    """The ``SessionOptions`` for *app*'s next session: the command line's
-    (:func:`harness.cli._options.session_options`) with *app*'s current choices.
-    A bad ``HARNESS_WORKERS`` is reported and left out, not fatal."""
+def session_options(
+    ctx: CommandContext,
+    args: argparse.Namespace,
+    *,
+    resume: str | None = None,
+    continue_latest: bool = False,
+) -> SessionOptions:
+    """The ``SessionOptions`` for the terminal's next session: the command line's
+    (:func:`harness.cli._options.session_options`) with ``ctx.choice``, resuming
+    *resume* (or the latest session with *continue_latest*). A bad
+    ``HARNESS_WORKERS`` is reported and left out, not fatal."""
     from harness.cli._options import session_options as from_command_line
 
+    chosen = ctx.choice
+    models = [chosen.model, *chosen.fallbacks[1:]] if chosen.model else []
     choices = {
-        "workspace": str(app.workspace),
-        "home": str(app.home),
-        "provider": app.provider or "ollama",
-        "models": tuple(dict.fromkeys([app.model, *app.models[1:]] if app.model else [])),
-        "base_url": app.base_url,
-        "resume": app.resume,
-        "continue_latest": app.continue_latest,
+        "workspace": str(ctx.workspace),
+        "home": str(ctx.home),
+        "provider": chosen.provider or "ollama",
+        "models": tuple(dict.fromkeys(models)),
+        "base_url": chosen.base_url,
+        "resume": resume,
+        "continue_latest": continue_latest,
         "autotitle": True,
     }
+    environ = dict(ctx.environ)
     try:
-        return from_command_line(app.args, app.environ, **choices)
+        return from_command_line(args, environ, **choices)
     except ValueError as exc:
-        _say(app, f"{exc}; ignored", "yellow")
-        environ = {k: v for k, v in app.environ.items() if k != "HARNESS_WORKERS"}
-        return from_command_line(app.args, environ, **choices)
+        ctx.say(f"{exc}; ignored", "yellow")
+        environ = {k: v for k, v in environ.items() if k != "HARNESS_WORKERS"}
+        return from_command_line(args, environ, **choices)

@@ -8,15 +8,12 @@ provider: a key is known or it is not.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
 import attrs
 import trio
 
 from harness.keys import ENV_KEYS, provider_key
-
-if TYPE_CHECKING:
-    from harness.cli.tui._app import App
 
 __all__ = ["Readiness", "readiness"]
 
@@ -32,24 +29,24 @@ class Readiness:
     text: str
 
 
-def _key_known(app: App, provider: str) -> bool:
+def _key_known(environ: Mapping[str, str], provider: str) -> bool:
     from harness.actors.model import resolve_credentials
     from harness.errors import ProviderError
 
     if provider_key(provider):
         return True
     try:
-        return resolve_credentials(provider, env=app.environ)[0] is not None
+        return resolve_credentials(provider, env=environ)[0] is not None
     except ProviderError:
         return False
 
 
-async def _ollama(app: App) -> Readiness:
+async def _ollama(environ: Mapping[str, str]) -> Readiness:
     try:
         from harness.actors.model.local import probe_ollama
     except ImportError:  # the local package is optional; its probe is not
         return Readiness("ollama", False, "cannot be checked in this build")
-    url = app.environ.get("OLLAMA_BASE_URL") or _OLLAMA_URL
+    url = environ.get("OLLAMA_BASE_URL") or _OLLAMA_URL
     models = await trio.to_thread.run_sync(lambda: probe_ollama(url, 1.0))
     if models is None:
         return Readiness(
@@ -60,12 +57,12 @@ async def _ollama(app: App) -> Readiness:
     return Readiness("ollama", True, f"ready at {url}: {len(models)} models")
 
 
-def _local(app: App) -> Readiness:
+def _local(environ: Mapping[str, str]) -> Readiness:
     try:
         from harness.actors.model.local import DEFAULT_MODEL, embedded_installed, lookup
     except ImportError:
         return Readiness("local", False, "not part of this build (needs `make install`)")
-    if app.environ.get("HARNESS_EMBEDDED", "").strip().lower() in ("0", "off", "no", "false"):
+    if environ.get("HARNESS_EMBEDDED", "").strip().lower() in ("0", "off", "no", "false"):
         return Readiness("local", False, "switched off (HARNESS_EMBEDDED)")
     entry = lookup(DEFAULT_MODEL)
     if entry is None or not embedded_installed(entry):
@@ -75,13 +72,13 @@ def _local(app: App) -> Readiness:
     return Readiness("local", True, f"ready: {entry.name}, offline")
 
 
-async def readiness(app: App, provider: str) -> Readiness:
+async def readiness(environ: Mapping[str, str], provider: str) -> Readiness:
     """What *provider* has, or still needs, to answer."""
     if provider == "ollama":
-        return await _ollama(app)
+        return await _ollama(environ)
     if provider == "local":
-        return _local(app)
-    if _key_known(app, provider):
+        return _local(environ)
+    if _key_known(environ, provider):
         return Readiness(provider, True, "ready: key set")
     names = " or ".join(ENV_KEYS.get(provider, ()))
     return Readiness(provider, False, f"needs an API key ({names}, or typed at /connect)")

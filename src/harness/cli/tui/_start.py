@@ -25,26 +25,6 @@ if TYPE_CHECKING:
 __all__ = ["ask_trust", "run_app"]
 
 
-class FirstLine:
-    """The first prompt's answer, handed from its thread to the app."""
-
-    def __init__(self) -> None:
-        self._done = threading.Event()
-        self._value: str | None = None
-        self._error: BaseException | None = None
-
-    def set(self, value: str | None = None, error: BaseException | None = None) -> None:
-        self._value, self._error = value, error
-        self._done.set()
-
-    def result(self) -> str:
-        """Wait for the line (re-raising ``EOFError`` and the like)."""
-        self._done.wait()
-        if self._error is not None:
-            raise self._error
-        return self._value or ""
-
-
 class Holder:
     """Late binding: the completer and the toolbar exist before the app does."""
 
@@ -57,7 +37,7 @@ class Holder:
             def call() -> list[str]:
                 if self.app is None:
                     return []
-                return list(completion_sources(self.app)[name]())
+                return list(completion_sources(self.app.ctx)[name]())
 
             return call
 
@@ -128,7 +108,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from harness.cli.tui._completion import HarnessCompleter
     from harness.cli.tui._dispatch import COMMANDS
-    from harness.cli.tui._input import build_prompt_session
+    from harness.cli.tui._input import FirstLine, build_prompt_session
 
     workspace = Path(getattr(args, "workspace", None) or os.getcwd()).resolve()
     home = harness_home()
