@@ -57,6 +57,8 @@ ALLOWED: dict[str, set[str]] = {
         "harness.actors.tools",
     },
     "harness.skills": set(),
+    # agents and commands kept as files: the tool table's names and the workspace jail
+    "harness.custom": {"harness.actors.tools"},
     "harness.instructions": set(),
     "harness.conversation": {
         "harness.ipc",
@@ -65,6 +67,7 @@ ALLOWED: dict[str, set[str]] = {
         "harness.actors",
         "harness.skills",
         "harness.instructions",
+        "harness.custom",
         "harness._forkstart",
     },
     # batch runs drive headless sessions as child processes: they need no session inside
