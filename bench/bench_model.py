@@ -33,7 +33,7 @@ import httpx
 import trio
 
 from harness.actors.model._anthropic import AnthropicDecoder
-from harness.actors.model._engine import ModelEngine
+from harness.actors.model._chat import ModelEngine
 from harness.actors.model._filter import TextStreamFilter
 from harness.actors.model._gemini import GeminiDecoder
 from harness.actors.model._ollama import OllamaDecoder

@@ -44,7 +44,7 @@ WORKER_PRELOAD = (
     # What each default worker needs before it answers, in the order they are
     # needed: a session starts all three and waits for them.
     # (the model worker's HTTP client, h11 and trio, comes with its engine)
-    "harness.actors.model._engine",
+    "harness.actors.model._chat",
     "harness.actors.tools._dispatch",
     "harness.actors.shell._service",
     # A sub-agent runner runs the conversation loop: its import would otherwise be

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import trio
 
-from harness.actors.model._engine import ModelEngine, RetryPolicy
+from harness.actors.model._chat import ModelEngine, RetryPolicy
 from harness.actors.model._http import Timeouts
 from harness.messages.model import ChatMessage, ChatRequest, ModelEvent
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.actors.model._engine import ModelEngine
+from harness.actors.model._chat import ModelEngine
 from harness.messages.model import (
     ChatMessage,
     ChatOptions,

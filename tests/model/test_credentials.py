@@ -78,7 +78,7 @@ def test_an_existing_loose_file_is_tightened(tmp_path: Path) -> None:
 
 
 def test_timeouts_from_the_environment() -> None:
-    from harness.actors.model._engine import timeouts_from_env
+    from harness.actors.model._chat import timeouts_from_env
     from harness.actors.model._http import Timeouts
 
     assert timeouts_from_env({}) == Timeouts()
@@ -105,7 +105,7 @@ def test_requests_never_show_their_key_in_repr() -> None:
 async def test_a_hosted_provider_without_a_key_fails_at_once(tmp_path: Path) -> None:
     import trio
 
-    from harness.actors.model._engine import ModelEngine
+    from harness.actors.model._chat import ModelEngine
     from harness.messages.model import ChatMessage, ChatRequest, ModelError
 
     events: list[object] = []

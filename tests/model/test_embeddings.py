@@ -8,7 +8,7 @@ import json
 import pytest
 
 from harness.actors.model import ProviderError
-from harness.actors.model._engine import ModelEngine
+from harness.actors.model._chat import ModelEngine
 from harness.messages.model import DescribeModel, Embed, Embeddings, ModelFacts
 
 from ._server import LoopbackServer, Reply

@@ -8,7 +8,7 @@ import gzip
 
 import trio
 
-from harness.actors.model._engine import ModelEngine
+from harness.actors.model._chat import ModelEngine
 from harness.actors.model._http import Timeouts
 from harness.messages.model import ModelDone, ModelError, ModelEvent, TextDelta
 

@@ -10,7 +10,7 @@ import sys
 
 import trio
 
-from harness.actors.model._engine import ModelEngine
+from harness.actors.model._chat import ModelEngine
 from harness.actors.model.local._grammar import TRIGGERS
 from harness.messages.model import (
     ChatOptions,

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from harness.actors.model import Finish, ProviderCall, ProviderEvent
-from harness.actors.model._engine import ModelEngine
+from harness.actors.model._chat import ModelEngine
 from harness.messages.model import (
     ModelDone,
     TextDelta,
@@ -74,7 +74,7 @@ def test_a_missing_local_package_is_a_config_error(tmp_path: Path) -> None:
     code = f"""
 import sys, trio
 sys.modules["harness.actors.model.local"] = None  # as if the package were absent
-from harness.actors.model._engine import ModelEngine
+from harness.actors.model._chat import ModelEngine
 from harness.messages.model import ChatMessage, ChatRequest
 events = []
 async def emit(ev): events.append(ev)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import trio
 
-from harness.actors.model._engine import ModelEngine
+from harness.actors.model._chat import ModelEngine
 from harness.messages.model import (
     ChatMessage,
     ModelDone,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import trio
 
-from harness.actors.model._engine import (
+from harness.actors.model._chat import (
     DEFAULT_MAX_REPLY_CHARS,
     ModelEngine,
     max_reply_chars_from_env,

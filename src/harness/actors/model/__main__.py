@@ -8,7 +8,7 @@ says of a model's window. Keys, addresses and timeouts come from its environment
 
 from __future__ import annotations
 
-from harness.actors.model._engine import ModelEngine
+from harness.actors.model._chat import ModelEngine
 from harness.actors.model._oversize import fit_frames
 from harness.actors.model._provider import ProviderError
 from harness.ipc import Emit

@@ -1,4 +1,4 @@
-"""The model worker's core: one ChatRequest in, one stream of events out.
+"""The model worker's chat core, :class:`ModelEngine`: a ChatRequest in, a stream of events out.
 
 It picks the provider and the tool protocol, renders the history for text-protocol
 models, runs the stream through the filter and the lenient parser, retries 429 / 5xx
