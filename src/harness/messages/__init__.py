@@ -49,6 +49,10 @@ from harness.messages.model import (
 )
 from harness.messages.tools import (
     AutocommitState,
+    Rewind,
+    RewindFile,
+    RewindResult,
+    RewindSpan,
     SetAutocommit,
     ToolInvoke,
     ToolOutcome,
@@ -95,6 +99,10 @@ __all__ = [
     "ModelFacts",
     "ModelList",
     "PermissionMode",
+    "Rewind",
+    "RewindFile",
+    "RewindResult",
+    "RewindSpan",
     "SetAutocommit",
     "TextDelta",
     "ThinkingDelta",

@@ -74,6 +74,63 @@ class UndoResult(Message, tag="tool.undo_result"):
 
 
 @attrs.frozen
+class RewindSpan:
+    """The AI changes of one session that a rewind takes back: those made at or after
+    ``since`` and before ``until`` (epoch seconds; ``until=None``: up to now)."""
+
+    session_id: str
+    since: float
+    until: float | None = None
+
+
+@attrs.frozen
+class Rewind(Message, tag="tool.rewind"):
+    """Put the files of ``workspace`` back as they were at a checkpoint: every AI change
+    the undo journal holds in ``spans`` is undone, newest first. With ``apply`` false
+    nothing changes: the answer says what would. Answered with :class:`RewindResult`.
+    """
+
+    workspace: str = ""
+    spans: tuple[RewindSpan, ...] = ()
+    apply: bool = False
+
+
+@attrs.frozen
+class RewindFile:
+    """One path a rewind changes.
+
+    ``action`` is ``restore`` (written back as it was), ``remove`` (it did not exist
+    at the checkpoint) or ``recreate`` (the AI deleted it). ``note`` says why the
+    result may not be what the path held at the checkpoint, or why it cannot be
+    restored at all (``restorable`` false).
+    """
+
+    path: str
+    action: str
+    note: str = ""
+    restorable: bool = True
+
+
+@attrs.frozen
+class RewindResult(Message, tag="tool.rewind_result"):
+    """What a rewind changes (``apply`` false) or changed.
+
+    ``unrecorded``: paths changed since the checkpoint that no AI file tool changed
+    (by commands, or outside harness), which a rewind cannot put back;
+    ``unrecorded_more`` counts those left out of the list. ``notes`` are whole
+    sentences about what the rewind cannot do (pruned history, a partial look).
+    """
+
+    ok: bool
+    message: str
+    files: tuple[RewindFile, ...] = ()
+    unrecorded: tuple[str, ...] = ()
+    unrecorded_more: int = 0
+    notes: tuple[str, ...] = ()
+    commit: str | None = None
+
+
+@attrs.frozen
 class SetAutocommit(Message, tag="tool.set_autocommit"):
     """``/autocommit on|off`` for ``workspace``; ``enabled=None`` only asks.
 

@@ -4,7 +4,7 @@ What other processes import from here is light: the table of every built-in
 tool (:data:`BUILTIN_TOOLS`, :func:`builtin_table`), argument binding, and the
 permission engine (:class:`Permissions`). The worker itself
 (``python -m harness.actors.tools``) answers ``ToolInvoke``, ``ToolPreview``,
-``Undo`` and ``SetAutocommit``; its file tools, tree-sitter, psutil and git
+``Undo``, ``Rewind`` and ``SetAutocommit``; its file tools, tree-sitter, psutil and git
 plumbing load only there.
 """
 
@@ -44,6 +44,10 @@ from harness.actors.tools._table import (
 )
 from harness.messages.tools import (
     AutocommitState,
+    Rewind,
+    RewindFile,
+    RewindResult,
+    RewindSpan,
     SetAutocommit,
     ToolInvoke,
     ToolOutcome,
@@ -68,6 +72,10 @@ __all__ = [
     "Kind",
     "PermissionFileError",
     "Permissions",
+    "Rewind",
+    "RewindFile",
+    "RewindResult",
+    "RewindSpan",
     "Rule",
     "RuleError",
     "RuleProblem",

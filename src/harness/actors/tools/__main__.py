@@ -15,6 +15,8 @@ import trio
 from harness.actors.tools import _dispatch
 from harness.messages.tools import (
     AutocommitState,
+    Rewind,
+    RewindResult,
     SetAutocommit,
     ToolInvoke,
     ToolOutcome,
@@ -48,6 +50,11 @@ async def preview(req: ToolPreview) -> ToolPreviewResult:
 @worker.handle(Undo)
 async def undo(req: Undo) -> UndoResult:
     return await trio.to_thread.run_sync(functools.partial(_dispatch.undo, req))
+
+
+@worker.handle(Rewind)
+async def rewind(req: Rewind) -> RewindResult:
+    return await trio.to_thread.run_sync(functools.partial(_dispatch.rewind, req))
 
 
 @worker.handle(SetAutocommit)

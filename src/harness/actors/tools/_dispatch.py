@@ -21,12 +21,15 @@ from harness.actors.tools._edit import unified_diff
 from harness.actors.tools._git import git_diff, git_status
 from harness.actors.tools._jail import ToolError, Workspace
 from harness.actors.tools._readfile import read_file as _read_file
+from harness.actors.tools._rewind import rewind_files
 from harness.actors.tools._search import find_files, search_text
 from harness.actors.tools._table import ToolArgumentError, UnknownToolError
 from harness.actors.tools._undo import Journal
 from harness.home import harness_home
 from harness.messages.tools import (
     AutocommitState,
+    Rewind,
+    RewindResult,
     SetAutocommit,
     ToolInvoke,
     ToolOutcome,
@@ -43,6 +46,7 @@ __all__ = [
     "invoke",
     "preview",
     "quick_read",
+    "rewind",
     "undo",
 ]
 
@@ -233,6 +237,16 @@ def undo(req: Undo, home: Path | None = None) -> UndoResult:
     except (ToolError, OSError) as exc:
         return UndoResult(False, f"undo failed: {exc}")
     return UndoResult(out.ok, out.message, out.paths, out.commit)
+
+
+def rewind(req: Rewind, home: Path | None = None) -> RewindResult:
+    """``/rewind``'s file side: what putting the files back to a checkpoint changes, or
+    (``apply``) doing it."""
+    try:
+        ws = _workspace(req.workspace)
+        return rewind_files(Journal(ws.root, home or harness_home()), req.spans, req.apply)
+    except (ToolError, OSError) as exc:
+        return RewindResult(False, f"rewind failed: {exc}")
 
 
 def autocommit(req: SetAutocommit, home: Path | None = None) -> AutocommitState:

@@ -28,6 +28,7 @@ from typing import Any
 
 import attrs
 
+from harness.actors.tools._backup import fingerprint, restore_entry, tree_size
 from harness.actors.tools._git import GitError, git, git_root
 
 __all__ = ["MAX_BACKUP_BYTES", "MAX_ENTRIES", "Journal", "Pending", "UndoOutcome", "workspace_key"]
@@ -48,55 +49,6 @@ def workspace_key(root: Path) -> str:
     digest = hashlib.sha256(real.encode()).hexdigest()[:12]
     name = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(real).name)[:40]
     return f"{name or 'root'}-{digest}"
-
-
-def _fingerprint(path: Path) -> str:
-    """What a path holds now, as one string (content hashes, not times)."""
-    if path.is_symlink():
-        return "link:" + os.readlink(path)
-    if path.is_file():
-        h = hashlib.sha256()
-        with open(path, "rb") as f:
-            while chunk := f.read(1 << 20):
-                h.update(chunk)
-        return "file:" + h.hexdigest()
-    if path.is_dir():
-        h = hashlib.sha256()
-        for dirpath, dirnames, filenames in os.walk(path):
-            dirnames.sort()
-            for name in sorted(filenames) + [d + "/" for d in dirnames]:
-                full = Path(dirpath) / name.rstrip("/")
-                h.update(os.path.relpath(full, path).encode() + b"\0")
-                if not name.endswith("/"):
-                    h.update(_fingerprint(full).encode() + b"\0")
-        return "dir:" + h.hexdigest()
-    if os.path.lexists(path):
-        return "other"
-    return "absent"
-
-
-def _tree_size(path: Path) -> int:
-    if path.is_symlink() or not path.exists():
-        return 0
-    if path.is_file():
-        return path.stat().st_size
-    total = 0
-    for dirpath, _, filenames in os.walk(path):
-        for name in filenames:
-            try:
-                total += os.lstat(os.path.join(dirpath, name)).st_size
-            except OSError:
-                pass
-    return total
-
-
-def _remove(path: Path) -> None:
-    if path.is_symlink() or path.is_file():
-        path.unlink()
-    elif path.is_dir():
-        shutil.rmtree(path)
-    elif os.path.lexists(path):
-        path.unlink()
 
 
 @attrs.frozen
@@ -159,7 +111,7 @@ class Journal:
         name = f"{time.time_ns():020d}-{os.getpid()}"
         folder = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=self.entries))
         items = []
-        total = sum(_tree_size(self.workspace / p) for p in paths)
+        total = sum(tree_size(self.workspace / p) for p in paths)
         backed = total <= MAX_BACKUP_BYTES
         for i, rel in enumerate(paths):
             src = self.workspace / rel
@@ -176,6 +128,10 @@ class Journal:
                     shutil.copytree(src, folder / f"{i}", symlinks=True)
             else:
                 item.update(kind="absent")
+                top = _first_missing(self.workspace, rel)
+                if top:
+                    # the folders the change creates on the way, so undo removes them too
+                    item["missing_from"] = top
             items.append(item)
         manifest = {
             "name": name,
@@ -198,11 +154,11 @@ class Journal:
         entry is kept without a commit and undo restores from the backup.
         """
         for item in pending.manifest["paths"]:
-            item["after"] = _fingerprint(self.workspace / item["path"])
+            item["after"] = fingerprint(self.workspace / item["path"])
         commit = None
         if self.autocommit():
             try:
-                commit = self._commit(
+                commit = self.commit_paths(
                     [i["path"] for i in pending.manifest["paths"]],
                     f"ai({pending.manifest['tool']}): ",
                 )
@@ -218,8 +174,36 @@ class Journal:
     def _prune(self) -> None:
         """Keep the newest :data:`MAX_ENTRIES` entries; older ones can no longer be undone."""
         names = sorted(n for n in os.listdir(self.entries) if not n.startswith("."))
-        for old in names[:-MAX_ENTRIES]:
+        dropped = names[:-MAX_ENTRIES]
+        if dropped:
+            # a rewind to a time before this can no longer be whole, and must say so
+            _write_json(self.dir / "pruned.json", {"newest": dropped[-1]})
+        for old in dropped:
             shutil.rmtree(self.entries / old, ignore_errors=True)
+
+    def pruned_until(self) -> str:
+        """The name of the newest entry dropped by pruning (``""``: none was)."""
+        try:
+            return str(json.loads((self.dir / "pruned.json").read_text())["newest"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return ""
+
+    def entries_since(self, name: str) -> list[tuple[Path, dict[str, Any]]]:
+        """Every entry named after *name* (oldest first) with its manifest; an entry
+        whose manifest cannot be read is left out."""
+        if not self.entries.is_dir():
+            return []
+        out = []
+        for folder in sorted(self.entries.iterdir()):
+            if folder.name.startswith(".") or folder.name <= name:
+                continue
+            try:
+                manifest = json.loads((folder / "manifest.json").read_text())
+            except (OSError, ValueError):
+                continue
+            if isinstance(manifest, dict):
+                out.append((folder, manifest))
+        return out
 
     # --- git ---
     def _git_env(self, root: Path) -> dict[str, str]:
@@ -227,7 +211,9 @@ class Journal:
         ok = ok and git(root, "var", "GIT_AUTHOR_IDENT", check=False).returncode == 0
         return {} if ok else dict(_IDENTITY)
 
-    def _commit(self, paths: list[str], prefix: str) -> str | None:
+    def commit_paths(self, paths: list[str], prefix: str) -> str | None:
+        """Commit the workspace-relative *paths* as they are now, on ``HEAD``, with the
+        message *prefix* + the paths; ``None`` when not in git or nothing changed."""
         root = self.git_root()
         if root is None:
             return None
@@ -287,11 +273,11 @@ class Journal:
             .strip()
         )
         git(root, "update-ref", "HEAD", commit, *([head] if head else []))
-        self._sync_index(root, wanted)
+        self.sync_index(root, wanted)
         return commit
 
-    def _sync_index(self, root: Path, rel: list[str]) -> None:
-        """Make the real index agree with HEAD for *rel* (and only those paths)."""
+    def sync_index(self, root: Path, rel: list[str]) -> None:
+        """Make the real index agree with HEAD for *rel* (repository-relative; only those)."""
         git(root, "reset", "-q", "HEAD", "--", *rel, check=False)
 
     # --- undo ---
@@ -319,7 +305,7 @@ class Journal:
         items = manifest["paths"]
         paths = tuple(i["path"] for i in items)
         changed = [
-            i["path"] for i in items if _fingerprint(self.workspace / i["path"]) != i.get("after")
+            i["path"] for i in items if fingerprint(self.workspace / i["path"]) != i.get("after")
         ]
         if changed:
             return UndoOutcome(
@@ -332,18 +318,7 @@ class Journal:
             return UndoOutcome(
                 False, f"cannot undo {manifest['tool']}: the change was too large to back up", paths
             )
-        for i, item in enumerate(items):
-            target = self.workspace / item["path"]
-            _remove(target)
-            saved = folder / f"{i}"
-            if item["kind"] == "symlink":
-                target.parent.mkdir(parents=True, exist_ok=True)
-                os.symlink(item["target"], target)
-            elif item["kind"] == "file":
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(saved, target)
-            elif item["kind"] == "dir":
-                shutil.copytree(saved, target, symlinks=True)
+        restore_entry(self.workspace, folder, manifest)
         commit = manifest.get("commit")
         note = ""
         if commit:
@@ -363,7 +338,7 @@ class Journal:
             parent = git(root, "rev-parse", "--verify", "-q", f"{commit}^", check=False)
             if parent.returncode == 0:
                 git(root, "update-ref", "HEAD", parent.stdout.decode().strip(), commit)
-                self._sync_index(root, rel)
+                self.sync_index(root, rel)
             else:
                 # The AI's commit was the repository's first: unborn again.
                 git(root, "update-ref", "-d", "HEAD", commit)
@@ -372,8 +347,17 @@ class Journal:
         ancestor = git(root, "merge-base", "--is-ancestor", commit, "HEAD", check=False)
         if ancestor.returncode != 0:
             return f" (commit {commit[:10]} is no longer on this branch; files restored only)"
-        made = self._commit(paths, f"ai(undo {tool}): ")
+        made = self.commit_paths(paths, f"ai(undo {tool}): ")
         return f" (reverted in commit {made[:10]})" if made else ""
+
+
+def _first_missing(workspace: Path, rel: str) -> str:
+    """The outermost folder above *rel* that does not exist (``""``: all do)."""
+    top = ""
+    for parent in Path(rel).parents:
+        if str(parent) != "." and not os.path.lexists(workspace / parent):
+            top = str(parent)
+    return top
 
 
 def _write_json(path: Path, data: Any) -> None:
