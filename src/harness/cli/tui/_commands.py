@@ -11,7 +11,7 @@ reads the set while the first prompt is already on the screen.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from types import ModuleType
 from typing import Any, NamedTuple
 
@@ -119,6 +119,17 @@ class CommandSet:
 
     def __iter__(self) -> Iterator[Command]:
         return iter(self._commands)
+
+    def extended(self, extra: Iterable[Command]) -> CommandSet:
+        """This set with *extra* commands after its own (the commands kept as files).
+
+        Raises:
+            ValueError: an extra command shares a name or an alias with another.
+        """
+        out = CommandSet()
+        for cmd in (*self._commands, *extra):
+            out._add(cmd)
+        return out
 
     def __len__(self) -> int:
         return len(self._commands)
