@@ -50,7 +50,7 @@ SESSION_PRELOAD = (
     "harness.keys",
     "harness.cli",
     "harness.cli._headless",
-    "harness.cli._options",
+    "harness.cli._session_options",
 )
 
 

@@ -91,7 +91,7 @@ def run_headless(
     if not prompt.strip():
         _say(stderr, "harness: the task is empty (give it after -p, or on stdin with -p -)")
         return 2
-    from harness.cli._options import session_options
+    from harness.cli._session_options import session_options
     from harness.conversation import SessionNotFound
 
     try:

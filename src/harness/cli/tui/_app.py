@@ -14,7 +14,7 @@ each does).
 The session opens in the background: the prompt is ready before the workers
 have started (their imports are not on the path to the first prompt), and the
 first line typed waits for the session if it is not ready yet. What it opens
-with is settled in :mod:`._options`; the slash commands are gathered in
+with is settled in :mod:`._model_choice`; the slash commands are gathered in
 :mod:`._dispatch`, each declared where it is handled. The app holds the session
 only as a :class:`~harness.conversation.Session` and changes it only through its
 methods.
@@ -40,7 +40,7 @@ from harness.cli.tui._completion import HarnessCompleter
 from harness.cli.tui._context import Choice, CommandContext
 from harness.cli.tui._dispatch import COMMANDS, completion_sources, dispatch
 from harness.cli.tui._input import CTRL_C, FirstLine, build_prompt_session
-from harness.cli.tui._options import choose_model, session_options
+from harness.cli.tui._model_choice import choose_model, session_options
 from harness.cli.tui._prefs import Prefs
 from harness.cli.tui._runkeys import RunKeys
 from harness.cli.tui._sanitize import clean_line

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from harness.cli.tui._commands import CommandError, ParsedCommand, command
 from harness.cli.tui._sanitize import clean_line
 from harness.messages import PROVIDERS
+from harness.words import HOSTED_PROVIDERS
 
 if TYPE_CHECKING:
     from harness.cli.tui._context import CommandContext
@@ -53,7 +54,7 @@ async def ensure_key(ctx: CommandContext, provider: str) -> bool:
     from harness.errors import ProviderError
     from harness.keys import provider_key
 
-    if provider not in ("openai", "anthropic", "gemini"):
+    if provider not in HOSTED_PROVIDERS:
         return True
     try:
         known, _url = resolve_credentials(provider, env=ctx.environ)

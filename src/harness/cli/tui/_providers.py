@@ -14,6 +14,7 @@ import attrs
 import trio
 
 from harness.keys import ENV_KEYS, provider_key
+from harness.words import PROVIDER_KINDS
 
 __all__ = ["Readiness", "readiness"]
 
@@ -74,9 +75,10 @@ def _local(environ: Mapping[str, str]) -> Readiness:
 
 async def readiness(environ: Mapping[str, str], provider: str) -> Readiness:
     """What *provider* has, or still needs, to answer."""
-    if provider == "ollama":
+    kind = PROVIDER_KINDS[provider]
+    if kind == "server":
         return await _ollama(environ)
-    if provider == "local":
+    if kind == "embedded":
         return _local(environ)
     if _key_known(environ, provider):
         return Readiness(provider, True, "ready: key set")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from harness.words import HOSTED_PROVIDERS
+
 __all__ = ["PRICES", "cost", "usage_line"]
 
 #: USD per million (input, output) tokens for hosted models, matched by name prefix
@@ -25,12 +27,11 @@ PRICES: dict[str, tuple[float, float]] = {
     "gemini-2.5-pro": (1.25, 10.00),
     "gemini-2.0-flash": (0.10, 0.40),
 }
-HOSTED = frozenset({"openai", "anthropic", "gemini"})
 
 
 def cost(provider: str, model: str, prompt_tokens: int, completion_tokens: int) -> float | None:
     """The price in USD of a turn, or ``None`` when the model's price is not known."""
-    if provider not in HOSTED:
+    if provider not in HOSTED_PROVIDERS:
         return None
     name = model.rsplit("/", 1)[-1]
     best = max((p for p in PRICES if name.startswith(p)), key=len, default=None)

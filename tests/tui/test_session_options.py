@@ -7,7 +7,7 @@ from rich.console import Console
 
 from harness.cli._main import build_parser
 from harness.cli.tui._app import App
-from harness.cli.tui._options import session_options
+from harness.cli.tui._model_choice import session_options
 
 
 def app_for(argv: list[str], tmp_path: Path) -> App:

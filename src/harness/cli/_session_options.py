@@ -48,7 +48,7 @@ def default_model(environ: Mapping[str, str]) -> tuple[str | None, str | None]:
     Raises:
         ValueError: ``HARNESS_PROVIDER`` is not a provider.
     """
-    from harness.messages import PROVIDERS
+    from harness.words import PROVIDER_KINDS, PROVIDERS
 
     provider = environ.get("HARNESS_PROVIDER", "").strip().lower() or None
     if provider is not None and provider not in PROVIDERS:
@@ -56,7 +56,7 @@ def default_model(environ: Mapping[str, str]) -> tuple[str | None, str | None]:
             f"HARNESS_PROVIDER={provider} is not a provider; use one of {', '.join(PROVIDERS)}"
         )
     model = environ.get("HARNESS_MODEL", "").strip() or None
-    if model is None and provider in (None, "ollama"):
+    if model is None and (provider is None or PROVIDER_KINDS[provider] == "server"):
         model = environ.get("OLLAMA_MODEL", "").strip() or None
     return provider, model
 

@@ -27,7 +27,7 @@ def choose_model(ctx: CommandContext, args: argparse.Namespace) -> None:
         ctx.say(f"model {chosen.label()} (remembered for this folder)", "dim")
         return
     if not provider and not model:
-        from harness.cli._options import default_model
+        from harness.cli._session_options import default_model
 
         try:
             provider, model = default_model(ctx.environ)
@@ -68,10 +68,10 @@ def session_options(
     continue_latest: bool = False,
 ) -> SessionOptions:
     """The ``SessionOptions`` for the terminal's next session: the command line's
-    (:func:`harness.cli._options.session_options`) with ``ctx.choice``, resuming
+    (:func:`harness.cli._session_options.session_options`) with ``ctx.choice``, resuming
     *resume* (or the latest session with *continue_latest*). A bad
     ``HARNESS_WORKERS`` is reported and left out, not fatal."""
-    from harness.cli._options import session_options as from_command_line
+    from harness.cli._session_options import session_options as from_command_line
 
     chosen = ctx.choice
     models = [chosen.model, *chosen.fallbacks[1:]] if chosen.model else []
