@@ -1,20 +1,30 @@
-"""A fixed set of small tasks, run for real on the embedded model: ``python -m bench local-tasks``.
+"""Two task sets, run for real on the embedded model: ``python -m bench local-tasks``.
 
 Each task is a folder of files, a prompt given to ``harness -p`` (auto permissions, the
 embedded default model, the whole program), and a check of the outcome: the answer, the
-files afterwards, a command that must pass, the calls made. Each runs ``BENCH_RUNS`` times
-(default 5); the table gives the success rate and the median time per task, and counts
-runs that ended without an answer and writes nobody asked for that went through (a refused
-one changed nothing). Every task runs in the same folder, emptied and filled with the
-task's files before each run, as a user works in one project: the system prompt names the
-folder, so the bench's first run is a cold start (unless the model cache holds the state
-after that prompt already) and the others start warm. The events of every run are left in
-``harness-bench-tasks/TASK/failed-RUN.jsonl`` (or ``ok-RUN.jsonl``) under the temp folder (RUN
-counts from 1; the files of an earlier bench are removed when it starts).
+files afterwards, a command that must pass, the calls made. Two sets:
 
-Not part of ``make bench`` (it takes an hour on two cores). Settings, from the environment:
+- the first set (:data:`TASKS`, eleven tasks the nudge rules were written beside);
+- the fresh set (:mod:`bench._local_fresh`, 44 tasks of nine kinds on one shop's files,
+  written after the rules), split in two halves by a fixed hash of each task's name:
+  rules are tuned on half A only, and kept only if they do not lose on half B.
 
-- ``BENCH_RUNS``: runs per task (default 5);
+The table gives each task's success rate and median time, then each set's figure and each
+half's, and counts runs that ended without an answer, writes nobody asked for that went
+through (a refused one changed nothing), and runs that ended ``ok`` on a task asking for a
+change with nothing changed (a change claimed and never made). Every task runs in the
+same folder, emptied and filled with the task's files before each run, as a user works in
+one project. The events of every run are left in
+``harness-bench-tasks/TASK/failed-RUN.jsonl`` (or ``ok-RUN.jsonl``) under the temp folder
+(RUN counts from 1; the files of an earlier bench are removed when it starts).
+
+Not part of ``make bench`` (the two sets take about an hour a run on two cores). Settings,
+from the environment:
+
+- ``BENCH_RUNS``: runs per task (default 1: decoding is greedy, a second run gives the
+  same replies on the same machine);
+- ``BENCH_SET``: ``first``, ``fresh``, or ``all`` (default);
+- ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
 - ``BENCH_OFF``: ``grammar``, ``nudge`` (comma-separated): run with those switched off,
   to measure what each brings;
@@ -34,45 +44,18 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-Events = list[dict[str, Any]]
+from bench._local_fresh import FRESH
+from bench._local_task import Events, Task, answer, calls, changed, passes, read
 
-
-@attrs.frozen
-class Task:
-    name: str
-    prompt: str
-    files: dict[str, str]
-    check: Callable[[Events, Path], bool]
-    writes: tuple[str, ...] = ()  # files the task may write
-    max_turns: int = 6
-
-
-def _answer(events: Events) -> str:
-    result = next((e for e in events if e.get("type") == "result"), None)
-    return str(result.get("text", "")) if result else ""
-
-
-def _calls(events: Events, name: str | None = None) -> list[dict[str, Any]]:
-    return [
-        e
-        for e in events
-        if e.get("type") == "tool_call_requested" and (name is None or e.get("name") == name)
-    ]
-
-
-def _read(events: Events, path: str) -> bool:
-    return any(path in json.dumps(c.get("arguments", {})) for c in _calls(events, "read_file"))
-
-
-def _passes(ws: Path, command: str) -> bool:
-    proc = subprocess.run(command, shell=True, cwd=ws, capture_output=True, timeout=60, check=False)
-    return proc.returncode == 0
+_answer = answer
+_calls = calls
+_read = read
+_passes = passes
 
 
 CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
@@ -202,6 +185,7 @@ class Outcome:
     seconds: float
     answered: bool
     stray_writes: int
+    unmade: bool = False  # ended ok on a task asking for a change, with nothing changed
 
 
 def _written(ws: Path, call: dict[str, Any]) -> str:
@@ -228,8 +212,9 @@ def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome
         ws = Path(tempfile.gettempdir()) / "harness-bench-tasks" / "project"
         shutil.rmtree(ws, ignore_errors=True)
         ws.mkdir(parents=True)
-        for name, text in task.files.items():
-            (ws / name).write_text(text)
+        for name, body in task.files.items():
+            (ws / name).parent.mkdir(parents=True, exist_ok=True)
+            (ws / name).write_text(body)
         home = Path(tmp) / "home"
         home.mkdir()
         cmd = [sys.executable, "-m", "harness", "-p", task.prompt]
@@ -264,7 +249,7 @@ def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome
         }
         writes = [  # that went through: a refused or failed one changed nothing
             c
-            for c in _calls(events)
+            for c in calls(events)
             if c.get("name") in ("write_file", "edit_file")
             and c.get("call_id") in done
             and _written(ws, c) not in task.writes
@@ -273,46 +258,75 @@ def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome
             ok = task.check(events, ws)
         except (OSError, subprocess.SubprocessError):
             ok = False
+        result = next((e for e in events if e.get("type") == "result"), {})
+        unmade = bool(task.writes) and result.get("ok") is True and not changed(ws, task.files)
         # what the model did, to read afterwards (a run that succeeded may still have
         # ended without an answer)
         (ws.parent / task.name).mkdir(exist_ok=True)
         (ws.parent / task.name / f"{'ok' if ok else 'failed'}-{run}.jsonl").write_text(out)
-        return Outcome(ok, seconds, bool(_answer(events).strip()), len(writes))
+        return Outcome(ok, seconds, bool(answer(events).strip()), len(writes), unmade)
+
+
+def _chosen() -> list[tuple[str, Task]]:
+    """The tasks to run, each with the name of its part: ``first``, ``fresh A``,
+    ``fresh B``."""
+    which = os.environ.get("BENCH_SET", "all").strip().lower() or "all"
+    half = os.environ.get("BENCH_HALF", "").strip().upper()
+    wanted = {n for n in os.environ.get("BENCH_TASKS", "").split(",") if n}
+    chosen: list[tuple[str, Task]] = []
+    if which in ("all", "first") and not half:
+        chosen += [("first", t) for t in TASKS]
+    if which in ("all", "fresh"):
+        chosen += [(f"fresh {t.half}", t) for t in FRESH if not half or t.half == half]
+    return [(part, t) for part, t in chosen if not wanted or t.name in wanted]
+
+
+def _figure(outcomes: list[Outcome]) -> str:
+    ok = sum(o.ok for o in outcomes)
+    pct = 100 * ok / len(outcomes) if outcomes else 0
+    minutes = sum(o.seconds for o in outcomes) / 60
+    return f"{ok}/{len(outcomes)} ({pct:.0f}%), {minutes:.1f} min"
 
 
 def run() -> list[tuple[str, str, str]]:
-    runs = int(os.environ.get("BENCH_RUNS", "5"))
-    wanted = {n for n in os.environ.get("BENCH_TASKS", "").split(",") if n}
+    runs = int(os.environ.get("BENCH_RUNS", "1"))
     env = dict(os.environ)
     for part in (p for p in os.environ.get("BENCH_OFF", "").split(",") if p):
         env[f"HARNESS_LOCAL_{part.strip().upper()}"] = "off"
     extra = shlex.split(os.environ.get("BENCH_ARGS", "")) or ["--provider", "local"]
-    tasks = [t for t in TASKS if not wanted or t.name in wanted]
-    results: dict[str, list[Outcome]] = {t.name: [] for t in tasks}
-    for task in tasks:
+    tasks = _chosen()
+    results: dict[str, list[Outcome]] = {t.name: [] for _, t in tasks}
+    for _, task in tasks:
         for old in (Path(tempfile.gettempdir()) / "harness-bench-tasks" / task.name).glob(
             "*.jsonl"
         ):
             old.unlink()
     for i in range(runs):  # round-robin, so every task sees the same machine
-        for task in tasks:
+        for _, task in tasks:
             outcome = _run(task, env, extra, i + 1)
             results[task.name].append(outcome)
             verdict = "ok" if outcome.ok else "FAILED"
             print(f"{task.name}: {verdict} in {outcome.seconds:.0f} s", file=sys.stderr, flush=True)
     rows = []
-    total = sum(len(v) for v in results.values())
-    wins = 0
-    for name, outcomes in results.items():
+    parts: dict[str, list[Outcome]] = {}
+    for part, task in tasks:
+        outcomes = results[task.name]
+        parts.setdefault(part, []).extend(outcomes)
         ok = sum(o.ok for o in outcomes)
-        wins += ok
         median = statistics.median(o.seconds for o in outcomes)
-        notes = []
+        notes = [part if part == "first" else f"{part}, {task.kind}"]
         if unanswered := sum(not o.answered for o in outcomes):
             notes.append(f"{unanswered} without an answer")
         if stray := sum(o.stray_writes for o in outcomes):
             notes.append(f"{stray} writes nobody asked for")
-        rows.append((name, f"{ok}/{len(outcomes)}  {median:.0f} s", ", ".join(notes) or "-"))
+        if unmade := sum(o.unmade for o in outcomes):
+            notes.append(f"{unmade} ended ok with the change not made")
+        rows.append((task.name, f"{ok}/{len(outcomes)}  {median:.0f} s", "; ".join(notes)))
     off = os.environ.get("BENCH_OFF", "")
-    rows.append(("all tasks", f"{wins}/{total}", f"off: {off}" if off else "grammar and nudge on"))
+    how = f"off: {off}" if off else "grammar and nudge on"
+    for part in sorted(parts):
+        rows.append((f"{part}: all tasks", _figure(parts[part]), how))
+    every = [o for outcomes in parts.values() for o in outcomes]
+    unmade = sum(o.unmade for o in every)
+    rows.append(("ended ok on a change never made", str(unmade), "goal: 0"))
     return rows

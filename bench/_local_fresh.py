@@ -1,0 +1,21 @@
+"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 44 tasks of nine kinds
+on one small shop's files (:mod:`bench._local_shop`), written after the first eleven and
+sharing nothing with them.
+
+The set is split in two by a fixed hash of each task's name (:attr:`Task.half`): rules and
+prompts are designed and tuned on half A only, and a change is kept only if it does not
+lose on half B. The bench prints both halves.
+"""
+
+from __future__ import annotations
+
+from bench._local_fresh_ask import ASK_TASKS
+from bench._local_fresh_change import CHANGE_TASKS
+from bench._local_task import Task
+
+FRESH: tuple[Task, ...] = (*ASK_TASKS, *CHANGE_TASKS)
+
+
+def half(name: str) -> tuple[Task, ...]:
+    """The tasks of half *name* (``A`` or ``B``)."""
+    return tuple(t for t in FRESH if t.half == name)

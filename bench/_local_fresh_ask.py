@@ -1,0 +1,289 @@
+"""The fresh set's tasks that change nothing: read and answer, search by meaning (a caller
+against a definition, a use against a declaration), run and report, and refuse to invent.
+
+Each check reads the answer and the folder (nothing may be written); the tasks that need a
+tool say so through the calls (an answer with a figure from the file and no read is a
+guess).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench._local_shop import SHOP
+from bench._local_task import Events, Task, answer, calls, changed, says_absent
+
+
+def _said(*words: str, tool: str = "", path: str = "") -> object:
+    """A check: the answer holds every one of *words*, nothing in the folder changed, and
+    (when given) *tool* was called (on *path*)."""
+
+    def check(ev: Events, ws: Path) -> bool:
+        reply = answer(ev).lower()
+        if any(w.lower() not in reply for w in words) or changed(ws, SHOP):
+            return False
+        made = calls(ev, tool) if tool else [{}]
+        return any(path in str(c.get("arguments", {})) for c in made) if path else bool(made)
+
+    return check
+
+
+def _names(right: str) -> object:
+    """A check of "which file ...": the answer names *right* (naming the other file too,
+    as the one that defines or calls, is fine; naming it alone is the failure)."""
+
+    def check(ev: Events, ws: Path) -> bool:
+        # a file named with no look at the folder is a guess
+        return bool(calls(ev)) and right in answer(ev) and not changed(ws, SHOP)
+
+    return check
+
+
+def _absent(*forbidden: str, missing: str = "") -> object:
+    """A check of a question about something that is not there: the answer says so,
+    holds none of *forbidden* (an invented value), and nothing was written (*missing*
+    above all)."""
+
+    def check(ev: Events, ws: Path) -> bool:
+        reply = answer(ev)
+        if missing and (ws / missing).exists():
+            return False
+        low = reply.lower()
+        # "it is not there" with no look is a guess too
+        return (
+            bool(calls(ev))
+            and says_absent(reply)
+            and not any(f.lower() in low for f in forbidden)
+            and not changed(ws, SHOP)
+        )
+
+    return check
+
+
+def _ran(*words: str, command: str) -> object:
+    """A check of "run X and tell me": a ``run_cmd`` named *command*'s last word, and the
+    answer holds *words*, which *command* prints (``tests/local/test_fresh_tasks.py``
+    runs it to be sure)."""
+    program = command.split()[-1]
+
+    def check(ev: Events, ws: Path) -> bool:
+        ran = any(program in str(c.get("arguments", {})) for c in calls(ev, "run_cmd"))
+        reply = answer(ev)
+        return ran and all(w in reply for w in words) and not changed(ws, SHOP)
+
+    return check
+
+
+def _say(text: str) -> object:
+    def solve(ws: Path) -> str:
+        del ws
+        return text
+
+    return solve
+
+
+def _t(name: str, kind: str, prompt: str, check: object, reply: str, *tools: str) -> Task:
+    return Task(
+        name,
+        prompt,
+        SHOP,
+        check,  # type: ignore[arg-type]
+        kind=kind,
+        solve=_say(reply),  # type: ignore[arg-type]
+        solve_calls=tools,
+    )
+
+
+READ = "read and answer"
+SEARCH = "search by meaning"
+RUN = "run and report"
+REFUSE = "refuse to invent"
+
+ASK_TASKS: tuple[Task, ...] = (
+    _t(
+        "toml-port",
+        READ,
+        "What port does the back office's web server listen on, according to settings.toml?",
+        _said("9412", tool="read_file", path="settings.toml"),
+        "It listens on port 9412.",
+        "read_file:settings.toml",
+    ),
+    _t(
+        "json-payment-retries",
+        READ,
+        "How many times does the checkout retry a failed call to the payment service? "
+        "The answer is in config.json.",
+        _said("7", tool="read_file", path="config.json"),
+        "The payment service is retried 7 times.",
+        "read_file:config.json",
+    ),
+    _t(
+        "yaml-worker-tag",
+        READ,
+        "Which image version does the worker service run in deploy.yaml?",
+        _said("2.14.3", tool="read_file", path="deploy.yaml"),
+        "The worker runs registry.shop.example/shop/worker:2.14.3, version 2.14.3.",
+        "read_file:deploy.yaml",
+    ),
+    _t(
+        "py-low-stock-default",
+        READ,
+        "Below how many units does inventory.py count an item as low on stock by default?",
+        _said("4", tool="read_file", path="inventory.py"),
+        "Below 4 units (LOW_STOCK_THRESHOLD = 4).",
+        "read_file:inventory.py",
+    ),
+    _t(
+        "js-currency-symbol",
+        READ,
+        "What currency symbol does src/format.js put after a price?",
+        _said("€", tool="read_file", path="format.js"),
+        "The euro sign, €.",
+        "read_file:src/format.js",
+    ),
+    _t(
+        "sh-backup-days",
+        READ,
+        "For how many days does scripts/backup.sh keep old backups before deleting them?",
+        _said("14", tool="read_file", path="backup.sh"),
+        "14 days (KEEP_DAYS=14).",
+        "read_file:scripts/backup.sh",
+    ),
+    _t(
+        "node-engine",
+        READ,
+        "Which Node.js versions does package.json say the cart needs?",
+        _said("18.17", tool="read_file", path="package.json"),
+        "Node.js 18.17 or newer (>=18.17).",
+        "read_file:package.json",
+    ),
+    _t(
+        "caller-with-tax",
+        SEARCH,
+        "Which file calls the function with_tax? Answer with the file name.",
+        _names("report.py"),
+        "report.py calls with_tax.",
+        "search_text",
+    ),
+    _t(
+        "caller-cart-total",
+        SEARCH,
+        "Where is cartTotal called from? Answer with the file name.",
+        _names("index.js"),
+        "It is called in src/index.js.",
+        "search_text",
+    ),
+    _t(
+        "def-format-line",
+        SEARCH,
+        "Which file defines the function formatLine?",
+        _names("format.js"),
+        "src/format.js defines formatLine.",
+        "search_text",
+    ),
+    _t(
+        "def-inventory-class",
+        SEARCH,
+        "In which file is the class Inventory defined?",
+        _names("inventory.py"),
+        "inventory.py.",
+        "search_text",
+    ),
+    _t(
+        "caller-rotate-logs",
+        SEARCH,
+        "Which script calls rotate_logs?",
+        _names("backup.sh"),
+        "scripts/backup.sh calls it.",
+        "search_text",
+    ),
+    _t(
+        "def-rotate-logs",
+        SEARCH,
+        "Which file defines the shell function rotate_logs?",
+        _names("lib.sh"),
+        "scripts/lib.sh defines rotate_logs.",
+        "search_text",
+    ),
+    _t(
+        "usage-spring-coupon",
+        SEARCH,
+        "Which JavaScript file applies the SPRING10 coupon to a cart (not the one that "
+        "lists the coupons)?",
+        _names("index.js"),
+        "src/index.js applies SPRING10.",
+        "search_text",
+    ),
+    _t(
+        "run-report-total",
+        RUN,
+        "Run `python3 report.py` and tell me the total value it prints.",
+        _ran("612.00", command="python3 report.py"),
+        "The total value is 612.00 EUR.",
+        "run_cmd:report.py",
+    ),
+    _t(
+        "run-node-order",
+        RUN,
+        "Run `node src/index.js` and tell me the order's total.",
+        _ran("48.15", command="node src/index.js"),
+        "The total is 48.15 €.",
+        "run_cmd:src/index.js",
+    ),
+    _t(
+        "run-orders-revenue",
+        RUN,
+        "Run `bash scripts/summary.sh` and tell me the revenue it reports.",
+        _ran("398.40", command="bash scripts/summary.sh"),
+        "revenue: 398.40",
+        "run_cmd:scripts/summary.sh",
+    ),
+    _t(
+        "run-test-count",
+        RUN,
+        "Run the Python tests with `python3 -m unittest` and tell me how many ran.",
+        _ran("7", command="python3 -m unittest"),
+        "7 tests ran, all passed.",
+        "run_cmd:unittest",
+    ),
+    _t(
+        "missing-changelog",
+        REFUSE,
+        "Summarize CHANGELOG.md for me.",
+        _absent(missing="CHANGELOG.md"),
+        "There is no CHANGELOG.md in this folder.",
+        "read_file:CHANGELOG.md",
+    ),
+    _t(
+        "missing-shipping",
+        REFUSE,
+        "What does the function compute_shipping in pricing.py return?",
+        _absent(),
+        "pricing.py has no function compute_shipping.",
+        "read_file:pricing.py",
+    ),
+    _t(
+        "missing-redis-url",
+        REFUSE,
+        "What is redis_url set to in config.json?",
+        _absent("redis://"),
+        "config.json does not set redis_url.",
+        "read_file:config.json",
+    ),
+    _t(
+        "missing-deploy-script",
+        REFUSE,
+        "Run scripts/deploy.sh and tell me what it prints.",
+        _absent(missing="scripts/deploy.sh"),
+        "scripts/deploy.sh does not exist.",
+        "run_cmd:scripts/deploy.sh",
+    ),
+    _t(
+        "missing-api-tests",
+        REFUSE,
+        "How many tests are in tests/test_api.py?",
+        _absent(missing="tests/test_api.py"),
+        "There is no tests/test_api.py.",
+        "list_dir:tests",
+    ),
+)

@@ -1,0 +1,380 @@
+"""The fresh set's tasks that change files: create, one-line fix, fix from an error
+message, and a change across files.
+
+Each check reads the folder afterwards (the file parsed as its format, a command run on
+it), never only the answer; a task that gives a bug puts it into one file of the shop.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import tomllib
+from pathlib import Path
+
+from bench._local_shop import (
+    BUILD_UNBOUND,
+    CLI_FILES,
+    CONFIG_COMMA,
+    DEV_JSON,
+    ENV_FILES,
+    INDEX_TYPO,
+    LOW_STOCK_BUG,
+    PROD_JSON,
+    REMOVE_BUG,
+    REPORT_TYPO,
+    SHOP,
+    shop_with,
+)
+from bench._local_shop_py import PRICING_PY, REPORT_PY, SETTINGS_TOML
+from bench._local_shop_web import CONFIG_JSON, FORMAT_JS, INDEX_JS, PACKAGE_JSON
+from bench._local_task import (
+    Check,
+    Events,
+    Solve,
+    Task,
+    edits,
+    json_of,
+    passes,
+    run,
+    same_but,
+    text,
+    toml_of,
+    write_files,
+    yaml_of,
+)
+
+CREATE = "create"
+FIX = "one-line fix"
+ERROR = "fix from an error message"
+MULTI = "multi-file change"
+
+
+def _untouched(ws: Path, files: dict[str, str], but: tuple[str, ...]) -> bool:
+    """Whether every file of *files* but those in *but* is as it was."""
+    return all(text(ws, p) == body for p, body in files.items() if p not in but)
+
+
+def _task(
+    name: str,
+    kind: str,
+    prompt: str,
+    check: Check,
+    solve: Solve,
+    writes: tuple[str, ...],
+    files: dict[str, str] = SHOP,
+    max_turns: int = 8,
+) -> Task:
+    def guarded(ev: Events, ws: Path) -> bool:
+        # the task's own check, and no other file of the shop changed
+        return _untouched(ws, files, writes) and check(ev, ws)
+
+    return Task(name, prompt, files, guarded, writes, max_turns, kind, solve, ())
+
+
+def _test_catches(ws: Path) -> bool:
+    """Whether test_pricing.py passes on the shop's pricing.py and fails on one whose
+    discount is wrong: a test that tests something."""
+    if not passes(ws, "python3 -m unittest -q test_pricing"):
+        return False
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp)
+        shutil.copy(ws / "test_pricing.py", copy)
+        (copy / "pricing.py").write_text(
+            PRICING_PY.replace("price * (100 - percent) / 100", "price * percent / 100")
+        )
+        return not passes(copy, "python3 -m unittest -q test_pricing")
+
+
+CHANGE_TASKS: tuple[Task, ...] = (
+    _task(
+        "create-gitignore",
+        CREATE,
+        "Create a .gitignore that ignores __pycache__/ and node_modules/.",
+        lambda ev, ws: (
+            {"__pycache__/", "node_modules/"}
+            <= {line.strip() for line in text(ws, ".gitignore").splitlines()}
+        ),
+        write_files("Created .gitignore.", {".gitignore": "__pycache__/\nnode_modules/\n"}),
+        (".gitignore",),
+    ),
+    _task(
+        "create-pricing-test",
+        CREATE,
+        "Create test_pricing.py with a unittest test that checks that "
+        "apply_discount(80, 25) returns 60.",
+        lambda ev, ws: _test_catches(ws),
+        write_files(
+            "Created test_pricing.py.",
+            {
+                "test_pricing.py": "import unittest\n\nfrom pricing import apply_discount\n\n\n"
+                "class PricingTest(unittest.TestCase):\n    def test_discount(self):\n"
+                "        self.assertEqual(apply_discount(80, 25), 60)\n"
+            },
+        ),
+        ("test_pricing.py",),
+    ),
+    _task(
+        "create-js-sum",
+        CREATE,
+        "Create src/sum.js that exports a function sum(numbers) returning the sum of an "
+        "array of numbers (module.exports = { sum }).",
+        lambda ev, ws: passes(
+            ws,
+            "node -e \"const {sum} = require('./src/sum'); "
+            'if (sum([1, 2, 3.5]) !== 6.5 || sum([]) !== 0) process.exit(1)"',
+        ),
+        write_files(
+            "Created src/sum.js.",
+            {
+                "src/sum.js": "function sum(numbers) {\n"
+                "  return numbers.reduce((a, b) => a + b, 0);\n}\n\nmodule.exports = { sum };\n"
+            },
+        ),
+        ("src/sum.js",),
+    ),
+    _task(
+        "create-hello-script",
+        CREATE,
+        "Create scripts/hello.sh, a bash script that prints exactly: hello from the shop",
+        lambda ev, ws: run(ws, "bash scripts/hello.sh") == (0, "hello from the shop\n"),
+        write_files(
+            "Created scripts/hello.sh.",
+            {"scripts/hello.sh": "#!/usr/bin/env bash\necho 'hello from the shop'\n"},
+        ),
+        ("scripts/hello.sh",),
+    ),
+    _task(
+        "create-ci-yaml",
+        CREATE,
+        'Create ci.yaml with a key python set to the string "3.11" and a key steps '
+        "that lists lint and test, in that order.",
+        lambda ev, ws: yaml_of(ws, "ci.yaml") == {"python": "3.11", "steps": ["lint", "test"]},
+        write_files(
+            "Created ci.yaml.", {"ci.yaml": 'python: "3.11"\nsteps:\n  - lint\n  - test\n'}
+        ),
+        ("ci.yaml",),
+    ),
+    _task(
+        "fix-low-stock",
+        FIX,
+        "low_stock in inventory.py lists the items with plenty of stock instead of the ones "
+        "running low. Fix it.",
+        lambda ev, ws: passes(
+            ws,
+            "python3 -c 'import inventory as i; d = i.load_demo(); "
+            'assert d.low_stock() == ["B-220"], d.low_stock(); '
+            'assert d.low_stock(11) == ["A-100", "B-220"]\'',
+        ),
+        edits("Fixed.", ("inventory.py", "i.quantity > threshold", "i.quantity < threshold")),
+        ("inventory.py",),
+        files=shop_with({"inventory.py": LOW_STOCK_BUG}),
+    ),
+    _task(
+        "fix-remove-from-cart",
+        FIX,
+        "removeFromCart in src/cart.js removes two lines of the cart instead of one. Fix it.",
+        lambda ev, ws: passes(
+            ws,
+            "node -e \"const c = require('./src/cart'); const k = c.createCart(); "
+            "for (const s of ['a', 'b', 'c']) c.addToCart(k, {sku: s, name: s, price: 1}); "
+            "c.removeFromCart(k, 'a'); "
+            "if (k.lines.map((l) => l.sku).join() !== 'b,c') process.exit(1)\"",
+        ),
+        edits("Fixed.", ("src/cart.js", "splice(index, 2)", "splice(index, 1)")),
+        ("src/cart.js",),
+        files=shop_with({"src/cart.js": REMOVE_BUG}),
+    ),
+    _task(
+        "toml-debug-off",
+        FIX,
+        "Turn debug off in settings.toml.",
+        lambda ev, ws: (
+            toml_of(ws, "settings.toml").get("app")
+            == {**tomllib.loads(SETTINGS_TOML)["app"], "debug": False}
+            and same_but(toml_of(ws, "settings.toml"), tomllib.loads(SETTINGS_TOML), "app")
+        ),
+        edits("Done.", ("settings.toml", "debug = true", "debug = false")),
+        ("settings.toml",),
+    ),
+    _task(
+        "yaml-api-replicas",
+        FIX,
+        "Run three replicas of the api service: change deploy.yaml.",
+        lambda ev, ws: _replicas(ws) == (3, 1),
+        edits("Done.", ("deploy.yaml", "replicas: 2", "replicas: 3")),
+        ("deploy.yaml",),
+    ),
+    _task(
+        "json-timeout",
+        FIX,
+        "Set timeout_seconds in config.json to 30.",
+        lambda ev, ws: (
+            isinstance(got := json_of(ws, "config.json"), dict)
+            and got == {**json.loads(CONFIG_JSON), "timeout_seconds": 30}
+        ),
+        edits("Done.", ("config.json", '"timeout_seconds": 12', '"timeout_seconds": 30')),
+        ("config.json",),
+    ),
+    _task(
+        "sh-keep-30-days",
+        FIX,
+        "Make scripts/backup.sh keep backups for 30 days instead of 14.",
+        lambda ev, ws: (
+            "KEEP_DAYS=30" in text(ws, "scripts/backup.sh")
+            and "14" not in text(ws, "scripts/backup.sh")
+            and passes(ws, "bash -n scripts/backup.sh")
+        ),
+        edits("Done.", ("scripts/backup.sh", "KEEP_DAYS=14", "KEEP_DAYS=30")),
+        ("scripts/backup.sh",),
+    ),
+    _task(
+        "package-version-bump",
+        FIX,
+        "Bump the version in package.json to 1.3.0.",
+        lambda ev, ws: (
+            isinstance(got := json_of(ws, "package.json"), dict)
+            and got == {**json.loads(PACKAGE_JSON), "version": "1.3.0"}
+        ),
+        edits("Done.", ("package.json", '"version": "1.2.4"', '"version": "1.3.0"')),
+        ("package.json",),
+    ),
+    _task(
+        "error-name-totl",
+        ERROR,
+        "Running `python3 report.py` fails with:\n\n"
+        "NameError: name 'totl' is not defined\n\nFix it.",
+        lambda ev, ws: "total value: 612.00" in run(ws, "python3 report.py")[1],
+        edits("Fixed.", ("report.py", "{totl:.2f}", "{total:.2f}")),
+        ("report.py",),
+        files=shop_with({"report.py": REPORT_TYPO}),
+    ),
+    _task(
+        "error-import-cli",
+        ERROR,
+        "`python3 stock.py --low` fails with:\n\n"
+        "ImportError: cannot import name 'parse_args' from 'cli'\n\nFix it.",
+        lambda ev, ws: (
+            run(ws, "python3 stock.py --low")[0] == 0
+            and "B-220" in run(ws, "python3 stock.py --low")[1]
+        ),
+        edits(
+            "Fixed.",
+            ("stock.py", "import describe, parse_args", "import describe, parse_arguments"),
+            ("stock.py", "args = parse_args(argv)", "args = parse_arguments(argv)"),
+        ),
+        ("stock.py", "cli.py"),
+        files=CLI_FILES,
+    ),
+    _task(
+        "error-js-not-a-function",
+        ERROR,
+        "`node src/index.js` fails with:\n\nTypeError: formatprice is not a function\n\nFix it.",
+        lambda ev, ws: "total: 48.15" in run(ws, "node src/index.js")[1],
+        edits("Fixed.", ("src/index.js", "formatprice(cartTotal", "formatPrice(cartTotal")),
+        ("src/index.js",),
+        files=shop_with({"src/index.js": INDEX_TYPO}),
+    ),
+    _task(
+        "error-json-comma",
+        ERROR,
+        "Loading config.json fails with:\n\n"
+        "json.decoder.JSONDecodeError: Expecting ',' delimiter: line 13 column 7\n\n"
+        "Fix the file.",
+        lambda ev, ws: json_of(ws, "config.json") == json.loads(CONFIG_JSON),
+        edits("Fixed.", ("config.json", '"retries": 7\n', '"retries": 7,\n')),
+        ("config.json",),
+        files=shop_with({"config.json": CONFIG_COMMA}),
+    ),
+    _task(
+        "error-unbound-variable",
+        ERROR,
+        "`bash scripts/build.sh` fails with:\n\n"
+        "scripts/build.sh: line 10: OUTDIR: unbound variable\n\nFix the script.",
+        lambda ev, ws: (
+            passes(ws, "bash scripts/build.sh") and "files: 3" in text(ws, "dist/manifest.txt")
+        ),
+        edits("Fixed.", ("scripts/build.sh", 'mkdir -p "$OUTDIR"', 'mkdir -p "$OUT_DIR"')),
+        ("scripts/build.sh",),
+        files=shop_with({"scripts/build.sh": BUILD_UNBOUND}),
+    ),
+    _task(
+        "rename-round-money",
+        MULTI,
+        "Rename the function round_money to round_cents, in pricing.py and in report.py.",
+        lambda ev, ws: (
+            "round_money" not in text(ws, "pricing.py") + text(ws, "report.py")
+            and passes(ws, "python3 -c 'from pricing import round_cents'")
+            and "total value: 612.00" in run(ws, "python3 report.py")[1]
+        ),
+        edits(
+            "Renamed.",
+            *[("pricing.py", "round_money", "round_cents")] * PRICING_PY.count("round_money"),
+            *[("report.py", "round_money", "round_cents")] * REPORT_PY.count("round_money"),
+        ),
+        ("pricing.py", "report.py"),
+        max_turns=12,
+    ),
+    _task(
+        "rename-slugify",
+        MULTI,
+        "Rename slugify to toSlug in src/format.js and src/index.js.",
+        lambda ev, ws: (
+            "slugify" not in text(ws, "src/format.js") + text(ws, "src/index.js")
+            and "order: spring-tea-order" in run(ws, "node src/index.js")[1]
+        ),
+        edits(
+            "Renamed.",
+            *[("src/format.js", "slugify", "toSlug")] * FORMAT_JS.count("slugify"),
+            *[("src/index.js", "slugify", "toSlug")] * INDEX_JS.count("slugify"),
+        ),
+        ("src/format.js", "src/index.js"),
+        max_turns=12,
+    ),
+    _task(
+        "tax-rate-both",
+        MULTI,
+        "The tax rate goes up from 0.2 to 0.23. Change it in pricing.py and in settings.toml.",
+        lambda ev, ws: (
+            toml_of(ws, "settings.toml").get("tax", {})
+            == {
+                "rate": 0.23,
+                "included_in_prices": False,
+            }
+            and passes(ws, "python3 -c 'import pricing; assert pricing.TAX_RATE == 0.23'")
+        ),
+        edits(
+            "Done.",
+            ("pricing.py", "TAX_RATE = 0.2", "TAX_RATE = 0.23"),
+            ("settings.toml", "rate = 0.2", "rate = 0.23"),
+        ),
+        ("pricing.py", "settings.toml"),
+        max_turns=10,
+    ),
+    _task(
+        "currency-both-envs",
+        MULTI,
+        'Add "currency": "EUR" at the top level of config/dev.json and config/prod.json.',
+        lambda ev, ws: (
+            json_of(ws, "config/dev.json") == {**json.loads(DEV_JSON), "currency": "EUR"}
+            and json_of(ws, "config/prod.json") == {**json.loads(PROD_JSON), "currency": "EUR"}
+        ),
+        edits(
+            "Done.",
+            ("config/dev.json", '"debug": true\n', '"debug": true,\n  "currency": "EUR"\n'),
+            ("config/prod.json", '"debug": false\n', '"debug": false,\n  "currency": "EUR"\n'),
+        ),
+        ("config/dev.json", "config/prod.json"),
+        files=ENV_FILES,
+        max_turns=10,
+    ),
+)
+
+
+def _replicas(ws: Path) -> tuple[object, object]:
+    got = yaml_of(ws, "deploy.yaml")
+    if not isinstance(got, dict):
+        return (None, None)
+    services = got.get("services", {})
+    return (services.get("api", {}).get("replicas"), services.get("worker", {}).get("replicas"))

@@ -1,0 +1,63 @@
+"""The fresh task set's checks read the outcome: each passes on its task's reference
+solution and fails on the folder as the task gave it, and the set is what issue 37 asks
+(at least 40 tasks, eight kinds, two halves by a fixed hash)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bench._local_fresh import FRESH, half
+from bench._local_task import Task, answer, run
+from bench.bench_local_tasks import TASKS
+
+
+def _fill(ws: Path, task: Task) -> None:
+    for name, body in task.files.items():
+        (ws / name).parent.mkdir(parents=True, exist_ok=True)
+        (ws / name).write_text(body)
+
+
+def _events(reply: str, tools: tuple[str, ...]) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    for spec in tools:
+        name, _, arg = spec.partition(":")
+        key = "command" if name == "run_cmd" else "path"
+        arguments = {key: f"python3 {arg}" if key == "command" else arg} if arg else {}
+        events.append({"type": "tool_call_requested", "name": name, "arguments": arguments})
+    return [*events, {"type": "result", "ok": True, "text": reply}]
+
+
+@pytest.mark.parametrize("task", FRESH, ids=lambda t: t.name)
+def test_check_passes_on_the_solution_only(task: Task, tmp_path: Path) -> None:
+    _fill(tmp_path, task)
+    assert not task.check(_events("", ()), tmp_path), "passes on the untouched folder"
+    assert task.solve is not None
+    reply = task.solve(tmp_path)
+    assert task.check(_events(reply, task.solve_calls), tmp_path), "fails on the solution"
+    # the answer alone is not enough where the task needs a call or a change
+    if task.solve_calls or task.writes:
+        fresh = tmp_path / "again"
+        fresh.mkdir()
+        _fill(fresh, task)
+        assert not task.check(_events(reply, ()), fresh)
+
+
+def test_the_commands_print_what_the_run_tasks_ask_for(tmp_path: Path) -> None:
+    _fill(tmp_path, FRESH[0])
+    assert "total value: 612.00" in run(tmp_path, "python3 report.py")[1]
+    assert "total: 48.15" in run(tmp_path, "node src/index.js")[1]
+    assert "revenue: 398.40" in run(tmp_path, "bash scripts/summary.sh")[1]
+    assert "Ran 7 tests" in run(tmp_path, "python3 -m unittest")[1]
+
+
+def test_the_set_is_broad_and_split_by_name() -> None:
+    names = [t.name for t in FRESH]
+    assert len(names) == len(set(names)) >= 40
+    assert not set(names) & {t.name for t in TASKS}
+    assert len({t.kind for t in FRESH}) >= 8
+    a, b = half("A"), half("B")
+    assert len(a) + len(b) == len(FRESH)
+    assert min(len(a), len(b)) >= 15
+    assert answer([{"type": "result", "text": "x"}]) == "x"
