@@ -32,9 +32,14 @@ _WORDS = (*PROTECTED_DIRS, ".env")
 # grant itself anything in the next session, so every change to them asks.
 CONFIG_FILES = frozenset({".permissions.json", ".mcp.json", "agents.md", "claude.md"})
 _CONFIG_DIRS = frozenset({"skills"})
-# In a command: those files, and the user's own rules file.
+# Settings files that hold hooks (commands harness runs), by their folder; .harness/ is
+# protected whole, .claude/ (Claude Code's, read as it is) only here.
+_SETTINGS_FILES = frozenset({"settings.json", "settings.local.json"})
+_SETTINGS_DIRS = frozenset({".claude", ".harness"})
+# In a command: those files, the .claude folder, and the user's own rules file.
 _NAMES_CONFIG = re.compile(
-    r"permissions\.json|\.mcp\.json|agents\.md|claude\.md|(?<![\w.-])skills(?![\w.-])",
+    r"permissions\.json|\.mcp\.json|agents\.md|claude\.md|(?<![\w.-])skills(?![\w.-])"
+    r"|\.claude(?![\w-])",
     re.IGNORECASE,
 )
 # harness's own state: the user's rules, saved provider keys, sessions. A command
@@ -61,13 +66,22 @@ def is_protected(rel: str | PurePosixPath) -> str | None:
 def is_config(rel: str | PurePosixPath) -> str | None:
     """Why changing *rel* (workspace-relative) changes harness's own configuration, or
     ``None``: ``.permissions.json``, ``.mcp.json``, ``AGENTS.md`` / ``CLAUDE.md`` (any
-    folder, any case) and the top-level ``skills/`` folder."""
+    folder, any case), the hook settings ``.claude/settings*.json`` and
+    ``.harness/settings*.json``, and the top-level ``skills/`` folder."""
     text = posixpath.normpath(str(rel).replace("\\", "/")).lstrip("/")
     parts = [p for p in text.split("/") if p not in ("", ".")]
     if not parts:
         return None
     if parts[-1].lower() in CONFIG_FILES:
         return f"{parts[-1]} configures harness"
+    if (
+        len(parts) >= 2
+        and parts[-1].lower() in _SETTINGS_FILES
+        and parts[-2].lower() in _SETTINGS_DIRS
+    ):
+        return f"{parts[-2]}/{parts[-1]} holds hooks, commands harness runs"
+    if len(parts) == 1 and parts[0].lower() == ".claude":
+        return ".claude/ holds hooks, commands harness runs"  # moved or made whole
     if parts[0].lower() in _CONFIG_DIRS:
         return f"{parts[0]}/ holds harness's skills"
     return None
