@@ -4,7 +4,8 @@ until the user approves that file's exact content.
 Opening harness in a freshly cloned repository must be as safe as opening the folder in a
 file manager. The project files that could act on their own (:data:`PROJECT_FILES`: the
 servers of ``.mcp.json``, with their ``${VAR}`` secrets, ``trust`` and ``autoApprove``; the
-allow rules of ``.permissions.json``) count only when the user approved the bytes they hold
+allow rules of ``.permissions.json``; the hooks of ``.harness/settings*.json`` and
+``.claude/settings*.json``) count only when the user approved the bytes they hold
 now. Approvals live in ``$HARNESS_HOME/trust/``, by workspace (its real path) and file, as
 a SHA-256 of the content: a file that changes is untrusted again, and a file a command
 wrote is never trusted because it happened to be there at the next start. Restrictions (deny
@@ -37,7 +38,15 @@ __all__ = [
 ]
 
 #: Project files that can run code or widen permissions, relative to the workspace.
-PROJECT_FILES = (".mcp.json", ".permissions.json")
+PROJECT_FILES = (
+    ".mcp.json",
+    ".permissions.json",
+    # hooks are commands (harness.hooks reads them; a file without hooks is not listed)
+    ".harness/settings.json",
+    ".harness/settings.local.json",
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+)
 
 STORE_DIR = "trust"
 # A project file larger than this is never trusted (nor read whole to describe it).
@@ -117,9 +126,35 @@ def _rules_lines(data: Any) -> list[str]:
     return [f"allow rule {_show(rule)}" for rule in items]
 
 
+def _hooks_lines(data: Any) -> list[str]:
+    """The commands of a settings file's ``hooks`` (its other settings need no trust)."""
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    if not hooks:
+        return []
+    if not isinstance(hooks, dict):
+        return [f"hooks {_show(hooks)}"]
+    out: list[str] = []
+    for event, groups in hooks.items():
+        for group in groups if isinstance(groups, list) else [groups]:
+            matcher = group.get("matcher") if isinstance(group, dict) else None
+            where = f"hook {_show(event)}" + (f" [{_show(matcher)}]" if matcher else "")
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(handlers, list) or not handlers:
+                out.append(f"{where}: {_show(group)}")
+                continue
+            for h in handlers:
+                command = h.get("command") if isinstance(h, dict) else h
+                out.append(f"{where}: runs {_show(command)}")
+    return out or [f"hooks {_show(hooks)}"]
+
+
 _DESCRIBE: dict[str, Callable[[Any], list[str]]] = {
     ".mcp.json": _mcp_lines,
     ".permissions.json": _rules_lines,
+    ".harness/settings.json": _hooks_lines,
+    ".harness/settings.local.json": _hooks_lines,
+    ".claude/settings.json": _hooks_lines,
+    ".claude/settings.local.json": _hooks_lines,
 }
 
 
@@ -178,6 +213,8 @@ def ignored_notice(files: Iterable[ProjectFile], how: str) -> str:
             parts.append(f"{f.name} (servers {', '.join(servers)})")
         elif f.name == ".permissions.json" and f.lines[:1] != ("does not parse as JSON",):
             parts.append(f"the allow rules of {f.name}")
+        elif f.name.endswith(".json") and all(ln.startswith("hook") for ln in f.lines):
+            parts.append(f"the hooks of {f.name}")
         else:
             parts.append(f.name)
     return f"ignored {' and '.join(parts)}: this workspace's configuration is not trusted.\n{how}"

@@ -1,0 +1,65 @@
+"""Hooks: commands the user configures around every step of a session, in Claude Code's format.
+
+A ``hooks`` object in ``$HARNESS_HOME/settings.json``, ``.harness/settings*.json`` or a
+project's ``.claude/settings*.json`` names, for each event (:data:`EVENTS`), matcher groups
+of command handlers. Each handler runs as a child process in a session of its own, reads a
+JSON payload on stdin, and decides by its exit status and stdout (:mod:`harness.hooks._verdict`);
+a hung one is killed with its whole tree at its timeout. Project files count only once the
+workspace is trusted (:mod:`harness.trust`).
+
+::
+
+    loaded = load_hooks(workspace, trusts=trust.trusts)
+    hooks = Hooks(loaded.config, cwd=workspace, session_id=sid)
+    verdict = await hooks.fire("PreToolUse", tool="run_cmd", arguments={"command": "ls"})
+    if verdict.blocked: ...
+"""
+
+from __future__ import annotations
+
+from harness.hooks._claude import CLAUDE_NAMES, claude_tool, harness_arguments, tool_names
+from harness.hooks._command import build_hooks_parser, hooks_main
+from harness.hooks._config import (
+    DEFAULT_TIMEOUT,
+    EVENTS,
+    PROJECT_SOURCES,
+    TOOL_EVENTS,
+    HookConfig,
+    HookConfigError,
+    HookHandler,
+    LoadedHooks,
+    load_hooks,
+    parse_hooks,
+)
+from harness.hooks._hooks import NO_HOOKS, HookListener, Hooks
+from harness.hooks._run import HandlerRun, run_command
+from harness.hooks._verdict import NOTHING, HookOutcome, Verdict, combine, interpret
+
+__all__ = [
+    "CLAUDE_NAMES",
+    "DEFAULT_TIMEOUT",
+    "EVENTS",
+    "NOTHING",
+    "NO_HOOKS",
+    "PROJECT_SOURCES",
+    "TOOL_EVENTS",
+    "HandlerRun",
+    "HookConfig",
+    "HookConfigError",
+    "HookHandler",
+    "HookListener",
+    "HookOutcome",
+    "Hooks",
+    "LoadedHooks",
+    "Verdict",
+    "build_hooks_parser",
+    "claude_tool",
+    "combine",
+    "harness_arguments",
+    "hooks_main",
+    "interpret",
+    "load_hooks",
+    "parse_hooks",
+    "run_command",
+    "tool_names",
+]
