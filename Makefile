@@ -6,8 +6,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # What the tests use from Debian: Python's documentation (about 70 MB; real pages nobody
 # here wrote, served from a loopback server to the search tests and bench), bubblewrap
-# (the --sandbox tests) and ripgrep (search_text's fast path). Installed once.
-SYSTEM_DEPS := /usr/share/doc/python3.11/html/library/stdtypes.html /usr/bin/bwrap /usr/bin/rg
+# (the --sandbox tests), ripgrep (search_text's fast path) and jq (the hook examples copied
+# from Claude Code's documentation read their input with it). Installed once.
+SYSTEM_DEPS := /usr/share/doc/python3.11/html/library/stdtypes.html /usr/bin/bwrap /usr/bin/rg \
+	/usr/bin/jq
 
 .PHONY: install launcher run test bench lint clean
 
@@ -45,7 +47,7 @@ bench: install $(SYSTEM_DEPS)
 	$(BIN)/python -m bench
 
 $(SYSTEM_DEPS) &:
-	apt-get update -qq && apt-get install -y -qq python3.11-doc bubblewrap ripgrep >/dev/null
+	apt-get update -qq && apt-get install -y -qq python3.11-doc bubblewrap ripgrep jq >/dev/null
 
 lint: install
 	$(BIN)/ruff check src tests bench
