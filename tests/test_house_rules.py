@@ -78,7 +78,7 @@ ALLOWED: dict[str, set[str]] = {
 # the conversation's face.
 RUNNER = ("harness.actors.subagent", "harness.conversation")
 # Frontends may import every part below them, but not each other's insides.
-FRONTENDS = ("harness.api", "harness.cli", "harness.__main__")
+FRONTENDS = ("harness.api", "harness.cli", "harness.acp", "harness.__main__")
 
 SCREEN_LIBRARIES = ("rich", "prompt_toolkit")
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import sys
 
 #: Commands with a command line of their own (``harness batch ...``); ``trust`` starts
-#: nothing, so its command line is left to it.
-COMMANDS = ("batch", "trust")
+#: nothing, so its command line is left to it; ``acp`` takes harness's own flags.
+COMMANDS = ("batch", "trust", "acp")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,10 +25,14 @@ def main(argv: list[str] | None = None) -> int:
         from harness.cli import build_batch_parser
 
         ray = build_batch_parser().parse_args(args[1:]).ray
-    elif command is None:
+    elif command is None or command == "acp":
         from harness.cli import build_parser
 
-        build_parser().parse_args(args)
+        build_parser().parse_args(args[1:] if command else args)
+    if command == "acp":
+        from harness.acp import claim_stdout
+
+        claim_stdout()  # stdout is the editor's protocol: nothing else may print there
     from harness.settings import load_settings
 
     # the settings file first: a key kept there is taken into memory like any other
@@ -44,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         from harness.batch import start_task_server
 
         start_task_server(os.environ)
-    elif command is None:
+    elif command in (None, "acp"):
         from harness._forkstart import start_early
         from harness.keys import take_keys
 

@@ -104,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
             "  harness -p TASK            one task, headless; the answer on stdout\n"
             "  harness batch TASKS.jsonl  a headless session per task (harness batch --help)\n"
             "  harness trust              see or approve this project's own configuration "
-            "(harness trust --help)"
+            "(harness trust --help)\n"
+            "  harness acp                serve an editor over the Agent Client Protocol (stdio)"
         ),
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -251,6 +252,11 @@ def main(argv: list[str]) -> int:
         from harness.cli._batch import batch_main
 
         return batch_main(argv[1:])
+    if argv[:1] == ["acp"]:
+        # `harness acp`: an editor drives harness over the Agent Client Protocol
+        from harness.cli._acp import acp_main
+
+        return acp_main(argv[1:])
     if argv[:1] == ["trust"]:
         # `harness trust`: see, approve or revoke this workspace's trust
         from harness.cli._trust import trust_main

@@ -1,0 +1,392 @@
+"""The ACP agent: each ACP session is one harness :class:`~harness.conversation.Session`.
+
+:class:`HarnessAgent` answers the methods the SDK's router hands it (initialize,
+authenticate, session/new, session/load, session/list, session/set_mode,
+session/prompt, session/cancel). A session is opened with the same options as the
+terminal and headless mode (the caller's *options_for*), held open in a task of the
+connection's nursery, and closed when the client goes. Its events become
+``session/update`` notifications (:mod:`harness.acp._updates`); the calls that need
+approval become ``session/request_permission`` requests (:mod:`harness.acp._ask`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import attrs
+import trio
+from acp.exceptions import RequestError
+from acp.schema import (
+    AgentCapabilities,
+    AuthEnvVar,
+    AvailableCommand,
+    ClientCapabilities,
+    EnvVarAuthMethod,
+    Implementation,
+    InitializeResponse,
+    ListSessionsResponse,
+    LoadSessionResponse,
+    McpCapabilities,
+    NewSessionResponse,
+    PromptCapabilities,
+    PromptResponse,
+    SessionCapabilities,
+    SessionInfo,
+    SessionListCapabilities,
+    SessionMode,
+    SessionModeState,
+    SetSessionModeResponse,
+)
+
+from acp import PROTOCOL_VERSION, helpers
+from harness._version import __version__
+from harness.acp._ask import Asker
+from harness.acp._prompt import prompt_text
+from harness.acp._rpc import Connection, ConnectionClosed
+from harness.acp._updates import Update, UpdateMapper, replay
+from harness.conversation import (
+    Session,
+    SessionNotFound,
+    SessionOptions,
+    list_sessions,
+    open_session,
+)
+from harness.conversation import events as ev
+from harness.keys import ENV_KEYS, provider_key, take_keys
+
+__all__ = ["COMMANDS", "MODES", "HarnessAgent", "OptionsFor"]
+
+#: ``options_for(cwd, mcp_servers, resume)``: the options of a session the client opens
+OptionsFor = Callable[[str, dict[str, Any], str | None], SessionOptions]
+
+#: the permission modes offered as session modes
+MODES = (
+    SessionMode(id="ask", name="Ask", description="Ask before every change"),
+    SessionMode(id="auto", name="Auto", description="Make changes without asking"),
+    SessionMode(id="plan", name="Plan", description="Read only; submit a plan to approve"),
+)
+
+#: the slash commands harness answers itself in a prompt
+COMMANDS = (
+    AvailableCommand(name="compact", description="Summarise the history to free the context"),
+    AvailableCommand(name="undo", description="Undo the last change the AI made"),
+)
+
+# hosted providers that cannot answer without a key, as ACP env-var methods
+_KEYED = ("openai", "anthropic", "gemini")
+_STOP = {"cancelled": "cancelled", "max_turns": "max_turn_requests"}
+
+
+@attrs.define(eq=False)
+class _Live:
+    """One open session and what its connection keeps beside it."""
+
+    session: Session
+    mapper: UpdateMapper
+    asker: Asker
+    closed: trio.Event = attrs.field(factory=trio.Event)
+    #: set while no prompt runs
+    idle: trio.Event = attrs.field(factory=trio.Event)
+
+    def __attrs_post_init__(self) -> None:
+        self.idle.set()
+
+    @property
+    def running(self) -> bool:
+        """True while a prompt runs."""
+        return not self.idle.is_set()
+
+
+def _mcp_entries(servers: Sequence[Any] | None) -> dict[str, Any]:
+    # the client's servers in the .mcp.json form harness's bridges read
+    out: dict[str, Any] = {}
+    for server in servers or ():
+        name = str(getattr(server, "name", "") or f"server{len(out) + 1}")
+        if hasattr(server, "command"):
+            out[name] = {
+                "command": server.command,
+                "args": list(server.args),
+                "env": {e.name: e.value for e in server.env},
+            }
+        elif hasattr(server, "url"):
+            out[name] = {
+                "type": getattr(server, "type", "http"),
+                "url": server.url,
+                "headers": {h.name: h.value for h in server.headers},
+            }
+        else:
+            raise RequestError.invalid_params({"mcpServers": f"{name}: a transport harness lacks"})
+    return out
+
+
+def _folder(cwd: str) -> str:
+    if not os.path.isabs(cwd) or not os.path.isdir(cwd):
+        raise RequestError.invalid_params({"cwd": f"{cwd!r} is not an absolute path to a folder"})
+    return cwd
+
+
+class HarnessAgent:
+    """The agent side of one client connection.
+
+    Args:
+        conn: the JSON-RPC connection to the client.
+        nursery: where sessions are held open (closed when it ends).
+        options_for: the options of a session for a folder, MCP servers and a session
+            to resume (the command line's settings, like the other frontends).
+        environ: the environment (``HARNESS_SHOW_THINKING``, provider addresses).
+    """
+
+    def __init__(
+        self,
+        conn: Connection,
+        nursery: trio.Nursery,
+        options_for: OptionsFor,
+        environ: Mapping[str, str],
+    ) -> None:
+        self.conn = conn
+        self.nursery = nursery
+        self.options_for = options_for
+        self.environ = environ
+        self.client = ClientCapabilities()
+        self.sessions: dict[str, _Live] = {}
+        self.show_thinking = environ.get("HARNESS_SHOW_THINKING", "").strip().lower() in (
+            "1",
+            "on",
+            "yes",
+            "true",
+        )
+
+    # --- starting up ----------------------------------------------------------------
+
+    async def initialize(
+        self,
+        protocol_version: int,
+        client_capabilities: ClientCapabilities | None = None,
+        client_info: Implementation | None = None,
+        **_: Any,
+    ) -> InitializeResponse:
+        """Say what harness offers; remember what the client offers."""
+        self.client = client_capabilities or ClientCapabilities()
+        methods: list[Any] = [
+            EnvVarAuthMethod(
+                type="env_var",
+                id=f"{provider}-key",
+                name=f"{provider} API key",
+                description=f"harness reads it from {ENV_KEYS[provider][0]} "
+                "(or $HARNESS_HOME/.env)",
+                vars=[AuthEnvVar(name=ENV_KEYS[provider][0], label=f"{provider} API key")],
+            )
+            for provider in _KEYED
+        ]
+        return InitializeResponse(
+            protocol_version=min(protocol_version, PROTOCOL_VERSION),
+            agent_capabilities=AgentCapabilities(
+                load_session=True,
+                prompt_capabilities=PromptCapabilities(embedded_context=True),
+                mcp_capabilities=McpCapabilities(http=True, sse=True),
+                session_capabilities=SessionCapabilities(list=SessionListCapabilities()),
+            ),
+            auth_methods=methods,
+            agent_info=Implementation(name="harness", title="harness", version=__version__),
+        )
+
+    async def authenticate(self, method_id: str, **_: Any) -> None:
+        """Check that the key the method names is at hand (the environment or
+        ``$HARNESS_HOME/.env``, read again now)."""
+        provider = method_id.removesuffix("-key")
+        if provider not in _KEYED:
+            raise RequestError.invalid_params({"methodId": f"no method {method_id!r}"})
+        from harness.settings import load_settings
+
+        load_settings()
+        take_keys()
+        if not provider_key(provider):
+            raise RequestError.auth_required(
+                {
+                    "details": f"set {ENV_KEYS[provider][0]} where harness acp starts, "
+                    "or in $HARNESS_HOME/.env"
+                }
+            )
+
+    # --- sessions -------------------------------------------------------------------
+
+    def _modes(self, session: Session) -> SessionModeState:
+        modes = list(MODES)
+        if session.permission_mode not in {m.id for m in MODES}:
+            mode = session.permission_mode
+            modes.append(SessionMode(id=mode, name=mode.capitalize()))
+        return SessionModeState(current_mode_id=session.permission_mode, available_modes=modes)
+
+    async def _hold(self, options: SessionOptions, *, task_status: trio.TaskStatus[_Live]) -> None:
+        asker = Asker(self.conn, self)
+        async with open_session(options, approver=asker.approve, frontend=asker) as session:
+            live = _Live(
+                session=session,
+                mapper=UpdateMapper(session.workspace, show_thinking=self.show_thinking),
+                asker=asker,
+            )
+            asker.live = live
+            self.sessions[session.id] = live
+            try:
+                task_status.started(live)
+                await live.closed.wait()
+            finally:
+                self.sessions.pop(session.id, None)
+                session.cancel()
+
+    async def _open(self, cwd: str, mcp_servers: Any, resume: str | None) -> _Live:
+        try:
+            options = self.options_for(_folder(cwd), _mcp_entries(mcp_servers), resume)
+            live: _Live = await self.nursery.start(self._hold, options)
+        except SessionNotFound as exc:
+            raise RequestError.resource_not_found(resume) from exc
+        except ValueError as exc:
+            raise RequestError.invalid_params({"details": str(exc)}) from exc
+        self._check_key(live, options)
+        return live
+
+    def _check_key(self, live: _Live, options: SessionOptions) -> None:
+        # a hosted provider at its own address cannot answer without a key
+        provider = live.session.provider
+        if provider not in _KEYED or provider_key(provider):
+            return
+        from harness.actors.model import resolve_credentials
+
+        try:
+            key, base = resolve_credentials(
+                provider, api_key=options.api_key, base_url=options.base_url, env=self.environ
+            )
+        except Exception:
+            key, base = None, ""
+        if key is None and not base:
+            live.closed.set()
+            raise RequestError.auth_required({"details": f"{provider} needs an API key"})
+
+    async def _commands(self, session_id: str) -> None:
+        await self.send(session_id, helpers.update_available_commands(COMMANDS))
+
+    async def new_session(
+        self, cwd: str, mcp_servers: Sequence[Any] | None = None, **_: Any
+    ) -> Any:
+        """Open a session in *cwd* with the client's MCP servers beside the configured."""
+        live = await self._open(cwd, mcp_servers, None)
+        sid = live.session.id
+        response = NewSessionResponse(session_id=sid, modes=self._modes(live.session))
+        return self.conn.after_reply(response, lambda: self._commands(sid))
+
+    async def load_session(
+        self, cwd: str, session_id: str, mcp_servers: Sequence[Any] | None = None, **_: Any
+    ) -> LoadSessionResponse:
+        """Resume session *session_id* and replay its history as updates."""
+        live = self.sessions.get(session_id)
+        if live is None:
+            live = await self._open(cwd, mcp_servers, session_id)
+        session = live.session
+        for update in replay(session.workspace, session.history, show_thinking=self.show_thinking):
+            await self.send(session.id, update)
+        await self._commands(session.id)
+        return LoadSessionResponse(modes=self._modes(session))
+
+    async def list_sessions(
+        self, cwd: str | None = None, cursor: str | None = None, **_: Any
+    ) -> ListSessionsResponse:
+        """The sessions of *cwd* (default: the folder harness acp started in)."""
+        folder = _folder(cwd) if cwd else os.getcwd()
+        rows = await trio.to_thread.run_sync(
+            lambda: list_sessions(folder, self.environ.get("HARNESS_HOME"))
+        )
+        return ListSessionsResponse(
+            sessions=[
+                SessionInfo(
+                    session_id=row.id,
+                    cwd=folder,
+                    title=row.title or row.first_prompt[:80] or None,
+                    updated_at=datetime.fromtimestamp(row.updated, UTC).isoformat(),
+                )
+                for row in rows
+            ]
+        )
+
+    def _live(self, session_id: str) -> _Live:
+        live = self.sessions.get(session_id)
+        if live is None:
+            raise RequestError.invalid_params({"sessionId": f"no open session {session_id!r}"})
+        return live
+
+    async def set_session_mode(
+        self, session_id: str, mode_id: str, **_: Any
+    ) -> SetSessionModeResponse:
+        """Switch the permission mode (ask, auto, plan)."""
+        live = self._live(session_id)
+        if mode_id not in {m.id for m in MODES}:
+            raise RequestError.invalid_params({"modeId": f"no mode {mode_id!r}"})
+        live.session.set_permission_mode(mode_id)  # type: ignore[arg-type]
+        return SetSessionModeResponse()
+
+    async def send(self, session_id: str, update: Update | Any) -> None:
+        """One ``session/update`` notification."""
+        await self.conn.notify("session/update", helpers.session_notification(session_id, update))
+
+    # --- prompts --------------------------------------------------------------------
+
+    async def prompt(self, session_id: str, prompt: Sequence[Any], **_: Any) -> PromptResponse:
+        """Run one prompt, streaming its events as updates; the stop reason."""
+        live = self._live(session_id)
+        if live.running:
+            raise RequestError.invalid_request({"details": "a prompt is already running"})
+        text = prompt_text(prompt, live.session.workspace)
+        live.idle = trio.Event()
+        try:
+            command = await self._command(live, text)
+            if command is not None:
+                return PromptResponse(stop_reason="end_turn")
+            result: ev.Result | None = None
+            async for event in live.session.stream(text):
+                for update in live.mapper.updates(event):
+                    await self.send(session_id, update)
+                if isinstance(event, ev.ToolCallRequested):
+                    live.asker.announced(event.call_id)
+                if isinstance(event, ev.Result):
+                    result = event
+        except ConnectionClosed:
+            live.session.cancel()
+            raise
+        finally:
+            live.idle.set()
+        reason = _STOP.get(result.reason, "end_turn") if result is not None else "end_turn"
+        return PromptResponse(stop_reason=reason)  # type: ignore[arg-type]
+
+    async def _command(self, live: _Live, text: str) -> str | None:
+        word = text.strip().split(maxsplit=1)[0] if text.strip() else ""
+        sid = live.session.id
+        if word == "/compact":
+            done = await live.session.compact()
+            said = "The history was summarised." if done else "There was nothing to compact."
+        elif word == "/undo":
+            undone = await live.session.undo()
+            said = getattr(undone, "message", "") or str(undone)
+        else:
+            return None
+        await self.send(sid, helpers.update_agent_message_text(said))
+        return word
+
+    async def cancel(self, session_id: str, **_: Any) -> None:
+        """Stop the running prompt; the session stays open."""
+        live = self.sessions.get(session_id)
+        if live is not None:
+            live.asker.cancel_all()
+            live.session.cancel()
+
+    async def close_all(self, grace: float = 5.0) -> None:
+        """The client went: stop every run (bounded), then close every session."""
+        for live in list(self.sessions.values()):
+            live.asker.cancel_all()
+            live.session.cancel()
+        with trio.move_on_after(grace):
+            for live in list(self.sessions.values()):
+                await live.idle.wait()
+        for live in list(self.sessions.values()):
+            live.closed.set()

@@ -1,0 +1,131 @@
+"""Driving ``harness acp`` as a real subprocess with the official Python SDK's client side.
+
+:func:`agent` starts ``python -m harness acp`` against the scripted model and gives a
+:class:`Recorder` (the client: it keeps every ``session/update``, answers each
+``session/request_permission`` with the next of its ``answers``) and the SDK's
+``ClientSideConnection``. Every raw message the agent sends is validated again
+against the SDK's own models (the SDK's router only logs a bad notification).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from acp.client.connection import ClientSideConnection
+from acp.connection import StreamEvent
+from acp.schema import (
+    AllowedOutcome,
+    DeniedOutcome,
+    RequestPermissionRequest,
+    RequestPermissionResponse,
+    SessionNotification,
+)
+
+import harness
+from acp import spawn_agent_process
+from tests.scripted import ScriptedModel
+
+SRC = str(Path(harness.__file__).resolve().parents[1])
+ROOT = str(Path(__file__).resolve().parents[2])
+
+
+class Recorder:
+    """The editor: what it was sent, and what it answers."""
+
+    def __init__(self, answers: list[str] | None = None) -> None:
+        self.updates: list[SessionNotification] = []
+        self.asked: list[RequestPermissionRequest] = []
+        self.answers = list(answers or [])
+        self.raw: list[dict[str, Any]] = []
+        self.bad: list[str] = []
+        self.answering: asyncio.Event | None = None
+
+    def observe(self, event: StreamEvent) -> None:
+        message = event.message
+        if event.direction.value != "incoming":
+            return
+        self.raw.append(message)
+        method = message.get("method")
+        try:
+            if method == "session/update":
+                SessionNotification.model_validate(message["params"])
+            elif method == "session/request_permission":
+                RequestPermissionRequest.model_validate(message["params"])
+        except Exception as exc:
+            self.bad.append(f"{method}: {exc}")
+
+    async def session_update(self, session_id: str, update: Any, **kw: Any) -> None:
+        self.updates.append(SessionNotification(session_id=session_id, update=update))
+        if update.session_update == "agent_message_chunk" and self.answering is not None:
+            self.answering.set()
+
+    async def request_permission(
+        self, session_id: str, tool_call: Any, options: Any, **kw: Any
+    ) -> RequestPermissionResponse:
+        self.asked.append(
+            RequestPermissionRequest(session_id=session_id, tool_call=tool_call, options=options)
+        )
+        answer = self.answers.pop(0) if self.answers else "cancelled"
+        if answer == "cancelled":
+            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+        return RequestPermissionResponse(
+            outcome=AllowedOutcome(outcome="selected", option_id=answer)
+        )
+
+    def kinds(self) -> list[str]:
+        return [u.update.session_update for u in self.updates]
+
+    def of(self, kind: str) -> list[Any]:
+        return [u.update for u in self.updates if u.update.session_update == kind]
+
+    def text(self, kind: str = "agent_message_chunk") -> str:
+        return "".join(u.content.text for u in self.of(kind))
+
+
+def env_for(home: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HARNESS_")}
+    env.update(
+        HARNESS_HOME=str(home),
+        PYTHONPATH=os.pathsep.join([SRC, ROOT]),
+        HARNESS_WORKERS='{"model": "harness.actors.model", "tools": "harness.actors.tools"}',
+        **(extra or {}),
+    )
+    return env
+
+
+def flags(model: ScriptedModel, *more: str) -> list[str]:
+    return ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url, *more]
+
+
+@asynccontextmanager
+async def agent(
+    model: ScriptedModel,
+    workspace: Path,
+    home: Path,
+    recorder: Recorder,
+    *more: str,
+) -> AsyncIterator[tuple[ClientSideConnection, Any]]:
+    """``harness acp`` started for *recorder*, its connection and process."""
+    log = os.open(home / "acp-stderr.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        async with spawn_agent_process(
+            recorder,  # type: ignore[arg-type]
+            sys.executable,
+            "-m",
+            "harness",
+            "acp",
+            *flags(model, *more),
+            env=env_for(home),
+            cwd=workspace,
+            transport_kwargs={"stderr": log, "shutdown_timeout": 10.0},
+            observers=[recorder.observe],
+        ) as (conn, process):
+            yield conn, process
+    finally:
+        os.close(log)
