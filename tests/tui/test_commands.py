@@ -24,6 +24,7 @@ ISSUE_COMMANDS = [
     "perms",
     "mcp",
     "agents",
+    "hooks",
     "skills",
     "memory",
     "title",
