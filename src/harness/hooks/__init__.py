@@ -18,7 +18,7 @@ workspace is trusted (:mod:`harness.trust`).
 from __future__ import annotations
 
 from harness.hooks._claude import CLAUDE_NAMES, claude_tool, harness_arguments, tool_names
-from harness.hooks._command import build_hooks_parser, hooks_main
+from harness.hooks._command import build_hooks_parser, describe_hooks, hooks_main, load_for
 from harness.hooks._config import (
     DEFAULT_TIMEOUT,
     EVENTS,
@@ -55,9 +55,11 @@ __all__ = [
     "build_hooks_parser",
     "claude_tool",
     "combine",
+    "describe_hooks",
     "harness_arguments",
     "hooks_main",
     "interpret",
+    "load_for",
     "load_hooks",
     "parse_hooks",
     "run_command",

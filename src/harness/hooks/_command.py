@@ -29,7 +29,7 @@ from harness.hooks._verdict import HookOutcome
 from harness.terminal import SafeWriter, clean_line
 from harness.trust import TrustStore, WorkspaceTrust
 
-__all__ = ["build_hooks_parser", "hooks_main"]
+__all__ = ["build_hooks_parser", "describe_hooks", "hooks_main", "load_for"]
 
 _TO_HARNESS = {claude: name for name, claude in CLAUDE_NAMES.items()}
 _TO_HARNESS["MultiEdit"] = "edit_file"
@@ -78,28 +78,33 @@ def build_hooks_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load(workspace: Path, home: str | os.PathLike[str] | None) -> LoadedHooks:
+def load_for(workspace: Path, home: str | os.PathLike[str] | None = None) -> LoadedHooks:
+    """The hooks of *workspace* as a session there would load them, under the trust the
+    user gave it (``harness trust``)."""
     trust = WorkspaceTrust(workspace, TrustStore(home))
     return load_hooks(workspace, home=home, trusts=trust.trusts)
 
 
-def _problems(loaded: LoadedHooks, out: IO[str]) -> None:
-    for problem in loaded.problems:
-        out.write(f"problem: {clean_line(problem)}\n")
-    for name in loaded.ignored:
-        out.write(f"ignored: {name} (this workspace is not trusted as it is: harness trust)\n")
-
-
-def _list(loaded: LoadedHooks, out: IO[str]) -> int:
-    handlers = loaded.config.handlers
-    for h in handlers:
+def describe_hooks(loaded: LoadedHooks) -> list[str]:
+    """Lines that show what is active and where each hook came from, then each problem
+    and each ignored file (``harness hooks list``, ``/hooks``)."""
+    lines: list[str] = []
+    for h in loaded.config.handlers:
         matcher = f" [{h.matcher}]" if h.matcher else ""
         extra = f", timeout {h.timeout:g} s" + (", fails closed" if h.on_failure == "block" else "")
-        out.write(f"{h.event}{matcher}: {clean_line(h.command)}  ({h.source}{extra})\n")
-    if not handlers:
-        out.write("no hooks are active\n")
-    _problems(loaded, out)
-    return 0
+        lines.append(f"{h.event}{matcher}: {clean_line(h.command)}  ({h.source}{extra})")
+    if not loaded.config.handlers:
+        lines.append("no hooks are active")
+    return lines + _problems(loaded)
+
+
+def _problems(loaded: LoadedHooks) -> list[str]:
+    lines = [f"problem: {clean_line(problem)}" for problem in loaded.problems]
+    lines += [
+        f"ignored: {name} (this workspace is not trusted as it is: harness trust)"
+        for name in loaded.ignored
+    ]
+    return lines
 
 
 def _describe(outcome: HookOutcome) -> str:
@@ -153,7 +158,8 @@ def _test(args: argparse.Namespace, loaded: LoadedHooks, workspace: Path, out: I
     handlers = hooks.handlers(event, tool=tool, match=match if isinstance(match, str) else None)
     payload = hooks.payload(event, tool=tool, arguments=arguments, result=result, **fields)
     out.write(f"payload: {clean_line(json.dumps(payload))}\n")
-    _problems(loaded, out)
+    for line in _problems(loaded):
+        out.write(line + "\n")
     if not handlers:
         out.write(f"no active hook matches {event}" + (f" on {args.tool}" if tool else "") + "\n")
         return 0
@@ -191,7 +197,9 @@ def hooks_main(
     if not workspace.is_dir():
         sys.stderr.write(f"harness hooks: {workspace} is not a folder\n")
         return 2
-    loaded = _load(workspace, home)
+    loaded = load_for(workspace, home)
     if args.action == "list":
-        return _list(loaded, out)
+        for line in describe_hooks(loaded):
+            out.write(line + "\n")
+        return 0
     return _test(args, loaded, workspace, out)
