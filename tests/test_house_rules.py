@@ -60,6 +60,8 @@ ALLOWED: dict[str, set[str]] = {
     # agents and commands kept as files: the tool table's names and the workspace jail
     "harness.custom": {"harness.actors.tools"},
     "harness.instructions": set(),
+    # hooks: commands run in process trees of their own, killed with the supervisor's ladder
+    "harness.hooks": {"harness.supervisor"},
     "harness.conversation": {
         "harness.ipc",
         "harness.messages",
@@ -68,6 +70,7 @@ ALLOWED: dict[str, set[str]] = {
         "harness.skills",
         "harness.instructions",
         "harness.custom",
+        "harness.hooks",
         "harness._forkstart",
     },
     # batch runs drive headless sessions as child processes: they need no session inside

@@ -105,6 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
             "  harness batch TASKS.jsonl  a headless session per task (harness batch --help)\n"
             "  harness trust              see or approve this project's own configuration "
             "(harness trust --help)\n"
+            "  harness hooks              list the hooks, or test one on a sample "
+            "(harness hooks --help)\n"
             "  harness acp                serve an editor over the Agent Client Protocol (stdio)"
         ),
         epilog=_EPILOG,
@@ -257,6 +259,11 @@ def main(argv: list[str]) -> int:
         from harness.cli._acp import acp_main
 
         return acp_main(argv[1:])
+    if argv[:1] == ["hooks"]:
+        # `harness hooks list|test`: what is active, and a dry run of an event
+        from harness.hooks import hooks_main
+
+        return hooks_main(argv[1:])
     if argv[:1] == ["trust"]:
         # `harness trust`: see, approve or revoke this workspace's trust
         from harness.cli._trust import trust_main
