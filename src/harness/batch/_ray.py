@@ -30,7 +30,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +159,7 @@ def run_on_node(
     a local instance (a cluster's node has its own in its environment).
     """
     _interruptible()
+    stop = Stop()
     environ = {**_take_keys(), **(keys or {})}
     _node_server(run_id)
     task = Task.from_json(task_json)
@@ -186,15 +187,17 @@ def run_on_node(
         marker.write_text(str(n))
 
     try:
-        outcome = run_task(
-            task,
-            settings,
-            task_dir=scratch / "out",
-            work_dir=scratch / "ws",
-            environ=environ,
-            on_attempt=count,
-            first_attempt=before + 1,
-        )
+        with _woken_by_cancel(stop):
+            outcome = run_task(
+                task,
+                settings,
+                task_dir=scratch / "out",
+                work_dir=scratch / "ws",
+                environ=environ,
+                stop=stop,
+                on_attempt=count,
+                first_attempt=before + 1,
+            )
         out = scratch / "out"
         return {
             "outcome": attrs.asdict(outcome),
@@ -218,6 +221,42 @@ def _interruptible() -> None:
     with contextlib.suppress(ValueError):  # not the main thread: nothing to restore here
         if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
             signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@contextlib.contextmanager
+def _woken_by_cancel(stop: Stop) -> Iterator[None]:
+    """Make Ray's cancel reach a task that waits in ``select`` for its session.
+
+    ``_thread.interrupt_main()`` raises in the main thread only when it next runs Python
+    code; a task waiting on its session's output would first wait for the model's reply
+    (Ctrl+C on a batch whose model was slow took a minute). The interrupt also writes
+    to the signal wakeup descriptor, so a thread reading it sets *stop*'s soft flag,
+    which the wait watches: it returns, and the interrupt is raised.
+    """
+    try:
+        read, write = os.pipe2(os.O_CLOEXEC)
+        os.set_blocking(write, False)
+        previous = signal.set_wakeup_fd(write)
+    except ValueError:  # not the main thread: Ray's interrupt cannot reach it anyway
+        os.close(read)
+        os.close(write)
+        yield
+        return
+
+    def watch() -> None:
+        with contextlib.suppress(OSError):
+            if os.read(read, 1):
+                stop.soft.set()
+
+    watcher = threading.Thread(target=watch, name="ray-cancel-watch", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(previous)
+        os.close(write)  # the watcher reads the end of the pipe and leaves
+        watcher.join()
+        os.close(read)
 
 
 def _read(path: Path) -> bytes:
