@@ -1,0 +1,73 @@
+"""``harness hooks list`` and ``harness hooks test``, run as the real program on the example
+folder the docs ship (copied into a project's ``.claude/`` as its README says)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples" / "hooks"
+
+
+def harness(*args: str, home: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HARNESS_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "harness", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.fixture
+def project(dirs: tuple[Path, Path]) -> tuple[Path, Path]:
+    ws, home = dirs
+    (ws / ".claude").mkdir()
+    shutil.copy(EXAMPLES / "settings.json", ws / ".claude" / "settings.json")
+    shutil.copytree(EXAMPLES, ws / ".claude" / "hooks", ignore=shutil.ignore_patterns("*.json"))
+    return ws, home
+
+
+def test_list_says_what_is_ignored_until_trusted(project: tuple[Path, Path]) -> None:
+    ws, home = project
+    out = harness("hooks", "list", home=home, cwd=ws)
+    assert out.returncode == 0, out.stderr
+    assert "no hooks are active" in out.stdout
+    assert "ignored: .claude/settings.json" in out.stdout
+    trust = harness("trust", "--yes", home=home, cwd=ws)
+    assert "hook PreToolUse [Bash]: runs" in trust.stdout
+    out = harness("hooks", "list", home=home, cwd=ws)
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith('PreToolUse [Bash]: "$CLAUDE_PROJECT_DIR"/.claude/hooks/block-rm.sh')
+    assert "(.claude/settings.json, timeout 60 s, fails closed)" in lines[0]
+    assert lines[1].startswith("PostToolUse [Edit|MultiEdit|Write]:")
+    assert lines[2].startswith("Stop:")
+
+
+def test_test_runs_the_guard_on_a_sample(project: tuple[Path, Path]) -> None:
+    ws, home = project
+    assert harness("trust", "--yes", home=home, cwd=ws).returncode == 0
+    bad = json.dumps({"command": "rm -rf build"})
+    out = harness(
+        "hooks", "test", "PreToolUse", "--tool", "Bash", "--input", bad, home=home, cwd=ws
+    )
+    assert out.returncode == 0, out.stderr
+    assert '"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}' in out.stdout
+    assert "block-rm.sh (.claude/settings.json): deny (exit 2" in out.stdout
+    assert "together: deny: Blocked: rm -rf is not allowed in this project." in out.stdout
+    fine = harness("hooks", "test", "PreToolUse", "--tool", "run_cmd", home=home, cwd=ws)
+    assert "no decision (exit 0" in fine.stdout
+    assert "together: no decision" in fine.stdout
+    none = harness("hooks", "test", "PreToolUse", "--tool", "Read", home=home, cwd=ws)
+    assert "no active hook matches PreToolUse on Read" in none.stdout
+    usage = harness("hooks", "test", "PreToolUse", home=home, cwd=ws)
+    assert usage.returncode == 2
+    assert "needs --tool" in usage.stderr
