@@ -9,6 +9,9 @@
   first prompt is not delayed at all), and launch → its tools in the table beside the
   server's own start (the SDK connecting and listing its tools directly; goal: within
   1.5 s of it).
+- ``harness -p`` to its exit with a server that cannot start (a command that does not
+  exist; a process that exits at once) beside the same run with no server, alternating
+  (goal: ≤ 200 ms more).
 
 Run: ``python -m bench.bench_mcp`` (or ``make bench``).
 """
@@ -34,6 +37,8 @@ EVERYTHING = "@modelcontextprotocol/server-everything"
 EVERYTHING_VERSION = "2026.8.31"
 CALLS = 300
 LAUNCHES = 8
+HEADLESS_RUNS = 7
+_EXITS_AT_ONCE = "import sys; sys.stderr.write('no API key\\n'); sys.exit(3)"
 
 
 def _fake_entry() -> dict[str, Any]:
@@ -175,9 +180,65 @@ async def _launches(script: Path) -> dict[str, float]:
     }
 
 
+def _headless(env: dict[str, str], base_url: str, servers: dict[str, Any]) -> float:
+    """Seconds from launch to the exit of one ``harness -p`` with *servers*."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ws = Path(tmp)
+        config = ws / "servers.json"
+        config.write_text(json.dumps({"mcpServers": servers}))
+        command = [
+            *(sys.executable, "-m", "harness", "-p", "hi", "--output-format", "json"),
+            *("--provider", "openai", "--model", "scripted", "--base-url", base_url),
+            *("--mcp-config", str(config)),
+        ]
+        t = time.perf_counter()
+        done = subprocess.run(command, env=env, cwd=ws, capture_output=True, timeout=120)
+        took = time.perf_counter() - t
+    if done.returncode != 0:
+        raise RuntimeError(f"harness -p exited {done.returncode}: {done.stderr[-300:]!r}")
+    return took
+
+
+def _headless_runs() -> dict[str, float]:
+    from tests.scripted import ScriptedModel, reply
+
+    home = tempfile.mkdtemp(prefix="harness-bench-")
+    env = {
+        **os.environ,
+        "HARNESS_HOME": home,
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
+    }
+    kinds: dict[str, dict[str, Any]] = {
+        "none": {},
+        "missing": {"gone": {"command": str(Path(home, "no-such-server"))}},
+        "exits": {"dead": {"command": sys.executable, "args": ["-c", _EXITS_AT_ONCE]}},
+    }
+    times: dict[str, list[float]] = {k: [] for k in kinds}
+    with ScriptedModel([reply("ok")] * (len(kinds) * HEADLESS_RUNS + 1)) as model:
+        _headless(env, model.base_url, {})  # the first run of all writes caches
+        for i in range(HEADLESS_RUNS):
+            order = list(kinds) if i % 2 else list(reversed(kinds))
+            for kind in order:
+                times[kind].append(_headless(env, model.base_url, kinds[kind]))
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
 def run() -> list[tuple[str, str, str]]:
-    base, ours, ratio = trio.run(_round_trips)
+    h = _headless_runs()
     rows = [
+        (
+            f"harness -p, a server whose command does not exist, median of {HEADLESS_RUNS}",
+            f"+{(h['missing'] - h['none']) * 1e3:.0f} ms",
+            f"{h['missing'] * 1e3:.0f} ms; no server {h['none'] * 1e3:.0f} ms (goal ≤ +200 ms)",
+        ),
+        (
+            f"harness -p, a server that exits at once, median of {HEADLESS_RUNS}",
+            f"+{(h['exits'] - h['none']) * 1e3:.0f} ms",
+            f"{h['exits'] * 1e3:.0f} ms; no server {h['none'] * 1e3:.0f} ms (goal ≤ +200 ms)",
+        ),
+    ]
+    base, ours, ratio = trio.run(_round_trips)
+    rows += [
         (
             f"echo round trip, stdio server, median of {CALLS}",
             f"{ours * 1e3:.2f} ms",

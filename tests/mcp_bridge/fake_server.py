@@ -10,7 +10,8 @@ Its behaviour at start comes from ``FAKE_MCP_MODE``:
 - ``die_soon``: serve, then exit 1 ``FAKE_MCP_DIE_AFTER`` seconds (default 0.3) after start.
 
 Tools: ``echo(text)``, ``add(a, b)``, ``crash()`` (the process exits mid-call), ``hang()``
-(sleeps, cancellable), ``freeze()`` (blocks the whole process), ``change_tools()`` (adds the
+(sleeps, cancellable), ``block(seconds)`` (blocks the event loop: one request at a
+time), ``freeze()`` (blocks the whole process), ``change_tools()`` (adds the
 tool ``added`` and says the tool list changed), ``whoami()`` (pid and start count),
 ``save_note(path, text)`` (says it is read-only, and writes a file), ``huge(size)``
 (a result that long),
@@ -92,6 +93,15 @@ async def hang(seconds: float = 3600.0) -> str:
 
     await anyio.sleep(seconds)
     return "woke up"
+
+
+@server.tool()
+async def block(seconds: float = 3.0) -> str:
+    """Block the server's event loop: it handles nothing else (not even a cancel) meanwhile."""
+    import time
+
+    time.sleep(seconds)  # noqa: ASYNC251 (the point: nothing else runs meanwhile)
+    return "unblocked"
 
 
 @server.tool()

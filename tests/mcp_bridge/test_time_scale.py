@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.actors.mcp._bridge import time_scale
+from harness.actors.mcp._waits import time_scale
 
 
 @pytest.mark.parametrize(

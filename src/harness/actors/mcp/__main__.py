@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import TYPE_CHECKING, Any
+import subprocess
+from typing import IO, TYPE_CHECKING, Any
 
 import trio
 
 from harness.actors.mcp._config import McpServerConfig
+from harness.actors.mcp._output import StderrTail
 from harness.actors.mcp._prespawn import spawn_early
+from harness.actors.mcp._waits import DOWN_FIRST, time_scale
 from harness.ipc import WORKER_TAG_ENV, Emit
 from harness.messages.mcp import (
     McpGetPrompt,
@@ -44,10 +47,23 @@ _ready = trio.Event()
 _starting = False
 _scope = trio.CancelScope()
 _done = trio.Event()
+# what the watch says before the bridge exists: a server that could not start is "down"
+# at once, without waiting for the SDK's import
+_early_status: McpStatus | None = None
+_wake = trio.Event()
+_restart_asked = trio.Event()
 
 
-async def _start(entry: dict[str, Any]) -> None:
-    global _bridge, _starting
+def _publish(status: McpStatus | None) -> None:
+    global _early_status, _wake
+    _early_status = status
+    _wake.set()
+    _wake = trio.Event()
+
+
+def _start(entry: dict[str, Any]) -> None:
+    """Start the server's process now and the bridge in the background (first watch only)."""
+    global _starting
     if _starting:
         return
     _starting = True
@@ -57,24 +73,107 @@ async def _start(entry: dict[str, Any]) -> None:
     extra_env = {WORKER_TAG_ENV: tag} if tag else {}
     read_fd, write_fd = os.pipe()
     stderr = os.fdopen(write_fd, "w")
+    tail = StderrTail()
+    error = ""
+    early = None
     # a stdio server starts now and boots while the SDK is imported (in a thread, so the
     # worker keeps answering heartbeats)
-    early = spawn_early(config, workspace=os.getcwd(), extra_env=extra_env, stderr=stderr)
-    module = await trio.to_thread.run_sync(importlib.import_module, "harness.actors.mcp._bridge")
+    try:
+        early = spawn_early(config, workspace=os.getcwd(), extra_env=extra_env, stderr=stderr)
+    except (OSError, ValueError) as exc:
+        error = f"could not start: {exc}"
+        _publish(_down(config, error, tail))
+    trio.lowlevel.spawn_system_task(_boot, config, extra_env, (read_fd, stderr), tail, early, error)
+
+
+def _down(config: McpServerConfig, error: str, tail: StderrTail) -> McpStatus:
+    return McpStatus(
+        server=config.name,
+        transport=config.transport,
+        state="down",
+        error=error,
+        stderr_tail=tail.text(),
+    )
+
+
+async def _boot(
+    config: McpServerConfig,
+    extra_env: dict[str, str],
+    stderr: tuple[int, IO[str]],
+    tail: StderrTail,
+    early: subprocess.Popen[bytes] | None,
+    error: str,
+) -> None:
+    global _bridge
+    died: list[str] = []
+
+    async def watch_early(proc: subprocess.Popen[bytes]) -> None:
+        # a server that dies while the SDK loads is down now, not after the import
+        fd = os.pidfd_open(proc.pid)
+        try:
+            await trio.lowlevel.wait_readable(fd)
+        finally:
+            trio.lowlevel.notify_closing(fd)
+            os.close(fd)
+        code = proc.wait()
+        tail.feed(_pending(stderr[0]))
+        died.append(f"could not start: it exited with status {code} before answering")
+        _publish(_down(config, died[0], tail))
+
+    scale = time_scale(os.environ)
+
+    async def pause() -> None:
+        # a server that never came up is tried again after the usual wait (or at once on
+        # McpRestart); the SDK loads only then, so a dead server costs no CPU now
+        with trio.move_on_after(DOWN_FIRST * scale):
+            await _restart_asked.wait()
+
+    if error:
+        await pause()
+    try:
+        async with trio.open_nursery() as nursery:
+            if early is not None:
+                nursery.start_soon(watch_early, early)
+            # abandoned if the worker stops meanwhile: an exit never waits for the import
+            module = await trio.to_thread.run_sync(
+                importlib.import_module, "harness.actors.mcp._bridge", abandon_on_cancel=True
+            )
+            nursery.cancel_scope.cancel()
+    except Exception as exc:  # a system task must not raise: say it and stop serving
+        _publish(_down(config, f"the bridge failed: {type(exc).__name__}: {exc}", tail))
+        worker.shutdown()
+        return
+    if died:
+        error = died[0]
+        await pause()
     _bridge = module.Bridge(
         config,
         workspace=os.getcwd(),
         extra_env=extra_env,
-        stderr=(read_fd, stderr),
-        early=early,
-        time_scale=module.time_scale(os.environ),
+        stderr=stderr,
+        early=None if error else early,
+        time_scale=scale,
+        tail=tail,
+        start_error=error,
     )
-    # The worker base has no start hook; the bridge runs as a system task.
-    trio.lowlevel.spawn_system_task(_run_bridge, _bridge)
-    _ready.set()
+    await _run_bridge(_bridge)
+
+
+def _pending(fd: int) -> bytes:
+    """What a pipe holds now, without waiting."""
+    os.set_blocking(fd, False)
+    chunks = []
+    try:
+        while chunk := os.read(fd, 65536):
+            chunks.append(chunk)
+    except BlockingIOError:
+        pass
+    return b"".join(chunks)
 
 
 async def _run_bridge(bridge: Bridge) -> None:
+    _ready.set()
+    _publish(None)
     try:
         with _scope:
             await bridge.run()
@@ -105,15 +204,18 @@ async def _close() -> None:
 
 @worker.stream(McpWatch)
 async def watch(req: McpWatch, emit: Emit) -> None:
-    await _start(req.server)
-    bridge = await _get()
+    _start(req.server)
     last: McpStatus | None = None
     while True:
-        status = bridge.status()
-        if status != last:
+        bridge = _bridge
+        status = bridge.status() if bridge is not None else _early_status
+        if status is not None and status != last:
             await emit(status)
             last = status
-        await bridge.changed()
+        if bridge is not None:
+            await bridge.changed()
+        else:
+            await _wake.wait()
 
 
 @worker.handle(ToolInvoke)
@@ -145,6 +247,7 @@ async def get_prompt(req: McpGetPrompt) -> McpPromptText:
 
 @worker.handle(McpRestart)
 async def restart(req: McpRestart) -> McpStatus:
+    _restart_asked.set()
     bridge = await _get()
     bridge.restart()
     return bridge.status()

@@ -27,7 +27,7 @@ import math
 import os
 import subprocess
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from typing import IO, Any, TypeVar
 
 import httpx2
@@ -46,6 +46,7 @@ from harness.actors.mcp._config import McpServerConfig
 from harness.actors.mcp._output import StderrTail, cap_text, clean_text
 from harness.actors.mcp._prespawn import server_cwd, server_env
 from harness.actors.mcp._transports import Watched, early_transport, http_transport
+from harness.actors.mcp._waits import DOWN_FIRST, DOWN_MAX, time_scale
 from harness.messages.mcp import (
     McpPromptInfo,
     McpPrompts,
@@ -64,21 +65,9 @@ MAX_RESTARTS = 5
 RESTART_WINDOW = 60.0
 PROBE_TIMEOUT = 5.0
 _BACKOFF_FIRST, _BACKOFF_MAX = 0.25, 10.0
-_DOWN_FIRST, _DOWN_MAX = 1.0, 30.0
-TIME_SCALE_ENV = "HARNESS_MCP_TIME_SCALE"
 _PAGES = 50
 
 T = TypeVar("T")
-
-
-def time_scale(environ: Mapping[str, str]) -> float:
-    """The factor ``HARNESS_MCP_TIME_SCALE`` puts on the bridge's own waits: a number
-    above 0 and at most 1; anything else (unset, not a number, out of range) is 1."""
-    try:
-        value = float(environ.get(TIME_SCALE_ENV, "1"))
-    except ValueError:
-        return 1.0
-    return value if 0 < value <= 1 else 1.0
 
 
 class _Broken(Exception):
@@ -168,6 +157,9 @@ class Bridge:
             supervisor's sweep finds the server even after the bridge is killed).
         time_scale: a factor on the waits between reconnects and on the probe's
             timeout (see :func:`time_scale`); default 1.
+        tail: where the server's stderr goes (default: a new one).
+        start_error: why the first try already failed, before the bridge existed (it
+            begins ``down``, with this error, and tries again at once); empty by default.
     """
 
     def __init__(
@@ -179,6 +171,8 @@ class Bridge:
         stderr: tuple[int, IO[str]] | None = None,
         early: subprocess.Popen[bytes] | None = None,
         time_scale: float = 1.0,
+        tail: StderrTail | None = None,
+        start_error: str = "",
     ) -> None:
         self.config = config
         self._scale = time_scale
@@ -186,11 +180,11 @@ class Bridge:
         self._early = early
         self.workspace = workspace or os.getcwd()
         self.extra_env = dict(extra_env or {})
-        self.tail = StderrTail()
-        self.state: McpState = "starting"
+        self.tail = tail or StderrTail()
+        self.state: McpState = "down" if start_error else "starting"
         self.tools: tuple[McpTool, ...] = ()
         self.instructions = ""
-        self.error = ""
+        self.error = start_error
         self.restarts = 0
         self.protocol = ""
         self.generation = 0
@@ -306,7 +300,7 @@ class Bridge:
                 self._set("restarting")
             else:
                 down_tries += 1
-                delay = min(_DOWN_FIRST * 2 ** (down_tries - 1), _DOWN_MAX) * self._scale
+                delay = min(DOWN_FIRST * 2 ** (down_tries - 1), DOWN_MAX) * self._scale
                 self._set("down")
             with trio.move_on_after(delay):
                 await self._restart_now.wait()

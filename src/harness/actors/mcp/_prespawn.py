@@ -38,19 +38,20 @@ def server_cwd(config: McpServerConfig, workspace: str) -> str:
 def spawn_early(
     config: McpServerConfig, *, workspace: str, extra_env: dict[str, str], stderr: IO[str]
 ) -> subprocess.Popen[bytes] | None:
-    """Start *config*'s stdio server now (``None`` for other transports or when it cannot
-    start: the SDK then tries, and reports why)."""
+    """Start *config*'s stdio server now (``None`` for other transports).
+
+    Raises:
+        OSError, ValueError: the process cannot start (no such command, a bad folder):
+            the server is down at once, with this reason.
+    """
     if config.transport != "stdio":
         return None
-    try:
-        return subprocess.Popen(
-            [config.command, *config.args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=stderr,
-            env=server_env(config, extra_env),
-            cwd=server_cwd(config, workspace),
-            start_new_session=True,
-        )
-    except (OSError, ValueError):
-        return None
+    return subprocess.Popen(
+        [config.command, *config.args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        env=server_env(config, extra_env),
+        cwd=server_cwd(config, workspace),
+        start_new_session=True,
+    )
