@@ -32,6 +32,9 @@ __all__ = ["MAX_LINE", "AfterReply", "Connection", "ConnectionClosed", "Handler"
 #: the longest line read (an embedded resource can be a whole file)
 MAX_LINE = 64 * 1024 * 1024
 
+#: how long requests still being answered may take once the client's input ended
+EOF_GRACE = 5.0
+
 Handler = Callable[[str, Any, bool], Awaitable[Any]]
 
 
@@ -73,6 +76,8 @@ class Connection:
         self._next_id = 0
         self._pending: dict[int, trio.MemorySendChannel[dict[str, Any]]] = {}
         self._closed = False
+        self._serving = 0
+        self._served = trio.Event()
         self._log = log or (lambda text: print(f"harness acp: {text}", file=sys.stderr))
 
     @staticmethod
@@ -170,6 +175,9 @@ class Connection:
                 self._close_pending_answers()
                 if on_eof is not None:
                     await on_eof()
+                with trio.move_on_after(EOF_GRACE):
+                    while self._serving:  # answers already begun still go out
+                        await self._served.wait()
                 nursery.cancel_scope.cancel()
         finally:
             self._close_pending()
@@ -212,6 +220,15 @@ class Connection:
             pass  # answered twice: the first answer stands
 
     async def _serve(self, request_id: Any, method: str, params: Any) -> None:
+        self._serving += 1
+        try:
+            await self._serve_one(request_id, method, params)
+        finally:
+            self._serving -= 1
+            self._served.set()
+            self._served = trio.Event()
+
+    async def _serve_one(self, request_id: Any, method: str, params: Any) -> None:
         try:
             result = await self._handler(method, params, False)
         except RequestError as exc:

@@ -1,0 +1,112 @@
+"""What a broken or vanishing client gets from ``harness acp``: JSON-RPC errors on the
+wire, never a dropped connection, and a clean exit with the session log whole."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+from tests.acp.conftest import env_for, flags
+from tests.scripted import ScriptedModel, reply
+
+
+def _send(stdin: IO[str], message: Any) -> None:
+    stdin.write(message if isinstance(message, str) else json.dumps(message))
+    stdin.write("\n")
+    stdin.flush()
+
+
+def _rpc(request_id: int, method: str, **params: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+
+
+def _answer(stdout: IO[str], want_id: Any) -> dict[str, Any]:
+    # the next message with this id (updates in between are skipped)
+    while True:
+        line = stdout.readline()
+        assert line, "harness acp closed its output"
+        message = json.loads(line)
+        if "method" not in message and message.get("id") == want_id:
+            return message
+
+
+def _start(model: ScriptedModel, workspace: Path, home: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "harness", "acp", *flags(model)],
+        cwd=workspace,
+        env=env_for(home),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+
+
+def test_bad_lines_get_protocol_errors_and_the_connection_goes_on(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    proc = _start(model, workspace, home)
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    try:
+        _send(proc.stdin, "{this is not json")
+        assert _answer(proc.stdout, None)["error"]["code"] == -32700
+        _send(proc.stdin, [1, 2, 3])
+        assert _answer(proc.stdout, None)["error"]["code"] == -32600
+        _send(proc.stdin, {"jsonrpc": "2.0", "id": 7, "method": 12})
+        assert _answer(proc.stdout, 7)["error"]["code"] == -32600
+        _send(proc.stdin, {"jsonrpc": "2.0", "id": 1, "method": "no/such_method", "params": {}})
+        assert _answer(proc.stdout, 1)["error"]["code"] == -32601
+        _send(proc.stdin, {"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {}})
+        assert _answer(proc.stdout, 2)["error"]["code"] == -32602  # protocolVersion missing
+        _send(
+            proc.stdin,
+            {"jsonrpc": "2.0", "id": 3, "method": "session/new", "params": {"cwd": "relative"}},
+        )
+        assert _answer(proc.stdout, 3)["error"]["code"] == -32602
+        _send(proc.stdin, _rpc(4, "session/prompt", sessionId="nope", prompt=[]))
+        assert _answer(proc.stdout, 4)["error"]["code"] == -32602
+        _send(
+            proc.stdin,
+            {"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {"protocolVersion": 1}},
+        )
+        assert _answer(proc.stdout, 5)["result"]["protocolVersion"] == 1
+    finally:
+        proc.stdin.close()
+        status = proc.wait(timeout=20)
+    assert status == 0
+
+
+def test_a_client_that_vanishes_mid_prompt_leaves_a_whole_log(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    model.add(reply("a slow answer", stall=30.0, chunk=2))
+    proc = _start(model, workspace, home)
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    _send(proc.stdin, _rpc(1, "initialize", protocolVersion=1))
+    _answer(proc.stdout, 1)
+    _send(proc.stdin, _rpc(2, "session/new", cwd=str(workspace), mcpServers=[]))
+    sid = _answer(proc.stdout, 2)["result"]["sessionId"]
+    _send(
+        proc.stdin,
+        _rpc(3, "session/prompt", sessionId=sid, prompt=[{"type": "text", "text": "go"}]),
+    )
+    while True:  # the answer has begun
+        message = json.loads(proc.stdout.readline())
+        if message.get("method") == "session/update" and (
+            message["params"]["update"]["sessionUpdate"] == "agent_message_chunk"
+        ):
+            break
+    proc.stdin.close()
+    proc.stdout.close()
+    assert proc.wait(timeout=20) == 0
+    logs = list(home.rglob("events.jsonl"))
+    assert len(logs) == 1
+    events = [json.loads(line) for line in logs[0].read_text().splitlines()]
+    assert all(line.endswith("}") for line in logs[0].read_text().splitlines())
+    assert [e["type"] for e in events if e["type"] == "user_message"] == ["user_message"]
+    assert events[-1]["type"] in ("result", "cancelled", "assistant_message", "turn_finished")
