@@ -63,12 +63,24 @@ def run_app(args: argparse.Namespace) -> int:
         termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, original)
 
 
+# harness.trust.PROJECT_FILES, named here so that a workspace without any of them imports
+# nothing (tests/tui/test_hooks_command.py checks the two agree)
+_PROJECT_FILES = (
+    ".mcp.json",
+    ".permissions.json",
+    ".harness/settings.json",
+    ".harness/settings.local.json",
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+)
+
+
 def ask_trust(workspace: Path, home: Path) -> bool:
     """Ask once, before any MCP server starts, whether to trust the workspace's own
     configuration that is not trusted yet (see :mod:`harness.trust`); the answer. Trust
     keeps the approval of the content shown; not now leaves it inert for this session.
     Nothing is asked (and nothing imported) when there is nothing to trust."""
-    if not any(os.path.exists(workspace / n) for n in (".mcp.json", ".permissions.json")):
+    if not any(os.path.exists(workspace / n) for n in _PROJECT_FILES):
         return True
     from harness.terminal import SafeWriter
     from harness.trust import TrustStore, describe, project_files
