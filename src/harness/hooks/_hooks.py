@@ -24,8 +24,9 @@ from harness.hooks._verdict import NOTHING, HookOutcome, Verdict, combine, inter
 
 __all__ = ["NO_HOOKS", "HookListener", "Hooks"]
 
-#: Called as each handler starts (outcome ``None``) and ends.
-HookListener = Callable[[HookHandler, "HookOutcome | None"], None]
+#: Called as each handler starts (outcome ``None``) and as it ends, with the call id the
+#: event is about (``""`` for events not about a tool call).
+HookListener = Callable[[HookHandler, "HookOutcome | None", str], None]
 
 
 class Hooks:
@@ -110,6 +111,7 @@ class Hooks:
         arguments: Mapping[str, Any] | None = None,
         result: tuple[bool, str] | None = None,
         match: str | None = None,
+        call_id: str = "",
         **fields: Any,
     ) -> Verdict:
         """Run the handlers of *event* that match, in parallel; their verdict.
@@ -120,6 +122,7 @@ class Hooks:
             arguments: that call's arguments.
             result: ``(ok, output)`` of the call (PostToolUse).
             match: the sub-kind other events match on (``startup``/``resume``, ``manual``/``auto``).
+            call_id: the tool call the event is about, for the listener.
             fields: the event's own payload fields (``prompt``, ``stop_hook_active``...).
 
         A PreToolUse verdict's ``updated_input`` is given back as harness arguments.
@@ -133,13 +136,13 @@ class Hooks:
 
         async def one(i: int, handler: HookHandler) -> None:
             if self.listener is not None:
-                self.listener(handler, None)
+                self.listener(handler, None, call_id)
             run = await run_command(
                 handler.command, data, cwd=self.cwd, timeout=handler.timeout, env=self._env()
             )
             outcome = outcomes[i] = interpret(handler, run)
             if self.listener is not None:
-                self.listener(handler, outcome)
+                self.listener(handler, outcome, call_id)
 
         if len(handlers) == 1:
             await one(0, handlers[0])  # no nursery for the common case
