@@ -7,9 +7,12 @@ STAMP := $(VENV)/.installed
 # What the tests use from Debian: Python's documentation (about 70 MB; real pages nobody
 # here wrote, served from a loopback server to the search tests and bench), bubblewrap
 # (the --sandbox tests), ripgrep (search_text's fast path) and jq (the hook examples copied
-# from Claude Code's documentation read their input with it). Installed once.
+# from Claude Code's documentation read their input with it), and Node with npm (the
+# TypeScript ACP client that drives `harness acp` in tests/acp). Installed once.
 SYSTEM_DEPS := /usr/share/doc/python3.11/html/library/stdtypes.html /usr/bin/bwrap /usr/bin/rg \
-	/usr/bin/jq
+	/usr/bin/jq /usr/bin/npm
+# The TypeScript ACP SDK for tests/acp, pinned by its package-lock.json.
+NODE_STAMP := tests/acp/node/node_modules/.package-lock.json
 
 .PHONY: install launcher run test bench lint clean
 
@@ -21,7 +24,7 @@ LAUNCHER_DIR ?= $(HOME)/.local/bin
 # Bytecode is compiled here, not left to the first import: a worker's start-up is its
 # restart time, and with PYTHONDONTWRITEBYTECODE set (common in containers) every worker
 # start would compile harness's sources again. Up-to-date files are skipped.
-install: $(STAMP)
+install: $(STAMP) $(NODE_STAMP)
 	@$(BIN)/python -m compileall -q src >/dev/null
 	@sh scripts/install-launcher.sh "$(CURDIR)/$(BIN)/harness" "$(LAUNCHER_DIR)"
 
@@ -33,6 +36,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev,ray]'
 	touch $(STAMP)
+
+$(NODE_STAMP): tests/acp/node/package-lock.json /usr/bin/npm
+	cd tests/acp/node && npm ci --no-audit --no-fund --silent
 
 run: install
 	$(BIN)/harness
@@ -47,7 +53,8 @@ bench: install $(SYSTEM_DEPS)
 	$(BIN)/python -m bench
 
 $(SYSTEM_DEPS) &:
-	apt-get update -qq && apt-get install -y -qq python3.11-doc bubblewrap ripgrep jq >/dev/null
+	apt-get update -qq && apt-get install -y -qq python3.11-doc bubblewrap ripgrep jq nodejs npm \
+		>/dev/null
 
 lint: install
 	$(BIN)/ruff check src tests bench
