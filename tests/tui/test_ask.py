@@ -139,3 +139,29 @@ def test_keep_planning_goes_on_with_the_users_pointer(term_for) -> None:  # type
         assert "the config loader" in result
         t.line("/status")
         t.expect("permission mode plan")
+
+
+def test_words_typed_at_the_options_are_the_answer(term_for) -> None:  # type: ignore[no-untyped-def]
+    # Typing at the options goes to the answer: an option's words pick that option,
+    # other words are the user's own answer; neither sends the highlighted option.
+    ask = call(
+        "get_user_input",
+        questions=[
+            {"question": "Which colour?", "options": ["red", "green"]},
+            {"question": "Which shade?", "options": ["light", "dark"]},
+        ],
+    )
+    with ScriptedModel([reply("", ask), reply("Painted."), reply("A title")]) as model:
+        t = term_for(model)
+        t.line("paint it")
+        t.expect("Type my own answer")
+        t.line("Green")
+        t.expect("→ green")
+        t.expect("Which shade\\?")
+        t.expect("Type my own answer")
+        t.line("teal, please")
+        t.expect("→ teal, please")
+        t.expect("Painted\\.")
+        result = _tool_results(model.requests[1])[-1]
+        assert "Q: Which colour?\nA: green" in result
+        assert "Q: Which shade?\nA: teal, please" in result

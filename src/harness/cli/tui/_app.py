@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from harness.cli.tui._view import RunView
     from harness.conversation import ApprovalRequest, Decision, Session
     from harness.messages import ToolOutcome
+    from harness.words import PermissionMode
 
 # This module, rendering (rich's markdown, pygments), the key reader, the
 # conversation and the workers are imported after the first prompt is on the
@@ -121,6 +122,7 @@ class App:
         self._continue_latest = bool(
             getattr(args, "continue_", False) or getattr(args, "continue_latest", False)
         )
+        self._mode: PermissionMode | None = None  # set by the user in the last session
         self._ready = trio.Event()
         self._prompt_drawn = trio.Event()
         self._reopen = trio.Event()
@@ -166,7 +168,11 @@ class App:
             self._reopen = trio.Event()
             try:
                 options = session_options(
-                    self.ctx, self.args, resume=self._resume, continue_latest=self._continue_latest
+                    self.ctx,
+                    self.args,
+                    resume=self._resume,
+                    continue_latest=self._continue_latest,
+                    permission_mode=self._mode,
                 )
                 async with open_session(options, approver=self.approve, frontend=self) as live:
                     self.live, self.open_error = live, None
@@ -198,8 +204,11 @@ class App:
 
     async def reopen(self, resume: str | None = None) -> None:
         """Close the session and open another (``/clear``, ``/resume``, ``/load``):
-        *resume* names the one to continue, ``None`` starts a new one."""
+        *resume* names the one to continue, ``None`` starts a new one. The permission
+        mode the user set goes on into the next one."""
         self._resume, self._continue_latest = resume, False
+        if self.live is not None:
+            self._mode = self.live.permission_mode
         self._ready = trio.Event()
         self._reopen.set()
         await self._ready.wait()
@@ -371,13 +380,24 @@ class App:
         def drawn() -> None:
             token.run_sync_soon(self._prompt_drawn.set)
 
+        if prompt is not None:
+            return await self._read_answer(prompt)
         with patch_stdout(raw=True):
-            if prompt is None:
-                ahead, self._keys.typeahead = self._keys.typeahead, ""
-                return await trio.to_thread.run_sync(
-                    lambda: session.prompt(pre_run=drawn, default=ahead)
-                )
-            return await trio.to_thread.run_sync(lambda: session.prompt(prompt))
+            ahead, self._keys.typeahead = self._keys.typeahead, ""
+            return await trio.to_thread.run_sync(
+                lambda: session.prompt(pre_run=drawn, default=ahead)
+            )
+
+    async def _read_answer(self, label: str) -> str:
+        # A picker's answer has a prompt session of its own: a message given to the
+        # main one's prompt() stays its message, so the picker's label would remain on
+        # the main prompt (and a number typed there would go to the model).
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.patch_stdout import patch_stdout
+
+        session: PromptSession[str] = PromptSession()
+        with patch_stdout(raw=True):
+            return await trio.to_thread.run_sync(lambda: session.prompt(label))
 
     async def read_secret(self, label: str) -> str:
         """A line typed without echo and kept out of the history (an API key)."""

@@ -58,26 +58,106 @@ async def _on_thread(fn: Callable[[], _T]) -> _T:
             raise _NoAnswer from None
 
 
-async def _pick(message: str, options: Sequence[tuple[str, str]]) -> str:
-    from prompt_toolkit.shortcuts import choice
-
-    return await _on_thread(lambda: choice(message=message, options=list(options)))
+#: what :func:`_pick` returns, before the letter, when the user starts typing words
+_TYPED = "typed:"
 
 
-async def _line(label: str) -> str:
+def _choose(message: str, options: Sequence[tuple[str, str]], typing: bool) -> str:
+    # prompt_toolkit's own choice() cannot be used for questions: its list takes every
+    # letter for itself (j and k move, others jump to an option), and Enter then sends
+    # the highlighted option, so words typed there were lost.
+    from prompt_toolkit.application import Application
+    from prompt_toolkit.formatted_text import FormattedText
+    from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+    from prompt_toolkit.keys import Keys
+    from prompt_toolkit.layout import Layout, Window
+    from prompt_toolkit.layout.controls import FormattedTextControl
+
+    at = 0
+    count = len(options)
+
+    def lines() -> FormattedText:
+        parts = [("bold", f"{message}\n")] if message.strip() else []
+        for i, (_, label) in enumerate(options):
+            here = i == at
+            parts.append(("reverse" if here else "", f"  {'>' if here else ' '} {i + 1}. {label}"))
+            parts.append(("", "\n"))
+        return FormattedText(parts)
+
+    keys = KeyBindings()
+
+    @keys.add("up")
+    def _up(event: KeyPressEvent) -> None:
+        nonlocal at
+        at = (at - 1) % count
+
+    @keys.add("down")
+    def _down(event: KeyPressEvent) -> None:
+        nonlocal at
+        at = (at + 1) % count
+
+    for n in range(1, min(count, 9) + 1):
+
+        @keys.add(str(n))
+        def _number(event: KeyPressEvent, n: int = n) -> None:
+            nonlocal at
+            at = n - 1
+
+    @keys.add("enter")
+    def _enter(event: KeyPressEvent) -> None:
+        event.app.exit(result=options[at][0])
+
+    @keys.add("c-c")
+    def _interrupt(event: KeyPressEvent) -> None:
+        event.app.exit(exception=KeyboardInterrupt)
+
+    @keys.add("c-d")
+    def _eof(event: KeyPressEvent) -> None:
+        event.app.exit(exception=EOFError)
+
+    if typing:
+        # A letter starts the user's own words: the picker ends, and a line that starts
+        # with it takes the rest (the keys after it wait in prompt_toolkit's type-ahead).
+        @keys.add(Keys.Any)
+        def _typed(event: KeyPressEvent) -> None:
+            ch = event.data
+            if len(ch) == 1 and ch.isprintable() and not ch.isdigit():
+                event.app.exit(result=_TYPED + ch)
+
+    control = FormattedTextControl(lines, focusable=True, show_cursor=False)
+    app: Application[str] = Application(
+        layout=Layout(Window(control, dont_extend_height=True)),
+        key_bindings=keys,
+        full_screen=False,
+    )
+    return app.run()
+
+
+async def _pick(message: str, options: Sequence[tuple[str, str]], *, typing: bool = False) -> str:
+    """The value of the option picked (arrow keys or its number, then Enter); with
+    *typing*, a letter typed instead ends the picker as ``_TYPED`` + the letter."""
+    return await _on_thread(lambda: _choose(message, options, typing))
+
+
+async def _line(label: str, default: str = "") -> str:
     from prompt_toolkit import PromptSession
 
     session: PromptSession[str] = PromptSession()
-    return (await _on_thread(lambda: session.prompt(label))).strip()
+    return (await _on_thread(lambda: session.prompt(label, default=default))).strip()
 
 
 async def _ask_one(question: str, options: list[str]) -> str:
     if not options:
         return await _line("  answer: ")
     labelled = [(str(i), clean_line(o)) for i, o in enumerate(options)]
-    picked = await _pick("  ", [*labelled, ("free", FREE_TEXT)])
+    picked = await _pick("  ", [*labelled, ("free", FREE_TEXT)], typing=True)
     if picked == "free":
         return await _line("  your answer: ")
+    if picked.startswith(_TYPED):
+        typed = await _line("  your answer: ", default=picked.removeprefix(_TYPED))
+        # the words of an option are that option, as the model wrote it
+        same = [o for o in options if o.strip().casefold() == typed.casefold()]
+        return same[0] if same else typed
     return options[int(picked)]
 
 

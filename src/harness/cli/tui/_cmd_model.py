@@ -106,13 +106,52 @@ async def cmd_connect(ctx: CommandContext, p: ParsedCommand) -> None:
         raise CommandError(f"unknown provider {provider!r}; choose one of {', '.join(PROVIDERS)}")
     if not await ensure_key(ctx, provider):
         return
-    if provider != ctx.choice.provider:
-        ctx.choice.base_url = None  # the new provider's own URL; only once the switch is certain
+    same = provider == ctx.choice.provider
+    base_url = ctx.choice.base_url if same else None  # the new provider's own URL
+    if not model and ctx.live is not None:
+        # The model is chosen before anything switches: a provider that cannot be
+        # reached, or a picker left empty, leaves the one in use as it was.
+        picked = await _pick_model(ctx, provider, base_url)
+        if picked is None:
+            ctx.say(f"no model chosen; still on {ctx.choice.label()}", "yellow")
+            return
+        model = picked
+    ctx.choice.base_url = base_url
     apply_model(ctx, provider, model)
     ctx.say(f"provider {provider}" + (f", model {model}" if model else ""), "green")
     await _retry_failed(ctx)
     if not model:
         await cmd_model.run(ctx, ParsedCommand(command=cmd_model, args=(), raw_args=""))
+
+
+async def _pick_model(ctx: CommandContext, provider: str, base_url: str | None) -> str | None:
+    """A model *provider* offers, picked by the user (``None``: none picked).
+
+    Raises:
+        CommandError: the provider cannot be reached or offers none; the message says
+            why, and that the model in use is unchanged.
+    """
+    from harness.cli.tui._providers import installed_models
+
+    live = await ctx.session()
+    still = f"still on {ctx.choice.label() or 'no provider'}"
+    try:
+        with ctx.console.status(f"asking {provider} for its models…"):
+            models = await live.list_models(provider, base_url)
+    except Exception as exc:
+        why = clean_line(str(exc))[:200] or type(exc).__name__
+        raise CommandError(f"cannot list {provider} models: {why}; {still}") from exc
+    if not models:
+        raise CommandError(f"{provider} has no models to offer; {still}")
+    installed = installed_models(provider, models, ctx.home)
+    ctx.choice.offered = [m for m in models if installed[m]]
+    rows = [m if installed[m] else f"{m}  (not installed)" for m in models]
+    index = await ctx.pick(rows, "model")
+    if index is None:
+        return None
+    if not installed[models[index]]:
+        raise CommandError(f"{models[index]} is not installed; {still}")
+    return models[index]
 
 
 async def _status(ctx: CommandContext) -> None:
@@ -149,18 +188,7 @@ async def cmd_model(ctx: CommandContext, p: ParsedCommand) -> None:
         ctx.say(f"model {p.args[0]} (remembered for this folder)", "green")
         await _retry_failed(ctx)
         return
-    try:
-        with ctx.console.status("asking the provider for its models…"):
-            models = await list_models(ctx, ctx.choice.provider)
-    except CommandError:
-        raise
-    except Exception as exc:
-        msg = f"cannot list {ctx.choice.provider} models: {clean_line(str(exc))[:200]}"
-        raise CommandError(msg) from exc
-    if not models:
-        raise CommandError(f"{ctx.choice.provider} has no models to offer")
-    ctx.choice.offered = models
-    index = await ctx.pick(models, "model")
-    if index is not None:
-        apply_model(ctx, ctx.choice.provider, models[index])
-        ctx.say(f"model {models[index]} (remembered for this folder)", "green")
+    picked = await _pick_model(ctx, ctx.choice.provider, ctx.choice.base_url)
+    if picked is not None:
+        apply_model(ctx, ctx.choice.provider, picked)
+        ctx.say(f"model {picked} (remembered for this folder)", "green")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from harness.cli.tui._context import CommandContext
     from harness.conversation import SessionOptions
+    from harness.words import PermissionMode
 
 __all__ = ["choose_model", "session_options"]
 
@@ -66,10 +67,12 @@ def session_options(
     *,
     resume: str | None = None,
     continue_latest: bool = False,
+    permission_mode: PermissionMode | None = None,
 ) -> SessionOptions:
     """The ``SessionOptions`` for the terminal's next session: the command line's
     (:func:`harness.cli._session_options.session_options`) with ``ctx.choice``, resuming
-    *resume* (or the latest session with *continue_latest*). A bad
+    *resume* (or the latest session with *continue_latest*), in *permission_mode*
+    when the user changed it in the session before (else the command line's). A bad
     ``HARNESS_WORKERS`` is reported and left out, not fatal."""
     from harness.cli._session_options import session_options as from_command_line
 
@@ -85,6 +88,8 @@ def session_options(
         "continue_latest": continue_latest,
         "autotitle": True,
     }
+    if permission_mode is not None:
+        choices["permission_mode"] = permission_mode
     environ = dict(ctx.environ)
     try:
         return from_command_line(args, environ, **choices)

@@ -8,7 +8,8 @@ provider: a key is known or it is not.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import attrs
 import trio
@@ -16,7 +17,7 @@ import trio
 from harness.keys import ENV_KEYS, provider_key
 from harness.words import PROVIDER_KINDS
 
-__all__ = ["Readiness", "readiness"]
+__all__ = ["Readiness", "installed_models", "readiness"]
 
 _OLLAMA_URL = "http://127.0.0.1:11434"
 
@@ -84,3 +85,19 @@ async def readiness(environ: Mapping[str, str], provider: str) -> Readiness:
         return Readiness(provider, True, "ready: key set")
     names = " or ".join(ENV_KEYS.get(provider, ()))
     return Readiness(provider, False, f"needs an API key ({names}, or typed at /connect)")
+
+
+def installed_models(provider: str, names: Sequence[str], home: Path) -> dict[str, bool]:
+    """Whether each model *provider* listed can run: an embedded model must be installed
+    (its weights and llama.cpp); a server's or a hosted provider's list is what it runs."""
+    if PROVIDER_KINDS[provider] != "embedded":
+        return dict.fromkeys(names, True)
+    try:
+        from harness.actors.model.local import embedded_installed, lookup
+    except ImportError:
+        return dict.fromkeys(names, False)
+    found = {}
+    for name in names:
+        entry = lookup(name, home)
+        found[name] = entry is not None and embedded_installed(entry)
+    return found

@@ -1,0 +1,65 @@
+"""The first minutes' rough edges in the terminal: a provider that cannot be reached,
+pickers, a model that is not installed, and the permission mode across sessions."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.scripted import ScriptedModel, reply
+
+pytestmark = pytest.mark.slow
+
+
+def test_connect_to_an_unreachable_provider_keeps_the_one_in_use(term_for, dirs) -> None:  # type: ignore[no-untyped-def]
+    ws, home = dirs
+    with ScriptedModel([reply("still answering"), reply("A title")]) as model:
+        t = term_for(model)
+        # no Ollama answers here (the terminal tests point it at a closed port)
+        t.line("/connect ollama")
+        out = t.expect(r"still on openai:scripted")
+        assert "cannot list ollama models" in out
+        t.expect("❯")
+        t.line("/status")
+        assert "provider openai · model scripted" in t.expect(r"permission mode \w+")
+        t.line("hello")
+        t.expect("still answering")
+        prefs = home / "tui.json"
+        if prefs.exists():  # nothing about ollama was remembered for the folder
+            saved = json.loads(prefs.read_text())["workspaces"].get(str(ws.resolve()), {})
+            assert saved.get("provider") != "ollama"
+
+        # the embedded catalogue's models that are not installed say so, and cannot be
+        # chosen; after the picker the main prompt is the main prompt again
+        t.line("/connect local")
+        out = t.expect(r"model \(number, Enter cancels\):")
+        assert re.search(r"qwen2\.5-coder-0\.5b\s+\(not installed\)", out)
+        number = re.search(r"(\d+)\. qwen2\.5-coder-0\.5b", out).group(1)  # type: ignore[union-attr]
+        t.line(number)
+        t.expect(r"qwen2\.5-coder-0\.5b is not installed; still on openai:scripted")
+        following = t.expect(r"❯|Enter cancels\):", timeout=10)
+        assert following.endswith("❯"), following
+
+
+def test_clear_and_resume_keep_the_permission_mode(term_for) -> None:  # type: ignore[no-untyped-def]
+    with ScriptedModel([reply("answer one"), reply("First session")]) as model:
+        t = term_for(model)
+        t.line("the very first prompt")
+        t.expect("answer one")
+        t.expect("❯")
+        t.line("/planmode on")
+        t.expect("permission mode plan")
+        t.line("/clear")
+        t.expect("new session")
+        t.line("/status")
+        t.expect(r"permission mode plan\b")
+        t.line("/automode on")
+        t.expect("permission mode auto")
+        t.line("/resume")
+        t.expect(r"session \(number, Enter cancels\)")
+        t.line("1")
+        t.expect(r"resumed session \S+")
+        t.line("/status")
+        t.expect(r"permission mode auto\b")
