@@ -18,7 +18,7 @@ tool ``added`` and says the tool list changed), ``whoami()`` (pid and start coun
 ``env(name)``, ``noisy(name, size)`` (escape sequences, a
 variable's value, long output). A resource ``fake://greeting`` and a prompt ``greet(name)``.
 ``FAKE_MCP_STARTS`` names a file that counts this server's starts; ``FAKE_MCP_EXIT_FILE``
-one written when it exits cleanly.
+one written when it exits cleanly; ``FAKE_MCP_TERM_FILE`` one written when a SIGTERM comes.
 """
 
 from __future__ import annotations
@@ -48,6 +48,13 @@ def _count_start() -> int:
 
 
 STARTS = _count_start()
+if os.environ.get("FAKE_MCP_TERM_FILE"):
+    # a SIGTERM is noted before the exit (a SIGKILL leaves no note)
+    def _on_term(signum: int, frame: object) -> None:
+        Path(os.environ["FAKE_MCP_TERM_FILE"]).write_text("SIGTERM")
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, _on_term)
 if os.environ.get("FAKE_MCP_EXIT_FILE"):
     # written on a clean exit only (a SIGKILL runs no atexit hook)
     atexit.register(Path(os.environ["FAKE_MCP_EXIT_FILE"]).write_text, "clean exit")

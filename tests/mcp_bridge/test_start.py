@@ -29,7 +29,8 @@ async def test_a_missing_command_is_down_in_the_first_status(
     out = await handle.request(ToolInvoke(name="echo", arguments={}), timeout=60)
     assert isinstance(out, ToolOutcome)
     assert not out.ok
-    assert "is not running (could not start: [Errno 2]" in out.output
+    assert "is not running (could not start: " in out.output
+    assert "No such file or directory" in out.output
 
 
 async def test_a_server_that_exits_at_once_is_down_with_its_status_and_stderr(

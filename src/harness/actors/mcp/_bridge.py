@@ -8,7 +8,8 @@ reconnects with backoff; a server that keeps dying after it was up (more than
 :meth:`Bridge.restart`; a server that never came up is retried in the background.
 
 Calls are bounded by the server's ``timeout``: the SDK cancels the request; a server that
-then does not answer a listing within :data:`PROBE_TIMEOUT` is restarted. Until that
+then does not answer a listing within :data:`PROBE_TIMEOUT` (or the call's timeout, if
+shorter) is killed and restarted. Until that
 probe has answered, the connection is in doubt: a call waits for it (and for the restart
 it may bring) rather than be sent down a connection that may be stuck, or closing.
 
@@ -21,10 +22,12 @@ This module imports the SDK (pydantic, httpx2, starlette): only bridge processes
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
 import os
+import signal
 import subprocess
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -33,9 +36,8 @@ from typing import IO, Any, TypeVar
 import httpx2
 import mcp_types as types
 import trio
-from mcp import Client, StdioServerParameters
+from mcp import Client
 from mcp.client.sse import sse_client
-from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -44,7 +46,7 @@ from pydantic import ValidationError
 from harness._version import __version__
 from harness.actors.mcp._config import McpServerConfig
 from harness.actors.mcp._output import StderrTail, cap_text, clean_text
-from harness.actors.mcp._prespawn import server_cwd, server_env
+from harness.actors.mcp._prespawn import spawn_early
 from harness.actors.mcp._transports import Watched, early_transport, http_transport
 from harness.actors.mcp._waits import DOWN_FIRST, DOWN_MAX, time_scale
 from harness.messages.mcp import (
@@ -196,6 +198,7 @@ class Bridge:
         self._conn: trio.Nursery | None = None
         self._probing: trio.Event | None = None  # set when the in-doubt probe is done
         self._errlog: Any = None
+        self._proc: subprocess.Popen[bytes] | None = None  # a stdio server's process
         log = logging.getLogger("mcp")
         log.addHandler(_SdkLog(self.tail))
         log.propagate = False
@@ -311,19 +314,17 @@ class Bridge:
 
     def _transport(self) -> Any:
         cfg = self.config
-        if self._early is not None:
-            early, self._early = self._early, None
-            return early_transport(early)
         if cfg.transport == "stdio":
-            params = StdioServerParameters(
-                command=cfg.command,
-                args=list(cfg.args),
-                # the SDK adds its defaults again: the same values as server_env's
-                env=server_env(cfg, self.extra_env),
-                cwd=server_cwd(cfg, self.workspace),
-                encoding_error_handler="replace",
-            )
-            return stdio_client(params, errlog=self._errlog)
+            # our own process, not the SDK's stdio_client: a server found stuck is killed
+            # at once (kill_stuck), where the SDK would ask it to stop and wait 2 s twice
+            proc, self._early = self._early, None
+            if proc is None:
+                proc = spawn_early(
+                    cfg, workspace=self.workspace, extra_env=self.extra_env, stderr=self._errlog
+                )
+            assert proc is not None
+            self._proc = proc
+            return early_transport(proc)
         if cfg.transport == "sse":
             return sse_client(cfg.url, headers=dict(cfg.headers), timeout=cfg.startup_timeout)
         return http_transport(cfg.url, dict(cfg.headers))
@@ -518,17 +519,28 @@ class Bridge:
         """Restart a server that no longer answers a listing; then the doubt is over."""
         try:
             try:
-                with trio.fail_after(PROBE_TIMEOUT * self._scale):
+                # never longer than a call may take: the next call waits for this
+                wait = min(PROBE_TIMEOUT, self.config.timeout) * self._scale
+                with trio.fail_after(wait):
                     await client.list_tools()
                 return
             except Exception as exc:
                 reason = _describe(exc) if not isinstance(exc, trio.TooSlowError) else "no answer"
             if self.generation == generation:
                 self._break(f"stopped answering after a call timed out ({reason})")
+                self._kill_stuck()
         finally:
             if self._probing is done:
                 self._probing = None
             done.set()
+
+    def _kill_stuck(self) -> None:
+        """SIGKILL a stdio server that stopped answering: asking it to stop (stdin closed,
+        SIGTERM) would only add the waits between those steps to the restart."""
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
         """Call tool *name*; every failure is a tool error naming the server."""

@@ -1,9 +1,10 @@
-"""Starting a stdio server before the SDK is imported, so the two overlap.
+"""Starting a stdio server's process, before the SDK is imported the first time.
 
 The SDK takes about a second to import; a stdio server (node, a Python interpreter) takes
 about as long to start. The bridge starts its server's process first thing, with exactly
 what the SDK's ``stdio_client`` would give it, and hands it to the first connection
-(``_bridge``); every later (re)start goes through ``stdio_client`` itself.
+(``_bridge``); every later (re)start spawns it here too, so the bridge holds the process
+(and can kill a stuck one at once).
 
 This module imports nothing of the SDK.
 """
