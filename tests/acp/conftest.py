@@ -110,8 +110,11 @@ async def agent(
     home: Path,
     recorder: Recorder,
     *more: str,
+    env: dict[str, str] | None = None,
+    args: list[str] | None = None,
 ) -> AsyncIterator[tuple[ClientSideConnection, Any]]:
-    """``harness acp`` started for *recorder*, its connection and process."""
+    """``harness acp`` started for *recorder*, its connection and process (*args*
+    replace the scripted model's flags and *more*; *env* adds to the environment)."""
     log = os.open(home / "acp-stderr.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     try:
         async with spawn_agent_process(
@@ -120,8 +123,8 @@ async def agent(
             "-m",
             "harness",
             "acp",
-            *flags(model, *more),
-            env=env_for(home),
+            *(flags(model, *more) if args is None else args),
+            env=env_for(home, env),
             cwd=workspace,
             transport_kwargs={"stderr": log, "shutdown_timeout": 10.0},
             observers=[recorder.observe],

@@ -88,6 +88,7 @@ class _Live:
     mapper: UpdateMapper
     asker: Asker
     closed: trio.Event = attrs.field(factory=trio.Event)
+    mcp_ready: bool = False
     #: set while no prompt runs
     idle: trio.Event = attrs.field(factory=trio.Event)
 
@@ -343,6 +344,10 @@ class HarnessAgent:
             command = await self._command(live, text)
             if command is not None:
                 return PromptResponse(stop_reason="end_turn")
+            if live.session.mcp is not None and not live.mcp_ready:
+                # the servers the client named must be there for its first prompt
+                await live.session.mcp.wait_started()
+                live.mcp_ready = True
             result: ev.Result | None = None
             async for event in live.session.stream(text):
                 for update in live.mapper.updates(event):

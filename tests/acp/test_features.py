@@ -1,0 +1,152 @@
+"""The rest of what ``harness acp`` offers, through the Python SDK's client: resources in
+a prompt, plan mode and a plan approved in the editor, the client's own MCP servers
+(and one that crashes mid-call: a failed tool call, never a dropped connection),
+thinking, and the key a hosted provider needs."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+from acp.exceptions import RequestError
+from acp.schema import EnvVariable, McpServerStdio
+
+from acp import (
+    PROTOCOL_VERSION,
+    embedded_text_resource,
+    resource_block,
+    resource_link_block,
+    text_block,
+)
+from tests.acp.conftest import ROOT, Recorder, agent
+from tests.scripted import ScriptedModel, call, reply
+
+
+async def _session(conn, workspace: Path, **kw) -> str:
+    await conn.initialize(protocol_version=PROTOCOL_VERSION)
+    new = await conn.new_session(cwd=str(workspace), mcp_servers=kw.get("mcp_servers", []))
+    return new.session_id
+
+
+def test_resources_reach_the_model(model: ScriptedModel, workspace: Path, home: Path) -> None:
+    model.add(reply("seen"))
+    rec = Recorder()
+
+    async def main() -> None:
+        async with agent(model, workspace, home, rec) as (conn, _):
+            sid = await _session(conn, workspace)
+            blocks = [
+                text_block("compare these"),
+                resource_link_block("main.py", f"file://{workspace}/main.py"),
+                resource_block(
+                    embedded_text_resource(f"file://{workspace}/draft.py", "x = 1  # unsaved")
+                ),
+            ]
+            await conn.prompt(session_id=sid, prompt=blocks)
+
+    asyncio.run(main())
+    sent = model.requests[0]["messages"][-1]["content"]
+    assert "compare these" in sent
+    assert "main.py" in sent
+    assert '<file path="draft.py">\nx = 1  # unsaved\n</file>' in sent
+
+
+def test_plan_mode_and_a_plan_approved_in_the_editor(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    model.add(
+        reply("", call("submit_plan", plan="# Plan\n- read main.py\n- fix the bug")),
+        reply("implementing"),
+    )
+    rec = Recorder(answers=["approve"])
+
+    async def main() -> None:
+        async with agent(model, workspace, home, rec) as (conn, _):
+            sid = await _session(conn, workspace)
+            await conn.set_session_mode(session_id=sid, mode_id="plan")
+            with pytest.raises(RequestError):
+                await conn.set_session_mode(session_id=sid, mode_id="yolo")
+            await conn.prompt(session_id=sid, prompt=[text_block("plan the fix")])
+
+    asyncio.run(main())
+    assert rec.bad == []
+    plans = rec.of("plan")
+    assert [e.content for e in plans[0].entries] == ["read main.py", "fix the bug"]
+    assert [o.option_id for o in rec.asked[0].options] == ["approve", "keep"]
+    assert [u.current_mode_id for u in rec.of("current_mode_update")] == ["ask"]
+    assert rec.text().endswith("implementing")
+
+
+def test_the_clients_mcp_servers_and_a_crash_mid_call(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    model.add(
+        reply("", call("mcp__fake__echo", text="hi")),
+        reply("", call("mcp__fake__crash")),
+        reply("went on"),
+    )
+    rec = Recorder(answers=["always", "allow", "allow"])
+    server = McpServerStdio(
+        name="fake",
+        command=sys.executable,
+        args=["-m", "tests.mcp_bridge.fake_server"],
+        env=[EnvVariable(name="PYTHONPATH", value=ROOT)],
+    )
+
+    async def main() -> None:
+        async with agent(model, workspace, home, rec, "--permission-mode", "auto") as (conn, _):
+            sid = await _session(conn, workspace, mcp_servers=[server])
+            answer = await conn.prompt(session_id=sid, prompt=[text_block("use the server")])
+            assert answer.stop_reason == "end_turn"
+
+    asyncio.run(main())
+    assert rec.bad == []
+    updates = rec.of("tool_call_update")
+    finals = [u for u in updates if u.status in ("completed", "failed")]
+    assert [u.status for u in finals] == ["completed", "failed"]
+    assert "hi" in finals[0].content[0].content.text
+    assert rec.text() == "went on"
+
+
+def test_thinking_is_shown_when_asked(model: ScriptedModel, workspace: Path, home: Path) -> None:
+    model.add(reply("answer", thinking="let me think"))
+    rec = Recorder()
+
+    async def main() -> None:
+        async with agent(model, workspace, home, rec, env={"HARNESS_SHOW_THINKING": "1"}) as (
+            conn,
+            _,
+        ):
+            sid = await _session(conn, workspace)
+            await conn.prompt(session_id=sid, prompt=[text_block("think")])
+
+    asyncio.run(main())
+    assert rec.text("agent_thought_chunk") == "let me think"
+    assert rec.text() == "answer"
+
+
+def test_a_hosted_provider_without_a_key_asks_to_authenticate(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    rec = Recorder()
+    codes: list[int] = []
+
+    async def main() -> None:
+        async with agent(model, workspace, home, rec, args=["--provider", "anthropic"]) as (
+            conn,
+            _,
+        ):
+            init = await conn.initialize(protocol_version=PROTOCOL_VERSION)
+            assert "anthropic-key" in [m.id for m in init.auth_methods]
+            for call_ in (
+                conn.new_session(cwd=str(workspace), mcp_servers=[]),
+                conn.authenticate(method_id="anthropic-key"),
+            ):
+                with pytest.raises(RequestError) as err:
+                    await call_
+                codes.append(err.value.code)
+
+    asyncio.run(main())
+    assert codes == [-32000, -32000]
