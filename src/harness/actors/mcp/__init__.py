@@ -2,7 +2,7 @@
 
 What other processes import from here is light: the configuration (:func:`load_mcp_config`,
 :class:`McpServerConfig`), how a server's tools are named in the tool table
-(:func:`tool_name`).
+(:func:`tool_name`, and :class:`ToolNames`, which keeps every tool's name its own).
 The bridge itself (``_bridge``) speaks MCP through the official SDK, which loads only in
 bridge processes.
 """
@@ -15,13 +15,14 @@ from harness.actors.mcp._config import (
     parse_mcp_file,
     parse_mcp_servers,
 )
-from harness.actors.mcp._names import TOOL_PREFIX, tool_name
+from harness.actors.mcp._names import TOOL_PREFIX, ToolNames, tool_name
 
 __all__ = [
     "TOOL_PREFIX",
     "McpConfig",
     "McpConfigError",
     "McpServerConfig",
+    "ToolNames",
     "load_mcp_config",
     "parse_mcp_file",
     "parse_mcp_servers",
