@@ -21,6 +21,7 @@ from harness.actors.tools import builtin_table
 from harness.cli._batch import build_batch_parser
 from harness.cli._main import build_parser
 from harness.cli._trust import build_trust_parser
+from harness.hooks import build_hooks_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -98,8 +99,11 @@ def test_every_harness_variable_is_in_the_readme() -> None:
 
 def _flags() -> set[str]:
     out: set[str] = set()
-    for parser in (build_parser(), build_batch_parser(), build_trust_parser()):
+    parsers = [build_parser(), build_batch_parser(), build_trust_parser(), build_hooks_parser()]
+    for parser in parsers:
         for action in parser._actions:  # argparse has no public list of its options
+            if isinstance(action, argparse._SubParsersAction):
+                parsers.extend(action.choices.values())  # harness hooks list|test
             if isinstance(action, argparse._HelpAction):
                 continue
             out.update(s for s in action.option_strings if s.startswith("--"))
