@@ -47,12 +47,12 @@ def test_connect_without_arguments_picks_a_provider_then_a_model(term_for) -> No
         assert "ready: key set" in out
         assert "local" in out
         t.line("2")  # openai: its key is known, so no key is asked for
-        t.expect("provider openai")
+        # its models are listed before anything switches
         out = t.expect(r"model \(number, Enter cancels\)")
         assert "one" in out
         assert "two" in out
         t.line("2")
-        t.expect(r"model two \(remembered")
+        t.expect(r"provider openai, model two")
         t.line("hello")
         t.expect("from model two")
         assert model.requests[-1]["model"] == "two"
