@@ -1,9 +1,11 @@
 """Messages between the conversation and an MCP bridge worker (``mcp:<server>``).
 
 A tool call is the shared :class:`~harness.messages.tools.ToolInvoke` (with the server's
-own tool name) answered by a :class:`~harness.messages.tools.ToolOutcome`. The rest is
-here: the bridge's state as a stream (:class:`McpWatch` → :class:`McpStatus` on every
-change), resources, prompts and a restart.
+own tool name) answered by a :class:`~harness.messages.tools.ToolOutcome`, or
+:class:`McpCall`, the same call as a stream that also carries the server's progress
+(:class:`McpProgress`) and its questions to the user (:class:`McpQuestion`, answered with
+:class:`McpAnswer`). The rest is here: the bridge's state as a stream (:class:`McpWatch`
+→ :class:`McpStatus` on every change), resources, prompts and a restart.
 """
 
 from __future__ import annotations
@@ -137,3 +139,47 @@ class McpPromptText(Message, tag="mcp.prompt_text"):
 @attrs.frozen
 class McpRestart(Message, tag="mcp.restart"):
     """Restart the server now, forgetting earlier failures; answered with :class:`McpStatus`."""
+
+
+@attrs.frozen
+class McpCall(Message, tag="mcp.call"):
+    """Call the server's tool ``name`` as a stream: :class:`McpProgress` and
+    :class:`McpQuestion` items while it runs, then its
+    :class:`~harness.messages.tools.ToolOutcome` as the last item."""
+
+    name: str
+    arguments: dict[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class McpProgress(Message, tag="mcp.progress"):
+    """A progress notification of the server for the call: ``progress`` of ``total``
+    (0 when the server gave none) and its message."""
+
+    progress: float
+    total: float = 0.0
+    message: str = ""
+
+
+@attrs.frozen
+class McpQuestion(Message, tag="mcp.question"):
+    """The server asks the user something during the call (elicitation): ``message``
+    and the ``schema`` of the answer's fields (a flat JSON Schema object). Answer it with
+    :class:`McpAnswer` carrying the same ``id``."""
+
+    id: str
+    message: str
+    schema: dict[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class McpAnswer(Message, tag="mcp.answer"):
+    """The user's answer to :class:`McpQuestion` ``id``: ``accept`` (with ``content``),
+    ``decline`` or ``cancel``; ``reason`` says why it was not accepted (shown in the
+    bridge's log, never to the server). Answered with :class:`McpAnswer` as taken (an
+    unknown or late ``id``: ``action`` ``cancel``, ``reason`` says so)."""
+
+    id: str
+    action: Literal["accept", "decline", "cancel"]
+    content: dict[str, Any] = attrs.field(factory=dict)
+    reason: str = ""
