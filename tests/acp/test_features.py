@@ -150,3 +150,24 @@ def test_a_hosted_provider_without_a_key_asks_to_authenticate(
 
     asyncio.run(main())
     assert codes == [-32000, -32000]
+
+
+def test_deepthink_stages_are_the_plan(model: ScriptedModel, workspace: Path, home: Path) -> None:
+    model.add(*[reply(f"stage answer {n}") for n in range(12)])
+    rec = Recorder()
+
+    async def main() -> None:
+        async with agent(model, workspace, home, rec, "--deepthink") as (conn, _):
+            sid = await _session(conn, workspace)
+            await conn.prompt(session_id=sid, prompt=[text_block("think it through")])
+
+    asyncio.run(main())
+    assert rec.bad == []
+    plans = rec.of("plan")
+    assert plans
+    assert [e.content for e in plans[0].entries] == [
+        f"deepthink: {s}" for s in ("plan", "check", "implement", "review", "verify")
+    ]
+    assert plans[0].entries[0].status == "in_progress"
+    assert [e.status for e in plans[1].entries[:2]] == ["completed", "pending"]
+    assert plans[2].entries[1].status == "in_progress"

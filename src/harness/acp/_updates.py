@@ -204,7 +204,8 @@ class UpdateMapper:
         self.workspace = workspace
         self.show_thinking = show_thinking
         self._calls: dict[str, tuple[str, dict[str, Any]]] = {}
-        self._stage = -1
+        self._stage = -1  # the deepthink stage running, and those done
+        self._done: set[int] = set()
 
     def updates(self, event: ev.ConversationEvent) -> list[Update]:
         """The updates *event* becomes (none for most bookkeeping events)."""
@@ -225,11 +226,13 @@ class UpdateMapper:
             ]
         if isinstance(event, ev.ToolCallFinished):
             return self._finished(event)
-        if isinstance(event, ev.StageStarted):
-            self._stage = event.index if 0 <= event.index < len(STAGES) else self._stage + 1
-            return [self._stages()]
-        if isinstance(event, ev.StageFinished) and event.index == len(STAGES) - 1:
-            self._stage = len(STAGES)
+        if isinstance(event, ev.StageStarted | ev.StageFinished) and event.stage in STAGES:
+            stage = STAGES.index(event.stage)
+            if isinstance(event, ev.StageStarted):
+                self._stage = stage
+            else:
+                self._done.add(stage)
+                self._stage = -1
             return [self._stages()]
         if isinstance(event, ev.ErrorEvent):
             return [helpers.update_agent_message_text(f"\n\nharness: {event.message}\n")]
@@ -275,7 +278,7 @@ class UpdateMapper:
         entries = []
         for i, stage in enumerate(STAGES):
             status: Literal["pending", "in_progress", "completed"] = (
-                "completed" if i < self._stage else "in_progress" if i == self._stage else "pending"
+                "completed" if i in self._done else "in_progress" if i == self._stage else "pending"
             )
             entries.append(helpers.plan_entry(f"deepthink: {stage}", status=status))
         return helpers.update_plan(entries)
