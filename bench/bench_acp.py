@@ -118,8 +118,13 @@ def _api(base_url: str, workspace: str, env: dict[str, str]) -> list[float]:
 
 def run() -> list[tuple[str, str, str]]:
     """The rows: first update after a prompt through ACP, beside the Python API."""
-    home = tempfile.mkdtemp(prefix="harness-bench-")
-    workspace = tempfile.mkdtemp(prefix="harness-bench-ws-")
+    with tempfile.TemporaryDirectory(prefix="harness-bench-acp-") as tmp:
+        return _measure(str(Path(tmp, "home")), str(Path(tmp, "ws")))
+
+
+def _measure(home: str, workspace: str) -> list[tuple[str, str, str]]:
+    os.mkdir(home)
+    os.mkdir(workspace)
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("HARNESS_")},
         "HARNESS_HOME": home,

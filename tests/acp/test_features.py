@@ -6,6 +6,7 @@ thinking, and the key a hosted provider needs."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from pathlib import Path
 
@@ -171,3 +172,24 @@ def test_deepthink_stages_are_the_plan(model: ScriptedModel, workspace: Path, ho
     assert plans[0].entries[0].status == "in_progress"
     assert [e.status for e in plans[1].entries[:2]] == ["completed", "pending"]
     assert plans[2].entries[1].status == "in_progress"
+
+
+def test_an_untrusted_projects_servers_stay_out_and_the_editor_is_told(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    entry = {"command": sys.executable, "args": ["-m", "tests.mcp_bridge.fake_server"]}
+    (workspace / ".mcp.json").write_text(json.dumps({"mcpServers": {"proj": entry}}))
+    model.add(reply("ok"))
+    rec = Recorder()
+
+    async def main() -> None:
+        async with agent(model, workspace, home, rec) as (conn, _):
+            sid = await _session(conn, workspace)
+            await conn.prompt(session_id=sid, prompt=[text_block("hi")])
+
+    asyncio.run(main())
+    told = rec.text()
+    assert told.startswith("harness: ")
+    assert "trust" in told
+    offered = {t["function"]["name"] for t in model.requests[0].get("tools", [])}
+    assert not any(name.startswith("mcp__proj") for name in offered)

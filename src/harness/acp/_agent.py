@@ -267,6 +267,13 @@ class HarnessAgent:
             raise RequestError.auth_required({"details": f"{provider} needs an API key"})
 
     async def _commands(self, session_id: str) -> None:
+        live = self.sessions.get(session_id)
+        if live is not None:
+            # what the opening said (configuration problems, an untrusted project's
+            # servers left out) is the first thing the user reads
+            for event in live.session.opening:
+                for update in live.mapper.updates(event):
+                    await self.send(session_id, update)
         await self.send(session_id, helpers.update_available_commands(COMMANDS))
 
     async def new_session(
