@@ -26,7 +26,7 @@ from tests.scripted import ScriptedModel, call, reply
 
 from harness.conversation import SessionOptions, open_session
 from harness.conversation import events as ev
-from harness.conversation._store import SessionStore
+from harness.conversation.session._store import SessionStore
 from harness.messages.model import ToolCall
 
 ROUNDS = 50

@@ -71,8 +71,8 @@ async def _session(ws: Path, home: Path, recall: bool) -> tuple[float, float, fl
         async with open_session(_options(ws, home, model, recall)) as s:
             for i in range(TURNS):
                 assert (await s.run(_prompt(i))).ok
-            if recall and s.conversation.recall is not None:
-                index = s.conversation.recall.index
+            if recall and s.conversation.shaper.selects:
+                index = s.conversation.shaper.recall.index
                 for _ in range(1500):  # the background indexing of the last turns
                     if len(index.entries) >= TURNS:
                         break

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from harness.conversation._guard import ConfigGuard
+from harness.conversation.session._guard import ConfigGuard
 
 
 def files(root: Path) -> dict[str, bytes | str]:

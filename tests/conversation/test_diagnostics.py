@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness.conversation import events as ev
-from harness.conversation._diagnostics import KEEP, Diagnostics
+from harness.conversation.session._diagnostics import KEEP, Diagnostics
 from tests.scripted import ScriptedModel, call, reply
 
 

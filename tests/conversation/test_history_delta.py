@@ -25,7 +25,7 @@ async def _full_body(s: Session, model: ScriptedModel, messages: list[ChatMessag
     request = conv._request(messages, system=conv.config.system, tools=conv.schemas())
     assert request.history is None
     with trio.fail_after(10):
-        async with s.engine.stream(request) as items:
+        async with s.workers.stream(request) as items:
             async for _ in items:
                 pass
     return model.requests[-1]
@@ -86,7 +86,7 @@ async def test_model_worker_killed_mid_task_gets_the_history_in_full(
         reply("done", usage=None),
     )
     async with session_factory() as s:
-        handle = s.engine.supervisor.get("model")
+        handle = s.workers.supervisor.get("model")
         old_pid = handle.pid
 
         async def kill_model_worker(args: dict[str, Any]) -> str:

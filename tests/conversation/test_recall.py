@@ -16,7 +16,7 @@ import trio
 
 from harness.conversation import events as ev
 from harness.conversation import open_session
-from harness.conversation._recall_index import INDEX_FILE
+from harness.conversation.context._recall_index import INDEX_FILE
 from tests.model._server import LoopbackServer, Recorded, Reply, ndjson
 from tests.scripted import ScriptedModel, reply
 

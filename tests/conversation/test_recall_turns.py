@@ -9,8 +9,8 @@ from pathlib import Path
 
 from harness.conversation import events as ev
 from harness.conversation._history import SUMMARY_PREFIX
-from harness.conversation._recall import Recall, Turn, split_turns, turn_text
-from harness.conversation._recall_index import Entry, RecallIndex, unit
+from harness.conversation.context._recall import Recall, split_turns, turn_text
+from harness.conversation.context._recall_index import Entry, RecallIndex, Turn, unit
 from harness.messages.model import ChatMessage, ToolCall
 
 CALL = ToolCall("c1", "read_file", {"path": "a.py"})

@@ -13,7 +13,7 @@ import orjson
 import psutil
 
 from harness.conversation import events as ev
-from harness.conversation._store import SessionStore
+from harness.conversation.session._store import SessionStore
 from tests.conversation.conftest import ROOT, drain
 from tests.scripted import ScriptedModel, call, reply
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import trio
 
 from harness.conversation import events as ev
-from harness.conversation._config import LoopConfig
+from harness.conversation._loop_config import LoopConfig
 from tests.conversation.conftest import drain
 from tests.scripted import ScriptedModel, call, reply
 

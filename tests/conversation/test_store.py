@@ -14,9 +14,9 @@ import pytest
 
 from harness.conversation import events as ev
 from harness.conversation._atomic import read_json
-from harness.conversation._memory import MemoryStore, MemoryStoreError
 from harness.conversation._secrets import MASK, SecretMasker
-from harness.conversation._store import (
+from harness.conversation.session._memory import MemoryStore, MemoryStoreError
+from harness.conversation.session._store import (
     SessionNotFound,
     SessionStore,
     export_json,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.conversation._compact import plain_title, title_from, title_request
+from harness.conversation._titles import plain_title, title_from, title_request
 
 
 @pytest.mark.parametrize(

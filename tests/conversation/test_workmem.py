@@ -9,7 +9,7 @@ from typing import Any
 
 import trio
 
-from harness.conversation._workmem import MEMORY_FILE, VERSION
+from harness.conversation.context._workmem import MEMORY_FILE, VERSION
 from tests.scripted import ScriptedModel, call, reply
 
 MEMORY_ANSWER = (

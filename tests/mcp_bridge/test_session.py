@@ -104,7 +104,7 @@ async def test_tools_join_the_table_and_calls_reach_the_server(
         [view] = live.mcp.servers()
         assert view.state == "ready"
         assert view.transport == "stdio"
-        bridge = live.engine.supervisor.get("mcp:fake")
+        bridge = live.workers.supervisor.get("mcp:fake")
         assert bridge.spec.rss_limit == 1024**3  # a huge answer costs the bridge only
         assert bridge.status().rss < 1024**3 / 4
     assert tool_results(live)[0] == "echo: hi"
@@ -215,7 +215,7 @@ async def test_kill_9_of_the_bridge_is_a_tool_error_then_a_new_bridge(
     )
     async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
         await until(live, lambda: "mcp__fake__hang" in live.conversation.table)
-        handle = live.engine.supervisor.get("mcp:fake")
+        handle = live.workers.supervisor.get("mcp:fake")
         pid = handle.pid
 
         async def kill_when_called() -> None:
@@ -257,7 +257,7 @@ async def test_the_sdk_loads_only_in_bridge_processes(
     secret = "tok-0e1d2c3b4a59"
     async with mcp_session(dirs, model, {"fake": fake_entry(SERVER_TOKEN=secret)}) as live:
         await until(live, lambda: "mcp__fake__echo" in live.conversation.table)
-        pids = {w.name: w.pid for w in live.engine.status()}
+        pids = {w.name: w.pid for w in live.workers.status()}
         maps = {name: Path(f"/proc/{pid}/maps").read_text() for name, pid in pids.items()}  # noqa: ASYNC240
         bridge_env = Path(f"/proc/{pids['mcp:fake']}/environ").read_bytes()  # noqa: ASYNC240
     # the entry reached the bridge in a message: its environment holds none of it

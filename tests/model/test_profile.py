@@ -15,7 +15,7 @@ from harness.actors.model import (
     profile_for,
 )
 from harness.actors.tools import SMALL_MODEL_TOOLS
-from harness.conversation._config import LoopConfig
+from harness.conversation._loop_config import LoopConfig
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "harness"
 

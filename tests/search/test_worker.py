@@ -69,7 +69,7 @@ async def test_kill_9_mid_search_is_an_error_result_and_the_worker_comes_back(
 
             async def kill_when_the_search_is_under_way() -> None:
                 await trio.to_thread.run_sync(ddg.arrived.wait, 30)
-                handle = session.engine.supervisor.get("search")
+                handle = session.workers.supervisor.get("search")
                 killed.append(handle.pid)
                 handle.kill()
 
@@ -78,7 +78,7 @@ async def test_kill_9_mid_search_is_an_error_result_and_the_worker_comes_back(
                     nursery.start_soon(kill_when_the_search_is_under_way)
                     result = await session.run("look it up")
             tools = [m.content for m in session.history if m.role == "tool"]
-            pid_after = session.engine.supervisor.get("search").pid
+            pid_after = session.workers.supervisor.get("search").pid
     assert result.ok, result
     assert killed
     assert "The search worker crashed while running search_web('str.removeprefix')" in tools[0]
@@ -112,11 +112,11 @@ async def test_call_api_headers_never_reach_the_session_log(tmp_path: Path) -> N
             rules = (f"call_api({api.url}/*)",)
             async with open_session(_options(tmp_path, model, {}, rules)) as session:
                 # the session answers without waiting for the search worker to start
-                started_before = "search" in session.engine.supervisor
+                started_before = "search" in session.workers.supervisor
                 with trio.fail_after(60):
                     result = await session.run("who am I")
-                started_after = "search" in session.engine.supervisor
-                search = session.engine.supervisor.get("search")
+                started_after = "search" in session.workers.supervisor
+                search = session.workers.supervisor.get("search")
                 limit, rss = search.spec.rss_limit, search.status().rss
                 tools = [m.content for m in session.history if m.role == "tool"]
                 log = session.log.path  # type: ignore[union-attr]

@@ -34,7 +34,7 @@ async def test_prompt_answer_and_a_worker_killed_between_calls(tmp_path: Path) -
     async def approver(req: Any) -> str:
         if req.name == "send_input" and req.arguments.get("session") == "s2":
             # The shell worker dies while s2 waits for its answer.
-            supervisor = session.engine.supervisor
+            supervisor = session.workers.supervisor
             restarts = supervisor.subscribe()
             handle = supervisor.get("shell")
             killed.append(handle.pid)

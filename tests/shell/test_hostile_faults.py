@@ -15,7 +15,7 @@ import trio
 
 from harness.conversation import SessionOptions, open_session
 from harness.conversation import events as ev
-from harness.conversation._engine import WorkerSettings
+from harness.conversation._workers import WorkerSettings
 from harness.ipc import DEFAULT_MAX_FRAME
 from harness.supervisor import ChildSpec
 from tests.conversation.conftest import MODULES, PYTHONPATH
@@ -50,7 +50,7 @@ async def _kill_model_worker(session: Any, model: ScriptedModel, after_text: boo
             if isinstance(event, ev.TextDelta):
                 break
     shown.close()
-    handle = session.engine.supervisor.get("model")
+    handle = session.workers.supervisor.get("model")
     pid = int(handle.pid)
     handle.kill()
     return pid

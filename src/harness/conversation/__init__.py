@@ -35,22 +35,24 @@ its ``reload()`` reads the configuration again and says what changed in a
 
 from harness.conversation import events
 from harness.conversation._budget import BudgetExceeded, ContextSettings
-from harness.conversation._diagnostics import RoundStats, ToolStats
-from harness.conversation._mcp import McpManager, ReloadReport, ServerView
-from harness.conversation._opening import list_sessions, open_session
-from harness.conversation._options import SessionOptions
 from harness.conversation._ports import ApprovalRequest, Approver, Decision, FrontendPort
 from harness.conversation._reply import ModelFailed
-from harness.conversation._session import Session, SubagentReport
-from harness.conversation._store import (
+from harness.conversation.mcp import McpManager, ReloadReport, ServerView
+from harness.conversation.session import (
     LoadedSession,
+    RoundStats,
+    Session,
     SessionInfo,
     SessionNotFound,
+    SessionOptions,
+    SubagentReport,
+    ToolStats,
     export_json,
     export_markdown,
+    list_sessions,
+    open_session,
 )
-from harness.conversation._subagents import AgentState, SubagentLimits, Task
-from harness.conversation._subrun import run_subagent
+from harness.conversation.subagents import AgentState, SubagentLimits, Task, run_subagent
 
 __all__ = [
     "AgentState",

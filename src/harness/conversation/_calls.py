@@ -2,42 +2,48 @@
 
 Every call the model made gets exactly one ``tool_call_finished``, whatever
 happens (unknown tool, bad arguments, denial, a crashed worker, a call after a
-terminating one), so the history stays well-formed for every provider.
+terminating one), so the history stays well-formed for every provider. The runner
+is handed the loop as a :class:`CallHost` and the permission policy of the stage it
+runs in; it adds results through the host, and says how the calls ended.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 import orjson
 import trio
 
 from harness.conversation import events as ev
-from harness.conversation._deepthink import READ_ONLY_STAGES
-from harness.conversation._ports import ApprovalRequest
-from harness.conversation._repair import repair_note
-from harness.ipc import (
-    ChannelClosed,
-    IpcError,
-    RemoteError,
-    RequestTimeout,
-    WorkerDied,
-    WorkerError,
-    WorkerUnavailable,
-    describe_exit,
+from harness.conversation._call_errors import (
+    describe_worker_error,
+    headless_frontend,
+    no_one_to_ask,
 )
+from harness.conversation._ports import (
+    ApprovalRequest,
+    Approver,
+    ExecutorPort,
+    FrontendPort,
+    PermissionPolicy,
+)
+from harness.conversation._repair import repair_note
+from harness.ipc import IpcError
 from harness.messages.model import ToolCall
 from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview
 
 if TYPE_CHECKING:
-    from harness.actors.tools import ToolSpec
-    from harness.conversation._loop import Conversation
+    from harness.actors.tools import ToolSpec, ToolTable
+    from harness.conversation._loop_config import LoopConfig
+    from harness.conversation._secrets import SecretMasker
+    from harness.conversation._seen import SeenFiles
 
 __all__ = [
     "DISCOVERY_TOOLS",
+    "CallHost",
     "CallRunner",
     "CallsOutcome",
     "LocalTool",
@@ -52,12 +58,34 @@ DISCOVERY_TOOLS = frozenset({"list_dir", "find_files", "search_text"})
 LocalTool = Callable[[dict[str, Any]], Awaitable[ToolOutcome]]
 
 
+class CallHost(Protocol):
+    """What the call runner uses of the loop (the loop is one)."""
+
+    session_id: str
+    workspace: str
+    config: LoopConfig
+    table: ToolTable
+    executors: ExecutorPort
+    approver: Approver | None
+    frontend: FrontendPort | None
+    local_tools: dict[str, LocalTool]
+    masker: SecretMasker
+    seen_files: SeenFiles
+    agent_name: str
+
+    def tool_names(self) -> list[str]: ...
+    def emit(self, event: ev.ConversationEvent) -> None: ...
+    def add_tool_result(self, call: ToolCall, output: str) -> None: ...
+
+
 @attrs.frozen
 class CallsOutcome:
-    """How a reply's calls ended: ``stop`` is ``""``, ``terminated`` or ``denied``."""
+    """How a reply's calls ended: ``stop`` is ``""``, ``terminated`` or ``denied``;
+    *answer* is a terminating call's output, the run's answer when it gave none."""
 
     stop: str = ""
     stop_text: str = ""
+    answer: str = ""
 
 
 @attrs.define
@@ -78,16 +106,16 @@ class _Prepared:
 
 
 async def preview_call(
-    conv: Conversation, spec: ToolSpec, arguments: dict[str, Any]
+    executors: ExecutorPort, workspace: str, spec: ToolSpec, arguments: dict[str, Any]
 ) -> tuple[str, str]:
     """``(summary, diff)`` an approval shows for a mutating call: a built-in's diff, an
     MCP tool's hints; empty for the rest, and a note when the preview failed."""
     if not (spec.mutating and spec.executor in ("tools", "mcp")):
         return "", ""
-    request = ToolPreview(name=spec.name, arguments=arguments, workspace=conv.workspace)
+    request = ToolPreview(name=spec.name, arguments=arguments, workspace=workspace)
     try:
         with trio.move_on_after(10):
-            pre = await conv.executors.preview(request)
+            pre = await executors.preview(request)
             if pre is not None:
                 return pre.summary, pre.diff
     except (IpcError, ValueError) as exc:
@@ -95,38 +123,15 @@ async def preview_call(
     return "", ""
 
 
-def describe_worker_error(exc: IpcError, name: str, main: str) -> str:
-    """One plain sentence for the model about a worker that failed a call."""
-    what = f"{name}({main!r})" if main else name
-    if isinstance(exc, WorkerDied):
-        how = describe_exit(exc.exit_code)
-        if exc.reason not in ("exited", "killed"):
-            how += f" after {exc.reason}"
-        return (
-            f"The {exc.worker} worker crashed while running {what} ({how}); it is being "
-            "restarted and the call did not finish. You may retry it."
-        )
-    if isinstance(exc, RequestTimeout):
-        return (
-            f"The {exc.worker} worker did not finish {what} within {exc.timeout:g} s; "
-            "the call was stopped."
-        )
-    if isinstance(exc, WorkerUnavailable):
-        return f"The {exc.worker} worker is not available, so {what} did not run: {exc}"
-    if isinstance(exc, RemoteError):
-        return f"{what} failed inside the {exc.worker} worker: {exc.type_name}: {exc.message}"
-    if isinstance(exc, WorkerError):
-        return f"{what} failed: {exc}"
-    if isinstance(exc, ChannelClosed):
-        return f"{what} did not finish: harness is shutting its workers down."
-    return f"{what} failed: {exc}"
-
-
 class CallRunner:
-    """Runs the tool calls of one reply for *conv*."""
+    """Runs the tool calls of *conv*'s replies in one run, under *policy*; with
+    *read_only*, commands run on a read-only file system (plan mode, or a stage of
+    deepthink that reads only)."""
 
-    def __init__(self, conv: Conversation) -> None:
+    def __init__(self, conv: CallHost, policy: PermissionPolicy, *, read_only: bool) -> None:
         self.conv = conv
+        self.policy = policy
+        self.read_only = read_only
         self.cache: dict[tuple[str, bytes], ToolOutcome] = {}
         self.finished: set[str] = set()
 
@@ -195,7 +200,7 @@ class CallRunner:
         """``(run, user_denied, reason)``."""
         conv = self.conv
         spec = p.tool
-        decision, why = conv.policy.decide(spec, p.args, conv.config.permission_mode)
+        decision, why = self.policy.decide(spec, p.args, conv.config.permission_mode)
         how = why or decision
         # after the rules (a denied call is told so), before it runs or anyone is asked
         unseen = conv.seen_files.refusal(p.call.name, p.args) if decision != "deny" else None
@@ -216,14 +221,14 @@ class CallRunner:
             )
             return False, False, why
         if conv.approver is None:
-            reason = _no_one_to_ask(conv.config.permission_mode, why)
+            reason = no_one_to_ask(conv.config.permission_mode, why)
             conv.emit(
                 ev.ToolCallDenied(
                     session_id=conv.session_id, call_id=p.call.id, name=p.call.name, reason=reason
                 )
             )
             return False, True, reason
-        summary, diff = await preview_call(conv, spec, p.args)
+        summary, diff = await preview_call(conv.executors, conv.workspace, spec, p.args)
         answer = await conv.approver(
             ApprovalRequest(
                 call_id=p.call.id,
@@ -238,7 +243,7 @@ class CallRunner:
         )
         if answer in ("yes", "always"):
             if answer == "always":
-                conv.policy.allow_always(spec, p.args)
+                self.policy.allow_always(spec, p.args)
             conv.emit(
                 ev.ToolCallApproved(
                     session_id=conv.session_id, call_id=p.call.id, name=p.call.name, how="user"
@@ -271,7 +276,7 @@ class CallRunner:
                 return await local(p.args)
             if executor == "frontend":
                 if conv.frontend is None:
-                    return _headless_frontend(name, p.args)
+                    return headless_frontend(name, p.args)
                 return await conv.frontend.frontend_tool(name, p.args)
             return await conv.executors.invoke(
                 executor,
@@ -281,7 +286,7 @@ class CallRunner:
                     call_id=p.call.id,
                     session_id=conv.session_id,
                     workspace=conv.workspace,
-                    read_only=_reads_only(conv),
+                    read_only=self.read_only,
                 ),
                 conv.config.tool_timeout,
             )
@@ -313,11 +318,10 @@ class CallRunner:
     ) -> CallsOutcome:
         """Run *calls* (each with its parse error, if any) in order; *notes* says, by
         call id, what was repaired in a call to read it (its result says so too)."""
-        conv = self.conv
         prepared = [self._prepare(call, err) for call, err in calls]
         for p in prepared:
             p.repaired = (notes or {}).get(p.call.id, "")
-        stop, stop_text = "", ""
+        stop, stop_text, answer = "", "", ""
         i = 0
         while i < len(prepared):
             p = prepared[i]
@@ -354,9 +358,9 @@ class CallRunner:
             if p.tool.terminating and outcome.ok and not outcome.data.get("continue"):
                 stop = "terminated"
                 stop_text = f"the run ended at the terminating call {p.call.name}."
-                conv.final_text = conv.final_text or outcome.output
+                answer = outcome.output
             i += 1
-        return CallsOutcome(stop=stop, stop_text=stop_text)
+        return CallsOutcome(stop=stop, stop_text=stop_text, answer=answer)
 
     async def _run_batch(self, batch: list[_Prepared]) -> None:
         allowed: list[_Prepared] = []
@@ -380,44 +384,9 @@ class CallRunner:
             self._finish(p, outcome, started)
 
 
-def _no_one_to_ask(mode: str, why: str) -> str:
-    """The refusal of a call that asks when nobody can answer; it never suggests the mode
-    the run is already in (in auto mode such a call asks whatever the mode)."""
-    if mode == "auto":
-        return (
-            f"denied: this call asks even in auto mode ({why}) and there is no terminal "
-            "to ask (headless); run it interactively, or make the change another way"
-        )
-    return (
-        f"denied: no terminal to ask for approval (headless {mode} mode); "
-        "use --permission-mode auto or an allow rule to let it run"
-    )
-
-
-def _reads_only(conv: Conversation) -> bool:
-    """Whether calls run in plan mode's read-only world: plan mode, or a read-only stage
-    of deepthink (whose policy decides as plan mode does). The shell worker then runs
-    commands on a read-only file system."""
-    if conv.config.permission_mode == "plan":
-        return True
-    return getattr(conv.policy, "stage", "") in READ_ONLY_STAGES
-
-
 def _parallel(p: _Prepared) -> bool:
     spec = p.spec
     if spec is None:
         return False
     # sub-agents are runners of their own: several hired in one reply work together
     return (spec.kind == "read" and spec.executor == "tools") or spec.kind == "agent"
-
-
-def _headless_frontend(name: str, args: dict[str, Any]) -> ToolOutcome:
-    if name == "submit_plan":
-        return ToolOutcome(ok=True, output=str(args.get("plan", "")), data={"plan": True})
-    return ToolOutcome(
-        ok=False,
-        output=(
-            f"{name}: there is no user to answer in this session (headless); "
-            "decide with your best judgement and say what you assumed."
-        ),
-    )

@@ -9,23 +9,27 @@ In plan and check the changing tools are switched off, not discouraged: they are
 not offered, and a call to one is refused by :class:`StagePolicy` with a message
 naming the stage. A question (the plan stage ends with :data:`NOTHING_TO_BUILD`)
 ends after the plan; an implement stage that changed nothing ends the chain.
+
+Deepthink is a run strategy: the loop hands :func:`run_stages` its own run of one
+message, which takes the stage's policy; the loop's own policy is never replaced.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from harness.conversation import events as ev
-from harness.conversation._ports import PermissionPolicy
+from harness.conversation._ports import ExecutorPort, PermissionPolicy
 from harness.ipc import IpcError
 from harness.messages.tools import ToolInvoke
 
 if TYPE_CHECKING:
-    from harness.actors.tools import ToolSpec
-    from harness.conversation._loop import Conversation
+    from harness.actors.tools import ToolSpec, ToolTable
+    from harness.conversation._loop_config import LoopConfig
+    from harness.conversation._secrets import SecretMasker
 
-__all__ = ["NOTHING_TO_BUILD", "STAGES", "StagePolicy", "run_stages"]
+__all__ = ["NOTHING_TO_BUILD", "STAGES", "StageHost", "StagePolicy", "StageRun", "run_stages"]
 
 Stage = Literal["plan", "check", "implement", "review", "verify"]
 STAGES: tuple[Stage, ...] = ("plan", "check", "implement", "review", "verify")
@@ -68,6 +72,27 @@ _VERIFY = (
 )
 
 
+#: the loop's run of one message under a stage's policy, reading only or not: why it ended
+StageRun = Callable[[str, PermissionPolicy, bool], Awaitable[str]]
+
+
+class StageHost(Protocol):
+    """What deepthink uses of the loop (the loop is one)."""
+
+    session_id: str
+    workspace: str
+    config: LoopConfig
+    table: ToolTable
+    executors: ExecutorPort
+    masker: SecretMasker
+    policy: PermissionPolicy
+    final_text: str
+
+    def emit(self, event: ev.ConversationEvent) -> None: ...
+    def subscribe(self, listener: Callable[[ev.ConversationEvent], None]) -> Callable[[], None]: ...
+    def configure(self, **changes: Any) -> None: ...
+
+
 class StagePolicy:
     """The session's permission policy, with the changing tools switched off in the
     read-only stages (refused with a message naming the stage)."""
@@ -96,9 +121,7 @@ class StagePolicy:
         self.inner.allow_always(spec, arguments)
 
 
-def _offered(
-    conv: Conversation, stage: str, chosen: tuple[str, ...] | None
-) -> tuple[str, ...] | None:
+def _offered(conv: StageHost, stage: str, chosen: tuple[str, ...] | None) -> tuple[str, ...] | None:
     """The tools offered in *stage*, of those the session *chose* (``None``: all)."""
     if stage not in READ_ONLY_STAGES:
         return chosen
@@ -112,11 +135,12 @@ def _offered(
     )
 
 
-async def run_stages(conv: Conversation, prompt: str, run: Callable[[str], Awaitable[str]]) -> str:
+async def run_stages(conv: StageHost, prompt: str, run: StageRun) -> tuple[str, str]:
     """Run *prompt* as the five stages, each a round of *run* (the loop's own run of
-    one user message, which returns why it ended); the reason the chain ended."""
+    one user message under the stage's policy, which returns why it ended):
+    ``(why the chain ended, the run's answer)``."""
     policy = StagePolicy(conv.policy)
-    saved_policy, saved_tools = conv.policy, conv.config.tools
+    saved_tools = conv.config.tools
     saved_mode = conv.config.permission_mode
     if saved_mode == "plan":
         # deepthink supersedes plan mode: its own plan stages read, the others change
@@ -140,8 +164,8 @@ async def run_stages(conv: Conversation, prompt: str, run: Callable[[str], Await
 
     watched: dict[str, str] = {}
     committed: list[str] = []
+    answer = ""
     unsubscribe = conv.subscribe(watch)
-    conv.policy = policy
     reason = "done"
     try:
         text = _PLAN
@@ -149,10 +173,11 @@ async def run_stages(conv: Conversation, prompt: str, run: Callable[[str], Await
             policy.stage = stage
             conv.configure(tools=_offered(conv, stage, saved_tools))
             conv.emit(ev.StageStarted(session_id=conv.session_id, stage=stage, index=i))
-            reason = await run(f"{prompt}\n\n{text}" if stage == "plan" else text)
+            message = f"{prompt}\n\n{text}" if stage == "plan" else text
+            reason = await run(message, policy, stage in READ_ONLY_STAGES)
             ended = "" if reason in ("done", "terminated") else reason
             if not ended and stage == "plan" and NOTHING_TO_BUILD in conv.final_text:
-                conv.final_text = conv.final_text.replace(NOTHING_TO_BUILD, "").strip()
+                answer = conv.final_text.replace(NOTHING_TO_BUILD, "").strip()
                 ended = "question"
             if not ended and stage == "implement":
                 changed = sorted({p for p in touched.values() if p})
@@ -171,16 +196,15 @@ async def run_stages(conv: Conversation, prompt: str, run: Callable[[str], Await
                 )
             )
             if ended:
-                return reason
-        return reason
+                return reason, answer if ended == "question" else conv.final_text
+        return reason, conv.final_text
     finally:
         unsubscribe()
-        conv.policy = saved_policy
         conv.configure(tools=saved_tools, permission_mode=saved_mode)
 
 
 async def _review_prompt(
-    conv: Conversation, files: list[str], committed: list[str]
+    conv: StageHost, files: list[str], committed: list[str]
 ) -> tuple[str, bool]:
     """The review stage's message, and whether there was a diff to hand it: git's diff
     of what is uncommitted, and the diff of each change harness committed itself."""

@@ -6,12 +6,18 @@ session sees exactly what the interrupted one would have sent next.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 
 from harness.conversation import events as ev
-from harness.messages.model import ChatMessage
+from harness.messages.model import ChatMessage, ToolCall
 
-__all__ = ["SUMMARY_PREFIX", "apply_compaction", "rebuild_history", "repair_history"]
+__all__ = [
+    "SUMMARY_PREFIX",
+    "apply_compaction",
+    "rebuild_history",
+    "repair_history",
+    "unanswered_calls",
+]
 
 SUMMARY_PREFIX = "[Summary of the earlier conversation]\n"
 UNFINISHED = "The call did not finish: harness stopped before it returned."
@@ -20,6 +26,14 @@ UNFINISHED = "The call did not finish: harness stopped before it returned."
 def apply_compaction(history: list[ChatMessage], summary: str, replaced: int) -> list[ChatMessage]:
     """*history* with its first *replaced* messages folded into one summary note."""
     return [ChatMessage(role="user", content=SUMMARY_PREFIX + summary), *history[replaced:]]
+
+
+def unanswered_calls(history: list[ChatMessage], finished: Container[str]) -> list[ToolCall]:
+    """The calls of *history*'s last assistant message whose ids are not *finished*."""
+    for msg in reversed(history):
+        if msg.role == "assistant":
+            return [c for c in msg.tool_calls if c.id not in finished]
+    return []
 
 
 def repair_history(history: list[ChatMessage]) -> list[ChatMessage]:

@@ -12,7 +12,6 @@ out of :meth:`Conversation.run`: it becomes a tool result or an ``error`` event.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -23,31 +22,24 @@ import trio
 from harness.conversation import events as ev
 from harness.conversation._budget import BudgetExceeded, ContextBudget
 from harness.conversation._calls import CallRunner, LocalTool
-from harness.conversation._compact import (
-    SUMMARY_SYSTEM,
-    TITLE_SYSTEM,
-    compaction_cut,
-    plain_title,
-    title_from,
-    title_request,
-    transcript,
-)
-from harness.conversation._config import LoopConfig
 from harness.conversation._deepthink import run_stages
 from harness.conversation._endings import Ending, honest_ending
-from harness.conversation._history import apply_compaction
+from harness.conversation._history import apply_compaction, unanswered_calls
+from harness.conversation._listeners import Listener, Listeners
+from harness.conversation._loop_config import LoopConfig
 from harness.conversation._ports import (
     Approver,
     ExecutorPort,
     FrontendPort,
     ModelPort,
     PermissionPolicy,
+    RequestShaper,
 )
-from harness.conversation._recall import Recall
 from harness.conversation._reply import ModelFailed, Reply, StreamItem, read_reply
 from harness.conversation._secrets import SecretMasker
 from harness.conversation._seen import SeenFiles
 from harness.conversation._sync import HistorySync
+from harness.conversation._titles import TITLE_SYSTEM, plain_title, title_from, title_request
 from harness.conversation._verify import verify
 from harness.keys import provider_key
 from harness.messages import model as pm
@@ -56,8 +48,6 @@ if TYPE_CHECKING:
     from harness.actors.tools import ToolTable
 
 __all__ = ["Conversation", "Listener"]
-
-Listener = Callable[[ev.ConversationEvent], None]
 
 #: seconds a round waits for the server's answer about the model's window
 WINDOW_WAIT = 2.0
@@ -73,6 +63,7 @@ class Conversation:
         executors: runs tool calls (the tools/shell workers).
         table: the tool table (``harness.actors.tools``).
         policy: permission decisions.
+        shaper: what of the history each request carries (recall, compaction).
         approver: asks the user; ``None`` (headless) denies what would be asked.
         frontend: answers ``get_user_input`` / ``submit_plan`` (``None``: headless).
         local_tools: tools the conversation runs itself (memory, skills, API tools).
@@ -90,6 +81,7 @@ class Conversation:
         executors: ExecutorPort,
         table: ToolTable,
         policy: PermissionPolicy,
+        shaper: RequestShaper,
         approver: Approver | None = None,
         frontend: FrontendPort | None = None,
         local_tools: dict[str, LocalTool] | None = None,
@@ -104,6 +96,7 @@ class Conversation:
         self.executors = executors
         self.table = table
         self.policy = policy
+        self.shaper = shaper
         self.approver = approver
         self.frontend = frontend
         self.local_tools: dict[str, LocalTool] = dict(local_tools or {})
@@ -118,7 +111,7 @@ class Conversation:
         # what it has read or written, so write_file never replaces a file it has not seen
         self.seen_files = SeenFiles(config.workspace, self.history, strict=config.writes_strictly())
         self.final_text = ""
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners()
         self._inbox: list[str] = []
         self._scope: trio.CancelScope | None = None
         self._running = False
@@ -129,15 +122,11 @@ class Conversation:
         self._schema_cache: dict[str, tuple[pm.ToolSchema, ...]] = {}
         # what the model worker holds of the history, so a round sends only what is new
         self.history_sync = HistorySync()
-        #: notes to add after a compaction's summary (the working memory)
-        self.compaction_note: Callable[[], str] | None = None
         #: windows servers said their models have, by :meth:`window_key`
         self.served_windows: dict[tuple[str, str, str], int] = {}
-        #: set when the server was asked for the model's window and answered (or
-        #: failed): a round waits a moment for it, so the first request has it
-        self.window_asked: trio.Event | None = None
-        #: semantic history retrieval (``None``: every request carries the history)
-        self.recall: Recall | None = None
+        # set when the server was asked for the model's window and answered (or
+        # failed): a round waits a moment for it, so the first request has it
+        self._window_asked: trio.Event | None = None
         #: the estimated tokens of the last request sent
         self.last_request_tokens = 0
         # the tools whose calls succeeded in the current run: what a last reply's claims
@@ -148,28 +137,17 @@ class Conversation:
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call *listener* with every event from now on; returns an unsubscribe function."""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+        return self._listeners.subscribe(listener)
 
     def open_event_channel(self) -> trio.MemoryReceiveChannel[ev.ConversationEvent]:
         """A channel that receives every event from now on (unbounded; close it when done)."""
-        send, receive = trio.open_memory_channel[ev.ConversationEvent](math.inf)
-
-        def listener(event: ev.ConversationEvent) -> None:
-            try:
-                send.send_nowait(event)
-            except (trio.ClosedResourceError, trio.BrokenResourceError):
-                unsubscribe()
-
-        unsubscribe = self.subscribe(listener)
-        return receive
+        return self._listeners.channel()
 
     def emit(self, event: ev.ConversationEvent) -> None:
         """Hand *event* to every listener (the session log is one)."""
         if isinstance(event, ev.ToolCallFinished) and event.ok:
             self._succeeded.append(event.name)
-        for listener in list(self._listeners):
-            listener(event)
+        self._listeners(event)
 
     # --- control ----------------------------------------------------------------------
 
@@ -226,6 +204,11 @@ class Conversation:
         if key == self.window_key():
             self._retarget()
 
+    def expect_window(self, answered: trio.Event) -> None:
+        """The server was asked for the model's window; a round waits a moment for
+        *answered*, so the first request carries it."""
+        self._window_asked = answered
+
     def _retarget(self) -> None:
         key = self.window_key()
         self.budget.retarget(key[0], key[2], self.served_windows.get(key))
@@ -267,7 +250,7 @@ class Conversation:
             with self._scope:
                 try:
                     if self.config.deepthink:
-                        reason = await run_stages(self, prompt, self._run_stage)
+                        reason, self.final_text = await run_stages(self, prompt, self._run_stage)
                     else:
                         reason = await self._run(prompt)
                 except BudgetExceeded as exc:
@@ -305,13 +288,21 @@ class Conversation:
             )
         )
 
-    async def _run_stage(self, message: str) -> str:
-        return await self._run(message, source="deepthink")
+    async def _run_stage(self, message: str, policy: PermissionPolicy, read_only: bool) -> str:
+        return await self._run(message, "deepthink", policy, read_only=read_only)
 
-    async def _run(self, prompt: str, source: str = "prompt") -> str:
+    async def _run(
+        self,
+        prompt: str,
+        source: str = "prompt",
+        policy: PermissionPolicy | None = None,
+        *,
+        read_only: bool = False,
+    ) -> str:
         self._current_start = len(self.history)
         self._user(prompt, source)
-        runner = CallRunner(self)
+        plan_mode = self.config.permission_mode == "plan"
+        runner = CallRunner(self, policy or self.policy, read_only=read_only or plan_mode)
         self._runner = runner
         verify_failures = 0
         while True:
@@ -365,6 +356,7 @@ class Conversation:
                 self._turn_finished(turn, "done")
                 return "done"
             outcome = await runner.run(reply.calls, notes=reply.repaired)
+            self.final_text = self.final_text or outcome.answer
             if outcome.stop:
                 self._turn_finished(turn, outcome.stop)
                 return outcome.stop
@@ -438,24 +430,23 @@ class Conversation:
         )
 
     async def _model_round(self) -> Reply:
-        asked = self.window_asked
+        asked = self._window_asked
         if asked is not None and not asked.is_set():
             # asked while the session opened: a moment here, never the answer's time
             with trio.move_on_after(WINDOW_WAIT):
                 await asked.wait()
         tools = self.schemas()
         system = self.config.system
-        recall = self.recall
-        if recall is not None and recall.active(self.config.provider):
-            # older turns are chosen, not summarised: nothing here rewrites the history
-            budget = self.budget
-            messages, start = await recall.select(
-                self.history,
-                self._current_start,
-                base_url=self.config.base_url,
-                fits=lambda m: budget.estimate(system, m, tools) <= budget.soft_limit,
-            )
-            plan = budget.plan(system, messages, tools, start)
+        budget = self.budget
+        chosen = await self.shaper.select(
+            self.history,
+            self._current_start,
+            provider=self.config.provider,
+            base_url=self.config.base_url,
+            fits=lambda m: budget.estimate(system, m, tools) <= budget.soft_limit,
+        )
+        if chosen is not None:
+            plan = budget.plan(system, chosen[0], tools, chosen[1])
         else:
             plan = self.budget.plan(system, self.history, tools, self._current_start)
             if plan.summarise:
@@ -511,12 +502,7 @@ class Conversation:
             # the model was cut off mid-reply: keep what it said, run none of its calls
             self._commit_reply(attrs.evolve(reply, calls=[]))
         runner = self._runner
-        pending: list[pm.ToolCall] = []
-        for msg in reversed(self.history):
-            if msg.role == "assistant":
-                pending = [c for c in msg.tool_calls if not runner or c.id not in runner.finished]
-                break
-        for call in pending:
+        for call in unanswered_calls(self.history, runner.finished if runner else ()):
             output = "Cancelled by the user before the call finished."
             self.emit(
                 ev.ToolCallFinished(
@@ -546,26 +532,20 @@ class Conversation:
         n = self._current_start if upto is None else upto
         if not self._running and upto is None:
             n = len(history)
-        n = compaction_cut(history, n)
+        n = self.shaper.cut(history, n)
         if n < 2:
             return False
         system = self.config.system
         before = self.budget.estimate(system, history, ())
-        text = transcript(history[:n], max_chars=self.budget.limit * 3)
-        request = self._request(
-            [pm.ChatMessage(role="user", content=text)], system=SUMMARY_SYSTEM, tools=()
-        )
         try:
-            reply = await read_reply(self.model, request)
+            summary = await self.shaper.summarise(
+                history[:n], max_chars=self.budget.limit * 3, ask=self._ask
+            )
         except ModelFailed as exc:
             self._error(exc.kind, f"could not summarise the history: {exc.message}", fatal=False)
             return False
-        summary = reply.text.strip()
         if not summary:
             return False
-        note = self.compaction_note() if self.compaction_note else ""
-        if note:
-            summary += f"\n\nWorking memory of this session:\n{note}"
         self.history = apply_compaction(self.history, summary, n)
         self._current_start = max(1, self._current_start - n + 1)
         after = self.budget.estimate(system, self.history, ())
@@ -579,6 +559,12 @@ class Conversation:
             )
         )
         return True
+
+    async def _ask(self, system: str, content: str) -> str:
+        request = self._request(
+            [pm.ChatMessage(role="user", content=content)], system=system, tools=()
+        )
+        return (await read_reply(self.model, request)).text
 
     async def ask_aside(self, system: str, content: str, timeout: float) -> str | None:
         """One quiet model request beside the conversation (no events, no history):

@@ -1,6 +1,6 @@
 """The seams of the loop: one ``Protocol`` per role it talks to.
 
-The engine fills them with the supervisor's workers; tests may fill them with
+The session fills them with the supervisor's workers; tests may fill them with
 real workers too (no fakes of our own code). The tool table is not a port: it is
 data both sides read (:class:`harness.actors.tools.ToolTable`). Errors from a port are the
 runtime's (:mod:`harness.ipc`): the loop turns them into tool results.
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 import attrs
 
 from harness.ipc import Message
-from harness.messages.model import ChatRequest
+from harness.messages.model import ChatMessage, ChatRequest
 from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
 
 if TYPE_CHECKING:
@@ -24,11 +24,14 @@ if TYPE_CHECKING:
 __all__ = [
     "ApprovalRequest",
     "Approver",
+    "Ask",
     "Decision",
     "ExecutorPort",
+    "Fits",
     "FrontendPort",
     "ModelPort",
     "PermissionPolicy",
+    "RequestShaper",
 ]
 
 Decision = Literal["yes", "no", "always"]
@@ -93,4 +96,43 @@ class PermissionPolicy(Protocol):
 
     def allow_always(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
         """Remember an ``always`` answer as an allow rule."""
+        ...
+
+
+#: one quiet model request beside the conversation: ``(system, content)`` -> the answer's
+#: text (raises :class:`~harness.conversation._reply.ModelFailed`)
+Ask = Callable[[str, str], Awaitable[str]]
+#: whether a request carrying these messages fits the budget
+Fits = Callable[[list[ChatMessage]], bool]
+
+
+class RequestShaper(Protocol):
+    """Chooses what of the history a model request carries: older turns chosen by
+    meaning (recall), or the whole history, its older part summarised (compaction)
+    when the budget says so. The loop applies a summary to its history itself."""
+
+    @property
+    def selects(self) -> bool:
+        """Whether requests may carry chosen turns instead of the whole history."""
+        ...
+
+    async def select(
+        self,
+        history: list[ChatMessage],
+        start: int,
+        *,
+        provider: str,
+        base_url: str | None,
+        fits: Fits,
+    ) -> tuple[list[ChatMessage], int] | None:
+        """The messages this request carries and where the current turn starts among
+        them; ``None``: the whole history (summarised when the budget says)."""
+        ...
+
+    def cut(self, history: list[ChatMessage], n: int) -> int:
+        """How many of *history*'s first messages a summary may replace, at most *n*."""
+        ...
+
+    async def summarise(self, messages: list[ChatMessage], *, max_chars: int, ask: Ask) -> str:
+        """A summary of *messages* (``""``: none), with the notes kept beside it."""
         ...

@@ -6,16 +6,17 @@ import contextlib
 import os
 import signal
 import subprocess
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import trio
 
 from harness.conversation import events as ev
 
 if TYPE_CHECKING:
-    from harness.conversation._loop import Conversation
+    from harness.conversation._loop_config import LoopConfig
+    from harness.conversation._secrets import SecretMasker
 
-__all__ = ["run_verify", "verify"]
+__all__ = ["VerifyHost", "run_verify", "verify"]
 
 _KEEP = 8000  # characters of output sent back to the model
 
@@ -51,7 +52,18 @@ async def run_verify(command: str, cwd: str, timeout: float) -> tuple[int | None
     return result.returncode, f"exit code {result.returncode}\n{text}"
 
 
-async def verify(conv: Conversation, attempt: int) -> tuple[bool, str]:
+class VerifyHost(Protocol):
+    """What the verify step uses of the loop (the loop is one)."""
+
+    session_id: str
+    workspace: str
+    config: LoopConfig
+    masker: SecretMasker
+
+    def emit(self, event: ev.ConversationEvent) -> None: ...
+
+
+async def verify(conv: VerifyHost, attempt: int) -> tuple[bool, str]:
     """Run *conv*'s verify command as its *attempt*-th try, with its events:
     ``(passed, output as the model would see it)``."""
     command = conv.config.verify or ""

@@ -19,8 +19,9 @@ import trio
 
 from harness.conversation import events as ev
 from harness.conversation._calls import LocalTool
-from harness.conversation._config import LoopConfig
 from harness.conversation._loop import Conversation
+from harness.conversation._loop_config import LoopConfig
+from harness.conversation.context import ContextShaper
 from harness.ipc import Message, ProtocolError
 from harness.messages.model import ChatRequest
 from harness.messages.subagent import (
@@ -171,6 +172,7 @@ async def run_subagent(run: SubagentRun, peer: ParentPort) -> SubagentReport:
         executors=tools,
         table=table,
         policy=_ParentDecides(),
+        shaper=ContextShaper(),
         local_tools=local,
         agent_name=run.agent,
     )

@@ -1,4 +1,4 @@
-"""Opening a session: the engine's workers, the loop, the log, the tools the
+"""Opening a session: the session's workers, the loop, the log, the tools the
 conversation runs itself, MCP and sub-agents, put together into a :class:`Session`.
 
 :func:`open_session` is what the Python API, headless mode and the terminal use.
@@ -19,29 +19,33 @@ from harness.actors.mcp import McpConfig, load_mcp_config
 from harness.conversation import events as ev
 from harness.conversation._atomic import read_json
 from harness.conversation._calls import LocalTool
-from harness.conversation._compact import plain_title
-from harness.conversation._engine import Engine, WorkerSettings, open_engine, worker_env
-from harness.conversation._guard import ConfigGuard, GuardedExecutors
-from harness.conversation._local_tools import memory_tools, skill_tool
 from harness.conversation._loop import Conversation
-from harness.conversation._mcp import McpManager
-from harness.conversation._mcp_tools import McpExecutors
-from harness.conversation._memory import MemoryStore
-from harness.conversation._options import SessionOptions, loop_config, model_choice
 from harness.conversation._ports import Approver, FrontendPort
-from harness.conversation._prompt import build_system_prompt
-from harness.conversation._recall import Recall
-from harness.conversation._recall_index import INDEX_FILE
 from harness.conversation._secrets import SecretMasker
-from harness.conversation._store import (
+from harness.conversation._titles import plain_title
+from harness.conversation._workers import Workers, WorkerSettings, open_workers, worker_env
+from harness.conversation.context import (
+    INDEX_FILE,
+    MEMORY_FILE,
+    UPDATE_TIMEOUT,
+    ContextShaper,
+    Recall,
+    WorkingMemoryKeeper,
+    ask_window,
+)
+from harness.conversation.mcp import McpExecutors, McpManager
+from harness.conversation.session._guard import ConfigGuard, GuardedExecutors
+from harness.conversation.session._local_tools import memory_tools, skill_tool
+from harness.conversation.session._memory import MemoryStore
+from harness.conversation.session._options import SessionOptions, loop_config, model_choice
+from harness.conversation.session._prompt import build_system_prompt
+from harness.conversation.session._store import (
     SessionInfo,
     SessionLog,
     SessionNotFound,
     SessionStore,
 )
-from harness.conversation._subagents import SubagentPool
-from harness.conversation._window import ask_window
-from harness.conversation._workmem import MEMORY_FILE, UPDATE_TIMEOUT, WorkingMemoryKeeper
+from harness.conversation.subagents import SubagentPool
 from harness.home import harness_home
 from harness.keys import held_items, held_values, provider_key
 from harness.messages.model import ChatMessage, Embed, Embeddings
@@ -50,7 +54,7 @@ from harness.trust import TrustStore, WorkspaceTrust, ignored_notice
 if TYPE_CHECKING:
     from harness.actors.tools import Permissions, ToolSpec
 
-from harness.conversation._session import Session
+from harness.conversation.session._session import Session
 
 __all__ = ["TRUST_HINT", "list_sessions", "open_session", "provider_keys"]
 
@@ -215,33 +219,35 @@ async def open_session(
     if options.record:
         log = store.open_log(resume_id) if resume_id else store.create()
     session_id = log.id if log else (resume_id or "unrecorded")
-    async with open_engine(worker_settings) as engine:
+    async with open_workers(worker_settings) as workers:
         # the bridges start once the session's own workers are up, in the background:
         # started beside them, their forks and imports delayed the first prompt
         mcp = McpManager(
             mcp_config,
-            engine.supervisor,
+            workers.supervisor,
             workspace=str(workspace),
             env={"HARNESS_HOME": str(home)},
             loader=reload_mcp,
         )
-        engine.start_soon(mcp.run)
-        engine.session_id = session_id
+        workers.start_soon(mcp.run)
+        workers.session_id = session_id
         local: dict[str, LocalTool] = memory_tools(MemoryStore(home / "memory.json"))
         local["use_skill"] = skill_tool(workspace, home)
 
         def guarded(message: str) -> None:
             conv.emit(ev.Notice(session_id=session_id, kind="config_guard", message=message))
 
+        shaper = ContextShaper()
         conv = Conversation(
             session_id=session_id,
             config=config,
-            model=engine,
+            model=workers,
             executors=GuardedExecutors(
-                McpExecutors(engine, mcp), ConfigGuard(workspace, home), guarded
+                McpExecutors(workers, mcp), ConfigGuard(workspace, home), guarded
             ),
             table=table,
             policy=_PermissionsPolicy(perms),
+            shaper=shaper,
             approver=approver,
             frontend=frontend,
             local_tools=local,
@@ -249,10 +255,10 @@ async def open_session(
             history=history,
             title=title,
         )
-        ask_window(conv, engine)
+        ask_window(conv, workers)
         pool = SubagentPool(
             conv,
-            engine,
+            workers,
             options.subagents,
             env={"HARNESS_HOME": str(home), **options.worker_env.get("subagent", {})},
         )
@@ -260,11 +266,11 @@ async def open_session(
         conv.local_tools["spawn_agent"] = pool.tool
         if log is not None:
             conv.subscribe(log.append)
-            engine.start_soon(log.write_behind)
-        _keep_working_memory(conv, engine, log, options.memory_updates)
+            workers.start_soon(log.write_behind)
+        _keep_working_memory(conv, shaper, workers, log, options.memory_updates)
         if options.history_embedding_model:
-            _recall_history(conv, engine, log, options.history_embedding_model)
-        engine.subscribe(conv.emit)
+            _recall_history(conv, shaper, workers, log, options.history_embedding_model)
+        workers.subscribe(conv.emit)
         problems.extend(mcp.attach(conv, perms))
         opening: list[ev.ConversationEvent] = [
             ev.SessionStarted(
@@ -283,7 +289,7 @@ async def open_session(
             opening.append(ev.Notice(session_id=session_id, kind="trust", message=message))
         session = Session(
             conversation=conv,
-            engine=engine,
+            workers=workers,
             log=log,
             store=store,
             table=table,
@@ -312,32 +318,42 @@ async def open_session(
 
 
 def _keep_working_memory(
-    conv: Conversation, engine: Engine, log: SessionLog | None, updates: bool
+    conv: Conversation,
+    shaper: ContextShaper,
+    workers: Workers,
+    log: SessionLog | None,
+    updates: bool,
 ) -> None:
     keeper = WorkingMemoryKeeper(
         log.dir / MEMORY_FILE if log is not None else None,
         lambda system, content: conv.ask_aside(system, content, UPDATE_TIMEOUT),
     )
     conv.subscribe(keeper)
-    conv.compaction_note = keeper.memory_text
+    shaper.keep_notes(keeper.memory_text)
     if updates:
 
         def after_run(event: ev.ConversationEvent) -> None:
             # in the background: the answer is already out, and the next run need not wait
             if isinstance(event, ev.Result) and event.ok:
-                engine.start_soon(keeper.update)
+                workers.start_soon(keeper.update)
 
         conv.subscribe(after_run)
 
 
-def _recall_history(conv: Conversation, engine: Engine, log: SessionLog | None, model: str) -> None:
+def _recall_history(
+    conv: Conversation,
+    shaper: ContextShaper,
+    workers: Workers,
+    log: SessionLog | None,
+    model: str,
+) -> None:
     async def embed(
         provider: str, base_url: str | None, texts: tuple[str, ...]
     ) -> tuple[tuple[float, ...], ...]:
         # keys are held in memory, never in a worker's environment: each request carries one
         key = conv.config.api_key or provider_key(provider)
         request = Embed(provider=provider, model=model, texts=texts, base_url=base_url, api_key=key)
-        return (await engine.call("model", request, Embeddings, timeout=None)).vectors
+        return (await workers.call("model", request, Embeddings, timeout=None)).vectors
 
     recall = Recall(
         model=model,
@@ -347,7 +363,7 @@ def _recall_history(conv: Conversation, engine: Engine, log: SessionLog | None, 
         session_id=conv.session_id,
         provider=conv.config.provider,
     )
-    conv.recall = recall
+    shaper.use_recall(recall)
 
     def update() -> None:
         # the history as the run left it: the next run may add its prompt before this runs
@@ -357,7 +373,7 @@ def _recall_history(conv: Conversation, engine: Engine, log: SessionLog | None, 
             if recall.active(conv.config.provider):
                 await recall.update(history, conv.config.base_url)
 
-        engine.start_soon(embed_new_turns)
+        workers.start_soon(embed_new_turns)
 
     def after_run(event: ev.ConversationEvent) -> None:
         # in the background: the answer is already out, and the next run need not wait

@@ -8,7 +8,7 @@ from typing import Any
 import trio
 
 from harness.conversation._calls import LocalTool
-from harness.conversation._memory import MEMORY_TOOLS, MemoryStore, MemoryStoreError
+from harness.conversation.session._memory import MEMORY_TOOLS, MemoryStore, MemoryStoreError
 from harness.messages.tools import ToolOutcome
 
 __all__ = ["memory_tools", "skill_tool"]

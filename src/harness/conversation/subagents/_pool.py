@@ -28,9 +28,10 @@ import attrs
 import trio
 
 from harness.conversation import events as ev
-from harness.conversation._calls import describe_worker_error, preview_call
-from harness.conversation._engine import SUBAGENT_PREFIX
+from harness.conversation._call_errors import describe_worker_error
+from harness.conversation._calls import preview_call
 from harness.conversation._ports import ApprovalRequest
+from harness.conversation._workers import SUBAGENT_PREFIX
 from harness.ipc import Emit, IpcError, Message, WorkerDied
 from harness.keys import provider_key
 from harness.messages.model import ChatRequest
@@ -45,8 +46,8 @@ from harness.messages.subagent import (
 from harness.messages.tools import ToolOutcome
 
 if TYPE_CHECKING:
-    from harness.conversation._engine import Engine
     from harness.conversation._loop import Conversation
+    from harness.conversation._workers import Workers
     from harness.supervisor import WorkerHandle
 
 __all__ = ["NOT_FOR_SUBAGENTS", "AgentState", "SubagentLimits", "SubagentPool", "Task"]
@@ -143,7 +144,7 @@ class SubagentPool:
 
     Args:
         conv: the parent conversation (its rules, approver, usage, events).
-        engine: the parent's workers and supervisor.
+        workers: the parent's workers and supervisor.
         limits: the budgets and the concurrency cap.
         env: environment added to each runner.
     """
@@ -151,12 +152,12 @@ class SubagentPool:
     def __init__(
         self,
         conv: Conversation,
-        engine: Engine,
+        workers: Workers,
         limits: SubagentLimits | None = None,
         env: dict[str, str] | None = None,
     ) -> None:
         self.conv = conv
-        self.engine = engine
+        self.workers = workers
         self.limits = limits or SubagentLimits()
         self.env = dict(env or {})
         self.agents: dict[str, AgentState] = {}
@@ -306,7 +307,7 @@ class SubagentPool:
         crash = ""
         try:
             with trio.move_on_after(limits.wall_time) as wall:
-                handle = await self.engine.supervisor.start(spec)
+                handle = await self.workers.supervisor.start(spec)
                 agent.handle = handle
                 handle.on_stream(ChatRequest, self._chat_for(agent))
                 handle.on_request(SubagentToolCall, self._tools_for(agent))
@@ -329,7 +330,7 @@ class SubagentPool:
             crash = str(exc)
         finally:
             agent.state, agent.ended = "finished", time.monotonic()
-            sup = self.engine.supervisor
+            sup = self.workers.supervisor
             # a cancel may come while the runner starts, before its handle is ours
             left = agent.handle or (sup.get(spec.name) if spec.name in sup else None)
             if left is not None and left.state not in ("stopped", "gave_up"):
@@ -416,7 +417,7 @@ class SubagentPool:
                 base_url=cfg.base_url,
                 api_key=cfg.api_key or provider_key(cfg.provider),
             )
-            async with self.engine.stream(request) as items:
+            async with self.workers.stream(request) as items:
                 async for item in items:
                     await emit(item)
 
@@ -449,7 +450,7 @@ class SubagentPool:
                     f"it used {agent.tokens} tokens, over its budget of {self.limits.max_tokens}",
                 )
         elif n.kind == "report_requested":
-            self.engine.start_soon(lambda: self._grace(agent))
+            self.workers.start_soon(lambda: self._grace(agent))
         conv.emit(
             ev.SubagentProgress(
                 session_id=conv.session_id,
@@ -514,7 +515,7 @@ class SubagentPool:
                     session_id=conv.session_id,
                     workspace=conv.workspace,
                 )
-                # the conversation's executors: the engine's workers and the MCP bridges
+                # the conversation's executors: the session's workers and the MCP bridges
                 out = await conv.executors.invoke(
                     spec.executor, invoke, req.timeout or conv.config.tool_timeout
                 )
@@ -536,7 +537,7 @@ class SubagentPool:
         if conv.approver is None:
             return "denied: no terminal to ask for approval (headless ask mode)"
         spec = conv.table.get(name)
-        summary, diff = await preview_call(conv, spec, args)
+        summary, diff = await preview_call(conv.executors, conv.workspace, spec, args)
         async with self._asking:
             answer = await conv.approver(
                 ApprovalRequest(

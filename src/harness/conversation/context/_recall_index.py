@@ -17,16 +17,13 @@ import math
 from array import array
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
 from harness.conversation._atomic import read_json, write_json_atomic
 
-if TYPE_CHECKING:
-    from harness.conversation._recall import Turn
-
-__all__ = ["INDEX_FILE", "VERSION", "Entry", "RecallIndex", "unit"]
+__all__ = ["INDEX_FILE", "VERSION", "Entry", "RecallIndex", "Turn", "unit"]
 
 INDEX_FILE = "recall_index.json"
 VERSION = 1
@@ -36,6 +33,16 @@ def unit(vector: Sequence[float]) -> array[float]:
     """*vector* scaled to length 1 (float32), so a dot product is the cosine."""
     norm = math.sqrt(math.fsum(x * x for x in vector)) or 1.0
     return array("f", (x / norm for x in vector))
+
+
+@attrs.frozen
+class Turn:
+    """A complete turn: ``history[first:end]``, numbered from 1."""
+
+    number: int
+    first: int
+    end: int
+    digest: str
 
 
 @attrs.frozen

@@ -1,5 +1,4 @@
-"""An MCP server's tools as the conversation declares them, and the executor port
-that sends ``mcp`` calls to :class:`~harness.conversation._mcp.McpManager`.
+"""An MCP server's tools as the conversation declares them.
 
 A server's tool becomes a :class:`ToolSpec` named ``mcp__<server>__<tool>``: its schema
 made fit for the table, its hints (read-only, destructive) in its description and, for
@@ -9,20 +8,12 @@ an approval, on their own. Two conversation tools list and read the servers' res
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
-
-import trio
+from typing import Any
 
 from harness.actors.tools import ToolSpec
-from harness.conversation._web import WEB_TOOLS, run_web_call
 from harness.messages.mcp import McpResource, McpTool
-from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
 
-if TYPE_CHECKING:
-    from harness.conversation._engine import Engine
-    from harness.conversation._mcp import McpManager
-
-__all__ = ["RESOURCE_TOOLS", "McpExecutors", "resource_listing", "tool_hints", "tool_spec"]
+__all__ = ["RESOURCE_TOOLS", "resource_listing", "tool_hints", "tool_spec"]
 
 
 def _schema(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -119,40 +110,3 @@ def resource_listing(found: list[tuple[str, McpResource]], problems: list[str]) 
     ]
     lines += [f"(not listed: {p})" for p in problems]
     return "\n".join(lines) or "No MCP server offers resources."
-
-
-class McpExecutors:
-    """The loop's executor port: ``mcp`` calls to :class:`McpManager`, the rest to the
-    engine; ``get_url`` and ``call_api`` hop by hop (:func:`~._web.run_web_call`), each
-    redirect decided by the conversation's permission policy."""
-
-    def __init__(self, engine: Engine, manager: McpManager) -> None:
-        self.engine = engine
-        self.manager = manager
-
-    async def invoke(
-        self, executor: str, request: ToolInvoke, timeout: float | None
-    ) -> ToolOutcome:
-        """Run *request* on the worker that executes it."""
-        if executor == "mcp":
-            return await self.manager.invoke(request)
-        conv = self.manager.conversation
-        if executor == "search" and request.name in WEB_TOOLS and conv is not None:
-
-            async def hop(one: ToolInvoke) -> ToolOutcome:
-                reply: ToolOutcome = await self.engine.invoke(executor, one, timeout)
-                return reply
-
-            return await run_web_call(conv, hop, request)
-        reply: ToolOutcome = await self.engine.invoke(executor, request, timeout)
-        return reply
-
-    async def preview(self, request: ToolPreview) -> ToolPreviewResult | None:
-        """What a mutating call would change: a built-in's diff, an MCP tool's hints
-        (the server's word on what it may do; it cannot show a diff)."""
-        hints = self.manager.hints(request.name)
-        if hints:
-            await trio.lowlevel.checkpoint()
-            return ToolPreviewResult(summary=hints)
-        result: ToolPreviewResult | None = await self.engine.preview(request)
-        return result

@@ -13,20 +13,20 @@ import attrs
 import trio
 
 from harness.conversation import events as ev
-from harness.conversation._diagnostics import Diagnostics, RoundStats, ToolStats
-from harness.conversation._engine import Engine
 from harness.conversation._loop import Conversation, Listener
-from harness.conversation._mcp import McpManager
 from harness.conversation._secrets import SecretMasker
-from harness.conversation._store import (
+from harness.conversation._workers import Workers
+from harness.conversation.context import ask_window
+from harness.conversation.mcp import McpManager
+from harness.conversation.session._diagnostics import Diagnostics, RoundStats, ToolStats
+from harness.conversation.session._store import (
     SessionInfo,
     SessionLog,
     SessionStore,
     export_json,
     export_markdown,
 )
-from harness.conversation._subagents import AgentState, SubagentPool, Task
-from harness.conversation._window import ask_window
+from harness.conversation.subagents import AgentState, SubagentPool, Task
 from harness.keys import provider_key
 from harness.messages import PermissionMode
 from harness.messages.model import ChatMessage, ListModels, ModelList
@@ -71,7 +71,7 @@ class Session:
         problems: what was wrong with the configuration or the resumed log, one
             sentence each (also sent as ``error`` events when it opened).
         resumed: whether it went on from an earlier session's log.
-        conversation, engine, log, store: the loop, the workers, the session log and
+        conversation, workers, log, store: the loop, the workers, the session log and
             the workspace's sessions underneath, for this package's tests and for
             diagnostics; a frontend needs only the methods.
         mcp: the MCP servers (``/mcp`` reads and restarts them through it).
@@ -81,7 +81,7 @@ class Session:
         self,
         *,
         conversation: Conversation,
-        engine: Engine,
+        workers: Workers,
         log: SessionLog | None,
         store: SessionStore,
         table: ToolTable,
@@ -95,7 +95,7 @@ class Session:
     ) -> None:
         self.conversation = conversation
         self._subagents = subagents
-        self.engine = engine
+        self.workers = workers
         self.log = log
         self.store = store
         self._table = table
@@ -156,7 +156,7 @@ class Session:
         the model's window."""
         conv = self.conversation
         cfg = conv.config
-        if conv.recall is not None and conv.last_request_tokens:
+        if conv.shaper.selects and conv.last_request_tokens:
             return conv.last_request_tokens, conv.budget.window
         used = conv.budget.estimate(cfg.system, conv.history, conv.schemas())
         return used, conv.budget.window
@@ -303,7 +303,7 @@ class Session:
     def set_model(self, provider: str, models: tuple[str, ...], base_url: str | None) -> None:
         """Ask *provider* (at *base_url*, ``None``: its default) from the next request on."""
         self.conversation.configure(provider=provider, models=models, base_url=base_url)
-        ask_window(self.conversation, self.engine)
+        ask_window(self.conversation, self.workers)
 
     @property
     def permission_mode(self) -> PermissionMode:
@@ -375,17 +375,17 @@ class Session:
 
     def worker_status(self) -> list[WorkerStatus]:
         """The workers: pid, state, uptime, restarts, memory."""
-        return self.engine.status()
+        return self.workers.status()
 
     async def undo(self) -> UndoResult:
         """Revert this session's newest change to the files (the tools worker does)."""
-        return await self.engine.call(
+        return await self.workers.call(
             "tools", Undo(workspace=self.workspace, session_id=self.id), UndoResult, timeout=30
         )
 
     async def autocommit(self, enabled: bool | None = None) -> AutocommitState:
         """Commit each change to git (``True``), or not (``False``); ``None`` only asks."""
-        return await self.engine.call(
+        return await self.workers.call(
             "tools",
             SetAutocommit(workspace=self.workspace, enabled=enabled),
             AutocommitState,
@@ -396,7 +396,7 @@ class Session:
         """The models *provider* offers (asked through the model worker)."""
         # keys are held in memory, never in a worker's environment: each request carries one
         ask = ListModels(provider=provider, base_url=base_url, api_key=provider_key(provider))
-        reply = await self.engine.call("model", ask, ModelList, timeout=10)
+        reply = await self.workers.call("model", ask, ModelList, timeout=10)
         return list(reply.models)
 
     # --- the session log ----------------------------------------------------------------

@@ -15,9 +15,9 @@ import attrs
 
 from harness.actors.model import profile_for
 from harness.conversation._budget import ContextSettings
-from harness.conversation._config import LoopConfig
-from harness.conversation._engine import DEFAULT_MODULES
-from harness.conversation._subagents import SubagentLimits
+from harness.conversation._loop_config import LoopConfig
+from harness.conversation._workers import DEFAULT_MODULES
+from harness.conversation.subagents import SubagentLimits
 from harness.messages import PermissionMode
 
 __all__ = ["DEFAULT_MODELS", "ModelChoice", "SessionOptions", "loop_config", "model_choice"]
@@ -71,7 +71,7 @@ class SessionOptions:
         deepthink: run each prompt as five stages: plan, check, implement, review, verify.
         history_embedding_model: an embedding model the provider has: each request
             then carries the older turns most like the prompt instead of the whole
-            history (``None``: off; see :mod:`harness.conversation._recall`).
+            history (``None``: off; see :mod:`harness.conversation.context._recall`).
         trust_project: trust the workspace's own configuration (the servers of
             ``.mcp.json``, the allow rules of ``.permissions.json``) as it is, for this
             session only. Off, those count only when the user approved their exact

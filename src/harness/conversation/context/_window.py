@@ -18,8 +18,8 @@ from __future__ import annotations
 import trio
 
 from harness.conversation._budget import DEFAULT_WINDOWS
-from harness.conversation._engine import Engine
 from harness.conversation._loop import Conversation
+from harness.conversation._workers import Workers
 from harness.errors import HarnessError
 from harness.keys import provider_key
 from harness.messages.model import DescribeModel, ModelFacts
@@ -51,13 +51,13 @@ def needs_asking(conv: Conversation) -> bool:
     )
 
 
-def ask_window(conv: Conversation, engine: Engine) -> None:
+def ask_window(conv: Conversation, workers: Workers) -> None:
     """Ask the server for the window of *conv*'s model in the background (when it
     should be asked); the conversation's next round waits for it a moment."""
     if not needs_asking(conv):
         return
     done = trio.Event()
-    conv.window_asked = done
+    conv.expect_window(done)
     key = conv.window_key()
 
     async def ask() -> None:
@@ -69,7 +69,7 @@ def ask_window(conv: Conversation, engine: Engine) -> None:
                 api_key=provider_key(key[0]),
             )
             with trio.move_on_after(ASK_TIMEOUT):
-                facts = await engine.call("model", request, ModelFacts, timeout=ASK_TIMEOUT)
+                facts = await workers.call("model", request, ModelFacts, timeout=ASK_TIMEOUT)
                 window = served_window(facts, key[0])
                 if window:
                     conv.learn_window(key, window)
@@ -78,4 +78,4 @@ def ask_window(conv: Conversation, engine: Engine) -> None:
         finally:
             done.set()
 
-    engine.start_soon(ask)
+    workers.start_soon(ask)

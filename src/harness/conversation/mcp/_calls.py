@@ -2,7 +2,7 @@
 
 :class:`McpCalls` sends each request to a server's bridge worker and reads the answer.
 Which servers there are, whether a bridge runs and which server offers a table's tool are
-the lifecycle's to say (:class:`~harness.conversation._mcp.McpManager`, through the three
+the lifecycle's to say (:class:`~harness.conversation.mcp._manager.McpManager`, through the three
 questions of :class:`McpBridges`); the manager owns one :class:`McpCalls` and answers
 ``/mcp``, the ``mcp`` executor and the two resource tools with it.
 """
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
-from harness.conversation._mcp_tools import resource_listing
+from harness.conversation.mcp._naming import resource_listing
 from harness.ipc import IpcError, ProtocolError, WorkerUnavailable
 from harness.messages.mcp import (
     McpGetPrompt,
@@ -37,7 +37,7 @@ __all__ = ["McpBridges", "McpCalls"]
 
 class McpBridges(Protocol):
     """What the calls ask of the servers' lifecycle, which
-    :class:`~harness.conversation._mcp.McpManager` answers."""
+    :class:`~harness.conversation.mcp._manager.McpManager` answers."""
 
     def enabled(self) -> dict[str, McpServerConfig]:
         """The configuration of every server not disabled, by name, in order."""

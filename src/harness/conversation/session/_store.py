@@ -31,7 +31,7 @@ import orjson
 from harness.conversation import events as ev
 from harness.conversation._atomic import read_json
 from harness.conversation._history import rebuild_history
-from harness.conversation._log import SessionLog
+from harness.conversation.session._log import SessionLog
 from harness.errors import SessionError
 from harness.ipc import ProtocolError
 from harness.messages.model import ChatMessage

@@ -1,7 +1,7 @@
 """The MCP servers of a session: their bridges, their tools in the table, ``/mcp``.
 
 :class:`McpManager` starts one bridge worker per enabled server (``mcp:<server>``, under
-the engine's supervisor, in the background: the first prompt never waits for them) and
+the session's supervisor, in the background: the first prompt never waits for them) and
 watches each bridge's status stream. A server's tools join the table as
 ``mcp__<server>__<tool>`` when it is ready, are replaced when its list changes, stay
 while it restarts (a call waits for it), and leave when it has failed. Its instructions
@@ -9,11 +9,11 @@ go into the system prompt (bounded). A start-up failure (with the server's stder
 and a give-up are each told to the user once, as an ``error`` event.
 
 The calls themselves (tool calls, resources, prompts) are
-:class:`~harness.conversation._mcp_calls.McpCalls`'s: the manager owns one and answers it
+:class:`~harness.conversation.mcp._calls.McpCalls`'s: the manager owns one and answers it
 three questions (:meth:`McpManager.enabled`, :meth:`McpManager.bridge`,
 :meth:`McpManager.server_of`). The loop's ``mcp`` executor reaches them through
-:class:`~harness.conversation._mcp_tools.McpExecutors`; every other executor goes to the
-engine as before. How a server's tool is declared in the table is in ``_mcp_tools``.
+:class:`~harness.conversation.mcp._naming.McpExecutors`; every other executor goes to the
+workers as before. How a server's tool is declared in the table is in ``_mcp_tools``.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ import trio
 
 from harness.actors.mcp import McpConfig, McpServerConfig, tool_name
 from harness.conversation import events as ev
-from harness.conversation._mcp_calls import McpCalls
-from harness.conversation._mcp_tools import RESOURCE_TOOLS, tool_hints, tool_spec
+from harness.conversation.mcp._calls import McpCalls
+from harness.conversation.mcp._naming import RESOURCE_TOOLS, tool_hints, tool_spec
 from harness.ipc import IpcError, WorkerUnavailable
 from harness.messages.mcp import (
     McpPromptInfo,
@@ -122,7 +122,7 @@ class McpManager:
 
     Args:
         config: the servers (see :func:`harness.actors.mcp.load_mcp_config`).
-        supervisor: the engine's supervisor.
+        supervisor: the session's supervisor.
         workspace: every bridge's cwd (a stdio server's ``cwd`` is relative to it).
         env: added to every bridge's environment (``HARNESS_HOME``).
         loader: reads the configuration again, for :meth:`reload` (``None``: the

@@ -1,4 +1,4 @@
-"""The engine: the model, tools and shell workers under one supervisor, as the loop's ports.
+"""The workers: the model, tools and shell workers under one supervisor, as the loop's ports.
 
 Each worker is ``python -m harness.actors.<name>`` with cwd = the workspace. The
 supervisor's own events (a worker exited, restarted, was given up) become
@@ -27,9 +27,9 @@ __all__ = [
     "ON_DEMAND",
     "RSS_LIMITS",
     "SUBAGENT_PREFIX",
-    "Engine",
     "WorkerSettings",
-    "open_engine",
+    "Workers",
+    "open_workers",
 ]
 
 _Reply = TypeVar("_Reply", bound=Message)
@@ -57,7 +57,7 @@ RSS_LIMITS: Mapping[str, int] = {"search": 512 * 1024 * 1024}
 
 @attrs.define
 class WorkerSettings:
-    """How the engine starts its workers.
+    """How the session starts its workers.
 
     Attributes:
         workspace: every worker's cwd.
@@ -81,9 +81,9 @@ def _rss_limit(own: int | None, every: int | None) -> int | None:
     return min(limits) if limits else None
 
 
-class Engine:
+class Workers:
     """The running workers, seen by the loop as a :class:`ModelPort` and an
-    :class:`ExecutorPort`. Build it with :func:`open_engine`."""
+    :class:`ExecutorPort`. Build it with :func:`open_workers`."""
 
     def __init__(self, supervisor: Supervisor, settings: WorkerSettings) -> None:
         self.supervisor = supervisor
@@ -94,9 +94,9 @@ class Engine:
         self._starting = trio.Lock()
 
     def start_soon(self, fn: Callable[[], Awaitable[object]]) -> None:
-        """Run *fn* beside the workers until the engine closes."""
+        """Run *fn* beside the workers until the workers stop."""
         if self._nursery is None:
-            raise RuntimeError("the engine is not running")
+            raise RuntimeError("the workers are not running")
         self._nursery.start_soon(fn)
 
     # --- ModelPort --------------------------------------------------------------------
@@ -214,21 +214,21 @@ class Engine:
 
 
 @asynccontextmanager
-async def open_engine(
+async def open_workers(
     settings: WorkerSettings, names: Sequence[str] | None = None
-) -> AsyncIterator[Engine]:
+) -> AsyncIterator[Workers]:
     """Start the workers (default: every module in *settings*) and stop them all on exit."""
     from harness._forkstart import WORKER_PRELOAD
     from harness.supervisor import open_supervisor
 
     async with open_supervisor(warm=WORKER_PRELOAD) as sup, trio.open_nursery() as nursery:
-        engine = Engine(sup, settings)
-        engine._nursery = nursery
-        nursery.start_soon(engine._forward, sup.subscribe())
+        workers = Workers(sup, settings)
+        workers._nursery = nursery
+        nursery.start_soon(workers._forward, sup.subscribe())
         try:
             eager = [n for n in settings.modules if n not in ON_DEMAND]
-            await engine.start(eager if names is None else list(names))
-            yield engine
+            await workers.start(eager if names is None else list(names))
+            yield workers
         finally:
             nursery.cancel_scope.cancel()
 

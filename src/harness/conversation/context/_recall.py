@@ -35,7 +35,7 @@ import trio
 
 from harness.conversation import events as ev
 from harness.conversation._history import SUMMARY_PREFIX
-from harness.conversation._recall_index import Entry, RecallIndex, unit
+from harness.conversation.context._recall_index import Entry, RecallIndex, Turn, unit
 from harness.errors import HarnessError
 from harness.messages.model import ChatMessage
 
@@ -64,16 +64,6 @@ _TEXT_CHARS = 4000  # of a turn's text embedded (embedding models read a few tho
 Embed = Callable[[str, str | None, tuple[str, ...]], Awaitable[Sequence[Sequence[float]]]]
 Emit = Callable[[ev.ConversationEvent], None]
 Fits = Callable[[list[ChatMessage]], bool]
-
-
-@attrs.frozen
-class Turn:
-    """A complete turn: ``history[first:end]``, numbered from 1."""
-
-    number: int
-    first: int
-    end: int
-    digest: str
 
 
 def _digest(messages: Sequence[ChatMessage]) -> str:

@@ -1,0 +1,38 @@
+"""A session: opening it, what it is opened with, its log, and the :class:`Session`
+a frontend holds.
+
+:func:`open_session` is the composition root: it starts the workers and hands the
+loop its ports (the request shaper, the executors with MCP, sub-agents, the log as a
+listener). :class:`SessionOptions` is what callers fill; the session log of a
+workspace is read with :func:`list_sessions`, :func:`export_json` and
+:func:`export_markdown`.
+"""
+
+from harness.conversation.session._diagnostics import RoundStats, ToolStats
+from harness.conversation.session._opening import list_sessions, open_session
+from harness.conversation.session._options import SessionOptions
+from harness.conversation.session._session import Session, SubagentReport
+from harness.conversation.session._store import (
+    LoadedSession,
+    SessionInfo,
+    SessionNotFound,
+    SessionStore,
+    export_json,
+    export_markdown,
+)
+
+__all__ = [
+    "LoadedSession",
+    "RoundStats",
+    "Session",
+    "SessionInfo",
+    "SessionNotFound",
+    "SessionOptions",
+    "SessionStore",
+    "SubagentReport",
+    "ToolStats",
+    "export_json",
+    "export_markdown",
+    "list_sessions",
+    "open_session",
+]

@@ -1,0 +1,12 @@
+"""Sub-agents: a task run by a loop of its own in a runner process.
+
+The parent's side is :class:`SubagentPool` (a temporary ``subagent:agent-N`` child
+per :class:`Task`, within :class:`SubagentLimits`, each shown as an
+:class:`AgentState`); the runner's side is :func:`run_subagent`
+(``python -m harness.actors.subagent``).
+"""
+
+from harness.conversation.subagents._pool import AgentState, SubagentLimits, SubagentPool, Task
+from harness.conversation.subagents._runner import run_subagent
+
+__all__ = ["AgentState", "SubagentLimits", "SubagentPool", "Task", "run_subagent"]
