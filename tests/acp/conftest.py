@@ -45,6 +45,7 @@ class Recorder:
         self.raw: list[dict[str, Any]] = []
         self.bad: list[str] = []
         self.answering: asyncio.Event | None = None
+        self._changed: asyncio.Event | None = None
 
     def observe(self, event: StreamEvent) -> None:
         message = event.message
@@ -64,6 +65,15 @@ class Recorder:
         self.updates.append(SessionNotification(session_id=session_id, update=update))
         if update.session_update == "agent_message_chunk" and self.answering is not None:
             self.answering.set()
+        if self._changed is not None:
+            self._changed.set()
+            self._changed = None
+
+    async def wait_for(self, ready: Any) -> None:
+        """Wait until *ready()* is true, checked after each update."""
+        while not ready():
+            self._changed = self._changed or asyncio.Event()
+            await self._changed.wait()
 
     async def request_permission(
         self, session_id: str, tool_call: Any, options: Any, **kw: Any
@@ -94,8 +104,8 @@ def env_for(home: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
         HARNESS_HOME=str(home),
         PYTHONPATH=os.pathsep.join([SRC, ROOT]),
         HARNESS_WORKERS='{"model": "harness.actors.model", "tools": "harness.actors.tools"}',
-        **(extra or {}),
     )
+    env.update(extra or {})
     return env
 
 

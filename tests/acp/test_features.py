@@ -193,3 +193,51 @@ def test_an_untrusted_projects_servers_stay_out_and_the_editor_is_told(
     assert "trust" in told
     offered = {t["function"]["name"] for t in model.requests[0].get("tools", [])}
     assert not any(name.startswith("mcp__proj") for name in offered)
+
+
+def test_a_worker_killed_mid_call_is_a_failed_tool_call(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    import psutil
+
+    model.add(reply("", call("run_cmd", command="sleep 30")), reply("after the crash"))
+    rec = Recorder()
+
+    async def main() -> None:
+        async with agent(
+            model,
+            workspace,
+            home,
+            rec,
+            "--permission-mode",
+            "auto",
+            env={"HARNESS_WORKERS": '{"model": "harness.actors.model", "tools": '
+                 '"harness.actors.tools", "shell": "harness.actors.shell"}'},
+        ) as (conn, process):  # fmt: skip
+            sid = await _session(conn, workspace)
+            running = asyncio.create_task(conn.prompt(session_id=sid, prompt=[text_block("go")]))
+            await rec.wait_for(
+                lambda: any(u.status == "in_progress" for u in rec.of("tool_call_update"))
+            )
+            await asyncio.sleep(0.3)  # the command is running in the shell worker
+            shells = [
+                p
+                for p in psutil.Process(process.pid).children(recursive=True)
+                if "harness.actors.shell" in " ".join(p.cmdline())
+            ]
+            shells += [
+                p
+                for p in psutil.process_iter(["cmdline", "environ"])
+                if "harness.actors.shell" in " ".join(p.info["cmdline"] or ())
+                and (p.info["environ"] or {}).get("HARNESS_HOME") == str(home)
+            ]
+            assert shells
+            for p in shells:
+                p.kill()
+            answer = await running
+            assert answer.stop_reason == "end_turn"
+
+    asyncio.run(main())
+    finals = [u for u in rec.of("tool_call_update") if u.status in ("completed", "failed")]
+    assert [u.status for u in finals] == ["failed"]
+    assert rec.text() == "after the crash"
