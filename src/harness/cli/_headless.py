@@ -2,12 +2,17 @@
 
 Output formats:
 
-- ``text``: the model's answer on stdout as it streams; tool activity, denials
-  and errors as quiet lines on stderr.
+- ``text``: the model's answer on stdout, each reply once it is whole (what the model
+  says before it calls a tool is not the answer, and stays off stdout); tool activity
+  (with the path or command), denials and errors as quiet lines on stderr.
 - ``json``: one JSON object on stdout at the end (the ``result`` event, with the
   session id, turns, usage and the error if there was one).
 - ``stream-json``: every conversation event as one JSON object a line on stdout,
   and nothing else on stdout; the last line is the ``result``.
+
+A reader that goes away (``harness -p ... | head -1``) stops the run quietly: the
+session is cancelled, nothing more is written, and the status is 141, as for a program
+ended by ``SIGPIPE``.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import argparse
 import os
 import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, TYPE_CHECKING, Any, cast
 
 import orjson
@@ -28,7 +33,11 @@ from harness.terminal import SafeWriter
 if TYPE_CHECKING:
     from harness.conversation import SessionOptions
 
-__all__ = ["exit_status", "run_headless"]
+__all__ = ["PIPE_CLOSED", "exit_status", "run_headless"]
+
+PIPE_CLOSED = 141
+"""The status when stdout's reader went away: 128 + ``SIGPIPE``, as the shell reports
+a program that signal ended."""
 
 PROVIDER_ERRORS = frozenset(
     {
@@ -79,7 +88,7 @@ def run_headless(
 ) -> int:
     """Run ``args.prompt`` headless; the exit status."""
     stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
+    stdout = raw_out = stdout or sys.stdout
     # Text output and stderr reach a terminal: the model, tools and providers write there.
     stderr = cast("IO[str]", SafeWriter(stderr or sys.stderr))
     if args.output_format == "text":
@@ -92,7 +101,6 @@ def run_headless(
         _say(stderr, "harness: the task is empty (give it after -p, or on stdin with -p -)")
         return 2
     from harness.cli._session_options import session_options
-    from harness.conversation import SessionNotFound
 
     try:
         options = session_options(args, env)
@@ -100,24 +108,55 @@ def run_headless(
         _say(stderr, f"harness: {exc}")
         return 2
     try:
-        return trio.run(_run, options, prompt, args.output_format, stdout, stderr)
-    except SessionNotFound as exc:
+        status = trio.run(_run, options, prompt, args.output_format, stdout, stderr)
+    except BaseException as caught:  # one quiet line, never a stack trace
+        return _failed(_alone(caught), stderr)
+    if status == PIPE_CLOSED:
+        _quiet(raw_out)
+    return status
+
+
+def _alone(exc: BaseException) -> BaseException:
+    # trio hands a failure inside a nursery over as a group of one: say the one
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _failed(exc: BaseException, stderr: IO[str]) -> int:
+    from harness.conversation import SessionNotFound
+    from harness.ipc import IpcError
+
+    if isinstance(exc, SessionNotFound | ValueError):
         _say(stderr, f"harness: {exc}")
         return 2
-    except ValueError as exc:
-        _say(stderr, f"harness: {exc}")
-        return 2
-    except KeyboardInterrupt:
+    if isinstance(exc, KeyboardInterrupt):
         _say(stderr, "harness: interrupted")
         return 130
-    except Exception as exc:  # one quiet line, never a stack trace
-        from harness.ipc import IpcError
+    if isinstance(exc, OSError):
+        from harness.cli._errors import os_error_line
 
-        if isinstance(exc, IpcError):
-            _say(stderr, f"harness: a worker could not start: {exc}")
-            return 3
+        _say(stderr, f"harness: {os_error_line(exc)}")
+        return 1
+    if isinstance(exc, IpcError):
+        _say(stderr, f"harness: a worker could not start: {exc}")
+        return 3
+    if isinstance(exc, Exception):
         _say(stderr, f"harness: {type(exc).__name__}: {exc}")
         return 1
+    raise exc
+
+
+def _quiet(stdout: IO[str]) -> None:
+    # Python flushes stdout once more on the way out: with the reader gone that would
+    # print "Exception ignored ... BrokenPipeError". Point the descriptor at /dev/null.
+    try:
+        fd = stdout.fileno()
+    except (OSError, ValueError, AttributeError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 class _Writer:
@@ -131,7 +170,26 @@ class _Writer:
         self.error_message = ""
         self.result: ev.Result | None = None
         self.session_id = ""
-        self._text_open = False
+        self.closed = False  # stdout's reader went away
+        self.on_closed: Callable[[], None] = lambda: None
+        self._reply: list[str] = []  # the text of the reply being streamed (text format)
+        self._arguments: dict[str, str] = {}  # call id -> its path or command
+
+    def _write(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except BrokenPipeError:
+            self.closed = True
+            self.on_closed()
+
+    def _note(self, line: str) -> None:
+        try:
+            _say(self.err, line)
+        except BrokenPipeError:
+            pass  # nobody reads the notes any more; the answer still goes out
 
     def __call__(self, event: ev.ConversationEvent) -> None:
         if isinstance(event, ev.ErrorEvent) and (event.fatal or not self.error_kind):
@@ -141,28 +199,31 @@ class _Writer:
         if isinstance(event, ev.SessionStarted):
             self.session_id = event.session_id
         if self.fmt == "stream-json":
-            self.out.write(orjson.dumps(ev.encode_event(event)).decode() + "\n")
-            self.out.flush()
+            self._write(orjson.dumps(ev.encode_event(event)).decode() + "\n")
         if self.fmt != "text" and isinstance(event, ev.Notice) and event.kind in _ALWAYS_SAID:
-            _say(self.err, f"harness: {event.message}")  # stdout carries only the JSON
+            self._note(f"harness: {event.message}")  # stdout carries only the JSON
         if self.fmt == "text":
             self._text(event)
 
     def _text(self, event: ev.ConversationEvent) -> None:
         if isinstance(event, ev.TextDelta):
-            self.out.write(event.text)
-            self.out.flush()
-            self._text_open = not event.text.endswith("\n")
+            self._reply.append(event.text)
             return
-        if isinstance(event, ev.AssistantMessage) and self._text_open:
-            self.out.write("\n")
-            self.out.flush()
-            self._text_open = False
-        line = _quiet_line(event)
+        if isinstance(event, ev.AssistantMessage):
+            text, self._reply = "".join(self._reply), []
+            # Text before a tool call is the model narrating what it is about to do,
+            # not the answer: stdout is for the answer alone.
+            if text.strip() and not event.tool_calls:
+                self._write(text if text.endswith("\n") else text + "\n")
+        if isinstance(event, ev.ToolCallRequested):
+            self._arguments[event.call_id] = event.main_argument
+        line = _quiet_line(event, self._arguments)
         if line:
-            _say(self.err, line)
+            self._note(line)
 
     def finish(self) -> None:
+        if self.closed:
+            return
         if self.fmt == "json":
             r = self.result
             doc: dict[str, Any] = {
@@ -177,21 +238,24 @@ class _Writer:
             }
             if self.error_kind:
                 doc["error"] = {"kind": self.error_kind, "message": self.error_message}
-            self.out.write(orjson.dumps(doc).decode() + "\n")
-            self.out.flush()
-        elif self.fmt == "text" and self._text_open:
-            self.out.write("\n")
-            self.out.flush()
+            self._write(orjson.dumps(doc).decode() + "\n")
+        elif self.fmt == "text" and "".join(self._reply).strip():
+            # a reply cut short (cancelled, or an error mid-stream): what came of it
+            text = "".join(self._reply)
+            self._write(text if text.endswith("\n") else text + "\n")
 
 
-def _quiet_line(event: ev.ConversationEvent) -> str:
+def _quiet_line(event: ev.ConversationEvent, arguments: Mapping[str, str]) -> str:
     if isinstance(event, ev.SessionStarted) and event.chosen:
         return f"harness: {event.chosen}"
     if isinstance(event, ev.ToolCallStarted):
-        return f"• {event.name}"
+        what = arguments.get(event.call_id, "").splitlines()
+        return f"• {event.name} {what[0][:200]}" if what else f"• {event.name}"
     if isinstance(event, ev.ToolCallFinished) and not event.ok:
         first = event.output.strip().splitlines()[0] if event.output.strip() else ""
-        return f"  {event.name} failed: {first[:200]}"
+        # a tool's error may already start with "write_file failed"; say it once
+        said = first.removeprefix(f"{event.name} failed:").strip()
+        return f"  {event.name} failed: {said[:200]}"
     if isinstance(event, ev.ToolCallDenied):
         return f"  {event.name} {event.reason}"
     if isinstance(event, ev.WorkerExited):
@@ -214,6 +278,7 @@ async def _run(
 
     writer = _Writer(fmt, stdout, stderr)
     async with open_session(options) as session:
+        writer.on_closed = session.cancel
         session.subscribe(writer)
         # session_started and the problems went out before we subscribed
         for event in session.opening:
@@ -234,6 +299,8 @@ async def _run(
             result = await session.run(prompt)
             nursery.cancel_scope.cancel()
     writer.finish()
+    if writer.closed:
+        return PIPE_CLOSED
     status = exit_status(result, writer.error_kind)
     if interrupted and not result.ok:
         status = 130

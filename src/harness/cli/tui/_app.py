@@ -465,5 +465,11 @@ class App:
 
 
 def _sentence(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]  # a failure inside a nursery comes as a group of one
+    if isinstance(exc, OSError):
+        from harness.cli._errors import os_error_line
+
+        return clean_line(os_error_line(exc))[:300]
     text = clean_line(str(exc)) or type(exc).__name__
     return text[:300]
