@@ -10,8 +10,10 @@ import pytest
 
 from harness.actors.model.local import ModelLoadError
 from harness.actors.model.local._engine import (
+    DEFAULT_BATCH,
     STATES_KEPT,
     LoadedModel,
+    default_batch,
     default_threads,
     load_model,
 )
@@ -29,6 +31,13 @@ def test_threads_default_to_one_less_than_the_cores() -> None:
     assert default_threads({"HARNESS_LOCAL_THREADS": "3"}) == 3
     assert default_threads({"HARNESS_LOCAL_THREADS": "0"}) == 1
     assert default_threads({"HARNESS_LOCAL_THREADS": "many"}) == max(1, cores - 1)
+
+
+def test_the_prompt_is_read_in_batches_of_the_set_size() -> None:
+    assert default_batch({}) == DEFAULT_BATCH
+    assert default_batch({"HARNESS_LOCAL_BATCH": "128"}) == 128
+    assert default_batch({"HARNESS_LOCAL_BATCH": "1"}) == 8
+    assert default_batch({"HARNESS_LOCAL_BATCH": "lots"}) == DEFAULT_BATCH
 
 
 def test_generation_streams_piece_by_piece(loaded_model: LoadedModel) -> None:
@@ -155,3 +164,54 @@ def test_a_side_request_between_two_turns_does_not_cost_the_next_turn_its_prompt
     later = [*turn, {"role": "assistant", "content": "Hi."}, {"role": "user", "content": "Again."}]
     second = loaded_model.generate(later, lambda _p: None, threading.Event(), max_tokens=2)
     assert second.cached_tokens >= first.prompt_tokens - 2
+
+
+def test_a_new_project_loads_the_state_every_project_shares(
+    tmp_path: Path, default_model_path: Path
+) -> None:
+    model = load_model(
+        default_model_path, "shared", n_ctx=1024, threads=1, state_dir=tmp_path, model_key="m"
+    )
+    static = "You answer in one word. " * 30
+    try:
+        for n, folder in enumerate(("/home/a/shop", "/srv/other/project")):
+            # a new start in another project: nothing in the context
+            model.llama._ctx.kv_cache_seq_rm(-1, 0, -1)
+            model.llama.n_tokens = 0
+            system = {"role": "system", "content": f"{static}\n\nWorkspace: {folder} (Linux)."}
+            ask = [system, {"role": "user", "content": "Say hi."}]
+            got = model.generate(
+                ask, lambda _p: None, threading.Event(), max_tokens=1, static=static
+            )
+            if n == 0:
+                assert got.cached_tokens == 0
+                # one state after the static part, one after the whole system prompt
+                assert len(list(tmp_path.glob("m-*.state"))) == 2
+            else:
+                # the second project read only its own lines and the question
+                assert got.cached_tokens > 150
+                assert got.prompt_tokens - got.cached_tokens < 40
+                assert len(list(tmp_path.glob("m-*.state"))) == 3
+    finally:
+        model.close()
+
+
+def test_a_long_prompt_is_read_a_batch_at_a_time_and_says_how_far(
+    loaded_model: LoadedModel,
+) -> None:
+    seen: list[tuple[int, int]] = []
+    long = [{"role": "user", "content": "Here is a note. " * 300 + "Say ok."}]
+    got = loaded_model.generate(
+        long,
+        lambda _p: None,
+        threading.Event(),
+        max_tokens=1,
+        on_read=lambda d, t: seen.append((d, t)),
+    )
+    total = got.prompt_tokens - got.cached_tokens
+    assert total > loaded_model.batch
+    assert seen[0] == (0, total)
+    assert seen[-1] == (total, total)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    assert len(seen) == 2 + (total - 1) // loaded_model.batch
+    assert got.read_seconds > 0

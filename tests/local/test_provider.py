@@ -211,3 +211,21 @@ async def test_switched_off_it_refuses_with_a_reason() -> None:
         await _collect(provider.stream(_call("hi")))
     assert info.value.kind == "config"
     assert "HARNESS_EMBEDDED=off" in info.value.message
+
+
+async def test_a_long_prompt_streams_its_reading_before_the_reply(
+    shared_provider: LocalProvider,
+) -> None:
+    events = await _collect(shared_provider.stream(_call("A note to skim. " * 200 + "Say ok.", 2)))
+    reading = [e for e in events if isinstance(e, LocalModelProgress)]
+    first_text = next(i for i, e in enumerate(events) if isinstance(e, TextDelta))
+    assert reading
+    assert all(events.index(e) < first_text for e in reading)
+    assert {e.stage for e in reading} == {"reading"}
+    total = reading[0].total
+    assert reading[0].done == 0
+    assert reading[-1].done == total
+    assert reading[-1].message == f"reading {total:,} tokens 100%"
+    # a short prompt is read with nothing to show
+    short = await _collect(shared_provider.stream(_call("Say ok.", 1)))
+    assert not [e for e in short if isinstance(e, LocalModelProgress)]

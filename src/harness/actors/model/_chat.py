@@ -41,6 +41,7 @@ from harness.actors.model._provider import (
 )
 from harness.actors.model._textproto import render_text_history, text_protocol_prompt
 from harness.messages import PROVIDERS
+from harness.messages.local import LocalModelProgress
 from harness.messages.model import (
     CallWriting,
     ChatRequest,
@@ -71,7 +72,7 @@ __all__ = [
     "timeouts_from_env",
 ]
 
-Emit = Callable[[ModelEvent], Awaitable[None]]
+Emit = Callable[[ModelEvent | LocalModelProgress], Awaitable[None]]
 _ids = itertools.count(1)
 
 #: Characters of one reply's text and thinking past which its stream is cut (about
@@ -468,6 +469,8 @@ class ModelEngine:
                     await out(ev)
                 elif isinstance(ev, ThinkingDelta | CallWriting | Usage):
                     await out(ev)
+                elif isinstance(ev, LocalModelProgress):
+                    await emit(ev)  # not the reply's start: a retry may still resend it
                 if cut:
                     break  # leaving closes the provider's stream, and its connection
         if cut:

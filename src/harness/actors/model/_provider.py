@@ -34,6 +34,7 @@ from typing import Protocol, runtime_checkable
 import attrs
 
 from harness.errors import ERROR_KINDS, ProviderError
+from harness.messages.local import LocalModelProgress
 from harness.messages.model import (
     CallWriting,
     ChatMessage,
@@ -98,9 +99,12 @@ class Finish:
     reason: str
 
 
-ProviderEvent = TextDelta | ThinkingDelta | CallWriting | ToolCallEvent | Usage | Finish
+ProviderEvent = (
+    TextDelta | ThinkingDelta | CallWriting | ToolCallEvent | Usage | Finish | LocalModelProgress
+)
 """What :meth:`Provider.stream` yields (:class:`CallWriting` where a native stream names a
-call's tool before its arguments are whole)."""
+call's tool before its arguments are whole; :class:`LocalModelProgress` while the embedded
+model loads or reads a long prompt)."""
 
 
 @runtime_checkable

@@ -18,6 +18,7 @@ import os
 import re
 import struct
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,14 @@ import attrs
 from harness.actors.model.local._errors import ModelLoadError, ModelNotInstalled
 from harness.actors.model.local._looping import LoopWatch
 
-__all__ = ["Generation", "LoadedModel", "default_threads", "load_model", "usable_cores"]
+__all__ = [
+    "Generation",
+    "LoadedModel",
+    "default_batch",
+    "default_threads",
+    "load_model",
+    "usable_cores",
+]
 
 
 def default_threads(env: dict[str, str] | None = None) -> int:
@@ -47,6 +55,16 @@ def default_threads(env: dict[str, str] | None = None) -> int:
         except ValueError:
             pass
     return max(1, usable_cores() - 1)
+
+
+def default_batch(env: dict[str, str] | None = None) -> int:
+    """``HARNESS_LOCAL_BATCH`` when set, else :data:`DEFAULT_BATCH`: how many prompt
+    tokens llama.cpp reads at a time (``python -m bench local`` measures the sizes)."""
+    env = dict(os.environ) if env is None else env
+    try:
+        return max(8, int(env.get("HARNESS_LOCAL_BATCH", "").strip()))
+    except ValueError:
+        return DEFAULT_BATCH
 
 
 def usable_cores() -> int:
@@ -69,6 +87,10 @@ class Generation:
     prompt_tokens: int
     completion_tokens: int
     cached_tokens: int = 0
+    read_seconds: float = 0.0
+    """Reading the prompt's new tokens (a saved state loaded included)."""
+    write_seconds: float = 0.0
+    """Writing the reply, first token to last."""
 
 
 def _import_llama() -> Any:
@@ -107,11 +129,13 @@ class LoadedModel:
         self.state_dir = state_dir
         """Where the state after the system prompt is kept between runs (``None``: not)."""
         self.model_key = model_key or hashlib.sha256(str(path).encode()).hexdigest()[:16]
-        self._system_tokens: tuple[str, list[int]] | None = None
+        self._system_tokens: dict[str, list[int]] = {}  # a system prompt's own tokens
         # One context kept in memory while another prompt runs: a title request between
         # two turns would otherwise cost the next turn its whole prompt again.
         self._parked: tuple[list[int], Any] | None = None
         self._version = str(getattr(module, "__version__", ""))
+        self.batch = max(1, int(getattr(llama, "n_batch", DEFAULT_BATCH)))
+        """Prompt tokens read at a time (llama.cpp's ``n_batch``)."""
         call = self.tokenize(_CALL_OPEN)
         self._call_token: int | None = call[0] if len(call) == 1 else None
         self._lib = module.llama_cpp
@@ -164,6 +188,8 @@ class LoadedModel:
         seed: int | None = None,
         grammar: str = "",
         lazy: bool = True,
+        on_read: Callable[[int, int], None] | None = None,
+        static: str = "",
     ) -> Generation:
         """Generate one reply to *messages*, calling ``on_text`` with each piece of text.
 
@@ -179,6 +205,10 @@ class LoadedModel:
         first token (the reply is then a call, whatever the model would have written).
         *temperature* ``None`` or 0 is greedy; the guide sets the default on each call
         (the model profile's, :attr:`~harness.actors.model.ModelProfile.temperature`).
+        *on_read* is called with (tokens read, tokens to read) as the prompt's new tokens
+        are read, one batch at a time (first with 0). *static* is the start of the
+        system prompt that every project shares: the state after it is kept on disk
+        beside the state after the whole system prompt, and loaded in a new project.
 
         Raises:
             ModelLoadError: the prompt does not fit in the context (``context_length``).
@@ -190,16 +220,19 @@ class LoadedModel:
         room = n_ctx - len(tokens)
         limit = room if max_tokens is None else min(max_tokens, room)
         self._set_abort(cancel)
+        started = time.perf_counter()
         try:
-            cached = self._evaluate(tokens, self._prefix_length(messages, tokens))
+            cached = self._evaluate(tokens, self._marks(messages, tokens, static), on_read)
         except RuntimeError as exc:
             self._set_abort(None)
             if cancel.is_set():
                 return Generation("cancelled", len(tokens), 0, 0)
             raise ModelLoadError(f"model {self.name} failed while reading: {exc}") from None
         self._set_abort(None)
+        read = time.perf_counter() - started
         if cancel.is_set():
-            return Generation("cancelled", len(tokens), 0, cached)
+            return Generation("cancelled", len(tokens), 0, cached, read)
+        started = time.perf_counter()
         sampler = self._sampler(temperature or 0.0, seed, grammar, lazy)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         produced = 0
@@ -266,7 +299,8 @@ class LoadedModel:
         tail = held + decoder.decode(b"", final=True)
         if tail and finish != "cancelled":
             on_text(tail)
-        return Generation(finish, len(tokens), produced, cached)
+        wrote = time.perf_counter() - started
+        return Generation(finish, len(tokens), produced, cached, read, wrote)
 
     def _sampler(self, temp: float, seed: int | None, grammar: str, lazy: bool = True) -> Any:
         """The sampler chain: the tool-call grammar first (lazy: from its triggers on),
@@ -302,22 +336,39 @@ class LoadedModel:
             sampler.add_dist(self._lib.LLAMA_DEFAULT_SEED if seed is None else seed)
         return sampler
 
-    def _prefix_length(self, messages: Sequence[dict[str, str]], tokens: list[int]) -> int:
-        """How many leading tokens are the system prompt's: the same every run and every
-        turn, so their state is worth keeping on disk."""
+    def _marks(
+        self, messages: Sequence[dict[str, str]], tokens: list[int], static: str = ""
+    ) -> list[int]:
+        """Where the states worth keeping on disk end: after *static* (the same in every
+        project) and after the whole system prompt (the same every turn and every run in
+        one project); none without a state folder."""
         if not messages or messages[0].get("role") != "system" or self.state_dir is None:
-            return 0
-        system = messages[0]["content"]
-        if self._system_tokens is None or self._system_tokens[0] != system:
-            alone = self.tokenize(self.render([messages[0]]))
-            self._system_tokens = (system, alone)
-        n = _shared(self._system_tokens[1], tokens)
-        return n if n < len(tokens) else 0
+            return []
+        marks = set()
+        for text in (static, messages[0]["content"]):
+            if not text:
+                continue
+            alone = self._system_tokens.get(text)
+            if alone is None:
+                alone = self.tokenize(self.render([{"role": "system", "content": text}]))
+                if len(self._system_tokens) >= 4:
+                    self._system_tokens.clear()
+                self._system_tokens[text] = alone
+            n = _shared(alone, tokens)
+            if 0 < n < len(tokens):
+                marks.add(n)
+        return sorted(marks)
 
-    def _evaluate(self, tokens: list[int], prefix: int) -> int:
-        """Bring the context to *tokens*: keep what it holds already, else load the saved
-        state of the first *prefix* tokens, evaluate the rest (saving that state once).
-        Returns how many tokens were not evaluated again."""
+    def _evaluate(
+        self,
+        tokens: list[int],
+        marks: Sequence[int] = (),
+        on_read: Callable[[int, int], None] | None = None,
+    ) -> int:
+        """Bring the context to *tokens*: keep what it holds already, else load the
+        longest saved state ending at one of *marks*, evaluate the rest a batch at a time
+        (*on_read* hears how far), saving the state at each mark passed that has none
+        yet. Returns how many tokens were not evaluated again."""
         llama = self.llama
         held = llama._input_ids[: llama.n_tokens].tolist()
         keep = _shared(held, tokens)
@@ -331,18 +382,26 @@ class LoadedModel:
         elif len(held) - keep >= _PARK_MIN:
             self._park(held, keep)
         keep = min(keep, len(tokens) - 1)  # the last token is evaluated for its logits
-        state = self._state_file(tokens[:prefix]) if prefix else None
-        loaded = state is not None and keep < prefix and state.is_file()
-        if loaded and state is not None and self._load_state(state, tokens[:prefix]):
-            keep = prefix
+        for mark in sorted(marks, reverse=True):
+            if mark <= keep:
+                break
+            state = self._state_file(tokens[:mark])
+            if state is not None and state.is_file():
+                # a state that does not load leaves the context empty
+                keep = mark if self._load_state(state, tokens[:mark]) else 0
+                break
         llama._ctx.kv_cache_seq_rm(-1, keep, -1)
         llama.n_tokens = keep
         cached = keep
-        if state is not None and keep < prefix and not state.is_file():
-            llama.eval(tokens[keep:prefix])
-            keep = prefix
-            self._save_state(state, tokens[:prefix])
-        llama.eval(tokens[keep:])
+        reading = _Reading(len(tokens) - keep, self.batch, on_read)
+        for mark in sorted(marks):
+            state = self._state_file(tokens[:mark])
+            if mark <= keep or state is None or state.is_file():
+                continue
+            reading.eval(llama, tokens[keep:mark])
+            keep = mark
+            self._save_state(state, tokens[:mark])
+        reading.eval(llama, tokens[keep:])
         return cached
 
     def _park(self, held: list[int], keep: int) -> None:
@@ -407,6 +466,27 @@ class LoadedModel:
         self.llama.close()
 
 
+class _Reading:
+    """The prompt's new tokens read a batch at a time, each batch told to *on_read*, so
+    a long prompt shows how far it is."""
+
+    def __init__(self, total: int, batch: int, on_read: Callable[[int, int], None] | None) -> None:
+        self.total = total
+        self.done = 0
+        self.batch = batch
+        self.on_read = on_read
+        if on_read is not None:
+            on_read(0, total)
+
+    def eval(self, llama: Any, tokens: list[int]) -> None:
+        for start in range(0, len(tokens), self.batch):
+            chunk = tokens[start : start + self.batch]
+            llama.eval(chunk)
+            self.done += len(chunk)
+            if self.on_read is not None:
+                self.on_read(self.done, self.total)
+
+
 class ContextTooLong(ModelLoadError):
     """The rendered prompt has more tokens than the loaded context holds."""
 
@@ -418,6 +498,9 @@ class ContextTooLong(ModelLoadError):
         self.prompt_tokens = prompt_tokens
         self.n_ctx = n_ctx
 
+
+DEFAULT_BATCH = 512
+"""Prompt tokens read at a time, unless ``HARNESS_LOCAL_BATCH`` says otherwise."""
 
 STATES_KEPT = 8
 """Saved prompt states kept (about 33 MB each; one per workspace and tool list), the most
@@ -473,14 +556,16 @@ def load_model(
     n_ctx: int,
     threads: int,
     threads_batch: int | None = None,
+    batch: int = DEFAULT_BATCH,
     state_dir: Path | None = None,
     model_key: str = "",
 ) -> LoadedModel:
     """Load the GGUF file at *path* (blocking, seconds).
 
     *threads* generate; *threads_batch* (default: every usable core) read the prompt,
-    where all cores help. *state_dir* keeps the state after the system prompt between
-    runs, named by *model_key* (the model's SHA-256), the prompt and llama.cpp's version.
+    where all cores help, *batch* tokens at a time. *state_dir* keeps the state after the
+    system prompt between runs, named by *model_key* (the model's SHA-256), the prompt
+    and llama.cpp's version.
 
     Raises:
         ModelNotInstalled: llama-cpp-python is not installed.
@@ -500,7 +585,7 @@ def load_model(
             n_ctx=n_ctx,
             n_threads=threads,
             n_threads_batch=threads_batch or usable_cores(),
-            n_batch=512,
+            n_batch=batch,
             verbose=False,
         )
     except (ValueError, RuntimeError, OSError) as exc:

@@ -29,13 +29,21 @@ import attrs
 
 from harness.actors.model._profile import SMALL_MODEL, ModelProfile
 from harness.actors.model._provider import Finish, ProviderCall, ProviderEvent
+from harness.actors.model._textproto import text_protocol_prompt
 from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
 from harness.actors.model.local._nudge import nudge_for, still_used
 from harness.actors.model.local._repeats import check_repeats
 from harness.actors.model.local._turn import Turn, turn_of
 from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
-__all__ = ["NUDGED_TOKENS", "Generate", "Guide", "template_messages", "untagged"]
+__all__ = [
+    "NUDGED_TOKENS",
+    "Generate",
+    "Guide",
+    "static_first",
+    "template_messages",
+    "untagged",
+]
 
 NUDGED_TOKENS = 768
 """The most a nudged reply (one call) may write: a bound edit of a file the model misread
@@ -50,6 +58,28 @@ for a grammar that applies from its triggers on (else from the first token)."""
 # read_file's version line: these models never write a version (the call grammar leaves it
 # out), and read it as something the file says
 _VERSION = re.compile(r"^version: [0-9a-f]{16}\n?", re.M)
+
+
+def static_first(call: ProviderCall) -> tuple[str, str]:
+    """The system prompt of *call* with what is the same in every project first, and that
+    part alone: ``(system, static)``.
+
+    The worker writes the text protocol's tool section after the conversation's system
+    prompt, whose first paragraph is the base prompt and whose next ones name the
+    workspace, its instruction files and skills. The tool section moves up behind the
+    base prompt, so the state after both is one for every project (saved once, loaded in
+    a folder never seen) and a new folder reads only its own lines. The base prompt stays
+    first: with the tool section before it the model answered a "which file" question
+    with a guess and no call. *static* is "" when the prompt is not of that shape.
+    """
+    system = call.system
+    section = text_protocol_prompt(call.text_tools) if call.text_tools else ""
+    if not section or not system.endswith("\n\n" + section):
+        return system, ""
+    head = system[: -len(section) - 2]
+    base, _, project = head.partition("\n\n")
+    static = f"{base}\n\n{section}"
+    return (f"{static}\n\n{project}" if project else static), static
 
 
 def template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[dict[str, str]]:
@@ -130,10 +160,13 @@ class Guide:
     Args:
         profile: what to apply: its grammar, temperature, repeat cap and nudge rules
             (default: :data:`~harness.actors.model.SMALL_MODEL`).
+        reorder: put the system prompt's static part first (default off).
     """
 
-    def __init__(self, profile: ModelProfile = SMALL_MODEL) -> None:
+    def __init__(self, profile: ModelProfile = SMALL_MODEL, *, reorder: bool = False) -> None:
         self.profile = profile
+        self.reorder = reorder
+        """The system prompt's static part first (:func:`static_first`); off to measure."""
         self._grammars: dict[str, str] = {}
 
     async def stream(
@@ -151,7 +184,8 @@ class Guide:
             yield TextDelta(text=verdict.reason)
             yield Finish(reason="stop")
             return
-        messages = template_messages(call.system, verdict.messages)
+        system = static_first(call)[0] if self.reorder else call.system
+        messages = template_messages(system, verdict.messages)
         grammar = self.grammar(call.text_tools) if profile.grammar else ""
         reply: list[str] = []
         ends: list[Usage | Finish] = []
@@ -164,6 +198,8 @@ class Guide:
                     yield event
                 elif isinstance(event, Usage | Finish):
                     ends.append(event)
+                else:  # progress (loading, reading the prompt): passed on as it comes
+                    yield event
         finish = next((e for e in ends if isinstance(e, Finish)), None)
         nudge = turn = None
         if profile.nudges and finish is not None and finish.reason == "stop":
@@ -191,10 +227,10 @@ class Guide:
             )
             async with aclosing(nudged) as events:
                 async for event in events:
-                    if isinstance(event, TextDelta):
-                        yield event
-                    elif isinstance(event, Usage | Finish):
+                    if isinstance(event, Usage | Finish):
                         ends.append(event)
+                    else:
+                        yield event
         usages = [e for e in ends if isinstance(e, Usage)]
         if usages:
             # The prompt is the request's own: the conversation's context budget learns

@@ -16,7 +16,7 @@ import attrs
 
 from harness.actors.model.local._assemble import assemble
 from harness.actors.model.local._catalogue import CatalogueEntry, catalogue, lookup
-from harness.actors.model.local._engine import LoadedModel, load_model
+from harness.actors.model.local._engine import DEFAULT_BATCH, LoadedModel, load_model
 from harness.actors.model.local._errors import CatalogueError, LocalModelError, ModelLoadError
 from harness.actors.model.local._runtime import check_once
 
@@ -92,10 +92,21 @@ class Loader:
         cache_dir: where assembled files go.
         n_ctx: the context to allocate, in tokens (capped at the model's own).
         threads: llama.cpp threads.
+        batch: prompt tokens read at a time.
     """
 
-    def __init__(self, spec: str, *, home: Path, cache_dir: Path, n_ctx: int, threads: int) -> None:
+    def __init__(
+        self,
+        spec: str,
+        *,
+        home: Path,
+        cache_dir: Path,
+        n_ctx: int,
+        threads: int,
+        batch: int = DEFAULT_BATCH,
+    ) -> None:
         self.spec = spec
+        self._batch = batch
         self._home = home
         self._cache_dir = cache_dir
         self.n_ctx = n_ctx
@@ -170,6 +181,7 @@ class Loader:
                 name,
                 n_ctx=n_ctx,
                 threads=self._threads,
+                batch=self._batch,
                 state_dir=self._cache_dir / "state",
                 model_key=key,
             )

@@ -27,6 +27,7 @@ from harness.actors.model.local._engine import (
     ContextTooLong,
     Generation,
     LoadedModel,
+    default_batch,
     default_threads,
 )
 from harness.actors.model.local._errors import (
@@ -34,13 +35,14 @@ from harness.actors.model.local._errors import (
     LocalModelError,
     ModelNotInstalled,
 )
-from harness.actors.model.local._guide import Guide
+from harness.actors.model.local._guide import Guide, static_first
 from harness.actors.model.local._loader import (
     DEFAULT_CONTEXT,
     Loader,
     LoadProgress,
     model_cache_dir,
 )
+from harness.actors.model.local._timings import Timings
 from harness.home import harness_home
 from harness.ipc import Message
 from harness.messages.local import LoadLocalModel, LocalModelProgress
@@ -52,11 +54,41 @@ __all__ = ["LocalProvider", "make_provider", "stream_load"]
 # takes tens of milliseconds; the bound only guards against a wedged llama.cpp.
 _STOP_WAIT = 30.0
 _OFF = ("0", "off", "no", "false")
+_ON = ("1", "on", "yes", "true")
 
 
 @attrs.frozen
 class _Done:
     result: outcome.Outcome[Any]
+
+
+@attrs.frozen
+class _Read:
+    done: int
+    total: int
+
+
+# A prompt shorter than this is read in well under a second: no progress shown for it.
+_SHOWN_READING = 64
+
+
+def reading(model: str, done: int, total: int) -> LocalModelProgress:
+    """The progress of reading a prompt's *total* new tokens, *done* of them read."""
+    pct = 100 * done // total if total else 100
+    return LocalModelProgress(
+        model=model,
+        stage="reading",
+        done=done,
+        total=total,
+        message=f"reading {total:,} tokens {pct}%",
+    )
+
+
+def loading(model: str, now: LoadProgress) -> LocalModelProgress:
+    """The progress of loading *model*, as the status line shows it."""
+    return LocalModelProgress(
+        model=model, stage=now.stage, done=now.done, total=now.total, message=now.describe()
+    )
 
 
 def _send(chan: trio.MemorySendChannel[Any], item: object) -> None:
@@ -71,10 +103,15 @@ class LocalProvider:
 
     Args:
         env: the environment (default ``os.environ``): ``HARNESS_HOME``,
-            ``HARNESS_MODEL_CACHE``, ``HARNESS_LOCAL_THREADS``, ``HARNESS_LOCAL_CONTEXT``,
+            ``HARNESS_MODEL_CACHE``, ``HARNESS_LOCAL_THREADS``, ``HARNESS_LOCAL_BATCH``,
+            ``HARNESS_LOCAL_CONTEXT``,
             ``HARNESS_LOCAL_GRAMMAR=off`` (tool calls unconstrained),
-            ``HARNESS_LOCAL_NUDGE=off`` (no nudge rule on) and
-            ``HARNESS_LOCAL_MODEL`` (start loading that model at once).
+            ``HARNESS_LOCAL_NUDGE=off`` (no nudge rule on),
+            ``HARNESS_LOCAL_STATIC_FIRST=on`` (the system prompt's tool section before
+            the workspace, so every project shares the state after it),
+            ``HARNESS_LOCAL_MODEL`` (start loading that model at once) and
+            ``HARNESS_LOCAL_TIMINGS`` (a file to which each generation appends one JSON
+            line: tokens read and written, and the seconds of each; for measuring).
         repeat_cap: identical tool calls in a row before the model is told to answer
             (one more and the provider refuses to generate); 0 turns the cap off;
             ``None``: the model profile's.
@@ -87,6 +124,7 @@ class LocalProvider:
         self.home = harness_home(env)
         self.cache_dir = model_cache_dir(env)
         self.threads = default_threads(env)
+        self.batch = default_batch(env)
         try:
             self.n_ctx = int(env.get("HARNESS_LOCAL_CONTEXT") or DEFAULT_CONTEXT)
         except ValueError:
@@ -97,7 +135,9 @@ class LocalProvider:
             overrides["grammar"] = False
         if env.get("HARNESS_LOCAL_NUDGE", "").strip().lower() in _OFF:
             overrides["nudges"] = ()
-        self.guide = Guide(profile_for(self.name, "", overrides))
+        # off until the fresh task set's half B says the order costs no task
+        reorder = env.get("HARNESS_LOCAL_STATIC_FIRST", "").strip().lower() in _ON
+        self.guide = Guide(profile_for(self.name, "", overrides), reorder=reorder)
         """What guides each reply: the embedded model's profile (grammar and nudges each
         off to measure)."""
         self._loader: Loader | None = None
@@ -105,6 +145,7 @@ class LocalProvider:
         """How the last generation ended (tokens, finish reason): for status and tests."""
         self._switch = threading.Lock()
         self._busy = trio.Lock()
+        self._timings = Timings(env.get("HARNESS_LOCAL_TIMINGS", ""))
         if env.get("HARNESS_LOCAL_MODEL"):
             self.preload(env["HARNESS_LOCAL_MODEL"])
 
@@ -127,6 +168,7 @@ class LocalProvider:
                     cache_dir=self.cache_dir,
                     n_ctx=want,
                     threads=self.threads,
+                    batch=self.batch,
                 )
                 self._loader = loader
             loader.start()
@@ -180,6 +222,7 @@ class LocalProvider:
         async with self._busy, aclosing(self.guide.stream(call, self._generate)) as events:
             # the lock: loading (and a switch of model) happens under it, so no
             # generation ever runs on a model being freed
+            self._timings.reply()
             async for event in events:
                 yield event
 
@@ -187,14 +230,36 @@ class LocalProvider:
         self, messages: list[dict[str, str]], call: ProviderCall, grammar: str, lazy: bool
     ) -> AsyncGenerator[ProviderEvent, None]:
         """One generation (a :data:`~harness.actors.model.local._guide.Generate`), the
-        model loaded first when needed."""
+        model loaded first when needed (its progress streamed as it loads), the reading
+        of a long prompt streamed as it goes."""
+        loader = (
+            await trio.to_thread.run_sync(self.preload, call.model, call.options.context_window)
+            if self.enabled
+            else None
+        )
+        waited = 0.0
+        if loader is not None and not loader.done.is_set():
+            started = trio.current_time()
+            last: LoadProgress | None = None
+            while not loader.done.is_set():
+                now = loader.progress()
+                if now != last:
+                    yield loading(call.model, now)
+                    last = now
+                await trio.sleep(0.1)
+            waited = trio.current_time() - started
         model = await self.wait_loaded(call.model, n_ctx=call.options.context_window)
+        static = static_first(call)[1] if self.guide.reorder else ""
         send, recv = trio.open_memory_channel[Any](math.inf)
         cancel = threading.Event()
         token = trio.lowlevel.current_trio_token()
 
         def on_text(piece: str) -> None:
             token.run_sync_soon(_send, send, piece)
+
+        def on_read(done: int, total: int) -> None:
+            if total >= _SHOWN_READING:
+                token.run_sync_soon(_send, send, _Read(done, total))
 
         def run() -> Any:
             return model.generate(
@@ -206,6 +271,8 @@ class LocalProvider:
                 seed=call.options.seed,
                 grammar=grammar,
                 lazy=lazy,
+                on_read=on_read,
+                static=static,
             )
 
         def deliver(result: outcome.Outcome[Any]) -> None:
@@ -221,6 +288,8 @@ class LocalProvider:
                 item = await recv.receive()
                 if isinstance(item, _Done):
                     done = item
+                elif isinstance(item, _Read):
+                    yield reading(call.model, item.done, item.total)
                 else:
                     yield TextDelta(text=item)
         finally:
@@ -239,6 +308,7 @@ class LocalProvider:
         except LocalModelError as exc:
             raise ProviderError("server", str(exc)) from None
         self.last = result
+        self._timings.generation(result, waited, lazy=lazy)
         yield Usage(
             prompt_tokens=result.prompt_tokens,
             completion_tokens=result.completion_tokens,
