@@ -102,3 +102,24 @@ def test_a_harness_home_that_cannot_be_written_is_one_clear_line(
     assert line.startswith("harness: Not a directory: ")
     assert "make it writable, or set HARNESS_HOME" in line
     assert "Errno" not in line
+
+
+def test_a_write_the_system_refuses_is_said_once(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    # the tool's own error already names it ("write_file failed: ..."); as a read-only
+    # workspace does, a file standing where a folder should be refuses the write
+    (workspace / "blk").write_text("")
+    model.add(reply("", call("write_file", path="blk/new.txt", content="x")), reply("Could not."))
+    p = subprocess.run(
+        _argv(model, "-p", "write it", "--permission-mode", "auto"),
+        cwd=workspace,
+        env=_env(home),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert p.stdout == "Could not.\n"
+    [failed] = [ln for ln in p.stderr.splitlines() if "failed" in ln]
+    assert failed.startswith("  write_file failed: ")
+    assert failed.count("failed") == 1
