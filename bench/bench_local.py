@@ -13,7 +13,15 @@ In one run, alternating so both see the same machine:
   trigger search over everything generated), at the end of a 1,500-token reply without a
   call, beside the same sampler chain without the grammar.
 
-The goal: the worker adds under 5%. Run: ``python -m bench local``.
+The goal: the worker adds under 5%. Then:
+
+- prompt tokens/s by batch size (llama.cpp's ``n_batch``, ``HARNESS_LOCAL_BATCH``), each
+  size loaded beside the others and read in turn;
+- where a one-tool question's and a one-line edit's seconds go, through the whole
+  program, in a new folder and a known one (:mod:`bench._local_split`).
+
+``BENCH_LOCAL_PARTS`` (comma-separated ``worker``, ``batch``, ``split``; default all)
+picks parts. Run: ``python -m bench local``.
 """
 
 from __future__ import annotations
@@ -26,9 +34,10 @@ from pathlib import Path
 
 import trio
 
+from bench._local_split import split_rows
 from harness.actors.model.local import DEFAULT_MODEL, lookup
 from harness.actors.model.local._assemble import assemble
-from harness.actors.model.local._engine import default_threads
+from harness.actors.model.local._engine import default_threads, usable_cores
 from harness.actors.model.local._loader import DEFAULT_CONTEXT, model_cache_dir
 from harness.messages.model import (
     ChatMessage,
@@ -61,7 +70,7 @@ def _messages(user: str, tag: int) -> list[dict[str, str]]:
 class Direct:
     """llama-cpp-python called directly, with the same file, context and threads."""
 
-    def __init__(self, path: Path, threads: int) -> None:
+    def __init__(self, path: Path, threads: int, batch: int = 512) -> None:
         import llama_cpp
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
@@ -71,6 +80,7 @@ class Direct:
             n_ctx=DEFAULT_CONTEXT,
             n_threads=threads,
             n_threads_batch=threads,
+            n_batch=batch,
             verbose=False,
         )
         self.load_s = time.perf_counter() - started
@@ -238,24 +248,56 @@ def _trigger_cost() -> tuple[str, str, str]:
     )
 
 
+BATCHES = (32, 64, 128, 512)
+
+
+def _batch_rows(path: Path) -> list[tuple[str, str, str]]:
+    """Prompt tokens/s of a ~600-token prompt for each batch size, in turn, twice."""
+    # every core reads the prompt, as in the worker (threads only generate)
+    loaded = {b: Direct(path, usable_cores(), batch=b) for b in BATCHES}
+    rates: dict[int, list[float]] = {b: [] for b in BATCHES}
+    try:
+        for rep in range(2):
+            for b, direct in loaded.items():
+                got = direct.run(_messages(LONG, 1000 + 10 * rep + b), 1)
+                rates[b].append(got["prompt"] / got["ttft"])
+    finally:
+        for direct in loaded.values():
+            direct.close()
+    best = max(statistics.median(r) for r in rates.values())
+    load = os.getloadavg()[0]
+    return [
+        (
+            f"prompt tokens/s, batch {b}",
+            f"{statistics.median(r):.1f}",
+            f"{100 * statistics.median(r) / best:.0f}% of the best (load {load:.1f})",
+        )
+        for b, r in rates.items()
+    ]
+
+
 def run() -> list[tuple[str, str, str]]:
     """Measure; rows of (what, figure, beside)."""
+    parts = os.environ.get("BENCH_LOCAL_PARTS", "worker,batch,split").split(",")
     entry = lookup(DEFAULT_MODEL)
     assert entry is not None
     started = time.perf_counter()
     path = assemble(entry, model_cache_dir())
     verify_s = time.perf_counter() - started
     threads = default_threads()
-    direct = Direct(path, threads)
-    try:
-        rows = trio.run(_bench, direct, threads)
-    finally:
-        direct.close()
-    return [
-        ("assembled file ready (cached, stamp check)", f"{verify_s:.3f} s", str(path.name)),
-        *rows,
-        _trigger_cost(),
-    ]
+    rows = [("assembled file ready (cached, stamp check)", f"{verify_s:.3f} s", str(path.name))]
+    if "worker" in parts:
+        direct = Direct(path, threads)
+        try:
+            rows += trio.run(_bench, direct, threads)
+        finally:
+            direct.close()
+        rows.append(_trigger_cost())
+    if "batch" in parts:
+        rows += _batch_rows(path)
+    if "split" in parts:
+        rows += split_rows()
+    return rows
 
 
 if __name__ == "__main__":
