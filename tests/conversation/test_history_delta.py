@@ -22,7 +22,7 @@ async def _full_body(s: Session, model: ScriptedModel, messages: list[ChatMessag
     """The body the model worker sends for *messages* in a request with no delta."""
     conv = s.conversation
     model.add(reply("full", usage=None))
-    request = conv._request(messages, system=conv.config.system, tools=conv.schemas())
+    request = conv.requests.build(messages, system=conv.config.system, tools=conv.schemas())
     assert request.history is None
     with trio.fail_after(10):
         async with s.workers.stream(request) as items:

@@ -27,6 +27,7 @@ from harness.conversation._endings import Ending, honest_ending
 from harness.conversation._history import apply_compaction, unanswered_calls
 from harness.conversation._listeners import Listener, Listeners
 from harness.conversation._loop_config import LoopConfig
+from harness.conversation._offered import OfferedTools
 from harness.conversation._ports import (
     Approver,
     ExecutorPort,
@@ -35,22 +36,19 @@ from harness.conversation._ports import (
     PermissionPolicy,
     RequestShaper,
 )
-from harness.conversation._reply import ModelFailed, Reply, StreamItem, read_reply
+from harness.conversation._reply import ModelFailed, Reply, StreamItem, read_reply, stream_event
+from harness.conversation._requests import Requests
 from harness.conversation._secrets import SecretMasker
 from harness.conversation._seen import SeenFiles
 from harness.conversation._sync import HistorySync
-from harness.conversation._titles import TITLE_SYSTEM, plain_title, title_from, title_request
 from harness.conversation._verify import verify
-from harness.keys import provider_key
+from harness.conversation._windows import ServedWindows, WindowKey
 from harness.messages import model as pm
 
 if TYPE_CHECKING:
     from harness.actors.tools import ToolTable
 
 __all__ = ["Conversation", "Listener"]
-
-#: seconds a round waits for the server's answer about the model's window
-WINDOW_WAIT = 2.0
 
 
 class Conversation:
@@ -119,14 +117,12 @@ class Conversation:
         self._runner: CallRunner | None = None
         self._current_start = len(self.history)
         self.usage_total = {"prompt_tokens": 0, "completion_tokens": 0}
-        self._schema_cache: dict[str, tuple[pm.ToolSchema, ...]] = {}
+        self._offered = OfferedTools(table, headless=frontend is None)
+        self.requests = Requests(model, lambda: self.config, self.budget)
         # what the model worker holds of the history, so a round sends only what is new
         self.history_sync = HistorySync()
         #: windows servers said their models have, by :meth:`window_key`
-        self.served_windows: dict[tuple[str, str, str], int] = {}
-        # set when the server was asked for the model's window and answered (or
-        # failed): a round waits a moment for it, so the first request has it
-        self._window_asked: trio.Event | None = None
+        self.served_windows = ServedWindows()
         #: the estimated tokens of the last request sent
         self.last_request_tokens = 0
         # the tools whose calls succeeded in the current run: what a last reply's claims
@@ -170,16 +166,8 @@ class Conversation:
         return [s.name for s in self.schemas()]
 
     def schemas(self) -> tuple[pm.ToolSchema, ...]:
-        # the table deep-copies every schema; build them once per mode
-        mode = self.config.permission_mode
-        cached = self._schema_cache.get(mode)
-        if cached is None:
-            cached = self.table.schemas(mode=mode, names=self.config.tools)
-            if self.frontend is None:
-                # nobody could answer: headless runs and sub-agents are not offered it
-                cached = tuple(s for s in cached if s.name != "get_user_input")
-            self._schema_cache[mode] = cached
-        return cached
+        """The schemas of the tools the model is offered now."""
+        return self._offered.schemas(self.config)
 
     def configure(self, **changes: Any) -> None:
         """Change settings (fields of :class:`LoopConfig`) from the next step on.
@@ -188,26 +176,21 @@ class Conversation:
             ValueError: a value the loop cannot use (the settings stay as they were).
         """
         self.config = attrs.evolve(self.config, **changes)
-        self._schema_cache.clear()
+        self._offered.forget()
         if {"provider", "models", "base_url"} & changes.keys():
             self._retarget()
 
-    def window_key(self) -> tuple[str, str, str]:
+    def window_key(self) -> WindowKey:
         """``(provider, base_url, model)``: what a served window is known by."""
         cfg = self.config
         return cfg.provider, cfg.base_url or "", cfg.models[0] if cfg.models else ""
 
-    def learn_window(self, key: tuple[str, str, str], window: int) -> None:
+    def learn_window(self, key: WindowKey, window: int) -> None:
         """The server said the model *key* names has *window* tokens (used unless the
         user set the model's window)."""
-        self.served_windows[key] = window
+        self.served_windows.learn(key, window)
         if key == self.window_key():
             self._retarget()
-
-    def expect_window(self, answered: trio.Event) -> None:
-        """The server was asked for the model's window; a round waits a moment for
-        *answered*, so the first request carries it."""
-        self._window_asked = answered
 
     def _retarget(self) -> None:
         key = self.window_key()
@@ -220,7 +203,7 @@ class Conversation:
         if offered is not None and name not in offered:
             self.config = attrs.evolve(self.config, tools=(*offered, name))
         self.local_tools[name] = fn
-        self._schema_cache.clear()
+        self._offered.forget()
 
     def add_tool_result(self, call: pm.ToolCall, output: str) -> None:
         """Append a tool result to the history (the call runner does, per call)."""
@@ -406,35 +389,8 @@ class Conversation:
         )
         self._reply = None
 
-    def _request(
-        self, messages: list[pm.ChatMessage], *, system: str, tools: tuple[pm.ToolSchema, ...]
-    ) -> pm.ChatRequest:
-        cfg = self.config
-        window, reserve = self.budget.window, self.budget.reserve
-        return pm.ChatRequest(
-            provider=cfg.provider,
-            models=cfg.models,
-            messages=tuple(messages),
-            system=system,
-            tools=tools,
-            tool_protocol=cfg.tool_protocol,
-            base_url=cfg.base_url,
-            api_key=cfg.api_key or provider_key(cfg.provider),
-            options=pm.ChatOptions(
-                temperature=cfg.temperature,
-                seed=cfg.seed,
-                max_tokens=reserve,
-                context_window=window,
-                thinking=cfg.keep_thinking,
-            ),
-        )
-
     async def _model_round(self) -> Reply:
-        asked = self._window_asked
-        if asked is not None and not asked.is_set():
-            # asked while the session opened: a moment here, never the answer's time
-            with trio.move_on_after(WINDOW_WAIT):
-                await asked.wait()
+        await self.served_windows.wait()
         tools = self.schemas()
         system = self.config.system
         budget = self.budget
@@ -459,7 +415,7 @@ class Conversation:
             )
         self.budget.note_sent(system, plan.messages, tools)
         self.last_request_tokens = plan.tokens
-        request = self._request(plan.messages, system=system, tools=tools)
+        request = self.requests.build(plan.messages, system=system, tools=tools)
         self._reply = Reply()
         reply = await read_reply(
             self.model,
@@ -474,24 +430,14 @@ class Conversation:
         return reply
 
     def _streamed(self, item: StreamItem) -> None:
-        sid = self.session_id
-        if isinstance(item, pm.TextDelta):
-            self.emit(ev.TextDelta(session_id=sid, text=item.text))
-        elif isinstance(item, pm.ThinkingDelta):
-            self.emit(ev.ThinkingDelta(session_id=sid, text=item.text))
-        elif isinstance(item, pm.CallWriting):
-            self.emit(ev.ToolCallWriting(session_id=sid, name=item.name))
-        else:
-            self.usage_total["prompt_tokens"] += item.prompt_tokens or 0
-            self.usage_total["completion_tokens"] += item.completion_tokens or 0
-            self.emit(
-                ev.UsageReported(
-                    session_id=sid,
-                    prompt_tokens=item.prompt_tokens,
-                    completion_tokens=item.completion_tokens,
-                    cached_tokens=item.cached_tokens,
-                )
-            )
+        if isinstance(item, pm.Usage):
+            self.add_usage(item.prompt_tokens or 0, item.completion_tokens or 0)
+        self.emit(stream_event(self.session_id, item))
+
+    def add_usage(self, prompt_tokens: int, completion_tokens: int) -> None:
+        """Count tokens of this run's model requests (a sub-agent's count too)."""
+        self.usage_total["prompt_tokens"] += prompt_tokens
+        self.usage_total["completion_tokens"] += completion_tokens
 
     def _settle_cancel(self) -> None:
         """Record a cancel and leave the history well-formed for the next run: the
@@ -539,7 +485,7 @@ class Conversation:
         before = self.budget.estimate(system, history, ())
         try:
             summary = await self.shaper.summarise(
-                history[:n], max_chars=self.budget.limit * 3, ask=self._ask
+                history[:n], max_chars=self.budget.limit * 3, ask=self.requests.ask
             )
         except ModelFailed as exc:
             self._error(exc.kind, f"could not summarise the history: {exc.message}", fatal=False)
@@ -560,39 +506,13 @@ class Conversation:
         )
         return True
 
-    async def _ask(self, system: str, content: str) -> str:
-        request = self._request(
-            [pm.ChatMessage(role="user", content=content)], system=system, tools=()
-        )
-        return (await read_reply(self.model, request)).text
-
     async def ask_aside(self, system: str, content: str, timeout: float) -> str | None:
         """One quiet model request beside the conversation (no events, no history):
         the answer's text, or ``None`` when it failed or took over *timeout* seconds."""
-        request = self._request(
-            [pm.ChatMessage(role="user", content=content)], system=system, tools=()
-        )
-        with trio.move_on_after(timeout):
-            try:
-                reply = await read_reply(self.model, request)
-            except ModelFailed:
-                return None
-            return None if reply.calls else reply.text
-        return None
+        return await self.requests.aside(system, content, timeout)
 
     async def _autotitle(self, prompt: str) -> None:
-        # a title that cannot be had is no title
-        content = title_request(prompt, self.final_text)
-        request = self._request(
-            [pm.ChatMessage(role="user", content=content)], system=TITLE_SYSTEM, tools=()
-        )
-        try:
-            reply = await read_reply(self.model, request)
-        except ModelFailed:
-            return
-        # a reply that is a call or markup is no title: the user's words are
-        title = "" if reply.calls else title_from(reply.text)
-        title = title or plain_title(prompt)
+        title = await self.requests.title(prompt, self.final_text)
         if title:
             self.set_title(title, by_user=False)
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import attrs
 
+from harness.conversation import events as ev
 from harness.conversation._ports import ModelPort
 from harness.conversation._retry import worker_failure
 from harness.conversation._sync import HistorySync
@@ -20,7 +21,7 @@ from harness.errors import ProviderError
 from harness.ipc import IpcError, WorkerDied
 from harness.messages import model as pm
 
-__all__ = ["ModelFailed", "Reply", "StreamItem", "read_reply"]
+__all__ = ["ModelFailed", "Reply", "StreamItem", "read_reply", "stream_event"]
 
 #: what a reply's reader hands on as it comes
 StreamItem = pm.TextDelta | pm.ThinkingDelta | pm.CallWriting | pm.Usage
@@ -150,3 +151,19 @@ async def read_reply(
     reply.text = "".join(text)
     reply.thinking = "".join(thinking)
     return reply
+
+
+def stream_event(session_id: str, item: StreamItem) -> ev.ConversationEvent:
+    """The event that shows *item* of a reply as it comes."""
+    if isinstance(item, pm.TextDelta):
+        return ev.TextDelta(session_id=session_id, text=item.text)
+    if isinstance(item, pm.ThinkingDelta):
+        return ev.ThinkingDelta(session_id=session_id, text=item.text)
+    if isinstance(item, pm.CallWriting):
+        return ev.ToolCallWriting(session_id=session_id, name=item.name)
+    return ev.UsageReported(
+        session_id=session_id,
+        prompt_tokens=item.prompt_tokens,
+        completion_tokens=item.completion_tokens,
+        cached_tokens=item.cached_tokens,
+    )

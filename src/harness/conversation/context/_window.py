@@ -57,7 +57,7 @@ def ask_window(conv: Conversation, workers: Workers) -> None:
     if not needs_asking(conv):
         return
     done = trio.Event()
-    conv.expect_window(done)
+    conv.served_windows.expect(done)
     key = conv.window_key()
 
     async def ask() -> None:

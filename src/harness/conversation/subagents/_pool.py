@@ -442,8 +442,7 @@ class SubagentPool:
             agent.prompt_tokens += n.prompt_tokens
             agent.completion_tokens += n.completion_tokens
             # the session's usage counts what its sub-agents used
-            conv.usage_total["prompt_tokens"] += n.prompt_tokens
-            conv.usage_total["completion_tokens"] += n.completion_tokens
+            conv.add_usage(n.prompt_tokens, n.completion_tokens)
             if agent.tokens > self.limits.max_tokens:
                 self._stop(
                     agent,
