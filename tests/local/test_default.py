@@ -124,8 +124,11 @@ def test_an_ollama_without_models_falls_to_the_embedded_model(
         assert "embedded" in choice.header
     # Switched off, it is never chosen on its own.
     off = {"OLLAMA_BASE_URL": closed_port, "HARNESS_EMBEDDED": "off"}
-    with pytest.raises(NoModelAvailable):
+    with pytest.raises(NoModelAvailable) as info:
         choose_startup_model(env=off)
+    # off is not "not installed": the message says which, and how to turn it on
+    assert "switched off (HARNESS_EMBEDDED=off)" in str(info.value)
+    assert "not installed" not in str(info.value)
     assert choose_startup_model("local", env=off).provider == "local"
 
 

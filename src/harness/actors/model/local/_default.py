@@ -136,6 +136,13 @@ def choose_startup_model(
         return StartupChoice(
             "local", entry.name, "embedded", _header("local", entry.name, "embedded, offline")
         )
+    if not offered:  # installed or not, it is off: say that, not "not installed"
+        raise NoModelAvailable(
+            "no model to talk to: no Ollama answers at "
+            f"{base_url} and the embedded model is switched off (HARNESS_EMBEDDED=off). "
+            "Unset HARNESS_EMBEDDED, start Ollama and `ollama pull` a model, or pass "
+            "--provider openai|anthropic|gemini with its API key set"
+        )
     raise NoModelAvailable(
         "no model to talk to: no Ollama answers at "
         f"{base_url} and the embedded model is not installed. Run `make install` in the "
