@@ -241,3 +241,24 @@ def test_a_worker_killed_mid_call_is_a_failed_tool_call(
     finals = [u for u in rec.of("tool_call_update") if u.status in ("completed", "failed")]
     assert [u.status for u in finals] == ["failed"]
     assert rec.text() == "after the crash"
+
+
+def test_skills_are_commands(model: ScriptedModel, workspace: Path, home: Path) -> None:
+    skill = workspace / "skills" / "tidy"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: tidy\ndescription: Tidy a file\n---\nSort lines.\n")
+    model.add(reply("tidied"))
+    rec = Recorder()
+
+    async def main() -> None:
+        async with agent(model, workspace, home, rec) as (conn, _):
+            sid = await _session(conn, workspace)
+            await conn.prompt(session_id=sid, prompt=[text_block("/tidy a.txt")])
+
+    asyncio.run(main())
+    offered = {c.name: c for c in rec.of("available_commands_update")[0].available_commands}
+    assert {"compact", "undo", "tidy"} <= set(offered)
+    assert offered["tidy"].description == "Tidy a file"
+    sent = model.requests[0]["messages"][-1]["content"]
+    assert sent.startswith("Use the skill tidy")
+    assert sent.endswith("a.txt")

@@ -23,6 +23,7 @@ from acp.schema import (
     AgentCapabilities,
     AuthEnvVar,
     AvailableCommand,
+    AvailableCommandInput,
     ClientCapabilities,
     EnvVarAuthMethod,
     Implementation,
@@ -39,6 +40,7 @@ from acp.schema import (
     SessionMode,
     SessionModeState,
     SetSessionModeResponse,
+    UnstructuredCommandInput,
 )
 
 from acp import PROTOCOL_VERSION, helpers
@@ -89,6 +91,9 @@ class _Live:
     asker: Asker
     closed: trio.Event = attrs.field(factory=trio.Event)
     mcp_ready: bool = False
+    #: the slash commands offered, and the skills among them
+    commands: list[AvailableCommand] = attrs.field(factory=lambda: list(COMMANDS))
+    skills: set[str] = attrs.field(factory=set)
     #: set while no prompt runs
     idle: trio.Event = attrs.field(factory=trio.Event)
 
@@ -121,6 +126,14 @@ def _mcp_entries(servers: Sequence[Any] | None) -> dict[str, Any]:
         else:
             raise RequestError.invalid_params({"mcpServers": f"{name}: a transport harness lacks"})
     return out
+
+
+def _skill_prompt(text: str, skills: set[str]) -> str:
+    # "/name rest" for a skill: the model is asked to load it and use it for the rest
+    word, _, rest = text.strip().partition(" ")
+    if not word.startswith("/") or word[1:] not in skills:
+        return text
+    return f"Use the skill {word[1:]} (load it with use_skill first).\n\n{rest.strip()}".strip()
 
 
 def _folder(cwd: str) -> str:
@@ -247,6 +260,7 @@ class HarnessAgent:
         except ValueError as exc:
             raise RequestError.invalid_params({"details": str(exc)}) from exc
         self._check_key(live, options)
+        await self._find_skills(live)
         return live
 
     def _check_key(self, live: _Live, options: SessionOptions) -> None:
@@ -274,7 +288,27 @@ class HarnessAgent:
             for event in live.session.opening:
                 for update in live.mapper.updates(event):
                     await self.send(session_id, update)
-        await self.send(session_id, helpers.update_available_commands(COMMANDS))
+        offered = live.commands if live is not None else list(COMMANDS)
+        await self.send(session_id, helpers.update_available_commands(offered))
+
+    async def _find_skills(self, live: _Live) -> None:
+        # harness's own commands, then a command per skill (``/name what to do``)
+        from harness.home import harness_home
+        from harness.skills import discover_skills
+
+        home = harness_home(self.environ)
+        skills = await trio.to_thread.run_sync(discover_skills, live.session.workspace, home)
+        own = {c.name for c in COMMANDS}
+        live.skills = {s.name for s in skills if s.name not in own}
+        hint = AvailableCommandInput(root=UnstructuredCommandInput(hint="what to use it for"))
+        live.commands = [
+            *COMMANDS,
+            *(
+                AvailableCommand(name=s.name, description=s.description or s.name, input=hint)
+                for s in skills
+                if s.name in live.skills
+            ),
+        ]
 
     async def new_session(
         self, cwd: str, mcp_servers: Sequence[Any] | None = None, **_: Any
@@ -345,7 +379,7 @@ class HarnessAgent:
         live = self._live(session_id)
         if live.running:
             raise RequestError.invalid_request({"details": "a prompt is already running"})
-        text = prompt_text(prompt, live.session.workspace)
+        text = _skill_prompt(prompt_text(prompt, live.session.workspace), live.skills)
         live.idle = trio.Event()
         try:
             command = await self._command(live, text)
