@@ -184,6 +184,9 @@ async def test_rate_limit_on_the_last_model_after_failover_reports_both(
     assert isinstance(ev, ModelError)
     assert ev.kind == "rate_limit"
     assert ev.model == "b"
+    # what happened and what to do, not the server's body alone
+    assert ev.message.startswith("the provider is limiting requests (HTTP 429, rate limit): quota")
+    assert ev.message.count("wait 120 s") == 1
 
 
 async def test_a_server_that_never_sends_a_byte_is_an_error_in_seconds(

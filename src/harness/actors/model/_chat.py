@@ -398,9 +398,12 @@ class ModelEngine:
                 delay = min(self.retry.max_delay, self.retry.base_delay * 2**attempt)
                 if err.retry_after is not None:
                     if err.retry_after > self.retry.max_retry_after:
+                        said = err.kind == "rate_limit"  # its message names the wait
                         raise ProviderError(
                             err.kind,
-                            f"{err.message} (asked to wait {err.retry_after:g} s)",
+                            err.message
+                            if said
+                            else f"{err.message} (asked to wait {err.retry_after:g} s)",
                             status=err.status,
                         ) from None
                     delay = err.retry_after

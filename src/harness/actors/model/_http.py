@@ -136,6 +136,14 @@ def error_from_response(
     """The :class:`ProviderError` for a non-2xx answer."""
     message = redact(message_of(body), secrets) or f"HTTP {status}"
     kind, overloaded = classify(status, message)
+    if kind == "rate_limit":
+        # the body alone ("quota", "slow down") does not say what happened, nor what to do
+        wait = _retry_after(headers)
+        when = f"it asks to wait {wait:g} s" if wait is not None else "wait a little"
+        message = (
+            f"the provider is limiting requests (HTTP {status}, rate limit): {message}; "
+            f"{when} and try again, or check the plan's quota"
+        )
     return ProviderError(
         kind, message, status=status, retry_after=_retry_after(headers), overloaded=overloaded
     )
