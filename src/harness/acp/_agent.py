@@ -57,6 +57,7 @@ from harness.conversation import (
     open_session,
 )
 from harness.conversation import events as ev
+from harness.home import harness_home
 from harness.keys import ENV_KEYS, provider_key, take_keys
 
 __all__ = ["COMMANDS", "MODES", "HarnessAgent", "OptionsFor"]
@@ -236,20 +237,28 @@ class HarnessAgent:
 
     async def _hold(self, options: SessionOptions, *, task_status: trio.TaskStatus[_Live]) -> None:
         asker = Asker(self.conn, self)
-        async with open_session(options, approver=asker.approve, frontend=asker) as session:
-            live = _Live(
-                session=session,
-                mapper=UpdateMapper(session.workspace, show_thinking=self.show_thinking),
-                asker=asker,
-            )
-            asker.live = live
-            self.sessions[session.id] = live
-            try:
-                task_status.started(live)
-                await live.closed.wait()
-            finally:
-                self.sessions.pop(session.id, None)
-                session.cancel()
+        started = False
+        try:
+            async with open_session(options, approver=asker.approve, frontend=asker) as session:
+                live = _Live(
+                    session=session,
+                    mapper=UpdateMapper(session.workspace, show_thinking=self.show_thinking),
+                    asker=asker,
+                )
+                asker.live = live
+                self.sessions[session.id] = live
+                try:
+                    task_status.started(live)
+                    started = True
+                    await live.closed.wait()
+                finally:
+                    self.sessions.pop(session.id, None)
+                    session.cancel()
+        except Exception as exc:
+            if not started:
+                raise  # session/new answers with it
+            # a session that fails as it closes must not take the connection with it
+            self.conn.log(f"closing a session failed: {type(exc).__name__}: {exc}")
 
     async def _open(self, cwd: str, mcp_servers: Any, resume: str | None) -> _Live:
         try:
@@ -293,7 +302,6 @@ class HarnessAgent:
 
     async def _find_skills(self, live: _Live) -> None:
         # harness's own commands, then a command per skill (``/name what to do``)
-        from harness.home import harness_home
         from harness.skills import discover_skills
 
         home = harness_home(self.environ)
@@ -337,9 +345,8 @@ class HarnessAgent:
     ) -> ListSessionsResponse:
         """The sessions of *cwd* (default: the folder harness acp started in)."""
         folder = _folder(cwd) if cwd else os.getcwd()
-        rows = await trio.to_thread.run_sync(
-            lambda: list_sessions(folder, self.environ.get("HARNESS_HOME"))
-        )
+        home = str(harness_home(self.environ))
+        rows = await trio.to_thread.run_sync(lambda: list_sessions(folder, home))
         return ListSessionsResponse(
             sessions=[
                 SessionInfo(
@@ -413,7 +420,7 @@ class HarnessAgent:
             said = "The history was summarised." if done else "There was nothing to compact."
         elif word == "/undo":
             undone = await live.session.undo()
-            said = getattr(undone, "message", "") or str(undone)
+            said = undone.message
         else:
             return None
         await self.send(sid, helpers.update_agent_message_text(said))

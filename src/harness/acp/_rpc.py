@@ -59,7 +59,11 @@ def _dump(value: Any) -> Any:
 
 class Connection:
     """One client on *receive* / *send*; requests go to *handler(method, params,
-    is_notification)*, which returns the result or raises :class:`RequestError`."""
+    is_notification)*, which returns the result or raises :class:`RequestError`.
+
+    Attributes:
+        log: where a failing handler is said (default: a line on stderr, never stdout).
+    """
 
     def __init__(
         self,
@@ -78,7 +82,7 @@ class Connection:
         self._closed = False
         self._serving = 0
         self._served = trio.Event()
-        self._log = log or (lambda text: print(f"harness acp: {text}", file=sys.stderr))
+        self.log = log or (lambda text: print(f"harness acp: {text}", file=sys.stderr))
 
     @staticmethod
     def after_reply(result: Any, then: Callable[[], Awaitable[None]]) -> AfterReply:
@@ -239,7 +243,7 @@ class Connection:
             await self._error(request_id, RequestError.invalid_params({"errors": details}))
             return
         except Exception as exc:  # an answer, never a dropped connection
-            self._log(f"{method} failed: {type(exc).__name__}: {exc}")
+            self.log(f"{method} failed: {type(exc).__name__}: {exc}")
             await self._error(request_id, RequestError.internal_error({"details": str(exc)}))
             return
         then = None
@@ -256,9 +260,9 @@ class Connection:
         try:
             await self._handler(method, params, True)
         except (RequestError, ValidationError) as exc:
-            self._log(f"notification {method} ignored: {exc}")
+            self.log(f"notification {method} ignored: {exc}")
         except Exception as exc:
-            self._log(f"notification {method} failed: {type(exc).__name__}: {exc}")
+            self.log(f"notification {method} failed: {type(exc).__name__}: {exc}")
 
     async def _error(self, request_id: Any, error: RequestError) -> None:
         try:
