@@ -13,7 +13,8 @@ Tools: ``echo(text)``, ``add(a, b)``, ``crash()`` (the process exits mid-call), 
 (sleeps, cancellable), ``block(seconds)`` (blocks the event loop: one request at a
 time), ``freeze()`` (blocks the whole process), ``change_tools()`` (adds the
 tool ``added`` and says the tool list changed), ``whoami()`` (pid and start count),
-``save_note(path, text)`` (says it is read-only, and writes a file), ``huge(size)``
+``save_note(path, text)`` (says it is read-only, and writes a file), ``steps(count)``
+(progress notifications), ``book()`` (asks the user a question), ``huge(size)``
 (a result that long),
 ``env(name)``, ``noisy(name, size)`` (escape sequences, a
 variable's value, long output). A resource ``fake://greeting`` and a prompt ``greet(name)``.
@@ -30,9 +31,18 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import Annotated
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import (
+    AcceptedElicitation,
+    Context,
+    Elicit,
+    ElicitationResult,
+    MCPServer,
+    Resolve,
+)
 from mcp_types import ToolAnnotations
+from pydantic import BaseModel
 
 MODE = os.environ.get("FAKE_MCP_MODE", "ok")
 
@@ -133,6 +143,33 @@ async def change_tools(ctx: Context) -> str:
     except Exception:  # a 2026-07-28 session hears of it through subscriptions/listen
         pass
     return "tools changed"
+
+
+@server.tool()
+async def steps(ctx: Context, count: int = 3) -> str:
+    """Report progress *count* times (of *count*), then finish."""
+    for i in range(1, count + 1):
+        await ctx.report_progress(i, count, f"step {i} of {count}")
+    return f"{count} steps done"
+
+
+class Travel(BaseModel):
+    """What ``book`` asks the user."""
+
+    city: str
+    nights: int
+
+
+def _ask_travel() -> Elicit[Travel]:
+    return Elicit("Where to, and for how many nights?", Travel)
+
+
+@server.tool()
+async def book(travel: Annotated[ElicitationResult[Travel], Resolve(_ask_travel)]) -> str:
+    """Ask the user where to and for how long (elicitation), and say what they answered."""
+    if isinstance(travel, AcceptedElicitation):
+        return f"booked {travel.data.nights} nights in {travel.data.city}"
+    return f"not booked: {travel.action}"
 
 
 @server.tool()

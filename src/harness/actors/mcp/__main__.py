@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import os
 import subprocess
+import uuid
 from typing import IO, TYPE_CHECKING, Any
 
 import trio
@@ -23,11 +24,15 @@ from harness.actors.mcp._prespawn import spawn_early
 from harness.actors.mcp._waits import DOWN_FIRST, time_scale
 from harness.ipc import WORKER_TAG_ENV, Emit
 from harness.messages.mcp import (
+    McpAnswer,
+    McpCall,
     McpGetPrompt,
     McpListPrompts,
     McpListResources,
+    McpProgress,
     McpPrompts,
     McpPromptText,
+    McpQuestion,
     McpReadResource,
     McpResources,
     McpRestart,
@@ -221,6 +226,78 @@ async def watch(req: McpWatch, emit: Emit) -> None:
 @worker.handle(ToolInvoke)
 async def invoke(req: ToolInvoke) -> ToolOutcome:
     return await (await _get()).call_tool(req.name, req.arguments)
+
+
+class _Call:
+    """One McpCall's stream: the server's latest progress (sent as the consumer keeps up:
+    a fast server's notifications never queue) and its questions waiting for answers."""
+
+    def __init__(self, emit: Emit) -> None:
+        self.emit = emit
+        self.latest: McpProgress | None = None
+        self.sent: McpProgress | None = None
+        self.wake = trio.Event()
+
+    async def progress(self, progress: float, total: float | None, message: str | None) -> None:
+        self.latest = McpProgress(progress=progress, total=total or 0.0, message=message or "")
+        self.wake.set()
+
+    async def pump(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake = trio.Event()
+            await self.flush()
+
+    async def flush(self) -> None:
+        latest = self.latest
+        if latest is not None and latest != self.sent:
+            await self.emit(latest)
+            self.sent = latest
+
+    async def ask(self, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any], str]:
+        qid = uuid.uuid4().hex
+        waiting = _questions[qid] = _Waiting()
+        try:
+            await self.emit(McpQuestion(id=qid, message=message, schema=schema))
+            await waiting.done.wait()
+        finally:
+            del _questions[qid]
+        got = waiting.answer
+        assert got is not None
+        return got.action, dict(got.content), got.reason
+
+
+class _Waiting:
+    def __init__(self) -> None:
+        self.done = trio.Event()
+        self.answer: McpAnswer | None = None
+
+
+_questions: dict[str, _Waiting] = {}
+
+
+@worker.stream(McpCall)
+async def call(req: McpCall, emit: Emit) -> None:
+    bridge = await _get()
+    state = _Call(emit)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(state.pump)
+        outcome = await bridge.call_tool(
+            req.name, req.arguments, progress=state.progress, ask=state.ask
+        )
+        nursery.cancel_scope.cancel()
+    await state.flush()  # the last progress before the outcome
+    await emit(outcome)
+
+
+@worker.handle(McpAnswer)
+async def answer(req: McpAnswer) -> McpAnswer:
+    waiting = _questions.get(req.id)
+    if waiting is None or waiting.done.is_set():
+        return McpAnswer(id=req.id, action="cancel", reason="no question waits for this answer")
+    waiting.answer = req
+    waiting.done.set()
+    return req
 
 
 @worker.handle(McpListResources)

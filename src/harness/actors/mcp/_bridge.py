@@ -38,12 +38,14 @@ import mcp_types as types
 import trio
 from mcp import Client
 from mcp.client.sse import sse_client
+from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from harness._version import __version__
+from harness.actors.mcp._asking import Ask, Questions
 from harness.actors.mcp._config import McpServerConfig
 from harness.actors.mcp._output import StderrTail, cap_text, clean_text
 from harness.actors.mcp._prespawn import spawn_early
@@ -198,6 +200,7 @@ class Bridge:
         self._conn: trio.Nursery | None = None
         self._probing: trio.Event | None = None  # set when the in-doubt probe is done
         self._errlog: Any = None
+        self.questions = Questions(self._note)
         self._proc: subprocess.Popen[bytes] | None = None  # a stdio server's process
         log = logging.getLogger("mcp")
         log.addHandler(_SdkLog(self.tail))
@@ -227,6 +230,10 @@ class Bridge:
     def _notify(self) -> None:
         self._changed.set()
         self._changed = trio.Event()
+
+    def _note(self, line: str) -> None:
+        self.tail.note(line)
+        self._notify()
 
     def _set(self, state: McpState, **fields: Any) -> None:
         self.state = state
@@ -350,6 +357,7 @@ class Bridge:
                         cache=None,
                         client_info=types.Implementation(name="harness", version=__version__),
                         message_handler=self._on_message,
+                        elicitation_callback=self.questions.elicit,
                     ) as client,
                     trio.open_nursery() as conn,
                 ):
@@ -470,8 +478,14 @@ class Bridge:
         }.get(self.state, "is not ready")
         raise _Broken(f"{self._label()} {what}" + (f" ({self.error})" if self.error else ""))
 
-    async def _guarded(self, what: str, op: Callable[[Client], Awaitable[T]]) -> T | str:
-        """Run *op* on the client within the timeout; a failure comes back as a sentence."""
+    async def _guarded(
+        self,
+        what: str,
+        op: Callable[[Client], Awaitable[T]],
+        on_scope: Callable[[trio.CancelScope], None] | None = None,
+    ) -> T | str:
+        """Run *op* on the client within the timeout (its cancel scope goes to
+        *on_scope*); a failure comes back as a sentence."""
         try:
             client = await self._ready_client()
         except _Broken as exc:
@@ -480,6 +494,8 @@ class Bridge:
         timeout = self.config.timeout
         try:
             with trio.move_on_after(timeout) as scope:
+                if on_scope is not None:
+                    on_scope(scope)
                 return await op(client)
         except MCPError as exc:
             if exc.code != CONNECTION_CLOSED:
@@ -542,9 +558,26 @@ class Bridge:
             with contextlib.suppress(OSError):
                 os.killpg(proc.pid, signal.SIGKILL)
 
-    async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
-        """Call tool *name*; every failure is a tool error naming the server."""
-        got = await self._guarded(name, lambda c: c.call_tool(name, arguments))
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        *,
+        progress: ProgressFnT | None = None,
+        ask: Ask | None = None,
+    ) -> ToolOutcome:
+        """Call tool *name*; every failure is a tool error naming the server.
+
+        Args:
+            progress: given, a progress token goes with the call and the server's
+                progress notifications for it come to this function.
+            ask: given, the server's questions during the call go to it (see
+                :class:`~harness.actors.mcp._asking.Questions`).
+        """
+        with self.questions.asking(ask) as on_scope:
+            got = await self._guarded(
+                name, lambda c: c.call_tool(name, arguments, progress_callback=progress), on_scope
+            )
         if isinstance(got, str):
             return ToolOutcome(ok=False, output=got)
         return _tool_outcome(got)
