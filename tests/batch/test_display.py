@@ -58,7 +58,7 @@ def test_the_display_counts_done_running_failed_tokens_and_time() -> None:
     progress.task_finished(TaskOutcome(id="c", ok=False, reason="interrupted", interrupted=True))
     progress.end()
     assert out.getvalue().splitlines() == [
-        "1 task(s) already have a result: skipped",
+        "1 skipped (a result already, or a line that is not a task)",
         "✓ a  done, 1 turns, 15 tokens, 65.0s",
         "↻ b: attempt 2",
         "✗ b  crashed, 0 turns, 0 tokens, 2.0s, 2 attempts",

@@ -124,7 +124,8 @@ def test_resume_skips_finished_and_a_bad_line_is_skipped(
     bad = [d["text"] for d in docs if d["type"] == "note" and "line 4" in d["text"]]
     assert len(bad) == 1, docs
     assert "workspace" in bad[0]
-    assert {"type": "batch_started", "tasks": 1, "skipped": 2} in docs
+    # t1 and t2 have a result, line 4 is not a task
+    assert {"type": "batch_started", "tasks": 1, "skipped": 3} in docs
     assert script.asked[asked:] == ["t3", "t3"]
     assert (out / "results.jsonl").read_text().startswith(before)
     assert sorted(read_results(out)) == ["t1", "t2", "t3"]

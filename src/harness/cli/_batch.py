@@ -193,7 +193,8 @@ def batch_main(
     finished = results.finished()
     todo = [t for t in tasks if t.id not in finished]
     settings = _settings(args)
-    progress.begin(len(todo), len(tasks) - len(todo))
+    # skipped: the tasks that already have a result, and the lines that are not tasks
+    progress.begin(len(todo), len(tasks) - len(todo) + len(problems))
     run = run_batch(
         todo, settings, results, progress, concurrency=args.concurrency, ray=args.ray, environ=env
     )

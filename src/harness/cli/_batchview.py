@@ -67,7 +67,7 @@ class RichProgress:
             self._total = total
             self._start = self._clock()
         if skipped:
-            self.note(f"{skipped} task(s) already have a result: skipped")
+            self.note(f"{skipped} skipped (a result already, or a line that is not a task)")
         if self._live is not None:
             self._live.start()
 
