@@ -118,4 +118,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl+C in `make install`: one line, not a traceback
+        _say("interrupted; run it again to go on (what was finished is kept)")
+        sys.exit(130)
