@@ -7,6 +7,7 @@ is the loop's executor port for a session with servers.
 """
 
 from harness.conversation.mcp._executors import McpExecutors
-from harness.conversation.mcp._manager import McpManager, ReloadReport, ServerView
+from harness.conversation.mcp._manager import McpManager
+from harness.conversation.mcp._server import ReloadReport, ServerView
 
 __all__ = ["McpExecutors", "McpManager", "ReloadReport", "ServerView"]

@@ -13,7 +13,8 @@ The calls themselves (tool calls, resources, prompts) are
 three questions (:meth:`McpManager.enabled`, :meth:`McpManager.bridge`,
 :meth:`McpManager.server_of`). The loop's ``mcp`` executor reaches them through
 :class:`~harness.conversation.mcp._naming.McpExecutors`; every other executor goes to the
-workers as before. How a server's tool is declared in the table is in ``_mcp_tools``.
+workers as before. How a server's tool is declared in the table is in ``_naming``, how
+it joins the conversation in ``_joining``.
 """
 
 from __future__ import annotations
@@ -21,13 +22,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-import attrs
 import trio
 
-from harness.actors.mcp import McpConfig, McpServerConfig, tool_name
+from harness.actors.mcp import McpConfig, McpServerConfig
 from harness.conversation import events as ev
 from harness.conversation.mcp._calls import McpCalls
-from harness.conversation.mcp._naming import RESOURCE_TOOLS, tool_hints, tool_spec
+from harness.conversation.mcp._joining import drop_tools, set_tools, with_instructions
+from harness.conversation.mcp._naming import RESOURCE_TOOLS, tool_hints
+from harness.conversation.mcp._server import (
+    ReloadReport,
+    ServerState,
+    ServerView,
+    allow_rules,
+    same_server,
+)
 from harness.ipc import IpcError, WorkerUnavailable
 from harness.messages.mcp import (
     McpPromptInfo,
@@ -43,78 +51,9 @@ from harness.messages.tools import ToolInvoke, ToolOutcome
 if TYPE_CHECKING:
     from harness.actors.tools import Permissions
     from harness.conversation._loop import Conversation
-    from harness.supervisor import ChildSpec, Supervisor, WorkerHandle
+    from harness.supervisor import Supervisor, WorkerHandle
 
-__all__ = ["BRIDGE_RSS_LIMIT", "INSTRUCTIONS_CAP", "McpManager", "ReloadReport", "ServerView"]
-
-INSTRUCTIONS_CAP = 2000
-"""Characters of one server's instructions that go into the system prompt."""
-BRIDGE_RSS_LIMIT = 1024 * 1024 * 1024
-"""Resident memory past which a bridge worker is killed (it needs about 100 MB)."""
-_INSTRUCTIONS_TOTAL = 8000
-_STDERR_LINES = 8
-
-
-@attrs.frozen
-class ServerView:
-    """One server as ``/mcp`` shows it."""
-
-    name: str
-    transport: str
-    where: str
-    state: str
-    tools: tuple[str, ...]
-    restarts: int
-    error: str
-    stderr_tail: str
-    disabled: bool
-
-
-@attrs.frozen
-class ReloadReport:
-    """What ``/mcp reload`` did: servers added, removed, restarted with a changed
-    configuration, and tried again; or, when the configuration does not read, its
-    problems (and nothing changed)."""
-
-    added: tuple[str, ...] = ()
-    removed: tuple[str, ...] = ()
-    changed: tuple[str, ...] = ()
-    retried: tuple[str, ...] = ()
-    problems: tuple[str, ...] = ()
-
-
-@attrs.define
-class _Server:
-    config: McpServerConfig
-    watch: trio.CancelScope | None = None  # the bridge task's, so a reload can end it
-    status: McpStatus | None = None
-    tools: dict[str, McpTool] = attrs.field(factory=dict)  # table name -> the server's tool
-    bridge_restarts: int = 0
-    bridge_error: str = ""
-    told_down: bool = False
-    told_failed: bool = False
-
-    @property
-    def worker(self) -> str:
-        return f"mcp:{self.config.name}"
-
-
-def _rules(cfg: McpServerConfig) -> list[str]:
-    """The allow rules a server's ``trust`` and ``autoApprove`` make."""
-    if cfg.disabled:
-        return []
-    rules = [f"mcp__{cfg.name}__*"] if cfg.trust else []
-    return rules + [tool_name(cfg.name, t) for t in cfg.auto_approve]
-
-
-def _same(a: McpServerConfig, b: McpServerConfig) -> bool:
-    """Whether two entries start the same server (the file each came from aside)."""
-    return attrs.evolve(a, source="") == attrs.evolve(b, source="")
-
-
-def _tell_tail(tail: str) -> str:
-    lines = [line for line in tail.splitlines() if line.strip()][-_STDERR_LINES:]
-    return ("\n" + "\n".join(f"  | {line}" for line in lines)) if lines else ""
+__all__ = ["McpManager"]
 
 
 class McpManager:
@@ -144,8 +83,8 @@ class McpManager:
         self.env = dict(env or {})
         self._loader = loader
         self._resource_tools = False
-        self._servers: dict[str, _Server] = {
-            s.name: _Server(config=s) for s in config.servers.values()
+        self._servers: dict[str, ServerState] = {
+            s.name: ServerState(config=s) for s in config.servers.values()
         }
         self._conv: Conversation | None = None
         self._perms: Permissions | None = None
@@ -165,7 +104,7 @@ class McpManager:
         self._perms = perms
         self._base_system = conversation.config.system
         for srv in self._servers.values():
-            for rule in _rules(srv.config):
+            for rule in allow_rules(srv.config):
                 perms.add("allow", rule, persist=False)
         if self.config.enabled:
             self._add_resource_tools(conversation)
@@ -195,36 +134,18 @@ class McpManager:
                     nursery.start_soon(self._bridge, srv)
             await trio.sleep_forever()
 
-    def _spec(self, srv: _Server) -> ChildSpec:
-        from harness.supervisor import ChildSpec
-
-        return ChildSpec(
-            name=srv.worker,
-            module="harness.actors.mcp",
-            cwd=self.workspace,
-            env=dict(self.env),
-            request_timeout=None,
-            # the SDK stops a stdio server in up to ~5 s (stdin closed, SIGTERM, SIGKILL)
-            request_grace=8.0,
-            shutdown_grace=6.0,
-            heartbeat_interval=2.0,
-            # a server's answer is read whole by the SDK before it is capped: one huge
-            # answer costs the bridge (restarted), never the machine's memory
-            rss_limit=BRIDGE_RSS_LIMIT,
-        )
-
-    async def _bridge(self, srv: _Server) -> None:
+    async def _bridge(self, srv: ServerState) -> None:
         with trio.CancelScope() as srv.watch:
             await self._keep_bridge(srv)
 
-    async def _keep_bridge(self, srv: _Server) -> None:
+    async def _keep_bridge(self, srv: ServerState) -> None:
         name = srv.worker
         try:
             if name not in self.supervisor or self.supervisor.get(name).state in (
                 "stopped",
                 "gave_up",
             ):
-                await self.supervisor.start(self._spec(srv))
+                await self.supervisor.start(srv.child_spec(self.workspace, self.env))
         except (IpcError, ValueError) as exc:
             srv.bridge_error = f"the bridge could not start: {exc}"
             self._emit_error(f"MCP server {srv.config.name}: {srv.bridge_error}")
@@ -266,7 +187,7 @@ class McpManager:
         def wake() -> None:
             changed.set()
 
-        def started(srv: _Server) -> bool:
+        def started(srv: ServerState) -> bool:
             st = srv.status
             return bool(srv.bridge_error) or (
                 st is not None and st.state in ("ready", "down", "failed")
@@ -284,94 +205,35 @@ class McpManager:
 
     # --- status -> table ----------------------------------------------------------------
 
-    def _apply(self, srv: _Server, status: McpStatus, *, quiet: bool = False) -> str:
+    def _apply(self, srv: ServerState, status: McpStatus, *, quiet: bool = False) -> str:
         """Take *status* into the table; the notice for the user (emitted unless *quiet*)."""
         srv.status = status
         if self._conv is None:
             return ""  # attach() applies it
-        name = srv.config.name
-        notice = ""
+        notice = srv.notice(status)
         if status.state == "ready":
-            srv.told_down = srv.told_failed = False
             self._set_tools(srv, status.tools)
             self._update_system()
         elif status.state == "failed":
             self._drop_tools(srv)
-            if not srv.told_failed:
-                srv.told_failed = True
-                notice = (
-                    f"MCP server {name} failed and was given up ({status.error}); its tools "
-                    f"are gone until /mcp reload{_tell_tail(status.stderr_tail)}"
-                )
-        elif status.state == "down" and not srv.told_down:
-            srv.told_down = True
-            notice = (
-                f"MCP server {name} {status.error or 'could not start'}; it is retried in the "
-                f"background{_tell_tail(status.stderr_tail)}"
-            )
         if notice and not quiet:
             self._emit_error(notice)
         self._changed()
         return notice
 
-    def _set_tools(self, srv: _Server, tools: tuple[McpTool, ...]) -> None:
-        conv = self._conv
-        if conv is None:
-            return
-        table = conv.table
-        wanted: dict[str, McpTool] = {}
-        for tool in tools:
-            tname = tool_name(srv.config.name, tool.name)
-            if tname in wanted:
-                continue  # two names that differ only in characters a provider refuses
-            wanted[tname] = tool
-        if wanted == srv.tools:
-            return
-        for tname in set(srv.tools) - set(wanted):
-            table.unregister(tname)
-        for tname, tool in wanted.items():
-            spec = tool_spec(srv.config.name, tool, tname, read_only=srv.config.read_only)
-            if spec is not None:
-                table.register(spec, replace=True)
-        srv.tools = wanted
-        self._offer(conv, list(wanted))
-        conv.configure()  # the offered tools changed
+    def _set_tools(self, srv: ServerState, tools: tuple[McpTool, ...]) -> None:
+        if self._conv is not None:
+            set_tools(self._conv, srv, tools)
 
-    def _drop_tools(self, srv: _Server) -> None:
-        conv = self._conv
-        if conv is None or not srv.tools:
-            return
-        for tname in srv.tools:
-            conv.table.unregister(tname)
-        srv.tools = {}
-        conv.configure()  # the offered tools changed
-
-    @staticmethod
-    def _offer(conv: Conversation, names: list[str]) -> None:
-        offered = conv.config.tools
-        if offered is not None:
-            extra = [n for n in names if n not in offered]
-            if extra:
-                conv.configure(tools=(*offered, *extra))
+    def _drop_tools(self, srv: ServerState) -> None:
+        if self._conv is not None:
+            drop_tools(self._conv, srv)
 
     def _update_system(self) -> None:
         conv = self._conv
         if conv is None:
             return
-        parts: list[str] = []
-        budget = _INSTRUCTIONS_TOTAL
-        for srv in self._servers.values():
-            text = (srv.status.instructions if srv.status else "").strip()
-            if not text or budget <= 0:
-                continue
-            if len(text) > INSTRUCTIONS_CAP:
-                text = text[:INSTRUCTIONS_CAP] + " [cut]"
-            text = text[:budget]
-            budget -= len(text)
-            parts.append(f"## MCP server {srv.config.name}\n{text}")
-        system = self._base_system
-        if parts:
-            system += "\n\n# MCP servers (their own instructions)\n\n" + "\n\n".join(parts)
+        system = with_instructions(self._base_system, self._servers.values())
         if system != conv.config.system:
             conv.configure(system=system)
 
@@ -388,25 +250,7 @@ class McpManager:
 
     def servers(self) -> list[ServerView]:
         """Every configured server, for ``/mcp``."""
-        out = []
-        for srv in self._servers.values():
-            st = srv.status
-            state = "disabled" if srv.config.disabled else (st.state if st else "starting")
-            error = (st.error if st else "") or srv.bridge_error
-            out.append(
-                ServerView(
-                    name=srv.config.name,
-                    transport=srv.config.transport,
-                    where=srv.config.where,
-                    state=state,
-                    tools=tuple(srv.tools),
-                    restarts=(st.restarts if st else 0) + srv.bridge_restarts,
-                    error=error,
-                    stderr_tail=st.stderr_tail if st else "",
-                    disabled=srv.config.disabled,
-                )
-            )
-        return out
+        return [srv.view() for srv in self._servers.values()]
 
     def tools(self, server: str | None = None) -> list[tuple[str, McpTool]]:
         """``(table name, tool)`` of the servers' tools in the table now."""
@@ -477,11 +321,11 @@ class McpManager:
         new = config.servers
         removed = tuple(n for n in old if n not in new)
         added = tuple(n for n in new if n not in old)
-        changed = tuple(n for n in new if n in old and not _same(new[n], old[n].config))
+        changed = tuple(n for n in new if n in old and not same_server(new[n], old[n].config))
         for name in (*removed, *changed):
             await self._retire(old[name])
         kept = {n: old[n] for n in new if n in old and n not in changed}
-        self._servers = {n: kept.get(n) or _Server(config=new[n]) for n in new}
+        self._servers = {n: kept.get(n) or ServerState(config=new[n]) for n in new}
         self.config = config
         for name in (*added, *changed):
             self._admit(self._servers[name])
@@ -497,21 +341,21 @@ class McpManager:
         self._changed()
         return ReloadReport(added, removed, changed, tuple(retried))
 
-    async def _retire(self, srv: _Server) -> None:
+    async def _retire(self, srv: ServerState) -> None:
         """Stop *srv* for good: its watch, its tools, its rules, its bridge worker."""
         if srv.watch is not None:
             srv.watch.cancel()
         self._drop_tools(srv)
         if self._perms is not None:
-            for rule in _rules(srv.config):
+            for rule in allow_rules(srv.config):
                 self._perms.remove(rule, persist=False)
         if srv.worker in self.supervisor:
             await self.supervisor.stop(srv.worker)
 
-    def _admit(self, srv: _Server) -> None:
+    def _admit(self, srv: ServerState) -> None:
         """Take a server new to this session: its rules, then its bridge."""
         if self._perms is not None:
-            for rule in _rules(srv.config):
+            for rule in allow_rules(srv.config):
                 self._perms.add("allow", rule, persist=False)
         if not srv.config.disabled and self._nursery is not None:
             self._nursery.start_soon(self._bridge, srv)

@@ -6,7 +6,8 @@ per :class:`Task`, within :class:`SubagentLimits`, each shown as an
 (``python -m harness.actors.subagent``).
 """
 
-from harness.conversation.subagents._pool import AgentState, SubagentLimits, SubagentPool, Task
+from harness.conversation.subagents._pool import SubagentPool
 from harness.conversation.subagents._runner import run_subagent
+from harness.conversation.subagents._task import AgentState, SubagentLimits, Task
 
 __all__ = ["AgentState", "SubagentLimits", "SubagentPool", "Task", "run_subagent"]

@@ -22,16 +22,22 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import trio
 
 from harness.conversation import events as ev
 from harness.conversation._call_errors import describe_worker_error
-from harness.conversation._calls import preview_call
-from harness.conversation._ports import ApprovalRequest
 from harness.conversation._workers import SUBAGENT_PREFIX
+from harness.conversation.subagents._runner_calls import RunnerCalls
+from harness.conversation.subagents._task import (
+    NOT_FOR_SUBAGENTS,
+    AgentState,
+    SubagentLimits,
+    Task,
+    report_outcome,
+)
 from harness.ipc import Emit, IpcError, Message, WorkerDied
 from harness.keys import provider_key
 from harness.messages.model import ChatRequest
@@ -50,11 +56,7 @@ if TYPE_CHECKING:
     from harness.conversation._workers import Workers
     from harness.supervisor import WorkerHandle
 
-__all__ = ["NOT_FOR_SUBAGENTS", "AgentState", "SubagentLimits", "SubagentPool", "Task"]
-
-#: Tools a sub-agent is never offered: it has no user to ask, no plan to submit,
-#: and hires nobody.
-NOT_FOR_SUBAGENTS = frozenset({"get_user_input", "submit_plan", "spawn_agent"})
+__all__ = ["SubagentPool"]
 
 _SUBAGENT_SYSTEM = (
     "You are a sub-agent: another agent hired you for one self-contained task. "
@@ -63,80 +65,6 @@ _SUBAGENT_SYSTEM = (
     "the exact paths, names and figures the other agent needs. Only that report is "
     "passed on."
 )
-
-
-@attrs.frozen
-class Task:
-    """One job for a sub-agent.
-
-    Attributes:
-        task: what to do, self-contained (the sub-agent sees nothing else).
-        context: facts the parent already has that the task needs.
-        model: a model of the parent's provider (default: the parent's).
-        tools: the tools it may use (default: all but those it is never offered).
-    """
-
-    task: str
-    context: str = ""
-    model: str | None = None
-    tools: tuple[str, ...] | None = None
-
-
-@attrs.frozen
-class SubagentLimits:
-    """What one sub-agent may use, and how many run at once.
-
-    Attributes:
-        max_concurrent: runners at once; more wait for a free slot (default 4).
-        max_turns: model requests before it is asked for its report (default 12).
-        wall_time: seconds from its start to its report (default 600).
-        max_tokens: prompt plus completion tokens it may use (default 400 000).
-        rss_limit: the runner's resident memory, bytes (default 512 MiB).
-        report_grace: seconds it has to report once asked (default 60).
-        max_depth: how deep hiring goes: 1 (default) lets the session hire sub-agents
-            that hire nobody; 2 lets those hire one level more, and so on.
-    """
-
-    max_concurrent: int = 4
-    max_turns: int = 12
-    wall_time: float = 600.0
-    max_tokens: int = 400_000
-    rss_limit: int = 512 * 1024 * 1024
-    report_grace: float = 60.0
-    max_depth: int = 1
-
-
-@attrs.define
-class AgentState:
-    """One sub-agent as ``/agents`` and the live lines show it."""
-
-    id: str
-    task: str
-    state: Literal["queued", "running", "finished"] = "queued"
-    turn: int = 0
-    last_tool: str = ""
-    last_text: str = ""
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    started: float = 0.0
-    ended: float = 0.0
-    reason: str = ""
-    stopped_by: str = ""
-    depth: int = 1
-    hirer: str = ""
-    handle: WorkerHandle | None = attrs.field(default=None, repr=False)
-
-    @property
-    def tokens(self) -> int:
-        """Tokens used so far, in and out."""
-        return self.prompt_tokens + self.completion_tokens
-
-    @property
-    def elapsed(self) -> float:
-        """Seconds since it started (0 while queued)."""
-        if not self.started:
-            return 0.0
-        return (self.ended or time.monotonic()) - self.started
 
 
 class SubagentPool:
@@ -163,8 +91,7 @@ class SubagentPool:
         self.agents: dict[str, AgentState] = {}
         self._ids = itertools.count(1)
         self._slots = trio.Semaphore(self.limits.max_concurrent)
-        # sub-agents running side by side ask one question at a time
-        self._asking = trio.Lock()
+        self._calls = RunnerCalls(conv, self._may_hire, lambda args, hirer: self.tool(args, hirer))
         self._builtin: frozenset[str] | None = None
 
     # --- what a frontend sees -----------------------------------------------------------
@@ -347,7 +274,7 @@ class SubagentPool:
                     self._stop(hired, f"{agent.id}, which hired it, ended")
         if crash and not agent.stopped_by:
             agent.stopped_by = f"its runner failed: {crash}"
-        outcome = self._outcome(agent, report)
+        outcome = report_outcome(agent, report, self.limits.max_turns)
         conv.emit(
             ev.SubagentFinished(
                 session_id=conv.session_id,
@@ -363,40 +290,6 @@ class SubagentPool:
             )
         )
         return outcome
-
-    def _outcome(self, agent: AgentState, report: SubagentReport | None) -> ToolOutcome:
-        if report is not None and not agent.stopped_by:
-            agent.reason = report.reason
-            agent.turn = max(agent.turn, report.turns)
-            text = report.text.strip() or "(the sub-agent gave no report)"
-            if report.reason == "max_turns":
-                return ToolOutcome(
-                    ok=bool(report.text.strip()),
-                    output=(
-                        f"{agent.id} reached its turn limit ({self.limits.max_turns}) and "
-                        f"reported from what it had:\n{text}"
-                    ),
-                    data={"agent": agent.id, "reason": report.reason},
-                )
-            if not report.ok:
-                return ToolOutcome(
-                    ok=False,
-                    output=f"{agent.id} ended without finishing ({report.reason}):\n{text}",
-                    data={"agent": agent.id, "reason": report.reason},
-                )
-            return ToolOutcome(ok=True, output=text, data={"agent": agent.id, "reason": "done"})
-        agent.reason = "stopped"
-        said = agent.last_text or "(nothing)"
-        tool = f", the last tool it called was {agent.last_tool}" if agent.last_tool else ""
-        return ToolOutcome(
-            ok=False,
-            output=(
-                f"{agent.id} was stopped: {agent.stopped_by or 'the run was cancelled'}. "
-                f"It had run {agent.turn} turn(s){tool}, using {agent.tokens} tokens. "
-                f"The last thing it said: {said}"
-            ),
-            data={"agent": agent.id, "reason": "stopped"},
-        )
 
     def _stop(self, agent: AgentState, why: str) -> None:
         if not agent.stopped_by:
@@ -472,87 +365,9 @@ class SubagentPool:
 
     def _tools_for(self, agent: AgentState) -> Callable[[SubagentToolCall], Awaitable[Message]]:
         async def tool(req: SubagentToolCall) -> Message:
-            return await self._tool_call(agent, req)
+            return await self._calls.run(agent, req)
 
         return tool
-
-    async def _tool_call(self, agent: AgentState, req: SubagentToolCall) -> ToolOutcome:
-        conv = self.conv
-        inv = req.invoke
-        name = inv.name
-        hires = name == "spawn_agent" and self._may_hire(agent.depth)
-        if (name in NOT_FOR_SUBAGENTS and not hires) or name not in conv.table:
-            return ToolOutcome(ok=False, output=f"{name} is not available to a sub-agent.")
-        spec = conv.table.get(name)
-        try:
-            args = spec.bind(inv.arguments)
-        except (ValueError, TypeError) as exc:
-            return ToolOutcome(ok=False, output=f"Invalid arguments: {exc}")
-        main = spec.main_value(args) or ""
-        decision, why = conv.policy.decide(spec, args, conv.config.permission_mode)
-        if decision == "deny":
-            return ToolOutcome(ok=False, output=f"The call was not run: {why or 'denied'}.")
-        if decision == "ask":
-            refused = await self._ask(agent, spec.name, spec.kind, args, main, inv.call_id)
-            if refused:
-                return ToolOutcome(ok=False, output=f"The call was not run: {refused}.")
-        if hires:
-            return await self.tool(args, hirer=agent)
-        try:
-            if spec.executor == "conversation":
-                local = conv.local_tools.get(name)
-                if local is None:
-                    return ToolOutcome(ok=False, output=f"{name} is not available here.")
-                out = await local(args)
-            elif spec.executor == "frontend":
-                return ToolOutcome(ok=False, output=f"{name} is not available to a sub-agent.")
-            else:
-                invoke = attrs.evolve(
-                    inv,
-                    arguments=args,
-                    call_id=f"{agent.id}:{inv.call_id}",
-                    session_id=conv.session_id,
-                    workspace=conv.workspace,
-                )
-                # the conversation's executors: the session's workers and the MCP bridges
-                out = await conv.executors.invoke(
-                    spec.executor, invoke, req.timeout or conv.config.tool_timeout
-                )
-        except IpcError as exc:
-            return ToolOutcome(ok=False, output=describe_worker_error(exc, name, main))
-        return ToolOutcome(ok=out.ok, output=conv.masker.mask(out.output), data=out.data)
-
-    async def _ask(
-        self,
-        agent: AgentState,
-        name: str,
-        kind: str,
-        args: dict[str, Any],
-        main: str,
-        call_id: str,
-    ) -> str:
-        """Ask the parent's user about a runner's call; the refusal, or ``""``."""
-        conv = self.conv
-        if conv.approver is None:
-            return "denied: no terminal to ask for approval (headless ask mode)"
-        spec = conv.table.get(name)
-        summary, diff = await preview_call(conv.executors, conv.workspace, spec, args)
-        async with self._asking:
-            answer = await conv.approver(
-                ApprovalRequest(
-                    call_id=f"{agent.id}:{call_id}",
-                    name=name,
-                    arguments=args,
-                    main_argument=main,
-                    kind=kind,
-                    summary=summary,
-                    diff=conv.masker.mask(diff),
-                    agent=agent.id,
-                )
-            )
-        if answer == "always":
-            conv.policy.allow_always(spec, args)
-        return "" if answer in ("yes", "always") else "denied by the user"
 
 
 def _kill_now(handle: WorkerHandle) -> None:

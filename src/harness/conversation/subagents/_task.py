@@ -1,0 +1,133 @@
+"""What a sub-agent is given and what comes back: a :class:`Task`, the
+:class:`SubagentLimits` of a session, the :class:`AgentState` ``/agents`` shows, and
+the tool result its report becomes."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Literal
+
+import attrs
+
+from harness.messages.subagent import SubagentReport
+from harness.messages.tools import ToolOutcome
+
+if TYPE_CHECKING:
+    from harness.supervisor import WorkerHandle
+
+__all__ = ["NOT_FOR_SUBAGENTS", "AgentState", "SubagentLimits", "Task", "report_outcome"]
+
+#: Tools a sub-agent is never offered: it has no user to ask, no plan to submit,
+#: and hires nobody.
+NOT_FOR_SUBAGENTS = frozenset({"get_user_input", "submit_plan", "spawn_agent"})
+
+
+@attrs.frozen
+class Task:
+    """One job for a sub-agent.
+
+    Attributes:
+        task: what to do, self-contained (the sub-agent sees nothing else).
+        context: facts the parent already has that the task needs.
+        model: a model of the parent's provider (default: the parent's).
+        tools: the tools it may use (default: all but those it is never offered).
+    """
+
+    task: str
+    context: str = ""
+    model: str | None = None
+    tools: tuple[str, ...] | None = None
+
+
+@attrs.frozen
+class SubagentLimits:
+    """What one sub-agent may use, and how many run at once.
+
+    Attributes:
+        max_concurrent: runners at once; more wait for a free slot (default 4).
+        max_turns: model requests before it is asked for its report (default 12).
+        wall_time: seconds from its start to its report (default 600).
+        max_tokens: prompt plus completion tokens it may use (default 400 000).
+        rss_limit: the runner's resident memory, bytes (default 512 MiB).
+        report_grace: seconds it has to report once asked (default 60).
+        max_depth: how deep hiring goes: 1 (default) lets the session hire sub-agents
+            that hire nobody; 2 lets those hire one level more, and so on.
+    """
+
+    max_concurrent: int = 4
+    max_turns: int = 12
+    wall_time: float = 600.0
+    max_tokens: int = 400_000
+    rss_limit: int = 512 * 1024 * 1024
+    report_grace: float = 60.0
+    max_depth: int = 1
+
+
+@attrs.define
+class AgentState:
+    """One sub-agent as ``/agents`` and the live lines show it."""
+
+    id: str
+    task: str
+    state: Literal["queued", "running", "finished"] = "queued"
+    turn: int = 0
+    last_tool: str = ""
+    last_text: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    started: float = 0.0
+    ended: float = 0.0
+    reason: str = ""
+    stopped_by: str = ""
+    depth: int = 1
+    hirer: str = ""
+    handle: WorkerHandle | None = attrs.field(default=None, repr=False)
+
+    @property
+    def tokens(self) -> int:
+        """Tokens used so far, in and out."""
+        return self.prompt_tokens + self.completion_tokens
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since it started (0 while queued)."""
+        if not self.started:
+            return 0.0
+        return (self.ended or time.monotonic()) - self.started
+
+
+def report_outcome(agent: AgentState, report: SubagentReport | None, max_turns: int) -> ToolOutcome:
+    """What *agent*'s *report* (``None``: it gave none) becomes as the parent's tool
+    result; a stopped agent's says what stopped it and the last thing it said."""
+    if report is not None and not agent.stopped_by:
+        agent.reason = report.reason
+        agent.turn = max(agent.turn, report.turns)
+        text = report.text.strip() or "(the sub-agent gave no report)"
+        if report.reason == "max_turns":
+            return ToolOutcome(
+                ok=bool(report.text.strip()),
+                output=(
+                    f"{agent.id} reached its turn limit ({max_turns}) and "
+                    f"reported from what it had:\n{text}"
+                ),
+                data={"agent": agent.id, "reason": report.reason},
+            )
+        if not report.ok:
+            return ToolOutcome(
+                ok=False,
+                output=f"{agent.id} ended without finishing ({report.reason}):\n{text}",
+                data={"agent": agent.id, "reason": report.reason},
+            )
+        return ToolOutcome(ok=True, output=text, data={"agent": agent.id, "reason": "done"})
+    agent.reason = "stopped"
+    said = agent.last_text or "(nothing)"
+    tool = f", the last tool it called was {agent.last_tool}" if agent.last_tool else ""
+    return ToolOutcome(
+        ok=False,
+        output=(
+            f"{agent.id} was stopped: {agent.stopped_by or 'the run was cancelled'}. "
+            f"It had run {agent.turn} turn(s){tool}, using {agent.tokens} tokens. "
+            f"The last thing it said: {said}"
+        ),
+        data={"agent": agent.id, "reason": "stopped"},
+    )
