@@ -39,6 +39,7 @@ from harness.cli.tui._commands import CommandError, ExitApp, is_command
 from harness.cli.tui._completion import HarnessCompleter
 from harness.cli.tui._context import Choice, CommandContext
 from harness.cli.tui._dispatch import COMMANDS, completion_sources, dispatch
+from harness.cli.tui._filecmds import command_set
 from harness.cli.tui._input import CTRL_C, FirstLine, build_prompt_session
 from harness.cli.tui._model_choice import choose_model, session_options
 from harness.cli.tui._prefs import Prefs
@@ -104,13 +105,15 @@ class App:
         raw = getattr(args, "model", None) or []
         raw = [raw] if isinstance(raw, str) else list(raw)
         models = tuple(m.strip() for r in raw for m in str(r).split(",") if m.strip())
+        # the built-in commands, then those kept as files (read once, at start)
+        self.commands, self.command_problems = command_set(COMMANDS, self.workspace, self.home)
         self.ctx = CommandContext(
             console=self.console,
             workspace=self.workspace,
             home=self.home,
             environ=self.environ,
             prefs=Prefs(self.home, self.workspace),
-            commands=COMMANDS,
+            commands=self.commands,
             host=self,
             choice=Choice(fallbacks=models, base_url=getattr(args, "base_url", None)),
             show_thinking=shown in ("1", "on", "yes", "true"),
@@ -421,12 +424,16 @@ class App:
             )
             self._prompt = build_prompt_session(
                 history_path=self.home / "history",
-                completer=HarnessCompleter(self.workspace, COMMANDS, completion_sources(self.ctx)),
+                completer=HarnessCompleter(
+                    self.workspace, self.commands, completion_sources(self.ctx)
+                ),
                 toolbar=self.toolbar,
             )
         elif self._first_drawn is not None:
             await trio.to_thread.run_sync(self._first_drawn.wait, 2.0)
             self._prompt_drawn.set()
+        for problem in self.command_problems:
+            self._say(f"  {clean_line(problem)}", "yellow")
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._session_task)
             try:
@@ -453,7 +460,7 @@ class App:
                 continue
             if is_command(line):
                 try:
-                    await dispatch(self.ctx, COMMANDS.parse(line))
+                    await dispatch(self.ctx, self.commands.parse(line))
                 except CommandError as exc:
                     self._say(str(exc), "yellow")
                 except ExitApp:

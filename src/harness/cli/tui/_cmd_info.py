@@ -102,7 +102,7 @@ async def cmd_mcp(ctx: CommandContext, p: ParsedCommand) -> None:
 @command(
     "agents",
     "[kill N]",
-    "sub-agents and what they are doing; kill one",
+    "the agents defined as files, the sub-agents and what they are doing; kill one",
     complete=(("kill",),),
 )
 async def cmd_agents(ctx: CommandContext, p: ParsedCommand) -> None:
@@ -118,6 +118,9 @@ async def cmd_agents(ctx: CommandContext, p: ParsedCommand) -> None:
         return
     if p.args:
         raise CommandError("usage: /agents [kill N]")
+    from harness.cli.tui._filecmds import show_definitions
+
+    show_definitions(ctx)
     if not ctx.notes.subagents:
         ctx.say("no sub-agents in this session")
     for name, state in ctx.notes.subagents.items():

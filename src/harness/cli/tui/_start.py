@@ -131,9 +131,10 @@ def _run(args: argparse.Namespace) -> int:
     if not getattr(args, "trust_project", False):
         ask_trust(workspace, home)
     holder = Holder()
+    completer = HarnessCompleter(workspace, COMMANDS, holder.sources())
     session = build_prompt_session(
         history_path=home / "history",
-        completer=HarnessCompleter(workspace, COMMANDS, holder.sources()),
+        completer=completer,
         toolbar=holder.toolbar,
     )
     drawn = threading.Event()
@@ -156,6 +157,7 @@ def _run(args: argparse.Namespace) -> int:
     app = App(args, workspace=workspace, home=home)
     app.adopt_prompt(session, first, drawn, patched)
     holder.app = app
+    completer.commands = app.commands  # the file commands too, once the app has read them
     try:
         return trio.run(app.main)
     except KeyboardInterrupt:

@@ -1,0 +1,84 @@
+"""Running a command kept as a file, the same way in the terminal and headless.
+
+:func:`prepare` turns a typed ``/name args`` into the prompt the model is sent: the
+``!`` lines run through the open session (its permission rules and approval prompt)
+and :func:`harness.custom.expand_command` puts everything in. The frontends then
+send that prompt as the user's message.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import attrs
+
+from harness.custom import Commands, Expansion, FileCommand, expand_command, load_commands
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
+
+    from harness.conversation import Session
+
+__all__ = ["Prepared", "expand_line", "find_file_command", "prepare"]
+
+
+@attrs.frozen
+class Prepared:
+    """A typed file command, ready to send.
+
+    Attributes:
+        command: the file command.
+        expansion: its prompt and what went into it.
+        lines: what the user should be told first, one line each.
+    """
+
+    command: FileCommand
+    expansion: Expansion
+    lines: tuple[str, ...]
+
+
+def find_file_command(
+    line: str, workspace: Path, home: Path, reserved: Collection[str]
+) -> tuple[FileCommand | None, str, Commands]:
+    """The file command *line* (``/name args``) names, the arguments, and every file
+    command loaded (for their problems); ``None`` when it names none."""
+    commands = load_commands(workspace, home, reserved=reserved)
+    name, _, rest = line.strip()[1:].partition(" ")
+    return commands.get(name), rest.strip(), commands
+
+
+async def _no_shell(line: str) -> tuple[bool, str]:
+    return False, "this harness runs no ! lines yet"
+
+
+async def prepare(session: Session, command: FileCommand, args: str) -> Prepared:
+    """*command* typed with *args*, its ``!`` lines run through *session*."""
+    expansion = await expand_command(command, args, Path(session.workspace), _no_shell)
+    lines: list[str] = []
+    for line, why in expansion.refused:
+        lines.append(f"!{line} was not run: {why}")
+    lines += expansion.notes
+    done: list[str] = []
+    if expansion.ran:
+        done.append(f"{len(expansion.ran)} command(s) run")
+    if expansion.files:
+        done.append("with " + ", ".join(f"@{f}" for f in expansion.files))
+    summary = f"/{command.qualified} ({command.label})"
+    lines.insert(0, summary + (": " + ", ".join(done) if done else ""))
+    return Prepared(command, expansion, tuple(lines))
+
+
+async def expand_line(
+    session: Session, line: str, home: Path, reserved: Collection[str]
+) -> tuple[str, tuple[str, ...]]:
+    """*line* as the model is sent it: a typed file command (``/name args``) expanded,
+    anything else as it is; and what the user should be told, one line each."""
+    head = line.strip()[1:].split(" ", 1)[0] if line.strip().startswith("/") else ""
+    if not head or "/" in head:
+        return line, ()
+    command, args, commands = find_file_command(line, Path(session.workspace), home, reserved)
+    if command is None:
+        return line, tuple(p for p in commands.problems if f"/{head} " in p)
+    prepared = await prepare(session, command, args)
+    return prepared.expansion.prompt, prepared.lines
