@@ -14,7 +14,8 @@ Tools: ``echo(text)``, ``add(a, b)``, ``crash()`` (the process exits mid-call), 
 time), ``freeze()`` (blocks the whole process), ``change_tools()`` (adds the
 tool ``added`` and says the tool list changed), ``whoami()`` (pid and start count),
 ``save_note(path, text)`` (says it is read-only, and writes a file), ``steps(count)``
-(progress notifications), ``book()`` (asks the user a question), ``huge(size)``
+(progress notifications), ``book()`` (asks the user a question), ``picture()`` (an
+image), ``huge(size)``
 (a result that long),
 ``env(name)``, ``noisy(name, size)`` (escape sequences, a
 variable's value, long output). A resource ``fake://greeting`` and a prompt ``greet(name)``.
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import base64
 import os
 import signal
 import sys
@@ -41,6 +43,7 @@ from mcp.server.mcpserver import (
     MCPServer,
     Resolve,
 )
+from mcp.server.mcpserver.utilities.types import Image
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel
 
@@ -170,6 +173,22 @@ async def book(travel: Annotated[ElicitationResult[Travel], Resolve(_ask_travel)
     if isinstance(travel, AcceptedElicitation):
         return f"booked {travel.data.nights} nights in {travel.data.city}"
     return f"not booked: {travel.action}"
+
+
+# a 2x2 PNG, red, green, blue and white
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAAMIM/4EAAB/uBfsL2WiLAAAAAElFTkSuQmCC"
+)
+
+
+@server.tool()
+def picture() -> list[str | Image]:
+    """A caption, an image, and a kind no provider takes (left as a note)."""
+    return [
+        "a 2x2 test picture",
+        Image(data=PNG, format="png"),
+        Image(data=b"II*\x00", format="tiff"),
+    ]
 
 
 @server.tool()

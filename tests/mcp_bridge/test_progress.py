@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
 from typing import Any
 
@@ -85,3 +86,23 @@ async def test_a_declined_question_and_a_call_that_cannot_ask(
     status = await watch.wait_for(lambda s: "declined a question" in s.stderr_tail)
     assert "Where to, and for how many nights?" in status.stderr_tail
     assert "the user's answer: decline (a headless run)" in status.stderr_tail
+
+
+async def test_an_image_result_carries_the_image_beside_its_placeholder(
+    start_bridge: Callable[..., Any],
+) -> None:
+    from tests.mcp_bridge.fake_server import PNG
+
+    handle, watch = await start_bridge(fake_config())
+    await watch.wait_for(ready)
+    out = await handle.request(ToolInvoke(name="picture", arguments={}), timeout=60)
+    assert isinstance(out, ToolOutcome)
+    assert out.output.splitlines() == [
+        "a 2x2 test picture",
+        f"[image image/png, {len(PNG)} bytes]",
+        "[image image/tiff, 4 bytes]",
+    ]
+    # the png goes on to models that see images; the tiff no provider takes stays a note
+    assert out.data == {
+        "images": [{"mime_type": "image/png", "data": base64.b64encode(PNG).decode()}]
+    }

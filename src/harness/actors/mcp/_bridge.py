@@ -63,13 +63,26 @@ from harness.messages.mcp import (
 )
 from harness.messages.tools import ToolOutcome
 
-__all__ = ["MAX_RESTARTS", "PROBE_TIMEOUT", "RESTART_WINDOW", "Bridge", "time_scale"]
+__all__ = [
+    "IMAGE_CAP",
+    "IMAGE_TYPES",
+    "MAX_RESTARTS",
+    "PROBE_TIMEOUT",
+    "RESTART_WINDOW",
+    "Bridge",
+    "time_scale",
+]
 
 MAX_RESTARTS = 5
 RESTART_WINDOW = 60.0
 PROBE_TIMEOUT = 5.0
 _BACKOFF_FIRST, _BACKOFF_MAX = 0.25, 10.0
 _PAGES = 50
+IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+"""Image kinds every provider that takes images accepts."""
+IMAGE_CAP = 5 * 1024 * 1024
+"""Base64 characters of one image passed on to the model (Anthropic's limit is 5 MB)."""
+IMAGES_PER_RESULT = 4
 
 T = TypeVar("T")
 
@@ -106,13 +119,18 @@ def _tool(t: types.Tool) -> McpTool:
     )
 
 
+def _decoded_size(data: str) -> int:
+    """Bytes that base64 *data* holds (its padding is not data)."""
+    return len(data) * 3 // 4 - (len(data) - len(data.rstrip("=")))
+
+
 def _block_text(block: Any) -> str:
     """One content block as text (media as a one-line note)."""
     if isinstance(block, types.TextContent):
         return block.text
     if isinstance(block, types.ImageContent | types.AudioContent):
         kind = "image" if isinstance(block, types.ImageContent) else "audio"
-        return f"[{kind} {block.mime_type}, {len(block.data) * 3 // 4} bytes]"
+        return f"[{kind} {block.mime_type}, {_decoded_size(block.data)} bytes]"
     if isinstance(block, types.ResourceLink):
         return f"[resource link {block.uri}" + (f" ({block.name})" if block.name else "") + "]"
     if isinstance(block, types.EmbeddedResource):
@@ -125,8 +143,23 @@ def _resource_text(contents: Any) -> str:
         return contents.text
     if isinstance(contents, types.BlobResourceContents):
         mime = contents.mime_type or "binary"
-        return f"[{mime} resource {contents.uri}, {len(contents.blob) * 3 // 4} bytes]"
+        return f"[{mime} resource {contents.uri}, {_decoded_size(contents.blob)} bytes]"
     return f"[resource {getattr(contents, 'uri', '')}]"
+
+
+def _images(result: types.CallToolResult) -> list[dict[str, str]]:
+    """The result's images as ``{"mime_type", "data"}`` (base64), for models that see
+    images; a kind a provider does not take, or past the caps, stays a placeholder only."""
+    out: list[dict[str, str]] = []
+    for block in result.content:
+        if (
+            isinstance(block, types.ImageContent)
+            and block.mime_type in IMAGE_TYPES
+            and len(block.data) <= IMAGE_CAP
+            and len(out) < IMAGES_PER_RESULT
+        ):
+            out.append({"mime_type": block.mime_type, "data": block.data})
+    return out
 
 
 def _tool_outcome(result: types.CallToolResult) -> ToolOutcome:
@@ -134,7 +167,9 @@ def _tool_outcome(result: types.CallToolResult) -> ToolOutcome:
     if not any(p.strip() for p in parts) and result.structured_content is not None:
         parts = [json.dumps(result.structured_content, ensure_ascii=False)]
     text = cap_text(clean_text("\n".join(parts)))
-    return ToolOutcome(ok=not result.is_error, output=text or "(no output)")
+    images = _images(result)
+    data: dict[str, Any] = {"images": images} if images else {}
+    return ToolOutcome(ok=not result.is_error, output=text or "(no output)", data=data)
 
 
 class _SdkLog(logging.Handler):
