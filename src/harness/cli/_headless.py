@@ -31,7 +31,7 @@ from harness.conversation import events as ev
 from harness.terminal import SafeWriter
 
 if TYPE_CHECKING:
-    from harness.conversation import SessionOptions
+    from harness.conversation import Session, SessionOptions
 
 __all__ = ["PIPE_CLOSED", "exit_status", "run_headless"]
 
@@ -271,6 +271,26 @@ def _quiet_line(event: ev.ConversationEvent, arguments: Mapping[str, str]) -> st
     return ""
 
 
+async def _file_command(
+    session: Session, options: SessionOptions, prompt: str, stderr: IO[str]
+) -> str:
+    """*prompt*, or the prompt the command kept as a file it names (``/review x``)
+    becomes, its ``!`` lines run through the session; what was refused on stderr."""
+    if not prompt.lstrip().startswith("/"):
+        return prompt
+    from pathlib import Path
+
+    from harness.cli._filecmd import expand_line
+    from harness.cli.tui import builtin_command_names
+    from harness.home import harness_home
+
+    home = Path(options.home) if options.home else harness_home()
+    expanded, lines = await expand_line(session, prompt, home, builtin_command_names())
+    for line in lines:
+        _say(stderr, f"harness: {line}")
+    return expanded
+
+
 async def _run(
     options: SessionOptions, prompt: str, fmt: str, stdout: IO[str], stderr: IO[str]
 ) -> int:
@@ -296,6 +316,7 @@ async def _run(
                         session.cancel()
 
             nursery.start_soon(on_sigint)
+            prompt = await _file_command(session, options, prompt, stderr)
             result = await session.run(prompt)
             nursery.cancel_scope.cancel()
     writer.finish()

@@ -1,14 +1,14 @@
 """The interactive terminal (prompt_toolkit input, rich output, slash commands).
 
-Only :func:`run` is public; it imports the frontend when called, so importing
-this package costs nothing on the headless path.
+Only :func:`run` and :func:`builtin_command_names` are public; each imports what it
+needs when called, so importing this package costs nothing on the headless path.
 """
 
 from __future__ import annotations
 
 import argparse
 
-__all__ = ["run"]
+__all__ = ["builtin_command_names", "run"]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -20,3 +20,10 @@ def run(args: argparse.Namespace) -> int:
     from harness.cli.tui._start import run_app
 
     return run_app(args)
+
+
+def builtin_command_names() -> list[str]:
+    """The terminal's own command names and aliases (a command file may not take one)."""
+    from harness.cli.tui._dispatch import COMMANDS
+
+    return COMMANDS.names()
