@@ -45,14 +45,19 @@ from harness.conversation.session import (
     SessionInfo,
     SessionNotFound,
     SessionOptions,
-    SubagentReport,
     ToolStats,
     export_json,
     export_markdown,
     list_sessions,
     open_session,
 )
-from harness.conversation.subagents import AgentState, SubagentLimits, Task, run_subagent
+from harness.conversation.subagents import (
+    AgentState,
+    SubagentLimits,
+    SubagentReport,
+    Task,
+    run_subagent,
+)
 
 __all__ = [
     "AgentState",

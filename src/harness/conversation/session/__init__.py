@@ -11,7 +11,7 @@ workspace is read with :func:`list_sessions`, :func:`export_json` and
 from harness.conversation.session._diagnostics import RoundStats, ToolStats
 from harness.conversation.session._opening import list_sessions, open_session
 from harness.conversation.session._options import SessionOptions
-from harness.conversation.session._session import Session, SubagentReport
+from harness.conversation.session._session import Session
 from harness.conversation.session._store import (
     LoadedSession,
     SessionInfo,
@@ -29,7 +29,6 @@ __all__ = [
     "SessionNotFound",
     "SessionOptions",
     "SessionStore",
-    "SubagentReport",
     "ToolStats",
     "export_json",
     "export_markdown",

@@ -6,38 +6,39 @@ conversation runs itself, MCP and sub-agents, put together into a :class:`Sessio
 
 from __future__ import annotations
 
-import functools
 import os
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from harness.actors.mcp import McpConfig, load_mcp_config
 from harness.conversation import events as ev
 from harness.conversation._atomic import read_json
 from harness.conversation._calls import LocalTool
 from harness.conversation._loop import Conversation
+from harness.conversation._loop_config import LoopConfig
 from harness.conversation._ports import Approver, FrontendPort
 from harness.conversation._secrets import SecretMasker
 from harness.conversation._titles import plain_title
-from harness.conversation._workers import Workers, WorkerSettings, open_workers, worker_env
+from harness.conversation._workers import WorkerSettings, open_workers, worker_env
 from harness.conversation.context import (
-    INDEX_FILE,
-    MEMORY_FILE,
-    UPDATE_TIMEOUT,
     ContextShaper,
-    Recall,
-    WorkingMemoryKeeper,
     ask_window,
 )
 from harness.conversation.mcp import McpExecutors, McpManager
+from harness.conversation.session._features import keep_working_memory, recall_history
 from harness.conversation.session._guard import ConfigGuard, GuardedExecutors
 from harness.conversation.session._local_tools import memory_tools, skill_tool
 from harness.conversation.session._memory import MemoryStore
-from harness.conversation.session._options import SessionOptions, loop_config, model_choice
+from harness.conversation.session._options import (
+    ModelChoice,
+    SessionOptions,
+    loop_config,
+    model_choice,
+)
+from harness.conversation.session._project import PermissionsPolicy, read_project
 from harness.conversation.session._prompt import build_system_prompt
 from harness.conversation.session._store import (
     SessionInfo,
@@ -47,12 +48,12 @@ from harness.conversation.session._store import (
 )
 from harness.conversation.subagents import SubagentPool
 from harness.home import harness_home
-from harness.keys import held_items, held_values, provider_key
-from harness.messages.model import ChatMessage, Embed, Embeddings
-from harness.trust import TrustStore, WorkspaceTrust, ignored_notice
+from harness.keys import held_values
+from harness.messages.model import ChatMessage
+from harness.trust import ignored_notice
 
 if TYPE_CHECKING:
-    from harness.actors.tools import Permissions, ToolSpec
+    pass
 
 from harness.conversation.session._session import Session
 
@@ -63,24 +64,6 @@ TRUST_HINT = (
     "Review and trust it with `harness trust`, or pass --trust-project "
     "(trust_project=True in the Python API) to trust it for one run."
 )
-
-
-class _PermissionsPolicy:
-    """The tools package's permission engine, as the loop's :class:`PermissionPolicy`."""
-
-    def __init__(self, perms: Permissions) -> None:
-        self.perms = perms
-
-    def decide(
-        self, spec: ToolSpec, arguments: Mapping[str, Any], mode: str
-    ) -> tuple[Literal["allow", "deny", "ask"], str]:
-        if self.perms.mode != mode:
-            self.perms.set_mode(mode)
-        d = self.perms.decide(spec.name, arguments)
-        return ("deny" if d.action == "off" else d.action), d.reason
-
-    def allow_always(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
-        self.perms.allow_always(spec.name, arguments)
 
 
 def provider_keys(home: Path) -> list[str]:
@@ -130,107 +113,40 @@ async def open_session(
         options = SessionOptions(**fields)
     elif fields or model is not None:
         raise TypeError("give SessionOptions or its fields as keywords, not both")
-    from harness.actors.tools import Permissions, builtin_table
+    from harness.actors.tools import builtin_table
 
     environ = dict(os.environ if options.environ is None else options.environ)
     workspace, home = _paths(options, environ)
     store = SessionStore(home, workspace)
-    problems: list[str] = []
+    resume_id = _resume_id(store, options)
     history: list[ChatMessage] = []
+    problems: list[str] = []
     title = ""
-    resume_id: str | None = None
-    if options.resume:
-        resume_id = store.find(options.resume).id
-    elif options.continue_latest:
-        latest = store.latest()
-        if latest is None:
-            raise SessionNotFound("there is no earlier session in this workspace to continue")
-        resume_id = latest.id
     if resume_id:
         loaded = store.load(resume_id, events=False)
         history, problems, title = loaded.history, list(loaded.problems), loaded.title
-
     choice = model_choice(options, environ)
-    config = loop_config(options, choice, workspace=str(workspace), system="")
-    system = build_system_prompt(
-        workspace,
-        home=home,
-        extra=options.system_extra,
-        problems=problems,
-        base=options.system_prompt,
-        # a model not offered use_skill (the embedded model's short list) is not told of skills
-        skills=config.tools is None or "use_skill" in config.tools,
-    )
-    config = attrs.evolve(config, system=system)
+    config = _loop_settings(options, choice, workspace, home, problems)
     table = builtin_table().copy()
-    # project configuration that could act (servers, allow rules) is inert until trusted
-    trust = WorkspaceTrust(workspace, TrustStore(home), trust_all=options.trust_project)
-    ignored = trust.untrusted()
-    perms = Permissions(
-        table,
-        workspace=workspace,
-        home=home,
-        mode=options.permission_mode,
-        extra={"allow": list(options.allow), "deny": list(options.deny)},
-        trust_project=trust.for_file(".permissions.json"),
-    )
-    problems.extend(str(p) for p in perms.problems)
-    # MCP entries may name secrets harness took out of its environment at start
-    load_mcp = functools.partial(
-        load_mcp_config,
-        workspace,
-        home=home,
-        environ={**held_items(), **environ},
-        extra_files=options.mcp_config_files,
-        entries=options.mcp_servers,
-        trust_project=trust.for_file(".mcp.json"),
-    )
-    mcp_config = load_mcp()
-
-    def reload_mcp() -> McpConfig:
-        # a project file changed since it was trusted is a problem, which leaves the
-        # servers as they run (started from what was trusted) instead of stopping them
-        config = load_mcp()
-        if any(f.name == ".mcp.json" for f in trust.untrusted()):
-            problem = (
-                f"{workspace / '.mcp.json'}: not trusted as it is now, so nothing of it "
-                "was applied; review and trust it with `harness trust`, then reload"
-            )
-            config = attrs.evolve(config, problems=(*config.problems, problem))
-        return config
-
-    problems.extend(mcp_config.problems)
+    project = read_project(options, table, workspace=workspace, home=home, environ=environ)
+    problems.extend(project.problems)
     masker = SecretMasker(environ, [options.api_key or "", *provider_keys(home), *held_values()])
-    # workers get HARNESS_HOME so they read the same keys store and state
-    worker_settings = WorkerSettings(
-        workspace=str(workspace),
-        modules=dict(options.workers),
-        env=worker_env(environ, sandbox=options.sandbox),
-    )
-    for name in worker_settings.modules:
-        env = worker_settings.env.setdefault(name, {})
-        env["HARNESS_HOME"] = str(home)
-        env.update(options.worker_env.get(name, {}))
-    if config.profile().preloads and config.models and "model" in worker_settings.modules:
-        # the embedded model loads while the user types, not at the first request
-        worker_settings.env["model"].setdefault("HARNESS_LOCAL_MODEL", config.models[0])
-
     log: SessionLog | None = None
     if options.record:
         log = store.open_log(resume_id) if resume_id else store.create()
     session_id = log.id if log else (resume_id or "unrecorded")
-    async with open_workers(worker_settings) as workers:
+    async with open_workers(_worker_settings(options, config, workspace, home, environ)) as workers:
+        workers.session_id = session_id
         # the bridges start once the session's own workers are up, in the background:
         # started beside them, their forks and imports delayed the first prompt
         mcp = McpManager(
-            mcp_config,
+            project.mcp,
             workers.supervisor,
             workspace=str(workspace),
             env={"HARNESS_HOME": str(home)},
-            loader=reload_mcp,
+            loader=project.reload_mcp,
         )
         workers.start_soon(mcp.run)
-        workers.session_id = session_id
         local: dict[str, LocalTool] = memory_tools(MemoryStore(home / "memory.json"))
         local["use_skill"] = skill_tool(workspace, home)
 
@@ -246,7 +162,7 @@ async def open_session(
                 McpExecutors(workers, mcp), ConfigGuard(workspace, home), guarded
             ),
             table=table,
-            policy=_PermissionsPolicy(perms),
+            policy=PermissionsPolicy(project.permissions),
             shaper=shaper,
             approver=approver,
             frontend=frontend,
@@ -267,25 +183,16 @@ async def open_session(
         if log is not None:
             conv.subscribe(log.append)
             workers.start_soon(log.write_behind)
-        _keep_working_memory(conv, shaper, workers, log, options.memory_updates)
+        keep_working_memory(conv, shaper, workers, log, options.memory_updates)
         if options.history_embedding_model:
-            _recall_history(conv, shaper, workers, log, options.history_embedding_model)
+            recall_history(conv, shaper, workers, log, options.history_embedding_model)
         workers.subscribe(conv.emit)
-        problems.extend(mcp.attach(conv, perms))
-        opening: list[ev.ConversationEvent] = [
-            ev.SessionStarted(
-                session_id=session_id,
-                workspace=str(workspace),
-                provider=config.provider,
-                model=config.models[0] if config.models else "",
-                resumed=resume_id is not None,
-                title=title,
-                chosen=choice.said,
-            ),
-            *(ev.ErrorEvent(session_id=session_id, kind="config", message=p) for p in problems),
-        ]
-        if ignored:
-            message = ignored_notice(ignored, TRUST_HINT)
+        problems.extend(mcp.attach(conv, project.permissions))
+        opening = _opening_events(
+            session_id, str(workspace), config, choice.said, resume_id, title, problems
+        )
+        if project.ignored:
+            message = ignored_notice(project.ignored, TRUST_HINT)
             opening.append(ev.Notice(session_id=session_id, kind="trust", message=message))
         session = Session(
             conversation=conv,
@@ -293,7 +200,7 @@ async def open_session(
             log=log,
             store=store,
             table=table,
-            permissions=perms,
+            permissions=project.permissions,
             masker=masker,
             opening=opening,
             problems=problems,
@@ -317,74 +224,6 @@ async def open_session(
                 log.close()
 
 
-def _keep_working_memory(
-    conv: Conversation,
-    shaper: ContextShaper,
-    workers: Workers,
-    log: SessionLog | None,
-    updates: bool,
-) -> None:
-    keeper = WorkingMemoryKeeper(
-        log.dir / MEMORY_FILE if log is not None else None,
-        lambda system, content: conv.ask_aside(system, content, UPDATE_TIMEOUT),
-    )
-    conv.subscribe(keeper)
-    shaper.keep_notes(keeper.memory_text)
-    if updates:
-
-        def after_run(event: ev.ConversationEvent) -> None:
-            # in the background: the answer is already out, and the next run need not wait
-            if isinstance(event, ev.Result) and event.ok:
-                workers.start_soon(keeper.update)
-
-        conv.subscribe(after_run)
-
-
-def _recall_history(
-    conv: Conversation,
-    shaper: ContextShaper,
-    workers: Workers,
-    log: SessionLog | None,
-    model: str,
-) -> None:
-    async def embed(
-        provider: str, base_url: str | None, texts: tuple[str, ...]
-    ) -> tuple[tuple[float, ...], ...]:
-        # keys are held in memory, never in a worker's environment: each request carries one
-        key = conv.config.api_key or provider_key(provider)
-        request = Embed(provider=provider, model=model, texts=texts, base_url=base_url, api_key=key)
-        return (await workers.call("model", request, Embeddings, timeout=None)).vectors
-
-    recall = Recall(
-        model=model,
-        embed=embed,
-        path=log.dir / INDEX_FILE if log is not None else None,
-        emit=conv.emit,
-        session_id=conv.session_id,
-        provider=conv.config.provider,
-    )
-    shaper.use_recall(recall)
-
-    def update() -> None:
-        # the history as the run left it: the next run may add its prompt before this runs
-        history = list(conv.history)
-
-        async def embed_new_turns() -> None:
-            if recall.active(conv.config.provider):
-                await recall.update(history, conv.config.base_url)
-
-        workers.start_soon(embed_new_turns)
-
-    def after_run(event: ev.ConversationEvent) -> None:
-        # in the background: the answer is already out, and the next run need not wait
-        if isinstance(event, ev.Result):
-            update()
-
-    conv.subscribe(after_run)
-    if recall.index.started_afresh and conv.history:
-        update()  # rebuilt from the turns the log holds
-
-
 def list_sessions(workspace: str = ".", home: str | None = None) -> list[SessionInfo]:
     """The sessions of *workspace*, newest activity first (*home*: ``HARNESS_HOME``)."""
     return SessionStore(Path(home) if home else harness_home(), Path(workspace)).list()
@@ -396,3 +235,82 @@ def _paths(options: SessionOptions, environ: dict[str, str]) -> tuple[Path, Path
         raise ValueError(f"workspace {workspace} is not a folder")
     home = Path(options.home).expanduser() if options.home else harness_home(environ)
     return workspace, home
+
+
+def _resume_id(store: SessionStore, options: SessionOptions) -> str | None:
+    """The session *options* resume (``None``: a new one)."""
+    if options.resume:
+        return store.find(options.resume).id
+    if options.continue_latest:
+        latest = store.latest()
+        if latest is None:
+            raise SessionNotFound("there is no earlier session in this workspace to continue")
+        return latest.id
+    return None
+
+
+def _loop_settings(
+    options: SessionOptions, choice: ModelChoice, workspace: Path, home: Path, problems: list[str]
+) -> LoopConfig:
+    """The loop's settings, with the system prompt assembled for *workspace*."""
+    config = loop_config(options, choice, workspace=str(workspace), system="")
+    system = build_system_prompt(
+        workspace,
+        home=home,
+        extra=options.system_extra,
+        problems=problems,
+        base=options.system_prompt,
+        # a model not offered use_skill (the embedded model's short list) is not told of skills
+        skills=config.tools is None or "use_skill" in config.tools,
+    )
+    return attrs.evolve(config, system=system)
+
+
+def _worker_settings(
+    options: SessionOptions,
+    config: LoopConfig,
+    workspace: Path,
+    home: Path,
+    environ: dict[str, str],
+) -> WorkerSettings:
+    """How the session's workers start; each gets ``HARNESS_HOME`` so it reads the same
+    keys store and state."""
+    settings = WorkerSettings(
+        workspace=str(workspace),
+        modules=dict(options.workers),
+        env=worker_env(environ, sandbox=options.sandbox),
+    )
+    for name in settings.modules:
+        env = settings.env.setdefault(name, {})
+        env["HARNESS_HOME"] = str(home)
+        env.update(options.worker_env.get(name, {}))
+    if config.profile().preloads and config.models and "model" in settings.modules:
+        # the embedded model loads while the user types, not at the first request
+        settings.env["model"].setdefault("HARNESS_LOCAL_MODEL", config.models[0])
+    return settings
+
+
+def _opening_events(
+    session_id: str,
+    workspace: str,
+    config: LoopConfig,
+    chosen: str,
+    resume_id: str | None,
+    title: str,
+    problems: list[str],
+) -> list[ev.ConversationEvent]:
+    """``session_started``, then an ``error`` per problem: what a listener that came
+    later is shown first."""
+    started = ev.SessionStarted(
+        session_id=session_id,
+        workspace=workspace,
+        provider=config.provider,
+        model=config.models[0] if config.models else "",
+        resumed=resume_id is not None,
+        title=title,
+        chosen=chosen,
+    )
+    return [
+        started,
+        *(ev.ErrorEvent(session_id=session_id, kind="config", message=p) for p in problems),
+    ]

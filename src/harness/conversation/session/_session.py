@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-import attrs
 import trio
 
 from harness.conversation import events as ev
@@ -26,7 +25,7 @@ from harness.conversation.session._store import (
     export_json,
     export_markdown,
 )
-from harness.conversation.subagents import AgentState, SubagentPool, Task
+from harness.conversation.subagents import AgentState, SubagentPool, SubagentReport, Task
 from harness.keys import provider_key
 from harness.messages import PermissionMode
 from harness.messages.model import ChatMessage, ListModels, ModelList
@@ -42,25 +41,7 @@ if TYPE_CHECKING:
     from harness.actors.tools import Kind, Permissions, ToolTable
     from harness.supervisor import WorkerStatus
 
-__all__ = ["Session", "SubagentReport"]
-
-
-@attrs.frozen
-class SubagentReport:
-    """What one sub-agent came back with (:meth:`Session.spawn_subagents`).
-
-    Attributes:
-        agent: its id (``agent-1``), as its events carry it.
-        ok: it finished and reported.
-        text: its report, or what stopped it, what it had done and its last words.
-        reason: ``done``, ``max_turns`` (it reported at its turn limit), ``stopped``
-            (a budget, a crash or a cancel ended it) or the loop's own reason.
-    """
-
-    agent: str
-    ok: bool
-    text: str
-    reason: str
+__all__ = ["Session"]
 
 
 class Session:
@@ -205,17 +186,7 @@ class Session:
         session's listeners; their tokens count into :attr:`usage`. Leaving early
         (a cancel scope) stops every runner at once.
         """
-        pool = self._pool()
-        outcomes = await pool.run_many(tasks)
-        return [
-            SubagentReport(
-                agent=str(o.data.get("agent", "")),
-                ok=o.ok,
-                text=o.output,
-                reason=str(o.data.get("reason", "")),
-            )
-            for o in outcomes
-        ]
+        return [SubagentReport.of(o) for o in await self._pool().run_many(tasks)]
 
     def subagents(self) -> list[AgentState]:
         """The sub-agents queued or running now (``/agents``)."""

@@ -8,6 +8,18 @@ per :class:`Task`, within :class:`SubagentLimits`, each shown as an
 
 from harness.conversation.subagents._pool import SubagentPool
 from harness.conversation.subagents._runner import run_subagent
-from harness.conversation.subagents._task import AgentState, SubagentLimits, Task
+from harness.conversation.subagents._task import (
+    AgentState,
+    SubagentLimits,
+    SubagentReport,
+    Task,
+)
 
-__all__ = ["AgentState", "SubagentLimits", "SubagentPool", "Task", "run_subagent"]
+__all__ = [
+    "AgentState",
+    "SubagentLimits",
+    "SubagentPool",
+    "SubagentReport",
+    "Task",
+    "run_subagent",
+]

@@ -9,13 +9,20 @@ from typing import TYPE_CHECKING, Literal
 
 import attrs
 
-from harness.messages.subagent import SubagentReport
+from harness.messages.subagent import SubagentReport as RunnerReport
 from harness.messages.tools import ToolOutcome
 
 if TYPE_CHECKING:
     from harness.supervisor import WorkerHandle
 
-__all__ = ["NOT_FOR_SUBAGENTS", "AgentState", "SubagentLimits", "Task", "report_outcome"]
+__all__ = [
+    "NOT_FOR_SUBAGENTS",
+    "AgentState",
+    "SubagentLimits",
+    "SubagentReport",
+    "Task",
+    "report_outcome",
+]
 
 #: Tools a sub-agent is never offered: it has no user to ask, no plan to submit,
 #: and hires nobody.
@@ -96,7 +103,35 @@ class AgentState:
         return (self.ended or time.monotonic()) - self.started
 
 
-def report_outcome(agent: AgentState, report: SubagentReport | None, max_turns: int) -> ToolOutcome:
+@attrs.frozen
+class SubagentReport:
+    """What one sub-agent came back with (:meth:`Session.spawn_subagents`).
+
+    Attributes:
+        agent: its id (``agent-1``), as its events carry it.
+        ok: it finished and reported.
+        text: its report, or what stopped it, what it had done and its last words.
+        reason: ``done``, ``max_turns`` (it reported at its turn limit), ``stopped``
+            (a budget, a crash or a cancel ended it) or the loop's own reason.
+    """
+
+    agent: str
+    ok: bool
+    text: str
+    reason: str
+
+    @classmethod
+    def of(cls, outcome: ToolOutcome) -> SubagentReport:
+        """The report a sub-agent's tool result (``spawn_agent``'s) says."""
+        return cls(
+            agent=str(outcome.data.get("agent", "")),
+            ok=outcome.ok,
+            text=outcome.output,
+            reason=str(outcome.data.get("reason", "")),
+        )
+
+
+def report_outcome(agent: AgentState, report: RunnerReport | None, max_turns: int) -> ToolOutcome:
     """What *agent*'s *report* (``None``: it gave none) becomes as the parent's tool
     result; a stopped agent's says what stopped it and the last thing it said."""
     if report is not None and not agent.stopped_by:
