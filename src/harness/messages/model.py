@@ -19,11 +19,20 @@ class ToolCall:
 
 
 @attrs.frozen
+class ImagePart:
+    """An image in a message: its MIME type and its bytes in base64."""
+
+    mime_type: str
+    data: str
+
+
+@attrs.frozen
 class ChatMessage:
     """One message of the history in provider-neutral form.
 
     ``role`` is ``system``, ``user``, ``assistant`` or ``tool``. A ``tool`` message
-    answers the call ``tool_call_id`` of tool ``name``.
+    answers the call ``tool_call_id`` of tool ``name``; its ``images`` (only for a model
+    that sees images; ``content`` keeps a note of each) go in the provider's own form.
     """
 
     role: str
@@ -32,6 +41,7 @@ class ChatMessage:
     tool_call_id: str | None = None
     name: str | None = None
     thinking: str = ""
+    images: tuple[ImagePart, ...] = ()
 
 
 @attrs.frozen

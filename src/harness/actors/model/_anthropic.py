@@ -49,12 +49,17 @@ def anthropic_messages(
         blocks: list[dict[str, Any]] = []
         if m.role == "tool":
             role = "user"
+            result: str | list[dict[str, Any]] = m.content or "(no output)"
+            if m.images:  # a tool result holds its images beside its text
+                result = [{"type": "text", "text": result}] + [
+                    {
+                        "type": "image",
+                        "source": {"type": "base64", "media_type": i.mime_type, "data": i.data},
+                    }
+                    for i in m.images
+                ]
             blocks.append(
-                {
-                    "type": "tool_result",
-                    "tool_use_id": m.tool_call_id or "",
-                    "content": m.content or "(no output)",
-                }
+                {"type": "tool_result", "tool_use_id": m.tool_call_id or "", "content": result}
             )
         else:
             role = "assistant" if m.role == "assistant" else "user"

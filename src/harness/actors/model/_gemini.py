@@ -70,6 +70,10 @@ def gemini_contents(
             role = "user"
             name = m.name or names.get(m.tool_call_id or "", "tool")
             parts.append({"functionResponse": {"name": name, "response": {"result": m.content}}})
+            # the images of a result follow it in the same turn
+            parts.extend(
+                {"inlineData": {"mimeType": i.mime_type, "data": i.data}} for i in m.images
+            )
         else:
             role = "model" if m.role == "assistant" else "user"
             if m.content:

@@ -69,6 +69,8 @@ def ollama_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[dict
             ]
         if m.role == "tool" and m.name:
             msg["tool_name"] = m.name
+        if m.images:  # a vision model reads a message's images from this list
+            msg["images"] = [i.data for i in m.images]
         out.append(msg)
     return out
 

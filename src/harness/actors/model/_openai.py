@@ -10,7 +10,7 @@ across chunks, later deltas without ``id``, reasoning as ``reasoning_content`` o
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +42,7 @@ from harness.messages.model import (
 if TYPE_CHECKING:
     from harness.actors.model.local import Guide
 
-__all__ = ["OpenAIDecoder", "OpenAIProvider", "api_base", "openai_messages"]
+__all__ = ["OpenAIDecoder", "OpenAIProvider", "api_base", "images_message", "openai_messages"]
 
 DEFAULT_BASE = "https://api.openai.com/v1"
 _FINISH = {
@@ -63,12 +63,26 @@ def api_base(base_url: str) -> str:
     return base
 
 
+def images_message(messages: Sequence[ChatMessage]) -> dict[str, Any] | None:
+    """A user message with the images of *messages* (tool results: a tool message holds
+    text only), to follow the last of them; ``None`` when they have none."""
+    images = [i for m in messages for i in m.images]
+    if not images:
+        return None
+    parts: list[dict[str, Any]] = [{"type": "text", "text": "The images the tools returned:"}]
+    parts.extend(
+        {"type": "image_url", "image_url": {"url": f"data:{i.mime_type};base64,{i.data}"}}
+        for i in images
+    )
+    return {"role": "user", "content": parts}
+
+
 def openai_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[dict[str, Any]]:
     """The history in the chat-completions shape."""
     out: list[dict[str, Any]] = []
     if system:
         out.append({"role": "system", "content": system})
-    for m in messages:
+    for k, m in enumerate(messages):
         if m.role == "tool":
             out.append({"role": "tool", "tool_call_id": m.tool_call_id or "", "content": m.content})
         elif m.role == "assistant" and m.tool_calls:
@@ -91,7 +105,19 @@ def openai_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[dict
             )
         else:
             out.append({"role": m.role, "content": m.content})
+        if m.role == "tool" and (k + 1 == len(messages) or messages[k + 1].role != "tool"):
+            extra = images_message(_tool_run(messages, k))
+            if extra is not None:
+                out.append(extra)
     return out
+
+
+def _tool_run(messages: Sequence[ChatMessage], last: int) -> list[ChatMessage]:
+    """The tool messages in a row that end at *last*."""
+    first = last
+    while first > 0 and messages[first - 1].role == "tool":
+        first -= 1
+    return list(messages[first : last + 1])
 
 
 def _left_open(pieces: list[str]) -> bool:
@@ -252,11 +278,15 @@ class OpenAIProvider(HttpProvider):
             keep = {id(m) for m in messages}
             cache = self._rendered = {k: v for k, v in (cache or {}).items() if k in keep}
         out: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
-        for m in messages:
+        for k, m in enumerate(messages):
             hit = cache.get(id(m))
             if hit is None or hit[0] is not m:
                 hit = cache[id(m)] = (m, openai_messages("", (m,))[0])
             out.append(hit[1])
+            if m.role == "tool" and (k + 1 == len(messages) or messages[k + 1].role != "tool"):
+                extra = images_message(_tool_run(messages, k))
+                if extra is not None:
+                    out.append(extra)
         return out
 
     def build_request(self, call: ProviderCall) -> HttpRequest:

@@ -63,6 +63,8 @@ class ModelProfile:
         asks_window: ask the server for the model's context window (Ollama's
             ``/api/show``) when the user set none.
         preloads: start loading the model in the model worker as the session opens.
+        images: the model reads images: an MCP tool's image result goes to it in the
+            provider's form (else only the result's note of each image does).
     """
 
     name: str
@@ -74,6 +76,7 @@ class ModelProfile:
     nudges: tuple[str, ...] = ()
     asks_window: bool = False
     preloads: bool = False
+    images: bool = False
 
     def __attrs_post_init__(self) -> None:
         unknown = [n for n in self.nudges if n not in NUDGE_RULES]
@@ -99,10 +102,26 @@ SMALL_MODEL = ModelProfile(
 asked through its own endpoints): the short tool list, strict writes, the call grammar,
 greedy sampling, the repeat cap and every nudge rule."""
 
+_SEES = attrs.evolve(DEFAULT_PROFILE, name="sees images", images=True)
+_OLLAMA = attrs.evolve(DEFAULT_PROFILE, name="ollama", asks_window=True)
+_OLLAMA_SEES = attrs.evolve(_OLLAMA, name="ollama vision", images=True)
+# Ollama's vision models, by the names they are pulled as
+_OLLAMA_VISION = (
+    "*llava*", "*vision*", "*-vl*", "qwen*vl*", "gemma3*", "llama4*", "minicpm-v*",
+    "moondream*", "mistral-small3.*",
+)  # fmt: skip
+
 # (provider, model pattern, profile): the first match wins
 _TABLE: tuple[tuple[str, str, ModelProfile], ...] = (
     ("local", "*", attrs.evolve(SMALL_MODEL, name="embedded", preloads=True)),
-    ("ollama", "*", attrs.evolve(DEFAULT_PROFILE, name="ollama", asks_window=True)),
+    *(("ollama", pattern, _OLLAMA_SEES) for pattern in _OLLAMA_VISION),
+    ("ollama", "*", _OLLAMA),
+    ("anthropic", "claude-*", _SEES),
+    ("gemini", "gemini-*", _SEES),
+    *(
+        ("openai", pattern, _SEES)
+        for pattern in ("gpt-4o*", "chatgpt-4o*", "gpt-4.1*", "gpt-5*", "o3*", "o4*")
+    ),
 )
 
 _FIELDS = frozenset(a.name for a in attrs.fields(ModelProfile))
