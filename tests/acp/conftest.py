@@ -12,11 +12,12 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from acp.client.connection import ClientSideConnection
 from acp.connection import StreamEvent
 from acp.schema import (
@@ -28,7 +29,7 @@ from acp.schema import (
 )
 
 import harness
-from acp import spawn_agent_process
+from acp import PROTOCOL_VERSION, spawn_agent_process
 from tests.scripted import ScriptedModel
 
 SRC = str(Path(harness.__file__).resolve().parents[1])
@@ -142,3 +143,65 @@ async def agent(
             yield conn, process
     finally:
         os.close(log)
+
+
+class SharedAgent:
+    """One ``harness acp`` (default flags, the scripted model) for a whole test file,
+    its client running on an asyncio loop in a thread; each test opens sessions of its
+    own in its own folder (:meth:`use` gives it a fresh :class:`Recorder` view)."""
+
+    def __init__(self, home: Path) -> None:
+        import threading
+
+        self.home = home
+        self.model = ScriptedModel()
+        self.model.__enter__()
+        self.recorder = Recorder()
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self._thread.start()
+        # thinking is shown (a reply without it shows none)
+        self._cm = agent(self.model, home, home, self.recorder, env={"HARNESS_SHOW_THINKING": "1"})
+        self.conn, self.process = self.run(self._cm.__aenter__())
+        self.run(self.conn.initialize(protocol_version=PROTOCOL_VERSION))
+
+    def run(self, coro: Any, timeout: float = 120.0) -> Any:
+        """Run *coro* on the client's loop; its result."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def use(self, answers: list[str] | None = None) -> Recorder:
+        """Forget what earlier tests saw; the recorder, answering with *answers*."""
+        # a reply an earlier test left unplayed would answer this test's first request
+        assert self.model.remaining == 0, f"{self.model.remaining} scripted replies unplayed"
+        rec = self.recorder
+        rec.updates.clear()
+        rec.asked.clear()
+        rec.raw.clear()
+        rec.bad.clear()
+        rec.answers = list(answers or [])
+        rec.answering = None
+        self.requests_before = len(self.model.requests)
+        return rec
+
+    def requests(self) -> list[dict[str, Any]]:
+        """The model requests since :meth:`use`."""
+        return self.model.requests[self.requests_before :]
+
+    def close(self) -> None:
+        try:
+            self.run(self._cm.__aexit__(None, None, None))
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(10)
+            self.loop.close()
+            self.model.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedAgent]:
+    """A :class:`SharedAgent` for the test file."""
+    s = SharedAgent(tmp_path_factory.mktemp("acp-home"))
+    try:
+        yield s
+    finally:
+        s.close()

@@ -9,6 +9,7 @@ import asyncio
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from acp.exceptions import RequestError
@@ -21,7 +22,7 @@ from acp import (
     resource_link_block,
     text_block,
 )
-from tests.acp.conftest import ROOT, Recorder, agent
+from tests.acp.conftest import ROOT, Recorder, SharedAgent, agent
 from tests.scripted import ScriptedModel, call, reply
 
 
@@ -31,47 +32,43 @@ async def _session(conn, workspace: Path, **kw) -> str:
     return new.session_id
 
 
-def test_resources_reach_the_model(model: ScriptedModel, workspace: Path, home: Path) -> None:
-    model.add(reply("seen"))
-    rec = Recorder()
+def test_resources_reach_the_model(shared: SharedAgent, workspace: Path) -> None:
+    shared.use()
+    shared.model.add(reply("seen"))
 
-    async def main() -> None:
-        async with agent(model, workspace, home, rec) as (conn, _):
-            sid = await _session(conn, workspace)
-            blocks = [
-                text_block("compare these"),
-                resource_link_block("main.py", f"file://{workspace}/main.py"),
-                resource_block(
-                    embedded_text_resource(f"file://{workspace}/draft.py", "x = 1  # unsaved")
-                ),
-            ]
-            await conn.prompt(session_id=sid, prompt=blocks)
+    async def main(conn: Any) -> None:
+        sid = await _session(conn, workspace)
+        blocks = [
+            text_block("compare these"),
+            resource_link_block("main.py", f"file://{workspace}/main.py"),
+            resource_block(
+                embedded_text_resource(f"file://{workspace}/draft.py", "x = 1  # unsaved")
+            ),
+        ]
+        await conn.prompt(session_id=sid, prompt=blocks)
 
-    asyncio.run(main())
-    sent = model.requests[0]["messages"][-1]["content"]
+    shared.run(main(shared.conn))
+    sent = shared.requests()[0]["messages"][-1]["content"]
     assert "compare these" in sent
     assert "main.py" in sent
     assert '<file path="draft.py">\nx = 1  # unsaved\n</file>' in sent
 
 
-def test_plan_mode_and_a_plan_approved_in_the_editor(
-    model: ScriptedModel, workspace: Path, home: Path
-) -> None:
-    model.add(
+def test_plan_mode_and_a_plan_approved_in_the_editor(shared: SharedAgent, workspace: Path) -> None:
+    rec = shared.use(["approve"])
+    shared.model.add(
         reply("", call("submit_plan", plan="# Plan\n- read main.py\n- fix the bug")),
         reply("implementing"),
     )
-    rec = Recorder(answers=["approve"])
 
-    async def main() -> None:
-        async with agent(model, workspace, home, rec) as (conn, _):
-            sid = await _session(conn, workspace)
-            await conn.set_session_mode(session_id=sid, mode_id="plan")
-            with pytest.raises(RequestError):
-                await conn.set_session_mode(session_id=sid, mode_id="yolo")
-            await conn.prompt(session_id=sid, prompt=[text_block("plan the fix")])
+    async def main(conn: Any) -> None:
+        sid = await _session(conn, workspace)
+        await conn.set_session_mode(session_id=sid, mode_id="plan")
+        with pytest.raises(RequestError):
+            await conn.set_session_mode(session_id=sid, mode_id="yolo")
+        await conn.prompt(session_id=sid, prompt=[text_block("plan the fix")])
 
-    asyncio.run(main())
+    shared.run(main(shared.conn))
     assert rec.bad == []
     plans = rec.of("plan")
     assert [e.content for e in plans[0].entries] == ["read main.py", "fix the bug"]
@@ -80,15 +77,13 @@ def test_plan_mode_and_a_plan_approved_in_the_editor(
     assert rec.text().endswith("implementing")
 
 
-def test_the_clients_mcp_servers_and_a_crash_mid_call(
-    model: ScriptedModel, workspace: Path, home: Path
-) -> None:
-    model.add(
+def test_the_clients_mcp_servers_and_a_crash_mid_call(shared: SharedAgent, workspace: Path) -> None:
+    rec = shared.use(["always", "allow", "allow"])
+    shared.model.add(
         reply("", call("mcp__fake__echo", text="hi")),
         reply("", call("mcp__fake__crash")),
         reply("went on"),
     )
-    rec = Recorder(answers=["always", "allow", "allow"])
     server = McpServerStdio(
         name="fake",
         command=sys.executable,
@@ -96,13 +91,12 @@ def test_the_clients_mcp_servers_and_a_crash_mid_call(
         env=[EnvVariable(name="PYTHONPATH", value=ROOT)],
     )
 
-    async def main() -> None:
-        async with agent(model, workspace, home, rec, "--permission-mode", "auto") as (conn, _):
-            sid = await _session(conn, workspace, mcp_servers=[server])
-            answer = await conn.prompt(session_id=sid, prompt=[text_block("use the server")])
-            assert answer.stop_reason == "end_turn"
+    async def main(conn: Any) -> None:
+        sid = await _session(conn, workspace, mcp_servers=[server])
+        answer = await conn.prompt(session_id=sid, prompt=[text_block("use the server")])
+        assert answer.stop_reason == "end_turn"
 
-    asyncio.run(main())
+    shared.run(main(shared.conn))
     assert rec.bad == []
     updates = rec.of("tool_call_update")
     finals = [u for u in updates if u.status in ("completed", "failed")]
@@ -111,19 +105,15 @@ def test_the_clients_mcp_servers_and_a_crash_mid_call(
     assert rec.text() == "went on"
 
 
-def test_thinking_is_shown_when_asked(model: ScriptedModel, workspace: Path, home: Path) -> None:
-    model.add(reply("answer", thinking="let me think"))
-    rec = Recorder()
+def test_thinking_is_shown_when_asked(shared: SharedAgent, workspace: Path) -> None:
+    rec = shared.use()
+    shared.model.add(reply("answer", thinking="let me think"))
 
-    async def main() -> None:
-        async with agent(model, workspace, home, rec, env={"HARNESS_SHOW_THINKING": "1"}) as (
-            conn,
-            _,
-        ):
-            sid = await _session(conn, workspace)
-            await conn.prompt(session_id=sid, prompt=[text_block("think")])
+    async def main(conn: Any) -> None:
+        sid = await _session(conn, workspace)
+        await conn.prompt(session_id=sid, prompt=[text_block("think")])
 
-    asyncio.run(main())
+    shared.run(main(shared.conn))
     assert rec.text("agent_thought_chunk") == "let me think"
     assert rec.text() == "answer"
 
@@ -175,23 +165,22 @@ def test_deepthink_stages_are_the_plan(model: ScriptedModel, workspace: Path, ho
 
 
 def test_an_untrusted_projects_servers_stay_out_and_the_editor_is_told(
-    model: ScriptedModel, workspace: Path, home: Path
+    shared: SharedAgent, workspace: Path
 ) -> None:
     entry = {"command": sys.executable, "args": ["-m", "tests.mcp_bridge.fake_server"]}
     (workspace / ".mcp.json").write_text(json.dumps({"mcpServers": {"proj": entry}}))
-    model.add(reply("ok"))
-    rec = Recorder()
+    rec = shared.use()
+    shared.model.add(reply("ok"))
 
-    async def main() -> None:
-        async with agent(model, workspace, home, rec) as (conn, _):
-            sid = await _session(conn, workspace)
-            await conn.prompt(session_id=sid, prompt=[text_block("hi")])
+    async def main(conn: Any) -> None:
+        sid = await _session(conn, workspace)
+        await conn.prompt(session_id=sid, prompt=[text_block("hi")])
 
-    asyncio.run(main())
+    shared.run(main(shared.conn))
     told = rec.text()
     assert told.startswith("harness: ")
     assert "trust" in told
-    offered = {t["function"]["name"] for t in model.requests[0].get("tools", [])}
+    offered = {t["function"]["name"] for t in shared.requests()[0].get("tools", [])}
     assert not any(name.startswith("mcp__proj") for name in offered)
 
 
@@ -243,22 +232,21 @@ def test_a_worker_killed_mid_call_is_a_failed_tool_call(
     assert rec.text() == "after the crash"
 
 
-def test_skills_are_commands(model: ScriptedModel, workspace: Path, home: Path) -> None:
+def test_skills_are_commands(shared: SharedAgent, workspace: Path) -> None:
     skill = workspace / "skills" / "tidy"
     skill.mkdir(parents=True)
     (skill / "SKILL.md").write_text("---\nname: tidy\ndescription: Tidy a file\n---\nSort lines.\n")
-    model.add(reply("tidied"))
-    rec = Recorder()
+    rec = shared.use()
+    shared.model.add(reply("tidied"))
 
-    async def main() -> None:
-        async with agent(model, workspace, home, rec) as (conn, _):
-            sid = await _session(conn, workspace)
-            await conn.prompt(session_id=sid, prompt=[text_block("/tidy a.txt")])
+    async def main(conn: Any) -> None:
+        sid = await _session(conn, workspace)
+        await conn.prompt(session_id=sid, prompt=[text_block("/tidy a.txt")])
 
-    asyncio.run(main())
+    shared.run(main(shared.conn))
     offered = {c.name: c for c in rec.of("available_commands_update")[0].available_commands}
     assert {"compact", "undo", "tidy"} <= set(offered)
     assert offered["tidy"].description == "Tidy a file"
-    sent = model.requests[0]["messages"][-1]["content"]
+    sent = shared.requests()[0]["messages"][-1]["content"]
     assert sent.startswith("Use the skill tidy")
     assert sent.endswith("a.txt")
