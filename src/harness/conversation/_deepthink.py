@@ -86,7 +86,9 @@ class StageHost(Protocol):
     executors: ExecutorPort
     masker: SecretMasker
     policy: PermissionPolicy
-    final_text: str
+
+    @property
+    def final_text(self) -> str: ...
 
     def emit(self, event: ev.ConversationEvent) -> None: ...
     def subscribe(self, listener: Callable[[ev.ConversationEvent], None]) -> Callable[[], None]: ...

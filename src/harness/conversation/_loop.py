@@ -1,13 +1,15 @@
-"""The agent loop: user turn -> model stream -> tool calls -> results -> again.
+"""The agent loop: one session's conversation with the model and the tool executors.
 
-A run ends when the model answers with no tool call (and the verify command, if
-any, passes), a terminating tool succeeds, a call is denied by the user, the turn
-limit is reached, the model fails, or the run is cancelled. An answer that claims
-what no call did, or announces an action and stops, ends the run as not done (see
-:mod:`._endings`). Whatever happens the
-last event is ``result`` and the history stays well-formed, so the next run (or a
-resume from the log) goes on from a valid state. A failing worker never raises
-out of :meth:`Conversation.run`: it becomes a tool result or an ``error`` event.
+:class:`Conversation` holds what lasts between runs (the settings, the history in its
+:class:`~._transcript.Transcript`, the budget, the listeners) and is the one place
+its own state is set. Each prompt is a :class:`~._turns.PromptRun` (user turn ->
+model stream -> tool calls -> results -> again). Whatever happens the last event is
+``result`` and the history stays well-formed, so the next run (or a resume from the
+log) goes on from a valid state.
+
+What the loop talks to it is handed as ports (:mod:`._ports`): the model, the
+executors, the permission policy, the request shaper (what of the history a request
+carries), the approver and the frontend.
 """
 
 from __future__ import annotations
@@ -20,11 +22,8 @@ import attrs
 import trio
 
 from harness.conversation import events as ev
-from harness.conversation._budget import BudgetExceeded, ContextBudget
-from harness.conversation._calls import CallRunner, LocalTool
-from harness.conversation._deepthink import run_stages
-from harness.conversation._endings import Ending, honest_ending
-from harness.conversation._history import apply_compaction, unanswered_calls
+from harness.conversation._budget import ContextBudget
+from harness.conversation._calls import LocalTool
 from harness.conversation._listeners import Listener, Listeners
 from harness.conversation._loop_config import LoopConfig
 from harness.conversation._offered import OfferedTools
@@ -36,12 +35,13 @@ from harness.conversation._ports import (
     PermissionPolicy,
     RequestShaper,
 )
-from harness.conversation._reply import ModelFailed, Reply, StreamItem, read_reply, stream_event
+from harness.conversation._reply import ModelFailed
 from harness.conversation._requests import Requests
 from harness.conversation._secrets import SecretMasker
 from harness.conversation._seen import SeenFiles
 from harness.conversation._sync import HistorySync
-from harness.conversation._verify import verify
+from harness.conversation._transcript import Transcript
+from harness.conversation._turns import PromptRun
 from harness.conversation._windows import ServedWindows, WindowKey
 from harness.messages import model as pm
 
@@ -99,7 +99,7 @@ class Conversation:
         self.frontend = frontend
         self.local_tools: dict[str, LocalTool] = dict(local_tools or {})
         self.masker = masker or SecretMasker({}, [config.api_key or ""])
-        self.history: list[pm.ChatMessage] = list(history or [])
+        self.transcript = Transcript(session_id, list(history or []), self.emit, table)
         self.agent_name = agent_name
         self.title = title
         self.budget = ContextBudget(
@@ -108,26 +108,17 @@ class Conversation:
         self.workspace = config.workspace
         # what it has read or written, so write_file never replaces a file it has not seen
         self.seen_files = SeenFiles(config.workspace, self.history, strict=config.writes_strictly())
-        self.final_text = ""
         self._listeners = Listeners()
         self._inbox: list[str] = []
         self._scope: trio.CancelScope | None = None
         self._running = False
-        self._reply: Reply | None = None
-        self._runner: CallRunner | None = None
-        self._current_start = len(self.history)
-        self.usage_total = {"prompt_tokens": 0, "completion_tokens": 0}
+        self._run = PromptRun(self, self._inbox)  # the current (or the last) run
         self._offered = OfferedTools(table, headless=frontend is None)
         self.requests = Requests(model, lambda: self.config, self.budget)
         # what the model worker holds of the history, so a round sends only what is new
         self.history_sync = HistorySync()
         #: windows servers said their models have, by :meth:`window_key`
         self.served_windows = ServedWindows()
-        #: the estimated tokens of the last request sent
-        self.last_request_tokens = 0
-        # the tools whose calls succeeded in the current run: what a last reply's claims
-        # are checked against (see _endings)
-        self._succeeded: list[str] = []
 
     # --- events -----------------------------------------------------------------------
 
@@ -142,7 +133,7 @@ class Conversation:
     def emit(self, event: ev.ConversationEvent) -> None:
         """Hand *event* to every listener (the session log is one)."""
         if isinstance(event, ev.ToolCallFinished) and event.ok:
-            self._succeeded.append(event.name)
+            self._run.succeeded.append(event.name)
         self._listeners(event)
 
     # --- control ----------------------------------------------------------------------
@@ -205,15 +196,14 @@ class Conversation:
         self.local_tools[name] = fn
         self._offered.forget()
 
+    @property
+    def history(self) -> list[pm.ChatMessage]:
+        """The model history (without the system prompt)."""
+        return self.transcript.messages
+
     def add_tool_result(self, call: pm.ToolCall, output: str) -> None:
         """Append a tool result to the history (the call runner does, per call)."""
-        self.history.append(
-            pm.ChatMessage(role="tool", content=output, tool_call_id=call.id, name=call.name)
-        )
-
-    def _user(self, text: str, source: str) -> None:
-        self.emit(ev.UserMessage(session_id=self.session_id, text=text, source=source))
-        self.history.append(pm.ChatMessage(role="user", content=text))
+        self.transcript.tool_result(call, output)
 
     # --- the run ----------------------------------------------------------------------
 
@@ -223,26 +213,15 @@ class Conversation:
             raise RuntimeError("a run is already going; post() adds a message to it")
         self._running = True
         started = time.monotonic()
-        self.final_text = ""
-        self._turns = 0
-        self._succeeded = []
+        run = self._run = PromptRun(self, self._inbox)
         reason = "error"
-        self.usage_total = {"prompt_tokens": 0, "completion_tokens": 0}
         self._scope = trio.CancelScope()
         try:
             with self._scope:
-                try:
-                    if self.config.deepthink:
-                        reason, self.final_text = await run_stages(self, prompt, self._run_stage)
-                    else:
-                        reason = await self._run(prompt)
-                except BudgetExceeded as exc:
-                    self._error("budget", str(exc), fatal=True)
-                except ModelFailed as exc:
-                    self._error(exc.kind, exc.message, fatal=True)
+                reason = await run.run(prompt)
             if self._scope.cancelled_caught:
                 reason = "cancelled"
-                self._settle_cancel()
+                run.settle_cancel()
             if reason in ("done", "terminated") and self.config.autotitle and not self.title:
                 with trio.move_on_after(30):
                     await self._autotitle(prompt)
@@ -252,16 +231,36 @@ class Conversation:
         result = ev.Result(
             session_id=self.session_id,
             ok=reason in ("done", "terminated"),
-            text=self.final_text,
+            text=run.answer,
             reason=reason,
-            turns=self._turns,
-            usage=dict(self.usage_total),
+            turns=run.turns,
+            usage=dict(run.usage),
             duration=time.monotonic() - started,
         )
         self.emit(result)
         return result
 
-    def _error(self, kind: str, message: str, *, fatal: bool) -> None:
+    @property
+    def final_text(self) -> str:
+        """The answer of the current (or the last) run."""
+        return self._run.answer
+
+    @property
+    def usage_total(self) -> dict[str, int]:
+        """Tokens in and out of the current (or the last) run."""
+        return self._run.usage
+
+    @property
+    def last_request_tokens(self) -> int:
+        """The estimated tokens of the last request sent."""
+        return self._run.request_tokens
+
+    def add_usage(self, prompt_tokens: int, completion_tokens: int) -> None:
+        """Count tokens into the current run's usage (a sub-agent's, say)."""
+        self._run.add_usage(prompt_tokens, completion_tokens)
+
+    def emit_error(self, kind: str, message: str, *, fatal: bool) -> None:
+        """An ``error`` event, its message masked."""
         self.emit(
             ev.ErrorEvent(
                 session_id=self.session_id,
@@ -270,200 +269,6 @@ class Conversation:
                 fatal=fatal,
             )
         )
-
-    async def _run_stage(self, message: str, policy: PermissionPolicy, read_only: bool) -> str:
-        return await self._run(message, "deepthink", policy, read_only=read_only)
-
-    async def _run(
-        self,
-        prompt: str,
-        source: str = "prompt",
-        policy: PermissionPolicy | None = None,
-        *,
-        read_only: bool = False,
-    ) -> str:
-        self._current_start = len(self.history)
-        self._user(prompt, source)
-        plan_mode = self.config.permission_mode == "plan"
-        runner = CallRunner(self, policy or self.policy, read_only=read_only or plan_mode)
-        self._runner = runner
-        verify_failures = 0
-        while True:
-            while self._inbox:
-                self._user(self._inbox.pop(0), "inbox")
-            if self._turns >= self.config.max_turns:
-                self._error(
-                    "max_turns",
-                    f"stopped after {self._turns} model requests (--max-turns "
-                    f"{self.config.max_turns})",
-                    fatal=True,
-                )
-                return "max_turns"
-            self._turns += 1
-            turn = self._turns
-            self.emit(
-                ev.TurnStarted(
-                    session_id=self.session_id,
-                    turn=turn,
-                    model=self.config.models[0] if self.config.models else "",
-                )
-            )
-            reply = await self._model_round()
-            if reply.finish == "length":
-                return self._cut_off(turn, reply)
-            self._commit_reply(reply)
-            if not reply.calls:
-                self.final_text = reply.text
-                if self._inbox:
-                    self._turn_finished(turn, "inbox")
-                    continue
-                if self.config.verify:
-                    ok, output = await verify(self, verify_failures + 1)
-                    if not ok:
-                        verify_failures += 1
-                        if verify_failures > self.config.verify_attempts:
-                            self._turn_finished(turn, "verify_failed")
-                            return "verify_failed"
-                        self._turn_finished(turn, "verify_failed")
-                        self._user(
-                            f"The verify command `{self.config.verify}` failed:\n{output}\n"
-                            "Fix the problem, then say when you are done.",
-                            "verify",
-                        )
-                        continue
-                ending = self._honest_ending(reply.text)
-                if ending is not None:
-                    self._error(ending.reason, ending.message, fatal=True)
-                    self._turn_finished(turn, ending.reason)
-                    return ending.reason
-                self._turn_finished(turn, "done")
-                return "done"
-            outcome = await runner.run(reply.calls, notes=reply.repaired)
-            self.final_text = self.final_text or outcome.answer
-            if outcome.stop:
-                self._turn_finished(turn, outcome.stop)
-                return outcome.stop
-            self._turn_finished(turn, "tool_calls")
-
-    def _honest_ending(self, text: str) -> Ending | None:
-        # a stage of deepthink may end on a plan ("I will edit calc.py"): only claims count
-        kinds = [self.table.get(n).kind if n in self.table else "other" for n in self._succeeded]
-        return honest_ending(text, kinds, announcements=not self.config.deepthink)
-
-    def _turn_finished(self, turn: int, reason: str) -> None:
-        self.emit(ev.TurnFinished(session_id=self.session_id, turn=turn, reason=reason))
-
-    def _cut_off(self, turn: int, reply: Reply) -> str:
-        # Hit the output limit: the text is kept but marked, and no call runs, since
-        # the last one may be half-written and the rest were never meant alone.
-        dropped = len(reply.calls)
-        self._commit_reply(attrs.evolve(reply, calls=[]), incomplete=True)
-        self.final_text = reply.text
-        calls = f"; none of its {dropped} tool calls was run" if dropped else ""
-        self._error(
-            "incomplete",
-            f"the answer was cut off at the output token limit ({self.budget.reserve} "
-            f"tokens){calls}. Ask the model to go on, or in smaller steps.",
-            fatal=False,
-        )
-        self._turn_finished(turn, "incomplete")
-        return "incomplete"
-
-    def _commit_reply(self, reply: Reply, *, incomplete: bool = False) -> None:
-        calls = tuple(c for c, _ in reply.calls)
-        thinking = reply.thinking if self.config.keep_thinking else ""
-        self.emit(
-            ev.AssistantMessage(
-                session_id=self.session_id,
-                text=reply.text,
-                tool_calls=tuple(self.table.loggable(c) for c in calls),
-                thinking=thinking,
-                model=reply.model,
-                incomplete=incomplete,
-            )
-        )
-        self.history.append(
-            pm.ChatMessage(
-                role="assistant", content=reply.text, tool_calls=calls, thinking=thinking
-            )
-        )
-        self._reply = None
-
-    async def _model_round(self) -> Reply:
-        await self.served_windows.wait()
-        tools = self.schemas()
-        system = self.config.system
-        budget = self.budget
-        chosen = await self.shaper.select(
-            self.history,
-            self._current_start,
-            provider=self.config.provider,
-            base_url=self.config.base_url,
-            fits=lambda m: budget.estimate(system, m, tools) <= budget.soft_limit,
-        )
-        if chosen is not None:
-            plan = budget.plan(system, chosen[0], tools, chosen[1])
-        else:
-            plan = self.budget.plan(system, self.history, tools, self._current_start)
-            if plan.summarise:
-                await self.compact(plan.summarise)
-                plan = self.budget.plan(system, self.history, tools, self._current_start)
-        if plan.tokens > self.budget.limit:
-            raise BudgetExceeded(
-                f"the request needs about {plan.tokens} tokens but the model's window allows "
-                f"{self.budget.limit}; shorten the prompt or choose a larger window"
-            )
-        self.budget.note_sent(system, plan.messages, tools)
-        self.last_request_tokens = plan.tokens
-        request = self.requests.build(plan.messages, system=system, tools=tools)
-        self._reply = Reply()
-        reply = await read_reply(
-            self.model,
-            request,
-            into=self._reply,
-            on_item=self._streamed,
-            call_prefix=f"call_{self._turns}",
-            sync=self.history_sync,
-        )
-        if reply.usage is not None:
-            self.budget.calibrate(reply.usage.prompt_tokens)
-        return reply
-
-    def _streamed(self, item: StreamItem) -> None:
-        if isinstance(item, pm.Usage):
-            self.add_usage(item.prompt_tokens or 0, item.completion_tokens or 0)
-        self.emit(stream_event(self.session_id, item))
-
-    def add_usage(self, prompt_tokens: int, completion_tokens: int) -> None:
-        """Count tokens of this run's model requests (a sub-agent's count too)."""
-        self.usage_total["prompt_tokens"] += prompt_tokens
-        self.usage_total["completion_tokens"] += completion_tokens
-
-    def _settle_cancel(self) -> None:
-        """Record a cancel and leave the history well-formed for the next run: the
-        cut-off reply is kept without its calls, and every call left without a result
-        gets one saying it was cancelled."""
-        reply = self._reply
-        if reply is not None and (reply.text or reply.calls):
-            # the model was cut off mid-reply: keep what it said, run none of its calls
-            self._commit_reply(attrs.evolve(reply, calls=[]))
-        runner = self._runner
-        for call in unanswered_calls(self.history, runner.finished if runner else ()):
-            output = "Cancelled by the user before the call finished."
-            self.emit(
-                ev.ToolCallFinished(
-                    session_id=self.session_id,
-                    call_id=call.id,
-                    name=call.name,
-                    ok=False,
-                    output=output,
-                )
-            )
-            self.add_tool_result(call, output)
-            if runner:
-                runner.finished.add(call.id)
-        self.emit(ev.Cancelled(session_id=self.session_id, reason="cancelled by the user"))
-        self._turn_finished(self._turns, "cancelled")
 
     # --- compaction, titles ---------------------------------------------------------
 
@@ -475,7 +280,7 @@ class Conversation:
         is not fatal.
         """
         history = self.history
-        n = self._current_start if upto is None else upto
+        n = self.transcript.start if upto is None else upto
         if not self._running and upto is None:
             n = len(history)
         n = self.shaper.cut(history, n)
@@ -488,12 +293,13 @@ class Conversation:
                 history[:n], max_chars=self.budget.limit * 3, ask=self.requests.ask
             )
         except ModelFailed as exc:
-            self._error(exc.kind, f"could not summarise the history: {exc.message}", fatal=False)
+            self.emit_error(
+                exc.kind, f"could not summarise the history: {exc.message}", fatal=False
+            )
             return False
         if not summary:
             return False
-        self.history = apply_compaction(self.history, summary, n)
-        self._current_start = max(1, self._current_start - n + 1)
+        self.transcript.fold(summary, n)
         after = self.budget.estimate(system, self.history, ())
         self.emit(
             ev.Compacted(

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from harness.conversation._loop_config import LoopConfig
     from harness.conversation._secrets import SecretMasker
 
-__all__ = ["VerifyHost", "run_verify", "verify"]
+__all__ = ["VerifyHost", "retry_message", "run_verify", "verify"]
 
 _KEEP = 8000  # characters of output sent back to the model
 
@@ -77,3 +77,11 @@ async def verify(conv: VerifyHost, attempt: int) -> tuple[bool, str]:
         )
     )
     return ok, output
+
+
+def retry_message(config: LoopConfig, output: str) -> str:
+    """What the model is told when the verify command failed with *output*."""
+    return (
+        f"The verify command `{config.verify}` failed:\n{output}\n"
+        "Fix the problem, then say when you are done."
+    )
