@@ -4,6 +4,7 @@ wire, never a dropped connection, and a clean exit with the session log whole.""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -110,3 +111,32 @@ def test_a_client_that_vanishes_mid_prompt_leaves_a_whole_log(
     assert all(line.endswith("}") for line in logs[0].read_text().splitlines())
     assert [e["type"] for e in events if e["type"] == "user_message"] == ["user_message"]
     assert events[-1]["type"] in ("result", "cancelled", "assistant_message", "turn_finished")
+
+
+def test_sigterm_mid_prompt_closes_the_session_whole(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    model.add(reply("a slow answer", stall=30.0, chunk=2))
+    proc = _start(model, workspace, home)
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    _send(proc.stdin, _rpc(1, "initialize", protocolVersion=1))
+    _answer(proc.stdout, 1)
+    _send(proc.stdin, _rpc(2, "session/new", cwd=str(workspace), mcpServers=[]))
+    sid = _answer(proc.stdout, 2)["result"]["sessionId"]
+    prompt = [{"type": "text", "text": "go"}]
+    _send(proc.stdin, _rpc(3, "session/prompt", sessionId=sid, prompt=prompt))
+    while True:  # the answer has begun
+        message = json.loads(proc.stdout.readline())
+        if message.get("method") == "session/update" and (
+            message["params"]["update"]["sessionUpdate"] == "agent_message_chunk"
+        ):
+            break
+    proc.send_signal(signal.SIGTERM)
+    assert _answer(proc.stdout, 3)["result"]["stopReason"] == "cancelled"
+    assert proc.wait(timeout=20) == 0
+    proc.stdin.close()
+    lines = next(home.rglob("events.jsonl")).read_text().splitlines()
+    types = [json.loads(line)["type"] for line in lines]
+    assert "user_message" in types
+    assert types[-1] == "result"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Mapping
 
 import trio
@@ -32,7 +33,21 @@ async def serve_streams(
         conn = Connection(receive, send, handle)
         agent = HarnessAgent(conn, sessions, options_for, environ)
         router = build_agent_router(agent)  # type: ignore[arg-type]
-        await conn.run(on_eof=agent.close_all)
+        async with trio.open_nursery() as reading:
+
+            async def on_signal() -> None:
+                # an editor that quits sends SIGTERM (a terminal, SIGINT or SIGHUP): the
+                # same as the end of its input, so every log is closed whole
+                with trio.open_signal_receiver(
+                    signal.SIGTERM, signal.SIGINT, signal.SIGHUP
+                ) as signals:
+                    async for _ in signals:
+                        await receive.aclose()  # run() goes the way of the end of input
+                        return
+
+            reading.start_soon(on_signal)
+            await conn.run(on_eof=agent.close_all)
+            reading.cancel_scope.cancel()
         await agent.close_all(grace=0)
 
 
@@ -48,8 +63,5 @@ def serve(options_for: OptionsFor, environ: Mapping[str, str] | None = None) -> 
         async with receive, send:
             await serve_streams(receive, send, options_for, env)
 
-    try:
-        trio.run(main)
-    except KeyboardInterrupt:
-        return 130
+    trio.run(main)
     return 0
