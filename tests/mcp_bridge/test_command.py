@@ -15,7 +15,7 @@ from rich.console import Console
 from harness.cli.tui._cmd_mcp import run_mcp
 from harness.cli.tui._commands import CommandError
 from harness.cli.tui._context import CommandContext
-from harness.cli.tui._dispatch import COMMANDS
+from harness.cli.tui._dispatch import COMMANDS, dispatch
 from harness.cli.tui._prefs import Prefs
 from harness.conversation import Session
 from tests.mcp_bridge.conftest import fake_entry
@@ -64,7 +64,7 @@ async def mcp(app: Frontend, line: str) -> str:
 
 
 async def test_mcp_subcommands(dirs: tuple[Path, Path], model: ScriptedModel) -> None:  # noqa: F811
-    model.add(reply("greeted"))
+    model.add(reply("greeted"), reply("greeted"), reply("greeted"))
     servers: dict[str, Any] = {
         "fake": fake_entry(),
         "off": {**fake_entry(), "disabled": True},
@@ -80,7 +80,7 @@ async def test_mcp_subcommands(dirs: tuple[Path, Path], model: ScriptedModel) ->
             ),
         )
         listing = await mcp(app, "/mcp")
-        assert re.search(r"\n\s*fake\s+stdio\s+ready\s+11\s+0\s*\n", listing)
+        assert re.search(r"\n\s*fake\s+stdio\s+ready\s+15\s+0\s*\n", listing)
         assert re.search(r"\n\s*off\s+stdio\s+disabled\s+0\s+0\s*\n", listing)
         assert re.search(r"\n\s*broken\s+stdio\s+down\s+0\s+0\s+could not start: exited", listing)
         assert "| fake server: configured to exit at start" in listing
@@ -102,6 +102,20 @@ async def test_mcp_subcommands(dirs: tuple[Path, Path], model: ScriptedModel) ->
         assert live.history[-2].content == "Please greet Ada warmly."
         with pytest.raises(CommandError, match="key=value"):
             await mcp(app, "/mcp prompt fake greet Ada")
+
+        # the same prompt as a command of its own; one argument takes the words typed
+        await dispatch(app.ctx, COMMANDS.parse("/mcp__fake__greet Grace Hopper"))
+        assert "sending fake/greet as your message" in app.printed()
+        await dispatch(app.ctx, COMMANDS.parse("/mcp__fake__greet name=Alan"))
+        assert app.prompts[-2:] == [
+            "Please greet Grace Hopper warmly.",
+            "Please greet Alan warmly.",
+        ]
+        with pytest.raises(CommandError, match="fake has no prompt 'nope' \\(it has: greet\\)"):
+            await dispatch(app.ctx, COMMANDS.parse("/mcp__fake__nope"))
+        with pytest.raises(CommandError, match="no MCP server is named so"):
+            await dispatch(app.ctx, COMMANDS.parse("/mcp__nobody__greet x"))
+        assert ("/mcp__ SERVER__PROMPT [key=value ...]") in dict(COMMANDS.help_rows())
 
         await mcp(app, "/mcp restart fake")
         await until(live, lambda: live.mcp.servers()[0].restarts >= 1)

@@ -47,7 +47,7 @@ async def test_a_server_that_exits_at_once_is_down_with_its_status_and_stderr(
     await watch.wait_for(lambda s: True)
     first = watch.seen[0]
     assert first.state == "down"
-    assert first.error == "could not start: it exited with status 3 before answering"
+    assert first.error == "could not start: exited with status 3 before answering"
     assert "no API key given" in first.stderr_tail
     # tried again in the background; a restart asked for tries at once
     await watch.wait_for(lambda s: s.stderr_tail.count("no API key") >= 2, timeout=30)

@@ -23,6 +23,7 @@ ISSUE_COMMANDS = [
     "think",
     "perms",
     "mcp",
+    "mcp__",
     "agents",
     "hooks",
     "skills",

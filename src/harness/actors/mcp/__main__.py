@@ -122,7 +122,7 @@ async def _boot(
             os.close(fd)
         code = proc.wait()
         tail.feed(_pending(stderr[0]))
-        died.append(f"could not start: it exited with status {code} before answering")
+        died.append(f"could not start: exited with status {code} before answering")
         _publish(_down(config, died[0], tail))
 
     scale = time_scale(os.environ)

@@ -8,6 +8,8 @@
     /mcp reload                   read the configuration again; try servers not ready
     /mcp restart NAME             restart one server now
     /mcp prompt SERVER NAME k=v   send the server's prompt as the next user message
+    /mcp__SERVER__PROMPT args     the same, as a command of its own: key=value pairs, or
+                                  for a prompt of one argument the words typed
 """
 
 from __future__ import annotations
@@ -15,17 +17,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.table import Table
-from rich.text import Text
-
-from harness.cli.tui._commands import CommandError, ParsedCommand
+from harness.cli.tui._commands import CommandError, ParsedCommand, command
 from harness.cli.tui._sanitize import clean, clean_line
 
 if TYPE_CHECKING:
     from harness.cli.tui._context import CommandContext
     from harness.conversation import McpManager, ReloadReport
 
-__all__ = ["MCP_EXAMPLE", "MCP_SUBCOMMANDS", "no_servers_hint", "run_mcp"]
+__all__ = ["MCP_EXAMPLE", "MCP_SUBCOMMANDS", "cmd_mcp_prompt", "no_servers_hint", "run_mcp"]
 
 MCP_EXAMPLE = (
     '{"mcpServers": {"files": {"command": "npx", '
@@ -91,6 +90,9 @@ def _reloaded(ctx: CommandContext, report: ReloadReport) -> None:
 
 
 def _servers(ctx: CommandContext, mcp: McpManager) -> None:
+    from rich.table import Table  # the command set loads before the first prompt: rich later
+    from rich.text import Text
+
     table = Table(title="MCP servers", title_justify="left", box=None, padding=(0, 2))
     for col in ("server", "transport", "state", "tools", "restarts", "last error"):
         table.add_column(col)
@@ -113,6 +115,8 @@ def _servers(ctx: CommandContext, mcp: McpManager) -> None:
 
 
 def _tools(ctx: CommandContext, mcp: McpManager, server: str | None) -> None:
+    from rich.text import Text
+
     tools = mcp.tools(server)
     if not tools:
         ctx.say("no MCP tools" + (f" from {clean_line(server)}" if server else "") + " yet")
@@ -137,6 +141,36 @@ async def _resources(ctx: CommandContext, mcp: McpManager, server: str | None) -
         ctx.say(f"  {clean_line(srv)}  {clean_line(r.uri)}  {clean_line(r.name)}")
     for problem in problems:
         ctx.say(f"  {clean_line(problem)}", "yellow")
+
+
+@command(
+    "mcp__",
+    "SERVER__PROMPT [key=value ...]",
+    "send an MCP server's prompt as your message (/mcp__SERVER__PROMPT)",
+)
+async def cmd_mcp_prompt(ctx: CommandContext, p: ParsedCommand) -> None:
+    """``/mcp__SERVER__PROMPT args``: the name says the server and the prompt."""
+    live = await ctx.session()
+    mcp = live.mcp
+    if mcp is None or not mcp.servers():
+        ctx.say(no_servers_hint())
+        return
+    typed = p.command.name.removeprefix("mcp__")
+    # a server's name may hold "__" too: the longest server name that fits wins
+    servers = sorted(mcp.enabled(), key=len, reverse=True)
+    server = next((s for s in servers if typed.lower().startswith(s.lower() + "__")), None)
+    if server is None:
+        raise CommandError(f"/{p.command.name}: no MCP server is named so; /mcp lists them")
+    wanted = typed[len(server) + 2 :]
+    prompts = await mcp.prompts(server)
+    found = next((q for q in prompts if q.name.lower() == wanted.lower()), None)
+    if found is None:
+        names = ", ".join(q.name for q in prompts) or "none"
+        raise CommandError(f"{server} has no prompt {wanted!r} (it has: {clean_line(names)})")
+    args = list(p.args)
+    if len(found.arguments) == 1 and args and not all("=" in a for a in args):
+        args = [f"{found.arguments[0]}={p.raw_args}"]  # one argument: the words typed
+    await _prompt(ctx, mcp, (server, found.name, *args))
 
 
 async def _prompt(ctx: CommandContext, mcp: McpManager, rest: tuple[str, ...]) -> None:

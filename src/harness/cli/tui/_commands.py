@@ -139,8 +139,15 @@ class CommandSet:
         return sorted(self._by_name)
 
     def lookup(self, name: str) -> Command | None:
-        """The command called *name* (or with that alias)."""
-        return self._by_name.get(name.lower())
+        """The command called *name* (or with that alias); a command whose name ends in
+        ``__`` (``mcp__``) answers every name it begins, under the name typed."""
+        name = name.lower()
+        found = self._by_name.get(name)
+        if found is None:
+            prefix = next((p for p in self._by_name if p.endswith("__") and name.startswith(p)), "")
+            if prefix and len(name) > len(prefix):
+                return self._by_name[prefix]._replace(name=name)
+        return found
 
     def suggest(self, name: str) -> str | None:
         """The command name closest to a mistyped *name*, or ``None``."""

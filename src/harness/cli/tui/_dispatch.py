@@ -1,7 +1,8 @@
 """The terminal's command set, running a command line, and the completer's lists.
 
 The commands are declared where they are handled: :mod:`._cmd_info` (what is
-shown), :mod:`._cmd_hooks` (the hooks), :mod:`._cmd_model` (provider and model),
+shown), :mod:`._cmd_mcp` (an MCP server's prompt as ``/mcp__SERVER__PROMPT``),
+:mod:`._cmd_hooks` (the hooks), :mod:`._cmd_model` (provider and model),
 :mod:`._cmd_settings` (modes, rules, undo), :mod:`._cmd_session` (sessions, and
 leaving). :data:`COMMANDS` gathers them, in that order, which is the order ``/help``
 lists them in.
@@ -18,7 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from harness.cli.tui import _cmd_hooks, _cmd_info, _cmd_model, _cmd_session, _cmd_settings
+from harness.cli.tui import (
+    _cmd_hooks,
+    _cmd_info,
+    _cmd_mcp,
+    _cmd_model,
+    _cmd_session,
+    _cmd_settings,
+)
 from harness.cli.tui._commands import CommandSet, ParsedCommand
 from harness.messages import PROVIDERS
 
@@ -27,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["COMMANDS", "SOURCES", "completion_sources", "dispatch"]
 
-COMMANDS = CommandSet(_cmd_info, _cmd_hooks, _cmd_model, _cmd_settings, _cmd_session)
+COMMANDS = CommandSet(_cmd_info, _cmd_mcp, _cmd_hooks, _cmd_model, _cmd_settings, _cmd_session)
 """Every slash command of the terminal."""
 
 SOURCES = ("@models", "@sessions", "@skills", "@providers", "@commands")
