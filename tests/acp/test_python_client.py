@@ -45,6 +45,9 @@ def test_prompt_streams_the_answer_and_an_approved_edit(
         sid = await _start(conn, workspace)
         answer = await conn.prompt(session_id=sid, prompt=[text_block("change a.txt")])
         assert answer.stop_reason == "end_turn"
+        assert answer.usage is not None
+        assert answer.usage.output_tokens > 0
+        assert answer.usage.total_tokens == answer.usage.input_tokens + answer.usage.output_tokens
 
     shared.run(main(shared.conn))
     assert rec.bad == []

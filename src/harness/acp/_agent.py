@@ -41,6 +41,7 @@ from acp.schema import (
     SessionModeState,
     SetSessionModeResponse,
     UnstructuredCommandInput,
+    Usage,
 )
 
 from acp import PROTOCOL_VERSION, helpers
@@ -409,8 +410,14 @@ class HarnessAgent:
             raise
         finally:
             live.idle.set()
-        reason = _STOP.get(result.reason, "end_turn") if result is not None else "end_turn"
-        return PromptResponse(stop_reason=reason)  # type: ignore[arg-type]
+        if result is None:
+            return PromptResponse(stop_reason="end_turn")
+        given = int(result.usage.get("prompt_tokens", 0))
+        made = int(result.usage.get("completion_tokens", 0))
+        return PromptResponse(
+            stop_reason=_STOP.get(result.reason, "end_turn"),  # type: ignore[arg-type]
+            usage=Usage(input_tokens=given, output_tokens=made, total_tokens=given + made),
+        )
 
     async def _command(self, live: _Live, text: str) -> str | None:
         word = text.strip().split(maxsplit=1)[0] if text.strip() else ""
