@@ -83,3 +83,36 @@ async def test_the_python_api_takes_server_entries(tmp_path: Path) -> None:
         assert result.ok
         tool = [m.content for m in session.history if m.role == "tool"]
         assert tool == ["echo: api"]
+
+
+async def test_the_python_api_lists_and_sends_a_servers_prompt(tmp_path: Path) -> None:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    home.mkdir()
+    with ScriptedModel() as model:
+        model.add(reply("greeted"))
+        async with api.open_session(
+            workspace=str(ws),
+            home=str(home),
+            provider="openai",
+            model="scripted",
+            base_url=model.base_url,
+            permission_mode="auto",
+            workers=WORKERS,
+            mcp_servers={"api": fake_entry()},
+        ) as session:
+            await session.mcp.wait_started()
+            [prompt] = await session.mcp.prompts("api")
+            assert (prompt.name, prompt.arguments, prompt.required) == (
+                "greet",
+                ("name",),
+                ("name",),
+            )
+            got = await session.mcp.get_prompt("api", "greet", {"name": "Ada"})
+            assert got.ok
+            result = await session.run(got.text)
+        assert result.text == "greeted"
+        assert model.requests[0]["messages"][-1] == {
+            "role": "user",
+            "content": "Please greet Ada warmly.",
+        }
