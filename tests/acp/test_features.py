@@ -250,3 +250,40 @@ def test_skills_are_commands(shared: SharedAgent, workspace: Path) -> None:
     sent = shared.requests()[0]["messages"][-1]["content"]
     assert sent.startswith("Use the skill tidy")
     assert sent.endswith("a.txt")
+
+
+def test_two_sessions_at_once_and_the_wrong_requests(shared: SharedAgent, workspace: Path) -> None:
+    rec = shared.use()
+    shared.model.add(
+        reply("slow one", stall=1.0, chunk=4), reply("other one"), reply("slow one again")
+    )
+    other = workspace / "other"
+    other.mkdir()
+    codes: list[int] = []
+
+    async def main(conn: Any) -> None:
+        first = await _session(conn, workspace)
+        second = await _session(conn, other)
+        assert first != second
+        rec.answering = asyncio.Event()
+        running = asyncio.create_task(conn.prompt(session_id=first, prompt=[text_block("a")]))
+        await rec.answering.wait()
+        for wrong in (
+            conn.prompt(session_id=first, prompt=[text_block("while running")]),
+            conn.load_session(cwd=str(workspace), session_id="no-such-session", mcp_servers=[]),
+        ):
+            with pytest.raises(RequestError) as err:
+                await wrong
+            codes.append(err.value.code)
+        answer = await conn.prompt(session_id=second, prompt=[text_block("b")])
+        assert answer.stop_reason == "end_turn"
+        assert (await running).stop_reason == "end_turn"
+        await conn.prompt(session_id=first, prompt=[text_block("c")])
+
+    shared.run(main(shared.conn))
+    assert codes == [-32600, -32002]
+    by_session: dict[str, str] = {}
+    for n in rec.updates:
+        if n.update.session_update == "agent_message_chunk":
+            by_session[n.session_id] = by_session.get(n.session_id, "") + n.update.content.text
+    assert sorted(by_session.values()) == ["other one", "slow oneslow one again"]
