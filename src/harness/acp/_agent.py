@@ -284,7 +284,7 @@ class HarnessAgent:
             key, base = resolve_credentials(
                 provider, api_key=options.api_key, base_url=options.base_url, env=self.environ
             )
-        except Exception:
+        except Exception:  # a saved-keys file that cannot be read holds no key
             key, base = None, ""
         if key is None and not base:
             live.closed.set()
