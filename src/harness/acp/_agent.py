@@ -21,11 +21,10 @@ import trio
 from acp.exceptions import RequestError
 from acp.schema import (
     AgentCapabilities,
-    AuthEnvVar,
+    AuthMethodAgent,
     AvailableCommand,
     AvailableCommandInput,
     ClientCapabilities,
-    EnvVarAuthMethod,
     Implementation,
     InitializeResponse,
     ListSessionsResponse,
@@ -187,13 +186,13 @@ class HarnessAgent:
         """Say what harness offers; remember what the client offers."""
         self.client = client_capabilities or ClientCapabilities()
         methods: list[Any] = [
-            EnvVarAuthMethod(
-                type="env_var",
+            # the stable kind of method (the env-var kind is not in protocol version 1 yet):
+            # the description says where harness reads the key
+            AuthMethodAgent(
                 id=f"{provider}-key",
                 name=f"{provider} API key",
-                description=f"harness reads it from {ENV_KEYS[provider][0]} "
-                "(or $HARNESS_HOME/.env)",
-                vars=[AuthEnvVar(name=ENV_KEYS[provider][0], label=f"{provider} API key")],
+                description=f"Set {ENV_KEYS[provider][0]} in the agent's environment "
+                "or in $HARNESS_HOME/.env, then authenticate",
             )
             for provider in _KEYED
         ]
