@@ -9,6 +9,7 @@ import re
 import pytest
 
 from tests.scripted import ScriptedModel, reply
+from tests.tui._term import spawn
 
 pytestmark = pytest.mark.slow
 
@@ -63,3 +64,20 @@ def test_clear_and_resume_keep_the_permission_mode(term_for) -> None:  # type: i
         t.expect(r"resumed session \S+")
         t.line("/status")
         t.expect(r"permission mode auto\b")
+
+
+def test_a_harness_home_that_cannot_be_written_is_one_sentence(dirs) -> None:  # type: ignore[no-untyped-def]
+    ws, home = dirs
+    blocker = home / "not-a-folder"
+    blocker.write_text("")
+    with ScriptedModel([reply("never asked")]) as model:
+        t = spawn(ws, blocker / "home", base_url=model.base_url)
+        try:
+            # (a long line: the terminal wraps it)
+            out = t.expect(r"(?s)could not start the session: .*?HARNESS_HOME\)", 60)
+            out = out[out.index("could not start") :].replace("\n", "")
+            assert "Not a directory: " in out
+            assert "Errno" not in out
+            assert "Traceback" not in t.raw
+        finally:
+            t.close()

@@ -477,6 +477,6 @@ def _sentence(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         from harness.cli._errors import os_error_line
 
-        return clean_line(os_error_line(exc))[:300]
+        return clean_line(os_error_line(exc))[:600]  # two paths and the way out
     text = clean_line(str(exc)) or type(exc).__name__
     return text[:300]
