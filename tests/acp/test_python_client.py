@@ -54,6 +54,9 @@ def test_prompt_streams_the_answer_and_an_approved_edit(
     assert (workspace / "a.txt").read_text() == "bye\n"
     assert "available_commands_update" in rec.kinds()
     assert rec.text() == "Changing it.All done."
+    window = rec.of("usage_update")
+    assert len(window) == 1
+    assert 0 < window[0].used < window[0].size
     start = rec.of("tool_call")[0]
     assert start.kind == "edit"
     assert start.locations[0].path == str(workspace / "a.txt")

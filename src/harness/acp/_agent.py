@@ -41,6 +41,7 @@ from acp.schema import (
     SetSessionModeResponse,
     UnstructuredCommandInput,
     Usage,
+    UsageUpdate,
 )
 
 from acp import PROTOCOL_VERSION, helpers
@@ -409,6 +410,12 @@ class HarnessAgent:
             raise
         finally:
             live.idle.set()
+        used, size = live.session.context()
+        # how full the model's window is now (editors show it beside the thread)
+        await self.send(
+            session_id,
+            UsageUpdate(session_update="usage_update", used=max(used, 0), size=max(size, 0)),
+        )
         if result is None:
             return PromptResponse(stop_reason="end_turn")
         given = int(result.usage.get("prompt_tokens", 0))
