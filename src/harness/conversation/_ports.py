@@ -1,9 +1,13 @@
 """The seams of the loop: one ``Protocol`` per role it talks to.
 
-The session fills them with the supervisor's workers; tests may fill them with
-real workers too (no fakes of our own code). The tool table is not a port: it is
-data both sides read (:class:`harness.actors.tools.ToolTable`). Errors from a port are the
-runtime's (:mod:`harness.ipc`): the loop turns them into tool results.
+``open_session`` (the composition root) fills them: the model and executors with the
+supervisor's workers (and the MCP bridges), the permission policy with the
+permission engine, the request shaper with :mod:`harness.conversation.context`;
+tests may fill them with real workers too (no fakes of our own code). A feature that
+joins the loop adds its role here and is handed to :class:`Conversation` by the
+composition root; the loop imports no feature. The tool table is not a port: it is
+data both sides read (:class:`harness.actors.tools.ToolTable`). Errors from a port are
+the runtime's (:mod:`harness.ipc`): the loop turns them into tool results.
 """
 
 from __future__ import annotations
