@@ -144,7 +144,7 @@ def _measure(home: str, workspace: str) -> list[tuple[str, str, str]]:
         (
             "Python API: Session.stream -> first text_delta, p50",
             f"{b * 1000:.1f} ms",
-            f"acp / api = {a / b:.2f}x, +{(a - b) * 1000:.1f} ms",
+            f"acp / api = {a / b:.2f}x, {(a - b) * 1000:+.1f} ms",
         ),
         ("runs each, load average", f"{RUNS}", f"{load:.2f}"),
     ]
