@@ -21,6 +21,7 @@ from harness.conversation.session._diagnostics import Diagnostics, RoundStats, T
 from harness.conversation.session._store import (
     SessionInfo,
     SessionLog,
+    SessionNotFound,
     SessionStore,
     export_json,
     export_markdown,
@@ -375,6 +376,14 @@ class Session:
     def sessions(self) -> list[SessionInfo]:
         """The sessions of this workspace, newest activity first."""
         return self.store.list()
+
+    def recorded(self) -> list[ev.ConversationEvent]:
+        """The durable events of this session's log, in order (an editor's ``session/load``
+        replays them); none when it was opened with ``record=False``."""
+        try:
+            return self.store.load(self.id).events
+        except SessionNotFound:
+            return []
 
     def export(self, fmt: Literal["json", "md"]) -> bytes:
         """This session as JSON or markdown.
