@@ -7,6 +7,10 @@
   face. Private modules of the top package (``harness._version``) are shared leaves.
 - Only ``cli`` talks to the screen (rich, prompt_toolkit).
 - Every public exception harness defines is a :class:`harness.errors.HarnessError`.
+- Inside the conversation: no import circles, no module over 400 lines, the core
+  imports none of its rooms (``context``, ``session``, ``mcp``, ``subagents``: they
+  plug in through ports), rooms import each other only through their faces, and no
+  module but the loop's assigns an attribute of a ``Conversation``.
 """
 
 from __future__ import annotations
@@ -89,8 +93,8 @@ SCREEN_LIBRARIES = ("rich", "prompt_toolkit")
 CONTROL_FLOW = {"harness.cli.tui._commands.ExitApp"}
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(SRC).with_suffix("").parts
+def _module_name(path: Path, src: Path = SRC) -> str:
+    parts = path.relative_to(src).with_suffix("").parts
     name = ".".join(parts)
     return name.removesuffix(".__init__")
 
@@ -235,3 +239,162 @@ def test_harness_home_has_one_owner() -> None:
         if 'Path.home() / ".harness"' in text or '~/.harness")' in text:
             readers.append(_module_name(path))
     assert readers == ["harness.home"], readers
+
+
+# --- inside the conversation ------------------------------------------------------------
+
+CONVERSATION = "harness.conversation"
+# the module that owns a Conversation's state: nothing else assigns its attributes
+LOOP_MODULES = {"harness.conversation._loop"}
+
+
+def _conversation_modules(src: Path) -> dict[str, Path]:
+    root = src.joinpath(*CONVERSATION.split("."))
+    return {_module_name(p, src): p for p in sorted(root.rglob("*.py"))}
+
+
+def _edges(src: Path) -> dict[str, set[str]]:
+    """Module -> the conversation's modules it names in an import (``from p import m``
+    names the module ``p.m`` when there is one, else ``p``)."""
+    modules = _conversation_modules(src)
+    out: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    targets.add(full if full in modules else node.module)
+            elif isinstance(node, ast.Import):
+                targets.update(a.name for a in node.names)
+        out[name] = {t for t in targets if t in modules and t != name}
+    return out
+
+
+def _circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles among *edges* (one path round each, found depth first)."""
+    found: list[list[str]] = []
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                found.append([*path[path.index(nxt) :], nxt])
+            elif nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for node in sorted(edges):
+        if node not in state:
+            visit(node, [node])
+    return found
+
+
+def _room(module: str) -> str:
+    """``context`` for ``harness.conversation.context`` and its modules; ``""`` for the
+    core."""
+    first = module.removeprefix(CONVERSATION).lstrip(".").split(".")[0]
+    return first if SRC.joinpath(*CONVERSATION.split("."), first, "__init__.py").is_file() else ""
+
+
+def _conversation_names(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The names in *func* that hold a conversation: parameters and variables annotated
+    ``Conversation`` (or ``Conversation | None``), and the usual names for one."""
+    names = {"conv", "conversation"}
+    args = [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
+    for arg in args:
+        if arg.annotation is not None and "Conversation" in ast.unparse(arg.annotation):
+            names.add(arg.arg)
+    for node in ast.walk(func):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and "Conversation" in ast.unparse(node.annotation)
+        ):
+            names.add(node.target.id)
+    return names
+
+
+def _holds_conversation(node: ast.expr, names: set[str]) -> bool:
+    """Whether *node* is a conversation: one of *names*, or ``self.conv``,
+    ``self._conv``, ``self.conversation``."""
+    if isinstance(node, ast.Name):
+        return node.id in names
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+        and node.attr in ("conv", "_conv", "conversation", "_conversation")
+    )
+
+
+def _conversation_assignments(src: Path) -> list[str]:
+    """``module:line`` of every assignment, outside the loop, to an attribute of a
+    conversation."""
+    wrong: list[str] = []
+    for module, path in _conversation_modules(src).items():
+        if module in LOOP_MODULES:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for func in ast.walk(tree):
+            if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            names = _conversation_names(func)
+            for node in ast.walk(func):
+                if isinstance(node, ast.Assign):
+                    targets = node.targets
+                elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+                    targets = [node.target]
+                else:
+                    continue
+                for target in targets:
+                    if isinstance(target, ast.Attribute) and _holds_conversation(
+                        target.value, names
+                    ):
+                        wrong.append(f"{module}:{node.lineno} sets {ast.unparse(target)}")
+    return sorted(set(wrong))
+
+
+def test_the_conversation_has_no_import_circles() -> None:
+    edges = _edges(SRC)
+    assert len(edges) > 30
+    assert _circles(edges) == []
+
+
+def test_no_conversation_module_is_over_400_lines() -> None:
+    sizes = {
+        module: len(path.read_text(encoding="utf-8").splitlines())
+        for module, path in _conversation_modules(SRC).items()
+    }
+    assert {m: n for m, n in sizes.items() if n > 400} == {}
+
+
+def test_the_conversation_core_imports_none_of_its_rooms() -> None:
+    """The loop is handed its features through ports: a core module imports no room
+    (the package's face, which only hands names on, aside)."""
+    wrong = [
+        f"{module} imports {target}"
+        for module, targets in _edges(SRC).items()
+        if module != CONVERSATION and not _room(module)
+        for target in targets
+        if _room(target)
+    ]
+    assert wrong == []
+
+
+def test_the_conversation_rooms_import_each_other_through_their_faces() -> None:
+    rooms = {_room(m) for m in _edges(SRC)} - {""}
+    assert rooms >= {"context", "session", "mcp", "subagents"}
+    wrong = [
+        f"{module} imports {target}"
+        for module, targets in _edges(SRC).items()
+        if _room(module)
+        for target in targets
+        if _room(target) not in ("", _room(module)) and target != f"{CONVERSATION}.{_room(target)}"
+    ]
+    assert wrong == []
+
+
+def test_only_the_loop_assigns_a_conversations_attributes() -> None:
+    assert _conversation_assignments(SRC) == []
