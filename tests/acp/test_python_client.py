@@ -136,12 +136,20 @@ def test_cancel_stops_the_turn_quickly_and_the_session_goes_on(
 
 def test_load_replays_a_session_and_list_shows_it(shared: SharedAgent, workspace: Path) -> None:
     (workspace / "a.txt").write_text("hi\n")
-    shared.use()
-    shared.model.add(reply("", call("read_file", path="a.txt")), reply("It says hi."))
+    shared.use(["allow", "reject"])
+    shared.model.add(
+        reply("", call("read_file", path="a.txt")),
+        reply("It says hi."),
+        reply("", call("edit_file", path="a.txt", old_text="hi", new_text="ho")),
+        reply("Changed."),
+        reply("", call("delete_path", path="a.txt")),  # rejected: the turn ends there
+    )
 
     async def run_one(conn: Any) -> str:
         sid = await _start(conn, workspace)
         await conn.prompt(session_id=sid, prompt=[text_block("read a.txt")])
+        await conn.prompt(session_id=sid, prompt=[text_block("change it")])
+        await conn.prompt(session_id=sid, prompt=[text_block("delete it")])
         return sid
 
     sid = shared.run(run_one(shared.conn))
@@ -157,7 +165,16 @@ def test_load_replays_a_session_and_list_shows_it(shared: SharedAgent, workspace
 
     asyncio.run(load())
     assert again.bad == []
-    assert again.text("user_message_chunk") == "read a.txt"
-    assert again.text() == "It says hi."
-    assert [c.kind for c in again.of("tool_call")] == ["read"]
-    assert [u.status for u in again.of("tool_call_update")] == ["completed"]
+    assert again.text("user_message_chunk") == "read a.txtchange itdelete it"
+    assert again.text() == "It says hi.Changed."
+    calls = again.of("tool_call")
+    assert [(c.kind, c.title) for c in calls] == [
+        ("read", "read_file a.txt"),
+        ("edit", "edit_file a.txt"),
+        ("delete", "delete_path a.txt"),
+    ]
+    ends = [u for u in again.of("tool_call_update") if u.status in ("completed", "failed")]
+    assert [u.status for u in ends] == ["completed", "completed", "failed"]
+    assert "hi" in ends[0].content[0].content.text
+    assert ends[1].content[0].type == "diff"
+    assert (ends[1].content[0].old_text, ends[1].content[0].new_text) == ("hi", "ho")

@@ -336,7 +336,8 @@ class HarnessAgent:
         if live is None:
             live = await self._open(cwd, mcp_servers, session_id)
         session = live.session
-        for update in replay(session.workspace, session.history, show_thinking=self.show_thinking):
+        recorded = await trio.to_thread.run_sync(session.recorded)
+        for update in replay(session.workspace, recorded, show_thinking=self.show_thinking):
             await self.send(session.id, update)
         await self._commands(session.id)
         return LoadSessionResponse(modes=self._modes(session))

@@ -219,12 +219,8 @@ class UpdateMapper:
             return [self.start(event.call_id, event.name, event.arguments, event.main_argument)]
         if isinstance(event, ev.ToolCallStarted):
             return [helpers.update_tool_call(event.call_id, status="in_progress")]
-        if isinstance(event, ev.ToolCallDenied):
-            reason = event.reason or "denied"
-            return [
-                helpers.update_tool_call(event.call_id, status="failed", content=[_text(reason)])
-            ]
         if isinstance(event, ev.ToolCallFinished):
+            # a denied call ends here too (failed, with the reason as its output)
             return self._finished(event)
         if isinstance(event, ev.StageStarted | ev.StageFinished) and event.stage in STAGES:
             stage = STAGES.index(event.stage)
@@ -285,24 +281,21 @@ class UpdateMapper:
 
 
 def replay(
-    workspace: str, history: Sequence[Any], *, show_thinking: bool = False
+    workspace: str, events: Sequence[ev.ConversationEvent], *, show_thinking: bool = False
 ) -> Iterable[Update]:
-    """The updates that show a resumed history (``ChatMessage`` s) to a client."""
+    """The updates that show a session's durable events (``Session.recorded()``) to a
+    client: what the user asked, what the model answered, each tool call and how it ended
+    (its diff, its output, a denial), and the stages of a deepthink run."""
     mapper = UpdateMapper(workspace, show_thinking=show_thinking)
-    for message in history:
-        role = getattr(message, "role", "")
-        if role == "user" and message.content:
-            yield helpers.update_user_message_text(message.content)
-        elif role == "assistant":
-            if show_thinking and message.thinking:
-                yield helpers.update_agent_thought_text(message.thinking)
-            if message.content:
-                yield helpers.update_agent_message_text(message.content)
-            for call in message.tool_calls:
-                yield mapper.start(call.id, call.name, call.arguments)
-        elif role == "tool" and message.tool_call_id:
-            yield helpers.update_tool_call(
-                message.tool_call_id,
-                status="completed",
-                content=[_text(_output(message.content))] if message.content else None,
-            )
+    for event in events:
+        if isinstance(event, ev.UserMessage):
+            # a verify command's failure was harness's message to the model, not the user's
+            if event.text and event.source != "verify":
+                yield helpers.update_user_message_text(event.text)
+        elif isinstance(event, ev.AssistantMessage):
+            if show_thinking and event.thinking:
+                yield helpers.update_agent_thought_text(event.thinking)
+            if event.text:
+                yield helpers.update_agent_message_text(event.text)
+        elif not isinstance(event, ev.ToolCallStarted):
+            yield from mapper.updates(event)
