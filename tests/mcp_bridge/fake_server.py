@@ -21,6 +21,8 @@ image), ``huge(size)``
 variable's value, long output). A resource ``fake://greeting`` and a prompt ``greet(name)``.
 ``FAKE_MCP_STARTS`` names a file that counts this server's starts; ``FAKE_MCP_EXIT_FILE``
 one written when it exits cleanly; ``FAKE_MCP_TERM_FILE`` one written when a SIGTERM comes.
+``FAKE_MCP_TOOLS`` (``a,b.c``) adds tools of those names, each saying its name and
+``FAKE_MCP_WHO``.
 """
 
 from __future__ import annotations
@@ -214,6 +216,17 @@ def noisy(name: str, size: int = 0) -> str:
     """Environment variable *name* in red, a terminal title, and *size* more characters."""
     value = os.environ.get(name, "<unset>")
     return f"\x1b]0;pwned\x07\x1b[31m{value}\x1b[0m\n" + "x" * size
+
+
+def _named(name: str) -> None:
+    def tool() -> str:
+        return f"{name} of {os.environ.get('FAKE_MCP_WHO', 'fake')}"
+
+    server.add_tool(tool, name=name, description=f"Say {name!r} and which server this is.")
+
+
+for _name in filter(None, os.environ.get("FAKE_MCP_TOOLS", "").split(",")):
+    _named(_name)
 
 
 @server.resource("fake://greeting")

@@ -48,19 +48,20 @@ async def mcp_session(
     ws, home = dirs
     (ws / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
     approver = kw.pop("approver", None)
+    frontend = kw.pop("frontend", None)
     options = SessionOptions(
         workspace=str(ws),
         home=str(home),
         environ={**os.environ, "HARNESS_HOME": str(home), **kw.pop("environ", {})},
         provider="openai",
-        models=("scripted",),
+        models=kw.pop("models", ("scripted",)),
         base_url=model.base_url,
         permission_mode=kw.pop("permission_mode", "auto"),
         workers={"model": "harness.actors.model", "tools": "harness.actors.tools"},
         trust_project=kw.pop("trust_project", True),  # the test wrote its .mcp.json
         **kw,
     )
-    async with open_session(options, approver=approver) as live:
+    async with open_session(options, approver=approver, frontend=frontend) as live:
         yield live
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from harness.actors.mcp import tool_name
+from harness.actors.mcp import ToolNames
 from harness.conversation.mcp._naming import tool_spec
 from harness.conversation.mcp._server import ServerState
 from harness.messages.mcp import McpTool
@@ -22,17 +22,19 @@ INSTRUCTIONS_CAP = 2000
 _INSTRUCTIONS_TOTAL = 8000
 
 
-def set_tools(conv: Conversation, srv: ServerState, tools: tuple[McpTool, ...]) -> None:
-    """Put *srv*'s *tools* into *conv*'s table in place of those it had, and offer them."""
+def set_tools(
+    conv: Conversation, srv: ServerState, tools: tuple[McpTool, ...], names: ToolNames
+) -> list[str]:
+    """Put *srv*'s *tools* into *conv*'s table in place of those it had, and offer them,
+    each under the name *names* gives it (unique across the session's servers).
+
+    Returns a warning for each tool whose name had to change."""
     table = conv.table
-    wanted: dict[str, McpTool] = {}
-    for tool in tools:
-        tname = tool_name(srv.config.name, tool.name)
-        if tname in wanted:
-            continue  # two names that differ only in characters a provider refuses
-        wanted[tname] = tool
+    given, warnings = names.assign(srv.config.name, [t.name for t in tools])
+    by_name = {t.name: t for t in tools}
+    wanted = {tname: by_name[tool] for tool, tname in given.items()}
     if wanted == srv.tools:
-        return
+        return warnings
     for tname in set(srv.tools) - set(wanted):
         table.unregister(tname)
     for tname, tool in wanted.items():
@@ -42,10 +44,12 @@ def set_tools(conv: Conversation, srv: ServerState, tools: tuple[McpTool, ...]) 
     srv.tools = wanted
     _offer(conv, list(wanted))
     conv.configure()  # the offered tools changed
+    return warnings
 
 
-def drop_tools(conv: Conversation, srv: ServerState) -> None:
-    """Take *srv*'s tools out of *conv*'s table."""
+def drop_tools(conv: Conversation, srv: ServerState, names: ToolNames) -> None:
+    """Take *srv*'s tools out of *conv*'s table, and their names out of *names*."""
+    names.release(srv.config.name)
     if not srv.tools:
         return
     for tname in srv.tools:

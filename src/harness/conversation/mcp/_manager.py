@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from harness.actors.mcp import McpConfig, McpServerConfig
+from harness.actors.mcp import McpConfig, McpServerConfig, ToolNames
 from harness.conversation import events as ev
 from harness.conversation.mcp._calls import McpCalls
 from harness.conversation.mcp._joining import drop_tools, set_tools, with_instructions
@@ -92,6 +92,7 @@ class McpManager:
         self._nursery: trio.Nursery | None = None
         self._listeners: list[Callable[[], None]] = []
         self._calls = McpCalls(self)
+        self._names = ToolNames()  # every server's tools under names of their own
 
     # --- wiring -----------------------------------------------------------------------
 
@@ -222,12 +223,14 @@ class McpManager:
         return notice
 
     def _set_tools(self, srv: ServerState, tools: tuple[McpTool, ...]) -> None:
-        if self._conv is not None:
-            set_tools(self._conv, srv, tools)
+        conv = self._conv
+        if conv is not None:
+            for warning in set_tools(conv, srv, tools, self._names):
+                conv.emit(ev.Notice(session_id=conv.session_id, kind="mcp", message=warning))
 
     def _drop_tools(self, srv: ServerState) -> None:
         if self._conv is not None:
-            drop_tools(self._conv, srv)
+            drop_tools(self._conv, srv, self._names)
 
     def _update_system(self) -> None:
         conv = self._conv
