@@ -4,15 +4,19 @@ the tool result its report becomes."""
 
 from __future__ import annotations
 
+import functools
 import time
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Literal
 
 import attrs
 
+from harness.messages.subagent import OfferedTool
 from harness.messages.subagent import SubagentReport as RunnerReport
 from harness.messages.tools import ToolOutcome
 
 if TYPE_CHECKING:
+    from harness.actors.tools import ToolTable
     from harness.supervisor import WorkerHandle
 
 __all__ = [
@@ -21,6 +25,8 @@ __all__ = [
     "SubagentLimits",
     "SubagentReport",
     "Task",
+    "declarations",
+    "prose",
     "report_outcome",
 ]
 
@@ -38,12 +44,15 @@ class Task:
         context: facts the parent already has that the task needs.
         model: a model of the parent's provider (default: the parent's).
         tools: the tools it may use (default: all but those it is never offered).
+        agent: a named agent (``agents/<name>.md``) to run it: its prompt, its model
+            and its tools, which *tools* may narrow further.
     """
 
     task: str
     context: str = ""
     model: str | None = None
     tools: tuple[str, ...] | None = None
+    agent: str | None = None
 
 
 @attrs.frozen
@@ -88,6 +97,8 @@ class AgentState:
     stopped_by: str = ""
     depth: int = 1
     hirer: str = ""
+    definition: str = ""  # the named agent it runs as, if any
+    tools: tuple[str, ...] = ()  # what it was offered: the parent refuses the rest
     handle: WorkerHandle | None = attrs.field(default=None, repr=False)
 
     @property
@@ -131,19 +142,45 @@ class SubagentReport:
         )
 
 
+def prose(text: str, tools: Collection[str]) -> str:
+    """*text* without the tool calls written in it (``<tool_call>`` blocks, fenced or
+    bare call objects naming one of *tools*): what a person would read of it."""
+    from harness.actors.model import parse_reply
+
+    parsed = parse_reply(text, tools)
+    return parsed.text.strip() if parsed.calls else text.strip()
+
+
 def report_outcome(agent: AgentState, report: RunnerReport | None, max_turns: int) -> ToolOutcome:
     """What *agent*'s *report* (``None``: it gave none) becomes as the parent's tool
-    result; a stopped agent's says what stopped it and the last thing it said."""
+    result; a stopped agent's says what stopped it and the last thing it said.
+
+    A report asked for at the turn limit is read for tool calls first: a model that
+    answers "write your report" with another call (small models do) has not reported,
+    and the call's text is never passed on as if it were the report.
+    """
     if report is not None and not agent.stopped_by:
         agent.reason = report.reason
         agent.turn = max(agent.turn, report.turns)
         text = report.text.strip() or "(the sub-agent gave no report)"
         if report.reason == "max_turns":
+            text = prose(report.text, agent.tools)
+            if not text:
+                answered = (
+                    "answered with a tool call instead (not run)"
+                    if report.text.strip()
+                    else "gave no text"
+                )
+                agent.stopped_by = (
+                    f"it reached its turn limit ({max_turns}) and, asked for its report, "
+                    f"{answered}, so it gave no report"
+                )
+                return report_outcome(agent, None, max_turns)
             return ToolOutcome(
-                ok=bool(report.text.strip()),
+                ok=True,
                 output=(
-                    f"{agent.id} reached its turn limit ({max_turns}) and "
-                    f"reported from what it had:\n{text}"
+                    f"{agent.id} was stopped at its turn limit ({max_turns}) before it "
+                    f"finished, and reported from what it had:\n{text}"
                 ),
                 data={"agent": agent.id, "reason": report.reason},
             )
@@ -165,4 +202,28 @@ def report_outcome(agent: AgentState, report: RunnerReport | None, max_turns: in
             f"The last thing it said: {said}"
         ),
         data={"agent": agent.id, "reason": "stopped"},
+    )
+
+
+@functools.cache
+def _builtin_names() -> frozenset[str]:
+    from harness.actors.tools import builtin_table
+
+    return frozenset(builtin_table().names())
+
+
+def declarations(table: ToolTable, tools: tuple[str, ...]) -> tuple[OfferedTool, ...]:
+    """The declarations of the offered *tools* a runner's built-in table lacks (the
+    MCP servers' and the tools registered through the Python API)."""
+    builtin = _builtin_names()
+    return tuple(
+        OfferedTool(
+            name=spec.name,
+            description=spec.description,
+            parameters=spec.parameters,
+            kind=spec.kind,
+            executor=spec.executor,
+            main_arg=spec.main_arg,
+        )
+        for spec in (table.get(n) for n in tools if n in table and n not in builtin)
     )
