@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from tests.tools.conftest import call, repo, ws
 
-__all__ = ["call", "repo", "tree", "ws"]
+__all__ = ["call", "harness", "repo", "tree", "ws"]
 
 
 def tree(root: Path) -> dict[str, tuple[str, bytes, int]]:
@@ -26,3 +29,29 @@ def tree(root: Path) -> dict[str, tuple[str, bytes, int]]:
             else:
                 out[rel] = ("file", full.read_bytes(), st.st_mode & 0o7777)
     return out
+
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHONPATH = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+WORKERS = {
+    "model": "harness.actors.model",
+    "tools": "harness.actors.tools",
+    "shell": "harness.actors.shell",
+}
+
+
+def harness(
+    args: list[str], *, workspace: Path, home: Path, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
+    """The real program, ``python -m harness ARGS``, in *workspace* with *home*."""
+    env = dict(os.environ)
+    env.update(HARNESS_HOME=str(home), PYTHONPATH=PYTHONPATH, HARNESS_WORKERS=json.dumps(WORKERS))
+    return subprocess.run(
+        [sys.executable, "-m", "harness", *args],
+        cwd=workspace,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )

@@ -94,10 +94,10 @@ def run_headless(
     if args.output_format == "text":
         stdout = cast("IO[str]", SafeWriter(stdout))
     env = os.environ if environ is None else environ
-    prompt: str = args.prompt
+    prompt: str | None = args.prompt
     if prompt == "-":
         prompt = stdin.read()
-    if not prompt.strip():
+    if prompt is not None and not prompt.strip():
         _say(stderr, "harness: the task is empty (give it after -p, or on stdin with -p -)")
         return 2
     from harness.cli._session_options import session_options
@@ -108,7 +108,7 @@ def run_headless(
         _say(stderr, f"harness: {exc}")
         return 2
     try:
-        status = trio.run(_run, options, prompt, args.output_format, stdout, stderr)
+        status = trio.run(_run, options, prompt, args, stdout, stderr)
     except BaseException as caught:  # one quiet line, never a stack trace
         return _failed(_alone(caught), stderr)
     if status == PIPE_CLOSED:
@@ -292,17 +292,31 @@ async def _file_command(
 
 
 async def _run(
-    options: SessionOptions, prompt: str, fmt: str, stdout: IO[str], stderr: IO[str]
+    options: SessionOptions,
+    prompt: str | None,
+    args: argparse.Namespace,
+    stdout: IO[str],
+    stderr: IO[str],
 ) -> int:
     from harness.conversation import open_session
 
+    fmt = args.output_format
     writer = _Writer(fmt, stdout, stderr)
     async with open_session(options) as session:
+        if prompt is None:  # --rewind-to alone: its report is the output
+            from harness.cli._rewind import rewind
+
+            return 0 if await rewind(session, args, stdout, alone=True) else 1
         writer.on_closed = session.cancel
         session.subscribe(writer)
         # session_started and the problems went out before we subscribed
         for event in session.opening:
             writer(event)
+        if getattr(args, "rewind_to", None) is not None:
+            from harness.cli._rewind import rewind
+
+            if not await rewind(session, args, stderr, alone=False):  # stdout is the task's
+                return 1
         if session.mcp is not None:
             await session.mcp.wait_started()  # the task is given now: its MCP tools must be there
         interrupted = False

@@ -233,6 +233,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="resume the latest session of this workspace",
     )
     sess.add_argument(
+        "--fork-session",
+        action="store_true",
+        help="with --resume or --continue: go on in a copy under a new id (the original stays)",
+    )
+    sess.add_argument(
+        "--rewind-to",
+        metavar="N",
+        type=_positive_int,
+        help="with --resume or --continue: go back to before prompt N (numbered from 1 as "
+        "/rewind shows them); without -p, only that",
+    )
+    sess.add_argument(
+        "--rewind-only",
+        choices=("conversation", "files"),
+        help="with --rewind-to: restore only the conversation, or only the files",
+    )
+    sess.add_argument(
         "--no-session-persistence",
         dest="record",
         action="store_false",
@@ -275,11 +292,20 @@ def main(argv: list[str]) -> int:
         parser.error("--resume and --continue cannot be used together")
     if not args.record and (args.resume or args.continue_):
         parser.error("--no-session-persistence cannot resume a session")
-    if args.prompt is None and (args.output_format != "text" or args.verify or not args.record):
-        parser.error(
-            "--output-format, --verify and --no-session-persistence need a task: harness -p TASK"
-        )
-    if args.prompt is not None:
+    if (args.fork_session or args.rewind_to) and not (args.resume or args.continue_):
+        parser.error("--fork-session and --rewind-to need --resume ID or --continue")
+    if args.rewind_only and args.rewind_to is None:
+        parser.error("--rewind-only needs --rewind-to N")
+    if args.prompt is None and (args.verify or not args.record):
+        parser.error("--verify and --no-session-persistence need a task: harness -p TASK")
+    if args.prompt is None and args.rewind_to is None and args.output_format != "text":
+        parser.error("--output-format needs a task (harness -p TASK) or --rewind-to N")
+    if args.fork_session:
+        from harness.cli._rewind import fork_first
+
+        if status := fork_first(args):
+            return status
+    if args.prompt is not None or args.rewind_to is not None:
         from harness.cli._headless import run_headless
 
         return run_headless(args)

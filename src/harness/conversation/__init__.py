@@ -28,6 +28,10 @@ The session log of a workspace: :func:`list_sessions`, :func:`export_json`,
 :func:`export_markdown` (of a :class:`LoadedSession`), and :class:`SessionInfo`,
 a row of the list.
 
+Checkpoints: ``Session.checkpoints`` (:class:`Checkpoints`) lists the prompts
+(:class:`Checkpoint`), says what going back to one changes (:class:`RewindPlan`), goes
+back (:class:`RewindOutcome`) and forks the session.
+
 MCP servers: ``Session.mcp`` (an :class:`McpManager`) shows each as a :class:`ServerView`;
 its ``reload()`` reads the configuration again and says what changed in a
 :class:`ReloadReport`.
@@ -39,7 +43,11 @@ from harness.conversation._ports import ApprovalRequest, Approver, Decision, Fro
 from harness.conversation._reply import ModelFailed
 from harness.conversation.mcp import McpManager, ReloadReport, ServerView
 from harness.conversation.session import (
+    Checkpoint,
+    Checkpoints,
     LoadedSession,
+    RewindOutcome,
+    RewindPlan,
     RoundStats,
     Session,
     SessionInfo,
@@ -48,6 +56,7 @@ from harness.conversation.session import (
     ToolStats,
     export_json,
     export_markdown,
+    fork_session,
     list_sessions,
     open_session,
 )
@@ -64,6 +73,8 @@ __all__ = [
     "ApprovalRequest",
     "Approver",
     "BudgetExceeded",
+    "Checkpoint",
+    "Checkpoints",
     "ContextSettings",
     "Decision",
     "FrontendPort",
@@ -71,6 +82,8 @@ __all__ = [
     "McpManager",
     "ModelFailed",
     "ReloadReport",
+    "RewindOutcome",
+    "RewindPlan",
     "RoundStats",
     "ServerView",
     "Session",
@@ -84,6 +97,7 @@ __all__ = [
     "events",
     "export_json",
     "export_markdown",
+    "fork_session",
     "list_sessions",
     "open_session",
     "run_subagent",

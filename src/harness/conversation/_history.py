@@ -6,14 +6,18 @@ session sees exactly what the interrupted one would have sent next.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Sequence
 
 from harness.conversation import events as ev
+from harness.conversation._events_rewind import Rewound, SessionForked
 from harness.messages.model import ChatMessage, ToolCall
 
 __all__ = [
     "SUMMARY_PREFIX",
     "apply_compaction",
+    "cut_before",
+    "effective",
+    "is_prompt",
     "rebuild_history",
     "repair_history",
     "unanswered_calls",
@@ -65,10 +69,49 @@ def repair_history(history: list[ChatMessage]) -> list[ChatMessage]:
     return out
 
 
+def is_prompt(event: ev.ConversationEvent) -> bool:
+    """Whether *event* is a prompt the user sent (a checkpoint), not a message added
+    to a run (inbox, verify, deepthink's stages)."""
+    return isinstance(event, ev.UserMessage) and event.source == "prompt"
+
+
+def cut_before(events: Sequence[ev.ConversationEvent], number: int) -> list[ev.ConversationEvent]:
+    """*events* up to (not including) the *number*-th prompt, and the fork marks after
+    it (they say whose file changes came before them).
+
+    Raises:
+        ValueError: there are fewer prompts than *number*.
+    """
+    seen = 0
+    for i, event in enumerate(events):
+        if is_prompt(event):
+            seen += 1
+            if seen == number:
+                marks = [e for e in events[i:] if isinstance(e, SessionForked)]
+                return [*events[:i], *marks]
+    raise ValueError(f"there is no prompt {number} (the conversation has {seen})")
+
+
+def effective(events: Iterable[ev.ConversationEvent]) -> list[ev.ConversationEvent]:
+    """The events of the conversation as it stands: each rewind of the conversation
+    applied where it comes (the ``rewound`` events themselves left out). The log is
+    never rewritten, so this is how a resumed session has the rewound conversation."""
+    out: list[ev.ConversationEvent] = []
+    for event in events:
+        if not isinstance(event, Rewound):
+            out.append(event)
+        elif event.conversation:
+            try:
+                out = cut_before(out, event.prompt)
+            except ValueError:
+                pass  # a prompt the log no longer holds (a torn line): nothing to cut
+    return out
+
+
 def rebuild_history(events: Iterable[ev.ConversationEvent]) -> list[ChatMessage]:
     """The history (without the system prompt) that *events* describe."""
     history: list[ChatMessage] = []
-    for event in events:
+    for event in effective(events):
         if isinstance(event, ev.UserMessage):
             history.append(ChatMessage(role="user", content=event.text))
         elif isinstance(event, ev.AssistantMessage):

@@ -90,6 +90,12 @@ class Transcript:
             settled.append(call.id)
         return settled
 
+    def rewind(self, history: list[pm.ChatMessage]) -> None:
+        """Start again from *history*, the conversation before an earlier prompt (its
+        ``rewound`` event is the session's, which knows the prompt)."""
+        self.messages = list(history)
+        self.start = len(self.messages)
+
     def fold(self, summary: str, replaced: int) -> None:
         """Fold the first *replaced* messages into one *summary* note (its
         ``compacted`` event is the loop's, which knows the sizes)."""

@@ -8,6 +8,13 @@ workspace is read with :func:`list_sessions`, :func:`export_json` and
 :func:`export_markdown`.
 """
 
+from harness.conversation.session._checkpoints import (
+    Checkpoint,
+    Checkpoints,
+    RewindOutcome,
+    RewindPlan,
+    fork_session,
+)
 from harness.conversation.session._diagnostics import RoundStats, ToolStats
 from harness.conversation.session._opening import list_sessions, open_session
 from harness.conversation.session._options import SessionOptions
@@ -22,7 +29,11 @@ from harness.conversation.session._store import (
 )
 
 __all__ = [
+    "Checkpoint",
+    "Checkpoints",
     "LoadedSession",
+    "RewindOutcome",
+    "RewindPlan",
     "RoundStats",
     "Session",
     "SessionInfo",
@@ -32,6 +43,7 @@ __all__ = [
     "ToolStats",
     "export_json",
     "export_markdown",
+    "fork_session",
     "list_sessions",
     "open_session",
 ]

@@ -20,13 +20,14 @@ import orjson
 
 from harness.conversation import events as ev
 from harness.conversation._atomic import read_json, write_json_atomic
+from harness.conversation._events_rewind import Rewound
 
 __all__ = ["SessionLog"]
 
 # Every line reaches the kernel with write() (so kill -9 of harness loses nothing
 # written); these events also fsync it, for a power loss: a run's end and a
-# compaction. An fsync per tool result cost ~10 ms a round on this machine's disk.
-_SYNC_ON = (ev.Result, ev.Compacted)
+# compaction, a rewind. An fsync per tool result cost ~10 ms a round on this machine's disk.
+_SYNC_ON = (ev.Result, ev.Compacted, Rewound)
 _META_ON = (ev.TitleChanged, ev.Result, ev.SessionStarted)
 # Written at once even behind a write_behind task: a caller may read the log or
 # the index as soon as the run returns.

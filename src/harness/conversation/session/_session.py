@@ -17,6 +17,7 @@ from harness.conversation._secrets import SecretMasker
 from harness.conversation._workers import Workers
 from harness.conversation.context import ask_window
 from harness.conversation.mcp import McpManager
+from harness.conversation.session._checkpoints import Checkpoints
 from harness.conversation.session._diagnostics import Diagnostics, RoundStats, ToolStats
 from harness.conversation.session._store import (
     SessionInfo,
@@ -57,6 +58,7 @@ class Session:
             the workspace's sessions underneath, for this package's tests and for
             diagnostics; a frontend needs only the methods.
         mcp: the MCP servers (``/mcp`` reads and restarts them through it).
+        checkpoints: its prompts (``/rewind`` goes back to one, ``/fork`` copies it).
     """
 
     def __init__(
@@ -87,6 +89,7 @@ class Session:
         self.problems = problems
         self.resumed = resumed
         self.mcp = mcp
+        self.checkpoints = Checkpoints(conversation, workers, log, store)
         self._diagnostics = Diagnostics(lambda: self.context()[0])
         conversation.subscribe(self._diagnostics)
 

@@ -29,8 +29,9 @@ import attrs
 import orjson
 
 from harness.conversation import events as ev
-from harness.conversation._atomic import read_json
-from harness.conversation._history import rebuild_history
+from harness.conversation._atomic import read_json, write_atomic, write_json_atomic
+from harness.conversation._events_rewind import SessionForked
+from harness.conversation._history import cut_before, effective, is_prompt, rebuild_history
 from harness.conversation.session._log import SessionLog
 from harness.errors import SessionError
 from harness.ipc import ProtocolError
@@ -94,7 +95,15 @@ class LoadedSession:
 
 
 _HISTORY_TAGS = frozenset(
-    {"user_message", "assistant_message", "tool_call_finished", "compacted", "title_changed"}
+    {
+        "user_message",
+        "assistant_message",
+        "tool_call_finished",
+        "compacted",
+        "title_changed",
+        "rewound",
+        "session_forked",
+    }
 )
 
 
@@ -258,6 +267,48 @@ class SessionStore:
             title=title,
             tags=tags,
         )
+
+    def fork(self, source_id: str, before_prompt: int = 0) -> SessionInfo:
+        """A new session holding *source_id*'s conversation as it stands (only what came
+        before its prompt *before_prompt*, when given), then a ``session_forked`` mark;
+        its title is the source's with `` (fork)``. The source is not touched.
+
+        The new log is written whole under a temporary name and renamed, so a crash
+        leaves either no fork or a whole one.
+
+        Raises:
+            SessionNotFound: no such session.
+            ValueError: it has fewer prompts than *before_prompt*.
+        """
+        path = self.root / source_id / "events.jsonl"
+        if not path.exists():
+            raise SessionNotFound(f"no session {source_id!r} in this workspace")
+        kept = effective(read_events(path)[0])
+        if before_prompt:
+            kept = cut_before(kept, before_prompt)
+        new_id = new_session_id()
+        titles = [e.title for e in kept if isinstance(e, ev.TitleChanged)]
+        title = f"{titles[-1]} (fork)" if titles and titles[-1] else ""
+        tail: list[ev.ConversationEvent] = [
+            SessionForked(session_id=new_id, parent=source_id, prompt=before_prompt)
+        ]
+        if title:
+            tail.append(ev.TitleChanged(session_id=new_id, title=title))
+        lines = b"".join(orjson.dumps(ev.encode_event(e)) + b"\n" for e in [*kept, *tail])
+        d = self.root / new_id
+        write_atomic(d / "events.jsonl", lines, mode=0o600)
+        first = next((e.text for e in kept if is_prompt(e) and isinstance(e, ev.UserMessage)), "")
+        now = time.time()
+        meta = {
+            "id": new_id,
+            "title": title,
+            "created": now,
+            "updated": now,
+            "first_prompt": first[:200],
+            "forked_from": source_id,
+        }
+        write_json_atomic(d / "meta.json", meta, mode=0o600)
+        return SessionInfo(new_id, title, now, now, first[:200], d)
 
     def iter_events(self, session_id: str) -> Iterator[ev.ConversationEvent]:
         """The durable events of a session, in order."""
