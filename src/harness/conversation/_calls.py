@@ -31,6 +31,7 @@ from harness.conversation._ports import (
     PermissionPolicy,
 )
 from harness.conversation._repair import repair_note
+from harness.conversation._tool_hooks import asking, post_tool_use, pre_tool_use
 from harness.ipc import IpcError
 from harness.messages.model import ToolCall
 from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview
@@ -38,8 +39,10 @@ from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview
 if TYPE_CHECKING:
     from harness.actors.tools import ToolSpec, ToolTable
     from harness.conversation._loop_config import LoopConfig
+    from harness.conversation._ports import HooksPort
     from harness.conversation._secrets import SecretMasker
     from harness.conversation._seen import SeenFiles
+    from harness.hooks import Verdict
 
 __all__ = [
     "DISCOVERY_TOOLS",
@@ -72,8 +75,10 @@ class CallHost(Protocol):
     masker: SecretMasker
     seen_files: SeenFiles
     agent_name: str
+    hooks: HooksPort
 
     def tool_names(self) -> list[str]: ...
+    def hook_said(self, verdict: Verdict) -> None: ...
     def emit(self, event: ev.ConversationEvent) -> None: ...
     def add_tool_result(self, call: ToolCall, output: str) -> None: ...
 
@@ -200,7 +205,8 @@ class CallRunner:
         """``(run, user_denied, reason)``."""
         conv = self.conv
         spec = p.tool
-        decision, why = self.policy.decide(spec, p.args, conv.config.permission_mode)
+        before = await pre_tool_use(conv, p)  # may refuse, rewrite (bound again), allow, ask
+        decision, why = before.decide(self.policy, spec, p.args, conv.config.permission_mode)
         how = why or decision
         # after the rules (a denied call is told so), before it runs or anyone is asked
         unseen = conv.seen_files.refusal(p.call.name, p.args) if decision != "deny" else None
@@ -229,7 +235,9 @@ class CallRunner:
             )
             return False, True, reason
         summary, diff = await preview_call(conv.executors, conv.workspace, spec, p.args)
-        answer = await conv.approver(
+        answer = await asking(
+            conv,
+            conv.approver,
             ApprovalRequest(
                 call_id=p.call.id,
                 name=p.call.name,
@@ -239,7 +247,7 @@ class CallRunner:
                 summary=summary,
                 diff=conv.masker.mask(diff),
                 agent=conv.agent_name,
-            )
+            ),
         )
         if answer in ("yes", "always"):
             if answer == "always":
@@ -304,7 +312,7 @@ class CallRunner:
                 output=cached.output + "\n(The same call earlier in this turn gave this result.)",
                 data=cached.data,
             )
-        outcome = await self._execute(p)
+        outcome = await post_tool_use(self.conv, p, await self._execute(p))
         if p.call.name in DISCOVERY_TOOLS and outcome.ok:
             self.cache[key] = outcome
         elif p.tool.kind != "read" and outcome.ok:

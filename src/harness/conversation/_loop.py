@@ -31,9 +31,11 @@ from harness.conversation._ports import (
     Approver,
     ExecutorPort,
     FrontendPort,
+    HooksPort,
     ModelPort,
     PermissionPolicy,
     RequestShaper,
+    no_hooks,
 )
 from harness.conversation._reply import ModelFailed
 from harness.conversation._requests import Requests
@@ -47,6 +49,7 @@ from harness.messages import model as pm
 
 if TYPE_CHECKING:
     from harness.actors.tools import ToolTable
+    from harness.hooks import Verdict
 
 __all__ = ["Conversation", "Listener"]
 
@@ -68,6 +71,7 @@ class Conversation:
         masker: masks secrets in tool output.
         history: the history to start from (a resumed session).
         agent_name: shown in approval requests of a sub-agent.
+        hooks: the user's hooks (default: none, which costs a lookup per step).
     """
 
     def __init__(
@@ -87,6 +91,7 @@ class Conversation:
         history: list[pm.ChatMessage] | None = None,
         agent_name: str = "",
         title: str = "",
+        hooks: HooksPort | None = None,
     ) -> None:
         self.session_id = session_id
         self.config = config
@@ -102,6 +107,11 @@ class Conversation:
         self.transcript = Transcript(session_id, list(history or []), self.emit, table)
         self.agent_name = agent_name
         self.title = title
+        self.hooks: HooksPort = hooks or no_hooks()
+        #: what SessionStart/UserPromptSubmit hooks add for the model, joined after the prompt
+        self.hook_context: list[str] = []
+        #: why a hook said ``continue: false`` in this run (the run stops after that step)
+        self.hook_stop = ""
         self.budget = ContextBudget(
             config.provider, config.context, config.models[0] if config.models else ""
         )
@@ -215,10 +225,11 @@ class Conversation:
         started = time.monotonic()
         run = self._run = PromptRun(self, self._inbox)
         reason = "error"
+        self.hook_stop = ""
         self._scope = trio.CancelScope()
         try:
             with self._scope:
-                reason = await run.run(prompt)
+                reason = await self._submit(prompt) or await run.run(prompt)
             if self._scope.cancelled_caught:
                 reason = "cancelled"
                 run.settle_cancel()
@@ -239,6 +250,31 @@ class Conversation:
         )
         self.emit(result)
         return result
+
+    def hook_said(self, verdict: Verdict) -> None:
+        """Show the user what hooks said for them (a ``systemMessage``, a failure, plain
+        output); a ``continue: false`` stops the run after the step it came in."""
+        for message in verdict.messages:
+            self.emit(ev.Notice(session_id=self.session_id, kind="hook", message=message))
+        if verdict.stop:
+            self.hook_stop = verdict.stop_reason or "a hook asked the run to stop"
+
+    async def _submit(self, prompt: str) -> str:
+        """Fire UserPromptSubmit: ``""`` when the prompt goes on (with what the hooks add
+        for the model), else why the run ends without it."""
+        if not self.hooks.listens("UserPromptSubmit"):
+            return ""
+        verdict = await self.hooks.fire("UserPromptSubmit", prompt=prompt)
+        self.hook_said(verdict)
+        if verdict.blocked or verdict.stop:
+            why = verdict.reason or verdict.stop_reason
+            self.emit_error(
+                "hook", f"a UserPromptSubmit hook refused the prompt: {why}", fatal=True
+            )
+            return "hook_blocked"
+        if verdict.context:
+            self.hook_context.append(verdict.context)
+        return ""
 
     @property
     def final_text(self) -> str:
@@ -286,6 +322,12 @@ class Conversation:
         n = self.shaper.cut(history, n)
         if n < 2:
             return False
+        if self.hooks.listens("PreCompact"):
+            trigger = "auto" if self._running else "manual"
+            verdict = await self.hooks.fire(
+                "PreCompact", match=trigger, trigger=trigger, custom_instructions=""
+            )
+            self.hook_said(verdict)
         system = self.config.system
         before = self.budget.estimate(system, history, ())
         try:

@@ -24,6 +24,7 @@ from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPre
 
 if TYPE_CHECKING:
     from harness.actors.tools import ToolSpec
+    from harness.hooks import Verdict
 
 __all__ = [
     "ApprovalRequest",
@@ -33,9 +34,11 @@ __all__ = [
     "ExecutorPort",
     "Fits",
     "FrontendPort",
+    "HooksPort",
     "ModelPort",
     "PermissionPolicy",
     "RequestShaper",
+    "no_hooks",
 ]
 
 Decision = Literal["yes", "no", "always"]
@@ -140,3 +143,43 @@ class RequestShaper(Protocol):
     async def summarise(self, messages: list[ChatMessage], *, max_chars: int, ask: Ask) -> str:
         """A summary of *messages* (``""``: none), with the notes kept beside it."""
         ...
+
+
+class HooksPort(Protocol):
+    """The user's hooks (:mod:`harness.hooks`, filled by ``open_session``): commands run
+    around the loop's steps. Without hooks the loop holds :func:`no_hooks`."""
+
+    def listens(self, event: str) -> bool:
+        """Whether any hook is registered for *event* (so a step pays nothing without)."""
+        ...
+
+    async def fire(
+        self,
+        event: str,
+        *,
+        tool: str | None = None,
+        arguments: Mapping[str, Any] | None = None,
+        result: tuple[bool, str] | None = None,
+        match: str | None = None,
+        call_id: str = "",
+        **fields: Any,
+    ) -> Verdict:
+        """Run the hooks of *event* that match, in parallel; what they decided together."""
+        ...
+
+
+class _NoHooks:
+    """No hook listens to anything: every step asks one question and goes on."""
+
+    def listens(self, event: str) -> bool:
+        return False
+
+    async def fire(self, event: str, **fields: Any) -> Verdict:
+        from harness.hooks import NOTHING  # never reached: nothing listens
+
+        return NOTHING
+
+
+def no_hooks() -> HooksPort:
+    """The hooks of a loop that has none."""
+    return _NoHooks()

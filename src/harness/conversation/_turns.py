@@ -36,7 +36,10 @@ from harness.messages import model as pm
 if TYPE_CHECKING:
     from harness.conversation._loop_config import LoopConfig
 
-__all__ = ["PromptRun", "RunHost"]
+__all__ = ["MAX_STOP_BLOCKS", "PromptRun", "RunHost"]
+
+#: How often Stop hooks may send the model back to work in one run (then it stops).
+MAX_STOP_BLOCKS = 3
 
 
 class RunHost(CallHost, VerifyHost, StageHost, Protocol):
@@ -50,6 +53,8 @@ class RunHost(CallHost, VerifyHost, StageHost, Protocol):
     transcript: Transcript
     history_sync: HistorySync
     served_windows: ServedWindows
+    hook_context: list[str]
+    hook_stop: str
 
     def schemas(self) -> tuple[pm.ToolSchema, ...]: ...
     def emit_error(self, kind: str, message: str, *, fatal: bool) -> None: ...
@@ -73,6 +78,7 @@ class PromptRun:
         self.succeeded: list[str] = []
         self._reply: Reply | None = None
         self._runner: CallRunner | None = None
+        self.stop_blocks = 0  # how often a Stop hook sent the model back to work
 
     async def run(self, prompt: str) -> str:
         """Run *prompt* (as deepthink's stages when that is on); why it ended."""
@@ -107,6 +113,8 @@ class PromptRun:
         conv = self.conv
         conv.transcript.begin_turn()
         conv.transcript.user(prompt, source)
+        while conv.hook_context:  # what SessionStart/UserPromptSubmit hooks added
+            conv.transcript.user(conv.hook_context.pop(0), "hook")
         plan_mode = conv.config.permission_mode == "plan"
         runner = CallRunner(conv, policy or conv.policy, read_only=read_only or plan_mode)
         self._runner = runner
@@ -144,6 +152,9 @@ class PromptRun:
                             return "verify_failed"
                         conv.transcript.user(retry_message(conv.config, output), "verify")
                         continue
+                if await self._stop_hook():
+                    self._turn_finished(turn, "stop_hook")
+                    continue
                 ending = self._honest_ending(reply.text)
                 if ending is not None:
                     conv.emit_error(ending.reason, ending.message, fatal=True)
@@ -153,10 +164,27 @@ class PromptRun:
                 return "done"
             outcome = await runner.run(reply.calls, notes=reply.repaired)
             self.answer = self.answer or outcome.answer
+            if conv.hook_stop:
+                conv.emit_error("hook", conv.hook_stop, fatal=True)
+                self._turn_finished(turn, "hook_stopped")
+                return "hook_stopped"
             if outcome.stop:
                 self._turn_finished(turn, outcome.stop)
                 return outcome.stop
             self._turn_finished(turn, "tool_calls")
+
+    async def _stop_hook(self) -> bool:
+        """Fire Stop; whether a hook blocked the stop (the model then goes on, told why)."""
+        conv = self.conv
+        if not conv.hooks.listens("Stop") or self.stop_blocks >= MAX_STOP_BLOCKS:
+            return False
+        verdict = await conv.hooks.fire("Stop", stop_hook_active=self.stop_blocks > 0)
+        conv.hook_said(verdict)
+        if not verdict.blocked or verdict.stop:
+            return False
+        self.stop_blocks += 1
+        conv.transcript.user(f"[Stop hook] {verdict.reason}", "hook")
+        return True
 
     def _honest_ending(self, text: str) -> Ending | None:
         # a stage of deepthink may end on a plan ("I will edit calc.py"): only claims count

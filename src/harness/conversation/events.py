@@ -27,6 +27,7 @@ The order of one run::
     turn_finished                      (why the round ended)
     ... worker_exited / worker_restarted / worker_gave_up at any time ...
     ... subagent_started, subagent_progress*, subagent_finished around a spawn_agent call ...
+    ... hook_started, hook_finished around each hook a step fires (harness.hooks) ...
 
 With deepthink on, the run is five stages, each ``stage_started`` ... ``stage_finished``
 around the turns above (a user message per stage).
@@ -38,6 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.conversation._event_base import ConversationEvent, now
+from harness.conversation._events_hook import HookFinished, HookStarted
 from harness.conversation._events_run import (
     Cancelled,
     Compacted,
@@ -82,6 +84,8 @@ __all__ = [
     "ConversationEvent",
     "ErrorEvent",
     "HistoryRecalled",
+    "HookFinished",
+    "HookStarted",
     "Notice",
     "Result",
     "SessionStarted",
@@ -143,6 +147,8 @@ _EVENT_CLASSES: tuple[type[ConversationEvent], ...] = (
     StageFinished,
     Compacted,
     HistoryRecalled,
+    HookStarted,
+    HookFinished,
     Notice,
     Cancelled,
     ErrorEvent,

@@ -30,7 +30,17 @@ __all__ = ["ConfigGuard", "GuardedExecutors"]
 _FILES = frozenset({".permissions.json", ".mcp.json", "agents.md", "claude.md"})
 _DIRS = ("skills",)
 _INSTRUCTIONS = ("AGENTS.md", "CLAUDE.md")
-_HOME_FILES = ("permissions.json", "mcp.json", ".env")
+_HOME_FILES = ("permissions.json", "mcp.json", ".env", "settings.json")
+# Settings files that hold hooks (commands harness runs), and their folders (watched
+# only when a folder is a link: a link put there would bring its own files)
+_HOOK_FILES = (
+    ".claude",
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".harness",
+    ".harness/settings.json",
+    ".harness/settings.local.json",
+)
 _HOME_DIRS = ("trust", "skills")
 # Executors whose calls can run a program that writes anywhere in the workspace.
 GUARDED_EXECUTORS = frozenset({"shell", "mcp"})
@@ -47,11 +57,12 @@ class ConfigGuard:
     """Looks at the configuration files of *workspace* (and of *home*) and puts them back.
 
     Watched: in the workspace, ``.permissions.json``, ``.mcp.json``, ``AGENTS.md`` and
-    ``CLAUDE.md`` (any case) and the ``skills/`` folder; ``AGENTS.md``/``CLAUDE.md`` of each
-    folder above it up to its repository's root (they reach the prompt too); in *home*,
-    the user's ``permissions.json`` and ``mcp.json`` (always trusted), the workspace-trust
-    approvals (``trust/``: a command that wrote one could trust a file it wrote), the
-    settings file (``.env``) and ``skills/``.
+    ``CLAUDE.md`` (any case), the ``skills/`` folder, and the hook settings
+    ``.claude/settings*.json`` and ``.harness/settings*.json``; ``AGENTS.md``/``CLAUDE.md``
+    of each folder above it up to its repository's root (they reach the prompt too); in
+    *home*, the user's ``permissions.json``, ``mcp.json`` and ``settings.json`` (always
+    trusted), the workspace-trust approvals (``trust/``: a command that wrote one could
+    trust a file it wrote), the settings file (``.env``) and ``skills/``.
 
     Args:
         workspace: the project folder.
@@ -84,6 +95,8 @@ class ConfigGuard:
                 self._take(name, out, budget)
             elif name.lower() in _DIRS:
                 self._walk(name, out, budget)
+        for name in _HOOK_FILES:
+            self._take(name, out, budget)
         for folder in self._parents:
             for name in _INSTRUCTIONS:
                 self._take(str(folder / name), out, budget)

@@ -30,6 +30,12 @@ from harness.conversation.context import (
 from harness.conversation.mcp import McpExecutors, McpManager
 from harness.conversation.session._features import keep_working_memory, recall_history
 from harness.conversation.session._guard import ConfigGuard, GuardedExecutors
+from harness.conversation.session._hooks import (
+    session_end,
+    session_hooks,
+    session_start,
+    watch_hooks,
+)
 from harness.conversation.session._local_tools import memory_tools, skill_tool
 from harness.conversation.session._memory import MemoryStore
 from harness.conversation.session._options import (
@@ -135,6 +141,7 @@ async def open_session(
     if options.record:
         log = store.open_log(resume_id) if resume_id else store.create()
     session_id = log.id if log else (resume_id or "unrecorded")
+    hooks = session_hooks(options, workspace, home, session_id, log, problems)
     async with open_workers(_worker_settings(options, config, workspace, home, environ)) as workers:
         workers.session_id = session_id
         # the bridges start once the session's own workers are up, in the background:
@@ -170,7 +177,9 @@ async def open_session(
             masker=masker,
             history=history,
             title=title,
+            hooks=hooks,
         )
+        watch_hooks(conv, hooks)
         ask_window(conv, workers)
         pool = SubagentPool(
             conv,
@@ -210,9 +219,11 @@ async def open_session(
         )
         for event in opening:
             conv.emit(event)
+        await session_start(conv, hooks, resumed=resume_id is not None)
         try:
             yield session
         finally:
+            await session_end(conv, hooks)
             if log is not None:
                 if not conv.title:
                     first = next((m.content for m in conv.history if m.role == "user"), "")

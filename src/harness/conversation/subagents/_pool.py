@@ -29,6 +29,7 @@ import trio
 
 from harness.conversation import events as ev
 from harness.conversation._call_errors import describe_worker_error
+from harness.conversation._tool_hooks import subagent_stop
 from harness.conversation._workers import SUBAGENT_PREFIX
 from harness.conversation.subagents._runner_calls import RunnerCalls
 from harness.conversation.subagents._task import (
@@ -274,7 +275,9 @@ class SubagentPool:
                     self._stop(hired, f"{agent.id}, which hired it, ended")
         if crash and not agent.stopped_by:
             agent.stopped_by = f"its runner failed: {crash}"
-        outcome = report_outcome(agent, report, self.limits.max_turns)
+        outcome = await subagent_stop(
+            conv, agent.id, report_outcome(agent, report, limits.max_turns)
+        )
         conv.emit(
             ev.SubagentFinished(
                 session_id=conv.session_id,

@@ -13,8 +13,10 @@ import trio
 from harness.conversation._call_errors import describe_worker_error
 from harness.conversation._calls import preview_call
 from harness.conversation._ports import ApprovalRequest
+from harness.conversation._tool_hooks import ToolUse, post_tool_use, pre_tool_use
 from harness.conversation.subagents._task import NOT_FOR_SUBAGENTS, AgentState
 from harness.ipc import IpcError
+from harness.messages.model import ToolCall
 from harness.messages.subagent import SubagentToolCall
 from harness.messages.tools import ToolOutcome
 
@@ -51,8 +53,10 @@ class RunnerCalls:
             args = spec.bind(inv.arguments)
         except (ValueError, TypeError) as exc:
             return ToolOutcome(ok=False, output=f"Invalid arguments: {exc}")
-        main = spec.main_value(args) or ""
-        decision, why = conv.policy.decide(spec, args, conv.config.permission_mode)
+        use = ToolUse(ToolCall(f"{agent.id}:{inv.call_id}", name, args), spec, args)
+        before = await pre_tool_use(conv, use)  # the parent's hooks: a sub-agent meets them
+        args, main = use.args, spec.main_value(use.args) or ""
+        decision, why = before.decide(conv.policy, spec, args, conv.config.permission_mode)
         if decision == "deny":
             return ToolOutcome(ok=False, output=f"The call was not run: {why or 'denied'}.")
         if decision == "ask":
@@ -83,6 +87,7 @@ class RunnerCalls:
                 )
         except IpcError as exc:
             return ToolOutcome(ok=False, output=describe_worker_error(exc, name, main))
+        out = await post_tool_use(conv, attrs.evolve(use, args=args), out)
         return ToolOutcome(ok=out.ok, output=conv.masker.mask(out.output), data=out.data)
 
     async def _ask(

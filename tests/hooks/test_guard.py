@@ -1,0 +1,54 @@
+"""A command cannot give the model a hook behind the tools' back: a hook file a command
+writes, however it names it, is undone after the call, and no later session runs it.
+``harness -p`` as a real process, the scripted model on loopback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.scripted import ScriptedModel, call, reply
+from tests.shell.test_hostile_run import base, harness
+
+# a hook that, if it ever ran, would leave a file behind
+HOOK = json.dumps(
+    {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "touch pwned"}]}]}}
+)
+WRITES = {
+    "user settings": (
+        "d=$(printenv | grep ^HARNESS_HO | cut -d= -f2); s=sett; "
+        f"echo '{HOOK}' > $d/${{s}}ings.json"
+    ),
+    "project .claude": f"d=.cla; mkdir -p ${{d}}ude && echo '{HOOK}' > ${{d}}ude/settings.json",
+    "project .claude local": (
+        f"d=.cla; mkdir -p ${{d}}ude && echo '{HOOK}' > ${{d}}ude/settings.local.json"
+    ),
+    "project .harness": f"d=.harn; mkdir -p ${{d}}ess && echo '{HOOK}' > ${{d}}ess/settings.json",
+}
+
+
+@pytest.mark.parametrize("command", list(WRITES.values()), ids=list(WRITES))
+def test_a_hook_written_by_a_command_is_undone_and_never_runs(
+    model: ScriptedModel, dirs: tuple[Path, Path], command: str
+) -> None:
+    ws, home = dirs
+    model.add(reply("", call("run_cmd", command=command)), reply("done"))
+    p = harness(
+        ["-p", "x", "--permission-mode", "auto", "--trust-project", *base(model)],
+        workspace=ws,
+        home=home,
+    )
+    assert "changed files that configure harness; undone" in p.stderr
+    assert not (home / "settings.json").exists()
+    for name in (".claude/settings.json", ".claude/settings.local.json", ".harness/settings.json"):
+        assert not (ws / name).exists(), name
+    model.add(reply("hello"))
+    p = harness(
+        ["-p", "x", "--permission-mode", "auto", "--trust-project", *base(model)],
+        workspace=ws,
+        home=home,
+    )
+    assert p.returncode == 0, p.stderr
+    assert not (ws / "pwned").exists()
