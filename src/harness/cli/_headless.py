@@ -264,6 +264,9 @@ def _quiet_line(event: ev.ConversationEvent, arguments: Mapping[str, str]) -> st
         return f"  {event.worker} worker given up: {event.reason}"
     if isinstance(event, ev.ErrorEvent | ev.Notice):
         return f"harness: {event.message}"
+    if isinstance(event, ev.HookFinished) and event.decision in ("deny", "block", "error"):
+        said = f": {event.reason.strip().splitlines()[0][:200]}" if event.reason.strip() else ""
+        return f"  hook {event.event} {event.hook}: {event.decision}{said}"
     if isinstance(event, ev.VerifyFinished) and not event.ok:
         return f"  verify failed: {event.command}"
     if isinstance(event, ev.Cancelled):
