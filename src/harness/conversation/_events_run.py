@@ -193,6 +193,18 @@ class HistoryRecalled(ConversationEvent, tag="history_recalled"):
 
 
 @attrs.frozen(kw_only=True)
+class ToolCallProgress(ConversationEvent, tag="tool_call_progress"):
+    """A running call's progress as its MCP server tells it: ``progress`` of ``total``
+    (0: the server gave no total) and the server's message. Not durable."""
+
+    call_id: str
+    name: str
+    progress: float
+    total: float = 0.0
+    message: str = ""
+
+
+@attrs.frozen(kw_only=True)
 class Notice(ConversationEvent, tag="notice"):
     """Something worth one quiet line that is not an error (``kind`` names it:
     ``recall`` ...)."""

@@ -23,6 +23,7 @@ The order of one run::
       tool_call_requested              (per call, in order)
         tool_call_approved | tool_call_denied
         tool_call_started
+        tool_call_progress*            (an MCP server's progress notifications)
         tool_call_finished             (ok, output as the model sees it)
     turn_finished                      (why the round ended)
     ... worker_exited / worker_restarted / worker_gave_up at any time ...
@@ -52,6 +53,7 @@ from harness.conversation._events_run import (
     SubagentFinished,
     SubagentProgress,
     SubagentStarted,
+    ToolCallProgress,
     VerifyFinished,
     VerifyStarted,
     WorkerExited,
@@ -100,6 +102,7 @@ __all__ = [
     "ToolCallApproved",
     "ToolCallDenied",
     "ToolCallFinished",
+    "ToolCallProgress",
     "ToolCallRequested",
     "ToolCallStarted",
     "ToolCallWriting",
@@ -134,6 +137,7 @@ _EVENT_CLASSES: tuple[type[ConversationEvent], ...] = (
     ToolCallApproved,
     ToolCallDenied,
     ToolCallStarted,
+    ToolCallProgress,
     ToolCallFinished,
     VerifyStarted,
     VerifyFinished,
