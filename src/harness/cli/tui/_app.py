@@ -83,6 +83,7 @@ class App:
             ``permission_mode``, ``resume``, ``continue_``, ... when present).
         console: where to draw (default: stdout).
         environ: the environment (default: ``os.environ``).
+        stdin_fd: the terminal the prompt reads (default: 0).
     """
 
     def __init__(
@@ -93,6 +94,7 @@ class App:
         environ: dict[str, str] | None = None,
         workspace: Path | None = None,
         home: Path | None = None,
+        stdin_fd: int = 0,
     ) -> None:
         self.args = args
         self.environ = dict(os.environ if environ is None else environ)
@@ -133,6 +135,7 @@ class App:
         self._result_seen = trio.Event()
         self._keys = RunKeys(self.console, cancel=self.cancel_run, post=self._post_to_run)
         self._ctrl_c = 0
+        self._stdin_fd = stdin_fd
         self._prompt: PromptSession[str] | None = None
         self._first: FirstLine | None = None  # the first prompt's answer, already on the screen
         self._first_drawn: threading.Event | None = None
@@ -361,6 +364,17 @@ class App:
 
     async def read_line(self, prompt: str | None = None) -> str:
         """One line from the user (prompt_toolkit on its own thread)."""
+        try:
+            return await self._read_line(prompt)
+        finally:
+            # The prompt gives the terminal back in line mode, where an Enter typed
+            # before the next prompt (while a command's output is drawn) would
+            # arrive as a line feed: Ctrl+J, a new line instead of sending it.
+            from harness.cli.tui._keys import keep_enter_a_return
+
+            keep_enter_a_return(self._stdin_fd)
+
+    async def _read_line(self, prompt: str | None) -> str:
         from prompt_toolkit.patch_stdout import patch_stdout
 
         if self._first is not None:

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["KeyReader", "decode_keys"]
+__all__ = ["KeyReader", "decode_keys", "keep_enter_a_return"]
 
 _ESC_WAIT = 0.03  # a lone ESC is followed by nothing within this time
 
@@ -59,6 +59,21 @@ def decode_keys(data: bytes) -> list[str]:
             continue
         i += 1
     return keys
+
+
+def keep_enter_a_return(fd: int) -> None:
+    """Leave the terminal on *fd* in line mode but with Enter untranslated (no
+    ``ICRNL``): keys typed before the next prompt takes them keep Enter a carriage
+    return, which the prompt reads as Enter, not as Ctrl+J. The interactive terminal
+    restores the translation when it exits. Nothing happens when *fd* is no terminal."""
+    if not os.isatty(fd):
+        return
+    import termios
+
+    mode = termios.tcgetattr(fd)
+    if mode[0] & termios.ICRNL:
+        mode[0] &= ~termios.ICRNL
+        termios.tcsetattr(fd, termios.TCSANOW, mode)
 
 
 class KeyReader:
