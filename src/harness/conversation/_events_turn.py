@@ -105,6 +105,19 @@ class ToolCallWriting(ConversationEvent, tag="tool_call_writing"):
 
 
 @attrs.frozen(kw_only=True)
+class ModelProgress(ConversationEvent, tag="model_progress"):
+    """The embedded model is loading, or reading a long prompt, before it answers:
+    ``stage`` (``loading``, ``verifying``, ``reading``, ...), ``done`` of ``total``
+    (bytes, or prompt tokens while ``reading``), and ``message``, one line for a status
+    bar ("reading 1,480 tokens 35%")."""
+
+    stage: str
+    done: int = 0
+    total: int = 0
+    message: str = ""
+
+
+@attrs.frozen(kw_only=True)
 class ThinkingDelta(ConversationEvent, tag="thinking_delta"):
     """A piece of the model's thinking (never in the history unless asked)."""
 

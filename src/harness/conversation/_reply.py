@@ -14,17 +14,20 @@ from collections.abc import Callable
 import attrs
 
 from harness.conversation import events as ev
+from harness.conversation._events_turn import ModelProgress
 from harness.conversation._ports import ModelPort
 from harness.conversation._retry import worker_failure
 from harness.conversation._sync import HistorySync
 from harness.errors import ProviderError
 from harness.ipc import IpcError, WorkerDied
 from harness.messages import model as pm
+from harness.messages.local import LocalModelProgress
 
 __all__ = ["ModelFailed", "Reply", "StreamItem", "read_reply", "stream_event"]
 
-#: what a reply's reader hands on as it comes
-StreamItem = pm.TextDelta | pm.ThinkingDelta | pm.CallWriting | pm.Usage
+#: what a reply's reader hands on as it comes (LocalModelProgress: the embedded model
+#: loading, or reading a long prompt, before it answers)
+StreamItem = pm.TextDelta | pm.ThinkingDelta | pm.CallWriting | pm.Usage | LocalModelProgress
 
 
 class ModelFailed(ProviderError):
@@ -104,7 +107,7 @@ async def read_reply(
                     thinking.append(item.text)
                     if on_item is not None:
                         on_item(item)
-                elif isinstance(item, pm.CallWriting):
+                elif isinstance(item, pm.CallWriting | LocalModelProgress):
                     if on_item is not None:
                         on_item(item)
                 elif isinstance(item, pm.ToolCallEvent):
@@ -161,6 +164,14 @@ def stream_event(session_id: str, item: StreamItem) -> ev.ConversationEvent:
         return ev.ThinkingDelta(session_id=session_id, text=item.text)
     if isinstance(item, pm.CallWriting):
         return ev.ToolCallWriting(session_id=session_id, name=item.name)
+    if isinstance(item, LocalModelProgress):
+        return ModelProgress(
+            session_id=session_id,
+            stage=item.stage,
+            done=item.done,
+            total=item.total,
+            message=item.message,
+        )
     return ev.UsageReported(
         session_id=session_id,
         prompt_tokens=item.prompt_tokens,
