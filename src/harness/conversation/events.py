@@ -62,6 +62,7 @@ from harness.conversation._events_run import (
 )
 from harness.conversation._events_turn import (
     AssistantMessage,
+    ModelProgress,
     SessionStarted,
     TextDelta,
     ThinkingDelta,
@@ -88,6 +89,7 @@ __all__ = [
     "HistoryRecalled",
     "HookFinished",
     "HookStarted",
+    "ModelProgress",
     "Notice",
     "Result",
     "SessionStarted",
@@ -130,6 +132,7 @@ _EVENT_CLASSES: tuple[type[ConversationEvent], ...] = (
     TextDelta,
     ThinkingDelta,
     ToolCallWriting,
+    ModelProgress,
     UsageReported,
     AssistantMessage,
     TurnFinished,
