@@ -40,6 +40,8 @@ ISSUE_COMMANDS = [
     "expand",
     "diagnostics",
     "exit",
+    "rewind",
+    "fork",
 ]
 
 

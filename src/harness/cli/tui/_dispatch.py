@@ -3,9 +3,9 @@
 The commands are declared where they are handled: :mod:`._cmd_info` (what is
 shown), :mod:`._cmd_mcp` (an MCP server's prompt as ``/mcp__SERVER__PROMPT``),
 :mod:`._cmd_hooks` (the hooks), :mod:`._cmd_model` (provider and model),
-:mod:`._cmd_settings` (modes, rules, undo), :mod:`._cmd_session` (sessions, and
-leaving). :data:`COMMANDS` gathers them, in that order, which is the order ``/help``
-lists them in.
+:mod:`._cmd_settings` (modes, rules, undo), :mod:`._cmd_rewind` (going back, forking),
+:mod:`._cmd_session` (sessions, and leaving). :data:`COMMANDS` gathers them, in that
+order, which is the order ``/help`` lists them in.
 
 To add commands: write ``_cmd_<topic>.py`` with handlers declared by
 :func:`~harness.cli.tui._commands.command`, each an ``async`` function of a
@@ -24,6 +24,7 @@ from harness.cli.tui import (
     _cmd_info,
     _cmd_mcp,
     _cmd_model,
+    _cmd_rewind,
     _cmd_session,
     _cmd_settings,
 )
@@ -35,7 +36,9 @@ if TYPE_CHECKING:
 
 __all__ = ["COMMANDS", "SOURCES", "completion_sources", "dispatch"]
 
-COMMANDS = CommandSet(_cmd_info, _cmd_mcp, _cmd_hooks, _cmd_model, _cmd_settings, _cmd_session)
+COMMANDS = CommandSet(
+    _cmd_info, _cmd_mcp, _cmd_hooks, _cmd_model, _cmd_settings, _cmd_rewind, _cmd_session
+)
 """Every slash command of the terminal."""
 
 SOURCES = ("@models", "@sessions", "@skills", "@providers", "@commands")

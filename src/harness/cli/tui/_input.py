@@ -3,7 +3,8 @@
 Enter submits; Ctrl+J, Alt+Enter (and Shift+Enter where the terminal reports it)
 insert a newline; a bracketed paste keeps its newlines. Ctrl+C clears the line,
 and on an empty line returns :data:`CTRL_C` so the app can exit on the second
-one; Ctrl+D on an empty line raises ``EOFError``.
+one; Ctrl+D on an empty line raises ``EOFError``; Esc Esc on an empty line returns
+:data:`REWIND` (``/rewind``).
 """
 
 from __future__ import annotations
@@ -13,16 +14,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.application import get_app
 from prompt_toolkit.completion import Completer
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
-__all__ = ["CTRL_C", "PROMPT", "FirstLine", "build_prompt_session"]
+__all__ = ["CTRL_C", "PROMPT", "REWIND", "FirstLine", "build_prompt_session"]
 
 #: what the prompt returns for Ctrl+C on an empty line
 CTRL_C = "\x03"
+#: what the prompt returns for Esc Esc on an empty line: the command it runs
+REWIND = "/rewind"
 PROMPT = "❯ "
 
 
@@ -62,6 +67,10 @@ def _bindings() -> KeyBindings:
             ANSI_SEQUENCES.setdefault(seq, Keys.ControlJ)
         except ImportError:  # pragma: no cover - layout of prompt_toolkit changed
             pass
+
+    @kb.add("escape", "escape", filter=Condition(lambda: not get_app().current_buffer.text))
+    def _rewind(event: KeyPressEvent) -> None:
+        event.app.exit(result=REWIND)
 
     @kb.add("c-c")
     def _ctrl_c(event: KeyPressEvent) -> None:

@@ -1,0 +1,98 @@
+"""/rewind, Esc Esc and /fork in the real terminal, on a real pty, with a scripted model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.scripted import ScriptedModel, call, reply
+from tests.tui._term import Term, spawn
+
+
+@pytest.fixture
+def term_for(dirs: tuple[Path, Path]) -> Iterator[Callable[[ScriptedModel], Term]]:
+    terms: list[Term] = []
+
+    def make(model: ScriptedModel) -> Term:
+        ws, home = dirs
+        t = spawn(ws, home, base_url=model.base_url, args=["--permission-mode", "auto"])
+        terms.append(t)
+        t.expect("❯")
+        return t
+
+    yield make
+    for t in terms:
+        t.close()
+
+
+def users(model: ScriptedModel) -> list[str]:
+    return [m["content"] for m in model.requests[-1]["messages"] if m["role"] == "user"]
+
+
+def test_esc_esc_picks_a_prompt_shows_the_files_and_rewinds_both(
+    term_for: Callable[[ScriptedModel], Term], dirs: tuple[Path, Path]
+) -> None:
+    ws, _ = dirs
+    with ScriptedModel(
+        [
+            reply("", call("write_file", path="a.txt", content="one\n")),
+            reply("done one"),
+            reply("A title"),
+            reply("", call("write_file", path="b.txt", content="two\n")),
+            reply("", call("edit_file", path="a.txt", old_text="one", new_text="ONE")),
+            reply("done two"),
+            reply("done three"),
+        ]
+    ) as model:
+        t = term_for(model)
+        t.line("first prompt")
+        t.expect("done one")
+        t.expect("❯")
+        t.line("second prompt")
+        t.expect("done two")
+        t.expect("❯")
+        assert (ws / "a.txt").read_text() == "ONE\n"
+        t.send("\x1b\x1b")  # Esc Esc at the empty prompt
+        t.expect("first prompt")
+        t.expect("second prompt")
+        t.line("2")
+        out = t.expect("what to restore")
+        assert "remove (made since) b.txt" in out
+        assert "restore a.txt" in out
+        t.line("1")
+        t.expect("prompt 2 was: second prompt")
+        t.expect("❯")
+        assert (ws / "a.txt").read_text() == "one\n"
+        assert not (ws / "b.txt").exists()
+        t.line("third prompt")
+        t.expect("done three")
+        assert users(model) == ["first prompt", "third prompt"]
+
+
+def test_fork_leaves_the_original_and_both_are_listed(
+    term_for: Callable[[ScriptedModel], Term],
+) -> None:
+    with ScriptedModel(
+        [reply("done one"), reply("A title"), reply("done two"), reply("in the fork")]
+    ) as model:
+        t = term_for(model)
+        t.line("first prompt")
+        t.expect("done one")
+        t.expect("❯")
+        t.line("second prompt")
+        t.expect("done two")
+        t.expect("❯")
+        t.line("/fork 2")
+        out = t.expect(r"stays as it was \(/resume (\S+)\)")
+        original = out.rsplit("/resume ", 1)[1].rstrip(")")
+        t.expect("❯")
+        t.line("fork prompt")
+        t.expect("in the fork")
+        t.expect("❯")
+        assert users(model) == ["first prompt", "fork prompt"]
+        t.line("/sessions")
+        t.expect(original)  # the original is listed beside the fork, which is titled so
+        t.line("/title")
+        t.expect(r"title: .* \(fork\)")
