@@ -184,3 +184,26 @@ def test_status_line_says_which_call_is_being_written() -> None:
     assert "writing a call to read_file" in line
     assert "\x1b" not in line
     assert "tok/s" not in line
+
+
+def test_status_line_says_the_model_is_loading_or_reading() -> None:
+    view, _, _ = make()
+    loading = ev.ModelProgress(
+        session_id=SID, stage="verifying", done=6, total=10, message="verifying model x: 60%"
+    )
+    view.handle(loading)
+    assert "verifying model x: 60%" in view.status_line().plain
+    reading = ev.ModelProgress(
+        session_id=SID,
+        stage="reading",
+        done=518,
+        total=1480,
+        message="reading 1,480 tokens 35%\x1b[2J",
+    )
+    view.handle(reading)
+    line = view.status_line().plain
+    assert "reading 1,480 tokens 35%" in line
+    assert "\x1b" not in line
+    # the answer's first words take the line over
+    view.handle(ev.TextDelta(session_id=SID, text="Hello"))
+    assert "reading" not in view.status_line().plain

@@ -237,6 +237,11 @@ class RunView:
         # (no rate: a call's text is not counted, so it would read 0 tok/s)
         self._phase = f"writing a call to {clean_line(e.name)}"
 
+    @_draws(ev.ModelProgress)
+    def _on_model_progress(self, e: ev.ModelProgress) -> None:
+        # the embedded model loading or reading a long prompt: said, never a silent wait
+        self._phase = clean_line(e.message)
+
     @_draws(ev.ThinkingDelta)
     def _on_thinking_delta(self, e: ev.ThinkingDelta) -> None:
         if self._first_token is None:
