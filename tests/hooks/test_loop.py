@@ -1,0 +1,164 @@
+"""Hooks in the loop, through the Python API: the scripted model on loopback, the real
+workers, hooks in ``$HARNESS_HOME/settings.json``. What a PreToolUse hook's allow, ask and
+updatedInput may do and may not, a refused prompt, a hung hook, and a sub-agent's calls."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import psutil
+import trio
+
+from harness.conversation import events as ev
+from harness.conversation import open_session
+from tests.conversation.conftest import drain, options_for
+from tests.scripted import ScriptedModel, call, reply
+from tests.subagents.conftest import Router
+
+
+def hook(home: Path, event: str, command: str, matcher: str = "", **more: Any) -> None:
+    """Register one command hook for *event* in the user's settings."""
+    path = home / "settings.json"
+    data = json.loads(path.read_text()) if path.exists() else {"hooks": {}}
+    handler = {"type": "command", "command": command, **more}
+    data["hooks"].setdefault(event, []).append({"matcher": matcher, "hooks": [handler]})
+    path.write_text(json.dumps(data))
+
+
+def says(decision: str, reason: str = "", **extra: Any) -> str:
+    out = {"permissionDecision": decision, "permissionDecisionReason": reason, **extra}
+    return f"cat >/dev/null; echo '{json.dumps({'hookSpecificOutput': out})}'"
+
+
+def session(workspace: Path, home: Path, model: ScriptedModel, **kw: Any) -> Any:
+    return open_session(options_for(workspace, home, model, **kw))
+
+
+def results(s: Any) -> list[str]:
+    return [m.content for m in s.history if m.role == "tool"]
+
+
+async def test_allow_skips_the_question_but_not_a_deny_rule(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    hook(home, "PreToolUse", says("allow", "fine by the hook"), matcher="Write")
+    model.add(
+        reply("", call("write_file", path="a.txt", content="a\n")),
+        reply("", call("write_file", path="secret.txt", content="s\n")),
+        reply("", call("write_file", path=".mcp.json", content="{}")),
+        reply("done"),
+    )
+    # ask mode with no one to ask: only the hook's allow lets a write through
+    async with session(
+        workspace, home, model, permission_mode="ask", deny=("write_file(secret.txt)",)
+    ) as s:
+        with trio.fail_after(30):
+            result = await s.run("write")
+    assert result.reason == "denied"  # the last call asked, and no one was there to answer
+    assert (workspace / "a.txt").read_text() == "a\n"
+    assert not (workspace / "secret.txt").exists()
+    assert not (workspace / ".mcp.json").exists()  # a file that always asks still asks
+    _, second, third = results(s)
+    assert "denied by rule write_file(secret.txt)" in second
+    assert "no terminal to ask for approval" in third
+
+
+# rewrites a.txt to b.txt, and c.txt to .mcp.json, keeping the content
+REWRITE = (
+    'jq -c \'{hookSpecificOutput: {permissionDecision: "allow", updatedInput: '
+    '{file_path: (.tool_input.file_path | sub("a.txt$"; "b.txt") | sub("c.txt$"; ".mcp.json")),'
+    " content: .tool_input.content}}}'"
+)
+
+
+async def test_updated_input_replaces_the_arguments_and_is_checked_again(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    hook(home, "PreToolUse", REWRITE, matcher="Write")
+    model.add(
+        reply("", call("write_file", path="a.txt", content="x\n")),
+        reply("", call("write_file", path="c.txt", content="{}")),
+        reply("done"),
+    )
+    async with session(workspace, home, model) as s:
+        with trio.fail_after(30):
+            result = await s.run("go")
+    assert result.reason == "denied"
+    assert not (workspace / "a.txt").exists()
+    assert (workspace / "b.txt").read_text() == "x\n"
+    assert not (workspace / "c.txt").exists()
+    assert not (workspace / ".mcp.json").exists()  # the new path asks, and no one answers
+    assert "always asks" in results(s)[1]
+
+
+async def test_ask_forces_the_question(workspace: Path, home: Path, model: ScriptedModel) -> None:
+    hook(home, "PreToolUse", says("ask", "look first"), matcher="Bash")
+    model.add(reply("", call("run_cmd", command="touch ran")), reply("done"))
+    async with session(workspace, home, model, names=("model", "tools", "shell")) as s:
+        with trio.fail_after(30):
+            result = await s.run("go")
+    assert result.reason == "denied"  # auto mode, but the hook asked: no one to ask
+    assert not (workspace / "ran").exists()
+    assert "a PreToolUse hook asks first: look first" in results(s)[0]
+
+
+async def test_a_refused_prompt_never_reaches_the_model(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    hook(home, "UserPromptSubmit", "echo 'no secrets in prompts' >&2; exit 2")
+    async with session(workspace, home, model) as s:
+        result = await s.run("my password is hunter2")
+    assert not result.ok
+    assert result.reason == "hook_blocked"
+    assert model.requests == []
+    assert s.history == []
+
+
+async def test_a_hung_hook_costs_its_timeout_and_a_second_and_leaves_nothing(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    pids = workspace / "pids"
+    hung = f"sleep 60 & echo $! >> {pids}; setsid sleep 60 & echo $! >> {pids}; sleep 60"
+    hook(home, "PreToolUse", hung, matcher="Read", timeout=1)
+    (workspace / "a.txt").write_text("hello\n")
+    model.add(reply("", call("read_file", path="a.txt")), reply("done"))
+    async with session(workspace, home, model) as s:
+        events = s.events()
+        with trio.fail_after(30):
+            result = await s.run("read")
+        seen = drain(events)
+    assert result.ok, result
+    assert "hello" in results(s)[0]  # the hook failed open: the call went on
+    started = next(e for e in seen if isinstance(e, ev.HookStarted))
+    finished = next(e for e in seen if isinstance(e, ev.HookFinished))
+    assert finished.ts - started.ts < 1 + 1
+    assert finished.decision == "error"
+    assert "timeout" in finished.reason
+    assert any(isinstance(e, ev.Notice) and e.kind == "hook" for e in seen)
+    await trio.sleep(0.1)
+    alive = [int(p) for p in pids.read_text().split() if psutil.pid_exists(int(p))]
+    assert [p for p in alive if psutil.Process(p).status() != psutil.STATUS_ZOMBIE] == []
+
+
+async def test_a_subagents_calls_meet_the_same_guard(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    hook(home, "PreToolUse", "echo 'no deleting here' >&2; exit 2", matcher="Bash")
+    hook(home, "SubagentStop", 'cat >/dev/null; echo \'{"additionalContext": "checked"}\'')
+    (workspace / "keep").mkdir()
+    Router(
+        {
+            "clean up": [reply("", call("spawn_agent", task="delete keep")), reply("done")],
+            "delete keep": [reply("", call("run_cmd", command="rm -rf keep")), reply("refused")],
+        }
+    ).serve(model)
+    async with session(workspace, home, model, names=("model", "tools", "shell")) as s:
+        with trio.fail_after(60):
+            result = await s.run("clean up")
+    assert result.ok, result
+    assert (workspace / "keep").is_dir()
+    report = results(s)[0]
+    assert report.startswith("refused")
+    assert report.endswith("[SubagentStop hook] checked")
