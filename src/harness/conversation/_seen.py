@@ -47,6 +47,13 @@ class SeenFiles:
         self._seen: set[str] = set()
         # files an edit's result showed some lines of: enough to edit, not to replace
         self._shown: set[str] = set()
+        self.restart(history)
+
+    def restart(self, history: Iterable[ChatMessage]) -> None:
+        """Forget everything, then count what *history* read and wrote (a rewind: the
+        turns it dropped no longer show the model anything)."""
+        self._seen.clear()
+        self._shown.clear()
         for msg in history:
             for call in msg.tool_calls:
                 self.saw(call.name, call.arguments, ok=True)

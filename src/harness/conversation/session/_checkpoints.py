@@ -245,7 +245,9 @@ class Checkpoints:
             )
         )
         if conversation:
-            self._conv.transcript.rewind(rebuild_history(cut_before(events, number)))
+            history = rebuild_history(cut_before(events, number))
+            self._conv.transcript.rewind(history)
+            self._conv.seen_files.restart(history)
         said = [f"back to before prompt {number}"]
         if restored is not None:
             said.append(restored.message)
