@@ -10,7 +10,7 @@ runs in; it adds results through the host, and says how the calls ended.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
@@ -80,7 +80,9 @@ class CallHost(Protocol):
     def tool_names(self) -> list[str]: ...
     def hook_said(self, verdict: Verdict) -> None: ...
     def emit(self, event: ev.ConversationEvent) -> None: ...
-    def add_tool_result(self, call: ToolCall, output: str) -> None: ...
+    def add_tool_result(
+        self, call: ToolCall, output: str, images: Sequence[Mapping[str, str]] = ()
+    ) -> None: ...
 
 
 @attrs.frozen
@@ -174,6 +176,9 @@ class CallRunner:
         conv = self.conv
         output = conv.masker.mask(outcome.output)
         data = outcome.data
+        images = data.get("images") if data else None
+        if images:  # an MCP tool's images: to the model, not into the session log
+            data = {k: v for k, v in data.items() if k != "images"}
         if data and conv.masker:
             raw = orjson.dumps(data).decode()
             masked = conv.masker.mask(raw)
@@ -195,7 +200,7 @@ class CallRunner:
                 duration=time.monotonic() - started if started else 0.0,
             )
         )
-        conv.add_tool_result(p.call, output)
+        conv.add_tool_result(p.call, output, images or ())
         return outcome
 
     def _fail(self, p: _Prepared, text: str) -> None:

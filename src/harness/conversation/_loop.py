@@ -15,7 +15,7 @@ carries), the approver and the frontend.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -211,9 +211,18 @@ class Conversation:
         """The model history (without the system prompt)."""
         return self.transcript.messages
 
-    def add_tool_result(self, call: pm.ToolCall, output: str) -> None:
-        """Append a tool result to the history (the call runner does, per call)."""
-        self.transcript.tool_result(call, output)
+    def add_tool_result(
+        self, call: pm.ToolCall, output: str, images: Sequence[Mapping[str, str]] = ()
+    ) -> None:
+        """Append a tool result to the history (the call runner does, per call); its
+        *images* (``mime_type``, base64 ``data``) go along when the model sees images
+        (its profile says), else only *output*'s note of each does."""
+        parts = (
+            tuple(pm.ImagePart(i["mime_type"], i["data"]) for i in images)
+            if images and self.config.profile().images
+            else ()
+        )
+        self.transcript.tool_result(call, output, parts)
 
     # --- the run ----------------------------------------------------------------------
 

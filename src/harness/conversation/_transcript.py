@@ -66,10 +66,14 @@ class Transcript:
             )
         )
 
-    def tool_result(self, call: pm.ToolCall, output: str) -> None:
+    def tool_result(
+        self, call: pm.ToolCall, output: str, images: tuple[pm.ImagePart, ...] = ()
+    ) -> None:
         """A call's result (its ``tool_call_finished`` is the call runner's)."""
         self.messages.append(
-            pm.ChatMessage(role="tool", content=output, tool_call_id=call.id, name=call.name)
+            pm.ChatMessage(
+                role="tool", content=output, tool_call_id=call.id, name=call.name, images=images
+            )
         )
 
     def settle(self, finished: Container[str]) -> list[str]:

@@ -2,8 +2,9 @@
 
 :class:`McpCalls` sends each request to a server's bridge worker and reads the answer.
 Which servers there are, whether a bridge runs and which server offers a table's tool are
-the lifecycle's to say (:class:`~harness.conversation.mcp._manager.McpManager`, through the three
-questions of :class:`McpBridges`); the manager owns one :class:`McpCalls` and answers
+the lifecycle's to say (:class:`~harness.conversation.mcp._manager.McpManager`, through
+:class:`McpBridges`); a call's progress becomes an event and a server's question goes to
+the user (``_asking``); the manager owns one :class:`McpCalls` and answers
 ``/mcp``, the ``mcp`` executor and the two resource tools with it.
 """
 
@@ -11,17 +12,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-import attrs
-
+from harness.conversation.mcp._asking import ask_user, tell_progress
 from harness.conversation.mcp._naming import resource_listing
 from harness.ipc import IpcError, ProtocolError, WorkerUnavailable
 from harness.messages.mcp import (
+    McpCall,
     McpGetPrompt,
     McpListPrompts,
     McpListResources,
+    McpProgress,
     McpPromptInfo,
     McpPrompts,
     McpPromptText,
+    McpQuestion,
     McpReadResource,
     McpResource,
     McpResources,
@@ -30,6 +33,7 @@ from harness.messages.tools import ToolInvoke, ToolOutcome
 
 if TYPE_CHECKING:
     from harness.actors.mcp import McpServerConfig
+    from harness.conversation._loop import Conversation
     from harness.supervisor import WorkerHandle
 
 __all__ = ["McpBridges", "McpCalls"]
@@ -50,6 +54,11 @@ class McpBridges(Protocol):
 
     def server_of(self, table_name: str) -> tuple[str, str] | None:
         """``(server, the server's tool name)`` of a table name."""
+        ...
+
+    @property
+    def conversation(self) -> Conversation | None:
+        """The conversation a call's progress and a server's questions go to."""
         ...
 
 
@@ -82,11 +91,23 @@ class McpCalls:
                 ok=False, output=f"{request.name} is not offered by any MCP server now."
             )
         server, tool = found
-        handle, timeout = self._reach(server)
-        reply = await handle.request(attrs.evolve(request, name=tool), timeout=timeout)
-        if not isinstance(reply, ToolOutcome):
-            raise ProtocolError(f"the bridge of {server} answered {type(reply).__name__}")
-        return reply
+        handle = self.bridges.bridge(server)
+        outcome: ToolOutcome | None = None
+        # No deadline here: the bridge bounds the call itself (its clock stops while the
+        # user answers a question), and the supervisor's heartbeats find a hung bridge.
+        call = McpCall(name=tool, arguments=dict(request.arguments))
+        async with handle.stream(call, timeout=None) as items:
+            async for item in items:
+                if isinstance(item, McpProgress):
+                    tell_progress(self.bridges.conversation, request, item)
+                elif isinstance(item, McpQuestion):
+                    answer = await ask_user(self.bridges.conversation, server, item)
+                    await handle.request(answer, timeout=30)
+                elif isinstance(item, ToolOutcome):
+                    outcome = item
+        if outcome is None:
+            raise ProtocolError(f"the bridge of {server} ended the call without an outcome")
+        return outcome
 
     async def resources(
         self, server: str | None = None

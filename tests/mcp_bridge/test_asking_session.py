@@ -1,0 +1,125 @@
+"""A session's MCP calls: the server's progress as events, its questions to the user
+through the frontend's question dialog, and declined (with a notice) in a headless run."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.conversation import events as ev
+from harness.messages.tools import ToolOutcome
+from tests.mcp_bridge.conftest import fake_entry
+from tests.mcp_bridge.test_session import dirs, mcp_session, model, until  # noqa: F401
+from tests.scripted import ScriptedModel, call, reply
+
+pytestmark = pytest.mark.slow
+
+
+class Dialog:
+    """A frontend whose user answers each question with the next of *answers*."""
+
+    def __init__(self, *answers: str) -> None:
+        self.answers = list(answers)
+        self.asked: list[dict[str, Any]] = []
+
+    async def frontend_tool(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        assert name == "get_user_input"
+        self.asked.extend(arguments["questions"])
+        return ToolOutcome(ok=True, output=f"The user answered: {self.answers.pop(0)}")
+
+
+async def ready(live: Any) -> None:
+    await until(live, lambda: [v.state for v in live.mcp.servers()] == ["ready"])
+
+
+async def test_progress_notifications_are_events_before_the_result(
+    dirs: tuple[Path, Path],  # noqa: F811
+    model: ScriptedModel,  # noqa: F811
+) -> None:
+    model.add(reply("", call("mcp__fake__steps", count=3)), reply("done"))
+    async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
+        await ready(live)
+        seen: list[ev.ConversationEvent] = []
+        live.subscribe(seen.append)
+        await live.run("take three steps")
+    progress = [e for e in seen if isinstance(e, ev.ToolCallProgress)]
+    [finished] = [e for e in seen if isinstance(e, ev.ToolCallFinished)]
+    assert progress, "no progress event"
+    assert all(p.call_id == finished.call_id and p.name == "mcp__fake__steps" for p in progress)
+    last = progress[-1]
+    assert (last.progress, last.total, last.message) == (3, 3, "step 3 of 3")
+    assert seen.index(last) < seen.index(finished)
+    assert finished.output == "3 steps done"
+    # not durable: the session log keeps the result, not the steps
+    assert not ev.ToolCallProgress.DURABLE
+
+
+async def test_a_question_goes_to_the_frontends_dialog(
+    dirs: tuple[Path, Path],  # noqa: F811
+    model: ScriptedModel,  # noqa: F811
+) -> None:
+    model.add(reply("", call("mcp__fake__book")), reply("done"))
+    dialog = Dialog("Oslo", "2")
+    async with mcp_session(dirs, model, {"fake": fake_entry()}, frontend=dialog) as live:
+        await ready(live)
+        await live.run("book me a trip")
+        assert [m.content for m in live.history if m.role == "tool"] == ["booked 2 nights in Oslo"]
+    first, second = dialog.asked
+    assert first["question"].startswith(
+        "MCP server fake asks: Where to, and for how many nights?\n"
+    )
+    assert first["question"].splitlines()[-1].lower().startswith("city")
+    assert second["question"].lower().startswith("nights")
+
+
+async def test_a_headless_session_declines_and_says_why(
+    dirs: tuple[Path, Path],  # noqa: F811
+    model: ScriptedModel,  # noqa: F811
+) -> None:
+    model.add(reply("", call("mcp__fake__book")), reply("done"))
+    async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
+        await ready(live)
+        notices: list[str] = []
+        live.subscribe(lambda e: notices.append(e.message) if isinstance(e, ev.Notice) else None)
+        await live.run("book me a trip")
+        assert [m.content for m in live.history if m.role == "tool"] == ["not booked: decline"]
+    assert notices == [
+        "MCP server fake asked 'Where to, and for how many nights?'; declined: a headless "
+        "run has nobody to answer it"
+    ]
+
+
+@pytest.mark.parametrize(("models", "sees"), [(("gpt-4o",), True), (("scripted",), False)])
+async def test_an_image_result_reaches_a_model_that_sees_images(
+    dirs: tuple[Path, Path],  # noqa: F811
+    model: ScriptedModel,  # noqa: F811
+    models: tuple[str, ...],
+    sees: bool,
+) -> None:
+    from tests.mcp_bridge.fake_server import PNG
+
+    model.add(reply("", call("mcp__fake__picture")), reply("a picture"))
+    async with mcp_session(dirs, model, {"fake": fake_entry()}, models=models) as live:
+        await ready(live)
+        seen: list[ev.ConversationEvent] = []
+        live.subscribe(seen.append)
+        await live.run("look")
+    sent = model.requests[1]["messages"]
+    [tool] = [m for m in sent if m["role"] == "tool"]
+    assert tool["content"].splitlines()[1] == f"[image image/png, {len(PNG)} bytes]"
+    after = sent[sent.index(tool) + 1 :]
+    pictures = [
+        part["image_url"]["url"]
+        for m in after
+        if isinstance(m["content"], list)
+        for part in m["content"]
+        if part.get("type") == "image_url"
+    ]
+    png = "data:image/png;base64," + base64.b64encode(PNG).decode()
+    assert pictures == ([png] if sees else [])
+    # the session log keeps the note, not the image
+    [finished] = [e for e in seen if isinstance(e, ev.ToolCallFinished)]
+    assert "images" not in finished.data
