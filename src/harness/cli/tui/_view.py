@@ -394,6 +394,13 @@ class RunView:
             f"verify {'passed' if e.ok else 'failed'}: {e.command}", "green" if e.ok else "red"
         )
 
+    @_draws(ev.HookFinished)
+    def _on_hook_finished(self, e: ev.HookFinished) -> None:
+        if e.decision:  # a hook that decided nothing stays out of the timeline
+            said = f": {e.reason}" if e.reason else ""
+            text = f"hook {e.event} {e.hook}: {e.decision} ({e.ms:.0f} ms){said}"
+            self._notice(text, "yellow" if e.decision in ("deny", "block", "error") else "dim")
+
     @_draws(ev.Cancelled)
     def _on_cancelled(self, e: ev.Cancelled) -> None:
         self._notice("cancelled", "yellow")
