@@ -213,7 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     perms.add_argument(
         "--trust-project",
         action="store_true",
-        help="trust this workspace's .mcp.json servers and .permissions.json allow rules "
+        help="trust this workspace's .mcp.json servers, .permissions.json allow rules and hooks "
         "as they are, for this run only (see: harness trust)",
     )
     parser.add_argument(

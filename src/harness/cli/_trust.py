@@ -29,8 +29,9 @@ def build_trust_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="harness trust",
         description="Project configuration that can run code or widen permissions (the "
-        "servers of .mcp.json, the allow rules of .permissions.json) is inert until you "
-        "trust its exact content. Without an option: show it, and whether it is trusted.",
+        "servers of .mcp.json, the allow rules of .permissions.json, the hooks of "
+        ".harness/ and .claude/ settings files) is inert until you trust its exact content. "
+        "Without an option: show it, and whether it is trusted.",
     )
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--yes", action="store_true", help="trust the files as they are now")
