@@ -1,7 +1,8 @@
-"""The rest of what ``harness acp`` offers, through the Python SDK's client: resources in
-a prompt, plan mode and a plan approved in the editor, the client's own MCP servers
-(and one that crashes mid-call: a failed tool call, never a dropped connection),
-thinking, and the key a hosted provider needs."""
+"""The rest of what ``harness acp`` offers, through the Python SDK's client (one agent for
+the file): resources in a prompt, plan mode and a plan approved in the editor, the
+client's own MCP servers (and one that crashes mid-call: a failed tool call, never a
+dropped connection), thinking, an untrusted project's servers, skills as commands, two
+sessions at once and the wrong requests."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ from acp import (
     resource_link_block,
     text_block,
 )
-from tests.acp.conftest import ROOT, Recorder, SharedAgent, agent
-from tests.scripted import ScriptedModel, call, reply
+from tests.acp.conftest import ROOT, SharedAgent
+from tests.scripted import call, reply
 
 
 async def _session(conn, workspace: Path, **kw) -> str:
@@ -118,52 +119,6 @@ def test_thinking_is_shown_when_asked(shared: SharedAgent, workspace: Path) -> N
     assert rec.text() == "answer"
 
 
-def test_a_hosted_provider_without_a_key_asks_to_authenticate(
-    model: ScriptedModel, workspace: Path, home: Path
-) -> None:
-    rec = Recorder()
-    codes: list[int] = []
-
-    async def main() -> None:
-        async with agent(model, workspace, home, rec, args=["--provider", "anthropic"]) as (
-            conn,
-            _,
-        ):
-            init = await conn.initialize(protocol_version=PROTOCOL_VERSION)
-            assert "anthropic-key" in [m.id for m in init.auth_methods]
-            for call_ in (
-                conn.new_session(cwd=str(workspace), mcp_servers=[]),
-                conn.authenticate(method_id="anthropic-key"),
-            ):
-                with pytest.raises(RequestError) as err:
-                    await call_
-                codes.append(err.value.code)
-
-    asyncio.run(main())
-    assert codes == [-32000, -32000]
-
-
-def test_deepthink_stages_are_the_plan(model: ScriptedModel, workspace: Path, home: Path) -> None:
-    model.add(*[reply(f"stage answer {n}") for n in range(12)])
-    rec = Recorder()
-
-    async def main() -> None:
-        async with agent(model, workspace, home, rec, "--deepthink") as (conn, _):
-            sid = await _session(conn, workspace)
-            await conn.prompt(session_id=sid, prompt=[text_block("think it through")])
-
-    asyncio.run(main())
-    assert rec.bad == []
-    plans = rec.of("plan")
-    assert plans
-    assert [e.content for e in plans[0].entries] == [
-        f"deepthink: {s}" for s in ("plan", "check", "implement", "review", "verify")
-    ]
-    assert plans[0].entries[0].status == "in_progress"
-    assert [e.status for e in plans[1].entries[:2]] == ["completed", "pending"]
-    assert plans[2].entries[1].status == "in_progress"
-
-
 def test_an_untrusted_projects_servers_stay_out_and_the_editor_is_told(
     shared: SharedAgent, workspace: Path
 ) -> None:
@@ -182,54 +137,6 @@ def test_an_untrusted_projects_servers_stay_out_and_the_editor_is_told(
     assert "trust" in told
     offered = {t["function"]["name"] for t in shared.requests()[0].get("tools", [])}
     assert not any(name.startswith("mcp__proj") for name in offered)
-
-
-def test_a_worker_killed_mid_call_is_a_failed_tool_call(
-    model: ScriptedModel, workspace: Path, home: Path
-) -> None:
-    import psutil
-
-    model.add(reply("", call("run_cmd", command="sleep 30")), reply("after the crash"))
-    rec = Recorder()
-
-    async def main() -> None:
-        async with agent(
-            model,
-            workspace,
-            home,
-            rec,
-            "--permission-mode",
-            "auto",
-            env={"HARNESS_WORKERS": '{"model": "harness.actors.model", "tools": '
-                 '"harness.actors.tools", "shell": "harness.actors.shell"}'},
-        ) as (conn, process):  # fmt: skip
-            sid = await _session(conn, workspace)
-            running = asyncio.create_task(conn.prompt(session_id=sid, prompt=[text_block("go")]))
-            await rec.wait_for(
-                lambda: any(u.status == "in_progress" for u in rec.of("tool_call_update"))
-            )
-            await asyncio.sleep(0.3)  # the command is running in the shell worker
-            shells = [
-                p
-                for p in psutil.Process(process.pid).children(recursive=True)
-                if "harness.actors.shell" in " ".join(p.cmdline())
-            ]
-            shells += [
-                p
-                for p in psutil.process_iter(["cmdline", "environ"])
-                if "harness.actors.shell" in " ".join(p.info["cmdline"] or ())
-                and (p.info["environ"] or {}).get("HARNESS_HOME") == str(home)
-            ]
-            assert shells
-            for p in shells:
-                p.kill()
-            answer = await running
-            assert answer.stop_reason == "end_turn"
-
-    asyncio.run(main())
-    finals = [u for u in rec.of("tool_call_update") if u.status in ("completed", "failed")]
-    assert [u.status for u in finals] == ["failed"]
-    assert rec.text() == "after the crash"
 
 
 def test_skills_are_commands(shared: SharedAgent, workspace: Path) -> None:
