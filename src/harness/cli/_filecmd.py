@@ -8,6 +8,7 @@ send that prompt as the user's message.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,13 +49,13 @@ def find_file_command(
     return commands.get(name), rest.strip(), commands
 
 
-async def _no_shell(line: str) -> tuple[bool, str]:
-    return False, "this harness runs no ! lines yet"
-
-
 async def prepare(session: Session, command: FileCommand, args: str) -> Prepared:
     """*command* typed with *args*, its ``!`` lines run through *session*."""
-    expansion = await expand_command(command, args, Path(session.workspace), _no_shell)
+    from harness.conversation import run_shell_line
+
+    expansion = await expand_command(
+        command, args, Path(session.workspace), functools.partial(run_shell_line, session)
+    )
     lines: list[str] = []
     for line, why in expansion.refused:
         lines.append(f"!{line} was not run: {why}")

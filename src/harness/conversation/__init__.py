@@ -59,6 +59,7 @@ from harness.conversation.session import (
     fork_session,
     list_sessions,
     open_session,
+    run_shell_line,
 )
 from harness.conversation.subagents import (
     AgentState,
@@ -100,5 +101,6 @@ __all__ = [
     "fork_session",
     "list_sessions",
     "open_session",
+    "run_shell_line",
     "run_subagent",
 ]

@@ -19,6 +19,7 @@ from harness.conversation.session._diagnostics import RoundStats, ToolStats
 from harness.conversation.session._opening import list_sessions, open_session
 from harness.conversation.session._options import SessionOptions
 from harness.conversation.session._session import Session
+from harness.conversation.session._shell_line import run_shell_line
 from harness.conversation.session._store import (
     LoadedSession,
     SessionInfo,
@@ -46,4 +47,5 @@ __all__ = [
     "fork_session",
     "list_sessions",
     "open_session",
+    "run_shell_line",
 ]

@@ -18,7 +18,7 @@ from harness.ipc import IpcError
 from harness.messages.tools import ToolInvoke
 
 if TYPE_CHECKING:
-    from harness.conversation._loop import Conversation
+    from harness.conversation.session._session import Session
 
 __all__ = ["run_shell_line"]
 
@@ -26,9 +26,10 @@ _TOOL = "run_cmd"
 _IDS = itertools.count(1)
 
 
-async def run_shell_line(conv: Conversation, command: str) -> tuple[bool, str]:
-    """Run *command* for the user under *conv*'s rules: ``(True, output)`` when it ran
+async def run_shell_line(session: Session, command: str) -> tuple[bool, str]:
+    """Run *command* for the user under *session*'s rules: ``(True, output)`` when it ran
     (its output with its status, secrets masked), ``(False, why)`` when it did not."""
+    conv = session.conversation
     if _TOOL not in conv.table:
         return False, f"this session has no {_TOOL}"
     call_id = f"command-line-{next(_IDS)}"

@@ -31,19 +31,21 @@ from harness.conversation import events as ev
 from harness.conversation._call_errors import describe_worker_error
 from harness.conversation._tool_hooks import subagent_stop
 from harness.conversation._workers import SUBAGENT_PREFIX
+from harness.conversation.subagents._named import load_definitions, resolve
 from harness.conversation.subagents._runner_calls import RunnerCalls
 from harness.conversation.subagents._task import (
     NOT_FOR_SUBAGENTS,
     AgentState,
     SubagentLimits,
     Task,
+    declarations,
+    prose,
     report_outcome,
 )
 from harness.ipc import Emit, IpcError, Message, WorkerDied
 from harness.keys import provider_key
 from harness.messages.model import ChatRequest
 from harness.messages.subagent import (
-    OfferedTool,
     SubagentAck,
     SubagentNote,
     SubagentReport,
@@ -93,7 +95,10 @@ class SubagentPool:
         self._ids = itertools.count(1)
         self._slots = trio.Semaphore(self.limits.max_concurrent)
         self._calls = RunnerCalls(conv, self._may_hire, lambda args, hirer: self.tool(args, hirer))
-        self._builtin: frozenset[str] | None = None
+        # the named agents (agents/*.md), offered through spawn_agent's description
+        self.definitions = load_definitions(
+            conv.workspace, self.env.get("HARNESS_HOME"), conv.table
+        )
 
     # --- what a frontend sees -----------------------------------------------------------
 
@@ -115,12 +120,14 @@ class SubagentPool:
         """``spawn_agent`` as the conversation runs it (bound arguments)."""
         tools = args.get("tools")
         model = args.get("model") or None
+        named = args.get("agent") or None
         return await self.run(
             Task(
                 task=str(args["task"]),
                 context=str(args.get("context") or ""),
                 model=str(model) if model else None,
                 tools=tuple(str(t) for t in tools) if isinstance(tools, list) else None,
+                agent=str(named) if named else None,
             ),
             hirer,
         )
@@ -148,12 +155,26 @@ class SubagentPool:
             hirer=hirer.id if hirer else "",
         )
         self.agents[agent.id] = agent
+        system = _SUBAGENT_SYSTEM
+        notes: tuple[str, ...] = ()
+        if task.agent is not None:
+            everything = self._offered(attrs.evolve(task, tools=None), agent.depth)
+            named = resolve(task, self.definitions, everything, _SUBAGENT_SYSTEM)
+            if isinstance(named, str):
+                agent.state = "finished"
+                return ToolOutcome(ok=False, output=named)
+            task, system, notes = named[0], named[1].system, named[1].notes
+            agent.definition = task.agent or ""
         offered = self._offered(task, agent.depth)
         if isinstance(offered, str):
             agent.state = "finished"
             return ToolOutcome(ok=False, output=offered)
+        agent.tools = offered
         async with self._slots:
-            return await self._run(agent, task, offered)
+            out = await self._run(agent, task, offered, system)
+        return (
+            attrs.evolve(out, output=f"{out.output}\n\nNote: {' '.join(notes)}") if notes else out
+        )
 
     def _may_hire(self, depth: int) -> bool:
         return depth < self.limits.max_depth
@@ -177,26 +198,9 @@ class SubagentPool:
             )
         return tuple(task.tools)
 
-    def _extra_tools(self, tools: tuple[str, ...]) -> tuple[OfferedTool, ...]:
-        """The declarations of the offered tools a runner's built-in table lacks."""
-        from harness.actors.tools import builtin_table
-
-        if self._builtin is None:
-            self._builtin = frozenset(builtin_table().names())
-        table = self.conv.table
-        return tuple(
-            OfferedTool(
-                name=spec.name,
-                description=spec.description,
-                parameters=spec.parameters,
-                kind=spec.kind,
-                executor=spec.executor,
-                main_arg=spec.main_arg,
-            )
-            for spec in (table.get(n) for n in tools if n in table and n not in self._builtin)
-        )
-
-    async def _run(self, agent: AgentState, task: Task, tools: tuple[str, ...]) -> ToolOutcome:
+    async def _run(
+        self, agent: AgentState, task: Task, tools: tuple[str, ...], system: str
+    ) -> ToolOutcome:
         from harness.actors.subagent import MODULE
         from harness.supervisor import ChildSpec
 
@@ -225,9 +229,9 @@ class SubagentPool:
             tool_protocol=cfg.tool_protocol,
             permission_mode=cfg.permission_mode,
             tools=tools,
-            extra_tools=self._extra_tools(tools),
+            extra_tools=declarations(conv.table, tools),
             max_turns=limits.max_turns,
-            system=_SUBAGENT_SYSTEM,
+            system=system,
             temperature=cfg.temperature,
             seed=cfg.seed,
         )
@@ -332,8 +336,9 @@ class SubagentPool:
             agent.turn = n.turn
         elif n.kind == "tool":
             agent.last_tool = n.tool
-        elif n.kind == "text":
-            agent.last_text = n.text
+        elif n.kind == "text" and prose(n.text, agent.tools):
+            # a call written as text (at the report request) is not something it said
+            agent.last_text = prose(n.text, agent.tools)
         elif n.kind == "usage":
             agent.prompt_tokens += n.prompt_tokens
             agent.completion_tokens += n.completion_tokens
@@ -368,6 +373,10 @@ class SubagentPool:
 
     def _tools_for(self, agent: AgentState) -> Callable[[SubagentToolCall], Awaitable[Message]]:
         async def tool(req: SubagentToolCall) -> Message:
+            # its runner offers only these; a call to another is refused here too, so
+            # a named agent's tools (or a call's narrowing) hold whatever the runner does
+            if req.invoke.name not in agent.tools:
+                return ToolOutcome(ok=False, output=f"{req.invoke.name} is not one of its tools.")
             return await self._calls.run(agent, req)
 
         return tool

@@ -1,0 +1,74 @@
+"""``harness -p "/name args"`` runs a command kept as a file: the real program, the
+scripted model on loopback, ``!`` lines through the session's rules."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conversation.conftest import MODULES, PYTHONPATH
+from tests.scripted import ScriptedModel, reply
+
+
+def _harness(
+    ws: Path, home: Path, model: ScriptedModel, *args: str
+) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.update(
+        HARNESS_HOME=str(home),
+        PYTHONPATH=PYTHONPATH,
+        HARNESS_WORKERS=json.dumps(MODULES),
+    )
+    base = ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
+    return subprocess.run(
+        [sys.executable, "-m", "harness", *base, *args],
+        cwd=ws,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_a_file_command_runs_headless(dirs: tuple[Path, Path], model: ScriptedModel) -> None:
+    ws, home = dirs
+    (ws / "a.txt").write_text("alpha\n")
+    (ws / "keep.txt").write_text("precious\n")
+    folder = ws / ".claude" / "commands"
+    folder.mkdir(parents=True)
+    (folder / "greet.md").write_text(
+        "Say hello to $1 about @a.txt. Here: !`ls`\nThen !`rm keep.txt`\n"
+    )
+    (home / "permissions.json").write_text(json.dumps({"deny": ["run_cmd(rm *)"]}))
+    model.add(reply("Hello, Ada."), reply("title"))
+    out = _harness(ws, home, model, "-p", "/greet Ada", "--permission-mode", "auto")
+    assert out.returncode == 0, out.stderr
+    assert "Hello, Ada." in out.stdout
+    prompt = model.requests[0]["messages"][-1]["content"]
+    # ls ran (run_cmd's output, with its status); rm was refused by the deny rule
+    assert prompt.startswith("Say hello to Ada about @a.txt. Here: a.txt  keep.txt\n")
+    assert "[exit code 0]\nThen [!rm keep.txt was not run: denied by rule run_cmd(rm *)" in prompt
+    assert prompt.endswith("Contents of @a.txt:\n```\nalpha\n```")
+    assert (ws / "keep.txt").exists()
+    assert "harness: /greet (project): 1 command(s) run, with @a.txt" in out.stderr
+    assert "harness: !rm keep.txt was not run: denied by rule" in out.stderr
+
+
+def test_a_slash_line_that_is_no_file_command_is_sent_as_it_is(
+    dirs: tuple[Path, Path], model: ScriptedModel
+) -> None:
+    ws, home = dirs
+    (ws / ".harness" / "commands").mkdir(parents=True)
+    (ws / ".harness" / "commands" / "help.md").write_text("not harness's help\n")
+    model.add(reply("ok"), reply("ok"), reply("title"), reply("title"))
+    out = _harness(ws, home, model, "-p", "/etc/hosts: what is in it?")
+    assert out.returncode == 0, out.stderr
+    assert model.requests[0]["messages"][-1]["content"] == "/etc/hosts: what is in it?"
+    out = _harness(ws, home, model, "-p", "/help me")
+    assert out.returncode == 0, out.stderr
+    assert "/help is a built-in command; rename the file" in out.stderr
+    asked = [r["messages"][-1]["content"] for r in model.requests]
+    assert "/help me" in asked
