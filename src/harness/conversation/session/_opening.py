@@ -56,6 +56,7 @@ from harness.conversation.subagents import SubagentPool
 from harness.home import harness_home
 from harness.keys import held_values
 from harness.messages.model import ChatMessage
+from harness.messages.tools import ToolOutcome
 from harness.trust import ignored_notice
 
 if TYPE_CHECKING:
@@ -157,6 +158,14 @@ async def open_session(
         local: dict[str, LocalTool] = memory_tools(MemoryStore(home / "memory.json"))
         local["use_skill"] = skill_tool(workspace, home)
 
+        async def spawn_agent(args: dict[str, Any]) -> ToolOutcome:
+            # the pool needs the conversation, which is made with its tools: the name is
+            # looked up when the model first hires, after both exist
+            return await pool.tool(args)
+
+        # not add_local_tool: a short tool list (a small model's) stays short
+        local["spawn_agent"] = spawn_agent
+
         def guarded(message: str) -> None:
             conv.emit(ev.Notice(session_id=session_id, kind="config_guard", message=message))
 
@@ -187,8 +196,6 @@ async def open_session(
             options.subagents,
             env={"HARNESS_HOME": str(home), **options.worker_env.get("subagent", {})},
         )
-        # not add_local_tool: a short tool list (a small model's) stays short
-        conv.local_tools["spawn_agent"] = pool.tool
         if log is not None:
             conv.subscribe(log.append)
             workers.start_soon(log.write_behind)
