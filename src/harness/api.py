@@ -79,6 +79,7 @@ from harness.conversation import (
     fork_session,
     list_sessions,
     open_session,
+    run_shell_line,
     run_subagent,
 )
 from harness.messages.tools import ToolOutcome
@@ -116,5 +117,6 @@ __all__ = [
     "fork_session",
     "list_sessions",
     "open_session",
+    "run_shell_line",
     "run_subagent",
 ]
