@@ -67,9 +67,9 @@ async def test_the_model_hires_a_named_agent_with_its_prompt_and_tools(
     parent = model.requests[0]
     spawn = next(t for t in parent["tools"] if t["function"]["name"] == "spawn_agent")
     # offered by name and description
-    assert "- reviewer: Reviews code for bugs. Use after a change." in spawn["function"][
-        "description"
-    ]
+    assert (
+        "- reviewer: Reviews code for bugs. Use after a change." in spawn["function"]["description"]
+    )
     assert spawn["function"]["parameters"]["properties"]["agent"]["enum"] == ["reviewer"]
     hired = [b for b in model.requests if "look over a.py" in _first_user(b)]
     assert hired
