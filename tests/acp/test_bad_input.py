@@ -4,9 +4,11 @@ wire, never a dropped connection, and a clean exit with the session log whole.""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import IO, Any
 
@@ -140,3 +142,47 @@ def test_sigterm_mid_prompt_closes_the_session_whole(
     types = [json.loads(line)["type"] for line in lines]
     assert "user_message" in types
     assert types[-1] == "result"
+
+
+def test_stray_prints_go_to_stderr_not_into_the_protocol(
+    model: ScriptedModel, workspace: Path, home: Path, tmp_path: Path
+) -> None:
+    # a library that prints on stdout in the main process, every 50 ms from 0.5 s on
+    noisy = tmp_path / "noisy"
+    noisy.mkdir()
+    (noisy / "sitecustomize.py").write_text(
+        "import os, sys, threading, time\n"
+        "if os.environ.get('NOISY_MAIN') == str(os.getpid()) or 'acp' in sys.argv:\n"
+        "    def noise():\n"
+        "        time.sleep(0.5)\n"
+        "        while True:\n"
+        "            print('noise on stdout', flush=True)\n"
+        "            time.sleep(0.05)\n"
+        "    threading.Thread(target=noise, daemon=True).start()\n"
+    )
+    env = env_for(home)
+    env["PYTHONPATH"] = os.pathsep.join([str(noisy), env["PYTHONPATH"]])
+    model.add(reply("a quiet answer"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "acp", *flags(model)],
+        cwd=workspace,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    _send(proc.stdin, _rpc(1, "initialize", protocolVersion=1))
+    _send(proc.stdin, _rpc(2, "session/new", cwd=str(workspace), mcpServers=[]))
+    sid = _answer(proc.stdout, 2)["result"]["sessionId"]
+    time.sleep(0.5)  # the noise has begun
+    prompt = [{"type": "text", "text": "hi"}]
+    _send(proc.stdin, _rpc(3, "session/prompt", sessionId=sid, prompt=prompt))
+    _answer(proc.stdout, 3)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0
+    for line in out.splitlines():
+        json.loads(line)  # the protocol and nothing else
+    assert "noise on stdout" in err
