@@ -116,3 +116,43 @@ async def test_the_python_api_lists_and_sends_a_servers_prompt(tmp_path: Path) -
             "role": "user",
             "content": "Please greet Ada warmly.",
         }
+
+
+def test_headless_stream_json_carries_progress_and_a_declined_question(tmp_path: Path) -> None:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    home.mkdir()
+    servers = tmp_path / "servers.json"
+    servers.write_text(json.dumps({"mcpServers": {"fake": fake_entry()}}))
+    with ScriptedModel() as model:
+        model.add(reply("", call("mcp__fake__steps", count=2), call("mcp__fake__book")))
+        model.add(reply("done"))
+        env = {
+            **os.environ,
+            "HARNESS_HOME": str(home),
+            "PYTHONPATH": PYTHONPATH,
+            "HARNESS_WORKERS": json.dumps(WORKERS),
+        }
+        p = subprocess.run(
+            [
+                sys.executable, "-m", "harness", "-p", "go",
+                "--provider", "openai", "--model", "scripted", "--base-url", model.base_url,
+                "--permission-mode", "auto", "--output-format", "stream-json",
+                "--mcp-config", str(servers),
+            ],
+            cwd=ws,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    events = [json.loads(line) for line in p.stdout.splitlines()]
+    progress = [e for e in events if e["type"] == "tool_call_progress"]
+    assert progress[-1]["progress"] == 2
+    assert progress[-1]["total"] == 2
+    assert progress[-1]["name"] == "mcp__fake__steps"
+    outputs = {e["name"]: e["output"] for e in events if e["type"] == "tool_call_finished"}
+    assert outputs["mcp__fake__book"] == "not booked: decline"
+    notices = [e["message"] for e in events if e["type"] == "notice"]
+    assert any("declined: a headless run has nobody to answer it" in n for n in notices)
