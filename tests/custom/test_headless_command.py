@@ -72,3 +72,24 @@ def test_a_slash_line_that_is_no_file_command_is_sent_as_it_is(
     assert "/help is a built-in command; rename the file" in out.stderr
     asked = [r["messages"][-1]["content"] for r in model.requests]
     assert "/help me" in asked
+
+
+def test_a_commands_model_answers_its_prompt_and_then_the_sessions_again(
+    dirs: tuple[Path, Path], model: ScriptedModel
+) -> None:
+    ws, home = dirs
+    folder = ws / ".harness" / "commands"
+    folder.mkdir(parents=True)
+    (folder / "cheap.md").write_text("---\nmodel: small-one\n---\nSummarise $ARGUMENTS\n")
+    (folder / "claude.md").write_text("---\nmodel: sonnet\n---\nExplain $ARGUMENTS\n")
+    model.add(*[reply("done")] * 4)
+    out = _harness(ws, home, model, "-p", "/cheap the log", "--permission-mode", "auto")
+    assert out.returncode == 0, out.stderr
+    assert "harness: model small-one answers this prompt" in out.stderr
+    asked = [(r["model"], r["messages"][-1]["content"]) for r in model.requests]
+    assert asked[0] == ("small-one", "Summarise the log")
+    out = _harness(ws, home, model, "-p", "/claude it", "--permission-mode", "auto")
+    assert out.returncode == 0, out.stderr
+    assert "model 'sonnet' is a Claude Code alias: the session's model answers" in out.stderr
+    explained = [r for r in model.requests if r["messages"][-1]["content"] == "Explain it"]
+    assert [r["model"] for r in explained] == ["scripted"]

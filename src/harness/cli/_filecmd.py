@@ -8,20 +8,28 @@ send that prompt as the user's message.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import attrs
 
-from harness.custom import Commands, Expansion, FileCommand, expand_command, load_commands
+from harness.custom import (
+    CLAUDE_MODEL_ALIASES,
+    Commands,
+    Expansion,
+    FileCommand,
+    expand_command,
+    load_commands,
+)
 
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Collection, Iterator
 
     from harness.conversation import Session
 
-__all__ = ["Prepared", "expand_line", "find_file_command", "prepare"]
+__all__ = ["Prepared", "command_model", "expand_line", "find_file_command", "prepare"]
 
 
 @attrs.frozen
@@ -72,14 +80,36 @@ async def prepare(session: Session, command: FileCommand, args: str) -> Prepared
 
 async def expand_line(
     session: Session, line: str, home: Path, reserved: Collection[str]
-) -> tuple[str, tuple[str, ...]]:
+) -> tuple[str, tuple[str, ...], FileCommand | None]:
     """*line* as the model is sent it: a typed file command (``/name args``) expanded,
-    anything else as it is; and what the user should be told, one line each."""
+    anything else as it is; what the user should be told, one line each; the command."""
     head = line.strip()[1:].split(" ", 1)[0] if line.strip().startswith("/") else ""
     if not head or "/" in head:
-        return line, ()
+        return line, (), None
     command, args, commands = find_file_command(line, Path(session.workspace), home, reserved)
     if command is None:
-        return line, tuple(p for p in commands.problems if f"/{head} " in p)
+        return line, tuple(p for p in commands.problems if f"/{head} " in p), None
     prepared = await prepare(session, command, args)
-    return prepared.expansion.prompt, prepared.lines
+    return prepared.expansion.prompt, prepared.lines, command
+
+
+@contextlib.contextmanager
+def command_model(
+    session: Session, command: FileCommand | None, base_url: str | None
+) -> Iterator[str]:
+    """While the block runs, *session* asks *command*'s ``model`` first (its own models
+    after it, to fail over to), and its own again afterwards; yields what the user should
+    be told (``""``: nothing). A Claude Code alias (``sonnet``) names no model: the
+    session's answers."""
+    model = command.model if command is not None else None
+    if not model or model.lower() in CLAUDE_MODEL_ALIASES:
+        yield (
+            f"model {model!r} is a Claude Code alias: the session's model answers" if model else ""
+        )
+        return
+    provider, models = session.provider, session.models
+    session.set_model(provider, (model, *(m for m in models if m != model)), base_url)
+    try:
+        yield f"model {model} answers this prompt"
+    finally:
+        session.set_model(provider, models, base_url)

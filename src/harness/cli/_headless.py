@@ -32,6 +32,7 @@ from harness.terminal import SafeWriter
 
 if TYPE_CHECKING:
     from harness.conversation import Session, SessionOptions
+    from harness.custom import FileCommand
 
 __all__ = ["PIPE_CLOSED", "exit_status", "run_headless"]
 
@@ -276,11 +277,11 @@ def _quiet_line(event: ev.ConversationEvent, arguments: Mapping[str, str]) -> st
 
 async def _file_command(
     session: Session, options: SessionOptions, prompt: str, stderr: IO[str]
-) -> str:
+) -> tuple[str, FileCommand | None]:
     """*prompt*, or the prompt the command kept as a file it names (``/review x``)
     becomes, its ``!`` lines run through the session; what was refused on stderr."""
     if not prompt.lstrip().startswith("/"):
-        return prompt
+        return prompt, None
     from pathlib import Path
 
     from harness.cli._filecmd import expand_line
@@ -288,10 +289,10 @@ async def _file_command(
     from harness.home import harness_home
 
     home = Path(options.home) if options.home else harness_home()
-    expanded, lines = await expand_line(session, prompt, home, builtin_command_names())
+    expanded, lines, command = await expand_line(session, prompt, home, builtin_command_names())
     for line in lines:
         _say(stderr, f"harness: {line}")
-    return expanded
+    return expanded, command
 
 
 async def _run(
@@ -301,6 +302,7 @@ async def _run(
     stdout: IO[str],
     stderr: IO[str],
 ) -> int:
+    from harness.cli._filecmd import command_model
     from harness.conversation import open_session
 
     fmt = args.output_format
@@ -333,8 +335,11 @@ async def _run(
                         session.cancel()
 
             nursery.start_soon(on_sigint)
-            prompt = await _file_command(session, options, prompt, stderr)
-            result = await session.run(prompt)
+            prompt, command = await _file_command(session, options, prompt, stderr)
+            with command_model(session, command, options.base_url) as note:
+                if note:
+                    _say(stderr, f"harness: {note}")
+                result = await session.run(prompt)
             nursery.cancel_scope.cancel()
     writer.finish()
     if writer.closed:
