@@ -244,8 +244,7 @@ def test_harness_home_has_one_owner() -> None:
 # --- inside the conversation ------------------------------------------------------------
 
 CONVERSATION = "harness.conversation"
-# the module that owns a Conversation's state: nothing else assigns its attributes
-LOOP_MODULES = {"harness.conversation._loop"}
+LOOP_MODULES = {"harness.conversation._loop"}  # the one that sets a Conversation's state
 
 
 def _conversation_modules(src: Path) -> dict[str, Path]:
@@ -330,8 +329,7 @@ def _holds_conversation(node: ast.expr, names: set[str]) -> bool:
 
 
 def _conversation_assignments(src: Path) -> list[str]:
-    """``module:line`` of every assignment, outside the loop, to an attribute of a
-    conversation."""
+    """``module:line`` of each assignment outside the loop to a conversation's attribute."""
     wrong: list[str] = []
     for module, path in _conversation_modules(src).items():
         if module in LOOP_MODULES:
@@ -349,6 +347,8 @@ def _conversation_assignments(src: Path) -> list[str]:
                 else:
                     continue
                 for target in targets:
+                    while isinstance(target, ast.Subscript):  # conv.usage["x"] += 1
+                        target = target.value
                     if isinstance(target, ast.Attribute) and _holds_conversation(
                         target.value, names
                     ):

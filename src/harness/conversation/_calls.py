@@ -30,11 +30,12 @@ from harness.conversation._ports import (
     FrontendPort,
     PermissionPolicy,
 )
+from harness.conversation._preview import preview_call
 from harness.conversation._repair import repair_note
 from harness.conversation._tool_hooks import asking, post_tool_use, pre_tool_use
 from harness.ipc import IpcError
 from harness.messages.model import ToolCall
-from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview
+from harness.messages.tools import ToolInvoke, ToolOutcome
 
 if TYPE_CHECKING:
     from harness.actors.tools import ToolSpec, ToolTable
@@ -51,7 +52,6 @@ __all__ = [
     "CallsOutcome",
     "LocalTool",
     "describe_worker_error",
-    "preview_call",
 ]
 
 # Discovery calls repeated with the same arguments in one run are answered from a
@@ -110,24 +110,6 @@ class _Prepared:
         if self.spec is None:
             raise RuntimeError(f"{self.call.name} was not prepared: {self.error}")
         return self.spec
-
-
-async def preview_call(
-    executors: ExecutorPort, workspace: str, spec: ToolSpec, arguments: dict[str, Any]
-) -> tuple[str, str]:
-    """``(summary, diff)`` an approval shows for a mutating call: a built-in's diff, an
-    MCP tool's hints; empty for the rest, and a note when the preview failed."""
-    if not (spec.mutating and spec.executor in ("tools", "mcp")):
-        return "", ""
-    request = ToolPreview(name=spec.name, arguments=arguments, workspace=workspace)
-    try:
-        with trio.move_on_after(10):
-            pre = await executors.preview(request)
-            if pre is not None:
-                return pre.summary, pre.diff
-    except (IpcError, ValueError) as exc:
-        return f"(no preview: {exc})", ""
-    return "", ""
 
 
 class CallRunner:

@@ -11,8 +11,8 @@ import attrs
 import trio
 
 from harness.conversation._call_errors import describe_worker_error
-from harness.conversation._calls import preview_call
 from harness.conversation._ports import ApprovalRequest
+from harness.conversation._preview import preview_call
 from harness.conversation._tool_hooks import ToolUse, post_tool_use, pre_tool_use
 from harness.conversation.subagents._task import NOT_FOR_SUBAGENTS, AgentState
 from harness.ipc import IpcError
