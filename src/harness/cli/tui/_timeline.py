@@ -35,6 +35,7 @@ class ToolRecord:
     duration: float | None = None
     output: str = ""
     reason: str = ""
+    progress: str = ""  # what its MCP server last said of its progress
 
 
 def _short(text: str, width: int) -> str:
@@ -52,6 +53,8 @@ def tool_line(rec: ToolRecord, *, width: int = 80, now: float | None = None) -> 
         tail = "denied" + (f": {clean_line(rec.reason)}" if rec.reason else "")
     elif elapsed is not None:
         tail = f"{elapsed:.1f}s"
+        if rec.state == "running" and rec.progress:
+            tail = f"{clean_line(rec.progress)[:50]}  {tail}"
     name = clean_line(rec.name)
     room = max(8, width - len(name) - len(tail) - 8)
     arg = _short(clean_line(rec.main_argument), room)

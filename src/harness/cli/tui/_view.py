@@ -277,7 +277,12 @@ class RunView:
         self._phase = f"calling {clean_line(e.name)}"
 
     def _record(
-        self, e: ev.ToolCallApproved | ev.ToolCallDenied | ev.ToolCallStarted | ev.ToolCallFinished
+        self,
+        e: ev.ToolCallApproved
+        | ev.ToolCallDenied
+        | ev.ToolCallStarted
+        | ev.ToolCallProgress
+        | ev.ToolCallFinished,
     ) -> ToolRecord:
         rec = self._tools.get(e.call_id)
         if rec is None:
@@ -300,6 +305,13 @@ class RunView:
         rec = self._record(e)
         rec.state, rec.started = "running", self._clock()
         self._phase = f"running {clean_line(e.name)}"
+
+    @_draws(ev.ToolCallProgress)
+    def _on_tool_call_progress(self, e: ev.ToolCallProgress) -> None:
+        share = f"{e.progress:g}/{e.total:g}" if e.total else f"{e.progress:g}"
+        said = f"{share} {e.message}".strip()
+        self._record(e).progress = said
+        self._phase = f"running {clean_line(e.name)} · {clean_line(said)[:60]}"
 
     @_draws(ev.ToolCallFinished)
     def _on_tool_call_finished(self, e: ev.ToolCallFinished) -> None:
