@@ -162,3 +162,20 @@ async def test_a_subagents_calls_meet_the_same_guard(
     report = results(s)[0]
     assert report.startswith("refused")
     assert report.endswith("[SubagentStop hook] checked")
+
+
+async def test_a_stop_hook_that_always_blocks_is_capped(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    seen = workspace / "active.txt"
+    hook(home, "Stop", f"jq -r .stop_hook_active >> {seen}; echo 'not yet' >&2; exit 2")
+    model.add(*[reply(f"done {i}") for i in range(6)])
+    async with session(workspace, home, model) as s:
+        with trio.fail_after(30):
+            result = await s.run("go")
+    assert result.ok, result
+    assert result.text == "done 3"  # three blocks, then the run ends on the fourth answer
+    assert result.turns == 4
+    assert seen.read_text().split() == ["false", "true", "true"]
+    told = [m.content for m in s.history if m.role == "user"]
+    assert told[1:] == ["[Stop hook] not yet"] * 3
