@@ -102,6 +102,20 @@ def test_harness_p_answers_from_a_file_with_the_embedded_model(tmp_path: Path) -
         if code != TIMED_OUT:
             assert any(e.get("type") == "result" for e in events), (code, stderr[-2000:])
         runs.append((code, events))
+        if i == 0:
+            # a folder never seen: the prompt is read with its progress said, before
+            # anything of the answer
+            kinds = [e.get("type") for e in events]
+            reading = [
+                e for e in events if e.get("type") == "model_progress" and e["stage"] == "reading"
+            ]
+            assert reading, kinds
+            # the first round reads the whole system prompt, to the end
+            whole = [e for e in reading if e["done"] == e["total"] > 1000]
+            assert whole, [(e["done"], e["total"]) for e in reading]
+            assert whole[0]["message"].endswith(" tokens 100%")
+            if "text_delta" in kinds:
+                assert kinds.index("model_progress") < kinds.index("text_delta")
         if _completed(code, events):
             break
     wins = sum(_completed(c, e) for c, e in runs)
