@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from tests.scripted import ScriptedModel, call, reply
 from tests.shell.test_hostile_run import base, harness
 
@@ -29,18 +27,18 @@ WRITES = {
 }
 
 
-@pytest.mark.parametrize("command", list(WRITES.values()), ids=list(WRITES))
 def test_a_hook_written_by_a_command_is_undone_and_never_runs(
-    model: ScriptedModel, dirs: tuple[Path, Path], command: str
+    model: ScriptedModel, dirs: tuple[Path, Path]
 ) -> None:
     ws, home = dirs
-    model.add(reply("", call("run_cmd", command=command)), reply("done"))
+    # one call for each file, in one run: each is undone after its own call
+    model.add(reply("", *(call("run_cmd", command=c) for c in WRITES.values())), reply("done"))
     p = harness(
         ["-p", "x", "--permission-mode", "auto", "--trust-project", *base(model)],
         workspace=ws,
         home=home,
     )
-    assert "changed files that configure harness; undone" in p.stderr
+    assert p.stderr.count("changed files that configure harness; undone") == len(WRITES)
     assert not (home / "settings.json").exists()
     for name in (".claude/settings.json", ".claude/settings.local.json", ".harness/settings.json"):
         assert not (ws / name).exists(), name
