@@ -29,6 +29,7 @@ The order of one run::
     ... worker_exited / worker_restarted / worker_gave_up at any time ...
     ... subagent_started, subagent_progress*, subagent_finished around a spawn_agent call ...
     ... hook_started, hook_finished around each hook a step fires (harness.hooks) ...
+    ... rewound (between runs: /rewind, --rewind-to); session_forked (a fork's copied log) ...
 
 With deepthink on, the run is five stages, each ``stage_started`` ... ``stage_finished``
 around the turns above (a user message per stage).
@@ -41,6 +42,7 @@ from typing import Any
 
 from harness.conversation._event_base import ConversationEvent, now
 from harness.conversation._events_hook import HookFinished, HookStarted
+from harness.conversation._events_rewind import Rewound, SessionForked
 from harness.conversation._events_run import (
     Cancelled,
     Compacted,
@@ -92,6 +94,8 @@ __all__ = [
     "ModelProgress",
     "Notice",
     "Result",
+    "Rewound",
+    "SessionForked",
     "SessionStarted",
     "StageFinished",
     "StageStarted",
@@ -157,6 +161,8 @@ _EVENT_CLASSES: tuple[type[ConversationEvent], ...] = (
     HookStarted,
     HookFinished,
     Notice,
+    Rewound,
+    SessionForked,
     Cancelled,
     ErrorEvent,
     Result,
