@@ -137,3 +137,20 @@ async def test_prose_around_a_call_is_kept_as_the_report(
             [report] = await s.spawn_subagents([Task("loop forever")])
     assert report.ok
     assert report.text.endswith("reported from what it had:\nFound: a.txt holds a.")
+
+
+async def test_a_named_agents_model_is_asked_first(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    (workspace / ".harness" / "agents").mkdir(parents=True)
+    (workspace / ".harness" / "agents" / "mini.md").write_text(
+        "---\nname: mini\ndescription: cheap looks\nmodel: scripted-mini\n---\nBe brief.\n"
+    )
+    Router({"have a look": [reply("looked")]}).serve(model)
+    async with _session(workspace, home, model) as s:
+        with trio.fail_after(20):
+            [report] = await s.spawn_subagents([Task("have a look", agent="mini")])
+    assert report.ok
+    assert report.text == "looked"
+    assert model.requests[0]["model"] == "scripted-mini"
+    assert "Be brief." in _system(model.requests[0])

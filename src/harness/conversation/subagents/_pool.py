@@ -225,7 +225,10 @@ class SubagentPool:
             task=prompt,
             workspace=conv.workspace,
             provider=cfg.provider,
-            models=(task.model,) if task.model else cfg.models,
+            # the session's models after it: a model the provider lacks fails over
+            models=(task.model, *(m for m in cfg.models if m != task.model))
+            if task.model
+            else cfg.models,
             tool_protocol=cfg.tool_protocol,
             permission_mode=cfg.permission_mode,
             tools=tools,
