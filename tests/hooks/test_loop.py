@@ -179,3 +179,26 @@ async def test_a_stop_hook_that_always_blocks_is_capped(
     assert seen.read_text().split() == ["false", "true", "true"]
     told = [m.content for m in s.history if m.role == "user"]
     assert told[1:] == ["[Stop hook] not yet"] * 3
+
+
+async def test_notification_fires_beside_the_approval_question(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    seen = workspace / "note.json"
+    hook(home, "Notification", f"cat > {seen}")
+    asked: list[str] = []
+
+    async def approver(request: Any) -> str:
+        asked.append(request.name)
+        return "yes"
+
+    model.add(reply("", call("write_file", path="a.txt", content="a\n")), reply("done"))
+    options = options_for(workspace, home, model, permission_mode="ask")
+    async with open_session(options, approver=approver) as s:
+        with trio.fail_after(30):
+            result = await s.run("write")
+    assert result.ok, result
+    assert asked == ["write_file"]
+    note = json.loads(seen.read_text())
+    assert note["hook_event_name"] == "Notification"
+    assert note["message"] == "harness needs your permission to use write_file"

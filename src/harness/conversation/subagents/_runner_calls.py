@@ -13,7 +13,7 @@ import trio
 from harness.conversation._call_errors import describe_worker_error
 from harness.conversation._ports import ApprovalRequest
 from harness.conversation._preview import preview_call
-from harness.conversation._tool_hooks import ToolUse, post_tool_use, pre_tool_use
+from harness.conversation._tool_hooks import ToolUse, asking, post_tool_use, pre_tool_use
 from harness.conversation.subagents._task import NOT_FOR_SUBAGENTS, AgentState
 from harness.ipc import IpcError
 from harness.messages.model import ToolCall
@@ -106,7 +106,9 @@ class RunnerCalls:
         spec = conv.table.get(name)
         summary, diff = await preview_call(conv.executors, conv.workspace, spec, args)
         async with self._asking:
-            answer = await conv.approver(
+            answer = await asking(
+                conv,
+                conv.approver,
                 ApprovalRequest(
                     call_id=f"{agent.id}:{call_id}",
                     name=name,
@@ -116,7 +118,7 @@ class RunnerCalls:
                     summary=summary,
                     diff=conv.masker.mask(diff),
                     agent=agent.id,
-                )
+                ),
             )
         if answer == "always":
             conv.policy.allow_always(spec, args)
