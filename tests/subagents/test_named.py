@@ -154,3 +154,16 @@ async def test_a_named_agents_model_is_asked_first(
     assert report.text == "looked"
     assert model.requests[0]["model"] == "scripted-mini"
     assert "Be brief." in _system(model.requests[0])
+
+
+async def test_a_bad_definition_is_among_the_sessions_problems(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    folder = workspace / ".claude" / "agents"
+    folder.mkdir(parents=True)
+    (folder / "broken.md").write_text("---\nname: broken\n---\nno description\n")
+    (folder / "reviewer.md").write_text(REVIEWER)
+    async with _session(workspace, home, model) as s:
+        problems = list(s.problems)
+    assert f"{folder / 'broken.md'}: skipped: no description" in "\n".join(problems)
+    assert any("unknown tool frobnicate: no harness tool has that name" in p for p in problems)

@@ -196,6 +196,7 @@ async def open_session(
             options.subagents,
             env={"HARNESS_HOME": str(home), **options.worker_env.get("subagent", {})},
         )
+        problems.extend(pool.definitions.problems)  # agents/*.md skipped, or read loosely
         if log is not None:
             conv.subscribe(log.append)
             workers.start_soon(log.write_behind)
