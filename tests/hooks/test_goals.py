@@ -153,3 +153,16 @@ def test_a_users_own_hook_needs_no_trust(model: ScriptedModel, dirs: tuple[Path,
     assert payload["prompt"] == "go"
     assert payload["cwd"] == str(ws)
     assert payload["transcript_path"].endswith(".jsonl")
+
+
+def test_a_bad_hook_file_is_named_and_the_run_goes_on(
+    model: ScriptedModel, dirs: tuple[Path, Path]
+) -> None:
+    ws, home = dirs
+    (home / "settings.json").write_text('{"hooks": {"PreToolUse": [{"matcher": "("}]}}')
+    model.add(reply("fine"))
+    p = harness(["-p", "go", *base(model)], workspace=ws, home=home)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "fine"
+    said = f"{home / 'settings.json'}: hooks.PreToolUse[0]: matcher '(' is not a regular"
+    assert said in p.stderr
