@@ -56,3 +56,23 @@ async def test_every_colliding_tool_stays_callable_with_a_warning(
             for n in notices
         ), notices
         assert any("'x.y' is offered as mcp__a__b__x_y_2" in n for n in notices), notices
+
+
+async def test_trusting_server_a_does_not_trust_server_a__b(
+    dirs: tuple[Path, Path],  # noqa: F811
+    model: ScriptedModel,  # noqa: F811
+) -> None:
+    # mcp__a__* would match server a__b's tools too: trust is given tool by tool
+    servers: dict[str, Any] = {
+        "a": {**fake_entry(), "trust": True},
+        "a__b": fake_entry(FAKE_MCP_TOOLS="zz", FAKE_MCP_WHO="a__b"),
+    }
+    async with mcp_session(dirs, model, servers, permission_mode="ask") as live:
+        await until(live, lambda: [v.state for v in live.mcp.servers()] == ["ready", "ready"])
+        model.add(reply("", call("mcp__a__echo", text="hi"), call("mcp__a__b__zz")), reply("done"))
+        await live.run("call both")
+        results = [m.content for m in live.history if m.role == "tool"]
+        assert results[0] == "echo: hi"  # server a is trusted
+        assert "zz of a__b" not in results[1]  # server a__b is not: asked, and nobody said yes
+        assert "mcp__a__echo" in live.rules()
+        assert "mcp__a__*" not in live.rules()

@@ -33,8 +33,8 @@ from harness.conversation.mcp._server import (
     ReloadReport,
     ServerState,
     ServerView,
-    allow_rules,
     same_server,
+    sync_rules,
 )
 from harness.ipc import IpcError, WorkerUnavailable
 from harness.messages.mcp import (
@@ -104,9 +104,6 @@ class McpManager:
         self._conv = conversation
         self._perms = perms
         self._base_system = conversation.config.system
-        for srv in self._servers.values():
-            for rule in allow_rules(srv.config):
-                perms.add("allow", rule, persist=False)
         if self.config.enabled:
             self._add_resource_tools(conversation)
         # statuses that came in while the session was still opening
@@ -227,10 +224,12 @@ class McpManager:
         if conv is not None:
             for warning in set_tools(conv, srv, tools, self._names):
                 conv.emit(ev.Notice(session_id=conv.session_id, kind="mcp", message=warning))
+        sync_rules(srv, self._perms)
 
     def _drop_tools(self, srv: ServerState) -> None:
         if self._conv is not None:
             drop_tools(self._conv, srv, self._names)
+        sync_rules(srv, self._perms)
 
     def _update_system(self) -> None:
         conv = self._conv
@@ -349,17 +348,11 @@ class McpManager:
         if srv.watch is not None:
             srv.watch.cancel()
         self._drop_tools(srv)
-        if self._perms is not None:
-            for rule in allow_rules(srv.config):
-                self._perms.remove(rule, persist=False)
         if srv.worker in self.supervisor:
             await self.supervisor.stop(srv.worker)
 
     def _admit(self, srv: ServerState) -> None:
-        """Take a server new to this session: its rules, then its bridge."""
-        if self._perms is not None:
-            for rule in allow_rules(srv.config):
-                self._perms.add("allow", rule, persist=False)
+        """Take a server new to this session: its bridge (its rules come with its tools)."""
         if not srv.config.disabled and self._nursery is not None:
             self._nursery.start_soon(self._bridge, srv)
 

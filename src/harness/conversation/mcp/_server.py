@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 import attrs
 import trio
 
-from harness.actors.mcp import McpServerConfig, tool_name
+from harness.actors.mcp import McpServerConfig
 from harness.messages.mcp import McpStatus, McpTool
 
 if TYPE_CHECKING:
+    from harness.actors.tools import Permissions
     from harness.supervisor import ChildSpec
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "ServerView",
     "allow_rules",
     "same_server",
+    "sync_rules",
     "tell_tail",
 ]
 
@@ -66,6 +68,7 @@ class ServerState:
     watch: trio.CancelScope | None = None  # the bridge task's, so a reload can end it
     status: McpStatus | None = None
     tools: dict[str, McpTool] = attrs.field(factory=dict)  # table name -> the server's tool
+    rules: list[str] = attrs.field(factory=list)  # the allow rules its tools have now
     bridge_restarts: int = 0
     bridge_error: str = ""
     told_down: bool = False
@@ -130,12 +133,28 @@ class ServerState:
         )
 
 
-def allow_rules(cfg: McpServerConfig) -> list[str]:
-    """The allow rules a server's ``trust`` and ``autoApprove`` make."""
+def allow_rules(srv: ServerState) -> list[str]:
+    """The allow rules a server's ``trust`` and ``autoApprove`` make: one per tool it offers
+    now, by its name in the table (a pattern ``mcp__a__*`` would also match server
+    ``a__b``'s tools, and a tool may have been renamed apart from another's)."""
+    cfg = srv.config
     if cfg.disabled:
         return []
-    rules = [f"mcp__{cfg.name}__*"] if cfg.trust else []
-    return rules + [tool_name(cfg.name, t) for t in cfg.auto_approve]
+    return [t for t, tool in srv.tools.items() if cfg.trust or tool.name in cfg.auto_approve]
+
+
+def sync_rules(srv: ServerState, perms: Permissions | None) -> None:
+    """``trust`` and ``autoApprove`` as session rules of *perms* for the tools *srv*
+    offers now (see :func:`allow_rules`)."""
+    if perms is None:
+        return
+    wanted = allow_rules(srv)
+    for rule in set(srv.rules) - set(wanted):
+        perms.remove(rule, persist=False)
+    for rule in wanted:
+        if rule not in srv.rules:
+            perms.add("allow", rule, persist=False)
+    srv.rules = wanted
 
 
 def same_server(a: McpServerConfig, b: McpServerConfig) -> bool:
