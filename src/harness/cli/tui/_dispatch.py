@@ -70,5 +70,5 @@ def completion_sources(ctx: CommandContext) -> dict[str, Callable[[], list[str]]
         "@sessions": sessions,
         "@skills": skills,
         "@providers": lambda: list(PROVIDERS),
-        "@commands": lambda: [c.name for c in COMMANDS],
+        "@commands": lambda: [c.name for c in ctx.commands],  # the file commands too
     }
