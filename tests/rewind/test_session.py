@@ -142,3 +142,25 @@ def test_the_command_line_refuses_what_cannot_be_rewound(
     assert "forked into session" in p.stderr
     assert p.stdout.startswith("rewound the conversation and files to before prompt 1: first")
     assert len(SessionStore(home, workspace).list()) == 2
+
+
+def test_a_task_after_the_rewind_streams_the_rewound_event(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    base = ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
+    model.add(reply("one"), reply("again, answered"))
+    first = harness(
+        ["-p", "first", "--output-format", "json", *base], workspace=workspace, home=home
+    )
+    sid = json.loads(first.stdout)["session_id"]
+    rewind = ["--resume", sid, "--rewind-to", "1", "-p", "again"]
+    p = harness(
+        [*rewind, "--output-format", "stream-json", *base],
+        workspace=workspace,
+        home=home,
+    )
+    assert p.returncode == 0, p.stderr
+    types = [json.loads(line)["type"] for line in p.stdout.splitlines()]
+    assert types.index("rewound") < types.index("user_message")
+    assert "rewound the conversation and files to before prompt 1" in p.stderr
+    assert users(model) == ["again"]
