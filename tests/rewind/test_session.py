@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from harness.conversation import SessionOptions, open_session
+from harness.conversation import SessionOptions, events, open_session
 from harness.conversation.session import SessionStore
 from tests.rewind.conftest import WORKERS, harness
 from tests.scripted import ScriptedModel, call, reply
@@ -58,6 +58,9 @@ async def test_conversation_only_and_files_only_and_what_resume_sees(
         assert [c.text for c in s.checkpoints.list()] == ["first"]
         await s.run("third")
         assert users(model) == ["first", "third"]
+        # what an editor replays of the log is the rewound conversation too
+        said = [e.text for e in s.recorded() if isinstance(e, events.UserMessage)]
+        assert said == ["first", "third"]
         out = await s.checkpoints.rewind(2, conversation=False)  # before "third": no file
         assert out.ok
         assert [f.path for f in out.files.files] == [] if out.files else False

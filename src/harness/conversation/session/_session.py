@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import trio
 
 from harness.conversation import events as ev
+from harness.conversation._history import effective
 from harness.conversation._loop import Conversation, Listener
 from harness.conversation._secrets import SecretMasker
 from harness.conversation._workers import Workers
@@ -384,7 +385,7 @@ class Session:
         """The durable events of this session's log, in order (an editor's ``session/load``
         replays them); none when it was opened with ``record=False``."""
         try:
-            return self.store.load(self.id).events
+            return effective(self.store.load(self.id).events)  # as rewinds left it
         except SessionNotFound:
             return []
 
