@@ -51,6 +51,12 @@ def harness_opens_terminal() -> bool:
     return "harness.cli.tui" in (ROOT / "src/harness/cli/_main.py").read_text()
 
 
+def one_line(text: str) -> str:
+    """*text* with every run of whitespace made one space, so a line the terminal
+    wrapped (a long temporary path makes lines wider than the pty) still matches."""
+    return " ".join(text.split())
+
+
 class Term:
     """A harness process on a pty, and what it printed (with ANSI codes removed)."""
 
