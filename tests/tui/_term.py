@@ -51,10 +51,11 @@ def harness_opens_terminal() -> bool:
     return "harness.cli.tui" in (ROOT / "src/harness/cli/_main.py").read_text()
 
 
-def one_line(text: str) -> str:
-    """*text* with every run of whitespace made one space, so a line the terminal
-    wrapped (a long temporary path makes lines wider than the pty) still matches."""
-    return " ".join(text.split())
+def squeezed(text: str) -> str:
+    """*text* without its whitespace, so a line the terminal wrapped still matches:
+    a long temporary path makes lines wider than the pty, and rich breaks them
+    between words or, in a path, inside one."""
+    return "".join(text.split())
 
 
 class Term:

@@ -15,7 +15,7 @@ from harness.cli.tui._completion import HarnessCompleter
 from harness.cli.tui._dispatch import COMMANDS
 from harness.cli.tui._filecmds import command_set
 from tests.scripted import ScriptedModel, reply
-from tests.tui._term import Term, one_line
+from tests.tui._term import Term, squeezed
 
 pytestmark = pytest.mark.slow
 
@@ -95,7 +95,7 @@ def test_agents_lists_the_definitions(
     _write(ws / ".claude/agents/broken.md", "---\nname: broken\n---\nno description\n")
     t = term_for(None)
     t.line("/agents")
-    out = one_line(t.expect("no sub-agents"))
-    assert "reviewer Reviews code (project; read_file; the session's model)" in out
-    assert "unknown tool TodoWrite" in out
-    assert "broken.md: skipped: no description" in out
+    out = squeezed(t.expect("no sub-agents"))
+    assert squeezed("reviewer  Reviews code  (project; read_file; the session's model)") in out
+    assert squeezed("unknown tool TodoWrite") in out
+    assert squeezed("broken.md: skipped: no description") in out

@@ -11,7 +11,7 @@ import pytest
 from harness.cli.tui._start import _PROJECT_FILES
 from harness.trust import PROJECT_FILES, TrustStore, project_files
 from tests.scripted import ScriptedModel
-from tests.tui._term import one_line, spawn
+from tests.tui._term import spawn, squeezed
 
 pytestmark = pytest.mark.slow
 
@@ -41,11 +41,11 @@ def test_hooks_lists_each_hook_with_its_source(dirs: tuple[Path, Path]) -> None:
             t.line("n")
             t.expect("❯")
             t.line("/hooks")
-            out = one_line(t.expect("harness hooks test EVENT"))
+            out = squeezed(t.expect("harness hooks test EVENT"))
         finally:
             t.close()
-    assert f"Stop: echo user ({home / 'settings.json'}, timeout 60 s)" in out
-    guard_line = "PreToolUse [Bash]: ./guard.sh (.claude/settings.json, timeout 60 s, fails "
-    assert guard_line + "closed)" in out
-    assert "ignored: .claude/settings.local.json" in out
+    assert squeezed(f"Stop: echo user  ({home / 'settings.json'}, timeout 60 s)") in out
+    guard_line = "PreToolUse [Bash]: ./guard.sh  (.claude/settings.json, timeout 60 s, fails "
+    assert squeezed(guard_line + "closed)") in out
+    assert squeezed("ignored: .claude/settings.local.json") in out
     assert "curl" not in out.split("ignored:")[0]
