@@ -5,16 +5,43 @@ configuration; see ``harness --help``) and the same environment, so a session an
 editor opens is the session the terminal would open in that folder; the editor
 gives the folder (``cwd``) and may add MCP servers of its own. ``-p`` and the
 other headless-only flags have no meaning here.
+
+The model is chosen as the terminal chooses it: the command line's ``--provider`` /
+``--model``, else the provider and model ``/connect`` saved for the editor's folder,
+else the environment (``HARNESS_PROVIDER``, ``HARNESS_MODEL``, ``OLLAMA_MODEL``).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from harness.cli._main import build_parser
 
 __all__ = ["acp_main"]
+
+
+def _saved_choice(args: argparse.Namespace, environ: Mapping[str, str], cwd: str) -> dict[str, Any]:
+    # the terminal's /connect choice for the folder, when the command line names no model
+    if getattr(args, "provider", None) or getattr(args, "model", None):
+        return {}
+    from harness.cli.tui import saved_model
+    from harness.home import harness_home
+
+    saved = saved_model(harness_home(environ).expanduser(), Path(cwd).resolve())
+    provider = saved.get("provider")
+    if not isinstance(provider, str) or not provider:
+        return {}
+    choices: dict[str, Any] = {"provider": provider}
+    if isinstance(saved.get("model"), str) and saved["model"]:
+        choices["models"] = (saved["model"],)
+    base_url = getattr(args, "base_url", None) or saved.get("base_url")
+    if isinstance(base_url, str) and base_url:
+        choices["base_url"] = base_url
+    return choices
 
 
 def acp_main(argv: list[str]) -> int:
@@ -43,6 +70,7 @@ def acp_main(argv: list[str]) -> int:
             workspace=cwd,
             resume=resume,
             mcp_servers=mcp_servers or None,
+            **_saved_choice(args, environ, cwd),
         )
 
     return serve(options_for, environ)

@@ -1,14 +1,17 @@
 """The interactive terminal (prompt_toolkit input, rich output, slash commands).
 
-Only :func:`run` and :func:`builtin_command_names` are public; each imports what it
-needs when called, so importing this package costs nothing on the headless path.
+Only :func:`run`, :func:`builtin_command_names` and :func:`saved_model` are public; each
+imports what it needs when called, so importing this package costs nothing on the
+headless path.
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import Any
 
-__all__ = ["builtin_command_names", "run"]
+__all__ = ["builtin_command_names", "run", "saved_model"]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,3 +30,11 @@ def builtin_command_names() -> list[str]:
     from harness.cli.tui._dispatch import COMMANDS
 
     return COMMANDS.names()
+
+
+def saved_model(home: Path, workspace: Path) -> dict[str, Any]:
+    """The provider, model and base URL ``/connect`` saved for *workspace* (a resolved
+    path) under *home*; empty when none was saved."""
+    from harness.cli.tui._prefs import Prefs
+
+    return Prefs(home, workspace).get()
