@@ -2,11 +2,19 @@
 whole tree when its time is up.
 
 The command runs as ``/bin/sh -c COMMAND`` in the workspace, with the payload on stdin
-and ``CLAUDE_PROJECT_DIR``/``HARNESS_PROJECT_DIR`` set. It gets a session (and so a
-process group) of its own and a ``HARNESS_HOOK_TAG`` in its environment: at its timeout
-the group is killed, then every descendant and every process carrying the tag (which
-finds what left the group with ``setsid``). Whatever the command left running after it
-exited goes with its group too: a hook leaves no process behind.
+and ``CLAUDE_PROJECT_DIR``/``HARNESS_PROJECT_DIR`` set; a command of plain words that
+names a program (``python3 .harness/check.py``, ``npx prettier --write``) is run as that
+program directly, as the shell would run it, one exec fewer (:mod:`harness.hooks._argv`).
+It gets a session (and so a process group) of its own and a ``HARNESS_HOOK_TAG`` in its
+environment: at its timeout the group is killed, then every descendant and every process
+carrying the tag (which finds what left the group with ``setsid``). Whatever the command
+left running after it exited goes with its group too: a hook leaves no process behind.
+
+The process is started from the event loop's own thread (``subprocess`` uses vfork, so
+the loop waits only until the exec, a fraction of a millisecond) rather than from a worker
+thread as ``trio.run_process`` does: a thread hop each way costs two more wake-ups, which
+a busy machine makes milliseconds. Its exit is seen on a pidfd; a payload that fits the
+pipe is written at once.
 """
 
 from __future__ import annotations
@@ -20,6 +28,8 @@ from collections.abc import Mapping
 
 import attrs
 import trio
+
+from harness.hooks._argv import hook_argv
 
 __all__ = ["HandlerRun", "run_command"]
 
@@ -52,10 +62,105 @@ class HandlerRun:
     error: str = ""
 
 
-async def _drain(stream: trio.abc.ReceiveStream | None, into: bytearray, done: trio.Event) -> None:
+class _Pipes:
+    """The parent's ends of the child's stdin, stdout and stderr (non-blocking)."""
+
+    def __init__(self) -> None:
+        self.stdin = self.stdout = self.stderr = -1
+        self.child: list[int] = []
+
+    def open(self) -> None:
+        in_r, self.stdin = os.pipe()
+        self.stdout, out_w = os.pipe()
+        self.stderr, err_w = os.pipe()
+        self.child = [in_r, out_w, err_w]
+        for fd in (self.stdin, self.stdout, self.stderr):
+            os.set_blocking(fd, False)
+
+    def close_child(self) -> None:
+        for fd in self.child:
+            os.close(fd)
+        self.child = []
+
+    def close_stdin(self) -> None:
+        if self.stdin >= 0:
+            os.close(self.stdin)
+            self.stdin = -1
+
+    def close(self) -> None:
+        self.close_child()
+        for fd in (self.stdin, self.stdout, self.stderr):
+            if fd >= 0:
+                trio.lowlevel.notify_closing(fd)
+                os.close(fd)
+        self.stdin = self.stdout = self.stderr = -1
+
+
+def _spawn(
+    program: str, argv: list[str], pipes: _Pipes, cwd: str, env: dict[str, str]
+) -> subprocess.Popen[bytes]:
+    in_r, out_w, err_w = pipes.child
+    return subprocess.Popen(
+        argv,
+        executable=program,
+        stdin=in_r,
+        stdout=out_w,
+        stderr=err_w,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+    )
+
+
+def _start(command: str, pipes: _Pipes, cwd: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """Start *command*: directly when it is a plain program call, else (or when that
+    program cannot be executed: a script with no ``#!`` line, say) through ``/bin/sh``."""
+    pipes.open()
     try:
-        while stream is not None:
-            chunk = await stream.receive_some(65536)
+        direct = hook_argv(command, cwd, env.get("PATH"))
+        if direct is not None:
+            try:
+                return _spawn(*direct, pipes, cwd, env)
+            except OSError:
+                pass  # the shell runs it (or says why not) as it always would
+        return _spawn("/bin/sh", ["/bin/sh", "-c", command], pipes, cwd, env)
+    finally:
+        pipes.close_child()
+
+
+def _write_now(fd: int, data: bytes) -> bytes:
+    """Write what the pipe takes at once; what is left."""
+    try:
+        return data[os.write(fd, data) :]
+    except BlockingIOError:
+        return data
+    except OSError:
+        return b""  # the hook closed its stdin: that is its business
+
+
+async def _feed(fd: int, data: bytes, pipes: _Pipes) -> None:
+    view = memoryview(data)
+    try:
+        while view:
+            await trio.lowlevel.wait_writable(fd)
+            try:
+                view = view[os.write(fd, view) :]
+            except BlockingIOError:
+                continue
+    except OSError:
+        pass  # the hook did not read all its input: that is its business
+    finally:
+        pipes.close_stdin()
+
+
+async def _drain(fd: int, into: bytearray, done: trio.Event) -> None:
+    try:
+        while True:
+            await trio.lowlevel.wait_readable(fd)
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                continue
             if not chunk:
                 return
             if len(into) < _MAX_OUTPUT:
@@ -64,15 +169,22 @@ async def _drain(stream: trio.abc.ReceiveStream | None, into: bytearray, done: t
         done.set()
 
 
-async def _feed(stream: trio.abc.SendStream | None, data: bytes) -> None:
-    if stream is None:
+async def _exited(proc: subprocess.Popen[bytes]) -> None:
+    """Until *proc* has exited (and is reaped)."""
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except OSError:  # a kernel without pidfds: look now and then
+        delay = 0.001
+        while proc.poll() is None:
+            await trio.sleep(delay)
+            delay = min(delay * 2, 0.05)
         return
     try:
-        await stream.send_all(data)
-    except (trio.BrokenResourceError, trio.ClosedResourceError):
-        pass  # the hook did not read its input: that is its business
+        await trio.lowlevel.wait_readable(pidfd)
     finally:
-        await stream.aclose()
+        trio.lowlevel.notify_closing(pidfd)
+        os.close(pidfd)
+    proc.wait()  # it has exited: this only reaps it
 
 
 def _kill_group(pgid: int) -> None:
@@ -122,30 +234,28 @@ async def run_command(
     environ = dict(os.environ if env is None else env)
     environ[TAG_ENV] = tag
     start = time.perf_counter()
+    pipes = _Pipes()
     try:
-        proc = await trio.lowlevel.open_process(
-            ["/bin/sh", "-c", command],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=os.fspath(cwd),
-            env=environ,
-            start_new_session=True,
-        )
+        proc = _start(command, pipes, os.fspath(cwd), environ)
     except OSError as exc:
+        pipes.close()
         return HandlerRun(None, error=f"could not start: {exc.strerror or exc}")
     out = bytearray()
     err = bytearray()
     timed_out = False
     left = ""
     try:
+        rest = _write_now(pipes.stdin, payload)
         with trio.move_on_after(timeout) as scope:
             async with trio.open_nursery() as nursery:
                 out_done, err_done = trio.Event(), trio.Event()
-                nursery.start_soon(_feed, proc.stdin, payload)
-                nursery.start_soon(_drain, proc.stdout, out, out_done)
-                nursery.start_soon(_drain, proc.stderr, err, err_done)
-                await proc.wait()
+                if rest:
+                    nursery.start_soon(_feed, pipes.stdin, rest, pipes)
+                else:
+                    pipes.close_stdin()
+                nursery.start_soon(_drain, pipes.stdout, out, out_done)
+                nursery.start_soon(_drain, pipes.stderr, err, err_done)
+                await _exited(proc)
                 # a child the command left may hold the pipes open: give them a moment
                 with trio.move_on_after(_DRAIN):
                     await out_done.wait()
@@ -156,12 +266,11 @@ async def run_command(
         with trio.CancelScope(shield=True):
             if proc.returncode is None or timed_out:
                 left = await trio.to_thread.run_sync(_kill_all, proc.pid, tag)
-                await proc.wait()
+                with trio.move_on_after(1.0):  # SIGKILLed: at once, but never hang on it
+                    await _exited(proc)
             else:
                 _kill_group(proc.pid)  # what it left running in its group
-            for stream in (proc.stdin, proc.stdout, proc.stderr):
-                if stream is not None:
-                    await stream.aclose()
+            pipes.close()
     ms = (time.perf_counter() - start) * 1000
     code = None if timed_out else proc.returncode
     return HandlerRun(code, _text(out), _text(err), ms, timed_out, left)
