@@ -12,8 +12,8 @@ from pathlib import Path
 import orjson
 import pytest
 
+from harness._atomic import read_json
 from harness.conversation import events as ev
-from harness.conversation._atomic import read_json
 from harness.conversation._secrets import MASK, SecretMasker
 from harness.conversation.session._memory import MemoryStore, MemoryStoreError
 from harness.conversation.session._store import (
@@ -137,7 +137,7 @@ def test_atomic_writes_survive_kill_9(tmp_path: Path) -> None:
     target = tmp_path / "state.json"
     code = (
         "import sys; sys.path.insert(0, sys.argv[2])\n"
-        "from harness.conversation._atomic import write_json_atomic\n"
+        "from harness._atomic import write_json_atomic\n"
         "i = 0\n"
         "while True:\n"
         "    write_json_atomic(sys.argv[1], {'n': i, 'pad': 'x' * 50000}); i += 1\n"

@@ -15,7 +15,7 @@ import trio
 
 from harness.conversation import SessionOptions, open_session
 from harness.conversation import events as ev
-from harness.conversation._workers import WorkerSettings
+from harness.conversation.workers import WorkerSettings
 from harness.ipc import DEFAULT_MAX_FRAME
 from harness.supervisor import ChildSpec
 from tests.conversation.conftest import MODULES, PYTHONPATH

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Container, Iterable, Sequence
 
 from harness.conversation import events as ev
-from harness.conversation._events_rewind import Rewound, SessionForked
+from harness.conversation.events import Rewound, SessionForked
 from harness.messages.model import ChatMessage, ToolCall
 
 __all__ = [

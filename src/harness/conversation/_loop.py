@@ -35,6 +35,7 @@ from harness.conversation._ports import (
     ModelPort,
     PermissionPolicy,
     RequestShaper,
+    RunStrategy,
     no_hooks,
 )
 from harness.conversation._reply import ModelFailed
@@ -72,6 +73,8 @@ class Conversation:
         history: the history to start from (a resumed session).
         agent_name: shown in approval requests of a sub-agent.
         hooks: the user's hooks (default: none, which costs a lookup per step).
+        deepthink: the run strategy used while ``config.deepthink`` is on
+            (:mod:`harness.conversation.strategies`; ``None``: this loop has none).
     """
 
     def __init__(
@@ -92,6 +95,7 @@ class Conversation:
         agent_name: str = "",
         title: str = "",
         hooks: HooksPort | None = None,
+        deepthink: RunStrategy | None = None,
     ) -> None:
         self.session_id = session_id
         self.config = config
@@ -108,6 +112,7 @@ class Conversation:
         self.agent_name = agent_name
         self.title = title
         self.hooks: HooksPort = hooks or no_hooks()
+        self.deepthink = deepthink
         #: what SessionStart/UserPromptSubmit hooks add for the model, joined after the prompt
         self.hook_context: list[str] = []
         #: why a hook said ``continue: false`` in this run (the run stops after that step)

@@ -40,7 +40,7 @@ class LoopConfig:
             files the model has seen (``None``: as the model's profile says; see
             :mod:`harness.conversation._seen`).
         deepthink: run each prompt as five stages (plan, check, implement, review,
-            verify; see :mod:`harness.conversation._deepthink`).
+            verify; see :mod:`harness.conversation.strategies`).
     """
 
     workspace: str

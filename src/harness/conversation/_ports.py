@@ -23,7 +23,10 @@ from harness.messages.model import ChatMessage, ChatRequest
 from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
 
 if TYPE_CHECKING:
-    from harness.actors.tools import ToolSpec
+    from harness.actors.tools import ToolSpec, ToolTable
+    from harness.conversation import events as ev
+    from harness.conversation._loop_config import LoopConfig
+    from harness.conversation._secrets import SecretMasker
     from harness.hooks import Verdict
 
 __all__ = [
@@ -38,6 +41,9 @@ __all__ = [
     "ModelPort",
     "PermissionPolicy",
     "RequestShaper",
+    "RunStrategy",
+    "StageHost",
+    "StageRun",
     "no_hooks",
 ]
 
@@ -183,3 +189,36 @@ class _NoHooks:
 def no_hooks() -> HooksPort:
     """The hooks of a loop that has none."""
     return _NoHooks()
+
+
+#: the loop's run of one message under a policy, reading only or not: why it ended
+StageRun = Callable[[str, PermissionPolicy, bool], Awaitable[str]]
+
+
+class StageHost(Protocol):
+    """What a run strategy uses of the loop (the loop is one)."""
+
+    session_id: str
+    workspace: str
+    config: LoopConfig
+    table: ToolTable
+    executors: ExecutorPort
+    masker: SecretMasker
+    policy: PermissionPolicy
+
+    @property
+    def final_text(self) -> str: ...
+
+    def emit(self, event: ev.ConversationEvent) -> None: ...
+    def subscribe(self, listener: Callable[[ev.ConversationEvent], None]) -> Callable[[], None]: ...
+    def configure(self, **changes: Any) -> None: ...
+
+
+class RunStrategy(Protocol):
+    """A way to run one prompt as several runs of one message, each under a policy of
+    its own (deepthink's stages, :mod:`harness.conversation.strategies`). The loop's
+    own policy is never replaced: the strategy hands each run the policy it wants."""
+
+    async def __call__(self, conv: StageHost, prompt: str, run: StageRun) -> tuple[str, str]:
+        """Run *prompt* through *run*: ``(why it ended, the run's answer)``."""
+        ...

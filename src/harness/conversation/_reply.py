@@ -14,10 +14,10 @@ from collections.abc import Callable
 import attrs
 
 from harness.conversation import events as ev
-from harness.conversation._events_turn import ModelProgress
 from harness.conversation._ports import ModelPort
 from harness.conversation._retry import worker_failure
 from harness.conversation._sync import HistorySync
+from harness.conversation.events import ModelProgress
 from harness.errors import ProviderError
 from harness.ipc import IpcError, WorkerDied
 from harness.messages import model as pm

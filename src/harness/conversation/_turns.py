@@ -5,8 +5,9 @@ any, passes), a terminating tool succeeds, a call is denied by the user, the tur
 limit is reached, the model fails, or the run is cancelled. An answer that claims
 what no call did, or announces an action and stops, ends the run as not done (see
 :mod:`._endings`). A failing worker never raises out of a run: it becomes a tool
-result or an ``error`` event. Deepthink runs the prompt as stages
-(:mod:`._deepthink`), each a run of one message under the stage's policy.
+result or an ``error`` event. With deepthink on, the run strategy the loop was handed
+(:mod:`harness.conversation.strategies`) runs the prompt as stages, each a run of one
+message under the stage's policy.
 
 The run holds what belongs to it (its turns, the reply in flight, its calls, its
 answer and usage); the conversation's history changes only through its
@@ -22,9 +23,14 @@ import attrs
 from harness.conversation import events as ev
 from harness.conversation._budget import BudgetExceeded, ContextBudget
 from harness.conversation._calls import CallHost, CallRunner
-from harness.conversation._deepthink import StageHost, run_stages
 from harness.conversation._endings import Ending, honest_ending
-from harness.conversation._ports import ModelPort, PermissionPolicy, RequestShaper
+from harness.conversation._ports import (
+    ModelPort,
+    PermissionPolicy,
+    RequestShaper,
+    RunStrategy,
+    StageHost,
+)
 from harness.conversation._reply import ModelFailed, Reply, StreamItem, read_reply, stream_event
 from harness.conversation._requests import Requests
 from harness.conversation._sync import HistorySync
@@ -55,6 +61,7 @@ class RunHost(CallHost, VerifyHost, StageHost, Protocol):
     served_windows: ServedWindows
     hook_context: list[str]
     hook_stop: str
+    deepthink: RunStrategy | None
 
     def schemas(self) -> tuple[pm.ToolSchema, ...]: ...
     def emit_error(self, kind: str, message: str, *, fatal: bool) -> None: ...
@@ -85,7 +92,11 @@ class PromptRun:
         conv = self.conv
         try:
             if conv.config.deepthink:
-                reason, self.answer = await run_stages(conv, prompt, self._stage)
+                if conv.deepthink is None:  # a loop put together without the strategy
+                    why = "deepthink is on but this loop was given no stages to run"
+                    conv.emit_error("config", why, fatal=True)
+                    return "error"
+                reason, self.answer = await conv.deepthink(conv, prompt, self._stage)
                 return reason
             return await self._run(prompt)
         except BudgetExceeded as exc:

@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from harness.conversation._atomic import read_json, write_json_atomic
+from harness._atomic import read_json, write_json_atomic
 
 __all__ = ["INDEX_FILE", "VERSION", "Entry", "RecallIndex", "Turn", "unit"]
 

@@ -19,7 +19,7 @@ import trio
 
 from harness.conversation._budget import DEFAULT_WINDOWS
 from harness.conversation._loop import Conversation
-from harness.conversation._workers import Workers
+from harness.conversation.workers import Workers
 from harness.errors import HarnessError
 from harness.keys import provider_key
 from harness.messages.model import DescribeModel, ModelFacts

@@ -21,8 +21,8 @@ from typing import Any
 import attrs
 import orjson
 
+from harness._atomic import read_json, write_json_atomic
 from harness.conversation import events as ev
-from harness.conversation._atomic import read_json, write_json_atomic
 
 __all__ = [
     "MEMORY_FILE",

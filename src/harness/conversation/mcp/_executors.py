@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from harness.conversation._web import WEB_TOOLS, run_web_call
 from harness.conversation.mcp._manager import McpManager
+from harness.conversation.workers import WEB_TOOLS, run_web_call
 from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
 
 if TYPE_CHECKING:
-    from harness.conversation._workers import Workers
+    from harness.conversation.workers import Workers
 
 __all__ = ["McpExecutors"]
 

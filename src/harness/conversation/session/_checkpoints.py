@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 import attrs
 
 from harness.conversation import events as ev
-from harness.conversation._events_rewind import Rewound, SessionForked
 from harness.conversation._history import cut_before, effective, is_prompt, rebuild_history
+from harness.conversation.events import Rewound, SessionForked
 from harness.conversation.session._store import (
     SessionInfo,
     SessionLog,
@@ -37,7 +37,7 @@ from harness.messages.tools import Rewind, RewindResult, RewindSpan
 
 if TYPE_CHECKING:
     from harness.conversation._loop import Conversation
-    from harness.conversation._workers import Workers
+    from harness.conversation.workers import Workers
 
 __all__ = [
     "Checkpoint",

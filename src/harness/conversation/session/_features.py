@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from harness.conversation import events as ev
 from harness.conversation._loop import Conversation
-from harness.conversation._workers import Workers
 from harness.conversation.context import (
     INDEX_FILE,
     MEMORY_FILE,
@@ -17,6 +16,7 @@ from harness.conversation.context import (
     WorkingMemoryKeeper,
 )
 from harness.conversation.session._log import SessionLog
+from harness.conversation.workers import Workers
 from harness.keys import provider_key
 from harness.messages.model import Embed, Embeddings
 

@@ -18,9 +18,9 @@ from typing import Any
 
 import orjson
 
+from harness._atomic import read_json, write_json_atomic
 from harness.conversation import events as ev
-from harness.conversation._atomic import read_json, write_json_atomic
-from harness.conversation._events_rewind import Rewound
+from harness.conversation.events import Rewound
 
 __all__ = ["SessionLog"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from harness.conversation._atomic import read_json, write_json_atomic
+from harness._atomic import read_json, write_json_atomic
 from harness.errors import ToolError
 
 __all__ = ["MEMORY_TOOLS", "MemoryStore", "MemoryStoreError"]

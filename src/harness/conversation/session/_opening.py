@@ -14,15 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from harness._atomic import read_json
 from harness.conversation import events as ev
-from harness.conversation._atomic import read_json
 from harness.conversation._calls import LocalTool
 from harness.conversation._loop import Conversation
 from harness.conversation._loop_config import LoopConfig
 from harness.conversation._ports import Approver, FrontendPort
 from harness.conversation._secrets import SecretMasker
 from harness.conversation._titles import plain_title
-from harness.conversation._workers import WorkerSettings, open_workers, worker_env
 from harness.conversation.context import (
     ContextShaper,
     ask_window,
@@ -52,7 +51,9 @@ from harness.conversation.session._store import (
     SessionNotFound,
     SessionStore,
 )
+from harness.conversation.strategies import run_stages
 from harness.conversation.subagents import SubagentPool
+from harness.conversation.workers import WorkerSettings, open_workers, worker_env
 from harness.home import harness_home
 from harness.keys import held_values
 from harness.messages.model import ChatMessage
@@ -187,6 +188,7 @@ async def open_session(
             history=history,
             title=title,
             hooks=hooks,
+            deepthink=run_stages,
         )
         watch_hooks(conv, hooks)
         ask_window(conv, workers)

@@ -16,8 +16,8 @@ import attrs
 
 from harness.actors.model import profile_for
 from harness.conversation._loop_config import LoopConfig
-from harness.conversation._workers import DEFAULT_MODULES
 from harness.conversation.subagents import SubagentLimits
+from harness.conversation.workers import DEFAULT_MODULES
 
 __all__ = [
     "DEFAULT_MODELS",

@@ -15,7 +15,6 @@ from harness.conversation import events as ev
 from harness.conversation._history import effective
 from harness.conversation._loop import Conversation, Listener
 from harness.conversation._secrets import SecretMasker
-from harness.conversation._workers import Workers
 from harness.conversation.context import ask_window
 from harness.conversation.mcp import McpManager
 from harness.conversation.session._checkpoints import Checkpoints
@@ -29,6 +28,7 @@ from harness.conversation.session._store import (
     export_markdown,
 )
 from harness.conversation.subagents import AgentState, SubagentPool, SubagentReport, Task
+from harness.conversation.workers import Workers
 from harness.keys import provider_key
 from harness.messages import PermissionMode
 from harness.messages.model import ChatMessage, ListModels, ModelList

@@ -28,10 +28,10 @@ from typing import Any
 import attrs
 import orjson
 
+from harness._atomic import read_json, write_atomic, write_json_atomic
 from harness.conversation import events as ev
-from harness.conversation._atomic import read_json, write_atomic, write_json_atomic
-from harness.conversation._events_rewind import SessionForked
 from harness.conversation._history import cut_before, effective, is_prompt, rebuild_history
+from harness.conversation.events import SessionForked
 from harness.conversation.session._log import SessionLog
 from harness.errors import SessionError
 from harness.ipc import ProtocolError

@@ -30,7 +30,6 @@ import trio
 from harness.conversation import events as ev
 from harness.conversation._call_errors import describe_worker_error
 from harness.conversation._tool_hooks import subagent_stop
-from harness.conversation._workers import SUBAGENT_PREFIX
 from harness.conversation.subagents._named import load_definitions, resolve
 from harness.conversation.subagents._runner_calls import RunnerCalls
 from harness.conversation.subagents._task import (
@@ -42,6 +41,7 @@ from harness.conversation.subagents._task import (
     prose,
     report_outcome,
 )
+from harness.conversation.workers import SUBAGENT_PREFIX
 from harness.ipc import Emit, IpcError, Message, WorkerDied
 from harness.keys import provider_key
 from harness.messages.model import ChatRequest
@@ -56,7 +56,7 @@ from harness.messages.tools import ToolOutcome
 
 if TYPE_CHECKING:
     from harness.conversation._loop import Conversation
-    from harness.conversation._workers import Workers
+    from harness.conversation.workers import Workers
     from harness.supervisor import WorkerHandle
 
 __all__ = ["SubagentPool"]

@@ -9,7 +9,7 @@ from typing import ClassVar
 
 import attrs
 
-from harness.conversation._event_base import ConversationEvent
+from harness.conversation.events._base import ConversationEvent
 
 __all__ = ["HookFinished", "HookStarted"]
 

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from harness.conversation._event_base import ConversationEvent
+from harness.conversation.events._base import ConversationEvent
 from harness.messages.model import ToolCall
 
 __all__ = [

@@ -10,26 +10,25 @@ not offered, and a call to one is refused by :class:`StagePolicy` with a message
 naming the stage. A question (the plan stage ends with :data:`NOTHING_TO_BUILD`)
 ends after the plan; an implement stage that changed nothing ends the chain.
 
-Deepthink is a run strategy: the loop hands :func:`run_stages` its own run of one
-message, which takes the stage's policy; the loop's own policy is never replaced.
+Deepthink is a run strategy (:class:`~harness.conversation._ports.RunStrategy`): the
+loop hands :func:`run_stages` its own run of one message, which takes the stage's
+policy; the loop's own policy is never replaced.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
 from harness.conversation import events as ev
-from harness.conversation._ports import ExecutorPort, PermissionPolicy
+from harness.conversation._ports import PermissionPolicy, StageHost, StageRun
 from harness.ipc import IpcError
 from harness.messages.tools import ToolInvoke
 
 if TYPE_CHECKING:
-    from harness.actors.tools import ToolSpec, ToolTable
-    from harness.conversation._loop_config import LoopConfig
-    from harness.conversation._secrets import SecretMasker
+    from harness.actors.tools import ToolSpec
 
-__all__ = ["NOTHING_TO_BUILD", "STAGES", "StageHost", "StagePolicy", "StageRun", "run_stages"]
+__all__ = ["NOTHING_TO_BUILD", "STAGES", "StagePolicy", "run_stages"]
 
 Stage = Literal["plan", "check", "implement", "review", "verify"]
 STAGES: tuple[Stage, ...] = ("plan", "check", "implement", "review", "verify")
@@ -70,29 +69,6 @@ _VERIFY = (
     "[deepthink, stage 5 of 5: verify] Run it: the tests, the program or a command that "
     "exercises the change. Report exactly what came back, not what you expect."
 )
-
-
-#: the loop's run of one message under a stage's policy, reading only or not: why it ended
-StageRun = Callable[[str, PermissionPolicy, bool], Awaitable[str]]
-
-
-class StageHost(Protocol):
-    """What deepthink uses of the loop (the loop is one)."""
-
-    session_id: str
-    workspace: str
-    config: LoopConfig
-    table: ToolTable
-    executors: ExecutorPort
-    masker: SecretMasker
-    policy: PermissionPolicy
-
-    @property
-    def final_text(self) -> str: ...
-
-    def emit(self, event: ev.ConversationEvent) -> None: ...
-    def subscribe(self, listener: Callable[[ev.ConversationEvent], None]) -> Callable[[], None]: ...
-    def configure(self, **changes: Any) -> None: ...
 
 
 class StagePolicy:

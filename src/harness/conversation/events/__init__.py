@@ -40,10 +40,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.conversation._event_base import ConversationEvent, now
-from harness.conversation._events_hook import HookFinished, HookStarted
-from harness.conversation._events_rewind import Rewound, SessionForked
-from harness.conversation._events_run import (
+from harness.conversation.events._base import ConversationEvent, now
+from harness.conversation.events._hooks import HookFinished, HookStarted
+from harness.conversation.events._rewind import Rewound, SessionForked
+from harness.conversation.events._run import (
     Cancelled,
     Compacted,
     ErrorEvent,
@@ -62,7 +62,7 @@ from harness.conversation._events_run import (
     WorkerGaveUp,
     WorkerRestarted,
 )
-from harness.conversation._events_turn import (
+from harness.conversation.events._turn import (
     AssistantMessage,
     ModelProgress,
     SessionStarted,
