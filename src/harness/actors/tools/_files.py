@@ -83,15 +83,39 @@ def read_text_for_change(real: Path, shown: str) -> tuple[str | None, str | None
         ) from None
 
 
-def atomic_write(real: Path, text: str) -> None:
-    """Write *text* to *real* through a temporary file and a rename (keeps the mode)."""
+def atomic_write(real: Path, text: str, shown: str | None = None) -> None:
+    """Write *text* to *real* through a temporary file and a rename (keeps the mode).
+
+    Raises:
+        ToolError: the system refused the write, in one sentence naming *shown* (the
+            path as the model wrote it; default *real*), never the temporary file.
+    """
+    try:
+        _write_through_temporary(real, text)
+    except OSError as exc:
+        raise ToolError(_refused(shown or str(real), exc)) from None
+
+
+def _refused(shown: str, exc: OSError) -> str:
+    why = {
+        errno.EROFS: "the file system is read-only",
+        errno.EACCES: "its folder does not allow writing",
+        errno.EPERM: "its folder does not allow writing",
+        errno.ENOSPC: "the disk is full",
+        errno.EDQUOT: "the disk quota is used up",
+    }.get(exc.errno or 0, (exc.strerror or str(exc)).lower())
+    return f"{shown} was not written: {why}"
+
+
+def _write_through_temporary(real: Path, text: str) -> None:
     real.parent.mkdir(parents=True, exist_ok=True)
     mode = None
     try:
         mode = stat.S_IMODE(os.stat(real).st_mode)
     except FileNotFoundError:
         pass
-    fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
+    # a short prefix: a name near the 255-byte limit must not fail on the temporary one
+    fd, tmp = tempfile.mkstemp(prefix=f".{real.name[:64]}.", suffix=".tmp", dir=real.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
@@ -158,7 +182,7 @@ def write_file(ws: Workspace, args: dict[str, Any]) -> Result:
     real, shown, old, new = plan_write(ws, args)
     if old == new:
         return Result(f"{shown} unchanged (same content)", {"paths": [shown], "changed": False})
-    atomic_write(real, new)
+    atomic_write(real, new, shown)
     n = new.count("\n") + (0 if new.endswith("\n") or not new else 1)
     verb = "created" if old is None else "wrote"
     return Result(
@@ -189,7 +213,7 @@ def edit_file(ws: Workspace, args: dict[str, Any]) -> Result:
         return Result(
             f"{shown} unchanged (the edits change nothing)", {"paths": [shown], "changed": False}
         )
-    atomic_write(real, new)
+    atomic_write(real, new, shown)
     diff = unified_diff(old, new, shown)
     # every edit is checked before the one write, so all of them were applied
     n = len(args.get("edits") or ()) or 1
