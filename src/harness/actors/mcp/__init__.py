@@ -2,7 +2,9 @@
 
 What other processes import from here is light: the configuration (:func:`load_mcp_config`,
 :class:`McpServerConfig`), how a server's tools are named in the tool table
-(:func:`tool_name`, and :class:`ToolNames`, which keeps every tool's name its own).
+(:func:`tool_name`, and :class:`ToolNames`, which keeps every tool's name its own),
+and signing in to a server that needs it (:func:`login_server`, :func:`logout_server`,
+the tokens' :class:`TokenStore`; the SDK loads only when a sign-in runs).
 The bridge itself (``_bridge``) speaks MCP through the official SDK, which loads only in
 bridge processes.
 """
@@ -16,15 +18,22 @@ from harness.actors.mcp._config import (
     parse_mcp_servers,
 )
 from harness.actors.mcp._names import TOOL_PREFIX, ToolNames, tool_name
+from harness.actors.mcp._signin import SignInFailed, login_server, logout_server, sign_in_problem
+from harness.actors.mcp._tokens import TokenStore
 
 __all__ = [
     "TOOL_PREFIX",
     "McpConfig",
     "McpConfigError",
     "McpServerConfig",
+    "SignInFailed",
+    "TokenStore",
     "ToolNames",
     "load_mcp_config",
+    "login_server",
+    "logout_server",
     "parse_mcp_file",
     "parse_mcp_servers",
+    "sign_in_problem",
     "tool_name",
 ]

@@ -37,7 +37,6 @@ import httpx2
 import mcp_types as types
 import trio
 from mcp import Client
-from mcp.client.sse import sse_client
 from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
@@ -47,9 +46,16 @@ from pydantic import ValidationError
 from harness._version import __version__
 from harness.actors.mcp._asking import Ask, Questions
 from harness.actors.mcp._config import McpServerConfig
+from harness.actors.mcp._oauth import auth_for, first_sign_in_error
 from harness.actors.mcp._output import StderrTail, cap_text, clean_text
 from harness.actors.mcp._prespawn import spawn_early
-from harness.actors.mcp._transports import Watched, early_transport, http_transport
+from harness.actors.mcp._tokens import TokenStore
+from harness.actors.mcp._transports import (
+    Watched,
+    early_transport,
+    http_transport,
+    sse_transport,
+)
 from harness.actors.mcp._waits import DOWN_FIRST, DOWN_MAX, time_scale
 from harness.messages.mcp import (
     McpPromptInfo,
@@ -98,6 +104,9 @@ def _first_leaf(exc: BaseException) -> BaseException:
 
 
 def _describe(exc: BaseException) -> str:
+    sign_in = first_sign_in_error(exc)
+    if sign_in is not None:
+        return str(sign_in)
     leaf = _first_leaf(exc)
     if isinstance(leaf, MCPError):
         return f"{leaf.message} (MCP error {leaf.code})"
@@ -367,9 +376,11 @@ class Bridge:
             assert proc is not None
             self._proc = proc
             return early_transport(proc)
+        # read at every connection: a sign-in made meanwhile (harness mcp login) counts
+        auth = auth_for(cfg, TokenStore())
         if cfg.transport == "sse":
-            return sse_client(cfg.url, headers=dict(cfg.headers), timeout=cfg.startup_timeout)
-        return http_transport(cfg.url, dict(cfg.headers))
+            return sse_transport(cfg.url, dict(cfg.headers), timeout=cfg.startup_timeout, auth=auth)
+        return http_transport(cfg.url, dict(cfg.headers), auth=auth)
 
     async def _session(self) -> bool:
         """One connection, from start to break; ``True`` if it got as far as ``ready``."""
@@ -420,7 +431,9 @@ class Bridge:
                     conn.cancel_scope.cancel()
             except Exception as exc:
                 why = self._broken_why or _describe(exc)
-                self.error = why if up else f"could not start: {why}"
+                # the sign-in line is the whole story: it says what to run
+                plain = up or first_sign_in_error(exc) is not None
+                self.error = why if plain else f"could not start: {why}"
         self._client = None
         self._conn = None
         if scope.cancelled_caught and not up:

@@ -19,10 +19,11 @@ import anyio
 import httpx2
 import mcp_types as types
 import trio
+from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.message import SessionMessage
 
-__all__ = ["Watched", "WatchedRead", "early_transport", "http_transport"]
+__all__ = ["Watched", "WatchedRead", "early_transport", "http_transport", "sse_transport"]
 
 
 class WatchedRead:
@@ -77,13 +78,23 @@ class Watched:
 
 
 @asynccontextmanager
-async def http_transport(url: str, headers: dict[str, str]) -> AsyncIterator[Any]:
+async def http_transport(
+    url: str, headers: dict[str, str], *, auth: httpx2.Auth | None = None
+) -> AsyncIterator[Any]:
+    """Streamable HTTP, with *auth* (a sign-in, see ``_oauth``) on every request."""
     timeout = httpx2.Timeout(30.0, read=300.0)
     async with (
-        httpx2.AsyncClient(headers=headers or None, timeout=timeout) as http,
+        httpx2.AsyncClient(headers=headers or None, timeout=timeout, auth=auth) as http,
         streamable_http_client(url, http_client=http) as streams,
     ):
         yield streams
+
+
+def sse_transport(
+    url: str, headers: dict[str, str], *, timeout: float = 30.0, auth: httpx2.Auth | None = None
+) -> Any:
+    """The legacy SSE transport, with *auth* on every request."""
+    return sse_client(url, headers=headers, timeout=timeout, auth=auth)
 
 
 async def _stop_early(proc: subprocess.Popen[bytes], stdin: trio.lowlevel.FdStream) -> None:
