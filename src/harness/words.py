@@ -1,5 +1,5 @@
-"""The words every layer shares: the provider names, what kind each is, and the
-permission modes.
+"""The words every layer shares: the provider names, what kind each is, the
+permission modes, and Claude Code's tool names read as harness's.
 
 A leaf: it imports nothing of harness and nothing heavy, so the command line offers
 them as choices without loading the message vocabulary. :mod:`harness.messages`
@@ -11,12 +11,17 @@ from __future__ import annotations
 from typing import Literal
 
 __all__ = [
+    "CLAUDE_TOOLS",
     "HOSTED_PROVIDERS",
     "PERMISSION_MODES",
     "PROVIDERS",
     "PROVIDER_KINDS",
+    "UNMAPPED_CLAUDE_TOOLS",
     "PermissionMode",
     "ProviderKind",
+    "claude_aliases",
+    "claude_name",
+    "harness_tool",
 ]
 
 PROVIDERS = ("ollama", "openai", "anthropic", "gemini", "local")
@@ -43,3 +48,58 @@ PermissionMode = Literal["ask", "auto", "plan", "deny"]
 PERMISSION_MODES: tuple[PermissionMode, ...] = ("ask", "auto", "plan", "deny")
 """How calls that change something are decided: ``ask`` the user, ``auto`` run what no
 rule denies, ``plan`` switch the changing tools off, ``deny`` refuse what would ask."""
+
+CLAUDE_TOOLS: dict[str, tuple[str, ...]] = {
+    "Read": ("read_file",),
+    "Write": ("write_file",),
+    "Edit": ("edit_file",),
+    "MultiEdit": ("edit_file",),
+    "Glob": ("find_files",),
+    "Grep": ("search_text",),
+    "LS": ("list_dir",),
+    # a Bash allowance covers the live command's input and its end too
+    "Bash": ("run_cmd", "send_input", "end_process"),
+    "BashOutput": ("send_input",),
+    "KillShell": ("end_process",),
+    "KillBash": ("end_process",),
+    "WebFetch": ("get_url",),
+    "WebSearch": ("search_web",),
+    "Task": ("spawn_agent",),
+    "Agent": ("spawn_agent",),
+    "Skill": ("use_skill",),
+    "AskUserQuestion": ("get_user_input",),
+    "ExitPlanMode": ("submit_plan",),
+}
+"""Claude Code's tool name -> the harness tools that do its job; the first is the one a
+hook matches by that name. The one table of Claude Code's names: the tool lists of agent
+and command files (``harness.custom``) and the hooks' matchers and payloads
+(``harness.hooks``) both read it."""
+
+UNMAPPED_CLAUDE_TOOLS = frozenset(
+    {"TodoWrite", "TodoRead", "NotebookEdit", "NotebookRead", "SlashCommand"}
+)
+"""Claude Code tools harness has nothing like; naming one is reported, never ignored."""
+
+_ALIASES: dict[str, tuple[str, ...]] = {}
+for _claude, _tools in CLAUDE_TOOLS.items():
+    _ALIASES[_tools[0]] = (*_ALIASES.get(_tools[0], ()), _claude)
+
+
+def claude_aliases(tool: str) -> tuple[str, ...]:
+    """The Claude Code names a hook matcher may use for harness tool *tool*, the name
+    its payload shows first (``edit_file``: ``Edit``, ``MultiEdit``); ``()`` for a tool
+    with none."""
+    return _ALIASES.get(tool, ())
+
+
+def claude_name(tool: str) -> str | None:
+    """The Claude Code name a hook sees harness tool *tool* by, if it has one."""
+    aliases = _ALIASES.get(tool)
+    return aliases[0] if aliases else None
+
+
+def harness_tool(name: str) -> str:
+    """The harness tool a hook matching Claude Code's *name* runs for (*name* itself when
+    it is no Claude Code name)."""
+    tools = CLAUDE_TOOLS.get(name)
+    return tools[0] if tools else name

@@ -67,3 +67,39 @@ def test_a_task_reads_as_claude_codes_task() -> None:
 def test_a_path_outside_the_workspace_stays_absolute() -> None:
     back = harness_arguments("write_file", {"file_path": "/etc/passwd", "content": ""}, WS)
     assert back == {"path": "/etc/passwd", "content": ""}  # the jail refuses it, as any call
+
+
+def test_one_table_of_claude_names_serves_hooks_and_tool_lists() -> None:
+    """harness.words.CLAUDE_TOOLS is the one owner: a name an agent's ``tools`` reads is
+    the name a hook matcher uses for the same tool, and every tool it names exists."""
+    from harness.actors.tools import builtin_table
+    from harness.custom import map_tools
+    from harness.words import CLAUDE_TOOLS, harness_tool
+
+    known = set(builtin_table().names())
+    for claude, tools in CLAUDE_TOOLS.items():
+        assert set(tools) <= known, claude
+        assert map_tools([claude], known)[0] == tools
+        assert claude in tool_names(harness_tool(claude)), claude
+        assert harness_tool(claude) == tools[0]
+
+
+@pytest.mark.parametrize(
+    ("claude", "tool"),
+    [
+        ("BashOutput", "send_input"),
+        ("KillShell", "end_process"),
+        ("Agent", "spawn_agent"),
+        ("Skill", "use_skill"),
+        ("AskUserQuestion", "get_user_input"),
+        ("ExitPlanMode", "submit_plan"),
+    ],
+)
+def test_every_claude_name_a_tool_list_reads_is_a_hook_matcher_too(claude: str, tool: str) -> None:
+    from harness.hooks import HookConfig, HookHandler
+
+    config = HookConfig((HookHandler("PreToolUse", claude, "exit 0", source="t"),))
+    assert len(config.for_event("PreToolUse", tool_names(tool))) == 1
+    first = claude_tool(tool, {}, WS)[0]
+    assert first in tool_names(tool)
+    assert first != tool  # the payload names it as Claude Code does

@@ -8,24 +8,22 @@
 
 Both are read from the workspace's ``.harness/`` and ``.claude/`` folders and from
 ``$HARNESS_HOME``, in Claude Code's format (its tool names are mapped onto harness's by
-:func:`map_tools`), so files copied from a Claude Code project work as they are. A bad
-file is skipped with a sentence naming it; the rest load. Nothing here widens what the
-session may do: an agent's tools and a command's ``allowed-tools`` only narrow, and
-every call still passes the session's rules.
+:func:`map_tools`, through :data:`harness.words.CLAUDE_TOOLS`), so files copied from a
+Claude Code project work as they are. A bad file is skipped with a sentence naming it;
+the rest load. Nothing here widens what the session may do: an agent's tools and a
+command's ``allowed-tools`` only narrow, and every call still passes the session's rules.
 """
 
 from harness.custom._agents import CLAUDE_MODEL_ALIASES, AgentDefinition, Agents, load_agents
-from harness.custom._claude import CLAUDE_TOOLS, UNMAPPED_CLAUDE_TOOLS, map_tools, split_tool_list
+from harness.custom._claude import map_tools, split_tool_list
 from harness.custom._commands import Commands, FileCommand, load_commands
 from harness.custom._expand import MAX_INLINE, Expansion, ShellRunner, expand_command, shell_allowed
 from harness.custom._files import MAX_BYTES, DefinitionError, definition_dirs
 
 __all__ = [
     "CLAUDE_MODEL_ALIASES",
-    "CLAUDE_TOOLS",
     "MAX_BYTES",
     "MAX_INLINE",
-    "UNMAPPED_CLAUDE_TOOLS",
     "AgentDefinition",
     "Agents",
     "Commands",

@@ -2,9 +2,10 @@
 Code project works as it is.
 
 Claude Code names its tools ``Read``, ``Edit``, ``Bash`` ...; harness has its own
-table. :func:`map_tools` turns a list written with either kind of name into
-harness's names and says, one note each, what it could not map and what it read
-more loosely than it was written (``Bash(git diff:*)`` becomes the whole
+table, and :data:`harness.words.CLAUDE_TOOLS` says which harness tools do each Claude
+tool's job (the hooks read the same table). :func:`map_tools` turns a list written with
+either kind of name into harness's names and says, one note each, what it could not map
+and what it read more loosely than it was written (``Bash(git diff:*)`` becomes the whole
 ``run_cmd``: a tool list limits tools, the permission rules limit arguments).
 """
 
@@ -14,34 +15,9 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-__all__ = ["CLAUDE_TOOLS", "UNMAPPED_CLAUDE_TOOLS", "map_tools", "split_tool_list"]
+from harness.words import CLAUDE_TOOLS, UNMAPPED_CLAUDE_TOOLS
 
-#: Claude Code's tool name -> the harness tools that do its job.
-CLAUDE_TOOLS: dict[str, tuple[str, ...]] = {
-    "Read": ("read_file",),
-    "Write": ("write_file",),
-    "Edit": ("edit_file",),
-    "MultiEdit": ("edit_file",),
-    "Glob": ("find_files",),
-    "Grep": ("search_text",),
-    "LS": ("list_dir",),
-    "Bash": ("run_cmd", "send_input", "end_process"),
-    "BashOutput": ("send_input",),
-    "KillShell": ("end_process",),
-    "KillBash": ("end_process",),
-    "WebFetch": ("get_url",),
-    "WebSearch": ("search_web",),
-    "Task": ("spawn_agent",),
-    "Agent": ("spawn_agent",),
-    "Skill": ("use_skill",),
-    "AskUserQuestion": ("get_user_input",),
-    "ExitPlanMode": ("submit_plan",),
-}
-
-#: Claude Code tools harness has nothing like; naming one is reported, never ignored.
-UNMAPPED_CLAUDE_TOOLS = frozenset(
-    {"TodoWrite", "TodoRead", "NotebookEdit", "NotebookRead", "SlashCommand"}
-)
+__all__ = ["map_tools", "split_tool_list"]
 
 # ``Bash(git diff:*)``, ``Task(reviewer)``: a tool name and what it is narrowed to
 _CALL = re.compile(r"^([A-Za-z_][\w.-]*)\s*\((.*)\)$", re.DOTALL)

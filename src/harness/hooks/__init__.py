@@ -17,7 +17,7 @@ workspace is trusted (:mod:`harness.trust`).
 
 from __future__ import annotations
 
-from harness.hooks._claude import CLAUDE_NAMES, claude_tool, harness_arguments, tool_names
+from harness.hooks._claude import claude_tool, harness_arguments, tool_names
 from harness.hooks._command import build_hooks_parser, describe_hooks, hooks_main, load_for
 from harness.hooks._config import (
     DEFAULT_TIMEOUT,
@@ -36,7 +36,6 @@ from harness.hooks._run import HandlerRun, run_command
 from harness.hooks._verdict import NOTHING, HookOutcome, Verdict, combine, interpret
 
 __all__ = [
-    "CLAUDE_NAMES",
     "DEFAULT_TIMEOUT",
     "EVENTS",
     "NOTHING",

@@ -5,8 +5,11 @@ A hook for ``Bash`` reads ``tool_input.command``; one for ``Edit|Write`` reads
 ``tool_input.file_path`` (absolute). harness's tools have other names and arguments:
 :func:`claude_tool` gives the name and input a hook sees for a harness call, and
 :func:`harness_arguments` turns an ``updatedInput`` a hook wrote in that shape back into
-the harness call's arguments. Tools with no Claude counterpart keep their own name and
-arguments; MCP tools are ``mcp__<server>__<tool>`` in both.
+the harness call's arguments. Which harness tool goes by which Claude name is
+:data:`harness.words.CLAUDE_TOOLS`, the one table of those names. Tools with no Claude
+counterpart keep their own name and arguments; so do those whose Claude counterpart reads
+other arguments (``Skill``, ``AskUserQuestion``...); MCP tools are
+``mcp__<server>__<tool>`` in both.
 """
 
 from __future__ import annotations
@@ -16,21 +19,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CLAUDE_NAMES", "claude_response", "claude_tool", "harness_arguments", "tool_names"]
+from harness.words import claude_aliases, claude_name
 
-#: harness tool -> the Claude Code tool a hook matches it by.
-CLAUDE_NAMES: dict[str, str] = {
-    "run_cmd": "Bash",
-    "write_file": "Write",
-    "edit_file": "Edit",
-    "read_file": "Read",
-    "search_text": "Grep",
-    "find_files": "Glob",
-    "list_dir": "LS",
-    "get_url": "WebFetch",
-    "search_web": "WebSearch",
-    "spawn_agent": "Task",
-}
+__all__ = ["claude_response", "claude_tool", "harness_arguments", "tool_names"]
+
 # harness argument -> Claude argument, per tool (file paths become absolute on the way out)
 _RENAMES: dict[str, dict[str, str]] = {
     "write_file": {"path": "file_path"},
@@ -42,12 +34,9 @@ _PATH_ARGS = frozenset({"file_path", "path"})
 
 
 def tool_names(name: str) -> tuple[str, ...]:
-    """The names a matcher may use for harness tool *name*: Claude's (when it has one)
+    """The names a matcher may use for harness tool *name*: Claude's (when it has any)
     and harness's own."""
-    claude = CLAUDE_NAMES.get(name)
-    if name == "edit_file":
-        return ("Edit", "MultiEdit", name)
-    return (claude, name) if claude else (name,)
+    return (*claude_aliases(name), name)
 
 
 def _absolute(value: Any, cwd: Path) -> Any:
@@ -58,7 +47,7 @@ def _absolute(value: Any, cwd: Path) -> Any:
 
 def claude_tool(name: str, arguments: Mapping[str, Any], cwd: Path) -> tuple[str, dict[str, Any]]:
     """``(tool_name, tool_input)`` as a Claude Code hook reads them for a harness call."""
-    claude = CLAUDE_NAMES.get(name)
+    claude = claude_name(name)
     if claude is None:
         return name, dict(arguments)
     renames = _RENAMES.get(name, {})
@@ -91,7 +80,7 @@ def harness_arguments(name: str, updated: Mapping[str, Any], cwd: Path) -> dict[
     """The arguments of harness tool *name* from a hook's ``updatedInput`` (written in the
     shape :func:`claude_tool` gave it, or in harness's own); the loop binds and checks
     them again like any call's."""
-    if name not in CLAUDE_NAMES:
+    if claude_name(name) is None:
         return dict(updated)
     back = {new: old for old, new in _RENAMES.get(name, {}).items()}
     out: dict[str, Any] = {}

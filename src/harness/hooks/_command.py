@@ -22,17 +22,16 @@ from typing import IO, Any, cast
 
 import trio
 
-from harness.hooks._claude import CLAUDE_NAMES, harness_arguments
+from harness.hooks._claude import harness_arguments
 from harness.hooks._config import EVENTS, TOOL_EVENTS, LoadedHooks, load_hooks
 from harness.hooks._hooks import Hooks
 from harness.hooks._verdict import HookOutcome
 from harness.terminal import SafeWriter, clean_line
 from harness.trust import TrustStore, WorkspaceTrust
+from harness.words import harness_tool
 
 __all__ = ["build_hooks_parser", "describe_hooks", "hooks_main", "load_for"]
 
-_TO_HARNESS = {claude: name for name, claude in CLAUDE_NAMES.items()}
-_TO_HARNESS["MultiEdit"] = "edit_file"
 # What a tool call looks like when --input does not say (harness's arguments).
 _SAMPLE_ARGS: dict[str, dict[str, Any]] = {
     "run_cmd": {"command": "echo hello"},
@@ -146,7 +145,7 @@ def _test(args: argparse.Namespace, loaded: LoadedHooks, workspace: Path, out: I
         if not args.tool:
             sys.stderr.write(f"harness hooks: {event} needs --tool NAME\n")
             return 2
-        tool = _TO_HARNESS.get(args.tool, args.tool)
+        tool = harness_tool(args.tool)
         if args.input is not None:
             arguments = harness_arguments(tool, given, workspace)
         else:
