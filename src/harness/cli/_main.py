@@ -1,7 +1,7 @@
 """Argument parsing and dispatch to the interactive or headless frontend.
 
-Every command-line flag of harness is declared here (``harness batch`` and ``harness
-trust`` have command lines of their own). ``harness -p TASK`` runs
+Every command-line flag of harness is declared here (``harness batch``, ``harness
+trust`` and ``harness mcp`` have command lines of their own). ``harness -p TASK`` runs
 headless (:mod:`harness.cli._headless`); no task opens the interactive terminal
 (:mod:`harness.cli.tui`), imported only then so ``--version`` and ``-p`` stay fast.
 
@@ -107,6 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
             "(harness trust --help)\n"
             "  harness hooks              list the hooks, or test one on a sample "
             "(harness hooks --help)\n"
+            "  harness mcp login NAME     sign in to an MCP server that needs it "
+            "(harness mcp --help)\n"
             "  harness acp                serve an editor over the Agent Client Protocol (stdio)"
         ),
         epilog=_EPILOG,
@@ -286,6 +288,11 @@ def main(argv: list[str]) -> int:
         from harness.cli._trust import trust_main
 
         return trust_main(argv[1:])
+    if argv[:1] == ["mcp"]:
+        # `harness mcp login|logout NAME`: sign in to an MCP server, or out
+        from harness.cli._mcp import mcp_main
+
+        return mcp_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.resume and args.continue_:
