@@ -15,6 +15,8 @@ class ToolInvoke(Message, tag="tool.invoke"):
 
     ``read_only``: the call comes from plan mode (or a read-only stage of deepthink);
     the shell worker then runs the command with the file system read-only where it can.
+    ``buffers``: the text of files open in the user's editor, by real path, which the
+    file tools read and change instead of the disk's (unsaved edits count).
     """
 
     name: str
@@ -23,6 +25,7 @@ class ToolInvoke(Message, tag="tool.invoke"):
     session_id: str = ""
     workspace: str = ""
     read_only: bool = False
+    buffers: dict[str, str] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -37,11 +40,13 @@ class ToolOutcome(Message, tag="tool.outcome"):
 
 @attrs.frozen
 class ToolPreview(Message, tag="tool.preview"):
-    """Describe what ``name(arguments)`` would change, without changing anything."""
+    """Describe what ``name(arguments)`` would change, without changing anything
+    (``buffers``: as :class:`ToolInvoke`'s)."""
 
     name: str
     arguments: dict[str, Any]
     workspace: str = ""
+    buffers: dict[str, str] = attrs.field(factory=dict)
 
 
 @attrs.frozen

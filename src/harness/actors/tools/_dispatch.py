@@ -57,12 +57,14 @@ def read_file(ws: Workspace, args: dict[str, Any]) -> _files.Result:
     lexical = ws.resolve(args["path"])
     if not os.path.lexists(lexical):
         raise ToolError(ws.missing(lexical))
+    real = Path(os.path.realpath(lexical))
     r = _read_file(
-        Path(os.path.realpath(lexical)),
+        real,
         ws.rel(lexical),
         start_line=args.get("start_line"),
         end_line=args.get("end_line"),
         next_read=args.get("next_read"),
+        text=ws.buffer(real),
     )
     return _files.Result(r.output, r.data)
 
@@ -105,8 +107,8 @@ HANDLERS: dict[str, Handler] = {
 _TABLE = builtin_table()
 
 
-def _workspace(path: str) -> Workspace:
-    return Workspace(path or os.getcwd())
+def _workspace(path: str, buffers: dict[str, str] | None = None) -> Workspace:
+    return Workspace(path or os.getcwd(), buffers)
 
 
 def _changed_paths(ws: Workspace, name: str, args: dict[str, Any]) -> list[str]:
@@ -143,13 +145,17 @@ def invoke(req: ToolInvoke, home: Path | None = None) -> ToolOutcome:
         if spec.executor != "tools" or name not in HANDLERS:
             return ToolOutcome(False, f"{name} is not run by the tools worker ({spec.executor})")
         args = spec.bind(req.arguments)
-        ws = _workspace(req.workspace)
+        ws = _workspace(req.workspace, req.buffers)
         handler = HANDLERS[name]
         if not spec.mutating:
             result = handler(ws, args)
             return ToolOutcome(True, result.output, result.data)
         journal = Journal(ws.root, home or harness_home())
-        pending = journal.before(req.session_id, name, _changed_paths(ws, name, args))
+        paths = _changed_paths(ws, name, args)
+        texts = {
+            p: t for p in paths if (t := ws.buffer(Path(os.path.realpath(ws.root / p)))) is not None
+        }
+        pending = journal.before(req.session_id, name, paths, texts)
         try:
             result = handler(ws, args)
         except BaseException:
@@ -219,7 +225,7 @@ def preview(req: ToolPreview) -> ToolPreviewResult:
     try:
         spec = _TABLE.get(req.name)
         args = spec.bind(req.arguments)
-        summary, diff = _summary(_workspace(req.workspace), req.name, args)
+        summary, diff = _summary(_workspace(req.workspace, req.buffers), req.name, args)
         return ToolPreviewResult(summary, diff)
     except UnknownToolError:
         return ToolPreviewResult(f"{req.name} (a tool harness does not describe)")

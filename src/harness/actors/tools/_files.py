@@ -21,7 +21,12 @@ import attrs
 
 from harness.actors.tools._edit import apply_edits, normalize_edits, renamed, unified_diff
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
-from harness.actors.tools._readfile import VERSION_CHARS, file_version, open_regular
+from harness.actors.tools._readfile import (
+    VERSION_CHARS,
+    buffer_file,
+    file_version,
+    open_regular,
+)
 
 __all__ = [
     "MAX_COPY_BYTES",
@@ -57,15 +62,18 @@ class Result:
     data: dict[str, Any] = attrs.field(factory=dict)
 
 
-def read_text_for_change(real: Path, shown: str) -> tuple[str | None, str | None]:
-    """Current text and version of a file about to be changed (``None, None`` if absent).
+def read_text_for_change(
+    real: Path, shown: str, buffer: str | None = None
+) -> tuple[str | None, str | None]:
+    """Current text and version of a file about to be changed (``None, None`` if absent);
+    an existing file's text is *buffer* when given (the editor's, unsaved edits included).
 
     Refuses binary files, files over :data:`MAX_EDIT_BYTES` and files that are not
     valid UTF-8 (rewriting them through a lossy decode would corrupt them).
     """
     if not os.path.lexists(real):
         return None, None
-    f, st = open_regular(real, shown)
+    f, st = open_regular(real, shown) if buffer is None else buffer_file(buffer)
     with f:
         if st.st_size > MAX_EDIT_BYTES:
             raise ToolError(
@@ -146,7 +154,7 @@ def plan_write(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str | No
         raise ToolError(f"content is {size} bytes, over the {MAX_WRITE_BYTES} byte write limit")
     if real.is_dir():
         raise ToolError(f"{shown} is a folder")
-    old, version = read_text_for_change(real, shown)
+    old, version = read_text_for_change(real, shown, ws.buffer(real))
     if old is None:
         _refuse_nested_copy(ws, shown)
     want = args.get("version")
@@ -200,7 +208,7 @@ def plan_edit(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str, str]
     """Check an edit_file call: ``(real path, shown path, old text, new text)``."""
     edits = normalize_edits(args)
     real, shown = _target(ws, args["path"])
-    old, _ = read_text_for_change(real, shown)
+    old, _ = read_text_for_change(real, shown, ws.buffer(real))
     if old is None:
         # "create it" only when no file of that name is elsewhere: a second copy would diverge
         raise ToolError(ws.missing(real, otherwise="use write_file to create it"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
 from harness.errors import ToolError
@@ -150,12 +151,21 @@ class Workspace:
 
     Args:
         root: the workspace folder (resolved once: the jail compares real paths).
+        buffers: the text of files open in the user's editor, by real path (unsaved
+            edits included): the file tools read these instead of the disk.
     """
 
-    def __init__(self, root: str | os.PathLike[str]) -> None:
+    def __init__(
+        self, root: str | os.PathLike[str], buffers: Mapping[str, str] | None = None
+    ) -> None:
         self.root = Path(os.path.realpath(root))
         if not self.root.is_dir():
             raise ToolError(f"workspace {root} is not a folder")
+        self.buffers: Mapping[str, str] = buffers or {}
+
+    def buffer(self, real: Path) -> str | None:
+        """The editor's text of the file at real path *real*, or ``None`` (read the disk)."""
+        return self.buffers.get(str(real)) if self.buffers else None
 
     def resolve(
         self,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import io
 import os
 import stat
 import zlib
@@ -18,6 +19,7 @@ __all__ = [
     "MAX_LINES",
     "VERSION_CHARS",
     "ReadResult",
+    "buffer_file",
     "file_version",
     "line_hash",
     "open_regular",
@@ -63,6 +65,14 @@ def open_regular(path: Path, what: str) -> tuple[BinaryIO, os.stat_result]:
         raise ToolError(f"{what} is {kind} (device, socket or pipe); refusing to read it")
     os.set_blocking(fd, True)
     return os.fdopen(fd, "rb"), st
+
+
+def buffer_file(text: str) -> tuple[BinaryIO, os.stat_result]:
+    """*text* as an open regular file of its UTF-8 bytes (an editor's buffer), for the
+    readers that take one from :func:`open_regular`."""
+    data = text.encode("utf-8", "surrogatepass")
+    st = os.stat_result((stat.S_IFREG | 0o644, 0, 0, 1, 0, 0, len(data), 0, 0, 0))
+    return io.BufferedReader(io.BytesIO(data)), st
 
 
 VERSION_CHARS = 16
@@ -165,9 +175,11 @@ def read_file(
     next_read: dict[str, int] | None = None,
     max_lines: int = MAX_LINES,
     max_chars: int = MAX_CHARS,
+    text: str | None = None,
 ) -> ReadResult:
-    """Read a page of *real* (shown to the model as *shown*)."""
-    f, st = open_regular(real, shown)
+    """Read a page of *real* (shown to the model as *shown*); of *text* instead of the
+    disk when given (the editor's buffer of the file), paged and versioned the same."""
+    f, st = open_regular(real, shown) if text is None else buffer_file(text)
     with f:
         head = f.read(_SNIFF)
         if b"\x00" in head:

@@ -23,6 +23,7 @@ import shutil
 import stat
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -105,8 +106,12 @@ class Journal:
         return git_root(self.workspace)
 
     # --- recording ---
-    def before(self, session: str, tool: str, paths: list[str]) -> Pending:
-        """Back up *paths* (workspace-relative) before *tool* changes them."""
+    def before(
+        self, session: str, tool: str, paths: list[str], texts: Mapping[str, str] | None = None
+    ) -> Pending:
+        """Back up *paths* (workspace-relative) before *tool* changes them; a file's
+        backup is its text in *texts* when there (the editor's buffer, which the change
+        was made to), else the file."""
         self.entries.mkdir(parents=True, exist_ok=True)
         name = f"{time.time_ns():020d}-{os.getpid()}"
         folder = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=self.entries))
@@ -120,7 +125,9 @@ class Journal:
                 item.update(kind="symlink", target=os.readlink(src))
             elif src.is_file():
                 item.update(kind="file", mode=stat.S_IMODE(src.stat().st_mode))
-                if backed:
+                if backed and texts and rel in texts:
+                    (folder / f"{i}").write_bytes(texts[rel].encode("utf-8", "surrogatepass"))
+                elif backed:
                     shutil.copy2(src, folder / f"{i}")
             elif src.is_dir():
                 item.update(kind="dir")
