@@ -209,11 +209,20 @@ async def test_wall_time_and_token_budgets_stop_a_runner(
             "greedy one": [reply("reading", call("read_file", path="a.txt"), usage=(900, 10))],
         }
     ).serve(model)
-    limits = SubagentLimits(wall_time=1.0, max_tokens=2000)
-    async with _session(workspace, home, model, subagents=limits) as s:
-        with trio.fail_after(20):
-            slow, greedy = await s.spawn_subagents([Task("slow one"), Task("greedy one")])
-        assert runners() == []
+    # One session per limit, run side by side: with one limits for both, a machine busy
+    # enough to take the greedy runner past a short wall time ends it by the wrong limit.
+    found: dict[str, Any] = {}
+
+    async def spawn(name: str, limits: SubagentLimits) -> None:
+        async with _session(workspace, home, model, subagents=limits) as s:
+            [found[name]] = await s.spawn_subagents([Task(name)])
+
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(spawn, "slow one", SubagentLimits(wall_time=1.0))
+            nursery.start_soon(spawn, "greedy one", SubagentLimits(max_tokens=2000))
+    assert runners() == []
+    slow, greedy = found["slow one"], found["greedy one"]
     assert not slow.ok
     assert "its wall time of 1 s ran out" in slow.text
     assert not greedy.ok
