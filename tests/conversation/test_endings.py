@@ -7,15 +7,21 @@ processes; the headless command prints what the result says.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import trio
 
 from harness.cli import main
 from harness.conversation import events as ev
-from harness.conversation._endings import honest_ending
+from harness.conversation._endings import RULES, honest_ending
 from tests.conversation.conftest import MODULES, PYTHONPATH, drain
+from tests.model._server import LoopbackServer
+from tests.model.test_llamacpp import completion, llamacpp
 from tests.scripted import Reply, ScriptedModel, call, reply
 
 PROTOCOLS = ("native", "text")
@@ -56,7 +62,7 @@ async def test_a_change_claimed_with_no_call_is_not_a_success(
     assert said[-1].fatal
     assert said[-1].message == (
         'the model said it changed something ("I have updated calc.py so that add returns '
-        'a + b."), but no call that changes files succeeded in this run'
+        'a + b."), but no call changed files in this run'
     )
     finished = [e for e in seen if isinstance(e, ev.TurnFinished)]
     assert finished[-1].reason == "unbacked_claim"
@@ -166,7 +172,7 @@ def test_the_headless_result_says_why_the_run_did_not_complete(
     assert doc["error"] == {
         "kind": "unbacked_claim",
         "message": 'the model said it changed something ("I\'ve created hello.py for you."), '
-        "but no call that changes files succeeded in this run",
+        "but no call changed files in this run",
     }
     model.add(reply("Let me check the folder first."))
     status, out, err = run_main("-p", "what is here?", *base)
@@ -244,3 +250,203 @@ def test_an_announced_action_at_the_end_is_stopping_early(text: str) -> None:
 def test_an_announcement_followed_by_the_answer_is_an_answer() -> None:
     text = "Let me read calc.py. It defines add, which subtracts: that is the bug."
     assert honest_ending(text, ["read"]) is None
+
+
+# -- each rule, in a whole headless run: harness -p, real workers, a model on loopback ----
+
+Headless = Callable[..., tuple[int, str, dict]]
+
+
+@pytest.fixture
+def headless(workspace: Path, home: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> Headless:
+    """``harness -p PROMPT`` against a model at a base URL: the exit status, what the
+    terminal was told on stderr, and the run's ``result`` event from the session log."""
+    monkeypatch.setenv("PYTHONPATH", PYTHONPATH)
+    workers = {k: v for k, v in MODULES.items() if k in ("model", "tools")}
+    monkeypatch.setenv("HARNESS_WORKERS", json.dumps(workers))
+
+    def run(prompt: str, base_url: str, *extra: str) -> tuple[int, str, dict]:
+        base = ["--provider", "openai", "--model", "scripted", "--base-url", base_url]
+        base += ["--permission-mode", "auto"]
+        status = main(["-p", prompt, *base, *extra, "--workspace", str(workspace)])
+        err = capsys.readouterr().err
+        (log,) = home.glob("**/events.jsonl")
+        events = [json.loads(line) for line in log.read_text().splitlines()]
+        (result,) = [e for e in events if e["type"] == "result"]
+        return status, err, result
+
+    return run
+
+
+def test_every_rule_has_a_name_and_a_docstring() -> None:
+    names = [rule.name for rule in RULES]
+    assert len(set(names)) == len(names)
+    for rule in RULES:
+        assert type(rule).__doc__, rule.name
+
+
+def test_claimed_change_counts_a_claim_from_any_reply_and_an_edit_that_changed_nothing(
+    headless: Headless, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "format.js").write_text("function slugify(s) {\n  return s;\n}\n")
+    same = "function slugify(s) {"
+    model.add(
+        reply(
+            "I renamed slugify to toSlug in format.js.",
+            call("edit_file", path="format.js", old_text=same, new_text=same),
+        ),
+        reply("The file format.js remains unchanged."),
+    )
+    status, err, result = headless("Rename slugify to toSlug in format.js.", model.base_url)
+    assert (status, result["ok"], result["reason"]) == (1, False, "unbacked_claim")
+    assert (
+        'harness: the model said it changed something ("I renamed slugify to toSlug in '
+        'format.js."), but no call changed files in this run'
+    ) in err
+    assert "slugify" in (workspace / "format.js").read_text()
+
+
+def test_handed_over_change_is_a_changed_file_in_the_answer_and_none_on_disk(
+    headless: Headless, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "calc.py").write_text(BUGGY)
+    model.add(
+        reply(
+            "The bug is in add. Here's the updated `calc.py` file:\n\n```python\n"
+            "def add(a, b):\n    return a + b\n```\n\nThis returns the sum."
+        )
+    )
+    status, err, result = headless("Fix add in calc.py.", model.base_url)
+    assert (status, result["ok"], result["reason"]) == (1, False, "unbacked_claim")
+    assert (
+        "harness: the model gave a changed file in its answer (\"Here's the updated `calc.py` "
+        'file:"), but no call changed files in this run'
+    ) in err
+    assert (workspace / "calc.py").read_text() == BUGGY
+
+
+def test_claimed_run_counts_a_claim_made_beside_a_read(
+    headless: Headless, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "test_calc.py").write_text("def test_add():\n    assert True\n")
+    model.add(
+        reply("I ran the tests: they pass.", call("read_file", path="test_calc.py")),
+        reply("There is one test, test_add, and it passes."),
+    )
+    status, err, result = headless("Run the tests.", model.base_url)
+    assert (status, result["ok"], result["reason"]) == (1, False, "unbacked_claim")
+    assert (
+        'harness: the model said it ran something ("I ran the tests: they pass."), but no '
+        "command ran in this run"
+    ) in err
+
+
+def test_announced_action_after_a_clause_of_purpose_is_stopping_early(
+    headless: Headless, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "CHANGES.md").write_text("# 1.2\n- faster\n")
+    model.add(reply("To summarize CHANGES.md, I will read the file and list what changed."))
+    status, err, result = headless("Summarize CHANGES.md.", model.base_url)
+    assert (status, result["ok"], result["reason"]) == (1, False, "stopped_early")
+    assert (
+        'harness: the model stopped before doing what it said ("To summarize CHANGES.md, I '
+        'will read the file and list what changed.")'
+    ) in err
+
+
+@contextlib.contextmanager
+def llamacpp_serving(reply_text: str) -> Iterator[LoopbackServer]:
+    """A llama.cpp server on loopback (in a thread of its own, for a ``main()`` run in
+    this one) whose every completion is *reply_text*."""
+    server = LoopbackServer()
+    llamacpp(server)
+    server.always("/completion", completion(reply_text))
+    ready = threading.Event()
+    held: dict[str, object] = {}
+
+    async def serve() -> None:
+        held["token"] = trio.lowlevel.current_trio_token()
+        async with trio.open_nursery() as nursery:
+            held["scope"] = nursery.cancel_scope
+            await nursery.start(server.run)
+            ready.set()
+
+    thread = threading.Thread(target=trio.run, args=(serve,), daemon=True)
+    thread.start()
+    assert ready.wait(10)
+    try:
+        yield server
+    finally:
+        scope = held["scope"]
+        assert isinstance(scope, trio.CancelScope)
+        trio.from_thread.run_sync(scope.cancel, trio_token=held["token"])  # type: ignore[arg-type]
+        thread.join(10)
+
+
+def test_stopped_by_cap_is_a_run_the_repeat_cap_ended(headless: Headless, workspace: Path) -> None:
+    # a llama.cpp server under the text protocol gets the small-model profile: its
+    # repeat cap (2) refuses the third identical call, and that refusal is no answer
+    (workspace / "notes.md").write_text("# notes\n")
+    again = '<tool_call>\n{"name": "read_file", "arguments": {"path": "notes.md"}}\n</tool_call>'
+    with llamacpp_serving(again) as server:
+        status, err, result = headless(
+            "What is in notes.md?", server.url + "/v1", "--tool-protocol", "text"
+        )
+    assert (status, result["ok"], result["reason"]) == (1, False, "stopped_by_cap")
+    assert (
+        "harness: the model was stopped before it answered: the model made the same tool "
+        "call 3 times in a row without answering"
+    ) in err
+    assert len([r for r in server.requests if r.path == "/completion"]) == 3
+
+
+# -- what the new words mean --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I set `timeout_seconds` in config.json to 30.",
+        "I turned debug off in settings.toml.",
+        "I made the necessary changes to backup.sh.",
+        "I read package.json, found 1.2.0, and then used the edit_file tool to replace it.",
+        "The version has been bumped to 1.3.0.",
+    ],
+)
+def test_more_ways_of_claiming_a_change(text: str) -> None:
+    ending = honest_ending(text, ["read"])
+    assert ending is not None
+    assert ending.reason == "unbacked_claim"
+    assert honest_ending(text, ["read", "mutating"]) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I wrote a short summary below.",
+        "I've created a plan: first read calc.py, then fix add.",
+        "I've updated the todo list.",
+        "The timeout was set to 30 in version 2.1.",
+        "Here is the fix:\n```python\nreturn a + b\n```\nApply it to calc.py.",
+        "If you want, I will fix it.",
+        "I used grep to find it: add is in calc.py.",
+    ],
+)
+def test_words_that_claim_no_change_and_announce_nothing(text: str) -> None:
+    assert honest_ending(text, ["read"]) is None
+
+
+def test_a_claim_in_an_earlier_reply_needs_a_change_by_the_end() -> None:
+    earlier = ["I renamed helper to compute."]
+    ending = honest_ending("Nothing else to do.", ["read"], earlier=earlier)
+    assert ending is not None
+    assert ending.message.startswith('the model said it changed something ("I renamed helper')
+    assert honest_ending("Nothing else to do.", ["mutating"], earlier=earlier) is None
+
+
+def test_a_capped_finish_is_not_an_answer() -> None:
+    said = "stopped: the model made the same tool call 3 times in a row without answering"
+    ending = honest_ending(said, ["read"], finish="repeat_cap")
+    assert ending is not None
+    assert ending.reason == "stopped_by_cap"
+    assert honest_ending(said, ["read"]) is None

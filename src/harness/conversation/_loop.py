@@ -147,7 +147,12 @@ class Conversation:
 
     def emit(self, event: ev.ConversationEvent) -> None:
         """Hand *event* to every listener (the session log is one)."""
-        if isinstance(event, ev.ToolCallFinished) and event.ok:
+        # an edit whose result says it changed nothing backs no claim of a change
+        if (
+            isinstance(event, ev.ToolCallFinished)
+            and event.ok
+            and event.data.get("changed", True) is not False
+        ):
             self._run.succeeded.append(event.name)
         self._listeners(event)
 

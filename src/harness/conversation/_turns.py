@@ -81,8 +81,11 @@ class PromptRun:
         self.usage = {"prompt_tokens": 0, "completion_tokens": 0}
         #: the estimated tokens of the last request sent
         self.request_tokens = 0
-        # the tools whose calls succeeded: what a last reply's claims are checked against
+        # the tools whose calls succeeded (but for one that said it changed nothing):
+        # what the replies' claims are checked against
         self.succeeded: list[str] = []
+        # the text of the run's replies so far: a claim in any of them counts at the end
+        self.said: list[str] = []
         self._reply: Reply | None = None
         self._runner: CallRunner | None = None
         self.stop_blocks = 0  # how often a Stop hook sent the model back to work
@@ -166,7 +169,7 @@ class PromptRun:
                 if await self._stop_hook():
                     self._turn_finished(turn, "stop_hook")
                     continue
-                ending = self._honest_ending(reply.text)
+                ending = self._honest_ending(reply)
                 if ending is not None:
                     conv.emit_error(ending.reason, ending.message, fatal=True)
                     self._turn_finished(turn, ending.reason)
@@ -197,11 +200,17 @@ class PromptRun:
         conv.transcript.user(f"[Stop hook] {verdict.reason}", "hook")
         return True
 
-    def _honest_ending(self, text: str) -> Ending | None:
+    def _honest_ending(self, reply: Reply) -> Ending | None:
         # a stage of deepthink may end on a plan ("I will edit calc.py"): only claims count
         table = self.conv.table
         kinds = [table.get(n).kind if n in table else "other" for n in self.succeeded]
-        return honest_ending(text, kinds, announcements=not self.conv.config.deepthink)
+        return honest_ending(
+            reply.text,
+            kinds,
+            announcements=not self.conv.config.deepthink,
+            earlier=self.said[:-1],
+            finish=reply.finish,
+        )
 
     def _turn_finished(self, turn: int, reason: str) -> None:
         self.conv.emit(ev.TurnFinished(session_id=self.conv.session_id, turn=turn, reason=reason))
@@ -223,6 +232,7 @@ class PromptRun:
         return "incomplete"
 
     def _commit_reply(self, reply: Reply, *, incomplete: bool = False) -> None:
+        self.said.append(reply.text)
         thinking = reply.thinking if self.conv.config.keep_thinking else ""
         self.conv.transcript.assistant(reply, thinking=thinking, incomplete=incomplete)
         self._reply = None

@@ -245,9 +245,10 @@ class Result(ConversationEvent, tag="result"):
         ok: the run completed (the model finished, or a terminating tool succeeded).
         text: the model's final answer.
         reason: ``done``, ``terminated``, ``denied``, ``max_turns``, ``cancelled``,
-            ``error``, ``verify_failed``, ``unbacked_claim`` (the last reply said it
-            changed or ran something no call did), ``stopped_early`` (it announced an
-            action and stopped).
+            ``error``, ``verify_failed``, ``unbacked_claim`` (a reply said it changed
+            or ran something no call did), ``stopped_early`` (it announced an action
+            and stopped), ``stopped_by_cap`` (the model worker stopped it before it
+            answered: the same call past the repeat cap).
         turns: how many model requests the run made.
         usage: summed token counts (``prompt_tokens``, ``completion_tokens``).
         duration: seconds the run took.

@@ -32,7 +32,7 @@ from harness.actors.model._provider import Finish, ProviderCall, ProviderEvent
 from harness.actors.model._textproto import text_protocol_prompt
 from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
 from harness.actors.model.local._nudge import nudge_for, still_used
-from harness.actors.model.local._repeats import check_repeats
+from harness.actors.model.local._repeats import CAPPED, check_repeats
 from harness.actors.model.local._turn import Turn, turn_of
 from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
@@ -182,7 +182,7 @@ class Guide:
         verdict = check_repeats(call.messages, profile.repeat_cap)
         if verdict.refuse:
             yield TextDelta(text=verdict.reason)
-            yield Finish(reason="stop")
+            yield Finish(reason=CAPPED)
             return
         system = static_first(call)[0] if self.reorder else call.system
         messages = template_messages(system, verdict.messages)

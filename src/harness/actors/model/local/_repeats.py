@@ -4,7 +4,9 @@ Small models that get a tool result back often call the same tool with the same 
 again instead of answering (see ``docs/models.md``). The history the
 provider receives shows it: the last assistant turns are the same call, each followed by its
 result. At ``cap`` repeats the model is told, in the last user turn, to answer from the
-result it has; past that the provider refuses to generate and says why, which ends the loop.
+result it has; past that the provider refuses to generate and says why, with the finish
+reason :data:`CAPPED` (not ``stop``), so the conversation knows the run was stopped, not
+answered, and ends it as not done.
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ import attrs
 
 from harness.messages.model import ChatMessage
 
-__all__ = ["RepeatVerdict", "check_repeats"]
+__all__ = ["CAPPED", "RepeatVerdict", "check_repeats"]
+
+#: the finish reason of a reply refused past the cap
+CAPPED = "repeat_cap"
 
 _SPACE = re.compile(r"\s+")
 _CALL_BLOCK = re.compile(r"<tool_call>.*?</tool_call>", re.S)
