@@ -22,10 +22,7 @@ from harness.conversation._loop_config import LoopConfig
 from harness.conversation._ports import Approver, FrontendPort
 from harness.conversation._secrets import SecretMasker
 from harness.conversation._titles import plain_title
-from harness.conversation.context import (
-    ContextShaper,
-    ask_window,
-)
+from harness.conversation.context import ContextShaper, ask_window
 from harness.conversation.mcp import McpExecutors, McpManager
 from harness.conversation.session._features import keep_working_memory, recall_history
 from harness.conversation.session._guard import ConfigGuard, GuardedExecutors
@@ -43,7 +40,7 @@ from harness.conversation.session._options import (
     loop_config,
     model_choice,
 )
-from harness.conversation.session._project import PermissionsPolicy, read_project
+from harness.conversation.session._project import PermissionsPolicy, Project, read_project
 from harness.conversation.session._prompt import build_system_prompt
 from harness.conversation.session._store import (
     SessionInfo,
@@ -53,7 +50,7 @@ from harness.conversation.session._store import (
 )
 from harness.conversation.strategies import run_stages
 from harness.conversation.subagents import SubagentPool
-from harness.conversation.workers import WorkerSettings, open_workers, worker_env
+from harness.conversation.workers import Workers, WorkerSettings, open_workers, worker_env
 from harness.home import harness_home
 from harness.keys import held_values
 from harness.messages.model import ChatMessage
@@ -61,7 +58,8 @@ from harness.messages.tools import ToolOutcome
 from harness.trust import ignored_notice
 
 if TYPE_CHECKING:
-    pass
+    from harness.actors.tools import ToolTable
+    from harness.hooks import Hooks
 
 from harness.conversation.session._session import Session
 
@@ -121,6 +119,63 @@ async def open_session(
         options = SessionOptions(**fields)
     elif fields or model is not None:
         raise TypeError("give SessionOptions or its fields as keywords, not both")
+    plan = _plan(options)  # everything settled before a process starts
+    async with open_workers(_worker_settings(plan)) as workers:
+        workers.session_id = plan.session_id
+        mcp = _mcp(plan, workers)
+        shaper = ContextShaper()
+        pool: list[SubagentPool] = []  # made with the loop, which needs its tool first
+        conv = _conversation(plan, workers, mcp, shaper, approver, frontend, pool)
+        pool.append(_join_features(plan, conv, workers, mcp, shaper))
+        session = Session(
+            conversation=conv,
+            workers=workers,
+            log=plan.log,
+            store=plan.store,
+            table=plan.table,
+            permissions=plan.project.permissions,
+            masker=plan.masker,
+            opening=_opening_events(plan),
+            problems=plan.problems,
+            resumed=plan.resume_id is not None,
+            subagents=pool[0],
+            mcp=mcp,
+        )
+        for event in session.opening:
+            conv.emit(event)
+        await session_start(conv, plan.hooks, resumed=plan.resume_id is not None)
+        try:
+            yield session
+        finally:
+            await session_end(conv, plan.hooks)
+            _close_log(conv, plan.log)
+
+
+@attrs.frozen
+class _Plan:
+    """What a session opens with, settled before any process starts."""
+
+    options: SessionOptions
+    environ: dict[str, str]
+    workspace: Path
+    home: Path
+    store: SessionStore
+    resume_id: str | None
+    history: list[ChatMessage]
+    title: str
+    #: what the user is told at the start (a rule file that cannot be used ...)
+    problems: list[str]
+    choice: ModelChoice
+    config: LoopConfig
+    table: ToolTable
+    project: Project
+    masker: SecretMasker
+    log: SessionLog | None
+    session_id: str
+    hooks: Hooks
+
+
+def _plan(options: SessionOptions) -> _Plan:
     from harness.actors.tools import builtin_table
 
     environ = dict(os.environ if options.environ is None else options.environ)
@@ -144,105 +199,105 @@ async def open_session(
         log = store.open_log(resume_id) if resume_id else store.create()
     session_id = log.id if log else (resume_id or "unrecorded")
     hooks = session_hooks(options, workspace, home, session_id, log, problems)
-    async with open_workers(_worker_settings(options, config, workspace, home, environ)) as workers:
-        workers.session_id = session_id
-        # the bridges start once the session's own workers are up, in the background:
-        # started beside them, their forks and imports delayed the first prompt
-        mcp = McpManager(
-            project.mcp,
-            workers.supervisor,
-            workspace=str(workspace),
-            env={"HARNESS_HOME": str(home)},
-            loader=project.reload_mcp,
-        )
-        workers.start_soon(mcp.run)
-        local: dict[str, LocalTool] = memory_tools(MemoryStore(home / "memory.json"))
-        local["use_skill"] = skill_tool(workspace, home)
+    return _Plan(
+        options, environ, workspace, home, store, resume_id, history, title, problems,
+        choice, config, table, project, masker, log, session_id, hooks,
+    )  # fmt: skip
 
-        async def spawn_agent(args: dict[str, Any]) -> ToolOutcome:
-            # the pool needs the conversation, which is made with its tools: the name is
-            # looked up when the model first hires, after both exist
-            return await pool.tool(args)
 
-        # not add_local_tool: a short tool list (a small model's) stays short
-        local["spawn_agent"] = spawn_agent
+def _mcp(plan: _Plan, workers: Workers) -> McpManager:
+    """The MCP servers' manager, its bridges started in the background once the
+    session's own workers are up (started beside them, their forks and imports delayed
+    the first prompt)."""
+    mcp = McpManager(
+        plan.project.mcp,
+        workers.supervisor,
+        workspace=str(plan.workspace),
+        env={"HARNESS_HOME": str(plan.home)},
+        loader=plan.project.reload_mcp,
+    )
+    workers.start_soon(mcp.run)
+    return mcp
 
-        def guarded(message: str) -> None:
-            conv.emit(ev.Notice(session_id=session_id, kind="config_guard", message=message))
 
-        shaper = ContextShaper()
-        conv = Conversation(
-            session_id=session_id,
-            config=config,
-            model=workers,
-            executors=GuardedExecutors(
-                McpExecutors(workers, mcp), ConfigGuard(workspace, home), guarded
-            ),
-            table=table,
-            policy=PermissionsPolicy(project.permissions),
-            shaper=shaper,
-            approver=approver,
-            frontend=frontend,
-            local_tools=local,
-            masker=masker,
-            history=history,
-            title=title,
-            hooks=hooks,
-            deepthink=run_stages,
-        )
-        watch_hooks(conv, hooks)
-        ask_window(conv, workers)
-        pool = SubagentPool(
-            conv,
-            workers,
-            options.subagents,
-            env={"HARNESS_HOME": str(home), **options.worker_env.get("subagent", {})},
-        )
-        problems.extend(pool.definitions.problems)  # agents/*.md skipped, or read loosely
-        if log is not None:
-            conv.subscribe(log.append)
-            workers.start_soon(log.write_behind)
-        keep_working_memory(conv, shaper, workers, log, options.memory_updates)
-        if options.history_embedding_model:
-            recall_history(conv, shaper, workers, log, options.history_embedding_model)
-        workers.subscribe(conv.emit)
-        problems.extend(mcp.attach(conv, project.permissions))
-        opening = _opening_events(
-            session_id, str(workspace), config, choice.said, resume_id, title, problems
-        )
-        if project.ignored:
-            message = ignored_notice(project.ignored, TRUST_HINT)
-            opening.append(ev.Notice(session_id=session_id, kind="trust", message=message))
-        session = Session(
-            conversation=conv,
-            workers=workers,
-            log=log,
-            store=store,
-            table=table,
-            permissions=project.permissions,
-            masker=masker,
-            opening=opening,
-            problems=problems,
-            resumed=resume_id is not None,
-            subagents=pool,
-            mcp=mcp,
-        )
-        for event in opening:
-            conv.emit(event)
-        await session_start(conv, hooks, resumed=resume_id is not None)
-        try:
-            yield session
-        finally:
-            await session_end(conv, hooks)
-            if log is not None:
-                if not conv.title:
-                    first = next((m.content for m in conv.history if m.role == "user"), "")
-                    if first:
-                        # a plain title from the first prompt, so --resume TITLE works
-                        # even when the model was not asked for one
-                        log.meta["title"] = log.meta.get("title") or plain_title(first)
-                        log.write_meta()
-                log.close()
+def _conversation(
+    plan: _Plan,
+    workers: Workers,
+    mcp: McpManager,
+    shaper: ContextShaper,
+    approver: Approver | None,
+    frontend: FrontendPort | None,
+    pool: list[SubagentPool],
+) -> Conversation:
+    """The loop and its ports: the workers (behind MCP and the guard of harness's own
+    configuration), the project's permissions, the context shaper, deepthink."""
+    local: dict[str, LocalTool] = memory_tools(MemoryStore(plan.home / "memory.json"))
+    local["use_skill"] = skill_tool(plan.workspace, plan.home)
+
+    async def spawn_agent(args: dict[str, Any]) -> ToolOutcome:
+        # the pool needs the conversation: it is looked up when the model first hires
+        return await pool[0].tool(args)
+
+    # not add_local_tool: a short tool list (a small model's) stays short
+    local["spawn_agent"] = spawn_agent
+
+    def guarded(message: str) -> None:
+        conv.emit(ev.Notice(session_id=plan.session_id, kind="config_guard", message=message))
+
+    guard = ConfigGuard(plan.workspace, plan.home)
+    conv = Conversation(
+        session_id=plan.session_id,
+        config=plan.config,
+        model=workers,
+        executors=GuardedExecutors(McpExecutors(workers, mcp), guard, guarded),
+        table=plan.table,
+        policy=PermissionsPolicy(plan.project.permissions),
+        shaper=shaper,
+        approver=approver,
+        frontend=frontend,
+        local_tools=local,
+        masker=plan.masker,
+        history=plan.history,
+        title=plan.title,
+        hooks=plan.hooks,
+        deepthink=run_stages,
+    )
+    return conv
+
+
+def _join_features(
+    plan: _Plan, conv: Conversation, workers: Workers, mcp: McpManager, shaper: ContextShaper
+) -> SubagentPool:
+    """What listens to the loop or feeds it: hooks, the served window, sub-agents, the
+    log, working memory, recall, the workers' events, the MCP servers' tools."""
+    watch_hooks(conv, plan.hooks)
+    ask_window(conv, workers)
+    options, log = plan.options, plan.log
+    env = {"HARNESS_HOME": str(plan.home), **options.worker_env.get("subagent", {})}
+    pool = SubagentPool(conv, workers, options.subagents, env=env)
+    plan.problems.extend(pool.definitions.problems)  # agents/*.md skipped, or read loosely
+    if log is not None:
+        conv.subscribe(log.append)
+        workers.start_soon(log.write_behind)
+    keep_working_memory(conv, shaper, workers, log, options.memory_updates)
+    if options.history_embedding_model:
+        recall_history(conv, shaper, workers, log, options.history_embedding_model)
+    workers.subscribe(conv.emit)
+    plan.problems.extend(mcp.attach(conv, plan.project.permissions))
+    return pool
+
+
+def _close_log(conv: Conversation, log: SessionLog | None) -> None:
+    if log is None:
+        return
+    if not conv.title:
+        first = next((m.content for m in conv.history if m.role == "user"), "")
+        if first:
+            # a plain title from the first prompt, so --resume TITLE works even when
+            # the model was not asked for one
+            log.meta["title"] = log.meta.get("title") or plain_title(first)
+            log.write_meta()
+    log.close()
 
 
 def list_sessions(workspace: str = ".", home: str | None = None) -> list[SessionInfo]:
@@ -287,23 +342,18 @@ def _loop_settings(
     return attrs.evolve(config, system=system)
 
 
-def _worker_settings(
-    options: SessionOptions,
-    config: LoopConfig,
-    workspace: Path,
-    home: Path,
-    environ: dict[str, str],
-) -> WorkerSettings:
+def _worker_settings(plan: _Plan) -> WorkerSettings:
     """How the session's workers start; each gets ``HARNESS_HOME`` so it reads the same
     keys store and state."""
+    options, config = plan.options, plan.config
     settings = WorkerSettings(
-        workspace=str(workspace),
+        workspace=str(plan.workspace),
         modules=dict(options.workers),
-        env=worker_env(environ, sandbox=options.sandbox),
+        env=worker_env(plan.environ, sandbox=options.sandbox),
     )
     for name in settings.modules:
         env = settings.env.setdefault(name, {})
-        env["HARNESS_HOME"] = str(home)
+        env["HARNESS_HOME"] = str(plan.home)
         env.update(options.worker_env.get(name, {}))
     if config.profile().preloads and config.models and "model" in settings.modules:
         # the embedded model loads while the user types, not at the first request
@@ -311,27 +361,24 @@ def _worker_settings(
     return settings
 
 
-def _opening_events(
-    session_id: str,
-    workspace: str,
-    config: LoopConfig,
-    chosen: str,
-    resume_id: str | None,
-    title: str,
-    problems: list[str],
-) -> list[ev.ConversationEvent]:
-    """``session_started``, then an ``error`` per problem: what a listener that came
-    later is shown first."""
+def _opening_events(plan: _Plan) -> list[ev.ConversationEvent]:
+    """``session_started``, then an ``error`` per problem, then what trust left out:
+    what a listener that came later is shown first."""
+    config, session_id = plan.config, plan.session_id
     started = ev.SessionStarted(
         session_id=session_id,
-        workspace=workspace,
+        workspace=str(plan.workspace),
         provider=config.provider,
         model=config.models[0] if config.models else "",
-        resumed=resume_id is not None,
-        title=title,
-        chosen=chosen,
+        resumed=plan.resume_id is not None,
+        title=plan.title,
+        chosen=plan.choice.said,
     )
-    return [
+    opening: list[ev.ConversationEvent] = [
         started,
-        *(ev.ErrorEvent(session_id=session_id, kind="config", message=p) for p in problems),
+        *(ev.ErrorEvent(session_id=session_id, kind="config", message=p) for p in plan.problems),
     ]
+    if plan.project.ignored:
+        message = ignored_notice(plan.project.ignored, TRUST_HINT)
+        opening.append(ev.Notice(session_id=session_id, kind="trust", message=message))
+    return opening
