@@ -111,3 +111,54 @@ async def test_a_hook_that_reads_nothing_of_a_big_payload_does_not_hang(
     assert (run.exit_code, run.timed_out) == (0, False)
     run = await run_command("exit 3", b"y" * 1_000_000, cwd=workspace, timeout=5)
     assert (run.exit_code, run.timed_out) == (3, False)
+
+
+@pytest.mark.parametrize(
+    ("command", "execs"),
+    [
+        ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', True),  # Claude Code's own form
+        ("python3 $HOME/check.py --strict", True),
+        ("'./my hook.sh' a", True),
+        ("exit 0", False),
+        ('"echo" hi', False),  # a quoted builtin is still the builtin
+        ("[ -f x ]", False),
+        ("FOO=1 ./x.sh", False),
+        ("./x.sh; ./y.sh", False),
+        ("./x.sh && ./y.sh", False),
+        ("./x.sh | jq .", False),
+        ("jq -r '.a | .b'", False),  # a quoted | too: never wrong, only one process more
+        ("./x.sh > out", False),
+        ("(./x.sh)", False),
+        ("{ ./x.sh; }", False),
+        ("./x.sh $(cat y)", False),
+        ("./x.sh\n./y.sh", False),
+        ("! ./x.sh", False),
+        ("", False),
+    ],
+)
+def test_a_single_simple_command_replaces_the_shell(command: str, execs: bool) -> None:
+    from harness.hooks._argv import shell_argv
+
+    want = "exec " + command if execs else command
+    assert shell_argv(command) == ["/bin/sh", "-c", want]
+
+
+@pytest.mark.trio
+async def test_an_execd_command_means_what_it_meant(workspace: Path) -> None:
+    hooks = workspace / "my hooks"
+    hooks.mkdir()
+    (hooks / "guard").write_text('read line; echo "no: $1 $line" >&2; exit 2\n')  # no #!
+    (hooks / "guard").chmod(0o755)
+    env = {"PATH": PATH, "CLAUDE_PROJECT_DIR": str(workspace)}
+    run = await run_command(
+        '"$CLAUDE_PROJECT_DIR/my hooks/guard" "$CLAUDE_PROJECT_DIR"',
+        b"rm -rf /\n",
+        cwd=workspace,
+        timeout=30,
+        env=env,
+    )
+    assert (run.exit_code, run.stderr) == (2, f"no: {workspace} rm -rf /\n")
+    missing = await run_command(
+        '"$CLAUDE_PROJECT_DIR"/absent', b"", cwd=workspace, timeout=30, env=env
+    )
+    assert missing.exit_code == 127

@@ -4,7 +4,9 @@ whole tree when its time is up.
 The command runs as ``/bin/sh -c COMMAND`` in the workspace, with the payload on stdin
 and ``CLAUDE_PROJECT_DIR``/``HARNESS_PROJECT_DIR`` set; a command of plain words that
 names a program (``python3 .harness/check.py``, ``npx prettier --write``) is run as that
-program directly, as the shell would run it, one exec fewer (:mod:`harness.hooks._argv`).
+program directly, as the shell would run it, and the shell ``exec``-s the program of any
+other single simple command, so one process runs where there were two
+(:mod:`harness.hooks._argv`).
 It gets a session (and so a process group) of its own and a ``HARNESS_HOOK_TAG`` in its
 environment: at its timeout the group is killed, then every descendant and every process
 carrying the tag (which finds what left the group with ``setsid``). Whatever the command
@@ -29,7 +31,7 @@ from collections.abc import Mapping
 import attrs
 import trio
 
-from harness.hooks._argv import hook_argv
+from harness.hooks._argv import hook_argv, shell_argv
 
 __all__ = ["HandlerRun", "run_command"]
 
@@ -123,7 +125,7 @@ def _start(command: str, pipes: _Pipes, cwd: str, env: dict[str, str]) -> subpro
                 return _spawn(*direct, pipes, cwd, env)
             except OSError:
                 pass  # the shell runs it (or says why not) as it always would
-        return _spawn("/bin/sh", ["/bin/sh", "-c", command], pipes, cwd, env)
+        return _spawn("/bin/sh", shell_argv(command), pipes, cwd, env)
     finally:
         pipes.close_child()
 
