@@ -81,6 +81,7 @@ from harness.conversation import (
     open_session,
     run_shell_line,
     run_subagent,
+    tools_limited,
 )
 from harness.messages.tools import ToolOutcome
 
@@ -119,4 +120,5 @@ __all__ = [
     "open_session",
     "run_shell_line",
     "run_subagent",
+    "tools_limited",
 ]

@@ -93,3 +93,36 @@ def test_a_commands_model_answers_its_prompt_and_then_the_sessions_again(
     assert "model 'sonnet' is a Claude Code alias: the session's model answers" in out.stderr
     explained = [r for r in model.requests if r["messages"][-1]["content"] == "Explain it"]
     assert [r["model"] for r in explained] == ["scripted"]
+
+
+def test_a_commands_allowed_tools_are_the_only_tools_its_prompt_may_use(
+    dirs: tuple[Path, Path], model: ScriptedModel
+) -> None:
+    from tests.scripted import call
+
+    ws, home = dirs
+    (ws / "a.txt").write_text("alpha\n")
+    folder = ws / ".claude" / "commands"
+    folder.mkdir(parents=True)
+    (folder / "peek.md").write_text(
+        "---\nallowed-tools: Read, Grep, TodoWrite\n---\nLook at a.txt\n"
+    )
+    # the model tries a tool it was not offered beside one it was
+    model.add(
+        reply("", call("write_file", path="b.txt", content="x"), call("read_file", path="a.txt")),
+        reply("done"),
+        reply("title"),
+    )
+    out = _harness(ws, home, model, "-p", "/peek", "--permission-mode", "auto")
+    assert out.returncode == 0, out.stderr
+    offered = sorted(t["function"]["name"] for t in model.requests[0]["tools"])
+    assert offered == ["read_file", "search_text"]
+    assert not (ws / "b.txt").exists()
+    results = [m for m in model.requests[1]["messages"] if m["role"] == "tool"]
+    assert results[0]["content"] == (
+        "The call was not run: write_file is not among the tools /peek's allowed-tools "
+        "allows: read_file, search_text."
+    )
+    assert "alpha" in results[1]["content"]
+    assert "harness: tools limited to read_file, search_text (allowed-tools)" in out.stderr
+    assert "unknown tool TodoWrite" in out.stderr

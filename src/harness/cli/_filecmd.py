@@ -3,7 +3,9 @@
 :func:`prepare` turns a typed ``/name args`` into the prompt the model is sent: the
 ``!`` lines run through the open session (its permission rules and approval prompt)
 and :func:`harness.custom.expand_command` puts everything in. The frontends then
-send that prompt as the user's message.
+send that prompt as the user's message, inside :func:`command_settings`: the command's
+``model`` asked first and its ``allowed-tools`` the only tools the model may use, until
+the prompt's run ends.
 """
 
 from __future__ import annotations
@@ -29,7 +31,15 @@ if TYPE_CHECKING:
 
     from harness.conversation import Session
 
-__all__ = ["Prepared", "command_model", "expand_line", "find_file_command", "prepare"]
+__all__ = [
+    "Prepared",
+    "command_model",
+    "command_settings",
+    "command_tools",
+    "expand_line",
+    "find_file_command",
+    "prepare",
+]
 
 
 @attrs.frozen
@@ -113,3 +123,33 @@ def command_model(
         yield f"model {model} answers this prompt"
     finally:
         session.set_model(provider, models, base_url)
+
+
+@contextlib.contextmanager
+def command_tools(session: Session, command: FileCommand | None) -> Iterator[str]:
+    """While the block runs, *session*'s model may use only *command*'s ``allowed-tools``
+    (Claude Code's names read as harness's; a call to another tool is refused); yields
+    what the user should be told (``""``: the command sets no limit)."""
+    if command is None or not command.allowed_tools:
+        yield ""
+        return
+    from harness.actors.tools import builtin_table
+    from harness.conversation import tools_limited
+    from harness.custom import map_tools
+
+    tools, notes = map_tools(list(command.allowed_tools), builtin_table().names())
+    said = f"tools limited to {', '.join(tools) or 'none'} (allowed-tools)"
+    with tools_limited(session, tools, f"/{command.qualified}'s allowed-tools"):
+        yield "; ".join([said, *notes])
+
+
+@contextlib.contextmanager
+def command_settings(
+    session: Session, command: FileCommand | None, base_url: str | None
+) -> Iterator[list[str]]:
+    """:func:`command_model` and :func:`command_tools` together; yields their notes."""
+    with (
+        command_model(session, command, base_url) as model,
+        command_tools(session, command) as tools,
+    ):
+        yield [note for note in (model, tools) if note]

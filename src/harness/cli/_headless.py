@@ -302,7 +302,7 @@ async def _run(
     stdout: IO[str],
     stderr: IO[str],
 ) -> int:
-    from harness.cli._filecmd import command_model
+    from harness.cli._filecmd import command_settings
     from harness.conversation import open_session
 
     fmt = args.output_format
@@ -336,8 +336,8 @@ async def _run(
 
             nursery.start_soon(on_sigint)
             prompt, command = await _file_command(session, options, prompt, stderr)
-            with command_model(session, command, options.base_url) as note:
-                if note:
+            with command_settings(session, command, options.base_url) as notes:
+                for note in notes:
                     _say(stderr, f"harness: {note}")
                 result = await session.run(prompt)
             nursery.cancel_scope.cancel()

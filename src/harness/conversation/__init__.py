@@ -60,6 +60,7 @@ from harness.conversation.session import (
     list_sessions,
     open_session,
     run_shell_line,
+    tools_limited,
 )
 from harness.conversation.subagents import (
     AgentState,
@@ -103,4 +104,5 @@ __all__ = [
     "open_session",
     "run_shell_line",
     "run_subagent",
+    "tools_limited",
 ]

@@ -192,6 +192,19 @@ class CallRunner:
         """``(run, user_denied, reason)``."""
         conv = self.conv
         spec = p.tool
+        limit = conv.config.tool_limit
+        if limit is not None and p.call.name not in limit:
+            # a limit is a list of tools, not a rule a hook or an answer could widen
+            why = (
+                f"{p.call.name} is not among the tools {conv.config.tool_limit_by or 'the run'}"
+                f" allows: {', '.join(limit) or 'none'}"
+            )
+            conv.emit(
+                ev.ToolCallDenied(
+                    session_id=conv.session_id, call_id=p.call.id, name=p.call.name, reason=why
+                )
+            )
+            return False, False, why
         before = await pre_tool_use(conv, p)  # may refuse, rewrite (bound again), allow, ask
         decision, why = before.decide(self.policy, spec, p.args, conv.config.permission_mode)
         how = why or decision

@@ -36,6 +36,10 @@ class LoopConfig:
         seed: sampling seed, for runs that can be repeated (``None``: the provider's).
         context: the window and output reserve.
         tools: offer only these tools (``None``: every tool of the table).
+        tool_limit: the only tools a call may use while it is set (a file command's
+            ``allowed-tools``): only those are offered, and a call to any other is
+            refused, naming *tool_limit_by* (``None``: no limit).
+        tool_limit_by: who set the limit, for the refusal (``/review's allowed-tools``).
         strict_writes: ``write_file`` only creates files, and ``edit_file`` changes only
             files the model has seen (``None``: as the model's profile says; see
             :mod:`harness.conversation._seen`).
@@ -62,6 +66,8 @@ class LoopConfig:
     seed: int | None = None
     context: ContextSettings = attrs.field(factory=ContextSettings)
     tools: tuple[str, ...] | None = None
+    tool_limit: tuple[str, ...] | None = None
+    tool_limit_by: str = ""
     strict_writes: bool | None = None
     deepthink: bool = False
 

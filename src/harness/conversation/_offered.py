@@ -1,5 +1,6 @@
 """The tools the model is offered: the table's schemas for the permission mode and the
-session's chosen tools, built once per mode (the table deep-copies every schema)."""
+session's chosen tools (within a run's limit, if one is set), built once per mode (the
+table deep-copies every schema)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,11 @@ class OfferedTools:
         mode = config.permission_mode
         cached = self._cache.get(mode)
         if cached is None:
-            cached = self._table.schemas(mode=mode, names=config.tools)
+            names = config.tools
+            if config.tool_limit is not None:
+                chosen = self._table.names() if names is None else names
+                names = tuple(n for n in chosen if n in config.tool_limit)
+            cached = self._table.schemas(mode=mode, names=names)
             if self._headless:
                 # nobody could answer: headless runs and sub-agents are not offered it
                 cached = tuple(s for s in cached if s.name != "get_user_input")

@@ -25,7 +25,7 @@ __all__ = ["command_set", "show_definitions"]
 
 def _runner(fc: FileCommand) -> Command:
     async def run(ctx: CommandContext, p: ParsedCommand) -> None:
-        from harness.cli._filecmd import command_model, prepare
+        from harness.cli._filecmd import command_settings, prepare
 
         live = await ctx.session()
         prepared = await prepare(live, fc, p.raw_args)
@@ -33,8 +33,8 @@ def _runner(fc: FileCommand) -> Command:
         ctx.say(first, "dim")
         for line in rest:
             ctx.say(f"  {clean_line(line)}", "yellow")
-        with command_model(live, fc, ctx.choice.base_url) as note:
-            if note:
+        with command_settings(live, fc, ctx.choice.base_url) as notes:
+            for note in notes:
                 ctx.say(f"  {clean_line(note)}", "dim")
             await ctx.host.run_prompt(prepared.expansion.prompt)
 

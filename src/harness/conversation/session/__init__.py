@@ -28,6 +28,7 @@ from harness.conversation.session._store import (
     export_json,
     export_markdown,
 )
+from harness.conversation.session._tool_limit import tools_limited
 
 __all__ = [
     "Checkpoint",
@@ -48,4 +49,5 @@ __all__ = [
     "list_sessions",
     "open_session",
     "run_shell_line",
+    "tools_limited",
 ]
