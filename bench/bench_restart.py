@@ -24,7 +24,7 @@ import trio
 from bench._timing import ms
 from harness import _forkstart
 from harness.errors import HarnessError
-from harness.messages import ToolInvoke
+from harness.messages.tools import ToolInvoke
 from harness.supervisor import ChildSpec, open_supervisor
 
 KILLS = 10

@@ -446,3 +446,44 @@ def test_the_conversation_rooms_import_each_other_through_their_faces() -> None:
 
 def test_only_the_loop_assigns_a_conversations_attributes() -> None:
     assert _conversation_assignments(SRC) == []
+
+
+# --- one import path per message ----------------------------------------------------------
+
+# The Python API is the embedder's one import: it offers what its ports return.
+MESSAGE_FACADES = {"harness.api"}
+
+
+def _message_exports() -> list[str]:
+    """``module: Name`` for each message class a module offers in its ``__all__``
+    although another module defines it."""
+    from harness.ipc import Message
+
+    wrong: list[str] = []
+    for path in SOURCES:
+        if not _importable(path):
+            continue
+        module = _module_name(path)
+        if module in MESSAGE_FACADES:
+            continue
+        try:
+            mod = importlib.import_module(module)
+        except ImportError:  # an optional extra (the embedded model) not installed
+            continue
+        for name in getattr(mod, "__all__", ()):
+            obj = getattr(mod, name, None)
+            if (
+                inspect.isclass(obj)
+                and issubclass(obj, Message)
+                and obj is not Message
+                and obj.__module__ != module
+                and not obj.__module__.startswith(module + "._")  # a face of its own package
+            ):
+                wrong.append(f"{module}: {name} (defined in {obj.__module__})")
+    return wrong
+
+
+def test_each_message_has_one_import_path() -> None:
+    """A message class is imported from its actor's module (``harness.messages.tools``
+    for ``ToolInvoke``) and offered by no other face."""
+    assert _message_exports() == []

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import harness.api as api
 from harness.conversation import events as ev
-from harness.messages import ToolOutcome
+from harness.messages.tools import ToolOutcome
 from tests.conversation.conftest import MODULES, PYTHONPATH
 from tests.scripted import ScriptedModel, call, reply
 

@@ -16,7 +16,7 @@ from harness.actors.tools import (
     UnknownToolError,
     builtin_table,
 )
-from harness.messages import ToolSchema
+from harness.messages.model import ToolSchema
 
 SHELL_TOOLS = {
     "run_cmd": {"command", "stdin", "timeout", "cwd"},

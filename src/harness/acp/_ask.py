@@ -27,7 +27,7 @@ from acp import helpers
 from harness.acp._rpc import Connection, ConnectionClosed
 from harness.acp._updates import diff_contents, plan_entries, tool_kind
 from harness.conversation import ApprovalRequest, Decision
-from harness.messages import ToolOutcome
+from harness.messages.tools import ToolOutcome
 
 if TYPE_CHECKING:
     from harness.acp._agent import HarnessAgent, _Live

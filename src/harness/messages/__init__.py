@@ -1,129 +1,18 @@
 """The message vocabulary the actors speak to each other.
 
-Each module groups one actor's messages; all of them are plain frozen attrs
-classes built on :class:`harness.ipc.Message`, so every process may import them.
-The words they share with every layer (the provider names, the permission modes)
-are :mod:`harness.words`'s, re-exported here.
+Each module groups one actor's messages, and is the one import path of each of them:
+:mod:`harness.messages.model` (``ChatRequest``, ``ToolCall`` ...),
+:mod:`harness.messages.tools` (``ToolInvoke``, ``ToolOutcome`` ...),
+:mod:`harness.messages.mcp`, :mod:`harness.messages.subagent` and
+:mod:`harness.messages.local`. All of them are plain frozen attrs classes built on
+:class:`harness.ipc.Message`, so every process may import them. This face imports
+none of them, so a process that needs one actor's messages loads only those.
+
+The words every layer shares (the provider names, the permission modes) are
+:mod:`harness.words`'s; they are re-exported here for the code that reads them
+beside the messages.
 """
 
-from harness.messages.mcp import (
-    MCP_STATES,
-    McpAnswer,
-    McpCall,
-    McpGetPrompt,
-    McpListPrompts,
-    McpListResources,
-    McpProgress,
-    McpPromptInfo,
-    McpPrompts,
-    McpPromptText,
-    McpQuestion,
-    McpReadResource,
-    McpResource,
-    McpResources,
-    McpRestart,
-    McpState,
-    McpStatus,
-    McpTool,
-    McpWatch,
-)
-from harness.messages.model import (
-    CallWriting,
-    ChatMessage,
-    ChatOptions,
-    ChatRequest,
-    DescribeModel,
-    Embed,
-    Embeddings,
-    HistoryHeld,
-    HistoryRef,
-    HistoryUnknown,
-    ImagePart,
-    ListModels,
-    ModelDone,
-    ModelError,
-    ModelEvent,
-    ModelFacts,
-    ModelList,
-    TextDelta,
-    ThinkingDelta,
-    ToolCall,
-    ToolCallEvent,
-    ToolSchema,
-    Usage,
-)
-from harness.messages.tools import (
-    AutocommitState,
-    Rewind,
-    RewindFile,
-    RewindResult,
-    RewindSpan,
-    SetAutocommit,
-    ToolInvoke,
-    ToolOutcome,
-    ToolPreview,
-    ToolPreviewResult,
-    Undo,
-    UndoResult,
-)
 from harness.words import PERMISSION_MODES, PROVIDERS, PermissionMode
 
-__all__ = [
-    "MCP_STATES",
-    "PERMISSION_MODES",
-    "PROVIDERS",
-    "AutocommitState",
-    "CallWriting",
-    "ChatMessage",
-    "ChatOptions",
-    "ChatRequest",
-    "DescribeModel",
-    "Embed",
-    "Embeddings",
-    "HistoryHeld",
-    "HistoryRef",
-    "HistoryUnknown",
-    "ImagePart",
-    "ListModels",
-    "McpAnswer",
-    "McpCall",
-    "McpGetPrompt",
-    "McpListPrompts",
-    "McpListResources",
-    "McpProgress",
-    "McpPromptInfo",
-    "McpPromptText",
-    "McpPrompts",
-    "McpQuestion",
-    "McpReadResource",
-    "McpResource",
-    "McpResources",
-    "McpRestart",
-    "McpState",
-    "McpStatus",
-    "McpTool",
-    "McpWatch",
-    "ModelDone",
-    "ModelError",
-    "ModelEvent",
-    "ModelFacts",
-    "ModelList",
-    "PermissionMode",
-    "Rewind",
-    "RewindFile",
-    "RewindResult",
-    "RewindSpan",
-    "SetAutocommit",
-    "TextDelta",
-    "ThinkingDelta",
-    "ToolCall",
-    "ToolCallEvent",
-    "ToolInvoke",
-    "ToolOutcome",
-    "ToolPreview",
-    "ToolPreviewResult",
-    "ToolSchema",
-    "Undo",
-    "UndoResult",
-    "Usage",
-]
+__all__ = ["PERMISSION_MODES", "PROVIDERS", "PermissionMode"]

@@ -4,8 +4,9 @@ What other processes import from here is light: the table of every built-in
 tool (:data:`BUILTIN_TOOLS`, :func:`builtin_table`), argument binding, and the
 permission engine (:class:`Permissions`). The worker itself
 (``python -m harness.actors.tools``) answers ``ToolInvoke``, ``ToolPreview``,
-``Undo``, ``Rewind`` and ``SetAutocommit``; its file tools, tree-sitter, psutil and git
-plumbing load only there.
+``Undo``, ``Rewind`` and ``SetAutocommit`` (those messages are imported from
+:mod:`harness.messages.tools`, their one path); its file tools, tree-sitter, psutil and
+git plumbing load only there.
 """
 
 from harness.actors.tools._addresses import (
@@ -42,20 +43,6 @@ from harness.actors.tools._table import (
     ToolTable,
     UnknownToolError,
 )
-from harness.messages.tools import (
-    AutocommitState,
-    Rewind,
-    RewindFile,
-    RewindResult,
-    RewindSpan,
-    SetAutocommit,
-    ToolInvoke,
-    ToolOutcome,
-    ToolPreview,
-    ToolPreviewResult,
-    Undo,
-    UndoResult,
-)
 
 __all__ = [
     "BUILTIN_TOOLS",
@@ -66,30 +53,18 @@ __all__ = [
     "REDACTED",
     "SHELL_OPERATORS",
     "SMALL_MODEL_TOOLS",
-    "AutocommitState",
     "Decision",
     "Executor",
     "Kind",
     "PermissionFileError",
     "Permissions",
-    "Rewind",
-    "RewindFile",
-    "RewindResult",
-    "RewindSpan",
     "Rule",
     "RuleError",
     "RuleProblem",
     "RuleSet",
-    "SetAutocommit",
     "ToolArgumentError",
-    "ToolInvoke",
-    "ToolOutcome",
-    "ToolPreview",
-    "ToolPreviewResult",
     "ToolSpec",
     "ToolTable",
-    "Undo",
-    "UndoResult",
     "UnknownToolError",
     "Workspace",
     "address_nearness",

@@ -1,7 +1,7 @@
 """The tool table: one declaration per tool, from which schemas, binding and rules come.
 
 A :class:`ToolSpec` is plain data. A :class:`ToolTable` holds the specs by name,
-turns them into the :class:`~harness.messages.ToolSchema` the model sees,
+turns them into the :class:`~harness.messages.model.ToolSchema` the model sees,
 validates and binds a call's arguments against the JSON schema (a small, strict
 subset of JSON Schema: ``type``, ``properties``, ``required``, ``enum``,
 ``items``, ``minimum``, ``maximum``, ``additionalProperties``), and names the

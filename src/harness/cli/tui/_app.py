@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
     from harness.cli.tui._view import RunView
     from harness.conversation import ApprovalRequest, Decision, Session
-    from harness.messages import ToolOutcome
+    from harness.messages.tools import ToolOutcome
     from harness.words import PermissionMode
 
 # This module, rendering (rich's markdown, pygments), the key reader, the

@@ -23,7 +23,7 @@ from rich.text import Text
 
 from harness.cli.tui._markdown import markdown
 from harness.cli.tui._sanitize import clean_line
-from harness.messages import ToolOutcome
+from harness.messages.tools import ToolOutcome
 
 if TYPE_CHECKING:
     from harness.cli.tui._context import CommandContext

@@ -19,7 +19,7 @@ from harness.cli.tui._timeline import ToolRecord, tool_line
 
 if TYPE_CHECKING:
     from harness.actors.tools import ToolTable
-    from harness.messages import ChatMessage
+    from harness.messages.model import ChatMessage
 
 __all__ = ["recap"]
 
