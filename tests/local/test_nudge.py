@@ -129,6 +129,8 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
         "To fix the bug, you need to ensure that the `add` function correctly adds two "
         "numbers. The correct implementation should be:\n\n```python\ndef add(a, b):\n```",
         "The correct version of the line would be `return a + b`.",
+        "I made the change to the `greet` function in `greet.py`.",
+        "I set the parameter's name to `name`.",
     ):
         said = nudge(claim, READ_GREET)
         assert said is not None
@@ -463,6 +465,9 @@ def test_the_edit_finishing_a_rename_is_bound_to_the_lines_the_tool_named() -> N
         ("In greet.py, rename the parameter nam to name.", True),
         ("Read calc.py and fix add.", True),
         ("Can you update the README?", True),
+        ("In calc.py, make add return a + b.", True),
+        ("Set the retries in config.json to 5.", True),
+        ("Turn logging off in app.toml.", True),
         ("Read calc.py and tell me if add is correct.", False),
         ("What does calc.py do? Is there a bug?", False),
         ("Which release fixed the bug?", False),

@@ -60,13 +60,15 @@ _CLAIM_LOOK = re.compile(r"\bI (have |just )?(read|checked|looked at|opened|ran|
 _RAN = re.compile(r"\bI (have |just |then |also )?(ran|executed|run)\b", re.I)
 _DID = (
     r"(replaced|renamed|changed|fixed|updated|edited|modified|corrected|added|removed|wrote|"
-    r"rewrote|saved|applied)\b(?! nothing)"
+    r"rewrote|saved|applied|set|turned|bumped|switched|increased|decreased|raised|lowered|"
+    r"enabled|disabled|inserted|appended)\b(?! nothing)"
 )
 # a claim to have changed something, or the change handed back for the user to make
 _CHANGED = re.compile(
     rf"\bI (have |then |just |also )?{_DID}|\bI\b(?:(?!\. )[^\n]){{0,80}}\band (then )?{_DID}"
     rf"|\b(has|have) been {_DID}|\b(was|were) {_DID}"
     r"|\b(changes?|edits?) (were|was|have been|has been) (made|applied)\b"
+    r"|\bI (have |just |then |also )?made (\w+ ){0,3}?(changes?|edits?|modifications?|fix)\b"
     r"|\b([Yy]ou|[Ww]e) (should|need to|can|must|have to|will need to|would need to|"
     r"would have to) (replace|change|fix|edit|modify|update|rename|correct|add|remove|"
     r"ensure|make sure)\b"
@@ -81,7 +83,8 @@ _CHANGED = re.compile(
 # question about a function named add.
 _ASKS_CHANGE = re.compile(
     r"(?:^|[.!?;,:]\s*|\b(?:and|then|please|you to|can you|could you|would you)\s+)"
-    r"(fix|rename|change|edit|replace|update|modify|correct|refactor|add|remove|delete)\b",
+    r"(fix|rename|change|edit|replace|update|modify|correct|refactor|add|remove|delete|make|"
+    r"set|turn|bump|switch|increase|decrease|raise|lower|enable|disable|insert|append)\b",
     re.I | re.M,
 )
 # a tool's answer to a path that does not exist, naming the one meant (the tools' jail)
