@@ -150,13 +150,13 @@ class SharedAgent:
     its client running on an asyncio loop in a thread; each test opens sessions of its
     own in its own folder (:meth:`use` gives it a fresh :class:`Recorder` view)."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, recorder: Recorder | None = None) -> None:
         import threading
 
         self.home = home
         self.model = ScriptedModel()
         self.model.__enter__()
-        self.recorder = Recorder()
+        self.recorder = recorder or Recorder()
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self._thread.start()

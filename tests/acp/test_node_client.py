@@ -1,6 +1,7 @@
 """The TypeScript ACP SDK (``@agentclientprotocol/sdk``, from ``tests/acp/node``,
 installed by ``make install`` with ``npm ci``) drives ``harness acp``: an edit approved
-through ``session/request_permission``, cancel, a prompt after it, and load."""
+through ``session/request_permission`` (made to the editor's buffer, through
+``fs/read_text_file`` and ``fs/write_text_file``), cancel, a prompt after it, and load."""
 
 from __future__ import annotations
 
@@ -41,7 +42,10 @@ def test_the_typescript_sdk_runs_a_whole_session(
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     got = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert (workspace / "a.txt").read_text() == "bye\n"
+    # the edit was made to the editor's buffer (its unsaved line kept) and handed back
+    assert (workspace / "a.txt").read_text() == "bye\nunsaved in the editor\n"
+    assert got["reads"] == [got["edited"]] * 2  # the approval's preview, then the edit
+    assert got["writes"] == [{"path": got["edited"], "content": "bye\nunsaved in the editor\n"}]
     assert got["loadSession"] is True
     assert set(got["modes"]) >= {"ask", "auto", "plan"}
     assert got["stops"] == ["end_turn", "cancelled", "end_turn"]

@@ -25,6 +25,7 @@ from acp.schema import (
     AvailableCommand,
     AvailableCommandInput,
     ClientCapabilities,
+    FileSystemCapabilities,
     Implementation,
     InitializeResponse,
     ListSessionsResponse,
@@ -47,6 +48,7 @@ from acp.schema import (
 from acp import PROTOCOL_VERSION, helpers
 from harness._version import __version__
 from harness.acp._ask import Asker
+from harness.acp._editor import EditorFiles
 from harness.acp._prompt import prompt_text
 from harness.acp._rpc import Connection, ConnectionClosed
 from harness.acp._updates import Update, UpdateMapper, replay
@@ -91,6 +93,7 @@ class _Live:
     session: Session
     mapper: UpdateMapper
     asker: Asker
+    files: EditorFiles
     closed: trio.Event = attrs.field(factory=trio.Event)
     mcp_ready: bool = False
     #: the slash commands offered, and the skills among them
@@ -238,13 +241,19 @@ class HarnessAgent:
 
     async def _hold(self, options: SessionOptions, *, task_status: trio.TaskStatus[_Live]) -> None:
         asker = Asker(self.conn, self)
+        files = EditorFiles(self.conn, self.client.fs or FileSystemCapabilities())
+        editor = files if files.offered else None
         started = False
         try:
-            async with open_session(options, approver=asker.approve, frontend=asker) as session:
+            async with open_session(
+                options, approver=asker.approve, frontend=asker, editor=editor
+            ) as session:
+                files.session_id = session.id
                 live = _Live(
                     session=session,
                     mapper=UpdateMapper(session.workspace, show_thinking=self.show_thinking),
                     asker=asker,
+                    files=files,
                 )
                 asker.live = live
                 self.sessions[session.id] = live
@@ -435,6 +444,8 @@ class HarnessAgent:
         elif word == "/undo":
             undone = await live.session.undo()
             said = undone.message
+            if undone.ok:
+                await live.files.show_files(live.session.workspace, undone.paths)
         else:
             return None
         await self.send(sid, helpers.update_agent_message_text(said))

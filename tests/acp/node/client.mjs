@@ -4,12 +4,19 @@
 // process. Every session/update on the wire must reach the handler, that is, pass the
 // SDK's own schema (it parses each one before calling the handler).
 //
+// The first process is offered the editor's buffers (fs/read_text_file and
+// fs/write_text_file): a.txt has an unsaved line there, which the edit must keep.
+//
 // Usage: node client.mjs WORKSPACE COMMAND [ARG...]; prints one JSON summary line.
 import { spawn } from "node:child_process";
+import { readFileSync, realpathSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { client, ndJsonStream } from "@agentclientprotocol/sdk";
 
 const [workspace, command, ...args] = process.argv.slice(2);
+const edited = realpathSync(`${workspace}/a.txt`);
+const buffers = { [edited]: "hello\nunsaved in the editor\n" };
+const editor = { fs: { readTextFile: true, writeTextFile: true } };
 
 async function withAgent(op) {
   const child = spawn(command, args, { cwd: workspace, stdio: ["pipe", "pipe", "inherit"] });
@@ -25,8 +32,18 @@ async function withAgent(op) {
     }),
   );
   const stream = ndJsonStream(Writable.toWeb(child.stdin), counted);
-  const state = { updates: [], asked: [] };
+  const state = { updates: [], asked: [], reads: [], writes: [] };
   const app = client()
+    .onRequest("fs/read_text_file", (cx) => {
+      state.reads.push(cx.params.path);
+      const path = cx.params.path;
+      return { content: path in buffers ? buffers[path] : readFileSync(path, "utf8") };
+    })
+    .onRequest("fs/write_text_file", (cx) => {
+      state.writes.push({ path: cx.params.path, content: cx.params.content });
+      buffers[cx.params.path] = cx.params.content;
+      return {};
+    })
     .onNotification("session/update", (cx) => {
       state.updates.push(cx.params.update);
     })
@@ -48,7 +65,7 @@ const text = (state, kind) =>
   state.updates.filter((u) => u.sessionUpdate === kind).map((u) => u.content.text).join("");
 
 const first = await withAgent(async (ctx, state) => {
-  const init = await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+  const init = await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: editor });
   const session = await ctx.request("session/new", { cwd: workspace, mcpServers: [] });
   const sessionId = session.sessionId;
   const edit = await ctx.request("session/prompt", {
@@ -105,5 +122,8 @@ console.log(
     parsedUpdates: first.state.updates.length + second.state.updates.length,
     loadedUser: text(second.state, "user_message_chunk"),
     loadedText: text(second.state, "agent_message_chunk"),
+    reads: first.state.reads,
+    writes: first.state.writes,
+    edited,
   }),
 );

@@ -19,11 +19,12 @@ from harness.conversation import events as ev
 from harness.conversation._calls import LocalTool
 from harness.conversation._loop import Conversation
 from harness.conversation._loop_config import LoopConfig
-from harness.conversation._ports import Approver, FrontendPort
+from harness.conversation._ports import Approver, ExecutorPort, FrontendPort
 from harness.conversation._secrets import SecretMasker
 from harness.conversation._titles import plain_title
 from harness.conversation.context import ContextShaper, ask_window
 from harness.conversation.mcp import McpExecutors, McpManager
+from harness.conversation.session._editor import EditorExecutors, EditorPort
 from harness.conversation.session._features import keep_working_memory, recall_history
 from harness.conversation.session._guard import ConfigGuard, GuardedExecutors
 from harness.conversation.session._hooks import (
@@ -98,6 +99,7 @@ async def open_session(
     *,
     approver: Approver | None = None,
     frontend: FrontendPort | None = None,
+    editor: EditorPort | None = None,
     model: str | None = None,
     **fields: Any,
 ) -> AsyncIterator[Session]:
@@ -107,7 +109,8 @@ async def open_session(
     ``provider``, ``models``, ``base_url``, ``permission_mode``, ``max_turns``,
     ``verify``, ``resume`` ...); ``model="x"`` is short for ``models=("x",)``.
     *approver* answers calls that need the user's approval (without one they are
-    denied); *frontend* answers ``get_user_input`` and ``submit_plan``.
+    denied); *frontend* answers ``get_user_input`` and ``submit_plan``; with *editor*, the
+    file tools read and change the user's editor's buffers (:class:`EditorExecutors`).
 
     Raises:
         SessionNotFound: *resume* names no session of this workspace.
@@ -125,7 +128,7 @@ async def open_session(
         mcp = _mcp(plan, workers)
         shaper = ContextShaper()
         pool: list[SubagentPool] = []  # made with the loop, which needs its tool first
-        conv = _conversation(plan, workers, mcp, shaper, approver, frontend, pool)
+        conv = _conversation(plan, workers, mcp, shaper, approver, frontend, editor, pool)
         pool.append(_join_features(plan, conv, workers, mcp, shaper))
         session = Session(
             conversation=conv,
@@ -227,10 +230,12 @@ def _conversation(
     shaper: ContextShaper,
     approver: Approver | None,
     frontend: FrontendPort | None,
+    editor: EditorPort | None,
     pool: list[SubagentPool],
 ) -> Conversation:
-    """The loop and its ports: the workers (behind MCP and the guard of harness's own
-    configuration), the project's permissions, the context shaper, deepthink."""
+    """The loop and its ports: the workers (behind MCP, the editor's buffers and the guard
+    of harness's own configuration), the project's permissions, the context shaper,
+    deepthink."""
     local: dict[str, LocalTool] = memory_tools(MemoryStore(plan.home / "memory.json"))
     local["use_skill"] = skill_tool(plan.workspace, plan.home)
 
@@ -245,11 +250,14 @@ def _conversation(
         conv.emit(ev.Notice(session_id=plan.session_id, kind="config_guard", message=message))
 
     guard = ConfigGuard(plan.workspace, plan.home)
+    executors: ExecutorPort = McpExecutors(workers, mcp)
+    if editor is not None:
+        executors = EditorExecutors(executors, editor, plan.workspace)
     conv = Conversation(
         session_id=plan.session_id,
         config=plan.config,
         model=workers,
-        executors=GuardedExecutors(McpExecutors(workers, mcp), guard, guarded),
+        executors=GuardedExecutors(executors, guard, guarded),
         table=plan.table,
         policy=PermissionsPolicy(plan.project.permissions),
         shaper=shaper,

@@ -1,0 +1,100 @@
+"""The editor's buffers as the session's editor port (``fs/read_text_file``,
+``fs/write_text_file``).
+
+When the client's ``initialize`` offers ``fs.readTextFile``, harness's file tools
+read a file's text from the editor, so unsaved edits count; with
+``fs.writeTextFile``, a change the tools made is handed to the editor, so its
+buffer shows it. What decides where a path may lead, what needs approval and what
+``/undo`` puts back stays in the session (see
+:mod:`harness.conversation`'s ``EditorPort``): this is only the wire. An error from
+the client, an answer that does not parse, or a client that went away is "no
+buffer": the disk is read as without an editor.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import trio
+from acp.exceptions import RequestError
+from acp.schema import (
+    FileSystemCapabilities,
+    ReadTextFileRequest,
+    ReadTextFileResponse,
+    WriteTextFileRequest,
+)
+from pydantic import ValidationError
+
+from harness.acp._rpc import Connection, ConnectionClosed
+
+__all__ = ["EditorFiles"]
+
+
+class EditorFiles:
+    """One session's files as the client's editor holds them.
+
+    Args:
+        conn: the connection to the client.
+        fs: what the client offered in ``initialize``.
+
+    Attributes:
+        session_id: the ACP session the requests name (set once the session is open).
+    """
+
+    def __init__(self, conn: Connection, fs: FileSystemCapabilities) -> None:
+        self.conn = conn
+        self.reads = bool(fs.read_text_file)
+        self.writes = bool(fs.write_text_file)
+        self.session_id = ""
+
+    @property
+    def offered(self) -> bool:
+        """Whether the client offered either method."""
+        return self.reads or self.writes
+
+    async def read_text(self, path: str) -> str | None:
+        """The editor's text of *path* (``None`` when it was not offered or failed)."""
+        if not self.reads or not self.session_id:
+            return None
+        request = ReadTextFileRequest(session_id=self.session_id, path=path)
+        try:
+            answer = await self.conn.request("fs/read_text_file", request)
+            return ReadTextFileResponse.model_validate(answer).content
+        except (ConnectionClosed, RequestError, ValidationError):
+            return None
+
+    async def write_text(self, path: str, text: str) -> None:
+        """Give the editor *text* as the content of *path* (nothing when not offered;
+        a failure is said on stderr: the file on disk already holds the change)."""
+        if not self.writes or not self.session_id:
+            return
+        request = WriteTextFileRequest(session_id=self.session_id, path=path, content=text)
+        try:
+            await self.conn.request("fs/write_text_file", request)
+        except (ConnectionClosed, RequestError) as exc:
+            self.conn.log(f"fs/write_text_file {path} failed: {exc}")
+
+    async def show_files(self, workspace: str, paths: Sequence[str]) -> None:
+        """Hand the editor the text on disk of *paths* (workspace-relative: what
+        ``/undo`` put back), so its buffers do not keep the undone change."""
+        if not self.writes:
+            return
+        for real, text in await trio.to_thread.run_sync(_texts, workspace, list(paths)):
+            await self.write_text(real, text)
+
+
+def _texts(workspace: str, paths: list[str]) -> list[tuple[str, str]]:
+    # the real path and text of each path that is a text file inside the workspace
+    root = os.path.realpath(workspace)
+    out: list[tuple[str, str]] = []
+    for rel in paths:
+        real = os.path.realpath(os.path.join(root, rel))
+        if not real.startswith(root + os.sep) or not os.path.isfile(real):
+            continue  # removed by the undo, or not the workspace's
+        try:
+            with open(real, encoding="utf-8") as f:
+                out.append((real, f.read()))
+        except (OSError, UnicodeDecodeError):
+            continue
+    return out
