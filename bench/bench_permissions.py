@@ -19,7 +19,7 @@ from pathlib import Path
 
 from bench._timing import paired
 from harness.actors.tools import Permissions, builtin_table
-from harness.actors.tools._bash import analyse
+from harness.actors.tools.bash import analyse
 
 MIX: dict[str, list[str]] = {
     "simple": ["ls -la", "git status --short", "pytest -q tests/test_a.py", "cat README.md"],

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.actors.tools import Permissions, builtin_table
-from harness.actors.tools._bash import analyse, read_only, shape
+from harness.actors.tools.bash import analyse, read_only, shape
 
 # Ways to hide a command inside another; `{}` is the command, `{q}` the command quoted.
 WRAPS = [

@@ -57,7 +57,7 @@ from typing import Any, Literal
 
 import attrs
 
-from harness.actors.tools._bash import read_only
+from harness.actors.tools.bash import read_only
 from harness.actors.tools._jail import (
     is_config,
     names_config,

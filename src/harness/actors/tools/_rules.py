@@ -7,7 +7,7 @@ included) and ``?`` one character, in the tool name and in the pattern. A
 pattern with no wildcard also covers ``<pattern> <more args>``, so
 ``run_cmd(git status)`` allows ``git status --short``.
 
-For shell tools both sides are parsed with a bash grammar (:mod:`._bash`) and an
+For shell tools both sides are parsed with a bash grammar (:mod:`.bash`) and an
 allow rule covers a command only when the command has exactly the rule's shape:
 the same simple commands joined by the same operators, with the same
 redirections; the wildcard and the "more arguments" extension apply inside one
@@ -20,7 +20,7 @@ that an allow rule never covers a command using an operator it does not contain 
 tree (:func:`deny_matches`), payloads written on the line included (``trap 'rm x'
 EXIT``, ``mapfile -C``, ``bash -c -- 'rm x'``, what a wrapper runs, ``tar
 --to-command``); what the grammar cannot see at all is uncertain
-(:attr:`._bash.Analysis.uncertain`) and never allowed by a pattern.
+(:attr:`.bash.Analysis.uncertain`) and never allowed by a pattern.
 
 Files are ``{"allow": [...], "deny": [...]}``; a rule with an empty pattern
 (``run_cmd()``) or a file that does not parse becomes a :class:`RuleProblem`
@@ -40,7 +40,7 @@ from typing import Any
 
 import attrs
 
-from harness.actors.tools._bash import analyse, shape
+from harness.actors.tools.bash import analyse, shape
 from harness.errors import ConfigError
 from harness.home import harness_home
 
