@@ -13,14 +13,17 @@ with marks, but it renames test ids in a way pytest 9 ignores.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from harness.supervisor import Supervisor, open_supervisor
 from tests.scripted import ScriptedModel
+
+if TYPE_CHECKING:
+    from tests.tui._term import Term
 
 #: test folders that run on one worker, whole, and why; they are handed out first, in
 #: this order (the longest units of the run: the embedded model's alone is a third of it)
@@ -104,3 +107,24 @@ async def supervisor() -> AsyncIterator[Supervisor]:
     """A real supervisor; its workers are stopped after the test."""
     async with open_supervisor() as sup:
         yield sup
+
+
+@pytest.fixture
+def term_for(dirs: tuple[Path, Path]) -> Iterator[Callable[..., Term]]:
+    """``term_for(model, args)``: harness started in a pty against a scripted model (or
+    none), at its first prompt, in the workspace and home of :func:`dirs`; every terminal
+    started is closed after the test."""
+    from tests.tui._term import spawn  # pexpect, only for the tests that drive a terminal
+
+    terms: list[Term] = []
+
+    def make(model: ScriptedModel | None, args: list[str] | None = None) -> Term:
+        ws, home = dirs
+        t = spawn(ws, home, base_url=model.base_url if model else None, args=args)
+        terms.append(t)
+        t.expect("❯")
+        return t
+
+    yield make
+    for t in terms:
+        t.close()

@@ -13,8 +13,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from harness.actors.mcp import load_mcp_config
 from harness.actors.tools import Permissions, builtin_table
 from harness.trust import TrustStore, WorkspaceTrust, describe, project_files
@@ -36,14 +34,6 @@ HOSTILE_MCP = {
         },
     }
 }
-
-
-@pytest.fixture
-def dirs(tmp_path: Path) -> tuple[Path, Path]:
-    ws, home = tmp_path / "ws", tmp_path / "home"
-    ws.mkdir()
-    home.mkdir()
-    return ws, home
 
 
 def test_project_files_say_what_they_would_do(dirs: tuple[Path, Path]) -> None:

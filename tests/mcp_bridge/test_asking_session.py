@@ -12,7 +12,7 @@ import pytest
 from harness.conversation import events as ev
 from harness.messages.tools import ToolOutcome
 from tests.mcp_bridge.conftest import fake_entry
-from tests.mcp_bridge.test_session import dirs, mcp_session, model, until  # noqa: F401
+from tests.mcp_bridge.test_session import mcp_session, until
 from tests.scripted import ScriptedModel, call, reply
 
 pytestmark = pytest.mark.slow
@@ -36,8 +36,8 @@ async def ready(live: Any) -> None:
 
 
 async def test_progress_notifications_are_events_before_the_result(
-    dirs: tuple[Path, Path],  # noqa: F811
-    model: ScriptedModel,  # noqa: F811
+    dirs: tuple[Path, Path],
+    model: ScriptedModel,
 ) -> None:
     model.add(reply("", call("mcp__fake__steps", count=3)), reply("done"))
     async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
@@ -58,8 +58,8 @@ async def test_progress_notifications_are_events_before_the_result(
 
 
 async def test_a_question_goes_to_the_frontends_dialog(
-    dirs: tuple[Path, Path],  # noqa: F811
-    model: ScriptedModel,  # noqa: F811
+    dirs: tuple[Path, Path],
+    model: ScriptedModel,
 ) -> None:
     model.add(reply("", call("mcp__fake__book")), reply("done"))
     dialog = Dialog("Oslo", "2")
@@ -76,8 +76,8 @@ async def test_a_question_goes_to_the_frontends_dialog(
 
 
 async def test_a_headless_session_declines_and_says_why(
-    dirs: tuple[Path, Path],  # noqa: F811
-    model: ScriptedModel,  # noqa: F811
+    dirs: tuple[Path, Path],
+    model: ScriptedModel,
 ) -> None:
     model.add(reply("", call("mcp__fake__book")), reply("done"))
     async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
@@ -94,8 +94,8 @@ async def test_a_headless_session_declines_and_says_why(
 
 @pytest.mark.parametrize(("models", "sees"), [(("gpt-4o",), True), (("scripted",), False)])
 async def test_an_image_result_reaches_a_model_that_sees_images(
-    dirs: tuple[Path, Path],  # noqa: F811
-    model: ScriptedModel,  # noqa: F811
+    dirs: tuple[Path, Path],
+    model: ScriptedModel,
     models: tuple[str, ...],
     sees: bool,
 ) -> None:

@@ -19,7 +19,7 @@ from harness.cli.tui._dispatch import COMMANDS, dispatch
 from harness.cli.tui._prefs import Prefs
 from harness.conversation import Session
 from tests.mcp_bridge.conftest import fake_entry
-from tests.mcp_bridge.test_session import dirs, mcp_session, model, until  # noqa: F401
+from tests.mcp_bridge.test_session import mcp_session, until
 from tests.scripted import ScriptedModel, call, reply
 
 pytestmark = pytest.mark.slow
@@ -63,7 +63,7 @@ async def mcp(app: Frontend, line: str) -> str:
     return app.printed()
 
 
-async def test_mcp_subcommands(dirs: tuple[Path, Path], model: ScriptedModel) -> None:  # noqa: F811
+async def test_mcp_subcommands(dirs: tuple[Path, Path], model: ScriptedModel) -> None:
     model.add(reply("greeted"), reply("greeted"), reply("greeted"))
     servers: dict[str, Any] = {
         "fake": fake_entry(),
@@ -124,8 +124,8 @@ async def test_mcp_subcommands(dirs: tuple[Path, Path], model: ScriptedModel) ->
 
 
 async def test_reload_reads_the_configuration_again(
-    dirs: tuple[Path, Path],  # noqa: F811
-    model: ScriptedModel,  # noqa: F811
+    dirs: tuple[Path, Path],
+    model: ScriptedModel,
 ) -> None:
     ws, _ = dirs
     model.add(reply("", call("mcp__kept__env", name="MARK")), reply("read it"))
@@ -170,8 +170,8 @@ async def test_reload_reads_the_configuration_again(
 
 
 async def test_reload_adds_the_first_server(
-    dirs: tuple[Path, Path],  # noqa: F811
-    model: ScriptedModel,  # noqa: F811
+    dirs: tuple[Path, Path],
+    model: ScriptedModel,
 ) -> None:
     ws, _ = dirs
     async with mcp_session(dirs, model, {}) as live:

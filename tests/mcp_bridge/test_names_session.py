@@ -9,15 +9,15 @@ import pytest
 
 from harness.conversation import events as ev
 from tests.mcp_bridge.conftest import fake_entry
-from tests.mcp_bridge.test_session import dirs, mcp_session, model, until  # noqa: F401
+from tests.mcp_bridge.test_session import mcp_session, until
 from tests.scripted import ScriptedModel, call, reply
 
 pytestmark = pytest.mark.slow
 
 
 async def test_every_colliding_tool_stays_callable_with_a_warning(
-    dirs: tuple[Path, Path],  # noqa: F811
-    model: ScriptedModel,  # noqa: F811
+    dirs: tuple[Path, Path],
+    model: ScriptedModel,
 ) -> None:
     servers: dict[str, Any] = {
         "a": fake_entry(FAKE_MCP_TOOLS="b__c", FAKE_MCP_WHO="a"),
@@ -59,8 +59,8 @@ async def test_every_colliding_tool_stays_callable_with_a_warning(
 
 
 async def test_trusting_server_a_does_not_trust_server_a__b(
-    dirs: tuple[Path, Path],  # noqa: F811
-    model: ScriptedModel,  # noqa: F811
+    dirs: tuple[Path, Path],
+    model: ScriptedModel,
 ) -> None:
     # mcp__a__* would match server a__b's tools too: trust is given tool by tool
     servers: dict[str, Any] = {

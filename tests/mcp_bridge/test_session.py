@@ -24,20 +24,6 @@ pytestmark = pytest.mark.slow
 SDK_MODULES = ("mcp", "mcp_types", "httpx2", "pydantic", "pydantic_core", "starlette")
 
 
-@pytest.fixture
-def model() -> Any:
-    with ScriptedModel() as m:
-        yield m
-
-
-@pytest.fixture
-def dirs(tmp_path: Path) -> tuple[Path, Path]:
-    ws, home = tmp_path / "ws", tmp_path / "home"
-    ws.mkdir()
-    home.mkdir()
-    return ws, home
-
-
 @asynccontextmanager
 async def mcp_session(
     dirs: tuple[Path, Path],

@@ -13,20 +13,15 @@ from harness.cli.tui._commands import CommandError
 from harness.trust import TrustStore, project_files
 from tests.mcp_bridge.conftest import fake_entry
 from tests.mcp_bridge.test_command import Frontend, mcp
-from tests.mcp_bridge.test_session import (  # noqa: F401 (fixtures)
-    dirs,
-    mcp_session,
-    model,
-    until,
-)
+from tests.mcp_bridge.test_session import mcp_session, until
 from tests.scripted import ScriptedModel
 
 pytestmark = pytest.mark.slow
 
 
 async def test_a_change_after_trust_is_not_reloaded(
-    dirs: tuple[Path, Path],  # noqa: F811
-    model: ScriptedModel,  # noqa: F811
+    dirs: tuple[Path, Path],
+    model: ScriptedModel,
 ) -> None:
     ws, home = dirs
     servers = {"fake": fake_entry()}
@@ -51,8 +46,8 @@ async def test_a_change_after_trust_is_not_reloaded(
 
 
 async def test_an_untrusted_file_opens_with_no_servers_and_a_notice(
-    dirs: tuple[Path, Path],  # noqa: F811
-    model: ScriptedModel,  # noqa: F811
+    dirs: tuple[Path, Path],
+    model: ScriptedModel,
 ) -> None:
     async with mcp_session(dirs, model, {"fake": fake_entry()}, trust_project=False) as live:
         assert live.mcp.servers() == []

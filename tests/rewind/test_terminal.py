@@ -2,29 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
 from tests.scripted import ScriptedModel, call, reply
-from tests.tui._term import Term, spawn
+from tests.tui._term import Term
 
-
-@pytest.fixture
-def term_for(dirs: tuple[Path, Path]) -> Iterator[Callable[[ScriptedModel], Term]]:
-    terms: list[Term] = []
-
-    def make(model: ScriptedModel) -> Term:
-        ws, home = dirs
-        t = spawn(ws, home, base_url=model.base_url, args=["--permission-mode", "auto"])
-        terms.append(t)
-        t.expect("❯")
-        return t
-
-    yield make
-    for t in terms:
-        t.close()
+#: every terminal here runs in auto mode: the edits to rewind need no approval
+AUTO = ["--permission-mode", "auto"]
 
 
 def users(model: ScriptedModel) -> list[str]:
@@ -32,7 +17,7 @@ def users(model: ScriptedModel) -> list[str]:
 
 
 def test_esc_esc_picks_a_prompt_shows_the_files_and_rewinds_both(
-    term_for: Callable[[ScriptedModel], Term], dirs: tuple[Path, Path]
+    term_for: Callable[..., Term], dirs: tuple[Path, Path]
 ) -> None:
     ws, _ = dirs
     with ScriptedModel(
@@ -46,7 +31,7 @@ def test_esc_esc_picks_a_prompt_shows_the_files_and_rewinds_both(
             reply("done three"),
         ]
     ) as model:
-        t = term_for(model)
+        t = term_for(model, AUTO)
         t.line("first prompt")
         t.expect("done one")
         t.expect("❯")
@@ -72,12 +57,12 @@ def test_esc_esc_picks_a_prompt_shows_the_files_and_rewinds_both(
 
 
 def test_fork_leaves_the_original_and_both_are_listed(
-    term_for: Callable[[ScriptedModel], Term],
+    term_for: Callable[..., Term],
 ) -> None:
     with ScriptedModel(
         [reply("done one"), reply("A title"), reply("done two"), reply("in the fork")]
     ) as model:
-        t = term_for(model)
+        t = term_for(model, AUTO)
         t.line("first prompt")
         t.expect("done one")
         t.expect("❯")
