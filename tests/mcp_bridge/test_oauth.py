@@ -122,12 +122,21 @@ class _Browser(io.StringIO):
     def __init__(self) -> None:
         super().__init__()
         self.pages: list[httpx2.Response] = []
+        self.threads: list[threading.Thread] = []
 
     def write(self, s: str) -> int:
         if found := LINK.search(s):
             url = found.group(0)
-            threading.Thread(target=lambda: self.pages.append(browse(url)), daemon=True).start()
+            thread = threading.Thread(target=lambda: self.pages.append(browse(url)), daemon=True)
+            thread.start()
+            self.threads.append(thread)
         return super().write(s)
+
+    def opened(self) -> list[int]:
+        """The status of each page the browser opened, once it has."""
+        for thread in self.threads:
+            thread.join(30)
+        return [p.status_code for p in self.pages]
 
 
 def test_login_and_logout_from_the_command_line(
@@ -145,6 +154,7 @@ def test_login_and_logout_from_the_command_line(
         stderr=err,
     )
     assert status == 0, err.getvalue()
+    assert out.opened() == [200]
     assert f"signed in to prot ({servers.url}): 1 tools" in out.getvalue()
     record = _record(home, servers.url)
     token = record["tokens"]["access_token"]
@@ -408,3 +418,39 @@ def test_a_headless_run_calls_a_signed_in_servers_tool(servers: Servers, tmp_pat
     for path in home.rglob("*"):
         if path.is_file() and path.parent.name != "mcp-auth":
             assert token.encode() not in path.read_bytes(), path
+
+
+async def test_mcp_login_and_logout_in_the_terminal(servers: Servers, tmp_path: Path) -> None:
+    from harness.cli.tui._cmd_mcp import run_mcp
+    from harness.cli.tui._dispatch import COMMANDS
+    from tests.mcp_bridge.test_command import Frontend
+    from tests.mcp_bridge.test_session import mcp_session, until
+
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    home.mkdir()
+
+    def state(live: Any) -> list[tuple[str, str]]:
+        return [(v.state, v.error) for v in live.mcp.servers()]
+
+    with ScriptedModel() as model:
+        async with mcp_session((ws, home), model, {"prot": {"url": servers.url}}) as live:
+            no_sign_in = ("down", "MCP server prot needs sign-in: run harness mcp login prot")
+            await until(live, lambda: state(live) == [no_sign_in], timeout=60)
+            app = Frontend(live)
+            app.ctx.home, app.ctx.environ = home, dict(os.environ)
+            app.console.file = browser = _Browser()  # the user opens the link shown
+            with trio.fail_after(60):
+                await run_mcp(app.ctx, COMMANDS.parse("/mcp login prot"))
+            shown = browser.getvalue()
+            assert await trio.to_thread.run_sync(browser.opened) == [200]
+            assert f"signed in to prot ({servers.url}): 1 tools" in shown
+            await until(live, lambda: state(live) == [("ready", "")], timeout=60)
+            assert live.mcp.servers()[0].tools == ("mcp__prot__whoami",)
+            token = _record(home, servers.url)["tokens"]["access_token"]
+            assert token not in shown
+
+            app.console.file = io.StringIO()
+            await run_mcp(app.ctx, COMMANDS.parse("/mcp logout prot"))
+            assert f"signed out of prot ({servers.url})" in app.printed()
+            await until(live, lambda: state(live) == [no_sign_in], timeout=60)

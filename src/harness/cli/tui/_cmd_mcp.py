@@ -7,6 +7,9 @@
     /mcp resources [SERVER]       each resource
     /mcp reload                   read the configuration again; try servers not ready
     /mcp restart NAME             restart one server now
+    /mcp login NAME               sign in to a server that needs it (harness mcp login),
+                                  then restart it
+    /mcp logout NAME              forget its tokens, then restart it
     /mcp prompt SERVER NAME k=v   send the server's prompt as the next user message
     /mcp__SERVER__PROMPT args     the same, as a command of its own: key=value pairs, or
                                   for a prompt of one argument the words typed
@@ -35,13 +38,23 @@ MCP_EXAMPLE = (
 # The manual's page, when harness runs from its checkout (the usual install).
 _DOCS_PAGE = Path(__file__).resolve().parents[4] / "docs" / "mcp.md"
 
-MCP_SUBCOMMANDS = ("list", "tools", "resources", "reload", "restart", "prompt")
+MCP_SUBCOMMANDS = (
+    "list",
+    "tools",
+    "resources",
+    "reload",
+    "restart",
+    "prompt",
+    "login",
+    "logout",
+)
 
 _STYLE = {"ready": "green", "failed": "red", "down": "red", "disabled": "dim"}
 
 
 async def run_mcp(ctx: CommandContext, p: ParsedCommand) -> None:
-    """``/mcp [list | tools | resources | reload | restart NAME | prompt SERVER NAME k=v]``."""
+    """``/mcp [list | tools | resources | reload | restart NAME | prompt SERVER NAME k=v |
+    login NAME | logout NAME]``."""
     live = await ctx.session()
     mcp = live.mcp
     sub = p.args[0].lower() if p.args else "list"
@@ -68,8 +81,56 @@ async def run_mcp(ctx: CommandContext, p: ParsedCommand) -> None:
         except KeyError:
             raise CommandError(f"there is no MCP server {rest[0]!r}") from None
         ctx.say(f"restarting {clean_line(rest[0])}")
+    elif sub in ("login", "logout"):
+        await _sign(ctx, mcp, sub, rest)
     else:
         await _prompt(ctx, mcp, rest)
+
+
+async def _sign(ctx: CommandContext, mcp: McpManager, action: str, rest: tuple[str, ...]) -> None:
+    """``harness mcp login|logout NAME`` as a child process, given the session's own entry
+    for NAME on stdin (the OAuth client is the SDK's, which the terminal's process never
+    loads); its lines are shown as they come; then the server restarts to use the result."""
+    import json
+    import subprocess
+    import sys
+
+    import trio
+    from rich.text import Text
+
+    if not rest:
+        raise CommandError(f"/mcp {action} NAME")
+    config = mcp.enabled().get(rest[0])
+    if config is None:
+        raise CommandError(f"there is no MCP server {rest[0]!r} (see /mcp)")
+    env = {**ctx.environ, "HARNESS_HOME": str(ctx.home)}
+    cmd = [sys.executable, "-m", "harness", "mcp", action, config.name, "--entry-stdin"]
+    proc = await trio.lowlevel.open_process(
+        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env
+    )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    try:
+        async with proc.stdin:
+            await proc.stdin.send_all(json.dumps(config.to_json_data()).encode())
+        pending = b""
+        while chunk := await proc.stdout.receive_some(65536):
+            *lines, pending = (pending + chunk).split(b"\n")
+            for line in lines:
+                text = clean(line.decode(errors="replace")).removeprefix("harness mcp: ")
+                # soft wrap: a long authorization link must copy as one line
+                ctx.console.print(Text(text), soft_wrap=True)
+        status = await proc.wait()
+    finally:
+        # Ctrl+C (the command cancelled) stops the sign-in with it
+        if proc.returncode is None:
+            proc.kill()
+            with trio.CancelScope(shield=True):
+                await proc.wait()
+    if status != 0:
+        raise CommandError(f"/mcp {action} {config.name}: nothing changed")
+    await mcp.restart(config.name)
+    ctx.say(f"restarting {clean_line(config.name)}")
 
 
 def _reloaded(ctx: CommandContext, report: ReloadReport) -> None:
