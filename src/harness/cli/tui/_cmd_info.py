@@ -88,9 +88,10 @@ async def cmd_status(ctx: CommandContext, p: ParsedCommand) -> None:
 
 @command(
     "mcp",
-    "[list | tools | resources | reload | restart NAME | prompt SERVER NAME k=v]",
-    "MCP servers, their tools and resources; reload, restart, send a server's prompt",
-    complete=(("list", "tools", "resources", "reload", "restart", "prompt"),),
+    "[list | tools | resources | reload | restart NAME | prompt SERVER NAME k=v | login NAME"
+    " | logout NAME]",
+    "MCP servers, their tools and resources; reload, restart, send a server's prompt, sign in",
+    complete=(("list", "tools", "resources", "reload", "restart", "prompt", "login", "logout"),),
 )
 async def cmd_mcp(ctx: CommandContext, p: ParsedCommand) -> None:
     """The session's MCP servers (the subcommands live in ``_cmd_mcp``)."""
