@@ -164,6 +164,39 @@ async def test_a_subagents_calls_meet_the_same_guard(
     assert report.endswith("[SubagentStop hook] checked")
 
 
+async def test_a_subagent_stop_hook_keeps_the_subagent_going_until_it_is_satisfied(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    seen = workspace / "active.txt"
+    check = "test -f done.txt || { echo 'write done.txt first' >&2; exit 2; }"
+    hook(home, "SubagentStop", f"jq -r .stop_hook_active >> {seen}; {check}")
+    Router(
+        {
+            "work on it": [reply("", call("spawn_agent", task="make done.txt")), reply("ok")],
+            "make done.txt": [
+                reply("I am done"),  # it is not: the hook sends it back to work
+                reply("", call("write_file", path="done.txt", content="ok\n")),
+                reply("now it is done"),
+            ],
+        }
+    ).serve(model)
+    async with session(workspace, home, model) as s:
+        with trio.fail_after(60):
+            result = await s.run("work on it")
+    assert result.ok, result
+    assert (workspace / "done.txt").read_text() == "ok\n"
+    assert results(s)[0].startswith("now it is done")
+    # asked as it stopped, twice, and not again once its report was in
+    assert seen.read_text().split() == ["false", "true"]
+    told = [
+        m["content"]
+        for r in model.requests
+        for m in r["messages"]
+        if m["role"] == "user" and "[Stop hook]" in str(m["content"])
+    ]
+    assert "[Stop hook] write done.txt first" in told
+
+
 async def test_a_stop_hook_that_always_blocks_is_capped(
     workspace: Path, home: Path, model: ScriptedModel
 ) -> None:

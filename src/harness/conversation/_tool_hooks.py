@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import attrs
 import trio
 
+from harness.messages.subagent import SubagentAck
 from harness.messages.tools import ToolOutcome
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ __all__ = [
     "post_tool_use",
     "pre_tool_use",
     "subagent_stop",
+    "subagent_stopping",
 ]
 
 
@@ -160,13 +162,37 @@ async def asking(conv: _Host, approver: Approver, request: ApprovalRequest) -> D
     return answer[0]
 
 
-async def subagent_stop(conv: _Host, agent: str, outcome: ToolOutcome) -> ToolOutcome:
-    """Fire SubagentStop as sub-agent *agent*'s report comes back; a block's reason and
-    the hooks' context join the report the model reads (the runner has ended by then)."""
-    if not conv.hooks.listens("SubagentStop"):
-        return outcome
-    verdict = await conv.hooks.fire("SubagentStop", stop_hook_active=False, agent=agent)
+class _Stopping(Protocol):
+    id: str
+    stop_verdict: Verdict | None
+
+
+async def subagent_stopping(conv: _Host, agent: _Stopping, active: bool) -> SubagentAck:
+    """Fire SubagentStop as sub-agent *agent*'s model answers with no tool call (its
+    runner asks before it stops): the answer says why it must go on (a hook blocked the
+    stop), or nothing (it may stop); the verdict is kept on *agent* for its report."""
+    verdict = await conv.hooks.fire("SubagentStop", stop_hook_active=active, agent=agent.id)
     conv.hook_said(verdict)
+    agent.stop_verdict = verdict
+    if verdict.blocked and not verdict.stop:
+        return SubagentAck(go_on=verdict.reason or "a SubagentStop hook asks you to go on")
+    return SubagentAck()
+
+
+async def subagent_stop(
+    conv: _Host, agent: str, outcome: ToolOutcome, fired: Verdict | None = None
+) -> ToolOutcome:
+    """Sub-agent *agent*'s report came back: the context of the SubagentStop verdict
+    *fired* as it stopped joins it. One that ended otherwise (its turn limit, a budget,
+    a crash) fires SubagentStop now; a block's reason and the context join its report
+    (it has ended: nothing can keep it going)."""
+    if fired is not None:
+        verdict = fired
+    elif conv.hooks.listens("SubagentStop"):
+        verdict = await conv.hooks.fire("SubagentStop", stop_hook_active=False, agent=agent)
+        conv.hook_said(verdict)
+    else:
+        return outcome
     notes = [f"[SubagentStop hook] {text}" for text in (verdict.reason, verdict.context) if text]
     if not notes:
         return outcome

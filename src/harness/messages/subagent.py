@@ -28,7 +28,7 @@ __all__ = [
     "SubagentToolCall",
 ]
 
-NoteKind = Literal["turn", "tool", "usage", "text", "report_requested"]
+NoteKind = Literal["turn", "tool", "usage", "text", "report_requested", "stopping"]
 
 
 @attrs.frozen
@@ -50,7 +50,8 @@ class SubagentRun(Message, tag="subagent.run"):
 
     ``tools`` is the set offered (already narrowed by the parent), ``extra_tools``
     the declarations of those among them the runner's table lacks; ``max_turns``
-    the model requests before the runner asks once for a report.
+    the model requests before the runner asks once for a report; ``stop_hooks``
+    says the parent has SubagentStop hooks, so the runner asks before it stops.
     """
 
     agent: str
@@ -66,6 +67,7 @@ class SubagentRun(Message, tag="subagent.run"):
     system: str = ""
     temperature: float | None = None
     seed: int | None = None
+    stop_hooks: bool = False
 
 
 @attrs.frozen
@@ -84,7 +86,9 @@ class SubagentReport(Message, tag="subagent.report"):
 @attrs.frozen
 class SubagentNote(Message, tag="subagent.note"):
     """What the runner is doing: a turn began, a tool started, tokens were used,
-    it said something, or its turn limit came and it was asked for a report."""
+    it said something, its turn limit came and it was asked for a report, or its
+    model answered with no tool call and it is ``stopping`` (``stop_hook_active``:
+    a SubagentStop hook already kept it going once)."""
 
     kind: NoteKind
     turn: int = 0
@@ -92,11 +96,15 @@ class SubagentNote(Message, tag="subagent.note"):
     text: str = ""
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    stop_hook_active: bool = False
 
 
 @attrs.frozen
 class SubagentAck(Message, tag="subagent.ack"):
-    """The parent took a note."""
+    """The parent took a note; to a ``stopping`` note, ``go_on`` is why the sub-agent
+    must go on (a SubagentStop hook blocked its stop), ``""`` that it may stop."""
+
+    go_on: str = ""
 
 
 @attrs.frozen

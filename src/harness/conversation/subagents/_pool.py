@@ -29,7 +29,7 @@ import trio
 
 from harness.conversation import events as ev
 from harness.conversation._call_errors import describe_worker_error
-from harness.conversation._tool_hooks import subagent_stop
+from harness.conversation._tool_hooks import subagent_stop, subagent_stopping
 from harness.conversation.subagents._named import load_definitions, resolve
 from harness.conversation.subagents._runner_calls import RunnerCalls
 from harness.conversation.subagents._task import (
@@ -237,6 +237,7 @@ class SubagentPool:
             system=system,
             temperature=cfg.temperature,
             seed=cfg.seed,
+            stop_hooks=conv.hooks.listens("SubagentStop"),
         )
         report: SubagentReport | None = None
         crash = ""
@@ -282,9 +283,8 @@ class SubagentPool:
                     self._stop(hired, f"{agent.id}, which hired it, ended")
         if crash and not agent.stopped_by:
             agent.stopped_by = f"its runner failed: {crash}"
-        outcome = await subagent_stop(
-            conv, agent.id, report_outcome(agent, report, limits.max_turns)
-        )
+        ended = report_outcome(agent, report, limits.max_turns)
+        outcome = await subagent_stop(conv, agent.id, ended, agent.stop_verdict)
         conv.emit(
             ev.SubagentFinished(
                 session_id=conv.session_id,
@@ -328,6 +328,8 @@ class SubagentPool:
 
     def _notes_for(self, agent: AgentState) -> Callable[[SubagentNote], Awaitable[Message]]:
         async def note(n: SubagentNote) -> Message:
+            if n.kind == "stopping":  # a SubagentStop hook may keep it going
+                return await subagent_stopping(self.conv, agent, n.stop_hook_active)
             self._noted(agent, n)
             return SubagentAck()
 

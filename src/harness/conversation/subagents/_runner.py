@@ -5,7 +5,10 @@ The runner process (``python -m harness.actors.subagent``) hands each
 its ports differ: model replies are streamed through the parent's model worker,
 every tool call is decided and run by the parent (its rules, its approval prompt
 with this agent's name, its workers), and what the loop does is sent back as
-notes. The runner holds no key and no permission rule of its own.
+notes. The runner holds no key, no permission rule and no hook of its own: when its
+model answers with no tool call and the parent has SubagentStop hooks, it asks the
+parent (a ``stopping`` note), and goes on with the reason when a hook blocks the stop,
+as the parent's own loop does for Stop.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from harness.conversation.context import ContextShaper
 from harness.ipc import Message, ProtocolError
 from harness.messages.model import ChatRequest
 from harness.messages.subagent import (
+    SubagentAck,
     SubagentNote,
     SubagentReport,
     SubagentRun,
@@ -36,6 +40,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from harness.actors.tools import ToolSpec
+    from harness.hooks import Verdict
 
 __all__ = ["REPORT_REQUEST", "ParentPort", "run_subagent"]
 
@@ -86,6 +91,27 @@ class _ParentTools:
     async def preview(self, request: ToolPreview) -> ToolPreviewResult | None:
         del request  # the parent previews when it asks its user
         return None
+
+
+class _ParentStops:
+    """The loop's hooks, in a runner: its Stop is the parent's SubagentStop."""
+
+    def __init__(self, peer: ParentPort, on: bool) -> None:
+        self.peer = peer
+        self.on = on
+
+    def listens(self, event: str) -> bool:
+        return self.on and event == "Stop"
+
+    async def fire(self, event: str, *, stop_hook_active: bool = False, **_: Any) -> Verdict:
+        from harness.hooks import NOTHING, Verdict
+
+        reply = await self.peer.request(
+            SubagentNote(kind="stopping", stop_hook_active=stop_hook_active)
+        )
+        if isinstance(reply, SubagentAck) and reply.go_on:
+            return Verdict(decision="block", reason=reply.go_on)
+        return NOTHING
 
 
 class _ParentDecides:
@@ -153,6 +179,7 @@ async def run_subagent(run: SubagentRun, peer: ParentPort) -> SubagentReport:
         tools=run.tools,
     )
     tools = _ParentTools(peer)
+    stops = _ParentStops(peer, run.stop_hooks)
 
     def forward(name: str) -> LocalTool:
         async def call(args: dict[str, Any]) -> ToolOutcome:
@@ -175,6 +202,7 @@ async def run_subagent(run: SubagentRun, peer: ParentPort) -> SubagentReport:
         shaper=ContextShaper(),
         local_tools=local,
         agent_name=run.agent,
+        hooks=stops,
     )
     send, receive = trio.open_memory_channel[SubagentNote](math.inf)
 
@@ -196,6 +224,7 @@ async def run_subagent(run: SubagentRun, peer: ParentPort) -> SubagentReport:
         _add(usage, result.usage)
         reason, text = result.reason, result.text
         if result.reason == "max_turns":
+            stops.on = False  # the report request's answer is the end: nothing to go on to
             send.send_nowait(SubagentNote(kind="report_requested", turn=turns))
             conv.configure(tools=(), max_turns=1)
             last = await conv.run(REPORT_REQUEST)

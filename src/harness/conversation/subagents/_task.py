@@ -17,6 +17,7 @@ from harness.messages.tools import ToolOutcome
 
 if TYPE_CHECKING:
     from harness.actors.tools import ToolTable
+    from harness.hooks import Verdict
     from harness.supervisor import WorkerHandle
 
 __all__ = [
@@ -99,6 +100,7 @@ class AgentState:
     hirer: str = ""
     definition: str = ""  # the named agent it runs as, if any
     tools: tuple[str, ...] = ()  # what it was offered: the parent refuses the rest
+    stop_verdict: Verdict | None = None  # what SubagentStop hooks said as it last stopped
     handle: WorkerHandle | None = attrs.field(default=None, repr=False)
 
     @property
