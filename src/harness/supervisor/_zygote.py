@@ -3,11 +3,9 @@
 Run by :class:`~harness.supervisor._forkserver.ForkServer` as
 ``python -m harness.supervisor._zygote FD [MODULE ...]``: it imports each MODULE,
 says :class:`ZygoteReady` on the socket FD, then forks one worker per
-:class:`ForkRequest`. The child becomes what ``python -m <module>`` would have
-been (its own session, stdin from /dev/null, stdout and stderr on the pipe it was
-sent, the request's environment and folder, ``ps`` showing ``python -m
-<module>``) and runs the module as ``__main__``. The server reaps its children
-and reports each exit status, since only a parent can read it.
+:class:`ForkRequest`. The child becomes what ``python -m <module>`` would have been
+(:mod:`._becoming`). The server reaps its children and reports each exit status,
+since only a parent can read it.
 
 The server never runs an event loop and never starts a thread: forking a process
 with other threads copies their locks in whatever state they were. It leaves
@@ -24,14 +22,11 @@ imported everything that server would.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
-import ctypes
 import functools
 import gc
 import importlib
 import os
-import runpy
 import select
 import signal
 import socket
@@ -44,7 +39,14 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from harness import _forkstart
-from harness.ipc import IPC_FD_ENV, WORKER_TAG_ENV, Message, ProtocolError
+from harness.ipc import Message, ProtocolError
+from harness.supervisor._becoming import (
+    become_session,
+    become_worker,
+    close_all,
+    prepare_titles,
+    set_argv,
+)
 from harness.supervisor._forkproto import (
     Forked,
     ForkFailed,
@@ -58,7 +60,6 @@ from harness.supervisor._forkproto import (
 
 __all__ = ["fork_server_here", "main", "serve"]
 
-_PR_SET_PDEATHSIG = 1
 
 #: Seconds after a fork before an idle-time import starts.
 BURST_GAP = 0.05
@@ -127,9 +128,9 @@ def serve(
     for name in now:
         _preload(name)
     if not forked:
-        _prepare_titles()
+        prepare_titles()
     if title is not None:
-        _set_argv(title)
+        set_argv(title)
     wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
     # SIGCHLD needs a Python-level handler for its number to reach the wakeup fd.
     signal.signal(signal.SIGCHLD, lambda _signum, _frame: None)
@@ -171,13 +172,15 @@ def serve(
             wake = (wake_r, wake_w)
             owned = clients.sockets()
             if isinstance(msg, ForkRequest) and len(fds) == 2:
-                become = functools.partial(_become, msg, owned, fds[0], fds[1], wake)
+                become = functools.partial(become_worker, msg, owned, fds[0], fds[1], wake)
                 _fork(clients, client, fds, become, session=False)
                 # Requests come in bursts (every worker at start-up): the next
                 # one should not wait behind an import.
                 quiet_from = time.monotonic() + BURST_GAP
             elif isinstance(msg, SessionRequest) and len(fds) == 3:
-                become = functools.partial(_become_session, msg, owned, fds, wake, os.getpid())
+                become = functools.partial(
+                    become_session, msg, owned, fds, wake, os.getpid(), fork_server_here
+                )
                 _fork(clients, client, fds, become, session=True)
                 quiet_from = time.monotonic() + BURST_GAP
             else:
@@ -324,18 +327,18 @@ def _fork(
     session: bool,
 ) -> None:
     if _threads() != 1:
-        _close_all(fds)
+        close_all(fds)
         clients.send(client, ForkFailed("the fork server has threads; it cannot fork safely"))
         return
     try:
         pid = os.fork()
     except OSError as exc:
-        _close_all(fds)
+        close_all(fds)
         clients.send(client, ForkFailed(f"fork: {exc}"))
         return
     if pid == 0:
         become()
-    _close_all(fds)
+    close_all(fds)
     if session:
         clients.forked(client, pid)
     # Opened before this server reaps anything, so the pid cannot have been reused.
@@ -344,99 +347,6 @@ def _fork(
         clients.send(client, Forked(pid), [pidfd])
     finally:
         os.close(pidfd)
-
-
-def _close_all(fds: Sequence[int]) -> None:
-    for fd in fds:
-        os.close(fd)
-
-
-def _leave_server(socks: Sequence[socket.socket], wake: tuple[int, int]) -> None:
-    # What is the server's alone: its sockets, its wake-up pipe, its SIGCHLD handling.
-    signal.set_wakeup_fd(-1)
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    for sock in socks:
-        sock.close()
-    for fd in wake:
-        os.close(fd)
-
-
-def _become(
-    req: ForkRequest,
-    socks: Sequence[socket.socket],
-    ipc_fd: int,
-    out_fd: int,
-    wake: tuple[int, int],
-) -> NoReturn:
-    """Turn this fresh child into ``python -m <module>``; never returns."""
-    try:
-        os.setsid()
-        _leave_server(socks, wake)
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.close(null)
-        os.dup2(out_fd, 1)
-        os.dup2(out_fd, 2)
-        os.close(out_fd)
-        os.chdir(req.cwd)
-        os.environ.clear()
-        os.environ.update(req.env)
-        os.environ[IPC_FD_ENV] = str(ipc_fd)
-        _set_path(req.env.get("PYTHONPATH"))
-        _set_title(req)
-    except BaseException:
-        traceback.print_exc()
-        os._exit(1)
-    _run_main(req.module, req.args)
-
-
-def _become_session(
-    req: SessionRequest,
-    socks: Sequence[socket.socket],
-    stdio: list[int],
-    wake: tuple[int, int],
-    server: int,
-) -> NoReturn:
-    """Turn this fresh child into a session, ``python -m <module> <args>`` on the
-    stdio it was sent, that dies with the server; never returns."""
-    try:
-        os.setsid()
-        _die_with(server)
-        _leave_server(socks, wake)
-        for target, fd in enumerate(stdio):
-            os.dup2(fd, target)
-        _close_all([fd for fd in stdio if fd > 2])
-        os.chdir(req.cwd)
-        _write_tag(req.tag)  # before the environment is replaced: getenv finds the block
-        os.environ.clear()
-        os.environ.update(req.env)
-        _set_path(req.env.get("PYTHONPATH"))
-        _set_argv([sys.executable, "-m", req.module, *req.args])
-        _forkstart.start_servers_with(fork_server_here)
-    except BaseException:
-        traceback.print_exc()
-        os._exit(1)
-    _run_main(req.module, req.args)
-
-
-def _run_main(module: str, args: list[str]) -> NoReturn:
-    code = 1
-    try:
-        sys.argv = [module, *args]
-        runpy.run_module(module, run_name="__main__", alter_sys=True)
-        code = 0
-    except SystemExit as exc:
-        code = _exit_code(exc.code)
-    except BaseException:
-        traceback.print_exc()
-        code = 1
-    finally:
-        try:
-            atexit._run_exitfuncs()
-            sys.stdout.flush()
-            sys.stderr.flush()
-        finally:
-            os._exit(code)
 
 
 def fork_server_here(
@@ -463,7 +373,7 @@ def fork_server_here(
     except OSError:
         ours.close()
         theirs.close()
-        _close_all([read_fd, write_fd])
+        close_all([read_fd, write_fd])
         return None
     if pid == 0:  # pragma: no cover - the fork server's side
         code = 1
@@ -489,86 +399,6 @@ def fork_server_here(
     theirs.close()
     os.close(write_fd)
     return _forkstart.EarlyServer(pid, ours.detach(), read_fd)
-
-
-def _die_with(server: int) -> None:
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != server:  # the server died before the request took hold
-        os._exit(1)
-
-
-def _write_tag(tag: str) -> None:
-    """Write *tag* over the placeholder value of ``HARNESS_WORKER_TAG`` in this
-    process's original environment block: ``/proc/PID/environ`` shows that block
-    whatever ``os.environ`` says, and the tree sweep (``find_tagged``) reads it.
-    A fork copies it, so every process this session forks carries the tag too."""
-    getenv = ctypes.CDLL(None).getenv
-    getenv.restype = ctypes.c_void_p
-    getenv.argtypes = [ctypes.c_char_p]
-    ptr = getenv(WORKER_TAG_ENV.encode())
-    new = tag.encode()
-    if ptr and len(ctypes.string_at(ptr)) == len(new):
-        ctypes.memmove(ptr, new, len(new))
-
-
-def _set_argv(args: Sequence[str]) -> None:
-    """Show *args* as this process's command line, one argument each (setproctitle
-    joins them into one): written over the memory ``/proc/PID/cmdline`` reads,
-    truncated to its size, the rest zeroed."""
-    try:
-        with open("/proc/self/stat", "rb") as f:
-            raw = f.read()
-        fields = raw[raw.rfind(b")") + 2 :].split()
-        start, end = int(fields[45]), int(fields[46])  # arg_start, arg_end
-    except (OSError, ValueError, IndexError):
-        return
-    size = end - start
-    if size <= 1:
-        return
-    data = b"\0".join(os.fsencode(a) for a in args)[: size - 1]
-    ctypes.memmove(start, data + b"\0" * (size - len(data)), size)
-
-
-def _exit_code(value: object) -> int:
-    # What the interpreter makes of SystemExit's argument.
-    if value is None:
-        return 0
-    if isinstance(value, int):
-        return value & 0xFF
-    sys.stderr.write(f"{value}\n")
-    return 1
-
-
-def _set_path(python_path: str | None) -> None:
-    # What `python -m` puts first, then the request's PYTHONPATH (which the server
-    # read at its own start, from the supervisor's environment, not the spec's).
-    sys.path[0] = os.getcwd()
-    if python_path:
-        missing = [entry for entry in python_path.split(os.pathsep) if entry not in sys.path]
-        sys.path[1:1] = [entry for entry in missing if entry]
-    importlib.invalidate_caches()
-
-
-def _prepare_titles() -> None:
-    # setproctitle finds the memory that holds the command line on its first
-    # call, through the environment; a child replaces its environment before it
-    # sets its title, so the finding is done here, once, for all of them.
-    try:
-        import setproctitle
-    except ImportError:  # pragma: no cover - a dependency; a title is only cosmetic
-        return
-    setproctitle.setproctitle(setproctitle.getproctitle())
-
-
-def _set_title(req: ForkRequest) -> None:
-    # `ps` shows which actor a process is, as it would for `python -m <module>`.
-    try:
-        import setproctitle
-    except ImportError:  # pragma: no cover
-        return
-    setproctitle.setproctitle(" ".join([sys.executable, "-m", req.module, *req.args]))
-    setproctitle.setthreadtitle(os.path.basename(sys.executable))
 
 
 if __name__ == "__main__":
