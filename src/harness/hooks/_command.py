@@ -77,10 +77,13 @@ def build_hooks_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def load_for(workspace: Path, home: str | os.PathLike[str] | None = None) -> LoadedHooks:
+def load_for(
+    workspace: Path, home: str | os.PathLike[str] | None = None, *, trust_all: bool = False
+) -> LoadedHooks:
     """The hooks of *workspace* as a session there would load them, under the trust the
-    user gave it (``harness trust``)."""
-    trust = WorkspaceTrust(workspace, TrustStore(home))
+    user gave it (``harness trust``), or trusting every project file (*trust_all*: a run
+    with ``--trust-project``)."""
+    trust = WorkspaceTrust(workspace, TrustStore(home), trust_all=trust_all)
     return load_hooks(workspace, home=home, trusts=trust.trusts)
 
 

@@ -119,6 +119,7 @@ class App:
             host=self,
             choice=Choice(fallbacks=models, base_url=getattr(args, "base_url", None)),
             show_thinking=shown in ("1", "on", "yes", "true"),
+            trust_project=bool(getattr(args, "trust_project", False)),
         )
         self.live: Session | None = None  # once open
         self.open_error: str | None = None

@@ -20,7 +20,9 @@ async def cmd_hooks(ctx: CommandContext, p: ParsedCommand) -> None:
 
     if p.args:
         raise CommandError("usage: /hooks (try them with: harness hooks test EVENT)")
-    for line in describe_hooks(load_for(ctx.workspace, ctx.home)):
+    # as the session loaded them: --trust-project counts the project's files for this run
+    loaded = load_for(ctx.workspace, ctx.home, trust_all=ctx.trust_project)
+    for line in describe_hooks(loaded):
         style = "yellow" if line.startswith(("problem:", "ignored:")) else ""
         ctx.say(line, style)
     ctx.say(

@@ -121,6 +121,8 @@ class CommandContext:
         choice: who answers (shared with the app, which opens sessions with it).
         notes: what the terminal noted of the session's events.
         show_thinking: whether the model's thinking is drawn (dimmed).
+        trust_project: ``--trust-project`` was given: the project's files count for this
+            run as if trusted (``/hooks`` shows them so).
     """
 
     def __init__(
@@ -136,6 +138,7 @@ class CommandContext:
         choice: Choice | None = None,
         notes: Notes | None = None,
         show_thinking: bool = False,
+        trust_project: bool = False,
     ) -> None:
         self.console = console
         self.workspace = workspace
@@ -147,6 +150,7 @@ class CommandContext:
         self.choice = choice or Choice()
         self.notes = notes or Notes()
         self.show_thinking = show_thinking
+        self.trust_project = trust_project
 
     @property
     def live(self) -> Session | None:
