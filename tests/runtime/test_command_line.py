@@ -23,6 +23,11 @@ HEAVY = (
     "harness.settings",
     "harness.keys",
     "harness._forkstart",
+    # argparse finds the terminal's width through shutil, which imports the compression
+    # modules; the command line gives the width itself
+    "shutil",
+    "lzma",
+    "bz2",
 )
 
 _MODULES_AFTER = """

@@ -13,6 +13,7 @@ reached (``--max-turns``, the context window); 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from harness._version import __version__
@@ -94,6 +95,29 @@ exit status: 0 completed, 1 not completed, 2 usage error, 3 provider error,
 """
 
 
+def _columns() -> int:
+    """The terminal's width as :func:`shutil.get_terminal_size` finds it (``COLUMNS``,
+    then stdout's terminal, else 80), without importing shutil: it imports the
+    compression modules, a good part of what ``--version`` and ``--help`` cost."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter, given the width so that it does not import shutil."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=_columns() - 2)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``harness``."""
     parser = argparse.ArgumentParser(
@@ -112,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
             "  harness acp                serve an editor over the Agent Client Protocol (stdio)"
         ),
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=f"harness {__version__}")
     run = parser.add_argument_group("headless runs")
