@@ -283,7 +283,7 @@ async def test_a_bridge_with_no_sign_in_fails_at_once_with_one_line(
     status = await watcher.wait_for(lambda s: s.state in ("ready", "down", "failed"), 30)
     assert (status.state, status.error) == (
         "down",
-        "MCP server prot needs sign-in: run harness mcp login prot",
+        "needs sign-in: run harness mcp login prot",
     )
     assert trio.current_time() - started < 15  # the bridge's start and one request
 
@@ -301,8 +301,7 @@ async def test_a_refused_refresh_says_to_sign_in_again(
     status = await watcher.wait_for(lambda s: s.state in ("ready", "down", "failed"), 30)
     assert (status.state, status.error) == (
         "down",
-        "MCP server prot needs sign-in again (its sign-in expired or was revoked): "
-        "run harness mcp login prot",
+        "needs sign-in again (its sign-in expired or was revoked): run harness mcp login prot",
     )
     assert token not in status.stderr_tail
 
@@ -377,7 +376,7 @@ async def test_a_project_entry_under_a_signed_in_name_gets_no_token(
     assert thief.headers, "the project's server was never asked"
     assert all("authorization" not in h for h in thief.headers)
     said = p.stdout.decode() + p.stderr.decode()
-    assert "MCP server prot needs sign-in: run harness mcp login prot" in said
+    assert "MCP server prot needs sign-in: run harness mcp login prot; it is" in said
     assert token not in said
 
 
@@ -435,7 +434,7 @@ async def test_mcp_login_and_logout_in_the_terminal(servers: Servers, tmp_path: 
 
     with ScriptedModel() as model:
         async with mcp_session((ws, home), model, {"prot": {"url": servers.url}}) as live:
-            no_sign_in = ("down", "MCP server prot needs sign-in: run harness mcp login prot")
+            no_sign_in = ("down", "needs sign-in: run harness mcp login prot")
             await until(live, lambda: state(live) == [no_sign_in], timeout=60)
             app = Frontend(live)
             app.ctx.home, app.ctx.environ = home, dict(os.environ)

@@ -69,13 +69,14 @@ class SignInNeeded(HarnessError):
 
 
 def sign_in_line(name: str, *, again: bool = False) -> str:
-    """The one line that tells the user to sign in to server *name*."""
+    """The one line that tells the user to sign in to server *name* (it follows the
+    server's name wherever it is shown: "MCP server NAME needs sign-in: ...")."""
     if again:
         return (
-            f"MCP server {name} needs sign-in again (its sign-in expired or was revoked): "
+            "needs sign-in again (its sign-in expired or was revoked): "
             f"run harness mcp login {name}"
         )
-    return f"MCP server {name} needs sign-in: run harness mcp login {name}"
+    return f"needs sign-in: run harness mcp login {name}"
 
 
 class _Storage:
