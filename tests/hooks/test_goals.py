@@ -146,8 +146,15 @@ def test_a_users_own_hook_needs_no_trust(model: ScriptedModel, dirs: tuple[Path,
         json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [hook]}]}})
     )
     model.add(reply("hi"))
-    p = run(model, ws, home)
+    p = harness(["-p", "go", "--output-format", "json", *base(model)], workspace=ws, home=home)
     assert p.returncode == 0, p.stderr
+    # the one JSON result lists each hook that ran, as hook_finished says it
+    (ran,) = json.loads(p.stdout)["hooks"]
+    assert ran["event"] == "UserPromptSubmit"
+    assert ran["hook"].startswith("cat > ")  # the first 60 characters of the command
+    assert ran["source"] == str(home / "settings.json")
+    assert (ran["decision"], ran["exit_code"], ran["call_id"]) == ("", 0, "")
+    assert ran["ms"] > 0
     payload = json.loads(seen.read_text())
     assert payload["hook_event_name"] == "UserPromptSubmit"
     assert payload["prompt"] == "go"

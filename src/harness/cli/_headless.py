@@ -6,7 +6,8 @@ Output formats:
   says before it calls a tool is not the answer, and stays off stdout); tool activity
   (with the path or command), denials and errors as quiet lines on stderr.
 - ``json``: one JSON object on stdout at the end (the ``result`` event, with the
-  session id, turns, usage and the error if there was one).
+  session id, turns, usage, each hook that ran and what it decided, and the error if
+  there was one).
 - ``stream-json``: every conversation event as one JSON object a line on stdout,
   and nothing else on stdout; the last line is the ``result``.
 
@@ -175,6 +176,7 @@ class _Writer:
         self.on_closed: Callable[[], None] = lambda: None
         self._reply: list[str] = []  # the text of the reply being streamed (text format)
         self._arguments: dict[str, str] = {}  # call id -> its path or command
+        self._hooks: list[dict[str, Any]] = []  # each hook that ran (json format)
 
     def _write(self, text: str) -> None:
         if self.closed:
@@ -199,6 +201,8 @@ class _Writer:
             self.result = event
         if isinstance(event, ev.SessionStarted):
             self.session_id = event.session_id
+        if isinstance(event, ev.HookFinished) and self.fmt == "json":
+            self._hooks.append(_hook_summary(event))
         if self.fmt == "stream-json":
             self._write(orjson.dumps(ev.encode_event(event)).decode() + "\n")
         if self.fmt != "text" and isinstance(event, ev.Notice) and event.kind in _ALWAYS_SAID:
@@ -236,6 +240,7 @@ class _Writer:
                 "turns": r.turns if r else 0,
                 "usage": r.usage if r else {},
                 "duration": round(r.duration, 3) if r else 0.0,
+                "hooks": self._hooks,
             }
             if self.error_kind:
                 doc["error"] = {"kind": self.error_kind, "message": self.error_message}
@@ -244,6 +249,12 @@ class _Writer:
             # a reply cut short (cancelled, or an error mid-stream): what came of it
             text = "".join(self._reply)
             self._write(text if text.endswith("\n") else text + "\n")
+
+
+def _hook_summary(event: ev.HookFinished) -> dict[str, Any]:
+    """A hook that ran, as the ``json`` result lists it (its ``hook_finished`` event)."""
+    keys = ("event", "hook", "source", "decision", "reason", "ms", "exit_code", "call_id")
+    return {key: getattr(event, key) for key in keys}
 
 
 def _quiet_line(event: ev.ConversationEvent, arguments: Mapping[str, str]) -> str:
