@@ -42,11 +42,12 @@ def test_file_commands_complete_like_built_in_ones(dirs: tuple[Path, Path]) -> N
     _commands(ws, home)
     commands, problems = command_set(COMMANDS, ws, home)
     completer = HarnessCompleter(ws, commands)
-    got = {
-        c.text: c.display_meta_text
-        for c in completer.get_completions(Document("/"), CompleteEvent())
-    }
+    offered = list(completer.get_completions(Document("/"), CompleteEvent()))
+    got = {c.text: c.display_meta_text for c in offered}
+    shown = {c.text: c.display_text for c in offered}
     assert got["/greet"] == "Greet someone (project)"
+    assert shown["/greet"] == "/greet [name]"  # its argument-hint beside its name
+    assert shown["/log"] == "/log"
     assert got["/log"] == "Summarise the log (project:git)"
     assert got["/git:log"] == "Summarise the log (project:git)"
     assert got["/tidy"] == "Tidy up (user)"

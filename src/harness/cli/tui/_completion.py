@@ -108,9 +108,12 @@ class HarnessCompleter(Completer):
             for name in self.commands.names():
                 if name.startswith(text[1:].lower()):
                     cmd = self.commands.lookup(name)
+                    # the menu shows what the arguments are (a file command's
+                    # argument-hint) beside the name; choosing it inserts the name alone
                     yield Completion(
                         "/" + name,
                         start_position=-len(text),
+                        display=f"/{name} {cmd.usage}".rstrip() if cmd else "/" + name,
                         display_meta=cmd.help if cmd else "",
                     )
             return
