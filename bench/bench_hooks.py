@@ -8,6 +8,11 @@
   differences within each turn. Goal: at most 15 ms added a round.
 - Firing PreToolUse with one hook, beside firing it with none (what the loop pays when
   no hook is configured: nothing but a lookup).
+- One hook's command run by harness's runner, beside the same command run the plain
+  way, ``trio.run_process(["/bin/sh", "-c", command])`` with its output captured and a
+  session of its own, as a hook needs (a worker thread starts it, the shell forks the
+  program): a shell builtin, and Claude Code's documented form, a script named through
+  ``$CLAUDE_PROJECT_DIR``. The two alternate; medians.
 
 The machine's load average is printed with the figures: on a shared machine a hook's
 process waits for a core like every other process.
@@ -26,7 +31,7 @@ import trio
 from tests.scripted import ScriptedModel, call, reply
 
 from harness.conversation import SessionOptions, open_session
-from harness.hooks import NO_HOOKS, HookConfig, HookHandler, Hooks
+from harness.hooks import NO_HOOKS, HookConfig, HookHandler, Hooks, run_command
 
 ROUNDS = 20
 PAIRS = 7
@@ -80,6 +85,34 @@ async def _fires(hooks: Hooks) -> float:
     return (time.perf_counter() - start) / FIRES
 
 
+RUNS = 100
+SCRIPT = '"$CLAUDE_PROJECT_DIR"/hook.sh'
+
+
+async def _runs(ws: Path) -> dict[str, list[float]]:
+    """Milliseconds per run of each command, harness's runner and the plain way in turn."""
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(ws)}
+    out: dict[str, list[float]] = {}
+    for _ in range(RUNS):
+        for command in ("exit 0", SCRIPT):
+            start = time.perf_counter()
+            run = await run_command(command, b"{}", cwd=ws, timeout=10, env=env)
+            out.setdefault(f"runner {command}", []).append(time.perf_counter() - start)
+            assert run.exit_code == 0, run
+            start = time.perf_counter()
+            await trio.run_process(
+                ["/bin/sh", "-c", command],
+                stdin=b"{}",
+                capture_stdout=True,
+                capture_stderr=True,
+                cwd=ws,
+                env=env,
+                start_new_session=True,
+            )
+            out.setdefault(f"plain {command}", []).append(time.perf_counter() - start)
+    return out
+
+
 def _one(ws: Path, command: str) -> Hooks:
     return Hooks(HookConfig((HookHandler("PreToolUse", "*", command, source="bench"),)), cwd=ws)
 
@@ -91,6 +124,8 @@ def run() -> list[tuple[str, str, str]]:
         ws.mkdir()
         home.mkdir()
         (ws / "src.py").write_text("x = 1\n" * 50)
+        (ws / "hook.sh").write_text("#!/bin/sh\nexit 0\n")
+        (ws / "hook.sh").chmod(0o755)
         bare: list[float] = []
         hooked: dict[str, list[float]] = {kind: [] for kind in COMMANDS}
         for _ in range(PAIRS):
@@ -99,6 +134,7 @@ def run() -> list[tuple[str, str, str]]:
                 hooked[kind].append(trio.run(_rounds, ws, home, command))
         fire_none = trio.run(_fires, NO_HOOKS)
         fired = {kind: trio.run(_fires, _one(ws, c)) for kind, c in COMMANDS.items()}
+        runs = {k: statistics.median(v) for k, v in trio.run(_runs, ws).items()}
     load = max(load, os.getloadavg()[0])
     b = statistics.median(bare)
     rows = [
@@ -126,6 +162,16 @@ def run() -> list[tuple[str, str, str]]:
                 f"PreToolUse fired, one hook `{command}` ({kind})",
                 f"{fired[kind] * 1000:.2f} ms",
                 f"{fired[kind] / fire_none:.0f}x the no-hook fire",
+            )
+        )
+    for command in ("exit 0", SCRIPT):
+        plain, ours = runs[f"plain {command}"], runs[f"runner {command}"]
+        rows.append((f"`{command}` run the plain way (baseline)", f"{plain * 1000:.2f} ms", ""))
+        rows.append(
+            (
+                f"`{command}` run by the hook runner",
+                f"{ours * 1000:.2f} ms",
+                f"{ours / plain:.2f}x (median of {RUNS})",
             )
         )
     return rows
