@@ -19,7 +19,13 @@ pytestmark = pytest.mark.slow
 WORKERS = {"model": "harness.actors.model", "tools": "harness.actors.tools"}
 
 
-def test_headless_reads_mcp_config_and_waits_for_the_tools(tmp_path: Path) -> None:
+def test_headless_reads_mcp_config_waits_for_the_tools_and_streams_progress(
+    tmp_path: Path,
+) -> None:
+    """``harness -p`` with ``--mcp-config`` and the home's servers: the tools are offered
+    from the first request, and stream-json carries a call's progress and the notice of a
+    question declined (a headless run has nobody to ask). One run: each costs a harness
+    and its servers' start-ups."""
     ws, home = tmp_path / "ws", tmp_path / "home"
     ws.mkdir()
     home.mkdir()
@@ -29,6 +35,7 @@ def test_headless_reads_mcp_config_and_waits_for_the_tools(tmp_path: Path) -> No
     with ScriptedModel() as model:
         model.add(
             reply("", call("mcp__fake__echo", text="from -p"), call("mcp__mine__add", a=1, b=1)),
+            reply("", call("mcp__fake__steps", count=2), call("mcp__fake__book")),
             reply("done"),
         )
         env = {
@@ -53,20 +60,32 @@ def test_headless_reads_mcp_config_and_waits_for_the_tools(tmp_path: Path) -> No
         assert p.returncode == 0, p.stderr
         events = [json.loads(line) for line in p.stdout.splitlines()]
         finished = [e for e in events if e["type"] == "tool_call_finished"]
-        assert [(e["name"], e["ok"], e["output"]) for e in finished] == [
+        assert [(e["name"], e["ok"], e["output"]) for e in finished[:2]] == [
             ("mcp__fake__echo", True, "echo: from -p"),
             ("mcp__mine__add", True, "2"),
         ]
         offered = {t["function"]["name"] for t in model.requests[0]["tools"]}
         assert {"mcp__fake__echo", "mcp__mine__add"} <= offered
+    progress = [e for e in events if e["type"] == "tool_call_progress"]
+    assert progress[-1]["progress"] == 2
+    assert progress[-1]["total"] == 2
+    assert progress[-1]["name"] == "mcp__fake__steps"
+    outputs = {e["name"]: e["output"] for e in finished}
+    assert outputs["mcp__fake__book"] == "not booked: decline"
+    notices = [e["message"] for e in events if e["type"] == "notice"]
+    assert any("declined: a headless run has nobody to answer it" in n for n in notices)
 
 
-async def test_the_python_api_takes_server_entries(tmp_path: Path) -> None:
+async def test_the_python_api_takes_server_entries_and_sends_a_servers_prompt(
+    tmp_path: Path,
+) -> None:
+    """A server given to ``harness.api.open_session`` serves its tools, and its prompts
+    are listed, fetched and sent as the user's message; one session for both."""
     ws, home = tmp_path / "ws", tmp_path / "home"
     ws.mkdir()
     home.mkdir()
     with ScriptedModel() as model:
-        model.add(reply("", call("mcp__api__echo", text="api")), reply("done"))
+        model.add(reply("", call("mcp__api__echo", text="api")), reply("done"), reply("greeted"))
         async with api.open_session(
             workspace=str(ws),
             home=str(home),
@@ -80,28 +99,9 @@ async def test_the_python_api_takes_server_entries(tmp_path: Path) -> None:
             await session.mcp.wait_started()
             assert [v.state for v in session.mcp.servers()] == ["ready"]
             result = await session.run("echo")
-        assert result.ok
-        tool = [m.content for m in session.history if m.role == "tool"]
-        assert tool == ["echo: api"]
-
-
-async def test_the_python_api_lists_and_sends_a_servers_prompt(tmp_path: Path) -> None:
-    ws, home = tmp_path / "ws", tmp_path / "home"
-    ws.mkdir()
-    home.mkdir()
-    with ScriptedModel() as model:
-        model.add(reply("greeted"))
-        async with api.open_session(
-            workspace=str(ws),
-            home=str(home),
-            provider="openai",
-            model="scripted",
-            base_url=model.base_url,
-            permission_mode="auto",
-            workers=WORKERS,
-            mcp_servers={"api": fake_entry()},
-        ) as session:
-            await session.mcp.wait_started()
+            assert result.ok
+            tool = [m.content for m in session.history if m.role == "tool"]
+            assert tool == ["echo: api"]
             [prompt] = await session.mcp.prompts("api")
             assert (prompt.name, prompt.arguments, prompt.required) == (
                 "greet",
@@ -112,47 +112,7 @@ async def test_the_python_api_lists_and_sends_a_servers_prompt(tmp_path: Path) -
             assert got.ok
             result = await session.run(got.text)
         assert result.text == "greeted"
-        assert model.requests[0]["messages"][-1] == {
+        assert model.requests[-1]["messages"][-1] == {
             "role": "user",
             "content": "Please greet Ada warmly.",
         }
-
-
-def test_headless_stream_json_carries_progress_and_a_declined_question(tmp_path: Path) -> None:
-    ws, home = tmp_path / "ws", tmp_path / "home"
-    ws.mkdir()
-    home.mkdir()
-    servers = tmp_path / "servers.json"
-    servers.write_text(json.dumps({"mcpServers": {"fake": fake_entry()}}))
-    with ScriptedModel() as model:
-        model.add(reply("", call("mcp__fake__steps", count=2), call("mcp__fake__book")))
-        model.add(reply("done"))
-        env = {
-            **os.environ,
-            "HARNESS_HOME": str(home),
-            "PYTHONPATH": PYTHONPATH,
-            "HARNESS_WORKERS": json.dumps(WORKERS),
-        }
-        p = subprocess.run(
-            [
-                sys.executable, "-m", "harness", "-p", "go",
-                "--provider", "openai", "--model", "scripted", "--base-url", model.base_url,
-                "--permission-mode", "auto", "--output-format", "stream-json",
-                "--mcp-config", str(servers),
-            ],
-            cwd=ws,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=180,
-        )  # fmt: skip
-    assert p.returncode == 0, p.stderr
-    events = [json.loads(line) for line in p.stdout.splitlines()]
-    progress = [e for e in events if e["type"] == "tool_call_progress"]
-    assert progress[-1]["progress"] == 2
-    assert progress[-1]["total"] == 2
-    assert progress[-1]["name"] == "mcp__fake__steps"
-    outputs = {e["name"]: e["output"] for e in events if e["type"] == "tool_call_finished"}
-    assert outputs["mcp__fake__book"] == "not booked: decline"
-    notices = [e["message"] for e in events if e["type"] == "notice"]
-    assert any("declined: a headless run has nobody to answer it" in n for n in notices)
