@@ -197,6 +197,33 @@ async def test_a_subagent_stop_hook_keeps_the_subagent_going_until_it_is_satisfi
     assert "[Stop hook] write done.txt first" in told
 
 
+async def test_session_start_pre_compact_and_session_end_fire_with_their_payloads(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    hook(home, "SessionStart", f"cat > {workspace}/start.json; echo today is Tuesday", "startup")
+    hook(home, "SessionStart", "echo never: not a resume", "resume")
+    hook(home, "PreCompact", f"cat > {workspace}/compact.json", "manual")
+    hook(home, "SessionEnd", f"cat > {workspace}/end.json")
+    model.add(reply("hi"), reply("ok"), reply("we greeted each other"))
+    async with session(workspace, home, model, autotitle=False) as s:
+        with trio.fail_after(30):
+            await s.run("hello")
+            await s.run("again")
+            assert await s.compact()
+        assert not (workspace / "end.json").exists()
+    # its context follows the first prompt
+    told = [m["content"] for m in model.requests[0]["messages"] if m["role"] == "user"]
+    assert told == ["hello", "today is Tuesday"]
+    assert "never" not in json.dumps(model.requests)
+    start = json.loads((workspace / "start.json").read_text())
+    assert (start["hook_event_name"], start["source"]) == ("SessionStart", "startup")
+    compact = json.loads((workspace / "compact.json").read_text())
+    assert (compact["hook_event_name"], compact["trigger"]) == ("PreCompact", "manual")
+    end = json.loads((workspace / "end.json").read_text())
+    assert (end["hook_event_name"], end["reason"]) == ("SessionEnd", "exit")
+    assert end["session_id"] == start["session_id"] == s.id
+
+
 async def test_a_stop_hook_that_always_blocks_is_capped(
     workspace: Path, home: Path, model: ScriptedModel
 ) -> None:
