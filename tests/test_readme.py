@@ -20,6 +20,7 @@ from harness.actors.shell import ShellConfig
 from harness.actors.tools import builtin_table
 from harness.cli._batch import build_batch_parser
 from harness.cli._main import build_parser
+from harness.cli._mcp import build_mcp_parser
 from harness.cli._trust import build_trust_parser
 from harness.hooks import build_hooks_parser
 
@@ -99,11 +100,17 @@ def test_every_harness_variable_is_in_the_readme() -> None:
 
 def _flags() -> set[str]:
     out: set[str] = set()
-    parsers = [build_parser(), build_batch_parser(), build_trust_parser(), build_hooks_parser()]
+    parsers = [
+        build_parser(),
+        build_batch_parser(),
+        build_trust_parser(),
+        build_hooks_parser(),
+        build_mcp_parser(),
+    ]
     for parser in parsers:
         for action in parser._actions:  # argparse has no public list of its options
             if isinstance(action, argparse._SubParsersAction):
-                parsers.extend(action.choices.values())  # harness hooks list|test
+                parsers.extend(action.choices.values())  # harness hooks list|test, mcp login
             if isinstance(action, argparse._HelpAction):
                 continue
             out.update(s for s in action.option_strings if s.startswith("--"))
