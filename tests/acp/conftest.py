@@ -150,7 +150,9 @@ class SharedAgent:
     its client running on an asyncio loop in a thread; each test opens sessions of its
     own in its own folder (:meth:`use` gives it a fresh :class:`Recorder` view)."""
 
-    def __init__(self, home: Path, recorder: Recorder | None = None) -> None:
+    def __init__(
+        self, home: Path, recorder: Recorder | None = None, env: dict[str, str] | None = None
+    ) -> None:
         import threading
 
         self.home = home
@@ -161,7 +163,8 @@ class SharedAgent:
         self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self._thread.start()
         # thinking is shown (a reply without it shows none)
-        self._cm = agent(self.model, home, home, self.recorder, env={"HARNESS_SHOW_THINKING": "1"})
+        env = {"HARNESS_SHOW_THINKING": "1", **(env or {})}
+        self._cm = agent(self.model, home, home, self.recorder, env=env)
         self.conn, self.process = self.run(self._cm.__aenter__())
         self.run(self.conn.initialize(protocol_version=PROTOCOL_VERSION))
 

@@ -2,7 +2,9 @@
 and ``fs/write_text_file`` callbacks): unsaved text counts for read_file and edit_file,
 the approved diff is the buffer's, the change is journaled against the buffer (``/undo``
 puts back what the editor showed) and handed to the editor; paths outside the workspace
-are never asked about, and a client that answers badly is the disk."""
+are never asked about, and a client that answers badly is the disk. With the client's
+``terminal/*`` callbacks (real processes here), an approved ``run_cmd`` runs in its
+terminal, shown in the tool call, with harness's clean environment and its timeout."""
 
 from __future__ import annotations
 
@@ -16,8 +18,14 @@ import pytest
 from acp.exceptions import RequestError
 from acp.schema import (
     ClientCapabilities,
+    CreateTerminalResponse,
     FileSystemCapabilities,
+    KillTerminalResponse,
     ReadTextFileResponse,
+    ReleaseTerminalResponse,
+    TerminalExitStatus,
+    TerminalOutputResponse,
+    WaitForTerminalExitResponse,
     WriteTextFileResponse,
 )
 
@@ -34,6 +42,9 @@ class Editor(Recorder):
         self.buffers: dict[str, str] = {}
         self.reads: list[str] = []
         self.writes: list[tuple[str, str]] = []
+        self.terminals: dict[str, Any] = {}
+        self.started: list[tuple[list[str], str | None]] = []
+        self.calls: list[str] = []
 
     async def read_text_file(self, session_id: str, path: str, **_: Any) -> ReadTextFileResponse:
         self.reads.append(path)
@@ -51,10 +62,69 @@ class Editor(Recorder):
         self.buffers[path] = content
         return WriteTextFileResponse()
 
+    async def create_terminal(
+        self, session_id: str, command: str, args: list[str] | None = None, **kw: Any
+    ) -> CreateTerminalResponse:
+        argv = [command, *(args or [])]
+        self.started.append((argv, kw.get("cwd")))
+        self.calls.append("create")
+        proc = await asyncio.create_subprocess_exec(
+            *argv,
+            cwd=kw.get("cwd"),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+        )
+        tid = f"term{len(self.terminals) + 1}"
+        out = bytearray()
+
+        async def collect() -> None:
+            assert proc.stdout is not None
+            while chunk := await proc.stdout.read(4096):
+                out.extend(chunk)
+
+        self.terminals[tid] = (proc, out, asyncio.ensure_future(collect()))
+        return CreateTerminalResponse(terminal_id=tid)
+
+    async def wait_for_terminal_exit(
+        self, session_id: str, terminal_id: str, **_: Any
+    ) -> WaitForTerminalExitResponse:
+        self.calls.append("wait")
+        proc, _, reader = self.terminals[terminal_id]
+        code = await proc.wait()
+        await reader
+        return WaitForTerminalExitResponse(exit_code=code)
+
+    async def terminal_output(
+        self, session_id: str, terminal_id: str, **_: Any
+    ) -> TerminalOutputResponse:
+        self.calls.append("output")
+        proc, out, _ = self.terminals[terminal_id]
+        status = None if proc.returncode is None else TerminalExitStatus(exit_code=proc.returncode)
+        return TerminalOutputResponse(output=out.decode(), truncated=False, exit_status=status)
+
+    async def kill_terminal(
+        self, session_id: str, terminal_id: str, **_: Any
+    ) -> KillTerminalResponse:
+        self.calls.append("kill")
+        proc, _, reader = self.terminals[terminal_id]
+        os.killpg(proc.pid, 9)
+        await proc.wait()
+        await reader
+        return KillTerminalResponse()
+
+    async def release_terminal(
+        self, session_id: str, terminal_id: str, **_: Any
+    ) -> ReleaseTerminalResponse:
+        self.calls.append("release")
+        return ReleaseTerminalResponse()
+
 
 @pytest.fixture(scope="module")
 def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedAgent]:
-    s = SharedAgent(tmp_path_factory.mktemp("acp-editor-home"), Editor())
+    # a secret in harness's environment, which no command may see
+    env = {"DEPLOY_TOKEN": "tok-not-for-commands"}
+    s = SharedAgent(tmp_path_factory.mktemp("acp-editor-home"), Editor(), env)
     try:
         yield s
     finally:
@@ -67,6 +137,9 @@ def _editor(shared: SharedAgent, answers: list[str] | None = None) -> Editor:
     rec.buffers.clear()
     rec.reads.clear()
     rec.writes.clear()
+    rec.terminals.clear()
+    rec.started.clear()
+    rec.calls.clear()
     return rec
 
 
@@ -81,10 +154,10 @@ BOTH = FileSystemCapabilities(read_text_file=True, write_text_file=True)
 
 
 def _tool_results(shared: SharedAgent) -> list[str]:
+    # the tool results the last model request carried (the whole turn's)
     return [
         m["content"]
-        for r in shared.requests()
-        for m in r["messages"]
+        for m in shared.requests()[-1]["messages"]
         if m.get("role") == "tool" and isinstance(m.get("content"), str)
     ]
 
@@ -199,3 +272,52 @@ def test_a_client_that_answers_badly_is_the_disk(shared: SharedAgent, workspace:
     for n in (1, 2, 3):
         assert f"on disk {n}" in seen
     assert "bad" not in seen
+
+
+def test_run_cmd_runs_in_the_editors_terminal(shared: SharedAgent, workspace: Path) -> None:
+    (workspace / "sub").mkdir()
+    rec = _editor(shared, ["allow", "allow", "allow"])
+    shared.model.add(
+        reply(
+            "",
+            call(
+                "run_cmd", command="echo in-$(basename $PWD) tok=$DEPLOY_TOKEN; exit 3", cwd="sub"
+            ),
+        ),
+        reply("", call("run_cmd", command="sleep 30", timeout=1)),
+        reply("", call("run_cmd", command="pwd", cwd="..")),  # the jail: the shell worker's
+        reply("ran"),
+    )
+
+    async def main(conn: Any) -> None:
+        await conn.initialize(
+            protocol_version=PROTOCOL_VERSION,
+            client_capabilities=ClientCapabilities(fs=BOTH, terminal=True),
+        )
+        sid = (await conn.new_session(cwd=str(workspace), mcp_servers=[])).session_id
+        await conn.prompt(session_id=sid, prompt=[text_block("run things")])
+
+    shared.run(main(shared.conn))
+    assert rec.bad == []
+    # two commands ran in the editor, the one outside the workspace never reached it
+    assert len(rec.started) == 2
+    argv, cwd = rec.started[0]
+    assert cwd == os.path.realpath(workspace / "sub")
+    assert argv[:2] == ["env", "-i"]
+    assert argv[-3:-1] == ["bash", "-c"]
+    assert "tok-not-for-commands" not in " ".join(argv)
+    ran = ["create", "wait", "output", "release"]
+    timed_out = ["create", "wait", "kill", "output", "release"]
+    assert rec.calls == [*ran, *timed_out]
+    results = _tool_results(shared)
+    assert "in-sub tok=\n[exit code 3]" in results[0]
+    assert "[timed out after 1 s" in results[1]
+    assert "outside the workspace" in results[2]
+    # the tool call showed the terminal while it ran, and when it ended
+    shown = [
+        u.tool_call_id
+        for u in rec.of("tool_call_update")
+        if any(getattr(c, "type", "") == "terminal" for c in u.content or ())
+    ]
+    first = rec.of("tool_call")[0].tool_call_id
+    assert shown.count(first) == 2

@@ -241,7 +241,9 @@ class HarnessAgent:
 
     async def _hold(self, options: SessionOptions, *, task_status: trio.TaskStatus[_Live]) -> None:
         asker = Asker(self.conn, self)
-        files = EditorFiles(self.conn, self.client.fs or FileSystemCapabilities())
+        files = EditorFiles(
+            self.conn, self.client.fs or FileSystemCapabilities(), bool(self.client.terminal)
+        )
         editor = files if files.offered else None
         started = False
         try:

@@ -1,5 +1,5 @@
-"""The editor's buffers as the session's editor port (``fs/read_text_file``,
-``fs/write_text_file``).
+"""The editor's buffers and terminals as the session's editor port
+(``fs/read_text_file``, ``fs/write_text_file``, ``terminal/*``).
 
 When the client's ``initialize`` offers ``fs.readTextFile``, harness's file tools
 read a file's text from the editor, so unsaved edits count; with
@@ -8,7 +8,8 @@ buffer shows it. What decides where a path may lead, what needs approval and wha
 ``/undo`` puts back stays in the session (see
 :mod:`harness.conversation`'s ``EditorPort``): this is only the wire. An error from
 the client, an answer that does not parse, or a client that went away is "no
-buffer": the disk is read as without an editor.
+buffer": the disk is read as without an editor. With ``terminal``, ``run_cmd`` runs
+in the editor's terminals (:mod:`harness.acp._terminal`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from acp.schema import (
 from pydantic import ValidationError
 
 from harness.acp._rpc import Connection, ConnectionClosed
+from harness.acp._terminal import run_in_terminal
+from harness.conversation import TerminalRun
 
 __all__ = ["EditorFiles"]
 
@@ -37,21 +40,38 @@ class EditorFiles:
     Args:
         conn: the connection to the client.
         fs: what the client offered in ``initialize``.
+        terminal: whether it offered terminals.
 
     Attributes:
         session_id: the ACP session the requests name (set once the session is open).
     """
 
-    def __init__(self, conn: Connection, fs: FileSystemCapabilities) -> None:
+    def __init__(
+        self, conn: Connection, fs: FileSystemCapabilities, terminal: bool = False
+    ) -> None:
         self.conn = conn
         self.reads = bool(fs.read_text_file)
         self.writes = bool(fs.write_text_file)
+        self.terminal = bool(terminal)
         self.session_id = ""
 
     @property
     def offered(self) -> bool:
-        """Whether the client offered either method."""
-        return self.reads or self.writes
+        """Whether the client offered any of the methods."""
+        return self.reads or self.writes or self.terminal
+
+    @property
+    def runs_commands(self) -> bool:
+        """Whether ``run_cmd`` runs in the editor's terminals."""
+        return self.terminal and bool(self.session_id)
+
+    async def run_command(
+        self, call_id: str, argv: list[str], cwd: str, timeout: float
+    ) -> TerminalRun | None:
+        """Run *argv* in a terminal of the editor (``None``: it could not start)."""
+        if not self.runs_commands:
+            return None
+        return await run_in_terminal(self.conn, self.session_id, call_id, argv, cwd, timeout)
 
     async def read_text(self, path: str) -> str | None:
         """The editor's text of *path* (``None`` when it was not offered or failed)."""

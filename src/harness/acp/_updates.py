@@ -198,11 +198,14 @@ class UpdateMapper:
     Args:
         workspace: the session's folder, to make locations absolute.
         show_thinking: send the model's thinking as thought chunks (default off).
+        live: the calls run now, so a command run in the editor's terminal is shown
+            by its terminal (a replay shows its output as text).
     """
 
-    def __init__(self, workspace: str, *, show_thinking: bool = False) -> None:
+    def __init__(self, workspace: str, *, show_thinking: bool = False, live: bool = True) -> None:
         self.workspace = workspace
         self.show_thinking = show_thinking
+        self.live = live
         self._calls: dict[str, tuple[str, dict[str, Any]]] = {}
         self._stage = -1  # the deepthink stage running, and those done
         self._done: set[int] = set()
@@ -259,6 +262,9 @@ class UpdateMapper:
         diff = event.data.get("diff") if isinstance(event.data, dict) else None
         if event.ok and isinstance(diff, str) and diff.strip():
             content.extend(diff_contents(self.workspace, name, args, diff))
+        terminal = event.data.get("terminal_id") if isinstance(event.data, dict) else None
+        if self.live and isinstance(terminal, str) and terminal:
+            content.append(helpers.tool_terminal_ref(terminal))
         if event.output and not content:
             content.append(_text(_output(event.output)))
         return [
@@ -286,7 +292,7 @@ def replay(
     """The updates that show a session's durable events (``Session.recorded()``) to a
     client: what the user asked, what the model answered, each tool call and how it ended
     (its diff, its output, a denial), and the stages of a deepthink run."""
-    mapper = UpdateMapper(workspace, show_thinking=show_thinking)
+    mapper = UpdateMapper(workspace, show_thinking=show_thinking, live=False)
     for event in events:
         if isinstance(event, ev.UserMessage):
             # a verify command's failure was harness's message to the model, not the user's

@@ -9,7 +9,9 @@ What a frontend holds is a :class:`Session` (from :func:`open_session`, given a
 :class:`SessionOptions` or its fields as keywords). An :data:`Approver` answers the
 calls that need a person's approval, given an :class:`ApprovalRequest`; a
 :class:`FrontendPort` answers the tools only a person can (``get_user_input``,
-``submit_plan``). Every event is a class in :mod:`harness.conversation.events`.
+``submit_plan``); an :class:`EditorPort` lets the file tools work on an editor's buffers
+and ``run_cmd`` run in its terminals (a :class:`TerminalRun` each). Every event is a
+class in :mod:`harness.conversation.events`.
 
 The errors a caller can catch (all under :class:`harness.errors.HarnessError`):
 :class:`SessionNotFound` (``resume`` names no session), :class:`BudgetExceeded` (a
@@ -45,6 +47,7 @@ from harness.conversation.mcp import McpManager, ReloadReport, ServerView
 from harness.conversation.session import (
     Checkpoint,
     Checkpoints,
+    EditorPort,
     LoadedSession,
     RewindOutcome,
     RewindPlan,
@@ -53,6 +56,7 @@ from harness.conversation.session import (
     SessionInfo,
     SessionNotFound,
     SessionOptions,
+    TerminalRun,
     ToolStats,
     export_json,
     export_markdown,
@@ -79,6 +83,7 @@ __all__ = [
     "Checkpoints",
     "ContextSettings",
     "Decision",
+    "EditorPort",
     "FrontendPort",
     "LoadedSession",
     "McpManager",
@@ -95,6 +100,7 @@ __all__ = [
     "SubagentLimits",
     "SubagentReport",
     "Task",
+    "TerminalRun",
     "ToolStats",
     "events",
     "export_json",

@@ -16,6 +16,7 @@ from harness.conversation.session._checkpoints import (
     fork_session,
 )
 from harness.conversation.session._diagnostics import RoundStats, ToolStats
+from harness.conversation.session._editor import EditorPort, TerminalRun
 from harness.conversation.session._opening import list_sessions, open_session
 from harness.conversation.session._options import SessionOptions
 from harness.conversation.session._session import Session
@@ -33,6 +34,7 @@ from harness.conversation.session._tool_limit import tools_limited
 __all__ = [
     "Checkpoint",
     "Checkpoints",
+    "EditorPort",
     "LoadedSession",
     "RewindOutcome",
     "RewindPlan",
@@ -42,6 +44,7 @@ __all__ = [
     "SessionNotFound",
     "SessionOptions",
     "SessionStore",
+    "TerminalRun",
     "ToolStats",
     "export_json",
     "export_markdown",

@@ -252,7 +252,12 @@ def _conversation(
     guard = ConfigGuard(plan.workspace, plan.home)
     executors: ExecutorPort = McpExecutors(workers, mcp)
     if editor is not None:
-        executors = EditorExecutors(executors, editor, plan.workspace)
+        # a sandboxed command runs only in the shell worker
+        mode = plan.options.sandbox or plan.environ.get("HARNESS_SHELL_SANDBOX") or "off"
+        sandboxed = mode != "off"
+        executors = EditorExecutors(
+            executors, editor, plan.workspace, sandboxed=sandboxed, environ=plan.environ
+        )
     conv = Conversation(
         session_id=plan.session_id,
         config=plan.config,
