@@ -321,3 +321,30 @@ def test_run_cmd_runs_in_the_editors_terminal(shared: SharedAgent, workspace: Pa
     ]
     first = rec.of("tool_call")[0].tool_call_id
     assert shown.count(first) == 2
+
+
+def test_a_cancelled_prompt_kills_the_command_in_the_terminal(
+    shared: SharedAgent, workspace: Path
+) -> None:
+    rec = _editor(shared, ["allow"])
+    shared.model.add(reply("", call("run_cmd", command="sleep 30")), reply("after"))
+
+    async def main(conn: Any) -> None:
+        await conn.initialize(
+            protocol_version=PROTOCOL_VERSION,
+            client_capabilities=ClientCapabilities(terminal=True),
+        )
+        sid = (await conn.new_session(cwd=str(workspace), mcp_servers=[])).session_id
+        running = asyncio.create_task(conn.prompt(session_id=sid, prompt=[text_block("wait")]))
+        await rec.wait_for(lambda: bool(rec.terminals))
+        await conn.cancel(session_id=sid)
+        assert (await running).stop_reason == "cancelled"
+        # the session goes on
+        await conn.prompt(session_id=sid, prompt=[text_block("again")])
+
+    shared.run(main(shared.conn))
+    assert rec.bad == []
+    assert rec.calls == ["create", "wait", "kill", "release"]
+    proc, _, _ = rec.terminals["term1"]
+    assert proc.returncode == -9
+    assert rec.text().endswith("after")
