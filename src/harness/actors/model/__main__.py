@@ -8,6 +8,8 @@ says of a model's window. Keys, addresses and timeouts come from its environment
 
 from __future__ import annotations
 
+import os
+
 from harness.actors.model._chat import ModelEngine
 from harness.actors.model._oversize import fit_frames
 from harness.actors.model._provider import ProviderError
@@ -72,5 +74,17 @@ async def close() -> None:
     await engine.aclose()
 
 
+def load_early() -> None:
+    """Start loading the embedded model named by ``HARNESS_LOCAL_MODEL`` now (a session
+    on the embedded model sets it), so the load runs while the user types, not at the
+    first request; a model that cannot load says why at that request."""
+    if os.environ.get("HARNESS_LOCAL_MODEL"):
+        try:
+            engine.provider("local")  # its constructor starts the load in a thread
+        except ProviderError:
+            pass
+
+
 if __name__ == "__main__":
+    load_early()
     worker.run()

@@ -19,7 +19,7 @@ import re
 import struct
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -559,13 +559,15 @@ def load_model(
     batch: int = DEFAULT_BATCH,
     state_dir: Path | None = None,
     model_key: str = "",
+    on_progress: Callable[[float], None] | None = None,
 ) -> LoadedModel:
     """Load the GGUF file at *path* (blocking, seconds).
 
     *threads* generate; *threads_batch* (default: every usable core) read the prompt,
     where all cores help, *batch* tokens at a time. *state_dir* keeps the state after the
     system prompt between runs, named by *model_key* (the model's SHA-256), the prompt
-    and llama.cpp's version.
+    and llama.cpp's version. *on_progress* hears llama.cpp's own progress through the
+    model's tensors, 0.0 to 1.0 (from the loading thread).
 
     Raises:
         ModelNotInstalled: llama-cpp-python is not installed.
@@ -580,14 +582,52 @@ def load_model(
     if magic != b"GGUF":
         raise ModelLoadError(f"{path} is not a GGUF model file")
     try:
-        llama = module.Llama(
-            model_path=str(path),
-            n_ctx=n_ctx,
-            n_threads=threads,
-            n_threads_batch=threads_batch or usable_cores(),
-            n_batch=batch,
-            verbose=False,
-        )
+        with _load_progress(module, on_progress):
+            llama = module.Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=threads,
+                n_threads_batch=threads_batch or usable_cores(),
+                n_batch=batch,
+                verbose=False,
+            )
     except (ValueError, RuntimeError, OSError) as exc:
         raise ModelLoadError(f"llama.cpp could not load {path.name}: {exc}") from None
     return LoadedModel(llama, module, name, path, threads, state_dir=state_dir, model_key=model_key)
+
+
+_PARAMS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _load_progress(module: Any, on_progress: Callable[[float], None] | None) -> Iterator[None]:
+    """llama.cpp reports a load's progress through a callback in the model parameters,
+    which ``Llama()`` builds itself from ``llama_model_default_params`` and offers no
+    argument for: that function is wrapped while the model loads, under a lock, so the
+    parameters it builds carry the callback."""
+    if on_progress is None:
+        yield
+        return
+    low = module.llama_cpp
+
+    def heard(progress: float, _data: Any) -> bool:
+        try:
+            on_progress(float(progress))
+        except Exception:  # a report must never abort the load
+            pass
+        return True  # go on loading
+
+    callback = low.llama_progress_callback(heard)  # kept alive until the load ends
+    with _PARAMS_LOCK:
+        defaults = low.llama_model_default_params
+
+        def with_progress() -> Any:
+            params = defaults()
+            params.progress_callback = callback
+            return params
+
+        low.llama_model_default_params = with_progress
+        try:
+            yield
+        finally:
+            low.llama_model_default_params = defaults

@@ -64,7 +64,8 @@ class LoadProgress:
 
     ``stage`` is ``waiting``, ``assembling``, ``verifying``, ``testing`` (the runtime's
     first run on this machine, in a child process), ``loading``, ``ready`` or ``failed``;
-    ``done``/``total`` count bytes for assembling and verifying.
+    ``done``/``total`` count bytes for assembling and verifying, and thousandths of
+    llama.cpp's own progress through the tensors for loading.
     """
 
     model: str
@@ -78,6 +79,8 @@ class LoadProgress:
         if self.stage in ("assembling", "verifying") and self.total:
             pct = 100 * self.done // self.total
             return f"{self.stage} model {self.model}: {pct}%"
+        if self.stage == "loading" and self.total:
+            return f"loading model {100 * self.done // self.total}%"
         if self.stage == "failed":
             return self.error
         return f"{self.stage} model {self.model}"
@@ -184,6 +187,7 @@ class Loader:
                 batch=self._batch,
                 state_dir=self._cache_dir / "state",
                 model_key=key,
+                on_progress=lambda part: self._report("loading", int(part * 1000), 1000),
             )
             self._report("ready")
         except LocalModelError as exc:
