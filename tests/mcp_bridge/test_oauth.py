@@ -453,3 +453,36 @@ async def test_mcp_login_and_logout_in_the_terminal(servers: Servers, tmp_path: 
             await run_mcp(app.ctx, COMMANDS.parse("/mcp logout prot"))
             assert f"signed out of prot ({servers.url})" in app.printed()
             await until(live, lambda: state(live) == [no_sign_in], timeout=60)
+
+
+async def test_a_refused_sign_in_keeps_what_was_stored(servers: Servers, tmp_path: Path) -> None:
+    from urllib.parse import parse_qs, urlsplit
+
+    from harness.actors.mcp import SignInFailed
+
+    home = tmp_path / "home"
+    await sign_in(servers, home)
+    before = _record(home, servers.url)
+    store = TokenStore(environ={"HARNESS_HOME": str(home)})
+
+    async def refuse(url: str) -> None:
+        # the user says no at the authorization server, which sends the browser back so
+        back = parse_qs(urlsplit(url).query)["redirect_uri"][0]
+        page = await trio.to_thread.run_sync(
+            lambda: httpx2.get(back, params={"error": "access_denied", "error_description": "no"})
+        )
+        assert "Sign-in to prot failed: no" in page.text
+
+    failed: list[str] = []
+    async with trio.open_nursery() as nursery:
+
+        def show(line: str) -> None:
+            if found := LINK.search(line):
+                nursery.start_soon(refuse, found.group(0))
+
+        try:
+            await login_server(servers.config(), store, show=show, open_browser=False, timeout=30)
+        except SignInFailed as exc:
+            failed.append(str(exc))
+    assert failed == ["signing in to prot failed: the authorization server refused the sign-in: no"]
+    assert _record(home, servers.url) == before

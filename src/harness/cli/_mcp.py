@@ -144,8 +144,7 @@ def mcp_main(
         err.write(f"harness mcp: {exc}\n")
         return 1
     except KeyboardInterrupt:
-        logout_server(config, store)  # a registration half made is of no use
-        err.write("harness mcp: sign-in stopped; nothing was stored\n")
+        err.write("harness mcp: sign-in stopped; nothing changed\n")
         return 130
     show(done)
     return 0

@@ -29,7 +29,7 @@ import os
 import sys
 import time
 import webbrowser
-from collections.abc import AsyncIterator, Callable, Generator
+from collections.abc import AsyncIterator, Callable, Generator, Mapping
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -205,6 +205,25 @@ def auth_for(config: McpServerConfig, store: TokenStore) -> httpx2.Auth | None:
 
 # --- the interactive sign-in ------------------------------------------------------------
 
+
+class _Unsaved(TokenStore):
+    """A :class:`TokenStore` in memory: a sign-in's record until the sign-in has worked."""
+
+    def __init__(self) -> None:
+        super().__init__(".")
+        self._records: dict[str, dict[str, Any]] = {}
+
+    def read(self, url: str) -> dict[str, Any] | None:
+        found = self._records.get(url)
+        return dict(found) if found is not None else None
+
+    def write(self, url: str, record: Mapping[str, Any]) -> None:
+        self._records[url] = {**record, "url": url}
+
+    def remove(self, url: str) -> bool:
+        return self._records.pop(url, None) is not None
+
+
 _PAGE = (
     "<!doctype html><meta charset=utf-8><title>harness</title>"
     "<p style='font-family:sans-serif'>{}</p>"
@@ -295,16 +314,17 @@ async def login(
 ) -> str:
     """Sign in to *config*'s server and store its tokens; the line that says it worked.
 
-    Whatever was stored for the URL is forgotten first. The authorization link goes to
-    *show* (and to a browser when *open_browser* and a display exists); the sign-in
-    ends when the browser comes back to the loopback redirect with a code, the tokens
-    are exchanged, and the server has taken them for a listing of its tools.
+    The authorization link goes to *show* (and to a browser when *open_browser* and a
+    display exists); the sign-in ends when the browser comes back to the loopback
+    redirect with a code, the tokens are exchanged, and the server has taken them for a
+    listing of its tools. Only then is the new record stored, in place of the old one: a
+    sign-in that fails leaves what was stored as it was.
 
     Raises:
         OAuthFlowError, httpx2.HTTPError, trio.TooSlowError: the sign-in did not work.
     """
     env = dict(os.environ if environ is None else environ)
-    store.remove(config.url)
+    fresh = _Unsaved()  # a new sign-in starts from nothing: no old client, no old token
     callback = _Callback(config.name)
     async with callback.open():
 
@@ -316,7 +336,7 @@ async def login(
             show(f"Waiting for the sign-in (at most {timeout:g} s; Ctrl+C stops)...")
 
         provider = _Provider(
-            store,
+            fresh,
             config.url,
             client_metadata=_metadata([callback.url]),
             redirect_handler=redirect,
@@ -325,6 +345,9 @@ async def login(
         with trio.fail_after(timeout):
             tools = await _connect(config, provider)
     provider.remember_servers()
+    record = fresh.read(config.url)
+    assert record is not None
+    store.write(config.url, record)
     return f"signed in to {config.name} ({config.url}): {tools} tools"
 
 

@@ -54,7 +54,7 @@ async def login_server(
 
     Raises:
         SignInFailed: the server cannot be signed in to, or the sign-in did not work
-            (whatever was stored for the URL before is gone either way).
+            (what was stored for the URL before is kept as it was).
     """
     problem = sign_in_problem(config)
     if problem:
@@ -67,10 +67,9 @@ async def login_server(
         return await login(config, store, show=show, open_browser=open_browser, timeout=timeout)
     except trio.TooSlowError:
         raise SignInFailed(
-            f"no sign-in to {config.name} came back within {timeout:g} s; nothing was stored"
+            f"no sign-in to {config.name} came back within {timeout:g} s; nothing changed"
         ) from None
     except Exception as exc:
-        store.remove(config.url)  # a half-made registration is of no use
         raise SignInFailed(f"signing in to {config.name} failed: {_why(exc)}") from None
 
 
