@@ -30,7 +30,9 @@ from tests.runtime.workers.messages import (
     WriteGarbage,
 )
 
-worker = Worker("echo")
+# It has no shutdown hooks to wait for; the lifeline's grace is this plus a second, so a
+# test whose worker loop is stuck waits two seconds for it, not six.
+worker = Worker("echo", shutdown_grace=1.0)
 _hoard: list[bytearray] = []
 
 
