@@ -22,7 +22,7 @@ from harness.conversation._loop_config import LoopConfig
 from harness.conversation._ports import Approver, ExecutorPort, FrontendPort
 from harness.conversation._secrets import SecretMasker
 from harness.conversation._titles import plain_title
-from harness.conversation.context import ContextShaper, ask_window
+from harness.conversation.context import ContextShaper
 from harness.conversation.mcp import McpExecutors, McpManager
 from harness.conversation.session._editor import EditorExecutors, EditorPort
 from harness.conversation.session._features import keep_working_memory, recall_history
@@ -49,6 +49,7 @@ from harness.conversation.session._store import (
     SessionNotFound,
     SessionStore,
 )
+from harness.conversation.session._warm import preload_env, prepare_model
 from harness.conversation.strategies import run_stages
 from harness.conversation.subagents import SubagentPool
 from harness.conversation.workers import Workers, WorkerSettings, open_workers, worker_env
@@ -284,7 +285,7 @@ def _join_features(
     """What listens to the loop or feeds it: hooks, the served window, sub-agents, the
     log, working memory, recall, the workers' events, the MCP servers' tools."""
     watch_hooks(conv, plan.hooks)
-    ask_window(conv, workers)
+    prepare_model(conv, workers)
     options, log = plan.options, plan.log
     env = {"HARNESS_HOME": str(plan.home), **options.worker_env.get("subagent", {})}
     pool = SubagentPool(conv, workers, options.subagents, env=env)
@@ -368,9 +369,9 @@ def _worker_settings(plan: _Plan) -> WorkerSettings:
         env = settings.env.setdefault(name, {})
         env["HARNESS_HOME"] = str(plan.home)
         env.update(options.worker_env.get(name, {}))
-    if config.profile().preloads and config.models and "model" in settings.modules:
-        # the embedded model loads while the user types, not at the first request
-        settings.env["model"].setdefault("HARNESS_LOCAL_MODEL", config.models[0])
+    if "model" in settings.modules:  # the embedded model loads while the user types
+        for key, value in preload_env(config, plan.environ).items():
+            settings.env["model"].setdefault(key, value)
     return settings
 
 

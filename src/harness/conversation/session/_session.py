@@ -15,7 +15,6 @@ from harness.conversation import events as ev
 from harness.conversation._history import effective
 from harness.conversation._loop import Conversation, Listener
 from harness.conversation._secrets import SecretMasker
-from harness.conversation.context import ask_window
 from harness.conversation.mcp import McpManager
 from harness.conversation.session._checkpoints import Checkpoints
 from harness.conversation.session._diagnostics import Diagnostics, RoundStats, ToolStats
@@ -27,6 +26,7 @@ from harness.conversation.session._store import (
     export_json,
     export_markdown,
 )
+from harness.conversation.session._warm import prepare_model
 from harness.conversation.subagents import AgentState, SubagentPool, SubagentReport, Task
 from harness.conversation.workers import Workers
 from harness.keys import provider_key
@@ -279,7 +279,7 @@ class Session:
     def set_model(self, provider: str, models: tuple[str, ...], base_url: str | None) -> None:
         """Ask *provider* (at *base_url*, ``None``: its default) from the next request on."""
         self.conversation.configure(provider=provider, models=models, base_url=base_url)
-        ask_window(self.conversation, self.workers)
+        prepare_model(self.conversation, self.workers)
 
     @property
     def permission_mode(self) -> PermissionMode:
