@@ -1,6 +1,6 @@
 """The official Python SDK's client drives ``harness acp``: prompt, streamed answer, an
 edit approved through ``session/request_permission``, allow-always, reject, cancel,
-load and list, each update checked against the SDK's models."""
+load and list, fork, resume and close, each update checked against the SDK's models."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+from acp.exceptions import RequestError
 from acp.schema import ClientCapabilities, FileSystemCapabilities
 
 from acp import PROTOCOL_VERSION, text_block
@@ -178,3 +180,38 @@ def test_load_replays_a_session_and_list_shows_it(shared: SharedAgent, workspace
     assert "hi" in ends[0].content[0].content.text
     assert ends[1].content[0].type == "diff"
     assert (ends[1].content[0].old_text, ends[1].content[0].new_text) == ("hi", "ho")
+
+
+def test_fork_resume_and_close(shared: SharedAgent, workspace: Path) -> None:
+    rec = shared.use()
+    shared.model.add(reply("first"), reply("in the fork"), reply("resumed"))
+
+    async def main(conn: Any) -> None:
+        init = await conn.initialize(protocol_version=PROTOCOL_VERSION)
+        offered = init.agent_capabilities.session_capabilities
+        assert offered.fork is not None
+        assert offered.resume is not None
+        assert offered.close is not None
+        sid = (await conn.new_session(cwd=str(workspace), mcp_servers=[])).session_id
+        await conn.prompt(session_id=sid, prompt=[text_block("one")])
+        fork = await conn.fork_session(cwd=str(workspace), session_id=sid, mcp_servers=[])
+        assert fork.session_id != sid
+        assert fork.modes.current_mode_id == "ask"
+        await conn.prompt(session_id=fork.session_id, prompt=[text_block("two")])
+        await conn.close_session(session_id=sid)
+        with pytest.raises(RequestError):
+            await conn.prompt(session_id=sid, prompt=[text_block("closed")])
+        rec.updates.clear()
+        await conn.resume_session(cwd=str(workspace), session_id=sid, mcp_servers=[])
+        assert "user_message_chunk" not in rec.kinds()  # resumed, not replayed
+        await conn.prompt(session_id=sid, prompt=[text_block("three")])
+        with pytest.raises(RequestError):
+            await conn.close_session(session_id="no-such-session")
+
+    shared.run(main(shared.conn))
+    assert rec.bad == []
+    seen = [
+        [m["content"] for m in r["messages"] if m["role"] != "system"] for r in shared.requests()
+    ]
+    assert seen[1][:3] == ["one", "first", "two"]  # the fork holds the conversation
+    assert seen[2][:3] == ["one", "first", "three"]  # the resumed source, without the fork's

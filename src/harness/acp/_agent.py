@@ -2,7 +2,8 @@
 
 :class:`HarnessAgent` answers the methods the SDK's router hands it (initialize,
 authenticate, session/new, session/load, session/list, session/set_mode,
-session/prompt, session/cancel). A session is opened with the same options as the
+session/prompt, session/cancel, and the pinned SDK's unstable session/fork,
+session/resume and session/close). A session is opened with the same options as the
 terminal and headless mode (the caller's *options_for*), held open in a task of the
 connection's nursery, and closed when the client goes. Its events become
 ``session/update`` notifications (:mod:`harness.acp._updates`); the calls that need
@@ -25,7 +26,9 @@ from acp.schema import (
     AvailableCommand,
     AvailableCommandInput,
     ClientCapabilities,
+    CloseSessionResponse,
     FileSystemCapabilities,
+    ForkSessionResponse,
     Implementation,
     InitializeResponse,
     ListSessionsResponse,
@@ -34,11 +37,15 @@ from acp.schema import (
     NewSessionResponse,
     PromptCapabilities,
     PromptResponse,
+    ResumeSessionResponse,
     SessionCapabilities,
+    SessionCloseCapabilities,
+    SessionForkCapabilities,
     SessionInfo,
     SessionListCapabilities,
     SessionMode,
     SessionModeState,
+    SessionResumeCapabilities,
     SetSessionModeResponse,
     UnstructuredCommandInput,
     Usage,
@@ -56,6 +63,7 @@ from harness.conversation import (
     Session,
     SessionNotFound,
     SessionOptions,
+    fork_session,
     list_sessions,
     open_session,
 )
@@ -206,7 +214,12 @@ class HarnessAgent:
                 load_session=True,
                 prompt_capabilities=PromptCapabilities(embedded_context=True),
                 mcp_capabilities=McpCapabilities(http=True, sse=True),
-                session_capabilities=SessionCapabilities(list=SessionListCapabilities()),
+                session_capabilities=SessionCapabilities(
+                    list=SessionListCapabilities(),
+                    fork=SessionForkCapabilities(),
+                    resume=SessionResumeCapabilities(),
+                    close=SessionCloseCapabilities(),
+                ),
             ),
             auth_methods=methods,
             agent_info=Implementation(name="harness", title="harness", version=__version__),
@@ -352,6 +365,40 @@ class HarnessAgent:
             await self.send(session.id, update)
         await self._commands(session.id)
         return LoadSessionResponse(modes=self._modes(session))
+
+    async def resume_session(
+        self, cwd: str, session_id: str, mcp_servers: Sequence[Any] | None = None, **_: Any
+    ) -> ResumeSessionResponse:
+        """Resume session *session_id* without replaying it (the client shows it)."""
+        live = self.sessions.get(session_id)
+        if live is None:
+            live = await self._open(cwd, mcp_servers, session_id)
+        await self._commands(live.session.id)
+        return ResumeSessionResponse(modes=self._modes(live.session))
+
+    async def fork_session(
+        self, cwd: str, session_id: str, mcp_servers: Sequence[Any] | None = None, **_: Any
+    ) -> ForkSessionResponse:
+        """A new session holding *session_id*'s conversation as it stands, opened; the
+        source is not touched."""
+        folder, home = _folder(cwd), harness_home(self.environ)
+        try:
+            forked = await trio.to_thread.run_sync(lambda: fork_session(folder, home, session_id))
+        except SessionNotFound as exc:
+            raise RequestError.resource_not_found(session_id) from exc
+        live = await self._open(cwd, mcp_servers, forked.id)
+        await self._commands(live.session.id)
+        return ForkSessionResponse(session_id=live.session.id, modes=self._modes(live.session))
+
+    async def close_session(self, session_id: str, **_: Any) -> CloseSessionResponse:
+        """Stop the session's running prompt and close it (its log written whole)."""
+        live = self._live(session_id)
+        live.asker.cancel_all()
+        live.session.cancel()
+        with trio.move_on_after(5.0):
+            await live.idle.wait()
+        live.closed.set()
+        return CloseSessionResponse()
 
     async def list_sessions(
         self, cwd: str | None = None, cursor: str | None = None, **_: Any

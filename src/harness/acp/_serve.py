@@ -32,7 +32,8 @@ async def serve_streams(
 
         conn = Connection(receive, send, handle)
         agent = HarnessAgent(conn, sessions, options_for, environ)
-        router = build_agent_router(agent)  # type: ignore[arg-type]
+        # the unstable methods of the pinned SDK: session/fork, session/resume, session/close
+        router = build_agent_router(agent, use_unstable_protocol=True)  # type: ignore[arg-type]
         async with trio.open_nursery() as reading:
 
             async def on_signal() -> None:
