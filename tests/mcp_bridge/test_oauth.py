@@ -246,7 +246,7 @@ def _bridge_env(home: Path) -> dict[str, str]:
     return {"HARNESS_HOME": str(home)}
 
 
-async def test_a_bridge_refreshes_an_expired_token(
+async def test_a_bridge_refreshes_an_expired_or_refused_token(
     servers: Servers, tmp_path: Path, start_bridge: Any
 ) -> None:
     home = tmp_path / "home"
@@ -272,6 +272,15 @@ async def test_a_bridge_refreshes_an_expired_token(
     assert after["expires_at"] > time.time() + 60
     assert stat.S_IMODE(store.path(servers.url).stat().st_mode) == 0o600
     assert before["tokens"]["access_token"] not in status.stderr_tail
+
+    # a token the server turns down before its time (it restarted, it revoked it) is
+    # refreshed once, mid-session, rather than asking for a sign-in nobody can do here
+    servers.post("expire")
+    out = await handle.request(ToolInvoke(name="whoami", arguments={}), timeout=30)
+    assert isinstance(out, ToolOutcome)
+    assert (out.ok, out.output) == (True, "signed in"), out.output
+    assert sum(e["event"] == "refresh" for e in servers.log()) == refreshes + 2
+    assert _record(home, servers.url)["tokens"]["access_token"] != (after["tokens"]["access_token"])
 
 
 async def test_a_bridge_with_no_sign_in_fails_at_once_with_one_line(

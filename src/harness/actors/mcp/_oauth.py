@@ -29,7 +29,7 @@ import os
 import sys
 import time
 import webbrowser
-from collections.abc import AsyncIterator, Callable, Generator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Mapping
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -133,6 +133,30 @@ class _Provider(OAuthClientProvider):
                 )
         if isinstance(record.get("auth_server"), str):
             ctx.auth_server_url = record["auth_server"]
+
+    async def async_auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        # The SDK refreshes a token only when its expiry has passed; a server that turns
+        # down a token before that (it restarted, it revoked it) leads it straight to a new
+        # sign-in, which cannot happen here. Try the refresh token once first.
+        refreshed = False
+        while True:
+            flow = super().async_auth_flow(request)
+            try:
+                outgoing = await flow.__anext__()
+                while True:
+                    response = yield outgoing
+                    outgoing = await flow.asend(response)
+            except StopAsyncIteration:
+                return
+            except SignInNeeded:
+                if refreshed or not self.context.can_refresh_token():
+                    raise
+                refreshed = True
+                self.context.token_expiry_time = 1.0  # long past (0 would mean "never")
+            finally:
+                await flow.aclose()
 
     def remember_servers(self) -> None:
         """Store the metadata found during a sign-in beside its tokens."""
