@@ -12,10 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
 from harness.conversation import events as ev
 from harness.conversation import open_session
+from harness.conversation.context._bounds import TIME_SCALE_ENV
 from harness.conversation.context._recall_index import INDEX_FILE
 from tests.model._server import LoopbackServer, Recorded, Reply, ndjson
 from tests.scripted import ScriptedModel, reply
@@ -121,8 +123,9 @@ async def test_the_relevant_old_turn_is_sent_over_recent_noise_and_nothing_is_ch
 
 
 async def test_an_embedding_timeout_falls_back_to_the_newest_turns_and_the_run_completes(
-    workspace: Path, home: Path
+    workspace: Path, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv(TIME_SCALE_ENV, "0.25")  # the embedding's 4 s bound is 1 s
     with ScriptedModel(embedder=bag_of_words, embed_stall=30) as model:
         model.add(reply("Noted."), reply("Whiskers."), reply("Still 7419."))
         opts = options_for(workspace, home, model, history_embedding_model="bag")

@@ -8,9 +8,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
 from harness.conversation import ContextSettings, open_session
+from harness.conversation.context._bounds import TIME_SCALE_ENV
 from tests.model._server import LoopbackServer, Reply, ndjson
 
 from .conftest import options_for
@@ -78,8 +80,9 @@ async def test_the_window_is_the_models_length_under_the_default_then_follows_mo
 
 
 async def test_a_failing_or_silent_server_keeps_the_default_and_an_explicit_window_wins(
-    workspace: Path, home: Path, model: Any, nursery: trio.Nursery
+    workspace: Path, home: Path, model: Any, nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv(TIME_SCALE_ENV, "0.2")  # the silent server is waited for 0.6 s, not 3
     server = await ollama(nursery)
     server.queue("/api/show", Reply(500, [b'{"error": "boom"}']), Reply(silent=True))
     # native tools: the chat itself does not probe /api/show, only the window asks

@@ -7,8 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
+from harness.conversation.context._bounds import TIME_SCALE_ENV
 from harness.conversation.context._workmem import MEMORY_FILE, VERSION
 from tests.scripted import ScriptedModel, call, reply
 
@@ -82,17 +84,20 @@ async def test_file_activity_and_the_models_record_survive_a_compaction(
 
 
 async def test_a_corrupt_record_is_started_afresh_and_a_timeout_changes_nothing(
-    session_factory, model: ScriptedModel, workspace: Path
+    session_factory, model: ScriptedModel, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # the update's 10 s bound becomes 2 s; the answer comes whole after 4 s, which the
+    # test waits out (and more): with no bound, it would be the record
+    monkeypatch.setenv(TIME_SCALE_ENV, "0.2")
     (workspace / "a.txt").write_text("x\n")
     model.add(reply("", call("write_file", path="n.txt", content="1")), reply("Done."))
-    model.add(reply(MEMORY_ANSWER, stall=30))  # slower than the update's 10 s bound
+    model.add(reply(MEMORY_ANSWER, stall=4))
     async with session_factory(memory_updates=True) as s:
         path = s.log.dir / MEMORY_FILE
         path.write_text("{ torn")
         assert (await s.run("write n")).ok
         doc = await _wait_for(path, lambda d: d["files_changed"] == ["n.txt"])
-        with trio.move_on_after(11):
+        with trio.move_on_after(6):
             while not doc["goal"]:
                 await trio.sleep(0.2)
                 doc = json.loads(path.read_text())

@@ -7,7 +7,8 @@ when the budget says so (compaction), with the working memory
 server for its model's window. The loop is handed the shaper; it imports nothing here.
 """
 
-from harness.conversation.context._recall import Recall
+from harness.conversation.context._bounds import bound
+from harness.conversation.context._recall import EMBED_TIMEOUT, Recall
 from harness.conversation.context._recall_index import INDEX_FILE
 from harness.conversation.context._shaper import ContextShaper
 from harness.conversation.context._window import ask_window
@@ -18,6 +19,7 @@ from harness.conversation.context._workmem import (
 )
 
 __all__ = [
+    "EMBED_TIMEOUT",
     "INDEX_FILE",
     "MEMORY_FILE",
     "UPDATE_TIMEOUT",
@@ -25,4 +27,5 @@ __all__ = [
     "Recall",
     "WorkingMemoryKeeper",
     "ask_window",
+    "bound",
 ]

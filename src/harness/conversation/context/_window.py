@@ -19,6 +19,7 @@ import trio
 
 from harness.conversation._budget import DEFAULT_WINDOWS
 from harness.conversation._loop import Conversation
+from harness.conversation.context._bounds import bound
 from harness.conversation.workers import Workers
 from harness.errors import HarnessError
 from harness.keys import provider_key
@@ -68,8 +69,9 @@ def ask_window(conv: Conversation, workers: Workers) -> None:
                 base_url=key[1] or None,
                 api_key=provider_key(key[0]),
             )
-            with trio.move_on_after(ASK_TIMEOUT):
-                facts = await workers.call("model", request, ModelFacts, timeout=ASK_TIMEOUT)
+            wait = bound(ASK_TIMEOUT)
+            with trio.move_on_after(wait):
+                facts = await workers.call("model", request, ModelFacts, timeout=wait)
                 window = served_window(facts, key[0])
                 if window:
                     conv.learn_window(key, window)

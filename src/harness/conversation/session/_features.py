@@ -8,12 +8,14 @@ from __future__ import annotations
 from harness.conversation import events as ev
 from harness.conversation._loop import Conversation
 from harness.conversation.context import (
+    EMBED_TIMEOUT,
     INDEX_FILE,
     MEMORY_FILE,
     UPDATE_TIMEOUT,
     ContextShaper,
     Recall,
     WorkingMemoryKeeper,
+    bound,
 )
 from harness.conversation.session._log import SessionLog
 from harness.conversation.workers import Workers
@@ -34,7 +36,7 @@ def keep_working_memory(
     update it after each completed run."""
     keeper = WorkingMemoryKeeper(
         log.dir / MEMORY_FILE if log is not None else None,
-        lambda system, content: conv.ask_aside(system, content, UPDATE_TIMEOUT),
+        lambda system, content: conv.ask_aside(system, content, bound(UPDATE_TIMEOUT)),
     )
     conv.subscribe(keeper)
     shaper.keep_notes(keeper.memory_text)
@@ -69,6 +71,7 @@ def recall_history(
     recall = Recall(
         model=model,
         embed=embed,
+        timeout=bound(EMBED_TIMEOUT),
         path=log.dir / INDEX_FILE if log is not None else None,
         emit=conv.emit,
         session_id=conv.session_id,
