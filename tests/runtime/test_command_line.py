@@ -50,10 +50,9 @@ def _harness(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("flag", ["--version", "--help"])
-def test_version_and_help_import_only_the_command_line(flag: str) -> None:
+def _loaded_after(*args: str) -> set[str]:
     done = subprocess.run(
-        [sys.executable, "-c", _MODULES_AFTER, flag],
+        [sys.executable, "-c", _MODULES_AFTER, *args],
         capture_output=True,
         text=True,
         check=True,
@@ -63,7 +62,21 @@ def test_version_and_help_import_only_the_command_line(flag: str) -> None:
     assert last.startswith("modules:")
     loaded = set(last.split()[1:])
     assert "harness.cli" in loaded  # the check sees the command line's own imports
-    assert sorted(loaded.intersection(HEAVY)) == []
+    return loaded
+
+
+@pytest.mark.parametrize("flag", ["--version", "--help"])
+def test_version_and_help_import_only_the_command_line(flag: str) -> None:
+    assert sorted(_loaded_after(flag).intersection(HEAVY)) == []
+
+
+def test_batch_help_imports_no_engine() -> None:
+    """``harness batch --help`` reads its command line alone: the engines (trio) and
+    the message vocabulary load once a batch runs."""
+    loaded = _loaded_after("batch", "--help")
+    assert "harness.cli._batch" in loaded
+    engines = ("attrs", "cattrs", "trio", "harness.messages", "harness.batch._batch")
+    assert sorted(loaded.intersection(engines)) == []
 
 
 def test_a_usage_error_says_what_was_wrong() -> None:

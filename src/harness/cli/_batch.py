@@ -12,18 +12,12 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from harness.batch import (
-    BatchSettings,
-    JsonProgress,
-    Progress,
-    ResultsFile,
-    TaskOutcome,
-    read_tasks,
-    run_batch,
-)
-from harness.messages import PERMISSION_MODES, PROVIDERS
+from harness.words import PERMISSION_MODES, PROVIDERS
+
+if TYPE_CHECKING:
+    from harness.batch import BatchSettings, Progress
 
 __all__ = ["batch_main", "build_batch_parser"]
 
@@ -115,6 +109,8 @@ def build_batch_parser() -> argparse.ArgumentParser:
 
 
 def _settings(args: argparse.Namespace) -> BatchSettings:
+    from harness.batch import BatchSettings
+
     flags: list[str] = ["--permission-mode", args.permission_mode or "deny"]
     for name in (
         "provider",
@@ -150,6 +146,10 @@ def batch_main(
     environ: Mapping[str, str] | None = None,
 ) -> int:
     """Run ``harness batch`` with *argv* (the words after ``batch``); the exit status."""
+    # the engines (and trio) load once the command line is read: ``--help`` and a usage
+    # error need none of them, and a local driver's task server starts before them
+    from harness.batch import JsonProgress, ResultsFile, TaskOutcome, read_tasks, run_batch
+
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     if environ is None:
