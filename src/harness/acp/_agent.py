@@ -17,14 +17,11 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-import attrs
 import trio
 from acp.exceptions import RequestError
 from acp.schema import (
     AgentCapabilities,
     AuthMethodAgent,
-    AvailableCommand,
-    AvailableCommandInput,
     ClientCapabilities,
     CloseSessionResponse,
     FileSystemCapabilities,
@@ -43,11 +40,8 @@ from acp.schema import (
     SessionForkCapabilities,
     SessionInfo,
     SessionListCapabilities,
-    SessionMode,
-    SessionModeState,
     SessionResumeCapabilities,
     SetSessionModeResponse,
-    UnstructuredCommandInput,
     Usage,
     UsageUpdate,
 )
@@ -56,11 +50,23 @@ from acp import PROTOCOL_VERSION, helpers
 from harness._version import __version__
 from harness.acp._ask import Asker
 from harness.acp._editor import EditorFiles
+from harness.acp._live import (
+    COMMANDS,
+    KEYED,
+    MODES,
+    Live,
+    check_key,
+    find_skills,
+    folder,
+    mcp_entries,
+    own_command,
+    session_modes,
+    skill_prompt,
+)
 from harness.acp._prompt import prompt_text
 from harness.acp._rpc import Connection, ConnectionClosed
 from harness.acp._updates import Update, UpdateMapper, replay
 from harness.conversation import (
-    Session,
     SessionNotFound,
     SessionOptions,
     fork_session,
@@ -71,88 +77,12 @@ from harness.conversation import events as ev
 from harness.home import harness_home
 from harness.keys import ENV_KEYS, provider_key, take_keys
 
-__all__ = ["COMMANDS", "MODES", "HarnessAgent", "OptionsFor"]
+__all__ = ["HarnessAgent", "OptionsFor"]
 
 #: ``options_for(cwd, mcp_servers, resume)``: the options of a session the client opens
 OptionsFor = Callable[[str, dict[str, Any], str | None], SessionOptions]
 
-#: the permission modes offered as session modes
-MODES = (
-    SessionMode(id="ask", name="Ask", description="Ask before every change"),
-    SessionMode(id="auto", name="Auto", description="Make changes without asking"),
-    SessionMode(id="plan", name="Plan", description="Read only; submit a plan to approve"),
-)
-
-#: the slash commands harness answers itself in a prompt
-COMMANDS = (
-    AvailableCommand(name="compact", description="Summarise the history to free the context"),
-    AvailableCommand(name="undo", description="Undo the last change the AI made"),
-)
-
-# hosted providers that cannot answer without a key, as ACP env-var methods
-_KEYED = ("openai", "anthropic", "gemini")
 _STOP = {"cancelled": "cancelled", "max_turns": "max_turn_requests"}
-
-
-@attrs.define(eq=False)
-class _Live:
-    """One open session and what its connection keeps beside it."""
-
-    session: Session
-    mapper: UpdateMapper
-    asker: Asker
-    files: EditorFiles
-    closed: trio.Event = attrs.field(factory=trio.Event)
-    mcp_ready: bool = False
-    #: the slash commands offered, and the skills among them
-    commands: list[AvailableCommand] = attrs.field(factory=lambda: list(COMMANDS))
-    skills: set[str] = attrs.field(factory=set)
-    #: set while no prompt runs
-    idle: trio.Event = attrs.field(factory=trio.Event)
-
-    def __attrs_post_init__(self) -> None:
-        self.idle.set()
-
-    @property
-    def running(self) -> bool:
-        """True while a prompt runs."""
-        return not self.idle.is_set()
-
-
-def _mcp_entries(servers: Sequence[Any] | None) -> dict[str, Any]:
-    # the client's servers in the .mcp.json form harness's bridges read
-    out: dict[str, Any] = {}
-    for server in servers or ():
-        name = str(getattr(server, "name", "") or f"server{len(out) + 1}")
-        if hasattr(server, "command"):
-            out[name] = {
-                "command": server.command,
-                "args": list(server.args),
-                "env": {e.name: e.value for e in server.env},
-            }
-        elif hasattr(server, "url"):
-            out[name] = {
-                "type": getattr(server, "type", "http"),
-                "url": server.url,
-                "headers": {h.name: h.value for h in server.headers},
-            }
-        else:
-            raise RequestError.invalid_params({"mcpServers": f"{name}: a transport harness lacks"})
-    return out
-
-
-def _skill_prompt(text: str, skills: set[str]) -> str:
-    # "/name rest" for a skill: the model is asked to load it and use it for the rest
-    word, _, rest = text.strip().partition(" ")
-    if not word.startswith("/") or word[1:] not in skills:
-        return text
-    return f"Use the skill {word[1:]} (load it with use_skill first).\n\n{rest.strip()}".strip()
-
-
-def _folder(cwd: str) -> str:
-    if not os.path.isabs(cwd) or not os.path.isdir(cwd):
-        raise RequestError.invalid_params({"cwd": f"{cwd!r} is not an absolute path to a folder"})
-    return cwd
 
 
 class HarnessAgent:
@@ -178,7 +108,7 @@ class HarnessAgent:
         self.options_for = options_for
         self.environ = environ
         self.client = ClientCapabilities()
-        self.sessions: dict[str, _Live] = {}
+        self.sessions: dict[str, Live] = {}
         self.show_thinking = environ.get("HARNESS_SHOW_THINKING", "").strip().lower() in (
             "1",
             "on",
@@ -206,7 +136,7 @@ class HarnessAgent:
                 description=f"Set {ENV_KEYS[provider][0]} in the agent's environment "
                 "or in $HARNESS_HOME/.env, then authenticate",
             )
-            for provider in _KEYED
+            for provider in KEYED
         ]
         return InitializeResponse(
             protocol_version=min(protocol_version, PROTOCOL_VERSION),
@@ -229,7 +159,7 @@ class HarnessAgent:
         """Check that the key the method names is at hand (the environment or
         ``$HARNESS_HOME/.env``, read again now)."""
         provider = method_id.removesuffix("-key")
-        if provider not in _KEYED:
+        if provider not in KEYED:
             raise RequestError.invalid_params({"methodId": f"no method {method_id!r}"})
         from harness.settings import load_settings
 
@@ -245,14 +175,7 @@ class HarnessAgent:
 
     # --- sessions -------------------------------------------------------------------
 
-    def _modes(self, session: Session) -> SessionModeState:
-        modes = list(MODES)
-        if session.permission_mode not in {m.id for m in MODES}:
-            mode = session.permission_mode
-            modes.append(SessionMode(id=mode, name=mode.capitalize()))
-        return SessionModeState(current_mode_id=session.permission_mode, available_modes=modes)
-
-    async def _hold(self, options: SessionOptions, *, task_status: trio.TaskStatus[_Live]) -> None:
+    async def _hold(self, options: SessionOptions, *, task_status: trio.TaskStatus[Live]) -> None:
         asker = Asker(self.conn, self)
         files = EditorFiles(
             self.conn, self.client.fs or FileSystemCapabilities(), bool(self.client.terminal)
@@ -264,7 +187,7 @@ class HarnessAgent:
                 options, approver=asker.approve, frontend=asker, editor=editor
             ) as session:
                 files.session_id = session.id
-                live = _Live(
+                live = Live(
                     session=session,
                     mapper=UpdateMapper(session.workspace, show_thinking=self.show_thinking),
                     asker=asker,
@@ -285,34 +208,17 @@ class HarnessAgent:
             # a session that fails as it closes must not take the connection with it
             self.conn.log(f"closing a session failed: {type(exc).__name__}: {exc}")
 
-    async def _open(self, cwd: str, mcp_servers: Any, resume: str | None) -> _Live:
+    async def _open(self, cwd: str, mcp_servers: Any, resume: str | None) -> Live:
         try:
-            options = self.options_for(_folder(cwd), _mcp_entries(mcp_servers), resume)
-            live: _Live = await self.nursery.start(self._hold, options)
+            options = self.options_for(folder(cwd), mcp_entries(mcp_servers), resume)
+            live: Live = await self.nursery.start(self._hold, options)
         except SessionNotFound as exc:
             raise RequestError.resource_not_found(resume) from exc
         except ValueError as exc:
             raise RequestError.invalid_params({"details": str(exc)}) from exc
-        self._check_key(live, options)
-        await self._find_skills(live)
+        check_key(live, options, self.environ)
+        await find_skills(live, self.environ)
         return live
-
-    def _check_key(self, live: _Live, options: SessionOptions) -> None:
-        # a hosted provider at its own address cannot answer without a key
-        provider = live.session.provider
-        if provider not in _KEYED or provider_key(provider):
-            return
-        from harness.actors.model import resolve_credentials
-
-        try:
-            key, base = resolve_credentials(
-                provider, api_key=options.api_key, base_url=options.base_url, env=self.environ
-            )
-        except Exception:  # a saved-keys file that cannot be read holds no key
-            key, base = None, ""
-        if key is None and not base:
-            live.closed.set()
-            raise RequestError.auth_required({"details": f"{provider} needs an API key"})
 
     async def _commands(self, session_id: str) -> None:
         live = self.sessions.get(session_id)
@@ -325,31 +231,13 @@ class HarnessAgent:
         offered = live.commands if live is not None else list(COMMANDS)
         await self.send(session_id, helpers.update_available_commands(offered))
 
-    async def _find_skills(self, live: _Live) -> None:
-        # harness's own commands, then a command per skill (``/name what to do``)
-        from harness.skills import discover_skills
-
-        home = harness_home(self.environ)
-        skills = await trio.to_thread.run_sync(discover_skills, live.session.workspace, home)
-        own = {c.name for c in COMMANDS}
-        live.skills = {s.name for s in skills if s.name not in own}
-        hint = AvailableCommandInput(root=UnstructuredCommandInput(hint="what to use it for"))
-        live.commands = [
-            *COMMANDS,
-            *(
-                AvailableCommand(name=s.name, description=s.description or s.name, input=hint)
-                for s in skills
-                if s.name in live.skills
-            ),
-        ]
-
     async def new_session(
         self, cwd: str, mcp_servers: Sequence[Any] | None = None, **_: Any
     ) -> Any:
         """Open a session in *cwd* with the client's MCP servers beside the configured."""
         live = await self._open(cwd, mcp_servers, None)
         sid = live.session.id
-        response = NewSessionResponse(session_id=sid, modes=self._modes(live.session))
+        response = NewSessionResponse(session_id=sid, modes=session_modes(live.session))
         return self.conn.after_reply(response, lambda: self._commands(sid))
 
     async def load_session(
@@ -364,7 +252,7 @@ class HarnessAgent:
         for update in replay(session.workspace, recorded, show_thinking=self.show_thinking):
             await self.send(session.id, update)
         await self._commands(session.id)
-        return LoadSessionResponse(modes=self._modes(session))
+        return LoadSessionResponse(modes=session_modes(session))
 
     async def resume_session(
         self, cwd: str, session_id: str, mcp_servers: Sequence[Any] | None = None, **_: Any
@@ -374,21 +262,21 @@ class HarnessAgent:
         if live is None:
             live = await self._open(cwd, mcp_servers, session_id)
         await self._commands(live.session.id)
-        return ResumeSessionResponse(modes=self._modes(live.session))
+        return ResumeSessionResponse(modes=session_modes(live.session))
 
     async def fork_session(
         self, cwd: str, session_id: str, mcp_servers: Sequence[Any] | None = None, **_: Any
     ) -> ForkSessionResponse:
         """A new session holding *session_id*'s conversation as it stands, opened; the
         source is not touched."""
-        folder, home = _folder(cwd), harness_home(self.environ)
+        where, home = folder(cwd), harness_home(self.environ)
         try:
-            forked = await trio.to_thread.run_sync(lambda: fork_session(folder, home, session_id))
+            forked = await trio.to_thread.run_sync(lambda: fork_session(where, home, session_id))
         except SessionNotFound as exc:
             raise RequestError.resource_not_found(session_id) from exc
         live = await self._open(cwd, mcp_servers, forked.id)
         await self._commands(live.session.id)
-        return ForkSessionResponse(session_id=live.session.id, modes=self._modes(live.session))
+        return ForkSessionResponse(session_id=live.session.id, modes=session_modes(live.session))
 
     async def close_session(self, session_id: str, **_: Any) -> CloseSessionResponse:
         """Stop the session's running prompt and close it (its log written whole)."""
@@ -404,14 +292,14 @@ class HarnessAgent:
         self, cwd: str | None = None, cursor: str | None = None, **_: Any
     ) -> ListSessionsResponse:
         """The sessions of *cwd* (default: the folder harness acp started in)."""
-        folder = _folder(cwd) if cwd else os.getcwd()
+        where = folder(cwd) if cwd else os.getcwd()
         home = str(harness_home(self.environ))
-        rows = await trio.to_thread.run_sync(lambda: list_sessions(folder, home))
+        rows = await trio.to_thread.run_sync(lambda: list_sessions(where, home))
         return ListSessionsResponse(
             sessions=[
                 SessionInfo(
                     session_id=row.id,
-                    cwd=folder,
+                    cwd=where,
                     title=row.title or row.first_prompt[:80] or None,
                     updated_at=datetime.fromtimestamp(row.updated, UTC).isoformat(),
                 )
@@ -419,7 +307,7 @@ class HarnessAgent:
             ]
         )
 
-    def _live(self, session_id: str) -> _Live:
+    def _live(self, session_id: str) -> Live:
         live = self.sessions.get(session_id)
         if live is None:
             raise RequestError.invalid_params({"sessionId": f"no open session {session_id!r}"})
@@ -446,10 +334,10 @@ class HarnessAgent:
         live = self._live(session_id)
         if live.running:
             raise RequestError.invalid_request({"details": "a prompt is already running"})
-        text = _skill_prompt(prompt_text(prompt, live.session.workspace), live.skills)
+        text = skill_prompt(prompt_text(prompt, live.session.workspace), live.skills)
         live.idle = trio.Event()
         try:
-            command = await self._command(live, text)
+            command = await own_command(live, text, self.send)
             if command is not None:
                 return PromptResponse(stop_reason="end_turn")
             if live.session.mcp is not None and not live.mcp_ready:
@@ -483,22 +371,6 @@ class HarnessAgent:
             stop_reason=_STOP.get(result.reason, "end_turn"),  # type: ignore[arg-type]
             usage=Usage(input_tokens=given, output_tokens=made, total_tokens=given + made),
         )
-
-    async def _command(self, live: _Live, text: str) -> str | None:
-        word = text.strip().split(maxsplit=1)[0] if text.strip() else ""
-        sid = live.session.id
-        if word == "/compact":
-            done = await live.session.compact()
-            said = "The history was summarised." if done else "There was nothing to compact."
-        elif word == "/undo":
-            undone = await live.session.undo()
-            said = undone.message
-            if undone.ok:
-                await live.files.show_files(live.session.workspace, undone.paths)
-        else:
-            return None
-        await self.send(sid, helpers.update_agent_message_text(said))
-        return word
 
     async def cancel(self, session_id: str, **_: Any) -> None:
         """Stop the running prompt; the session stays open."""

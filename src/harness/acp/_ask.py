@@ -30,7 +30,8 @@ from harness.conversation import ApprovalRequest, Decision
 from harness.messages.tools import ToolOutcome
 
 if TYPE_CHECKING:
-    from harness.acp._agent import HarnessAgent, _Live
+    from harness.acp._agent import HarnessAgent
+    from harness.acp._live import Live
 
 __all__ = ["APPROVAL_OPTIONS", "PLAN_OPTIONS", "Asker"]
 
@@ -56,7 +57,7 @@ class Asker:
     def __init__(self, conn: Connection, agent: HarnessAgent) -> None:
         self.conn = conn
         self.agent = agent
-        self.live: _Live | None = None
+        self.live: Live | None = None
         self._announced: dict[str, trio.Event] = {}
         self._scopes: set[trio.CancelScope] = set()
 
