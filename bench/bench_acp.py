@@ -9,6 +9,12 @@ same kind of session through the Python API (``Session.stream``) in a process of
 its own: prompt to first ``text_delta``. The difference is what the protocol adds.
 The goal is 300 ms.
 
+Then a prompt whose model reads a file (``read_file``, then an answer), prompt to
+answer, twice: by a client that offers the editor's buffers (harness asks it for the
+file with ``fs/read_text_file``, answered here at once from memory) and by one that does
+not (the tools worker reads the disk). The difference is what a round trip to the
+editor adds to a file tool.
+
 Run: ``python -m bench acp``.
 """
 
@@ -24,7 +30,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from tests.scripted import ScriptedModel, reply
+from tests.scripted import ScriptedModel, call, reply
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = 15
@@ -104,6 +110,56 @@ def _acp(base_url: str, workspace: str, env: dict[str, str]) -> list[float]:
     return times
 
 
+def _reads(base_url: str, workspace: str, env: dict[str, str], editor: bool) -> list[float]:
+    # prompt -> answer of a read_file round; with *editor*, the file comes from this client
+    flags = ["--provider", "openai", "--model", "scripted", "--base-url", base_url]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "acp", *flags],
+        cwd=workspace,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    stdin, stdout = proc.stdin, proc.stdout
+    fs = {"readTextFile": editor, "writeTextFile": False}
+    times: list[float] = []
+    asked = 0
+    try:
+        _send(stdin, 1, "initialize", protocolVersion=1, clientCapabilities={"fs": fs})
+        _until(stdout, lambda m: m.get("id") == 1)
+        _send(stdin, 2, "session/new", cwd=workspace, mcpServers=[])
+        sid = _until(stdout, lambda m: m.get("id") == 2)["result"]["sessionId"]
+        for n in range(RUNS + 1):
+            t = time.perf_counter()
+            rid = 10 + n
+            prompt = [{"type": "text", "text": "read a.py"}]
+            _send(stdin, rid, "session/prompt", sessionId=sid, prompt=prompt)
+            while True:
+                message = _until(
+                    stdout,
+                    lambda m, rid=rid: m.get("id") == rid or m.get("method") == "fs/read_text_file",
+                )
+                if message.get("id") == rid:
+                    break
+                asked += 1
+                answer = {"content": "x = 1  # unsaved\n"}
+                stdin.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": answer}))
+                stdin.write("\n")
+                stdin.flush()
+            if n:
+                times.append(time.perf_counter() - t)
+    finally:
+        stdin.close()
+        proc.wait(timeout=30)
+    if asked != (RUNS + 1 if editor else 0):
+        raise RuntimeError(f"the editor was asked for the file {asked} times")
+    return times
+
+
 def _api(base_url: str, workspace: str, env: dict[str, str]) -> list[float]:
     out = subprocess.run(
         [sys.executable, "-c", _API, base_url, workspace, str(RUNS + 1)],
@@ -130,10 +186,15 @@ def _measure(home: str, workspace: str) -> list[tuple[str, str, str]]:
         "HARNESS_HOME": home,
         "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
     }
-    with ScriptedModel([reply("Paris.")] * (2 * RUNS + 4)) as model:
+    Path(workspace, "a.py").write_text("x = 1\n")
+    rounds = [reply("", call("read_file", path="a.py")), reply("Read.")] * (RUNS + 1)
+    with ScriptedModel([reply("Paris.")] * (2 * RUNS + 2) + rounds * 2) as model:
         acp = _acp(model.base_url, workspace, env)
         api = _api(model.base_url, workspace, env)
+        buffered = _reads(model.base_url, workspace, env, editor=True)
+        disk = _reads(model.base_url, workspace, env, editor=False)
     a, b = statistics.median(acp), statistics.median(api)
+    r, d = statistics.median(buffered), statistics.median(disk)
     load = os.getloadavg()[0]
     return [
         (
@@ -146,5 +207,11 @@ def _measure(home: str, workspace: str) -> list[tuple[str, str, str]]:
             f"{b * 1000:.1f} ms",
             f"acp / api = {a / b:.2f}x, {(a - b) * 1000:+.1f} ms",
         ),
+        (
+            "a read_file round, the file from the editor's buffer, p50",
+            f"{r * 1000:.1f} ms",
+            f"buffer / disk = {r / d:.2f}x, {(r - d) * 1000:+.1f} ms",
+        ),
+        ("a read_file round, the file from disk, p50", f"{d * 1000:.1f} ms", ""),
         ("runs each, load average", f"{RUNS}", f"{load:.2f}"),
     ]
