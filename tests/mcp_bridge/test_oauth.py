@@ -455,8 +455,17 @@ async def test_mcp_login_and_logout_in_the_terminal(servers: Servers, tmp_path: 
             assert f"signed in to prot ({servers.url}): 1 tools" in shown
             await until(live, lambda: state(live) == [("ready", "")], timeout=60)
             assert live.mcp.servers()[0].tools == ("mcp__prot__whoami",)
-            token = _record(home, servers.url)["tokens"]["access_token"]
+            record = _record(home, servers.url)
+            token = record["tokens"]["access_token"]
             assert token not in shown
+            # a command that prints the record shows the model no token
+            (ws / "leak.txt").write_text(json.dumps(record))
+            model.add(reply("", call("read_file", path="leak.txt")), reply("done"))
+            await live.run("read leak.txt")
+            [seen] = [m.content for m in live.history if m.role == "tool"]
+            assert "[REDACTED]" in seen
+            assert token not in seen
+            assert record["tokens"]["refresh_token"] not in seen
 
             app.console.file = io.StringIO()
             await run_mcp(app.ctx, COMMANDS.parse("/mcp logout prot"))

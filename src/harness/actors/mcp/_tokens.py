@@ -92,6 +92,20 @@ class TokenStore:
             self.path(url).unlink()
         return True
 
+    def secrets(self, url: str) -> list[str]:
+        """The secret values of *url*'s record (tokens, client secret), for masking."""
+        record = self.read(url) or {}
+        found = [
+            part.get(key)
+            for part, key in (
+                (record.get("tokens"), "access_token"),
+                (record.get("tokens"), "refresh_token"),
+                (record.get("client"), "client_secret"),
+            )
+            if isinstance(part, dict)
+        ]
+        return [v for v in found if isinstance(v, str) and v]
+
     def signed_in(self, url: str) -> bool:
         """Whether *url* has tokens stored."""
         record = self.read(url)

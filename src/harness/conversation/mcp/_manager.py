@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from harness.actors.mcp import McpConfig, McpServerConfig, ToolNames
+from harness.actors.mcp import McpConfig, McpServerConfig, TokenStore, ToolNames
 from harness.conversation import events as ev
 from harness.conversation.mcp._calls import McpCalls
 from harness.conversation.mcp._joining import drop_tools, set_tools, with_instructions
@@ -212,6 +212,9 @@ class McpManager:
         if status.state == "ready":
             self._set_tools(srv, status.tools)
             self._update_system()
+            # its sign-in never crosses to this process, but a command may print its file
+            for value in TokenStore(environ=self.env).secrets(srv.config.url):
+                self._conv.masker.add(value)
         elif status.state == "failed":
             self._drop_tools(srv)
         if notice and not quiet:
