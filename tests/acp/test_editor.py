@@ -247,14 +247,17 @@ def test_a_client_that_answers_badly_is_the_disk(shared: SharedAgent, workspace:
     (workspace / "nul.txt").write_text("on disk 1\n")
     (workspace / "fails.txt").write_text("on disk 2\n")
     (workspace / "plain.txt").write_text("on disk 3\n")
+    (workspace / "big.txt").write_text("on disk 4\n")
     rec = _editor(shared)
     rec.buffers[os.path.realpath(workspace / "nul.txt")] = "bad\x00buffer"
+    rec.buffers[os.path.realpath(workspace / "big.txt")] = "bad" + "é" * (2 * 1024 * 1024)
     shared.model.add(
         reply(
             "",
             call("read_file", path="nul.txt"),
             call("read_file", path="fails.txt"),
             call("read_file", path="plain.txt"),
+            call("read_file", path="big.txt"),
         ),
         reply("read"),
     )
@@ -267,9 +270,9 @@ def test_a_client_that_answers_badly_is_the_disk(shared: SharedAgent, workspace:
 
     shared.run(main(shared.conn))
     assert rec.bad == []
-    assert len(rec.reads) == 3
+    assert len(rec.reads) == 4
     seen = "\n".join(_tool_results(shared))
-    for n in (1, 2, 3):
+    for n in (1, 2, 3, 4):
         assert f"on disk {n}" in seen
     assert "bad" not in seen
 

@@ -94,12 +94,15 @@ async def run_in_terminal(
                 )
             except _FAILED:
                 pass
+    output = out.output
+    if len(output) > TERMINAL_OUTPUT_BYTES:  # the client did not keep to the limit
+        output = output[-TERMINAL_OUTPUT_BYTES:]
     if out.exit_status is not None and exit_code is None and signal is None:
         exit_code, signal = out.exit_status.exit_code, out.exit_status.signal
     return TerminalRun(
         tid,
-        out.output,
-        truncated=out.truncated,
+        output,
+        truncated=out.truncated or output is not out.output,
         exit_code=exit_code,
         signal=signal,
         timed_out=timed_out,

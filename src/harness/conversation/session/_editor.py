@@ -44,7 +44,7 @@ from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPre
 
 __all__ = [
     "EDITOR_WAIT",
-    "MAX_BUFFER_CHARS",
+    "MAX_BUFFER_BYTES",
     "EditorExecutors",
     "EditorPort",
     "TerminalRun",
@@ -52,8 +52,9 @@ __all__ = [
 
 #: how long the editor may take to give a file's text before the disk is read instead
 EDITOR_WAIT = 5.0
-#: the longest buffer taken (the tools' limit for a file they change, 8 MiB)
-MAX_BUFFER_CHARS = 8 * 1024 * 1024
+#: the largest buffer taken, in UTF-8 bytes (write_file's limit): with the call, it must
+#: fit one frame to the tools worker (16 MiB), JSON escapes included
+MAX_BUFFER_BYTES = 4 * 1024 * 1024
 
 # run_cmd's default timeout (the shell worker's)
 _DEFAULT_TIMEOUT = 120.0
@@ -167,7 +168,9 @@ class EditorExecutors:
         text: str | None = None
         with trio.move_on_after(self.wait):
             text = await self.editor.read_text(real)
-        if not isinstance(text, str) or len(text) > MAX_BUFFER_CHARS or "\x00" in text:
+        if not isinstance(text, str) or "\x00" in text or len(text) > MAX_BUFFER_BYTES:
+            return {}
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_BUFFER_BYTES:
             return {}
         return {real: text}
 
@@ -238,11 +241,11 @@ def _disk_text(real: str) -> str | None:
     # the file's text as the worker wrote it (None: not text, or over the limit)
     try:
         with open(real, "rb") as f:
-            data = f.read(MAX_BUFFER_CHARS * 4 + 1)
+            data = f.read(MAX_BUFFER_BYTES + 1)
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    return text if len(text) <= MAX_BUFFER_CHARS else None
+    return text if len(data) <= MAX_BUFFER_BYTES else None
 
 
 def _terminal_outcome(run: TerminalRun, timeout: float) -> ToolOutcome:
