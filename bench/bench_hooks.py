@@ -60,14 +60,33 @@ def _options(ws: Path, home: Path, model: ScriptedModel) -> SessionOptions:
     )
 
 
+#: per kind of round, the seconds from a call's request to its start (where the
+#: PreToolUse hook runs), and each hook's own run as its hook_finished event says
+_SPLIT: dict[str, list[float]] = {}
+
+
 async def _rounds(ws: Path, home: Path, command: str | None) -> float:
     """Seconds a round, over ROUNDS tool rounds (after a warm-up run)."""
+    from harness.conversation import events as ev
+
+    asked: dict[str, float] = {}
+    kind = command or "none"
+
+    def split(event: ev.ConversationEvent) -> None:
+        if isinstance(event, ev.ToolCallRequested):
+            asked[event.call_id] = time.perf_counter()
+        elif isinstance(event, ev.ToolCallStarted) and event.call_id in asked:
+            _SPLIT.setdefault(kind, []).append(time.perf_counter() - asked[event.call_id])
+        elif isinstance(event, ev.HookFinished):
+            _SPLIT.setdefault(f"{kind} ms", []).append(event.ms / 1000)
+
     settings = home / "settings.json"
     settings.write_text(json.dumps({"hooks": _hook(command)}) if command else "{}")
     script = [reply("", call("read_file", path="src.py"), usage=None) for _ in range(ROUNDS)]
     with ScriptedModel([reply("warm", usage=None), *script, reply("done", usage=None)]) as model:
         async with open_session(_options(ws, home, model)) as s:
             await s.run("warm up")
+            s.subscribe(split)
             start = time.perf_counter()
             result = await s.run("read src.py twenty times")
             took = time.perf_counter() - start
@@ -162,6 +181,19 @@ def run() -> list[tuple[str, str, str]]:
                 f"PreToolUse fired, one hook `{command}` ({kind})",
                 f"{fired[kind] * 1000:.2f} ms",
                 f"{fired[kind] / fire_none:.0f}x the no-hook fire",
+            )
+        )
+    gap = statistics.median(_SPLIT["none"])
+    rows.append(("a call's request to its start, no hooks", f"{gap * 1000:.2f} ms", ""))
+    for command in COMMANDS.values():
+        hooked_gap = statistics.median(_SPLIT[command])
+        own = statistics.median(_SPLIT[f"{command} ms"])
+        rows.append(
+            (
+                f"a call's request to its start, hook `{command}`",
+                f"{hooked_gap * 1000:.2f} ms",
+                f"+{(hooked_gap - gap) * 1000:.2f} ms; the hook's command itself "
+                f"{own * 1000:.2f} ms (its hook_finished ms)",
             )
         )
     for command in ("exit 0", SCRIPT):
