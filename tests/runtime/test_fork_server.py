@@ -276,7 +276,12 @@ async def test_warm_modules_load_once_the_server_is_idle(make_spec, monkeypatch)
         events = sup.subscribe()
         h = await sup.start(make_spec())
         await identity(h)
-        await trio.sleep(1.0)  # idle: the server imports it
+        # idle: the server imports it, and its thread shows in the server's status
+        server = sup.fork_server_pid
+        assert server is not None
+        with trio.fail_after(10):
+            while _threads(server) < 2:  # noqa: ASYNC110 - another process has no event
+                await trio.sleep(0.02)
         h.kill()
         with trio.fail_after(10):
             async for event in events:
@@ -285,6 +290,11 @@ async def test_warm_modules_load_once_the_server_is_idle(make_spec, monkeypatch)
         later = await identity(h)
         assert later.ppid == os.getpid()
         assert "has threads" in sup._forks.output.text()
+
+
+def _threads(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("Threads:"))
 
 
 @pytest.mark.parametrize(("flag", "status"), [("--version", 0), ("--help", 0), ("--no-such", 2)])
