@@ -351,3 +351,25 @@ def test_a_cancelled_prompt_kills_the_command_in_the_terminal(
     proc, _, _ = rec.terminals["term1"]
     assert proc.returncode == -9
     assert rec.text().endswith("after")
+
+
+def test_a_command_run_without_asking_runs_in_the_terminal_too(
+    shared: SharedAgent, workspace: Path
+) -> None:
+    rec = _editor(shared)
+    shared.model.add(reply("", call("run_cmd", command="echo auto")), reply("ran"))
+
+    async def main(conn: Any) -> None:
+        await conn.initialize(
+            protocol_version=PROTOCOL_VERSION,
+            client_capabilities=ClientCapabilities(terminal=True),
+        )
+        sid = (await conn.new_session(cwd=str(workspace), mcp_servers=[])).session_id
+        await conn.set_session_mode(session_id=sid, mode_id="auto")
+        await conn.prompt(session_id=sid, prompt=[text_block("run it")])
+
+    shared.run(main(shared.conn))
+    assert rec.bad == []
+    assert rec.asked == []
+    assert rec.calls == ["create", "wait", "output", "release"]
+    assert "auto\n[exit code 0]" in _tool_results(shared)[0]

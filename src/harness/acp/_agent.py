@@ -186,10 +186,11 @@ class HarnessAgent:
             async with open_session(
                 options, approver=asker.approve, frontend=asker, editor=editor
             ) as session:
-                files.session_id = session.id
+                mapper = UpdateMapper(session.workspace, show_thinking=self.show_thinking)
+                files.session_id, files.shown = session.id, mapper.shown
                 live = Live(
                     session=session,
-                    mapper=UpdateMapper(session.workspace, show_thinking=self.show_thinking),
+                    mapper=mapper,
                     asker=asker,
                     files=files,
                 )
@@ -350,6 +351,7 @@ class HarnessAgent:
                     await self.send(session_id, update)
                 if isinstance(event, ev.ToolCallRequested):
                     live.asker.announced(event.call_id)
+                    live.files.announced(event.call_id)
                 if isinstance(event, ev.Result):
                     result = event
         except ConnectionClosed:

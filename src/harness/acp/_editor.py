@@ -15,7 +15,7 @@ in the editor's terminals (:mod:`harness.acp._terminal`).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import trio
 from acp.exceptions import RequestError
@@ -33,6 +33,10 @@ from harness.conversation import TerminalRun
 
 __all__ = ["EditorFiles"]
 
+# how long a command waits for its tool call to reach the client before it goes to the
+# shell worker instead (a sub-agent's calls never reach it)
+_ANNOUNCE_WAIT = 0.5
+
 
 class EditorFiles:
     """One session's files as the client's editor holds them.
@@ -44,6 +48,8 @@ class EditorFiles:
 
     Attributes:
         session_id: the ACP session the requests name (set once the session is open).
+        shown: whether the client was told of a tool call (set with the session): only
+            such a call's command runs in a terminal, which its tool call shows.
     """
 
     def __init__(
@@ -54,6 +60,8 @@ class EditorFiles:
         self.writes = bool(fs.write_text_file)
         self.terminal = bool(terminal)
         self.session_id = ""
+        self.shown: Callable[[str], bool] = lambda call_id: False
+        self._waiting: dict[str, trio.Event] = {}
 
     @property
     def offered(self) -> bool:
@@ -65,11 +73,27 @@ class EditorFiles:
         """Whether ``run_cmd`` runs in the editor's terminals."""
         return self.terminal and bool(self.session_id)
 
+    def announced(self, call_id: str) -> None:
+        """The client has been told of call *call_id* (its ``tool_call`` was sent)."""
+        event = self._waiting.get(call_id)
+        if event is not None:
+            event.set()
+
+    async def _known(self, call_id: str) -> bool:
+        # a call run without approval can reach here before its tool_call is sent
+        if not self.shown(call_id):
+            event = self._waiting.setdefault(call_id, trio.Event())
+            with trio.move_on_after(_ANNOUNCE_WAIT):
+                await event.wait()
+            self._waiting.pop(call_id, None)
+        return self.shown(call_id)
+
     async def run_command(
         self, call_id: str, argv: list[str], cwd: str, timeout: float
     ) -> TerminalRun | None:
-        """Run *argv* in a terminal of the editor (``None``: it could not start)."""
-        if not self.runs_commands:
+        """Run *argv* in a terminal of the editor (``None``: it could not start, or the
+        client does not know the call, such as a sub-agent's)."""
+        if not self.runs_commands or not await self._known(call_id):
             return None
         return await run_in_terminal(self.conn, self.session_id, call_id, argv, cwd, timeout)
 

@@ -239,6 +239,11 @@ class UpdateMapper:
             return [helpers.update_agent_message_text(f"harness: {event.message}\n\n")]
         return []
 
+    def shown(self, call_id: str) -> bool:
+        """Whether the client was told of call *call_id* and not yet of its end (a
+        sub-agent's calls are never shown)."""
+        return call_id in self._calls
+
     def start(
         self, call_id: str, name: str, arguments: Mapping[str, Any], main: str = ""
     ) -> ToolCallStart:
