@@ -170,7 +170,7 @@ def run() -> list[tuple[str, str, str]]:
             (
                 f"tool round, a PreToolUse hook `{command}` ({kind})",
                 f"{h * 1000:.1f} ms",
-                f"+{(h - b) * 1000:.1f} ms ({h / b:.2f}x; each turn {min(added):+.1f} to "
+                f"{(h - b) * 1000:+.1f} ms ({h / b:.2f}x; each turn {min(added):+.1f} to "
                 f"{max(added):+.1f} ms; goal: at most +15 ms)",
             )
         )
