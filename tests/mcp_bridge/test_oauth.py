@@ -280,7 +280,27 @@ async def test_a_bridge_refreshes_an_expired_or_refused_token(
     assert isinstance(out, ToolOutcome)
     assert (out.ok, out.output) == (True, "signed in"), out.output
     assert sum(e["event"] == "refresh" for e in servers.log()) == refreshes + 2
-    assert _record(home, servers.url)["tokens"]["access_token"] != (after["tokens"]["access_token"])
+    held = _record(home, servers.url)
+    assert held["tokens"]["access_token"] != after["tokens"]["access_token"]
+
+    # another session's bridge refreshes meanwhile, and the server rotates the refresh
+    # token: this bridge takes the stored tokens rather than spend a refresh token now dead
+    servers.post("expire")  # the access token this bridge holds is no good any more
+    other = await trio.to_thread.run_sync(
+        lambda: httpx2.post(
+            f"{servers.issuer}/token",
+            data={
+                "grant_type": "refresh_token",
+                "refresh_token": held["tokens"]["refresh_token"],
+                "client_id": held["client"]["client_id"],
+            },
+        ).json()
+    )
+    store.update(servers.url, tokens=other, expires_at=time.time() + other["expires_in"])
+    out = await handle.request(ToolInvoke(name="whoami", arguments={}), timeout=30)
+    assert isinstance(out, ToolOutcome)
+    assert (out.ok, out.output) == (True, "signed in"), out.output
+    assert sum(e["event"] == "refresh" for e in servers.log()) == refreshes + 3  # the other's
 
 
 async def test_a_bridge_with_no_sign_in_fails_at_once_with_one_line(

@@ -141,6 +141,7 @@ class _Provider(OAuthClientProvider):
         # down a token before that (it restarted, it revoked it) leads it straight to a new
         # sign-in, which cannot happen here. Try the refresh token once first.
         refreshed = False
+        self._catch_up()
         while True:
             flow = super().async_auth_flow(request)
             try:
@@ -157,6 +158,21 @@ class _Provider(OAuthClientProvider):
                 self.context.token_expiry_time = 1.0  # long past (0 would mean "never")
             finally:
                 await flow.aclose()
+
+    def _catch_up(self) -> None:
+        """Take the stored tokens when another process (another session's bridge, a new
+        ``harness mcp login``) has replaced the ones held here: a refresh token that
+        process used is spent, so refreshing with the old one would fail."""
+        record = self._store.read(self._url) or {}
+        stored = record.get("tokens")
+        held = self.context.current_tokens
+        if (
+            self._initialized
+            and isinstance(stored, dict)
+            and held is not None
+            and stored.get("access_token") != held.access_token
+        ):
+            self._initialized = False  # the SDK's flow loads the record again
 
     def remember_servers(self) -> None:
         """Store the metadata found during a sign-in beside its tokens."""
