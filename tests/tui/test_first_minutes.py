@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.scripted import ScriptedModel, reply
-from tests.tui._term import spawn
+from tests.tui._term import ANSI, spawn
 
 pytestmark = pytest.mark.slow
 
@@ -81,3 +81,50 @@ def test_a_harness_home_that_cannot_be_written_is_one_sentence(dirs) -> None:  #
             assert "Traceback" not in t.raw
         finally:
             t.close()
+
+
+def test_the_embedded_model_loads_as_the_terminal_opens_and_says_so(dirs) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    import pexpect
+
+    from harness.actors.model.local import DEFAULT_MODEL, lookup
+    from harness.actors.model.local._assemble import assemble
+    from harness.actors.model.local._loader import model_cache_dir
+
+    entry = lookup(DEFAULT_MODEL)
+    assert entry is not None
+    cache = assemble(entry, model_cache_dir()).parent  # the file make install assembled
+    ws, home = dirs
+    t = spawn(
+        ws,
+        home,
+        base_url=None,
+        args=["--provider", "local", "--model", DEFAULT_MODEL],
+        # the toolbar is drawn only once the terminal has said where the cursor is:
+        # this test answers those questions, as a terminal does
+        env={
+            "HARNESS_EMBEDDED": "on",
+            "HARNESS_MODEL_CACHE": str(cache),
+            "PROMPT_TOOLKIT_NO_CPR": "0",
+        },
+    )
+    try:
+        deadline = time.monotonic() + 90
+        answered = 0
+        # nothing typed: the toolbar under the prompt says the model is loading
+        # prompt_toolkit redraws only the characters that changed, so the figures come
+        # one by one; "100%", a figure longer than the ones before it, moves the rest
+        # of the line and is written with it
+        while not re.search(r"100% · local:", ANSI.sub("", t.raw)):
+            assert time.monotonic() < deadline, ANSI.sub("", t.raw)[-2000:]
+            try:
+                t.raw += t.child.read_nonblocking(65536, timeout=0.5)
+            except pexpect.TIMEOUT:
+                continue
+            while t.raw.count("\x1b[6n") > answered:
+                t.send("\x1b[1;1R")
+                answered += 1
+        assert "Traceback" not in t.raw
+    finally:
+        t.close()

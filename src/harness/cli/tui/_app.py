@@ -259,6 +259,10 @@ class App:
                 notes.subagents[event.name] = "finished" if event.ok else "failed"
             case ev.Result():
                 self._result_seen.set()
+            case ev.ModelProgress(stage=stage, message=message) if stage != "reading":
+                # the toolbar says the model is loading until it is ready (or why not)
+                notes.model_status = "" if stage == "ready" else clean_line(message)[:80]
+                self._redraw_prompt()
 
     # -- running a prompt ------------------------------------------------------------------
 
@@ -358,10 +362,19 @@ class App:
     # -- the loop --------------------------------------------------------------------------
 
     def toolbar(self) -> str:
-        """The line under the prompt: who answers, the permission mode, the way out."""
+        """The line under the prompt: who answers (and, while the embedded model loads,
+        how far it is), the permission mode, the way out."""
         live = self.live
         mode = live.permission_mode if live is not None else "ask"
-        return f" {self.ctx.choice.label()} · {mode} · /help · Ctrl+D exits"
+        loading = self.ctx.notes.model_status
+        said = f"{loading} · " if loading else ""
+        return f" {said}{self.ctx.choice.label()} · {mode} · /help · Ctrl+D exits"
+
+    def _redraw_prompt(self) -> None:
+        # the prompt runs on its own thread; invalidate() only asks its loop to redraw
+        app = self._prompt.app if self._prompt is not None else None
+        if app is not None and app.is_running:
+            app.invalidate()
 
     async def read_line(self, prompt: str | None = None) -> str:
         """One line from the user (prompt_toolkit on its own thread)."""

@@ -71,6 +71,7 @@ class Notes:
         self.prompt_tokens = 0  # what the provider counted for the last request
         self.subagents: dict[str, str] = {}  # name -> what it is doing
         self.tools: list[ToolRecord] = []  # the finished tool calls, the last 50
+        self.model_status = ""  # the embedded model loading ("loading model 60%"), or ""
 
 
 class Host(Protocol):

@@ -240,7 +240,7 @@ class RunView:
     @_draws(ev.ModelProgress)
     def _on_model_progress(self, e: ev.ModelProgress) -> None:
         # the embedded model loading or reading a long prompt: said, never a silent wait
-        self._phase = clean_line(e.message)
+        self._phase = "waiting for the model" if e.stage == "ready" else clean_line(e.message)
 
     @_draws(ev.ThinkingDelta)
     def _on_thinking_delta(self, e: ev.ThinkingDelta) -> None:
