@@ -1,6 +1,6 @@
 """Signing in to an MCP server and out again, as the command line asks for it.
 
-Light: :func:`login_server` imports the SDK (``_oauth``) only when it runs, so the
+Light: :func:`login_server` imports the SDK (``_login``) only when it runs, so the
 command line that imports this stays quick for everything else.
 """
 
@@ -50,7 +50,7 @@ async def login_server(
     open_browser: bool = True,
     timeout: float = 300.0,
 ) -> str:
-    """Sign in to *config*'s server (see ``_oauth.login``); the line that says it worked.
+    """Sign in to *config*'s server (see ``_login.login``); the line that says it worked.
 
     Raises:
         SignInFailed: the server cannot be signed in to, or the sign-in did not work
@@ -61,7 +61,7 @@ async def login_server(
         raise SignInFailed(problem)
     import trio
 
-    from harness.actors.mcp._oauth import login  # the SDK loads here
+    from harness.actors.mcp._login import login  # the SDK loads here
 
     try:
         return await login(config, store, show=show, open_browser=open_browser, timeout=timeout)
