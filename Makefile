@@ -32,12 +32,14 @@ launcher:
 	@sh scripts/install-launcher.sh "$(CURDIR)/$(BIN)/harness" "$(LAUNCHER_DIR)"
 
 $(STAMP): pyproject.toml
+	@echo "harness: installing its Python packages into $(VENV) (a few minutes the first time)"
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev,ray]'
 	touch $(STAMP)
 
 $(NODE_STAMP): tests/acp/node/package-lock.json /usr/bin/npm
+	@echo "harness: installing the Node packages of the editor tests' ACP client (about a minute)"
 	cd tests/acp/node && npm ci --no-audit --no-fund --silent
 
 run: install
@@ -53,6 +55,7 @@ bench: install $(SYSTEM_DEPS)
 	$(BIN)/python -m bench
 
 $(SYSTEM_DEPS) &:
+	@echo "harness: installing the tests' tools from Debian (python3.11-doc, bubblewrap, ripgrep, jq, nodejs, npm; a few minutes)"
 	apt-get update -qq && apt-get install -y -qq python3.11-doc bubblewrap ripgrep jq nodejs npm \
 		>/dev/null
 
@@ -77,6 +80,8 @@ install: $(LOCAL_STAMP)
 
 $(LOCAL_STAMP): $(STAMP) pyproject.toml scripts/llama_cpp_build.cmake src/harness/actors/model/local/_runtime.py
 	$(BIN)/python -m harness.actors.model.local runtime --cmake-args "$(LLAMA_CMAKE_ARGS)"
+	@echo "harness: installing llama-cpp-python from the build above (under a minute)"
 	$(BIN)/python -m pip install -q -e '.[dev,ray,local]'
+	@echo "harness: fetching, assembling and checking the embedded model (1.1 GB: minutes the first time, then seconds)"
 	$(BIN)/python -m harness.actors.model.local install --cmake-args "$(LLAMA_CMAKE_ARGS)"
 	touch $@
