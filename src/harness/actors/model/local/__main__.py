@@ -25,7 +25,7 @@ from harness.actors.model.local._catalogue import DEFAULT_MODEL, catalogue, look
 from harness.actors.model.local._default import embedded_installed
 from harness.actors.model.local._errors import LocalModelError
 from harness.actors.model.local._loader import model_cache_dir
-from harness.actors.model.local._runtime import check_once, install_runtime
+from harness.actors.model.local._runtime import check_once, install_runtime, runtime_key
 from harness.home import harness_home
 
 
@@ -49,6 +49,8 @@ def _runtime(kind: str, cmake_args: str) -> int:
 
 def _prove(path: Path, cmake_args: str) -> int:
     """Run the runtime once; a crash rebuilds it portable and runs it again."""
+    if not (model_cache_dir() / "runtime-ok" / runtime_key()).is_file():
+        _say("proving the llama.cpp build: the model answers once in a child process (seconds)")
     proof = check_once(path, model_cache_dir())
     if proof.ok:
         return 0
