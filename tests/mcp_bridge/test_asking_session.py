@@ -35,18 +35,26 @@ async def ready(live: Any) -> None:
     await until(live, lambda: [v.state for v in live.mcp.servers()] == ["ready"])
 
 
-async def test_progress_notifications_are_events_before_the_result(
+async def test_progress_notifications_are_events_and_a_headless_session_declines_a_question(
     dirs: tuple[Path, Path],
     model: ScriptedModel,
 ) -> None:
+    """A call's progress notifications are events before its result; a question from the
+    server, with no frontend to ask, is declined with a notice. One session: each costs a
+    bridge and its server's start-up."""
     model.add(reply("", call("mcp__fake__steps", count=3)), reply("done"))
+    model.add(reply("", call("mcp__fake__book")), reply("done"))
     async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
         await ready(live)
         seen: list[ev.ConversationEvent] = []
         live.subscribe(seen.append)
         await live.run("take three steps")
+        notices: list[str] = []
+        live.subscribe(lambda e: notices.append(e.message) if isinstance(e, ev.Notice) else None)
+        await live.run("book me a trip")
+        tools = [m.content for m in live.history if m.role == "tool"]
     progress = [e for e in seen if isinstance(e, ev.ToolCallProgress)]
-    [finished] = [e for e in seen if isinstance(e, ev.ToolCallFinished)]
+    finished = next(e for e in seen if isinstance(e, ev.ToolCallFinished))
     assert progress, "no progress event"
     assert all(p.call_id == finished.call_id and p.name == "mcp__fake__steps" for p in progress)
     last = progress[-1]
@@ -55,6 +63,11 @@ async def test_progress_notifications_are_events_before_the_result(
     assert finished.output == "3 steps done"
     # not durable: the session log keeps the result, not the steps
     assert not ev.ToolCallProgress.DURABLE
+    assert tools == ["3 steps done", "not booked: decline"]
+    assert notices == [
+        "MCP server fake asked 'Where to, and for how many nights?'; declined: a headless "
+        "run has nobody to answer it"
+    ]
 
 
 async def test_a_question_goes_to_the_frontends_dialog(
@@ -73,23 +86,6 @@ async def test_a_question_goes_to_the_frontends_dialog(
     )
     assert first["question"].splitlines()[-1].lower().startswith("city")
     assert second["question"].lower().startswith("nights")
-
-
-async def test_a_headless_session_declines_and_says_why(
-    dirs: tuple[Path, Path],
-    model: ScriptedModel,
-) -> None:
-    model.add(reply("", call("mcp__fake__book")), reply("done"))
-    async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
-        await ready(live)
-        notices: list[str] = []
-        live.subscribe(lambda e: notices.append(e.message) if isinstance(e, ev.Notice) else None)
-        await live.run("book me a trip")
-        assert [m.content for m in live.history if m.role == "tool"] == ["not booked: decline"]
-    assert notices == [
-        "MCP server fake asked 'Where to, and for how many nights?'; declined: a headless "
-        "run has nobody to answer it"
-    ]
 
 
 @pytest.mark.parametrize(("models", "sees"), [(("gpt-4o",), True), (("scripted",), False)])
