@@ -40,6 +40,7 @@ INTERNAL_VARIABLES = {
     "HARNESS_TOOLS_NO_RG",  # force the Python search fallback (tests)
     "HARNESS_MCP_TIME_SCALE",  # shorten the MCP bridge's reconnect waits (tests)
     "HARNESS_BATCH_RUN",  # the batch run a Ray worker works for (its node's task server)
+    "HARNESS_CONTEXT_TIME_SCALE",  # shorten the context features' bounds (tests)
 }
 # Flags of other programs (aider's in the README's comparison), of example prompts, and of
 # the embedded model's own command (python -m harness.actors.model.local), that the manual
@@ -53,6 +54,7 @@ FOREIGN_FLAGS = {
     "--watch-files",
     "--compress-program",
     "--to-command",
+    "--strict",  # a hook script's own flag, in docs/hooks.md's example
 }
 
 
