@@ -20,9 +20,14 @@ def ready(status: Any) -> bool:
     return bool(status.state == "ready")
 
 
-async def test_progress_notifications_come_before_the_outcome(
+async def test_progress_a_declined_question_and_an_image_on_one_bridge(
     start_bridge: Callable[..., Any],
 ) -> None:
+    """Progress notifications come before the outcome; a declined question, and a call
+    that cannot ask; an image result beside its placeholder. One bridge for the three:
+    each costs a bridge and its server's start-up."""
+    from tests.mcp_bridge.fake_server import PNG
+
     handle, watch = await start_bridge(fake_config())
     await watch.wait_for(ready)
     items: list[Any] = []
@@ -35,6 +40,34 @@ async def test_progress_notifications_come_before_the_outcome(
     assert progress, items
     assert progress[-1] == McpProgress(progress=3, total=3, message="step 3 of 3")
     assert all(0 < p.progress <= 3 and p.total == 3 for p in progress)
+
+    outcome: Any = None
+    async with handle.stream(McpCall(name="book"), timeout=60) as got:
+        async for item in got:
+            if isinstance(item, McpQuestion):
+                no = McpAnswer(id=item.id, action="decline", reason="a headless run")
+                await handle.request(no, timeout=30)
+            else:
+                outcome = item
+    assert outcome == ToolOutcome(ok=True, output="not booked: decline")
+    # a plain ToolInvoke has nobody to ask: the bridge declines, and says so in the tail
+    plain = await handle.request(ToolInvoke(name="book", arguments={}), timeout=60)
+    assert plain == ToolOutcome(ok=True, output="not booked: decline")
+    status = await watch.wait_for(lambda s: "declined a question" in s.stderr_tail)
+    assert "Where to, and for how many nights?" in status.stderr_tail
+    assert "the user's answer: decline (a headless run)" in status.stderr_tail
+
+    out = await handle.request(ToolInvoke(name="picture", arguments={}), timeout=60)
+    assert isinstance(out, ToolOutcome)
+    assert out.output.splitlines() == [
+        "a 2x2 test picture",
+        f"[image image/png, {len(PNG)} bytes]",
+        "[image image/tiff, 4 bytes]",
+    ]
+    # the png goes on to models that see images; the tiff no provider takes stays a note
+    assert out.data == {
+        "images": [{"mime_type": "image/png", "data": base64.b64encode(PNG).decode()}]
+    }
 
 
 async def test_a_question_is_asked_and_the_answer_reaches_the_server(
@@ -64,45 +97,3 @@ async def test_a_question_is_asked_and_the_answer_reaches_the_server(
     late = await handle.request(McpAnswer(id=question.id, action="accept"), timeout=30)
     assert isinstance(late, McpAnswer)
     assert late.action == "cancel"
-
-
-async def test_a_declined_question_and_a_call_that_cannot_ask(
-    start_bridge: Callable[..., Any],
-) -> None:
-    handle, watch = await start_bridge(fake_config())
-    await watch.wait_for(ready)
-    outcome: Any = None
-    async with handle.stream(McpCall(name="book"), timeout=60) as got:
-        async for item in got:
-            if isinstance(item, McpQuestion):
-                no = McpAnswer(id=item.id, action="decline", reason="a headless run")
-                await handle.request(no, timeout=30)
-            else:
-                outcome = item
-    assert outcome == ToolOutcome(ok=True, output="not booked: decline")
-    # a plain ToolInvoke has nobody to ask: the bridge declines, and says so in the tail
-    plain = await handle.request(ToolInvoke(name="book", arguments={}), timeout=60)
-    assert plain == ToolOutcome(ok=True, output="not booked: decline")
-    status = await watch.wait_for(lambda s: "declined a question" in s.stderr_tail)
-    assert "Where to, and for how many nights?" in status.stderr_tail
-    assert "the user's answer: decline (a headless run)" in status.stderr_tail
-
-
-async def test_an_image_result_carries_the_image_beside_its_placeholder(
-    start_bridge: Callable[..., Any],
-) -> None:
-    from tests.mcp_bridge.fake_server import PNG
-
-    handle, watch = await start_bridge(fake_config())
-    await watch.wait_for(ready)
-    out = await handle.request(ToolInvoke(name="picture", arguments={}), timeout=60)
-    assert isinstance(out, ToolOutcome)
-    assert out.output.splitlines() == [
-        "a 2x2 test picture",
-        f"[image image/png, {len(PNG)} bytes]",
-        "[image image/tiff, 4 bytes]",
-    ]
-    # the png goes on to models that see images; the tiff no provider takes stays a note
-    assert out.data == {
-        "images": [{"mime_type": "image/png", "data": base64.b64encode(PNG).decode()}]
-    }
