@@ -69,13 +69,15 @@ def tool_results(live: Session) -> list[str]:
     return [m.content for m in live.history if m.role == "tool"]
 
 
-async def test_tools_join_the_table_and_calls_reach_the_server(
+async def test_tools_join_the_table_calls_reach_the_server_and_a_list_change_refreshes_it(
     dirs: tuple[Path, Path], model: ScriptedModel
 ) -> None:
     model.add(
         reply("", call("mcp__fake__echo", text="hi")),
         reply("", call("list_mcp_resources"), call("read_mcp_resource", uri="fake://greeting")),
         reply("done"),
+        reply("", call("mcp__fake__change_tools")),
+        reply("changed"),
     )
     async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
         await until(live, lambda: "mcp__fake__echo" in live.conversation.table)
@@ -94,6 +96,11 @@ async def test_tools_join_the_table_and_calls_reach_the_server(
         bridge = live.workers.supervisor.get("mcp:fake")
         assert bridge.spec.rss_limit == 1024**3  # a huge answer costs the bridge only
         assert bridge.status().rss < 1024**3 / 4
+        # the server says its tool list changed: the table follows
+        assert "mcp__fake__added" not in live.conversation.table
+        await live.run("change them")
+        await until(live, lambda: "mcp__fake__added" in live.conversation.table, timeout=30)
+        assert "mcp__fake__added" in live.conversation.tool_names()
     assert tool_results(live)[0] == "echo: hi"
     assert "fake: fake://greeting (greeting) [text/plain] - A greeting." in tool_results(live)[1]
     assert tool_results(live)[2] == "hello from the fake server"
@@ -179,18 +186,6 @@ async def test_approval_applies_to_mcp_calls(dirs: tuple[Path, Path], model: Scr
     assert results[1:] == ["7", "echo: no question"]
 
 
-async def test_a_tool_list_change_refreshes_the_table(
-    dirs: tuple[Path, Path], model: ScriptedModel
-) -> None:
-    model.add(reply("", call("mcp__fake__change_tools")), reply("changed"))
-    async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
-        await until(live, lambda: "mcp__fake__echo" in live.conversation.table)
-        assert "mcp__fake__added" not in live.conversation.table
-        await live.run("change them")
-        await until(live, lambda: "mcp__fake__added" in live.conversation.table, timeout=30)
-        assert "mcp__fake__added" in live.conversation.tool_names()
-
-
 async def test_kill_9_of_the_bridge_is_a_tool_error_then_a_new_bridge(
     dirs: tuple[Path, Path], model: ScriptedModel
 ) -> None:
@@ -237,13 +232,16 @@ async def test_a_server_that_cannot_start_is_told_once_with_its_stderr(
         assert "mcp__broken__echo" not in live.conversation.table
 
 
-async def test_the_sdk_loads_only_in_bridge_processes(
-    dirs: tuple[Path, Path], model: ScriptedModel
+async def test_the_sdk_loads_only_in_bridge_processes_and_closing_ends_servers_cleanly(
+    dirs: tuple[Path, Path], model: ScriptedModel, tmp_path: Path
 ) -> None:
     before = set(sys.modules)
     secret = "tok-0e1d2c3b4a59"
-    async with mcp_session(dirs, model, {"fake": fake_entry(SERVER_TOKEN=secret)}) as live:
+    exit_file = tmp_path / "exited"
+    servers = {"fake": fake_entry(SERVER_TOKEN=secret, FAKE_MCP_EXIT_FILE=str(exit_file))}
+    async with mcp_session(dirs, model, servers) as live:
         await until(live, lambda: "mcp__fake__echo" in live.conversation.table)
+        assert not exit_file.exists()
         pids = {w.name: w.pid for w in live.workers.status()}
         maps = {name: Path(f"/proc/{pid}/maps").read_text() for name, pid in pids.items()}  # noqa: ASYNC240
         bridge_env = Path(f"/proc/{pids['mcp:fake']}/environ").read_bytes()  # noqa: ASYNC240
@@ -257,6 +255,8 @@ async def test_the_sdk_loads_only_in_bridge_processes(
     # (compared with before the session: another test may have imported the SDK here)
     loaded = [m for m in set(sys.modules) - before if m.split(".")[0] in SDK_MODULES]
     assert loaded == []
+    # stdin closed by the SDK: the server ended on its own, no SIGKILL
+    assert exit_file.read_text() == "clean exit"
 
 
 async def test_output_is_masked_filtered_and_capped(
@@ -278,15 +278,3 @@ async def test_output_is_masked_filtered_and_capped(
     assert "pwned" not in out
     assert len(out) < 31_000
     assert "characters cut ..." in out
-
-
-async def test_closing_the_session_shuts_servers_down_cleanly(
-    dirs: tuple[Path, Path], model: ScriptedModel, tmp_path: Path
-) -> None:
-    exit_file = tmp_path / "exited"
-    servers = {"fake": fake_entry(FAKE_MCP_EXIT_FILE=str(exit_file))}
-    async with mcp_session(dirs, model, servers) as live:
-        await until(live, lambda: "mcp__fake__echo" in live.conversation.table)
-        assert not exit_file.exists()
-    # stdin closed by the SDK: the server ended on its own, no SIGKILL
-    assert exit_file.read_text() == "clean exit"
