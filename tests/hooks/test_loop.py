@@ -224,6 +224,28 @@ async def test_session_start_pre_compact_and_session_end_fire_with_their_payload
     assert end["session_id"] == start["session_id"] == s.id
 
 
+async def test_a_commands_shell_lines_meet_the_same_guard(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    from harness.conversation import run_shell_line
+
+    seen = workspace / "post.json"
+    guard = "if grep -q 'rm -rf'; then echo 'no deleting here' >&2; exit 2; fi"
+    hook(home, "PreToolUse", guard, matcher="Bash")
+    hook(home, "PostToolUse", f"cat > {seen}", matcher="Bash")
+    (workspace / "keep").mkdir()
+    async with session(workspace, home, model, names=("model", "tools", "shell")) as s:
+        with trio.fail_after(30):
+            refused = await run_shell_line(s, "rm -rf keep")
+            ran = await run_shell_line(s, "echo hello")
+    assert refused == (False, "a PreToolUse hook refused it: no deleting here")
+    assert (workspace / "keep").is_dir()
+    assert ran[0], ran
+    assert "hello" in ran[1]
+    post = json.loads(seen.read_text())
+    assert (post["tool_name"], post["tool_input"]["command"]) == ("Bash", "echo hello")
+
+
 async def test_a_stop_hook_that_always_blocks_is_capped(
     workspace: Path, home: Path, model: ScriptedModel
 ) -> None:
