@@ -43,7 +43,7 @@ async def call(handle: Any, tool: str, timeout: float = 90, **arguments: Any) ->
     return out
 
 
-async def test_tools_resources_prompts(start_bridge: Callable[..., Any]) -> None:
+async def test_tools_resources_prompts_and_a_list_change(start_bridge: Callable[..., Any]) -> None:
     handle, watch = await start_bridge(fake_config())
     status = await watch.wait_for(ready)
     names = {t.name for t in status.tools}
@@ -73,6 +73,12 @@ async def test_tools_resources_prompts(start_bridge: Callable[..., Any]) -> None
     rendered = await handle.request(McpGetPrompt(name="greet", arguments={"name": "Ada"}))
     assert rendered == McpPromptText(ok=True, text="Please greet Ada warmly.")
 
+    # a tool list change reaches the status, and the new tool answers
+    assert "added" not in {t.name for t in status.tools}
+    assert (await call(handle, "change_tools")).output == "tools changed"
+    status = await watch.wait_for(lambda s: "added" in {t.name for t in s.tools}, timeout=20)
+    assert (await call(handle, "added", x="y")).output == "added: y"
+
 
 async def test_crash_mid_call_is_an_error_then_the_server_is_back(
     start_bridge: Callable[..., Any], tmp_path: Path
@@ -95,7 +101,9 @@ async def test_crash_mid_call_is_an_error_then_the_server_is_back(
     assert "crashing on request" in status.stderr_tail
 
 
-async def test_hang_times_out_and_the_server_goes_on(start_bridge: Callable[..., Any]) -> None:
+async def test_hang_times_out_and_the_server_goes_on_but_a_frozen_one_is_restarted(
+    start_bridge: Callable[..., Any],
+) -> None:
     handle, watch = await start_bridge(fake_config(timeout=1.5))
     await watch.wait_for(ready)
     before = await call(handle, "whoami")
@@ -109,13 +117,7 @@ async def test_hang_times_out_and_the_server_goes_on(start_bridge: Callable[...,
     assert watch.last is not None
     assert watch.last.restarts == 0
 
-
-async def test_a_frozen_server_is_restarted_after_a_timeout(
-    start_bridge: Callable[..., Any],
-) -> None:
-    handle, watch = await start_bridge(fake_config(timeout=1.5))
-    await watch.wait_for(ready)
-    before = await call(handle, "whoami")
+    # a server frozen whole does not answer the probe after the timeout: it is restarted
     out = await call(handle, "freeze")
     assert "did not finish freeze within 1.5 s" in out.output
     status = await watch.wait_for(lambda s: s.state != "ready")
@@ -187,15 +189,6 @@ async def test_exit_at_start_is_down_with_its_stderr_and_retried(
     # retried in the background (the second try comes a second later, times MCP_TIME_SCALE)
     await watch.wait_for(lambda s: s.stderr_tail.count("exit at start") >= 2, timeout=30)
     assert int(starts.read_text()) >= 2
-
-
-async def test_tool_list_change_reaches_the_status(start_bridge: Callable[..., Any]) -> None:
-    handle, watch = await start_bridge(fake_config())
-    status = await watch.wait_for(ready)
-    assert "added" not in {t.name for t in status.tools}
-    assert (await call(handle, "change_tools")).output == "tools changed"
-    status = await watch.wait_for(lambda s: "added" in {t.name for t in s.tools}, timeout=20)
-    assert (await call(handle, "added", x="y")).output == "added: y"
 
 
 async def test_restart_storm_fails_the_server_and_restart_brings_it_back(
