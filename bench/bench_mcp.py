@@ -11,14 +11,16 @@
   server's own start (the SDK connecting and listing its tools directly; goal: within
   1.5 s of it).
 - ``harness -p`` to its exit with a server that cannot start (a command that does not
-  exist; a process that exits at once) beside the same run with no server, alternating
-  (goal: ≤ 200 ms more).
+  exist; a process that exits at once) or that needs a sign-in nobody made (an HTTP
+  server answering 401) beside the same run with no server, alternating (goal: ≤ 200 ms
+  more).
 
 Run: ``python -m bench.bench_mcp`` (or ``make bench``).
 """
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import shutil
@@ -26,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -217,8 +220,27 @@ def _headless(env: dict[str, str], base_url: str, servers: dict[str, Any]) -> fl
     return took
 
 
+class _NeedsSignIn(http.server.BaseHTTPRequestHandler):
+    """Every request: 401, as a server that wants an OAuth sign-in answers one without."""
+
+    def _refuse(self) -> None:
+        self.send_response(401)
+        self.send_header("WWW-Authenticate", 'Bearer error="invalid_token"')
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    do_GET = do_POST = do_DELETE = _refuse
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
 def _headless_runs() -> dict[str, float]:
     from tests.scripted import ScriptedModel, reply
+
+    refuser = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _NeedsSignIn)
+    threading.Thread(target=refuser.serve_forever, daemon=True).start()
+    signin_url = f"http://127.0.0.1:{refuser.server_address[1]}/mcp"
 
     home = tempfile.mkdtemp(prefix="harness-bench-")
     env = {
@@ -230,6 +252,7 @@ def _headless_runs() -> dict[str, float]:
         "none": {},
         "missing": {"gone": {"command": str(Path(home, "no-such-server"))}},
         "exits": {"dead": {"command": sys.executable, "args": ["-c", _EXITS_AT_ONCE]}},
+        "signin": {"remote": {"url": signin_url}},
     }
     times: dict[str, list[float]] = {k: [] for k in kinds}
     with ScriptedModel([reply("ok")] * (len(kinds) * HEADLESS_RUNS + 1)) as model:
@@ -238,6 +261,7 @@ def _headless_runs() -> dict[str, float]:
             order = list(kinds) if i % 2 else list(reversed(kinds))
             for kind in order:
                 times[kind].append(_headless(env, model.base_url, kinds[kind]))
+    refuser.shutdown()
     return {k: statistics.median(v) for k, v in times.items()}
 
 
@@ -253,6 +277,11 @@ def run() -> list[tuple[str, str, str]]:
             f"harness -p, a server that exits at once, median of {HEADLESS_RUNS}",
             f"+{(h['exits'] - h['none']) * 1e3:.0f} ms",
             f"{h['exits'] * 1e3:.0f} ms; no server {h['none'] * 1e3:.0f} ms (goal ≤ +200 ms)",
+        ),
+        (
+            f"harness -p, a server that needs sign-in (401), median of {HEADLESS_RUNS}",
+            f"+{(h['signin'] - h['none']) * 1e3:.0f} ms",
+            f"{h['signin'] * 1e3:.0f} ms; no server {h['none'] * 1e3:.0f} ms (goal ≤ +200 ms)",
         ),
     ]
     base, ours, ratio, stream_ratio = trio.run(_round_trips)

@@ -303,18 +303,13 @@ async def test_a_bridge_refreshes_an_expired_or_refused_token(
     assert sum(e["event"] == "refresh" for e in servers.log()) == refreshes + 3  # the other's
 
 
-async def test_a_bridge_with_no_sign_in_fails_at_once_with_one_line(
+async def test_a_bridge_with_no_sign_in_is_down_with_one_line(
     servers: Servers, tmp_path: Path, start_bridge: Any
 ) -> None:
     home = tmp_path / "home"
-    started = trio.current_time()
     _, watcher = await start_bridge(servers.config(), env=_bridge_env(home))
     status = await watcher.wait_for(lambda s: s.state in ("ready", "down", "failed"), 30)
-    assert (status.state, status.error) == (
-        "down",
-        "needs sign-in: run harness mcp login prot",
-    )
-    assert trio.current_time() - started < 15  # the bridge's start and one request
+    assert (status.state, status.error) == ("down", "needs sign-in: run harness mcp login prot")
 
 
 async def test_a_refused_refresh_says_to_sign_in_again(

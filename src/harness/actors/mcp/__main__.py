@@ -3,9 +3,9 @@
 Its server's entry comes with the first :class:`McpWatch` (never in the environment: an
 entry may hold tokens, and no harness process keeps a secret where ``/proc/PID/environ``
 shows it); its cwd is the workspace. On that first watch the bridge starts a stdio
-server's process, then imports the SDK in a thread while the server boots, then keeps the
-server connected (see ``_bridge``). Calls to a server that is restarting wait for it
-within their timeout.
+server's process (or asks an HTTP server whether it wants a sign-in nobody made), then
+imports the SDK in a thread meanwhile, then keeps the server connected (see ``_bridge``).
+Calls to a server that is restarting wait for it within their timeout.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ import trio
 from harness.actors.mcp._config import McpServerConfig
 from harness.actors.mcp._output import StderrTail
 from harness.actors.mcp._prespawn import spawn_early
+from harness.actors.mcp._signin import needs_sign_in
+from harness.actors.mcp._tokens import TokenStore
 from harness.actors.mcp._waits import DOWN_FIRST, time_scale
 from harness.ipc import WORKER_TAG_ENV, Emit
 from harness.messages.mcp import (
@@ -125,6 +127,16 @@ async def _boot(
         died.append(f"could not start: exited with status {code} before answering")
         _publish(_down(config, died[0], tail))
 
+    async def probe_sign_in() -> None:
+        # a server that wants a sign-in nobody made is down now, not after the import
+        line = await trio.to_thread.run_sync(
+            lambda: needs_sign_in(config, TokenStore(), timeout=min(5.0, config.startup_timeout)),
+            abandon_on_cancel=True,
+        )
+        if line and not died:
+            died.append(line)
+            _publish(_down(config, line, tail))
+
     scale = time_scale(os.environ)
 
     async def pause() -> None:
@@ -139,6 +151,8 @@ async def _boot(
         async with trio.open_nursery() as nursery:
             if early is not None:
                 nursery.start_soon(watch_early, early)
+            elif not error:
+                nursery.start_soon(probe_sign_in)
             # abandoned if the worker stops meanwhile: an exit never waits for the import
             module = await trio.to_thread.run_sync(
                 importlib.import_module, "harness.actors.mcp._bridge", abandon_on_cancel=True

@@ -36,7 +36,7 @@ from mcp.shared.auth import (
 )
 
 from harness.actors.mcp._config import McpServerConfig
-from harness.actors.mcp._signin import uses_own_authorization
+from harness.actors.mcp._signin import sign_in_line, uses_own_authorization
 from harness.actors.mcp._tokens import TokenStore
 from harness.errors import HarnessError
 
@@ -46,23 +46,11 @@ __all__ = [
     "auth_for",
     "client_metadata",
     "first_sign_in_error",
-    "sign_in_line",
 ]
 
 
 class SignInNeeded(HarnessError):
     """The server wants a sign-in that cannot be done here; the message says what to run."""
-
-
-def sign_in_line(name: str, *, again: bool = False) -> str:
-    """The one line that tells the user to sign in to server *name* (it follows the
-    server's name wherever it is shown: "MCP server NAME needs sign-in: ...")."""
-    if again:
-        return (
-            "needs sign-in again (its sign-in expired or was revoked): "
-            f"run harness mcp login {name}"
-        )
-    return f"needs sign-in: run harness mcp login {name}"
 
 
 class _Storage:

@@ -7,6 +7,7 @@ command line that imports this stays quick for everything else.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from harness.actors.mcp._config import McpServerConfig
 from harness.actors.mcp._tokens import TokenStore
@@ -16,6 +17,8 @@ __all__ = [
     "SignInFailed",
     "login_server",
     "logout_server",
+    "needs_sign_in",
+    "sign_in_line",
     "sign_in_problem",
     "uses_own_authorization",
 ]
@@ -23,6 +26,49 @@ __all__ = [
 
 class SignInFailed(HarnessError):
     """A sign-in that did not work: the message names the server and why."""
+
+
+def sign_in_line(name: str, *, again: bool = False) -> str:
+    """The one line that tells the user to sign in to server *name* (it follows the
+    server's name wherever it is shown: "MCP server NAME needs sign-in: ...")."""
+    if again:
+        return (
+            "needs sign-in again (its sign-in expired or was revoked): "
+            f"run harness mcp login {name}"
+        )
+    return f"needs sign-in: run harness mcp login {name}"
+
+
+def needs_sign_in(config: McpServerConfig, store: TokenStore, *, timeout: float = 5.0) -> str:
+    """The sign-in line when *config*'s streamable HTTP server refuses a request for want
+    of one and none is stored; else ``""``. Blocking (run it in a thread).
+
+    A bridge asks this while the SDK is still loading, so a server nobody signed in to is
+    down at once. The request is a GET without a session, which an MCP server without
+    sign-in refuses (400 or 405) having started nothing; one that wants a sign-in checks
+    it first and answers 401.
+    """
+    if config.transport != "http" or uses_own_authorization(config):
+        return ""
+    if store.signed_in(config.url):
+        return ""
+    import urllib.error
+    import urllib.request
+
+    class _Stay(urllib.request.HTTPRedirectHandler):
+        # the entry's headers are for its URL only: a redirect ends the question
+        def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+            return None
+
+    headers = {**config.headers, "Accept": "text/event-stream"}
+    request = urllib.request.Request(config.url, headers=headers, method="GET")
+    try:
+        with urllib.request.build_opener(_Stay).open(request, timeout=timeout):
+            return ""
+    except urllib.error.HTTPError as exc:
+        return sign_in_line(config.name) if exc.code == 401 else ""
+    except (OSError, ValueError):
+        return ""  # the SDK's own try says what is wrong
 
 
 def uses_own_authorization(config: McpServerConfig) -> bool:
