@@ -519,3 +519,43 @@ async def test_a_refused_sign_in_keeps_what_was_stored(servers: Servers, tmp_pat
             failed.append(str(exc))
     assert failed == ["signing in to prot failed: the authorization server refused the sign-in: no"]
     assert _record(home, servers.url) == before
+
+
+def test_a_server_without_sign_in_is_neither_probed_down_nor_signed_in_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from harness.actors.mcp._signin import needs_sign_in
+
+    port = free_port()
+    server = ["-m", "tests.mcp_bridge.fake_server", "--transport=http", f"--port={port}"]
+    proc = subprocess.Popen(
+        [sys.executable, *server],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": PYTHONPATH},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_port(port, time.monotonic() + 60)
+        url = f"http://127.0.0.1:{port}/mcp"
+        home = tmp_path / "home"
+        home.mkdir()
+        (home / "mcp.json").write_text(json.dumps({"mcpServers": {"open": {"url": url}}}))
+        monkeypatch.setenv("HARNESS_HOME", str(home))
+        config = McpServerConfig(name="open", transport="http", url=url)
+        assert needs_sign_in(config, TokenStore()) == ""
+        err = io.StringIO()
+        status = mcp_main(
+            ["login", "open", "-C", str(tmp_path), "--no-browser", "--timeout", "30"],
+            stdout=io.StringIO(),
+            stderr=err,
+        )
+    finally:
+        proc.kill()
+        proc.wait()
+    assert status == 1
+    assert err.getvalue() == (
+        f"harness mcp: signing in to open failed: {url} asked for no sign-in: "
+        "it works without one\n"
+    )
+    assert not (home / "mcp-auth").exists()

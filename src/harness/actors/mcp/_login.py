@@ -175,10 +175,11 @@ async def login(
         )
         with trio.fail_after(timeout):
             tools = await _connect(config, provider)
-    provider.remember_servers()
     record = fresh.read(config.url)
-    assert record is not None
-    store.write(config.url, record)
+    if record is None or not isinstance(record.get("tokens"), dict):
+        raise OAuthFlowError(f"{config.url} asked for no sign-in: it works without one")
+    provider.remember_servers()
+    store.write(config.url, fresh.read(config.url) or record)
     return f"signed in to {config.name} ({config.url}): {tools} tools"
 
 
