@@ -608,6 +608,22 @@ CASES = {
 }
 
 
+def test_a_line_of_a_file_read_quoted_as_the_answer_is_left_alone() -> None:
+    # measured (bench local, the one-tool question): the right answer, then a nudge to
+    # read again, twice, until the repeat cap stopped the run
+    notes = "".join(f"{i}:0{i}|{i}. the shop opens at 9:00 on day {i}\n" for i in range(1, 9))
+    history = [
+        {"role": "user", "content": "What does line 7 of notes.txt say? Read it and answer."},
+        {
+            "role": "assistant",
+            "content": '<tool_call>{"name": "read_file", "arguments": {"path": "notes.txt"}}'
+            "</tool_call>",
+        },
+        {"role": "user", "content": f"<tool_response>\n{notes}</tool_response>"},
+    ]
+    assert nudge("The shop opens at 9:00 on day 7.", history) is None
+
+
 def test_the_profile_names_every_rule_in_order() -> None:
     assert tuple(r.name for r in RULES) == NUDGE_RULES
     assert set(CASES) == set(NUDGE_RULES)

@@ -315,13 +315,16 @@ class DidYouMean:
 
 class RepeatedResult:
     """A reply that opens with ten words of the tool result it answers (a refusal written
-    out as the model's own answer): asks for that call again, done right."""
+    out as the model's own answer): asks for that call again, done right. A file's own
+    lines, read, are not a refusal: quoting them answers a question about the file."""
 
     name: ClassVar[str] = "repeated-result"
 
     def check(self, turn: Turn) -> Nudge | None:
         last = turn.last
         if last is None or last.name not in turn.tools:
+            return None
+        if last.name == "read_file" and last.shown_lines is not None:
             return None
         said = _words(turn.reply).split()[:10]
         if len(said) < 6 or " ".join(said) not in _words(last.result):
