@@ -110,12 +110,13 @@ def run_split(task: str, folder: Path, env: dict[str, str]) -> Split:
 
 
 def split_rows() -> list[tuple[str, str, str]]:
-    """The split of both tasks: in a new folder as the worker writes the system prompt,
-    again in that folder, and in another new folder with the tool section first."""
+    """The split of both tasks: in a new folder with the tool section first (the state
+    after it shared by every project), again in that folder, and in another new folder
+    with the tool section after the workspace (a state per project)."""
     rows = []
     base = Path(tempfile.gettempdir()) / "harness-bench-split"
     for task in TASKS:
-        for static_first, again in (("off", True), ("on", False)):
+        for static_first, again in (("on", True), ("off", False)):
             env = {**os.environ, "HARNESS_LOCAL_STATIC_FIRST": static_first}
             folder = base / uuid.uuid4().hex[:8] / "project"  # never seen
             load = os.getloadavg()[0]
