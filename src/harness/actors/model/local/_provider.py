@@ -135,7 +135,7 @@ class LocalProvider:
             overrides["grammar"] = False
         if env.get("HARNESS_LOCAL_NUDGE", "").strip().lower() in _OFF:
             overrides["nudges"] = ()
-        # off until the fresh task set's half B says the order costs no task
+        # off: with it, fresh-set tasks that pass without it failed (docs/models.md)
         reorder = env.get("HARNESS_LOCAL_STATIC_FIRST", "").strip().lower() in _ON
         self.guide = Guide(profile_for(self.name, "", overrides), reorder=reorder)
         """What guides each reply: the embedded model's profile (grammar and nudges each
