@@ -57,7 +57,6 @@ from typing import Any, Literal
 
 import attrs
 
-from harness.actors.tools.bash import read_only
 from harness.actors.tools._jail import (
     is_config,
     names_config,
@@ -82,6 +81,7 @@ from harness.actors.tools._rules import (
     user_rules_path,
 )
 from harness.actors.tools._table import ToolSpec, ToolTable, UnknownToolError
+from harness.actors.tools.bash import read_only
 from harness.messages import PERMISSION_MODES, PermissionMode
 
 __all__ = [
