@@ -339,7 +339,8 @@ def test_a_cancelled_prompt_kills_the_command_in_the_terminal(
         )
         sid = (await conn.new_session(cwd=str(workspace), mcp_servers=[])).session_id
         running = asyncio.create_task(conn.prompt(session_id=sid, prompt=[text_block("wait")]))
-        await rec.wait_for(lambda: bool(rec.terminals))
+        # cancelled while the command runs: once harness waits on it, not merely created
+        await rec.wait_for(lambda: "wait" in rec.calls)
         await conn.cancel(session_id=sid)
         assert (await running).stop_reason == "cancelled"
         # the session goes on
