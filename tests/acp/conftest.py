@@ -66,12 +66,16 @@ class Recorder:
         self.updates.append(SessionNotification(session_id=session_id, update=update))
         if update.session_update == "agent_message_chunk" and self.answering is not None:
             self.answering.set()
+        self.changed()
+
+    def changed(self) -> None:
+        """Wake :meth:`wait_for` (after an update, or anything else a test waits on)."""
         if self._changed is not None:
             self._changed.set()
             self._changed = None
 
     async def wait_for(self, ready: Any) -> None:
-        """Wait until *ready()* is true, checked after each update."""
+        """Wait until *ready()* is true, checked after each :meth:`changed`."""
         while not ready():
             self._changed = self._changed or asyncio.Event()
             await self._changed.wait()

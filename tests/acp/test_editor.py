@@ -90,6 +90,7 @@ class Editor(Recorder):
         self, session_id: str, terminal_id: str, **_: Any
     ) -> WaitForTerminalExitResponse:
         self.calls.append("wait")
+        self.changed()  # a test may be waiting for this call, not for an update
         proc, _, reader = self.terminals[terminal_id]
         code = await proc.wait()
         await reader
