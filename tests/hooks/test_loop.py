@@ -224,6 +224,35 @@ async def test_session_start_pre_compact_and_session_end_fire_with_their_payload
     assert end["session_id"] == start["session_id"] == s.id
 
 
+async def test_pre_compact_says_auto_when_the_window_fills_during_a_run(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    from harness.conversation import ContextSettings
+
+    hook(home, "PreCompact", f"cat > {workspace}/auto.json", "auto")
+    hook(home, "PreCompact", f"touch {workspace}/manual-fired", "manual")
+    (workspace / "big.txt").write_text("line of text\n" * 120)
+    # no usage reports: calibration would move the estimate this test is built on
+    model.add(
+        reply("", call("read_file", path="big.txt"), usage=None),
+        reply("It repeats.", usage=None),
+        reply("The user read big.txt; it holds repeated lines.", usage=None),  # the summary
+        reply("Again.", usage=None),
+    )
+    opts = {"context": ContextSettings(threshold=1.0), "autotitle": False}
+    async with session(workspace, home, model, **opts) as s:
+        # a window just above what the system prompt and the tool schemas need
+        b = s.conversation.budget
+        base = b.estimate(s.conversation.config.system, [], s.conversation.schemas())
+        b.window, b.reserve = base + 1500, 200
+        with trio.fail_after(30):
+            assert (await s.run("read big.txt " + "context " * 150)).ok
+            assert (await s.run("and again? " + "please " * 570)).ok
+    payload = json.loads((workspace / "auto.json").read_text())
+    assert (payload["hook_event_name"], payload["trigger"]) == ("PreCompact", "auto")
+    assert not (workspace / "manual-fired").exists()
+
+
 async def test_a_commands_shell_lines_meet_the_same_guard(
     workspace: Path, home: Path, model: ScriptedModel
 ) -> None:
