@@ -42,6 +42,11 @@ def test_list_says_what_is_ignored_until_trusted(project: tuple[Path, Path]) -> 
     assert out.returncode == 0, out.stderr
     assert "no hooks are active" in out.stdout
     assert "ignored: .claude/settings.json" in out.stdout
+    # what a run with --trust-project would load, recording no trust
+    flagged = harness("hooks", "list", "--trust-project", home=home, cwd=ws)
+    assert flagged.stdout.startswith("PreToolUse [Bash]:"), flagged.stdout
+    assert "ignored:" not in flagged.stdout
+    assert "no hooks are active" in harness("hooks", "list", home=home, cwd=ws).stdout
     trust = harness("trust", "--yes", home=home, cwd=ws)
     assert "hook PreToolUse [Bash]: runs" in trust.stdout
     out = harness("hooks", "list", home=home, cwd=ws)

@@ -2,13 +2,15 @@
 
 ::
 
-    harness hooks list [-C DIR]                 every hook, its source, and what is ignored
-    harness hooks test EVENT [--tool NAME] [--input JSON] [-C DIR]
+    harness hooks list [-C DIR] [--trust-project]
+                                                every hook, its source, and what is ignored
+    harness hooks test EVENT [--tool NAME] [--input JSON] [-C DIR] [--trust-project]
                                                 run the matching hooks on a sample payload
                                                 and print what each decided
 
 ``test`` runs the hooks for real (they are commands: that is the point of trying them),
-only those that are active: a project's files count once the workspace is trusted.
+only those that are active: a project's files count once the workspace is trusted, or
+with ``--trust-project`` (what a run with that flag would load).
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ def build_hooks_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="action", required=True)
     show = sub.add_parser("list", help="every hook, where it came from, and what is ignored")
     show.add_argument("-C", "--workspace", metavar="DIR", help="default: the current folder")
+    _trust_flag(show)
     test = sub.add_parser("test", help="run the matching hooks on a sample payload")
     test.add_argument("event", choices=EVENTS)
     test.add_argument("--tool", metavar="NAME", help="the tool (Bash, Write, run_cmd...)")
@@ -74,7 +77,17 @@ def build_hooks_parser() -> argparse.ArgumentParser:
         "--input", metavar="JSON", help="tool_input (tool events) or payload fields (others)"
     )
     test.add_argument("-C", "--workspace", metavar="DIR", help="default: the current folder")
+    _trust_flag(test)
     return parser
+
+
+def _trust_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--trust-project",
+        action="store_true",
+        help="count this workspace's hook files even if it is not trusted "
+        "(what a run with --trust-project loads)",
+    )
 
 
 def load_for(
@@ -199,7 +212,7 @@ def hooks_main(
     if not workspace.is_dir():
         sys.stderr.write(f"harness hooks: {workspace} is not a folder\n")
         return 2
-    loaded = load_for(workspace, home)
+    loaded = load_for(workspace, home, trust_all=args.trust_project)
     if args.action == "list":
         for line in describe_hooks(loaded):
             out.write(line + "\n")
