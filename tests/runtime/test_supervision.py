@@ -197,7 +197,7 @@ async def test_restart_intensity_gives_up_without_a_storm(supervisor: Supervisor
     seen = await collect(events, [WorkerGaveUp])
     exits = [ev for ev in seen if isinstance(ev, WorkerExited)]
     assert len(exits) == 4  # the first start and three restarts, then nothing
-    assert all(ev.exit_code == 4 for ev in exits)
+    assert all(ev.exit_code == 4 for ev in exits), exits
     assert "giving up at start" in exits[-1].stderr_tail
     await trio.sleep(0.3)
     assert supervisor.status()[0].state == "gave_up"

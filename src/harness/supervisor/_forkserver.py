@@ -128,6 +128,8 @@ class ForkServer:
         self._lock = trio.Lock()
         self._pending: _Pending | None = None
         self._children: dict[int, ForkedProcess] = {}
+        # exit statuses that came before their child was taken up (see _read)
+        self._unclaimed: dict[int, int] = {}
         self._nursery: trio.Nursery | None = None
         self._restarts: deque[float] = deque()
         self._interpreter_env: dict[str, str] = {}
@@ -230,6 +232,10 @@ class ForkServer:
                 child = self._children.pop(msg.pid, None)
                 if child is not None:
                     child._report(msg.returncode)
+                else:
+                    # A worker that ends at once is reaped before _spawn, woken by
+                    # its Forked, has taken it up: the status waits for it there.
+                    self._unclaimed[msg.pid] = msg.returncode
             elif isinstance(msg, Forked | ForkFailed) and self._pending is not None:
                 self._pending.settle(msg, fds)
                 continue
@@ -259,6 +265,7 @@ class ForkServer:
         if cwd is None:
             return None
         request = encode(ForkRequest(spec.module, list(spec.args), env, cwd))
+        self._unclaimed.clear()  # any left belong to forks given up on
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         read_fd, write_fd = os.pipe()
         keep = False
@@ -280,8 +287,12 @@ class ForkServer:
                     self.output.feed(f"[supervisor] fork failed: {reply.error}\n".encode())
                 return None
             child = ForkedProcess(reply.pid, fds[0])
-            self._children[reply.pid] = child
-            nursery.start_soon(child._watch)
+            code = self._unclaimed.pop(reply.pid, None)
+            if code is None:
+                self._children[reply.pid] = child
+                nursery.start_soon(child._watch)
+            else:
+                child._report(code)
             keep = True
             return Spawned(child, ours, trio.lowlevel.FdStream(read_fd), tag)
         finally:
