@@ -43,6 +43,16 @@ def test_connect_to_an_unreachable_provider_keeps_the_one_in_use(term_for, dirs)
         following = t.expect(r"❯|Enter cancels\):", timeout=10)
         assert following.endswith("❯"), following
 
+        # Ctrl+C at a picker cancels it, as Enter does: no traceback, the session goes on
+        t.line("/connect local")
+        t.expect(r"model \(number, Enter cancels\):")
+        t.send("\x03")
+        t.line("/status")
+        out = t.expect(r"permission mode \w+")
+        assert "Traceback" not in out, out
+        assert "KeyboardInterrupt" not in out, out
+        assert "provider openai · model scripted" in out
+
 
 def test_clear_and_resume_keep_the_permission_mode(term_for) -> None:  # type: ignore[no-untyped-def]
     with ScriptedModel([reply("answer one"), reply("First session")]) as model:

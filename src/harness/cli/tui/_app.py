@@ -428,7 +428,10 @@ class App:
 
         session: PromptSession[str] = PromptSession()
         with patch_stdout(raw=True):
-            return await trio.to_thread.run_sync(lambda: session.prompt(label))
+            try:
+                return await trio.to_thread.run_sync(lambda: session.prompt(label))
+            except KeyboardInterrupt:  # Ctrl+C cancels the picker, as Enter does
+                return CTRL_C
 
     async def read_secret(self, label: str) -> str:
         """A line typed without echo and kept out of the history (an API key)."""
