@@ -69,7 +69,8 @@ def _until(pipe: IO[str], want: Any) -> dict[str, Any]:
             return message
 
 
-def _acp(base_url: str, workspace: str, env: dict[str, str]) -> list[float]:
+def _start(base_url: str, workspace: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    # `harness acp` on the scripted model, its protocol on pipes
     flags = ["--provider", "openai", "--model", "scripted", "--base-url", base_url]
     proc = subprocess.Popen(
         [sys.executable, "-m", "harness", "acp", *flags],
@@ -80,6 +81,13 @@ def _acp(base_url: str, workspace: str, env: dict[str, str]) -> list[float]:
         stderr=subprocess.DEVNULL,
         text=True,
     )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    return proc
+
+
+def _acp(base_url: str, workspace: str, env: dict[str, str]) -> list[float]:
+    proc = _start(base_url, workspace, env)
     assert proc.stdin is not None
     assert proc.stdout is not None
     times: list[float] = []
@@ -112,16 +120,7 @@ def _acp(base_url: str, workspace: str, env: dict[str, str]) -> list[float]:
 
 def _reads(base_url: str, workspace: str, env: dict[str, str], editor: bool) -> list[float]:
     # prompt -> answer of a read_file round; with *editor*, the file comes from this client
-    flags = ["--provider", "openai", "--model", "scripted", "--base-url", base_url]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "harness", "acp", *flags],
-        cwd=workspace,
-        env=env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
+    proc = _start(base_url, workspace, env)
     assert proc.stdin is not None
     assert proc.stdout is not None
     stdin, stdout = proc.stdin, proc.stdout
