@@ -71,6 +71,8 @@ class Editor(Recorder):
         proc = await asyncio.create_subprocess_exec(
             *argv,
             cwd=kw.get("cwd"),
+            # like a terminal nobody types into: input stays open, and never comes
+            stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
             start_new_session=True,
@@ -280,7 +282,7 @@ def test_a_client_that_answers_badly_is_the_disk(shared: SharedAgent, workspace:
 
 def test_run_cmd_runs_in_the_editors_terminal(shared: SharedAgent, workspace: Path) -> None:
     (workspace / "sub").mkdir()
-    rec = _editor(shared, ["allow", "allow", "allow"])
+    rec = _editor(shared, ["allow", "allow", "allow", "allow"])
     shared.model.add(
         reply(
             "",
@@ -290,6 +292,8 @@ def test_run_cmd_runs_in_the_editors_terminal(shared: SharedAgent, workspace: Pa
         ),
         reply("", call("run_cmd", command="sleep 30", timeout=1)),
         reply("", call("run_cmd", command="pwd", cwd="..")),  # the jail: the shell worker's
+        # a command that asks gets no input at once, not its timeout
+        reply("", call("run_cmd", command="read -r x && echo got=$x || echo no-input", timeout=20)),
         reply("ran"),
     )
 
@@ -303,8 +307,8 @@ def test_run_cmd_runs_in_the_editors_terminal(shared: SharedAgent, workspace: Pa
 
     shared.run(main(shared.conn))
     assert rec.bad == []
-    # two commands ran in the editor, the one outside the workspace never reached it
-    assert len(rec.started) == 2
+    # three commands ran in the editor, the one outside the workspace never reached it
+    assert len(rec.started) == 3
     argv, cwd = rec.started[0]
     assert cwd == os.path.realpath(workspace / "sub")
     assert argv[:2] == ["env", "-i"]
@@ -312,11 +316,12 @@ def test_run_cmd_runs_in_the_editors_terminal(shared: SharedAgent, workspace: Pa
     assert "tok-not-for-commands" not in " ".join(argv)
     ran = ["create", "wait", "output", "release"]
     timed_out = ["create", "wait", "kill", "output", "release"]
-    assert rec.calls == [*ran, *timed_out]
+    assert rec.calls == [*ran, *timed_out, *ran]
     results = _tool_results(shared)
     assert "in-sub tok=\n[exit code 3]" in results[0]
     assert "[timed out after 1 s" in results[1]
     assert "outside the workspace" in results[2]
+    assert "no-input\n[exit code 0]" in results[3]
     # the tool call showed the terminal while it ran, and when it ended
     shown = [
         u.tool_call_id

@@ -225,7 +225,10 @@ class EditorExecutors:
         from harness.actors.shell import command_env
 
         env = [f"{k}={v}" for k, v in command_env(self.environ).items() if "=" not in k]
-        argv = ["env", "-i", *env, "bash", "-c", args["command"]]
+        # No input: the agent cannot type into the editor's terminal, so a command that
+        # asks reads end-of-file at once instead of waiting out its timeout (the model
+        # gives answers through run_cmd's stdin, which the shell worker takes).
+        argv = ["env", "-i", *env, "bash", "-c", "exec </dev/null\n" + args["command"]]
         run = await self.editor.run_command(request.call_id, argv, where, max(seconds, 1.0))
         return None if run is None else _terminal_outcome(run, seconds)
 
