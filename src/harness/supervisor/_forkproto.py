@@ -24,6 +24,7 @@ __all__ = [
     "Forked",
     "Reaped",
     "SessionRequest",
+    "WarmRequest",
     "ZygoteReady",
     "receive",
     "send",
@@ -69,6 +70,20 @@ class SessionRequest(Message, tag="zygote.session"):
     env: dict[str, str]
     cwd: str
     tag: str
+
+
+@attrs.frozen
+class WarmRequest(Message, tag="zygote.warm"):
+    """Import *modules* too, while no request waits: what workers of module *worker*
+    (started later, or restarted) need and the server did not preload.
+
+    A worker of that module is forked only once they are imported, so that it never
+    imports them itself beside the server. No reply: a module that does not import
+    is said on the server's output, and the worker imports it itself.
+    """
+
+    worker: str
+    modules: list[str]
 
 
 @attrs.frozen

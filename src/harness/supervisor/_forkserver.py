@@ -35,6 +35,7 @@ from harness.supervisor._forkproto import (
     ForkFailed,
     ForkRequest,
     Reaped,
+    WarmRequest,
     ZygoteReady,
     decode,
     encode,
@@ -133,6 +134,9 @@ class ForkServer:
         self._nursery: trio.Nursery | None = None
         self._restarts: deque[float] = deque()
         self._interpreter_env: dict[str, str] = {}
+        self._warms: dict[str, tuple[str, ...]] = {}  # worker module -> what it needs
+        self._told: set[str] = set()  # the workers whose warm this server has heard
+        self._asked: dict[str, trio.Event] = {}  # set once the first ask is sent
 
     @staticmethod
     def available() -> bool:
@@ -181,6 +185,7 @@ class ForkServer:
         self._interpreter_env = process.interpreter_env
         sock = trio.socket.from_stdlib_socket(process.sock)
         self._sock = sock
+        self._told = set()
         output = trio.lowlevel.FdStream(process.output_fd)
         try:
             async with trio.open_nursery() as nursery:
@@ -228,6 +233,10 @@ class ForkServer:
                 return
             if isinstance(msg, ZygoteReady):
                 self._ready.set()
+                if self._warms and self._nursery is not None:
+                    # a server started again (or adopted) has not heard them
+                    for worker, modules in self._warms.items():
+                        self._nursery.start_soon(self._send_warm, worker, modules)
             elif isinstance(msg, Reaped):
                 child = self._children.pop(msg.pid, None)
                 if child is not None:
@@ -302,6 +311,38 @@ class ForkServer:
             if not keep:
                 ours.close()
                 os.close(read_fd)
+
+    async def warm_for(self, worker: str, modules: tuple[str, ...]) -> None:
+        """Have the server import *modules* (what workers of module *worker* need
+        beyond its preload) once, so that each such worker forked from now on starts
+        with them; a fork of one waits for them if they are not imported yet.
+
+        Returns once the server has the request (or at once if there is none), so a
+        fork asked for afterwards comes after it; the servers started after this,
+        should this one die, hear it too. Asked again, it only waits for the first.
+        """
+        asked = self._asked.get(worker)
+        if asked is None and modules:
+            asked = self._asked[worker] = trio.Event()
+            self._warms[worker] = modules
+            try:
+                with trio.move_on_after(READY_TIMEOUT):
+                    await self._ready.wait()
+                if self._ready.is_set():
+                    await self._send_warm(worker, modules)
+            finally:
+                asked.set()
+        if asked is not None:
+            await asked.wait()
+
+    async def _send_warm(self, worker: str, modules: tuple[str, ...]) -> None:
+        async with self._lock:  # one packet at a time, in the order asked
+            sock = self._sock
+            if sock is None or worker in self._told:
+                return
+            self._told.add(worker)
+            with contextlib.suppress(OSError, trio.ClosedResourceError):
+                await sock.send(encode(WarmRequest(worker, list(modules))))
 
     async def aclose(self) -> None:
         """Stop the server (its children run on until the supervisor stops them)."""

@@ -91,6 +91,13 @@ class Supervisor:
         if self._forks is not None:
             await self._forks.aclose()
 
+    async def warm(self, module: str, modules: tuple[str, ...]) -> None:
+        """Have the fork server import *modules*, what workers of *module* need beyond
+        what every worker imports, once: each such worker forked afterwards (a restart
+        too) starts with them. Without a fork server this does nothing."""
+        if self._forks is not None:
+            await self._forks.warm_for(module, modules)
+
     @property
     def fork_server_pid(self) -> int | None:
         """The fork server's pid while one runs (see :attr:`ChildSpec.fork`)."""

@@ -53,6 +53,7 @@ from harness.supervisor._forkproto import (
     ForkRequest,
     Reaped,
     SessionRequest,
+    WarmRequest,
     ZygoteReady,
     receive,
     send,
@@ -105,7 +106,8 @@ def serve(
     """Serve fork requests on *sock* until it closes; the exit status.
 
     Imports *now* before it says it is ready, and *later* one at a time while no
-    request waits. *title* is the command line ``ps`` shows (default: ours).
+    request waits, with the modules a :class:`WarmRequest` names (which a fork of
+    that request's worker waits for). *title* is the command line ``ps`` shows (default: ours).
     *forked*: this process was forked from a fork server (which found the memory
     of the command line already).
 
@@ -125,6 +127,7 @@ def serve(
         listener.setblocking(True)
         listener.set_inheritable(False)
     later = list(later)
+    owed: dict[str, list[str]] = {}  # worker module -> what its fork waits for
     for name in now:
         _preload(name)
     if not forked:
@@ -171,7 +174,11 @@ def serve(
                 continue
             wake = (wake_r, wake_w)
             owned = clients.sockets()
-            if isinstance(msg, ForkRequest) and len(fds) == 2:
+            if isinstance(msg, WarmRequest) and not fds:
+                _warm(msg, later, owed)
+            elif isinstance(msg, ForkRequest) and len(fds) == 2:
+                if _pay_owed(owed.pop(msg.module, []), later):
+                    gc.freeze()
                 become = functools.partial(become_worker, msg, owned, fds[0], fds[1], wake)
                 _fork(clients, client, fds, become, session=False)
                 # Requests come in bursts (every worker at start-up): the next
@@ -288,6 +295,27 @@ def _preload(name: str) -> None:
         importlib.import_module(name)
     except Exception as exc:  # not preloaded: the worker imports it itself
         _say(f"fork server: could not preload {name}: {exc!r}\n")
+
+
+def _warm(msg: WarmRequest, later: list[str], owed: dict[str, list[str]]) -> None:
+    """Queue *msg*'s modules for idle time, and as what its workers' forks wait for."""
+    names = [m for m in msg.modules if m not in sys.modules]
+    later.extend(m for m in names if m not in later)
+    debt = owed.setdefault(msg.worker, [])
+    debt.extend(m for m in names if m not in debt)
+
+
+def _pay_owed(names: list[str], later: list[str]) -> bool:
+    """Import *names* now (a worker that needs them is about to be forked); whether
+    anything was imported."""
+    paid = False
+    for name in names:
+        if name not in sys.modules:
+            _preload(name)
+            paid = True
+        if name in later:
+            later.remove(name)
+    return paid
 
 
 def _threads() -> int:

@@ -6,7 +6,8 @@ What other processes import from here is light: the configuration (:func:`load_m
 and signing in to a server that needs it (:func:`login_server`, :func:`logout_server`,
 the tokens' :class:`TokenStore`; the SDK loads only when a sign-in runs).
 The bridge itself (``_bridge``) speaks MCP through the official SDK, which loads only in
-bridge processes.
+bridge processes, and in the fork server they are forked from once a session has servers
+to start (:data:`BRIDGE_PRELOAD`).
 """
 
 from harness.actors.mcp._config import (
@@ -21,7 +22,17 @@ from harness.actors.mcp._names import TOOL_PREFIX, ToolNames, tool_name
 from harness.actors.mcp._signin import SignInFailed, login_server, logout_server, sign_in_problem
 from harness.actors.mcp._tokens import TokenStore
 
+BRIDGE_MODULE = "harness.actors.mcp"
+"""The bridge worker's module (``python -m harness.actors.mcp``)."""
+
+BRIDGE_PRELOAD = ("pydantic", "mcp_types", "mcp", "harness.actors.mcp._bridge")
+"""What a bridge imports at its start beyond every worker's modules: about 1 s of CPU,
+mostly the SDK's protocol types. The fork server imports them once for all bridges, in
+steps (a fork request of another worker waits for one step, not the whole)."""
+
 __all__ = [
+    "BRIDGE_MODULE",
+    "BRIDGE_PRELOAD",
     "TOOL_PREFIX",
     "McpConfig",
     "McpConfigError",

@@ -35,6 +35,7 @@ from harness.conversation.mcp._server import (
     ServerView,
     same_server,
     sync_rules,
+    warm_bridges,
 )
 from harness.ipc import IpcError, WorkerUnavailable
 from harness.messages.mcp import (
@@ -138,6 +139,7 @@ class McpManager:
 
     async def _keep_bridge(self, srv: ServerState) -> None:
         name = srv.worker
+        await warm_bridges(self.supervisor)  # before the bridge's fork, which waits for it
         try:
             if name not in self.supervisor or self.supervisor.get(name).state in (
                 "stopped",

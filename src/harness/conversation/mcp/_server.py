@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 import attrs
 import trio
 
-from harness.actors.mcp import McpServerConfig
+from harness.actors.mcp import BRIDGE_MODULE, BRIDGE_PRELOAD, McpServerConfig
 from harness.messages.mcp import McpStatus, McpTool
 
 if TYPE_CHECKING:
     from harness.actors.tools import Permissions
-    from harness.supervisor import ChildSpec
+    from harness.supervisor import ChildSpec, Supervisor
 
 __all__ = [
     "BRIDGE_RSS_LIMIT",
@@ -24,6 +24,7 @@ __all__ = [
     "same_server",
     "sync_rules",
     "tell_tail",
+    "warm_bridges",
 ]
 
 _STDERR_LINES = 8
@@ -85,7 +86,7 @@ class ServerState:
 
         return ChildSpec(
             name=self.worker,
-            module="harness.actors.mcp",
+            module=BRIDGE_MODULE,
             cwd=workspace,
             env=dict(env),
             request_timeout=None,
@@ -166,3 +167,10 @@ def tell_tail(tail: str) -> str:
     """The last lines of a server's stderr, indented under a notice."""
     lines = [line for line in tail.splitlines() if line.strip()][-_STDERR_LINES:]
     return ("\n" + "\n".join(f"  | {line}" for line in lines)) if lines else ""
+
+
+async def warm_bridges(supervisor: Supervisor) -> None:
+    """Have the session's fork server import the SDK (about 1 s of CPU) once, rather
+    than every bridge at its start and at each restart: only a session that starts a
+    bridge asks, so one with no server never pays."""
+    await supervisor.warm(BRIDGE_MODULE, BRIDGE_PRELOAD)
