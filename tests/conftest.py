@@ -61,6 +61,19 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return FolderScheduling(config, log)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _sessions_without_warm() -> Iterator[None]:
+    """``HARNESS_FORK_WARM=0`` for the sessions tests open in this process: each starts its
+    workers at once, so the fork server's warm only imports their modules a second time
+    beside them, a quarter second of CPU per session, hundreds of times (the warm itself
+    is tested in tests/runtime with ``open_supervisor(warm=...)``)."""
+    from harness.conversation.workers import FORK_WARM_ENV
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(FORK_WARM_ENV, "0")
+        yield
+
+
 @pytest.fixture(autouse=True)
 def harness_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh, empty ``HARNESS_HOME`` for every test (set in the environment)."""

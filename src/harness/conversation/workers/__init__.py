@@ -9,21 +9,25 @@ The loop never imports this room: the composition root (``open_session``) hands 
 
 from harness.conversation.workers._set import (
     DEFAULT_MODULES,
+    FORK_WARM_ENV,
     SUBAGENT_PREFIX,
     Workers,
     WorkerSettings,
     open_workers,
+    session_warm,
     worker_env,
 )
 from harness.conversation.workers._web import WEB_TOOLS, run_web_call
 
 __all__ = [
     "DEFAULT_MODULES",
+    "FORK_WARM_ENV",
     "SUBAGENT_PREFIX",
     "WEB_TOOLS",
     "WorkerSettings",
     "Workers",
     "open_workers",
     "run_web_call",
+    "session_warm",
     "worker_env",
 ]

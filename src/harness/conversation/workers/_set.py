@@ -7,6 +7,7 @@ conversation events for whoever listens.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, TypeVar
@@ -24,12 +25,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MODULES",
+    "FORK_WARM_ENV",
     "ON_DEMAND",
     "RSS_LIMITS",
     "SUBAGENT_PREFIX",
     "WorkerSettings",
     "Workers",
     "open_workers",
+    "session_warm",
 ]
 
 _Reply = TypeVar("_Reply", bound=Message)
@@ -213,15 +216,35 @@ class Workers:
                     listener(out)
 
 
+#: ``HARNESS_FORK_WARM=0`` leaves the session's warm out: its fork server then imports
+#: only what every worker shares, not also what the default workers and a sub-agent
+#: runner import (``harness._forkstart.WORKER_PRELOAD``), and each worker imports its
+#: own modules as it starts. A session opened in a process that has imported harness
+#: already (the API's, the tests') starts its workers at once, so its server imports
+#: those modules beside them: a session that lives a second, as the test suite opens
+#: hundreds, saves the quarter second of CPU this costs. The server ``harness`` starts
+#: early imports them while the command line does, before any worker, and keeps them.
+FORK_WARM_ENV = "HARNESS_FORK_WARM"
+
+
+def session_warm(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """What a session's fork server imports once it is ready: the default workers' and a
+    sub-agent runner's modules, or nothing when *environ* (default: this process's) sets
+    ``HARNESS_FORK_WARM=0``."""
+    from harness._forkstart import WORKER_PRELOAD
+
+    env = os.environ if environ is None else environ
+    return () if env.get(FORK_WARM_ENV) == "0" else WORKER_PRELOAD
+
+
 @asynccontextmanager
 async def open_workers(
     settings: WorkerSettings, names: Sequence[str] | None = None
 ) -> AsyncIterator[Workers]:
     """Start the workers (default: every module in *settings*) and stop them all on exit."""
-    from harness._forkstart import WORKER_PRELOAD
     from harness.supervisor import open_supervisor
 
-    async with open_supervisor(warm=WORKER_PRELOAD) as sup, trio.open_nursery() as nursery:
+    async with open_supervisor(warm=session_warm()) as sup, trio.open_nursery() as nursery:
         workers = Workers(sup, settings)
         workers._nursery = nursery
         nursery.start_soon(workers._forward, sup.subscribe())
