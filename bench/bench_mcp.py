@@ -10,6 +10,11 @@
   first prompt is not delayed at all), and launch → its tools in the table beside the
   server's own start (the SDK connecting and listing its tools directly; goal: within
   1.5 s of it).
+- A bridge's start → its server's tools listed, and the CPU the bridge spends meanwhile,
+  forked from a fork server that has imported the SDK (as a session's does once it has a
+  server to start: its second bridge, or a restart) beside one that has not (the bridge
+  then imports the SDK itself, as every bridge did before), alternating; and the first
+  bridge of a session, whose fork waits for the server's import.
 - ``harness -p`` to its exit with a server that cannot start (a command that does not
   exist; a process that exits at once) or that needs a sign-in nobody made (an HTTP
   server answering 401) beside the same run with no server, alternating (goal: ≤ 200 ms
@@ -42,6 +47,7 @@ EVERYTHING_VERSION = "2026.8.31"
 CALLS = 300
 LAUNCHES = 8
 HEADLESS_RUNS = 7
+BRIDGE_STARTS = 6
 _EXITS_AT_ONCE = "import sys; sys.stderr.write('no API key\\n'); sys.exit(3)"
 
 
@@ -133,6 +139,68 @@ async def _round_trips() -> tuple[float, float, float, float]:
         statistics.median(ratios),
         statistics.median(stream_ratios),
     )
+
+
+def _cpu(pid: int) -> float:
+    """Seconds of CPU process *pid* has used (user and system)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def _bridge_start(sup: Any, name: str) -> tuple[float, float]:
+    """(seconds from the start of bridge *name* to its tools listed, its CPU seconds)."""
+    from harness.actors.mcp import McpServerConfig
+    from harness.messages.mcp import McpStatus, McpWatch
+    from harness.supervisor import ChildSpec
+
+    entry = _fake_entry()
+    config = McpServerConfig(
+        name=name, command=entry["command"], args=tuple(entry["args"]), env=entry["env"]
+    )
+    t = time.perf_counter()
+    handle = await sup.start(ChildSpec(name=f"mcp:{name}", module="harness.actors.mcp"))
+    async with handle.stream(McpWatch(server=config.to_json_data()), timeout=None) as items:
+        async for status in items:
+            if isinstance(status, McpStatus) and status.state == "ready" and status.tools:
+                break
+    took = time.perf_counter() - t
+    pid = handle.status().pid
+    assert pid is not None
+    return took, _cpu(pid)
+
+
+async def _bridge_starts() -> dict[str, float]:
+    from harness.actors.mcp import BRIDGE_MODULE, BRIDGE_PRELOAD
+    from harness.supervisor import open_supervisor
+
+    times: dict[str, list[float]] = {k: [] for k in ("cold", "first", "warm")}
+    cpus: dict[str, list[float]] = {k: [] for k in times}
+
+    async def cold() -> None:
+        async with open_supervisor() as sup:
+            took, cpu = await _bridge_start(sup, "a")
+        times["cold"].append(took)
+        cpus["cold"].append(cpu)
+
+    async def warmed() -> None:
+        async with open_supervisor() as sup:
+            t = time.perf_counter()
+            await sup.warm(BRIDGE_MODULE, BRIDGE_PRELOAD)
+            _, cpu = await _bridge_start(sup, "a")
+            times["first"].append(time.perf_counter() - t)  # the warm's request too
+            cpus["first"].append(cpu)
+            took, cpu = await _bridge_start(sup, "b")
+        times["warm"].append(took)
+        cpus["warm"].append(cpu)
+
+    for i in range(BRIDGE_STARTS):
+        for step in (cold, warmed) if i % 2 else (warmed, cold):
+            await trio.sleep(0.3)  # the last supervisor's processes finish dying
+            await step()
+    return {
+        **{k: statistics.median(v) for k, v in times.items()},
+        **{f"{k}_cpu": statistics.median(v) for k, v in cpus.items()},
+    }
 
 
 async def _direct_start(script: Path) -> float:
@@ -292,6 +360,20 @@ def run() -> list[tuple[str, str, str]]:
             f"SDK direct {base * 1e3:.2f} ms; ratio {ratio:.2f}x (goal ≤ 1.5x); "
             f"as a session calls it (McpCall stream) {stream_ratio:.2f}x",
         )
+    ]
+    b = trio.run(_bridge_starts)
+    rows += [
+        (
+            f"bridge start → tools listed, fork server warmed, median of {BRIDGE_STARTS}",
+            f"{b['warm']:.2f} s",
+            f"not warmed {b['cold']:.2f} s; ratio {b['warm'] / b['cold']:.2f}x; a session's "
+            f"first bridge (its fork waits for the warm) {b['first']:.2f} s",
+        ),
+        (
+            f"bridge CPU from start to tools listed, warmed, median of {BRIDGE_STARTS}",
+            f"{b['warm_cpu']:.2f} s",
+            f"not warmed {b['cold_cpu']:.2f} s; ratio {b['warm_cpu'] / b['cold_cpu']:.2f}x",
+        ),
     ]
     script = _everything()
     if script is None:
