@@ -1,5 +1,8 @@
-"""The ``local`` provider in trio, with the real default model: the Provider contract,
-streaming, cancelling mid-generation, and every way a model can be missing or broken."""
+"""The ``local`` provider in trio: the Provider contract, streaming, cancelling
+mid-generation, and every way a model can be missing or broken.
+
+The mechanics run the tiny model (``_tiny.py``), named by its path as a user may name a
+``.gguf`` file; the one test of what the model writes runs the real default model."""
 
 from __future__ import annotations
 
@@ -56,9 +59,9 @@ def test_it_is_a_provider() -> None:
 
 
 async def test_streams_raw_text_then_usage_then_finish(
-    shared_provider: LocalProvider,
+    tiny_provider: LocalProvider, tiny_name: str
 ) -> None:
-    events = await _collect(shared_provider.stream(_call("Count from 1 to 20.", 12)))
+    events = await _collect(tiny_provider.stream(_call("Count from 1 to 20.", 12, tiny_name)))
     deltas = [e for e in events if isinstance(e, TextDelta)]
     assert len(deltas) >= 6  # token by token, not one block
     usage, finish = events[-2], events[-1]
@@ -68,18 +71,20 @@ async def test_streams_raw_text_then_usage_then_finish(
     assert usage.prompt_tokens
     assert usage.prompt_tokens > 5
     assert finish.reason in ("stop", "length")
-    assert await shared_provider.supports_tools(DEFAULT_MODEL, "", None) is False
+    assert await tiny_provider.supports_tools(tiny_name, "", None) is False
     # A smaller context than the loaded one reuses the loaded model.
-    before = shared_provider.preload(DEFAULT_MODEL)
-    small = attrs.evolve(_call("Hi.", 1), options=ChatOptions(max_tokens=1, context_window=2048))
-    later = await _collect(shared_provider.stream(small))
-    assert shared_provider.preload(DEFAULT_MODEL) is before
+    before = tiny_provider.preload(tiny_name)
+    small = attrs.evolve(
+        _call("Hi.", 1, tiny_name), options=ChatOptions(max_tokens=1, context_window=2048)
+    )
+    later = await _collect(tiny_provider.stream(small))
+    assert tiny_provider.preload(tiny_name) is before
     # what the call before read (the template's system turn, at least) is not read again
     reused = next(e for e in later if isinstance(e, Usage))
     assert reused.cached_tokens
     assert reused.prompt_tokens
     assert 0 < reused.cached_tokens < reused.prompt_tokens
-    assert DEFAULT_MODEL in await shared_provider.list_models("", None)
+    assert DEFAULT_MODEL in await tiny_provider.list_models("", None)
 
 
 async def test_a_reply_that_announces_a_read_and_stops_ends_with_the_read(
@@ -116,32 +121,33 @@ async def test_a_reply_that_announces_a_read_and_stops_ends_with_the_read(
 
 
 async def test_closing_the_stream_stops_generation_within_a_token(
-    shared_provider: LocalProvider,
+    tiny_provider: LocalProvider, tiny_name: str
 ) -> None:
     seen = 0
-    async with aclosing(shared_provider.stream(_call("Write a long story.", 300))) as events:
+    story = _call("Write a long story.", 300, tiny_name)
+    async with aclosing(tiny_provider.stream(story)) as events:
         async for event in events:
             if isinstance(event, TextDelta):
                 seen += 1
                 if seen == 3:
                     break
-    last = shared_provider.last
+    last = tiny_provider.last
     assert last is not None
     assert last.finish_reason == "cancelled"
     # The thread may have run a token or two ahead of the reader, never far.
     assert 3 <= last.completion_tokens <= 6
     # The model is free again at once.
-    events = await _collect(shared_provider.stream(_call("Say OK.", 3)))
+    events = await _collect(tiny_provider.stream(_call("Say OK.", 3, tiny_name)))
     assert isinstance(events[-1], Finish)
 
 
-async def test_load_progress_streams_to_ready(shared_provider: LocalProvider) -> None:
+async def test_load_progress_streams_to_ready(tiny_provider: LocalProvider, tiny_name: str) -> None:
     items: list[Message] = []
 
     async def emit(msg: Message) -> None:
         items.append(msg)
 
-    await stream_load(shared_provider, LoadLocalModel(model=DEFAULT_MODEL), emit)
+    await stream_load(tiny_provider, LoadLocalModel(model=tiny_name), emit)
     assert items
     assert all(isinstance(i, LocalModelProgress) for i in items)
     last = items[-1]
@@ -214,9 +220,10 @@ async def test_switched_off_it_refuses_with_a_reason() -> None:
 
 
 async def test_a_long_prompt_streams_its_reading_before_the_reply(
-    shared_provider: LocalProvider,
+    tiny_provider: LocalProvider, tiny_name: str
 ) -> None:
-    events = await _collect(shared_provider.stream(_call("A note to skim. " * 200 + "Say ok.", 2)))
+    skim = _call("A note to skim. " * 200 + "Say ok.", 2, tiny_name)
+    events = await _collect(tiny_provider.stream(skim))
     reading = [e for e in events if isinstance(e, LocalModelProgress)]
     first_text = next(i for i, e in enumerate(events) if isinstance(e, TextDelta))
     assert reading
@@ -227,5 +234,5 @@ async def test_a_long_prompt_streams_its_reading_before_the_reply(
     assert reading[-1].done == total
     assert reading[-1].message == f"reading {total:,} tokens 100%"
     # a short prompt is read with nothing to show
-    short = await _collect(shared_provider.stream(_call("Say ok.", 1)))
+    short = await _collect(tiny_provider.stream(_call("Say ok.", 1, tiny_name)))
     assert not [e for e in short if isinstance(e, LocalModelProgress)]
