@@ -1,5 +1,9 @@
 """Tool calls the embedded model cannot get wrong: the lazy grammar of the tool table, and
-the end of generation at the end of a call."""
+the end of generation at the end of a call.
+
+What the grammar accepts and refuses is fed token by token to the tiny model's sampler
+(``_tiny.py``: the default model's tokenizer); what a model writes under it runs the real
+default model."""
 
 from __future__ import annotations
 
@@ -161,26 +165,26 @@ def test_a_grammar_bound_from_the_first_token_turns_prose_into_the_call(
     assert isinstance(parsed.calls[0].arguments.get("path"), str)
 
 
-@pytest.mark.slow
-def test_a_grammar_llama_cpp_refuses_is_an_error_not_a_crash(loaded_model: LoadedModel) -> None:
+def test_a_grammar_llama_cpp_refuses_is_an_error_not_a_crash(tiny_model: LoadedModel) -> None:
     ask = [{"role": "user", "content": "Say hi."}]
     with pytest.raises(ModelLoadError, match="grammar"):
-        loaded_model.generate(ask, lambda _p: None, threading.Event(), grammar="root ::= (")
+        tiny_model.generate(ask, lambda _p: None, threading.Event(), grammar="root ::= (")
 
 
 # The child feeds each text to the lazy grammar's sampler token by token, as llama.cpp
 # does with what a model writes; text the grammar refuses after a trigger fired aborts
-# the process (an exception llama.cpp lets out of its C API), so it runs in a child.
+# the process (an exception llama.cpp lets out of its C API), so it runs in a child. The
+# child loads the model its first argument names (the tiny one: only the tokenizer and
+# the sampler are used).
 _FEED = """
 import sys
-from harness.actors.model.local import DEFAULT_MODEL
 from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
 from harness.actors.model.local._provider import LocalProvider
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 
-model = LocalProvider().preload(DEFAULT_MODEL).wait()
+model = LocalProvider().preload(sys.argv[1]).wait()
 grammar = tool_call_grammar(builtin_table().schemas(names=SMALL_MODEL_TOOLS))
-for text in sys.argv[1:]:
+for text in sys.argv[2:]:
     sampler = model._sampler(0.2, 1, grammar)
     for token in model.tokenize(text):
         sampler.accept(token)
@@ -189,9 +193,15 @@ for text in sys.argv[1:]:
 """
 
 
+@pytest.fixture
+def feed_env(tiny_model_path: Path, tiny_cache: Path) -> dict[str, str]:
+    """The environment of a feeding child: the tiny model's cache."""
+    return {**os.environ, "HARNESS_MODEL_CACHE": str(tiny_cache), "TINY": str(tiny_model_path)}
+
+
 def _fed(env: dict[str, str], *texts: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", _FEED, *texts],
+        [sys.executable, "-c", _FEED, env["TINY"], *texts],
         capture_output=True,
         text=True,
         env=env,
@@ -200,9 +210,8 @@ def _fed(env: dict[str, str], *texts: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.slow
 def test_every_call_opening_a_trigger_takes_the_grammar_takes_too(
-    default_model_path: Path,
+    feed_env: dict[str, str],
 ) -> None:
     openings = [
         # what the 1.5B model wrote inside a Markdown list, which killed the worker
@@ -212,7 +221,7 @@ def test_every_call_opening_a_trigger_takes_the_grammar_takes_too(
         'Here:\n{\n\n    "name":   "run_cmd", "arguments": {"command": "ls"}}',
         '```json\n{"name": "list_dir", "arguments": {}}\n```',
     ]
-    env = {**os.environ, "HARNESS_MODEL_CACHE": str(default_model_path.parent)}
+    env = feed_env
     proc = _fed(env, *openings)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split() == ["accepted"] * len(openings)
@@ -223,11 +232,10 @@ def test_every_call_opening_a_trigger_takes_the_grammar_takes_too(
         assert after.returncode == -6, (opening, after.returncode, after.stdout)
 
 
-@pytest.mark.slow
 def test_a_body_ends_at_its_first_closing_tag_as_the_parser_reads_it(
-    default_model_path: Path,
+    feed_env: dict[str, str],
 ) -> None:
-    env = {**os.environ, "HARNESS_MODEL_CACHE": str(default_model_path.parent)}
+    env = feed_env
     head = '<tool_call>{"name": "write_file", "arguments": {"path": "a.xml"}}\n<content>\n'
     # a body may hold anything but its own closing tag: other tags, parts of that one
     kept = _fed(env, head + "a < b, <b>x</b> <</cont </content\n</content>\n</tool_call>")
