@@ -86,18 +86,20 @@ async def test_file_activity_and_the_models_record_survive_a_compaction(
 async def test_a_corrupt_record_is_started_afresh_and_a_timeout_changes_nothing(
     session_factory, model: ScriptedModel, workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # the update's 10 s bound becomes 2 s; the answer comes whole after 4 s, which the
-    # test waits out (and more): with no bound, it would be the record
-    monkeypatch.setenv(TIME_SCALE_ENV, "0.2")
+    # the update's 10 s bound becomes 0.5 s; the answer comes whole 1 s after the
+    # request, which the test waits out from the request's arrival (and more): with no
+    # bound, it would be the record
+    monkeypatch.setenv(TIME_SCALE_ENV, "0.05")
     (workspace / "a.txt").write_text("x\n")
     model.add(reply("", call("write_file", path="n.txt", content="1")), reply("Done."))
-    model.add(reply(MEMORY_ANSWER, stall=4))
+    model.add(reply(MEMORY_ANSWER, stall=1))
     async with session_factory(memory_updates=True) as s:
         path = s.log.dir / MEMORY_FILE
         path.write_text("{ torn")
         assert (await s.run("write n")).ok
         doc = await _wait_for(path, lambda d: d["files_changed"] == ["n.txt"])
-        with trio.move_on_after(6):
+        await trio.to_thread.run_sync(model.wait_for_requests, 3)  # the update's request
+        with trio.move_on_after(2):
             while not doc["goal"]:
                 await trio.sleep(0.2)
                 doc = json.loads(path.read_text())
