@@ -14,8 +14,15 @@ comes.
 
 Workspaces reach the nodes two ways: a ``repo`` URL is cloned on the node; a local
 ``workspace`` is staged (a repository as a git bundle of its ``ref``, a plain folder
-as a copy) into one folder shipped as the job's runtime environment ``working_dir``,
-at most :data:`STAGE_LIMIT` bytes in all.
+as a copy) into one folder, shipped to a cluster as the job's runtime environment
+``working_dir`` (at most :data:`STAGE_LIMIT` bytes in all).
+
+A local instance's job has no runtime environment: its workers are this machine's and
+inherit this process's environment, so the staged folder is named to them by its path
+and the forwarded variables are already theirs. Ray starts a job that has a runtime
+environment workers of its own, beside the idle ones it starts with the instance for the
+default one; on a small machine those were seconds of the start-up, and the idle
+workers' start was spent for nothing.
 """
 
 from __future__ import annotations
@@ -77,7 +84,8 @@ class RayRun:
     Attributes:
         startup: seconds to start or join the cluster (``ray.init``), and for a local
             instance to have its workers up (:attr:`workers`).
-        staged_bytes: bytes of local workspaces shipped in the runtime environment.
+        staged_bytes: bytes of local workspaces staged (shipped in the runtime
+            environment when a cluster was joined).
         workers: seconds of :attr:`startup` a local instance took to start its workers
             (0 when a cluster was joined).
     """
@@ -108,8 +116,13 @@ def _take_keys() -> dict[str, str]:
     return {**os.environ, **held_items()}
 
 
-def _stage(tasks: Sequence[Task], folder: Path) -> tuple[dict[str, str], int]:
-    """Stage every distinct local (workspace, ref) once; task id -> staged relative path."""
+def _stage(tasks: Sequence[Task], folder: Path, *, shipped: bool) -> tuple[dict[str, str], int]:
+    """Stage every distinct local (workspace, ref) once: task id -> staged path (relative
+    to the shipped ``working_dir``, or absolute for a local instance), and the size.
+
+    Raises:
+        ConfigError: *shipped* workspaces over :data:`STAGE_LIMIT`.
+    """
     staged: dict[tuple[str, str | None], str] = {}
     where: dict[str, str] = {}
     for task in tasks:
@@ -118,10 +131,10 @@ def _stage(tasks: Sequence[Task], folder: Path) -> tuple[dict[str, str], int]:
         key = (task.workspace, task.ref)
         if key not in staged:
             path = stage_workspace(task.workspace, task.ref, folder / f"ws{len(staged)}")
-            staged[key] = path.name
+            staged[key] = path.name if shipped else str(path)
         where[task.id] = staged[key]
     size = folder_size(folder) if where else 0
-    if size > STAGE_LIMIT:
+    if shipped and size > STAGE_LIMIT:
         raise ConfigError(
             f"the local workspaces come to {size / 2**20:.0f} MiB, over the "
             f"{STAGE_LIMIT // 2**20} MiB Ray may ship in a runtime environment: "
@@ -154,8 +167,9 @@ def run_on_node(
 ) -> dict[str, Any]:
     """The Ray task: run one task on this node; its outputs as plain data.
 
-    *staged* is the task's workspace inside the job's ``working_dir`` (the current
-    folder here), copied again before the task touches it. *keys* are the driver's, for
+    *staged* is the task's staged workspace: inside the job's ``working_dir`` (the
+    current folder here), or an absolute path on a local instance; copied again before
+    the task touches it. *keys* are the driver's, for
     a local instance (a cluster's node has its own in its environment).
     """
     _interruptible()
@@ -292,19 +306,27 @@ def run_ray(
     run_id = uuid.uuid4().hex[:12]
     stage_dir = Path(tempfile.mkdtemp(prefix="harness-batch-stage-"))
     try:
-        where, size = _stage(tasks, stage_dir)
-        runtime_env: dict[str, Any] = {"env_vars": {**_forwarded(environ), RUN_ENV: run_id}}
+        where, size = _stage(tasks, stage_dir, shipped=bool(address))
+        runtime_env: dict[str, Any] = {}
+        env_vars = _forwarded(environ)
         if address:
+            env_vars[RUN_ENV] = run_id
             # On a cluster the workers start as the job's tasks come: each worker's task
             # server starts with it, its imports overlapping Ray's start of the worker.
             runtime_env["worker_process_setup_hook"] = f"{__name__}.{warm_worker.__name__}"
-        if where:
-            runtime_env["working_dir"] = str(stage_dir)
-            # a staged folder is the task's workspace whole, ignored files too
-            os.environ.setdefault("RAY_RUNTIME_ENV_IGNORE_GITIGNORE", "1")
+            if where:
+                runtime_env["working_dir"] = str(stage_dir)
+                # a staged folder is the task's workspace whole, ignored files too
+                os.environ.setdefault("RAY_RUNTIME_ENV_IGNORE_GITIGNORE", "1")
+        else:
+            # a local instance's workers inherit this process's environment: only what
+            # differs from it needs a runtime environment (and workers of its own)
+            env_vars = {k: v for k, v in env_vars.items() if os.environ.get(k) != v}
+        if env_vars:
+            runtime_env["env_vars"] = env_vars
         init: dict[str, Any] = {
             "address": address or "local",
-            "runtime_env": runtime_env,
+            "runtime_env": runtime_env or None,
             "include_dashboard": False,
             "logging_level": "ERROR",
             "log_to_driver": False,
