@@ -63,11 +63,13 @@ async def test_the_model_loads_at_worker_start_and_reports_its_percent(
         assert percents == sorted(percents)
 
 
-def test_a_load_reports_llama_cpp_progress_up_to_whole(default_model_path: Path) -> None:
+def test_a_load_reports_llama_cpp_progress_up_to_whole(tiny_model_path: Path) -> None:
+    # the tiny model (``_tiny.py``): llama.cpp reports each of its 27 tensors, as it does
+    # each of the default model's 339
     from harness.actors.model.local._engine import load_model
 
     heard: list[float] = []
-    model = load_model(default_model_path, "m", n_ctx=512, threads=1, on_progress=heard.append)
+    model = load_model(tiny_model_path, "m", n_ctx=512, threads=1, on_progress=heard.append)
     model.close()
     assert len(heard) > 10  # one report per group of tensors, not a start and an end
     assert heard == sorted(heard)
