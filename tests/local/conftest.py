@@ -72,6 +72,9 @@ def tiny_model_path(default_model_path: Path) -> Path:
         part = path.with_name(f"{path.name}.{os.getpid()}.part")  # xdist workers race here
         _tiny.write_tiny(default_model_path, part)
         part.replace(path)
+        for old in path.parent.glob("*-tiny-*.gguf"):  # an earlier recipe's, 45 MB each
+            if old != path:
+                old.unlink(missing_ok=True)
     return path
 
 
