@@ -6,6 +6,10 @@ baseline, alternated with it in the same run, is the least a client can do: a ne
 ``python`` process that imports trio and httpx and streams the same one chat
 request from the same server. The difference is what harness itself costs.
 
+A third row splits out the imports: ``python -c "import harness.cli._headless"``
+(the frontend and the conversation it runs) beside ``python -c "import trio, httpx"``
+(the bare client's), each to its exit, alternated the same way.
+
 Run: ``python -m bench headless``.
 """
 
@@ -52,6 +56,13 @@ def _timed(command: list[str], env: dict[str, str], cwd: str) -> tuple[float, fl
     return answered, time.perf_counter() - started
 
 
+def _exit_time(code: str, env: dict[str, str], cwd: str) -> float:
+    """Seconds from start to exit of ``python -c code``."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], env=env, cwd=cwd, check=True)
+    return time.perf_counter() - started
+
+
 def run() -> list[tuple[str, str, str]]:
     """The rows: harness's answer and exit times beside the bare client's."""
     home = tempfile.mkdtemp(prefix="harness-bench-")
@@ -62,6 +73,8 @@ def run() -> list[tuple[str, str, str]]:
     }
     ours: list[tuple[float, float]] = []
     bare: list[tuple[float, float]] = []
+    imports: list[float] = []
+    bare_imports: list[float] = []
     with ScriptedModel([reply("Paris.")] * (2 * RUNS + 2)) as model:
         harness = [
             *(sys.executable, "-m", "harness", "-p", "capital of France?"),
@@ -72,8 +85,11 @@ def run() -> list[tuple[str, str, str]]:
         for _ in range(RUNS):
             ours.append(_timed(harness, env, home))
             bare.append(_timed(baseline, env, home))
+            imports.append(_exit_time("import harness.cli._headless", env, home))
+            bare_imports.append(_exit_time("import trio, httpx", env, home))
     answer, done = (statistics.median(x[i] for x in ours) for i in (0, 1))
     bare_answer, bare_done = (statistics.median(x[i] for x in bare) for i in (0, 1))
+    imported, bare_imported = statistics.median(imports), statistics.median(bare_imports)
     load = os.getloadavg()[0]
     return [
         (
@@ -86,6 +102,13 @@ def run() -> list[tuple[str, str, str]]:
             "harness -p: start -> exit, p50",
             f"{done * 1e3:.0f} ms",
             f"bare client {bare_done * 1e3:.0f} ms; ratio {done / bare_done:.1f}x",
+        ),
+        (
+            "python importing the -p frontend",
+            f"{imported * 1e3:.0f} ms",
+            f"importing trio and httpx {bare_imported * 1e3:.0f} ms; "
+            f"{(imported - bare_imported) / max(answer - bare_answer, 1e-9):.0%} "
+            "of what harness adds to the answer",
         ),
     ]
 

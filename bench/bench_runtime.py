@@ -4,6 +4,9 @@
   calls per second, beside a bare trio ping-pong of the same bytes with a peer
   process over a socketpair (no typing, no envelope decoding), in alternating
   blocks of 100 so that a change of load hits both alike;
+- what the typed codec alone costs a round trip (in one process: the request and
+  its reply each encoded to a frame and decoded back), the part of the difference
+  that is not trio's extra task switches;
 - crash to failure: ``kill -9`` of a worker -> its in-flight call fails;
 - crash to ready: ``kill -9`` -> a replacement worker answers: forked by the fork
   server (the default), and started as a new interpreter (``fork=False``);
@@ -29,9 +32,10 @@ import orjson
 import psutil
 import trio
 
-from bench._echo_worker import BenchHang, BenchPing
+from bench._echo_worker import BenchHang, BenchPing, BenchPong
 from bench._timing import ms
-from harness.ipc import WorkerDied, encode_message
+from harness.ipc import FrameDecoder, WorkerDied, encode_frame, encode_message
+from harness.ipc._envelope import Reply, Request, decode_envelope, encode_envelope
 from harness.supervisor import ChildSpec, open_supervisor
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,6 +108,29 @@ async def round_trips(n: int) -> tuple[list[float], list[float], float, float]:
         await stream.aclose()
         proc.wait(5)
     return typed, bare, len(typed) / typed_time, len(bare) / bare_time
+
+
+def codec_round_trip(n: int = 20_000) -> float:
+    """Seconds the typed codec takes per round trip, median of 5 runs in this process.
+
+    Each side's share: the request encoded, framed, cut out of the bytes and decoded,
+    then the same for its reply. This is what the bare ping-pong skips besides trio's
+    task switches.
+    """
+    decoder = FrameDecoder()
+
+    def one(i: int) -> None:
+        for env in (Request(i, BenchPing("x" * 64, i)), Reply(i, BenchPong("x" * 64, i))):
+            (payload,) = decoder.feed(encode_frame(encode_envelope(env)))
+            decode_envelope(payload)
+
+    runs = []
+    for _ in range(5):
+        started = time.perf_counter()
+        for i in range(n // 5):
+            one(i)
+        runs.append((time.perf_counter() - started) / (n // 5))
+    return statistics.median(runs)
 
 
 async def crash_timings(n: int, *, fork: bool = True) -> tuple[list[float], list[float]]:
@@ -199,6 +226,7 @@ def _us(seconds: float) -> str:
 
 async def _all() -> list[tuple[str, str, str]]:
     typed, bare, typed_rate, bare_rate = await round_trips(ROUND_TRIPS)
+    codec = codec_round_trip()
     failure, ready = await crash_timings(CRASHES)
     _, ready_exec = await crash_timings(CRASHES, fork=False)
     start_fork, start_exec = await first_start(True), await first_start(False)
@@ -213,6 +241,12 @@ async def _all() -> list[tuple[str, str, str]]:
             f"bare {_us(b50)}; ratio {t50 / b50:.2f}x (goal < 2x, < 150 µs)",
         ),
         ("typed round trip p99", _us(_pct(typed, 0.99)), f"bare {_us(_pct(bare, 0.99))}"),
+        (
+            "typed codec per round trip",
+            _us(codec),
+            f"{codec / max(t50 - b50, 1e-9):.0%} of what typed adds to bare; the rest is a task "
+            "switch more on each side and a task per request",
+        ),
         (
             "typed calls per second",
             f"{typed_rate:,.0f}",
