@@ -6,13 +6,14 @@ and stopped after them; each batch is a driver process of its own that joins it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import psutil
@@ -276,7 +277,9 @@ def test_sigint_while_a_local_instance_starts_its_workers(
         text=True,
     )
     try:
-        holding = wait_for_title("ray::hold", timeout=180)  # a worker is up, held
+        # A worker is starting: it has still to import Ray and register before the
+        # driver can hold it, so the interrupt comes before the job, never after.
+        starting = wait_for_descendant(driver.pid, is_starting_worker, timeout=180)
         tree = psutil.Process(driver.pid).children(recursive=True)
         driver.send_signal(signal.SIGINT)
         stdout, stderr = driver.communicate(timeout=120)
@@ -287,18 +290,29 @@ def test_sigint_while_a_local_instance_starts_its_workers(
     assert [d for d in docs if d["type"] in ("engine_started", "task_started")] == []
     assert not (out / "results.jsonl").exists()
     assert script.asked == []
-    _, alive = psutil.wait_procs([holding, *tree], timeout=30)
+    assert starting in tree
+    _, alive = psutil.wait_procs(tree, timeout=30)
     assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
 
 
-def wait_for_title(title: str, timeout: float) -> psutil.Process:
+def is_starting_worker(cmdline: list[str]) -> bool:
+    """A Ray worker that has not yet taken its title (``ray::IDLE``, ``ray::<task>``):
+    its interpreter still runs Ray's worker script."""
+    return any(arg.endswith("default_worker.py") for arg in cmdline[:3])
+
+
+def wait_for_descendant(
+    pid: int, match: Callable[[list[str]], bool], timeout: float
+) -> psutil.Process:
+    """The first process under *pid* whose command line *match* accepts."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        for proc in psutil.process_iter(["cmdline"]):
-            if (proc.info["cmdline"] or [""])[0] == title:
-                return proc
-        time.sleep(0.05)
-    raise TimeoutError(f"no process titled {title!r}")
+        for proc in psutil.Process(pid).children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                if match(proc.cmdline()):
+                    return proc
+        time.sleep(0.02)
+    raise TimeoutError(f"no such process under {pid}")
 
 
 def showing_in_environ(secret: str) -> list[int]:
