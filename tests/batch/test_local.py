@@ -212,7 +212,7 @@ def test_a_hung_task_is_killed_at_its_timeout(tmp_path: Path, repo: Path, home: 
     tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1",))
     with serve(script) as model:
         driver = subprocess.Popen(
-            batch_argv(tasks, out, model, "--task-timeout", "6", "--retries", "0"),
+            batch_argv(tasks, out, model, "--task-timeout", "4", "--retries", "0"),
             env=batch_env(home),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
