@@ -49,7 +49,11 @@ def test_not_now_leaves_the_servers_unstarted(dirs: tuple[Path, Path]) -> None:
             t.expect("❯")
             t.line("hi")
             t.expect("hello")
-            assert not wait_for(ws / "pwned", 3)
+            # the session holds no server to start (a trusted one is listed, starting or
+            # not), and none started meanwhile
+            t.line("/mcp")
+            t.expect("no MCP servers")
+            assert not wait_for(ws / "pwned", 0.5)
             assert TrustStore(home).workspaces() == {}
         finally:
             t.close()
