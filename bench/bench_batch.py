@@ -9,11 +9,14 @@ overhead is from a task's start (``started`` in its result line) to its first mo
 request, also shown in its parts. Ray's start-up (a local instance declaring 8 CPUs:
 ``ray.init`` and its workers up) is measured apart, and so is Ray by itself on the same
 shape of job (16 tasks that sleep 2 s, its workers started first too): what Ray's own
-scheduling costs, beside which harness's cost on Ray shows. The Ray run's wall time is
-split into start-up, the job (start-up ended to the last task ended) and the driver's own
-start and end (``ray.shutdown`` most of it). CPU is the driver's and everything it
-started and reaped (``RUSAGE_CHILDREN``); for the Ray run also by kind of process,
-sampled from ``/proc`` (:mod:`bench._census`).
+scheduling costs, beside which harness's cost on Ray shows; and Ray by itself once more
+with a folder shipped as the job's ``working_dir``, whose runtime environment has Ray
+start workers of the job's own instead of running it on the idle ones it started with
+the instance (a local batch has no runtime environment for that reason). The Ray run's
+wall time is split into start-up, the job (start-up ended to the last task ended) and
+the driver's own start and end (``ray.shutdown`` most of it). CPU is the driver's and
+everything it started and reaped (``RUSAGE_CHILDREN``); for the Ray run also by kind of
+process, sampled from ``/proc`` (:mod:`bench._census`).
 
 Run: ``python -m bench batch``.
 """
@@ -128,7 +131,7 @@ ray.init(
     include_dashboard=False,
     logging_level="ERROR",
     log_to_driver=False,
-    runtime_env={{"working_dir": sys.argv[1]}},
+    runtime_env={{"working_dir": sys.argv[1]}} if sys.argv[2] == "shipped" else None,
 )
 t1 = time.perf_counter()
 # the workers up first, as harness batch has them on a local instance
@@ -154,17 +157,19 @@ class _Alone:
     job: float  # the 16 sleeps
 
 
-def _ray_alone(folder: Path, env: dict[str, str]) -> _Alone:
+def _ray_alone(folder: Path, env: dict[str, str], *, shipped: bool = False) -> _Alone:
     """Ray by itself on the same job: a driver whose 16 tasks each sleep as long as a
-    model answer, 8 CPUs declared, a small folder shipped as the job's ``working_dir``
-    as a batch's workspace is, its workers started before the job as a batch's are."""
+    model answer, 8 CPUs declared, its workers started before the job as a batch's are.
+    With *shipped*, a small folder goes as the job's ``working_dir`` (as a batch's
+    workspace goes to a cluster), so the job's workers are started for that runtime
+    environment, not the idle ones Ray starts with the instance (as a local batch's are)."""
     code = _RAY_ALONE.format(cpus=CONCURRENCY, answer=ANSWER, tasks=TASKS)
     workspace = folder / "ws"
     workspace.mkdir(parents=True, exist_ok=True)
     (workspace / "README").write_text("a workspace\n")
     started = time.perf_counter()
     p = subprocess.run(
-        [sys.executable, "-c", code, str(workspace)],
+        [sys.executable, "-c", code, str(workspace), "shipped" if shipped else "local"],
         env=env,
         capture_output=True,
         text=True,
@@ -228,6 +233,7 @@ def run() -> list[tuple[str, str, str]]:
         scratch / "ray", TASKS, ["--ray", "--concurrency", str(CONCURRENCY)], env, census=True
     )
     alone = _ray_alone(scratch / "alone", env)
+    shipped = _ray_alone(scratch / "shipped", env, shipped=True)
     alone_work = alone.wall - alone.init - alone.workers
     startup = float(ray.engine.get("startup", 0.0))
     ray_work = ray.wall - startup
@@ -253,6 +259,14 @@ def run() -> list[tuple[str, str, str]]:
             f"{startup:.2f} s",
             "apart from the run: ray.init and its workers up (Ray alone: "
             f"{alone.init:.2f} s + {alone.workers:.2f} s)",
+        ),
+        (
+            "  Ray alone, the job's workers for a working_dir",
+            f"{shipped.init + shipped.workers:.2f} s",
+            f"{shipped.init:.2f} s + {shipped.workers:.2f} s: the start-up with workers "
+            "of the job's own runtime environment, as on a cluster; "
+            f"{(shipped.init + shipped.workers) / (alone.init + alone.workers):.2f}x "
+            "Ray alone without one",
         ),
         (
             f"Ray, {TASKS} tasks, {CONCURRENCY} CPUs, without start-up",
