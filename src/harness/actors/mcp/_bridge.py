@@ -431,6 +431,10 @@ class Bridge:
                     conn.cancel_scope.cancel()
             except Exception as exc:
                 why = self._broken_why or _describe(exc)
+                if why == "exited" and not up and self._proc is not None:
+                    # said by the start path too, when the SDK's import outlasted the server
+                    code = self._proc.poll()
+                    why = why if code is None else f"exited with status {code} before answering"
                 # the sign-in line is the whole story: it says what to run
                 plain = up or first_sign_in_error(exc) is not None
                 self.error = why if plain else f"could not start: {why}"

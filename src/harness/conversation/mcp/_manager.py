@@ -12,9 +12,8 @@ The calls themselves (tool calls, resources, prompts) are
 :class:`~harness.conversation.mcp._calls.McpCalls`'s: the manager owns one and answers it
 three questions (:meth:`McpManager.enabled`, :meth:`McpManager.bridge`,
 :meth:`McpManager.server_of`). The loop's ``mcp`` executor reaches them through
-:class:`~harness.conversation.mcp._naming.McpExecutors`; every other executor goes to the
-workers as before. How a server's tool is declared in the table is in ``_naming``, how
-it joins the conversation in ``_joining``.
+:class:`~harness.conversation.mcp._naming.McpExecutors`. A server's tool is declared in the
+table by ``_naming``, joins the conversation by ``_joining``.
 """
 
 from __future__ import annotations
@@ -126,11 +125,13 @@ class McpManager:
 
     async def run(self) -> None:
         """Start every enabled server's bridge, in parallel, and watch them until cancelled."""
+        enabled = [srv for srv in self._servers.values() if not srv.config.disabled]
+        if len(enabled) > 1:
+            await warm_bridges(self.supervisor)  # one import of the SDK for all of them
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
-            for srv in self._servers.values():
-                if not srv.config.disabled:
-                    nursery.start_soon(self._bridge, srv)
+            for srv in enabled:
+                nursery.start_soon(self._bridge, srv)
             await trio.sleep_forever()
 
     async def _bridge(self, srv: ServerState) -> None:
@@ -139,7 +140,6 @@ class McpManager:
 
     async def _keep_bridge(self, srv: ServerState) -> None:
         name = srv.worker
-        await warm_bridges(self.supervisor)  # before the bridge's fork, which waits for it
         try:
             if name not in self.supervisor or self.supervisor.get(name).state in (
                 "stopped",
@@ -174,6 +174,7 @@ class McpManager:
                 srv.bridge_error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
                 srv.bridge_restarts = handle.status().restarts
                 self._changed()
+                await warm_bridges(self.supervisor)  # its next restarts fork with the SDK
                 await trio.sleep(0.05)
 
     async def wait_started(self) -> None:
@@ -334,8 +335,11 @@ class McpManager:
         kept = {n: old[n] for n in new if n in old and n not in changed}
         self._servers = {n: kept.get(n) or ServerState(config=new[n]) for n in new}
         self.config = config
-        for name in (*added, *changed):
-            self._admit(self._servers[name])
+        admitted = [self._servers[n] for n in (*added, *changed)]
+        if sum(not srv.config.disabled for srv in admitted) > 1:
+            await warm_bridges(self.supervisor)  # as at the start
+        for srv in admitted:
+            self._admit(srv)
         retried = []
         for name, srv in kept.items():
             if srv.config.disabled or (srv.status is not None and srv.status.state == "ready"):

@@ -170,7 +170,12 @@ def tell_tail(tail: str) -> str:
 
 
 async def warm_bridges(supervisor: Supervisor) -> None:
-    """Have the session's fork server import the SDK (about 1 s of CPU) once, rather
-    than every bridge at its start and at each restart: only a session that starts a
-    bridge asks, so one with no server never pays."""
+    """Have the session's fork server import the SDK (about 1 s of CPU) once, for every
+    bridge forked afterwards, rather than each bridge at its start and at each restart.
+
+    Asked only where it replaces imports: before a session's bridges when it starts
+    more than one (at its start, or on ``/mcp reload``), and once a bridge has died
+    (for its restarts). A session's single bridge imports the SDK itself, while its server
+    boots (and not at all while the server cannot start); a session with no server
+    never pays."""
     await supervisor.warm(BRIDGE_MODULE, BRIDGE_PRELOAD)
