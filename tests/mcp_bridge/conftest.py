@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import socket
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 import trio
 
-from harness.actors.mcp import McpServerConfig
+from harness.actors.mcp import BRIDGE_MODULE, BRIDGE_PRELOAD, McpServerConfig
 from harness.messages.mcp import McpStatus, McpWatch
 from harness.supervisor import ChildSpec, Supervisor, WorkerHandle
 
@@ -55,7 +56,7 @@ def fake_config(name: str = "fake", mode: str = "ok", **fields: Any) -> McpServe
 def bridge_spec(config: McpServerConfig, **overrides: Any) -> ChildSpec:
     fields: dict[str, Any] = {
         "name": f"mcp:{config.name}",
-        "module": "harness.actors.mcp",
+        "module": BRIDGE_MODULE,
         "cwd": str(ROOT),
         "request_grace": 8.0,
         "shutdown_grace": 6.0,
@@ -63,6 +64,26 @@ def bridge_spec(config: McpServerConfig, **overrides: Any) -> ChildSpec:
     }
     fields.update(overrides)
     return ChildSpec(**fields)
+
+
+def _sdk_bytes() -> int:
+    """What the SDK's own compiled modules weigh on disk (found without importing it)."""
+    total = 0
+    for top in ("mcp", "mcp_types"):
+        spec = importlib.util.find_spec(top)
+        assert spec is not None
+        assert spec.submodule_search_locations
+        for folder in spec.submodule_search_locations:
+            total += sum(p.stat().st_size for p in Path(folder).rglob("*.pyc"))
+    return total
+
+
+def imported_the_sdk(pid: int) -> bool:
+    """Whether process *pid* (a bridge) has imported the SDK itself: then it has read its
+    modules (about 7 MB with their dependencies); one forked with them imported has read
+    none of them."""
+    read = int(Path(f"/proc/{pid}/io").read_text().split("rchar:")[1].split()[0])
+    return read > _sdk_bytes() / 2
 
 
 class Watcher:
@@ -111,7 +132,11 @@ def _fast_bridges(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def start_bridge(supervisor: Supervisor, nursery: trio.Nursery) -> Callable[..., Any]:
-    async def start(config: McpServerConfig, **overrides: Any) -> tuple[WorkerHandle, Watcher]:
+    async def start(
+        config: McpServerConfig, *, warm: bool = False, **overrides: Any
+    ) -> tuple[WorkerHandle, Watcher]:
+        if warm:  # as a session does for its restarts: the fork server imports the SDK
+            await supervisor.warm(BRIDGE_MODULE, BRIDGE_PRELOAD)
         handle = await supervisor.start(bridge_spec(config, **overrides))
         watcher = Watcher(handle, config)
         nursery.start_soon(watcher.run)

@@ -211,7 +211,8 @@ async def test_restart_storm_fails_the_server_and_restart_brings_it_back(
 async def test_kill_9_of_the_bridge_fails_the_call_then_a_new_bridge_serves(
     start_bridge: Callable[..., Any],
 ) -> None:
-    handle, watch = await start_bridge(fake_config())
+    # (warmed as a session's fork server is once a bridge died: the new one skips the SDK)
+    handle, watch = await start_bridge(fake_config(), warm=True)
     await watch.wait_for(ready)
     old_pid = handle.pid
     assert old_pid is not None

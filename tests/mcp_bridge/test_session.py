@@ -16,7 +16,7 @@ import pytest
 import trio
 
 from harness.conversation import Session, SessionOptions, open_session
-from tests.mcp_bridge.conftest import fake_entry
+from tests.mcp_bridge.conftest import fake_entry, imported_the_sdk
 from tests.scripted import ScriptedModel, call, reply
 
 pytestmark = pytest.mark.slow
@@ -238,17 +238,24 @@ async def test_the_sdk_loads_only_in_bridge_processes_and_closing_ends_servers_c
     before = set(sys.modules)
     secret = "tok-0e1d2c3b4a59"
     exit_file = tmp_path / "exited"
-    servers = {"fake": fake_entry(SERVER_TOKEN=secret, FAKE_MCP_EXIT_FILE=str(exit_file))}
+    servers = {
+        "fake": fake_entry(SERVER_TOKEN=secret, FAKE_MCP_EXIT_FILE=str(exit_file)),
+        "other": fake_entry(FAKE_MCP_TOOLS="other"),
+    }
     async with mcp_session(dirs, model, servers) as live:
-        await until(live, lambda: "mcp__fake__echo" in live.conversation.table)
+        table = live.conversation.table
+        await until(live, lambda: "mcp__fake__echo" in table and "mcp__other__other" in table)
         assert not exit_file.exists()
         pids = {w.name: w.pid for w in live.workers.status()}
         maps = {name: Path(f"/proc/{pid}/maps").read_text() for name, pid in pids.items()}  # noqa: ASYNC240
         bridge_env = Path(f"/proc/{pids['mcp:fake']}/environ").read_bytes()  # noqa: ASYNC240
+        # two bridges: the session's fork server imported the SDK once, before their forks
+        imported = [imported_the_sdk(pids[name]) for name in ("mcp:fake", "mcp:other")]
+    assert imported == [False, False]
     # the entry reached the bridge in a message: its environment holds none of it
     assert secret.encode() not in bridge_env
-    assert sorted(pids) == ["mcp:fake", "model", "tools"]
-    # pydantic-core is the SDK's compiled part: mapped in the bridge, nowhere else
+    assert sorted(pids) == ["mcp:fake", "mcp:other", "model", "tools"]
+    # pydantic-core is the SDK's compiled part: mapped in the bridges, in no other worker
     assert "pydantic_core" in maps["mcp:fake"]
     assert "pydantic_core" not in maps["model"]
     assert "pydantic_core" not in maps["tools"]

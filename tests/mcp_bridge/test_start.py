@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +13,7 @@ from harness.actors.mcp import BRIDGE_MODULE, BRIDGE_PRELOAD, McpServerConfig
 from harness.messages.mcp import McpRestart
 from harness.messages.tools import ToolInvoke, ToolOutcome
 from harness.supervisor import Supervisor
-from tests.mcp_bridge.conftest import fake_config
+from tests.mcp_bridge.conftest import fake_config, imported_the_sdk
 
 pytestmark = pytest.mark.slow
 
@@ -60,22 +59,6 @@ async def test_a_server_that_exits_at_once_is_down_with_its_status_and_stderr(
     assert all(s.state in ("down", "restarting") for s in watch.seen), watch.seen
 
 
-def _sdk_bytes() -> int:
-    """What the SDK's own compiled modules weigh on disk (found without importing it)."""
-    total = 0
-    for top in ("mcp", "mcp_types"):
-        spec = importlib.util.find_spec(top)
-        assert spec is not None
-        assert spec.submodule_search_locations
-        for folder in spec.submodule_search_locations:
-            total += sum(p.stat().st_size for p in Path(folder).rglob("*.pyc"))
-    return total
-
-
-def _proc(pid: int, name: str) -> str:
-    return Path(f"/proc/{pid}/{name}").read_text()
-
-
 async def test_a_bridge_forked_after_the_warm_starts_with_the_sdk_imported(
     supervisor: Supervisor, start_bridge: Callable[..., Any]
 ) -> None:
@@ -86,9 +69,6 @@ async def test_a_bridge_forked_after_the_warm_starts_with_the_sdk_imported(
     assert pid is not None
     # forked by the fork server, which refuses to fork while it has a thread: the SDK's
     # import there started none
-    ppid = int(_proc(pid, "stat").rsplit(")", 1)[1].split()[1])
+    ppid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])  # noqa: ASYNC240
     assert ppid == supervisor.fork_server_pid
-    # a bridge that imports the SDK itself reads its modules (about 12 MB with their
-    # dependencies); one forked with them imported reads none of them
-    read = int(_proc(pid, "io").split("rchar:")[1].split()[0])
-    assert read < _sdk_bytes() / 2
+    assert not imported_the_sdk(pid)
