@@ -37,18 +37,6 @@ import threading
 from pathlib import Path
 from typing import Annotated
 
-from mcp.server.mcpserver import (
-    AcceptedElicitation,
-    Context,
-    Elicit,
-    ElicitationResult,
-    MCPServer,
-    Resolve,
-)
-from mcp.server.mcpserver.utilities.types import Image
-from mcp_types import ToolAnnotations
-from pydantic import BaseModel
-
 MODE = os.environ.get("FAKE_MCP_MODE", "ok")
 
 
@@ -63,6 +51,25 @@ def _count_start() -> int:
 
 
 STARTS = _count_start()
+
+if __name__ == "__main__" and MODE == "exit_at_start":
+    # before the SDK loads (a second of CPU): a server that cannot start is tried again
+    # and again, and costs its tests that much each time
+    sys.stderr.write("fake server: configured to exit at start (missing API key)\n")
+    sys.exit(3)
+
+from mcp.server.mcpserver import (  # noqa: E402 (after the early exit, on purpose)
+    AcceptedElicitation,
+    Context,
+    Elicit,
+    ElicitationResult,
+    MCPServer,
+    Resolve,
+)
+from mcp.server.mcpserver.utilities.types import Image  # noqa: E402
+from mcp_types import ToolAnnotations  # noqa: E402
+from pydantic import BaseModel  # noqa: E402
+
 if os.environ.get("FAKE_MCP_TERM_FILE"):
     # a SIGTERM is noted before the exit (a SIGKILL leaves no note)
     def _on_term(signum: int, frame: object) -> None:
@@ -246,9 +253,6 @@ def main() -> None:
     parser.add_argument("--transport", default="stdio", choices=["stdio", "sse", "http"])
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args()
-    if MODE == "exit_at_start":
-        sys.stderr.write("fake server: configured to exit at start (missing API key)\n")
-        sys.exit(3)
     if MODE == "garbage":
         sys.stdout.write("this is not json\n{broken\n")
         sys.stdout.flush()
