@@ -72,3 +72,15 @@ async def test_a_bridge_forked_after_the_warm_starts_with_the_sdk_imported(
     ppid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])  # noqa: ASYNC240
     assert ppid == supervisor.fork_server_pid
     assert not imported_the_sdk(pid)
+
+
+async def test_a_bridge_forked_with_the_sdk_says_why_a_server_exited_at_once(
+    start_bridge: Callable[..., Any],
+) -> None:
+    # no import to outlast the server: its death is seen on the SDK's path, and told alike
+    code = "import sys; sys.stderr.write('no API key given\\n'); sys.exit(3)"
+    config = McpServerConfig(name="dead", command=sys.executable, args=("-c", code))
+    _, watch = await start_bridge(config, warm=True)
+    status = await watch.wait_for(lambda s: s.state == "down")
+    assert status.error == "could not start: exited with status 3 before answering"
+    assert "no API key given" in status.stderr_tail
