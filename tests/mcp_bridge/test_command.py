@@ -182,3 +182,10 @@ async def test_reload_adds_the_first_server(
         with trio.fail_after(60):
             await until(live, lambda: "mcp__fake__echo" in live.conversation.table)
         assert "read_mcp_resource" in live.conversation.table
+        # with no server, then a single one, the fork server never imported the SDK (the
+        # bridge did, while its server booted); pydantic-core is the SDK's compiled part
+        server = live.workers.supervisor.fork_server_pid
+        assert server is not None
+        assert "pydantic_core" not in Path(f"/proc/{server}/maps").read_text()  # noqa: ASYNC240
+        bridge = {w.name: w.pid for w in live.workers.status()}["mcp:fake"]
+        assert "pydantic_core" in Path(f"/proc/{bridge}/maps").read_text()  # noqa: ASYNC240
