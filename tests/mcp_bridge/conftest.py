@@ -53,6 +53,18 @@ def fake_config(name: str = "fake", mode: str = "ok", **fields: Any) -> McpServe
     )
 
 
+def tiny_config(name: str = "tiny", **env: str) -> McpServerConfig:
+    """``tests.mcp_bridge.tiny_server`` over stdio: an MCP server that starts in
+    milliseconds (no SDK), for tests that start one again and again."""
+    return McpServerConfig(
+        name=name,
+        command=sys.executable,
+        args=("-m", "tests.mcp_bridge.tiny_server"),
+        env={"PYTHONPATH": PYTHONPATH, **env},
+        cwd=str(ROOT),
+    )
+
+
 def bridge_spec(config: McpServerConfig, **overrides: Any) -> ChildSpec:
     fields: dict[str, Any] = {
         "name": f"mcp:{config.name}",

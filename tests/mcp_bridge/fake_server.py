@@ -7,7 +7,6 @@ Its behaviour at start comes from ``FAKE_MCP_MODE``:
 - ``ok`` (default): serve.
 - ``exit_at_start``: write a reason to stderr and exit 3 before speaking MCP.
 - ``garbage``: print lines that are not JSON-RPC on stdout, then serve.
-- ``die_soon``: serve, then exit 1 ``FAKE_MCP_DIE_AFTER`` seconds (default 0.3) after start.
 
 Tools: ``echo(text)``, ``add(a, b)``, ``crash()`` (the process exits mid-call), ``hang()``
 (sleeps, cancellable), ``block(seconds)`` (blocks the event loop: one request at a
@@ -33,7 +32,6 @@ import base64
 import os
 import signal
 import sys
-import threading
 from pathlib import Path
 from typing import Annotated
 
@@ -256,9 +254,6 @@ def main() -> None:
     if MODE == "garbage":
         sys.stdout.write("this is not json\n{broken\n")
         sys.stdout.flush()
-    if MODE == "die_soon":
-        delay = float(os.environ.get("FAKE_MCP_DIE_AFTER", "0.3"))
-        threading.Timer(delay, lambda: os._exit(1)).start()
     if args.transport == "stdio":
         server.run("stdio")
     elif args.transport == "sse":

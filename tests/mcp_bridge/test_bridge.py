@@ -24,7 +24,7 @@ from harness.messages.mcp import (
     McpRestart,
 )
 from harness.messages.tools import ToolInvoke, ToolOutcome
-from tests.mcp_bridge.conftest import MCP_TIME_SCALE, fake_config
+from tests.mcp_bridge.conftest import MCP_TIME_SCALE, fake_config, tiny_config
 
 pytestmark = pytest.mark.slow
 
@@ -194,9 +194,8 @@ async def test_exit_at_start_is_down_with_its_stderr_and_retried(
 async def test_restart_storm_fails_the_server_and_restart_brings_it_back(
     start_bridge: Callable[..., Any],
 ) -> None:
-    handle, watch = await start_bridge(
-        fake_config(mode="die_soon", env={"FAKE_MCP_DIE_AFTER": "0.2"})
-    )
+    # a server of our own that starts in milliseconds: the storm is six starts
+    handle, watch = await start_bridge(tiny_config(TINY_MCP_DIE_AFTER="0.2"))
     status = await watch.wait_for(lambda s: s.state == "failed", timeout=120)
     assert "given up" in status.error
     assert status.tools == ()
