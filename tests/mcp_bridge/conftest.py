@@ -53,15 +53,26 @@ def fake_config(name: str = "fake", mode: str = "ok", **fields: Any) -> McpServe
     )
 
 
+def tiny_entry(**env: str) -> dict[str, Any]:
+    """A ``.mcp.json`` entry for ``tests.mcp_bridge.tiny_server`` over stdio: an MCP server
+    that starts in milliseconds (no SDK), for tests that start one again and again."""
+    return {
+        "command": sys.executable,
+        "args": ["-m", "tests.mcp_bridge.tiny_server"],
+        "env": {"PYTHONPATH": PYTHONPATH, **env},
+        "cwd": str(ROOT),
+    }
+
+
 def tiny_config(name: str = "tiny", **env: str) -> McpServerConfig:
-    """``tests.mcp_bridge.tiny_server`` over stdio: an MCP server that starts in
-    milliseconds (no SDK), for tests that start one again and again."""
+    """:func:`tiny_entry` as a configured server."""
+    entry = tiny_entry(**env)
     return McpServerConfig(
         name=name,
-        command=sys.executable,
-        args=("-m", "tests.mcp_bridge.tiny_server"),
-        env={"PYTHONPATH": PYTHONPATH, **env},
-        cwd=str(ROOT),
+        command=entry["command"],
+        args=tuple(entry["args"]),
+        env=entry["env"],
+        cwd=entry["cwd"],
     )
 
 

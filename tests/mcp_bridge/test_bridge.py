@@ -210,8 +210,9 @@ async def test_restart_storm_fails_the_server_and_restart_brings_it_back(
 async def test_kill_9_of_the_bridge_fails_the_call_then_a_new_bridge_serves(
     start_bridge: Callable[..., Any],
 ) -> None:
-    # (warmed as a session's fork server is once a bridge died: the new one skips the SDK)
-    handle, watch = await start_bridge(fake_config(), warm=True)
+    # (warmed as a session's fork server is once a bridge died: the new one skips the SDK;
+    # a server without the SDK, since the new bridge starts a new one)
+    handle, watch = await start_bridge(tiny_config(), warm=True)
     await watch.wait_for(ready)
     old_pid = handle.pid
     assert old_pid is not None

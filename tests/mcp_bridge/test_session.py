@@ -16,7 +16,7 @@ import pytest
 import trio
 
 from harness.conversation import Session, SessionOptions, open_session
-from tests.mcp_bridge.conftest import fake_entry, imported_the_sdk
+from tests.mcp_bridge.conftest import fake_entry, imported_the_sdk, tiny_entry
 from tests.scripted import ScriptedModel, call, reply
 
 pytestmark = pytest.mark.slow
@@ -195,7 +195,8 @@ async def test_kill_9_of_the_bridge_is_a_tool_error_then_a_new_bridge(
         reply("", call("mcp__fake__echo", text="again")),
         reply("done"),
     )
-    async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
+    # a server without the SDK: the new bridge starts a new one
+    async with mcp_session(dirs, model, {"fake": tiny_entry()}) as live:
         await until(live, lambda: "mcp__fake__hang" in live.conversation.table)
         handle = live.workers.supervisor.get("mcp:fake")
         pid = handle.pid
