@@ -18,7 +18,7 @@ from harness.cli.tui._context import CommandContext
 from harness.cli.tui._dispatch import COMMANDS, dispatch
 from harness.cli.tui._prefs import Prefs
 from harness.conversation import Session
-from tests.mcp_bridge.conftest import fake_entry
+from tests.mcp_bridge.conftest import fake_entry, tiny_entry
 from tests.mcp_bridge.test_session import mcp_session, until
 from tests.scripted import ScriptedModel, call, reply
 
@@ -129,7 +129,8 @@ async def test_reload_reads_the_configuration_again(
 ) -> None:
     ws, _ = dirs
     model.add(reply("", call("mcp__kept__env", name="MARK")), reply("read it"))
-    servers: dict[str, Any] = {"gone": fake_entry(), "kept": fake_entry(MARK="old")}
+    # (echo is all "gone" and "new" need: servers without the SDK, that start at once)
+    servers: dict[str, Any] = {"gone": tiny_entry(), "kept": fake_entry(MARK="old")}
     async with mcp_session(dirs, model, servers) as live:
         app = Frontend(live)
         table = live.conversation.table
@@ -137,7 +138,7 @@ async def test_reload_reads_the_configuration_again(
         assert "mcp__gone__echo" in table
 
         # one server removed, one changed, one added, trust on the new one
-        config = {"kept": fake_entry(MARK="new"), "new": {**fake_entry(), "trust": True}}
+        config = {"kept": fake_entry(MARK="new"), "new": {**tiny_entry(), "trust": True}}
         (ws / ".mcp.json").write_text(json.dumps({"mcpServers": config}))
         out = await mcp(app, "/mcp reload")
         assert out == "added: new; removed: gone; restarted with its new configuration: kept\n"
@@ -177,7 +178,7 @@ async def test_reload_adds_the_first_server(
     async with mcp_session(dirs, model, {}) as live:
         app = Frontend(live)
         assert "no MCP servers" in await mcp(app, "/mcp")
-        (ws / ".mcp.json").write_text(json.dumps({"mcpServers": {"fake": fake_entry()}}))
+        (ws / ".mcp.json").write_text(json.dumps({"mcpServers": {"fake": tiny_entry()}}))
         assert await mcp(app, "/mcp reload") == "added: fake\n"
         with trio.fail_after(60):
             await until(live, lambda: "mcp__fake__echo" in live.conversation.table)

@@ -11,7 +11,7 @@ import trio
 
 from harness.cli.tui._commands import CommandError
 from harness.trust import TrustStore, project_files
-from tests.mcp_bridge.conftest import fake_entry
+from tests.mcp_bridge.conftest import fake_entry, tiny_entry
 from tests.mcp_bridge.test_command import Frontend, mcp
 from tests.mcp_bridge.test_session import mcp_session, until
 from tests.scripted import ScriptedModel
@@ -24,7 +24,7 @@ async def test_a_change_after_trust_is_not_reloaded(
     model: ScriptedModel,
 ) -> None:
     ws, home = dirs
-    servers = {"fake": fake_entry()}
+    servers = {"fake": tiny_entry()}
     (ws / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
     TrustStore(home).approve(ws, project_files(ws))
     async with mcp_session(dirs, model, servers, trust_project=False) as live:
