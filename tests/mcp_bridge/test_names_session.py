@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from harness.conversation import events as ev
-from tests.mcp_bridge.conftest import fake_entry
+from tests.mcp_bridge.conftest import fake_entry, tiny_entry
 from tests.mcp_bridge.test_session import mcp_session, until
 from tests.scripted import ScriptedModel, call, reply
 
@@ -64,7 +64,7 @@ async def test_trusting_server_a_does_not_trust_server_a__b(
 ) -> None:
     # mcp__a__* would match server a__b's tools too: trust is given tool by tool
     servers: dict[str, Any] = {
-        "a": {**fake_entry(), "trust": True},
+        "a": {**tiny_entry(), "trust": True},  # (its echo is all this needs)
         "a__b": fake_entry(FAKE_MCP_TOOLS="zz", FAKE_MCP_WHO="a__b"),
     }
     async with mcp_session(dirs, model, servers, permission_mode="ask") as live:

@@ -165,7 +165,7 @@ async def test_approval_applies_to_mcp_calls(dirs: tuple[Path, Path], model: Scr
         reply("", call("mcp__auto__echo", text="no question")),
         reply("done"),
     )
-    servers = {"fake": fake_entry(), "auto": {**fake_entry(), "autoApprove": ["echo"]}}
+    servers = {"fake": fake_entry(), "auto": {**tiny_entry(), "autoApprove": ["echo"]}}
     async with mcp_session(dirs, model, servers, permission_mode="ask", approver=approver) as live:
         await until(
             live,
