@@ -106,10 +106,10 @@ def serve(
     """Serve fork requests on *sock* until it closes; the exit status.
 
     Imports *now* before it says it is ready, and *later* one at a time while no
-    request waits, with the modules a :class:`WarmRequest` names (which a fork of
-    that request's worker waits for). *title* is the command line ``ps`` shows (default: ours).
-    *forked*: this process was forked from a fork server (which found the memory
-    of the command line already).
+    request waits, as it does the modules a :class:`WarmRequest` names (a fork of
+    that request's worker waits for those). *title* is the command line ``ps``
+    shows (default: ours). *forked*: this process was forked from a fork server
+    (which found the memory of the command line already).
 
     With *listener* (a listening ``SOCK_SEQPACKET`` socket), the server also takes
     the requests of every process of the same user that connects to it, and serves
