@@ -11,10 +11,10 @@
   server's own start (the SDK connecting and listing its tools directly; goal: within
   1.5 s of it).
 - A bridge's start → its server's tools listed, and the CPU the bridge spends meanwhile,
-  forked from a fork server that has imported the SDK (as a session's does once it has a
-  server to start: its second bridge, or a restart) beside one that has not (the bridge
-  then imports the SDK itself, as every bridge did before), alternating; and the first
-  bridge of a session, whose fork waits for the server's import.
+  forked from a fork server that has imported the SDK (as a session's does when it starts
+  several servers, or once a bridge has died) beside one that has not (the bridge then
+  imports the SDK itself), alternating; and the first bridge forked once the import was
+  asked, whose fork waits for it.
 - ``harness -p`` to its exit with a server that cannot start (a command that does not
   exist; a process that exits at once) or that needs a sign-in nobody made (an HTTP
   server answering 401) beside the same run with no server, alternating (goal: ≤ 200 ms
@@ -366,8 +366,8 @@ def run() -> list[tuple[str, str, str]]:
         (
             f"bridge start → tools listed, fork server warmed, median of {BRIDGE_STARTS}",
             f"{b['warm']:.2f} s",
-            f"not warmed {b['cold']:.2f} s; ratio {b['warm'] / b['cold']:.2f}x; a session's "
-            f"first bridge (its fork waits for the warm) {b['first']:.2f} s",
+            f"not warmed {b['cold']:.2f} s; ratio {b['warm'] / b['cold']:.2f}x; the first "
+            f"bridge after the warm was asked (its fork waits for it) {b['first']:.2f} s",
         ),
         (
             f"bridge CPU from start to tools listed, warmed, median of {BRIDGE_STARTS}",
