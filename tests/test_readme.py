@@ -41,6 +41,7 @@ INTERNAL_VARIABLES = {
     "HARNESS_MCP_TIME_SCALE",  # shorten the MCP bridge's reconnect waits (tests)
     "HARNESS_BATCH_RUN",  # the batch run a Ray worker works for (its node's task server)
     "HARNESS_CONTEXT_TIME_SCALE",  # shorten the context features' bounds (tests)
+    "HARNESS_FORK_WARM",  # leave a session's fork server warm out (tests)
 }
 # Flags of other programs (aider's in the README's comparison), of example prompts, and of
 # the embedded model's own command (python -m harness.actors.model.local), that the manual
