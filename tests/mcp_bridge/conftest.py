@@ -64,15 +64,18 @@ def tiny_entry(**env: str) -> dict[str, Any]:
     }
 
 
-def tiny_config(name: str = "tiny", **env: str) -> McpServerConfig:
-    """:func:`tiny_entry` as a configured server."""
-    entry = tiny_entry(**env)
+def tiny_config(
+    name: str = "tiny", *, env: dict[str, str] | None = None, **fields: Any
+) -> McpServerConfig:
+    """:func:`tiny_entry` as a configured server (*env* added to its environment)."""
+    entry = tiny_entry(**(env or {}))
     return McpServerConfig(
         name=name,
         command=entry["command"],
         args=tuple(entry["args"]),
         env=entry["env"],
         cwd=entry["cwd"],
+        **fields,
     )
 
 

@@ -84,7 +84,8 @@ async def test_crash_mid_call_is_an_error_then_the_server_is_back(
     start_bridge: Callable[..., Any], tmp_path: Path
 ) -> None:
     starts = tmp_path / "starts"
-    handle, watch = await start_bridge(fake_config(env={"FAKE_MCP_STARTS": str(starts)}))
+    # a server without the SDK: the crash costs a start, which then takes milliseconds
+    handle, watch = await start_bridge(tiny_config("fake", env={"TINY_MCP_STARTS": str(starts)}))
     await watch.wait_for(ready)
     first = await call(handle, "whoami")
     out = await call(handle, "crash")
@@ -134,7 +135,7 @@ async def test_a_call_after_a_timeout_waits_for_the_probe_and_goes_through(
     # A call sent while the connection is in doubt (a call timed out; the probe has not
     # answered) and that times out while that connection is torn down must not start its
     # own probe on the closing connection ("Nursery is closed to new arrivals").
-    handle, watch = await start_bridge(fake_config(timeout=1.0))
+    handle, watch = await start_bridge(tiny_config(timeout=1.0))  # (restarted: no SDK)
     await watch.wait_for(ready)
     before = await call(handle, "whoami")
     first = await call(handle, "freeze")
@@ -195,7 +196,7 @@ async def test_restart_storm_fails_the_server_and_restart_brings_it_back(
     start_bridge: Callable[..., Any],
 ) -> None:
     # a server of our own that starts in milliseconds: the storm is six starts
-    handle, watch = await start_bridge(tiny_config(TINY_MCP_DIE_AFTER="0.2"))
+    handle, watch = await start_bridge(tiny_config(env={"TINY_MCP_DIE_AFTER": "0.2"}))
     status = await watch.wait_for(lambda s: s.state == "failed", timeout=120)
     assert "given up" in status.error
     assert status.tools == ()

@@ -3,8 +3,10 @@ over: it starts in milliseconds, where the SDK's server spends a second of CPU i
 
 ``python -m tests.mcp_bridge.tiny_server`` speaks newline-delimited JSON-RPC: it answers
 the ``initialize`` handshake (protocol 2025-06-18), ``ping``, ``tools/list`` and
-``tools/call`` of its two tools, ``echo(text)`` and ``hang()`` (never answered, while other
-calls are); any other request is "method not found",
+``tools/call`` of its tools: ``echo(text)``, ``hang()`` (never answered, while other calls
+are), ``whoami()`` (its pid and start count, counted in the file ``TINY_MCP_STARTS``
+names), ``crash()`` (the process exits mid-call) and ``freeze()`` (SIGSTOP: the whole
+process answers nothing more); any other request is "method not found",
 as a server of that revision answers one it does not know. ``TINY_MCP_DIE_AFTER`` (seconds)
 makes it exit with status 1 that long after it first listed its tools (once it was up).
 """
@@ -13,8 +15,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 PROTOCOL = "2025-06-18"
@@ -25,7 +29,23 @@ TOOLS = [
         "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
     },
     {"name": "hang", "description": "Never return.", "inputSchema": {"type": "object"}},
+    {"name": "whoami", "description": "Pid and starts.", "inputSchema": {"type": "object"}},
+    {"name": "crash", "description": "Exit mid-call.", "inputSchema": {"type": "object"}},
+    {"name": "freeze", "description": "Stop the process.", "inputSchema": {"type": "object"}},
 ]
+
+
+def _count_start() -> int:
+    path = os.environ.get("TINY_MCP_STARTS")
+    if not path:
+        return 1
+    p = Path(path)
+    n = int(p.read_text() or "0") + 1 if p.exists() else 1
+    p.write_text(str(n))
+    return n
+
+
+STARTS = _count_start()
 
 
 class NoAnswer(Exception):
@@ -48,7 +68,17 @@ def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
     if method == "tools/call" and params.get("name") == "echo":
         text = str(params.get("arguments", {}).get("text", ""))
         return {"content": [{"type": "text", "text": f"echo: {text}"}], "isError": False}
-    if method == "tools/call" and params.get("name") == "hang":
+    tool = params.get("name") if method == "tools/call" else None
+    if tool == "hang":
+        raise NoAnswer
+    if tool == "whoami":
+        return {"content": [{"type": "text", "text": f"pid {os.getpid()} start {STARTS}"}]}
+    if tool == "crash":
+        sys.stderr.write("tiny server: crashing on request\n")
+        sys.stderr.flush()
+        os._exit(1)
+    if tool == "freeze":
+        os.kill(os.getpid(), signal.SIGSTOP)
         raise NoAnswer
     raise KeyError(method)
 
