@@ -24,6 +24,7 @@ import psutil
 import trio
 from tests.scripted import ScriptedModel, call, reply
 
+from bench._session import scripted_options
 from harness.conversation import SessionOptions, open_session
 from harness.conversation import events as ev
 from harness.conversation.session._store import SessionStore
@@ -35,21 +36,7 @@ EVENTS = 10_000
 
 
 def _options(ws: Path, home: Path, model: ScriptedModel) -> SessionOptions:
-    # the workers run the code of this checkout, as the loop does
-    root = os.pathsep.join(
-        filter(None, [str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")])
-    )
-    return SessionOptions(
-        workspace=str(ws),
-        home=str(home),
-        provider="openai",
-        models=("scripted",),
-        base_url=model.base_url,
-        permission_mode="auto",
-        max_turns=ROUNDS + 10,
-        workers={"model": "harness.actors.model", "tools": "harness.actors.tools"},
-        worker_env={n: {"PYTHONPATH": root} for n in ("model", "tools")},
-    )
+    return scripted_options(ws, home, model, max_turns=ROUNDS + 10)
 
 
 async def _loop_rounds(ws: Path, home: Path) -> tuple[float, float, list[dict[str, object]]]:

@@ -30,6 +30,7 @@ from pathlib import Path
 import trio
 from tests.scripted import ScriptedModel, call, reply
 
+from bench._session import scripted_options
 from harness.conversation import SessionOptions, open_session
 from harness.hooks import NO_HOOKS, HookConfig, HookHandler, Hooks, run_command
 
@@ -44,20 +45,7 @@ def _hook(command: str) -> dict[str, object]:
 
 
 def _options(ws: Path, home: Path, model: ScriptedModel) -> SessionOptions:
-    root = os.pathsep.join(
-        filter(None, [str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")])
-    )
-    return SessionOptions(
-        workspace=str(ws),
-        home=str(home),
-        provider="openai",
-        models=("scripted",),
-        base_url=model.base_url,
-        permission_mode="auto",
-        max_turns=ROUNDS + 10,
-        workers={"model": "harness.actors.model", "tools": "harness.actors.tools"},
-        worker_env={n: {"PYTHONPATH": root} for n in ("model", "tools")},
-    )
+    return scripted_options(ws, home, model, max_turns=ROUNDS + 10)
 
 
 #: per kind of round, the seconds from a call's request to its start (where the

@@ -23,6 +23,7 @@ import psutil
 import trio
 from tests.scripted import ScriptedModel, reply
 
+from bench._session import scripted_options
 from harness.conversation import SessionOptions, open_session
 
 TURNS = 30  # history before the timed runs
@@ -41,19 +42,8 @@ def _embed(text: str) -> list[float]:
 
 
 def _options(ws: Path, home: Path, model: ScriptedModel, recall: bool) -> SessionOptions:
-    root = os.pathsep.join(
-        filter(None, [str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")])
-    )
-    return SessionOptions(
-        workspace=str(ws),
-        home=str(home),
-        provider="openai",
-        models=("scripted",),
-        base_url=model.base_url,
-        permission_mode="auto",
-        workers={"model": "harness.actors.model", "tools": "harness.actors.tools"},
-        worker_env={n: {"PYTHONPATH": root} for n in ("model", "tools")},
-        history_embedding_model="bench-embed" if recall else None,
+    return scripted_options(
+        ws, home, model, history_embedding_model="bench-embed" if recall else None
     )
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import trio
 from tests.scripted import ScriptedModel, reply
 
+from bench._session import scripted_options
 from harness.conversation import SessionOptions, open_session
 from harness.conversation.workers import FORK_WARM_ENV
 
@@ -35,19 +36,7 @@ def _cpu() -> float:
 
 
 def _options(ws: Path, home: Path, model: ScriptedModel) -> SessionOptions:
-    root = os.pathsep.join(
-        filter(None, [str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")])
-    )
-    return SessionOptions(
-        workspace=str(ws),
-        home=str(home),
-        provider="openai",
-        models=("scripted",),
-        base_url=model.base_url,
-        permission_mode="auto",
-        workers={"model": "harness.actors.model", "tools": "harness.actors.tools"},
-        worker_env={n: {"PYTHONPATH": root} for n in ("model", "tools")},
-    )
+    return scripted_options(ws, home, model)
 
 
 async def _one(ws: Path, home: Path, model: ScriptedModel) -> tuple[float, float]:

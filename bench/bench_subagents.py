@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import os
 import statistics
 import tempfile
 import threading
@@ -25,6 +24,7 @@ import psutil
 import trio
 from tests.scripted import Reply, ScriptedModel, call, reply
 
+from bench._session import scripted_options
 from harness.conversation import SessionOptions, SubagentLimits, Task, open_session
 from harness.conversation import events as ev
 
@@ -53,19 +53,8 @@ class _Script:
 
 
 def _options(ws: Path, home: Path, model: ScriptedModel) -> SessionOptions:
-    root = os.pathsep.join(
-        filter(None, [str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")])
-    )
-    return SessionOptions(
-        workspace=str(ws),
-        home=str(home),
-        provider="openai",
-        models=("scripted",),
-        base_url=model.base_url,
-        permission_mode="auto",
-        workers={"model": "harness.actors.model", "tools": "harness.actors.tools"},
-        worker_env={n: {"PYTHONPATH": root} for n in ("model", "tools")},
-        subagents=SubagentLimits(max_concurrent=max(COUNTS), max_turns=ROUNDS + 5),
+    return scripted_options(
+        ws, home, model, subagents=SubagentLimits(max_concurrent=max(COUNTS), max_turns=ROUNDS + 5)
     )
 
 
