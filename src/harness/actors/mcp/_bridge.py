@@ -33,7 +33,6 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import IO, Any, TypeVar
 
-import httpx2
 import mcp_types as types
 import trio
 from mcp import Client
@@ -44,8 +43,17 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from harness._version import __version__
+from harness.actors.mcp._answers import (
+    block_text,
+    prompt_of,
+    resource_of,
+    resource_text,
+    tool_of,
+    tool_outcome,
+)
 from harness.actors.mcp._asking import Ask, Questions
 from harness.actors.mcp._config import McpServerConfig
+from harness.actors.mcp._faults import Broken, SdkLog, describe
 from harness.actors.mcp._oauth import auth_for, first_sign_in_error
 from harness.actors.mcp._output import StderrTail, cap_text, clean_text
 from harness.actors.mcp._prespawn import spawn_early
@@ -70,8 +78,6 @@ from harness.messages.mcp import (
 from harness.messages.tools import ToolOutcome
 
 __all__ = [
-    "IMAGE_CAP",
-    "IMAGE_TYPES",
     "MAX_RESTARTS",
     "PROBE_TIMEOUT",
     "RESTART_WINDOW",
@@ -84,115 +90,8 @@ RESTART_WINDOW = 60.0
 PROBE_TIMEOUT = 5.0
 _BACKOFF_FIRST, _BACKOFF_MAX = 0.25, 10.0
 _PAGES = 50
-IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
-"""Image kinds every provider that takes images accepts."""
-IMAGE_CAP = 5 * 1024 * 1024
-"""Base64 characters of one image passed on to the model (Anthropic's limit is 5 MB)."""
-IMAGES_PER_RESULT = 4
 
 T = TypeVar("T")
-
-
-class _Broken(Exception):
-    """The connection is gone; the message says how."""
-
-
-def _first_leaf(exc: BaseException) -> BaseException:
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
-
-
-def _describe(exc: BaseException) -> str:
-    sign_in = first_sign_in_error(exc)
-    if sign_in is not None:
-        return str(sign_in)
-    leaf = _first_leaf(exc)
-    if isinstance(leaf, MCPError):
-        return f"{leaf.message} (MCP error {leaf.code})"
-    if isinstance(leaf, httpx2.HTTPStatusError):
-        return f"HTTP {leaf.response.status_code} from {leaf.request.url}"
-    text = str(leaf) or type(leaf).__name__
-    return f"{type(leaf).__name__}: {text}" if not isinstance(leaf, _Broken) else text
-
-
-def _tool(t: types.Tool) -> McpTool:
-    ann = t.annotations
-    return McpTool(
-        name=t.name,
-        description=t.description or "",
-        input_schema=dict(t.input_schema or {"type": "object"}),
-        read_only=bool(ann is not None and ann.read_only_hint),
-        destructive=None if ann is None else ann.destructive_hint,
-        title=(t.title or (ann.title if ann is not None and ann.title else "")) or "",
-    )
-
-
-def _decoded_size(data: str) -> int:
-    """Bytes that base64 *data* holds (its padding is not data)."""
-    return len(data) * 3 // 4 - (len(data) - len(data.rstrip("=")))
-
-
-def _block_text(block: Any) -> str:
-    """One content block as text (media as a one-line note)."""
-    if isinstance(block, types.TextContent):
-        return block.text
-    if isinstance(block, types.ImageContent | types.AudioContent):
-        kind = "image" if isinstance(block, types.ImageContent) else "audio"
-        return f"[{kind} {block.mime_type}, {_decoded_size(block.data)} bytes]"
-    if isinstance(block, types.ResourceLink):
-        return f"[resource link {block.uri}" + (f" ({block.name})" if block.name else "") + "]"
-    if isinstance(block, types.EmbeddedResource):
-        return _resource_text(block.resource)
-    return f"[{getattr(block, 'type', type(block).__name__)} content]"
-
-
-def _resource_text(contents: Any) -> str:
-    if isinstance(contents, types.TextResourceContents):
-        return contents.text
-    if isinstance(contents, types.BlobResourceContents):
-        mime = contents.mime_type or "binary"
-        return f"[{mime} resource {contents.uri}, {_decoded_size(contents.blob)} bytes]"
-    return f"[resource {getattr(contents, 'uri', '')}]"
-
-
-def _images(result: types.CallToolResult) -> list[dict[str, str]]:
-    """The result's images as ``{"mime_type", "data"}`` (base64), for models that see
-    images; a kind a provider does not take, or past the caps, stays a placeholder only."""
-    out: list[dict[str, str]] = []
-    for block in result.content:
-        if (
-            isinstance(block, types.ImageContent)
-            and block.mime_type in IMAGE_TYPES
-            and len(block.data) <= IMAGE_CAP
-            and len(out) < IMAGES_PER_RESULT
-        ):
-            out.append({"mime_type": block.mime_type, "data": block.data})
-    return out
-
-
-def _tool_outcome(result: types.CallToolResult) -> ToolOutcome:
-    parts = [_block_text(b) for b in result.content]
-    if not any(p.strip() for p in parts) and result.structured_content is not None:
-        parts = [json.dumps(result.structured_content, ensure_ascii=False)]
-    text = cap_text(clean_text("\n".join(parts)))
-    images = _images(result)
-    data: dict[str, Any] = {"images": images} if images else {}
-    return ToolOutcome(ok=not result.is_error, output=text or "(no output)", data=data)
-
-
-class _SdkLog(logging.Handler):
-    """The SDK's log records as one line each in the stderr tail (never on a terminal)."""
-
-    def __init__(self, tail: StderrTail) -> None:
-        super().__init__(logging.WARNING)
-        self._tail = tail
-
-    def emit(self, record: logging.LogRecord) -> None:
-        msg = record.getMessage()
-        if record.exc_info and record.exc_info[1] is not None:
-            msg += f": {_describe(record.exc_info[1])}"
-        self._tail.note(f"[sdk] {msg.splitlines()[0] if msg else record.levelname}")
 
 
 class Bridge:
@@ -247,7 +146,7 @@ class Bridge:
         self.questions = Questions(self._note)
         self._proc: subprocess.Popen[bytes] | None = None  # a stdio server's process
         log = logging.getLogger("mcp")
-        log.addHandler(_SdkLog(self.tail))
+        log.addHandler(SdkLog(self.tail))
         log.propagate = False
 
     # --- state --------------------------------------------------------------------------
@@ -430,7 +329,7 @@ class Bridge:
                     self._set("restarting", error=self._broken_why)
                     conn.cancel_scope.cancel()
             except Exception as exc:
-                why = self._broken_why or _describe(exc)
+                why = self._broken_why or describe(exc)
                 if why == "exited" and not up and self._proc is not None:
                     # said by the start path too, when the SDK's import outlasted the server
                     code = self._proc.poll()
@@ -451,7 +350,7 @@ class Bridge:
         cursor: str | None = None
         for _ in range(_PAGES):
             page = await client.list_tools(cursor=cursor)
-            tools.extend(_tool(t) for t in page.tools)
+            tools.extend(tool_of(t) for t in page.tools)
             cursor = page.next_cursor
             if not cursor:
                 break
@@ -466,11 +365,11 @@ class Bridge:
                     pass
         except Exception as exc:
             if not self._broken.is_set():
-                self.tail.note(f"[bridge] no change notifications: {_describe(exc)}")
+                self.tail.note(f"[bridge] no change notifications: {describe(exc)}")
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
-            self.tail.note(f"[bridge] {_describe(message)}")
+            self.tail.note(f"[bridge] {describe(message)}")
             self._notify()
             return
         if isinstance(message, types.ToolListChangedNotification):
@@ -493,7 +392,7 @@ class Bridge:
             with trio.fail_after(self.config.timeout):
                 tools = await self._list_tools(client)
         except Exception as exc:
-            self.tail.note(f"[bridge] the tool list could not be read again: {_describe(exc)}")
+            self.tail.note(f"[bridge] the tool list could not be read again: {describe(exc)}")
             return
         if self._client is client:
             self._set("ready", tools=tools)
@@ -528,7 +427,7 @@ class Bridge:
             "starting": "is still starting",
             "restarting": "is restarting",
         }.get(self.state, "is not ready")
-        raise _Broken(f"{self._label()} {what}" + (f" ({self.error})" if self.error else ""))
+        raise Broken(f"{self._label()} {what}" + (f" ({self.error})" if self.error else ""))
 
     async def _guarded(
         self,
@@ -540,7 +439,7 @@ class Bridge:
         *on_scope*); a failure comes back as a sentence."""
         try:
             client = await self._ready_client()
-        except _Broken as exc:
+        except Broken as exc:
             return f"{exc}; {what} did not run."
         generation = self.generation
         timeout = self.config.timeout
@@ -560,9 +459,9 @@ class Bridge:
         except ValidationError as exc:
             return f"{self._label()} answered {what} with something that is not valid MCP: {exc}"
         except Exception as exc:
-            self._break(f"failed: {_describe(exc)}")
+            self._break(f"failed: {describe(exc)}")
             return (
-                f"{self._label()} failed while running {what} ({_describe(exc)}); it is being "
+                f"{self._label()} failed while running {what} ({describe(exc)}); it is being "
                 "restarted. You may retry the call."
             )
         assert scope.cancelled_caught
@@ -593,7 +492,7 @@ class Bridge:
                     await client.list_tools()
                 return
             except Exception as exc:
-                reason = _describe(exc) if not isinstance(exc, trio.TooSlowError) else "no answer"
+                reason = describe(exc) if not isinstance(exc, trio.TooSlowError) else "no answer"
             if self.generation == generation:
                 self._break(f"stopped answering after a call timed out ({reason})")
                 self._kill_stuck()
@@ -632,7 +531,7 @@ class Bridge:
             )
         if isinstance(got, str):
             return ToolOutcome(ok=False, output=got)
-        return _tool_outcome(got)
+        return tool_outcome(got)
 
     async def list_resources(self) -> McpResources | str:
         """The resources, or why not."""
@@ -642,15 +541,7 @@ class Bridge:
             cursor: str | None = None
             for _ in range(_PAGES):
                 page = await client.list_resources(cursor=cursor)
-                out.extend(
-                    McpResource(
-                        uri=str(r.uri),
-                        name=r.name or "",
-                        description=clean_text(r.description or ""),
-                        mime_type=r.mime_type or "",
-                    )
-                    for r in page.resources
-                )
+                out.extend(resource_of(r) for r in page.resources)
                 cursor = page.next_cursor
                 if not cursor:
                     break
@@ -670,7 +561,7 @@ class Bridge:
         got = await self._guarded(f"read_resource({uri})", lambda c: c.read_resource(uri))
         if isinstance(got, str):
             return ToolOutcome(ok=False, output=got)
-        text = "\n".join(_resource_text(c) for c in got.contents)
+        text = "\n".join(resource_text(c) for c in got.contents)
         return ToolOutcome(ok=True, output=cap_text(clean_text(text)) or "(empty)")
 
     async def list_prompts(self) -> McpPrompts | str:
@@ -681,16 +572,7 @@ class Bridge:
             cursor: str | None = None
             for _ in range(_PAGES):
                 page = await client.list_prompts(cursor=cursor)
-                for p in page.prompts:
-                    args = p.arguments or []
-                    out.append(
-                        McpPromptInfo(
-                            name=p.name,
-                            description=clean_text(p.description or ""),
-                            arguments=tuple(a.name for a in args),
-                            required=tuple(a.name for a in args if a.required),
-                        )
-                    )
+                out.extend(prompt_of(p) for p in page.prompts)
                 cursor = page.next_cursor
                 if not cursor:
                     break
@@ -711,5 +593,5 @@ class Bridge:
         got = await self._guarded(f"prompt {name}", lambda c: c.get_prompt(name, args))
         if isinstance(got, str):
             return McpPromptText(ok=False, text=got)
-        text = "\n\n".join(_block_text(m.content) for m in got.messages)
+        text = "\n\n".join(block_text(m.content) for m in got.messages)
         return McpPromptText(ok=True, text=cap_text(clean_text(text)))
