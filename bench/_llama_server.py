@@ -30,9 +30,9 @@ from typing import IO
 
 from harness.actors.model.local import DEFAULT_MODEL, lookup
 from harness.actors.model.local._assemble import assemble
-from harness.actors.model.local._engine import default_threads
 from harness.actors.model.local._loader import DEFAULT_CONTEXT, model_cache_dir
 from harness.actors.model.local._runtime import NO_AMX, requirement
+from harness.actors.model.local._sizing import default_threads
 
 _FLAGS = (
     "-DCMAKE_BUILD_TYPE=Release",

@@ -37,8 +37,8 @@ import trio
 from bench._local_split import split_rows
 from harness.actors.model.local import DEFAULT_MODEL, lookup
 from harness.actors.model.local._assemble import assemble
-from harness.actors.model.local._engine import default_threads, usable_cores
 from harness.actors.model.local._loader import DEFAULT_CONTEXT, model_cache_dir
+from harness.actors.model.local._sizing import default_threads, usable_cores
 from harness.messages.model import (
     ChatMessage,
     ChatOptions,

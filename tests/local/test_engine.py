@@ -13,14 +13,8 @@ from pathlib import Path
 import pytest
 
 from harness.actors.model.local import ModelLoadError
-from harness.actors.model.local._engine import (
-    DEFAULT_BATCH,
-    STATES_KEPT,
-    LoadedModel,
-    default_batch,
-    default_threads,
-    load_model,
-)
+from harness.actors.model.local._engine import STATES_KEPT, LoadedModel, load_model
+from harness.actors.model.local._sizing import DEFAULT_BATCH, default_batch, default_threads
 
 pytestmark = pytest.mark.slow
 

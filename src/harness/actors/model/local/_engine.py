@@ -27,52 +27,13 @@ import attrs
 
 from harness.actors.model.local._errors import ModelLoadError, ModelNotInstalled
 from harness.actors.model.local._looping import LoopWatch
+from harness.actors.model.local._sizing import DEFAULT_BATCH, usable_cores
 
 __all__ = [
     "Generation",
     "LoadedModel",
-    "default_batch",
-    "default_threads",
     "load_model",
-    "usable_cores",
 ]
-
-
-def default_threads(env: dict[str, str] | None = None) -> int:
-    """``HARNESS_LOCAL_THREADS`` when set, else one less than the usable cores (min 1).
-
-    Measured: with another process busy on a core, one thread on a 2-core machine beat
-    two (27 vs 12-15 tokens/s), because llama.cpp's threads wait on each other. On
-    another 2-core machine, two threads with nothing else running generated 12.5 tokens/s
-    against one's 6.8 (``bench local-tasks``: read-answer 9 s against 15 s, rename-param
-    38 s against 64 s), and beside one busy process 3.6 against 6.9.
-    """
-    env = dict(os.environ) if env is None else env
-    raw = env.get("HARNESS_LOCAL_THREADS", "").strip()
-    if raw:
-        try:
-            return max(1, int(raw))
-        except ValueError:
-            pass
-    return max(1, usable_cores() - 1)
-
-
-def default_batch(env: dict[str, str] | None = None) -> int:
-    """``HARNESS_LOCAL_BATCH`` when set, else :data:`DEFAULT_BATCH`: how many prompt
-    tokens llama.cpp reads at a time (``python -m bench local`` measures the sizes)."""
-    env = dict(os.environ) if env is None else env
-    try:
-        return max(8, int(env.get("HARNESS_LOCAL_BATCH", "").strip()))
-    except ValueError:
-        return DEFAULT_BATCH
-
-
-def usable_cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 
 
 @attrs.frozen
@@ -498,9 +459,6 @@ class ContextTooLong(ModelLoadError):
         self.prompt_tokens = prompt_tokens
         self.n_ctx = n_ctx
 
-
-DEFAULT_BATCH = 512
-"""Prompt tokens read at a time, unless ``HARNESS_LOCAL_BATCH`` says otherwise."""
 
 STATES_KEPT = 8
 """Saved prompt states kept (about 33 MB each; one per workspace and tool list), the most

@@ -23,13 +23,7 @@ import trio
 from harness.actors.model._profile import profile_for
 from harness.actors.model._provider import Finish, ProviderCall, ProviderError, ProviderEvent
 from harness.actors.model.local._catalogue import CATALOGUE
-from harness.actors.model.local._engine import (
-    ContextTooLong,
-    Generation,
-    LoadedModel,
-    default_batch,
-    default_threads,
-)
+from harness.actors.model.local._engine import ContextTooLong, Generation, LoadedModel
 from harness.actors.model.local._errors import (
     CatalogueError,
     LocalModelError,
@@ -42,6 +36,7 @@ from harness.actors.model.local._loader import (
     LoadProgress,
     model_cache_dir,
 )
+from harness.actors.model.local._sizing import default_batch, default_threads
 from harness.actors.model.local._timings import Timings
 from harness.home import harness_home
 from harness.ipc import Message
