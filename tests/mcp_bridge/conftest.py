@@ -41,8 +41,8 @@ def fake_entry(mode: str = "ok", **env: str) -> dict[str, Any]:
     }
 
 
-def fake_config(name: str = "fake", mode: str = "ok", **fields: Any) -> McpServerConfig:
-    entry = fake_entry(mode, **fields.pop("env", {}))
+def _configured(name: str, entry: dict[str, Any], **fields: Any) -> McpServerConfig:
+    # a .mcp.json stdio entry as the configured server it becomes
     return McpServerConfig(
         name=name,
         command=entry["command"],
@@ -51,6 +51,10 @@ def fake_config(name: str = "fake", mode: str = "ok", **fields: Any) -> McpServe
         cwd=entry["cwd"],
         **fields,
     )
+
+
+def fake_config(name: str = "fake", mode: str = "ok", **fields: Any) -> McpServerConfig:
+    return _configured(name, fake_entry(mode, **fields.pop("env", {})), **fields)
 
 
 def tiny_entry(**env: str) -> dict[str, Any]:
@@ -68,15 +72,7 @@ def tiny_config(
     name: str = "tiny", *, env: dict[str, str] | None = None, **fields: Any
 ) -> McpServerConfig:
     """:func:`tiny_entry` as a configured server (*env* added to its environment)."""
-    entry = tiny_entry(**(env or {}))
-    return McpServerConfig(
-        name=name,
-        command=entry["command"],
-        args=tuple(entry["args"]),
-        env=entry["env"],
-        cwd=entry["cwd"],
-        **fields,
-    )
+    return _configured(name, tiny_entry(**(env or {})), **fields)
 
 
 def bridge_spec(config: McpServerConfig, **overrides: Any) -> ChildSpec:
