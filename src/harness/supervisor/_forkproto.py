@@ -10,6 +10,7 @@ output pipe going in, a pidfd coming back) ride on the same packet as
 
 from __future__ import annotations
 
+import array
 import os
 import socket
 
@@ -26,8 +27,10 @@ __all__ = [
     "SessionRequest",
     "WarmRequest",
     "ZygoteReady",
+    "pack_fds",
     "receive",
     "send",
+    "unpack_fds",
 ]
 
 MAX_PACKET = 1 << 20
@@ -140,6 +143,20 @@ def receive(sock: socket.socket) -> tuple[Message | None, list[int]]:
         for fd in fds:
             _close(fd)
         raise
+
+
+def pack_fds(fds: list[int]) -> bytes:
+    """*fds* as an ``SCM_RIGHTS`` message's data (for a non-blocking ``sendmsg``)."""
+    return array.array("i", fds).tobytes()
+
+
+def unpack_fds(ancdata: list[tuple[int, int, bytes]]) -> list[int]:
+    """The descriptors an ``SCM_RIGHTS`` message of *ancdata* (``recvmsg``'s) carried."""
+    fds = array.array("i")
+    for level, kind, data in ancdata:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(data[: len(data) - (len(data) % fds.itemsize)])
+    return list(fds)
 
 
 def _close(fd: int) -> None:

@@ -14,21 +14,21 @@ sends each exit status here; a pidfd it passes along tells the exit apart from
 the status, so an exit is seen even if the server is gone.
 
 If the server cannot start, dies, or a fork fails, workers start the slow way
-(``spawn_worker``) and nothing else changes.
+(``spawn_worker``) and nothing else changes. The processes themselves, the server
+and the workers it forked, are held as :mod:`._forkprocs` says.
 """
 
 from __future__ import annotations
 
-import array
 import contextlib
 import os
-import signal
 import socket
 from collections import deque
 
 import trio
 
 from harness import _forkstart
+from harness.supervisor._forkprocs import ForkedProcess, ServerProcess
 from harness.supervisor._forkproto import (
     MAX_PACKET,
     Forked,
@@ -39,74 +39,18 @@ from harness.supervisor._forkproto import (
     ZygoteReady,
     decode,
     encode,
+    pack_fds,
+    unpack_fds,
 )
 from harness.supervisor._process import OutputTail, Spawned, worker_env
 from harness.supervisor._spec import ChildSpec
 
-__all__ = ["ForkServer", "ForkedProcess"]
+__all__ = ["ForkServer"]
 
-#: How long an exit seen on the pidfd waits for the server's report of its status. The
-#: report normally comes within milliseconds; on a machine loaded ten times over its
-#: cores it took more than a second, and a status given up on is lost for good. A dead
-#: server ends the wait at once (``_orphan``), so only a live but stalled server is
-#: waited out.
-STATUS_WAIT = 5.0
 READY_TIMEOUT = 10.0
 #: Server restarts allowed within RESTART_PERIOD seconds before forking is given up.
 MAX_RESTARTS = 3
 RESTART_PERIOD = 60.0
-
-
-class ForkedProcess:
-    """A worker forked by the server: the face of :class:`trio.Process` the
-    supervisor uses (``pid``, ``returncode``, ``wait()``), plus ``exited``.
-
-    ``returncode`` stays ``None`` after an exit whose status nobody reported (the
-    server died first); ``exited`` tells that case from a running process.
-    """
-
-    def __init__(self, pid: int, pidfd: int) -> None:
-        self.pid = pid
-        self.returncode: int | None = None
-        self._pidfd = pidfd
-        self._reported = trio.Event()
-        self._done = trio.Event()
-
-    @property
-    def exited(self) -> bool:
-        """Whether the process has ended."""
-        return self._done.is_set()
-
-    async def wait(self) -> int | None:
-        """Wait for the process to end; its return code (``None``: unknown)."""
-        await self._done.wait()
-        return self.returncode
-
-    def _report(self, returncode: int) -> None:
-        self.returncode = returncode
-        self._reported.set()
-        self._finish()
-
-    def _orphan(self) -> None:
-        self._reported.set()
-
-    def _finish(self) -> None:
-        if not self._done.is_set():
-            self._done.set()
-            trio.lowlevel.notify_closing(self._pidfd)  # ends _watch's wait, if any
-            os.close(self._pidfd)
-
-    async def _watch(self) -> None:
-        # The server's report normally comes first; the pidfd covers its absence.
-        try:
-            await trio.lowlevel.wait_readable(self._pidfd)
-        except (trio.ClosedResourceError, OSError):
-            return
-        if self._done.is_set():
-            return
-        with trio.move_on_after(STATUS_WAIT):
-            await self._reported.wait()
-        self._finish()
 
 
 class ForkServer:
@@ -167,14 +111,14 @@ class ForkServer:
         self._restarts.append(now)
         return True
 
-    async def _start(self) -> _ServerProcess | None:
+    async def _start(self) -> ServerProcess | None:
         early = _forkstart.adopt() or await trio.to_thread.run_sync(
             _forkstart.spawn_server, self.preload, self.warm
         )
         if early is None:
             self.output.feed(b"could not start the fork server\n")
             return None
-        return _ServerProcess(early)
+        return ServerProcess(early)
 
     async def _incarnation(self) -> None:
         process = await self._start()
@@ -210,7 +154,7 @@ class ForkServer:
         # The children it forked run on, but nobody can report their exit status
         # any more: their exits are seen on their pidfds alone.
         for child in self._children.values():
-            child._orphan()
+            child.orphan()
         self._children.clear()
 
     async def _read(self, sock: trio.socket.SocketType) -> None:
@@ -223,7 +167,7 @@ class ForkServer:
                 return
             if not payload:
                 return
-            fds = _fds(ancdata)
+            fds = unpack_fds(ancdata)
             try:
                 msg = decode(payload)
             except Exception as exc:
@@ -240,7 +184,7 @@ class ForkServer:
             elif isinstance(msg, Reaped):
                 child = self._children.pop(msg.pid, None)
                 if child is not None:
-                    child._report(msg.returncode)
+                    child.report(msg.returncode)
                 else:
                     # A worker that ends at once is reaped before _spawn, woken by
                     # its Forked, has taken it up: the status waits for it there.
@@ -283,7 +227,7 @@ class ForkServer:
             try:
                 await sock.sendmsg(
                     [request],
-                    [(socket.SOL_SOCKET, socket.SCM_RIGHTS, _pack([theirs.fileno(), write_fd]))],
+                    [(socket.SOL_SOCKET, socket.SCM_RIGHTS, pack_fds([theirs.fileno(), write_fd]))],
                 )
             except OSError as exc:  # too big for one packet, or the server is gone
                 self.output.feed(f"[supervisor] fork request not sent: {exc}\n".encode())
@@ -299,9 +243,9 @@ class ForkServer:
             code = self._unclaimed.pop(reply.pid, None)
             if code is None:
                 self._children[reply.pid] = child
-                nursery.start_soon(child._watch)
+                nursery.start_soon(child.watch)
             else:
-                child._report(code)
+                child.report(code)
             keep = True
             return Spawned(child, ours, trio.lowlevel.FdStream(read_fd), tag)
         finally:
@@ -386,57 +330,3 @@ def _folder(spec: ChildSpec) -> str | None:
         return os.path.abspath(spec.cwd if spec.cwd is not None else os.curdir)
     except OSError:
         return None
-
-
-def _pack(fds: list[int]) -> bytes:
-    return array.array("i", fds).tobytes()
-
-
-def _fds(ancdata: list[tuple[int, int, bytes]]) -> list[int]:
-    fds = array.array("i")
-    for level, kind, data in ancdata:
-        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-            fds.frombytes(data[: len(data) - (len(data) % fds.itemsize)])
-    return list(fds)
-
-
-class _ServerProcess:
-    """The fork server's process, our child: waited on and signalled through a pidfd."""
-
-    def __init__(self, early: _forkstart.EarlyServer) -> None:
-        self.pid = early.pid
-        self.sock = socket.socket(fileno=early.sock_fd)
-        self.output_fd = early.output_fd
-        self.interpreter_env = early.interpreter_env
-        self._pidfd: int | None = os.pidfd_open(self.pid)
-        self._code: int | None = None
-
-    @property
-    def returncode(self) -> int | None:
-        if self._code is None:
-            self._reap(os.WNOHANG)
-        return self._code
-
-    def kill(self) -> None:
-        if self._pidfd is not None and self.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
-
-    async def wait(self) -> int:
-        if self.returncode is None and self._pidfd is not None:
-            await trio.lowlevel.wait_readable(self._pidfd)
-        if self._code is None:
-            self._reap(0)  # it has ended: this only reaps
-        if self._pidfd is not None:
-            os.close(self._pidfd)
-            self._pidfd = None
-        return self._code if self._code is not None else 0
-
-    def _reap(self, flags: int) -> None:
-        try:
-            pid, status = os.waitpid(self.pid, flags)
-        except ChildProcessError:  # reaped already, somewhere else
-            self._code = 0
-            return
-        if pid:
-            self._code = os.waitstatus_to_exitcode(status)

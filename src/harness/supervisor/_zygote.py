@@ -5,7 +5,10 @@ Run by :class:`~harness.supervisor._forkserver.ForkServer` as
 says :class:`ZygoteReady` on the socket FD, then forks one worker per
 :class:`ForkRequest`. The child becomes what ``python -m <module>`` would have been
 (:mod:`._becoming`). The server reaps its children and reports each exit status,
-since only a parent can read it.
+since only a parent can read it, to the connection that asked (:mod:`._forkclients`).
+What it imports when (before it is ready, while idle, before a fork that waits for a
+warm request's modules) is :mod:`._forkimports`; this module is its main loop and
+the forks.
 
 The server never runs an event loop and never starts a thread: forking a process
 with other threads copies their locks in whatever state they were. It leaves
@@ -22,15 +25,12 @@ imported everything that server would.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import gc
-import importlib
 import os
 import select
 import signal
 import socket
-import struct
 import sys
 import threading
 import time
@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from harness import _forkstart
-from harness.ipc import Message, ProtocolError
+from harness.ipc import ProtocolError
 from harness.supervisor._becoming import (
     become_session,
     become_worker,
@@ -47,16 +47,15 @@ from harness.supervisor._becoming import (
     prepare_titles,
     set_argv,
 )
+from harness.supervisor._forkclients import Clients
+from harness.supervisor._forkimports import Imports, preload, say
 from harness.supervisor._forkproto import (
     Forked,
     ForkFailed,
     ForkRequest,
-    Reaped,
     SessionRequest,
     WarmRequest,
-    ZygoteReady,
     receive,
-    send,
 )
 
 __all__ = ["fork_server_here", "main", "serve"]
@@ -126,10 +125,9 @@ def serve(
     if listener is not None:
         listener.setblocking(True)
         listener.set_inheritable(False)
-    later = list(later)
-    owed: dict[str, list[str]] = {}  # worker module -> what its fork waits for
+    imports = Imports(later)
     for name in now:
-        _preload(name)
+        preload(name)
     if not forked:
         prepare_titles()
     if title is not None:
@@ -142,14 +140,14 @@ def serve(
     # so that a child's first collection does not copy those pages.
     gc.freeze()
     quiet_from = 0.0
-    clients = _Clients(sock, listener)
+    clients = Clients(sock, listener)
     if not clients.greet(sock):
         return 0  # the supervisor is gone
     while clients.open:
-        timeout = max(0.0, quiet_from - time.monotonic()) if later else None
+        timeout = max(0.0, quiet_from - time.monotonic()) if imports.later else None
         readable, _, _ = select.select([*clients.fds(), wake_r], [], [], timeout)
         if not readable:
-            _preload(later.pop(0))
+            imports.next_idle()
             gc.freeze()
             continue
         if wake_r in readable:
@@ -165,7 +163,7 @@ def serve(
             try:
                 msg, fds = receive(client)
             except ProtocolError as exc:
-                _say(f"fork server: {exc}\n")
+                say(f"fork server: {exc}\n")
                 continue
             except OSError:
                 msg, fds = None, []
@@ -175,9 +173,9 @@ def serve(
             wake = (wake_r, wake_w)
             owned = clients.sockets()
             if isinstance(msg, WarmRequest) and not fds:
-                _warm(msg, later, owed)
+                imports.warm(msg)
             elif isinstance(msg, ForkRequest) and len(fds) == 2:
-                if _pay_owed(owed.pop(msg.module, []), later):
+                if imports.before_fork(msg.module):
                     gc.freeze()
                 become = functools.partial(become_worker, msg, owned, fds[0], fds[1], wake)
                 _fork(clients, client, fds, become, session=False)
@@ -198,126 +196,6 @@ def serve(
     return 0
 
 
-class _Clients:
-    """The connections the server takes requests on, and the sessions each asked for.
-
-    The first is the one it was started with; with a listener, more come. A send
-    to one that has gone drops it (and kills its sessions) instead of ending the
-    server, which ends once none is left.
-    """
-
-    def __init__(self, first: socket.socket, listener: socket.socket | None) -> None:
-        self.listener = listener
-        self._by_fd: dict[int, socket.socket] = {first.fileno(): first}
-        self._sessions: dict[int, socket.socket] = {}  # session pid -> who asked
-
-    @property
-    def open(self) -> bool:
-        return bool(self._by_fd)
-
-    def fds(self) -> list[int]:
-        fds = list(self._by_fd)
-        return fds if self.listener is None else [*fds, self.listener.fileno()]
-
-    def get(self, fd: int) -> socket.socket | None:
-        return self._by_fd.get(fd)
-
-    def sockets(self) -> list[socket.socket]:
-        """Every socket of the server's (a child closes them all)."""
-        socks = list(self._by_fd.values())
-        return socks if self.listener is None else [*socks, self.listener]
-
-    def greet(self, client: socket.socket) -> bool:
-        return self.send(client, ZygoteReady(os.getpid()))
-
-    def accept(self) -> None:
-        assert self.listener is not None
-        try:
-            conn, _ = self.listener.accept()
-        except OSError:
-            return
-        # Anyone on the machine can reach an abstract socket: only our own user
-        # may have sessions forked as that user.
-        creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-        _, uid, _ = struct.unpack("3i", creds)
-        if uid != os.getuid():
-            conn.close()
-            return
-        conn.setblocking(True)
-        conn.set_inheritable(False)
-        self._by_fd[conn.fileno()] = conn
-        self.greet(conn)
-
-    def send(self, client: socket.socket, msg: Message, fds: Sequence[int] = ()) -> bool:
-        """Send *msg* to *client*; whether it could (if not, the client is dropped)."""
-        try:
-            send(client, msg, list(fds))
-        except OSError:
-            self.drop(client)
-            return False
-        return True
-
-    def forked(self, client: socket.socket, pid: int) -> None:
-        self._sessions[pid] = client
-
-    def reaped(self, pid: int, returncode: int) -> None:
-        client = self._sessions.pop(pid, None)
-        if client is None and self.listener is None:
-            client = next(iter(self._by_fd.values()), None)  # a worker, not a session
-        if client is not None and client.fileno() in self._by_fd:
-            self.send(client, Reaped(pid, returncode))
-
-    def drop(self, client: socket.socket) -> None:
-        """*client* has gone: so go the sessions it asked for, unless the server
-        itself is ending (they die with it)."""
-        if self._by_fd.pop(client.fileno(), None) is None:
-            return
-        client.close()
-        if not self._by_fd:
-            return
-        for pid, owner in list(self._sessions.items()):
-            if owner is client:
-                # not reaped yet, so the pid is still that session's
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
-
-
-def _say(text: str) -> None:
-    # Whoever reads the server's output may have gone (a shared server outlives the
-    # process that started it): a lost message must not end the server.
-    with contextlib.suppress(OSError):
-        sys.stderr.write(text)
-        sys.stderr.flush()
-
-
-def _preload(name: str) -> None:
-    try:
-        importlib.import_module(name)
-    except Exception as exc:  # not preloaded: the worker imports it itself
-        _say(f"fork server: could not preload {name}: {exc!r}\n")
-
-
-def _warm(msg: WarmRequest, later: list[str], owed: dict[str, list[str]]) -> None:
-    """Queue *msg*'s modules for idle time, and as what its workers' forks wait for."""
-    names = [m for m in msg.modules if m not in sys.modules]
-    later.extend(m for m in names if m not in later)
-    debt = owed.setdefault(msg.worker, [])
-    debt.extend(m for m in names if m not in debt)
-
-
-def _pay_owed(names: list[str], later: list[str]) -> bool:
-    """Import *names* now (a worker that needs them is about to be forked); whether
-    anything was imported."""
-    paid = False
-    for name in names:
-        if name not in sys.modules:
-            _preload(name)
-            paid = True
-        if name in later:
-            later.remove(name)
-    return paid
-
-
 def _threads() -> int:
     # The kernel's count, which also sees threads a native library started (a
     # preloaded module's thread pool would be copied half-made by a fork).
@@ -335,7 +213,7 @@ def _drain(fd: int) -> None:
         pass
 
 
-def _reap(clients: _Clients) -> None:
+def _reap(clients: Clients) -> None:
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -347,7 +225,7 @@ def _reap(clients: _Clients) -> None:
 
 
 def _fork(
-    clients: _Clients,
+    clients: Clients,
     client: socket.socket,
     fds: list[int],
     become: Callable[[], NoReturn],
