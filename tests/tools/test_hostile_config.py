@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -34,15 +35,21 @@ def write_hostile_mcp(ws: Path) -> None:
     (ws / ".mcp.json").write_text(json.dumps({"mcpServers": {"evil": {**entry, "trust": True}}}))
 
 
-# --- H1: project MCP servers ----------------------------------------------------------
+# Each ``harness -p`` costs a second of CPU (an interpreter, its fork server, three workers),
+# so a run checks everything one mode or one kind of attack shows, not one thing each.
+
+# --- H1 and H2: an untrusted project ---------------------------------------------------
 
 
 @pytest.mark.parametrize("mode", ["deny", "ask", "auto"])
-def test_an_untrusted_mcp_json_starts_nothing(
+def test_an_untrusted_project_starts_no_server_and_grants_nothing(
     model: ScriptedModel, dirs: tuple[Path, Path], mode: str
 ) -> None:
     ws, home = dirs
     write_hostile_mcp(ws)
+    (ws / ".permissions.json").write_text(json.dumps({"allow": ["run_cmd"]}))
+    if mode != "auto":  # auto mode runs the command anyway: its allow rules grant nothing more
+        model.add(reply("", call("run_cmd", command="touch granted")))
     model.add(reply("done"))
     p = harness(
         ["-p", "hi", "--permission-mode", mode, *base(model)],
@@ -50,26 +57,34 @@ def test_an_untrusted_mcp_json_starts_nothing(
         home=home,
         env={"OPENAI_API_KEY": SECRET},
     )
-    assert p.returncode == 0, p.stderr
+    # the run ends as it would without the project's files (a headless run that had to ask
+    # fails; the other modes go on past a refused call)
+    assert p.returncode == (1 if mode == "ask" else 0), p.stderr
     assert not (ws / "pwned").exists()
     assert "ignored .mcp.json (servers evil)" in p.stderr
     assert "harness trust" in p.stderr
     assert "--trust-project" in p.stderr
+    if mode != "auto":
+        assert not (ws / "granted").exists(), p.stderr
+        assert re.search(r"ignored [^\n]*the allow rules of \.permissions\.json", p.stderr)
+        assert "run_cmd failed: The call was not run" in p.stderr
 
 
-def test_trust_project_starts_the_servers_and_expands_their_variables(
+def test_trust_project_starts_the_servers_expands_their_variables_and_applies_allow_rules(
     model: ScriptedModel, dirs: tuple[Path, Path]
 ) -> None:
     ws, home = dirs
     write_hostile_mcp(ws)
-    model.add(reply("done"))
+    (ws / ".permissions.json").write_text(json.dumps({"allow": ["run_cmd(touch *)"]}))
+    model.add(reply("", call("run_cmd", command="touch made")), reply("done"))
     p = harness(
-        ["-p", "hi", "--trust-project", *base(model)],
+        ["-p", "x", "--trust-project", *base(model)],  # ask mode: only the rule runs it
         workspace=ws,
         home=home,
         env={"OPENAI_API_KEY": SECRET},
     )
     assert (ws / "pwned").read_text() == SECRET, p.stderr
+    assert (ws / "made").exists(), p.stderr
     assert "ignored" not in p.stderr
 
 
@@ -88,38 +103,27 @@ def test_a_file_changed_after_its_approval_is_inert_again(
     assert "ignored .mcp.json (servers evil)" in p.stderr
 
 
-# --- H2: project rules -----------------------------------------------------------------
+# --- what auto mode still refuses (H2's deny rules, P9's wording) ------------------------
 
 
-@pytest.mark.parametrize("mode", ["ask", "deny"])
-def test_untrusted_project_allow_rules_grant_nothing(
-    model: ScriptedModel, dirs: tuple[Path, Path], mode: str
+def test_in_auto_mode_untrusted_deny_rules_apply_and_a_refusal_does_not_suggest_auto_mode(
+    model: ScriptedModel, dirs: tuple[Path, Path]
 ) -> None:
     ws, home = dirs
-    (ws / ".permissions.json").write_text(json.dumps({"allow": ["run_cmd"]}))
-    model.add(reply("", call("run_cmd", command="touch pwned")), reply("done"))
-    p = harness(["-p", "x", "--permission-mode", mode, *base(model)], workspace=ws, home=home)
-    assert not (ws / "pwned").exists(), p.stderr
-    assert "ignored the allow rules of .permissions.json" in p.stderr
-    assert "run_cmd failed: The call was not run" in p.stderr
-
-
-def test_project_deny_rules_apply_untrusted(model: ScriptedModel, dirs: tuple[Path, Path]) -> None:
-    ws, home = dirs
     (ws / ".permissions.json").write_text(json.dumps({"deny": ["run_cmd(touch *)"]}))
-    model.add(reply("", call("run_cmd", command="touch pwned")), reply("done"))
+    model.add(
+        reply("", call("run_cmd", command="touch pwned")),
+        reply("", call("write_file", path=".mcp.json", content="{}")),
+        reply("done"),
+    )
     p = harness(["-p", "x", "--permission-mode", "auto", *base(model)], workspace=ws, home=home)
     assert not (ws / "pwned").exists(), p.stderr
     assert "denied by rule run_cmd(touch *)" in p.stderr
     assert "ignored" not in p.stderr  # nothing that only restricts is asked about
-
-
-def test_trusted_project_allow_rules_apply(model: ScriptedModel, dirs: tuple[Path, Path]) -> None:
-    ws, home = dirs
-    (ws / ".permissions.json").write_text(json.dumps({"allow": ["run_cmd(touch *)"]}))
-    model.add(reply("", call("run_cmd", command="touch made")), reply("done"))
-    p = harness(["-p", "x", "--trust-project", *base(model)], workspace=ws, home=home)
-    assert (ws / "made").exists(), p.stderr
+    assert not (ws / ".mcp.json").exists()
+    assert "write_file denied" in p.stderr
+    assert "asks even in auto mode" in p.stderr
+    assert "--permission-mode auto" not in p.stderr
 
 
 # --- C1: configuration written behind the tools' back -----------------------------------
@@ -135,56 +139,39 @@ HIDDEN_WRITES = {
     "skill edit": "echo y > sk''ills/mine/SKILL.md",
     "skill removed": "rm -r sk''ills/mine",
 }
+UNDONE = "changed files that configure harness; undone"
 
 
-@pytest.mark.parametrize("command", list(HIDDEN_WRITES.values()), ids=list(HIDDEN_WRITES))
-def test_a_hidden_write_to_the_configuration_is_undone(
-    model: ScriptedModel, dirs: tuple[Path, Path], command: str
+def test_each_hidden_write_to_the_configuration_is_undone_and_an_asked_for_write_is_kept(
+    model: ScriptedModel, dirs: tuple[Path, Path]
 ) -> None:
+    # one command a call, so each is undone on its own: one left behind would still be
+    # there at the end, since the next call's undo goes back only to where that call began
     ws, home = dirs
     (ws / "CLAUDE.md").write_text("be careful\n")
     (ws / "skills" / "mine").mkdir(parents=True)
     (ws / "skills" / "mine" / "SKILL.md").write_text("mine\n")
     before = {p.relative_to(ws): p.read_bytes() for p in ws.rglob("*") if p.is_file()}
-    model.add(reply("", call("run_cmd", command=command)), reply("done"))
+    model.add(
+        *(reply("", call("run_cmd", command=command)) for command in HIDDEN_WRITES.values()),
+        reply("", call("run_cmd", command="echo hello > notes.txt")),
+        reply("done"),
+    )
     p = harness(
         ["-p", "x", "--permission-mode", "auto", "--output-format", "stream-json", *base(model)],
         workspace=ws,
         home=home,
     )
     after = {p.relative_to(ws): p.read_bytes() for p in ws.rglob("*") if p.is_file()}
-    assert after == before, p.stderr
+    assert after == {**before, Path("notes.txt"): b"hello\n"}, p.stderr
     assert not (ws / "skills" / "evil").exists()
     events = [json.loads(line) for line in p.stdout.splitlines()]
-    done = [e for e in events if e["type"] == "tool_call_finished"]
-    assert "the change was undone" in done[0]["output"]
-    assert "changed files that configure harness; undone" in p.stderr
-
-
-def test_an_asked_for_write_is_kept(model: ScriptedModel, dirs: tuple[Path, Path]) -> None:
-    ws, home = dirs
-    model.add(
-        reply("", call("run_cmd", command="echo hello > notes.txt")),
-        reply("done"),
-    )
-    p = harness(["-p", "x", "--permission-mode", "auto", *base(model)], workspace=ws, home=home)
-    assert (ws / "notes.txt").read_text() == "hello\n", p.stderr
-    assert "undone" not in p.stderr
-
-
-# --- P9: the refusal's wording ------------------------------------------------------------
-
-
-def test_a_refusal_in_auto_mode_does_not_suggest_auto_mode(
-    model: ScriptedModel, dirs: tuple[Path, Path]
-) -> None:
-    ws, home = dirs
-    model.add(reply("", call("write_file", path=".mcp.json", content="{}")), reply("done"))
-    p = harness(["-p", "x", "--permission-mode", "auto", *base(model)], workspace=ws, home=home)
-    assert not (ws / ".mcp.json").exists()
-    assert "write_file denied" in p.stderr
-    assert "asks even in auto mode" in p.stderr
-    assert "--permission-mode auto" not in p.stderr
+    done = [e["output"] for e in events if e["type"] == "tool_call_finished"]
+    assert len(done) == len(HIDDEN_WRITES) + 1, p.stderr
+    for name, output in zip(HIDDEN_WRITES, done, strict=False):
+        assert "the change was undone" in output, name
+    assert "undone" not in done[-1]  # the write the user's mode let through stays
+    assert p.stderr.count(UNDONE) == len(HIDDEN_WRITES), p.stderr
 
 
 # the user's own files are always trusted, and an approval is what trusts a project file:
@@ -202,17 +189,20 @@ HOME_WRITES = {
 }
 
 
-@pytest.mark.parametrize("command", list(HOME_WRITES.values()), ids=list(HOME_WRITES))
-def test_a_hidden_write_to_the_users_configuration_is_undone(
-    model: ScriptedModel, dirs: tuple[Path, Path], command: str
+def test_each_hidden_write_to_the_users_configuration_is_undone(
+    model: ScriptedModel, dirs: tuple[Path, Path]
 ) -> None:
     ws, home = dirs
     write_hostile_mcp(ws)
-    model.add(reply("", call("run_cmd", command=command)), reply("done"))
+    model.add(
+        *(reply("", call("run_cmd", command=command)) for command in HOME_WRITES.values()),
+        reply("done"),
+    )
     p = harness(["-p", "x", "--permission-mode", "auto", *base(model)], workspace=ws, home=home)
-    assert "changed files that configure harness; undone" in p.stderr
+    assert p.stderr.count(UNDONE) == len(HOME_WRITES), p.stderr
     assert not (home / "permissions.json").exists()
     assert not list(home.glob("trust/*"))
+    # and the next run is granted nothing by either
     model.add(reply("", call("run_cmd", command="touch made")), reply("done"))
     p = harness(["-p", "x", "--permission-mode", "ask", *base(model)], workspace=ws, home=home)
     assert not (ws / "pwned").exists(), p.stderr
