@@ -1,4 +1,7 @@
-"""get_user_input and submit_plan answered by a person, in the real terminal on a pty."""
+"""get_user_input and submit_plan answered by a person, in the real terminal on a pty.
+
+A terminal costs a second of CPU to start, so each test answers several questions in one
+session, one prompt after the other, the way a person would."""
 
 from __future__ import annotations
 
@@ -21,7 +24,9 @@ def _offered(request: dict[str, Any]) -> set[str]:
     return {t["function"]["name"] for t in request.get("tools", [])}
 
 
-def test_questions_answered_by_number_arrow_keys_and_own_words(term_for) -> None:  # type: ignore[no-untyped-def]
+def test_questions_answered_by_number_arrow_keys_own_words_and_left_with_ctrl_c(  # type: ignore[no-untyped-def]
+    term_for,
+) -> None:
     ask = call(
         "get_user_input",
         questions=[
@@ -30,7 +35,25 @@ def test_questions_answered_by_number_arrow_keys_and_own_words(term_for) -> None
             {"question": "Anything else?"},
         ],
     )
-    script = [reply("", ask), reply("Noted."), reply("Setup questions")]
+    # Typing at the options goes to the answer: an option's words pick that option,
+    # other words are the user's own answer; neither sends the highlighted option.
+    words = call(
+        "get_user_input",
+        questions=[
+            {"question": "Which colour?", "options": ["red", "green"]},
+            {"question": "Which shade?", "options": ["light", "dark"]},
+        ],
+    )
+    left = call("get_user_input", questions=[{"question": "Proceed?", "options": ["yes", "no"]}])
+    script = [
+        reply("", ask),
+        reply("Noted."),
+        reply("Setup questions"),  # the session's title, asked for after the first run
+        reply("", words),
+        reply("Painted."),
+        reply("", left),
+        reply("Assumed yes."),
+    ]
     with ScriptedModel(script) as model:
         t = term_for(model)
         t.line("set up the database")
@@ -61,71 +84,52 @@ def test_questions_answered_by_number_arrow_keys_and_own_words(term_for) -> None
         # the key reader came back after the question: a line typed next still works
         t.line("/status")
         t.expect("permission mode")
+        model.wait_for_requests(3)  # the title's
 
+        t.line("paint it")
+        t.expect("Type my own answer")
+        t.line("Green")
+        t.expect("→ green")
+        t.expect("Which shade\\?")
+        t.expect("Type my own answer")
+        t.line("teal, please")
+        t.expect("→ teal, please")
+        t.expect("Painted\\.")
+        t.expect("❯")
+        result = _tool_results(model.requests[4])[-1]
+        assert "Q: Which colour?\nA: green" in result
+        assert "Q: Which shade?\nA: teal, please" in result
 
-def test_a_question_left_with_ctrl_c_tells_the_model_and_the_run_goes_on(  # type: ignore[no-untyped-def]
-    term_for,
-) -> None:
-    ask = call("get_user_input", questions=[{"question": "Proceed?", "options": ["yes", "no"]}])
-    with ScriptedModel([reply("", ask), reply("Assumed yes."), reply("A title")]) as model:
-        t = term_for(model)
+        # a question left with Ctrl+C tells the model, and the run goes on
         t.line("do it")
         t.expect("Type my own answer")
         t.send("\x03")
         t.expect("no answer")
         t.expect("Assumed yes\\.")
         t.expect("❯")
-        assert "without answering" in _tool_results(model.requests[1])[-1]
+        assert "without answering" in _tool_results(model.requests[6])[-1]
 
 
-def test_plan_rejected_with_feedback_then_approved_switches_to_ask(  # type: ignore[no-untyped-def]
+def test_keep_planning_then_a_plan_rejected_with_feedback_then_approved_switches_to_ask(  # type: ignore[no-untyped-def]
     term_for, dirs
 ) -> None:
     ws, _ = dirs
+    plan = call("submit_plan", plan="Change main.py")
     first = call("submit_plan", plan="# Plan\n\n1. Write **a.txt**")
     second = call("submit_plan", plan="# Plan v2\n\n1. Write b.txt with tests")
     write = call("write_file", path="b.txt", content="hello\n")
     script = [
+        reply("", plan),
+        reply("Still looking."),
+        reply("Plan session"),  # the session's title, asked for after the first run
         reply("", first),
         reply("", second),
         reply("", write),
         reply("Implemented."),
-        reply("Plan session"),
     ]
     with ScriptedModel(script) as model:
         t = term_for(model, ["--permission-mode", "plan"])
-        t.line("plan the work")
-        out = t.expect("Keep planning")
-        assert "Write a.txt" in out  # drawn as markdown
-        assert "**" not in out
-        t.send(DOWN)  # to "Reject, with feedback"
-        t.send("\r")
-        t.expect("what should change\\?")
-        t.line("use b.txt and add tests")
-        out = t.expect("Keep planning")
-        assert "Plan v2" in out
-        feedback = _tool_results(model.requests[1])[-1]
-        assert "rejected" in feedback
-        assert "use b.txt and add tests" in feedback
-        assert "write_file" not in _offered(model.requests[1])  # still planning
-        t.send("1")  # approve
-        t.send("\r")
-        t.expect(r"\[y\]es / \[N\]o")  # ask mode now: the write asks first
-        t.send("y")
-        t.expect("Implemented\\.")
-        t.expect("❯")
-        approved = _tool_results(model.requests[2])[-1]
-        assert "approved the plan" in approved
-        assert "write_file" in _offered(model.requests[2])
-        assert (ws / "b.txt").read_text() == "hello\n"
-        t.line("/status")
-        t.expect("permission mode ask")
-
-
-def test_keep_planning_goes_on_with_the_users_pointer(term_for) -> None:  # type: ignore[no-untyped-def]
-    plan = call("submit_plan", plan="Change main.py")
-    with ScriptedModel([reply("", plan), reply("Still looking."), reply("A title")]) as model:
-        t = term_for(model, ["--permission-mode", "plan"])
+        # keep planning goes on with the user's pointer
         t.line("plan it")
         t.expect("Keep planning")
         t.send("3")
@@ -139,29 +143,31 @@ def test_keep_planning_goes_on_with_the_users_pointer(term_for) -> None:  # type
         assert "the config loader" in result
         t.line("/status")
         t.expect("permission mode plan")
+        model.wait_for_requests(3)  # the title's
 
-
-def test_words_typed_at_the_options_are_the_answer(term_for) -> None:  # type: ignore[no-untyped-def]
-    # Typing at the options goes to the answer: an option's words pick that option,
-    # other words are the user's own answer; neither sends the highlighted option.
-    ask = call(
-        "get_user_input",
-        questions=[
-            {"question": "Which colour?", "options": ["red", "green"]},
-            {"question": "Which shade?", "options": ["light", "dark"]},
-        ],
-    )
-    with ScriptedModel([reply("", ask), reply("Painted."), reply("A title")]) as model:
-        t = term_for(model)
-        t.line("paint it")
-        t.expect("Type my own answer")
-        t.line("Green")
-        t.expect("→ green")
-        t.expect("Which shade\\?")
-        t.expect("Type my own answer")
-        t.line("teal, please")
-        t.expect("→ teal, please")
-        t.expect("Painted\\.")
-        result = _tool_results(model.requests[1])[-1]
-        assert "Q: Which colour?\nA: green" in result
-        assert "Q: Which shade?\nA: teal, please" in result
+        t.line("plan the work")
+        out = t.expect("Keep planning")
+        assert "Write a.txt" in out  # drawn as markdown
+        assert "**" not in out
+        t.send(DOWN)  # to "Reject, with feedback"
+        t.send("\r")
+        t.expect("what should change\\?")
+        t.line("use b.txt and add tests")
+        out = t.expect("Keep planning")
+        assert "Plan v2" in out
+        feedback = _tool_results(model.requests[4])[-1]
+        assert "rejected" in feedback
+        assert "use b.txt and add tests" in feedback
+        assert "write_file" not in _offered(model.requests[4])  # still planning
+        t.send("1")  # approve
+        t.send("\r")
+        t.expect(r"\[y\]es / \[N\]o")  # ask mode now: the write asks first
+        t.send("y")
+        t.expect("Implemented\\.")
+        t.expect("❯")
+        approved = _tool_results(model.requests[5])[-1]
+        assert "approved the plan" in approved
+        assert "write_file" in _offered(model.requests[5])
+        assert (ws / "b.txt").read_text() == "hello\n"
+        t.line("/status")
+        t.expect("permission mode ask")
