@@ -15,10 +15,21 @@ pytestmark = pytest.mark.slow
 MARKUP_TITLE = '<tool_call>\n{"name": "read_file", "arguments": {"path": "notes.md"}}'
 
 
-def test_perms_reload_reads_a_file_edited_by_hand(term_for, dirs) -> None:  # type: ignore[no-untyped-def]
+def test_diagnostics_perms_reload_and_connect_status(term_for, dirs) -> None:  # type: ignore[no-untyped-def]
+    # the commands that only show or read, in one terminal
     ws, _ = dirs
-    with ScriptedModel([]) as model:
+    (ws / "a.txt").write_text("x\n")
+    script = [
+        reply("", call("read_file", path="a.txt"), usage=(321, 7)),
+        reply("Read.", usage=(400, 3)),
+        reply("A title"),
+    ]
+    with ScriptedModel(script) as model:
         t = term_for(model)
+        t.line("/diagnostics")
+        t.expect("nothing measured yet")
+
+        # /perms reload reads a file edited by hand
         t.line("/perms")
         out = t.expect("deny:")
         assert "run_cmd(make lint)" not in out
@@ -32,6 +43,30 @@ def test_perms_reload_reads_a_file_edited_by_hand(term_for, dirs) -> None:  # ty
         assert "run_cmd()" in out
         t.line("/perms list")
         t.expect(r"run_cmd\(make lint\)")
+
+        # /connect status lists what every provider still needs
+        t.line("/connect status")
+        t.expect("connected: 1 models available")
+        out = t.expect(r"local\s+[^\n]*\n")
+        assert "ollama     needs a running Ollama: none answers at http://127.0.0.1:9" in out
+        assert "openai     ready: key set" in out
+        assert "anthropic  needs an API key (ANTHROPIC_API_KEY" in out
+        assert "gemini     needs an API key (GEMINI_API_KEY or GOOGLE_API_KEY" in out
+        assert "local      switched off (HARNESS_EMBEDDED)" in out
+
+        # /diagnostics shows the last rounds and calls
+        t.line("read a")
+        t.expect("Read\\.")
+        t.expect("❯")
+        t.line("/diagnostics")
+        out = t.expect(r"read_file\s+✓[^\n]*\n")
+        assert "model rounds" in out
+        assert "first token" in out
+        rows = [ln.split() for ln in out.splitlines() if ln.strip().startswith(("1 ", "2 "))]
+        assert [r[:2] + r[3:5] for r in rows] == [
+            ["1", "scripted", "321", "7"],
+            ["2", "scripted", "400", "3"],
+        ]
 
 
 def test_connect_without_arguments_picks_a_provider_then_a_model(term_for) -> None:  # type: ignore[no-untyped-def]
@@ -56,19 +91,6 @@ def test_connect_without_arguments_picks_a_provider_then_a_model(term_for) -> No
         t.line("hello")
         t.expect("from model two")
         assert model.requests[-1]["model"] == "two"
-
-
-def test_connect_status_lists_what_every_provider_still_needs(term_for) -> None:  # type: ignore[no-untyped-def]
-    with ScriptedModel([]) as model:
-        t = term_for(model)
-        t.line("/connect status")
-        t.expect("connected: 1 models available")
-        out = t.expect(r"local\s+[^\n]*\n")
-        assert "ollama     needs a running Ollama: none answers at http://127.0.0.1:9" in out
-        assert "openai     ready: key set" in out
-        assert "anthropic  needs an API key (ANTHROPIC_API_KEY" in out
-        assert "gemini     needs an API key (GEMINI_API_KEY or GOOGLE_API_KEY" in out
-        assert "local      switched off (HARNESS_EMBEDDED)" in out
 
 
 def test_resume_shows_the_earlier_conversation_and_the_title_is_the_users_words(  # type: ignore[no-untyped-def]
@@ -105,29 +127,3 @@ def test_resume_shows_the_earlier_conversation_and_the_title_is_the_users_words(
         assert "The notes say hi." in out
         t.line("and now?")
         t.expect("Still here\\.")
-
-
-def test_diagnostics_shows_the_last_rounds_and_calls(term_for, dirs) -> None:  # type: ignore[no-untyped-def]
-    ws, _ = dirs
-    (ws / "a.txt").write_text("x\n")
-    script = [
-        reply("", call("read_file", path="a.txt"), usage=(321, 7)),
-        reply("Read.", usage=(400, 3)),
-        reply("A title"),
-    ]
-    with ScriptedModel(script) as model:
-        t = term_for(model)
-        t.line("/diagnostics")
-        t.expect("nothing measured yet")
-        t.line("read a")
-        t.expect("Read\\.")
-        t.expect("❯")
-        t.line("/diagnostics")
-        out = t.expect(r"read_file\s+✓[^\n]*\n")
-        assert "model rounds" in out
-        assert "first token" in out
-        rows = [ln.split() for ln in out.splitlines() if ln.strip().startswith(("1 ", "2 "))]
-        assert [r[:2] + r[3:5] for r in rows] == [
-            ["1", "scripted", "321", "7"],
-            ["2", "scripted", "400", "3"],
-        ]
