@@ -1,8 +1,10 @@
 """The workers: the model, tools and shell workers under one supervisor, as the loop's ports.
 
 Each worker is ``python -m harness.actors.<name>`` with cwd = the workspace. The
-supervisor's own events (a worker exited, restarted, was given up) become
-conversation events for whoever listens.
+session opens once the model worker answers; the tools and shell workers start beside
+the first request (:data:`FIRST`), and a call that reaches one of them before it is up
+waits for it, or is told why it could not start. The supervisor's own events (a worker
+exited, restarted, was given up) become conversation events for whoever listens.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import attrs
 import trio
 
 from harness.conversation import events as ev
-from harness.ipc import Message, ProtocolError, WorkerUnavailable
+from harness.ipc import IpcError, Message, ProtocolError, WorkerUnavailable
 from harness.messages.model import ChatRequest
 from harness.messages.tools import ToolInvoke, ToolOutcome, ToolPreview, ToolPreviewResult
 
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MODULES",
+    "FIRST",
     "FORK_WARM_ENV",
     "ON_DEMAND",
     "RSS_LIMITS",
@@ -51,6 +54,11 @@ SUBAGENT_PREFIX = "subagent:"
 #: sessions never fetch a page, and the search worker's imports (httpx, an HTML
 #: parser) would compete with the session's first answer for the CPU.
 ON_DEMAND: frozenset[str] = frozenset({"search"})
+
+#: The workers a session waits for before it opens: its first request needs only the
+#: model worker (the tool table is data, known without the tools worker). The others
+#: start beside that request instead of in front of it.
+FIRST: frozenset[str] = frozenset({"model"})
 
 #: Resident memory past which a worker is killed, for the workers that read what the
 #: network sends (a page, a compressed body): a bug that lets one grow costs that one
@@ -92,9 +100,16 @@ class Workers:
         self.supervisor = supervisor
         self.settings = settings
         self._listeners: list[Callable[[ev.ConversationEvent], None]] = []
+        # what happened before anyone listened (a worker that failed while the session
+        # was opening), for the first listener
+        self._unheard: list[ev.ConversationEvent] = []
         self.session_id = ""
         self._nursery: trio.Nursery | None = None
         self._starting = trio.Lock()
+        # workers started beside the first request: set once each is up or has failed
+        self._booting: dict[str, trio.Event] = {}
+        # why a worker started so could not start (its calls are told)
+        self._failed: dict[str, str] = {}
 
     def start_soon(self, fn: Callable[[], Awaitable[object]]) -> None:
         """Run *fn* beside the workers until the workers stop."""
@@ -114,6 +129,7 @@ class Workers:
         self, executor: str, request: ToolInvoke, timeout: float | None
     ) -> ToolOutcome:
         """Run *request* on the *executor* worker (starting it if it starts on demand)."""
+        await self._started(executor)
         if executor not in self.supervisor and executor in self.settings.modules:
             async with self._starting:
                 if executor not in self.supervisor:
@@ -122,6 +138,7 @@ class Workers:
 
     async def preview(self, request: ToolPreview) -> ToolPreviewResult | None:
         """Ask the tools worker what a mutating call would change."""
+        await self._started("tools")
         if "tools" not in self.supervisor:
             return None
         reply = await self._handle("tools").request(request, timeout=10)
@@ -144,6 +161,7 @@ class Workers:
             ProtocolError: the worker answered with another message.
             IpcError: the call failed on its way (see :mod:`harness.ipc`).
         """
+        await self._started(worker)
         reply = await self._handle(worker).request(message, timeout=timeout)
         if not isinstance(reply, answer):
             raise ProtocolError(
@@ -156,33 +174,78 @@ class Workers:
         return list(self.supervisor.status())
 
     def subscribe(self, listener: Callable[[ev.ConversationEvent], None]) -> None:
-        """Receive worker events as conversation events."""
+        """Receive worker events as conversation events (the first listener also those
+        from before it came)."""
         self._listeners.append(listener)
+        unheard, self._unheard = self._unheard, []
+        for event in unheard:
+            listener(event)
 
     async def start(self, names: Sequence[str]) -> None:
         """Start the named workers, concurrently."""
+        async with trio.open_nursery() as nursery:
+            for name in names:
+                nursery.start_soon(self._start_one, name)
+
+    async def _start_one(self, name: str) -> None:
         from harness.supervisor import ChildSpec
 
         s = self.settings
+        spec = ChildSpec(
+            name=name,
+            module=s.modules[name],
+            cwd=s.workspace,
+            env=dict(s.env.get(name, {})),
+            heartbeat_interval=s.heartbeat_interval,
+            rss_limit=_rss_limit(RSS_LIMITS.get(name), s.rss_limit),
+            request_timeout=None,
+            # A cancelled command's tree is killed before its call answers.
+            request_grace=5.0 if name == "shell" else 2.0,
+            shutdown_grace=3.0,
+        )
+        await self.supervisor.start(spec)
 
-        async def one(name: str) -> None:
-            spec = ChildSpec(
-                name=name,
-                module=s.modules[name],
-                cwd=s.workspace,
-                env=dict(s.env.get(name, {})),
-                heartbeat_interval=s.heartbeat_interval,
-                rss_limit=_rss_limit(RSS_LIMITS.get(name), s.rss_limit),
-                request_timeout=None,
-                # A cancelled command's tree is killed before its call answers.
-                request_grace=5.0 if name == "shell" else 2.0,
-                shutdown_grace=3.0,
-            )
-            await self.supervisor.start(spec)
+    def start_beside(self, names: Sequence[str]) -> None:
+        """Start the named workers in the background; calls to one wait until it is up."""
+        if self._nursery is None:
+            raise RuntimeError("the workers are not running")
+        for name in names:
+            self._booting[name] = trio.Event()
+            self._nursery.start_soon(self._boot, name)
 
-        async with trio.open_nursery() as nursery:
-            for name in names:
-                nursery.start_soon(one, name)
+    async def _boot(self, name: str) -> None:
+        # The supervisor's events since this start, to say why it failed: the exits come
+        # before the give-up that ends the wait, so they are all in the feed by then.
+        feed = self.supervisor.subscribe()
+        try:
+            await self._start_one(name)
+        except IpcError as exc:
+            why = _start_failure(name, exc, feed)
+            self._failed[name] = why
+            self._tell(ev.ErrorEvent(session_id=self.session_id, kind="worker", message=why))
+        finally:
+            feed.close()
+            self._booting[name].set()
+
+    async def _started(self, name: str) -> None:
+        """Wait for *name* if it is starting beside the first request.
+
+        Raises:
+            WorkerUnavailable: it could not start, and is down for good.
+        """
+        booting = self._booting.get(name)
+        if booting is None:
+            return
+        await booting.wait()
+        why = self._failed.get(name)
+        if why is not None and self.supervisor.get(name).state in ("gave_up", "stopped"):
+            raise WorkerUnavailable(why, worker=name)
+
+    def _tell(self, event: ev.ConversationEvent) -> None:
+        if not self._listeners:
+            self._unheard.append(event)
+        for listener in list(self._listeners):
+            listener(event)
 
     async def _forward(self, events: trio.MemoryReceiveChannel[SupervisorEvent]) -> None:
         from harness.supervisor import WorkerExited, WorkerGaveUp, WorkerRestarted
@@ -212,8 +275,29 @@ class Workers:
                     reason=f"{e.restarts} restarts within {e.period:g} s",
                 )
             if out is not None:
-                for listener in list(self._listeners):
-                    listener(out)
+                self._tell(out)
+
+
+def _start_failure(
+    name: str, exc: IpcError, feed: trio.MemoryReceiveChannel[SupervisorEvent]
+) -> str:
+    """One sentence on why worker *name* could not start: its last exit and the last line
+    it wrote, else what the wait for it raised."""
+    from harness.supervisor import WorkerExited
+
+    last: WorkerExited | None = None
+    while True:
+        try:
+            e = feed.receive_nowait()
+        except (trio.WouldBlock, trio.EndOfChannel):
+            break
+        if isinstance(e, WorkerExited) and e.name == name:
+            last = e
+    if last is None:
+        return f"the {name} worker could not start: {exc}"
+    lines = [line for line in last.stderr_tail.splitlines() if line.strip()]
+    said = f": {lines[-1].strip()[:300]}" if lines else ""
+    return f"the {name} worker could not start ({last.description}){said}"
 
 
 #: ``HARNESS_FORK_WARM=0`` leaves the session's warm out: its fork server then imports
@@ -241,7 +325,9 @@ def session_warm(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
 async def open_workers(
     settings: WorkerSettings, names: Sequence[str] | None = None
 ) -> AsyncIterator[Workers]:
-    """Start the workers (default: every module in *settings*) and stop them all on exit."""
+    """Start the workers (default: every module in *settings* but those started on
+    demand) and stop them all on exit. Returns once the :data:`FIRST` workers answer; the
+    others start beside the session's first request."""
     from harness.supervisor import open_supervisor
 
     async with open_supervisor(warm=session_warm()) as sup, trio.open_nursery() as nursery:
@@ -249,8 +335,10 @@ async def open_workers(
         workers._nursery = nursery
         nursery.start_soon(workers._forward, sup.subscribe())
         try:
-            eager = [n for n in settings.modules if n not in ON_DEMAND]
-            await workers.start(eager if names is None else list(names))
+            if names is None:
+                names = [n for n in settings.modules if n not in ON_DEMAND]
+            workers.start_beside([n for n in names if n not in FIRST])
+            await workers.start([n for n in names if n in FIRST])
             yield workers
         finally:
             nursery.cancel_scope.cancel()
