@@ -4,7 +4,9 @@ harness runs as a user would run it (a new process, its fork server and workers,
 the session log), against the scripted model on loopback answering at once. The
 baseline, alternated with it in the same run, is the least a client can do: a new
 ``python`` process that imports trio and httpx and streams the same one chat
-request from the same server. The difference is what harness itself costs.
+request from the same server. The difference is what harness itself costs. The CPU
+of a run counts every process it started (user + system), so it says what the run cost
+however busy the machine was.
 
 A third row splits out the imports: ``python -c "import harness.cli._headless"``
 (the frontend and the conversation it runs) beside ``python -c "import trio, httpx"``
@@ -16,6 +18,7 @@ Run: ``python -m bench headless``.
 from __future__ import annotations
 
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -42,8 +45,16 @@ trio.run(main)
 """
 
 
-def _timed(command: list[str], env: dict[str, str], cwd: str) -> tuple[float, float]:
-    """Seconds to the first line on stdout (the answer), and to the exit."""
+def _children_cpu() -> float:
+    """CPU seconds of every waited-for descendant so far (a run's processes: harness,
+    its fork server, which reaps the workers it forks, and the workers)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed(command: list[str], env: dict[str, str], cwd: str) -> tuple[float, float, float]:
+    """Seconds to the first line on stdout (the answer), to the exit, and of CPU."""
+    cpu = _children_cpu()
     started = time.perf_counter()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=cwd)
     assert proc.stdout is not None
@@ -53,7 +64,7 @@ def _timed(command: list[str], env: dict[str, str], cwd: str) -> tuple[float, fl
     proc.wait()
     if "Paris" not in first or proc.returncode != 0:
         raise RuntimeError(f"{command[:3]} answered {first!r}, exit {proc.returncode}")
-    return answered, time.perf_counter() - started
+    return answered, time.perf_counter() - started, _children_cpu() - cpu
 
 
 def _exit_time(code: str, env: dict[str, str], cwd: str) -> float:
@@ -71,8 +82,8 @@ def run() -> list[tuple[str, str, str]]:
         "HARNESS_HOME": home,
         "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
     }
-    ours: list[tuple[float, float]] = []
-    bare: list[tuple[float, float]] = []
+    ours: list[tuple[float, float, float]] = []
+    bare: list[tuple[float, float, float]] = []
     imports: list[float] = []
     bare_imports: list[float] = []
     with ScriptedModel([reply("Paris.")] * (2 * RUNS + 2)) as model:
@@ -87,8 +98,8 @@ def run() -> list[tuple[str, str, str]]:
             bare.append(_timed(baseline, env, home))
             imports.append(_exit_time("import harness.cli._headless", env, home))
             bare_imports.append(_exit_time("import trio, httpx", env, home))
-    answer, done = (statistics.median(x[i] for x in ours) for i in (0, 1))
-    bare_answer, bare_done = (statistics.median(x[i] for x in bare) for i in (0, 1))
+    answer, done, cpu = (statistics.median(x[i] for x in ours) for i in (0, 1, 2))
+    bare_answer, bare_done, bare_cpu = (statistics.median(x[i] for x in bare) for i in (0, 1, 2))
     imported, bare_imported = statistics.median(imports), statistics.median(bare_imports)
     load = os.getloadavg()[0]
     return [
@@ -102,6 +113,12 @@ def run() -> list[tuple[str, str, str]]:
             "harness -p: start -> exit, p50",
             f"{done * 1e3:.0f} ms",
             f"bare client {bare_done * 1e3:.0f} ms; ratio {done / bare_done:.1f}x",
+        ),
+        (
+            "harness -p: CPU of a run, p50",
+            f"{cpu * 1e3:.0f} ms",
+            f"bare client {bare_cpu * 1e3:.0f} ms; ratio {cpu / bare_cpu:.1f}x "
+            "(user + system, every process of the run)",
         ),
         (
             "python importing the -p frontend",
