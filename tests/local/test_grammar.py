@@ -7,10 +7,13 @@ default model."""
 
 from __future__ import annotations
 
+import json
 import os
+import select
 import subprocess
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -101,25 +104,35 @@ def _reply(
     return "".join(pieces), result.finish_reason
 
 
-@pytest.mark.slow
-def test_a_constrained_call_names_a_real_tool_and_ends_the_turn(
-    loaded_model: LoadedModel,
-) -> None:
+DIFF = ToolSchema("git_diff", "Show the diff.", {"type": "object", "properties": {}})
+
+
+def test_a_bound_call_names_a_real_tool_and_ends_the_turn(tiny_model: LoadedModel) -> None:
+    # The tiny model never writes a call by itself (``_tiny.py``): whatever call comes out
+    # is the grammar's. Tools with no parameters leave it no free text to ramble in, so
+    # the call must close, and the reply ends there.
     ask = [
         {"role": "system", "content": SYSTEM},
-        {"role": "user", "content": "Read the file notes.txt and tell me what it says."},
+        {"role": "user", "content": "Show me what changed."},
     ]
-    text, finish = _reply(loaded_model, ask, tool_call_grammar(TOOLS), 150)
+    text, finish = _reply(tiny_model, ask, tool_call_grammar((STATUS, DIFF)), 150, lazy=False)
     assert "<tool_response>" not in text  # never a made-up result
-    parsed = parse_reply(text, {t.name: tuple(t.parameters["properties"]) for t in TOOLS})
+    parsed = parse_reply(text, {"git_status": (), "git_diff": ()})
     assert finish == "stop", text
     assert len(parsed.calls) == 1, text
-    call = parsed.calls[0]
-    assert call.name == "read_file"
-    assert call.parse_error is None
-    assert call.arguments == {"path": "notes.txt"}
+    assert parsed.calls[0].name in ("git_status", "git_diff")
+    assert parsed.calls[0].parse_error is None
     # nothing after the call: no made-up tool result
-    assert text.rstrip().endswith(("</tool_call>", "```")), text
+    assert text.rstrip().endswith(("</tool_call>", "```", "}")), text
+
+
+def test_a_lazy_grammar_leaves_prose_alone(tiny_model: LoadedModel) -> None:
+    # no trigger in what the tiny model writes: the grammar never applies, the reply is
+    # the model's own words to the limit
+    ask = [{"role": "user", "content": "Say hello."}]
+    text, finish = _reply(tiny_model, ask, tool_call_grammar(TOOLS), 24)
+    assert finish == "length", text
+    assert not text.startswith(("<tool_call>", "```", "{")), text
 
 
 def test_bodies_are_required_where_the_grammar_leaves_out_the_other_way() -> None:
@@ -145,24 +158,24 @@ def test_a_forced_call_takes_the_tagged_block_only() -> None:
     assert root == 'root ::= "<tool_call>" space call "\\n"? "</tool_call>"'
 
 
-@pytest.mark.slow
 def test_a_grammar_bound_from_the_first_token_turns_prose_into_the_call(
-    loaded_model: LoadedModel,
+    tiny_model: LoadedModel,
 ) -> None:
-    # What a nudged model gets: it would answer in words; bound, it writes the call.
+    # What a nudged model gets: it would answer in words (the tiny model never writes a
+    # call); bound, it writes the call, and its reply ends with it.
     ask = [
         {"role": "system", "content": SYSTEM},
         {"role": "user", "content": "Say hello in French, in one word."},
     ]
-    grammar = tool_call_grammar((READ,), tagged_only=True)
-    text, finish = _reply(loaded_model, ask, grammar, 60, lazy=False)
+    grammar = tool_call_grammar((STATUS,), tagged_only=True)
+    text, finish = _reply(tiny_model, ask, grammar, 100, lazy=False)
     assert finish == "stop", text
     assert text.startswith("<tool_call>"), text
     assert text.rstrip().endswith("</tool_call>"), text
-    parsed = parse_reply(text, {"read_file": tuple(READ.parameters["properties"])})
-    assert [c.name for c in parsed.calls] == ["read_file"], text
+    parsed = parse_reply(text, {"git_status": ()})
+    assert [c.name for c in parsed.calls] == ["git_status"], text
     assert parsed.calls[0].parse_error is None
-    assert isinstance(parsed.calls[0].arguments.get("path"), str)
+    assert parsed.calls[0].arguments == {}
 
 
 def test_a_grammar_llama_cpp_refuses_is_an_error_not_a_crash(tiny_model: LoadedModel) -> None:
@@ -171,47 +184,73 @@ def test_a_grammar_llama_cpp_refuses_is_an_error_not_a_crash(tiny_model: LoadedM
         tiny_model.generate(ask, lambda _p: None, threading.Event(), grammar="root ::= (")
 
 
-# The child feeds each text to the lazy grammar's sampler token by token, as llama.cpp
-# does with what a model writes; text the grammar refuses after a trigger fired aborts
-# the process (an exception llama.cpp lets out of its C API), so it runs in a child. The
-# child loads the model its first argument names (the tiny one: only the tokenizer and
-# the sampler are used).
-_FEED = """
-import sys
-from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
-from harness.actors.model.local._provider import LocalProvider
+# Text the grammar refuses after a trigger fired aborts the process that feeds it (an
+# exception llama.cpp lets out of its C API), so each text is fed in a process of its own,
+# token by token as llama.cpp feeds what a model writes. One child loads the tiny model
+# (only its tokenizer and the sampler are used) and forks a process per text: a fork
+# costs milliseconds, a new interpreter and a load a second.
+_FEEDER = """
+import json, os, sys
+from pathlib import Path
+from harness.actors.model.local._engine import load_model
+from harness.actors.model.local._grammar import tool_call_grammar
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 
-model = LocalProvider().preload(sys.argv[1]).wait()
+model = load_model(Path(sys.argv[1]), "tiny", n_ctx=256, threads=1)
 grammar = tool_call_grammar(builtin_table().schemas(names=SMALL_MODEL_TOOLS))
-for text in sys.argv[2:]:
-    sampler = model._sampler(0.2, 1, grammar)
-    for token in model.tokenize(text):
-        sampler.accept(token)
-    sampler.close()
-    print("accepted", flush=True)
+for line in sys.stdin:
+    text = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(2, 1)  # what an abort prints is not an answer
+        sampler = model._sampler(0.2, 1, grammar)
+        for token in model.tokenize(text):
+            sampler.accept(token)
+        sampler.close()
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    print(os.waitstatus_to_exitcode(status), flush=True)
 """
 
-
-@pytest.fixture
-def feed_env(tiny_model_path: Path, tiny_cache: Path) -> dict[str, str]:
-    """The environment of a feeding child: the tiny model's cache."""
-    return {**os.environ, "HARNESS_MODEL_CACHE": str(tiny_cache), "TINY": str(tiny_model_path)}
+ACCEPTED, ABORTED = 0, -6
 
 
-def _fed(env: dict[str, str], *texts: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", _FEED, env["TINY"], *texts],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+@pytest.fixture(scope="module")
+def fed(
+    tiny_model_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[[str], int]]:
+    """``fed(text)``: how the process fed *text* under the small tool list's grammar
+    ended: :data:`ACCEPTED`, or :data:`ABORTED` by the refusal."""
+    log = tmp_path_factory.mktemp("feeder") / "stderr"
+    with log.open("w") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _FEEDER, str(tiny_model_path)],
+            # an abort would run gdb for a backtrace nobody reads: seconds of CPU
+            env={**os.environ, "GGML_NO_BACKTRACE": "1"},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+        )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    stdin, stdout = proc.stdin, proc.stdout
+
+    def feed(text: str) -> int:
+        stdin.write(json.dumps(text) + "\n")
+        stdin.flush()
+        ready, _, _ = select.select([stdout], [], [], 120)  # a bound against a hang
+        line = stdout.readline() if ready else ""
+        assert line, log.read_text()[-2000:]
+        return int(line)
+
+    yield feed
+    stdin.close()
+    proc.wait(timeout=60)
 
 
 def test_every_call_opening_a_trigger_takes_the_grammar_takes_too(
-    feed_env: dict[str, str],
+    fed: Callable[[str], int],
 ) -> None:
     openings = [
         # what the 1.5B model wrote inside a Markdown list, which killed the worker
@@ -221,31 +260,24 @@ def test_every_call_opening_a_trigger_takes_the_grammar_takes_too(
         'Here:\n{\n\n    "name":   "run_cmd", "arguments": {"command": "ls"}}',
         '```json\n{"name": "list_dir", "arguments": {}}\n```',
     ]
-    env = feed_env
-    proc = _fed(env, *openings)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.split() == ["accepted"] * len(openings)
+    assert [fed(opening) for opening in openings] == [ACCEPTED] * len(openings)
     # and each opening did switch the grammar on: what follows a whole call is refused,
     # which llama.cpp can only signal by aborting the process
     for opening in openings:
-        after = _fed(env, opening + " and then some words")
-        assert after.returncode == -6, (opening, after.returncode, after.stdout)
+        assert fed(opening + " and then some words") == ABORTED, opening
 
 
 def test_a_body_ends_at_its_first_closing_tag_as_the_parser_reads_it(
-    feed_env: dict[str, str],
+    fed: Callable[[str], int],
 ) -> None:
-    env = feed_env
     head = '<tool_call>{"name": "write_file", "arguments": {"path": "a.xml"}}\n<content>\n'
     # a body may hold anything but its own closing tag: other tags, parts of that one
-    kept = _fed(env, head + "a < b, <b>x</b> <</cont </content\n</content>\n</tool_call>")
-    assert kept.returncode == 0, kept.stderr[-2000:]
-    assert kept.stdout.split() == ["accepted"]
+    kept = head + "a < b, <b>x</b> <</cont </content\n</content>\n</tool_call>"
+    assert fed(kept) == ACCEPTED
     # after the closing tag the call ends: prose there no longer reads as more body
     # (it did, and a model went on writing newlines to its output limit)
     fence = '```json\n{"name": "write_file", "arguments": {"path": "a"}}\n<content>\nhi\n'
-    ended = _fed(env, fence + "</content>\nand then some words")
-    assert ended.returncode == -6, (ended.returncode, ended.stdout)
+    assert fed(fence + "</content>\nand then some words") == ABORTED
 
 
 CALC_LINES = ["def add(a, b):", "    return a - b", "", "", "def mul(a, b):", "    return a * b"]
@@ -274,8 +306,7 @@ def test_an_edit_bound_to_a_read_file_offers_its_own_lines_once_each() -> None:
     assert 'old ::= "a = helper" | "b = helper()" | "c = helper"\n' in three
 
 
-@pytest.mark.slow
-def test_a_bound_edit_replaces_text_that_is_in_the_file(loaded_model: LoadedModel) -> None:
+def test_a_bound_edit_replaces_text_that_is_in_the_file(tiny_model: LoadedModel) -> None:
     from harness.actors.tools import builtin_table
     from harness.actors.tools._edit import apply_edits
 
@@ -299,13 +330,19 @@ def test_a_bound_edit_replaces_text_that_is_in_the_file(loaded_model: LoadedMode
         },
         {"role": "user", "content": "Make the change now: call edit_file."},
     ]
-    text, finish = _reply(
-        loaded_model, ask, edit_call_grammar("calc.py", CALC_LINES), 200, lazy=False
+    # The tiny model's words are noise, and its new text never ends (a body is free
+    # text): what the grammar holds it to is the call's head and the old text, which
+    # come first.
+    text, _ = _reply(tiny_model, ask, edit_call_grammar("calc.py", CALC_LINES), 100, lazy=False)
+    head, _, rest = text.partition("<old_content>")
+    assert head.startswith("<tool_call>"), text
+    parsed = parse_reply(
+        head + "</tool_call>", {t.name: tuple(t.parameters["properties"]) for t in tools}
     )
-    assert finish == "stop", text
-    parsed = parse_reply(text, {t.name: tuple(t.parameters["properties"]) for t in tools})
-    assert [c.name for c in parsed.calls] == ["edit_file"], text
-    args = parsed.calls[0].arguments
-    assert args["path"] == "calc.py"
-    # whatever it replaces it with, the old text is the file's, once: the edit applies
-    apply_edits(calc, [(args["old_text"], args["new_text"])])
+    assert [(c.name, c.arguments) for c in parsed.calls] == [("edit_file", {"path": "calc.py"})], (
+        text
+    )
+    old, closed, _ = rest.partition("</old_content>")
+    assert closed, text
+    # whatever it replaces, the old text is the file's, once: the edit applies
+    assert apply_edits(calc, [(old.removeprefix("\n"), "")]) != calc
