@@ -3,8 +3,9 @@
 The public surface: :class:`ChildSpec`, :func:`open_supervisor` /
 :class:`Supervisor`, :class:`WorkerHandle`, the events and status rows, the
 one way harness kills a process tree (:func:`kill_tree`, :func:`kill_processes`
-and the rungs they are made of), and :class:`SessionForker`, which forks whole
-sessions from a fork server (for batch runs).
+and the rungs they are made of), :class:`SessionForker`, which forks whole
+sessions from a fork server (for batch runs), and :class:`SharedForkServer`, one
+worker fork server for every supervisor a process opens while it offers it.
 
 Only the specs and events load with the package: the supervisor (and trio) load
 on first use of its names, and the tree killing (and psutil) on first use of
@@ -29,6 +30,7 @@ __all__ = [
     "ForkedSession",
     "Restart",
     "SessionForker",
+    "SharedForkServer",
     "Supervisor",
     "SupervisorEvent",
     "WorkerExited",
@@ -51,6 +53,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from harness.supervisor._forkshare import SharedForkServer
     from harness.supervisor._handle import WorkerHandle
     from harness.supervisor._kill import (
         find_tagged,
@@ -70,6 +73,7 @@ _LAZY = {
     "WorkerHandle": "harness.supervisor._handle",
     "ForkedSession": "harness.supervisor._sessions",
     "SessionForker": "harness.supervisor._sessions",
+    "SharedForkServer": "harness.supervisor._forkshare",
     "Supervisor": "harness.supervisor._supervisor",
     "open_supervisor": "harness.supervisor._supervisor",
     **dict.fromkeys(

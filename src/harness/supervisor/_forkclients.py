@@ -33,7 +33,8 @@ class Clients:
     def __init__(self, first: socket.socket, listener: socket.socket | None) -> None:
         self.listener = listener
         self._by_fd: dict[int, socket.socket] = {first.fileno(): first}
-        self._sessions: dict[int, socket.socket] = {}  # session pid -> who asked
+        self._asked: dict[int, socket.socket] = {}  # child pid -> who asked for it
+        self._sessions: set[int] = set()  # the children that are sessions
 
     @property
     def open(self) -> bool:
@@ -86,15 +87,17 @@ class Clients:
             return False
         return True
 
-    def forked(self, client: socket.socket, pid: int) -> None:
-        """Session *pid* was forked for *client*."""
-        self._sessions[pid] = client
+    def forked(self, client: socket.socket, pid: int, *, session: bool) -> None:
+        """Child *pid* (a session, or a worker) was forked for *client*."""
+        self._asked[pid] = client
+        if session:
+            self._sessions.add(pid)
 
     def reaped(self, pid: int, returncode: int) -> None:
-        """Report child *pid*'s exit to whoever asked for it."""
-        client = self._sessions.pop(pid, None)
-        if client is None and self.listener is None:
-            client = next(iter(self._by_fd.values()), None)  # a worker, not a session
+        """Report child *pid*'s exit to whoever asked for it, and to nobody else
+        (on a shared server, another connection's children are none of its business)."""
+        client = self._asked.pop(pid, None)
+        self._sessions.discard(pid)
         if client is not None and client.fileno() in self._by_fd:
             self.send(client, Reaped(pid, returncode))
 
@@ -106,8 +109,8 @@ class Clients:
         client.close()
         if not self._by_fd:
             return
-        for pid, owner in list(self._sessions.items()):
-            if owner is client:
+        for pid in self._sessions:
+            if self._asked.get(pid) is client:
                 # not reaped yet, so the pid is still that session's
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)

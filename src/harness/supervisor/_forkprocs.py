@@ -4,7 +4,9 @@ A worker the server forked is not the supervisor's child: :class:`ForkedProcess`
 sees its exit on a pidfd the server passed along and takes its exit status from
 the server's report (a dead server's children end with no status). The server
 itself is the supervisor's child (:class:`ServerProcess`), waited on and
-signalled through a pidfd.
+signalled through a pidfd, unless it is a server shared by the whole process
+(:mod:`._forkshare`): the supervisor then holds only its connection to it
+(:class:`ServerLink`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import trio
 
 from harness import _forkstart
 
-__all__ = ["STATUS_WAIT", "ForkedProcess", "ServerProcess"]
+__all__ = ["STATUS_WAIT", "ForkedProcess", "ServerLink", "ServerProcess"]
 
 #: How long an exit seen on the pidfd waits for the fork server's report of its status.
 #: The report normally comes within milliseconds; on a machine loaded ten times over its
@@ -89,7 +91,7 @@ class ServerProcess:
     def __init__(self, early: _forkstart.EarlyServer) -> None:
         self.pid = early.pid
         self.sock = socket.socket(fileno=early.sock_fd)
-        self.output_fd = early.output_fd
+        self.output_fd: int | None = early.output_fd
         self.interpreter_env = early.interpreter_env
         self._pidfd: int | None = os.pidfd_open(self.pid)
         self._code: int | None = None
@@ -118,6 +120,15 @@ class ServerProcess:
             self._pidfd = None
         return self._code if self._code is not None else 0
 
+    async def end(self) -> None:
+        """Once its socket is closed: wait for it to leave, else kill it, and reap it."""
+        with trio.move_on_after(1.0):
+            await self.wait()
+        if self.returncode is None:
+            self.kill()
+            with trio.move_on_after(2.0):
+                await self.wait()
+
     def _reap(self, flags: int) -> None:
         try:
             pid, status = os.waitpid(self.pid, flags)
@@ -126,3 +137,18 @@ class ServerProcess:
             return
         if pid:
             self._code = os.waitstatus_to_exitcode(status)
+
+
+class ServerLink:
+    """A connection to a fork server this supervisor shares with others: the same
+    face as :class:`ServerProcess`, but the server is not ours to wait on or kill,
+    and its output is its holder's. Closing the socket is all there is to end."""
+
+    def __init__(self, pid: int, sock: socket.socket, interpreter_env: dict[str, str]) -> None:
+        self.pid = pid
+        self.sock = sock
+        self.output_fd: int | None = None
+        self.interpreter_env = interpreter_env
+
+    async def end(self) -> None:
+        """Nothing: the server serves others on."""

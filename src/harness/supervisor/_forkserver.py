@@ -28,7 +28,7 @@ from collections import deque
 import trio
 
 from harness import _forkstart
-from harness.supervisor._forkprocs import ForkedProcess, ServerProcess
+from harness.supervisor._forkprocs import ForkedProcess, ServerLink, ServerProcess
 from harness.supervisor._forkproto import (
     MAX_PACKET,
     Forked,
@@ -42,6 +42,7 @@ from harness.supervisor._forkproto import (
     pack_fds,
     unpack_fds,
 )
+from harness.supervisor._forkshare import offered_fork_server
 from harness.supervisor._process import OutputTail, Spawned, worker_env
 from harness.supervisor._spec import ChildSpec
 
@@ -111,10 +112,15 @@ class ForkServer:
         self._restarts.append(now)
         return True
 
-    async def _start(self) -> ServerProcess | None:
-        early = _forkstart.adopt() or await trio.to_thread.run_sync(
-            _forkstart.spawn_server, self.preload, self.warm
-        )
+    async def _start(self) -> ServerProcess | ServerLink | None:
+        early = _forkstart.adopt()
+        shared = offered_fork_server()
+        if early is None and shared is not None and shared.serves(self.preload, self.warm):
+            link = await trio.to_thread.run_sync(shared.connect)
+            if link is not None:
+                return link
+        if early is None:
+            early = await trio.to_thread.run_sync(_forkstart.spawn_server, self.preload, self.warm)
         if early is None:
             self.output.feed(b"could not start the fork server\n")
             return None
@@ -130,10 +136,11 @@ class ForkServer:
         sock = trio.socket.from_stdlib_socket(process.sock)
         self._sock = sock
         self._told = set()
-        output = trio.lowlevel.FdStream(process.output_fd)
+        output = None if process.output_fd is None else trio.lowlevel.FdStream(process.output_fd)
         try:
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(self.output.drain, output)
+                if output is not None:
+                    nursery.start_soon(self.output.drain, output)
                 await self._read(sock)
                 nursery.cancel_scope.cancel()
         finally:
@@ -143,13 +150,9 @@ class ForkServer:
                 self._pending.settle(None, [])
             with trio.CancelScope(shield=True):
                 sock.close()  # the server leaves when its socket closes
-                with trio.move_on_after(1.0):
-                    await process.wait()
-                if process.returncode is None:
-                    process.kill()
-                    with trio.move_on_after(2.0):
-                        await process.wait()
-                await output.aclose()
+                await process.end()
+                if output is not None:
+                    await output.aclose()
         self.pid = None
         # The children it forked run on, but nobody can report their exit status
         # any more: their exits are seen on their pidfds alone.

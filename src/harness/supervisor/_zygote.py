@@ -245,8 +245,7 @@ def _fork(
     if pid == 0:
         become()
     close_all(fds)
-    if session:
-        clients.forked(client, pid)
+    clients.forked(client, pid, session=session)
     # Opened before this server reaps anything, so the pid cannot have been reused.
     pidfd = os.pidfd_open(pid)
     try:
