@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from harness.supervisor import Supervisor, open_supervisor
+from harness.supervisor import SharedForkServer, Supervisor, open_supervisor
 from tests.scripted import ScriptedModel
 
 if TYPE_CHECKING:
@@ -35,6 +35,12 @@ ONE_UNIT = {
     # names every batch test uses (``.../t2/ws``), and some start Ray instances
     "tests/batch/": "batch",
 }
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "own_fork_server: the test's sessions start fork servers of their own"
+    )
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist makes its own
@@ -71,6 +77,40 @@ def _sessions_without_warm() -> Iterator[None]:
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(FORK_WARM_ENV, "0")
+        yield
+
+
+#: test folders whose sessions start fork servers of their own, not the shared one: the
+#: runtime's tests kill and inspect a supervisor's own server, the MCP tests check what a
+#: session's server imported, the batch tests fork sessions from servers of their own
+OWN_FORK_SERVER = ("tests/runtime/", "tests/batch/", "tests/mcp_bridge/")
+
+
+@pytest.fixture(scope="session")
+def shared_fork_server() -> Iterator[SharedForkServer]:
+    """One fork server for this test process's sessions (offered by :func:`_fork_server`),
+    with the default workers' modules imported once it is ready: each session connects to
+    it instead of starting a server of its own (0.2 s of CPU each, hundreds of times)."""
+    import os
+
+    from harness._forkstart import WORKER_PRELOAD
+
+    server = SharedForkServer(warm=WORKER_PRELOAD, environ=dict(os.environ))
+    yield server
+    server.close()
+
+
+@pytest.fixture(autouse=True)
+def _fork_server(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The shared fork server offered to the test's supervisors, but in
+    :data:`OWN_FORK_SERVER` and for tests marked ``own_fork_server``."""
+    if request.node.nodeid.startswith(OWN_FORK_SERVER) or request.node.get_closest_marker(
+        "own_fork_server"
+    ):
+        yield
+        return
+    server: SharedForkServer = request.getfixturevalue("shared_fork_server")
+    with server.offered():
         yield
 
 
