@@ -14,7 +14,9 @@ from tests.tui._term import ANSI, spawn
 pytestmark = pytest.mark.slow
 
 
-def test_connect_to_an_unreachable_provider_keeps_the_one_in_use(term_for, dirs) -> None:  # type: ignore[no-untyped-def]
+def test_an_unreachable_provider_a_missing_model_and_the_mode_across_sessions(  # type: ignore[no-untyped-def]
+    term_for, dirs
+) -> None:
     ws, home = dirs
     with ScriptedModel([reply("still answering"), reply("A title")]) as model:
         t = term_for(model)
@@ -53,13 +55,7 @@ def test_connect_to_an_unreachable_provider_keeps_the_one_in_use(term_for, dirs)
         assert "KeyboardInterrupt" not in out, out
         assert "provider openai · model scripted" in out
 
-
-def test_clear_and_resume_keep_the_permission_mode(term_for) -> None:  # type: ignore[no-untyped-def]
-    with ScriptedModel([reply("answer one"), reply("First session")]) as model:
-        t = term_for(model)
-        t.line("the very first prompt")
-        t.expect("answer one")
-        t.expect("❯")
+        # /clear and /resume keep the permission mode
         t.line("/planmode on")
         t.expect("permission mode plan")
         t.line("/clear")
