@@ -28,13 +28,21 @@ from tests.scripted import ScriptedCall, ScriptedModel, call, reply
 
 
 def harness(
-    args: list[str], *, workspace: Path, home: Path, env: dict[str, str] | None = None
+    args: list[str],
+    *,
+    workspace: Path,
+    home: Path,
+    env: dict[str, str] | None = None,
+    shell: bool = False,
 ) -> subprocess.CompletedProcess[str]:
+    """The real program; its shell worker only with *shell* (a test whose model runs a
+    command): each worker costs a start-up."""
     full = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    names = ("model", "tools", "shell") if shell else ("model", "tools")
     full.update(
         HARNESS_HOME=str(home),
         PYTHONPATH=PYTHONPATH,
-        HARNESS_WORKERS=json.dumps(MODULES),
+        HARNESS_WORKERS=json.dumps({k: MODULES[k] for k in names}),
     )
     full.update(env or {})
     return subprocess.run(
@@ -82,6 +90,7 @@ def test_no_process_of_harness_holds_a_key(model: ScriptedModel, dirs: tuple[Pat
         workspace=ws,
         home=home,
         env={"OPENAI_API_KEY": key, "DATABASE_URL": db, "SLACK_WEBHOOK_URL": hook},
+        shell=True,
     )
     assert p.returncode == 0, p.stderr
     results = _tool_results(model)
@@ -185,6 +194,7 @@ def test_the_model_cannot_grant_itself_permissions(
         ],
         workspace=ws,
         home=home,
+        shell=grant.name == "run_cmd",
     )
     assert not (ws / ".permissions.json").exists(), p.stderr
     assert f"{grant.name} denied" in p.stderr
@@ -213,6 +223,7 @@ def test_plan_mode_writes_nothing_whatever_the_rules(
         ],
         workspace=ws,
         home=home,
+        shell=True,
     )
     assert p.returncode == 0, p.stderr
     assert not (ws / "PWN").exists()
@@ -238,6 +249,7 @@ def test_plan_mode_commands_see_a_read_only_workspace(
         ["-p", "x", "--permission-mode", mode, "--allow", "run_cmd", *base(model)],
         workspace=ws,
         home=home,
+        shell=True,
     )
     assert p.returncode == 0, p.stderr
     assert seen in _tool_results(model)[0]
@@ -256,6 +268,7 @@ def test_cwd_is_part_of_what_a_rule_allows(model: ScriptedModel, dirs: tuple[Pat
         ["-p", "x", "--permission-mode", "deny", "--allow", "run_cmd(pwd)", *base(model)],
         workspace=ws,
         home=home,
+        shell=True,
     )
     results = _tool_results(model)
     assert "not run" in results[0], p.stderr
