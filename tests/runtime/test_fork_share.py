@@ -12,8 +12,11 @@ import psutil
 import pytest
 import trio
 
+from harness.conversation import open_session
 from harness.supervisor import SharedForkServer, WorkerExited, WorkerRestarted, open_supervisor
+from tests.conversation.conftest import options_for
 from tests.runtime.workers.messages import Identity, WhoAmI
+from tests.scripted import ScriptedModel, call, reply
 
 
 async def identity(h) -> Identity:
@@ -132,3 +135,26 @@ async def test_a_closed_shared_server_is_gone_and_offers_nothing(
         me = await identity(await sup.start(make_spec()))
         assert me.ppid == sup.fork_server_pid != pid
     assert shared.started == 1
+
+
+async def test_a_session_opened_after_the_shared_server_was_killed_works(
+    shared: SharedForkServer, workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    (workspace / "a.txt").write_text("alpha\n")
+    for _ in range(2):
+        model.add(reply("", call("read_file", path="a.txt")), reply("read it"))
+    async with open_session(options_for(workspace, home, model)) as s:
+        assert (await s.run("read a.txt")).ok
+        dead = s.workers.supervisor.fork_server_pid
+    assert dead == shared.pid
+    assert dead is not None
+    os.kill(dead, signal.SIGKILL)
+    async with open_session(options_for(workspace, home, model)) as s:
+        result = await s.run("read a.txt again")
+        server = s.workers.supervisor.fork_server_pid
+        parents = {w.name: psutil.Process(w.pid).ppid() for w in s.workers.status()}
+    assert result.ok
+    assert "alpha" in model.requests[-1]["messages"][-1]["content"]  # the tools worker read it
+    assert server == shared.pid != dead
+    assert parents == {"model": server, "tools": server}
+    assert shared.started == 2
