@@ -1,5 +1,8 @@
-"""The bridge worker against our own SDK server: calls, crashes, hangs, garbage, list
-changes, restart storms and a killed bridge, all with real processes."""
+"""The bridge worker against our own servers: calls, crashes, hangs, garbage, list
+changes, restart storms and a killed bridge, all with real processes. The SDK's own server
+(``fake_server``) answers where its behaviour is the subject (tools, resources, prompts, a
+list change); elsewhere the server without the SDK (``tiny_server``), which starts in
+milliseconds where the SDK's spends a second of CPU."""
 
 from __future__ import annotations
 
@@ -105,14 +108,14 @@ async def test_crash_mid_call_is_an_error_then_the_server_is_back(
 async def test_hang_times_out_and_the_server_goes_on_but_a_frozen_one_is_restarted(
     start_bridge: Callable[..., Any],
 ) -> None:
-    handle, watch = await start_bridge(fake_config(timeout=1.5))
+    handle, watch = await start_bridge(tiny_config(timeout=1.5))
     await watch.wait_for(ready)
     before = await call(handle, "whoami")
     with trio.fail_after(20):
         out = await call(handle, "hang")
     assert not out.ok
     assert "did not finish hang within 1.5 s; the call was cancelled" in out.output
-    # the server honoured the cancellation: same process, still answering
+    # the server answered the probe after the timeout: same process, still answering
     after = await call(handle, "whoami")
     assert after == before
     assert watch.last is not None
@@ -152,7 +155,7 @@ async def test_a_call_after_a_timeout_waits_for_the_probe_and_goes_through(
 async def test_a_huge_result_cut_off_by_the_timeout_leaves_the_bridge_working(
     start_bridge: Callable[..., Any],
 ) -> None:
-    handle, watch = await start_bridge(fake_config(timeout=0.5))
+    handle, watch = await start_bridge(tiny_config(timeout=0.5))
     await watch.wait_for(ready)
     out = await call(handle, "huge", size=40_000_000)
     assert not out.ok
@@ -166,7 +169,7 @@ async def test_a_huge_result_cut_off_by_the_timeout_leaves_the_bridge_working(
 async def test_garbage_on_stdout_is_noted_and_the_server_works(
     start_bridge: Callable[..., Any],
 ) -> None:
-    handle, watch = await start_bridge(fake_config(mode="garbage"))
+    handle, watch = await start_bridge(tiny_config(env={"TINY_MCP_GARBAGE": "1"}))
     await watch.wait_for(ready)
     assert (await call(handle, "echo", text="still")).output == "echo: still"
     status = await watch.wait_for(lambda s: "[sdk]" in s.stderr_tail or "[bridge]" in s.stderr_tail)

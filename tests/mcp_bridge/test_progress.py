@@ -11,7 +11,8 @@ import trio
 
 from harness.messages.mcp import McpAnswer, McpCall, McpProgress, McpQuestion
 from harness.messages.tools import ToolInvoke, ToolOutcome
-from tests.mcp_bridge.conftest import fake_config
+from tests.mcp_bridge.conftest import fake_config, tiny_config
+from tests.mcp_bridge.tiny_server import PNG
 
 pytestmark = pytest.mark.slow
 
@@ -26,8 +27,6 @@ async def test_progress_a_declined_question_and_an_image_on_one_bridge(
     """Progress notifications come before the outcome; a declined question, and a call
     that cannot ask; an image result beside its placeholder. One bridge for the three:
     each costs a bridge and its server's start-up."""
-    from tests.mcp_bridge.fake_server import PNG
-
     handle, watch = await start_bridge(fake_config())
     await watch.wait_for(ready)
     items: list[Any] = []
@@ -74,7 +73,8 @@ async def test_a_question_is_asked_and_the_answer_reaches_the_server(
     start_bridge: Callable[..., Any],
 ) -> None:
     # the user takes longer than the call may: their time does not count
-    handle, watch = await start_bridge(fake_config(timeout=1.0))
+    # (the SDK's server answered the question above: here, one without the SDK)
+    handle, watch = await start_bridge(tiny_config(timeout=1.0))
     await watch.wait_for(ready)
     asked: list[McpQuestion] = []
     outcome: Any = None

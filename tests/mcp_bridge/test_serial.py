@@ -10,7 +10,7 @@ import pytest
 import trio
 
 from harness.messages.tools import ToolInvoke, ToolOutcome
-from tests.mcp_bridge.conftest import fake_config
+from tests.mcp_bridge.conftest import tiny_config
 
 pytestmark = pytest.mark.slow
 
@@ -26,7 +26,7 @@ async def test_a_stuck_server_is_killed_at_once_and_the_next_call_reaches_a_new_
 ) -> None:
     term = tmp_path / "term"
     handle, watch = await start_bridge(
-        fake_config(timeout=1.0, env={"FAKE_MCP_TERM_FILE": str(term)})
+        tiny_config(timeout=1.0, env={"TINY_MCP_TERM_FILE": str(term)})
     )
     await watch.wait_for(lambda s: s.state == "ready")
     before = await call(handle, "whoami")

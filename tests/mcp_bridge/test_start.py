@@ -13,7 +13,7 @@ from harness.actors.mcp import BRIDGE_MODULE, BRIDGE_PRELOAD, McpServerConfig
 from harness.messages.mcp import McpRestart
 from harness.messages.tools import ToolInvoke, ToolOutcome
 from harness.supervisor import Supervisor
-from tests.mcp_bridge.conftest import fake_config, imported_the_sdk
+from tests.mcp_bridge.conftest import imported_the_sdk, tiny_config
 
 pytestmark = pytest.mark.slow
 
@@ -63,7 +63,7 @@ async def test_a_bridge_forked_after_the_warm_starts_with_the_sdk_imported(
     supervisor: Supervisor, start_bridge: Callable[..., Any]
 ) -> None:
     await supervisor.warm(BRIDGE_MODULE, BRIDGE_PRELOAD)
-    handle, watch = await start_bridge(fake_config())
+    handle, watch = await start_bridge(tiny_config())
     await watch.wait_for(lambda s: s.state == "ready")
     pid = handle.status().pid
     assert pid is not None
