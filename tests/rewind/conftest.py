@@ -41,11 +41,14 @@ WORKERS = {
 
 
 def harness(
-    args: list[str], *, workspace: Path, home: Path, stdin: str = ""
+    args: list[str], *, workspace: Path, home: Path, stdin: str = "", shell: bool = False
 ) -> subprocess.CompletedProcess[str]:
-    """The real program, ``python -m harness ARGS``, in *workspace* with *home*."""
+    """The real program, ``python -m harness ARGS``, in *workspace* with *home*; its shell
+    worker only with *shell* (a run whose model runs a command): each worker costs a
+    start-up."""
     env = dict(os.environ)
-    env.update(HARNESS_HOME=str(home), PYTHONPATH=PYTHONPATH, HARNESS_WORKERS=json.dumps(WORKERS))
+    workers = WORKERS if shell else {k: v for k, v in WORKERS.items() if k != "shell"}
+    env.update(HARNESS_HOME=str(home), PYTHONPATH=PYTHONPATH, HARNESS_WORKERS=json.dumps(workers))
     return subprocess.run(
         [sys.executable, "-m", "harness", *args],
         cwd=workspace,

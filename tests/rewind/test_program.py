@@ -24,9 +24,14 @@ def base(model: ScriptedModel) -> list[str]:
     ]
 
 
-def run(model: ScriptedModel, ws: Path, home: Path, prompt: str, *extra: str) -> dict[str, object]:
+def run(
+    model: ScriptedModel, ws: Path, home: Path, prompt: str, *extra: str, shell: bool = False
+) -> dict[str, object]:
     p = harness(
-        ["-p", prompt, "--output-format", "json", *base(model), *extra], workspace=ws, home=home
+        ["-p", prompt, "--output-format", "json", *base(model), *extra],
+        workspace=ws,
+        home=home,
+        shell=shell,
     )
     assert p.returncode == 0, p.stderr
     doc: dict[str, object] = json.loads(p.stdout)
@@ -72,7 +77,7 @@ def test_five_prompts_then_a_rewind_to_the_second(
         ),
         reply("prompt three done"),
     )
-    run(model, ws, home, "prompt three", "--resume", sid)
+    run(model, ws, home, "prompt three", "--resume", sid, shell=True)
     model.add(
         reply(
             "",

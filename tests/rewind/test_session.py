@@ -120,9 +120,11 @@ async def test_a_rewind_torn_by_a_kill_leaves_the_log_whole(
     assert [m.content for m in loaded.history if m.role == "user"] == []
 
 
-def test_the_command_line_refuses_what_cannot_be_rewound(
+def test_the_command_line_refuses_what_cannot_be_rewound_then_streams_a_rewind(
     model: ScriptedModel, workspace: Path, home: Path
 ) -> None:
+    """One session for the refusals, a fork rewound in text, and the original rewound
+    before a task in stream-json: each program run costs an interpreter's start-up."""
     p = harness(["--rewind-to", "1"], workspace=workspace, home=home)
     assert p.returncode == 2
     assert "need --resume ID or --continue" in p.stderr
@@ -146,16 +148,9 @@ def test_the_command_line_refuses_what_cannot_be_rewound(
     assert p.stdout.startswith("rewound the conversation and files to before prompt 1: first")
     assert len(SessionStore(home, workspace).list()) == 2
 
-
-def test_a_task_after_the_rewind_streams_the_rewound_event(
-    model: ScriptedModel, workspace: Path, home: Path
-) -> None:
-    base = ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
-    model.add(reply("one"), reply("again, answered"))
-    first = harness(
-        ["-p", "first", "--output-format", "json", *base], workspace=workspace, home=home
-    )
-    sid = json.loads(first.stdout)["session_id"]
+    # the original, which the fork left as it was: a task after the rewind streams the
+    # rewound event before its own prompt
+    model.add(reply("again, answered"))
     rewind = ["--resume", sid, "--rewind-to", "1", "-p", "again"]
     p = harness(
         [*rewind, "--output-format", "stream-json", *base],
