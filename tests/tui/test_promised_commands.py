@@ -127,3 +127,5 @@ def test_resume_shows_the_earlier_conversation_and_the_title_is_the_users_words(
         assert "The notes say hi." in out
         t.line("and now?")
         t.expect("Still here\\.")
+        sent = model.requests[-1]["messages"]  # the earlier conversation goes to the model
+        assert any(m.get("content") == "read the notes please" for m in sent)

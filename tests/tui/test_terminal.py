@@ -133,25 +133,6 @@ def test_ctrl_c_mid_stream_cancels_and_next_prompt_works(term_for) -> None:  # t
         t.expect("Third answer\\.")
 
 
-def test_resume_picker_lists_earlier_sessions(term_for, dirs) -> None:  # type: ignore[no-untyped-def]
-    with ScriptedModel([reply("answer one"), reply("First session"), reply("answer two")]) as model:
-        t = term_for(model)
-        t.line("the very first prompt")
-        t.expect("answer one")
-        t.expect("❯")
-        t.line("/clear")
-        t.expect("new session")
-        t.line("/resume")
-        out = t.expect(r"session \(number, Enter cancels\)")
-        assert "the very first prompt" in out
-        t.line("1")
-        out = t.expect(r"resumed session \S+ \(\d+ messages\)")
-        t.line("and then?")
-        t.expect("answer two")
-        sent = model.requests[-1]["messages"]
-        assert any(m.get("content") == "the very first prompt" for m in sent)
-
-
 def test_first_run_without_any_provider(term_for, dirs) -> None:  # type: ignore[no-untyped-def]
     # No Ollama answers, no embedded model is installed, nothing was chosen before:
     # one clear sentence and the way out, and the terminal still works.
@@ -214,8 +195,11 @@ def test_multiline_history_completion_and_thinking(term_for, dirs) -> None:  # t
         out = t.expect("notes.md")
 
 
-def test_a_model_chosen_while_the_session_starts_is_the_one_used(term_for) -> None:  # type: ignore[no-untyped-def]
-    with ScriptedModel([reply("from the other model")]) as model:
+def test_a_model_chosen_while_the_session_starts_is_used_and_a_cancelled_connect_changes_nothing(  # type: ignore[no-untyped-def]
+    term_for,
+) -> None:
+    script = [reply("from the other model"), reply("A title"), reply("still here")]
+    with ScriptedModel(script) as model:
         t = term_for(model)
         # typed as soon as the prompt shows, while start-up is still settling its choice
         t.line("/model other")
@@ -227,17 +211,16 @@ def test_a_model_chosen_while_the_session_starts_is_the_one_used(term_for) -> No
         t.line("hello")
         t.expect("from the other model")
         assert model.requests[-1]["model"] == "other"
+        t.expect("❯")
+        model.wait_for_requests(2)  # the title's
 
-
-def test_connect_cancelled_at_the_key_leaves_the_connection_as_it_was(term_for) -> None:  # type: ignore[no-untyped-def]
-    with ScriptedModel([reply("still here")]) as model:
-        t = term_for(model)
+        # /connect cancelled at the key leaves the connection as it was
         t.line("/connect anthropic")
         t.expect("anthropic API key")
         t.line("")
         t.expect("no key given; the provider is unchanged")
         t.line("/connect status")
-        out = t.expect(r"provider openai · model scripted[^\r\n]*[\r\n]")  # the whole line
+        out = t.expect(r"provider openai · model other[^\r\n]*[\r\n]")  # the whole line
         assert model.base_url in out
         t.expect("connected: 1 models available")
         t.expect("❯")
@@ -245,6 +228,7 @@ def test_connect_cancelled_at_the_key_leaves_the_connection_as_it_was(term_for) 
         t.expect("model scripted \\(remembered")
         t.line("hello")
         t.expect("still here")
+        assert model.requests[-1]["model"] == "scripted"
 
 
 def test_a_session_that_could_not_open_is_retried_after_a_new_choice(term_for) -> None:  # type: ignore[no-untyped-def]
