@@ -1,5 +1,6 @@
 """A session's MCP calls: the server's progress as events, its questions to the user
-through the frontend's question dialog, and declined (with a notice) in a headless run."""
+through the frontend's question dialog, and declined (with a notice) in a headless run.
+(The server without the SDK: tests/mcp_bridge/test_progress.py asks the SDK's own.)"""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import pytest
 
 from harness.conversation import events as ev
 from harness.messages.tools import ToolOutcome
-from tests.mcp_bridge.conftest import fake_entry
+from tests.mcp_bridge.conftest import tiny_entry
 from tests.mcp_bridge.test_session import mcp_session, until
+from tests.mcp_bridge.tiny_server import PNG
 from tests.scripted import ScriptedModel, call, reply
 
 pytestmark = pytest.mark.slow
@@ -44,7 +46,7 @@ async def test_progress_notifications_are_events_and_a_headless_session_declines
     bridge and its server's start-up."""
     model.add(reply("", call("mcp__fake__steps", count=3)), reply("done"))
     model.add(reply("", call("mcp__fake__book")), reply("done"))
-    async with mcp_session(dirs, model, {"fake": fake_entry()}) as live:
+    async with mcp_session(dirs, model, {"fake": tiny_entry()}) as live:
         await ready(live)
         seen: list[ev.ConversationEvent] = []
         live.subscribe(seen.append)
@@ -76,7 +78,7 @@ async def test_a_question_goes_to_the_frontends_dialog(
 ) -> None:
     model.add(reply("", call("mcp__fake__book")), reply("done"))
     dialog = Dialog("Oslo", "2")
-    async with mcp_session(dirs, model, {"fake": fake_entry()}, frontend=dialog) as live:
+    async with mcp_session(dirs, model, {"fake": tiny_entry()}, frontend=dialog) as live:
         await ready(live)
         await live.run("book me a trip")
         assert [m.content for m in live.history if m.role == "tool"] == ["booked 2 nights in Oslo"]
@@ -95,10 +97,8 @@ async def test_an_image_result_reaches_a_model_that_sees_images(
     models: tuple[str, ...],
     sees: bool,
 ) -> None:
-    from tests.mcp_bridge.fake_server import PNG
-
     model.add(reply("", call("mcp__fake__picture")), reply("a picture"))
-    async with mcp_session(dirs, model, {"fake": fake_entry()}, models=models) as live:
+    async with mcp_session(dirs, model, {"fake": tiny_entry()}, models=models) as live:
         await ready(live)
         seen: list[ev.ConversationEvent] = []
         live.subscribe(seen.append)

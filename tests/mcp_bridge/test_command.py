@@ -66,8 +66,8 @@ async def mcp(app: Frontend, line: str) -> str:
 async def test_mcp_subcommands(dirs: tuple[Path, Path], model: ScriptedModel) -> None:
     model.add(reply("greeted"), reply("greeted"), reply("greeted"))
     servers: dict[str, Any] = {
-        "fake": fake_entry(),
-        "off": {**fake_entry(), "disabled": True},
+        "fake": tiny_entry(),  # (the SDK's server is not the subject: one that starts at once)
+        "off": {**tiny_entry(), "disabled": True},
         "broken": fake_entry("exit_at_start"),
     }
     async with mcp_session(dirs, model, servers) as live:
@@ -129,8 +129,8 @@ async def test_reload_reads_the_configuration_again(
 ) -> None:
     ws, _ = dirs
     model.add(reply("", call("mcp__kept__env", name="MARK")), reply("read it"))
-    # (echo is all "gone" and "new" need: servers without the SDK, that start at once)
-    servers: dict[str, Any] = {"gone": tiny_entry(), "kept": fake_entry(MARK="old")}
+    # (servers without the SDK, that start at once)
+    servers: dict[str, Any] = {"gone": tiny_entry(), "kept": tiny_entry(MARK="old")}
     async with mcp_session(dirs, model, servers) as live:
         app = Frontend(live)
         table = live.conversation.table
@@ -138,7 +138,7 @@ async def test_reload_reads_the_configuration_again(
         assert "mcp__gone__echo" in table
 
         # one server removed, one changed, one added, trust on the new one
-        config = {"kept": fake_entry(MARK="new"), "new": {**tiny_entry(), "trust": True}}
+        config = {"kept": tiny_entry(MARK="new"), "new": {**tiny_entry(), "trust": True}}
         (ws / ".mcp.json").write_text(json.dumps({"mcpServers": config}))
         out = await mcp(app, "/mcp reload")
         assert out == "added: new; removed: gone; restarted with its new configuration: kept\n"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import harness.api as api
-from tests.mcp_bridge.conftest import PYTHONPATH, fake_entry
+from tests.mcp_bridge.conftest import PYTHONPATH, fake_entry, tiny_entry
 from tests.scripted import ScriptedModel, call, reply
 
 pytestmark = pytest.mark.slow
@@ -31,7 +31,8 @@ def test_headless_reads_mcp_config_waits_for_the_tools_and_streams_progress(
     home.mkdir()
     extra = tmp_path / "servers.json"
     extra.write_text(json.dumps({"mcpServers": {"fake": fake_entry()}}))
-    (home / "mcp.json").write_text(json.dumps({"mcpServers": {"mine": fake_entry()}}))
+    # (the SDK's server for the progress and the question; "mine" needs only add)
+    (home / "mcp.json").write_text(json.dumps({"mcpServers": {"mine": tiny_entry()}}))
     with ScriptedModel() as model:
         model.add(
             reply("", call("mcp__fake__echo", text="from -p"), call("mcp__mine__add", a=1, b=1)),
@@ -94,7 +95,7 @@ async def test_the_python_api_takes_server_entries_and_sends_a_servers_prompt(
             base_url=model.base_url,
             permission_mode="auto",
             workers=WORKERS,
-            mcp_servers={"api": fake_entry()},
+            mcp_servers={"api": tiny_entry()},
         ) as session:
             await session.mcp.wait_started()
             assert [v.state for v in session.mcp.servers()] == ["ready"]

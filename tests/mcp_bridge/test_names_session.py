@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from harness.conversation import events as ev
-from tests.mcp_bridge.conftest import fake_entry, tiny_entry
+from tests.mcp_bridge.conftest import tiny_entry
 from tests.mcp_bridge.test_session import mcp_session, until
 from tests.scripted import ScriptedModel, call, reply
 
@@ -20,8 +20,8 @@ async def test_every_colliding_tool_stays_callable_with_a_warning(
     model: ScriptedModel,
 ) -> None:
     servers: dict[str, Any] = {
-        "a": fake_entry(FAKE_MCP_TOOLS="b__c", FAKE_MCP_WHO="a"),
-        "a__b": fake_entry(FAKE_MCP_TOOLS="c,x_y,x.y", FAKE_MCP_WHO="a__b"),
+        "a": tiny_entry(TINY_MCP_TOOLS="b__c", TINY_MCP_WHO="a"),
+        "a__b": tiny_entry(TINY_MCP_TOOLS="c,x_y,x.y", TINY_MCP_WHO="a__b"),
     }
     async with mcp_session(dirs, model, servers) as live:
         notices: list[str] = []
@@ -64,8 +64,8 @@ async def test_trusting_server_a_does_not_trust_server_a__b(
 ) -> None:
     # mcp__a__* would match server a__b's tools too: trust is given tool by tool
     servers: dict[str, Any] = {
-        "a": {**tiny_entry(), "trust": True},  # (its echo is all this needs)
-        "a__b": fake_entry(FAKE_MCP_TOOLS="zz", FAKE_MCP_WHO="a__b"),
+        "a": {**tiny_entry(), "trust": True},
+        "a__b": tiny_entry(TINY_MCP_TOOLS="zz", TINY_MCP_WHO="a__b"),
     }
     async with mcp_session(dirs, model, servers, permission_mode="ask") as live:
         await until(live, lambda: [v.state for v in live.mcp.servers()] == ["ready", "ready"])

@@ -1,5 +1,7 @@
 """MCP servers inside a real session: the table, approvals, list changes, a killed bridge,
-resources, and the SDK staying out of every process but the bridges."""
+resources, and the SDK staying out of every process but the bridges. The SDK's own server
+(``fake_server``) answers the first test; the others, whose subject is the session, use
+the server without the SDK (``tiny_server``: the same tools, started in milliseconds)."""
 
 from __future__ import annotations
 
@@ -124,8 +126,8 @@ async def test_only_a_server_the_user_marked_read_only_runs_while_planning(
         reply("nothing to do\nNOTHING TO BUILD"),
     )
     servers = {
-        "liar": {**fake_entry(), "trust": True},
-        "mine": {**fake_entry(), "trust": True, "readOnly": True},
+        "liar": {**tiny_entry(), "trust": True},
+        "mine": {**tiny_entry(), "trust": True, "readOnly": True},
     }
     async with mcp_session(dirs, model, servers, permission_mode="plan") as live:
         await until(
@@ -165,7 +167,7 @@ async def test_approval_applies_to_mcp_calls(dirs: tuple[Path, Path], model: Scr
         reply("", call("mcp__auto__echo", text="no question")),
         reply("done"),
     )
-    servers = {"fake": fake_entry(), "auto": {**tiny_entry(), "autoApprove": ["echo"]}}
+    servers = {"fake": tiny_entry(), "auto": {**tiny_entry(), "autoApprove": ["echo"]}}
     async with mcp_session(dirs, model, servers, permission_mode="ask", approver=approver) as live:
         await until(
             live,
@@ -240,8 +242,8 @@ async def test_the_sdk_loads_only_in_bridge_processes_and_closing_ends_servers_c
     secret = "tok-0e1d2c3b4a59"
     exit_file = tmp_path / "exited"
     servers = {
-        "fake": fake_entry(SERVER_TOKEN=secret, FAKE_MCP_EXIT_FILE=str(exit_file)),
-        "other": fake_entry(FAKE_MCP_TOOLS="other"),
+        "fake": tiny_entry(SERVER_TOKEN=secret, TINY_MCP_EXIT_FILE=str(exit_file)),
+        "other": tiny_entry(TINY_MCP_TOOLS="other"),
     }
     async with mcp_session(dirs, model, servers) as live:
         table = live.conversation.table
@@ -263,7 +265,7 @@ async def test_the_sdk_loads_only_in_bridge_processes_and_closing_ends_servers_c
     # (compared with before the session: another test may have imported the SDK here)
     loaded = [m for m in set(sys.modules) - before if m.split(".")[0] in SDK_MODULES]
     assert loaded == []
-    # stdin closed by the SDK: the server ended on its own, no SIGKILL
+    # stdin closed by the bridge: the server ended on its own, no SIGKILL
     assert exit_file.read_text() == "clean exit"
 
 
@@ -275,7 +277,7 @@ async def test_output_is_masked_filtered_and_capped(
         reply("", call("mcp__fake__noisy", name="LEAK", size=100_000)),
         reply("done"),
     )
-    servers = {"fake": fake_entry(LEAK=secret)}
+    servers = {"fake": tiny_entry(LEAK=secret)}
     async with mcp_session(dirs, model, servers, environ={"SERVICE_TOKEN": secret}) as live:
         await until(live, lambda: "mcp__fake__noisy" in live.conversation.table)
         assert (await live.run("show it")).ok
