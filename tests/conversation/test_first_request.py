@@ -125,9 +125,9 @@ async def test_a_tools_worker_that_cannot_start_is_a_tool_error_and_the_session_
     tags = [e["type"] for e in logged]
     assert tags.count("result") == 2
     assert "tool_call_finished" in tags
-    errors = [e["message"] for e in logged if e["type"] == "error" and e["kind"] == "worker"]
-    assert errors == [
-        "the tools worker could not start (exited with code 4): crasher: giving up at start"
+    errors = [e for e in logged if e["type"] == "error" and e["kind"] == "worker"]
+    assert [(e["message"], e["session_id"]) for e in errors] == [
+        ("the tools worker could not start (exited with code 4): crasher: giving up at start", sid)
     ]
     loaded = SessionStore(home, workspace).load(sid)
     assert loaded.problems == []

@@ -60,6 +60,9 @@ ON_DEMAND: frozenset[str] = frozenset({"search"})
 #: start beside that request instead of in front of it.
 FIRST: frozenset[str] = frozenset({"model"})
 
+#: Worker events kept for a first listener that has not come yet (the newest).
+_UNHEARD = 64
+
 #: Resident memory past which a worker is killed, for the workers that read what the
 #: network sends (a page, a compressed body): a bug that lets one grow costs that one
 #: call, not the machine's memory. The search worker needs about 80 MB.
@@ -178,8 +181,8 @@ class Workers:
         from before it came)."""
         self._listeners.append(listener)
         unheard, self._unheard = self._unheard, []
-        for event in unheard:
-            listener(event)
+        for event in unheard:  # told before the session had its id
+            listener(attrs.evolve(event, session_id=self.session_id))
 
     async def start(self, names: Sequence[str]) -> None:
         """Start the named workers, concurrently."""
@@ -243,7 +246,7 @@ class Workers:
 
     def _tell(self, event: ev.ConversationEvent) -> None:
         if not self._listeners:
-            self._unheard.append(event)
+            self._unheard = [*self._unheard[-(_UNHEARD - 1) :], event]
         for listener in list(self._listeners):
             listener(event)
 
