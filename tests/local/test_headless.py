@@ -1,13 +1,20 @@
-"""``harness -p`` on the embedded default model, for real: the whole program (command line,
+"""``harness -p`` on the embedded model, for real: the whole program (command line,
 conversation, model worker, tools worker) with nothing scripted.
 
-The question needs one tool call: the answer is only in ``notes.txt``. A run passes when it
-completes, ``read_file`` was called on that file, and the file's content is in the answer.
-A 1.5B model is not reliable enough for an exact assertion on one run (a run that reads the
-file can still answer wrongly), and each run takes a minute or two on two cores (the
-slowest test of the suite: a prompt of about 1,200 tokens, the short tool list), so this
-asserts on a rate: at least one of up to two runs completes. Every run, whatever the model
-did, must end with a result event and no crash.
+The question needs one tool call: the answer is only in ``notes.txt``. On the default
+model, a run passes when it completes, ``read_file`` was called on that file, and the
+file's content is in the answer. A 1.5B model is not reliable enough for an exact
+assertion on one run (a run that reads the file can still answer wrongly), so this asserts
+on a rate: at least one of up to three runs completes. Every run, whatever the model did,
+must end with a result event and no crash.
+
+Reading the system prompt (about 1,500 tokens) is most of such a run's cost. The default
+model's run puts the prompt's static part first (``HARNESS_LOCAL_STATIC_FIRST=on``): the
+state after it is saved in the model cache once per machine, and later runs read only
+the project's lines and the question (measured with ``/usr/bin/time`` around the command:
+86 s of CPU against 26 s). The default order, where a folder never seen reads the whole
+system prompt and says how far before anything of the answer, runs on the tiny model
+(``_tiny.py``), whose words do not matter there.
 """
 
 from __future__ import annotations
@@ -31,8 +38,14 @@ SECRET = "PELICAN-7731"
 TASK = "What is the launch code written in the file notes.txt? Read the file to find out."
 
 
-def _run(workspace: Path, home: Path) -> tuple[int, list[dict[str, Any]], str]:
-    env = {**os.environ, "HARNESS_HOME": str(home)}
+def _run(
+    workspace: Path,
+    home: Path,
+    model: str = DEFAULT_MODEL,
+    max_turns: int = 4,
+    env: dict[str, str] | None = None,
+) -> tuple[int, list[dict[str, Any]], str]:
+    env = {**os.environ, "HARNESS_HOME": str(home), **(env or {})}
     try:
         proc = subprocess.run(
             [
@@ -44,13 +57,13 @@ def _run(workspace: Path, home: Path) -> tuple[int, list[dict[str, Any]], str]:
                 "--provider",
                 "local",
                 "--model",
-                DEFAULT_MODEL,
+                model,
                 "--permission-mode",
                 "auto",
                 "--output-format",
                 "stream-json",
                 "--max-turns",
-                "4",
+                str(max_turns),
             ],
             cwd=workspace,
             env=env,
@@ -87,35 +100,51 @@ def _completed(code: int, events: list[dict[str, Any]]) -> bool:
     )
 
 
-def test_harness_p_answers_from_a_file_with_the_embedded_model(tmp_path: Path) -> None:
+def _workspace(tmp_path: Path) -> Path:
     workspace = tmp_path / "project"
     workspace.mkdir()
     (workspace / "notes.txt").write_text(f"Project notes\nThe launch code is {SECRET}.\n")
     (workspace / "main.py").write_text("print('hello')\n")
+    return workspace
+
+
+def test_harness_p_reads_a_new_folders_prompt_and_says_how_far(
+    tmp_path: Path, tiny_model_path: Path, tiny_cache: Path
+) -> None:
+    # the tiny model (named by its file) in the default prompt order: its reply is noise
+    # to the output limit, which ends the one turn
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"HARNESS_MODEL_CACHE": str(tiny_cache)}
+    code, events, stderr = _run(_workspace(tmp_path), home, str(tiny_model_path), 1, env)
+    assert "Traceback" not in stderr, stderr
+    assert code != TIMED_OUT
+    assert [e for e in events if e.get("type") == "result"], (code, stderr[-2000:])
+    # a folder never seen: the prompt is read with its progress said, before anything
+    # of the answer
+    kinds = [e.get("type") for e in events]
+    reading = [e for e in events if e.get("type") == "model_progress" and e["stage"] == "reading"]
+    assert reading, kinds
+    # the first round reads the whole system prompt, to the end
+    whole = [e for e in reading if e["done"] == e["total"] > 1000]
+    assert whole, [(e["done"], e["total"]) for e in reading]
+    assert whole[0]["message"].endswith(" tokens 100%")
+    assert "text_delta" in kinds
+    assert kinds.index("model_progress") < kinds.index("text_delta")
+
+
+def test_harness_p_answers_from_a_file_with_the_embedded_model(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
     runs = []
     for i in range(ATTEMPTS):
         home = tmp_path / f"home{i}"
         home.mkdir()
-        code, events, stderr = _run(workspace, home)
+        code, events, stderr = _run(workspace, home, env={"HARNESS_LOCAL_STATIC_FIRST": "on"})
         # Whatever the model did, the program itself must never crash.
         assert "Traceback" not in stderr, stderr
         if code != TIMED_OUT:
             assert any(e.get("type") == "result" for e in events), (code, stderr[-2000:])
         runs.append((code, events))
-        if i == 0:
-            # a folder never seen: the prompt is read with its progress said, before
-            # anything of the answer
-            kinds = [e.get("type") for e in events]
-            reading = [
-                e for e in events if e.get("type") == "model_progress" and e["stage"] == "reading"
-            ]
-            assert reading, kinds
-            # the first round reads the whole system prompt, to the end
-            whole = [e for e in reading if e["done"] == e["total"] > 1000]
-            assert whole, [(e["done"], e["total"]) for e in reading]
-            assert whole[0]["message"].endswith(" tokens 100%")
-            if "text_delta" in kinds:
-                assert kinds.index("model_progress") < kinds.index("text_delta")
         if _completed(code, events):
             break
     wins = sum(_completed(c, e) for c, e in runs)
