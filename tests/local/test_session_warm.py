@@ -20,9 +20,11 @@ from harness.conversation.session._warm import preload_env
 
 
 async def test_the_load_is_followed_from_the_open_with_no_prompt(
-    default_model_path: Path, tmp_path: Path, home: Path
+    tiny_model_path: Path, tiny_cache: Path, tmp_path: Path, home: Path
 ) -> None:
-    environ = {"HARNESS_HOME": str(home), "HARNESS_MODEL_CACHE": str(default_model_path.parent)}
+    # the tiny model (``_tiny.py``), named by its file: a load as the default model's,
+    # in a fraction of the time
+    environ = {"HARNESS_HOME": str(home), "HARNESS_MODEL_CACHE": str(tiny_cache)}
     seen: list[ev.ModelProgress] = []
     ready = trio.Event()
 
@@ -37,7 +39,7 @@ async def test_the_load_is_followed_from_the_open_with_no_prompt(
         home=str(home),
         environ=environ,
         provider="local",
-        models=(DEFAULT_MODEL,),
+        models=(str(tiny_model_path),),
         record=False,
     ) as session:
         session.subscribe(listen)
