@@ -112,10 +112,10 @@ def test_harness_p_reads_a_new_folders_prompt_and_says_how_far(
     tmp_path: Path, tiny_model_path: Path, tiny_cache: Path
 ) -> None:
     # the tiny model (named by its file) in the default prompt order: its reply is noise
-    # to the output limit, which ends the one turn
+    # to the output limit (a short one), which ends the one turn
     home = tmp_path / "home"
     home.mkdir()
-    env = {"HARNESS_MODEL_CACHE": str(tiny_cache)}
+    env = {"HARNESS_MODEL_CACHE": str(tiny_cache), "HARNESS_MAX_OUTPUT": "64"}
     code, events, stderr = _run(_workspace(tmp_path), home, str(tiny_model_path), 1, env)
     assert "Traceback" not in stderr, stderr
     assert code != TIMED_OUT
