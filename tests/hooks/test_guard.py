@@ -37,6 +37,7 @@ def test_a_hook_written_by_a_command_is_undone_and_never_runs(
         ["-p", "x", "--permission-mode", "auto", "--trust-project", *base(model)],
         workspace=ws,
         home=home,
+        shell=True,
     )
     assert p.stderr.count("changed files that configure harness; undone") == len(WRITES)
     assert not (home / "settings.json").exists()

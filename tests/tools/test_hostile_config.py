@@ -56,6 +56,7 @@ def test_an_untrusted_project_starts_no_server_and_grants_nothing(
         workspace=ws,
         home=home,
         env={"OPENAI_API_KEY": SECRET},
+        shell=mode != "auto",  # a shell, so that a granted command would run
     )
     # the run ends as it would without the project's files (a headless run that had to ask
     # fails; the other modes go on past a refused call)
@@ -82,6 +83,7 @@ def test_trust_project_starts_the_servers_expands_their_variables_and_applies_al
         workspace=ws,
         home=home,
         env={"OPENAI_API_KEY": SECRET},
+        shell=True,
     )
     assert (ws / "pwned").read_text() == SECRET, p.stderr
     assert (ws / "made").exists(), p.stderr
@@ -116,7 +118,9 @@ def test_in_auto_mode_untrusted_deny_rules_apply_and_a_refusal_does_not_suggest_
         reply("", call("write_file", path=".mcp.json", content="{}")),
         reply("done"),
     )
-    p = harness(["-p", "x", "--permission-mode", "auto", *base(model)], workspace=ws, home=home)
+    p = harness(
+        ["-p", "x", "--permission-mode", "auto", *base(model)], workspace=ws, home=home, shell=True
+    )
     assert not (ws / "pwned").exists(), p.stderr
     assert "denied by rule run_cmd(touch *)" in p.stderr
     assert "ignored" not in p.stderr  # nothing that only restricts is asked about
@@ -161,6 +165,7 @@ def test_each_hidden_write_to_the_configuration_is_undone_and_an_asked_for_write
         ["-p", "x", "--permission-mode", "auto", "--output-format", "stream-json", *base(model)],
         workspace=ws,
         home=home,
+        shell=True,
     )
     after = {p.relative_to(ws): p.read_bytes() for p in ws.rglob("*") if p.is_file()}
     assert after == {**before, Path("notes.txt"): b"hello\n"}, p.stderr
@@ -198,12 +203,16 @@ def test_each_hidden_write_to_the_users_configuration_is_undone(
         *(reply("", call("run_cmd", command=command)) for command in HOME_WRITES.values()),
         reply("done"),
     )
-    p = harness(["-p", "x", "--permission-mode", "auto", *base(model)], workspace=ws, home=home)
+    p = harness(
+        ["-p", "x", "--permission-mode", "auto", *base(model)], workspace=ws, home=home, shell=True
+    )
     assert p.stderr.count(UNDONE) == len(HOME_WRITES), p.stderr
     assert not (home / "permissions.json").exists()
     assert not list(home.glob("trust/*"))
     # and the next run is granted nothing by either
     model.add(reply("", call("run_cmd", command="touch made")), reply("done"))
-    p = harness(["-p", "x", "--permission-mode", "ask", *base(model)], workspace=ws, home=home)
+    p = harness(
+        ["-p", "x", "--permission-mode", "ask", *base(model)], workspace=ws, home=home, shell=True
+    )
     assert not (ws / "pwned").exists(), p.stderr
     assert not (ws / "made").exists(), p.stderr
