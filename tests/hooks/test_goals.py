@@ -33,7 +33,7 @@ def tool_results(model: ScriptedModel) -> list[str]:
     return [m["content"] for m in model.requests[-1]["messages"] if m["role"] == "tool"]
 
 
-def run(model: ScriptedModel, ws: Path, home: Path, *more: str):  # type: ignore[no-untyped-def]
+def run(model: ScriptedModel, ws: Path, home: Path, *more: str, shell: bool = False):  # type: ignore[no-untyped-def]
     return harness(
         [
             "-p",
@@ -48,12 +48,14 @@ def run(model: ScriptedModel, ws: Path, home: Path, *more: str):  # type: ignore
         workspace=ws,
         home=home,
         env={"PATH": PATH},
+        shell=shell,  # the shell worker only where the model runs a command
     )
 
 
-def test_the_guard_blocks_rm_rf_and_the_model_is_told_why(
+def test_the_guard_blocks_rm_rf_and_the_formatter_formats_what_the_model_wrote(
     model: ScriptedModel, dirs: tuple[Path, Path]
 ) -> None:
+    # one trusted run (a run costs a second of CPU): the PreToolUse guard, then PostToolUse
     ws, home = dirs
     copy_examples(ws)
     (ws / "build").mkdir()
@@ -61,12 +63,13 @@ def test_the_guard_blocks_rm_rf_and_the_model_is_told_why(
     model.add(
         reply("", call("run_cmd", command="rm -rf build")),
         reply("", call("run_cmd", command="ls build")),
-        reply("could not delete it"),
+        reply("", call("write_file", path="calc.py", content="def add( a,b ):\n  return a+b\n")),
+        reply("could not delete it; calc.py written"),
     )
-    p = run(model, ws, home, "--trust-project")
+    p = run(model, ws, home, "--trust-project", shell=True)
     assert p.returncode == 0, p.stderr
     assert (ws / "build" / "keep.txt").read_text() == "kept"
-    first, second = tool_results(model)
+    first, second, _ = tool_results(model)
     assert "Blocked: rm -rf is not allowed in this project." in first
     assert "keep.txt" in second  # a call the guard lets through runs
     finished = [e for e in events(p.stdout) if e["type"] == "hook_finished"]
@@ -76,6 +79,10 @@ def test_the_guard_blocks_rm_rf_and_the_model_is_told_why(
     ]
     assert finished[0]["source"] == ".claude/settings.json"
     assert any(e["type"] == "hook_started" for e in events(p.stdout))
+    assert (ws / "calc.py").read_text() == "def add(a, b):\n    return a + b\n"
+    post = [e for e in finished if e["event"] == "PostToolUse"]
+    assert len(post) == 1
+    assert post[0]["exit_code"] == 0
 
 
 def test_untrusted_project_hooks_do_not_run_and_the_run_says_so(
@@ -85,30 +92,11 @@ def test_untrusted_project_hooks_do_not_run_and_the_run_says_so(
     copy_examples(ws)
     (ws / "build").mkdir()
     model.add(reply("", call("run_cmd", command="rm -rf build")), reply("gone"))
-    p = run(model, ws, home)
+    p = run(model, ws, home, shell=True)
     assert p.returncode == 0, p.stderr
     assert not (ws / "build").exists()
     assert "the hooks of .claude/settings.json" in p.stderr
     assert not [e for e in events(p.stdout) if e["type"] == "hook_started"]
-
-
-def test_the_formatter_formats_what_the_model_wrote(
-    model: ScriptedModel, dirs: tuple[Path, Path]
-) -> None:
-    ws, home = dirs
-    copy_examples(ws)
-    model.add(
-        reply("", call("write_file", path="calc.py", content="def add( a,b ):\n  return a+b\n")),
-        reply("written"),
-    )
-    p = run(model, ws, home, "--trust-project")
-    assert p.returncode == 0, p.stderr
-    assert (ws / "calc.py").read_text() == "def add(a, b):\n    return a + b\n"
-    post = [
-        e for e in events(p.stdout) if e["type"] == "hook_finished" and e["event"] == "PostToolUse"
-    ]
-    assert len(post) == 1
-    assert post[0]["exit_code"] == 0
 
 
 def test_the_stop_hook_keeps_the_model_going_until_the_check_passes(
