@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,22 +53,6 @@ def url_of(mode: str, port: int) -> str:
     return f"http://127.0.0.1:{port}" + ("/sse" if mode == "sse" else "/mcp")
 
 
-@pytest.fixture
-def http_server(everything: Path) -> Iterator[Callable[[str], str]]:
-    """Start server-everything on a random port in ``sse`` or ``streamableHttp`` mode."""
-    procs: list[subprocess.Popen[bytes]] = []
-
-    def start(mode: str) -> str:
-        port = free_port()
-        procs.append(serve(everything, mode, port))
-        return url_of(mode, port)
-
-    yield start
-    for proc in procs:
-        proc.kill()
-        proc.wait()
-
-
 def config(transport: str, everything: Path, url: str = "") -> McpServerConfig:
     if transport == "stdio":
         return McpServerConfig(
@@ -77,19 +61,8 @@ def config(transport: str, everything: Path, url: str = "") -> McpServerConfig:
     return McpServerConfig(name="everything", transport=transport, url=url)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("transport", ["stdio", "sse", "http"])
-async def test_server_everything(
-    transport: str,
-    everything: Path,
-    http_server: Callable[[str], str],
-    start_bridge: Callable[..., Any],
-) -> None:
-    url = ""
-    if transport != "stdio":
-        url = await trio.to_thread.run_sync(
-            http_server, "sse" if transport == "sse" else "streamableHttp"
-        )
-    handle, watch = await start_bridge(config(transport, everything, url))
+async def check_features(handle: Any, watch: Any) -> None:
+    """Tools (with their hints and schemas), calls, resources and prompts."""
     status = await watch.wait_for(lambda s: s.state == "ready", timeout=60)
     tools = {t.name: t for t in status.tools}
     assert {"echo", "get-sum"} <= set(tools)
@@ -119,16 +92,25 @@ async def test_server_everything(
     assert rendered == McpPromptText(ok=True, text="This is a simple prompt without arguments.")
 
 
+async def test_server_everything_over_stdio(
+    everything: Path, start_bridge: Callable[..., Any]
+) -> None:
+    handle, watch = await start_bridge(config("stdio", everything))
+    await check_features(handle, watch)
+
+
 @pytest.mark.parametrize("transport", ["sse", "http"])
-async def test_a_broken_connection_mid_call_then_the_server_is_back(
+async def test_server_everything_then_a_broken_connection_mid_call_then_the_server_is_back(
     transport: str, everything: Path, start_bridge: Callable[..., Any]
 ) -> None:
+    """The features over the network, then the server killed in the middle of a call and
+    started again on its port. One bridge for both: each costs a bridge's start-up."""
     mode = "sse" if transport == "sse" else "streamableHttp"
     port = free_port()
     procs = [await trio.to_thread.run_sync(serve, everything, mode, port)]
     try:
         handle, watch = await start_bridge(config(transport, everything, url_of(mode, port)))
-        await watch.wait_for(lambda s: s.state == "ready", timeout=60)
+        await check_features(handle, watch)
         long_call = ToolInvoke(
             name="trigger-long-running-operation", arguments={"duration": 10, "steps": 5}
         )
