@@ -57,7 +57,7 @@ ON_DEMAND: frozenset[str] = frozenset({"search"})
 
 #: The workers a session waits for before it opens: its first request needs only the
 #: model worker (the tool table is data, known without the tools worker). The others
-#: start beside that request instead of in front of it.
+#: start once it is up, beside that request instead of in front of it.
 FIRST: frozenset[str] = frozenset({"model"})
 
 #: Worker events kept for a first listener that has not come yet (the newest).
@@ -330,7 +330,7 @@ async def open_workers(
 ) -> AsyncIterator[Workers]:
     """Start the workers (default: every module in *settings* but those started on
     demand) and stop them all on exit. Returns once the :data:`FIRST` workers answer; the
-    others start beside the session's first request."""
+    others start then, beside the session's first request."""
     from harness.supervisor import open_supervisor
 
     async with open_supervisor(warm=session_warm()) as sup, trio.open_nursery() as nursery:
@@ -340,8 +340,10 @@ async def open_workers(
         try:
             if names is None:
                 names = [n for n in settings.modules if n not in ON_DEMAND]
-            workers.start_beside([n for n in names if n not in FIRST])
             await workers.start([n for n in names if n in FIRST])
+            # the others once the model worker is up: its start is the one a first
+            # request waits for, and shares the fork server and the CPU with nothing
+            workers.start_beside([n for n in names if n not in FIRST])
             yield workers
         finally:
             nursery.cancel_scope.cancel()
