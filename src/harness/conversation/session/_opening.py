@@ -211,7 +211,7 @@ def _plan(options: SessionOptions) -> _Plan:
 
 def _mcp(plan: _Plan, workers: Workers) -> McpManager:
     """The MCP servers' manager, its bridges started in the background once the
-    session's own workers are up (started beside them, their forks and imports delayed
+    session's model worker is up (started beside it, their forks and imports delayed
     the first prompt)."""
     mcp = McpManager(
         plan.project.mcp,
