@@ -1,7 +1,7 @@
 """A loopback authorization server and an MCP server that needs its tokens, built with the
 SDK's server side, in one process.
 
-``python -m tests.mcp_bridge.oauth_server AS_PORT MCP_PORT``
+``python -m tests.mcp_bridge.oauth_server AS_PORT MCP_PORT OPEN_PORT``
 
 - The authorization server (``http://127.0.0.1:AS_PORT``): RFC 8414 metadata, dynamic client
   registration (RFC 7591), ``/authorize`` (which signs the user in at once and redirects to
@@ -10,6 +10,8 @@ SDK's server side, in one process.
 - The MCP server (``http://127.0.0.1:MCP_PORT/mcp``): streamable HTTP, protected resource
   metadata (RFC 9728); every MCP request needs a bearer token the authorization server
   issued for this resource and that has not expired. Tool ``whoami()`` says the token's client.
+- An MCP server that asks for no sign-in (``http://127.0.0.1:OPEN_PORT/mcp``), in the same
+  process: one server start less for the test that needs one.
 
 Test controls on the authorization server: ``POST /test/expire`` makes every access token
 expired now; ``POST /test/revoke`` forgets every refresh token; ``GET /test/log`` is what
@@ -170,7 +172,7 @@ async def log(request: Request) -> JSONResponse:
 
 
 def main() -> None:
-    as_port, mcp_port = int(sys.argv[1]), int(sys.argv[2])
+    as_port, mcp_port, open_port = (int(arg) for arg in sys.argv[1:4])
     issuer = f"http://127.0.0.1:{as_port}"
     resource = f"http://127.0.0.1:{mcp_port}/mcp"
     routes = create_auth_routes(
@@ -200,10 +202,18 @@ def main() -> None:
         return "signed in"
 
     mcp_app = server.streamable_http_app(host="127.0.0.1")
+    open_server = MCPServer("open")
+
+    @open_server.tool()
+    def hello() -> str:
+        """Say hello, to anyone."""
+        return "hello"
+
+    open_app = open_server.streamable_http_app(host="127.0.0.1")
 
     async def serve() -> None:
         async with anyio.create_task_group() as tg:
-            for app, port in ((auth_app, as_port), (mcp_app, mcp_port)):
+            for app, port in ((auth_app, as_port), (mcp_app, mcp_port), (open_app, open_port)):
                 config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
                 tg.start_soon(uvicorn.Server(config).serve)
             print(json.dumps({"ready": True}), flush=True)

@@ -38,9 +38,10 @@ WORKERS = {"model": "harness.actors.model", "tools": "harness.actors.tools"}
 
 
 class Servers:
-    def __init__(self, as_port: int, mcp_port: int) -> None:
+    def __init__(self, as_port: int, mcp_port: int, open_port: int) -> None:
         self.issuer = f"http://127.0.0.1:{as_port}"
         self.url = f"http://127.0.0.1:{mcp_port}/mcp"
+        self.open_url = f"http://127.0.0.1:{open_port}/mcp"  # a server that needs no sign-in
 
     def log(self) -> list[dict[str, Any]]:
         got: list[dict[str, Any]] = httpx2.get(f"{self.issuer}/test/log").json()
@@ -66,9 +67,9 @@ def _wait_port(port: int, deadline: float) -> None:
 
 @pytest.fixture(scope="module")
 def servers() -> Iterator[Servers]:
-    as_port, mcp_port = free_port(), free_port()
+    ports = (free_port(), free_port(), free_port())
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.mcp_bridge.oauth_server", str(as_port), str(mcp_port)],
+        [sys.executable, "-m", "tests.mcp_bridge.oauth_server", *map(str, ports)],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": PYTHONPATH},
         stdout=subprocess.DEVNULL,
@@ -76,9 +77,9 @@ def servers() -> Iterator[Servers]:
     )
     try:
         deadline = time.monotonic() + 60
-        _wait_port(as_port, deadline)
-        _wait_port(mcp_port, deadline)
-        yield Servers(as_port, mcp_port)
+        for port in ports:
+            _wait_port(port, deadline)
+        yield Servers(*ports)
     finally:
         proc.kill()
         proc.wait()
@@ -522,37 +523,23 @@ async def test_a_refused_sign_in_keeps_what_was_stored(servers: Servers, tmp_pat
 
 
 def test_a_server_without_sign_in_is_neither_probed_down_nor_signed_in_to(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    servers: Servers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from harness.actors.mcp._signin import needs_sign_in
 
-    port = free_port()
-    server = ["-m", "tests.mcp_bridge.fake_server", "--transport=http", f"--port={port}"]
-    proc = subprocess.Popen(
-        [sys.executable, *server],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": PYTHONPATH},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    url = servers.open_url
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "mcp.json").write_text(json.dumps({"mcpServers": {"open": {"url": url}}}))
+    monkeypatch.setenv("HARNESS_HOME", str(home))
+    config = McpServerConfig(name="open", transport="http", url=url)
+    assert needs_sign_in(config, TokenStore()) == ""
+    err = io.StringIO()
+    status = mcp_main(
+        ["login", "open", "-C", str(tmp_path), "--no-browser", "--timeout", "30"],
+        stdout=io.StringIO(),
+        stderr=err,
     )
-    try:
-        _wait_port(port, time.monotonic() + 60)
-        url = f"http://127.0.0.1:{port}/mcp"
-        home = tmp_path / "home"
-        home.mkdir()
-        (home / "mcp.json").write_text(json.dumps({"mcpServers": {"open": {"url": url}}}))
-        monkeypatch.setenv("HARNESS_HOME", str(home))
-        config = McpServerConfig(name="open", transport="http", url=url)
-        assert needs_sign_in(config, TokenStore()) == ""
-        err = io.StringIO()
-        status = mcp_main(
-            ["login", "open", "-C", str(tmp_path), "--no-browser", "--timeout", "30"],
-            stdout=io.StringIO(),
-            stderr=err,
-        )
-    finally:
-        proc.kill()
-        proc.wait()
     assert status == 1
     assert err.getvalue() == (
         f"harness mcp: signing in to open failed: {url} asked for no sign-in: "
