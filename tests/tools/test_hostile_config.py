@@ -1,6 +1,7 @@
 """Issue 34 end to end: a hostile repository and a hostile model against harness's own files.
 
-``harness -p`` runs as a real process, the scripted model over loopback, the real workers.
+``harness -p`` runs in the test's process (the command's own code, without an interpreter
+start-up each: see :func:`harness`), the scripted model over loopback, the real workers.
 H1: a project ``.mcp.json`` starts nothing (and expands no ``${VAR}``) until trusted, in
 every mode. H2: a project ``.permissions.json`` grants nothing until trusted. C1: a command
 that writes harness's configuration without naming it has the change undone at once. P9:
@@ -11,14 +12,19 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
+import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from harness.cli import main
+from tests.conversation.conftest import MODULES, PYTHONPATH
 from tests.scripted import ScriptedModel, call, reply
-from tests.shell.test_hostile_run import base, harness
+from tests.shell.test_hostile_run import base
 
 pytestmark = pytest.mark.slow
 
@@ -26,6 +32,44 @@ SECRET = "sk-test-0123456789abcdef"
 
 
 # the `model` and `dirs` fixtures come from tests/conftest.py
+
+Harness = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def harness(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Harness:
+    """``harness(args, workspace=, home=, env=, shell=)``: ``harness ARGS`` run by
+    :func:`harness.cli.main` in this process, in *workspace*, with no provider key but what
+    *env* gives; the shell worker only with *shell* (a test whose model runs a command).
+    """
+
+    def run(
+        args: list[str],
+        *,
+        workspace: Path,
+        home: Path,
+        env: dict[str, str] | None = None,
+        shell: bool = False,
+    ) -> subprocess.CompletedProcess[str]:
+        names = ("model", "tools", "shell") if shell else ("model", "tools")
+        with monkeypatch.context() as m:
+            for key in [k for k in os.environ if k.endswith("_API_KEY")]:
+                m.delenv(key)
+            m.setenv("HARNESS_HOME", str(home))
+            m.setenv("PYTHONPATH", PYTHONPATH)
+            m.setenv("HARNESS_WORKERS", json.dumps({k: MODULES[k] for k in names}))
+            for key, value in (env or {}).items():
+                m.setenv(key, value)
+            m.chdir(workspace)
+            capsys.readouterr()
+            try:
+                status = main(args)
+            except SystemExit as exc:
+                status = int(exc.code or 0)
+            out = capsys.readouterr()
+        return subprocess.CompletedProcess(["harness", *args], status, out.out, out.err)
+
+    return run
 
 
 def write_hostile_mcp(ws: Path) -> None:
@@ -43,7 +87,7 @@ def write_hostile_mcp(ws: Path) -> None:
 
 @pytest.mark.parametrize("mode", ["deny", "ask", "auto"])
 def test_an_untrusted_project_starts_no_server_and_grants_nothing(
-    model: ScriptedModel, dirs: tuple[Path, Path], mode: str
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness, mode: str
 ) -> None:
     ws, home = dirs
     write_hostile_mcp(ws)
@@ -72,7 +116,7 @@ def test_an_untrusted_project_starts_no_server_and_grants_nothing(
 
 
 def test_trust_project_starts_the_servers_expands_their_variables_and_applies_allow_rules(
-    model: ScriptedModel, dirs: tuple[Path, Path]
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
 ) -> None:
     ws, home = dirs
     write_hostile_mcp(ws)
@@ -91,7 +135,7 @@ def test_trust_project_starts_the_servers_expands_their_variables_and_applies_al
 
 
 def test_a_file_changed_after_its_approval_is_inert_again(
-    model: ScriptedModel, dirs: tuple[Path, Path]
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
 ) -> None:
     ws, home = dirs
     (ws / ".mcp.json").write_text(json.dumps({"mcpServers": {"ok": {"command": "true"}}}))
@@ -109,7 +153,7 @@ def test_a_file_changed_after_its_approval_is_inert_again(
 
 
 def test_in_auto_mode_untrusted_deny_rules_apply_and_a_refusal_does_not_suggest_auto_mode(
-    model: ScriptedModel, dirs: tuple[Path, Path]
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
 ) -> None:
     ws, home = dirs
     (ws / ".permissions.json").write_text(json.dumps({"deny": ["run_cmd(touch *)"]}))
@@ -147,7 +191,7 @@ UNDONE = "changed files that configure harness; undone"
 
 
 def test_each_hidden_write_to_the_configuration_is_undone_and_an_asked_for_write_is_kept(
-    model: ScriptedModel, dirs: tuple[Path, Path]
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
 ) -> None:
     # one command a call, so each is undone on its own: one left behind would still be
     # there at the end, since the next call's undo goes back only to where that call began
@@ -195,7 +239,7 @@ HOME_WRITES = {
 
 
 def test_each_hidden_write_to_the_users_configuration_is_undone(
-    model: ScriptedModel, dirs: tuple[Path, Path]
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
 ) -> None:
     ws, home = dirs
     write_hostile_mcp(ws)
