@@ -1,18 +1,22 @@
-"""Issue 38's goals, against the real program: ``harness -p`` with the scripted model on
-loopback, the real workers, and the hooks of ``docs/examples/hooks`` copied into the
-project's ``.claude/`` unchanged (a PreToolUse guard that blocks ``rm -rf`` with exit 2, a
-PostToolUse formatter, a Stop hook)."""
+"""Issue 38's goals, against the command's own code: ``harness -p`` in the test's process
+(tests/cli/inprocess.py) with the scripted model on loopback, the real workers, and the
+hooks of ``docs/examples/hooks`` copied into the project's ``.claude/`` unchanged (a
+PreToolUse guard that blocks ``rm -rf`` with exit 2, a PostToolUse formatter, a Stop hook)."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from tests.cli.inprocess import Harness, in_process
 from tests.scripted import ScriptedModel, call, reply
-from tests.shell.test_hostile_run import base, harness
+from tests.shell.test_hostile_run import base
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples" / "hooks"
 # the formatter the example runs for .py files (ruff, beside this interpreter)
@@ -33,7 +37,16 @@ def tool_results(model: ScriptedModel) -> list[str]:
     return [m["content"] for m in model.requests[-1]["messages"] if m["role"] == "tool"]
 
 
-def run(model: ScriptedModel, ws: Path, home: Path, *more: str, shell: bool = False):  # type: ignore[no-untyped-def]
+@pytest.fixture
+def harness(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Harness:
+    """``harness(args, workspace=, home=, env=, shell=)``, in this process: the command's
+    own code, without an interpreter start-up each (tests/cli/inprocess.py)."""
+    return in_process(monkeypatch, capsys)
+
+
+def run(
+    harness: Harness, model: ScriptedModel, ws: Path, home: Path, *more: str, shell: bool = False
+) -> subprocess.CompletedProcess[str]:
     return harness(
         [
             "-p",
@@ -53,7 +66,7 @@ def run(model: ScriptedModel, ws: Path, home: Path, *more: str, shell: bool = Fa
 
 
 def test_the_guard_blocks_rm_rf_and_the_formatter_formats_what_the_model_wrote(
-    model: ScriptedModel, dirs: tuple[Path, Path]
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
 ) -> None:
     # one trusted run (a run costs a second of CPU): the PreToolUse guard, then PostToolUse
     ws, home = dirs
@@ -66,7 +79,7 @@ def test_the_guard_blocks_rm_rf_and_the_formatter_formats_what_the_model_wrote(
         reply("", call("write_file", path="calc.py", content="def add( a,b ):\n  return a+b\n")),
         reply("could not delete it; calc.py written"),
     )
-    p = run(model, ws, home, "--trust-project", shell=True)
+    p = run(harness, model, ws, home, "--trust-project", shell=True)
     assert p.returncode == 0, p.stderr
     assert (ws / "build" / "keep.txt").read_text() == "kept"
     first, second, _ = tool_results(model)
@@ -86,13 +99,13 @@ def test_the_guard_blocks_rm_rf_and_the_formatter_formats_what_the_model_wrote(
 
 
 def test_untrusted_project_hooks_do_not_run_and_the_run_says_so(
-    model: ScriptedModel, dirs: tuple[Path, Path]
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
 ) -> None:
     ws, home = dirs
     copy_examples(ws)
     (ws / "build").mkdir()
     model.add(reply("", call("run_cmd", command="rm -rf build")), reply("gone"))
-    p = run(model, ws, home, shell=True)
+    p = run(harness, model, ws, home, shell=True)
     assert p.returncode == 0, p.stderr
     assert not (ws / "build").exists()
     assert "the hooks of .claude/settings.json" in p.stderr
@@ -100,7 +113,7 @@ def test_untrusted_project_hooks_do_not_run_and_the_run_says_so(
 
 
 def test_the_stop_hook_keeps_the_model_going_until_the_check_passes(
-    model: ScriptedModel, dirs: tuple[Path, Path]
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
 ) -> None:
     ws, home = dirs
     copy_examples(ws)
@@ -113,7 +126,7 @@ def test_the_stop_hook_keeps_the_model_going_until_the_check_passes(
         reply("", call("write_file", path="done.txt", content="yes\n")),
         reply("now it is finished"),
     )
-    p = run(model, ws, home, "--trust-project")
+    p = run(harness, model, ws, home, "--trust-project")
     assert p.returncode == 0, p.stderr
     result = events(p.stdout)[-1]
     assert result["type"] == "result"
@@ -126,7 +139,9 @@ def test_the_stop_hook_keeps_the_model_going_until_the_check_passes(
     assert [e["decision"] for e in stops] == ["block", ""]
 
 
-def test_a_users_own_hook_needs_no_trust(model: ScriptedModel, dirs: tuple[Path, Path]) -> None:
+def test_a_users_own_hook_needs_no_trust(
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
+) -> None:
     ws, home = dirs
     seen = ws / "seen.json"
     hook = {"type": "command", "command": f"cat > {seen}"}
@@ -151,7 +166,7 @@ def test_a_users_own_hook_needs_no_trust(model: ScriptedModel, dirs: tuple[Path,
 
 
 def test_a_bad_hook_file_is_named_and_the_run_goes_on(
-    model: ScriptedModel, dirs: tuple[Path, Path]
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
 ) -> None:
     ws, home = dirs
     (home / "settings.json").write_text('{"hooks": {"PreToolUse": [{"matcher": "("}]}}')

@@ -1,14 +1,18 @@
 """A command cannot give the model a hook behind the tools' back: a hook file a command
 writes, however it names it, is undone after the call, and no later session runs it.
-``harness -p`` as a real process, the scripted model on loopback."""
+``harness -p`` in the test's process (tests/cli/inprocess.py), the scripted model on
+loopback, the real workers."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
+
+from tests.cli.inprocess import Harness, in_process
 from tests.scripted import ScriptedModel, call, reply
-from tests.shell.test_hostile_run import base, harness
+from tests.shell.test_hostile_run import base
 
 # a hook that, if it ever ran, would leave a file behind
 HOOK = json.dumps(
@@ -27,8 +31,14 @@ WRITES = {
 }
 
 
+@pytest.fixture
+def harness(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Harness:
+    """``harness(args, workspace=, home=, env=, shell=)``, in this process."""
+    return in_process(monkeypatch, capsys)
+
+
 def test_a_hook_written_by_a_command_is_undone_and_never_runs(
-    model: ScriptedModel, dirs: tuple[Path, Path]
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
 ) -> None:
     ws, home = dirs
     # one call for each file, in one run: each is undone after its own call

@@ -1,7 +1,7 @@
 """Issue 34 end to end: a hostile repository and a hostile model against harness's own files.
 
 ``harness -p`` runs in the test's process (the command's own code, without an interpreter
-start-up each: see :func:`harness`), the scripted model over loopback, the real workers.
+start-up each: see tests/cli/inprocess.py), the scripted model over loopback, the real workers.
 H1: a project ``.mcp.json`` starts nothing (and expands no ``${VAR}``) until trusted, in
 every mode. H2: a project ``.permissions.json`` grants nothing until trusted. C1: a command
 that writes harness's configuration without naming it has the change undone at once. P9:
@@ -12,17 +12,13 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
-import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from tests.conversation.conftest import MODULES, PYTHONPATH
+from tests.cli.inprocess import Harness, in_process
 from tests.scripted import ScriptedModel, call, reply
 from tests.shell.test_hostile_run import base
 
@@ -33,43 +29,11 @@ SECRET = "sk-test-0123456789abcdef"
 
 # the `model` and `dirs` fixtures come from tests/conftest.py
 
-Harness = Callable[..., subprocess.CompletedProcess[str]]
-
 
 @pytest.fixture
 def harness(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Harness:
-    """``harness(args, workspace=, home=, env=, shell=)``: ``harness ARGS`` run by
-    :func:`harness.cli.main` in this process, in *workspace*, with no provider key but what
-    *env* gives; the shell worker only with *shell* (a test whose model runs a command).
-    """
-
-    def run(
-        args: list[str],
-        *,
-        workspace: Path,
-        home: Path,
-        env: dict[str, str] | None = None,
-        shell: bool = False,
-    ) -> subprocess.CompletedProcess[str]:
-        names = ("model", "tools", "shell") if shell else ("model", "tools")
-        with monkeypatch.context() as m:
-            for key in [k for k in os.environ if k.endswith("_API_KEY")]:
-                m.delenv(key)
-            m.setenv("HARNESS_HOME", str(home))
-            m.setenv("PYTHONPATH", PYTHONPATH)
-            m.setenv("HARNESS_WORKERS", json.dumps({k: MODULES[k] for k in names}))
-            for key, value in (env or {}).items():
-                m.setenv(key, value)
-            m.chdir(workspace)
-            capsys.readouterr()
-            try:
-                status = main(args)
-            except SystemExit as exc:
-                status = int(exc.code or 0)
-            out = capsys.readouterr()
-        return subprocess.CompletedProcess(["harness", *args], status, out.out, out.err)
-
-    return run
+    """``harness(args, workspace=, home=, env=, shell=)``, in this process."""
+    return in_process(monkeypatch, capsys)
 
 
 def write_hostile_mcp(ws: Path) -> None:
