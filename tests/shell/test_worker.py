@@ -25,7 +25,8 @@ def shell_spec(tmp_path: Path, **env: str) -> ChildSpec:
         # Longer than the longest command timeout, plus the kill ladder.
         request_timeout=60.0,
         request_grace=5.0,
-        heartbeat_interval=0.5,
+        # a worker that stops answering is killed 1.2-1.6 s later (three pings missed)
+        heartbeat_interval=0.4,
         backoff_initial=0.05,
         shutdown_grace=3.0,
         env={"HARNESS_HOME": str(tmp_path / "home"), "HARNESS_SHELL_KILL_GRACE": "0.2", **env},
@@ -64,8 +65,9 @@ async def test_run_cmd_through_the_worker(shell: WorkerHandle, tmp_path: Path) -
 async def test_a_flood_of_output_does_not_starve_the_worker(
     shell: WorkerHandle, tmp_path: Path
 ) -> None:
-    # Heartbeats every 0.5 s keep flowing while `yes` floods its terminal.
-    out = await call(shell, "run_cmd", tmp_path, command="yes flood", timeout=3)
+    # Heartbeats keep flowing while `yes` floods its terminal for longer than a worker
+    # that stopped answering them would live (see shell_spec).
+    out = await call(shell, "run_cmd", tmp_path, command="yes flood", timeout=2)
     assert out.data["status"] == "timeout"
     assert out.data["cut_lines"] > 0
     assert out.output.startswith("flood\nflood\n")
