@@ -1,39 +1,41 @@
-"""``harness -p "/name args"`` runs a command kept as a file: the real program, the
-scripted model on loopback, ``!`` lines through the session's rules."""
+"""``harness -p "/name args"`` runs a command kept as a file: the command's own code in the
+test's process, the scripted model on loopback, the real workers, ``!`` lines through the
+session's rules."""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from tests.conversation.conftest import MODULES, PYTHONPATH
+import pytest
+
+from tests.cli.inprocess import in_process
 from tests.scripted import ScriptedModel, reply
 
+Harness = Callable[..., subprocess.CompletedProcess[str]]
 
-def _harness(
-    ws: Path, home: Path, model: ScriptedModel, *args: str
-) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env.update(
-        HARNESS_HOME=str(home),
-        PYTHONPATH=PYTHONPATH,
-        HARNESS_WORKERS=json.dumps(MODULES),
-    )
+
+@pytest.fixture
+def harness(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], model: ScriptedModel
+) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``harness(ws, home, *args)`` against the scripted model, in this process: the
+    command's own code, without an interpreter start-up each (tests/cli/inprocess.py)."""
+    run = in_process(monkeypatch, capsys)
     base = ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
-    return subprocess.run(
-        [sys.executable, "-m", "harness", *base, *args],
-        cwd=ws,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+
+    def command(ws: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+        # the shell worker runs the ``!`` lines
+        return run([*base, *args], workspace=ws, home=home, shell=True)
+
+    return command
 
 
-def test_a_file_command_runs_headless(dirs: tuple[Path, Path], model: ScriptedModel) -> None:
+def test_a_file_command_runs_headless(
+    dirs: tuple[Path, Path], model: ScriptedModel, harness: Harness
+) -> None:
     ws, home = dirs
     (ws / "a.txt").write_text("alpha\n")
     (ws / "keep.txt").write_text("precious\n")
@@ -44,7 +46,7 @@ def test_a_file_command_runs_headless(dirs: tuple[Path, Path], model: ScriptedMo
     )
     (home / "permissions.json").write_text(json.dumps({"deny": ["run_cmd(rm *)"]}))
     model.add(reply("Hello, Ada."), reply("title"))
-    out = _harness(ws, home, model, "-p", "/greet Ada", "--permission-mode", "auto")
+    out = harness(ws, home, "-p", "/greet Ada", "--permission-mode", "auto")
     assert out.returncode == 0, out.stderr
     assert "Hello, Ada." in out.stdout
     prompt = model.requests[0]["messages"][-1]["content"]
@@ -58,16 +60,16 @@ def test_a_file_command_runs_headless(dirs: tuple[Path, Path], model: ScriptedMo
 
 
 def test_a_slash_line_that_is_no_file_command_is_sent_as_it_is(
-    dirs: tuple[Path, Path], model: ScriptedModel
+    dirs: tuple[Path, Path], model: ScriptedModel, harness: Harness
 ) -> None:
     ws, home = dirs
     (ws / ".harness" / "commands").mkdir(parents=True)
     (ws / ".harness" / "commands" / "help.md").write_text("not harness's help\n")
     model.add(reply("ok"), reply("ok"), reply("title"), reply("title"))
-    out = _harness(ws, home, model, "-p", "/etc/hosts: what is in it?")
+    out = harness(ws, home, "-p", "/etc/hosts: what is in it?")
     assert out.returncode == 0, out.stderr
     assert model.requests[0]["messages"][-1]["content"] == "/etc/hosts: what is in it?"
-    out = _harness(ws, home, model, "-p", "/help me")
+    out = harness(ws, home, "-p", "/help me")
     assert out.returncode == 0, out.stderr
     assert "/help is a built-in command; rename the file" in out.stderr
     asked = [r["messages"][-1]["content"] for r in model.requests]
@@ -75,7 +77,7 @@ def test_a_slash_line_that_is_no_file_command_is_sent_as_it_is(
 
 
 def test_a_commands_model_answers_its_prompt_and_then_the_sessions_again(
-    dirs: tuple[Path, Path], model: ScriptedModel
+    dirs: tuple[Path, Path], model: ScriptedModel, harness: Harness
 ) -> None:
     ws, home = dirs
     folder = ws / ".harness" / "commands"
@@ -83,12 +85,12 @@ def test_a_commands_model_answers_its_prompt_and_then_the_sessions_again(
     (folder / "cheap.md").write_text("---\nmodel: small-one\n---\nSummarise $ARGUMENTS\n")
     (folder / "claude.md").write_text("---\nmodel: sonnet\n---\nExplain $ARGUMENTS\n")
     model.add(*[reply("done")] * 4)
-    out = _harness(ws, home, model, "-p", "/cheap the log", "--permission-mode", "auto")
+    out = harness(ws, home, "-p", "/cheap the log", "--permission-mode", "auto")
     assert out.returncode == 0, out.stderr
     assert "harness: model small-one answers this prompt" in out.stderr
     asked = [(r["model"], r["messages"][-1]["content"]) for r in model.requests]
     assert asked[0] == ("small-one", "Summarise the log")
-    out = _harness(ws, home, model, "-p", "/claude it", "--permission-mode", "auto")
+    out = harness(ws, home, "-p", "/claude it", "--permission-mode", "auto")
     assert out.returncode == 0, out.stderr
     assert "model 'sonnet' is a Claude Code alias: the session's model answers" in out.stderr
     explained = [r for r in model.requests if r["messages"][-1]["content"] == "Explain it"]
@@ -96,7 +98,7 @@ def test_a_commands_model_answers_its_prompt_and_then_the_sessions_again(
 
 
 def test_a_commands_allowed_tools_are_the_only_tools_its_prompt_may_use(
-    dirs: tuple[Path, Path], model: ScriptedModel
+    dirs: tuple[Path, Path], model: ScriptedModel, harness: Harness
 ) -> None:
     from tests.scripted import call
 
@@ -113,7 +115,7 @@ def test_a_commands_allowed_tools_are_the_only_tools_its_prompt_may_use(
         reply("done"),
         reply("title"),
     )
-    out = _harness(ws, home, model, "-p", "/peek", "--permission-mode", "auto")
+    out = harness(ws, home, "-p", "/peek", "--permission-mode", "auto")
     assert out.returncode == 0, out.stderr
     offered = sorted(t["function"]["name"] for t in model.requests[0]["tools"])
     assert offered == ["read_file", "search_text"]
