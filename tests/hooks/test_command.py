@@ -1,30 +1,34 @@
-"""``harness hooks list`` and ``harness hooks test``, run as the real program on the example
-folder the docs ship (copied into a project's ``.claude/`` as its README says)."""
+"""``harness hooks list`` and ``harness hooks test``, the command's own code run in the test's
+process (tests/cli/inprocess.py), on the example folder the docs ship (copied into a
+project's ``.claude/`` as its README says)."""
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.cli.inprocess import in_process
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples" / "hooks"
 
 
-def harness(*args: str, home: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "HARNESS_HOME": str(home)}
-    return subprocess.run(
-        [sys.executable, "-m", "harness", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+Harness = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def harness(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Harness:
+    """``harness(*args, home=, cwd=)``: ``harness ARGS`` in *cwd*, in this process."""
+    run = in_process(monkeypatch, capsys)
+
+    def command(*args: str, home: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+        return run(list(args), workspace=cwd, home=home)
+
+    return command
 
 
 @pytest.fixture
@@ -36,7 +40,9 @@ def project(dirs: tuple[Path, Path]) -> tuple[Path, Path]:
     return ws, home
 
 
-def test_list_says_what_is_ignored_until_trusted(project: tuple[Path, Path]) -> None:
+def test_list_says_what_is_ignored_until_trusted(
+    project: tuple[Path, Path], harness: Harness
+) -> None:
     ws, home = project
     out = harness("hooks", "list", home=home, cwd=ws)
     assert out.returncode == 0, out.stderr
@@ -57,7 +63,7 @@ def test_list_says_what_is_ignored_until_trusted(project: tuple[Path, Path]) -> 
     assert lines[2].startswith("Stop:")
 
 
-def test_test_runs_the_guard_on_a_sample(project: tuple[Path, Path]) -> None:
+def test_test_runs_the_guard_on_a_sample(project: tuple[Path, Path], harness: Harness) -> None:
     ws, home = project
     assert harness("trust", "--yes", home=home, cwd=ws).returncode == 0
     bad = json.dumps({"command": "rm -rf build"})
