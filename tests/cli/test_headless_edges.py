@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.inprocess import Harness, in_process
 from tests.scripted import ScriptedModel, call, reply
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,9 +32,19 @@ def _env(home: Path) -> dict[str, str]:
     return env
 
 
+def _base(model: ScriptedModel) -> list[str]:
+    return ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
+
+
 def _argv(model: ScriptedModel, *args: str) -> list[str]:
-    base = ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
-    return [sys.executable, "-m", "harness", *args, *base]
+    return [sys.executable, "-m", "harness", *args, *_base(model)]
+
+
+@pytest.fixture
+def harness(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Harness:
+    """``harness -p`` in this process, for the tests of what it prints; the tests of the
+    process (a closed pipe, a home it cannot write) start the real program."""
+    return in_process(monkeypatch, capsys)
 
 
 def test_a_reader_that_goes_away_ends_the_run_quietly(
@@ -60,21 +71,14 @@ def test_a_reader_that_goes_away_ends_the_run_quietly(
 
 
 def test_text_mode_prints_the_answer_alone_and_each_tool_with_its_path(
-    model: ScriptedModel, workspace: Path, home: Path
+    model: ScriptedModel, workspace: Path, home: Path, harness: Harness
 ) -> None:
     (workspace / "a.txt").write_text("hi\n")
     model.add(
         reply("Here's the JSON command to perform these steps:", call("read_file", path="a.txt")),
         reply("It says hi."),
     )
-    p = subprocess.run(
-        _argv(model, "-p", "read a.txt"),
-        cwd=workspace,
-        env=_env(home),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    p = harness(["-p", "read a.txt", *_base(model)], workspace=workspace, home=home)
     assert p.returncode == 0, p.stderr
     assert p.stdout == "It says hi.\n"
     assert "• read_file a.txt" in p.stderr.splitlines()
@@ -105,19 +109,16 @@ def test_a_harness_home_that_cannot_be_written_is_one_clear_line(
 
 
 def test_a_write_the_system_refuses_is_said_once(
-    model: ScriptedModel, workspace: Path, home: Path
+    model: ScriptedModel, workspace: Path, home: Path, harness: Harness
 ) -> None:
     # the tool's own error already names it ("write_file failed: ..."); as a read-only
     # workspace does, a file standing where a folder should be refuses the write
     (workspace / "blk").write_text("")
     model.add(reply("", call("write_file", path="blk/new.txt", content="x")), reply("Could not."))
-    p = subprocess.run(
-        _argv(model, "-p", "write it", "--permission-mode", "auto"),
-        cwd=workspace,
-        env=_env(home),
-        capture_output=True,
-        text=True,
-        timeout=60,
+    p = harness(
+        ["-p", "write it", "--permission-mode", "auto", *_base(model)],
+        workspace=workspace,
+        home=home,
     )
     assert p.stdout == "Could not.\n"
     [failed] = [ln for ln in p.stderr.splitlines() if "failed" in ln]
