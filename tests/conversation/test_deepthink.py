@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
+import pytest
 import trio
 
 from harness.conversation import events as ev
-from tests.conversation.conftest import MODULES, PYTHONPATH, drain
+from tests.cli.inprocess import in_process
+from tests.conversation.conftest import MODULES, drain
 from tests.scripted import ScriptedModel, call, reply
 from tests.search import _web
 
@@ -153,33 +152,18 @@ async def test_outside_git_the_review_is_told_to_reread_the_files(
 
 
 def test_headless_deepthink_streams_the_stages(
-    model: ScriptedModel, workspace: Path, home: Path
+    model: ScriptedModel,
+    workspace: Path,
+    home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     model.add(reply("The answer is 4.\nNOTHING TO BUILD"))
-    env = dict(os.environ)
-    env.update(
-        HARNESS_HOME=str(home),
-        PYTHONPATH=PYTHONPATH,
-        HARNESS_WORKERS=json.dumps({k: v for k, v in MODULES.items() if k != "shell"}),
-    )
     args = ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "harness",
-            "-p",
-            "what is 2+2?",
-            "--deepthink",
-            *args,
-            "--output-format",
-            "stream-json",
-        ],
-        cwd=workspace,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    out = in_process(monkeypatch, capsys)(  # the command's code, in this process
+        ["-p", "what is 2+2?", "--deepthink", *args, "--output-format", "stream-json"],
+        workspace=workspace,
+        home=home,
     )
     assert out.returncode == 0, out.stderr
     events = [json.loads(line) for line in out.stdout.splitlines()]
