@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
 from harness.conversation import SubagentLimits, Task, open_session
 from harness.conversation import events as ev
-from tests.conversation.conftest import MODULES, PYTHONPATH, drain, options_for
+from tests.cli.inprocess import in_process
+from tests.conversation.conftest import drain, options_for
 from tests.mcp_bridge.conftest import fake_entry
 from tests.mcp_bridge.test_session import until
 from tests.scripted import ScriptedModel, call, reply
@@ -127,7 +126,11 @@ async def test_no_report_within_the_grace_is_killed(
 
 
 def test_headless_stream_json_shows_the_subagent_events(
-    workspace: Path, home: Path, model: ScriptedModel
+    workspace: Path,
+    home: Path,
+    model: ScriptedModel,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     Router(
         {
@@ -135,21 +138,11 @@ def test_headless_stream_json_shows_the_subagent_events(
             "count to 3": [reply("1 2 3")],
         }
     ).serve(model)
-    env = dict(os.environ)
-    env.update(
-        HARNESS_HOME=str(home),
-        PYTHONPATH=PYTHONPATH,
-        HARNESS_WORKERS=json.dumps({k: v for k, v in MODULES.items() if k != "shell"}),
-    )
     args = ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
-    command = [sys.executable, "-m", "harness", "-p", "delegate it", *args]
-    out = subprocess.run(
-        [*command, "--output-format", "stream-json", "--permission-mode", "auto"],
-        cwd=workspace,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    out = in_process(monkeypatch, capsys)(  # the command's code, in this process
+        ["-p", "delegate it", *args, "--output-format", "stream-json", "--permission-mode", "auto"],
+        workspace=workspace,
+        home=home,
     )
     assert out.returncode == 0, out.stderr
     events = [json.loads(line) for line in out.stdout.splitlines()]
