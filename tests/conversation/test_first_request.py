@@ -65,6 +65,8 @@ async def test_the_first_request_does_not_wait_for_the_tools_worker(
             assert len(model.requests) == 1
             assert _state(s, "tools") == "starting"
             gate.touch()
+            await s.workers.wait_started()
+            assert _state(s, "tools") == "running"
             result = await s.run("read a.txt")
     assert result.ok
     assert "alpha" in model.requests[-1]["messages"][-1]["content"]

@@ -230,6 +230,12 @@ class Workers:
             feed.close()
             self._booting[name].set()
 
+    async def wait_started(self) -> None:
+        """Wait until every worker started beside the first request is up, or has failed
+        to start (said in an ``error`` event and to each call made to it)."""
+        for booting in list(self._booting.values()):
+            await booting.wait()
+
     async def _started(self, name: str) -> None:
         """Wait for *name* if it is starting beside the first request.
 
