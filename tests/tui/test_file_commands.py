@@ -55,11 +55,17 @@ def test_file_commands_complete_like_built_in_ones(dirs: tuple[Path, Path]) -> N
     assert any("help.md: refused: /help is a built-in command" in p for p in problems)
 
 
-def test_typing_a_file_command_runs_it(
+def test_typing_a_file_command_runs_it_and_agents_lists_the_definitions(
     dirs: tuple[Path, Path], term_for: Callable[..., Term]
 ) -> None:
     ws, home = dirs
     _commands(ws, home)
+    _write(
+        ws / ".claude/agents/reviewer.md",
+        "---\nname: reviewer\ndescription: Reviews code\ntools: Read, TodoWrite\n"
+        "model: sonnet\n---\nReview.\n",
+    )
+    _write(ws / ".claude/agents/broken.md", "---\nname: broken\n---\nno description\n")
     with ScriptedModel([reply("Hello, Ada.")]) as model:
         t = term_for(model)
         t.line("/help")
@@ -77,26 +83,14 @@ def test_typing_a_file_command_runs_it(
         t.send("n")
         t.expect("Hello, Ada.")
         t.expect("❯")
+        # /agents lists the definitions, in the same terminal
+        t.line("/agents")
+        out = squeezed(t.expect("no sub-agents"))
+    assert squeezed("reviewer  Reviews code  (project; read_file; the session's model)") in out
+    assert squeezed("unknown tool TodoWrite") in out
+    assert squeezed("broken.md: skipped: no description") in out
     # the run's request (a title request may follow it)
     prompt = model.requests[0]["messages"][-1]["content"]
     assert prompt.startswith("Say hello to Ada. Files here: a.txt")
     assert "[!touch made.txt was not run: denied by the user]" in prompt
     assert not (ws / "made.txt").exists()
-
-
-def test_agents_lists_the_definitions(
-    dirs: tuple[Path, Path], term_for: Callable[..., Term]
-) -> None:
-    ws, _home = dirs
-    _write(
-        ws / ".claude/agents/reviewer.md",
-        "---\nname: reviewer\ndescription: Reviews code\ntools: Read, TodoWrite\n"
-        "model: sonnet\n---\nReview.\n",
-    )
-    _write(ws / ".claude/agents/broken.md", "---\nname: broken\n---\nno description\n")
-    t = term_for(None)
-    t.line("/agents")
-    out = squeezed(t.expect("no sub-agents"))
-    assert squeezed("reviewer  Reviews code  (project; read_file; the session's model)") in out
-    assert squeezed("unknown tool TodoWrite") in out
-    assert squeezed("broken.md: skipped: no description") in out
