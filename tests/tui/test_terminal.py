@@ -62,43 +62,6 @@ def test_answer_status_unknown_command_and_hostile_text(term_for) -> None:  # ty
         assert "link" in raw
 
 
-def test_edit_asks_approval_with_diff_yes_applies_no_denies(  # type: ignore[no-untyped-def]
-    term_for, dirs
-) -> None:
-    ws, _ = dirs
-    (ws / "a.txt").write_text("old line\n")
-    edit = call("edit_file", path="a.txt", old_text="old line", new_text="NEW line")
-    with ScriptedModel(
-        # the third reply answers the request for a session title after the first run
-        [
-            reply("", edit),
-            reply("Edited."),
-            reply("Edit session"),
-            reply("", edit),
-            reply("Left alone."),
-        ]
-    ) as model:
-        t = term_for(model)
-        t.line("change it")
-        out = t.expect(r"\[y\]es / \[N\]o / \[a\]lways")
-        assert "wants to run edit_file a.txt" in out
-        assert "+" in out.split("wants to run", 1)[1]  # the diff is shown first
-        t.send("y")
-        out = t.expect("Edited\\.")
-        assert "approved" in out
-        t.expect("❯")
-        assert (ws / "a.txt").read_text() == "NEW line\n"
-        t.line("/undo")
-        t.expect("undid edit_file")
-        assert (ws / "a.txt").read_text() == "old line\n"
-        t.line("again")
-        t.expect(r"\[y\]es / \[N\]o")
-        t.send("n")
-        out = t.expect("denied")
-        t.expect("❯")
-        assert (ws / "a.txt").read_text() == "old line\n"
-
-
 def test_ctrl_c_mid_stream_cancels_and_next_prompt_works(term_for) -> None:  # type: ignore[no-untyped-def]
     with ScriptedModel(
         [
@@ -162,13 +125,19 @@ def test_first_run_without_any_provider(term_for, dirs) -> None:  # type: ignore
     assert prefs["model"] == "claude-test"
 
 
-def test_multiline_history_completion_and_thinking(term_for, dirs) -> None:  # type: ignore[no-untyped-def]
+def test_multiline_history_completion_thinking_and_an_edit_asked_about(term_for, dirs) -> None:  # type: ignore[no-untyped-def]
     ws, home = dirs
     (ws / "notes.md").write_text("x")
+    (ws / "a.txt").write_text("old line\n")
+    edit = call("edit_file", path="a.txt", old_text="old line", new_text="NEW line")
     script = [
         reply("got both lines", thinking="hidden musing"),
-        reply("A title"),
+        reply("A title"),  # the session's title, asked for after the first run
         reply("visible now", thinking="shown musing"),
+        reply("", edit),
+        reply("Edited."),
+        reply("", edit),
+        reply("Left alone."),
     ]
     with ScriptedModel(script) as model:
         t = term_for(model)
@@ -180,6 +149,7 @@ def test_multiline_history_completion_and_thinking(term_for, dirs) -> None:  # t
         t.expect("❯")
         assert model.requests[0]["messages"][-1]["content"] == "line one\nline two @no"
         assert "line one\n+line two @no" in (home / "history").read_text().replace("\n+", "\n+")
+        model.wait_for_requests(2)  # the title's
 
         t.send("/thi")
         t.send("\t")  # completes to /think
@@ -193,6 +163,26 @@ def test_multiline_history_completion_and_thinking(term_for, dirs) -> None:  # t
         t.send("\t")  # completes the workspace path
         t.send("\x15")  # Ctrl+U: clear what was typed
         out = t.expect("notes.md")
+
+        # an edit asks for approval with its diff; yes applies it, no denies it
+        t.line("change it")
+        out = t.expect(r"\[y\]es / \[N\]o / \[a\]lways")
+        assert "wants to run edit_file a.txt" in out
+        assert "+" in out.split("wants to run", 1)[1]  # the diff is shown first
+        t.send("y")
+        out = t.expect("Edited\\.")
+        assert "approved" in out
+        t.expect("❯")
+        assert (ws / "a.txt").read_text() == "NEW line\n"
+        t.line("/undo")
+        t.expect("undid edit_file")
+        assert (ws / "a.txt").read_text() == "old line\n"
+        t.line("again")
+        t.expect(r"\[y\]es / \[N\]o")
+        t.send("n")
+        out = t.expect("denied")
+        t.expect("❯")
+        assert (ws / "a.txt").read_text() == "old line\n"
 
 
 def test_a_model_chosen_while_the_session_starts_is_used_and_a_cancelled_connect_changes_nothing(  # type: ignore[no-untyped-def]
