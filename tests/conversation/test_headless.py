@@ -39,16 +39,13 @@ def base(model: ScriptedModel) -> list[str]:
     return ["--provider", "openai", "--model", "scripted", "--base-url", model.base_url]
 
 
-def test_stream_json_is_one_event_a_line(model: ScriptedModel, workspace: Path, home: Path) -> None:
+def test_stream_json_is_one_event_a_line(run_main, model: ScriptedModel, workspace: Path) -> None:
+    # in this process (test_text_format_and_stdin runs the real program)
     (workspace / "a.txt").write_text("hi\n")
     model.add(reply("", call("read_file", path="a.txt")), reply("It says hi."))
-    p = harness(
-        ["-p", "read a.txt", "--output-format", "stream-json", *base(model)],
-        workspace=workspace,
-        home=home,
-    )
-    assert p.returncode == 0, p.stderr
-    events = [json.loads(line) for line in p.stdout.splitlines()]
+    status, out, err = run_main("-p", "read a.txt", "--output-format", "stream-json", *base(model))
+    assert status == 0, err
+    events = [json.loads(line) for line in out.splitlines()]
     types = [e["type"] for e in events]
     assert types[0] == "session_started"
     assert types[-1] == "result"
