@@ -211,8 +211,8 @@ def _plan(options: SessionOptions) -> _Plan:
 
 def _mcp(plan: _Plan, workers: Workers) -> McpManager:
     """The MCP servers' manager, its bridges started in the background once the
-    session's model worker is up (started beside it, their forks and imports delayed
-    the first prompt)."""
+    session's own workers are up: the fork server imports the SDK for the bridges, and
+    a worker forked after that would carry it too."""
     mcp = McpManager(
         plan.project.mcp,
         workers.supervisor,
@@ -220,7 +220,12 @@ def _mcp(plan: _Plan, workers: Workers) -> McpManager:
         env={"HARNESS_HOME": str(plan.home)},
         loader=plan.project.reload_mcp,
     )
-    workers.start_soon(mcp.run)
+
+    async def run() -> None:
+        await workers.wait_started()
+        await mcp.run()
+
+    workers.start_soon(run)
     return mcp
 
 
