@@ -97,9 +97,11 @@ def sse_transport(
     return sse_client(url, headers=headers, timeout=timeout, auth=auth)
 
 
-async def _stop_early(proc: subprocess.Popen[bytes], stdin: trio.lowlevel.FdStream) -> None:
-    """The MCP shutdown order, as the SDK's ``stdio_client`` does it: close stdin, wait,
-    SIGTERM the group, wait, SIGKILL it."""
+async def _stop_early(
+    proc: subprocess.Popen[bytes], stdin: trio.lowlevel.FdStream, *, grace: float = 2.0
+) -> None:
+    """The MCP shutdown order, as the SDK's ``stdio_client`` does it: close stdin, wait
+    *grace* seconds (the SDK's 2), SIGTERM the group, wait, SIGKILL it."""
     with contextlib.suppress(trio.ClosedResourceError, OSError):
         await stdin.aclose()
     # a pidfd turns readable when the process exits: the wait wakes on the exit itself
@@ -108,7 +110,7 @@ async def _stop_early(proc: subprocess.Popen[bytes], stdin: trio.lowlevel.FdStre
             if sig is not None:
                 with contextlib.suppress(OSError):
                     os.killpg(proc.pid, sig)
-            with trio.move_on_after(2.0):
+            with trio.move_on_after(grace):
                 await trio.lowlevel.wait_readable(exited)
             if proc.poll() is not None:
                 return
