@@ -90,32 +90,43 @@ async def test_a_question_goes_to_the_frontends_dialog(
     assert second["question"].lower().startswith("nights")
 
 
-@pytest.mark.parametrize(("models", "sees"), [(("gpt-4o",), True), (("scripted",), False)])
-async def test_an_image_result_reaches_a_model_that_sees_images(
-    dirs: tuple[Path, Path],
-    model: ScriptedModel,
-    models: tuple[str, ...],
-    sees: bool,
-) -> None:
-    model.add(reply("", call("mcp__fake__picture")), reply("a picture"))
-    async with mcp_session(dirs, model, {"fake": tiny_entry()}, models=models) as live:
-        await ready(live)
-        seen: list[ev.ConversationEvent] = []
-        live.subscribe(seen.append)
-        await live.run("look")
-    sent = model.requests[1]["messages"]
-    [tool] = [m for m in sent if m["role"] == "tool"]
-    assert tool["content"].splitlines()[1] == f"[image image/png, {len(PNG)} bytes]"
-    after = sent[sent.index(tool) + 1 :]
-    pictures = [
+def _pictures(messages: list[dict[str, Any]]) -> list[str]:
+    return [
         part["image_url"]["url"]
-        for m in after
+        for m in messages
         if isinstance(m["content"], list)
         for part in m["content"]
         if part.get("type") == "image_url"
     ]
+
+
+async def test_an_image_result_reaches_a_model_that_sees_images_and_no_other(
+    dirs: tuple[Path, Path],
+    model: ScriptedModel,
+) -> None:
+    """The same call, by a model that sees images and then, in the same session (a session
+    costs a bridge's start), by one that does not: only the first is sent its image."""
+    note = f"[image image/png, {len(PNG)} bytes]"
     png = "data:image/png;base64," + base64.b64encode(PNG).decode()
-    assert pictures == ([png] if sees else [])
+    for _ in range(2):
+        model.add(reply("", call("mcp__fake__picture")), reply("a picture"))
+    async with mcp_session(dirs, model, {"fake": tiny_entry()}, models=("gpt-4o",)) as live:
+        await ready(live)
+        seen: list[ev.ConversationEvent] = []
+        live.subscribe(seen.append)
+        await live.run("look")
+        live.set_model("openai", ("scripted",), model.base_url)
+        await live.run("look again")
+    sent = model.requests[1]["messages"]
+    [tool] = [m for m in sent if m["role"] == "tool"]
+    assert tool["content"].splitlines()[1] == note
+    assert _pictures(sent[sent.index(tool) + 1 :]) == [png]
+    # a model that does not see images gets the note, and no image after it
+    blind = model.requests[3]["messages"]
+    tools = [m for m in blind if m["role"] == "tool"]
+    assert [m["content"].splitlines()[1] for m in tools] == [note, note]
+    assert _pictures(blind[blind.index(tools[-1]) + 1 :]) == []
     # the session log keeps the note, not the image
-    [finished] = [e for e in seen if isinstance(e, ev.ToolCallFinished)]
-    assert "images" not in finished.data
+    finished = [e for e in seen if isinstance(e, ev.ToolCallFinished)]
+    assert len(finished) == 2
+    assert all("images" not in f.data for f in finished)
