@@ -93,28 +93,35 @@ def test_a_task_session_is_a_fork_of_the_task_server(
 
 
 def test_a_killed_forked_session_is_retried_forked(tmp_path: Path, repo: Path, home: Path) -> None:
-    script = EditModel(hold=("t1",))
+    """A task whose session is killed runs again, forked from the same task server, while
+    the other task goes on in its first attempt."""
+    script = EditModel(hold=("t2",))
     out = tmp_path / "out"
-    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1",))
+    tasks = write_tasks(tmp_path / "tasks.jsonl", repo, ids=("t1", "t2"))
     retried: list[psutil.Process] = []
 
     def kill_and_find_the_retry() -> None:
-        first = find_session("/t1")
+        first = find_session("/t2")
         server = first.parent()
         assert server is not None
-        script.hold.add("t1")  # the next attempt's first request waits too
+        script.hold.add("t2")  # the next attempt's first request waits too
         first.kill()
-        retry = find_session("/t1", exclude=first.pid)
+        retry = find_session("/t2", exclude=first.pid)
         assert retry.ppid() == server.pid
         retried.append(retry)
 
     with serve(script) as model:
         argv = batch_argv(tasks, out, model, "--retries", "1")
-        run_holding(script, argv, batch_env(home), "t1", kill_and_find_the_retry, timeout=120)
+        stdout = run_holding(
+            script, argv, batch_env(home), "t2", kill_and_find_the_retry, timeout=120
+        )
     assert len(retried) == 1
-    line = read_results(out)["t1"]
-    assert (line["ok"], line["attempts"]) == (True, 2)
-    assert_own_diffs(out, ("t1",))
+    results = read_results(out)
+    assert (results["t2"]["ok"], results["t2"]["attempts"]) == (True, 2)
+    assert (results["t1"]["ok"], results["t1"]["attempts"]) == (True, 1)
+    assert_own_diffs(out, ("t1", "t2"))
+    docs = [json.loads(x) for x in stdout.splitlines()]
+    assert {"type": "task_started", "id": "t2", "attempt": 2} in docs
 
 
 def test_a_killed_driver_leaves_no_task_process(tmp_path: Path, repo: Path, home: Path) -> None:
