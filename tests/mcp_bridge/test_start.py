@@ -51,6 +51,10 @@ async def test_a_server_that_exits_at_once_is_down_with_its_status_and_stderr(
     assert first.state == "down"
     assert first.error == "could not start: exited with status 3 before answering"
     assert "no API key given" in first.stderr_tail
+    out = await handle.request(ToolInvoke(name="echo", arguments={"text": "x"}), timeout=60)
+    assert isinstance(out, ToolOutcome)
+    assert not out.ok
+    assert "is not running (could not start: exited with status 3" in out.output
     # tried again in the background; a restart asked for tries at once
     await watch.wait_for(lambda s: s.stderr_tail.count("no API key") >= 2, timeout=30)
     tries = len(starts.read_text())
