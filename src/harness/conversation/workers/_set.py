@@ -348,7 +348,7 @@ async def open_workers(
                 names = [n for n in settings.modules if n not in ON_DEMAND]
             await workers.start([n for n in names if n in FIRST])
             # the others once the model worker is up: its start is the one a first
-            # request waits for, and shares the fork server and the CPU with nothing
+            # request waits for, and theirs would share the fork server and the CPU with it
             workers.start_beside([n for n in names if n not in FIRST])
             yield workers
         finally:
