@@ -16,9 +16,11 @@ def users(model: ScriptedModel) -> list[str]:
     return [m["content"] for m in model.requests[-1]["messages"] if m["role"] == "user"]
 
 
-def test_esc_esc_picks_a_prompt_shows_the_files_and_rewinds_both(
+def test_esc_esc_rewinds_both_then_fork_leaves_the_original_and_both_are_listed(
     term_for: Callable[..., Term], dirs: tuple[Path, Path]
 ) -> None:
+    """Esc Esc picks a prompt, shows the files and rewinds both; then /fork in the same
+    terminal (each terminal is an interpreter's start-up)."""
     ws, _ = dirs
     with ScriptedModel(
         [
@@ -29,6 +31,7 @@ def test_esc_esc_picks_a_prompt_shows_the_files_and_rewinds_both(
             reply("", call("edit_file", path="a.txt", old_text="one", new_text="ONE")),
             reply("done two"),
             reply("done three"),
+            reply("in the fork"),
         ]
     ) as model:
         t = term_for(model, AUTO)
@@ -53,22 +56,10 @@ def test_esc_esc_picks_a_prompt_shows_the_files_and_rewinds_both(
         assert not (ws / "b.txt").exists()
         t.line("third prompt")
         t.expect("done three")
+        t.expect("❯")
         assert users(model) == ["first prompt", "third prompt"]
 
-
-def test_fork_leaves_the_original_and_both_are_listed(
-    term_for: Callable[..., Term],
-) -> None:
-    with ScriptedModel(
-        [reply("done one"), reply("A title"), reply("done two"), reply("in the fork")]
-    ) as model:
-        t = term_for(model, AUTO)
-        t.line("first prompt")
-        t.expect("done one")
-        t.expect("❯")
-        t.line("second prompt")
-        t.expect("done two")
-        t.expect("❯")
+        # /fork before the third prompt: the fork goes on from the first alone
         t.line("/fork 2")
         out = t.expect(r"stays as it was \(/resume (\S+)\)")
         original = out.rsplit("/resume ", 1)[1].rstrip(")")
