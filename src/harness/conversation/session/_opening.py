@@ -210,9 +210,8 @@ def _plan(options: SessionOptions) -> _Plan:
 
 
 def _mcp(plan: _Plan, workers: Workers) -> McpManager:
-    """The MCP servers' manager, its bridges started in the background once the
-    session's own workers are up: the fork server imports the SDK for the bridges, and
-    a worker forked after that would carry it too."""
+    """The MCP servers' manager, its bridges started once the session's workers are up
+    (the fork server imports the SDK for the bridges: a worker forked after would carry it)."""
     mcp = McpManager(
         plan.project.mcp,
         workers.supervisor,
@@ -220,12 +219,7 @@ def _mcp(plan: _Plan, workers: Workers) -> McpManager:
         env={"HARNESS_HOME": str(plan.home)},
         loader=plan.project.reload_mcp,
     )
-
-    async def run() -> None:
-        await workers.wait_started()
-        await mcp.run()
-
-    workers.start_soon(run)
+    workers.start_soon(mcp.run, after_start=True)
     return mcp
 
 

@@ -114,11 +114,18 @@ class Workers:
         # why a worker started so could not start (its calls are told)
         self._failed: dict[str, str] = {}
 
-    def start_soon(self, fn: Callable[[], Awaitable[object]]) -> None:
-        """Run *fn* beside the workers until the workers stop."""
-        if self._nursery is None:
+    def start_soon(self, fn: Callable[[], Awaitable[object]], *, after_start: bool = False) -> None:
+        """Run *fn* beside the workers until the workers stop; with *after_start*, once
+        the workers started beside the first request are up (:meth:`wait_started`)."""
+        nursery = self._nursery
+        if nursery is None:
             raise RuntimeError("the workers are not running")
-        self._nursery.start_soon(fn)
+
+        async def later() -> None:
+            await self.wait_started()
+            await fn()
+
+        nursery.start_soon(later if after_start else fn)
 
     # --- ModelPort --------------------------------------------------------------------
 
