@@ -579,8 +579,49 @@ def test_a_command_said_to_have_run_when_none_did_is_asked_for_that_run() -> Non
     # after a run that happened, the same words are the answer
     ran = called(prompt, "run_cmd", "", "hello 42")
     assert nudge("I ran the command and it printed `hello 42`.", ran) is None
-    # and so is an answer that claims no run
-    assert nudge("It is not a git repository, so it prints nothing.", status) is None
+    # an answer that claims no run is not claimed-run's (skipped-run asks for the run the
+    # prompt named: what it prints is not known)
+    guess = view("It is not a git repository, so it prints nothing.", status)
+    assert nudge_for(guess, ["claimed-run"]) is None
+    assert nudge_for(guess) == nudge_for(guess, ["skipped-run"]) != None  # noqa: E711
+
+
+def test_an_answer_to_run_a_named_command_given_without_running_it_is_asked_for_the_run() -> None:
+    # measured (bench local-tasks, run-report-total, the tools before the workspace): asked
+    # to run report.py, the model read it and answered a total the script never prints
+    prompt = "Run `python3 report.py` and tell me the total value it prints."
+    script = "1:ab|total = sum(stock.values())\n2:cd|print(f'total {total:.2f} EUR')"
+    read = called(prompt, "read_file", "report.py", script)
+    invented = "The total value printed by the `python3 report.py` script is `1234.56` dollars."
+    said = nudge(invented, read)
+    assert said is not None
+    assert said.tool == "run_cmd"
+    assert said.text.startswith("You have not run python3 report.py yet")
+    # before any call too, and with the script named by its path
+    said = nudge("It prints the deploy steps.", [{"role": "user", "content": prompt}])
+    assert said is not None
+    assert said.tool == "run_cmd"
+    deploy = [
+        {"role": "user", "content": "Please execute scripts/deploy.sh and say what it prints."}
+    ]
+    said = nudge("It prints nothing.", deploy)
+    assert said is not None
+    assert "scripts/deploy.sh" in said.text
+    # once a command ran, the same words are the answer
+    ran = called(prompt, "run_cmd", "", "total 612.00 EUR")
+    assert nudge("The total value is 612.00 EUR.", ran) is None
+    # a prompt that names no command to run asks for none: "run three replicas" is a
+    # change, and a command only mentioned is not asked to run
+    for other in (
+        "Run three replicas of the api service: change deploy.yaml.",
+        "What does `python3 report.py` print? Read report.py and tell me.",
+        "Why does running scripts/build.sh fail?",
+    ):
+        history = called(other, "read_file", "deploy.yaml", "1:ab|replicas: 2")
+        assert nudge("It is done: replicas is 3.", history) is None, other
+    # without run_cmd offered there is nothing to ask for
+    no_run = [t for t in TOOLS if t.name != "run_cmd"]
+    assert nudge(invented, read, no_run) is None
 
 
 WHERE = [{"role": "user", "content": "Which file defines the function parse_date?"}]
@@ -602,6 +643,11 @@ CASES = {
     "did-you-mean": ("It is not there.", MEANT, "read_file"),
     "repeated-result": ("The edit: old_text was not found in the file.", MISSED, "edit_file"),
     "claimed-run": ("I ran it and it printed hello.", RUN, "run_cmd"),
+    "skipped-run": (
+        "It prints hello 42.",
+        called(RUN[0]["content"], "read_file", "hello.py", "1:ab|print('hello', 42)"),
+        "run_cmd",
+    ),
     "claimed-change": ("The bug has been fixed.", READ_GREET, "edit_file"),
     "guessed-file": ("It is src/parser.py.", WHERE, "search_text"),
     "announced-action": ("I will read calc.py first.", ASK, "read_file"),

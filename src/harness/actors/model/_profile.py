@@ -38,6 +38,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "did-you-mean",
     "repeated-result",
     "claimed-run",
+    "skipped-run",
     "claimed-change",
     "guessed-file",
     "announced-action",

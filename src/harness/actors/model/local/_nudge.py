@@ -87,6 +87,18 @@ _ASKS_CHANGE = re.compile(
     r"set|turn|bump|switch|increase|decrease|raise|lower|enable|disable|insert|append)\b",
     re.I | re.M,
 )
+# a prompt that asks to run a named command: the ask's verb where a clause starts (as for a
+# change), then, in the same clause, a command in backticks or a script's path ("Run
+# `python3 report.py` and tell me ...", "execute scripts/build.sh"); "run three replicas"
+# names no command
+_ASKS_RUN = re.compile(
+    r"(?:^|[.!?;:]\s+|\b(?:and|then|please|you to|can you|could you|would you)\s+)"
+    r"(?:run|execute)\b((?:[^.!?;:\n]|[.!?;:](?!\s|$))*)",
+    re.I | re.M,
+)
+_COMMAND = re.compile(
+    r"`([^`\n]+)`|(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|php))\b"
+)
 # a tool's answer to a path that does not exist, naming the one meant (the tools' jail)
 _MEANT = re.compile(r"does not exist; did you mean ([^\s?]+)\?")
 # verbs -> the tool that does them
@@ -355,6 +367,32 @@ class ClaimedRun:
         )
 
 
+class SkippedRun:
+    """A prompt that asks to run a named command ("Run `python3 report.py` and tell me the
+    total"), and a reply that answers with no run_cmd call made since it: what the command
+    prints is not known yet, whatever the reply says it is (after reading the script, the
+    model gave a total the script never printed). Asks for the run, naming the command."""
+
+    name: ClassVar[str] = "skipped-run"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        if "run_cmd" not in turn.tools or turn.called("run_cmd"):
+            return None
+        command = None
+        for ask in _ASKS_RUN.finditer(turn.prompt):
+            named = _COMMAND.search(ask.group(1))
+            if named is not None:
+                command = named.group(1) or named.group(2)
+                break
+        if command is None:
+            return None
+        return Nudge(
+            f"You have not run {command} yet: no run_cmd call was made since my question, so "
+            "what it prints is not known. Run it now: call run_cmd. Write " + _block("run_cmd"),
+            "run_cmd",
+        )
+
+
 class ClaimedChange:
     """A reply, in a task that asks for a change, that claims one ("I replaced nam with
     name", "The bug has been fixed") or hands it back to the user ("You should replace
@@ -458,6 +496,7 @@ RULES: tuple[NudgeRule, ...] = (
     DidYouMean(),
     RepeatedResult(),
     ClaimedRun(),
+    SkippedRun(),
     ClaimedChange(),
     GuessedFile(),
     AnnouncedAction(),
