@@ -9,7 +9,7 @@ import shutil
 import socket
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ import trio
 
 from harness.actors.mcp import BRIDGE_MODULE, BRIDGE_PRELOAD, McpServerConfig
 from harness.messages.mcp import McpStatus, McpWatch
-from harness.supervisor import ChildSpec, Supervisor, WorkerHandle
+from harness.supervisor import ChildSpec, SharedForkServer, Supervisor, WorkerHandle
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHONPATH = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
@@ -152,8 +152,33 @@ def _fast_bridges(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HARNESS_MCP_TIME_SCALE", str(MCP_TIME_SCALE))
 
 
+@pytest.fixture(scope="session")
+def bridge_fork_server() -> Iterator[SharedForkServer]:
+    """One fork server for the bridges these tests start under their own supervisor, with
+    the SDK imported once: each bridge forked from it skips the second of CPU the import
+    costs (as a session's bridges skip it once its fork server imported the SDK)."""
+    server = SharedForkServer(warm=BRIDGE_PRELOAD, environ=dict(os.environ))
+    yield server
+    server.close()
+
+
 @pytest.fixture
-def start_bridge(supervisor: Supervisor, nursery: trio.Nursery) -> Callable[..., Any]:
+def shared_bridges(
+    bridge_fork_server: SharedForkServer, request: pytest.FixtureRequest
+) -> Iterator[None]:
+    """The bridges' fork server offered to the test's supervisor (not for a test marked
+    ``own_fork_server``, which inspects its supervisor's own server)."""
+    if request.node.get_closest_marker("own_fork_server"):
+        yield
+        return
+    with bridge_fork_server.offered():
+        yield
+
+
+@pytest.fixture
+def start_bridge(
+    shared_bridges: None, supervisor: Supervisor, nursery: trio.Nursery
+) -> Callable[..., Any]:
     async def start(
         config: McpServerConfig, *, warm: bool = False, **overrides: Any
     ) -> tuple[WorkerHandle, Watcher]:

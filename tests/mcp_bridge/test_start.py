@@ -18,6 +18,7 @@ from tests.mcp_bridge.conftest import imported_the_sdk, tiny_config
 pytestmark = pytest.mark.slow
 
 
+@pytest.mark.own_fork_server  # (a bridge that imports the SDK itself, after its server)
 async def test_a_missing_command_is_down_in_the_first_status(
     start_bridge: Callable[..., Any], tmp_path: Path
 ) -> None:
@@ -35,6 +36,7 @@ async def test_a_missing_command_is_down_in_the_first_status(
     assert "No such file or directory" in out.output
 
 
+@pytest.mark.own_fork_server  # (a bridge that imports the SDK itself, after its server)
 async def test_a_server_that_exits_at_once_is_down_with_its_status_and_stderr(
     start_bridge: Callable[..., Any], tmp_path: Path
 ) -> None:
@@ -63,6 +65,7 @@ async def test_a_server_that_exits_at_once_is_down_with_its_status_and_stderr(
     assert all(s.state in ("down", "restarting") for s in watch.seen), watch.seen
 
 
+@pytest.mark.own_fork_server  # (its supervisor's own server is what it inspects)
 async def test_a_bridge_forked_after_the_warm_starts_with_the_sdk_imported(
     supervisor: Supervisor, start_bridge: Callable[..., Any]
 ) -> None:
