@@ -93,9 +93,9 @@ def shared_fork_server() -> Iterator[SharedForkServer]:
     it instead of starting a server of its own (0.2 s of CPU each, hundreds of times)."""
     import os
 
-    from harness._forkstart import WORKER_PRELOAD
+    from harness._forkstart import RUNNER_PRELOAD, WORKER_PRELOAD
 
-    server = SharedForkServer(warm=WORKER_PRELOAD, environ=dict(os.environ))
+    server = SharedForkServer(warm=(*WORKER_PRELOAD, *RUNNER_PRELOAD), environ=dict(os.environ))
     yield server
     server.close()
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 __all__ = [
     "LISTEN",
     "PRELOAD",
+    "RUNNER_PRELOAD",
     "WORKER_PRELOAD",
     "EarlyServer",
     "adopt",
@@ -47,11 +48,12 @@ WORKER_PRELOAD = (
     "harness.actors.model._chat",
     "harness.actors.tools._dispatch",
     "harness.actors.shell._service",
-    # A sub-agent runner runs the conversation loop: its import would otherwise be
-    # most of the time from a spawn_agent call to the runner's first model request.
-    "harness.conversation",
-    "harness.actors.tools",
 )
+#: What a sub-agent runner imports beyond that: the conversation loop and the tools, most
+#: of the time from a spawn_agent call to the runner's first model request otherwise. A
+#: session has its fork server import them once its workers are up, not while they
+#: start: on two cores that import took the CPU the first request was waiting for.
+RUNNER_PRELOAD = ("harness.conversation", "harness.actors.tools")
 
 
 def interpreter_env(env: Mapping[str, str]) -> dict[str, str]:

@@ -132,7 +132,12 @@ def start_task_server(environ: Mapping[str, str], shared: str | None = None) -> 
     with _server_lock:
         if _server is None:
             _server = SessionForker(
-                (*_forkstart.PRELOAD, *_forkstart.WORKER_PRELOAD, *SESSION_PRELOAD),
+                (
+                    *_forkstart.PRELOAD,
+                    *_forkstart.WORKER_PRELOAD,
+                    *_forkstart.RUNNER_PRELOAD,
+                    *SESSION_PRELOAD,
+                ),
                 environ=environ,
                 shared=shared,
             )

@@ -49,7 +49,7 @@ from harness.conversation.session._store import (
     SessionNotFound,
     SessionStore,
 )
-from harness.conversation.session._warm import preload_env, prepare_model
+from harness.conversation.session._warm import preload_env, prepare_model, warm_runners
 from harness.conversation.strategies import run_stages
 from harness.conversation.subagents import SubagentPool
 from harness.conversation.workers import Workers, WorkerSettings, open_workers, worker_env
@@ -288,6 +288,7 @@ def _join_features(
     options, log = plan.options, plan.log
     env = {"HARNESS_HOME": str(plan.home), **options.worker_env.get("subagent", {})}
     pool = SubagentPool(conv, workers, options.subagents, env=env)
+    warm_runners(conv, workers)
     plan.problems.extend(pool.definitions.problems)  # agents/*.md skipped, or read loosely
     if log is not None:
         conv.subscribe(log.append)

@@ -1,5 +1,6 @@
 """The model made ready before the first prompt: an Ollama model's window asked for, and
-the embedded model's load started and followed.
+the embedded model's load started and followed; and a sub-agent runner's imports made in
+the fork server once the first run is over (:func:`warm_runners`).
 
 A session on the embedded model (a profile that ``preloads``) starts its model worker
 with ``HARNESS_LOCAL_MODEL``, so the load starts with the worker, and with
@@ -23,7 +24,7 @@ from harness.conversation.workers import Workers
 from harness.errors import HarnessError
 from harness.messages.local import LoadLocalModel, LocalModelProgress
 
-__all__ = ["preload_env", "prepare_model"]
+__all__ = ["preload_env", "prepare_model", "warm_runners"]
 
 
 def preload_env(config: LoopConfig, environ: Mapping[str, str]) -> dict[str, str]:
@@ -68,3 +69,19 @@ def prepare_model(conv: Conversation, workers: Workers) -> None:
             pass  # the worker died or stopped: the first request says so
 
     workers.start_soon(follow)
+
+
+def warm_runners(conv: Conversation, workers: Workers) -> None:
+    """Have the fork server import a sub-agent runner's modules once *conv*'s first run
+    has ended (:meth:`Workers.warm_runners`): while a run starts, that import takes the
+    CPU its first request waits for (``python -m bench headless``). A runner hired in
+    the first run imports them itself."""
+    asked = False
+
+    def after_run(event: ev.ConversationEvent) -> None:
+        nonlocal asked
+        if isinstance(event, ev.Result) and not asked:
+            asked = True
+            workers.start_soon(workers.warm_runners)
+
+    conv.subscribe(after_run)

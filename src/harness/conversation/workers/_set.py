@@ -237,6 +237,16 @@ class Workers:
             feed.close()
             self._booting[name].set()
 
+    async def warm_runners(self) -> None:
+        """Have the fork server import what a sub-agent runner imports beyond the default
+        workers (``harness._forkstart.RUNNER_PRELOAD``), unless ``HARNESS_FORK_WARM=0``.
+        For once the workers are up: while they start, the import takes their CPU."""
+        from harness._forkstart import RUNNER_PRELOAD
+        from harness.actors.subagent import MODULE
+
+        if session_warm():
+            await self.supervisor.warm(MODULE, RUNNER_PRELOAD)
+
     async def wait_started(self) -> None:
         """Wait until every worker started beside the first request is up, or has failed
         to start (said in an ``error`` event and to each call made to it)."""
@@ -318,7 +328,8 @@ def _start_failure(
 
 #: ``HARNESS_FORK_WARM=0`` leaves the session's warm out: its fork server then imports
 #: only what every worker shares, not also what the default workers and a sub-agent
-#: runner import (``harness._forkstart.WORKER_PRELOAD``), and each worker imports its
+#: runner import (``harness._forkstart.WORKER_PRELOAD``, and ``RUNNER_PRELOAD``, which
+#: the sub-agent pool asks for once the workers are up), and each worker imports its
 #: own modules as it starts. A session opened in a process that has imported harness
 #: already (the API's, the tests') starts its workers at once, so its server imports
 #: those modules beside them: a session that lives a second, as the test suite opens
@@ -328,8 +339,8 @@ FORK_WARM_ENV = "HARNESS_FORK_WARM"
 
 
 def session_warm(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
-    """What a session's fork server imports once it is ready: the default workers' and a
-    sub-agent runner's modules, or nothing when *environ* (default: this process's) sets
+    """What a session's fork server imports once it is ready: the default workers'
+    modules, or nothing when *environ* (default: this process's) sets
     ``HARNESS_FORK_WARM=0``."""
     from harness._forkstart import WORKER_PRELOAD
 
