@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import attrs
 import trio
 
 from harness.conversation._budget import ContextBudget
@@ -33,8 +34,12 @@ class Requests:
     def build(
         self, messages: list[pm.ChatMessage], *, system: str, tools: tuple[pm.ToolSchema, ...]
     ) -> pm.ChatRequest:
-        """The request carrying *messages* under *system*, offering *tools*."""
+        """The request carrying *messages* under *system*, offering *tools*; a model that
+        does not see images gets none, not even those results sent an earlier model of
+        the session (each result's text keeps its note of them)."""
         cfg = self._config()
+        if not cfg.profile().images:
+            messages = [attrs.evolve(m, images=()) if m.images else m for m in messages]
         return pm.ChatRequest(
             provider=cfg.provider,
             models=cfg.models,
