@@ -8,13 +8,13 @@ assertion on one run (a run that reads the file can still answer wrongly), so th
 on a rate: at least one of up to three runs completes. Every run, whatever the model did,
 must end with a result event and no crash.
 
-Reading the system prompt (about 1,500 tokens) is most of such a run's cost. The default
-model's run puts the prompt's static part first (``HARNESS_LOCAL_STATIC_FIRST=on``): the
-state after it is saved in the model cache once per machine, and later runs read only
-the project's lines and the question (measured with ``/usr/bin/time`` around the command:
-86 s of CPU against 26 s). The default order, where a folder never seen reads the whole
-system prompt and says how far before anything of the answer, runs on the tiny model
-(``_tiny.py``), whose words do not matter there.
+Reading the system prompt (about 1,500 tokens) is most of such a run's cost. The embedded
+model reads the prompt's static part first (the default): the state after it is saved in
+the model cache once per machine, and later runs read only the project's lines and the
+question (measured with ``/usr/bin/time`` around the command: 86 s of CPU against 26 s).
+The conversation's own order (``HARNESS_LOCAL_STATIC_FIRST=off``), where a folder never
+seen reads the whole system prompt and says how far before anything of the answer, runs
+on the tiny model (``_tiny.py``), whose words do not matter there.
 """
 
 from __future__ import annotations
@@ -111,11 +111,15 @@ def _workspace(tmp_path: Path) -> Path:
 def test_harness_p_reads_a_new_folders_prompt_and_says_how_far(
     tmp_path: Path, tiny_model_path: Path, tiny_cache: Path
 ) -> None:
-    # the tiny model (named by its file) in the default prompt order: its reply is noise
+    # the tiny model (named by its file) in the conversation's prompt order: its reply is noise
     # to the output limit (a short one), which ends the one turn
     home = tmp_path / "home"
     home.mkdir()
-    env = {"HARNESS_MODEL_CACHE": str(tiny_cache), "HARNESS_MAX_OUTPUT": "64"}
+    env = {
+        "HARNESS_MODEL_CACHE": str(tiny_cache),
+        "HARNESS_MAX_OUTPUT": "64",
+        "HARNESS_LOCAL_STATIC_FIRST": "off",
+    }
     code, events, stderr = _run(_workspace(tmp_path), home, str(tiny_model_path), 1, env)
     assert "Traceback" not in stderr, stderr
     assert code != TIMED_OUT
@@ -139,7 +143,7 @@ def test_harness_p_answers_from_a_file_with_the_embedded_model(tmp_path: Path) -
     for i in range(ATTEMPTS):
         home = tmp_path / f"home{i}"
         home.mkdir()
-        code, events, stderr = _run(workspace, home, env={"HARNESS_LOCAL_STATIC_FIRST": "on"})
+        code, events, stderr = _run(workspace, home)
         # Whatever the model did, the program itself must never crash.
         assert "Traceback" not in stderr, stderr
         if code != TIMED_OUT:

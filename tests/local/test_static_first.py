@@ -66,3 +66,14 @@ def test_each_generation_appends_its_timings(tmp_path: Path) -> None:
     broken = Timings(str(tmp_path / "missing" / "t.jsonl"))
     broken.generation(Generation("stop", 1, 1), 0.0, lazy=True)
     assert broken.path == ""
+
+
+def test_the_embedded_model_reads_the_shared_part_first_unless_switched_off(
+    tmp_path: Path,
+) -> None:
+    from harness.actors.model.local._provider import LocalProvider
+
+    home = {"HARNESS_HOME": str(tmp_path)}
+    assert LocalProvider(env=home).guide.reorder
+    for off in ("off", "0", "no"):
+        assert not LocalProvider(env={**home, "HARNESS_LOCAL_STATIC_FIRST": off}).guide.reorder

@@ -160,7 +160,8 @@ class Guide:
     Args:
         profile: what to apply: its grammar, temperature, repeat cap and nudge rules
             (default: :data:`~harness.actors.model.SMALL_MODEL`).
-        reorder: put the system prompt's static part first (default off).
+        reorder: put the system prompt's static part first (the embedded model's provider
+            does, unless HARNESS_LOCAL_STATIC_FIRST=off).
     """
 
     def __init__(self, profile: ModelProfile = SMALL_MODEL, *, reorder: bool = False) -> None:

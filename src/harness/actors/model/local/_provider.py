@@ -49,7 +49,6 @@ __all__ = ["LocalProvider", "make_provider", "stream_load"]
 # takes tens of milliseconds; the bound only guards against a wedged llama.cpp.
 _STOP_WAIT = 30.0
 _OFF = ("0", "off", "no", "false")
-_ON = ("1", "on", "yes", "true")
 
 
 @attrs.frozen
@@ -102,8 +101,9 @@ class LocalProvider:
             ``HARNESS_LOCAL_CONTEXT``,
             ``HARNESS_LOCAL_GRAMMAR=off`` (tool calls unconstrained),
             ``HARNESS_LOCAL_NUDGE=off`` (no nudge rule on),
-            ``HARNESS_LOCAL_STATIC_FIRST=on`` (the system prompt's tool section before
-            the workspace, so every project shares the state after it),
+            ``HARNESS_LOCAL_STATIC_FIRST=off`` (the system prompt's tool section after
+            the workspace, as the conversation writes it, instead of before it: then no
+            two projects share the state after it),
             ``HARNESS_LOCAL_MODEL`` (start loading that model at once) and
             ``HARNESS_LOCAL_TIMINGS`` (a file to which each generation appends one JSON
             line: tokens read and written, and the seconds of each; for measuring).
@@ -130,8 +130,8 @@ class LocalProvider:
             overrides["grammar"] = False
         if env.get("HARNESS_LOCAL_NUDGE", "").strip().lower() in _OFF:
             overrides["nudges"] = ()
-        # off: with it, fresh-set tasks that pass without it failed (docs/models.md)
-        reorder = env.get("HARNESS_LOCAL_STATIC_FIRST", "").strip().lower() in _ON
+        # on: a folder never seen reads only its own lines (docs/models.md)
+        reorder = env.get("HARNESS_LOCAL_STATIC_FIRST", "").strip().lower() not in _OFF
         self.guide = Guide(profile_for(self.name, "", overrides), reorder=reorder)
         """What guides each reply: the embedded model's profile (grammar and nudges each
         off to measure)."""
