@@ -144,7 +144,10 @@ class ForkServer:
                 await self._read(sock)
                 nursery.cancel_scope.cancel()
         finally:
-            self._ready = trio.Event()
+            # wake whoever waits for this server to be ready: they wait again, for the
+            # next incarnation's (a server that died before it said so never will)
+            stale, self._ready = self._ready, trio.Event()
+            stale.set()
             self._sock = None
             if self._pending is not None:
                 self._pending.settle(None, [])
@@ -200,9 +203,7 @@ class ForkServer:
 
     async def spawn(self, spec: ChildSpec, tag: str) -> Spawned | None:
         """Fork a worker for *spec*, or ``None`` if the server cannot."""
-        with trio.move_on_after(READY_TIMEOUT):
-            await self._ready.wait()
-        if self._closed or not self._ready.is_set():
+        if not await self._wait_ready():
             return None
         async with self._lock:
             return await self._spawn(spec, tag)
@@ -273,14 +274,20 @@ class ForkServer:
             asked = self._asked[worker] = trio.Event()
             self._warms[worker] = modules
             try:
-                with trio.move_on_after(READY_TIMEOUT):
-                    await self._ready.wait()
-                if self._ready.is_set():
+                if await self._wait_ready():
                     await self._send_warm(worker, modules)
             finally:
                 asked.set()
         if asked is not None:
             await asked.wait()
+
+    async def _wait_ready(self) -> bool:
+        """Wait, up to :data:`READY_TIMEOUT`, for a server that said it is ready (the
+        one running, or the one started after it died); whether there is one."""
+        with trio.move_on_after(READY_TIMEOUT):
+            while not self._closed and not self._ready.is_set():
+                await self._ready.wait()
+        return not self._closed and self._ready.is_set()
 
     async def _send_warm(self, worker: str, modules: tuple[str, ...]) -> None:
         async with self._lock:  # one packet at a time, in the order asked
