@@ -11,14 +11,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING
 
 from harness.words import PERMISSION_MODES, PROVIDERS
 
 if TYPE_CHECKING:
-    from harness.batch import BatchSettings, Progress, Task, TaskLineError
+    from harness.batch import BatchSettings, Progress
 
 __all__ = ["batch_main", "build_batch_parser"]
 
@@ -149,7 +148,7 @@ def batch_main(
     """Run ``harness batch`` with *argv* (the words after ``batch``); the exit status."""
     # the engines (and trio) load once the command line is read: ``--help`` and a usage
     # error need none of them, and a local driver's task server starts before them
-    from harness.batch import read_tasks
+    from harness.batch import JsonProgress, ResultsFile, TaskOutcome, read_tasks, run_batch
 
     out = stdout or sys.stdout
     err = stderr or sys.stderr
@@ -174,47 +173,6 @@ def batch_main(
     except OSError as exc:
         err.write(f"harness batch: cannot read {args.tasks}: {exc.strerror or exc}\n")
         return 2
-    if args.ray is not None:
-        with _ray_prints_to_stderr(out) as kept:
-            return _run(args, tasks, problems, kept, err, env)
-    return _run(args, tasks, problems, out, err, env)
-
-
-@contextmanager
-def _ray_prints_to_stderr(out: IO[str]) -> Iterator[IO[str]]:
-    """*out*, and while it is open, everything else this process writes to its stdout
-    going to stderr: Ray's driver prints there ("(raylet) A worker died ..." when a worker
-    is killed), which would land among the JSON lines. *out* other than the process's
-    stdout is left as it is."""
-    if out is not sys.stdout:
-        yield out
-        return
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with os.fdopen(os.dup(saved), "w", buffering=1) as kept:
-            os.dup2(2, 1)
-            try:
-                yield kept
-            finally:
-                sys.stdout.flush()
-                kept.flush()
-                os.dup2(saved, 1)
-    finally:
-        os.close(saved)
-
-
-def _run(
-    args: argparse.Namespace,
-    tasks: list[Task],
-    problems: list[TaskLineError],
-    out: IO[str],
-    err: IO[str],
-    env: dict[str, str],
-) -> int:
-    """Run the batch *args* name, its progress written to *out*; the exit status."""
-    from harness.batch import JsonProgress, ResultsFile, TaskOutcome, run_batch
-
     progress: Progress
     if args.output_format == "json":
         progress = JsonProgress(out)
