@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -76,10 +77,23 @@ def passes(ws: Path, command: str) -> bool:
 
 def run(ws: Path, command: str) -> tuple[int, str]:
     """*command*'s exit status and output (stdout and stderr) in *ws*; ``python3`` is the
-    interpreter running the bench."""
+    interpreter running the bench.
+
+    No bytecode is written: a check run before a same-size edit made within the same second
+    (``>`` to ``<``) would leave a ``.pyc`` that still looks current, and the next check
+    would run the old code.
+    """
     command = re.sub(r"\bpython3\b", sys.executable, command)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     proc = subprocess.run(
-        command, shell=True, cwd=ws, capture_output=True, text=True, timeout=60, check=False
+        command,
+        shell=True,
+        cwd=ws,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     return proc.returncode, proc.stdout + proc.stderr
 
