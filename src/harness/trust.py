@@ -224,6 +224,12 @@ def _key(workspace: str | os.PathLike[str]) -> str:
     return os.path.realpath(workspace)
 
 
+def _approves(approved: Mapping[str, str], name: str, file_digest: str) -> bool:
+    # the one comparison both the loaders (trusts) and the notices (untrusted) make; a file
+    # listed without a digest (unreadable, too large) is never approved
+    return bool(file_digest) and approved.get(name) == file_digest
+
+
 class TrustStore:
     """The approvals under ``$HARNESS_HOME/trust/``: one small file per workspace (named by a
     hash of its real path) holding the workspace and each approved file's digest, so a check
@@ -270,7 +276,7 @@ class TrustStore:
         """Whether the file *name* of *workspace*, holding *data*, was approved as it is."""
         if len(data) > _MAX_BYTES:
             return False
-        return self.approved(workspace).get(name) == digest(data)
+        return _approves(self.approved(workspace), name, digest(data))
 
     def untrusted(
         self, workspace: str | os.PathLike[str], files: Iterable[ProjectFile]
@@ -280,7 +286,7 @@ class TrustStore:
         if not files:
             return []  # nothing to look up: the store is not read
         approved = self.approved(workspace)
-        return [f for f in files if not f.digest or approved.get(f.name) != f.digest]
+        return [f for f in files if not _approves(approved, f.name, f.digest)]
 
     def approve(self, workspace: str | os.PathLike[str], files: Iterable[ProjectFile]) -> None:
         """Trust *files* of *workspace* with the content they were read with."""
@@ -340,4 +346,10 @@ class WorkspaceTrust:
         """The project files that are ignored in this session (as they are now)."""
         if self.trust_all:
             return []
-        return self.store.untrusted(self.workspace, project_files(self.workspace))
+        # through trusts(), the decision the loaders take, so that what is said to be
+        # ignored is what was ignored
+        return [
+            f
+            for f in project_files(self.workspace)
+            if not (f.digest and self.trusts(f.name, f.data))
+        ]

@@ -107,10 +107,18 @@ def test_a_file_changed_after_its_approval_is_inert_again(
     assert "trusted, as they are now: .mcp.json" in trust.stdout, trust.stderr
     write_hostile_mcp(ws)  # what a command, or a process it left running, could write
     model.add(reply("done"))
-    p = harness(["-p", "hi", "--permission-mode", "auto", *base(model)], workspace=ws, home=home)
+    p = harness(
+        ["-p", "hi", "--permission-mode", "auto", *base(model)],
+        workspace=ws,
+        home=home,
+        # the variable the server names is set, so that only trust keeps it from starting
+        # (an unset one is a problem of its own that drops the server whatever the trust)
+        env={"OPENAI_API_KEY": SECRET},
+    )
     assert p.returncode == 0, p.stderr
     assert not (ws / "pwned").exists()
     assert "ignored .mcp.json (servers evil)" in p.stderr
+    assert "is not set" not in p.stderr
 
 
 # --- what auto mode still refuses (H2's deny rules, P9's wording) ------------------------
