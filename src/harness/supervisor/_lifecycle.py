@@ -166,7 +166,10 @@ class Lifecycle:
 
     async def _supervise(self) -> None:
         recent: deque[float] = deque()
-        while True:
+        # checked before each start, the first too: _incarnation() begins with a new _down,
+        # so a stop() asked before it (the supervisor's aclose can run before this task has
+        # begun) would be lost, and the worker started and left running
+        while not self._stopping:
             exited = await self._incarnation()
             self._emit(exited)
             if self._stopping:
@@ -192,8 +195,6 @@ class Lifecycle:
             self._set_state("restarting")
             with trio.move_on_after(delay):
                 await self._down.wait()  # a stop() during the backoff ends it early
-            if self._stopping:
-                break
         self._set_state("stopped")
 
     async def _spawn(self) -> Spawned:
