@@ -19,6 +19,7 @@ from harness.conversation.session._diagnostics import RoundStats, ToolStats
 from harness.conversation.session._editor import EditorPort, TerminalRun
 from harness.conversation.session._opening import list_sessions, open_session
 from harness.conversation.session._options import SessionOptions
+from harness.conversation.session._prompt import build_system_prompt
 from harness.conversation.session._session import Session
 from harness.conversation.session._shell_line import run_shell_line
 from harness.conversation.session._store import (
@@ -46,6 +47,7 @@ __all__ = [
     "SessionStore",
     "TerminalRun",
     "ToolStats",
+    "build_system_prompt",
     "export_json",
     "export_markdown",
     "fork_session",
