@@ -161,7 +161,7 @@ def test_a_search_for_a_name_says_where_it_is_defined(ws: Path, use_rg: bool) ->
     jail = Workspace(ws)
     out = search_text(jail, {"pattern": "parse_date"}, use_rg=use_rg).output
     assert out.splitlines() == [
-        "(parse_date is defined at dates.py:1 and web.js:1)",
+        "(parse_date is defined at dates.py:1 and web.js:1; used in app.py)",
         "app.py:1:from dates import parse_date",
         "app.py:3:print(parse_date('x'))",
         "dates.py:1:def parse_date(text):",
@@ -179,6 +179,50 @@ def test_a_search_for_a_name_says_where_it_is_defined(ws: Path, use_rg: bool) ->
     regex = search_text(jail, {"pattern": "parse_date", "regex": True}, use_rg=use_rg).output
     assert "defined" not in regex
     assert "defined" not in search_text(jail, {"pattern": "print"}, use_rg=use_rg).output
+
+
+@pytest.mark.parametrize("use_rg", [False, True])
+def test_a_search_that_finds_nothing_says_where_the_name_is(ws: Path, use_rg: bool) -> None:
+    # measured: asked which file defines a JavaScript function, the 1.5B model searched for
+    # "def NAME" in *.py, got "no matches", and answered a file no result named
+    if use_rg and not shutil.which("rg"):
+        pytest.skip("rg is not installed")
+    (ws / "src").mkdir()
+    (ws / "src" / "format.js").write_text("function formatLine(o) {\n  return o;\n}\n")
+    (ws / "src" / "receipt.js").write_text("print(formatLine(1));\n")
+    (ws / "notes.py").write_text("# format_line and formatline are other names\n")
+    jail = Workspace(ws)
+    where = [
+        "(formatLine is defined at src/format.js:1; used in src/receipt.js)",
+        "src/format.js:1:function formatLine(o) {",
+        "src/receipt.js:1:print(formatLine(1));",
+    ]
+    for args, first in (
+        (
+            {"pattern": "def formatLine", "glob": "*.py"},
+            "no matches for 'def formatLine' in files matching *.py.",
+        ),
+        (
+            {"pattern": "formatLine", "glob": "*.py"},
+            "no matches for 'formatLine' in files matching *.py.",
+        ),
+        ({"pattern": "formatLine.py"}, "no matches for 'formatLine.py'."),
+        (
+            {"pattern": "def formatLine", "path": "src/receipt.js"},
+            "no matches for 'def formatLine'.",
+        ),
+    ):
+        out = search_text(jail, args, use_rg=use_rg).output.splitlines()
+        assert out == [f"{first} formatLine itself is on these lines of the workspace:", *where]
+    # nothing added when the name is nowhere, when the search was already the name alone,
+    # or when the pattern holds no name
+    for args in (
+        {"pattern": "def parseLine", "glob": "*.js"},
+        {"pattern": "formatLines"},
+        {"pattern": "def ("},
+    ):
+        out = search_text(jail, args, use_rg=use_rg).output
+        assert out == f"no matches for {args['pattern']!r}"
 
 
 def test_search_text_clips_long_lines(ws: Path, call: Call) -> None:

@@ -190,9 +190,9 @@ BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
         _obj(
             ("pattern",),
             pattern=_s(
-                "Text to look for (a regular expression when `regex` is true). To find "
-                "where a name is defined, the keyword and the name alone: `def parse`, "
-                "`class Parser`."
+                "Text to look for (a regular expression when `regex` is true). A name "
+                "alone finds the line that defines it and the lines that use it, and the "
+                "result says which is which."
             ),
             path=_s("File or folder to search. Default: the workspace root.", default="."),
             glob=_s("Only files whose name or path matches this glob (`*.py`)."),

@@ -22,12 +22,14 @@ from typing import Any
 from harness.actors.tools._files import Result
 from harness.actors.tools._ignore import compile_glob, walk_files
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
+from harness.actors.tools._search_notes import defined_at, elsewhere
 
 __all__ = ["MAX_MATCHES", "MAX_SEARCH_BYTES", "find_files", "rg_path", "search_text", "word_uses"]
 
 MAX_MATCHES = 200
 MAX_FOUND = 500
 MAX_LINE = 300
+MAX_ELSEWHERE = 8
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_SEARCH_BYTES = 256 * 1024 * 1024
 
@@ -82,35 +84,6 @@ def find_files(ws: Workspace, args: dict[str, Any]) -> Result:
         lines.append(f"[truncated: showing {MAX_FOUND} of {len(found)} files]")
     out = "\n".join(lines) if found else f"no files match {pattern}"
     return Result(moved + out, {"count": len(found), "truncated": len(found) > MAX_FOUND})
-
-
-# A line that defines a name, in most languages: ``def``/``class`` and their kin after any
-# modifiers (``export async function``, ``pub fn``, ``func (r *T)``), a JavaScript
-# declaration, or a name bound to a function (``name = lambda``).
-_DEFINES = (
-    r"^\s*(?:(?:export|default|pub(?:\([\w:]+\))?|async|static|public|private|protected"
-    r"|abstract|final|inline|extern|unsafe|override|virtual|local)\s+)*"
-    r"(?:(?:def|class|function\*?|func(?:\s*\([^)]*\))?|fn|struct|enum|interface|trait|type"
-    r"|module|macro|defn|sub|proc|object|record|union|namespace|const|let|var)\s+{name}\b"
-    r"|{name}\s*=\s*(?:lambda\b|(?:async\s+)?function\b))"
-)
-
-
-def _defined_at(pattern: str, hits: list[tuple[str, int, str]]) -> str:
-    """A line naming where a search for a bare name found it defined, when it also found
-    it used elsewhere: "(parse_date is defined at dates.py:1)", to go before the hits.
-    Measured (bench local-tasks, search-def): asked which file defines ``parse_date``, the
-    1.5B model searched for it, got the import in app.py listed before the definition in
-    dates.py, and answered app.py. Replayed at that point (8 samples each): app.py 8 times
-    with no line, 7 with the line after the hits, 0 with it before them."""
-    if not re.fullmatch(r"[A-Za-z_$][\w$]*", pattern):
-        return ""
-    rx = re.compile(_DEFINES.format(name=re.escape(pattern)))
-    places = [f"{rel}:{n}" for rel, n, text in hits if rx.match(text)]
-    if not places or len(places) == len(hits):
-        return ""
-    shown = " and ".join(places[:5]) + (f" and {len(places) - 5} more" if len(places) > 5 else "")
-    return f"({pattern} is defined at {shown})\n"
 
 
 def _clip(text: str) -> str:
@@ -334,9 +307,11 @@ def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = No
         )
     out = "\n".join(lines) if hits else f"no matches for {pattern!r}"
     if not is_regex:
-        out = _defined_at(pattern, hits) + out
+        out = defined_at(pattern, hits) + out
     if not hits and (named := _file_named(ws, pattern)) is not None:
         out += f" (no line holds that text; {named} is a file: read it with read_file)"
+    elif not hits:
+        out += elsewhere(pattern, glob, lambda word: word_uses(ws, word, MAX_ELSEWHERE))
     if skipped:
         out += f"\n[not searched, too large: {', '.join(skipped[:20])}]"
     return Result(

@@ -1,0 +1,86 @@
+"""What search_text's result says about its lines, beyond the lines themselves: which of
+them define the name searched for and which files use it, and, when nothing matched,
+where the name in the pattern does occur."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+__all__ = ["defined_at", "elsewhere"]
+
+Hit = tuple[str, int, str]
+
+# A line that defines a name, in most languages: ``def``/``class`` and their kin after any
+# modifiers (``export async function``, ``pub fn``, ``func (r *T)``), a JavaScript
+# declaration, or a name bound to a function (``name = lambda``).
+_MODIFIERS = (
+    "export|default|async|static|public|private|protected|abstract|final|inline|extern"
+    "|unsafe|override|virtual|local"
+)
+_KEYWORDS = (
+    "def|class|function|func|fn|struct|enum|interface|trait|type|module|macro|defn|sub|proc"
+    "|object|record|union|namespace|const|let|var"
+)
+_DEFINES = (
+    rf"^\s*(?:(?:{_MODIFIERS}|pub(?:\([\w:]+\))?)\s+)*"
+    r"(?:(?:def|class|function\*?|func(?:\s*\([^)]*\))?|fn|struct|enum|interface|trait|type"
+    r"|module|macro|defn|sub|proc|object|record|union|namespace|const|let|var)\s+{name}\b"
+    r"|{name}\s*=\s*(?:lambda\b|(?:async\s+)?function\b))"
+)
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+_NOT_NAMES = frozenset(f"{_MODIFIERS}|{_KEYWORDS}|pub|self|this|return|import|from".split("|"))
+
+
+def _listed(items: list[str]) -> str:
+    return " and ".join(items[:5]) + (f" and {len(items) - 5} more" if len(items) > 5 else "")
+
+
+def defined_at(pattern: str, hits: list[Hit]) -> str:
+    """A line naming where a search for a bare name found it defined and which other files
+    use it, when it found both: "(parse_date is defined at dates.py:1; used in app.py)",
+    to go before the hits. Measured (bench local-tasks, search-def): asked which file
+    defines ``parse_date``, the 1.5B model searched for it, got the import in app.py listed
+    before the definition in dates.py, and answered app.py. Replayed at that point (8
+    samples each): app.py 8 times with no line, 7 with the line after the hits, 0 with it
+    before them. Asked which file calls a function, it named the file defining it: the
+    users are named too."""
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*", pattern):
+        return ""
+    rx = re.compile(_DEFINES.format(name=re.escape(pattern)))
+    places = [f"{rel}:{n}" for rel, n, text in hits if rx.match(text)]
+    if not places or len(places) == len(hits):
+        return ""
+    defining = {p.rsplit(":", 1)[0] for p in places}
+    users = sorted({rel for rel, n, text in hits if f"{rel}:{n}" not in places} - defining)
+    used = f"; used in {_listed(users)}" if users else ""
+    return f"({pattern} is defined at {_listed(places)}{used})\n"
+
+
+def _name_in(pattern: str) -> str | None:
+    """The name a pattern that found nothing looks for: its longest word that is not a
+    keyword (``formatLine`` in ``def formatLine``, ``with_tax`` in ``with_tax.py``)."""
+    words = [w for w in _NAME.findall(pattern) if w not in _NOT_NAMES and len(w) >= 3]
+    return max(words, key=len) if words else None
+
+
+def elsewhere(pattern: str, glob: str | None, find: Callable[[str], list[Hit]]) -> str:
+    """For a search that found nothing: the lines of the whole workspace that hold the name
+    in *pattern* as a word (*find* searches them), with where it is defined, or ``""``.
+    Measured (bench local-tasks, the fresh set's half A): asked which file defines a
+    JavaScript function, the 1.5B model searched for ``def NAME`` in ``*.py``, got "no
+    matches", and answered a file no result named, three times, until the repeat cap
+    stopped it; searches for a file named after the function went the same way."""
+    name = _name_in(pattern)
+    if name is None or (name == pattern and not glob):
+        return ""  # the same search again, with nothing left out: nothing to add
+    hits = find(name)
+    if not hits:
+        return ""
+    where = f" in files matching {glob}" if glob else ""
+    lines = [f"{rel}:{n}:{text}" for rel, n, text in hits]
+    return (
+        f"{where}. {name} itself is on these lines of the workspace:\n"
+        + defined_at(name, hits)
+        + "\n".join(lines)
+    )
