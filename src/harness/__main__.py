@@ -13,9 +13,9 @@ from __future__ import annotations
 import sys
 
 #: Commands with a command line of their own (``harness batch ...``); ``trust``,
-#: ``hooks`` and ``mcp`` start nothing, so their command lines are left to them; ``acp``
-#: takes harness's own flags.
-COMMANDS = ("batch", "trust", "hooks", "mcp", "acp")
+#: ``hooks``, ``mcp`` and ``prime`` start nothing, so their command lines are left to
+#: them; ``acp`` takes harness's own flags.
+COMMANDS = ("batch", "trust", "hooks", "mcp", "prime", "acp")
 
 
 def main(argv: list[str] | None = None) -> int:

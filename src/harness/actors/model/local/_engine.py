@@ -305,20 +305,40 @@ class LoadedModel:
         one project); none without a state folder."""
         if not messages or messages[0].get("role") != "system" or self.state_dir is None:
             return []
-        marks = set()
-        for text in (static, messages[0]["content"]):
-            if not text:
-                continue
-            alone = self._system_tokens.get(text)
-            if alone is None:
-                alone = self.tokenize(self.render([{"role": "system", "content": text}]))
-                if len(self._system_tokens) >= 4:
-                    self._system_tokens.clear()
-                self._system_tokens[text] = alone
-            n = _shared(alone, tokens)
-            if 0 < n < len(tokens):
-                marks.add(n)
-        return sorted(marks)
+        marks = {self._mark(text, tokens) for text in (static, messages[0]["content"]) if text}
+        return sorted(marks - {0})
+
+    def _mark(self, text: str, tokens: list[int]) -> int:
+        """How many of *tokens* a system prompt of *text* alone shares with them (0 when
+        that is none, or all of them: no state is kept there)."""
+        alone = self._system_tokens.get(text)
+        if alone is None:
+            alone = self.tokenize(self.render([{"role": "system", "content": text}]))
+            if len(self._system_tokens) >= 4:
+                self._system_tokens.clear()
+            self._system_tokens[text] = alone
+        n = _shared(alone, tokens)
+        return n if 0 < n < len(tokens) else 0
+
+    def save_shared(self, messages: Sequence[dict[str, str]], static: str) -> Path | None:
+        """Read the prompt of *messages* up to the end of *static* (the start of its system
+        prompt that every project shares) and save the state there, as :meth:`generate`
+        saves it on its way through the same prompt: the same tokens, the same file.
+        Nothing is read when that file is there already.
+
+        Returns the state's file, or ``None`` when none is kept (no state folder,
+        *static* not the start of the system prompt, or the file could not be written).
+        """
+        if not messages or messages[0].get("role") != "system" or self.state_dir is None:
+            return None
+        tokens = self.tokenize(self.render(messages))
+        mark = self._mark(static, tokens) if static else 0
+        state = self._state_file(tokens[:mark]) if mark else None
+        if state is None:
+            return None
+        if not state.is_file():
+            self._evaluate(tokens[:mark], [mark])
+        return state if state.is_file() else None
 
     def _evaluate(
         self,
