@@ -142,11 +142,13 @@ def test_a_search_for_a_file_name_that_finds_nothing_points_to_the_file(
         assert out.ok
         assert out.output == f"no matches for {pattern!r}" + hint.format(named)
     # text that is not a file, a file whose name some line holds, and a folder: as before
-    assert call("search_text", pattern="zebra").output == "no matches for 'zebra'"
+    none = "no matches for {!r} ({} is in no file of the workspace)"
+    assert call("search_text", pattern="zebra").output == none.format("zebra", "zebra")
     (ws / "main.py").write_text("import calc  # see calc.py\n")
     assert call("search_text", pattern="calc.py").output == "main.py:1:import calc  # see calc.py"
-    assert call("search_text", pattern="src").output == "no matches for 'src'"
-    assert call("search_text", pattern="../etc/passwd").output == "no matches for '../etc/passwd'"
+    assert call("search_text", pattern="src").output == none.format("src", "src")
+    passwd = call("search_text", pattern="../etc/passwd").output
+    assert passwd == none.format("../etc/passwd", "passwd")
 
 
 @pytest.mark.parametrize("use_rg", [False, True])
@@ -214,15 +216,14 @@ def test_a_search_that_finds_nothing_says_where_the_name_is(ws: Path, use_rg: bo
     ):
         out = search_text(jail, args, use_rg=use_rg).output.splitlines()
         assert out == [f"{first} formatLine itself is on these lines of the workspace:", *where]
-    # nothing added when the name is nowhere, when the search was already the name alone,
-    # or when the pattern holds no name
-    for args in (
-        {"pattern": "def parseLine", "glob": "*.js"},
-        {"pattern": "formatLines"},
-        {"pattern": "def ("},
+    # a name in no file is said to be in none; a pattern holding no name gets nothing more
+    for args, name in (
+        ({"pattern": "def parseLine", "glob": "*.js"}, "parseLine"),
+        ({"pattern": "formatLines"}, "formatLines"),
     ):
         out = search_text(jail, args, use_rg=use_rg).output
-        assert out == f"no matches for {args['pattern']!r}"
+        assert out == f"no matches for {args['pattern']!r} ({name} is in no file of the workspace)"
+    assert search_text(jail, {"pattern": "def ("}, use_rg=use_rg).output == "no matches for 'def ('"
 
 
 def test_search_text_clips_long_lines(ws: Path, call: Call) -> None:

@@ -66,17 +66,20 @@ def _name_in(pattern: str) -> str | None:
 
 def elsewhere(pattern: str, glob: str | None, find: Callable[[str], list[Hit]]) -> str:
     """For a search that found nothing: the lines of the whole workspace that hold the name
-    in *pattern* as a word (*find* searches them), with where it is defined, or ``""``.
+    in *pattern* as a word (*find* searches them), with where it is defined; else that no
+    file holds it, or ``""`` for a pattern holding no name.
     Measured (bench local-tasks, the fresh set's half A): asked which file defines a
     JavaScript function, the 1.5B model searched for ``def NAME`` in ``*.py``, got "no
     matches", and answered a file no result named, three times, until the repeat cap
     stopped it; searches for a file named after the function went the same way."""
     name = _name_in(pattern)
-    if name is None or (name == pattern and not glob):
-        return ""  # the same search again, with nothing left out: nothing to add
+    if name is None:
+        return ""
     hits = find(name)
     if not hits:
-        return ""
+        # said outright: after a bare "no matches" for a setting's name, the 1.5B model
+        # answered with a value of its own (bench local-tasks, the fresh set)
+        return f" ({name} is in no file of the workspace)"
     where = f" in files matching {glob}" if glob else ""
     lines = [f"{rel}:{n}:{text}" for rel, n, text in hits]
     return (
