@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -126,7 +127,9 @@ def _run_child(spec: str, system: str, shared: str, env: dict[str, str]) -> str:
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
     last = lines[-1].removeprefix("harness: ") if lines else ""
     if proc.returncode < 0:
-        return f"reading the shared prompt died of signal {-proc.returncode}" + (
-            f" ({last})" if last else ""
-        )
+        try:
+            name = signal.Signals(-proc.returncode).name
+        except ValueError:
+            name = f"signal {-proc.returncode}"
+        return f"reading the shared prompt died of {name}" + (f" ({last})" if last else "")
     return last or f"reading the shared prompt failed (exit status {proc.returncode})"
