@@ -234,10 +234,10 @@ def run_holding(
     held: str,
     act: Callable[[], None],
     timeout: float = 300,
-) -> str:
+) -> tuple[str, str]:
     """Run a batch driver until task *held* has asked the model (its request held),
     then *act* (kill something), release the model and wait for the driver to end
-    with status 0; its stdout."""
+    with status 0; its stdout and stderr."""
     driver = subprocess.Popen(
         argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -250,7 +250,7 @@ def run_holding(
         script.release()
         driver.kill()
     assert driver.returncode == 0, stdout + stderr
-    return stdout
+    return stdout, stderr
 
 
 #: Ray's settings for a driver or a head here. Ray puts the machine's address where it is

@@ -112,7 +112,7 @@ def test_a_killed_forked_session_is_retried_forked(tmp_path: Path, repo: Path, h
 
     with serve(script) as model:
         argv = batch_argv(tasks, out, model, "--retries", "1")
-        stdout = run_holding(
+        stdout, _ = run_holding(
             script, argv, batch_env(home), "t2", kill_and_find_the_retry, timeout=120
         )
     assert len(retried) == 1

@@ -333,31 +333,40 @@ def run_ray(
         }
         if not address:
             init["num_cpus"] = num_cpus
-        t0 = time.monotonic()
-        try:
-            ray.init(**init)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            where_to = address or "a local instance"
-            raise ConfigError(f"could not start or join Ray at {where_to}: {exc}") from None
-        try:
-            workers = 0.0
-            if not address and tasks:
-                t1 = time.monotonic()
-                _start_workers(ray, min(num_cpus or os.cpu_count() or 1, len(tasks)), stop)
-                workers = time.monotonic() - t1
-            startup = time.monotonic() - t0
-            if stop.soft.is_set():  # stopped while the workers started: no task ran
-                return RayRun(outcomes=[], startup=startup, staged_bytes=size, workers=workers)
-            if address:
-                where_to = address
-            else:
-                where_to = f"a local instance ({num_cpus or os.cpu_count()} CPUs, workers started)"
-            progress.engine_started(f"Ray on {where_to}", startup)
-            keys = {} if address else _secrets(environ)
-            outcomes = _drive(ray, tasks, settings, results, progress, where, run_id, stop, keys)
-        finally:
-            ray.shutdown()
-        return RayRun(outcomes=outcomes, startup=startup, staged_bytes=size, workers=workers)
+        # Ray's driver prints the errors it hears from the cluster ("(raylet) A worker
+        # died ...") to sys.stdout, whatever log_to_driver says; the progress holds its
+        # own stream, so those go to stderr with the run's other messages. Only Python's
+        # sys.stdout is moved, never descriptor 1: Ray's processes inherit what they did.
+        with contextlib.redirect_stdout(sys.stderr):
+            t0 = time.monotonic()
+            try:
+                ray.init(**init)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                where_to = address or "a local instance"
+                raise ConfigError(f"could not start or join Ray at {where_to}: {exc}") from None
+            try:
+                workers = 0.0
+                if not address and tasks:
+                    t1 = time.monotonic()
+                    _start_workers(ray, min(num_cpus or os.cpu_count() or 1, len(tasks)), stop)
+                    workers = time.monotonic() - t1
+                startup = time.monotonic() - t0
+                if stop.soft.is_set():  # stopped while the workers started: no task ran
+                    return RayRun(outcomes=[], startup=startup, staged_bytes=size, workers=workers)
+                if address:
+                    where_to = address
+                else:
+                    where_to = (
+                        f"a local instance ({num_cpus or os.cpu_count()} CPUs, workers started)"
+                    )
+                progress.engine_started(f"Ray on {where_to}", startup)
+                keys = {} if address else _secrets(environ)
+                outcomes = _drive(
+                    ray, tasks, settings, results, progress, where, run_id, stop, keys
+                )
+            finally:
+                ray.shutdown()
+            return RayRun(outcomes=outcomes, startup=startup, staged_bytes=size, workers=workers)
     finally:
         shutil.rmtree(stage_dir, ignore_errors=True)
 
