@@ -1,5 +1,8 @@
 """The goal: five prompts edit, create and delete files; a rewind to the second, through the
-real program, puts every file back byte for byte and the conversation back to before it."""
+real program, puts every file back byte for byte and the conversation back to before it.
+The prompts around the rewind run the command line in the test's process
+(tests/cli/inprocess.py): their subject is what the command does, and each program run
+costs an interpreter's start-up."""
 
 from __future__ import annotations
 
@@ -7,8 +10,17 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
+from tests.cli.inprocess import Harness, in_process
 from tests.rewind.conftest import harness, tree
 from tests.scripted import ScriptedModel, call, reply
+
+
+@pytest.fixture
+def prompt(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Harness:
+    """``harness ARGS`` in the test's process."""
+    return in_process(monkeypatch, capsys)
 
 
 def base(model: ScriptedModel) -> list[str]:
@@ -25,7 +37,13 @@ def base(model: ScriptedModel) -> list[str]:
 
 
 def run(
-    model: ScriptedModel, ws: Path, home: Path, prompt: str, *extra: str, shell: bool = False
+    harness: Harness,
+    model: ScriptedModel,
+    ws: Path,
+    home: Path,
+    prompt: str,
+    *extra: str,
+    shell: bool = False,
 ) -> dict[str, object]:
     p = harness(
         ["-p", prompt, "--output-format", "json", *base(model), *extra],
@@ -39,7 +57,7 @@ def run(
 
 
 def test_five_prompts_then_a_rewind_to_the_second(
-    model: ScriptedModel, workspace: Path, home: Path
+    model: ScriptedModel, workspace: Path, home: Path, prompt: Harness
 ) -> None:
     ws = workspace
     (ws / "a.txt").write_bytes(b"alpha\nbeta\n")
@@ -55,7 +73,7 @@ def test_five_prompts_then_a_rewind_to_the_second(
         ),
         reply("prompt one done"),
     )
-    first = run(model, ws, home, "prompt one")
+    first = run(prompt, model, ws, home, "prompt one")
     sid = str(first["session_id"])
     at_second = tree(ws)  # what the files were before the second prompt
     model.add(
@@ -67,7 +85,7 @@ def test_five_prompts_then_a_rewind_to_the_second(
         ),
         reply("prompt two done"),
     )
-    run(model, ws, home, "prompt two", "--resume", sid)
+    run(prompt, model, ws, home, "prompt two", "--resume", sid)
     model.add(
         reply(
             "",
@@ -77,7 +95,7 @@ def test_five_prompts_then_a_rewind_to_the_second(
         ),
         reply("prompt three done"),
     )
-    run(model, ws, home, "prompt three", "--resume", sid, shell=True)
+    run(prompt, model, ws, home, "prompt three", "--resume", sid, shell=True)
     model.add(
         reply(
             "",
@@ -87,12 +105,12 @@ def test_five_prompts_then_a_rewind_to_the_second(
         reply("", call("edit_file", path="dir/sub/new2.txt", old_text="two", new_text="2")),
         reply("prompt four done"),
     )
-    run(model, ws, home, "prompt four", "--resume", sid)
+    run(prompt, model, ws, home, "prompt four", "--resume", sid)
     model.add(
         reply("", call("delete_path", path="dir"), call("write_file", path="z.txt", content="z")),
         reply("prompt five done"),
     )
-    run(model, ws, home, "prompt five", "--resume", sid)
+    run(prompt, model, ws, home, "prompt five", "--resume", sid)
     assert (ws / "build.out").exists()
     assert not (ws / "b.bin").exists()
 
@@ -119,6 +137,6 @@ def test_five_prompts_then_a_rewind_to_the_second(
 
     # the resumed session holds the rewound conversation: prompt one, then the new prompt
     model.add(reply("after the rewind"))
-    run(model, ws, home, "prompt six", "--resume", sid)
+    run(prompt, model, ws, home, "prompt six", "--resume", sid)
     users = [m["content"] for m in model.requests[-1]["messages"] if m["role"] == "user"]
     assert users == ["prompt one", "prompt six"]

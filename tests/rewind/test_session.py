@@ -7,9 +7,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from harness.conversation import SessionOptions, events, open_session
 from harness.conversation.session import SessionStore
-from tests.rewind.conftest import WORKERS, harness
+from tests.cli.inprocess import Harness, in_process
+from tests.rewind.conftest import WORKERS
 from tests.scripted import ScriptedModel, call, reply
 
 
@@ -120,11 +123,18 @@ async def test_a_rewind_torn_by_a_kill_leaves_the_log_whole(
     assert [m.content for m in loaded.history if m.role == "user"] == []
 
 
+@pytest.fixture
+def harness(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Harness:
+    """``harness ARGS`` in the test's process: the subject is what the command line does
+    (tests/rewind/test_program.py runs the real program)."""
+    return in_process(monkeypatch, capsys)
+
+
 def test_the_command_line_refuses_what_cannot_be_rewound_then_streams_a_rewind(
-    model: ScriptedModel, workspace: Path, home: Path
+    model: ScriptedModel, workspace: Path, home: Path, harness: Harness
 ) -> None:
     """One session for the refusals, a fork rewound in text, and the original rewound
-    before a task in stream-json: each program run costs an interpreter's start-up."""
+    before a task in stream-json."""
     p = harness(["--rewind-to", "1"], workspace=workspace, home=home)
     assert p.returncode == 2
     assert "need --resume ID or --continue" in p.stderr
