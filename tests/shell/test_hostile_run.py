@@ -1,5 +1,7 @@
-"""Issue 15 end to end: ``harness -p`` as a real process, the scripted model over loopback
-playing a hostile model, the real workers.
+"""Issue 15 end to end: ``harness -p``, the scripted model over loopback playing a hostile
+model, the real workers. The key test runs the real program (its subject is what each
+process of harness holds); the others run the command line in the test's process
+(tests/cli/inprocess.py), whose stdout and stderr are what the program would write.
 
 Secrets (12): no harness process holds a provider key in its environment, so a
 command that dumps every process's environment and encodes it (so masking cannot
@@ -23,11 +25,12 @@ from pathlib import Path
 import pytest
 
 from harness.actors.shell import sandbox_problem
+from tests.cli.inprocess import Harness, in_process
 from tests.conversation.conftest import MODULES, PYTHONPATH
 from tests.scripted import ScriptedCall, ScriptedModel, call, reply
 
 
-def harness(
+def program(
     args: list[str],
     *,
     workspace: Path,
@@ -62,6 +65,12 @@ def base(model: ScriptedModel) -> list[str]:
 # the `model` and `dirs` fixtures come from tests/conftest.py
 
 
+@pytest.fixture
+def harness(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Harness:
+    """``harness ARGS`` in the test's process, with the arguments of :func:`program`."""
+    return in_process(monkeypatch, capsys)
+
+
 def _tool_results(model: ScriptedModel) -> list[str]:
     last = model.requests[-1]["messages"]
     return [m["content"] for m in last if m["role"] == "tool"]
@@ -85,7 +94,7 @@ def test_no_process_of_harness_holds_a_key(model: ScriptedModel, dirs: tuple[Pat
         reply("", call("run_cmd", command='echo "PARENT:$(base64 -w0 /proc/$PPID/environ):END"')),
         reply("done"),
     )
-    p = harness(
+    p = program(
         ["-p", "look around", "--permission-mode", "auto", *base(model)],
         workspace=ws,
         home=home,
@@ -119,7 +128,7 @@ CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def test_text_mode_writes_no_control_sequence(
-    model: ScriptedModel, dirs: tuple[Path, Path]
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
 ) -> None:
     ws, home = dirs
     model.add(
@@ -136,7 +145,7 @@ def test_text_mode_writes_no_control_sequence(
 
 
 def test_a_provider_error_body_reaches_stderr_clean(
-    model: ScriptedModel, dirs: tuple[Path, Path]
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
 ) -> None:
     ws, home = dirs
     model.add(*[reply(status=400, error=f"bad request {HOSTILE}")] * 4)
@@ -146,7 +155,9 @@ def test_a_provider_error_body_reaches_stderr_clean(
     assert not CONTROL.search(p.stderr), repr(p.stderr)
 
 
-def test_json_output_keeps_the_text_exact(model: ScriptedModel, dirs: tuple[Path, Path]) -> None:
+def test_json_output_keeps_the_text_exact(
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
+) -> None:
     ws, home = dirs
     model.add(reply(HOSTILE, chunk=5))
     p = harness(["-p", "hi", "--output-format", "json", *base(model)], workspace=ws, home=home)
@@ -176,7 +187,7 @@ GRANT = json.dumps({"allow": ["run_cmd"]})
     ids=["write_file", "run_cmd"],
 )
 def test_the_model_cannot_grant_itself_permissions(
-    model: ScriptedModel, dirs: tuple[Path, Path], grant: ScriptedCall
+    model: ScriptedModel, dirs: tuple[Path, Path], grant: ScriptedCall, harness: Harness
 ) -> None:
     ws, home = dirs
     model.add(reply("", grant), reply("done"))
@@ -201,7 +212,7 @@ def test_the_model_cannot_grant_itself_permissions(
 
 
 def test_plan_mode_writes_nothing_whatever_the_rules(
-    model: ScriptedModel, dirs: tuple[Path, Path]
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
 ) -> None:
     ws, home = dirs
     model.add(
@@ -240,7 +251,7 @@ WRITABLE = "[ -w . ] && echo WRITABLE || echo READ-ONLY"
 )
 @pytest.mark.parametrize(("mode", "seen"), [("plan", "READ-ONLY"), ("auto", "WRITABLE")])
 def test_plan_mode_commands_see_a_read_only_workspace(
-    model: ScriptedModel, dirs: tuple[Path, Path], mode: str, seen: str
+    model: ScriptedModel, dirs: tuple[Path, Path], mode: str, seen: str, harness: Harness
 ) -> None:
     ws, home = dirs
     end = call("submit_plan", plan="nothing") if mode == "plan" else None
@@ -255,7 +266,9 @@ def test_plan_mode_commands_see_a_read_only_workspace(
     assert seen in _tool_results(model)[0]
 
 
-def test_cwd_is_part_of_what_a_rule_allows(model: ScriptedModel, dirs: tuple[Path, Path]) -> None:
+def test_cwd_is_part_of_what_a_rule_allows(
+    model: ScriptedModel, dirs: tuple[Path, Path], harness: Harness
+) -> None:
     ws, home = dirs
     (ws / "evil").mkdir()
     model.add(
@@ -280,7 +293,7 @@ def test_cwd_is_part_of_what_a_rule_allows(model: ScriptedModel, dirs: tuple[Pat
 
 
 def test_a_planted_git_config_runs_nothing_even_in_deny_mode(
-    model: ScriptedModel, dirs: tuple[Path, Path], tmp_path: Path
+    model: ScriptedModel, dirs: tuple[Path, Path], tmp_path: Path, harness: Harness
 ) -> None:
     ws, home = dirs
     marker = tmp_path / "PWNED"
@@ -304,7 +317,7 @@ def test_a_planted_git_config_runs_nothing_even_in_deny_mode(
 
 
 def test_a_skill_linked_out_of_the_workspace_reaches_no_prompt(
-    model: ScriptedModel, dirs: tuple[Path, Path], tmp_path: Path
+    model: ScriptedModel, dirs: tuple[Path, Path], tmp_path: Path, harness: Harness
 ) -> None:
     ws, home = dirs
     key = tmp_path / "id_rsa"
