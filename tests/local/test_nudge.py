@@ -758,3 +758,41 @@ def test_results_merged_into_one_message_are_paired_with_their_calls_in_order() 
     assert later.steps == ()
     assert later.prompt == "Now c.py."
     assert "Fix b.py." in later.earlier
+
+
+SETTINGS = ["[app]", 'name = "shop"', "debug = true", "", "[server]", "port = 80", "workers = 2"]
+
+
+def _read(prompt: str, lines: list[str]) -> list[dict[str, str]]:
+    tagged = "\n".join(f"{n}:00|{line}" for n, line in enumerate(lines, 1))
+    return called(prompt, "read_file", "app.toml", tagged)
+
+
+def _starts(bound: str) -> set[str]:
+    """The first line of each old text the bound edit's grammar offers."""
+    old = next(line for line in bound.splitlines() if line.startswith("old ::= "))
+    runs = json.loads("[" + old[len("old ::= ") :].replace(" | ", ", ") + "]")
+    return {run.split("\n")[0] for run in runs}
+
+
+@pytest.mark.parametrize(
+    ("prompt", "starts"),
+    [
+        ("Turn debug off in app.toml.", {"debug = true"}),
+        # a cited line, and the one before it
+        (
+            "Loading app.toml fails with: expected '=' at line 6 column 3. Fix it.",
+            {"[server]", "port = 80"},
+        ),
+        # a word on every line names none, and a request naming no line leaves all
+        ("Make the workers in app.toml fewer.", {"workers = 2"}),
+        ("Tidy up app.toml.", {line for line in SETTINGS if line}),
+    ],
+)
+def test_an_edit_after_a_read_starts_on_a_line_the_request_names(
+    prompt: str, starts: set[str]
+) -> None:
+    # measured: bound to any run of the file's lines, the 1.5B model took the file's first
+    # lines as the old text in five tasks of six, and changed lines nobody named
+    bound = Guide().bound("edit_file", view("", _read(prompt, SETTINGS)), TOOLS)
+    assert _starts(bound) == starts

@@ -158,11 +158,14 @@ _RUN_LINES = 8
 _RUNS_UP_TO = 200
 
 
-def edit_call_grammar(path: str, lines: Sequence[str], *, picked: bool = False) -> str:
+def edit_call_grammar(
+    path: str, lines: Sequence[str], *, picked: bool = False, starts: Sequence[int] = ()
+) -> str:
     """GBNF for one ``edit_file`` call on *path* whose old text is a run of the file's
     *lines* (as read_file showed them) that occurs once in it; the empty string when no
     run does. *picked*: the lines are some of the file's, not all of them in order, so
-    each is offered alone and without its newline.
+    each is offered alone and without its newline. *starts*: the indexes of the lines a
+    run may start on (default: any).
 
     For a nudged edit after a read: a small model asked for the edit writes an old text
     of its own that matches nothing. Bound to the file's own lines it can only pick what to
@@ -171,7 +174,7 @@ def edit_call_grammar(path: str, lines: Sequence[str], *, picked: bool = False) 
     text = "\n".join(lines) + "\n"
     longest = _RUN_LINES if not picked and len(lines) <= _RUNS_UP_TO else 1
     runs: list[str] = []
-    for i in range(len(lines)):
+    for i in starts or range(len(lines)):
         for j in range(i + 1, min(len(lines), i + longest) + 1):
             # the last line without its newline: the file may not end with one (nor
             # may a line picked out of it)

@@ -33,7 +33,7 @@ from harness.actors.model._textproto import text_protocol_prompt
 from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
 from harness.actors.model.local._nudge import nudge_for, still_used
 from harness.actors.model.local._repeats import CAPPED, check_repeats
-from harness.actors.model.local._turn import Turn, turn_of
+from harness.actors.model.local._turn import Turn, named_starts, turn_of
 from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
 __all__ = [
@@ -255,8 +255,15 @@ class Guide:
         if left is not None:
             # a rename left unfinished: one of the lines the tool named, in their file
             grammar = edit_call_grammar(left.path, left.lines, picked=True)
+        elif seen is not None:
+            # starting on a line the request points at: free to start anywhere, the model
+            # took the file's first lines as the old text
+            starts = named_starts(turn.prompt, seen[1])
+            grammar = edit_call_grammar(*seen, starts=starts)
+            if starts and not grammar:
+                grammar = edit_call_grammar(*seen)
         else:
-            grammar = edit_call_grammar(*seen) if seen is not None else ""
+            grammar = ""
         if grammar:
             return grammar
         schema = [t for t in tools if t.name == tool]

@@ -17,7 +17,7 @@ import attrs
 from harness.actors.model import parse_reply
 from harness.messages.model import ChatMessage, ToolSchema
 
-__all__ = ["EDIT_TOOLS", "Step", "Turn", "turn_of"]
+__all__ = ["EDIT_TOOLS", "Step", "Turn", "named_starts", "turn_of"]
 
 #: the tools that change a file
 EDIT_TOOLS = ("edit_file", "write_file")
@@ -117,6 +117,51 @@ class Turn:
                 continue
             return (step.path, lines) if step.path and lines else None
         return None
+
+
+# a line number an error message or a request cites ("line 13", "line 10:")
+_LINE_NO = re.compile(r"\bline (\d+)\b", re.I)
+# a file's path in a request ("config.json", "src/cart.js"): its words name no line
+_PATH = re.compile(r"[\w./-]*[A-Za-z_]\w*\.[A-Za-z]\w*")
+# a word of the request: a name, or a number ("0.2", "30")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?")
+# words of a request that say what to do, not what to change
+_PLAIN_WORDS = (
+    "the and for with from that this then than into onto when what which where there "
+    "should would could does not are was were has have had its fix file change make set "
+    "turn use instead fails failed error running run please lines line bash python "
+    "python3 node npm"
+)
+_PLAIN = frozenset(_PLAIN_WORDS.split())
+# a word of the request on more lines of the file than this names no line in particular
+_RARE = 3
+
+
+def named_starts(prompt: str, lines: list[str]) -> list[int]:
+    """The indexes of the lines of a file (*lines*) that *prompt* points at, in order: the
+    line a cited line number names and the one before it (a parser often reports a
+    missing comma on the line after), and the lines holding a word or number of the
+    prompt that is on at most three lines of the file; [] when it points at none. An edit
+    bound to a file's lines starts its old text on one of them.
+
+    Measured (bench local-tasks, the fresh set's half A): an edit bound to all of a
+    file's lines took the file's first eight lines as its old text in five tasks of six
+    (a fix of line 10 of a script, of line 13 of a JSON file, of one setting of 40 lines),
+    and its new text changed or duplicated lines the task never named."""
+    picked: set[int] = set()
+    for m in _LINE_NO.finditer(prompt):
+        n = int(m.group(1)) - 1
+        picked.update(i for i in (n - 1, n) if 0 <= i < len(lines))
+    words = _WORD.findall(_PATH.sub(" ", prompt))
+    for word in {w for w in words if len(w) >= 3 or w[0].isdigit()}:
+        if word.lower() in _PLAIN:
+            continue
+        # a word inside a longer name counts (tax in TAX_RATE): _ is no letter here
+        rx = re.compile(rf"(?<![A-Za-z0-9.]){re.escape(word)}(?![A-Za-z0-9]|\.\d)", re.I)
+        hits = [i for i, line in enumerate(lines) if rx.search(line)]
+        if len(hits) <= _RARE:
+            picked.update(hits)
+    return sorted(i for i in picked if lines[i].strip())
 
 
 def _results(content: str) -> list[str]:
