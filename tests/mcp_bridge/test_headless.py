@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import harness.api as api
-from tests.mcp_bridge.conftest import PYTHONPATH, fake_entry, tiny_entry
+from tests.cli.inprocess import in_process
+from tests.mcp_bridge.conftest import fake_entry, tiny_entry
 from tests.scripted import ScriptedModel, call, reply
 
 pytestmark = pytest.mark.slow
@@ -20,12 +18,12 @@ WORKERS = {"model": "harness.actors.model", "tools": "harness.actors.tools"}
 
 
 def test_headless_reads_mcp_config_waits_for_the_tools_and_streams_progress(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``harness -p`` with ``--mcp-config`` and the home's servers: the tools are offered
     from the first request, and stream-json carries a call's progress and the notice of a
-    question declined (a headless run has nobody to ask). One run: each costs a harness
-    and its servers' start-ups."""
+    question declined (a headless run has nobody to ask). One run, of the command line in
+    the test's process (tests/cli/inprocess.py): each costs its servers' start-ups."""
     ws, home = tmp_path / "ws", tmp_path / "home"
     ws.mkdir()
     home.mkdir()
@@ -39,24 +37,15 @@ def test_headless_reads_mcp_config_waits_for_the_tools_and_streams_progress(
             reply("", call("mcp__fake__steps", count=2), call("mcp__fake__book")),
             reply("done"),
         )
-        env = {
-            **os.environ,
-            "HARNESS_HOME": str(home),
-            "PYTHONPATH": PYTHONPATH,
-            "HARNESS_WORKERS": json.dumps(WORKERS),
-        }
-        p = subprocess.run(
+        p = in_process(monkeypatch, capsys)(
             [
-                sys.executable, "-m", "harness", "-p", "use the tools",
+                "-p", "use the tools",
                 "--provider", "openai", "--model", "scripted", "--base-url", model.base_url,
                 "--permission-mode", "auto", "--output-format", "stream-json",
                 "--mcp-config", str(extra),
             ],
-            cwd=ws,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=180,
+            workspace=ws,
+            home=home,
         )  # fmt: skip
         assert p.returncode == 0, p.stderr
         events = [json.loads(line) for line in p.stdout.splitlines()]

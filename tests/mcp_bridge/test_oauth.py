@@ -30,6 +30,7 @@ import trio
 from harness.actors.mcp import McpServerConfig, TokenStore, login_server
 from harness.cli._mcp import mcp_main
 from harness.messages.tools import ToolInvoke, ToolOutcome
+from tests.cli.inprocess import in_process
 from tests.mcp_bridge.conftest import PYTHONPATH, ROOT, free_port
 from tests.scripted import ScriptedModel, call, reply
 
@@ -405,7 +406,14 @@ async def test_a_project_entry_under_a_signed_in_name_gets_no_token(
     assert token not in said
 
 
-def test_a_headless_run_calls_a_signed_in_servers_tool(servers: Servers, tmp_path: Path) -> None:
+def test_a_headless_run_calls_a_signed_in_servers_tool(
+    servers: Servers,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The command line, in the test's process (tests/cli/inprocess.py), calls the tool of
+    a server signed in before, and the token is in nothing it wrote or said."""
     home, ws = tmp_path / "home", tmp_path / "ws"
     ws.mkdir()
     trio.run(sign_in, servers, home)
@@ -413,23 +421,14 @@ def test_a_headless_run_calls_a_signed_in_servers_tool(servers: Servers, tmp_pat
     (home / "mcp.json").write_text(json.dumps({"mcpServers": {"prot": {"url": servers.url}}}))
     with ScriptedModel() as model:
         model.add(reply("", call("mcp__prot__whoami")), reply("done"))
-        env = {
-            **os.environ,
-            "HARNESS_HOME": str(home),
-            "PYTHONPATH": PYTHONPATH,
-            "HARNESS_WORKERS": json.dumps(WORKERS),
-        }
-        p = subprocess.run(
+        p = in_process(monkeypatch, capsys)(
             [
-                sys.executable, "-m", "harness", "-p", "who am I",
+                "-p", "who am I",
                 "--provider", "openai", "--model", "scripted", "--base-url", model.base_url,
                 "--permission-mode", "auto", "--output-format", "stream-json",
             ],
-            cwd=ws,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=180,
+            workspace=ws,
+            home=home,
         )  # fmt: skip
     assert p.returncode == 0, p.stderr
     events = [json.loads(line) for line in p.stdout.splitlines()]
