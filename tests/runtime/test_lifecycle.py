@@ -1,13 +1,22 @@
-"""A worker's life at its edges: a stop that comes before its first start."""
+"""A worker's life at its edges: a stop that comes before its first start, or during the
+wait before a restart."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 import trio
 import trio.testing
 
-from harness.supervisor import ChildSpec, SupervisorEvent, WorkerHandle
+from harness.ipc import WorkerUnavailable
+from harness.supervisor import (
+    ChildSpec,
+    Supervisor,
+    SupervisorEvent,
+    WorkerExited,
+    WorkerHandle,
+)
 
 
 async def test_a_stop_asked_before_the_first_start_ends_the_run_without_starting_it(
@@ -28,3 +37,32 @@ async def test_a_stop_asked_before_the_first_start_ends_the_run_without_starting
     assert events == []  # no process was started, so none exited
     assert handle.state == "stopped"
     assert handle.pid is None
+
+
+async def test_a_restart_after_the_first_waits_its_backoff_and_a_stop_ends_that_wait(
+    supervisor: Supervisor, make_spec: Callable[..., ChildSpec]
+) -> None:
+    # the first restart in a window is at once, the next one backoff_initial later: here
+    # a minute, which the stop cuts short
+    events = supervisor.subscribe()
+    spec = make_spec(name="crasher", module="tests.runtime.workers.crasher", backoff_initial=60)
+
+    async def start() -> None:
+        with pytest.raises(WorkerUnavailable, match="is stopped"):
+            await supervisor.start(spec, timeout=None)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(start)
+        exits = 0
+        with trio.fail_after(10):
+            async for event in events:
+                exits += isinstance(event, WorkerExited)
+                if exits == 2:
+                    break
+        await trio.sleep(0.5)  # a restart not held back would have died again by now
+        assert supervisor.get("crasher").state == "restarting"
+        with pytest.raises(trio.WouldBlock):
+            events.receive_nowait()  # nothing more: no start, no exit
+        with trio.fail_after(10):
+            await supervisor.stop("crasher")
+    assert supervisor.get("crasher").state == "stopped"

@@ -77,6 +77,7 @@ class Lifecycle:
         self._state: WorkerState = "starting"
         self._changed = trio.Event()
         self._stopping = False
+        self._stop_asked = trio.Event()  # set once, never replaced (unlike _down)
         self._stopped = trio.Event()
         self._restarts = 0
         self._background: trio.Nursery | None = None
@@ -140,6 +141,7 @@ class Lifecycle:
     async def stop(self) -> None:
         """Stop for good with the full kill ladder, and wait until it is done."""
         self._stopping = True
+        self._stop_asked.set()
         self._down.set()
         self._wake()
         await self._stopped.wait()
@@ -194,7 +196,9 @@ class Lifecycle:
             self._restarts += 1
             self._set_state("restarting")
             with trio.move_on_after(delay):
-                await self._down.wait()  # a stop() during the backoff ends it early
+                # a stop() during the backoff ends it early (the incarnation's _down was set
+                # as it ended, so waiting on it skipped every backoff)
+                await self._stop_asked.wait()
         self._set_state("stopped")
 
     async def _spawn(self) -> Spawned:
