@@ -22,6 +22,7 @@ from harness.actors.model import parse_reply, text_protocol_prompt
 from harness.actors.model.local import ModelLoadError
 from harness.actors.model.local._engine import LoadedModel, _call_closed
 from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
+from harness.actors.model.local._looping import BLANK_RUN, LoopWatch
 from harness.messages.model import ToolSchema
 
 READ = ToolSchema(
@@ -346,3 +347,40 @@ def test_a_bound_edit_replaces_text_that_is_in_the_file(tiny_model: LoadedModel)
     assert closed, text
     # whatever it replaces, the old text is the file's, once: the edit applies
     assert apply_edits(calc, [(old.removeprefix("\n"), "")]) != calc
+
+
+# A bound call's JSON as the grammar takes it, with a gap at each place whitespace may go
+# (``{}`` marks them): the first call in the fenced form, the second in the tagged one.
+_GAPPED = (
+    '```json\n{}{{"name": "read_file", "arguments": {{"path": "a"}}}}{}```',
+    '<tool_call>{}{{{}"name"{}:{}"read_file"{},{}"arguments"{}:{}{{{}"path"{}:{}"a"{}}}{}}}'
+    "\n</tool_call>",
+)
+
+
+def _gapped(template: str, at: int, gap: str) -> str:
+    gaps = ["" if i != at else gap for i in range(template.count("{}"))]
+    return template.format(*gaps)
+
+
+def test_no_whitespace_a_bound_call_may_hold_reads_as_a_loop(fed: Callable[[str], int]) -> None:
+    # Once bound, a call is what the grammar takes, and the loop watch must not cut it:
+    # blank lines in a row the grammar takes between two tokens stay under BLANK_RUN.
+    # (It took 24 whitespace characters in a gap, so a call with 13 newlines in one was
+    # stopped mid-JSON by the watch; seen on the tiny model.)
+    texts = [
+        (_gapped(t, at, "\n" * n), n)
+        for t in _GAPPED
+        for at in range(t.count("{}"))
+        for n in (2, BLANK_RUN + 1)
+    ]
+    for text, n in texts:
+        if n == 2:  # a blank line in a pretty-printed call is taken, in every gap
+            assert fed(text) == ACCEPTED, text
+        else:
+            assert fed(text) == ABORTED or not _stops(text), text
+
+
+def _stops(text: str) -> bool:
+    watch = LoopWatch()
+    return any(watch.looping(text[at : at + 1]) for at in range(len(text)))

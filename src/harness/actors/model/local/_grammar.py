@@ -31,10 +31,13 @@ from harness.messages.model import ToolSchema
 __all__ = ["TRIGGERS", "edit_call_grammar", "tool_call_grammar"]
 
 # Whitespace between JSON tokens, as these models write it: none, one space, or
-# pretty-printed and indented (a call inside a Markdown list is indented). The triggers
-# take the same, and no more.
-_WS = r"[ \t\n]{0,24}"
-_SPACE = r"[ \t\n]{0,24}"
+# pretty-printed and indented (a call inside a Markdown list is indented), with a blank
+# line at most. The triggers take the same (as a regular expression), and no more. Two
+# newlines a gap keep the blank lines in a row a bound call can hold (two gaps meet where
+# an object ends: three) under the loop watch's BLANK_RUN, which would otherwise stop the
+# call mid-JSON: 24 whitespace characters of any kind made a gap of 23 blank lines.
+_WS = r"[ \t]{0,24}(?:\n[ \t]{0,24}){0,2}"
+_SPACE = r'[ \t]{0,24} ( "\n" [ \t]{0,24} ){0,2}'
 
 TRIGGERS = (
     r"(<tool_call>)",
