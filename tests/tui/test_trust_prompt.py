@@ -33,7 +33,11 @@ def wait_for(path: Path, seconds: float = 30) -> bool:
     return False
 
 
-def test_not_now_leaves_the_servers_unstarted(dirs: tuple[Path, Path]) -> None:
+def test_not_now_leaves_the_servers_unstarted_then_trust_starts_them_and_is_not_asked_again(
+    dirs: tuple[Path, Path],
+) -> None:
+    """Three starts of one workspace: "not now" (asked again at the next start), "trust",
+    then no question at all."""
     ws, home = dirs
     write_server(ws)
     with ScriptedModel([reply("hello")]) as model:
@@ -57,15 +61,10 @@ def test_not_now_leaves_the_servers_unstarted(dirs: tuple[Path, Path]) -> None:
             assert TrustStore(home).workspaces() == {}
         finally:
             t.close()
-
-
-def test_trust_starts_them_and_is_not_asked_again(dirs: tuple[Path, Path]) -> None:
-    ws, home = dirs
-    write_server(ws)
-    with ScriptedModel([reply("hello")]) as model:
+    with ScriptedModel([]) as model:
         t = spawn(ws, home, base_url=model.base_url)
         try:
-            t.expect(r"\[t\]rust / \[n\]ot now")
+            t.expect(r"\[t\]rust / \[n\]ot now")  # "not now" was for that session
             t.line("t")
             t.expect("trusted as it is now")
             t.expect("❯")
