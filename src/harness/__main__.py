@@ -4,8 +4,8 @@ The command line is parsed first, with nothing imported but argparse and the wor
 its choices name (:mod:`harness.words`): ``--version``, ``--help`` and a usage error
 end there, having started nothing. A run then reads the settings file, takes the
 keys out of the environment, starts what runs beside it (the workers' fork server,
-or a batch's task server, whose imports overlap the command's own), and only then
-imports the frontend.
+a fork of this process once it has imported what the two share, or a batch's task
+server; their imports overlap the command's own), and only then imports the frontend.
 """
 
 from __future__ import annotations
@@ -50,16 +50,36 @@ def main(argv: list[str] | None = None) -> int:
 
         start_task_server(os.environ)
     elif command in (None, "acp"):
-        from harness._forkstart import start_early
         from harness.keys import take_keys
 
         take_keys()  # before any worker or command starts: none of them gets a key
-        # Every run needs workers, and their fork server takes 0.3 s to import what
-        # they share: it starts before the frontend's imports, so the two overlap.
-        start_early()
+        _start_fork_server()
     from harness.cli import main as cli_main
 
     return cli_main(args)
+
+
+def _start_fork_server() -> None:
+    """Start the workers' fork server: this process, forked once it has imported what
+    the two share (trio, the channel, the message vocabulary, the model worker's
+    face), so that it is imported once instead of again by a new interpreter. The
+    server then imports the rest of what the workers need while this process
+    imports the frontend, the two overlapping."""
+    import trio  # noqa: F401
+
+    import harness.actors.model
+    import harness.ipc
+    import harness.messages  # noqa: F401
+    from harness._forkstart import EarlyServer, spawn_server, start_early, start_servers_with
+    from harness.keys import forget_keys
+    from harness.supervisor import fork_server_here
+
+    def fork_server(preload: tuple[str, ...], warm: tuple[str, ...]) -> EarlyServer | None:
+        forked = fork_server_here(preload, warm, forked=False, in_child=forget_keys)
+        return forked or spawn_server(preload, warm)  # a new interpreter if it cannot
+
+    start_servers_with(fork_server)
+    start_early()
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from collections.abc import MutableMapping
 __all__ = [
     "ENV_KEYS",
     "PROVIDER_KEYS",
+    "forget_keys",
     "held_items",
     "held_values",
     "is_secret_name",
@@ -113,6 +114,12 @@ def take_keys(environ: MutableMapping[str, str] | None = None) -> dict[str, str]
         del env[name]
     _held.update(taken)
     return taken
+
+
+def forget_keys() -> None:
+    """Drop everything taken: for a fork of this process that serves others (the
+    workers' fork server), whose children must not hold the keys either."""
+    _held.clear()
 
 
 def _is_proxy(name: str) -> bool:

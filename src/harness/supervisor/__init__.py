@@ -4,8 +4,9 @@ The public surface: :class:`ChildSpec`, :func:`open_supervisor` /
 :class:`Supervisor`, :class:`WorkerHandle`, the events and status rows, the
 one way harness kills a process tree (:func:`kill_tree`, :func:`kill_processes`
 and the rungs they are made of), :class:`SessionForker`, which forks whole
-sessions from a fork server (for batch runs), and :class:`SharedForkServer`, one
-worker fork server for every supervisor a process opens while it offers it.
+sessions from a fork server (for batch runs), :class:`SharedForkServer`, one
+worker fork server for every supervisor a process opens while it offers it, and
+:func:`fork_server_here`, which forks the calling process into a worker fork server.
 
 Only the specs and events load with the package: the supervisor (and trio) load
 on first use of its names, and the tree killing (and psutil) on first use of
@@ -41,6 +42,7 @@ __all__ = [
     "WorkerState",
     "WorkerStatus",
     "find_tagged",
+    "fork_server_here",
     "kill_descendants",
     "kill_processes",
     "kill_tree",
@@ -68,6 +70,7 @@ if TYPE_CHECKING:
     )
     from harness.supervisor._sessions import ForkedSession, SessionForker
     from harness.supervisor._supervisor import Supervisor, open_supervisor
+    from harness.supervisor._zygote import fork_server_here
 
 _LAZY = {
     "WorkerHandle": "harness.supervisor._handle",
@@ -76,6 +79,7 @@ _LAZY = {
     "SharedForkServer": "harness.supervisor._forkshare",
     "Supervisor": "harness.supervisor._supervisor",
     "open_supervisor": "harness.supervisor._supervisor",
+    "fork_server_here": "harness.supervisor._zygote",
     **dict.fromkeys(
         (
             "find_tagged",

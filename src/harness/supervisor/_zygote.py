@@ -255,19 +255,29 @@ def _fork(
 
 
 def fork_server_here(
-    preload: tuple[str, ...], warm: tuple[str, ...] = ()
+    preload: tuple[str, ...],
+    warm: tuple[str, ...] = (),
+    *,
+    forked: bool = True,
+    in_child: Callable[[], object] | None = None,
 ) -> _forkstart.EarlyServer | None:
     """Fork this process into a worker fork server (``None`` if it cannot).
 
     For a session forked by a fork server: it has imported what the worker server
     would (and more), runs no loop and no thread yet, so a fork of it is that
-    server at the cost of a fork, not of an interpreter and its imports. The
-    child is what :func:`harness._forkstart.spawn_server` would start: its own
-    session, stdin from /dev/null, stdout and stderr on a pipe whose read end
-    is returned.
+    server at the cost of a fork, not of an interpreter and its imports. The same
+    for ``harness`` itself, once it has imported what it shares with the server
+    (*forked* ``False``: no fork server found the memory of its command line for
+    the workers' titles, the child does). The child is what
+    :func:`harness._forkstart.spawn_server` would start: its own session, stdin
+    from /dev/null, stdout and stderr on a pipe whose read end is returned; it
+    calls *in_child* first (to drop what the workers must not inherit).
     """
     if _threads() != 1:
         return None
+    # what is still buffered is the parent's to write, not a copy's
+    sys.stdout.flush()
+    sys.stderr.flush()
     try:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     except OSError:
@@ -283,6 +293,8 @@ def fork_server_here(
     if pid == 0:  # pragma: no cover - the fork server's side
         code = 1
         try:
+            if in_child is not None:
+                in_child()
             os.setsid()
             ours.close()
             os.close(read_fd)
@@ -295,7 +307,7 @@ def fork_server_here(
             title = _forkstart.command(theirs.fileno(), preload, warm)
             now = [m for m in preload if m not in sys.modules]
             later = [m for m in warm if m not in sys.modules]
-            code = serve(theirs, now, later, title, forked=True)
+            code = serve(theirs, now, later, title, forked=forked)
         except BaseException:
             traceback.print_exc()
         finally:
