@@ -32,6 +32,10 @@ def test_ctrl_c_while_the_parts_download_is_one_line(tmp_path: Path) -> None:
         "PIP_NO_INPUT": "1",
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
     }
+    # A terminal's shell starts a command with Ctrl+C at its default; a suite started as a
+    # background job has SIGINT ignored, and an ignored signal stays ignored across exec.
+    # A handled one is reset to the default there.
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
     child = subprocess.Popen(
         [sys.executable, "-m", "harness.actors.model.local", "install", "slow"],
         env=env,
@@ -40,6 +44,7 @@ def test_ctrl_c_while_the_parts_download_is_one_line(tmp_path: Path) -> None:
         text=True,
         start_new_session=True,  # a terminal's Ctrl+C reaches the whole group
     )
+    signal.signal(signal.SIGINT, before)
     try:
         conn, _ = index.accept()  # pip is waiting for the index
         os.killpg(child.pid, signal.SIGINT)
