@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import trio
+
 from harness.conversation import events as ev
 from harness.conversation._loop import Conversation
 from harness.conversation._loop_config import LoopConfig
@@ -71,17 +73,27 @@ def prepare_model(conv: Conversation, workers: Workers) -> None:
     workers.start_soon(follow)
 
 
+#: Seconds from the end of a session's first run to its fork server's import of a
+#: sub-agent runner's modules: a session that ends with that run (``harness -p``) has
+#: closed by then, and its server imports nothing it would not use.
+WARM_AFTER = 1.0
+
+
 def warm_runners(conv: Conversation, workers: Workers) -> None:
-    """Have the fork server import a sub-agent runner's modules once *conv*'s first run
-    has ended (:meth:`Workers.warm_runners`): while a run starts, that import takes the
-    CPU its first request waits for (``python -m bench headless``). A runner hired in
-    the first run imports them itself."""
+    """Have the fork server import a sub-agent runner's modules :data:`WARM_AFTER`
+    seconds after *conv*'s first run has ended (:meth:`Workers.warm_runners`): while a
+    run starts, that import takes the CPU its first request waits for (``python -m
+    bench headless``). A runner hired before then imports them itself."""
     asked = False
+
+    async def warm_later() -> None:
+        await trio.sleep(WARM_AFTER)
+        await workers.warm_runners()
 
     def after_run(event: ev.ConversationEvent) -> None:
         nonlocal asked
         if isinstance(event, ev.Result) and not asked:
             asked = True
-            workers.start_soon(workers.warm_runners)
+            workers.start_soon(warm_later)
 
     conv.subscribe(after_run)
