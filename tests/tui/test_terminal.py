@@ -14,7 +14,10 @@ from tests.scripted import ScriptedModel, call, reply
 pytestmark = pytest.mark.slow
 
 
-def test_answer_status_unknown_command_and_hostile_text(term_for) -> None:  # type: ignore[no-untyped-def]
+def test_answer_status_unknown_command_hostile_text_then_ctrl_c_and_esc_cancel(term_for) -> None:  # type: ignore[no-untyped-def]
+    """One terminal: an answer drawn as markdown, /status, a worker killed while idle,
+    hostile text; then a run cancelled with Ctrl+C (with a message and a command typed
+    during it) and one with Esc, each followed by a prompt that works."""
     answer = (
         "Here is **bold** text.\n\n```python\nprint('hi')\n```\n\n"
         "| a | b |\n|---|---|\n| 1 | 2 |\n\nEnd."
@@ -23,7 +26,15 @@ def test_answer_status_unknown_command_and_hostile_text(term_for) -> None:  # ty
         "safe \x1b]0;pwned\x07text \x1b[2J\x1b[31mred\x1b[0m "
         "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ end"
     )
-    script = [reply(answer, chunk=3, usage=(120, 30)), reply("A title"), reply(hostile, chunk=5)]
+    script = [
+        reply(answer, chunk=3, usage=(120, 30)),
+        reply("A title"),
+        reply(hostile, chunk=5),
+        reply("first part " * 5 + "\n\n" + "never shown", chunk=8, stall=30),
+        reply("Second answer."),
+        reply("partial " * 4, chunk=8, stall=30),
+        reply("Third answer."),
+    ]
     with ScriptedModel(script) as model:
         t = term_for(model)
         t.line("say hello")
@@ -61,18 +72,7 @@ def test_answer_status_unknown_command_and_hostile_text(term_for) -> None:  # ty
         assert "safe" in raw
         assert "link" in raw
 
-
-def test_ctrl_c_mid_stream_cancels_and_next_prompt_works(term_for) -> None:  # type: ignore[no-untyped-def]
-    with ScriptedModel(
-        [
-            reply("first part " * 5 + "\n\n" + "never shown", chunk=8, stall=30),
-            reply("Second answer."),
-            reply("A title"),
-            reply("partial " * 4, chunk=8, stall=30),
-            reply("Third answer."),
-        ]
-    ) as model:
-        t = term_for(model)
+        # Ctrl+C mid-stream cancels, and the next prompt works
         t.line("long one")
         t.expect("first pa")  # the model stalls after its first piece
         t.line("also mind the tests")  # typed during a run: joins it through the inbox
