@@ -24,9 +24,17 @@ def _offered(request: dict[str, Any]) -> set[str]:
     return {t["function"]["name"] for t in request.get("tools", [])}
 
 
-def test_questions_answered_by_number_arrow_keys_own_words_and_left_with_ctrl_c(  # type: ignore[no-untyped-def]
-    term_for,
+def test_a_plan_kept_rejected_and_approved_then_questions_answered_every_way(  # type: ignore[no-untyped-def]
+    term_for, dirs
 ) -> None:
+    """One terminal started in plan mode: keep planning, a plan rejected with feedback,
+    then approved (ask mode from then on); then questions answered by number, arrow keys
+    and own words, and one left with Ctrl+C."""
+    ws, _ = dirs
+    plan = call("submit_plan", plan="Change main.py")
+    first = call("submit_plan", plan="# Plan\n\n1. Write **a.txt**")
+    second = call("submit_plan", plan="# Plan v2\n\n1. Write b.txt with tests")
+    write = call("write_file", path="b.txt", content="hello\n")
     ask = call(
         "get_user_input",
         questions=[
@@ -46,79 +54,6 @@ def test_questions_answered_by_number_arrow_keys_own_words_and_left_with_ctrl_c(
     )
     left = call("get_user_input", questions=[{"question": "Proceed?", "options": ["yes", "no"]}])
     script = [
-        reply("", ask),
-        reply("Noted."),
-        reply("Setup questions"),  # the session's title, asked for after the first run
-        reply("", words),
-        reply("Painted."),
-        reply("", left),
-        reply("Assumed yes."),
-    ]
-    with ScriptedModel(script) as model:
-        t = term_for(model)
-        t.line("set up the database")
-        out = t.expect("mysql")
-        assert "Which database?" in out
-        assert "sqlite" in out
-        t.expect("Type my own answer")
-        t.send("2")  # the option's number
-        t.send("\r")
-        t.expect("→ postgres")
-        t.expect("Which port\\?")
-        t.expect("Type my own answer")
-        t.send(DOWN)
-        t.send(DOWN)  # the arrow keys, to "type my own answer"
-        t.send("\r")
-        t.expect("your answer:")
-        t.line("6543, not the default")
-        t.expect("→ 6543, not the default")
-        t.expect("Anything else\\?")
-        t.line("keep it small")
-        t.expect("Noted\\.")
-        t.expect("❯")
-        assert "get_user_input" in _offered(model.requests[0])
-        result = _tool_results(model.requests[1])[-1]
-        assert "Q: Which database?\nA: postgres" in result
-        assert "Q: Which port?\nA: 6543, not the default" in result
-        assert "Q: Anything else?\nA: keep it small" in result
-        # the key reader came back after the question: a line typed next still works
-        t.line("/status")
-        t.expect("permission mode")
-        model.wait_for_requests(3)  # the title's
-
-        t.line("paint it")
-        t.expect("Type my own answer")
-        t.line("Green")
-        t.expect("→ green")
-        t.expect("Which shade\\?")
-        t.expect("Type my own answer")
-        t.line("teal, please")
-        t.expect("→ teal, please")
-        t.expect("Painted\\.")
-        t.expect("❯")
-        result = _tool_results(model.requests[4])[-1]
-        assert "Q: Which colour?\nA: green" in result
-        assert "Q: Which shade?\nA: teal, please" in result
-
-        # a question left with Ctrl+C tells the model, and the run goes on
-        t.line("do it")
-        t.expect("Type my own answer")
-        t.send("\x03")
-        t.expect("no answer")
-        t.expect("Assumed yes\\.")
-        t.expect("❯")
-        assert "without answering" in _tool_results(model.requests[6])[-1]
-
-
-def test_keep_planning_then_a_plan_rejected_with_feedback_then_approved_switches_to_ask(  # type: ignore[no-untyped-def]
-    term_for, dirs
-) -> None:
-    ws, _ = dirs
-    plan = call("submit_plan", plan="Change main.py")
-    first = call("submit_plan", plan="# Plan\n\n1. Write **a.txt**")
-    second = call("submit_plan", plan="# Plan v2\n\n1. Write b.txt with tests")
-    write = call("write_file", path="b.txt", content="hello\n")
-    script = [
         reply("", plan),
         reply("Still looking."),
         reply("Plan session"),  # the session's title, asked for after the first run
@@ -126,6 +61,13 @@ def test_keep_planning_then_a_plan_rejected_with_feedback_then_approved_switches
         reply("", second),
         reply("", write),
         reply("Implemented."),
+        # in ask mode, after the plan: the questions (the title was asked for already)
+        reply("", ask),
+        reply("Noted."),
+        reply("", words),
+        reply("Painted."),
+        reply("", left),
+        reply("Assumed yes."),
     ]
     with ScriptedModel(script) as model:
         t = term_for(model, ["--permission-mode", "plan"])
@@ -171,3 +113,56 @@ def test_keep_planning_then_a_plan_rejected_with_feedback_then_approved_switches
         assert (ws / "b.txt").read_text() == "hello\n"
         t.line("/status")
         t.expect("permission mode ask")
+
+        # questions: by number, arrow keys, own words
+        t.line("set up the database")
+        out = t.expect("mysql")
+        assert "Which database?" in out
+        assert "sqlite" in out
+        t.expect("Type my own answer")
+        t.send("2")  # the option's number
+        t.send("\r")
+        t.expect("→ postgres")
+        t.expect("Which port\\?")
+        t.expect("Type my own answer")
+        t.send(DOWN)
+        t.send(DOWN)  # the arrow keys, to "type my own answer"
+        t.send("\r")
+        t.expect("your answer:")
+        t.line("6543, not the default")
+        t.expect("→ 6543, not the default")
+        t.expect("Anything else\\?")
+        t.line("keep it small")
+        t.expect("Noted\\.")
+        t.expect("❯")
+        assert "get_user_input" in _offered(model.requests[7])
+        result = _tool_results(model.requests[8])[-1]
+        assert "Q: Which database?\nA: postgres" in result
+        assert "Q: Which port?\nA: 6543, not the default" in result
+        assert "Q: Anything else?\nA: keep it small" in result
+        # the key reader came back after the question: a line typed next still works
+        t.line("/status")
+        t.expect("permission mode")
+
+        t.line("paint it")
+        t.expect("Type my own answer")
+        t.line("Green")
+        t.expect("→ green")
+        t.expect("Which shade\\?")
+        t.expect("Type my own answer")
+        t.line("teal, please")
+        t.expect("→ teal, please")
+        t.expect("Painted\\.")
+        t.expect("❯")
+        result = _tool_results(model.requests[10])[-1]
+        assert "Q: Which colour?\nA: green" in result
+        assert "Q: Which shade?\nA: teal, please" in result
+
+        # a question left with Ctrl+C tells the model, and the run goes on
+        t.line("do it")
+        t.expect("Type my own answer")
+        t.send("\x03")
+        t.expect("no answer")
+        t.expect("Assumed yes\\.")
+        t.expect("❯")
+        assert "without answering" in _tool_results(model.requests[12])[-1]
