@@ -15,14 +15,47 @@ pytestmark = pytest.mark.slow
 MARKUP_TITLE = '<tool_call>\n{"name": "read_file", "arguments": {"path": "notes.md"}}'
 
 
-def test_diagnostics_perms_reload_and_connect_status(term_for, dirs) -> None:  # type: ignore[no-untyped-def]
-    # the commands that only show or read, in one terminal
+def test_connect_without_arguments_picks_a_provider_then_a_model(term_for) -> None:  # type: ignore[no-untyped-def]
+    with ScriptedModel([reply("from model two")], models=("one", "two")) as model:
+        t = term_for(model)
+        t.line("/connect")
+        out = t.expect(r"provider \(number, Enter cancels\)")
+        assert "ollama" in out
+        assert "needs a running Ollama" in out
+        assert "anthropic" in out
+        assert "needs an API key" in out
+        assert "openai" in out
+        assert "ready: key set" in out
+        assert "local" in out
+        t.line("2")  # openai: its key is known, so no key is asked for
+        # its models are listed before anything switches
+        out = t.expect(r"model \(number, Enter cancels\)")
+        assert "one" in out
+        assert "two" in out
+        t.line("2")
+        t.expect(r"provider openai, model two")
+        t.line("hello")
+        t.expect("from model two")
+        assert model.requests[-1]["model"] == "two"
+
+
+def test_diagnostics_perms_reload_connect_status_then_resume_and_a_title_of_the_users_words(  # type: ignore[no-untyped-def]
+    term_for, dirs
+) -> None:
+    """One terminal: the commands that only show or read, then a new session resumed
+    with its recap, and its title made of the user's words, not of markup."""
     ws, _ = dirs
     (ws / "a.txt").write_text("x\n")
+    (ws / "notes.md").write_text("hi\n")
     script = [
         reply("", call("read_file", path="a.txt"), usage=(321, 7)),
         reply("Read.", usage=(400, 3)),
         reply("A title"),
+        # after /clear, a new session
+        reply("", call("read_file", path="notes.md")),
+        reply("The notes say hi.\nSecond line of the answer."),
+        reply(MARKUP_TITLE),
+        reply("Still here."),
     ]
     with ScriptedModel(script) as model:
         t = term_for(model)
@@ -68,50 +101,15 @@ def test_diagnostics_perms_reload_and_connect_status(term_for, dirs) -> None:  #
             ["2", "scripted", "400", "3"],
         ]
 
-
-def test_connect_without_arguments_picks_a_provider_then_a_model(term_for) -> None:  # type: ignore[no-untyped-def]
-    with ScriptedModel([reply("from model two")], models=("one", "two")) as model:
-        t = term_for(model)
-        t.line("/connect")
-        out = t.expect(r"provider \(number, Enter cancels\)")
-        assert "ollama" in out
-        assert "needs a running Ollama" in out
-        assert "anthropic" in out
-        assert "needs an API key" in out
-        assert "openai" in out
-        assert "ready: key set" in out
-        assert "local" in out
-        t.line("2")  # openai: its key is known, so no key is asked for
-        # its models are listed before anything switches
-        out = t.expect(r"model \(number, Enter cancels\)")
-        assert "one" in out
-        assert "two" in out
-        t.line("2")
-        t.expect(r"provider openai, model two")
-        t.line("hello")
-        t.expect("from model two")
-        assert model.requests[-1]["model"] == "two"
-
-
-def test_resume_shows_the_earlier_conversation_and_the_title_is_the_users_words(  # type: ignore[no-untyped-def]
-    term_for, dirs
-) -> None:
-    ws, _ = dirs
-    (ws / "notes.md").write_text("hi\n")
-    script = [
-        reply("", call("read_file", path="notes.md")),
-        reply("The notes say hi.\nSecond line of the answer."),
-        reply(MARKUP_TITLE),
-        reply("Still here."),
-    ]
-    with ScriptedModel(script) as model:
-        t = term_for(model)
+        # a resumed session shows the earlier conversation; its title is the user's words
+        t.line("/clear")
+        t.expect("new session")
         t.line("read the notes please")
         t.expect("Second line of the answer")
         t.expect("❯")
         t.line("/title")
         t.expect("title: read the notes please")
-        assert "read the notes please" in model.requests[2]["messages"][-1]["content"]
+        assert "read the notes please" in model.requests[5]["messages"][-1]["content"]
         t.line("/clear")
         t.expect("new session")
         t.line("/resume")
