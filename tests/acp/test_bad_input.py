@@ -48,55 +48,44 @@ def _start(model: ScriptedModel, workspace: Path, home: Path) -> subprocess.Pope
     )
 
 
-def test_bad_lines_get_protocol_errors_and_the_connection_goes_on(
+def test_bad_lines_get_protocol_errors_then_a_client_that_vanishes_mid_prompt_leaves_a_whole_log(
     model: ScriptedModel, workspace: Path, home: Path
 ) -> None:
-    proc = _start(model, workspace, home)
-    assert proc.stdin is not None
-    assert proc.stdout is not None
-    try:
-        _send(proc.stdin, "{this is not json")
-        assert _answer(proc.stdout, None)["error"]["code"] == -32700
-        _send(proc.stdin, [1, 2, 3])
-        assert _answer(proc.stdout, None)["error"]["code"] == -32600
-        _send(proc.stdin, {"jsonrpc": "2.0", "id": 7, "method": 12})
-        assert _answer(proc.stdout, 7)["error"]["code"] == -32600
-        _send(proc.stdin, {"jsonrpc": "2.0", "id": 1, "method": "no/such_method", "params": {}})
-        assert _answer(proc.stdout, 1)["error"]["code"] == -32601
-        _send(proc.stdin, {"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {}})
-        assert _answer(proc.stdout, 2)["error"]["code"] == -32602  # protocolVersion missing
-        _send(
-            proc.stdin,
-            {"jsonrpc": "2.0", "id": 3, "method": "session/new", "params": {"cwd": "relative"}},
-        )
-        assert _answer(proc.stdout, 3)["error"]["code"] == -32602
-        _send(proc.stdin, _rpc(4, "session/prompt", sessionId="nope", prompt=[]))
-        assert _answer(proc.stdout, 4)["error"]["code"] == -32602
-        _send(
-            proc.stdin,
-            {"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {"protocolVersion": 1}},
-        )
-        assert _answer(proc.stdout, 5)["result"]["protocolVersion"] == 1
-    finally:
-        proc.stdin.close()
-        status = proc.wait(timeout=20)
-    assert status == 0
-
-
-def test_a_client_that_vanishes_mid_prompt_leaves_a_whole_log(
-    model: ScriptedModel, workspace: Path, home: Path
-) -> None:
+    """One agent: every kind of bad line gets its JSON-RPC error and the connection goes
+    on, to a session whose client then vanishes mid-prompt (one process start less)."""
     model.add(reply("a slow answer", stall=30.0, chunk=2))
     proc = _start(model, workspace, home)
     assert proc.stdin is not None
     assert proc.stdout is not None
-    _send(proc.stdin, _rpc(1, "initialize", protocolVersion=1))
-    _answer(proc.stdout, 1)
-    _send(proc.stdin, _rpc(2, "session/new", cwd=str(workspace), mcpServers=[]))
-    sid = _answer(proc.stdout, 2)["result"]["sessionId"]
+    _send(proc.stdin, "{this is not json")
+    assert _answer(proc.stdout, None)["error"]["code"] == -32700
+    _send(proc.stdin, [1, 2, 3])
+    assert _answer(proc.stdout, None)["error"]["code"] == -32600
+    _send(proc.stdin, {"jsonrpc": "2.0", "id": 7, "method": 12})
+    assert _answer(proc.stdout, 7)["error"]["code"] == -32600
+    _send(proc.stdin, {"jsonrpc": "2.0", "id": 1, "method": "no/such_method", "params": {}})
+    assert _answer(proc.stdout, 1)["error"]["code"] == -32601
+    _send(proc.stdin, {"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {}})
+    assert _answer(proc.stdout, 2)["error"]["code"] == -32602  # protocolVersion missing
     _send(
         proc.stdin,
-        _rpc(3, "session/prompt", sessionId=sid, prompt=[{"type": "text", "text": "go"}]),
+        {"jsonrpc": "2.0", "id": 3, "method": "session/new", "params": {"cwd": "relative"}},
+    )
+    assert _answer(proc.stdout, 3)["error"]["code"] == -32602
+    _send(proc.stdin, _rpc(4, "session/prompt", sessionId="nope", prompt=[]))
+    assert _answer(proc.stdout, 4)["error"]["code"] == -32602
+    _send(
+        proc.stdin,
+        {"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {"protocolVersion": 1}},
+    )
+    assert _answer(proc.stdout, 5)["result"]["protocolVersion"] == 1
+
+    # the client vanishes mid-prompt: a clean exit and a whole log
+    _send(proc.stdin, _rpc(6, "session/new", cwd=str(workspace), mcpServers=[]))
+    sid = _answer(proc.stdout, 6)["result"]["sessionId"]
+    _send(
+        proc.stdin,
+        _rpc(8, "session/prompt", sessionId=sid, prompt=[{"type": "text", "text": "go"}]),
     )
     while True:  # the answer has begun
         message = json.loads(proc.stdout.readline())
