@@ -1,6 +1,6 @@
 """Two channels over a real socketpair in one process: the reading and sending paths.
 
-One reader task per channel, a task per request it reads: these tests drive calls
+One reader task per channel, lanes that serve the requests it reads: these tests drive calls
 from both ends at once, frames larger than the socket buffer, callers that time out
 or walk away, handlers that call back, deadlines carried by a request, and a peer
 that hangs up.
@@ -34,6 +34,7 @@ from harness.ipc._envelope import (
     decode_envelope,
     encode_envelope,
 )
+from harness.ipc._server import SPARE_LANES
 from tests.runtime.workers.messages import (
     AskParent,
     BlockLoop,
@@ -241,6 +242,62 @@ async def test_a_handler_that_waits_lets_the_next_request_through(
             nursery.start_soon(slow)
             nursery.start_soon(quick)
     assert order == ["quick", "slow"]
+
+
+def _lanes() -> list[trio.lowlevel.Task]:
+    """The tasks serving requests (lanes) anywhere in this run."""
+    found: list[trio.lowlevel.Task] = []
+    tasks = [trio.lowlevel.current_root_task()]
+    while tasks:
+        task = tasks.pop()
+        assert task is not None
+        if task.name.endswith("._lane"):
+            found.append(task)
+        tasks.extend(t for n in task.child_nurseries for t in n.child_tasks)
+    return found
+
+
+async def test_requests_that_find_every_lane_busy_each_get_one() -> None:
+    """Twenty handlers that wait for each other all run at once, sent in one write, and
+    again once the first twenty are done; afterwards only a few idle lanes are kept."""
+    router = Router()
+    running: list[str] = []
+    gates: list[trio.Event] = []
+
+    @router.handle(Echo)
+    async def wait_for_the_others(req: Echo) -> Echoed:
+        running.append(req.text)
+        await gates[-1].wait()
+        return Echoed(req.text, 0)
+
+    raw, theirs = socket.socketpair()
+    server = Channel(theirs, name="caller", router=router)
+    peer = RawPeer(raw)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(server.run)
+            for burst in range(2):
+                running.clear()
+                gates.append(trio.Event())
+                await peer.stream.send_all(
+                    b"".join(
+                        encode_frame(encode_envelope(Request(i, Echo(f"{burst}.{i}"), False, None)))
+                        for i in range(20)
+                    )
+                )
+                await trio.testing.wait_all_tasks_blocked()
+                assert sorted(running) == sorted(f"{burst}.{i}" for i in range(20))
+                gates[-1].set()
+                replies: list[Envelope | BadBody] = []
+                while len(replies) < 20:
+                    frames = peer.decoder.feed(await peer.stream.receive_some(65536))
+                    replies.extend(decode_envelope(f) for f in frames)
+                assert sorted(r.id for r in replies if isinstance(r, Reply)) == list(range(20))
+                await trio.testing.wait_all_tasks_blocked()
+                assert len(_lanes()) == SPARE_LANES
+            nursery.cancel_scope.cancel()
+    await server.aclose()
+    await peer.stream.aclose()
 
 
 async def test_a_handler_calling_back_before_it_waits() -> None:

@@ -6,9 +6,9 @@ flight at once, correlated by id. Leaving a caller's cancel scope, or its timeou
 sends ``Cancel(id)``: the peer cancels that one handler.
 
 Inside, it is plain trio: :meth:`Channel.run` is the one task that reads the
-socket. It hands each reply to the call waiting for it (:mod:`._call`) and starts
-a task for each request (:mod:`._server`). Every send and every request is a
-checkpoint.
+socket. It hands each reply to the call waiting for it (:mod:`._call`) and each
+request to a lane that serves it (:mod:`._server`). Every send and every request
+is a checkpoint.
 
 The channel never decides what a closed peer *means*: :meth:`Channel.run` returns
 when the stream ends (``None``) or a frame breaks the protocol (the
@@ -183,7 +183,8 @@ class Channel:
         """
         call = await self._open(msg, stream=False)
         try:
-            await self._send_request(Request(call.id, msg, False, timeout))
+            # No yield after the send: waiting for the reply is this call's yield.
+            await self._send_request(Request(call.id, msg, False, timeout), then_yield=False)
             if timeout is None:
                 await call.done.wait()
             else:
@@ -227,9 +228,9 @@ class Channel:
             raise self._closed
         return self._calls.open(msg, stream=stream)
 
-    async def _send_request(self, req: Request) -> None:
+    async def _send_request(self, req: Request, *, then_yield: bool = True) -> None:
         try:
-            await self._send(req)
+            await self._send(req, then_yield=then_yield)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             # The peer is gone; its owner is about to abort() with the reason, which
             # is what the caller should see, so wait for that instead of raising this.
@@ -255,17 +256,17 @@ class Channel:
 
     # ------------------------------------------------------------------ sending
 
-    async def _send(self, env: Envelope) -> None:
+    async def _send(self, env: Envelope, *, then_yield: bool = True) -> None:
         if self._closed is not None:
             await trio.lowlevel.checkpoint()
             raise self._closed
-        await self._wire.send(encode_envelope(env))
+        await self._wire.send(encode_envelope(env), then_yield=then_yield)
         self._sent += 1
 
-    async def _send_quiet(self, env: Envelope) -> None:
+    async def _send_quiet(self, env: Envelope, *, then_yield: bool = True) -> None:
         """Send *env* if the channel still can; nobody is left to tell if it cannot."""
         try:
-            await self._send(env)
+            await self._send(env, then_yield=then_yield)
         except (IpcError, trio.BrokenResourceError, trio.ClosedResourceError):
             pass
 

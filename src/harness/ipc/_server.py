@@ -1,16 +1,23 @@
-"""The serving side of a channel: a task per request the peer sends.
+"""The serving side of a channel: the peer's requests, each in a cancel scope of its own.
 
-Each request runs in a task of its own, inside a cancel scope that carries the
-request's deadline from the start (sent as a relative timeout: trio's clock has
-a random offset per process). So a handler is cancelled at its deadline at its
-next checkpoint, whether or not it ever waited, and a ``Cancel`` from the
-caller cancels that one scope. A cancelled handler is answered ``Cancelled``.
+Requests are served by *lanes*: tasks that take one request at a time from a
+queue the reader fills. A request that finds no lane idle starts a new one, so a
+slow handler never holds up the next request; a lane that finishes its request
+while enough others are idle ends. A lane that is idle is woken by the request
+itself, which costs less than starting a task for it.
+
+Each request runs inside a cancel scope that carries its deadline from the
+moment it is read (sent as a relative timeout: trio's clock has a random offset
+per process). So a handler is cancelled at its deadline at its next checkpoint,
+whether or not it ever waited, and a ``Cancel`` from the caller cancels that one
+scope. A cancelled handler is answered ``Cancelled``.
 """
 
 from __future__ import annotations
 
+import math
 import traceback
-from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 import trio
 
@@ -18,7 +25,16 @@ from harness.ipc._envelope import Envelope, Error, Reply, Request, StreamEnd, St
 from harness.ipc._messages import Message
 from harness.ipc._router import Route, Router
 
-__all__ = ["RequestServer"]
+__all__ = ["RequestServer", "Send"]
+
+#: Idle lanes kept after a burst of requests; more idle than this end.
+SPARE_LANES = 4
+
+
+class Send(Protocol):
+    """Sends one envelope to the peer (the channel's send)."""
+
+    async def __call__(self, env: Envelope, *, then_yield: bool = True) -> None: ...
 
 
 class RequestServer:
@@ -31,22 +47,20 @@ class RequestServer:
             swallows the errors of a closed channel.
     """
 
-    def __init__(
-        self,
-        router: Router,
-        send: Callable[[Envelope], Awaitable[None]],
-        send_quiet: Callable[[Envelope], Awaitable[None]],
-    ) -> None:
+    def __init__(self, router: Router, send: Send, send_quiet: Send) -> None:
         self._router = router
         self._send = send
         self._send_quiet = send_quiet
         self._scopes: dict[int, trio.CancelScope] = {}
+        self._queue, self._lanes_take = trio.open_memory_channel[
+            tuple[Request, Route, trio.CancelScope]
+        ](math.inf)
 
     def __len__(self) -> int:
         return len(self._scopes)
 
     def start(self, nursery: trio.Nursery, req: Request) -> None:
-        """Start serving *req* in a task of *nursery*."""
+        """Serve *req* on an idle lane, or on a new one started in *nursery*."""
         route = self._router.lookup(req.body)
         if route is None:
             tag = type(req.body).TAG
@@ -57,7 +71,9 @@ class RequestServer:
         if req.timeout is not None:
             scope.deadline = trio.current_time() + req.timeout
         self._scopes[req.id] = scope
-        nursery.start_soon(self._serve, req, route, scope)
+        if self._idle_lanes() == 0:
+            nursery.start_soon(self._lane)
+        self._queue.send_nowait((req, route, scope))
 
     def cancel(self, ident: int) -> None:
         """Cancel the handler of request *ident*, if it still runs."""
@@ -70,6 +86,17 @@ class RequestServer:
         for scope in self._scopes.values():
             scope.cancel()
 
+    def _idle_lanes(self) -> int:
+        return self._queue.statistics().tasks_waiting_receive
+
+    async def _lane(self) -> None:
+        """Serve requests one after another, until enough other lanes are idle."""
+        while True:
+            req, route, scope = await self._lanes_take.receive()
+            await self._serve(req, route, scope)
+            if self._idle_lanes() >= SPARE_LANES:
+                return
+
     async def _serve(self, req: Request, route: Route, scope: trio.CancelScope) -> None:
         failure: Error | None = None
         try:
@@ -81,10 +108,14 @@ class RequestServer:
             if self._scopes.get(req.id) is scope:  # a peer may reuse an id; keep its scope
                 del self._scopes[req.id]
         if failure is not None:
-            await self._send_quiet(failure)
+            await self._send_quiet(failure, then_yield=False)
 
     async def _answer(self, req: Request, route: Route) -> Error | None:
-        """Run the handler and send its answer; the error to send if it raised."""
+        """Run the handler and send its answer; the error to send if it raised.
+
+        The answer is the lane's last frame for this request, and the lane waits
+        for its next request right after: that wait is the send's yield.
+        """
         try:
             if route.stream is not None:
 
@@ -92,7 +123,7 @@ class RequestServer:
                     await self._send(StreamItem(req.id, item))
 
                 await route.stream(req.body, emit)
-                await self._send(StreamEnd(req.id))
+                await self._send(StreamEnd(req.id), then_yield=False)
             else:
                 assert route.reply is not None
                 result = await route.reply(req.body)
@@ -101,7 +132,7 @@ class RequestServer:
                         f"handler for {type(req.body).TAG!r} returned "
                         f"{type(result).__name__}, not a Message"
                     )
-                await self._send(Reply(req.id, result))
+                await self._send(Reply(req.id, result), then_yield=False)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             return None  # the peer is gone; nobody is waiting for the answer
         except Exception as exc:

@@ -69,12 +69,19 @@ class FrameSocket:
                     await trio.lowlevel.cancel_shielded_checkpoint()
                 return frames
 
-    async def send(self, payload: bytes) -> None:
+    async def send(self, payload: bytes, *, then_yield: bool = True) -> None:
         """Send one frame, waiting for room in the socket if there is none.
 
         A send that has not put out a byte yet can be cancelled; once part of a
         frame is out, the rest follows shielded from cancellation, since a half
         frame would break the channel for every call, not just this one.
+
+        Args:
+            payload: the frame's body.
+            then_yield: let other tasks run once the frame is out, the second
+                half of the checkpoint (default). ``False`` where the task waits
+                right after anyway, for the reply it asked for or for its next
+                request: a yield there would only add a turn of the scheduler.
 
         Raises:
             trio.BrokenResourceError: the peer is gone.
@@ -99,7 +106,8 @@ class FrameSocket:
                     await self._send_rest(data[sent:])
         finally:
             self._lock.release()
-        await trio.lowlevel.cancel_shielded_checkpoint()
+        if then_yield:
+            await trio.lowlevel.cancel_shielded_checkpoint()
 
     def _send_some(self, data: memoryview) -> int:
         try:
