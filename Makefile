@@ -75,7 +75,7 @@ clean:
 # fault on it), kept in the model cache under a hash of its flags, and proven by running
 # it in a child process; a crash rebuilds it portable (GGML_NATIVE=OFF) and says so.
 # Every install then has the model read the system prompt's shared part once (`harness
-# prime`, after the model above: about 20 s the first time, then free), so the first
+# prime`, after the model above: about 30 s the first time, then free), so the first
 # question on a new machine reads only its own folder's lines.
 LOCAL_STAMP := $(VENV)/.installed-local
 LLAMA_CMAKE_ARGS := -DLLAVA_BUILD=OFF -DCMAKE_PROJECT_llama.cpp_INCLUDE=$(CURDIR)/scripts/llama_cpp_build.cmake
