@@ -95,7 +95,7 @@ def prime_main(argv: list[str], environ: Mapping[str, str] | None = None) -> int
     except (ValueError, LocalModelError) as exc:
         _say(f"{exc}: skipped reading the embedded model's shared prompt ahead")
         return 0
-    _say("reading the embedded model's shared prompt once (about 20 s)...")
+    _say("reading the embedded model's shared prompt once (about 30 s on two idle cores)...")
     started = time.monotonic()
     why = _run_child(spec, system, shared, env)
     if why:
