@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,8 @@ pytestmark = pytest.mark.slow
 
 # A llama.cpp that takes its process down as it is imported: whoever imports it dies.
 CRASHING_RUNTIME = "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n"
+# One that takes as long as a slow machine's reading.
+SLOW_RUNTIME = "import time\ntime.sleep(60)\n"
 
 
 def _env(cache: Path, home: Path, **more: str) -> dict[str, str]:
@@ -49,10 +53,10 @@ def _cache(tmp: Path, default_model_path: Path) -> Path:
     return cache
 
 
-def _crashing_runtime(tmp: Path) -> str:
+def _crashing_runtime(tmp: Path, code: str = CRASHING_RUNTIME) -> str:
     shadow = tmp / "shadow" / "llama_cpp"
     shadow.mkdir(parents=True)
-    (shadow / "__init__.py").write_text(CRASHING_RUNTIME)
+    (shadow / "__init__.py").write_text(code)
     return str(shadow.parent)
 
 
@@ -145,3 +149,29 @@ def test_a_model_not_installed_is_skipped_with_one_line(tmp_path: Path) -> None:
     assert "is not installed" in run.stderr
     assert "skipped" in run.stderr
     assert not (cache / "state").exists()
+
+
+def test_ctrl_c_while_reading_is_one_line(
+    tmp_path: Path, default_model_path: Path, tiny_model_path: Path
+) -> None:
+    cache = _cache(tmp_path, default_model_path)
+    env = _env(cache, tmp_path, PYTHONPATH=_crashing_runtime(tmp_path, SLOW_RUNTIME))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "prime", str(tiny_model_path)],
+        cwd=tmp_path,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stderr is not None
+    first = proc.stderr.readline()
+    assert "reading the embedded model's shared prompt once" in first
+    time.sleep(0.3)  # the child is in its (slow) import of llama.cpp by now
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl+C reaches the whole foreground group
+    rest = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 130
+    assert "Traceback" not in rest
+    assert rest.splitlines() == [
+        "harness: interrupted; the first question will read the shared prompt itself"
+    ]

@@ -68,7 +68,7 @@ def session_prompt(environ: Mapping[str, str]) -> tuple[str, str]:
 
 def prime_main(argv: list[str], environ: Mapping[str, str] | None = None) -> int:
     """Run ``harness prime`` with *argv*; the exit status: 0 (read, already read, or
-    skipped with one line saying why), or 2 for a usage error."""
+    skipped with one line saying why), 2 for a usage error, 130 when interrupted."""
     parser = argparse.ArgumentParser(
         prog="harness prime",
         description="Have the embedded model read the system prompt's shared part once "
@@ -97,7 +97,11 @@ def prime_main(argv: list[str], environ: Mapping[str, str] | None = None) -> int
         return 0
     _say("reading the embedded model's shared prompt once (about 30 s on two idle cores)...")
     started = time.monotonic()
-    why = _run_child(spec, system, shared, env)
+    try:
+        why = _run_child(spec, system, shared, env)
+    except KeyboardInterrupt:  # Ctrl+C in `make install`: one line, not a traceback
+        _say("interrupted; the first question will read the shared prompt itself")
+        return 130
     if why:
         _say(f"{why}; the first question will read the shared prompt itself")
     else:
