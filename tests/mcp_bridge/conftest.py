@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import trio
 
+from harness._forkstart import RUNNER_PRELOAD, WORKER_PRELOAD
 from harness.actors.mcp import BRIDGE_MODULE, BRIDGE_PRELOAD, McpServerConfig
 from harness.messages.mcp import McpStatus, McpWatch
 from harness.supervisor import ChildSpec, SharedForkServer, Supervisor, WorkerHandle
@@ -154,20 +155,23 @@ def _fast_bridges(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="session")
 def bridge_fork_server() -> Iterator[SharedForkServer]:
-    """One fork server for the bridges these tests start under their own supervisor, with
-    the SDK imported once: each bridge forked from it skips the second of CPU the import
-    costs (as a session's bridges skip it once its fork server imported the SDK)."""
-    server = SharedForkServer(warm=BRIDGE_PRELOAD, environ=dict(os.environ))
+    """One fork server for the sessions and bridges of these tests, with the default
+    workers' modules and the SDK imported once: each worker forked from it skips its
+    server's start-up and imports (a bridge skips the second of CPU the SDK costs, as a
+    session's bridges skip it once their own fork server imported the SDK)."""
+    server = SharedForkServer(
+        warm=(*WORKER_PRELOAD, *RUNNER_PRELOAD, *BRIDGE_PRELOAD), environ=dict(os.environ)
+    )
     yield server
     server.close()
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def shared_bridges(
     bridge_fork_server: SharedForkServer, request: pytest.FixtureRequest
 ) -> Iterator[None]:
-    """The bridges' fork server offered to the test's supervisor (not for a test marked
-    ``own_fork_server``, which inspects its supervisor's own server)."""
+    """The shared fork server offered to the test's supervisors and sessions (not for a
+    test marked ``own_fork_server``, which inspects its supervisor's own server)."""
     if request.node.get_closest_marker("own_fork_server"):
         yield
         return

@@ -170,6 +170,7 @@ async def test_reload_reads_the_configuration_again(
         )
 
 
+@pytest.mark.own_fork_server  # (what the session's own server imported)
 async def test_reload_adds_the_first_server(
     dirs: tuple[Path, Path],
     model: ScriptedModel,

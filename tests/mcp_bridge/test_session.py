@@ -235,6 +235,7 @@ async def test_a_server_that_cannot_start_is_told_once_with_its_stderr(
         assert "mcp__broken__echo" not in live.conversation.table
 
 
+@pytest.mark.own_fork_server  # (what the session's own server imported, and when)
 async def test_the_sdk_loads_only_in_bridge_processes_and_closing_ends_servers_cleanly(
     dirs: tuple[Path, Path], model: ScriptedModel, tmp_path: Path
 ) -> None:
