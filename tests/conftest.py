@@ -80,9 +80,10 @@ def _sessions_without_warm() -> Iterator[None]:
         yield
 
 
-#: test folders whose sessions start fork servers of their own, not the shared one: the
-#: runtime's tests kill and inspect a supervisor's own server, the MCP tests check what a
-#: session's server imported, the batch tests fork sessions from servers of their own
+#: test folders whose sessions are not offered the shared server: the runtime's tests kill
+#: and inspect a supervisor's own server, the MCP tests offer one of their own with the
+#: SDK imported (tests/mcp_bridge/conftest.py), the batch tests fork sessions from servers
+#: of their own
 OWN_FORK_SERVER = ("tests/runtime/", "tests/batch/", "tests/mcp_bridge/")
 
 
