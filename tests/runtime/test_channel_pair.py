@@ -1,6 +1,6 @@
 """Two channels over a real socketpair in one process: the reading and sending paths.
 
-One reader task per channel, lanes that serve the requests it reads: these tests drive calls
+Lanes that take turns reading and serve the requests they read: these tests drive calls
 from both ends at once, frames larger than the socket buffer, callers that time out
 or walk away, handlers that call back, deadlines carried by a request, and a peer
 that hangs up.
@@ -25,6 +25,7 @@ from harness.ipc import (
     Router,
     encode_frame,
 )
+from harness.ipc._channel import SPARE_LANES
 from harness.ipc._envelope import (
     BadBody,
     Envelope,
@@ -34,7 +35,6 @@ from harness.ipc._envelope import (
     decode_envelope,
     encode_envelope,
 )
-from harness.ipc._server import SPARE_LANES
 from tests.runtime.workers.messages import (
     AskParent,
     BlockLoop,
@@ -245,7 +245,7 @@ async def test_a_handler_that_waits_lets_the_next_request_through(
 
 
 def _lanes() -> list[trio.lowlevel.Task]:
-    """The tasks serving requests (lanes) anywhere in this run."""
+    """The tasks that read and serve requests (lanes) anywhere in this run."""
     found: list[trio.lowlevel.Task] = []
     tasks = [trio.lowlevel.current_root_task()]
     while tasks:
@@ -294,7 +294,7 @@ async def test_requests_that_find_every_lane_busy_each_get_one() -> None:
                     replies.extend(decode_envelope(f) for f in frames)
                 assert sorted(r.id for r in replies if isinstance(r, Reply)) == list(range(20))
                 await trio.testing.wait_all_tasks_blocked()
-                assert len(_lanes()) == SPARE_LANES
+                assert len(_lanes()) == SPARE_LANES + 1  # and the one that reads
             nursery.cancel_scope.cancel()
     await server.aclose()
     await peer.stream.aclose()

@@ -5,10 +5,12 @@ requests (answered by the other end's :class:`Router`) and many calls may be in
 flight at once, correlated by id. Leaving a caller's cancel scope, or its timeout,
 sends ``Cancel(id)``: the peer cancels that one handler.
 
-Inside, it is plain trio: :meth:`Channel.run` is the one task that reads the
-socket. It hands each reply to the call waiting for it (:mod:`._call`) and each
-request to a lane that serves it (:mod:`._server`). Every send and every request
-is a checkpoint.
+Inside, it is plain trio. Tasks called *lanes* take turns reading the socket,
+one at a time. The lane that reads hands each reply to the call waiting for it
+(:mod:`._call`); when it reads a request, it passes the reading to an idle lane
+(or starts one) and serves that request itself (:mod:`._server`), so a quick
+handler's reply goes out at once and a slow one holds up nothing. Every send and
+every request is a checkpoint.
 
 The channel never decides what a closed peer *means*: :meth:`Channel.run` returns
 when the stream ends (``None``) or a frame breaks the protocol (the
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import math
 import socket
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
@@ -55,6 +58,9 @@ from harness.ipc._server import RequestServer
 from harness.ipc._wire import FrameSocket
 
 __all__ = ["Channel", "ChannelStatistics", "MessageStream"]
+
+#: Idle lanes kept after a burst of requests; more idle than this end.
+SPARE_LANES = 4
 
 
 class Channel:
@@ -101,6 +107,10 @@ class Channel:
         self._closed: Exception | None = None
         self._sent = 0
         self._received = 0
+        self._unread: deque[bytes] = deque()  # frames read and not yet dispatched
+        self._hand_turn, self._reading_turn = trio.open_memory_channel[None](math.inf)
+        self._ended = trio.Event()
+        self._end: ProtocolError | None = None
 
     # ------------------------------------------------------------------ reading
 
@@ -115,34 +125,74 @@ class Channel:
         """
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            nursery.start_soon(self._lane)
             task_status.started()
             try:
-                return await self._read(nursery)
+                await self._ended.wait()
+                return self._end
             finally:
                 self._nursery = None  # from here on nobody serves or sends cancels
                 nursery.cancel_scope.cancel()
 
-    async def _read(self, nursery: trio.Nursery) -> ProtocolError | None:
-        while True:
-            try:
-                payloads = await self._wire.receive()
-            except ProtocolError as exc:
-                return exc
-            if payloads is None:
-                return None
-            for payload in payloads:
-                self._received += 1
-                try:
-                    env = decode_envelope(payload)
-                except ProtocolError as exc:
-                    return exc
-                await self._dispatch(env, nursery)
+    async def _lane(self) -> None:
+        """Read until a request comes, hand the reading on, serve the request; again.
 
-    async def _dispatch(self, env: Envelope | BadBody, nursery: trio.Nursery) -> None:
+        One lane at a time reads. The one that reads a request serves it itself,
+        so a quick handler's reply goes out at once; the reading goes on in an idle
+        lane (or a new one), so a slow handler never holds up the next frame.
+        """
+        while True:
+            req = await self._read_until_request()
+            if req is None:
+                return
+            self._hand_on_reading()
+            await self._server.serve(req)
+            if self._idle_lanes() >= SPARE_LANES:
+                return  # enough others wait to read
+            await self._reading_turn.receive()  # this lane's send's yield, too
+
+    def _idle_lanes(self) -> int:
+        return self._hand_turn.statistics().tasks_waiting_receive
+
+    def _hand_on_reading(self) -> None:
+        if self._idle_lanes():
+            self._hand_turn.send_nowait(None)
+        elif self._nursery is not None:
+            self._nursery.start_soon(self._lane)
+
+    async def _read_until_request(self) -> Request | None:
+        """Dispatch frames until one is a request; ``None`` once the stream ended."""
+        while True:
+            if not self._unread:
+                try:
+                    payloads = await self._wire.receive()
+                except ProtocolError as exc:
+                    self._ends(exc)
+                    return None
+                if payloads is None:
+                    self._ends(None)
+                    return None
+                self._unread.extend(payloads)
+            self._received += 1
+            try:
+                env = decode_envelope(self._unread.popleft())
+            except ProtocolError as exc:
+                self._ends(exc)
+                return None
+            if isinstance(env, Request):
+                return env
+            await self._dispatch(env)
+
+    def _ends(self, error: ProtocolError | None) -> None:
+        """The stream ended (``None``: closed) or broke (*error*): :meth:`run` returns."""
+        self._end = error
+        self._ended.set()
+
+    async def _dispatch(
+        self, env: Reply | StreamItem | StreamEnd | Error | Cancel | BadBody | Control
+    ) -> None:
         if isinstance(env, Reply):
             self._calls.reply(env.id, env.body)
-        elif isinstance(env, Request):
-            self._server.start(nursery, env)
         elif isinstance(env, StreamItem):
             await self._calls.item(env.id, env.body)  # waits while the consumer is behind
         elif isinstance(env, StreamEnd):
@@ -153,12 +203,14 @@ class Channel:
         elif isinstance(env, Cancel):
             self._server.cancel(env.id)
         elif isinstance(env, BadBody):
-            self._bad_body(env, nursery)
+            self._bad_body(env)
         elif self._on_control is not None:
             await self._on_control(env)
 
-    def _bad_body(self, env: BadBody, nursery: trio.Nursery) -> None:
+    def _bad_body(self, env: BadBody) -> None:
         """A frame whose message does not decode fails its one call, not the channel."""
+        nursery = self._nursery
+        assert nursery is not None  # only a lane reads, and lanes run in it
         if env.kind == "q":
             failure = Error(env.id, "ProtocolError", str(env.error))
             nursery.start_soon(self._send_quiet, failure)

@@ -1,21 +1,14 @@
-"""The serving side of a channel: the peer's requests, each in a cancel scope of its own.
+"""The serving side of a channel: a request the peer sent, answered in a cancel scope.
 
-Requests are served by *lanes*: tasks that take one request at a time from a
-queue the reader fills. A request that finds no lane idle starts a new one, so a
-slow handler never holds up the next request; a lane that finishes its request
-while enough others are idle ends. A lane that is idle is woken by the request
-itself, which costs less than starting a task for it.
-
-Each request runs inside a cancel scope that carries its deadline from the
-moment it is read (sent as a relative timeout: trio's clock has a random offset
-per process). So a handler is cancelled at its deadline at its next checkpoint,
-whether or not it ever waited, and a ``Cancel`` from the caller cancels that one
-scope. A cancelled handler is answered ``Cancelled``.
-"""
+The task that read a request serves it (the channel's lanes, see
+:mod:`._channel`), inside a cancel scope that carries the request's deadline from
+the moment it is read (sent as a relative timeout: trio's clock has a random
+offset per process). So a handler is cancelled at its deadline at its next
+checkpoint, whether or not it ever waited, and a ``Cancel`` from the caller
+cancels that one scope. A cancelled handler is answered ``Cancelled``."""
 
 from __future__ import annotations
 
-import math
 import traceback
 from typing import Protocol
 
@@ -26,9 +19,6 @@ from harness.ipc._messages import Message
 from harness.ipc._router import Route, Router
 
 __all__ = ["RequestServer", "Send"]
-
-#: Idle lanes kept after a burst of requests; more idle than this end.
-SPARE_LANES = 4
 
 
 class Send(Protocol):
@@ -52,28 +42,23 @@ class RequestServer:
         self._send = send
         self._send_quiet = send_quiet
         self._scopes: dict[int, trio.CancelScope] = {}
-        self._queue, self._lanes_take = trio.open_memory_channel[
-            tuple[Request, Route, trio.CancelScope]
-        ](math.inf)
 
     def __len__(self) -> int:
         return len(self._scopes)
 
-    def start(self, nursery: trio.Nursery, req: Request) -> None:
-        """Serve *req* on an idle lane, or on a new one started in *nursery*."""
+    async def serve(self, req: Request) -> None:
+        """Answer *req* in this task, in a cancel scope that carries its deadline."""
         route = self._router.lookup(req.body)
         if route is None:
             tag = type(req.body).TAG
             failure = Error(req.id, "UnknownRequest", f"no handler for {tag!r}")
-            nursery.start_soon(self._send_quiet, failure)
+            await self._send_quiet(failure, then_yield=False)
             return
         scope = trio.CancelScope()
         if req.timeout is not None:
             scope.deadline = trio.current_time() + req.timeout
         self._scopes[req.id] = scope
-        if self._idle_lanes() == 0:
-            nursery.start_soon(self._lane)
-        self._queue.send_nowait((req, route, scope))
+        await self._serve(req, route, scope)
 
     def cancel(self, ident: int) -> None:
         """Cancel the handler of request *ident*, if it still runs."""
@@ -85,17 +70,6 @@ class RequestServer:
         """Cancel every handler that runs."""
         for scope in self._scopes.values():
             scope.cancel()
-
-    def _idle_lanes(self) -> int:
-        return self._queue.statistics().tasks_waiting_receive
-
-    async def _lane(self) -> None:
-        """Serve requests one after another, until enough other lanes are idle."""
-        while True:
-            req, route, scope = await self._lanes_take.receive()
-            await self._serve(req, route, scope)
-            if self._idle_lanes() >= SPARE_LANES:
-                return
 
     async def _serve(self, req: Request, route: Route, scope: trio.CancelScope) -> None:
         failure: Error | None = None
@@ -113,8 +87,9 @@ class RequestServer:
     async def _answer(self, req: Request, route: Route) -> Error | None:
         """Run the handler and send its answer; the error to send if it raised.
 
-        The answer is the lane's last frame for this request, and the lane waits
-        for its next request right after: that wait is the send's yield.
+        The answer is the last frame of this request, and the lane that serves it
+        waits for its turn to read right after (or ends): that wait is the send's
+        yield.
         """
         try:
             if route.stream is not None:
