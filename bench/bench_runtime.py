@@ -244,8 +244,8 @@ async def _all() -> list[tuple[str, str, str]]:
         (
             "typed codec per round trip",
             _us(codec),
-            f"{codec / max(t50 - b50, 1e-9):.0%} of what typed adds to bare; the rest is a task "
-            "switch more on each side and a task per request",
+            f"{codec / max(t50 - b50, 1e-9):.0%} of what typed adds to bare; the rest is the "
+            "caller woken by the lane that reads its reply, and each call's bookkeeping",
         ),
         (
             "typed calls per second",
