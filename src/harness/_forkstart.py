@@ -1,12 +1,14 @@
-"""Starting the fork server early, before this process imports anything heavy.
+"""Starting the fork server early, before this process imports the rest of what it needs.
 
-The fork server (``harness.supervisor._zygote``) spends about 0.3 s importing
-trio and the worker base; the command line spends about as long importing the
-conversation and trio itself. :func:`start_early` lets the two overlap:
-``harness.__main__`` calls it as soon as the command line is parsed and asks for a run
-(``--help``, ``--version`` and a usage error never get there), and the supervisor
-adopts the started server (:func:`adopt`) instead of starting one. This module imports
-nothing of harness and nothing heavy, so calling it costs only the spawn.
+The fork server (``harness.supervisor._zygote``) imports trio, the worker base and the
+default workers' modules; the command line imports the conversation and trio itself.
+:func:`start_early` lets the two overlap: ``harness.__main__`` calls it once the command
+line is parsed and asks for a run (``--help``, ``--version`` and a usage error never get
+there), and the supervisor adopts the started server (:func:`adopt`) instead of starting
+one. How it starts is the starter's (:func:`start_servers_with`): ``harness`` forks
+itself once it has imported what the two share, a session forked by a session server
+does the same; the default, :func:`spawn_server`, starts a new interpreter. This module
+imports nothing of harness and nothing heavy, so a spawn needs nothing imported first.
 """
 
 from __future__ import annotations
