@@ -149,7 +149,7 @@ class Channel:
             await self._server.serve(req)
             if self._idle_lanes() >= SPARE_LANES:
                 return  # enough others wait to read
-            await self._reading_turn.receive()  # this lane's send's yield, too
+            await self._reading_turn.receive()  # the yield its answer's send left out
 
     def _idle_lanes(self) -> int:
         return self._hand_turn.statistics().tasks_waiting_receive
@@ -209,18 +209,20 @@ class Channel:
 
     def _bad_body(self, env: BadBody) -> None:
         """A frame whose message does not decode fails its one call, not the channel."""
-        nursery = self._nursery
-        assert nursery is not None  # only a lane reads, and lanes run in it
         if env.kind == "q":
-            failure = Error(env.id, "ProtocolError", str(env.error))
-            nursery.start_soon(self._send_quiet, failure)
+            self._send_soon(Error(env.id, "ProtocolError", str(env.error)))
             return
         call = self._calls.pop(env.id)
         if call is None:
             return
         call.finish(ProtocolError(f"{self.name} answered {call.request} with {env.error}"))
         if call.stream:
-            nursery.start_soon(self._send_quiet, Cancel(call.id))
+            self._send_soon(Cancel(call.id))
+
+    def _send_soon(self, env: Envelope) -> None:
+        """Send *env* from a task of its own, unless :meth:`run` is over (nobody to tell)."""
+        if self._nursery is not None:
+            self._nursery.start_soon(self._send_quiet, env)
 
     # ------------------------------------------------------------------ calling
 
