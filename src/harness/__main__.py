@@ -93,12 +93,22 @@ def _start_fork_server() -> None:
     import harness.actors.model
     import harness.ipc
     import harness.messages  # noqa: F401
-    from harness._forkstart import EarlyServer, spawn_server, start_early, start_servers_with
+    from harness._forkstart import (
+        EarlyServer,
+        forked_session,
+        spawn_server,
+        start_early,
+        start_servers_with,
+    )
     from harness.keys import forget_keys
     from harness.supervisor import fork_server_here
 
+    # A batch task's session, forked by its task server, is forked again the same way;
+    # its server found the memory of the command line for the workers' titles.
+    from_server = forked_session()
+
     def fork_server(preload: tuple[str, ...], warm: tuple[str, ...]) -> EarlyServer | None:
-        forked = fork_server_here(preload, warm, forked=False, in_child=forget_keys)
+        forked = fork_server_here(preload, warm, forked=from_server, in_child=forget_keys)
         return forked or spawn_server(preload, warm)  # a new interpreter if it cannot
 
     start_servers_with(fork_server)

@@ -26,6 +26,7 @@ __all__ = [
     "EarlyServer",
     "adopt",
     "command",
+    "forked_session",
     "interpreter_env",
     "spawn_server",
     "start_early",
@@ -166,6 +167,12 @@ def start_servers_with(starter: Starter) -> None:
     forks itself into its server (``harness.supervisor._zygote.fork_server_here``)."""
     global _starter
     _starter = starter
+
+
+def forked_session() -> bool:
+    """Whether this process is a session a fork server forked (it was handed a starter
+    by :func:`start_servers_with` before its command ran)."""
+    return _starter is not spawn_server
 
 
 def start_early(warm: tuple[str, ...] = WORKER_PRELOAD) -> None:
