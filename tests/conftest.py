@@ -18,9 +18,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from harness.supervisor import SharedForkServer, Supervisor, open_supervisor
 from tests.scripted import ScriptedModel
+
+# The suite shares two cores with itself: hypothesis's clocks (a 200 ms deadline an
+# example, a health check on how fast examples are made) would measure the machine's
+# load, not the code, and fail a test that is right (seen at load 10).
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 if TYPE_CHECKING:
     from tests.tui._term import Term
