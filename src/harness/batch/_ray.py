@@ -59,6 +59,8 @@ STAGE_LIMIT = 100 * 1024 * 1024
 """Bytes of local workspaces (staged) a Ray run may ship; above it, give a ``repo``."""
 #: Seconds a local instance's workers have to start before the job goes on without them.
 WORKERS_TIMEOUT = 120.0
+#: How often the driver, waiting for a local instance's workers, looks for a stop (s).
+STOP_POLL = 0.1
 
 INSTALL_HINT = "pip install 'harness[ray]'"
 
@@ -384,8 +386,13 @@ def _start_workers(ray: Any, count: int, stop: Stop) -> None:
         refs = [hold.remote(folder, count, WORKERS_TIMEOUT) for _ in range(count)]
         with _Canceller(ray, refs, stop):
             left = list(refs)
-            while left:
-                _, left = ray.wait(left, num_returns=len(left))
+            # A hold that already runs does not hear a soft cancel (a Ray worker
+            # ignores SIGINT, and the hold imports nothing that would give it back)
+            # and would wait out WORKERS_TIMEOUT for a worker that is not coming. No
+            # task of the job has run yet, so a stop stops the waiting; the instance's
+            # shutdown then ends the workers.
+            while left and not stop.soft.is_set():
+                _, left = ray.wait(left, num_returns=len(left), timeout=STOP_POLL)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
