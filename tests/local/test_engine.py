@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from harness.actors.model.local import ModelLoadError
-from harness.actors.model.local._engine import STATES_KEPT, LoadedModel, load_model
+from harness.actors.model.local._engine import LoadedModel, load_model
 from harness.actors.model.local._sizing import DEFAULT_BATCH, default_batch, default_threads
+from harness.actors.model.local._states import STATES_KEPT
 
 pytestmark = pytest.mark.slow
 

@@ -14,9 +14,7 @@ import contextlib
 import ctypes
 import hashlib
 import importlib
-import os
 import re
-import struct
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -28,6 +26,7 @@ import attrs
 from harness.actors.model.local._errors import ModelLoadError, ModelNotInstalled
 from harness.actors.model.local._looping import LoopWatch
 from harness.actors.model.local._sizing import DEFAULT_BATCH, usable_cores
+from harness.actors.model.local._states import SavedStates
 
 __all__ = [
     "Generation",
@@ -100,6 +99,9 @@ class LoadedModel:
         call = self.tokenize(_CALL_OPEN)
         self._call_token: int | None = call[0] if len(call) == 1 else None
         self._lib = module.llama_cpp
+        self._states = SavedStates(
+            state_dir, self.model_key, f"{self._version}-{self.n_ctx}", module.llama_cpp
+        )
         self._abort_flag: threading.Event | None = None
         # ctypes must keep the callback object alive as long as llama.cpp may call it.
         self._abort_cb = module.llama_cpp.ggml_abort_callback(self._should_abort)
@@ -333,7 +335,7 @@ class LoadedModel:
             return None
         tokens = self.tokenize(self.render(messages))
         mark = self._mark(static, tokens) if static else 0
-        state = self._state_file(tokens[:mark]) if mark else None
+        state = self._states.file(tokens[:mark]) if mark else None
         if state is None:
             return None
         if not state.is_file():
@@ -366,22 +368,22 @@ class LoadedModel:
         for mark in sorted(marks, reverse=True):
             if mark <= keep:
                 break
-            state = self._state_file(tokens[:mark])
+            state = self._states.file(tokens[:mark])
             if state is not None and state.is_file():
                 # a state that does not load leaves the context empty
-                keep = mark if self._load_state(state, tokens[:mark]) else 0
+                keep = mark if self._states.load(self.llama, state, tokens[:mark]) else 0
                 break
         llama._ctx.kv_cache_seq_rm(-1, keep, -1)
         llama.n_tokens = keep
         cached = keep
         reading = _Reading(len(tokens) - keep, self.batch, on_read)
         for mark in sorted(marks):
-            state = self._state_file(tokens[:mark])
+            state = self._states.file(tokens[:mark])
             if mark <= keep or state is None or state.is_file():
                 continue
             reading.eval(llama, tokens[keep:mark])
             keep = mark
-            self._save_state(state, tokens[:mark])
+            self._states.save(self.llama, state, tokens[:mark])
         reading.eval(llama, tokens[keep:])
         return cached
 
@@ -402,45 +404,6 @@ class LoadedModel:
         self.llama.input_ids[: len(tokens)] = tokens
         self.llama.n_tokens = len(tokens)
         return True
-
-    def _state_file(self, prefix: list[int]) -> Path | None:
-        if self.state_dir is None:
-            return None
-        digest = hashlib.sha256(struct.pack(f"{len(prefix)}i", *prefix)).hexdigest()[:16]
-        return self.state_dir / f"{self.model_key}-{digest}-{self._version}-{self.n_ctx}.state"
-
-    def _load_state(self, path: Path, prefix: list[int]) -> bool:
-        out = (self._lib.llama_token * len(prefix))()
-        count = ctypes.c_size_t(0)
-        ok = self._lib.llama_state_load_file(
-            self.llama._ctx.ctx, str(path).encode(), out, len(prefix), ctypes.byref(count)
-        )
-        if not ok or list(out[: count.value]) != prefix:
-            # unreadable or not ours: forget whatever it left, evaluate from the start
-            self.llama._ctx.kv_cache_seq_rm(-1, 0, -1)
-            self.llama.n_tokens = 0
-            path.unlink(missing_ok=True)
-            return False
-        self.llama.input_ids[: len(prefix)] = prefix
-        self.llama.n_tokens = len(prefix)
-        with contextlib.suppress(OSError):
-            os.utime(path)  # recently used: the last to be pruned
-        return True
-
-    def _save_state(self, path: Path, prefix: list[int]) -> None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            return
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        arr = (self._lib.llama_token * len(prefix))(*prefix)
-        if self._lib.llama_state_save_file(
-            self.llama._ctx.ctx, str(tmp).encode(), arr, len(prefix)
-        ):
-            os.replace(tmp, path)  # never a half-written state under the real name
-        else:
-            tmp.unlink(missing_ok=True)
-        _prune(path.parent, STATES_KEPT)
 
     def close(self) -> None:
         """Free the model's memory now rather than at garbage collection."""
@@ -480,9 +443,6 @@ class ContextTooLong(ModelLoadError):
         self.n_ctx = n_ctx
 
 
-STATES_KEPT = 8
-"""Saved prompt states kept (about 33 MB each; one per workspace and tool list), the most
-recently used."""
 _PARK_MIN = 256  # tokens a prompt must throw away before the context is parked
 _FAKE_RESULT = "<tool_response>"
 _CALL_OPEN = "<tool_call>"
@@ -494,15 +454,6 @@ def _partial_suffix(text: str, word: str) -> int:
         if word.startswith(text[-n:]):
             return n
     return 0
-
-
-def _prune(folder: Path, keep: int) -> None:
-    try:
-        states = sorted(folder.glob("*.state"), key=lambda p: p.stat().st_mtime, reverse=True)
-    except OSError:
-        return
-    for old in states[keep:]:
-        old.unlink(missing_ok=True)
 
 
 def _shared(a: Sequence[int], b: Sequence[int]) -> int:
