@@ -9,6 +9,11 @@ to the request reaching the server splits it into what comes before the model is
 asked and what comes after. The CPU of a run counts every process it started (user +
 system), so it says what the run cost however busy the machine was.
 
+Each ratio is the median of the ratios of the runs paired in alternation (which of
+the two goes first alternates), not the ratio of the two medians: a load that changes
+within the bench moves both runs of a pair. Its spread (the lowest and highest of the
+pairs' ratios) is shown beside it.
+
 The last row splits out the imports: ``python -c "import harness.cli._headless"``
 (the frontend and the conversation it runs) beside ``python -c "import trio, httpx"``
 (the bare client's), each to its exit, alternated the same way.
@@ -32,7 +37,7 @@ import attrs
 from tests.scripted import ScriptedModel, reply
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNS = 7
+RUNS = 11
 
 _BARE = """
 import sys, httpx, trio
@@ -91,15 +96,15 @@ def _timed(command: list[str], env: dict[str, str], cwd: str, model: ScriptedMod
     return _Run(arrived[0] - started, answered, ended, _children_cpu() - cpu)
 
 
-def _medians(runs: list[_Run]) -> tuple[float, float, float, float]:
-    """The medians of the runs' request, answer, exit and CPU seconds."""
-    med = statistics.median
-    return (
-        med(r.request for r in runs),
-        med(r.answer for r in runs),
-        med(r.exit for r in runs),
-        med(r.cpu for r in runs),
-    )
+def _median(runs: list[_Run], field: str) -> float:
+    """The median of the runs' *field* seconds."""
+    return statistics.median(getattr(r, field) for r in runs)
+
+
+def _ratio(ours: list[_Run], bare: list[_Run], field: str) -> str:
+    """The median of the pairs' ratios of *field*, and their spread: ``1.3x (1.1-1.6x)``."""
+    ratios = sorted(getattr(o, field) / getattr(b, field) for o, b in zip(ours, bare, strict=True))
+    return f"{statistics.median(ratios):.2f}x ({ratios[0]:.1f}-{ratios[-1]:.1f}x)"
 
 
 def _exit_time(code: str, env: dict[str, str], cwd: str) -> float:
@@ -128,40 +133,33 @@ def run() -> list[tuple[str, str, str]]:
         ]
         baseline = [sys.executable, "-c", _BARE, model.base_url]
         _timed(harness, env, home, model)  # the first run of all writes caches: not counted
-        for _ in range(RUNS):
-            ours.append(_timed(harness, env, home, model))
-            bare.append(_timed(baseline, env, home, model))
+        for pair in range(RUNS):
+            if pair % 2:  # which goes first alternates: neither always follows the other
+                bare.append(_timed(baseline, env, home, model))
+                ours.append(_timed(harness, env, home, model))
+            else:
+                ours.append(_timed(harness, env, home, model))
+                bare.append(_timed(baseline, env, home, model))
             imports.append(_exit_time("import harness.cli._headless", env, home))
             bare_imports.append(_exit_time("import trio, httpx", env, home))
 
-    request, answer, done, cpu = _medians(ours)
-    bare_request, bare_answer, bare_done, bare_cpu = _medians(bare)
+    answer, bare_answer = _median(ours, "answer"), _median(bare, "answer")
     imported, bare_imported = statistics.median(imports), statistics.median(bare_imports)
     load = os.getloadavg()[0]
+
+    def row(what: str, field: str, note: str = "") -> tuple[str, str, str]:
+        return (
+            f"harness -p: {what}, p50",
+            f"{_median(ours, field) * 1e3:.0f} ms",
+            f"bare client {_median(bare, field) * 1e3:.0f} ms; ratio "
+            f"{_ratio(ours, bare, field)}{note}",
+        )
+
     return [
-        (
-            "harness -p: start -> answer, p50",
-            f"{answer * 1e3:.0f} ms",
-            f"bare client {bare_answer * 1e3:.0f} ms; ratio {answer / bare_answer:.1f}x "
-            f"(goal: at most 1.3x, and under 500 ms; load {load:.1f})",
-        ),
-        (
-            "harness -p: start -> request, p50",
-            f"{request * 1e3:.0f} ms",
-            f"bare client {bare_request * 1e3:.0f} ms; ratio {request / bare_request:.1f}x "
-            "(the chat request reaching the server)",
-        ),
-        (
-            "harness -p: start -> exit, p50",
-            f"{done * 1e3:.0f} ms",
-            f"bare client {bare_done * 1e3:.0f} ms; ratio {done / bare_done:.1f}x",
-        ),
-        (
-            "harness -p: CPU of a run, p50",
-            f"{cpu * 1e3:.0f} ms",
-            f"bare client {bare_cpu * 1e3:.0f} ms; ratio {cpu / bare_cpu:.1f}x "
-            "(user + system, every process of the run)",
-        ),
+        row("start -> answer", "answer", f" (goal: at most 1.3x, under 500 ms; load {load:.1f})"),
+        row("start -> request", "request", " (the chat request reaching the server)"),
+        row("start -> exit", "exit"),
+        row("CPU of a run", "cpu", " (user + system, every process of the run)"),
         (
             "python importing the -p frontend",
             f"{imported * 1e3:.0f} ms",
