@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import psutil
 import pytest
 import trio
 import trio.testing
@@ -66,3 +67,23 @@ async def test_a_restart_after_the_first_waits_its_backoff_and_a_stop_ends_that_
         with trio.fail_after(10):
             await supervisor.stop("crasher")
     assert supervisor.get("crasher").state == "stopped"
+
+
+async def test_a_cancelled_run_leaves_no_process(make_spec: Callable[..., ChildSpec]) -> None:
+    # a run is a task of whoever supervises it: when that scope is cancelled (its nursery
+    # fails, a frontend quits), the worker's process must go with it, not live on as an
+    # orphan holding its socket
+    events: list[SupervisorEvent] = []
+    handle = WorkerHandle(make_spec(), events.append)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(handle.run)
+            await handle.wait_running()
+            pid = handle.pid
+            assert pid is not None
+            nursery.cancel_scope.cancel()
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert handle.state == "stopped"
+    assert [(e.pid, e.reason) for e in events if isinstance(e, WorkerExited)] == [
+        (pid, "cancelled")
+    ]

@@ -32,7 +32,8 @@ class WorkerExited:
     """A worker process ended.
 
     ``reason`` is ``exited`` (it ended on its own), or why the supervisor killed it:
-    ``heartbeat``, ``deadline``, ``memory``, ``protocol``, ``stopped``, ``killed``.
+    ``heartbeat``, ``deadline``, ``memory``, ``protocol``, ``stopped``, ``killed``, or
+    ``cancelled`` (the scope running the worker was cancelled).
     ``description`` is one human sentence (``"killed by signal 9 (SIGKILL)"``).
     """
 

@@ -164,6 +164,8 @@ class Lifecycle:
                 await self._supervise()
                 background.cancel_scope.cancel()
         finally:
+            if self._state not in ("stopped", "gave_up"):  # cancelled
+                self._set_state("stopped")
             self._stopped.set()
 
     async def _supervise(self) -> None:
@@ -245,14 +247,27 @@ class Lifecycle:
             nursery.start_soon(self._watch_channel, chan)
             nursery.start_soon(self._watch_exit, spawned.process)
             nursery.start_soon(self._watch_start)
-            await self._down.wait()
-            reason = self._kill_reason or ("stopped" if self._stopping else "exited")
-            with trio.CancelScope(shield=True):
-                exit_code = await self._end_process(spawned, chan, reason)
-            nursery.cancel_scope.cancel()
-        with trio.CancelScope(shield=True), trio.move_on_after(1.0):
-            await chan.aclose()
-            await spawned.output.aclose()
+            try:
+                await self._down.wait()
+            finally:
+                # also when the run itself is cancelled (its supervisor's scope ended): the
+                # process must not outlive the run, nor be restarted
+                cancelled = not self._down.is_set()
+                if cancelled:
+                    self._kill_reason = "cancelled"
+                    self._stopping = True
+                reason = self._kill_reason or ("stopped" if self._stopping else "exited")
+                with trio.CancelScope(shield=True):
+                    exit_code = await self._end_process(spawned, chan, reason)
+                    with trio.move_on_after(1.0):
+                        await chan.aclose()
+                        await spawned.output.aclose()
+                nursery.cancel_scope.cancel()
+                if cancelled:
+                    self._emit(self._exited(pid, exit_code, reason))
+        return self._exited(pid, exit_code, reason)
+
+    def _exited(self, pid: int, exit_code: int | None, reason: str) -> WorkerExited:
         description = describe_exit(exit_code)
         return WorkerExited(self.name, pid, exit_code, reason, description, self._tail.text())
 
