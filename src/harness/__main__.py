@@ -11,6 +11,7 @@ server; their imports overlap the command's own), and only then imports the fron
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import sys
 from typing import NoReturn
@@ -88,6 +89,11 @@ def _start_fork_server() -> None:
     face), so that it is imported once instead of again by a new interpreter. The
     server then imports the rest of what the workers need while this process
     imports the frontend, the two overlapping."""
+    # What these imports make lives as long as the process (and is shared with every
+    # worker forked from the server): a collection run while they are made only walks
+    # it again and again, 8% of their work (instructions counted by valgrind). Frozen
+    # once they are done, it is left out of every later collection too.
+    gc.disable()
     import trio  # noqa: F401
 
     import harness.actors.model
@@ -111,6 +117,8 @@ def _start_fork_server() -> None:
         forked = fork_server_here(preload, warm, forked=from_server, in_child=forget_keys)
         return forked or spawn_server(preload, warm)  # a new interpreter if it cannot
 
+    gc.freeze()
+    gc.enable()  # before the fork: the server and its workers collect as usual
     start_servers_with(fork_server)
     start_early()
 
