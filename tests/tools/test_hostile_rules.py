@@ -45,6 +45,11 @@ CONFIG_CHANGES = [
     ("run_cmd", {"command": 'echo \'{"allow": ["run_cmd"]}\' > .permissions.json'}),
     ("run_cmd", {"command": "cp /tmp/x .mcp.json"}),
     ("run_cmd", {"command": "sed -i s/a/b/ AGENTS.md"}),
+    # every other name is_config protects, named in a command
+    ("run_cmd", {"command": "cat x >> sub/Claude.MD"}),
+    ("run_cmd", {"command": "cp x skills/deploy.md"}),
+    ("run_cmd", {"command": "cp x .claude/settings.json"}),
+    ("run_cmd", {"command": "mv x .CLAUDE"}),
     ("run_cmd", {"command": 'echo \'{"allow": ["run_cmd"]}\' > ~/.harness/permissions.json'}),
     ("run_cmd", {"command": 'cp x "$HARNESS_HOME/permissions.json"'}),
 ]

@@ -37,10 +37,18 @@ _CONFIG_DIRS = frozenset({"skills"})
 # protected whole, .claude/ (Claude Code's, read as it is) only here.
 _SETTINGS_FILES = frozenset({"settings.json", "settings.local.json"})
 _SETTINGS_DIRS = frozenset({".claude", ".harness"})
-# In a command: those files, the .claude folder, and the user's own rules file.
+# In a command: the names above, made from the same sets so the two cannot drift. A file
+# is found without its leading dot, so ``permissions.json`` also finds the user's own rules
+# file in the home folder. Of the settings folders only .claude: .harness is state, which
+# _NAMES_STATE finds (and asks about even for a read).
 _NAMES_CONFIG = re.compile(
-    r"permissions\.json|\.mcp\.json|agents\.md|claude\.md|(?<![\w.-])skills(?![\w.-])"
-    r"|\.claude(?![\w-])",
+    "|".join(
+        [
+            *(re.escape(name.lstrip(".")) for name in sorted(CONFIG_FILES)),
+            *(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])" for name in sorted(_CONFIG_DIRS)),
+            *(rf"{re.escape(name)}(?![\w-])" for name in sorted(_SETTINGS_DIRS - {".harness"})),
+        ]
+    ),
     re.IGNORECASE,
 )
 # harness's own state: the user's rules, saved provider keys, sessions. A command
