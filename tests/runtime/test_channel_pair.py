@@ -28,6 +28,7 @@ from harness.ipc import (
 from harness.ipc._channel import SPARE_LANES
 from harness.ipc._envelope import (
     BadBody,
+    Cancel,
     Envelope,
     Error,
     Reply,
@@ -397,6 +398,29 @@ async def test_a_handler_that_never_waits_is_cancelled_at_its_deadline(
     answer = await peer.read_one()
     assert isinstance(answer, Reply)
     assert answer.body == Echoed("unblocked", 0)
+
+
+async def test_a_cancel_read_with_its_request_answers_before_the_handler_runs(
+    served: tuple[Channel, RawPeer],
+) -> None:
+    """A caller that walks away at once sends its request and the cancel back to back,
+    so both can come in one read: the request is answered ``Cancelled`` and its handler
+    never runs. (Heard only at the handler's first checkpoint, a stream's first item went
+    out first, and a handler that does not wait before its answer was served whole.)"""
+    _server, peer = served
+    both = [Request(1, Count(3), True, None), Cancel(1)]
+    await peer.stream.send_all(b"".join(encode_frame(encode_envelope(e)) for e in both))
+    frames: list[Envelope | BadBody] = []
+    while not any(isinstance(f, Error) for f in frames):
+        frames += map(decode_envelope, peer.decoder.feed(await peer.stream.receive_some(65536)))
+    assert [(type(f).__name__, getattr(f, "type_name", None)) for f in frames] == [
+        ("Error", "Cancelled")
+    ]
+    # the cancel, read after the request was answered, touches nothing else
+    await peer.send(Request(1, Echo("again"), False, None))
+    answer = await peer.read_one()
+    assert isinstance(answer, Reply)
+    assert answer.body == Echoed("server:again", 0)
 
 
 async def test_leaving_the_callers_scope_cancels_that_handler_only() -> None:

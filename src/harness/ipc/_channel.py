@@ -61,6 +61,8 @@ __all__ = ["Channel", "ChannelStatistics", "MessageStream"]
 
 #: Idle lanes kept after a burst of requests; more idle than this end.
 SPARE_LANES = 4
+#: Bytes a ``Cancel`` frame's payload takes at most (``{"k":"c","i":<id>}``, some spaces).
+_CANCEL_SIZE = 64
 
 
 class Channel:
@@ -146,10 +148,26 @@ class Channel:
             if req is None:
                 return
             self._hand_on_reading()
-            await self._server.serve(req)
+            await self._server.serve(req, cancelled=bool(self._unread) and self._cancel_read(req))
             if self._idle_lanes() >= SPARE_LANES:
                 return  # enough others wait to read
             await self._reading_turn.receive()  # the yield its answer's send left out
+
+    def _cancel_read(self, req: Request) -> bool:
+        """Whether the frames read with *req* hold its ``Cancel``: a caller that walked
+        away at once. Heard in its turn, the cancel would reach the handler only at its
+        first checkpoint, after a stream's first item or a quick handler's whole answer.
+        Only frames small enough to be a cancel are decoded here."""
+        for payload in self._unread:
+            if len(payload) > _CANCEL_SIZE:
+                continue
+            try:
+                env = decode_envelope(payload)
+            except ProtocolError:
+                return False  # nothing after it is read: the channel ends there
+            if isinstance(env, Cancel) and env.id == req.id:
+                return True
+        return False
 
     def _idle_lanes(self) -> int:
         return self._hand_turn.statistics().tasks_waiting_receive

@@ -46,8 +46,13 @@ class RequestServer:
     def __len__(self) -> int:
         return len(self._scopes)
 
-    async def serve(self, req: Request) -> None:
-        """Answer *req* in this task, in a cancel scope that carries its deadline."""
+    async def serve(self, req: Request, *, cancelled: bool = False) -> None:
+        """Answer *req* in this task, in a cancel scope that carries its deadline;
+        *cancelled*: its caller cancelled it already, so it is answered ``Cancelled``
+        and its handler never runs."""
+        if cancelled:
+            await self._send_quiet(_cancelled(req), then_yield=False)
+            return
         route = self._router.lookup(req.body)
         if route is None:
             tag = type(req.body).TAG
@@ -77,7 +82,7 @@ class RequestServer:
             with scope:
                 failure = await self._answer(req, route)
             if scope.cancelled_caught:
-                failure = Error(req.id, "Cancelled", "cancelled by the caller or its deadline")
+                failure = _cancelled(req)
         finally:
             if self._scopes.get(req.id) is scope:  # a peer may reuse an id; keep its scope
                 del self._scopes[req.id]
@@ -115,3 +120,7 @@ class RequestServer:
                 req.id, type(exc).__name__, str(exc), "".join(traceback.format_exception(exc))
             )
         return None
+
+
+def _cancelled(req: Request) -> Error:
+    return Error(req.id, "Cancelled", "cancelled by the caller or its deadline")
