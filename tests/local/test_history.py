@@ -167,3 +167,40 @@ async def test_the_nudges_read_the_tags_and_the_model_does_not() -> None:
     for messages, _, _ in seen:
         assert all("1:08|" not in m["content"] and "2:37|" not in m["content"] for m in messages)
     assert "def add(a, b):\n    return a - b" in seen[0][0][-1]["content"]
+
+
+def _after_a_read(prompt: str, result: str) -> str:
+    """What follows the result of a read of pricing.py made for *prompt*."""
+    call = '<tool_call>{"name": "read_file", "arguments": {"path": "pricing.py"}}</tool_call>'
+    history = (
+        ChatMessage(role="user", content=prompt),
+        ChatMessage(role="assistant", content="I will read it. " + call),
+        ChatMessage(role="user", content=f"<tool_response>\n{result}\n</tool_response>"),
+    )
+    last = template_messages("", history)[-1]["content"]
+    return last.removeprefix(f"<tool_response>\n{result}\n</tool_response>")
+
+
+def test_a_name_asked_about_that_the_file_read_does_not_hold_is_said_after_the_question() -> None:
+    # measured (bench local-tasks, half A): the model read pricing.py, which has no
+    # compute_shipping, and described the function anyway
+    ask = "What does compute_shipping in pricing.py return?"
+    said = _after_a_read(ask, "1:ab|def with_tax(p):")
+    assert (
+        said == f'\n\nThe user asked: "{ask}"\nNote: pricing.py does not contain compute_shipping.'
+    )
+    # there: nothing added; a change or something new asked for: nothing added either
+    assert _after_a_read(ask, "1:ab|def compute_shipping(o):") == f'\n\nThe user asked: "{ask}"'
+    for other in ("Rename with_tax to add_tax in pricing.py.", "Create compute_shipping."):
+        assert _after_a_read(other, "1:ab|def with_tax(p):") == f'\n\nThe user asked: "{other}"'
+    # a file shown in part may hold it further on
+    cut = "1:ab|def with_tax(p):\n[truncated at 2000 lines / 20000 characters; continue with"
+    assert _after_a_read(ask, cut) == f'\n\nThe user asked: "{ask}"'
+
+
+def test_a_file_asked_about_that_a_tool_said_does_not_exist_is_said_after_the_question() -> None:
+    ask = "Summarize NOTES.md for me."
+    said = _after_a_read(ask, "NOTES.md does not exist; use write_file to create it")
+    assert said.endswith("\nNote: NOTES.md does not exist in the workspace.")
+    meant = _after_a_read(ask, "NOTES.md does not exist; did you mean docs/NOTES.md?")
+    assert meant == f'\n\nThe user asked: "{ask}"'

@@ -641,6 +641,16 @@ CASES = {
     "echoed-question": (WHERE[0]["content"], [*WHERE, *REFUSED[1:]], ""),
     "call-as-text": ("search_text: parse_date", WHERE, "search_text"),
     "did-you-mean": ("It is not there.", MEANT, "read_file"),
+    "said-absent-is-there": (
+        "compute_shipping returns the shipping cost of an order.",
+        called(
+            "What does compute_shipping in pricing.py return?",
+            "read_file",
+            "pricing.py",
+            "1:ab|def with_tax(price):\n2:cd|    return price * 1.2",
+        ),
+        "",
+    ),
     "repeated-result": ("The edit: old_text was not found in the file.", MISSED, "edit_file"),
     "claimed-run": ("I ran it and it printed hello.", RUN, "run_cmd"),
     "skipped-run": (
@@ -796,3 +806,62 @@ def test_an_edit_after_a_read_starts_on_a_line_the_request_names(
     # lines as the old text in five tasks of six, and changed lines nobody named
     bound = Guide().bound("edit_file", view("", _read(prompt, SETTINGS)), TOOLS)
     assert _starts(bound) == starts
+
+
+SHIPPING = "What does compute_shipping in pricing.py return?"
+PRICING = "1:ab|def with_tax(price):\n2:cd|    return price * 1.2"
+
+
+def absent_nudge(reply: str, history: list[dict[str, str]]) -> Nudge | None:
+    """What said-absent-is-there alone asks of *reply* to *history*."""
+    return nudge_for(view(reply, history), ["said-absent-is-there"])
+
+
+def test_an_answer_about_a_name_the_file_read_does_not_hold_is_asked_again() -> None:
+    # measured (bench local-tasks, the fresh set's half A): asked what a function of
+    # pricing.py returns, which the file does not define, the model read the file and
+    # described the function anyway
+    read = called(SHIPPING, "read_file", "pricing.py", PRICING)
+    said = nudge("The function compute_shipping returns the shipping cost.", read)
+    assert said is not None
+    assert said.tool == ""
+    assert said.text.startswith("pricing.py does not contain compute_shipping.")
+    # an answer that says it is not there is the answer
+    for right in (
+        "There is no compute_shipping in pricing.py.",
+        "The function compute_shipping does not exist in pricing.py.",
+        "pricing.py defines with_tax only.",  # not about the name at all
+    ):
+        assert nudge(right, read) is None, right
+    # the name in the file read: the answer stands
+    there = called(SHIPPING, "read_file", "pricing.py", "1:ab|def compute_shipping(o):")
+    assert absent_nudge("compute_shipping returns 5.", there) is None
+    # a question that does not say where the name is: it may be in a file not read yet
+    caller = called("Which file calls with_tax?", "read_file", "report.py", "1:ab|import os")
+    assert absent_nudge("with_tax is called from pricing.py.", caller) is None
+    # a request for a change or for something new names what need not exist yet
+    for ask in (
+        "Rename with_tax to add_tax in pricing.py.",
+        "Create compute_shipping in pricing.py.",
+        "Write compute_shipping in pricing.py.",
+    ):
+        history = called(ask, "read_file", "pricing.py", PRICING)
+        assert absent_nudge("add_tax and compute_shipping are there now.", history) is None
+
+
+def test_an_answer_about_a_file_a_tool_said_does_not_exist_is_asked_again() -> None:
+    missing = called(
+        "Summarize NOTES.md for me.", "read_file", "NOTES.md", "NOTES.md does not exist"
+    )
+    said = nudge("NOTES.md lists the changes of each release.", missing)
+    assert said is not None
+    assert said.text.startswith("NOTES.md does not exist in the workspace.")
+    assert nudge("NOTES.md does not exist in this project.", missing) is None
+    # a tool that named the file meant: that file is the next step, not an absence
+    meant = called(
+        "Summarize NOTES.md for me.",
+        "read_file",
+        "NOTES.md",
+        "NOTES.md does not exist; did you mean docs/NOTES.md?",
+    )
+    assert absent_nudge("NOTES.md lists the changes.", meant) is None

@@ -36,6 +36,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "echoed-question",
     "call-as-text",
     "did-you-mean",
+    "said-absent-is-there",
     "repeated-result",
     "claimed-run",
     "skipped-run",

@@ -27,13 +27,14 @@ from contextlib import aclosing
 
 import attrs
 
+from harness.actors.model import parse_reply
 from harness.actors.model._profile import SMALL_MODEL, ModelProfile
 from harness.actors.model._provider import Finish, ProviderCall, ProviderEvent
 from harness.actors.model._textproto import text_protocol_prompt
 from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
 from harness.actors.model.local._nudge import nudge_for, still_used
 from harness.actors.model.local._repeats import CAPPED, check_repeats
-from harness.actors.model.local._turn import Turn, named_starts, turn_of
+from harness.actors.model.local._turn import Turn, absent, named_starts, turn_of
 from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
 __all__ = [
@@ -93,30 +94,43 @@ def template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[di
     if system:
         out.append({"role": "system", "content": system})
     prompt = ""
+    seen = _Seen()  # what the tools said since the prompt
     for msg, after in zip(messages, [*messages[1:], None], strict=True):
         if msg.role == "tool":
+            seen.results.append(msg.content)
             text = _VERSION.sub("", msg.content)
             text = f"<tool_response>\n{text}\n</tool_response>"
-            out.append({"role": "user", "content": text + _reminder(prompt, after)})
+            out.append({"role": "user", "content": text + _reminder(prompt, after, seen)})
         elif msg.role == "user" and "<tool_response>" in msg.content:
+            seen.results.append(msg.content)
             text = _VERSION.sub("", msg.content)
-            out.append({"role": "user", "content": text + _reminder(prompt, after)})
+            out.append({"role": "user", "content": text + _reminder(prompt, after, seen)})
         elif msg.role == "user":
             prompt = msg.content
+            seen = _Seen()
             out.append({"role": "user", "content": msg.content})
-        elif msg.role == "assistant" and msg.tool_calls:
-            calls = "\n".join(
-                "<tool_call>\n"
-                + json.dumps({"name": c.name, "arguments": c.arguments})
-                + "\n</tool_call>"
-                for c in msg.tool_calls
-            )
-            out.append({"role": "assistant", "content": calls})
-        elif msg.role == "assistant" and (at := msg.content.find("<tool_call>")) > 0:
-            out.append({"role": "assistant", "content": msg.content[at:]})
-        elif msg.role in ("system", "user", "assistant"):
-            out.append({"role": msg.role, "content": msg.content})
+        elif msg.role == "system":
+            out.append({"role": "system", "content": msg.content})
+        elif msg.role == "assistant":
+            seen.read(msg)
+            out.append(_as_calls(msg))
     return out
+
+
+def _as_calls(msg: ChatMessage) -> dict[str, str]:
+    """An assistant message as the model reads it: a reply that made calls, as its calls
+    alone."""
+    if msg.tool_calls:
+        calls = "\n".join(
+            "<tool_call>\n"
+            + json.dumps({"name": c.name, "arguments": c.arguments})
+            + "\n</tool_call>"
+            for c in msg.tool_calls
+        )
+        return {"role": "assistant", "content": calls}
+    if (at := msg.content.find("<tool_call>")) > 0:
+        return {"role": "assistant", "content": msg.content[at:]}
+    return {"role": "assistant", "content": msg.content}
 
 
 # read_file's line tags ("12:a3|"), which these models are shown without: with them a
@@ -142,16 +156,35 @@ def untagged(messages: list[dict[str, str]]) -> list[dict[str, str]]:
 _REMINDER_CHARS = 400
 
 
-def _reminder(prompt: str, after: ChatMessage | None) -> str:
+@attrs.define
+class _Seen:
+    """What the tools said since the user's prompt: their results, and the paths of the
+    files read_file was asked for."""
+
+    results: list[str] = attrs.Factory(list)
+    reads: list[str] = attrs.Factory(list)
+
+    def read(self, msg: ChatMessage) -> None:
+        """Take the read_file paths of the calls *msg* makes (native or as text)."""
+        calls = msg.tool_calls or parse_reply(msg.content, {"read_file": ("path",)}).calls
+        for call in calls:
+            path = (call.arguments or {}).get("path")
+            if call.name == "read_file" and isinstance(path, str) and path not in self.reads:
+                self.reads.append(path)
+
+
+def _reminder(prompt: str, after: ChatMessage | None, seen: _Seen) -> str:
     """The user's prompt again, after the last of a run of tool results (*after*: the
     message that follows, if any): behind a file's text the question scrolls away from a
     small model. Only the last result of a run gets it, and the same one every turn, so
-    the prompt cache keeps its prefix."""
+    the prompt cache keeps its prefix. What the results show is not there follows
+    (:func:`~harness.actors.model.local._turn.absent`)."""
     if not prompt or len(prompt) > _REMINDER_CHARS:
         return ""
     if after is not None and (after.role == "tool" or "<tool_response>" in after.content):
         return ""
-    return f'\n\nThe user asked: "{prompt}"'
+    notes = "".join(f"\nNote: {a.sentence}" for a in absent(prompt, seen.results, seen.reads))
+    return f'\n\nThe user asked: "{prompt}"' + notes
 
 
 class Guide:
@@ -210,11 +243,15 @@ class Guide:
         if nudge is not None and turn is not None:
             # once: the model said what it would do and stopped; ask it to do it, and
             # (with the grammar) take nothing but that call
-            more = [
-                *messages,
-                {"role": "assistant", "content": "".join(reply)},
-                {"role": "user", "content": nudge.text},
-            ]
+            if nudge.instead:
+                last = messages[-1]
+                more = [*messages[:-1], {**last, "content": f"{last['content']}\n{nudge.text}"}]
+            else:
+                more = [
+                    *messages,
+                    {"role": "assistant", "content": "".join(reply)},
+                    {"role": "user", "content": nudge.text},
+                ]
             yield TextDelta(text="\n\n")
             limit = min(call.options.max_tokens or NUDGED_TOKENS, NUDGED_TOKENS)
             once = attrs.evolve(call, options=attrs.evolve(call.options, max_tokens=limit))

@@ -22,18 +22,29 @@ from typing import ClassVar, Protocol
 
 import attrs
 
-from harness.actors.model.local._turn import Turn
+from harness.actors.model.local._turn import ASKS_CHANGE, Turn, absent
 
-__all__ = ["RULES", "Nudge", "NudgeRule", "StillUsed", "nudge_for", "still_used"]
+__all__ = [
+    "RULES",
+    "Nudge",
+    "NudgeRule",
+    "StillUsed",
+    "nudge_for",
+    "still_used",
+]
 
 
 @attrs.frozen
 class Nudge:
     """The user line asking the model to go on, and the tool it names ("" for none: the
-    reply is not bound to a call)."""
+    reply is not bound to a call). *instead*: the nudged generation reads the history
+    without the reply it follows, the line added to the last message, because a reply
+    that is wrong is what the model would write again (word for word, asked to answer
+    again from a fact it had ignored)."""
 
     text: str
     tool: str
+    instead: bool = False
 
 
 class NudgeRule(Protocol):
@@ -76,16 +87,6 @@ _CHANGED = re.compile(
     r"\b[^.\n]{0,40}\b(should be|would be|is)\b"
     r"|\bI would (follow these steps|replace|change|fix|edit|modify|update|rename|correct)\b"
     r"|\b[Hh]ere(?:'s| is) the (corrected|fixed|updated|modified)\b"
-)
-# a prompt that asks for a change: only then is a claimed one taken at its word ("the bug
-# was fixed in 2.1" answers a question). The verb is the ask's, where a sentence or clause
-# starts or after "and", "please", "can you": in "tell me if add is correct" it is a
-# question about a function named add.
-_ASKS_CHANGE = re.compile(
-    r"(?:^|[.!?;,:]\s*|\b(?:and|then|please|you to|can you|could you|would you)\s+)"
-    r"(fix|rename|change|edit|replace|update|modify|correct|refactor|add|remove|delete|make|"
-    r"set|turn|bump|switch|increase|decrease|raise|lower|enable|disable|insert|append)\b",
-    re.I | re.M,
 )
 # a prompt that asks to run a named command: the ask's verb where a clause starts (as for a
 # change), then, in the same clause, a command in backticks or a script's path ("Run
@@ -173,7 +174,7 @@ def _announces(turn: Turn) -> re.Match[str] | None:
 
 
 def _asks_change(turn: Turn) -> bool:
-    return "edit_file" in turn.tools and _ASKS_CHANGE.search(turn.prompt) is not None
+    return "edit_file" in turn.tools and ASKS_CHANGE.search(turn.prompt) is not None
 
 
 _MAKE_THE_CHANGE = Nudge(
@@ -445,6 +446,44 @@ class GuessedFile:
         return None
 
 
+# words that say something is not there: "there is no compute_shipping", "does not exist"
+_NEGATED = re.compile(
+    r"\b(not|no|none|nothing|never|cannot|can't|doesn't|isn't|aren't|wasn't|don't|"
+    r"missing|absent|unable|neither|nor|without)\b",
+    re.I,
+)
+
+
+class SaidAbsentIsThere:
+    """An answer to a question about something the tools' results show is not there (a
+    file a tool said does not exist; a name the question places in a file that was read
+    and does not hold it) that speaks of it with no word saying it is not there: the
+    model described what it never saw. Asks for the answer again, from the fact, bound
+    to nothing (it may search elsewhere), in place of the reply: shown its wrong reply
+    and asked again, the 1.5B model wrote the same reply word for word."""
+
+    name: ClassVar[str] = "said-absent-is-there"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        if not turn.reply.strip():
+            return None
+        reads = [s.path for s in turn.steps if s.name == "read_file" and s.path]
+        for gone in absent(turn.prompt, [s.result for s in turn.steps], reads):
+            if not gone.where and "does not exist" not in gone.sentence:
+                continue  # the question did not say where it is: it may be elsewhere
+            sentences = re.split(r"(?<=[.!?])\s+|\n+", turn.reply)
+            about = [x for x in sentences if gone.name.lower() in x.lower()]
+            if not about or any(_NEGATED.search(x) for x in about):
+                continue
+            return Nudge(
+                f"{gone.sentence} Answer with that fact, starting with these words: "
+                f'"{gone.sentence}" and invent nothing about it.',
+                "",
+                instead=True,
+            )
+        return None
+
+
 class AnnouncedAction:
     """A reply that announces an action a tool performs ("I will read calc.py", "Let me
     check", "I would need to see the code") or, before any tool ran, claims to have done
@@ -494,6 +533,7 @@ RULES: tuple[NudgeRule, ...] = (
     EchoedQuestion(),
     CallAsText(),
     DidYouMean(),
+    SaidAbsentIsThere(),
     RepeatedResult(),
     ClaimedRun(),
     SkippedRun(),
