@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import trio
@@ -79,15 +80,15 @@ async def test_a_model_held_to_strict_writes_edits_only_what_it_has_seen(
     (workspace / "main.py").write_text("from util import helper\n\nprint(helper(21))\n")
     (workspace / "other.py").write_text("x = 1\n")
     model.add(
-        # an edit of a file not read is refused before it runs
-        reply("", call("edit_file", path="util.py", old_text="helper", new_text="compute")),
+        # an edit of a file not read, whose old_text is not in it, is refused before it runs
+        reply("", call("edit_file", path="util.py", old_text="helper(y)", new_text="compute")),
         reply("", call("read_file", path="util.py")),
         # read or not, a file with content is not replaced whole
         reply("", call("write_file", path="util.py", content="def compute(self, x, y): ...\n")),
         reply("", call("edit_file", path="util.py", old_text="helper", new_text="compute")),
         # main.py was not read, but the edit's note quoted its lines: it may be edited
         reply("", call("edit_file", path="main.py", old_text="import helper", new_text="import x")),
-        reply("", call("edit_file", path="other.py", old_text="x = 1", new_text="x = 2")),
+        reply("", call("edit_file", path="other.py", old_text="x = 3", new_text="x = 2")),
         reply("", call("write_file", path="new.py", content="x = 1\n")),  # a new file
         reply("Done."),
     )
@@ -107,7 +108,7 @@ async def test_a_model_held_to_strict_writes_edits_only_what_it_has_seen(
         ("edit_file", False),
         ("write_file", True),
     ]
-    assert "util.py was not read in this session, and edit_file changes only" in done[0][2]
+    assert "util.py was not read in this session, and edit_file changes" in done[0][2]
     assert "util.py exists, and write_file only creates files here" in done[2][2]
     assert "change it with edit_file" in done[2][2]
     assert (workspace / "main.py").read_text().startswith("from util import x\n")
@@ -160,7 +161,7 @@ async def test_a_refusal_to_edit_unread_is_left_out_once_the_file_is_read(
         reply(
             "I will fix it.",
             call("edit_file", path="calc.py", old_text="a + b", new_text="a + b + 1"),
-            call("edit_file", path="other.py", old_text="x = 1", new_text="x = 2"),
+            call("edit_file", path="other.py", old_text="x = 3", new_text="x = 2"),
         ),
         reply("", call("read_file", path="./calc.py")),
         reply("", call("edit_file", path="calc.py", old_text="a - b", new_text="a + b")),
@@ -188,3 +189,121 @@ def test_by_default_only_the_embedded_model_is_held_to_strict_writes() -> None:
     assert LoopConfig(workspace="/w", provider="local").writes_strictly()
     assert not LoopConfig(workspace="/w", provider="local", strict_writes=False).writes_strictly()
     assert LoopConfig(workspace="/w", strict_writes=True).writes_strictly()
+
+
+async def test_an_unread_file_is_edited_where_each_old_text_is_found_once(
+    session_factory, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "one.py").write_text("def add(a, b):\n    return a - b\n")
+    two = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n"
+    (workspace / "two.py").write_text(two)
+    big = "".join(f"x{i} = {i}\n" for i in range(60))
+    (workspace / "big.py").write_text(big)
+    model.add(
+        # found once in a file never read: text the file holds, so the edit runs
+        reply("", call("edit_file", path="one.py", old_text="a - b", new_text="a + b")),
+        # found twice: refused, and the small file is shown as read_file shows it...
+        reply("", call("edit_file", path="two.py", old_text="return a - b", new_text="x")),
+        # ...which counts as its read: the next edit of it runs without one
+        reply(
+            "",
+            call(
+                "edit_file",
+                path="two.py",
+                old_text="def add(a, b):\n    return a - b",
+                new_text="def add(a, b):\n    return a + b",
+            ),
+        ),
+        # not found in a file too large to show: refused, told only to read it first
+        reply("", call("edit_file", path="big.py", old_text="x0 = 1", new_text="x0 = 2")),
+        reply("", call("edit_file", path="big.py", old_text="x7 = 9", new_text="x7 = 8")),
+        reply("Done."),
+    )
+    async with session_factory(strict_writes=True) as s:
+        events = s.events()
+        with trio.fail_after(30):
+            result = await s.run("fix add")
+        seen = drain(events)
+    assert result.ok
+    done = _finished(seen)
+    assert [d[:2] for d in done] == [
+        ("edit_file", True),
+        ("edit_file", False),
+        ("edit_file", True),
+        ("edit_file", False),
+        ("edit_file", False),
+    ]
+    assert (workspace / "one.py").read_text() == "def add(a, b):\n    return a + b\n"
+    assert (workspace / "two.py").read_text() == two.replace("a - b", "a + b", 1)
+    assert (workspace / "big.py").read_text() == big
+    assert "two.py was not read in this session" in done[1][2]
+    assert "found in it exactly once" in done[1][2]
+    assert "copy old_text exactly from the file, which is now" in done[1][2]
+    assert "\n2:37|    return a - b\n" in done[1][2]  # tagged as read_file tags it
+    assert "6:37|    return a - b\n(or read it first with read_file)." in done[1][2]
+    for text in (done[3][2], done[4][2]):
+        assert "big.py was not read in this session" in text
+        assert "read it first with read_file, then edit it" in text
+        assert "x0 = 0" not in text
+
+
+async def test_a_refused_unread_edit_shows_nothing_where_the_edit_would_be_asked(
+    session_factory, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "calc.py").write_text("SECRET = 1\n\ndef add(a, b):\n    return a - b\n")
+    asked = []
+
+    async def approver(req):
+        asked.append(req)
+        return "yes"
+
+    model.add(
+        reply("", call("edit_file", path="calc.py", old_text="a + b", new_text="a * b")),
+        reply("", call("edit_file", path="calc.py", old_text="add(a, c)", new_text="x")),
+        # found once: it goes on to the approval, which shows its diff
+        reply("", call("edit_file", path="calc.py", old_text="a - b", new_text="a + b")),
+        reply("Done."),
+    )
+    async with session_factory(strict_writes=True, permission_mode="ask", approver=approver) as s:
+        events = s.events()
+        with trio.fail_after(30):
+            result = await s.run("fix add")
+        seen = drain(events)
+    assert result.ok
+    done = _finished(seen)
+    assert [d[:2] for d in done] == [
+        ("edit_file", False),
+        ("edit_file", False),
+        ("edit_file", True),
+    ]
+    for refused in done[:2]:
+        assert "calc.py was not read in this session" in refused[2]
+        assert "SECRET" not in refused[2]
+    assert [r.name for r in asked] == ["edit_file"]  # the refused ones asked nobody
+    assert "+    return a + b" in asked[0].diff
+    assert "return a + b" in (workspace / "calc.py").read_text()
+
+
+async def test_an_unread_edit_is_checked_against_the_file_in_the_workspace_only(
+    session_factory, model: ScriptedModel, workspace: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("password = hunter2\n")
+    (workspace / "link.txt").symlink_to(outside)
+    os.mkfifo(workspace / "pipe.txt")
+    model.add(
+        reply("", call("edit_file", path="link.txt", old_text="hunter2", new_text="x")),
+        reply("", call("edit_file", path="link.txt", old_text="nope", new_text="x")),
+        reply("", call("edit_file", path="pipe.txt", old_text="a", new_text="b")),
+        reply("Done."),
+    )
+    async with session_factory(strict_writes=True) as s:
+        events = s.events()
+        with trio.fail_after(30):
+            await s.run("edit them")
+        seen = drain(events)
+    done = _finished(seen)
+    assert [d[:2] for d in done] == [("edit_file", False)] * 3
+    assert outside.read_text() == "password = hunter2\n"
+    for _, _, text in done:
+        assert "hunter2" not in text

@@ -140,6 +140,14 @@ def test_a_call_refused_until_its_file_was_read_is_left_out_after_the_read() -> 
     assert [m.role for m in after] == ["user", "assistant", "user"]
     assert after[1].content.startswith('<tool_call>{"name": "read_file"')
     assert after[2].content == "<tool_response>\nx = 1\n</tool_response>"
+    # an edit of the file that worked (the refusal showed the file) settles it too
+    history[3:] = [
+        ChatMessage("assistant", "", tool_calls=(ToolCall("2", "edit_file", {"path": "a"}),)),
+        ChatMessage("tool", "edited a (1 edit applied)", tool_call_id="2", name="edit_file"),
+    ]
+    assert refusal not in "".join(m.content for m in render_text_history(history, TOOLS))
+    history[4] = ChatMessage("tool", "Error: old_text was not found", tool_call_id="2")
+    assert refusal in "".join(m.content for m in render_text_history(history, TOOLS))
     # a refusal of another kind stays
     denied = "The call was not run: denied by rule edit_file(a) (<session>)."
     history[2] = ChatMessage("tool", denied, tool_call_id="1", name="edit_file")

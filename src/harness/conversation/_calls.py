@@ -209,7 +209,7 @@ class CallRunner:
         decision, why = before.decide(self.policy, spec, p.args, conv.config.permission_mode)
         how = why or decision
         # after the rules (a denied call is told so), before it runs or anyone is asked
-        unseen = conv.seen_files.refusal(p.call.name, p.args) if decision != "deny" else None
+        unseen = conv.seen_files.refusal(p.call.name, p.args, decision)
         if unseen:
             return False, False, unseen
         if decision == "allow":

@@ -12,24 +12,31 @@ A model held to strict writes (the embedded small model: ``strict=True``) goes f
 - its ``write_file`` only creates files (or fills empty ones), read or not. Measured in
   ``bench local-tasks``: asked to rename a function, the 1.5B model read ``util.py``, then
   wrote ``def compute(self, x, y): return x + y`` over the whole of it.
-- its ``edit_file`` changes only a file it has seen: read, written or edited, or named with
-  its lines by an edit's note that a renamed name is still used there. Measured (a
-  llama.cpp server, 8 samples each): asked to fix ``add`` in ``calc.py``, the model edited
-  it unread, believing it said ``return a + b``; shown the file by the edit's refusal, it
-  kept its belief and wrote ``return a + b + 1``, 8 times in 8. Told to read first, then
-  given the read, it wrote the right edit 5 times in 8 (the rest wrote nothing, which the
-  nudges handle).
+- its ``edit_file`` changes a file it has not seen (read, written or edited, or named with
+  its lines by an edit's note that a renamed name is still used there) only when each
+  ``old_text`` is found in it exactly once: text the file holds, not text the model
+  imagined. Measured (a llama.cpp server, 8 samples each): asked to fix ``add`` in
+  ``calc.py``, the model edited it unread, believing it said ``return a + b``; shown the
+  file by the edit's refusal, it kept its belief and wrote ``return a + b + 1``, 8 times
+  in 8. Told to read first, then given the read, it wrote the right edit 5 times in 8
+  (the rest wrote nothing, which the nudges handle). An edit refused so shows the file
+  (a small one, as read_file shows it) when the edit itself was allowed without asking,
+  and then counts as its read: the nudges bind the next edit to the file's own lines.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
-from harness.actors.tools import Workspace
+from harness.actors.tools import Workspace, unread_edit
 from harness.errors import ToolError
 from harness.messages.model import ChatMessage
+
+# what a refused edit says when it shows the file (harness.actors.tools' edit refusals)
+SHOWN_PHRASE = "copy old_text exactly from the file, which is now"
 
 __all__ = ["SeenFiles"]
 
@@ -84,11 +91,16 @@ class SeenFiles:
             if (part := self._key(path)) is not None:
                 self._shown.add(part)
 
-    def refusal(self, tool: str, args: Mapping[str, Any]) -> str | None:
+    def refusal(self, tool: str, args: Mapping[str, Any], decision: str = "ask") -> str | None:
         """Why a ``write_file`` or (strict) ``edit_file`` call may not run (a clause, no
         full stop). ``None`` for every other call, and when it may (the tool itself
-        still checks the path)."""
-        key = self._key(args.get("path"), tool) if tool in ("write_file", "edit_file") else None
+        still checks the path). *decision* is the permission rules' on the call: a call
+        they deny is told that instead (``None`` here); one they allow without asking
+        may be shown the (small) file its refused edit is for, which then counts as seen
+        (the tool itself would show it on an old_text it does not find)."""
+        if tool not in ("write_file", "edit_file") or decision == "deny":
+            return None
+        key = self._key(args.get("path"), tool)
         if key is None:
             return None
         if tool == "write_file":
@@ -99,10 +111,10 @@ class SeenFiles:
             return None
         shown = str(args["path"]).strip()
         if tool == "edit_file":
-            return (
-                f"{shown} was not read in this session, and edit_file changes only a file "
-                "that was: read it first with read_file, then edit it"
-            )
+            why = unread_edit(Path(key), shown, args, show=decision == "allow")
+            if why is not None and SHOWN_PHRASE in why:
+                self._shown.add(key)
+            return why
         if self.strict:
             return (
                 f"{shown} exists, and write_file only creates files here: change it with "

@@ -5,7 +5,7 @@ them by writing ``<tool_call>`` blocks. Their history is rendered to match: an a
 calls become those blocks again (file bodies in tags, verbatim), and tool results go back
 as a user message wrapped in ``<tool_response>`` (measured: small models repeat a call
 when its result comes back through their template's tool role). A call refused until its
-file was read is left out once the file has been (:func:`_settled`).
+file was read is left out once the file has been, or changed (:func:`_settled`).
 """
 
 from __future__ import annotations
@@ -227,15 +227,20 @@ def render_text_history(
 # seen files): "The call was not run: … read it first with read_file …"
 _NOT_RUN = "The call was not run: "
 _READ_FIRST = "read it first with read_file"
+# what only a write or edit that worked starts with (tools/_files.py): measured, after a
+# refused edit that showed the file and the edit that then worked, the 1.5B model's last
+# reply was that refusal said again
+_WORKED = ("edited ", "wrote ", "created ")
 
 
 def _settled(messages: Sequence[ChatMessage]) -> set[str]:
     """The ids of calls refused until their file was read, where a later ``read_file``
-    of that file ran. Measured (bench local-tasks, rename-param): after the read and the
-    edit that did the task, the 1.5B model's answer began with the refusal said again, 2
-    runs in 3; and in fix-line, shown its own unread edit of ``add`` as ``a + b``, it
-    carried that belief into the edit after the read. Once read, the refusal says
-    nothing the model still needs."""
+    of that file ran, or a later write or edit of it worked. Measured (bench
+    local-tasks, rename-param): after the read and the edit that did the task, the 1.5B
+    model's answer began with the refusal said again, 2 runs in 3; and in fix-line,
+    shown its own unread edit of ``add`` as ``a + b``, it carried that belief into the
+    edit after the read. Once read or changed, the refusal says nothing the model still
+    needs."""
     calls: dict[str, str] = {}  # call id -> the path it named
     refused: dict[str, list[str]] = {}  # path -> ids of calls refused until it was read
     out: set[str] = set()
@@ -249,6 +254,8 @@ def _settled(messages: Sequence[ChatMessage]) -> set[str]:
         path = calls[msg.tool_call_id]
         if msg.content.startswith(_NOT_RUN) and _READ_FIRST in msg.content:
             refused.setdefault(path, []).append(msg.tool_call_id)
-        elif msg.name == "read_file" and not msg.content.startswith(_NOT_RUN):
+        elif (msg.name == "read_file" and not msg.content.startswith(_NOT_RUN)) or (
+            msg.name in ("edit_file", "write_file") and msg.content.startswith(_WORKED)
+        ):
             out.update(refused.pop(path, ()))
     return out

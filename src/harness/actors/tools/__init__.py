@@ -17,6 +17,7 @@ from harness.actors.tools._addresses import (
     url_nearness,
 )
 from harness.actors.tools._builtin import BUILTIN_TOOLS, SMALL_MODEL_TOOLS, builtin_table
+from harness.actors.tools._edit import unread_edit
 from harness.actors.tools._jail import Workspace
 from harness.actors.tools._permissions import (
     SHELL_OPERATORS,
@@ -73,6 +74,7 @@ __all__ = [
     "host_nearness",
     "load_rules",
     "parse_rule",
+    "unread_edit",
     "url_nearness",
     "user_rules_path",
 ]

@@ -9,13 +9,14 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from harness.actors.tools._jail import ToolError
-from harness.actors.tools._readfile import line_hash
+from harness.actors.tools._readfile import line_hash, open_regular
 
-__all__ = ["apply_edits", "normalize_edits", "renamed", "unified_diff"]
+__all__ = ["apply_edits", "normalize_edits", "renamed", "unified_diff", "unread_edit"]
 
 _MAX_DIFF_CHARS = 60_000
 
@@ -86,13 +87,74 @@ def _not_found(text: str, needle: str) -> str:
     """What to copy from instead: a small file whole (tagged as read_file shows it, since
     measured, lines of dashes around it were copied into the next old_text), else the
     lines closest to *needle*'s first line."""
-    if text.count("\n") <= _SHOW_WHOLE_LINES and len(text) <= _SHOW_WHOLE_CHARS:
-        lines = "\n".join(f"{i}:{line_hash(ln)}|{ln}" for i, ln in enumerate(text.splitlines(), 1))
-        return (
-            "; copy old_text exactly from the file, which is now (each line's N:HH| tag is "
-            f"not part of the text):\n{lines}"
-        )
+    if _small(text):
+        return f"; {SHOWN_PHRASE} {_SHOWN_TAGS}{_tagged(text)}"
     return _near_matches(text, needle)
+
+
+def _tagged(text: str) -> str:
+    """*text* as read_file shows it: each line tagged ``N:HH|``."""
+    return "\n".join(f"{i}:{line_hash(ln)}|{ln}" for i, ln in enumerate(text.splitlines(), 1))
+
+
+def _small(text: str) -> bool:
+    return text.count("\n") <= _SHOW_WHOLE_LINES and len(text) <= _SHOW_WHOLE_CHARS
+
+
+#: what a refused edit that shows the file says before it (the nudges read this phrase)
+SHOWN_PHRASE = "copy old_text exactly from the file, which is now"
+_SHOWN_TAGS = "(each line's N:HH| tag is not part of the text):\n"
+
+# A file larger than this is never read to check an edit of it the model has not read:
+# such an edit is refused (the model reads the file first, as before).
+_UNREAD_MAX_BYTES = 256 * 1024
+
+
+def unread_edit(real: Path, shown: str, args: Mapping[str, Any], *, show: bool) -> str | None:
+    """Why an ``edit_file`` call of a file the model has not read may not run (a clause,
+    no full stop), or ``None`` when it may: every ``old_text`` is found exactly once in
+    the file, so it is text the file holds, not text the model imagined, and the edit
+    replaces only that (the permission rules still decide whether it runs).
+
+    *real* is the file (resolved through the workspace's jail), *shown* its path as the
+    model wrote it. With *show* (the edit itself is allowed without asking, so the
+    tool would show the same on a miss), a small file an edit is refused for is shown
+    whole, tagged as read_file shows it, so the next edit can copy from it; else the
+    refusal says only to read it first.
+    """
+    text = _unread_text(real, shown)
+    try:
+        if text is not None:
+            apply_edits(text, normalize_edits(dict(args)))
+            return None
+    except (ToolError, KeyError, TypeError):
+        pass
+    why = (
+        f"{shown} was not read in this session, and edit_file changes a file not read only "
+        "when each old_text is found in it exactly once"
+    )
+    if show and text is not None and _small(text):
+        # the file, then a line of its own: the caller ends the clause with a dot
+        shows = f"{SHOWN_PHRASE} {_SHOWN_TAGS}{_tagged(text)}"
+        return f"{why}; {shows}\n(or read it first with read_file)"
+    return f"{why}: read it first with read_file, then edit it"
+
+
+def _unread_text(real: Path, shown: str) -> str | None:
+    """The text of *real* when it is a regular UTF-8 text file small enough to check an
+    edit against (a FIFO or device is refused on its open descriptor), else ``None``."""
+    try:
+        f, st = open_regular(real, shown)
+        with f:
+            raw = f.read(_UNREAD_MAX_BYTES + 1) if st.st_size <= _UNREAD_MAX_BYTES else b""
+    except (ToolError, OSError):
+        return None
+    if not raw or len(raw) > _UNREAD_MAX_BYTES or b"\x00" in raw:
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _near_matches(text: str, needle: str) -> str:
