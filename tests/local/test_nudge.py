@@ -661,6 +661,16 @@ CASES = {
     "claimed-change": ("The bug has been fixed.", READ_GREET, "edit_file"),
     "guessed-file": ("It is src/parser.py.", WHERE, "search_text"),
     "announced-action": ("I will read calc.py first.", ASK, "read_file"),
+    "named-definer": (
+        "It is dates.py.",
+        called(
+            "Which file calls parse_date?",
+            "search_text",
+            "",
+            "dates.py:3:def parse_date(text):\nREADME.md:1:dates",
+        ),
+        "search_text",
+    ),
 }
 
 
@@ -865,3 +875,47 @@ def test_an_answer_about_a_file_a_tool_said_does_not_exist_is_asked_again() -> N
         "NOTES.md does not exist; did you mean docs/NOTES.md?",
     )
     assert absent_nudge("NOTES.md lists the changes.", meant) is None
+
+
+def searched(prompt: str, pattern: str, result: str) -> list[dict[str, str]]:
+    """A prompt, the model's search for *pattern*, and the tool's result."""
+    call = json.dumps({"name": "search_text", "arguments": {"pattern": pattern}})
+    return [
+        {"role": "user", "content": prompt},
+        {"role": "assistant", "content": f"<tool_call>{call}</tool_call>"},
+        {"role": "user", "content": f"<tool_response>\n{result}\n</tool_response>"},
+    ]
+
+
+CALLS = "Which file calls the function parse_date? Answer with the file name."
+HITS = "dates.py:3:def parse_date(text):\ndates.py:9:    return parse_date(x)\nREADME.md:1:dates"
+
+
+def test_the_definer_named_for_the_caller_is_asked_for_a_search_of_the_name() -> None:
+    # the issue's held-out set: asked which file calls a function, the model searched
+    # and named the file defining it
+    said = nudge("dates.py", searched(CALLS, "date", HITS))
+    assert said is not None
+    assert said.tool == "search_text"
+    assert said.text.startswith("dates.py is where parse_date is defined, not where it is")
+    for ask in ("Where is parse_date called from?", "Which module uses parse_date?"):
+        said = nudge("It is called in dates.py.", searched(ask, "date", HITS))
+        assert said is not None, ask
+        assert said.tool == "search_text", ask
+    # the search said which files use it: the answer from that, in place of the reply
+    noted = "(parse_date is defined at dates.py:3; used in app.py)\n" + HITS
+    said = nudge("dates.py", searched(CALLS, "parse_date", noted))
+    assert said is not None
+    assert said.tool == ""
+    assert said.instead
+    assert "used in app.py" in said.text
+    # a caller named, or a question about the definer: nothing to ask
+    assert nudge("app.py", searched(CALLS, "parse_date", noted)) is None
+    defines = "Which file defines the function parse_date?"
+    assert nudge_for(view("dates.py", searched(defines, "date", HITS)), ["named-definer"]) is None
+
+
+def test_a_file_named_where_the_callers_were_asked_with_no_search_is_a_guess() -> None:
+    said = nudge("parse_date is called from parse_date.js", [{"role": "user", "content": CALLS}])
+    assert said is not None
+    assert said.tool == "search_text"

@@ -42,6 +42,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "skipped-run",
     "claimed-change",
     "guessed-file",
+    "named-definer",
     "announced-action",
 )
 

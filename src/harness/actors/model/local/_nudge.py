@@ -114,9 +114,20 @@ _VERBS: tuple[tuple[str, str], ...] = (
 _AS_TEXT = re.compile(r"\s*`?([A-Za-z_][\w.-]*)`?\s*[:(]")
 # a question that asks where something is: "Which file defines parse_date?"
 _ASKS_WHERE = re.compile(
-    r"\b(which|what) (file|module|folder|directory)\b|\bwhere\b[^.?!\n]*\b(defined|declared|set)\b",
+    r"\b(which|what) (\w+ )?(file|module|folder|directory|script|class|component)\b"
+    r"|\bwhere\b[^.?!\n]*\b(defined|declared|set|called|used|imported|invoked)\b",
     re.I,
 )
+# a question that asks what calls or uses a name, not what defines it: "Which file calls
+# with_tax?", "Where is cartTotal called from?"; the name is the word after the verb, or
+# the one before "called"/"used"
+_ASKS_CALLER = re.compile(
+    r"\b(?:calls?|uses?|imports?|invokes?)\s+(?:the\s+(?:function|method|class)\s+)?`?"
+    r"([A-Za-z_$][\w$]*)"
+    r"|\b([A-Za-z_$][\w$]*)`?\s+(?:is\s+|gets\s+)?(?:called|used|imported|invoked)\b",
+    re.I,
+)
+_NOT_CALLED = frozenset({"is", "it", "function", "method", "class", "the", "file", "where"})
 # a file name in an answer: "src/parser.py", "`dates.py`"
 _FILE_NAME = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]{1,5})\b")
 _NOT_FILES = frozenset({"e.g", "i.e"})  # what _FILE_NAME also reads as file names
@@ -484,6 +495,71 @@ class SaidAbsentIsThere:
         return None
 
 
+# a result line of search_text ("pricing.py:22:def with_tax(...)")
+_HIT = re.compile(r"^([^\s:]+):\d+:(.*)$", re.M)
+# a line that defines *name*: def/class/function and kin, a shell function, a bound function
+_DEFINES = (
+    r"^\s*(?:(?:export|default|async|static|public|private)\s+)*"
+    r"(?:(?:def|class|function|func|fn|sub)\s+{name}\b|{name}\s*\(\)\s*\{{"
+    r"|(?:const|let|var)?\s*{name}\s*=\s*(?:async\s+)?(?:function\b|\())"
+)
+
+
+def _asked_caller(prompt: str) -> str | None:
+    """The name a question asks the callers of, or ``None``."""
+    for m in _ASKS_CALLER.finditer(prompt):
+        name = m.group(1) or m.group(2)
+        if name.lower() not in _NOT_CALLED:
+            return name
+    return None
+
+
+class NamedDefiner:
+    """An answer to "which file calls X?" (or uses, imports it) that names only the file a
+    search result shows defining X: the definer answered for the caller. Asks for a search
+    of X alone, whose result names the files that use it, or, when a result already says
+    which files use it, for the answer from that, in place of the reply."""
+
+    name: ClassVar[str] = "named-definer"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        name = _asked_caller(turn.prompt) if _ASKS_WHERE.search(turn.prompt) else None
+        if name is None or "search_text" not in turn.tools or _announces(turn) is not None:
+            return None
+        results = "\n".join(s.result for s in turn.steps)
+        rx = re.compile(_DEFINES.format(name=re.escape(name)))
+        definers = {path for path, text in _HIT.findall(results) if rx.match(text)}
+        noted = re.search(
+            rf"\({re.escape(name)} is defined at ([^;)]+)(?:; used in ([^)]+))?\)", results
+        )
+        if noted is not None:
+            definers |= {p.split(":")[0] for p in noted.group(1).split(" and ")}
+        named = {m.group(1) for m in _FILE_NAME.finditer(turn.reply)}
+        named |= {n.rsplit("/", 1)[-1] for n in named}
+        if (
+            not definers
+            or not named
+            or not named <= definers | {d.rsplit("/", 1)[-1] for d in definers}
+        ):
+            return None
+        definer = sorted(definers)[0]
+        if noted is not None and noted.group(2):
+            users = noted.group(2)
+            return Nudge(
+                f"{definer} defines {name}; the question asks which file calls it. The search "
+                f"result above says it is used in {users}. Answer starting with these words: "
+                f'"{name} is called in"',
+                "",
+                instead=True,
+            )
+        return Nudge(
+            f"{definer} is where {name} is defined, not where it is called. Search for "
+            f"{name} alone to find the files that use it: call search_text with the "
+            f'pattern "{name}". Write ' + _block("search_text"),
+            "search_text",
+        )
+
+
 class AnnouncedAction:
     """A reply that announces an action a tool performs ("I will read calc.py", "Let me
     check", "I would need to see the code") or, before any tool ran, claims to have done
@@ -539,6 +615,7 @@ RULES: tuple[NudgeRule, ...] = (
     SkippedRun(),
     ClaimedChange(),
     GuessedFile(),
+    NamedDefiner(),
     AnnouncedAction(),
 )
 
