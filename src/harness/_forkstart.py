@@ -49,6 +49,12 @@ WORKER_PRELOAD = (
     # needed: a session starts all three and waits for them.
     # (the model worker's HTTP client, h11 and trio, comes with its engine)
     "harness.actors.model._chat",
+    # the HTTP providers, which the engine imports as its first request makes one: in
+    # the worker, between that request and its HTTP request, they took 20-30 ms of CPU
+    "harness.actors.model._openai",
+    "harness.actors.model._anthropic",
+    "harness.actors.model._gemini",
+    "harness.actors.model._ollama",
     "harness.actors.tools._dispatch",
     "harness.actors.shell._service",
 )
