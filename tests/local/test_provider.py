@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from collections.abc import AsyncIterator
 from contextlib import aclosing
 from pathlib import Path
@@ -211,12 +212,19 @@ async def test_a_verified_file_llama_cpp_refuses_is_a_clear_error(
     assert "could not load" in info.value.message
 
 
-async def test_switched_off_it_refuses_with_a_reason() -> None:
-    provider = LocalProvider({**os.environ, "HARNESS_EMBEDDED": "off"})
+async def test_switched_off_it_refuses_with_a_reason(tiny_name: str, tiny_cache: Path) -> None:
+    # a session on the embedded model names it in HARNESS_LOCAL_MODEL, for its worker to
+    # start the load as the provider is made: switched off, no load starts (the terminal
+    # with HARNESS_EMBEDDED=off loaded the whole model, and its exit waited for the load)
+    before = set(threading.enumerate())
+    env = {"HARNESS_EMBEDDED": "off", "HARNESS_LOCAL_MODEL": tiny_name}
+    provider = LocalProvider({**os.environ, "HARNESS_MODEL_CACHE": str(tiny_cache), **env})
+    assert [t.name for t in threading.enumerate() if t not in before] == []
     with pytest.raises(ProviderError) as info:
         await _collect(provider.stream(_call("hi")))
     assert info.value.kind == "config"
     assert "HARNESS_EMBEDDED=off" in info.value.message
+    await provider.aclose()
 
 
 async def test_a_long_prompt_streams_its_reading_before_the_reply(

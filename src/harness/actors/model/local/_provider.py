@@ -141,7 +141,7 @@ class LocalProvider:
         self._switch = threading.Lock()
         self._busy = trio.Lock()
         self._timings = Timings(env.get("HARNESS_LOCAL_TIMINGS", ""))
-        if env.get("HARNESS_LOCAL_MODEL"):
+        if self.enabled and env.get("HARNESS_LOCAL_MODEL"):
             self.preload(env["HARNESS_LOCAL_MODEL"])
 
     # -- loading -----------------------------------------------------------------------
