@@ -450,3 +450,117 @@ def test_a_capped_finish_is_not_an_answer() -> None:
     assert ending is not None
     assert ending.reason == "stopped_by_cap"
     assert honest_ending(said, ["read"]) is None
+
+
+# -- a change described and never made ------------------------------------------------------
+
+LOW_STOCK = (
+    "The `low_stock` method in the `Inventory` class was returning all SKUs with quantities "
+    "greater than the threshold, which was not the intended behavior. The method should "
+    "return SKUs with quantities less than or equal to the threshold."
+)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "text", "said"),
+    [
+        (
+            "low_stock in inventory.py lists the items with plenty of stock. Fix it.",
+            LOW_STOCK,
+            "The method should return SKUs with quantities less than or equal to the threshold.",
+        ),
+        ("In calc.py, make add return a + b.", "add subtracts. It should return `a + b`.", None),
+        ("Fix add in calc.py.", "To fix it, change `return a - b` to `return a + b`.", None),
+        ("Set the timeout in config.json to 30.", "The timeout needs to be changed to 30.", None),
+        ("Change backup.sh to keep 30 days.", "You need to replace `14` with `30`.", None),
+        ("Fix the bug.", "The bug is in add. Change line 2 to `return a + b`.", None),
+    ],
+)
+def test_a_change_asked_for_and_only_described_is_not_done(
+    prompt: str, text: str, said: str | None
+) -> None:
+    ending = honest_ending(text, ["read"], prompt=prompt)
+    assert ending is not None
+    assert ending.reason == "described_not_made"
+    if said:
+        assert ending.message == (
+            f'the model described the change ("{said}"), but no call made it in this run'
+        )
+    # made, or never asked for: done
+    assert honest_ending(text, ["read", "mutating"], prompt=prompt) is None
+    assert honest_ending(text, ["read"]) is None
+
+
+@pytest.mark.parametrize(
+    ("prompt", "text"),
+    [
+        ("Why does low_stock list the wrong items?", LOW_STOCK),  # a question answered
+        ("What should add in calc.py return?", "add should return a + b."),
+        ("Tell me if add is correct.", "It should return a + b, but it returns a - b."),
+        ("Make sure the tests pass.", "The tests should pass."),
+        ("In calc.py, make add return a + b.", "add already returns a + b, as it should."),
+        ("Fix add.", "If you want, I can change it so that it should return a + b."),
+        ("Fix add.", "Should I change it to return a + b?"),
+        ("Fix calc.py.", "calc.py does not exist, so there is nothing to fix."),
+        (
+            "Fix compute_shipping in pricing.py.",
+            "There is no such function; nothing needs to be changed.",
+        ),
+    ],
+)
+def test_questions_offers_and_nothing_to_change_are_no_described_change(
+    prompt: str, text: str
+) -> None:
+    assert honest_ending(text, ["read"], prompt=prompt) is None
+
+
+def test_described_not_made_is_a_read_and_a_fix_in_words(
+    headless: Headless, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "calc.py").write_text(BUGGY)
+    model.add(
+        reply("", call("read_file", path="calc.py")),
+        reply("add was returning a - b. It should return a + b."),
+    )
+    status, err, result = headless("In calc.py, make add return a + b.", model.base_url)
+    assert (status, result["ok"], result["reason"]) == (1, False, "described_not_made")
+    assert (
+        'harness: the model described the change ("It should return a + b."), but no call '
+        "made it in this run"
+    ) in err
+    assert (workspace / "calc.py").read_text() == BUGGY
+
+
+def test_the_same_words_answering_a_question_are_done(
+    headless: Headless, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "calc.py").write_text(BUGGY)
+    model.add(
+        reply("", call("read_file", path="calc.py")),
+        reply("add was returning a - b. It should return a + b."),
+    )
+    status, _, result = headless("Is add in calc.py right?", model.base_url)
+    assert (status, result["ok"], result["reason"]) == (0, True, "done")
+
+
+async def test_a_deepthink_plan_may_describe_the_change_it_plans(
+    session_factory, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "a.txt").write_text("hello\n")
+    model.add(
+        reply("Plan: a.txt should read bye, so change hello to bye."),  # plan
+        reply("Checked: the plan needs to be followed as it is."),  # check
+        reply("", call("edit_file", path="a.txt", old_text="hello", new_text="bye")),
+        reply("Changed it."),
+        reply("The diff is right."),  # review
+        reply("a.txt now reads bye."),  # verify
+    )
+    async with session_factory(deepthink=True, autotitle=False) as s:
+        events = s.events()
+        with trio.fail_after(30):
+            result = await s.run("change hello to bye in a.txt")
+        seen = drain(events)
+    assert result.ok, result
+    ends = [e.reason for e in seen if isinstance(e, ev.StageFinished)]
+    assert ends[:2] == ["done", "done"]
+    assert (workspace / "a.txt").read_text() == "bye\n"

@@ -21,7 +21,10 @@ What the words mean decides, never a task's wording:
   something, a command, a sub-agent, a tool harness does not know, such as an MCP
   server's); a claim to have run something, by a command, a sub-agent or an unknown
   tool;
-- an *announcement* is the last sentence saying what the model will do next.
+- an *announcement* is the last sentence saying what the model will do next;
+- a *described change* is the last reply saying what the code should be ("It should
+  return a + b", "To fix it, change ...") when the prompt asks for a change; a question,
+  an offer ("If you want, I can ...") or "nothing needs changing" is not one.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ __all__ = [
     "AnnouncedAction",
     "ClaimedChange",
     "ClaimedRun",
+    "DescribedNotMade",
     "Ending",
     "EndingRule",
     "HandedOverChange",
@@ -114,6 +118,38 @@ _ANNOUNCES = re.compile(
     r"gather|fetch|get|see|view|verify)\b",
     re.I,
 )
+# a prompt that asks for a change: a clause starts with the verb ("Fix it.", "In calc.py,
+# make add return a + b.", "... and set the timeout to 30"); "What does add return?" and
+# "Why does make fail?" ask none
+_ASKS_CHANGE = re.compile(
+    r"(?:^|[.!?;:,]\s*|\n\s*|\b(?:and|then|please|can you|could you|would you|you to)\s+)"
+    r"(?:fix|change|make(?! sure\b)|set|update|edit|modify|correct|replace|rename|remove|delete|"
+    r"add|bump|turn|switch|increase|decrease|raise|lower|enable|disable|refactor|move|insert|"
+    r"append|swap|convert|rewrite)\b",
+    re.I,
+)
+# a sentence saying what the code should be, or telling the user what to change
+_DESCRIBES_FIX = re.compile(
+    r"\b(?:should|must|needs? to|has to|have to|ought to|would need to)"
+    r"(?: now| instead| rather| actually| really| only)? (?:be|return|read|say|use|print|"
+    r"equal|contain|call|take|check|compare|filter|include|exclude|become|keep|list|show)\b"
+    r"|\byou(?:'ll| will)? (?:should|need to|can|could|must|have to|would need to|"
+    r"may want to|might want to) (?:simply |just )?(?:change|replace|update|modify|edit|set|"
+    r"fix|add|remove|rename|correct|swap|use)\b"
+    r"|\bto fix (?:this|it|that|the (?:\w+ )?(?:bug|issue|problem|error))\b"
+    r"|\bthe (?:fix|solution|correction) (?:is|would be) to\b"
+    r"|\bthe (?:correct|right|fixed|corrected) (?:code|line|version|implementation|value|"
+    r"condition|comparison) (?:is|would be|should be)\b"
+    r"|(?:^|(?<=[.!?] )|(?<=\n))(?:simply |just )?(?:change|replace|update|modify|swap) \S",
+    re.I,
+)
+# a sentence that says nothing needs changing, offers, or asks
+_NO_FIX_NEEDED = re.compile(
+    r"\b(?:already|nothing|no (?:change|fix|edit|need)s?\b|(?:not|n't) (?:need|be changed)|"
+    r"as (?:it|they) should)|\bif you (?:want|like|'d like|wish|prefer)|^if\b|"
+    r"\b(?:would you like|do you want|shall I|let me know)\b",
+    re.I,
+)
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _INLINE = re.compile(r"`[^`\n]*`")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -125,7 +161,8 @@ class Ending:
 
     Attributes:
         reason: ``unbacked_claim`` (it said it changed or ran something that did not
-            happen), ``stopped_early`` (it announced an action and stopped) or
+            happen), ``described_not_made`` (asked for a change, it said what the change
+            is and made none), ``stopped_early`` (it announced an action and stopped) or
             ``stopped_by_cap`` (the model worker stopped it before it answered).
         message: one sentence for the user.
     """
@@ -146,6 +183,7 @@ class RunSoFar:
         finish: why the last reply stopped (``stop``, or one of :data:`CAPPED_FINISHES`).
         announcements: whether an announced action ends the run (off where a stage is
             meant to end on a plan).
+        prompt: the prompt the run answers ("" when unknown).
     """
 
     reply: str
@@ -153,6 +191,7 @@ class RunSoFar:
     earlier: tuple[str, ...] = ()
     finish: str = "stop"
     announcements: bool = True
+    prompt: str = ""
 
     def replies(self) -> Iterable[str]:
         """Every reply's text without its code blocks, the last first."""
@@ -227,6 +266,29 @@ class HandedOverChange:
         )
 
 
+class DescribedNotMade:
+    """The prompt asks for a change, and the last reply says what the code should be
+    ("The method should return the SKUs at or below the threshold", "To fix it, change
+    ``-`` to ``+``") while no call changed anything: the fix is described, not made."""
+
+    name: ClassVar[str] = "described-not-made"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        if CHANGING_KINDS & run.acted or not _ASKS_CHANGE.search(run.prompt):
+            return None
+        text = _FENCE.sub("", run.reply)
+        masked = _masked(text)
+        for found in _DESCRIBES_FIX.finditer(masked):
+            start, stop = _bounds(masked, found.start(), found.end())
+            sentence = masked[start:stop].strip()
+            if sentence.endswith("?") or _NO_FIX_NEEDED.search(sentence):
+                continue
+            said = _quote(text, found.start(), found.end())
+            why = f'the model described the change ("{said}"), but no call made it in this run'
+            return Ending("described_not_made", why)
+        return None
+
+
 class ClaimedRun:
     """A reply of the run says a command ran ("I ran the tests") and none did."""
 
@@ -268,6 +330,7 @@ RULES: tuple[EndingRule, ...] = (
     StoppedByCap(),
     ClaimedChange(),
     HandedOverChange(),
+    DescribedNotMade(),
     ClaimedRun(),
     AnnouncedAction(),
 )
@@ -285,13 +348,17 @@ def _find(pattern: re.Pattern[str], text: str) -> str | None:
     return None if found is None else _quote(text, found.start(), found.end())
 
 
+def _bounds(masked: str, at: int, end: int) -> tuple[int, int]:
+    """Where the sentence around *masked*[at:end] starts and ends."""
+    starts = [m.end() for m in _SENTENCE_END.finditer(masked, 0, at)]
+    after = _SENTENCE_END.search(masked, end)
+    return (starts[-1] if starts else 0), (after.start() if after else len(masked))
+
+
 def _quote(text: str, at: int, end: int) -> str:
     """The sentence around *text*[at:end], at most 120 characters."""
-    masked = _masked(text)
-    starts = [m.end() for m in _SENTENCE_END.finditer(masked, 0, at)]
-    start = starts[-1] if starts else 0
-    after = _SENTENCE_END.search(masked, end)
-    sentence = text[start : after.start() if after else len(text)].strip()
+    start, stop = _bounds(_masked(text), at, end)
+    sentence = text[start:stop].strip()
     return sentence if len(sentence) <= 120 else sentence[:117].rstrip() + "..."
 
 
@@ -310,6 +377,7 @@ def honest_ending(
     announcements: bool = True,
     earlier: Iterable[str] = (),
     finish: str = "stop",
+    prompt: str = "",
 ) -> Ending | None:
     """Why a run whose last reply is *text* did not complete, or ``None`` when it did.
 
@@ -321,8 +389,10 @@ def honest_ending(
             a stage is meant to end on a plan).
         earlier: the run's earlier replies' text, oldest first.
         finish: why the last reply stopped.
+        prompt: the prompt the run answers (a described change counts only when it asks
+            for one).
     """
-    run = RunSoFar(text, frozenset(acted), tuple(earlier), finish, announcements)
+    run = RunSoFar(text, frozenset(acted), tuple(earlier), finish, announcements, prompt)
     for rule in RULES:
         ending = rule.check(run)
         if ending is not None:

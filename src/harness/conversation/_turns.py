@@ -169,7 +169,7 @@ class PromptRun:
                 if await self._stop_hook():
                     self._turn_finished(turn, "stop_hook")
                     continue
-                ending = self._honest_ending(reply)
+                ending = self._honest_ending(reply, prompt)
                 if ending is not None:
                     conv.emit_error(ending.reason, ending.message, fatal=True)
                     self._turn_finished(turn, ending.reason)
@@ -200,16 +200,19 @@ class PromptRun:
         conv.transcript.user(f"[Stop hook] {verdict.reason}", "hook")
         return True
 
-    def _honest_ending(self, reply: Reply) -> Ending | None:
-        # a stage of deepthink may end on a plan ("I will edit calc.py"): only claims count
+    def _honest_ending(self, reply: Reply, prompt: str) -> Ending | None:
+        # a stage of deepthink may end on a plan ("I will edit calc.py", "add should
+        # return a + b"): only claims count
         table = self.conv.table
         kinds = [table.get(n).kind if n in table else "other" for n in self.succeeded]
+        plan = self.conv.config.deepthink
         return honest_ending(
             reply.text,
             kinds,
-            announcements=not self.conv.config.deepthink,
+            announcements=not plan,
             earlier=self.said[:-1],
             finish=reply.finish,
+            prompt="" if plan else prompt,
         )
 
     def _turn_finished(self, turn: int, reason: str) -> None:

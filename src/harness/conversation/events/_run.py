@@ -246,8 +246,9 @@ class Result(ConversationEvent, tag="result"):
         text: the model's final answer.
         reason: ``done``, ``terminated``, ``denied``, ``max_turns``, ``cancelled``,
             ``error``, ``verify_failed``, ``unbacked_claim`` (a reply said it changed
-            or ran something no call did), ``stopped_early`` (it announced an action
-            and stopped), ``stopped_by_cap`` (the model worker stopped it before it
+            or ran something no call did), ``described_not_made`` (asked for a change,
+            it said what the change is and no call made it), ``stopped_early`` (it
+            announced an action and stopped), ``stopped_by_cap`` (the model worker stopped it before it
             answered: the same call past the repeat cap).
         turns: how many model requests the run made.
         usage: summed token counts (``prompt_tokens``, ``completion_tokens``).
