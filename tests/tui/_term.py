@@ -6,6 +6,7 @@ import json
 import os
 import re
 import sys
+import termios
 import time
 from pathlib import Path
 from typing import Any
@@ -100,6 +101,7 @@ class Term:
         """Leave harness the way a user does (Ctrl+C, then Ctrl+D at the prompt), so it
         shuts its workers down itself; killed only if it has not exited in *timeout*."""
         if self.child.isalive():
+            self._wait_for_keys()
             self.child.sendcontrol("c")  # cancels a run, or clears the line
             # A Ctrl+D that arrives while the cancelled run is still winding down is
             # dropped (keys typed during a run are not the prompt's), so it is sent again
@@ -116,6 +118,21 @@ class Term:
                         self.child.terminate(force=True)
                         break
         self.child.close()
+
+    def _wait_for_keys(self, timeout: float = 2.0) -> None:
+        """Wait (a bounded while) until harness reads keys itself: the pty out of its
+        signal mode, so a Ctrl+C is a key, not a SIGINT. Between two prompts (a session
+        opening, the prompt being set up) the pty is in its cooked mode, and a SIGINT
+        there ends harness with a KeyboardInterrupt whose exit takes seconds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                lflag = termios.tcgetattr(self.child.child_fd)[3]
+            except termios.error:
+                return
+            if not lflag & termios.ISIG:
+                return
+            time.sleep(0.02)
 
 
 def spawn(

@@ -115,6 +115,7 @@ def test_first_run_without_any_provider(term_for, dirs) -> None:  # type: ignore
     t.line("sk-ant-very-secret")
     t.expect("key saved to")
     t.expect("provider anthropic, model claude-test")
+    t.expect("❯")  # the session on the new choice is open (a Ctrl+C before is a SIGINT)
     assert "sk-ant-very-secret" not in t.raw
     ws, home = dirs
     keys = home / "providers.json"
