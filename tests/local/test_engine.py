@@ -14,7 +14,13 @@ import pytest
 
 from harness.actors.model.local import ModelLoadError
 from harness.actors.model.local._engine import LoadedModel, load_model
-from harness.actors.model.local._sizing import DEFAULT_BATCH, default_batch, default_threads
+from harness.actors.model.local._sizing import (
+    DEFAULT_BATCH,
+    default_batch,
+    default_threads,
+    others_running,
+    reading_threads,
+)
 from harness.actors.model.local._states import STATES_KEPT
 
 pytestmark = pytest.mark.slow
@@ -37,6 +43,35 @@ def test_the_prompt_is_read_in_batches_of_the_set_size() -> None:
     assert default_batch({"HARNESS_LOCAL_BATCH": "128"}) == 128
     assert default_batch({"HARNESS_LOCAL_BATCH": "1"}) == 8
     assert default_batch({"HARNESS_LOCAL_BATCH": "lots"}) == DEFAULT_BATCH
+
+
+def test_a_prompt_is_read_with_every_core_only_while_nothing_else_runs(
+    tiny_model: LoadedModel, tmp_path: Path
+) -> None:
+    assert reading_threads(2, 1, 0) == 2
+    assert reading_threads(2, 1, 1) == 1
+    assert reading_threads(4, 3, 5) == 3
+    assert reading_threads(1, 2, 0) == 2  # never fewer than generate
+    loadavg = tmp_path / "loadavg"
+    assert others_running(str(loadavg)) == 0  # not there: taken as quiet
+    loadavg.write_text("0.50 0.40 0.30 1/120 4242\n")  # this thread alone
+    assert others_running(str(loadavg)) == 0
+    loadavg.write_text("3.90 3.60 3.50 4/120 4242\n")
+    assert others_running(str(loadavg)) == 3
+    # the engine reads each prompt with what the machine leaves it
+    ctx = tiny_model.llama._ctx.ctx
+    low = tiny_model._lib
+    cores, threads = tiny_model.cores, tiny_model.threads
+    try:
+        tiny_model.cores, tiny_model.threads, tiny_model.loadavg = 2, 1, str(loadavg)
+        tiny_model.generate(ASK, lambda _: None, threading.Event(), max_tokens=1)
+        assert low.llama_n_threads_batch(ctx) == 1
+        loadavg.write_text("0.50 0.40 0.30 1/120 4242\n")
+        tiny_model.generate(ASK, lambda _: None, threading.Event(), max_tokens=1)
+        assert low.llama_n_threads_batch(ctx) == 2
+        assert low.llama_n_threads(ctx) == 1
+    finally:
+        tiny_model.cores, tiny_model.threads, tiny_model.loadavg = cores, threads, "/proc/loadavg"
 
 
 def test_generation_streams_piece_by_piece(tiny_model: LoadedModel) -> None:

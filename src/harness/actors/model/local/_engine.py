@@ -25,7 +25,12 @@ import attrs
 
 from harness.actors.model.local._errors import ModelLoadError, ModelNotInstalled
 from harness.actors.model.local._looping import LoopWatch
-from harness.actors.model.local._sizing import DEFAULT_BATCH, usable_cores
+from harness.actors.model.local._sizing import (
+    DEFAULT_BATCH,
+    others_running,
+    reading_threads,
+    usable_cores,
+)
 from harness.actors.model.local._states import SavedStates
 
 __all__ = [
@@ -86,6 +91,10 @@ class LoadedModel:
         self.name = name
         self.path = path
         self.threads = threads
+        self.cores = usable_cores()
+        """The cores a prompt may be read with (all of them while nothing else runs)."""
+        self.loadavg = "/proc/loadavg"
+        """Where the machine says how many threads run now (read before each prompt)."""
         self.state_dir = state_dir
         """Where the state after the system prompt is kept between runs (``None``: not)."""
         self.model_key = model_key or hashlib.sha256(str(path).encode()).hexdigest()[:16]
@@ -365,6 +374,11 @@ class LoadedModel:
         elif len(held) - keep >= _PARK_MIN:
             self._park(held, keep)
         keep = min(keep, len(tokens) - 1)  # the last token is evaluated for its logits
+        self._lib.llama_set_n_threads(
+            llama._ctx.ctx,
+            self.threads,
+            reading_threads(self.cores, self.threads, others_running(self.loadavg)),
+        )
         for mark in sorted(marks, reverse=True):
             if mark <= keep:
                 break
@@ -522,7 +536,11 @@ def load_model(
             )
     except (ValueError, RuntimeError, OSError) as exc:
         raise ModelLoadError(f"llama.cpp could not load {path.name}: {exc}") from None
-    return LoadedModel(llama, module, name, path, threads, state_dir=state_dir, model_key=model_key)
+    loaded = LoadedModel(
+        llama, module, name, path, threads, state_dir=state_dir, model_key=model_key
+    )
+    loaded.cores = threads_batch or usable_cores()
+    return loaded
 
 
 _PARAMS_LOCK = threading.Lock()
