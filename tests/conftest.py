@@ -6,9 +6,10 @@ writes the user's ``~/.harness`` and tests running side by side never share one.
 ``make test`` runs the suite with pytest-xdist, ``-n 2 --dist loadfile``: each test file
 goes whole to whichever worker process is free (a module-scoped fixture is set up once),
 and the folders in :data:`ONE_UNIT` go whole too, one test after the other, because their
-tests must not run beside each other or would pay twice for what they share
-(:func:`pytest_xdist_make_scheduler`). xdist's own ``--dist loadgroup`` would say this
-with marks, but it renames test ids in a way pytest 9 ignores.
+tests must not run beside each other or would pay twice for what they share; they go
+first, then the long files of :data:`SLOW_UNITS` (:func:`pytest_xdist_make_scheduler`).
+xdist's own ``--dist loadgroup`` would say this with marks, but it renames test ids in a
+way pytest 9 ignores.
 """
 
 from __future__ import annotations
@@ -44,6 +45,25 @@ ONE_UNIT = {
 }
 
 
+#: files of few tests that take long (each 5 s or more in ``--durations``), handed out right
+#: after :data:`ONE_UNIT`, longest first: xdist hands out the files with the most tests
+#: first, so these came last, and one worker ran the last of them while the other had
+#: ended (a name that no longer matches a file changes only the order)
+SLOW_UNITS = (
+    "tests/tui/test_first_minutes.py",
+    "tests/acp/test_node_client.py",
+    "tests/tui/test_promised_commands.py",
+    "tests/mcp_bridge/test_everything.py",
+    "tests/tui/test_trust_prompt.py",
+    "tests/acp/test_settings.py",
+    "tests/tui/test_hooks_command.py",
+    "tests/tui/test_ask.py",
+    "tests/rewind/test_terminal.py",
+    "tests/rewind/test_program.py",
+    "tests/acp/test_rpc.py",
+)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "own_fork_server: the test's sessions start fork servers of their own"
@@ -66,9 +86,9 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
         def _assign_work_unit(self, node: Any) -> None:
             # xdist hands out the units with the most tests first, not the longest
-            for folder in reversed(ONE_UNIT):
-                if folder in self.workqueue:
-                    self.workqueue.move_to_end(folder, last=False)
+            for unit in reversed((*ONE_UNIT, *SLOW_UNITS)):
+                if unit in self.workqueue:
+                    self.workqueue.move_to_end(unit, last=False)
             super()._assign_work_unit(node)
 
     return FolderScheduling(config, log)
