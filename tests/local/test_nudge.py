@@ -919,3 +919,30 @@ def test_a_file_named_where_the_callers_were_asked_with_no_search_is_a_guess() -
     said = nudge("parse_date is called from parse_date.js", [{"role": "user", "content": CALLS}])
     assert said is not None
     assert said.tool == "search_text"
+
+
+def test_a_rename_left_unfinished_is_asked_for_after_calls_that_changed_nothing() -> None:
+    # measured (bench local-tasks, half A): the last edit replaced a line with itself,
+    # after the edit before it had named the import still to rename
+    prompt = "Rename the function helper to compute in util.py and main.py."
+    same = json.dumps({"name": "edit_file", "arguments": {"path": "util.py"}})
+    history = [
+        *_renamed(prompt),
+        {"role": "assistant", "content": f"<tool_call>{same}</tool_call>"},
+        {
+            "role": "user",
+            "content": "<tool_response>\nutil.py unchanged (the edits change nothing)\n"
+            "</tool_response>",
+        },
+    ]
+    line = nudge("The rename is done.", history)
+    assert line is not None
+    assert line.tool == "edit_file"
+    assert line.text.startswith("main.py still uses helper")
+    # a command run after it may have changed what the note names
+    ran = json.dumps({"name": "run_cmd", "arguments": {"command": "sed -i s/helper/x/ main.py"}})
+    history[-2:] = [
+        {"role": "assistant", "content": f"<tool_call>{ran}</tool_call>"},
+        {"role": "user", "content": "<tool_response>\nexit 0\n</tool_response>"},
+    ]
+    assert nudge_for(view("The rename is done.", history), ["finish-rename"]) is None

@@ -22,7 +22,7 @@ from typing import ClassVar, Protocol
 
 import attrs
 
-from harness.actors.model.local._turn import ASKS_CHANGE, Turn, absent
+from harness.actors.model.local._turn import ASKS_CHANGE, EDIT_TOOLS, Turn, absent
 
 __all__ = [
     "RULES",
@@ -217,9 +217,19 @@ class StillUsed:
 
 
 def still_used(turn: Turn) -> StillUsed | None:
-    """What the last result says is still to rename, when the rename is one the user
-    asked for (their prompt names the old name); else ``None``."""
-    last = turn.last
+    """What the last edit that changed a file says is still to rename, when the rename is
+    one the user asked for (their prompt names the old name); else ``None``. Calls after
+    it that changed nothing (a read, an edit that changed nothing or was refused) leave
+    its note standing: measured (bench local-tasks, half A), a rename of five lines in two
+    files ended on an edit replacing a line with itself, after the note of the edit
+    before had named the one import still to rename."""
+    last = None
+    for step in reversed(turn.steps):
+        if step.wrote:
+            last = step
+            break
+        if step.name not in (*EDIT_TOOLS, "read_file", "search_text", "list_dir"):
+            return None  # a command, say, may have changed what the note names
     note = _STILL_USED.search(last.result) if last is not None else None
     if note is None or not re.search(rf"\b{re.escape(note.group(1))}\b", turn.prompt):
         return None
