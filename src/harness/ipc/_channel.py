@@ -110,6 +110,7 @@ class Channel:
         self._sent = 0
         self._received = 0
         self._unread: deque[bytes] = deque()  # frames read and not yet dispatched
+        self._cancels_ahead: set[int] = set()  # ids whose Cancel is read, not yet dispatched
         self._hand_turn, self._reading_turn = trio.open_memory_channel[None](math.inf)
         self._ended = trio.Event()
         self._end: ProtocolError | None = None
@@ -148,26 +149,27 @@ class Channel:
             if req is None:
                 return
             self._hand_on_reading()
-            await self._server.serve(req, cancelled=bool(self._unread) and self._cancel_read(req))
+            await self._server.serve(req, cancelled=req.id in self._cancels_ahead)
             if self._idle_lanes() >= SPARE_LANES:
                 return  # enough others wait to read
             await self._reading_turn.receive()  # the yield its answer's send left out
 
-    def _cancel_read(self, req: Request) -> bool:
-        """Whether the frames read with *req* hold its ``Cancel``: a caller that walked
-        away at once. Heard in its turn, the cancel would reach the handler only at its
-        first checkpoint, after a stream's first item or a quick handler's whole answer.
-        Only frames small enough to be a cancel are decoded here."""
-        for payload in self._unread:
-            if len(payload) > _CANCEL_SIZE:
+    def _note_cancels(self, payloads: list[bytes]) -> None:
+        """Note the cancels among frames read together, before any of them is served: a
+        caller that walks away at once sends its request and the ``Cancel`` back to back.
+        Heard in its turn, the cancel would reach the handler only at its first
+        checkpoint, after a stream's first item or a quick handler's whole answer. One
+        look at each frame; only one small enough to be a cancel, and naming one, is
+        decoded."""
+        for payload in payloads:
+            if len(payload) > _CANCEL_SIZE or b'"c"' not in payload:
                 continue
             try:
                 env = decode_envelope(payload)
             except ProtocolError:
-                return False  # nothing after it is read: the channel ends there
-            if isinstance(env, Cancel) and env.id == req.id:
-                return True
-        return False
+                return  # nothing after it is read: the channel ends there
+            if isinstance(env, Cancel):
+                self._cancels_ahead.add(env.id)
 
     def _idle_lanes(self) -> int:
         return self._hand_turn.statistics().tasks_waiting_receive
@@ -191,6 +193,8 @@ class Channel:
                     self._ends(None)
                     return None
                 self._unread.extend(payloads)
+                if len(payloads) > 1:
+                    self._note_cancels(payloads)
             self._received += 1
             try:
                 env = decode_envelope(self._unread.popleft())
@@ -219,6 +223,8 @@ class Channel:
             error = RemoteError(self.name, env.type_name, env.message, env.traceback)
             self._calls.fail(env.id, error)
         elif isinstance(env, Cancel):
+            # heard in its turn: a request read after it with the same id is a new one
+            self._cancels_ahead.discard(env.id)
             self._server.cancel(env.id)
         elif isinstance(env, BadBody):
             self._bad_body(env)
