@@ -62,7 +62,12 @@ WORKER_PRELOAD = (
 #: of the time from a spawn_agent call to the runner's first model request otherwise. A
 #: session has its fork server import them once its workers are up, not while they
 #: start: on two cores that import took the CPU the first request was waiting for.
-RUNNER_PRELOAD = ("harness.conversation", "harness.actors.tools")
+RUNNER_PRELOAD = (
+    "harness.conversation",
+    # what the loop imports as a first reply ends (the main process has no time before)
+    "harness.conversation._endings",
+    "harness.actors.tools",
+)
 
 
 def interpreter_env(env: Mapping[str, str]) -> dict[str, str]:

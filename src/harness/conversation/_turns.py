@@ -23,7 +23,6 @@ import attrs
 from harness.conversation import events as ev
 from harness.conversation._budget import BudgetExceeded, ContextBudget
 from harness.conversation._calls import CallHost, CallRunner
-from harness.conversation._endings import Ending, honest_ending
 from harness.conversation._ports import (
     ModelPort,
     PermissionPolicy,
@@ -40,6 +39,7 @@ from harness.conversation._windows import ServedWindows
 from harness.messages import model as pm
 
 if TYPE_CHECKING:
+    from harness.conversation._endings import Ending
     from harness.conversation._loop_config import LoopConfig
 
 __all__ = ["MAX_STOP_BLOCKS", "PromptRun", "RunHost"]
@@ -201,6 +201,10 @@ class PromptRun:
         return True
 
     def _honest_ending(self, reply: Reply, prompt: str) -> Ending | None:
+        # Imported here, at the end of the first reply: its patterns took a twentieth
+        # of the frontend's import, in front of the first request.
+        from harness.conversation._endings import honest_ending
+
         # a stage of deepthink may end on a plan ("I will edit calc.py", "add should
         # return a + b"): only claims count
         table = self.conv.table
