@@ -1,5 +1,6 @@
 """``harness`` forks its workers' fork server from itself, once it has imported what the
-two share, and the server's children hold none of the keys harness took."""
+two share, and the server's children hold none of the keys harness took, and collect
+garbage as usual (harness made those imports with the collector paused)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from tests.runtime.conftest import ROOT
 # What harness.__main__ does before it imports the frontend, then a supervisor that
 # starts a worker reporting what it inherited.
 _SCRIPT = """
-import json, os, sys
+import gc, json, os, sys
 import trio
 sys.harness_mark = True  # only a fork of this process carries it
 from harness.keys import held_values, take_keys
@@ -29,7 +30,8 @@ async def main():
         env = {"PYTHONPATH": os.environ["PYTHONPATH"], "HARNESS_TEST_PROBE": sys.argv[1]}
         handle = await sup.start(echo_spec(module="tests.runtime.workers.keys_probe", env=env))
         await handle.request(Echo("hi"), timeout=10)
-        print(json.dumps({"server": sup.fork_server_pid, "held": held_values()}), flush=True)
+        found = {"server": sup.fork_server_pid, "held": held_values(), "collects": gc.isenabled()}
+        print(json.dumps(found), flush=True)
 
 trio.run(main)
 """
@@ -53,3 +55,5 @@ def test_the_fork_server_is_a_fork_of_harness_without_its_keys(tmp_path) -> None
     assert worker["ppid"] == ours["server"]  # the worker is the server's fork
     assert worker["marked"]  # and the server a fork of harness, not a new interpreter
     assert worker["held"] == []  # which holds no key
+    assert ours["collects"]  # the collector runs again once the shared imports are made
+    assert worker["collects"]  # and in the server's workers
