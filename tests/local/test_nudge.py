@@ -63,6 +63,22 @@ def test_an_announced_read_is_asked_for_by_its_tool() -> None:
     assert line.tool == "read_file"
 
 
+def test_an_announced_change_in_other_words_is_asked_for_the_edit() -> None:
+    # measured in bench local's one-line edit: the whole reply, before any call
+    told = [{"role": "user", "content": "In calc.py, make add return a + b."}]
+    line = nudge("I will make the `add` function in `calc.py` return `a + b`.", told)
+    assert line is not None
+    assert line.tool == "edit_file"
+    for reply, tool in [
+        ("I'll set the timeout in config.json to 30.", "edit_file"),
+        ("Let me make sure calc.py is there: I will read it.", "read_file"),
+        ("I'll set up the check by reading calc.py.", "read_file"),
+    ]:
+        line = nudge(reply, told)
+        assert line is not None, reply
+        assert line.tool == tool, reply
+
+
 def test_saying_what_an_answer_would_need_is_asked_for_that_call() -> None:
     # measured in bench local-terminal: the whole reply, after a search that found nothing
     reply = (

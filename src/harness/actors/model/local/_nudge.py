@@ -104,7 +104,12 @@ _COMMAND = re.compile(
 _MEANT = re.compile(r"does not exist; did you mean ([^\s?]+)\?")
 # verbs -> the tool that does them
 _VERBS: tuple[tuple[str, str], ...] = (
-    (r"fix|edit|change|modify|correct|replace|update|rename|include more", "edit_file"),
+    # "I will make add return a + b" (measured: the whole reply, bench local's one-line edit)
+    (
+        r"fix|edit|change|modify|correct|replace|update|rename|include more|make(?! sure)|"
+        r"set(?! up)|turn|bump|switch|swap|increase|decrease|raise|lower|enable|disable",
+        "edit_file",
+    ),
     (r"run|execute|test", "run_cmd"),
     (r"read|open|look at|check|inspect|examine|review|analy[sz]e|see|view", "read_file"),
     (r"list", "list_dir"),
