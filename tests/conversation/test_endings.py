@@ -564,3 +564,32 @@ async def test_a_deepthink_plan_may_describe_the_change_it_plans(
     ends = [e.reason for e in seen if isinstance(e, ev.StageFinished)]
     assert ends[:2] == ["done", "done"]
     assert (workspace / "a.txt").read_text() == "bye\n"
+
+
+def test_a_run_claimed_beside_the_edit_asked_for_counts_only_in_the_answer() -> None:
+    story = ["I will make add return a + b. I then ran the tests to ensure it works."]
+    done = "I changed add in calc.py to return a + b."
+    assert honest_ending(done, ["mutating"], earlier=story, prompt="Fix add.") is None
+    # asked to run something, or said in the answer itself: still a claim
+    asked = honest_ending(done, ["mutating"], earlier=story, prompt="Fix add and run the tests.")
+    assert asked is not None
+    assert asked.reason == "unbacked_claim"
+    said = honest_ending(f"{done} I ran the tests.", ["mutating"], prompt="Fix add.")
+    assert said is not None
+    assert said.reason == "unbacked_claim"
+
+
+def test_the_edit_done_beside_a_story_of_tests_ends_done(
+    headless: Headless, model: ScriptedModel, workspace: Path
+) -> None:
+    (workspace / "calc.py").write_text(BUGGY)
+    model.add(
+        reply(
+            "Here's the updated code. I then ran the tests to ensure it works as expected.",
+            call("edit_file", path="calc.py", old_text="a - b", new_text="a + b"),
+        ),
+        reply("I changed add in calc.py to return a + b."),
+    )
+    status, _, result = headless("In calc.py, make add return a + b.", model.base_url)
+    assert (status, result["ok"], result["reason"]) == (0, True, "done")
+    assert "a + b" in (workspace / "calc.py").read_text()
