@@ -49,6 +49,7 @@ class Split:
     nudged_s: float
     generations: int
     ok: bool
+    why: str = ""  # the run's reason when it failed, or what the check found
 
     @property
     def rest(self) -> float:
@@ -56,12 +57,13 @@ class Split:
 
     def row(self, what: str) -> tuple[str, str, str]:
         nudges = f"; {self.nudged} nudged ({self.nudged_s:.1f} s)" if self.nudged else ""
+        failed = "" if self.ok else f"; FAILED ({self.why})"
         return (
             what,
             f"{self.wall:.1f} s",
             f"load {self.load:.1f} s; reading {self.read_tokens:,} tokens {self.read:.1f} s; "
             f"writing {self.written} tokens {self.write:.1f} s; the rest {self.rest:.1f} s "
-            f"({self.generations} generations{nudges}){'' if self.ok else '; FAILED'}",
+            f"({self.generations} generations{nudges}){failed}",
         )
 
 
@@ -92,9 +94,13 @@ def run_split(task: str, folder: Path, env: dict[str, str]) -> Split:
             [json.loads(x) for x in timings.read_text().splitlines()] if timings.exists() else []
         )
     nudged = [x for x in lines if x["step"] > 0]
+    try:
+        why = str(json.loads(proc.stdout).get("reason", ""))
+    except ValueError:
+        why = f"exit status {proc.returncode}"
     ok = proc.returncode == 0
-    if task == "one-line edit":
-        ok = ok and "a + b" in (folder / "calc.py").read_text()
+    if task == "one-line edit" and "a + b" not in (folder / "calc.py").read_text():
+        ok, why = False, f"{why}, calc.py unchanged"
     return Split(
         wall=wall,
         load=sum(x["load_s"] for x in lines),
@@ -106,6 +112,7 @@ def run_split(task: str, folder: Path, env: dict[str, str]) -> Split:
         nudged_s=sum(x["read_s"] + x["write_s"] for x in nudged),
         generations=len(lines),
         ok=ok,
+        why=why,
     )
 
 
