@@ -179,6 +179,27 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
     assert nudge(reply, later) is not None
 
 
+def test_a_change_described_after_the_read_is_asked_for_the_edit() -> None:
+    for reply in (
+        "The function returns nam unchanged, which was not the intent. It should return "
+        "name instead.",
+        "greet must use name, not nam.\n\nThe parameter needs to be name.",
+    ):
+        said = nudge(reply, READ_GREET)
+        assert said is not None, reply
+        assert said.tool == "edit_file", reply
+    for reply in (
+        "The parameter is already called name, as it should be.",
+        "Nothing needs to be changed: the parameter is name.",
+        "Should it be name or nam?",
+        "If you want it to be name, I can change it.",
+    ):
+        assert nudge(reply, READ_GREET) is None, reply
+    # the same words answering a question ask for nothing
+    asked = [{**READ_GREET[0], "content": "What should the parameter of greet be?"}]
+    assert nudge("It should be name.", [*asked, *READ_GREET[1:]]) is None
+
+
 def test_a_claimed_change_before_any_read_worked_is_asked_for_the_read() -> None:
     # an edit would be of text the model has not seen
     failed = [

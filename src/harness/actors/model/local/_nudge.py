@@ -420,18 +420,40 @@ class SkippedRun:
         )
 
 
+# what the code should be, said in a sentence: "The method should return the SKUs at or
+# below the threshold" (a task's whole answer after its read: the change described, none
+# made); "nothing needs to be changed", "as it should" and questions say none
+_SHOULD = re.compile(
+    r"\b(should|must|needs? to|has to|ought to)( now| instead| rather| only)? (return|be|"
+    r"read|use|print|equal|contain|compare|filter|include|list|show)\b"
+)
+
+
+def _describes_fix(reply: str) -> bool:
+    """Whether a sentence of *reply* says what the code should be (not asking, denying
+    or supposing)."""
+    return any(
+        _SHOULD.search(s)
+        and not s.rstrip().endswith("?")
+        and not _NEGATED.search(s)
+        and not re.search(r"\b(already|if)\b", s, re.I)
+        for s in re.split(r"(?<=[.!?])\s+|\n+", reply)
+    )
+
+
 class ClaimedChange:
     """A reply, in a task that asks for a change, that claims one ("I replaced nam with
-    name", "The bug has been fixed") or hands it back to the user ("You should replace
-    …", "Here's the corrected file") when no edit was made since the prompt: asks for
-    the edit, or, with no file seen yet, for the read an edit needs first."""
+    name", "The bug has been fixed"), hands it back to the user ("You should replace
+    …", "Here's the corrected file") or says what the code should be ("It should return
+    a + b") when no edit was made since the prompt: asks for the edit, or, with no file
+    seen yet, for the read an edit needs first."""
 
     name: ClassVar[str] = "claimed-change"
 
     def check(self, turn: Turn) -> Nudge | None:
         if not _asks_change(turn) or turn.edited or _announces(turn) is not None:
             return None
-        if _CHANGED.search(turn.reply) is None:
+        if _CHANGED.search(turn.reply) is None and not _describes_fix(turn.reply):
             return None
         if "read_file" in turn.tools and not turn.saw_a_file:
             # an edit now would be of text the model has not seen
