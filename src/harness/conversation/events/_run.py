@@ -248,8 +248,8 @@ class Result(ConversationEvent, tag="result"):
             ``error``, ``verify_failed``, ``unbacked_claim`` (a reply said it changed
             or ran something no call did), ``described_not_made`` (asked for a change,
             it said what the change is and no call made it), ``stopped_early`` (it
-            announced an action and stopped), ``stopped_by_cap`` (the model worker stopped it before it
-            answered: the same call past the repeat cap).
+            announced an action and stopped), ``stopped_by_cap`` (the model worker
+            stopped it before it answered: the same call past the repeat cap).
         turns: how many model requests the run made.
         usage: summed token counts (``prompt_tokens``, ``completion_tokens``).
         duration: seconds the run took.
