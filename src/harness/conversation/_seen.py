@@ -19,9 +19,8 @@ A model held to strict writes (the embedded small model: ``strict=True``) goes f
   ``calc.py``, the model edited it unread, believing it said ``return a + b``; shown the
   file by the edit's refusal, it kept its belief and wrote ``return a + b + 1``, 8 times
   in 8. Told to read first, then given the read, it wrote the right edit 5 times in 8
-  (the rest wrote nothing, which the nudges handle). An edit refused so shows the file
-  (a small one, as read_file shows it) when the edit itself was allowed without asking,
-  and then counts as its read: the nudges bind the next edit to the file's own lines.
+  (the rest wrote nothing, which the nudges handle). An edit refused so is told to read
+  the file first, and shown nothing of it.
 """
 
 from __future__ import annotations
@@ -34,9 +33,6 @@ from typing import Any
 from harness.actors.tools import Workspace, unread_edit
 from harness.errors import ToolError
 from harness.messages.model import ChatMessage
-
-# what a refused edit says when it shows the file (harness.actors.tools' edit refusals)
-SHOWN_PHRASE = "copy old_text exactly from the file, which is now"
 
 __all__ = ["SeenFiles"]
 
@@ -95,9 +91,7 @@ class SeenFiles:
         """Why a ``write_file`` or (strict) ``edit_file`` call may not run (a clause, no
         full stop). ``None`` for every other call, and when it may (the tool itself
         still checks the path). *decision* is the permission rules' on the call: a call
-        they deny is told that instead (``None`` here); one they allow without asking
-        may be shown the (small) file its refused edit is for, which then counts as seen
-        (the tool itself would show it on an old_text it does not find)."""
+        they deny is told that instead (``None`` here)."""
         if tool not in ("write_file", "edit_file") or decision == "deny":
             return None
         key = self._key(args.get("path"), tool)
@@ -111,10 +105,7 @@ class SeenFiles:
             return None
         shown = str(args["path"]).strip()
         if tool == "edit_file":
-            why = unread_edit(Path(key), shown, args, show=decision == "allow")
-            if why is not None and SHOWN_PHRASE in why:
-                self._shown.add(key)
-            return why
+            return unread_edit(Path(key), shown, args)
         if self.strict:
             return (
                 f"{shown} exists, and write_file only creates files here: change it with "

@@ -101,7 +101,7 @@ def _small(text: str) -> bool:
     return text.count("\n") <= _SHOW_WHOLE_LINES and len(text) <= _SHOW_WHOLE_CHARS
 
 
-#: what a refused edit that shows the file says before it (the nudges read this phrase)
+# what a refused edit that shows the file says before it (the nudges read this phrase)
 SHOWN_PHRASE = "copy old_text exactly from the file, which is now"
 _SHOWN_TAGS = "(each line's N:HH| tag is not part of the text):\n"
 
@@ -110,17 +110,17 @@ _SHOWN_TAGS = "(each line's N:HH| tag is not part of the text):\n"
 _UNREAD_MAX_BYTES = 256 * 1024
 
 
-def unread_edit(real: Path, shown: str, args: Mapping[str, Any], *, show: bool) -> str | None:
+def unread_edit(real: Path, shown: str, args: Mapping[str, Any]) -> str | None:
     """Why an ``edit_file`` call of a file the model has not read may not run (a clause,
     no full stop), or ``None`` when it may: every ``old_text`` is found exactly once in
     the file, so it is text the file holds, not text the model imagined, and the edit
     replaces only that (the permission rules still decide whether it runs).
 
     *real* is the file (resolved through the workspace's jail), *shown* its path as the
-    model wrote it. With *show* (the edit itself is allowed without asking, so the
-    tool would show the same on a miss), a small file an edit is refused for is shown
-    whole, tagged as read_file shows it, so the next edit can copy from it; else the
-    refusal says only to read it first.
+    model wrote it. A refusal shows nothing of the file: measured (bench local), shown
+    the file by the refusal of an edit written from its belief, the 1.5B model's next
+    edit replaced the whole file with that belief (the read it is told to make first
+    drops the refused edit from what it reads).
     """
     text = _unread_text(real, shown)
     try:
@@ -129,15 +129,11 @@ def unread_edit(real: Path, shown: str, args: Mapping[str, Any], *, show: bool) 
             return None
     except (ToolError, KeyError, TypeError):
         pass
-    why = (
+    return (
         f"{shown} was not read in this session, and edit_file changes a file not read only "
-        "when each old_text is found in it exactly once"
+        "when each old_text is found in it exactly once: read it first with read_file, then "
+        "edit it"
     )
-    if show and text is not None and _small(text):
-        # the file, then a line of its own: the caller ends the clause with a dot
-        shows = f"{SHOWN_PHRASE} {_SHOWN_TAGS}{_tagged(text)}"
-        return f"{why}; {shows}\n(or read it first with read_file)"
-    return f"{why}: read it first with read_file, then edit it"
 
 
 def _unread_text(real: Path, shown: str) -> str | None:
