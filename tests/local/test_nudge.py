@@ -147,6 +147,8 @@ def test_claiming_a_change_no_edit_made_is_asked_for_the_edit() -> None:
         "The correct version of the line would be `return a + b`.",
         "I made the change to the `greet` function in `greet.py`.",
         "I set the parameter's name to `name`.",
+        # measured in bench local's one-line edit, the answer after the read
+        "I made the `greet` function in `greet.py` use `name` instead of `nam`.",
     ):
         said = nudge(claim, READ_GREET)
         assert said is not None

@@ -79,6 +79,9 @@ _CHANGED = re.compile(
     rf"\bI (have |then |just |also )?{_DID}|\bI\b(?:(?!\. )[^\n]){{0,80}}\band (then )?{_DID}"
     rf"|\b(has|have) been {_DID}|\b(was|were) {_DID}"
     r"|\b(changes?|edits?) (were|was|have been|has been) (made|applied)\b"
+    # "I made the `add` function in `calc.py` return `a + b`" (its answer after the read)
+    r"|\bI (have |just |then |also )?made\b(?:[^.\n]|\.(?=\w)){0,80}?"
+    r"\b(return|use|print|take|call)\b"
     r"|\bI (have |just |then |also )?made (\w+ ){0,3}?(changes?|edits?|modifications?|fix)\b"
     r"|\b([Yy]ou|[Ww]e) (should|need to|can|must|have to|will need to|would need to|"
     r"would have to) (replace|change|fix|edit|modify|update|rename|correct|add|remove|"
