@@ -34,6 +34,9 @@ def test_answer_status_unknown_command_hostile_text_then_ctrl_c_and_esc_cancel(t
         reply("Second answer."),
         reply("partial " * 4, chunk=8, stall=30),
         reply("Third answer."),
+        reply("Fourth answer."),
+        reply("slow " * 4, chunk=8, stall=30),
+        reply("Fifth answer."),
     ]
     with ScriptedModel(script) as model:
         t = term_for(model)
@@ -94,6 +97,26 @@ def test_answer_status_unknown_command_hostile_text_then_ctrl_c_and_esc_cancel(t
         t.expect("❯")
         t.line("last")
         t.expect("Third answer\\.")
+        t.expect("❯")
+
+        # A SIGINT (kill -INT, or Ctrl+C while harness is not reading keys) is a Ctrl+C:
+        # at the prompt it asks for a second one, during a run it cancels the run, and
+        # no KeyboardInterrupt is left to break the next run
+        t._wait_for_keys()  # the prompt is up (its keys raw)
+        os.kill(t.child.pid, signal.SIGINT)
+        t.expect(r"Ctrl\+C again, or Ctrl\+D, to exit")
+        t.line("after the signal")
+        out = t.expect("Fourth answer\\.")
+        assert "Traceback" not in out
+        t.expect("❯")
+        t.line("slow")
+        t.expect("slow slo")  # the model's, not the line typed
+        os.kill(t.child.pid, signal.SIGINT)
+        out = t.expect("cancelled")
+        t.expect("❯")
+        t.line("after the run")
+        out += t.expect("Fifth answer\\.")
+        assert "Traceback" not in out
 
 
 def test_first_run_without_any_provider(term_for, dirs) -> None:  # type: ignore[no-untyped-def]

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import threading
 from collections.abc import AsyncIterator
 from contextlib import AbstractContextManager, asynccontextmanager
@@ -136,6 +137,7 @@ class App:
         self._result_seen = trio.Event()
         self._keys = RunKeys(self.console, cancel=self.cancel_run, post=self._post_to_run)
         self._ctrl_c = 0
+        self._ctrl_c_signalled = False  # a SIGINT between prompts, for the next prompt
         self._stdin_fd = stdin_fd
         self._prompt: PromptSession[str] | None = None
         self._first: FirstLine | None = None  # the first prompt's answer, already on the screen
@@ -391,6 +393,9 @@ class App:
     async def _read_line(self, prompt: str | None) -> str:
         from prompt_toolkit.patch_stdout import patch_stdout
 
+        if self._ctrl_c_signalled:
+            self._ctrl_c_signalled = False
+            return CTRL_C
         if self._first is not None:
             first, self._first = self._first, None
             try:
@@ -467,12 +472,32 @@ class App:
             self._say(f"  {clean_line(problem)}", "yellow")
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._session_task)
+            hearing = trio.CancelScope()
+            nursery.start_soon(self._hear_sigint, hearing)
             try:
                 await self._loop()
             finally:
+                hearing.cancel()  # a SIGINT while the session closes ends harness
                 self._closing = True
                 self._reopen.set()
         return 0
+
+    async def _hear_sigint(self, scope: trio.CancelScope) -> None:
+        """A SIGINT is a Ctrl+C. The terminal sends one for Ctrl+C only while harness
+        is not reading keys itself (between two prompts, as a session opens), and
+        ``kill -INT`` sends one at any time; left to trio, it became a
+        ``KeyboardInterrupt`` raised in whatever ran next (the next run, with a
+        traceback). Here it cancels a run, clears or leaves the prompt as the key does,
+        or is kept for the next prompt."""
+        with scope, trio.open_signal_receiver(signal.SIGINT) as signals:
+            async for _ in signals:
+                app = self._prompt.app if self._prompt is not None else None
+                if self.view is not None:
+                    self.cancel_run()
+                elif app is not None and app.is_running and app.loop is not None:
+                    app.loop.call_soon_threadsafe(_ctrl_c_at, app)
+                else:
+                    self._ctrl_c_signalled = True
 
     async def _loop(self) -> None:
         while True:
@@ -500,6 +525,14 @@ class App:
                     self._say(f"/{line.strip()[1:].split(' ')[0]} failed: {_sentence(exc)}", "red")
                 continue
             await self.run_prompt(line)
+
+
+def _ctrl_c_at(app: Any) -> None:
+    """What the Ctrl+C key does at the prompt (in the prompt's own thread)."""
+    if app.current_buffer.text:
+        app.current_buffer.reset()
+    else:
+        app.exit(result=CTRL_C)
 
 
 def _sentence(exc: BaseException) -> str:
