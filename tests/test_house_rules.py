@@ -256,6 +256,7 @@ CORE = {
     "_budget",
     "_call_errors",
     "_calls",
+    "_ending_words",
     "_endings",
     "_history",
     "_listeners",

@@ -28,11 +28,27 @@ What the words mean decides, never a task's wording:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable
 from typing import ClassVar, Protocol
 
 import attrs
+
+from harness.conversation._ending_words import (
+    ANNOUNCES,
+    ASKS_CHANGE,
+    ASKS_RUN,
+    CLAIMS_CHANGE,
+    CLAIMS_RUN,
+    DESCRIBES_FIX,
+    FENCE,
+    HANDS_OVER,
+    NO_FIX_NEEDED,
+    blank_code,
+    bounds,
+    find,
+    last_sentence,
+    quote,
+)
 
 __all__ = [
     "CAPPED_FINISHES",
@@ -58,100 +74,6 @@ RUNNING_KINDS = frozenset({"shell", "agent", "other"})
 #: a reply's finish reasons that say the model worker stopped the model, not the model
 #: itself: ``repeat_cap`` (the same call made again past the profile's cap)
 CAPPED_FINISHES = frozenset({"repeat_cap"})
-
-_CHANGED = (
-    r"edited|created|wrote|written|fixed|updated|changed|modified|renamed|replaced|added|"
-    r"removed|deleted|saved|applied|refactored|implemented|moved|corrected|set|turned|"
-    r"switched|bumped|increased|decreased|raised|lowered|enabled|disabled|adjusted|"
-    r"inserted|appended|converted|reverted|restored|patched|swapped|commented out|"
-    r"uncommented"
-)
-# what a "created"/"wrote"/"added" can be about that is the answer itself, not a file
-_ANSWER_ITSELF = (
-    r"(?! (?:a |an |the |this |my |your |some |)(?:\w+ )?(?:plan|summary|overview|outline|"
-    r"list|table|answer|response|explanation|breakdown|draft|report|description|note)s?\b)"
-    r"(?! (?:it |them |this |these )?below\b)"
-)
-# within one sentence: a dot only inside a word ("package.json", "1.2.0")
-_WORDS = r"(?:[^.\n]|\.(?=\w))"
-_CLAUSE = r"(?:[^,.;:\n]|\.(?=\w))"
-# history, not this run: "has been fixed in version 2.1", "was added in release 3"
-_HISTORY = r"(?! (?:in|since|as of) (?:version|v?\d|release|commit|the (?:\w+ )?release))"
-_CLAIMS_CHANGE = re.compile(
-    rf"\bI(?:'ve| have| just| then| also| now| already| successfully)* (?:{_CHANGED})\b"
-    rf"{_ANSWER_ITSELF}"
-    rf"|\b(?:has|have) (?:now |already |also |successfully )?been (?:{_CHANGED})\b{_HISTORY}"
-    # "I made the necessary changes", "I've made all the requested edits"
-    r"|\bI(?:'ve| have| just| then| also)* made (?:\w+ ){0,3}?"
-    r"(?:changes?|edits?|fix(?:es)?|modifications?|updates?|adjustments?|corrections?)\b"
-    # "I read it, and then used the edit_file tool to replace the version"
-    rf"|\bI\b{_WORDS}{{0,120}}?\b(?:used|called|invoked)\b{_WORDS}{{0,60}}?\bto (?:edit|change|"
-    r"replace|update|modify|fix|write|create|rename|remove|delete|set|add|correct)\b",
-    re.I,
-)
-# a changed file handed over as the result: "Here's the updated `inventory.py` file:"
-_HANDS_OVER = re.compile(
-    r"\b(?:here(?:'s| is| are)|below (?:is|are)|this is) (?:the|your) (?:now )?"
-    r"(?:updated|modified|changed|fixed|corrected|edited|new|revised|rewritten) "
-    r"(?:version of (?:the )?)?(?:(?:`[^`\n]+`|[\w./-]+\.\w{1,5}) ?(?:files?|scripts?)?|"
-    r"files?|scripts?|config(?:uration)?(?: files?)?)\b",
-    re.I,
-)
-_CLAIMS_RUN = re.compile(
-    r"\bI(?:'ve| have| just| then| also| now| already)* (?:ran|executed)\b"
-    r"|\bI(?:'ve| have)(?: just| also| now| already)* run\b"
-    r"|\b(?:has|have) (?:now |already |also )?been (?:run|executed)\b",
-    re.I,
-)
-# the last sentence announces an action and nothing follows: "I will summarize X for
-# you.", "To summarize X, I will read the file" (a lead-in of purpose or order, never a
-# condition: "If you want, I will fix it" offers)
-_ANNOUNCES = re.compile(
-    rf"^(?:(?:to|in order to|before|after|now that|first|next|then|so)\b{_CLAUSE}{{0,100}},\s*)?"
-    r"(?:(?:now|next|first|then|okay|ok|sure|great|alright)[,!.]?\s+)*"
-    r"(?:I will|I'll|I am going to|I'm going to|let me|let's|I need to|I should)\s+"
-    r"(?:now |first |then |also |quickly |go ahead and )*"
-    r"(?:read|open|check|look|run|execute|search|find|list|edit|fix|update|change|modify|"
-    r"create|write|add|remove|delete|rename|summari[sz]e|examine|inspect|analy[sz]e|review|"
-    r"implement|test|install|refactor|call|use|start|apply|make|replace|investigate|explore|"
-    r"gather|fetch|get|see|view|verify)\b",
-    re.I,
-)
-# a prompt that asks for a change (or a run): a clause starts with the verb ("Fix it.", "In
-# calc.py, make add return a + b.", "... and set it to 30"); "Why does make fail?" asks none
-_ASKED = r"(?:^|[.!?;:,]\s*|\n\s*|\b(?:and|then|please|can you|could you|would you|you to)\s+)"
-_ASKS_CHANGE = re.compile(
-    rf"{_ASKED}(?:fix|change|make(?! sure\b)|set|update|edit|modify|correct|replace|rename|"
-    r"remove|delete|add|bump|turn|switch|increase|decrease|raise|lower|enable|disable|"
-    r"refactor|move|insert|append|swap|convert|rewrite)\b",
-    re.I,
-)
-_ASKS_RUN = re.compile(rf"{_ASKED}(?:run|execute|test)\b", re.I)
-# a sentence saying what the code should be, or telling the user what to change
-_DESCRIBES_FIX = re.compile(
-    r"\b(?:should|must|needs? to|has to|have to|ought to|would need to)"
-    r"(?: now| instead| rather| actually| really| only)? (?:be|return|read|say|use|print|"
-    r"equal|contain|call|take|check|compare|filter|include|exclude|become|keep|list|show)\b"
-    r"|\byou(?:'ll| will)? (?:should|need to|can|could|must|have to|would need to|"
-    r"may want to|might want to) (?:simply |just )?(?:change|replace|update|modify|edit|set|"
-    r"fix|add|remove|rename|correct|swap|use)\b"
-    r"|\bto fix (?:this|it|that|the (?:\w+ )?(?:bug|issue|problem|error))\b"
-    r"|\bthe (?:fix|solution|correction) (?:is|would be) to\b"
-    r"|\bthe (?:correct|right|fixed|corrected) (?:code|line|version|implementation|value|"
-    r"condition|comparison) (?:is|would be|should be)\b"
-    r"|(?:^|(?<=[.!?] )|(?<=\n))(?:simply |just )?(?:change|replace|update|modify|swap) \S",
-    re.I,
-)
-# a sentence that says nothing needs changing, offers, or asks
-_NO_FIX_NEEDED = re.compile(
-    r"\b(?:already|nothing|no (?:change|fix|edit|need)s?\b|(?:not|n't) (?:need|be changed)|"
-    r"as (?:it|they) should)|\bif you (?:want|like|'d like|wish|prefer)|^if\b|"
-    r"\b(?:would you like|do you want|shall I|let me know)\b",
-    re.I,
-)
-_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
-_INLINE = re.compile(r"`[^`\n]*`")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 @attrs.frozen
@@ -194,9 +116,9 @@ class RunSoFar:
 
     def replies(self) -> Iterable[str]:
         """Every reply's text without its code blocks, the last first."""
-        yield _FENCE.sub("", self.reply)
+        yield FENCE.sub("", self.reply)
         for text in reversed(self.earlier):
-            yield _FENCE.sub("", text)
+            yield FENCE.sub("", text)
 
 
 class EndingRule(Protocol):
@@ -233,7 +155,7 @@ class ClaimedChange:
         if CHANGING_KINDS & run.acted:
             return None
         for text in run.replies():
-            said = _find(_CLAIMS_CHANGE, text)
+            said = find(CLAIMS_CHANGE, text)
             if said is not None:
                 return Ending(
                     "unbacked_claim",
@@ -253,11 +175,11 @@ class HandedOverChange:
         if CHANGING_KINDS & run.acted:
             return None
         # the file name is often inline code: read the reply with it
-        text = _FENCE.sub("", run.reply)
-        found = _HANDS_OVER.search(text)
+        text = FENCE.sub("", run.reply)
+        found = HANDS_OVER.search(text)
         if found is None:
             return None
-        said = _quote(text, found.start(), found.end())
+        said = quote(text, found.start(), found.end())
         return Ending(
             "unbacked_claim",
             f'the model gave a changed file in its answer ("{said}"), but no call changed '
@@ -273,16 +195,16 @@ class DescribedNotMade:
     name: ClassVar[str] = "described-not-made"
 
     def check(self, run: RunSoFar) -> Ending | None:
-        if CHANGING_KINDS & run.acted or not _ASKS_CHANGE.search(run.prompt):
+        if CHANGING_KINDS & run.acted or not ASKS_CHANGE.search(run.prompt):
             return None
-        text = _FENCE.sub("", run.reply)
-        masked = _masked(text)
-        for found in _DESCRIBES_FIX.finditer(masked):
-            start, stop = _bounds(masked, found.start(), found.end())
+        text = FENCE.sub("", run.reply)
+        masked = blank_code(text)
+        for found in DESCRIBES_FIX.finditer(masked):
+            start, stop = bounds(masked, found.start(), found.end())
             sentence = masked[start:stop].strip()
-            if sentence.endswith("?") or _NO_FIX_NEEDED.search(sentence):
+            if sentence.endswith("?") or NO_FIX_NEEDED.search(sentence):
                 continue
-            said = _quote(text, found.start(), found.end())
+            said = quote(text, found.start(), found.end())
             why = f'the model described the change ("{said}"), but no call made it in this run'
             return Ending("described_not_made", why)
         return None
@@ -297,9 +219,9 @@ class ClaimedRun:
     def check(self, run: RunSoFar) -> Ending | None:
         if RUNNING_KINDS & run.acted:
             return None
-        every = not run.prompt or _ASKS_RUN.search(run.prompt) is not None
-        for text in run.replies() if every else [_FENCE.sub("", run.reply)]:
-            said = _find(_CLAIMS_RUN, text)
+        every = not run.prompt or ASKS_RUN.search(run.prompt) is not None
+        for text in run.replies() if every else [FENCE.sub("", run.reply)]:
+            said = find(CLAIMS_RUN, text)
             if said is not None:
                 return Ending(
                     "unbacked_claim",
@@ -317,12 +239,12 @@ class AnnouncedAction:
     def check(self, run: RunSoFar) -> Ending | None:
         if not run.announcements:
             return None
-        last, masked = _last_sentence(next(iter(run.replies())))
-        if not _ANNOUNCES.match(masked) or masked.endswith("?"):
+        last, masked = last_sentence(next(iter(run.replies())))
+        if not ANNOUNCES.match(masked) or masked.endswith("?"):
             return None
         return Ending(
             "stopped_early",
-            f'the model stopped before doing what it said ("{_quote(last, 0, len(last))}")',
+            f'the model stopped before doing what it said ("{quote(last, 0, len(last))}")',
         )
 
 
@@ -335,40 +257,6 @@ RULES: tuple[EndingRule, ...] = (
     ClaimedRun(),
     AnnouncedAction(),
 )
-
-
-def _masked(text: str) -> str:
-    """*text* with inline code blanked out (same length, so a place in one is the same
-    place in the other): what is in code is never read as words."""
-    return _INLINE.sub(lambda m: "`" + "_" * (len(m.group()) - 2) + "`", text)
-
-
-def _find(pattern: re.Pattern[str], text: str) -> str | None:
-    """The sentence of *text* (code blocks gone) where *pattern* matches its prose."""
-    found = pattern.search(_masked(text))
-    return None if found is None else _quote(text, found.start(), found.end())
-
-
-def _bounds(masked: str, at: int, end: int) -> tuple[int, int]:
-    """Where the sentence around *masked*[at:end] starts and ends."""
-    starts = [m.end() for m in _SENTENCE_END.finditer(masked, 0, at)]
-    after = _SENTENCE_END.search(masked, end)
-    return (starts[-1] if starts else 0), (after.start() if after else len(masked))
-
-
-def _quote(text: str, at: int, end: int) -> str:
-    """The sentence around *text*[at:end], at most 120 characters."""
-    start, stop = _bounds(_masked(text), at, end)
-    sentence = text[start:stop].strip()
-    return sentence if len(sentence) <= 120 else sentence[:117].rstrip() + "..."
-
-
-def _last_sentence(text: str) -> tuple[str, str]:
-    """The last sentence of *text*: as written, and with its inline code blanked."""
-    masked = _masked(text)
-    ends = [m.end() for m in _SENTENCE_END.finditer(masked.rstrip())]
-    start = ends[-1] if ends else 0
-    return text[start:].strip(), masked[start:].strip()
 
 
 def honest_ending(
