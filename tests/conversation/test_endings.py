@@ -593,3 +593,61 @@ def test_the_edit_done_beside_a_story_of_tests_ends_done(
     status, _, result = headless("In calc.py, make add return a + b.", model.base_url)
     assert (status, result["ok"], result["reason"]) == (0, True, "done")
     assert "a + b" in (workspace / "calc.py").read_text()
+
+
+# -- a change tried and never made ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The edits change nothing.",
+        "removeFromCart removes two lines of the cart instead of one.",
+        "I could not find the text to replace.",
+    ],
+)
+def test_a_change_asked_for_whose_every_edit_failed_is_not_done(text: str) -> None:
+    prompt = "removeFromCart in src/cart.js removes two lines instead of one. Fix it."
+    ending = honest_ending(text, ["read"], prompt=prompt, tried=["read", "mutating"])
+    assert ending is not None
+    assert ending.reason == "change_not_made"
+    # an edit that changed something, no edit tried, or no change asked for: done
+    assert honest_ending(text, ["read", "mutating"], prompt=prompt, tried=["mutating"]) is None
+    assert honest_ending(text, ["read"], prompt=prompt, tried=["read"]) is None
+    assert honest_ending(text, ["read"], prompt="Why?", tried=["mutating"]) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "add already returns a + b, so no change is needed.",
+        "The function is correct as it is.",
+        "The code does not need a change.",
+        "Which of the two lines do you mean?",
+    ],
+)
+def test_a_tried_edit_then_no_change_needed_or_a_question_is_done(text: str) -> None:
+    ending = honest_ending(text, ["read"], prompt="Fix add in calc.py.", tried=["mutating"])
+    assert ending is None
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_an_edit_that_changed_nothing_ends_a_fix_as_not_made(
+    session_factory, model: ScriptedModel, workspace: Path, protocol: str
+) -> None:
+    (workspace / "calc.py").write_text(BUGGY)
+    same = "def add(a, b):\n"
+    model.add(
+        calling(protocol, "read_file", path="calc.py"),
+        calling(protocol, "edit_file", path="calc.py", old_text=same, new_text=same),
+        reply("The edits change nothing."),
+    )
+    result, seen = await run(session_factory, protocol, "Fix add in calc.py.")
+    edits = [e for e in seen if isinstance(e, ev.ToolCallFinished) and e.name == "edit_file"]
+    assert [(e.ok, e.data.get("changed")) for e in edits] == [(True, False)]
+    assert (result.ok, result.reason) == (False, "change_not_made")
+    assert errors(seen)[-1].message == (
+        "the model was asked for a change and tried, but every write or edit in this run "
+        "failed or changed nothing"
+    )
+    assert (workspace / "calc.py").read_text() == BUGGY

@@ -23,7 +23,9 @@ What the words mean decides, never a task's wording:
   tool;
 - an *announcement* is the last sentence saying what the model will do next;
 - a *described change* is the last reply saying what the code should be ("It should
-  return a + b") when the prompt asks for a change; a question or an offer is not one.
+  return a + b") when the prompt asks for a change; a question or an offer is not one;
+- a *tried change* is a write or edit that ran and failed or changed nothing, in a run
+  asked for a change that ends with no change made and no word that none was needed.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from harness.conversation._ending_words import (
     FENCE,
     HANDS_OVER,
     NO_FIX_NEEDED,
+    NOTHING_TO_CHANGE,
     blank_code,
     bounds,
     find,
@@ -64,6 +67,7 @@ __all__ = [
     "HandedOverChange",
     "RunSoFar",
     "StoppedByCap",
+    "TriedNotMade",
     "honest_ending",
 ]
 
@@ -83,7 +87,8 @@ class Ending:
     Attributes:
         reason: ``unbacked_claim`` (it said it changed or ran something that did not
             happen), ``described_not_made`` (asked for a change, it said what the change
-            is and made none), ``stopped_early`` (it announced an action and stopped) or
+            is and made none), ``change_not_made`` (asked for a change, its every edit
+            failed or changed nothing), ``stopped_early`` (it announced an action and stopped) or
             ``stopped_by_cap`` (the model worker stopped it before it answered).
         message: one sentence for the user.
     """
@@ -105,6 +110,7 @@ class RunSoFar:
         announcements: whether an announced action ends the run (off where a stage is
             meant to end on a plan).
         prompt: the prompt the run answers ("" when unknown).
+        tried: the kinds of the tools whose calls ran in the run, whatever they did.
     """
 
     reply: str
@@ -113,6 +119,7 @@ class RunSoFar:
     finish: str = "stop"
     announcements: bool = True
     prompt: str = ""
+    tried: frozenset[str] = frozenset()
 
     def replies(self) -> Iterable[str]:
         """Every reply's text without its code blocks, the last first."""
@@ -210,6 +217,29 @@ class DescribedNotMade:
         return None
 
 
+class TriedNotMade:
+    """The prompt asks for a change, an edit or write ran and failed or changed nothing
+    (an old text not in the file, a new text the same as the old), and the run ends
+    with no change made and no word that none was needed: the model stopped short
+    ("The edits change nothing.")."""
+
+    name: ClassVar[str] = "tried-not-made"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        if CHANGING_KINDS & run.acted or "mutating" not in run.tried:
+            return None
+        if not ASKS_CHANGE.search(run.prompt):
+            return None
+        _, said = last_sentence(FENCE.sub("", run.reply))
+        if said.endswith("?") or NOTHING_TO_CHANGE.search(blank_code(run.reply)):
+            return None
+        return Ending(
+            "change_not_made",
+            "the model was asked for a change and tried, but every write or edit in this run "
+            "failed or changed nothing",
+        )
+
+
 class ClaimedRun:
     """The last reply says a command ran ("I ran the tests") and none did, or an earlier
     one does in a run asked to run one ("I then ran the tests" beside an edit is a story)."""
@@ -254,6 +284,7 @@ RULES: tuple[EndingRule, ...] = (
     ClaimedChange(),
     HandedOverChange(),
     DescribedNotMade(),
+    TriedNotMade(),
     ClaimedRun(),
     AnnouncedAction(),
 )
@@ -267,6 +298,7 @@ def honest_ending(
     earlier: Iterable[str] = (),
     finish: str = "stop",
     prompt: str = "",
+    tried: Collection[str] = (),
 ) -> Ending | None:
     """Why a run whose last reply is *text* did not complete, or ``None`` when it did.
 
@@ -279,8 +311,11 @@ def honest_ending(
         earlier: the run's earlier replies' text, oldest first.
         finish: why the last reply stopped.
         prompt: the prompt the run answers ("" when unknown).
+        tried: the kinds of the tools whose calls ran in the run, whatever they did.
     """
-    run = RunSoFar(text, frozenset(acted), tuple(earlier), finish, announcements, prompt)
+    run = RunSoFar(
+        text, frozenset(acted), tuple(earlier), finish, announcements, prompt, frozenset(tried)
+    )
     for rule in RULES:
         ending = rule.check(run)
         if ending is not None:

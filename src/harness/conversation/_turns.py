@@ -84,6 +84,8 @@ class PromptRun:
         # the tools whose calls succeeded (but for one that said it changed nothing):
         # what the replies' claims are checked against
         self.succeeded: list[str] = []
+        # every tool whose call ran, whatever it did: an edit tried and failed
+        self.tried: list[str] = []
         # the text of the run's replies so far: a claim in any of them counts at the end
         self.said: list[str] = []
         self._reply: Reply | None = None
@@ -208,15 +210,19 @@ class PromptRun:
         # a stage of deepthink may end on a plan ("I will edit calc.py", "add should
         # return a + b"): only claims count
         table = self.conv.table
-        kinds = [table.get(n).kind if n in table else "other" for n in self.succeeded]
+
+        def kinds(names: list[str]) -> list[str]:
+            return [table.get(n).kind if n in table else "other" for n in names]
+
         plan = self.conv.config.deepthink
         return honest_ending(
             reply.text,
-            kinds,
+            kinds(self.succeeded),
             announcements=not plan,
             earlier=self.said[:-1],
             finish=reply.finish,
             prompt="" if plan else prompt,
+            tried=kinds(self.tried),
         )
 
     def _turn_finished(self, turn: int, reason: str) -> None:

@@ -247,7 +247,9 @@ class Result(ConversationEvent, tag="result"):
         reason: ``done``, ``terminated``, ``denied``, ``max_turns``, ``cancelled``,
             ``error``, ``verify_failed``, ``unbacked_claim`` (a reply said it changed
             or ran something no call did), ``described_not_made`` (asked for a change,
-            it said what the change is and no call made it), ``stopped_early`` (it
+            it said what the change is and no call made it), ``change_not_made``
+            (asked for a change, every write or edit ran failed or changed nothing),
+            ``stopped_early`` (it
             announced an action and stopped), ``stopped_by_cap`` (the model worker
             stopped it before it answered: the same call past the repeat cap).
         turns: how many model requests the run made.
