@@ -6,8 +6,10 @@ again. Each such failure has a rule here: a small named object whose ``check`` r
 :class:`~harness.actors.model.local._turn.Turn` (the prompt, the calls since it with their
 results, the reply) and returns the user line that asks for the next step, with the tool
 whose call that step is (see :class:`Nudge`). :func:`nudge_for` runs the rules a model's
-profile turns on, in order, and the first that answers wins. What each rule was measured
-to do is in ``docs/models.md``.
+profile turns on, in order, and the first that answers wins. The rules that check an
+answer against what the tools found are in :mod:`._nudge_answers`; what every rule shares
+(the nudge, the rule's shape, an intention's words) in :mod:`._nudge_base`. What each rule
+was measured to do is in ``docs/models.md``.
 
 Creating and writing are never asked for: a model nudged to "create" a file it could not
 find would write an invented one.
@@ -15,14 +17,22 @@ find would write an invented one.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
-from typing import ClassVar, Protocol
+from typing import ClassVar
 
 import attrs
 
-from harness.actors.model.local._turn import ASKS_CHANGE, EDIT_TOOLS, Turn, absent
+from harness.actors.model.local._nudge_answers import GuessedFile, NamedDefiner, SaidAbsentIsThere
+from harness.actors.model.local._nudge_base import (
+    INTENT,
+    NEGATED,
+    Nudge,
+    NudgeRule,
+    announces,
+    block,
+)
+from harness.actors.model.local._turn import ASKS_CHANGE, EDIT_TOOLS, Turn
 
 __all__ = [
     "RULES",
@@ -34,39 +44,8 @@ __all__ = [
 ]
 
 
-@attrs.frozen
-class Nudge:
-    """The user line asking the model to go on, and the tool it names ("" for none: the
-    reply is not bound to a call). *instead*: the nudged generation reads the history
-    without the reply it follows, the line added to the last message, because a reply
-    that is wrong is what the model would write again (word for word, asked to answer
-    again from a fact it had ignored)."""
-
-    text: str
-    tool: str
-    instead: bool = False
-
-
-class NudgeRule(Protocol):
-    """One failure a reply can show, and what to ask for when it does."""
-
-    name: ClassVar[str]
-
-    def check(self, turn: Turn) -> Nudge | None:
-        """The nudge for *turn*, or ``None`` when the reply does not show the failure."""
-        ...
-
-
 # -- words ----------------------------------------------------------------------------
 
-# a first-person intention: "I will read", "Let me check", "I would need to see the code"
-_INTENT = re.compile(
-    r"\b(I will|I'll|I am going to|I'm going to|Let me(?! know)|Let's|I need to|I should|"
-    r"I must|Next, I|First, I|I can now|I would need to|I'd need to|I would have to)\b",
-    re.I,
-)
-# a claim to have looked: "I read the file and found …"
-_CLAIM_LOOK = re.compile(r"\bI (have |just )?(read|checked|looked at|opened|ran|searched)\b", re.I)
 # a claim to have run a command: "I ran the command …", "I executed `python3 hello.py`"
 _RAN = re.compile(r"\bI (have |just |then |also )?(ran|executed|run)\b", re.I)
 _DID = (
@@ -120,27 +99,6 @@ _VERBS: tuple[tuple[str, str], ...] = (
 )
 # a reply that opens with a tool's name as if calling it: "search_text: parse_date"
 _AS_TEXT = re.compile(r"\s*`?([A-Za-z_][\w.-]*)`?\s*[:(]")
-# a question that asks where something is: "Which file defines parse_date?"
-_ASKS_WHERE = re.compile(
-    r"\b(which|what) (\w+ )?(file|module|folder|directory|script|class|component)\b"
-    r"|\bwhere\b[^.?!\n]*\b(defined|declared|set|called|used|imported|invoked)\b",
-    re.I,
-)
-# a question that asks what calls or uses a name, not what defines it: "Which file calls
-# with_tax?", "Where is cartTotal called from?"; the name is the word after the verb, or
-# the one before "called"/"used"
-_ASKS_CALLER = re.compile(
-    r"\b(?:calls?|uses?|imports?|invokes?)\s+(?:the\s+(?:function|method|class)\s+)?`?"
-    r"([A-Za-z_$][\w$]*)"
-    r"|\b([A-Za-z_$][\w$]*)`?\s+(?:is\s+|gets\s+)?(?:called|used|imported|invoked)\b",
-    re.I,
-)
-_NOT_CALLED = frozenset({"is", "it", "function", "method", "class", "the", "file", "where"})
-# a file name in an answer: "src/parser.py", "`dates.py`"
-_FILE_NAME = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]{1,5})\b")
-_NOT_FILES = frozenset({"e.g", "i.e"})  # what _FILE_NAME also reads as file names
-# a tool's word that a path the call named is not there
-_ABSENT = re.compile(r"\S+ does not exist\b")
 # what edit_file's result adds when the name an edit renamed is still used elsewhere (its
 # wording is in tools/_files.py, _still_used)
 _STILL_USED = re.compile(
@@ -168,28 +126,12 @@ def _verb_tool(sentence: str, names: Sequence[str]) -> str | None:
     return min(hits)[1] if hits else None
 
 
-def _block(tool: str) -> str:
-    """How a nudge asks for a call of *tool*: "the <tool_call> block ({"name": "read_file",
-    "arguments": {...) and nothing else." """
-    example = json.dumps({"name": tool, "arguments": {}})[:-2]
-    return f"the <tool_call> block ({example}...) and nothing else."
-
-
 def _call_again(tool: str) -> Nudge:
     return Nudge(
         f"Do it now: call {tool} again, using what the tool result above says. Write "
-        + _block(tool),
+        + block(tool),
         tool,
     )
-
-
-def _announces(turn: Turn) -> re.Match[str] | None:
-    """The reply's first announcement: an intention, or, answering the prompt itself
-    (no tool has run), a claim to have looked ("I read the file and found …")."""
-    intent = _INTENT.search(turn.reply)
-    if intent is None and not turn.after_result:
-        intent = _CLAIM_LOOK.search(turn.reply)
-    return intent
 
 
 def _asks_change(turn: Turn) -> bool:
@@ -328,7 +270,7 @@ class CallAsText:
             return None
         tool = written.group(1)
         return Nudge(
-            f"You wrote {tool} as plain text, so nothing ran. Call it now: write " + _block(tool),
+            f"You wrote {tool} as plain text, so nothing ran. Call it now: write " + block(tool),
             tool,
         )
 
@@ -385,14 +327,14 @@ class ClaimedRun:
         ran = _RAN.search(turn.reply)
         if ran is None or "run_cmd" not in turn.tools or turn.called("run_cmd"):
             return None
-        if _INTENT.search(turn.reply) is not None:
+        if INTENT.search(turn.reply) is not None:
             return None  # an announcement: announced-action's to ask
         sentence = re.split(r"(?<=[.!?])\s|\n", turn.reply[ran.end() :])[0]
         if _named_tool(sentence, turn.tools) not in (None, "run_cmd"):
             return None
         return Nudge(
             "No command has run since my question: no run_cmd call was made, so no output "
-            "is known yet. Run it now: call run_cmd. Write " + _block("run_cmd"),
+            "is known yet. Run it now: call run_cmd. Write " + block("run_cmd"),
             "run_cmd",
         )
 
@@ -418,7 +360,7 @@ class SkippedRun:
             return None
         return Nudge(
             f"You have not run {command} yet: no run_cmd call was made since my question, so "
-            "what it prints is not known. Run it now: call run_cmd. Write " + _block("run_cmd"),
+            "what it prints is not known. Run it now: call run_cmd. Write " + block("run_cmd"),
             "run_cmd",
         )
 
@@ -438,7 +380,7 @@ def _describes_fix(reply: str) -> bool:
     return any(
         _SHOULD.search(s)
         and not s.rstrip().endswith("?")
-        and not _NEGATED.search(s)
+        and not NEGATED.search(s)
         and not re.search(r"\b(already|if)\b", s, re.I)
         for s in re.split(r"(?<=[.!?])\s+|\n+", reply)
     )
@@ -454,7 +396,7 @@ class ClaimedChange:
     name: ClassVar[str] = "claimed-change"
 
     def check(self, turn: Turn) -> Nudge | None:
-        if not _asks_change(turn) or turn.edited or _announces(turn) is not None:
+        if not _asks_change(turn) or turn.edited or announces(turn) is not None:
             return None
         if _CHANGED.search(turn.reply) is None and not _describes_fix(turn.reply):
             return None
@@ -469,137 +411,6 @@ class ClaimedChange:
         return _MAKE_THE_CHANGE
 
 
-class GuessedFile:
-    """An answer to "which file defines X?" that names a file neither the user nor any
-    tool result named (a path a result says does not exist is not named by it): the
-    answer is a guess, so it asks for a search."""
-
-    name: ClassVar[str] = "guessed-file"
-
-    def check(self, turn: Turn) -> Nudge | None:
-        finder = next((t for t in ("search_text", "find_files") if t in turn.tools), None)
-        if finder is None or _ASKS_WHERE.search(turn.prompt) is None:
-            return None
-        if _announces(turn) is not None:
-            return None
-        known = [turn.prompt, *turn.earlier, *(s.result for s in turn.steps)]
-        said = _ABSENT.sub("", "\n".join(known))
-        for m in _FILE_NAME.finditer(turn.reply):
-            name = m.group(1)
-            if name.lower() in _NOT_FILES:
-                continue
-            if name not in said and name.rsplit("/", 1)[-1] not in said:
-                return Nudge(
-                    f"No tool result above names {name}, so that answer is a guess. Find the "
-                    f"file first: call {finder}. Write " + _block(finder),
-                    finder,
-                )
-        return None
-
-
-# words that say something is not there: "there is no compute_shipping", "does not exist"
-_NEGATED = re.compile(
-    r"\b(not|no|none|nothing|never|cannot|can't|doesn't|isn't|aren't|wasn't|don't|"
-    r"missing|absent|unable|neither|nor|without)\b",
-    re.I,
-)
-
-
-class SaidAbsentIsThere:
-    """An answer to a question about something the tools' results show is not there (a
-    file a tool said does not exist; a name the question places in a file that was read
-    and does not hold it) that speaks of it with no word saying it is not there: the
-    model described what it never saw. Asks for the answer again, from the fact, bound
-    to nothing (it may search elsewhere), in place of the reply: shown its wrong reply
-    and asked again, the 1.5B model wrote the same reply word for word."""
-
-    name: ClassVar[str] = "said-absent-is-there"
-
-    def check(self, turn: Turn) -> Nudge | None:
-        if not turn.reply.strip():
-            return None
-        reads = [s.path for s in turn.steps if s.name == "read_file" and s.path]
-        for gone in absent(turn.prompt, [s.result for s in turn.steps], reads):
-            if not gone.where and "does not exist" not in gone.sentence:
-                continue  # the question did not say where it is: it may be elsewhere
-            sentences = re.split(r"(?<=[.!?])\s+|\n+", turn.reply)
-            about = [x for x in sentences if gone.name.lower() in x.lower()]
-            if not about or any(_NEGATED.search(x) for x in about):
-                continue
-            return Nudge(
-                f"{gone.sentence} Answer with that fact, starting with these words: "
-                f'"{gone.sentence}" and invent nothing about it.',
-                "",
-                instead=True,
-            )
-        return None
-
-
-# a result line of search_text ("pricing.py:22:def with_tax(...)")
-_HIT = re.compile(r"^([^\s:]+):\d+:(.*)$", re.M)
-# a line that defines *name*: def/class/function and kin, a shell function, a bound function
-_DEFINES = (
-    r"^\s*(?:(?:export|default|async|static|public|private)\s+)*"
-    r"(?:(?:def|class|function|func|fn|sub)\s+{name}\b|{name}\s*\(\)\s*\{{"
-    r"|(?:const|let|var)?\s*{name}\s*=\s*(?:async\s+)?(?:function\b|\())"
-)
-
-
-def _asked_caller(prompt: str) -> str | None:
-    """The name a question asks the callers of, or ``None``."""
-    for m in _ASKS_CALLER.finditer(prompt):
-        name = m.group(1) or m.group(2)
-        if name.lower() not in _NOT_CALLED:
-            return name
-    return None
-
-
-class NamedDefiner:
-    """An answer to "which file calls X?" (or uses, imports it) that names only the file a
-    search result shows defining X: the definer answered for the caller. Asks for a search
-    of X alone, whose result names the files that use it, or, when a result already says
-    which files use it, for the answer from that, in place of the reply."""
-
-    name: ClassVar[str] = "named-definer"
-
-    def check(self, turn: Turn) -> Nudge | None:
-        name = _asked_caller(turn.prompt) if _ASKS_WHERE.search(turn.prompt) else None
-        if name is None or "search_text" not in turn.tools or _announces(turn) is not None:
-            return None
-        results = "\n".join(s.result for s in turn.steps)
-        rx = re.compile(_DEFINES.format(name=re.escape(name)))
-        definers = {path for path, text in _HIT.findall(results) if rx.match(text)}
-        noted = re.search(
-            rf"\({re.escape(name)} is defined at ([^;)]+)(?:; used in ([^)]+))?\)", results
-        )
-        if noted is not None:
-            definers |= {p.split(":")[0] for p in noted.group(1).split(" and ")}
-        named = {m.group(1) for m in _FILE_NAME.finditer(turn.reply)}
-        named |= {n.rsplit("/", 1)[-1] for n in named}
-        if (
-            not definers
-            or not named
-            or not named <= definers | {d.rsplit("/", 1)[-1] for d in definers}
-        ):
-            return None
-        definer = sorted(definers)[0]
-        if noted is not None and noted.group(2):
-            users = noted.group(2)
-            return Nudge(
-                f"{definer} defines {name}; the question asks which file calls it. The search "
-                f"result above says it is used in {users}. Answer starting with these words: "
-                f'"{name} is called in"',
-                "",
-                instead=True,
-            )
-        return Nudge(
-            f"{definer} is where {name} is defined, not where it is called. Search for "
-            f"{name} alone to find the files that use it: call search_text with the "
-            f'pattern "{name}". Write ' + _block("search_text"),
-            "search_text",
-        )
-
-
 class AnnouncedAction:
     """A reply that announces an action a tool performs ("I will read calc.py", "Let me
     check", "I would need to see the code") or, before any tool ran, claims to have done
@@ -610,12 +421,12 @@ class AnnouncedAction:
     name: ClassVar[str] = "announced-action"
 
     def check(self, turn: Turn) -> Nudge | None:
-        intent = _announces(turn)
+        intent = announces(turn)
         if intent is None:
             return None
         reply, names = turn.reply, turn.tools
         tool = None
-        starts = [intent.start()] + [m.start() for m in _INTENT.finditer(reply, intent.end())]
+        starts = [intent.start()] + [m.start() for m in INTENT.finditer(reply, intent.end())]
         for start in starts[:6]:
             sentence = reply[start:].split("\n\n", 1)[0]
             if sentence.rstrip().endswith(":"):
@@ -637,7 +448,7 @@ class AnnouncedAction:
             return _call_again(tool)
         return Nudge(
             f"You said what you will do but did not do it. Do it now: call {tool}. Write "
-            + _block(tool),
+            + block(tool),
             tool,
         )
 

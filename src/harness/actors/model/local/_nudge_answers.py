@@ -1,0 +1,159 @@
+"""Nudge rules that check an answer against what the tools found: a file named that no
+result named, something the results show is not there spoken of as present, the file
+defining a name given for the one calling it. Each asks for the search, or for the
+answer from the fact, in place of the guess."""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from harness.actors.model.local._nudge_base import NEGATED, Nudge, announces, block
+from harness.actors.model.local._turn import Turn, absent
+
+__all__ = ["GuessedFile", "NamedDefiner", "SaidAbsentIsThere"]
+
+# a question that asks where something is: "Which file defines parse_date?"
+_ASKS_WHERE = re.compile(
+    r"\b(which|what) (\w+ )?(file|module|folder|directory|script|class|component)\b"
+    r"|\bwhere\b[^.?!\n]*\b(defined|declared|set|called|used|imported|invoked)\b",
+    re.I,
+)
+# a question that asks what calls or uses a name, not what defines it: "Which file calls
+# with_tax?", "Where is cartTotal called from?"; the name is the word after the verb, or
+# the one before "called"/"used"
+_ASKS_CALLER = re.compile(
+    r"\b(?:calls?|uses?|imports?|invokes?)\s+(?:the\s+(?:function|method|class)\s+)?`?"
+    r"([A-Za-z_$][\w$]*)"
+    r"|\b([A-Za-z_$][\w$]*)`?\s+(?:is\s+|gets\s+)?(?:called|used|imported|invoked)\b",
+    re.I,
+)
+_NOT_CALLED = frozenset({"is", "it", "function", "method", "class", "the", "file", "where"})
+# a file name in an answer: "src/parser.py", "`dates.py`"
+_FILE_NAME = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]{1,5})\b")
+_NOT_FILES = frozenset({"e.g", "i.e"})  # what _FILE_NAME also reads as file names
+# a tool's word that a path the call named is not there
+_ABSENT = re.compile(r"\S+ does not exist\b")
+
+
+class GuessedFile:
+    """An answer to "which file defines X?" that names a file neither the user nor any
+    tool result named (a path a result says does not exist is not named by it): the
+    answer is a guess, so it asks for a search."""
+
+    name: ClassVar[str] = "guessed-file"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        finder = next((t for t in ("search_text", "find_files") if t in turn.tools), None)
+        if finder is None or _ASKS_WHERE.search(turn.prompt) is None:
+            return None
+        if announces(turn) is not None:
+            return None
+        known = [turn.prompt, *turn.earlier, *(s.result for s in turn.steps)]
+        said = _ABSENT.sub("", "\n".join(known))
+        for m in _FILE_NAME.finditer(turn.reply):
+            name = m.group(1)
+            if name.lower() in _NOT_FILES:
+                continue
+            if name not in said and name.rsplit("/", 1)[-1] not in said:
+                return Nudge(
+                    f"No tool result above names {name}, so that answer is a guess. Find the "
+                    f"file first: call {finder}. Write " + block(finder),
+                    finder,
+                )
+        return None
+
+
+class SaidAbsentIsThere:
+    """An answer to a question about something the tools' results show is not there (a
+    file a tool said does not exist; a name the question places in a file that was read
+    and does not hold it) that speaks of it with no word saying it is not there: the
+    model described what it never saw. Asks for the answer again, from the fact, bound
+    to nothing (it may search elsewhere), in place of the reply: shown its wrong reply
+    and asked again, the 1.5B model wrote the same reply word for word."""
+
+    name: ClassVar[str] = "said-absent-is-there"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        if not turn.reply.strip():
+            return None
+        reads = [s.path for s in turn.steps if s.name == "read_file" and s.path]
+        for gone in absent(turn.prompt, [s.result for s in turn.steps], reads):
+            if not gone.where and "does not exist" not in gone.sentence:
+                continue  # the question did not say where it is: it may be elsewhere
+            sentences = re.split(r"(?<=[.!?])\s+|\n+", turn.reply)
+            about = [x for x in sentences if gone.name.lower() in x.lower()]
+            if not about or any(NEGATED.search(x) for x in about):
+                continue
+            return Nudge(
+                f"{gone.sentence} Answer with that fact, starting with these words: "
+                f'"{gone.sentence}" and invent nothing about it.',
+                "",
+                instead=True,
+            )
+        return None
+
+
+# a result line of search_text ("pricing.py:22:def with_tax(...)")
+_HIT = re.compile(r"^([^\s:]+):\d+:(.*)$", re.M)
+# a line that defines *name*: def/class/function and kin, a shell function, a bound function
+_DEFINES = (
+    r"^\s*(?:(?:export|default|async|static|public|private)\s+)*"
+    r"(?:(?:def|class|function|func|fn|sub)\s+{name}\b|{name}\s*\(\)\s*\{{"
+    r"|(?:const|let|var)?\s*{name}\s*=\s*(?:async\s+)?(?:function\b|\())"
+)
+
+
+def _asked_caller(prompt: str) -> str | None:
+    """The name a question asks the callers of, or ``None``."""
+    for m in _ASKS_CALLER.finditer(prompt):
+        name = m.group(1) or m.group(2)
+        if name.lower() not in _NOT_CALLED:
+            return name
+    return None
+
+
+class NamedDefiner:
+    """An answer to "which file calls X?" (or uses, imports it) that names only the file a
+    search result shows defining X: the definer answered for the caller. Asks for a search
+    of X alone, whose result names the files that use it, or, when a result already says
+    which files use it, for the answer from that, in place of the reply."""
+
+    name: ClassVar[str] = "named-definer"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        name = _asked_caller(turn.prompt) if _ASKS_WHERE.search(turn.prompt) else None
+        if name is None or "search_text" not in turn.tools or announces(turn) is not None:
+            return None
+        results = "\n".join(s.result for s in turn.steps)
+        rx = re.compile(_DEFINES.format(name=re.escape(name)))
+        definers = {path for path, text in _HIT.findall(results) if rx.match(text)}
+        noted = re.search(
+            rf"\({re.escape(name)} is defined at ([^;)]+)(?:; used in ([^)]+))?\)", results
+        )
+        if noted is not None:
+            definers |= {p.split(":")[0] for p in noted.group(1).split(" and ")}
+        named = {m.group(1) for m in _FILE_NAME.finditer(turn.reply)}
+        named |= {n.rsplit("/", 1)[-1] for n in named}
+        if (
+            not definers
+            or not named
+            or not named <= definers | {d.rsplit("/", 1)[-1] for d in definers}
+        ):
+            return None
+        definer = sorted(definers)[0]
+        if noted is not None and noted.group(2):
+            users = noted.group(2)
+            return Nudge(
+                f"{definer} defines {name}; the question asks which file calls it. The search "
+                f"result above says it is used in {users}. Answer starting with these words: "
+                f'"{name} is called in"',
+                "",
+                instead=True,
+            )
+        return Nudge(
+            f"{definer} is where {name} is defined, not where it is called. Search for "
+            f"{name} alone to find the files that use it: call search_text with the "
+            f'pattern "{name}". Write ' + block("search_text"),
+            "search_text",
+        )

@@ -1,0 +1,69 @@
+"""What every nudge rule shares: the nudge it returns, the rule's shape, the words of an
+intention or of a negation, and how a nudge asks for a call."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import ClassVar, Protocol
+
+import attrs
+
+from harness.actors.model.local._turn import Turn
+
+__all__ = ["CLAIM_LOOK", "INTENT", "NEGATED", "Nudge", "NudgeRule", "announces", "block"]
+
+
+@attrs.frozen
+class Nudge:
+    """The user line asking the model to go on, and the tool it names ("" for none: the
+    reply is not bound to a call). *instead*: the nudged generation reads the history
+    without the reply it follows, the line added to the last message, because a reply
+    that is wrong is what the model would write again (word for word, asked to answer
+    again from a fact it had ignored)."""
+
+    text: str
+    tool: str
+    instead: bool = False
+
+
+class NudgeRule(Protocol):
+    """One failure a reply can show, and what to ask for when it does."""
+
+    name: ClassVar[str]
+
+    def check(self, turn: Turn) -> Nudge | None:
+        """The nudge for *turn*, or ``None`` when the reply does not show the failure."""
+        ...
+
+
+# a first-person intention: "I will read", "Let me check", "I would need to see the code"
+INTENT = re.compile(
+    r"\b(I will|I'll|I am going to|I'm going to|Let me(?! know)|Let's|I need to|I should|"
+    r"I must|Next, I|First, I|I can now|I would need to|I'd need to|I would have to)\b",
+    re.I,
+)
+# a claim to have looked: "I read the file and found …"
+CLAIM_LOOK = re.compile(r"\bI (have |just )?(read|checked|looked at|opened|ran|searched)\b", re.I)
+# words that say something is not there: "there is no compute_shipping", "does not exist"
+NEGATED = re.compile(
+    r"\b(not|no|none|nothing|never|cannot|can't|doesn't|isn't|aren't|wasn't|don't|"
+    r"missing|absent|unable|neither|nor|without)\b",
+    re.I,
+)
+
+
+def block(tool: str) -> str:
+    """How a nudge asks for a call of *tool*: "the <tool_call> block ({"name": "read_file",
+    "arguments": {...) and nothing else." """
+    example = json.dumps({"name": tool, "arguments": {}})[:-2]
+    return f"the <tool_call> block ({example}...) and nothing else."
+
+
+def announces(turn: Turn) -> re.Match[str] | None:
+    """The reply's first announcement: an intention, or, answering the prompt itself
+    (no tool has run), a claim to have looked ("I read the file and found …")."""
+    intent = INTENT.search(turn.reply)
+    if intent is None and not turn.after_result:
+        intent = CLAIM_LOOK.search(turn.reply)
+    return intent
