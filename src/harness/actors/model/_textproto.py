@@ -227,8 +227,8 @@ def render_text_history(
 # seen files): "The call was not run: … read it first with read_file …"
 _NOT_RUN = "The call was not run: "
 _READ_FIRST = "read it first with read_file"
-# what only a write or edit that worked starts with (tools/_files.py): measured, after a
-# refused edit that showed the file and the edit that then worked, the 1.5B model's last
+# what only a write or edit that worked starts with (tools/_files.py): measured, after an
+# edit refused until its file was read and an edit of it that then worked, the 1.5B model's last
 # reply was that refusal said again
 _WORKED = ("edited ", "wrote ", "created ")
 

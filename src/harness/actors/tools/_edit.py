@@ -87,23 +87,14 @@ def _not_found(text: str, needle: str) -> str:
     """What to copy from instead: a small file whole (tagged as read_file shows it, since
     measured, lines of dashes around it were copied into the next old_text), else the
     lines closest to *needle*'s first line."""
-    if _small(text):
-        return f"; {SHOWN_PHRASE} {_SHOWN_TAGS}{_tagged(text)}"
+    if text.count("\n") <= _SHOW_WHOLE_LINES and len(text) <= _SHOW_WHOLE_CHARS:
+        lines = "\n".join(f"{i}:{line_hash(ln)}|{ln}" for i, ln in enumerate(text.splitlines(), 1))
+        return (
+            "; copy old_text exactly from the file, which is now (each line's N:HH| tag is "
+            f"not part of the text):\n{lines}"
+        )
     return _near_matches(text, needle)
 
-
-def _tagged(text: str) -> str:
-    """*text* as read_file shows it: each line tagged ``N:HH|``."""
-    return "\n".join(f"{i}:{line_hash(ln)}|{ln}" for i, ln in enumerate(text.splitlines(), 1))
-
-
-def _small(text: str) -> bool:
-    return text.count("\n") <= _SHOW_WHOLE_LINES and len(text) <= _SHOW_WHOLE_CHARS
-
-
-# what a refused edit that shows the file says before it (the nudges read this phrase)
-SHOWN_PHRASE = "copy old_text exactly from the file, which is now"
-_SHOWN_TAGS = "(each line's N:HH| tag is not part of the text):\n"
 
 # A file larger than this is never read to check an edit of it the model has not read:
 # such an edit is refused (the model reads the file first, as before).
