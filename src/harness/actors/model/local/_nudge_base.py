@@ -5,13 +5,23 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import ClassVar, Protocol
 
 import attrs
 
 from harness.actors.model.local._turn import Turn
 
-__all__ = ["CLAIM_LOOK", "INTENT", "NEGATED", "Nudge", "NudgeRule", "announces", "block"]
+__all__ = [
+    "CLAIM_LOOK",
+    "INTENT",
+    "NEGATED",
+    "Nudge",
+    "NudgeRule",
+    "announces",
+    "block",
+    "named_tool",
+]
 
 
 @attrs.frozen
@@ -67,3 +77,9 @@ def announces(turn: Turn) -> re.Match[str] | None:
     if intent is None and not turn.after_result:
         intent = CLAIM_LOOK.search(turn.reply)
     return intent
+
+
+def named_tool(text: str, names: Sequence[str]) -> str | None:
+    """The tool of *names* that *text* names first, or ``None``."""
+    hits = [(text.find(n), n) for n in names if n in text]
+    return min(hits)[1] if hits else None

@@ -1,0 +1,171 @@
+"""Nudge rules about changes: a rename the user asked for left half done, and a change
+claimed, handed back to the user or described while no edit was made. Each asks for the
+edit (or, with no file seen yet, for the read an edit needs first); what the rules of
+:mod:`._nudge` share about a change (whether one is asked for, the nudge for the edit)
+is here too."""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+import attrs
+
+from harness.actors.model.local._nudge_base import NEGATED, Nudge, announces
+from harness.actors.model.local._turn import ASKS_CHANGE, EDIT_TOOLS, Turn
+
+__all__ = [
+    "MAKE_THE_CHANGE",
+    "ClaimedChange",
+    "FinishRename",
+    "StillUsed",
+    "asks_change",
+    "still_used",
+]
+
+# the verbs of a change done: "replaced", "fixed", "bumped" (not "changed nothing")
+_DID = (
+    r"(replaced|renamed|changed|fixed|updated|edited|modified|corrected|added|removed|wrote|"
+    r"rewrote|saved|applied|set|turned|bumped|switched|increased|decreased|raised|lowered|"
+    r"enabled|disabled|inserted|appended)\b(?! nothing)"
+)
+# a claim to have changed something, or the change handed back for the user to make
+_CHANGED = re.compile(
+    rf"\bI (have |then |just |also )?{_DID}|\bI\b(?:(?!\. )[^\n]){{0,80}}\band (then )?{_DID}"
+    rf"|\b(has|have) been {_DID}|\b(was|were) {_DID}"
+    r"|\b(changes?|edits?) (were|was|have been|has been) (made|applied)\b"
+    # "I made the `add` function in `calc.py` return `a + b`" (its answer after the read)
+    r"|\bI (have |just |then |also )?made\b(?:[^.\n]|\.(?=\w)){0,80}?"
+    r"\b(return|use|print|take|call)\b"
+    r"|\bI (have |just |then |also )?made (\w+ ){0,3}?(changes?|edits?|modifications?|fix)\b"
+    r"|\b([Yy]ou|[Ww]e) (should|need to|can|must|have to|will need to|would need to|"
+    r"would have to) (replace|change|fix|edit|modify|update|rename|correct|add|remove|"
+    r"ensure|make sure)\b"
+    r"|\b[Tt]he (correct|corrected|fixed|right) (implementation|code|version|function|line)"
+    r"\b[^.\n]{0,40}\b(should be|would be|is)\b"
+    r"|\bI would (follow these steps|replace|change|fix|edit|modify|update|rename|correct)\b"
+    r"|\b[Hh]ere(?:'s| is) the (corrected|fixed|updated|modified)\b"
+)
+# what edit_file's result adds when the name an edit renamed is still used elsewhere (its
+# wording is in tools/_files.py, _still_used)
+_STILL_USED = re.compile(
+    r"^note: (\S+) \(this edit renamed it to (\S+)\) is still used:\n((?:  .*(?:\n|$))+)", re.M
+)
+_USE = re.compile(r"^  (.+?):\d+: (.*)$", re.M)
+
+
+def asks_change(turn: Turn) -> bool:
+    """Whether the prompt asks for a change and edit_file is offered to make it."""
+    return "edit_file" in turn.tools and ASKS_CHANGE.search(turn.prompt) is not None
+
+
+#: the nudge asking for the edit a task needs, when none was made
+MAKE_THE_CHANGE = Nudge(
+    "You have not changed any file yet: no edit was made. Make the change now: "
+    'call edit_file. Write the <tool_call> block ({"name": "edit_file", '
+    '"arguments": {"path": ...}} then <old_content> and <new_content>) and nothing '
+    "else.",
+    "edit_file",
+)
+
+
+@attrs.frozen
+class StillUsed:
+    """A name the last edit renamed, and the first file that still uses it, with the
+    lines that do (stripped, as the note shows them)."""
+
+    old: str
+    new: str
+    path: str
+    lines: tuple[str, ...]
+
+
+def still_used(turn: Turn) -> StillUsed | None:
+    """What the last edit that changed a file says is still to rename, when the rename is
+    one the user asked for (their prompt names the old name); else ``None``. Calls after
+    it that changed nothing (a read, an edit that changed nothing or was refused) leave
+    its note standing: measured (bench local-tasks, half A), a rename of five lines in two
+    files ended on an edit replacing a line with itself, after the note of the edit
+    before had named the one import still to rename."""
+    last = None
+    for step in reversed(turn.steps):
+        if step.wrote:
+            last = step
+            break
+        if step.name not in (*EDIT_TOOLS, "read_file", "search_text", "list_dir"):
+            return None  # a command, say, may have changed what the note names
+    note = _STILL_USED.search(last.result) if last is not None else None
+    if note is None or not re.search(rf"\b{re.escape(note.group(1))}\b", turn.prompt):
+        return None
+    uses = _USE.findall(note.group(3))
+    if not uses:
+        return None
+    path = uses[0][0]
+    lines = tuple(text for where, text in uses if where == path)
+    return StillUsed(note.group(1), note.group(2), path, lines)
+
+
+class FinishRename:
+    """A rename the user asked for, done in one file while the edit's result says other
+    files still use the old name, and the reply ends the turn there (saying both files are
+    done, or nothing): asks for the edit of the next file that uses it."""
+
+    name: ClassVar[str] = "finish-rename"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        left = still_used(turn) if "edit_file" in turn.tools else None
+        if left is None:
+            return None
+        return Nudge(
+            f"{left.path} still uses {left.old}, so the rename is not done. Rename it there "
+            f"too: call edit_file on {left.path}, replacing {left.old} with {left.new}. "
+            f'Write the <tool_call> block ({{"name": "edit_file", "arguments": {{"path": '
+            f'"{left.path}"}}}} then <old_content> and <new_content>) and nothing else.',
+            "edit_file",
+        )
+
+
+# what the code should be, said in a sentence: "The method should return the SKUs at or
+# below the threshold" (a task's whole answer after its read: the change described, none
+# made); "nothing needs to be changed", "as it should" and questions say none
+_SHOULD = re.compile(
+    r"\b(should|must|needs? to|has to|ought to)( now| instead| rather| only)? (return|be|"
+    r"read|use|print|equal|contain|compare|filter|include|list|show)\b"
+)
+
+
+def _describes_fix(reply: str) -> bool:
+    """Whether a sentence of *reply* says what the code should be (not asking, denying
+    or supposing)."""
+    return any(
+        _SHOULD.search(s)
+        and not s.rstrip().endswith("?")
+        and not NEGATED.search(s)
+        and not re.search(r"\b(already|if)\b", s, re.I)
+        for s in re.split(r"(?<=[.!?])\s+|\n+", reply)
+    )
+
+
+class ClaimedChange:
+    """A reply, in a task that asks for a change, that claims one ("I replaced nam with
+    name", "The bug has been fixed"), hands it back to the user ("You should replace
+    …", "Here's the corrected file") or says what the code should be ("It should return
+    a + b") when no edit was made since the prompt: asks for the edit, or, with no file
+    seen yet, for the read an edit needs first."""
+
+    name: ClassVar[str] = "claimed-change"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        if not asks_change(turn) or turn.edited or announces(turn) is not None:
+            return None
+        if _CHANGED.search(turn.reply) is None and not _describes_fix(turn.reply):
+            return None
+        if "read_file" in turn.tools and not turn.saw_a_file:
+            # an edit now would be of text the model has not seen
+            return Nudge(
+                "You have not changed any file yet, and have not read the file to change. "
+                'Read it first: call read_file. Write the <tool_call> block ({"name": '
+                '"read_file", "arguments": {"path": ...}}) and nothing else.',
+                "read_file",
+            )
+        return MAKE_THE_CHANGE

@@ -1,0 +1,76 @@
+"""Nudge rules about running commands: a run claimed that never happened, and a run the
+prompt asked for, by name, answered without it. Each asks for the run_cmd call."""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from harness.actors.model.local._nudge_base import INTENT, Nudge, block, named_tool
+from harness.actors.model.local._turn import Turn
+
+__all__ = ["ClaimedRun", "SkippedRun"]
+
+# a claim to have run a command: "I ran the command …", "I executed `python3 hello.py`"
+_RAN = re.compile(r"\bI (have |just |then |also )?(ran|executed|run)\b", re.I)
+# a prompt that asks to run a named command: the ask's verb where a clause starts (as for a
+# change), then, in the same clause, a command in backticks or a script's path ("Run
+# `python3 report.py` and tell me ...", "execute scripts/build.sh"); "run three replicas"
+# names no command
+_ASKS_RUN = re.compile(
+    r"(?:^|[.!?;:]\s+|\b(?:and|then|please|you to|can you|could you|would you)\s+)"
+    r"(?:run|execute)\b((?:[^.!?;:\n]|[.!?;:](?!\s|$))*)",
+    re.I | re.M,
+)
+_COMMAND = re.compile(
+    r"`([^`\n]+)`|(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|php))\b"
+)
+
+
+class ClaimedRun:
+    """A reply that says a command ran ("I ran the command … The output was: …") when no
+    run_cmd call was made since the prompt: asks for the run. A claim naming another
+    tool ("I ran the `read_file` command") is not a run."""
+
+    name: ClassVar[str] = "claimed-run"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        ran = _RAN.search(turn.reply)
+        if ran is None or "run_cmd" not in turn.tools or turn.called("run_cmd"):
+            return None
+        if INTENT.search(turn.reply) is not None:
+            return None  # an announcement: announced-action's to ask
+        sentence = re.split(r"(?<=[.!?])\s|\n", turn.reply[ran.end() :])[0]
+        if named_tool(sentence, turn.tools) not in (None, "run_cmd"):
+            return None
+        return Nudge(
+            "No command has run since my question: no run_cmd call was made, so no output "
+            "is known yet. Run it now: call run_cmd. Write " + block("run_cmd"),
+            "run_cmd",
+        )
+
+
+class SkippedRun:
+    """A prompt that asks to run a named command ("Run `python3 report.py` and tell me the
+    total"), and a reply that answers with no run_cmd call made since it: what the command
+    prints is not known yet, whatever the reply says it is (after reading the script, the
+    model gave a total the script never printed). Asks for the run, naming the command."""
+
+    name: ClassVar[str] = "skipped-run"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        if "run_cmd" not in turn.tools or turn.called("run_cmd"):
+            return None
+        command = None
+        for ask in _ASKS_RUN.finditer(turn.prompt):
+            named = _COMMAND.search(ask.group(1))
+            if named is not None:
+                command = named.group(1) or named.group(2)
+                break
+        if command is None:
+            return None
+        return Nudge(
+            f"You have not run {command} yet: no run_cmd call was made since my question, so "
+            "what it prints is not known. Run it now: call run_cmd. Write " + block("run_cmd"),
+            "run_cmd",
+        )
