@@ -16,7 +16,8 @@ change with nothing changed (a change claimed and never made). Every task runs i
 same folder, emptied and filled with the task's files before each run, as a user works in
 one project. The events of every run are left in
 ``harness-bench-tasks/TASK/failed-RUN.jsonl`` (or ``ok-RUN.jsonl``) under the temp folder
-(RUN counts from 1; the files of an earlier bench are removed when it starts).
+(RUN counts from 1; the files of an earlier bench are removed when it starts). One run
+at a time: a second one started beside it stops at once with an error.
 
 Not part of ``make bench`` (the two sets take about an hour a run on two cores). Settings,
 from the environment:
@@ -34,6 +35,7 @@ from the environment:
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -45,7 +47,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import attrs
 
@@ -288,7 +290,36 @@ def _figure(outcomes: list[Outcome]) -> str:
     return f"{ok}/{len(outcomes)} ({pct:.0f}%), {minutes:.1f} min"
 
 
+def _one_at_a_time() -> TextIO:
+    """Hold the shared folder for this run, or stop with a clear error.
+
+    Every task runs in the same folder (see :func:`_run`); two runs at once empty and fill
+    it under each other, and a model then reads the other run's files (measured: a run
+    read a bug already fixed, "fixed" nothing, and counted as a task failed). The lock is
+    the kernel's, so it is gone with the process however that ends."""
+    base = Path(tempfile.gettempdir()) / "harness-bench-tasks"
+    base.mkdir(exist_ok=True)
+    held = (base / ".lock").open("w")
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        held.close()
+        raise SystemExit(
+            f"another `python -m bench local-tasks` is running in {base}: its tasks share "
+            "one folder with this run's; wait for it to end"
+        ) from None
+    return held
+
+
 def run() -> list[tuple[str, str, str]]:
+    held = _one_at_a_time()
+    try:
+        return _run_all()
+    finally:
+        held.close()
+
+
+def _run_all() -> list[tuple[str, str, str]]:
     runs = int(os.environ.get("BENCH_RUNS", "1"))
     env = dict(os.environ)
     for part in (p for p in os.environ.get("BENCH_OFF", "").split(",") if p):
