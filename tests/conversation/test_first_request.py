@@ -1,6 +1,6 @@
-"""The first request goes as soon as the model worker is up: the tools worker starts
-beside it, and a call that reaches the tools worker before it is up waits for it, or is
-told why it could not start, and the conversation and its log go on.
+"""The first request goes as soon as the model worker is up: the tools and shell workers
+start at the first call routed to each, which waits for it, or is told why it could not
+start, and the conversation and its log go on.
 
 The real workers and the scripted model on loopback; the tools worker is held back at
 its start (tests/conversation/workers/gated.py) or dies there
@@ -49,25 +49,22 @@ async def _until(events: Any, kind: type[ev.ConversationEvent]) -> ev.Conversati
     raise AssertionError(f"no {kind.__name__}")
 
 
-async def test_the_first_request_does_not_wait_for_the_tools_worker(
-    workspace: Path, home: Path, model: ScriptedModel, tmp_path: Path
+async def test_the_tools_and_shell_workers_start_at_their_first_call(
+    workspace: Path, home: Path, model: ScriptedModel
 ) -> None:
-    gate = tmp_path / "gate"
     (workspace / "a.txt").write_text("alpha\n")
     model.add(reply("hello"), reply("", call("read_file", path="a.txt")), reply("read"))
-    options = _options(
-        workspace, home, model, GATED, GATE_FILE=str(gate), GATED_MODULE=MODULES["tools"]
-    )
+    options = options_for(workspace, home, model, names=("model", "tools", "shell"))
     with trio.fail_after(60):
         async with open_session(options) as s:
-            # answered while the tools worker has not started
+            # a run that calls no tool starts no worker but the model's
             assert (await s.run("hi")).ok
-            assert len(model.requests) == 1
-            assert _state(s, "tools") == "starting"
-            gate.touch()
-            await s.workers.wait_started()
-            assert _state(s, "tools") == "running"
+            assert [w.name for w in s.worker_status()] == ["model"]
             result = await s.run("read a.txt")
+            assert {w.name: w.state for w in s.worker_status()} == {
+                "model": "running",
+                "tools": "running",
+            }
     assert result.ok
     assert "alpha" in model.requests[-1]["messages"][-1]["content"]
 
@@ -136,3 +133,17 @@ async def test_a_tools_worker_that_cannot_start_is_a_tool_error_and_the_session_
     roles = ["user", "assistant", "tool", "assistant", "user", "assistant"]
     assert [m.role for m in loaded.history] == roles
     assert "could not start" in loaded.history[2].content
+
+
+async def test_a_terminal_starts_the_tools_and_shell_workers_before_their_first_call(
+    workspace: Path, home: Path, model: ScriptedModel
+) -> None:
+    # the search worker is one of the session's too, and still waits for its first call
+    workers = {**MODULES, "search": "harness.actors.search"}
+    with trio.fail_after(60):
+        async with open_session(options_for(workspace, home, model, workers=workers)) as s:
+            assert [w.name for w in s.worker_status()] == ["model"]
+            s.workers.start_rest()
+            await s.workers.wait_started()
+            states = {w.name: w.state for w in s.worker_status()}
+    assert states == {"model": "running", "tools": "running", "shell": "running"}

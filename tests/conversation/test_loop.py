@@ -99,7 +99,7 @@ async def test_worker_killed_mid_call_becomes_error_result(
     )
     async with session_factory(names=("model", "tools", "shell")) as s:
         events = s.events()
-        await s.workers.wait_started()  # the shell worker starts beside the first request
+        await s.workers.start(["shell"])  # else its first call starts it
         handle = s.workers.supervisor.get("shell")
         old_pid = handle.pid
         async with trio.open_nursery() as nursery:

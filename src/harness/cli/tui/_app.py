@@ -184,6 +184,7 @@ class App:
                     permission_mode=self._mode,
                 )
                 async with open_session(options, approver=self.approve, frontend=self) as live:
+                    live.workers.start_rest()  # while the user types: a first call finds them up
                     self.live, self.open_error = live, None
                     self._resume, self._continue_latest = None, False
                     self.ctx.notes.title = live.title

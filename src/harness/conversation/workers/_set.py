@@ -1,10 +1,10 @@
 """The workers: the model, tools and shell workers under one supervisor, as the loop's ports.
 
 Each worker is ``python -m harness.actors.<name>`` with cwd = the workspace. The
-session opens once the model worker answers; the tools and shell workers start beside
-the first request (:data:`FIRST`), and a call that reaches one of them before it is up
-waits for it, or is told why it could not start. The supervisor's own events (a worker
-exited, restarted, was given up) become conversation events for whoever listens.
+session opens once the model worker answers (:data:`FIRST`); the tools, shell and search
+workers start at the first call routed to each, which waits for it, or is told why it
+could not start. The supervisor's own events (a worker exited, restarted, was given up)
+become conversation events for whoever listens.
 """
 
 from __future__ import annotations
@@ -50,14 +50,16 @@ DEFAULT_MODULES: dict[str, str] = {
 #: Sub-agent runners are supervised as ``subagent:<id>``.
 SUBAGENT_PREFIX = "subagent:"
 
-#: Workers started by the first call routed to them, not with the session: most
-#: sessions never fetch a page, and the search worker's imports (httpx, an HTML
-#: parser) would compete with the session's first answer for the CPU.
+#: Workers started by the first call routed to them alone, even in a session that starts
+#: the others early (:meth:`Workers.start_rest`): most sessions never fetch a page.
 ON_DEMAND: frozenset[str] = frozenset({"search"})
 
-#: The workers a session waits for before it opens: its first request needs only the
-#: model worker (the tool table is data, known without the tools worker). The others
-#: start once it is up, beside that request instead of in front of it.
+#: The workers a session starts as it opens, and waits for: its first request needs
+#: only the model worker (the tool table is data, known without the tools worker). The
+#: others start at the first call routed to each: a run that calls no tool starts none
+#: of them, and started beside the first request they took the CPU its answer waited
+#: for (``python -m bench headless``). A first call waits for its worker's start, a
+#: fork from the fork server, far less than the model's reply that asked for it.
 FIRST: frozenset[str] = frozenset({"model"})
 
 #: Worker events kept for a first listener that has not come yet (the newest).
@@ -108,15 +110,14 @@ class Workers:
         self._unheard: list[ev.ConversationEvent] = []
         self.session_id = ""
         self._nursery: trio.Nursery | None = None
-        self._starting = trio.Lock()
-        # workers started beside the first request: set once each is up or has failed
+        # workers started after the session opened: set once each is up or has failed
         self._booting: dict[str, trio.Event] = {}
         # why a worker started so could not start (its calls are told)
         self._failed: dict[str, str] = {}
 
     def start_soon(self, fn: Callable[[], Awaitable[object]], *, after_start: bool = False) -> None:
         """Run *fn* beside the workers until the workers stop; with *after_start*, once
-        the workers started beside the first request are up (:meth:`wait_started`)."""
+        the workers starting at that moment are up (:meth:`wait_started`)."""
         nursery = self._nursery
         if nursery is None:
             raise RuntimeError("the workers are not running")
@@ -138,16 +139,12 @@ class Workers:
     async def invoke(
         self, executor: str, request: ToolInvoke, timeout: float | None
     ) -> ToolOutcome:
-        """Run *request* on the *executor* worker (starting it if it starts on demand)."""
-        await self._started(executor)
-        if executor not in self.supervisor and executor in self.settings.modules:
-            async with self._starting:
-                if executor not in self.supervisor:
-                    await self.start([executor])
+        """Run *request* on the *executor* worker (started by its first call)."""
         return await self.call(executor, request, ToolOutcome, timeout=timeout)
 
     async def preview(self, request: ToolPreview) -> ToolPreviewResult | None:
-        """Ask the tools worker what a mutating call would change."""
+        """Ask the tools worker (started by its first call) what a mutating call would
+        change."""
         await self._started("tools")
         if "tools" not in self.supervisor:
             return None
@@ -216,12 +213,25 @@ class Workers:
         await self.supervisor.start(spec)
 
     def start_beside(self, names: Sequence[str]) -> None:
-        """Start the named workers in the background; calls to one wait until it is up."""
+        """Start the named workers in the background; calls to one wait until it is up,
+        or are told why it could not start."""
         if self._nursery is None:
             raise RuntimeError("the workers are not running")
         for name in names:
             self._booting[name] = trio.Event()
             self._nursery.start_soon(self._boot, name)
+
+    def start_rest(self) -> None:
+        """Start now, in the background, the workers not started yet but the
+        :data:`ON_DEMAND` ones, rather than at their first calls: for a terminal, where
+        the user's typing leaves the CPU free, so that a first call finds its worker up."""
+        self.start_beside(
+            [
+                n
+                for n in self.settings.modules
+                if n not in ON_DEMAND and n not in self._booting and n not in self.supervisor
+            ]
+        )
 
     async def _boot(self, name: str) -> None:
         # The supervisor's events since this start, to say why it failed: the exits come
@@ -248,20 +258,24 @@ class Workers:
             await self.supervisor.warm(MODULE, RUNNER_PRELOAD)
 
     async def wait_started(self) -> None:
-        """Wait until every worker started beside the first request is up, or has failed
+        """Wait until every worker started in the background so far is up, or has failed
         to start (said in an ``error`` event and to each call made to it)."""
         for booting in list(self._booting.values()):
             await booting.wait()
 
     async def _started(self, name: str) -> None:
-        """Wait for *name* if it is starting beside the first request.
+        """Start *name* if it is a worker of this session not started yet, and wait while
+        it starts (a call that comes meanwhile waits too: the event is set at once).
 
         Raises:
             WorkerUnavailable: it could not start, and is down for good.
         """
         booting = self._booting.get(name)
         if booting is None:
-            return
+            if name in self.supervisor or name not in self.settings.modules:
+                return
+            self.start_beside([name])
+            booting = self._booting[name]
         await booting.wait()
         why = self._failed.get(name)
         if why is not None and self.supervisor.get(name).state in ("gave_up", "stopped"):
@@ -352,9 +366,9 @@ def session_warm(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
 async def open_workers(
     settings: WorkerSettings, names: Sequence[str] | None = None
 ) -> AsyncIterator[Workers]:
-    """Start the workers (default: every module in *settings* but those started on
-    demand) and stop them all on exit. Returns once the :data:`FIRST` workers answer; the
-    others start then, beside the session's first request."""
+    """Start the workers (default: the :data:`FIRST` ones; the others start at their
+    first call) and stop them all on exit. Returns once the :data:`FIRST` workers answer;
+    other *names* start then, beside the session's first request."""
     from harness.supervisor import open_supervisor
 
     async with open_supervisor(warm=session_warm()) as sup, trio.open_nursery() as nursery:
@@ -363,7 +377,7 @@ async def open_workers(
         nursery.start_soon(workers._forward, sup.subscribe())
         try:
             if names is None:
-                names = [n for n in settings.modules if n not in ON_DEMAND]
+                names = [n for n in settings.modules if n in FIRST]
             await workers.start([n for n in names if n in FIRST])
             # the others once the model worker is up: its start is the one a first
             # request waits for, and theirs would share the fork server and the CPU with it
