@@ -24,7 +24,15 @@ from harness.actors.tools._ignore import compile_glob, walk_files
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
 from harness.actors.tools._search_notes import defined_at, elsewhere
 
-__all__ = ["MAX_MATCHES", "MAX_SEARCH_BYTES", "find_files", "rg_path", "search_text", "word_uses"]
+__all__ = [
+    "MAX_MATCHES",
+    "MAX_SEARCH_BYTES",
+    "find_files",
+    "lines_matching",
+    "rg_path",
+    "search_text",
+    "word_uses",
+]
 
 MAX_MATCHES = 200
 MAX_FOUND = 500
@@ -269,13 +277,22 @@ def word_uses(ws: Workspace, word: str, limit: int = 5) -> list[tuple[str, int, 
     """Up to *limit* lines of the workspace that use *word* as a whole word, as
     ``(path, line number, text stripped)`` (what search_text would find, ignored files
     left out)."""
-    pattern = rf"\b{re.escape(word)}\b"
-    rg = rg_path()
-    hits = _rg_search(rg, ws, ws.root, pattern, True, None) if rg else None
-    if hits is None:
-        hits = _python_search(ws, ws.root, pattern, True, None, [])
-    hits.sort(key=lambda h: (h[0], h[1]))
+    hits = lines_matching(ws, rf"\b{re.escape(word)}\b")
     return [(rel, n, text.strip()) for rel, n, text in hits[:limit]]
+
+
+def lines_matching(
+    ws: Workspace, pattern: str, glob: str | None = None
+) -> list[tuple[str, int, str]]:
+    """Every line of the workspace matching the regular expression *pattern*, in files
+    matching *glob*, as ``(path, line number, text)`` in path order (what search_text
+    would find, ignored files left out)."""
+    rg = rg_path()
+    hits = _rg_search(rg, ws, ws.root, pattern, True, glob) if rg else None
+    if hits is None:
+        hits = _python_search(ws, ws.root, pattern, True, glob, [])
+    hits.sort(key=lambda h: (h[0], h[1]))
+    return hits
 
 
 def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = None) -> Result:

@@ -1,0 +1,159 @@
+"""What a write or edit of a Python file left broken, said in its result.
+
+Two checks, a linter's first two: the file still parses, and every name it uses is
+defined, imported or built in. Only what the change brought is said: a file that was
+already broken, or a name that was already undefined, is the user's business. Where a
+name the file now lacks is defined at the top of another Python file of the workspace, the
+note says which, and the import that brings it.
+
+A model that writes a file sees "created test_pricing.py" and takes the work as done; a
+test that fails on ``NameError`` is found only when someone runs it. Measured on the
+embedded model (the fresh task set's ``create-pricing-test``): asked for a unittest test
+of ``apply_discount``, it wrote one calling it without the import, and ended.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+import symtable
+from collections.abc import Collection
+
+from harness.actors.tools._jail import Workspace
+
+__all__ = ["python_notes"]
+
+MAX_NAMES = 5
+"""Names said at most: past a few, the file is a draft of something else."""
+
+MAX_CHECKED = 512 * 1024
+"""Characters of a file checked at most: parsing is linear, but a generated file of
+megabytes is no one's hand-written module."""
+
+# set by the interpreter in every module
+_MODULE_NAMES = frozenset(
+    {"__name__", "__file__", "__doc__", "__builtins__", "__spec__", "__loader__"}
+    | {"__package__", "__path__", "__annotations__", "__dict__", "__cached__"}
+)
+_KNOWN = frozenset(dir(builtins)) | _MODULE_NAMES
+
+
+def python_notes(
+    ws: Workspace, shown: str, old: str | None, new: str, said: Collection[str] = ()
+) -> str:
+    """The notes for the result of a change that made *shown* read *new* (it read *old*,
+    or did not exist): ``""`` for a file that is not Python or left nothing new broken.
+    Names in *said* have a note of their own already (a rename's)."""
+    if not shown.endswith(".py") or len(new) > MAX_CHECKED:
+        return ""
+    broken = _syntax_error(new)
+    if broken:
+        return "" if old is not None and _syntax_error(old) else f"\nnote: {shown} {broken}"
+    lacking = sorted(_undefined(new) - (_undefined(old) if old else set()) - set(said))
+    notes = [_lacking(ws, shown, name) for name in lacking[:MAX_NAMES]]
+    if _TEST_FILE.search(shown):
+        copies = sorted(_defined(new) - (_defined(old) if old else set()))
+        notes += [_copied(ws, shown, name) for name in copies[:MAX_NAMES]]
+    return "".join(notes)
+
+
+# a test module, as pytest and unittest's discovery name them
+_TEST_FILE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_test)\.py$")
+
+
+def _defined(text: str) -> set[str]:
+    """The functions and classes *text* defines at its top level."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set()
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return {node.name for node in tree.body if isinstance(node, kinds)}
+
+
+def _syntax_error(text: str) -> str:
+    """``""`` for text that parses, else what a reader needs to find the error."""
+    try:
+        ast.parse(text)
+    except SyntaxError as exc:
+        return f"does not parse: line {exc.lineno}: {exc.msg}"
+    except ValueError:  # a NUL byte: not for this check to say
+        return ""
+    return ""
+
+
+def _undefined(text: str) -> set[str]:
+    """The global names *text* reads that nothing in it binds and Python does not give:
+    empty for a file that does not parse or imports ``*`` (which may bind anything)."""
+    try:
+        tree = ast.parse(text)
+        top = symtable.symtable(text, "<file>", "exec")
+    except (SyntaxError, ValueError):
+        return set()
+    stars = (
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+    )
+    if any(stars):
+        return set()
+    bound: set[str] = set()
+    read: set[str] = set()
+    tables = [top]
+    while tables:
+        table = tables.pop()
+        tables += table.get_children()
+        for sym in table.get_symbols():
+            name = sym.get_name()
+            at_top = table is top or sym.is_declared_global()
+            if at_top and (sym.is_assigned() or sym.is_imported() or sym.is_namespace()):
+                bound.add(name)
+            if sym.is_referenced() and (table is top or sym.is_global()):
+                read.add(name)
+    return read - bound - _KNOWN
+
+
+def _lacking(ws: Workspace, shown: str, name: str) -> str:
+    """The note on one name the file uses and does not define or import."""
+    here = f"\nnote: {name} is used in {shown} but not defined or imported there"
+    place = _defined_elsewhere(ws, shown, name, definitions_only=False)
+    if place is None:
+        return here
+    rel, n, module = place
+    return f"{here} ({rel}:{n} defines it{f': from {module} import {name}' if module else ''})"
+
+
+def _copied(ws: Workspace, shown: str, name: str) -> str:
+    """The note on a function or class a test file defines that a module it could test
+    defines too ("" when none does): its tests check the copy."""
+    place = _defined_elsewhere(ws, shown, name, definitions_only=True)
+    if place is None or _TEST_FILE.search(place[0]):
+        return ""
+    rel, n, module = place
+    bring = f"; import it instead: from {module} import {name}" if module else ""
+    return (
+        f"\nnote: {shown} defines its own {name}, so its tests check that copy, not "
+        f"{rel}'s ({rel}:{n}){bring}"
+    )
+
+
+def _defined_elsewhere(
+    ws: Workspace, shown: str, name: str, *, definitions_only: bool
+) -> tuple[str, int, str] | None:
+    """The first other Python file of the workspace defining *name* at its top level, as
+    ``(path, line, module to import it from, or "")``; a plain assignment counts unless
+    *definitions_only*."""
+    from harness.actors.tools._search import lines_matching  # it imports Result from _files
+
+    defines = rf"^(?:(?:async\s+)?def|class)\s+{name}\b"
+    if not definitions_only:
+        defines += rf"|^{name}\s*(?::[^=]*)?=(?!=)"
+    places = [(rel, n) for rel, n, _ in lines_matching(ws, defines, "*.py") if rel != shown]
+    if not places:
+        return None
+    rel, n = places[0]
+    module = rel.removeprefix("src/").removesuffix(".py").replace("/", ".")
+    if not re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", module):
+        module = ""
+    return rel, n, module

@@ -1,0 +1,138 @@
+"""A write or edit of a Python file says what it left broken: a file that no longer
+parses, a name used that nothing defines or imports (with the file defining it and the
+import that brings it). Only what the change brought is said."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.tools.conftest import Call
+
+PRICING = "def apply_discount(price, pct):\n    return price * (100 - pct) / 100\n\nRATE = 0.2\n"
+
+# a module using what Python gives and what it binds itself, in every kind of scope
+GOOD = '''"""A report."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path as P
+
+try:
+    import tomllib
+except ImportError:
+    tomllib = None
+
+COUNT = 0
+LIMIT: int = 3
+
+
+def bump() -> int:
+    global COUNT, LATER
+    COUNT += 1
+    LATER = COUNT
+    return COUNT
+
+
+class Report:
+    kind = "stock"
+    width = len(kind)
+
+    def lines(self, rows: list[str]) -> list[str]:
+        def pad(r: str) -> str:
+            return r.ljust(self.width + LIMIT)
+
+        return [pad(r) for r in rows if r] + [f"{__name__}: {os.sep}{P(__file__).name}"]
+
+
+def later() -> int:
+    return LATER + len(str(tomllib)) + bump() + sum(x for x in range(3))
+'''
+
+
+def test_a_new_file_using_a_name_it_does_not_import(ws: Path, call: Call) -> None:
+    (ws / "pricing.py").write_text(PRICING)
+    body = (
+        "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_it(self):\n"
+        "        self.assertEqual(apply_discount(80, 25), 60)\n"
+    )
+    out = call("write_file", path="test_pricing.py", content=body)
+    assert out.ok
+    assert (ws / "test_pricing.py").read_text() == body  # written all the same
+    assert out.output == (
+        "created test_pricing.py (6 lines)\n"
+        "note: apply_discount is used in test_pricing.py but not defined or imported there "
+        "(pricing.py:1 defines it: from pricing import apply_discount)"
+    )
+    fixed = "from pricing import apply_discount\n" + body
+    assert "note:" not in call("write_file", path="test_pricing.py", content=fixed).output
+
+
+def test_a_name_defined_nowhere_and_one_in_a_package(ws: Path, call: Call) -> None:
+    (ws / "src" / "shop").mkdir(parents=True)
+    (ws / "src" / "shop" / "tax.py").write_text("RATE: float = 0.2\n")
+    out = call("write_file", path="main.py", content="print(RATE, totl)\n")
+    assert out.output.splitlines()[1:] == [
+        "note: RATE is used in main.py but not defined or imported there "
+        "(src/shop/tax.py:1 defines it: from shop.tax import RATE)",
+        "note: totl is used in main.py but not defined or imported there",
+    ]
+
+
+def test_an_edit_says_only_what_it_brought(ws: Path, call: Call) -> None:
+    (ws / "report.py").write_text("total = 3\nprint(f'{total}')\nprint(old_missing)\n")
+    out = call("edit_file", path="report.py", old_text="{total}", new_text="{totl}")
+    assert out.ok
+    assert out.output.endswith(
+        "\nnote: totl is used in report.py but not defined or imported there"
+    )
+    assert "old_missing is used" not in out.output  # undefined before: not its doing
+    out = call("edit_file", path="report.py", old_text="{totl}", new_text="{total}")
+    assert "note:" not in out.output
+
+
+def test_a_change_that_breaks_the_parse(ws: Path, call: Call) -> None:
+    (ws / "a.py").write_text("def f(x):\n    return x\n")
+    out = call("edit_file", path="a.py", old_text="def f(x):", new_text="def f(x:")
+    assert out.ok
+    assert out.output.endswith("\nnote: a.py does not parse: line 1: '(' was never closed")
+    # already broken: a further edit is not told again
+    out = call("edit_file", path="a.py", old_text="return x", new_text="return x + 1")
+    assert "note:" not in out.output
+    assert "does not parse" in call("write_file", path="b.py", content="if:\n").output
+
+
+def test_what_python_gives_and_binds_is_no_note(ws: Path, call: Call) -> None:
+    assert "note:" not in call("write_file", path="good.py", content=GOOD).output
+    # a star import may bind anything
+    starred = "from pricing import *\nprint(apply_discount(1, 2), anything)\n"
+    assert "note:" not in call("write_file", path="star.py", content=starred).output
+    # not Python: not checked
+    assert "note:" not in call("write_file", path="notes.txt", content="print(x)\n").output
+    assert "note:" not in call("write_file", path="x.js", content="f(:\n").output
+
+
+def test_a_rename_is_said_once(ws: Path, call: Call) -> None:
+    (ws / "main.py").write_text("from util import helper\n\nprint(helper(21))\n")
+    out = call("edit_file", path="main.py", old_text="import helper", new_text="import compute")
+    assert "helper (this edit renamed it to compute) is still used" in out.output
+    assert "helper is used in" not in out.output
+
+
+def test_a_test_file_defining_its_own_copy_of_what_it_tests(ws: Path, call: Call) -> None:
+    (ws / "pricing.py").write_text(PRICING)
+    body = (
+        "import unittest\n\n\ndef apply_discount(price, pct):\n    return 60\n\n\n"
+        "class T(unittest.TestCase):\n    def test_it(self):\n"
+        "        self.assertEqual(apply_discount(80, 25), 60)\n"
+    )
+    out = call("write_file", path="tests/test_pricing.py", content=body)
+    assert out.output.endswith(
+        "\nnote: tests/test_pricing.py defines its own apply_discount, so its tests check "
+        "that copy, not pricing.py's (pricing.py:1); import it instead: "
+        "from pricing import apply_discount"
+    )
+    # a helper of its own, or a module that is not a test: no note
+    helper = body.replace("apply_discount", "discounted")
+    assert "note:" not in call("write_file", path="test_other.py", content=helper).output
+    assert "note:" not in call("write_file", path="shop.py", content=body).output
