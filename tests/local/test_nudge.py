@@ -672,10 +672,21 @@ MEANT = called(
     "project/calc.py does not exist; did you mean calc.py?",
 )
 RENAME = "Rename the function helper to compute in util.py and main.py."
+CREATE_TEST = "Create test_pricing.py with a unittest test of apply_discount(80, 25) == 60."
+LACKING = (
+    "created test_pricing.py (6 lines)\nnote: apply_discount is used in test_pricing.py but "
+    "not defined or imported there (pricing.py:1 defines it: from pricing import "
+    "apply_discount)"
+)
 
 # one case per rule: a reply and history that rule alone answers, with the tool it asks for
 CASES = {
     "finish-rename": ("Done.", _renamed(RENAME), "edit_file"),
+    "left-broken": (
+        "I created test_pricing.py.",
+        called(CREATE_TEST, "write_file", "test_pricing.py", LACKING),
+        "write_file",
+    ),
     "empty-after-result": ("", READ_GREET, "edit_file"),
     "echoed-question": (WHERE[0]["content"], [*WHERE, *REFUSED[1:]], ""),
     "call-as-text": ("search_text: parse_date", WHERE, "search_text"),
@@ -986,3 +997,31 @@ def test_a_rename_left_unfinished_is_asked_for_after_calls_that_changed_nothing(
         {"role": "user", "content": "<tool_response>\nexit 0\n</tool_response>"},
     ]
     assert nudge_for(view("The rename is done.", history), ["finish-rename"]) is None
+
+
+def test_a_python_file_left_broken_is_asked_to_be_fixed_by_the_tool_that_broke_it() -> None:
+    line = nudge("I created test_pricing.py.", called(CREATE_TEST, "write_file", "t", LACKING))
+    assert line is not None
+    assert line.tool == "write_file"
+    assert line.text.startswith(
+        "t is not right yet: apply_discount is used in test_pricing.py but not defined or "
+        "imported there (pricing.py:1 defines it: from pricing import apply_discount). Fix "
+        "it: call write_file on t, with the whole file again, corrected."
+    )
+    # after an edit: an edit, bound to the lines to fix
+    broke = "edited a.py (1 edit applied)\n--- a/a.py\n+++ b/a.py\nnote: a.py does not parse: "
+    line = nudge("Done.", called("Fix a.py", "edit_file", "a.py", broke + "line 1: x"))
+    assert line is not None
+    assert line.tool == "edit_file"
+    assert "a.py does not parse: line 1: x. Fix it: call edit_file on a.py" in line.text
+    # the fixed file's result has no note; a read after the write leaves the note standing
+    fixed = called(CREATE_TEST, "write_file", "t", "created t (7 lines)")
+    assert nudge("I created test_pricing.py.", fixed) is None
+    read = [*called(CREATE_TEST, "write_file", "t", LACKING)]
+    read += called(CREATE_TEST, "read_file", "t", "1:ab|import unittest")[1:]
+    line = nudge("Done.", read)
+    assert line is not None
+    assert line.tool == "write_file"
+    # a command after it may have changed the file: no longer the note's word
+    ran = [*read, *called(CREATE_TEST, "run_cmd", "", "OK")[1:]]
+    assert nudge("Done.", ran) is None

@@ -32,6 +32,7 @@ __all__ = [
 #: ``harness.actors.model.local``'s rules; a test checks that both lists agree).
 NUDGE_RULES: tuple[str, ...] = (
     "finish-rename",
+    "left-broken",
     "empty-after-result",
     "echoed-question",
     "call-as-text",

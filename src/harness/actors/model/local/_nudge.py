@@ -37,6 +37,7 @@ from harness.actors.model.local._nudge_changes import (
     MAKE_THE_CHANGE,
     ClaimedChange,
     FinishRename,
+    LeftBroken,
     StillUsed,
     asks_change,
     still_used,
@@ -257,6 +258,7 @@ class AnnouncedAction:
 #: every rule, in the order :func:`nudge_for` tries them
 RULES: tuple[NudgeRule, ...] = (
     FinishRename(),
+    LeftBroken(),
     EmptyAfterResult(),
     EchoedQuestion(),
     CallAsText(),
