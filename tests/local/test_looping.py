@@ -54,3 +54,62 @@ def test_a_run_of_empty_lines_is_a_loop_even_inside_a_call() -> None:
     assert at < len(opened) + 40
     # a few blank lines between paragraphs or functions are not
     assert _stops_at("a\n\n\n\nb\n" * 5 + "def f():\n" + "\n" * 6 + "    pass\n") is None
+
+
+# The fresh task set's missing-api-tests, the reply as recorded (its first 680 characters of
+# 3,995: the one piece went on to the output limit, 2,048 tokens and 236 s, with no call)
+ONE_LINE = (
+    "To answer this question, I'll use the `search_text` tool to find the line that defines "
+    "the number of tests in `tests/test_api.py`. Here's the step-by-step process:\n\n"
+    "1. **Search for the line that defines the number of tests**:\n"
+    "   - Use the `search_text` tool with the pattern `^def test_\\d+:"
+    + "\\s*assert\\s+len\\(\\d+\\) == \\d+,"
+    * 14
+)
+
+
+def test_one_piece_repeated_inside_a_line_is_stopped_early() -> None:
+    at = _stops_at(ONE_LINE, piece=2)
+    assert at is not None
+    said = ONE_LINE[:at]
+    # stopped once 256 characters are the piece again and again: its ninth time, of the
+    # recorded reply's 124
+    assert said.count("assert") == 9
+    assert said.startswith(ONE_LINE[:300])
+    # once the line ends it is the line rule's to judge: one such line is not a loop
+    assert _stops_at(ONE_LINE[:330] + "`\n\n2. Then count the matches.\n") is None
+
+
+GOOD_LINES = (
+    # separators, a table, a long URL, base64, a long line of code, a wide literal
+    "-" * 200,
+    "=" * 79 + " " + "#" * 120,
+    "| name | type | default | what it does |\n|------|------|---------|--------------|\n"
+    + "| `timeout` | float | 30.0 | seconds before the request gives up |\n" * 3,
+    "See https://github.com/python-trio/trio/blob/main/src/trio/_core/_run.py"
+    "?plain=1#L1234-L1290&utm_source=aaaaaaaaaaaa&utm_medium=bbbbbbbbbbbb&x=1234567890"
+    "/abcdefghijklmnopqrstuvwxyz/abcdefghijklmnopqrstuvwxyz/ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "The icon is data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAGXRFWH"
+    "RTb2Z0d2FyZQBBZG9iZSBJbWFnZVJlYWR5ccllPAAAAZJJREFUeNqkU7tKA1EQnbvZZBNjYqIIWgjaCIKFhYWd"
+    "jaCF/oCdjYWFjZ2FnaWFhYWdha2FhYWtjYWlnZ2FnZ2dnZ2djY2NjY2NjY0NjY2NjY2NjY2NjY2NjY2NjY2NjA",
+    "        return {key: value for key, value in sorted(self._items.items()) "
+    "if value is not None and key not in self._hidden and not key.startswith('_')}  # noqa\n",
+    "```python\nTABLE = [" + "0, " * 150 + "]\n```\n",
+)
+
+
+def test_long_lines_that_good_replies_hold_are_not_loops() -> None:
+    for text in GOOD_LINES:
+        assert _stops_at(text, piece=1) is None, text[:60]
+
+
+def test_inside_a_call_one_line_repeating_a_piece_is_the_users() -> None:
+    body = '<tool_call>{"name": "write_file", "arguments": {"path": "z.txt", "content": "'
+    assert _stops_at(body + "ab" * 600 + '"}}</tool_call>', piece=4) is None
+    # the same piece written as prose is a loop
+    assert _stops_at("I will write " + "ab" * 600, piece=4) is not None
+    # a call written as JSON (the grammar takes it from '{"name":') is a call too
+    fenced = '```json\n{"name": "write_file", "arguments": {"path": "z.txt", "content": "'
+    assert _stops_at(fenced + "ab" * 600 + '"}}\n```', piece=4) is None
+    pretty = '{\n  "name": "write_file",\n  "arguments": {\n    "content": "'
+    assert _stops_at(pretty + "ab" * 600 + '"\n  }\n}', piece=4) is None

@@ -3,12 +3,18 @@
 A small model can write the same lines over and over to the output limit, minutes of
 generation under load. A prose line of some length written for the fourth time is such a
 loop. In a fenced block, where code repeats lines for good reasons, it is the eighth time.
-Inside a tool call nothing is counted: a file body is the user's. A run of empty lines is a
-loop anywhere. What was measured is in ``docs/models.md``.
+Inside a tool call (from its tag, or from the JSON a call opens with) nothing is counted: a
+file body is the user's. A run of empty lines is a loop anywhere. A loop can also stay
+inside one line: the model once wrote a regular expression whose one piece of 33
+characters came again and again, 4,000 characters to the output limit, before any call.
+The line being written whose last :data:`PIECE_RUN` characters are one piece of at most
+:data:`PIECE` characters over and over is such a loop (in a fence,
+:data:`PIECE_RUN_IN_CODE`). What was measured is in ``docs/models.md``.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 __all__ = ["LoopWatch"]
@@ -25,12 +31,27 @@ TIMES_IN_CODE = 8
 BLANK_RUN = 12
 """Empty lines in a row that are a loop, in prose or code."""
 
-_CALL_TAGS = ("<tool_call>", "<content>", "<old_content>", "<new_content>")
+PIECE = 64
+"""The longest piece whose repetition inside one line is looked for."""
+
+PIECE_RUN = 256
+"""Characters at the end of the line being written that, made of one piece repeated (at
+least four times: 256 / 64), are a loop. Good lines hold far fewer: in the lines of 100
+characters or more of the 6,942 text files of the Python packages the project installs,
+the longest such run is 136 characters (minified JavaScript); in this repository's own
+files, every one is under 100 but an SVG's run of spaces written as entities, which a
+reply would write only inside a call."""
+
+PIECE_RUN_IN_CODE = 512
+"""The same in a fenced block, where a literal may repeat a piece ("0, 0, 0, ...")."""
+
+# where a call opens: its tags, or the JSON the call grammar triggers on ({"name": ...)
+_CALL_OPENS = re.compile(r'<tool_call>|<content>|<old_content>|<new_content>|\{\s*"name"\s*:')
 
 
 class LoopWatch:
     """Fed the reply piece by piece; says when a prose line comes for the :data:`TIMES`-th
-    time."""
+    time, or the line being written ends in one piece repeated (:data:`PIECE_RUN`)."""
 
     def __init__(self) -> None:
         self._seen: Counter[str] = Counter()
@@ -38,10 +59,15 @@ class LoopWatch:
         self._in_fence = False
         self._in_call = False
         self._blank = 0
+        self._before = ""  # the last lines written, where a call may have started to open
+        self._line_calls = False  # whether a call opened on the line being written
 
     def looping(self, piece: str) -> bool:
-        """Whether the lines *piece* completes make the reply a loop."""
+        """Whether the lines *piece* completes, or the line it continues, make the reply a
+        loop."""
         *done, self._line = (self._line + piece).split("\n")
+        if done:
+            self._line_calls = False
         for line in done:
             text = line.strip()
             self._blank = 0 if text else self._blank + 1
@@ -50,10 +76,29 @@ class LoopWatch:
             if text.startswith("```"):
                 self._in_fence = not self._in_fence
                 continue
-            self._in_call = self._in_call or any(tag in text for tag in _CALL_TAGS)
+            # a JSON call opens over lines, pretty-printed ("{", then '"name": ...')
+            self._before = "\n".join([*self._before.split("\n")[-2:], text])
+            self._in_call = self._in_call or _CALL_OPENS.search(self._before) is not None
             if self._in_call or len(text) < MIN_CHARS:
                 continue
             self._seen[text] += 1
             if self._seen[text] >= (TIMES_IN_CODE if self._in_fence else TIMES):
                 return True
-        return False
+        return self._repeats_within(len(piece))
+
+    def _repeats_within(self, added: int) -> bool:
+        """Whether the line being written, *added* characters longer, ends in one short
+        piece repeated (not in a call: a call may open on this line, and its body is the
+        user's)."""
+        line = self._line
+        if not self._line_calls:
+            # an opening is a few characters: only the line's new end can hold one now, and
+            # a long line searched whole at every token cost 0.2 ms a token at 17,000
+            near = f"{self._before}\n{line}" if len(line) <= added + 64 else line[-added - 64 :]
+            self._line_calls = _CALL_OPENS.search(near) is not None
+        run = PIECE_RUN_IN_CODE if self._in_fence else PIECE_RUN
+        if len(line) < run or self._in_call or self._line_calls:
+            return False
+        tail = line[-run:]
+        # the tail repeats a piece of p characters when it equals itself shifted by p
+        return any(tail[p:] == tail[:-p] for p in range(1, PIECE + 1))
