@@ -13,12 +13,16 @@ workspace is trusted (:mod:`harness.trust`).
     hooks = Hooks(loaded.config, cwd=workspace, session_id=sid)
     verdict = await hooks.fire("PreToolUse", tool="run_cmd", arguments={"command": "ls"})
     if verdict.blocked: ...
+
+Reading the configuration loads with the package; running hooks (and ``harness hooks``)
+loads on first use of those names, so a session with no hooks pays for reading alone.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from harness.hooks._claude import claude_tool, harness_arguments, tool_names
-from harness.hooks._command import build_hooks_parser, describe_hooks, hooks_main, load_for
 from harness.hooks._config import (
     DEFAULT_TIMEOUT,
     EVENTS,
@@ -31,9 +35,12 @@ from harness.hooks._config import (
     load_hooks,
     parse_hooks,
 )
-from harness.hooks._hooks import NO_HOOKS, HookListener, Hooks
-from harness.hooks._run import HandlerRun, run_command
-from harness.hooks._verdict import NOTHING, HookOutcome, Verdict, combine, interpret
+
+if TYPE_CHECKING:
+    from harness.hooks._command import build_hooks_parser, describe_hooks, hooks_main, load_for
+    from harness.hooks._hooks import NO_HOOKS, HookListener, Hooks
+    from harness.hooks._run import HandlerRun, run_command
+    from harness.hooks._verdict import NOTHING, HookOutcome, Verdict, combine, interpret
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -64,3 +71,25 @@ __all__ = [
     "run_command",
     "tool_names",
 ]
+
+_LAZY = {
+    **dict.fromkeys(
+        ("build_hooks_parser", "describe_hooks", "hooks_main", "load_for"), "harness.hooks._command"
+    ),
+    **dict.fromkeys(("NO_HOOKS", "HookListener", "Hooks"), "harness.hooks._hooks"),
+    **dict.fromkeys(("HandlerRun", "run_command"), "harness.hooks._run"),
+    **dict.fromkeys(
+        ("NOTHING", "HookOutcome", "Verdict", "combine", "interpret"), "harness.hooks._verdict"
+    ),
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'harness.hooks' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # looked up once
+    return value

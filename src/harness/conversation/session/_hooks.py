@@ -1,5 +1,7 @@
 """The session's hooks: loaded with the session, told to the loop, fired as it opens and
-closes, their starts and ends made conversation events."""
+closes, their starts and ends made conversation events. A session whose files configure
+no hook has none (``None``: the loop then holds its ``no_hooks``), and never loads what
+runs hooks."""
 
 from __future__ import annotations
 
@@ -9,13 +11,14 @@ from typing import TYPE_CHECKING
 import trio
 
 from harness.conversation import events as ev
-from harness.hooks import HookHandler, HookOutcome, Hooks, load_hooks
+from harness.hooks import load_hooks
 from harness.trust import TrustStore, WorkspaceTrust
 
 if TYPE_CHECKING:
     from harness.conversation._loop import Conversation
     from harness.conversation.session._options import SessionOptions
     from harness.conversation.session._store import SessionLog
+    from harness.hooks import HookHandler, HookOutcome, Hooks
 
 __all__ = ["session_end", "session_hooks", "session_start", "watch_hooks"]
 
@@ -27,13 +30,17 @@ def session_hooks(
     session_id: str,
     log: SessionLog | None,
     problems: list[str],
-) -> Hooks:
+) -> Hooks | None:
     """The hooks of a session: the user's, and the project's that the workspace's trust
     covers as they are now (``--trust-project`` trusts them for this run); each faulty
-    file or entry is added to *problems*."""
+    file or entry is added to *problems*. ``None`` when no file configures a hook."""
     trust = WorkspaceTrust(workspace, TrustStore(home), trust_all=options.trust_project)
     loaded = load_hooks(workspace, home=home, trusts=trust.trusts)
     problems.extend(loaded.problems)
+    if not loaded.config:
+        return None
+    from harness.hooks import Hooks
+
     return Hooks(
         loaded.config,
         cwd=workspace,
@@ -42,8 +49,10 @@ def session_hooks(
     )
 
 
-def watch_hooks(conv: Conversation, hooks: Hooks) -> None:
+def watch_hooks(conv: Conversation, hooks: Hooks | None) -> None:
     """Make each hook's start and end a ``hook_started``/``hook_finished`` event."""
+    if hooks is None:
+        return
 
     def listener(h: HookHandler, outcome: HookOutcome | None, call_id: str) -> None:
         sid = conv.session_id
@@ -71,10 +80,10 @@ def watch_hooks(conv: Conversation, hooks: Hooks) -> None:
     hooks.listener = listener
 
 
-async def session_start(conv: Conversation, hooks: Hooks, *, resumed: bool) -> None:
+async def session_start(conv: Conversation, hooks: Hooks | None, *, resumed: bool) -> None:
     """Fire SessionStart (``source``: ``startup`` or ``resume``); what the hooks give the
     model joins the first prompt."""
-    if not hooks.listens("SessionStart"):
+    if hooks is None or not hooks.listens("SessionStart"):
         return
     source = "resume" if resumed else "startup"
     verdict = await hooks.fire("SessionStart", match=source, source=source)
@@ -83,10 +92,10 @@ async def session_start(conv: Conversation, hooks: Hooks, *, resumed: bool) -> N
         conv.hook_context.append(verdict.context)
 
 
-async def session_end(conv: Conversation, hooks: Hooks) -> None:
+async def session_end(conv: Conversation, hooks: Hooks | None) -> None:
     """Fire SessionEnd as the session closes, even when it closes on a cancel (each hook
     is bounded by its own timeout)."""
-    if not hooks.listens("SessionEnd"):
+    if hooks is None or not hooks.listens("SessionEnd"):
         return
     with trio.CancelScope(shield=True):
         conv.hook_said(await hooks.fire("SessionEnd", match="exit", reason="exit"))

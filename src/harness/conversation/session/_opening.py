@@ -176,7 +176,8 @@ class _Plan:
     masker: SecretMasker
     log: SessionLog | None
     session_id: str
-    hooks: Hooks
+    #: ``None``: no file configures a hook
+    hooks: Hooks | None
 
 
 def _plan(options: SessionOptions) -> _Plan:
