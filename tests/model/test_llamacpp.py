@@ -13,6 +13,7 @@ import trio
 from harness.actors.model._chat import ModelEngine
 from harness.actors.model.local._grammar import TRIGGERS
 from harness.messages.model import (
+    ChatMessage,
     ChatOptions,
     ModelDone,
     ModelError,
@@ -250,6 +251,46 @@ async def test_a_reply_that_repeats_itself_is_stopped_and_the_server_let_go(
     got = await ask(engine)
     assert text_of(got) == line * 4
     assert got[-1] == ModelDone("stop", "m1", "text")
+    with trio.fail_after(5):
+        await server.hung_up.wait()
+
+
+async def test_a_loop_inside_one_line_is_cut_and_the_announced_call_asked_for(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    # the fresh task set's missing-api-tests: one regular expression growing by one piece,
+    # as recorded (the embedded model went on to its output limit, 236 s, with no call)
+    search = ToolSchema(
+        "search_text",
+        "Search files.",
+        {"type": "object", "properties": {"pattern": {"type": "string"}}, "required": []},
+    )
+    said = (
+        "To answer this question, I'll use the `search_text` tool to find the line that "
+        "defines the number of tests in `tests/test_api.py`. Here's the step-by-step "
+        "process:\n\n1. **Search for the line that defines the number of tests**:\n"
+        "   - Use the `search_text` tool with the pattern `^def test_\\d+:"
+    )
+    piece = "\\s*assert\\s+len\\(\\d+\\) == \\d+,"
+    events = [{"content": p.decode(), "stop": False} for p in pieces(said + piece * 60, 5)]
+    llamacpp(server)
+    server.queue(
+        "/completion",
+        Reply(chunks=[sse(e) for e in events], then="hang"),
+        completion('<tool_call>\n{"name": "search_text", "arguments": {"pattern": "def test_"}}'),
+    )
+    asked = (ChatMessage("user", "How many tests are in tests/test_api.py?"),)
+    got = await collect(
+        engine, request("openai", tools=(search,), tool_protocol="text", messages=asked)
+    )
+    first = text_of(got).split("\n\n<tool_call>")[0]
+    assert first.startswith(said)
+    assert first.count(piece) < 10  # cut after 256 characters of it, not 60 times
+    calls = [(e.name, e.arguments) for e in got if isinstance(e, ToolCallEvent)]
+    assert calls == [("search_text", {"pattern": "def test_"})]
+    again = sent(server, "/completion")[1]
+    assert again["grammar_lazy"] is False
+    assert '"\\"search_text\\""' in again["grammar"]
     with trio.fail_after(5):
         await server.hung_up.wait()
 
