@@ -6,6 +6,7 @@ itself: each generation is bounded by its ``max_tokens``."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import threading
 from pathlib import Path
@@ -72,6 +73,20 @@ def test_a_prompt_is_read_with_every_core_only_while_nothing_else_runs(
         assert low.llama_n_threads(ctx) == 1
     finally:
         tiny_model.cores, tiny_model.threads, tiny_model.loadavg = cores, threads, "/proc/loadavg"
+
+
+def test_a_prompt_is_read_with_no_more_threads_than_the_model_was_loaded_with(
+    tiny_model_path: Path,
+) -> None:
+    model = load_model(tiny_model_path, "one", n_ctx=256, threads=1, threads_batch=1)
+    try:
+        assert model.cores == 1
+        # the engine takes it from llama.cpp's model, not from a second setting beside it
+        llama_cpp = importlib.import_module("llama_cpp")
+        again = LoadedModel(model.llama, llama_cpp, "again", tiny_model_path, 1)
+        assert again.cores == 1
+    finally:
+        model.close()
 
 
 def test_generation_streams_piece_by_piece(tiny_model: LoadedModel) -> None:

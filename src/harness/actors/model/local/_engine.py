@@ -91,8 +91,9 @@ class LoadedModel:
         self.name = name
         self.path = path
         self.threads = threads
-        self.cores = usable_cores()
-        """The cores a prompt may be read with (all of them while nothing else runs)."""
+        self.cores = max(1, int(getattr(llama, "n_threads_batch", 0) or usable_cores()))
+        """The cores a prompt may be read with (all of them while nothing else runs): the
+        reading threads llama.cpp was given (``load_model``'s *threads_batch*)."""
         self.loadavg = "/proc/loadavg"
         """Where the machine says how many threads run now (read before each prompt)."""
         self.state_dir = state_dir
@@ -536,11 +537,7 @@ def load_model(
             )
     except (ValueError, RuntimeError, OSError) as exc:
         raise ModelLoadError(f"llama.cpp could not load {path.name}: {exc}") from None
-    loaded = LoadedModel(
-        llama, module, name, path, threads, state_dir=state_dir, model_key=model_key
-    )
-    loaded.cores = threads_batch or usable_cores()
-    return loaded
+    return LoadedModel(llama, module, name, path, threads, state_dir=state_dir, model_key=model_key)
 
 
 _PARAMS_LOCK = threading.Lock()
