@@ -685,7 +685,7 @@ CASES = {
     "left-broken": (
         "I created test_pricing.py.",
         called(CREATE_TEST, "write_file", "test_pricing.py", LACKING),
-        "write_file",
+        "edit_file",
     ),
     "empty-after-result": ("", READ_GREET, "edit_file"),
     "echoed-question": (WHERE[0]["content"], [*WHERE, *REFUSED[1:]], ""),
@@ -999,29 +999,60 @@ def test_a_rename_left_unfinished_is_asked_for_after_calls_that_changed_nothing(
     assert nudge_for(view("The rename is done.", history), ["finish-rename"]) is None
 
 
-def test_a_python_file_left_broken_is_asked_to_be_fixed_by_the_tool_that_broke_it() -> None:
-    line = nudge("I created test_pricing.py.", called(CREATE_TEST, "write_file", "t", LACKING))
+def _wrote(prompt: str, path: str, content: str, result: str) -> list[dict[str, str]]:
+    """A prompt, the model's write_file of *content* to *path*, and the tool's result."""
+    call = json.dumps({"name": "write_file", "arguments": {"path": path, "content": content}})
+    return [
+        {"role": "user", "content": prompt},
+        {"role": "assistant", "content": f"<tool_call>{call}</tool_call>"},
+        {"role": "user", "content": f"<tool_response>\n{result}\n</tool_response>"},
+    ]
+
+
+TEST_BODY = "import unittest\n\n\nclass T(unittest.TestCase):\n    pass\n"
+COPY = (
+    "created t.py (9 lines)\nnote: t.py defines its own apply_discount, so its tests check "
+    "that copy, not pricing.py's (pricing.py:1); import it instead: from pricing import "
+    "apply_discount"
+)
+
+
+def test_a_python_file_left_broken_is_asked_for_the_edit_that_fixes_it() -> None:
+    # the model's own write: the edit given whole, the import after the last import
+    line = nudge("I created it.", _wrote(CREATE_TEST, "t.py", TEST_BODY, LACKING))
     assert line is not None
-    assert line.tool == "write_file"
+    assert line.tool == "edit_file"
     assert line.text.startswith(
-        "t is not right yet: apply_discount is used in test_pricing.py but not defined or "
+        "t.py is not right yet: apply_discount is used in test_pricing.py but not defined or "
         "imported there (pricing.py:1 defines it: from pricing import apply_discount). Fix "
-        "it: call write_file on t, with the whole file again, corrected."
+        "it: call edit_file on t.py with exactly this edit."
     )
-    # after an edit: an edit, bound to the lines to fix
+    assert line.text.endswith(
+        "<old_content>\nimport unittest\n</old_content>\n<new_content>\nimport unittest\n"
+        "from pricing import apply_discount\n</new_content>\nand nothing else."
+    )
+    # its own copy of what it tests: the copy, decorators and all, becomes the import
+    copied = "import unittest\n\n@cache\ndef apply_discount(p, d):\n    return 60\n\nx = 1\n"
+    line = nudge("I created it.", _wrote(CREATE_TEST, "t.py", copied, COPY))
+    assert line is not None
+    assert line.text.endswith(
+        "<old_content>\n@cache\ndef apply_discount(p, d):\n    return 60\n</old_content>\n"
+        "<new_content>\nfrom pricing import apply_discount\n</new_content>\nand nothing else."
+    )
+    # after an edit (the file not known whole): an edit of the lines to fix
     broke = "edited a.py (1 edit applied)\n--- a/a.py\n+++ b/a.py\nnote: a.py does not parse: "
     line = nudge("Done.", called("Fix a.py", "edit_file", "a.py", broke + "line 1: x"))
     assert line is not None
     assert line.tool == "edit_file"
-    assert "a.py does not parse: line 1: x. Fix it: call edit_file on a.py" in line.text
+    assert "a.py does not parse: line 1: x. Fix it: call edit_file on a.py, replacing" in line.text
     # the fixed file's result has no note; a read after the write leaves the note standing
-    fixed = called(CREATE_TEST, "write_file", "t", "created t (7 lines)")
+    fixed = _wrote(CREATE_TEST, "t.py", TEST_BODY, "created t.py (5 lines)")
     assert nudge("I created test_pricing.py.", fixed) is None
-    read = [*called(CREATE_TEST, "write_file", "t", LACKING)]
-    read += called(CREATE_TEST, "read_file", "t", "1:ab|import unittest")[1:]
+    read = _wrote(CREATE_TEST, "t.py", TEST_BODY, LACKING)
+    read += called(CREATE_TEST, "read_file", "t.py", "1:ab|import unittest")[1:]
     line = nudge("Done.", read)
     assert line is not None
-    assert line.tool == "write_file"
+    assert "<old_content>\nimport unittest\n</old_content>" in line.text
     # a command after it may have changed the file: no longer the note's word
     ran = [*read, *called(CREATE_TEST, "run_cmd", "", "OK")[1:]]
     assert nudge("Done.", ran) is None

@@ -33,11 +33,11 @@ from harness.actors.model.local._nudge_base import (
     block,
     named_tool,
 )
+from harness.actors.model.local._nudge_broken import LeftBroken
 from harness.actors.model.local._nudge_changes import (
     MAKE_THE_CHANGE,
     ClaimedChange,
     FinishRename,
-    LeftBroken,
     StillUsed,
     asks_change,
     still_used,

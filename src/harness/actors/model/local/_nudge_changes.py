@@ -18,9 +18,9 @@ __all__ = [
     "MAKE_THE_CHANGE",
     "ClaimedChange",
     "FinishRename",
-    "LeftBroken",
     "StillUsed",
     "asks_change",
+    "last_write",
     "still_used",
 ]
 
@@ -88,7 +88,7 @@ def still_used(turn: Turn) -> StillUsed | None:
     its note standing: measured (bench local-tasks, half A), a rename of five lines in two
     files ended on an edit replacing a line with itself, after the note of the edit
     before had named the one import still to rename."""
-    last = _last_write(turn)
+    last = last_write(turn)
     note = _STILL_USED.search(last.result) if last is not None else None
     if note is None or not re.search(rf"\b{re.escape(note.group(1))}\b", turn.prompt):
         return None
@@ -100,7 +100,7 @@ def still_used(turn: Turn) -> StillUsed | None:
     return StillUsed(note.group(1), note.group(2), path, lines)
 
 
-def _last_write(turn: Turn) -> Step | None:
+def last_write(turn: Turn) -> Step | None:
     """The last call that changed a file, past calls after it that changed nothing (a
     read, a search, an edit that changed nothing or was refused), whose result's notes
     still stand; ``None`` when there is none, or a command came after it (it may have
@@ -111,47 +111,6 @@ def _last_write(turn: Turn) -> Step | None:
         if step.name not in (*EDIT_TOOLS, "read_file", "search_text", "list_dir"):
             return None
     return None
-
-
-# what a write or edit of a Python file adds when it left the file broken (its wording is
-# in tools/_pycheck.py)
-_BROKEN = re.compile(
-    r"^note: (?:\S+ does not parse: .*|\S+ is used in \S+ but not defined or imported there.*"
-    r"|\S+ defines its own \S+, so its tests check that copy.*)$",
-    re.M,
-)
-
-
-class LeftBroken:
-    """A reply ending the turn after a write or edit whose result says the Python file it
-    changed is broken (it does not parse, uses a name it does not import, or, a test file,
-    defines its own copy of what it tests): asks for the fix, as the whole file again after
-    a write, as an edit after an edit. Measured (bench local-tasks, the fresh set's
-    create-pricing-test, half A): the note alone changed nothing; the model said "I
-    created the file" and ended."""
-
-    name: ClassVar[str] = "left-broken"
-
-    def check(self, turn: Turn) -> Nudge | None:
-        last = _last_write(turn)
-        if last is None or last.path is None or last.name not in turn.tools:
-            return None
-        notes = [m.group(0).removeprefix("note: ") for m in _BROKEN.finditer(last.result)]
-        if not notes:
-            return None
-        how = (
-            "with the whole file again, corrected"
-            if last.name == "write_file"
-            else "replacing the lines to fix"
-        )
-        return Nudge(
-            f"{last.path} is not right yet: {'; '.join(notes)}. Fix it: call {last.name} on "
-            f"{last.path}, {how}. Write the <tool_call> block "
-            f'({{"name": "{last.name}", "arguments": {{"path": "{last.path}"}}}} then '
-            + ("<content>" if last.name == "write_file" else "<old_content> and <new_content>")
-            + ") and nothing else.",
-            last.name,
-        )
 
 
 class FinishRename:
