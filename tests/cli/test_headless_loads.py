@@ -60,3 +60,10 @@ def test_what_runs_hooks_loads_only_when_a_hook_is_configured(
     loaded = _loaded(model, workspace, home)
     assert "harness.hooks._config" in loaded  # the files were read either way
     assert sorted(loaded.intersection(HOOK_RUNNER)) == (list(HOOK_RUNNER) if hooked else [])
+
+
+def test_a_plain_prompt_loads_no_file_command(
+    model: ScriptedModel, workspace: Path, home: Path
+) -> None:
+    model.add(reply("Paris."))
+    assert "harness.cli._filecmd" not in _loaded(model, workspace, home)

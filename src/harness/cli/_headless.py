@@ -313,7 +313,6 @@ async def _run(
     stdout: IO[str],
     stderr: IO[str],
 ) -> int:
-    from harness.cli._filecmd import command_settings
     from harness.conversation import open_session
 
     fmt = args.output_format
@@ -347,10 +346,15 @@ async def _run(
 
             nursery.start_soon(on_sigint)
             prompt, command = await _file_command(session, options, prompt, stderr)
-            with command_settings(session, command, options.base_url) as notes:
-                for note in notes:
-                    _say(stderr, f"harness: {note}")
+            if command is None:  # a plain prompt: the file commands' module is not needed
                 result = await session.run(prompt)
+            else:
+                from harness.cli._filecmd import command_settings
+
+                with command_settings(session, command, options.base_url) as notes:
+                    for note in notes:
+                        _say(stderr, f"harness: {note}")
+                    result = await session.run(prompt)
             nursery.cancel_scope.cancel()
     writer.finish()
     if writer.closed:
