@@ -15,7 +15,7 @@ import trio
 
 from harness.actors.model.local import DEFAULT_MODEL
 from harness.messages.local import LoadLocalModel, LocalModelProgress
-from harness.supervisor import ChildSpec, open_supervisor
+from harness.supervisor import ChildSpec, WorkerExited, open_supervisor
 
 
 def _maps(pid: int) -> str:
@@ -61,6 +61,33 @@ async def test_the_model_loads_at_worker_start_and_reports_its_percent(
     if len(got) > 1:  # the load had not ended before the request: its percent was seen
         assert percents, [i.message for i in got]
         assert percents == sorted(percents)
+
+
+async def test_a_worker_stopped_while_its_model_loads_ends_itself_within_its_grace(
+    default_model_path: Path,
+) -> None:
+    # The shutdown used to wait for the whole load (seconds to a minute on two cores):
+    # the supervisor's grace ran out first and SIGTERM ended the worker, its shutdown
+    # hooks unfinished. Now the load stops at llama.cpp's next tensor.
+    env = {
+        "HARNESS_MODEL_CACHE": str(default_model_path.parent),
+        "HARNESS_LOCAL_MODEL": DEFAULT_MODEL,
+    }
+    async with open_supervisor() as sup:
+        events = sup.subscribe()
+        h = await sup.start(ChildSpec(name="model", module="harness.actors.model", env=env))
+        pid = h.status().pid
+        assert pid is not None
+        with trio.fail_after(60):
+            await _mapped(pid, default_model_path.name)  # the load is under way
+        await sup.stop("model")
+        with trio.fail_after(5):  # the exit is announced as the stop returns
+            async for ended in events:
+                if isinstance(ended, WorkerExited):
+                    break
+    assert isinstance(ended, WorkerExited)
+    assert ended.reason == "stopped"
+    assert ended.exit_code == 0, ended.description  # not SIGTERM after the grace
 
 
 def test_a_load_reports_llama_cpp_progress_up_to_whole(tiny_model_path: Path) -> None:

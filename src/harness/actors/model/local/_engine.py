@@ -504,6 +504,7 @@ def load_model(
     state_dir: Path | None = None,
     model_key: str = "",
     on_progress: Callable[[float], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> LoadedModel:
     """Load the GGUF file at *path* (blocking, seconds).
 
@@ -511,11 +512,13 @@ def load_model(
     where all cores help, *batch* tokens at a time. *state_dir* keeps the state after the
     system prompt between runs, named by *model_key* (the model's SHA-256), the prompt
     and llama.cpp's version. *on_progress* hears llama.cpp's own progress through the
-    model's tensors, 0.0 to 1.0 (from the loading thread).
+    model's tensors, 0.0 to 1.0 (from the loading thread). *stop*, once set, ends the load
+    at llama.cpp's next step through the tensors (a worker told to shut down does not
+    wait seconds to a minute for a model it will not use).
 
     Raises:
         ModelNotInstalled: llama-cpp-python is not installed.
-        ModelLoadError: the file is not a GGUF model llama.cpp can load.
+        ModelLoadError: the file is not a GGUF model llama.cpp can load, or *stop* was set.
     """
     module = _import_llama()
     try:
@@ -526,7 +529,7 @@ def load_model(
     if magic != b"GGUF":
         raise ModelLoadError(f"{path} is not a GGUF model file")
     try:
-        with _load_progress(module, on_progress):
+        with _load_progress(module, on_progress, stop):
             llama = module.Llama(
                 model_path=str(path),
                 n_ctx=n_ctx,
@@ -536,6 +539,8 @@ def load_model(
                 verbose=False,
             )
     except (ValueError, RuntimeError, OSError) as exc:
+        if stop is not None and stop.is_set():
+            raise ModelLoadError(f"the load of {path.name} was stopped") from None
         raise ModelLoadError(f"llama.cpp could not load {path.name}: {exc}") from None
     return LoadedModel(llama, module, name, path, threads, state_dir=state_dir, model_key=model_key)
 
@@ -544,19 +549,25 @@ _PARAMS_LOCK = threading.Lock()
 
 
 @contextlib.contextmanager
-def _load_progress(module: Any, on_progress: Callable[[float], None] | None) -> Iterator[None]:
+def _load_progress(
+    module: Any, on_progress: Callable[[float], None] | None, stop: threading.Event | None
+) -> Iterator[None]:
     """llama.cpp reports a load's progress through a callback in the model parameters,
     which ``Llama()`` builds itself from ``llama_model_default_params`` and offers no
     argument for: that function is wrapped while the model loads, under a lock, so the
-    parameters it builds carry the callback."""
-    if on_progress is None:
+    parameters it builds carry the callback. The callback's answer says whether to go on:
+    ``False`` once *stop* is set."""
+    if on_progress is None and stop is None:
         yield
         return
     low = module.llama_cpp
 
     def heard(progress: float, _data: Any) -> bool:
+        if stop is not None and stop.is_set():
+            return False  # llama.cpp ends the load there, and Llama() raises
         try:
-            on_progress(float(progress))
+            if on_progress is not None:
+                on_progress(float(progress))
         except Exception:  # a report must never abort the load
             pass
         return True  # go on loading

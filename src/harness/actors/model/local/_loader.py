@@ -116,6 +116,7 @@ class Loader:
         self.n_ctx = n_ctx
         self._threads = threads
         self._done = threading.Event()
+        self._stop = threading.Event()  # set by close: a load in flight ends early
         self._lock = threading.Lock()
         self._progress = LoadProgress(spec, "waiting")
         self._model: LoadedModel | None = None
@@ -171,6 +172,7 @@ class Loader:
                 path, n_ctx, name = target, self.n_ctx, target.name
                 st = path.stat()
                 key = f"file-{st.st_size}-{st.st_mtime_ns}"
+            self._stopped()
             self._report("testing")
             proof = check_once(path, self._cache_dir)
             if proof.signal:  # other failures are the file's: load_model says which
@@ -179,6 +181,7 @@ class Loader:
                     "`make install` in the harness checkout to rebuild llama.cpp for this "
                     "machine, or pick another provider with /connect or --provider"
                 )
+            self._stopped()
             self._report("loading")
             self._model = load_model(
                 path,
@@ -189,6 +192,7 @@ class Loader:
                 state_dir=self._cache_dir / "state",
                 model_key=key,
                 on_progress=lambda part: self._report("loading", int(part * 1000), 1000),
+                stop=self._stop,
             )
             self._report("ready")
         except LocalModelError as exc:
@@ -200,8 +204,15 @@ class Loader:
         finally:
             self._done.set()
 
+    def _stopped(self) -> None:
+        if self._stop.is_set():
+            raise ModelLoadError(f"loading model {self.spec} was stopped")
+
     def close(self) -> None:
-        """Free the model (waits for a load in flight to end first)."""
+        """Free the model. A load in flight is stopped at its next step (llama.cpp's next
+        tensor, or the next stage) and waited for: a worker shutting down while its model
+        loads ends within its grace, not after the whole load."""
+        self._stop.set()
         self._done.wait()
         if self._model is not None:
             self._model.close()
