@@ -1,6 +1,6 @@
 """What a ``harness -p`` run loads is what it uses: the session's pieces a run may never
-need (what runs hooks, ...) load when a file configures them or a call first needs them,
-not with every session."""
+need (what runs hooks, the file commands) load when a file configures them or the prompt
+names one, not with every session."""
 
 from __future__ import annotations
 
@@ -66,4 +66,7 @@ def test_a_plain_prompt_loads_no_file_command(
     model: ScriptedModel, workspace: Path, home: Path
 ) -> None:
     model.add(reply("Paris."))
-    assert "harness.cli._filecmd" not in _loaded(model, workspace, home)
+    loaded = _loaded(model, workspace, home)
+    assert "harness.custom._agents" in loaded  # the named agents are offered either way
+    commands = ("harness.cli._filecmd", "harness.custom._commands", "harness.custom._expand")
+    assert sorted(loaded.intersection(commands)) == []

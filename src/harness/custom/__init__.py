@@ -12,13 +12,26 @@ Both are read from the workspace's ``.harness/`` and ``.claude/`` folders and fr
 Claude Code project work as they are. A bad file is skipped with a sentence naming it;
 the rest load. Nothing here widens what the session may do: an agent's tools and a
 command's ``allowed-tools`` only narrow, and every call still passes the session's rules.
+
+The agents load with the package (every session offers them); the commands and their
+expansion on first use of their names (a prompt that names no command never needs them).
 """
+
+from typing import TYPE_CHECKING
 
 from harness.custom._agents import CLAUDE_MODEL_ALIASES, AgentDefinition, Agents, load_agents
 from harness.custom._claude import map_tools, split_tool_list
-from harness.custom._commands import Commands, FileCommand, load_commands
-from harness.custom._expand import MAX_INLINE, Expansion, ShellRunner, expand_command, shell_allowed
 from harness.custom._files import MAX_BYTES, DefinitionError, definition_dirs
+
+if TYPE_CHECKING:
+    from harness.custom._commands import Commands, FileCommand, load_commands
+    from harness.custom._expand import (
+        MAX_INLINE,
+        Expansion,
+        ShellRunner,
+        expand_command,
+        shell_allowed,
+    )
 
 __all__ = [
     "CLAUDE_MODEL_ALIASES",
@@ -39,3 +52,22 @@ __all__ = [
     "shell_allowed",
     "split_tool_list",
 ]
+
+_LAZY = {
+    **dict.fromkeys(("Commands", "FileCommand", "load_commands"), "harness.custom._commands"),
+    **dict.fromkeys(
+        ("MAX_INLINE", "Expansion", "ShellRunner", "expand_command", "shell_allowed"),
+        "harness.custom._expand",
+    ),
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'harness.custom' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # looked up once
+    return value
