@@ -1045,6 +1045,10 @@ def test_a_python_file_left_broken_is_asked_for_the_edit_that_fixes_it() -> None
     assert line is not None
     assert line.tool == "edit_file"
     assert "a.py does not parse: line 1: x. Fix it: call edit_file on a.py, replacing" in line.text
+    still = "edited c.json (1 edit applied)\nnote: c.json still does not parse: line 3 column 3"
+    line = nudge("The file has been fixed.", called("Fix c.json", "edit_file", "c.json", still))
+    assert line is not None
+    assert line.tool == "edit_file"
     # the fixed file's result has no note; a read after the write leaves the note standing
     fixed = _wrote(CREATE_TEST, "t.py", TEST_BODY, "created t.py (5 lines)")
     assert nudge("I created test_pricing.py.", fixed) is None

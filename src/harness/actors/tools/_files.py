@@ -19,9 +19,9 @@ from typing import Any
 
 import attrs
 
+from harness.actors.tools._checks import change_notes
 from harness.actors.tools._edit import apply_edits, normalize_edits, renamed, unified_diff
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
-from harness.actors.tools._pycheck import python_notes
 from harness.actors.tools._readfile import (
     VERSION_CHARS,
     buffer_file,
@@ -195,7 +195,7 @@ def write_file(ws: Workspace, args: dict[str, Any]) -> Result:
     n = new.count("\n") + (0 if new.endswith("\n") or not new else 1)
     verb = "created" if old is None else "wrote"
     return Result(
-        f"{verb} {shown} ({n} lines){python_notes(ws, shown, old, new)}",
+        f"{verb} {shown} ({n} lines){change_notes(ws, shown, old, new)}",
         {
             "paths": [shown],
             "changed": True,
@@ -229,7 +229,7 @@ def edit_file(ws: Workspace, args: dict[str, Any]) -> Result:
     head = f"edited {shown} ({n} edit{'s' if n != 1 else ''} applied)"
     note, shows = _still_used(ws, args)
     said = [name for name, _ in renamed(normalize_edits(args))]
-    note += python_notes(ws, shown, old, new, said)
+    note += change_notes(ws, shown, old, new, said)
     data = {"paths": [shown], "changed": True, "diff": diff, "edits": n, "shows": shows}
     return Result(f"{head}\n{diff}{note}", data)
 

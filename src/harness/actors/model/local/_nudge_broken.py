@@ -1,6 +1,6 @@
 """Nudge rule left-broken: a Python file the model changed, left broken by its own word.
 
-The tools say when a write or edit leaves a Python file broken (``tools/_pycheck``: it does
+The tools say when a write or edit leaves a Python file broken (``tools/_checks``: it does
 not parse, uses a name nothing defines or imports, or, a test file, defines its own copy of
 what it tests). A small model reads the note and ends the turn all the same; asked to fix
 it in words, it writes the same file again. Where the file is the model's own write, whose
@@ -19,9 +19,9 @@ from harness.actors.model.local._turn import Turn
 
 __all__ = ["LeftBroken"]
 
-# the notes of tools/_pycheck, with the import a note names
+# the notes of tools/_checks, with the import a note names
 _BROKEN = re.compile(
-    r"^note: (?:\S+ does not parse: .*"
+    r"^note: (?:\S+ (?:still )?does not parse: .*"
     r"|(?P<lacking>\S+) is used in \S+ but not defined or imported there.*"
     r"|\S+ defines its own (?P<copy>\S+), so its tests check that copy.*)$",
     re.M,

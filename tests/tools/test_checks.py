@@ -1,6 +1,6 @@
-"""A write or edit of a Python file says what it left broken: a file that no longer
-parses, a name used that nothing defines or imports (with the file defining it and the
-import that brings it). Only what the change brought is said."""
+"""A write or edit says what it left broken: a file that does not parse (Python, JSON,
+TOML), a name a Python file uses that nothing defines or imports (with the file defining
+it and the import that brings it), a test file's own copy of what it tests."""
 
 from __future__ import annotations
 
@@ -96,10 +96,28 @@ def test_a_change_that_breaks_the_parse(ws: Path, call: Call) -> None:
     out = call("edit_file", path="a.py", old_text="def f(x):", new_text="def f(x:")
     assert out.ok
     assert out.output.endswith("\nnote: a.py does not parse: line 1: '(' was never closed")
-    # already broken: a further edit is not told again
+    # a change that leaves it broken is told it is still broken; a fix, nothing
     out = call("edit_file", path="a.py", old_text="return x", new_text="return x + 1")
+    assert out.output.endswith("\nnote: a.py still does not parse: line 1: '(' was never closed")
+    out = call("edit_file", path="a.py", old_text="def f(x:", new_text="def f(x):")
     assert "note:" not in out.output
     assert "does not parse" in call("write_file", path="b.py", content="if:\n").output
+
+
+def test_json_and_toml_that_do_not_parse(ws: Path, call: Call) -> None:
+    (ws / "config.json").write_text('{\n  "retries": 7\n  "backoff_ms": 250\n}\n')
+    out = call("edit_file", path="config.json", old_text=": 7\n", new_text=": 8\n")
+    assert out.output.endswith(
+        "\nnote: config.json still does not parse: line 3 column 3: Expecting ',' delimiter"
+    )
+    out = call("edit_file", path="config.json", old_text='"retries": 8', new_text='"retries": 8,')
+    assert "note:" not in out.output
+    out = call("write_file", path="settings.toml", content="[app]\nport = \n")
+    assert "note: settings.toml does not parse: Invalid value (at line 2, column 8)" in out.output
+    # JSON read with comments allowed (tsconfig, editors' settings) is not plain JSON
+    commented = '{\n  // strict\n  "strict": true\n}\n'
+    for path in ("tsconfig.json", ".vscode/settings.json"):
+        assert "note:" not in call("write_file", path=path, content=commented).output
 
 
 def test_what_python_gives_and_binds_is_no_note(ws: Path, call: Call) -> None:

@@ -1,28 +1,35 @@
-"""What a write or edit of a Python file left broken, said in its result.
+"""What a write or edit left broken, said in its result.
 
-Two checks, a linter's first two: the file still parses, and every name it uses is
-defined, imported or built in. Only what the change brought is said: a file that was
-already broken, or a name that was already undefined, is the user's business. Where a
-name the file now lacks is defined at the top of another Python file of the workspace, the
-note says which, and the import that brings it.
+A linter's first checks: the file still parses (Python, JSON, TOML), and every name a
+Python file uses is defined, imported or built in. A file that does not parse is said
+whenever a change leaves it so ("does not parse", or "still does not parse" when it did
+not before either: a fix that did not work); a name is said only when the change brought
+it (a name already undefined is the user's business). Where a name the file now lacks is
+defined at the top of another Python file of the workspace, the note says which, and the
+import that brings it. A test file defining its own copy of a function a module of the
+workspace defines is said too: its tests check the copy.
 
 A model that writes a file sees "created test_pricing.py" and takes the work as done; a
 test that fails on ``NameError`` is found only when someone runs it. Measured on the
-embedded model (the fresh task set's ``create-pricing-test``): asked for a unittest test
-of ``apply_discount``, it wrote one calling it without the import, and ended.
+embedded model (the fresh task set's half A): asked for a unittest test of
+``apply_discount``, it wrote one calling it without the import (``create-pricing-test``);
+asked to fix a JSON file that failed to load, it made an edit that left the file as
+broken, and said it was fixed (``error-json-comma``).
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import json
 import re
 import symtable
+import tomllib
 from collections.abc import Collection
 
 from harness.actors.tools._jail import Workspace
 
-__all__ = ["python_notes"]
+__all__ = ["change_notes"]
 
 MAX_NAMES = 5
 """Names said at most: past a few, the file is a draft of something else."""
@@ -39,17 +46,20 @@ _MODULE_NAMES = frozenset(
 _KNOWN = frozenset(dir(builtins)) | _MODULE_NAMES
 
 
-def python_notes(
+def change_notes(
     ws: Workspace, shown: str, old: str | None, new: str, said: Collection[str] = ()
 ) -> str:
     """The notes for the result of a change that made *shown* read *new* (it read *old*,
-    or did not exist): ``""`` for a file that is not Python or left nothing new broken.
+    or did not exist): ``""`` for a file of no format checked here, or left sound.
     Names in *said* have a note of their own already (a rename's)."""
-    if not shown.endswith(".py") or len(new) > MAX_CHECKED:
+    if len(new) > MAX_CHECKED or _JSON_WITH_COMMENTS.search(shown):
         return ""
-    broken = _syntax_error(new)
+    broken = _parse_error(shown, new)
     if broken:
-        return "" if old is not None and _syntax_error(old) else f"\nnote: {shown} {broken}"
+        still = "still " if old is not None and _parse_error(shown, old) else ""
+        return f"\nnote: {shown} {still}does not parse: {broken}"
+    if not shown.endswith(".py"):
+        return ""
     lacking = sorted(_undefined(new) - (_undefined(old) if old else set()) - set(said))
     notes = [_lacking(ws, shown, name) for name in lacking[:MAX_NAMES]]
     if _TEST_FILE.search(shown):
@@ -72,13 +82,30 @@ def _defined(text: str) -> set[str]:
     return {node.name for node in tree.body if isinstance(node, kinds)}
 
 
-def _syntax_error(text: str) -> str:
-    """``""`` for text that parses, else what a reader needs to find the error."""
+# JSON files that editors and tools read with comments allowed: not plain JSON
+_JSON_WITH_COMMENTS = re.compile(
+    r"(?:^|/)(?:tsconfig[^/]*|jsconfig[^/]*|\.vscode/.*|\.devcontainer/.*)\.json$"
+)
+
+
+def _parse_error(shown: str, text: str) -> str:
+    """Where *text*, the content of a file named *shown*, fails to parse as its format
+    (Python, JSON, TOML), as a reader needs it to find the error; ``""`` when it parses
+    or is of no format checked here."""
     try:
-        ast.parse(text)
+        if shown.endswith(".py"):
+            ast.parse(text)
+        elif shown.endswith(".json"):
+            json.loads(text)
+        elif shown.endswith(".toml"):
+            tomllib.loads(text)
     except SyntaxError as exc:
-        return f"does not parse: line {exc.lineno}: {exc.msg}"
-    except ValueError:  # a NUL byte: not for this check to say
+        return f"line {exc.lineno}: {exc.msg}"
+    except json.JSONDecodeError as exc:
+        return f"line {exc.lineno} column {exc.colno}: {exc.msg}"
+    except tomllib.TOMLDecodeError as exc:
+        return str(exc)
+    except ValueError:  # a NUL byte in Python source: not for this check to say
         return ""
     return ""
 
