@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         from harness.keys import take_keys
 
         take_keys()  # before any worker or command starts: none of them gets a key
-        _start_fork_server()
+        _start_fork_server(headless)
     from harness.cli import main as cli_main
 
     status = cli_main(args)
@@ -83,12 +83,14 @@ def _exit_now(status: int) -> NoReturn:
         os._exit(status)
 
 
-def _start_fork_server() -> None:
+def _start_fork_server(headless: bool = False) -> None:
     """Start the workers' fork server: this process, forked once it has imported what
     the two share (trio, the channel, the message vocabulary, the model worker's
     face), so that it is imported once instead of again by a new interpreter. The
     server then imports the rest of what the workers need while this process
-    imports the frontend, the two overlapping."""
+    imports the frontend, the two overlapping: for a *headless* run, what the model
+    worker needs alone (the tools and shell workers start at their first calls and
+    import their own modules then: a run that calls no tool never pays for them)."""
     # What these imports make lives as long as the process (and is shared with every
     # worker forked from the server): a collection run while they are made only walks
     # it again and again, 8% of their work (instructions counted by valgrind). Frozen
@@ -100,6 +102,8 @@ def _start_fork_server() -> None:
     import harness.ipc
     import harness.messages  # noqa: F401
     from harness._forkstart import (
+        MODEL_PRELOAD,
+        WORKER_PRELOAD,
         EarlyServer,
         forked_session,
         spawn_server,
@@ -120,7 +124,7 @@ def _start_fork_server() -> None:
     gc.freeze()
     gc.enable()  # before the fork: the server and its workers collect as usual
     start_servers_with(fork_server)
-    start_early()
+    start_early(MODEL_PRELOAD if headless else WORKER_PRELOAD)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 
 __all__ = [
     "LISTEN",
+    "MODEL_PRELOAD",
     "PRELOAD",
     "RUNNER_PRELOAD",
     "WORKER_PRELOAD",
@@ -42,11 +43,10 @@ PRELOAD = (
     # a worker cleans up its own descendants as it exits, with psutil
     "harness.supervisor._kill",
 )
-#: What the default workers (model, tools, shell) import beyond that. None of it
-#: reads the environment or starts a thread at import, which a preload must not.
-WORKER_PRELOAD = (
-    # What each default worker needs before it answers, in the order they are
-    # needed: a session starts all three and waits for them.
+#: What the model worker imports beyond that, the first worker a session starts and
+#: waits for. None of it (nor of :data:`WORKER_PRELOAD`) reads the environment or starts
+#: a thread at import, which a preload must not.
+MODEL_PRELOAD = (
     # (the model worker's HTTP client, h11 and trio, comes with its engine)
     "harness.actors.model._chat",
     # the HTTP providers, which the engine imports as its first request makes one: in
@@ -55,6 +55,11 @@ WORKER_PRELOAD = (
     "harness.actors.model._anthropic",
     "harness.actors.model._gemini",
     "harness.actors.model._ollama",
+)
+#: What the default workers (model, tools, shell) import beyond :data:`PRELOAD`, in the
+#: order they are needed: the model worker first, the others at their first calls.
+WORKER_PRELOAD = (
+    *MODEL_PRELOAD,
     "harness.actors.tools._dispatch",
     "harness.actors.shell._service",
 )
