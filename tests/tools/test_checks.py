@@ -95,10 +95,12 @@ def test_a_change_that_breaks_the_parse(ws: Path, call: Call) -> None:
     (ws / "a.py").write_text("def f(x):\n    return x\n")
     out = call("edit_file", path="a.py", old_text="def f(x):", new_text="def f(x:")
     assert out.ok
-    assert out.output.endswith("\nnote: a.py does not parse: line 1: '(' was never closed")
+    assert out.output.endswith(
+        "\nnote: a.py does not parse: line 1: '(' was never closed\n  1: def f(x:"
+    )
     # a change that leaves it broken is told it is still broken; a fix, nothing
     out = call("edit_file", path="a.py", old_text="return x", new_text="return x + 1")
-    assert out.output.endswith("\nnote: a.py still does not parse: line 1: '(' was never closed")
+    assert "\nnote: a.py still does not parse: line 1: '(' was never closed\n" in out.output
     out = call("edit_file", path="a.py", old_text="def f(x:", new_text="def f(x):")
     assert "note:" not in out.output
     assert "does not parse" in call("write_file", path="b.py", content="if:\n").output
@@ -109,11 +111,15 @@ def test_json_and_toml_that_do_not_parse(ws: Path, call: Call) -> None:
     out = call("edit_file", path="config.json", old_text=": 7\n", new_text=": 8\n")
     assert out.output.endswith(
         "\nnote: config.json still does not parse: line 3 column 3: Expecting ',' delimiter"
+        '\n  2:   "retries": 8\n  3:   "backoff_ms": 250'
     )
     out = call("edit_file", path="config.json", old_text='"retries": 8', new_text='"retries": 8,')
     assert "note:" not in out.output
     out = call("write_file", path="settings.toml", content="[app]\nport = \n")
-    assert "note: settings.toml does not parse: Invalid value (at line 2, column 8)" in out.output
+    assert out.output.endswith(
+        "note: settings.toml does not parse: Invalid value (at line 2, column 8)"
+        "\n  1: [app]\n  2: port = "
+    )
     # JSON read with comments allowed (tsconfig, editors' settings) is not plain JSON
     commented = '{\n  // strict\n  "strict": true\n}\n'
     for path in ("tsconfig.json", ".vscode/settings.json"):

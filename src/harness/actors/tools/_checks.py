@@ -34,6 +34,9 @@ __all__ = ["change_notes"]
 MAX_NAMES = 5
 """Names said at most: past a few, the file is a draft of something else."""
 
+MAX_LINE = 200
+"""Characters of a line shown beside a parse error at most."""
+
 MAX_CHECKED = 512 * 1024
 """Characters of a file checked at most: parsing is linear, but a generated file of
 megabytes is no one's hand-written module."""
@@ -57,7 +60,7 @@ def change_notes(
     broken = _parse_error(shown, new)
     if broken:
         still = "still " if old is not None and _parse_error(shown, old) else ""
-        return f"\nnote: {shown} {still}does not parse: {broken}"
+        return f"\nnote: {shown} {still}does not parse: {broken}{_around(new, broken)}"
     if not shown.endswith(".py"):
         return ""
     lacking = sorted(_undefined(new) - (_undefined(old) if old else set()) - set(said))
@@ -108,6 +111,19 @@ def _parse_error(shown: str, text: str) -> str:
     except ValueError:  # a NUL byte in Python source: not for this check to say
         return ""
     return ""
+
+
+def _around(text: str, error: str) -> str:
+    """The line *error* names and the one before it, numbered as read_file numbers them:
+    an error is often found at the line after the one to fix (a JSON comma missing at the
+    end of a line is "expected" at the start of the next)."""
+    at = re.search(r"\bline (\d+)", error)
+    if at is None:
+        return ""
+    lines = text.split("\n")
+    n = int(at.group(1))
+    shown = range(max(n - 1, 1), min(n, len(lines)) + 1)
+    return "".join(f"\n  {i}: {lines[i - 1][:MAX_LINE]}" for i in shown)
 
 
 def _undefined(text: str) -> set[str]:
