@@ -672,6 +672,9 @@ MEANT = called(
     "project/calc.py does not exist; did you mean calc.py?",
 )
 RENAME = "Rename the function helper to compute in util.py and main.py."
+BOTH = "The tax rate goes from 0.2 to 0.23. Change it in pricing.py and in settings.toml."
+EDITED_TOML = "edited settings.toml (1 edit applied)\n--- a/settings.toml\n+++ b/settings.toml"
+BOTH_HALF = called(BOTH, "edit_file", "settings.toml", EDITED_TOML)
 CREATE_TEST = "Create test_pricing.py with a unittest test of apply_discount(80, 25) == 60."
 LACKING = (
     "created test_pricing.py (6 lines)\nnote: apply_discount is used in test_pricing.py but "
@@ -687,6 +690,7 @@ CASES = {
         called(CREATE_TEST, "write_file", "test_pricing.py", LACKING),
         "edit_file",
     ),
+    "finish-files": ("The rate in settings.toml was changed.", BOTH_HALF, "read_file"),
     "empty-after-result": ("", READ_GREET, "edit_file"),
     "echoed-question": (WHERE[0]["content"], [*WHERE, *REFUSED[1:]], ""),
     "call-as-text": ("search_text: parse_date", WHERE, "search_text"),
@@ -1060,3 +1064,25 @@ def test_a_python_file_left_broken_is_asked_for_the_edit_that_fixes_it() -> None
     # a command after it may have changed the file: no longer the note's word
     ran = [*read, *called(CREATE_TEST, "run_cmd", "", "OK")[1:]]
     assert nudge("Done.", ran) is None
+
+
+def test_a_change_asked_in_listed_files_made_in_one_asks_for_the_next() -> None:
+    line = nudge("The tax rate in settings.toml was changed to 0.23.", BOTH_HALF)
+    assert line is not None
+    assert line.tool == "read_file"  # not seen yet: its read first
+    assert line.text.startswith(
+        "You changed settings.toml, but the task asks for the change in pricing.py too, and "
+        "pricing.py is not changed yet. Read pricing.py first: call read_file on pricing.py."
+    )
+    read = [*BOTH_HALF, *called(BOTH, "read_file", "pricing.py", "1:ab|TAX_RATE = 0.2")[1:]]
+    line = nudge("Done.", read)
+    assert line is not None
+    assert line.tool == "edit_file"
+    assert "Make the change there now: call edit_file on pricing.py." in line.text
+    both = [*read, *called(BOTH, "edit_file", "./pricing.py", "edited pricing.py (1 edit)")[1:]]
+    assert nudge("Both changed.", both) is None
+    # a file named alone is no place of the change; a refused edit changed nothing
+    alone = "Change the rate in pricing.py as settings.toml has it."
+    assert nudge("Done.", called(alone, "edit_file", "pricing.py", "edited pricing.py")) is None
+    refused = called(BOTH, "edit_file", "settings.toml", "the edit: old_text was not found")
+    assert nudge_for(view("The tax rate was changed.", refused), ["finish-files"]) is None

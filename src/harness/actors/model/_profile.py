@@ -33,6 +33,7 @@ __all__ = [
 NUDGE_RULES: tuple[str, ...] = (
     "finish-rename",
     "left-broken",
+    "finish-files",
     "empty-after-result",
     "echoed-question",
     "call-as-text",

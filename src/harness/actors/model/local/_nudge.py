@@ -42,6 +42,7 @@ from harness.actors.model.local._nudge_changes import (
     asks_change,
     still_used,
 )
+from harness.actors.model.local._nudge_files import FinishFiles
 from harness.actors.model.local._nudge_runs import ClaimedRun, SkippedRun
 from harness.actors.model.local._turn import Turn
 
@@ -259,6 +260,7 @@ class AnnouncedAction:
 RULES: tuple[NudgeRule, ...] = (
     FinishRename(),
     LeftBroken(),
+    FinishFiles(),
     EmptyAfterResult(),
     EchoedQuestion(),
     CallAsText(),
