@@ -257,7 +257,13 @@ def run_holding(
 #: given 127.0.0.1, unless it believes it is on a laptop: then everything stays on
 #: loopback. The drivers that join tests/batch/test_ray.py's instance are not its head's
 #: children, so they would not have the token of a cluster no other machine can reach.
-LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "disabled"}
+#: Ray's usage report goes to the internet a minute after an instance starts (the
+#: shared instance of test_ray.py lives that long on a loaded machine): off.
+LOOPBACK = {
+    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+    "RAY_AUTH_MODE": "disabled",
+    "RAY_USAGE_STATS_ENABLED": "0",
+}
 
 
 def started_at(proc: psutil.Process) -> float:
