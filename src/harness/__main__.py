@@ -86,13 +86,14 @@ def _exit_now(status: int) -> NoReturn:
 
 
 def _import_frontend() -> None:
-    """Import the ``-p`` frontend and the conversation with the garbage collector paused,
-    then freeze what the import made, as :func:`_start_fork_server` does for what the
-    two processes share: it lives as long as the process, and collections run while it
-    was made walked it again and again (5% of the import's instructions, valgrind)."""
+    """Import the conversation (most of what the ``-p`` frontend imports) with the garbage
+    collector paused, then freeze what the import made, as :func:`_start_fork_server`
+    does for what the two processes share: it lives as long as the process, and
+    collections run while it was made walked it again and again (5% of the import's
+    instructions, valgrind)."""
     gc.disable()
     try:
-        import harness.cli._headless  # noqa: F401
+        import harness.conversation  # noqa: F401
     finally:
         gc.freeze()
         gc.enable()
