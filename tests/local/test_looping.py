@@ -113,3 +113,19 @@ def test_inside_a_call_one_line_repeating_a_piece_is_the_users() -> None:
     assert _stops_at(fenced + "ab" * 600 + '"}}\n```', piece=4) is None
     pretty = '{\n  "name": "write_file",\n  "arguments": {\n    "content": "'
     assert _stops_at(pretty + "ab" * 600 + '"\n  }\n}', piece=4) is None
+
+
+def test_a_piece_repeated_in_the_arguments_of_a_call_without_a_body_is_a_loop() -> None:
+    # measured (the fresh set's missing-api-tests): the search_text call a nudge asked for
+    # wrote its pattern to the output limit, one piece over and over
+    piece = r"\s*assert\s+len\(\d+\) == \d+,"
+    search = '<tool_call>{"name": "search_text", "arguments": {"pattern": "^def test_'
+    assert _stops_at(search + piece * 40 + '"}}</tool_call>', piece=4) is not None
+    # the same piece in a file body is the user's, in a write or an edit
+    write = '<tool_call>{"name": "write_file", "arguments": {"path": "t.py", "content": "'
+    assert _stops_at(write + piece * 40 + '"}}</tool_call>', piece=4) is None
+    edit = '<tool_call>{"name": "edit_file", "arguments": {"path": "t.py"}}\n<new_content>\n'
+    assert _stops_at(edit + piece * 40 + "\n</new_content>", piece=4) is None
+    # a long search pattern that does not repeat one piece is no loop
+    varied = "|".join(f"name_{i}_{i * 7}" for i in range(60))
+    assert _stops_at(search + varied + '"}}</tool_call>', piece=4) is None

@@ -3,8 +3,10 @@
 A small model can write the same lines over and over to the output limit, minutes of
 generation under load. A prose line of some length written for the fourth time is such a
 loop. In a fenced block, where code repeats lines for good reasons, it is the eighth time.
-Inside a tool call (from its tag, or from the JSON a call opens with) nothing is counted: a
-file body is the user's. A run of empty lines is a loop anywhere. A loop can also stay
+Inside a tool call (from its tag, or from the JSON a call opens with) no line is counted: a
+file body is the user's; only in a call of a tool whose arguments hold no body (a read, a
+search, a command) is a piece repeated inside one line counted, as in code. A run of empty
+lines is a loop anywhere. A loop can also stay
 inside one line: the model once wrote a regular expression whose one piece of 33
 characters came again and again, 4,000 characters to the output limit, before any call.
 The line being written whose last :data:`PIECE_RUN` characters are one piece of at most
@@ -47,6 +49,12 @@ PIECE_RUN_IN_CODE = 512
 
 # where a call opens: its tags, or the JSON the call grammar triggers on ({"name": ...)
 _CALL_OPENS = re.compile(r'<tool_call>|<content>|<old_content>|<new_content>|\{\s*"name"\s*:')
+# the tool a call names
+_CALL_NAME = re.compile(r'"name"\s*:\s*"(\w+)"')
+# tools whose arguments hold no file body: a piece repeated in one of their lines is the
+# model's loop, not the user's text (measured: a search_text call, asked for by a nudge,
+# whose pattern grew one piece to the output limit)
+_NO_BODY = frozenset({"read_file", "search_text", "find_files", "list_dir", "run_cmd"})
 
 
 class LoopWatch:
@@ -61,6 +69,7 @@ class LoopWatch:
         self._blank = 0
         self._before = ""  # the last lines written, where a call may have started to open
         self._line_calls = False  # whether a call opened on the line being written
+        self._call = ""  # the tool the call being written names, once it is known
 
     def looping(self, piece: str) -> bool:
         """Whether the lines *piece* completes, or the line it continues, make the reply a
@@ -97,7 +106,14 @@ class LoopWatch:
             near = f"{self._before}\n{line}" if len(line) <= added + 64 else line[-added - 64 :]
             self._line_calls = _CALL_OPENS.search(near) is not None
         run = PIECE_RUN_IN_CODE if self._in_fence else PIECE_RUN
-        if len(line) < run or self._in_call or self._line_calls:
+        if self._in_call or self._line_calls:
+            if not self._call:  # the name follows the opening within a few tokens
+                named = _CALL_NAME.search(f"{self._before}\n{line[-added - 300 :]}")
+                self._call = named.group(1) if named else ""
+            if self._call not in _NO_BODY:
+                return False
+            run = PIECE_RUN_IN_CODE
+        if len(line) < run:
             return False
         tail = line[-run:]
         # the tail repeats a piece of p characters when it equals itself shifted by p
