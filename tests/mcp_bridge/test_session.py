@@ -248,7 +248,16 @@ async def test_the_sdk_loads_only_in_bridge_processes_and_closing_ends_servers_c
     }
     async with mcp_session(dirs, model, servers) as live:
         table = live.conversation.table
-        await until(live, lambda: "mcp__fake__echo" in table and "mcp__other__other" in table)
+        # the tools worker starts at a first call to it, or as a terminal opens: as here
+        live.workers.start_rest()
+        await until(
+            live,
+            lambda: (
+                "mcp__fake__echo" in table
+                and "mcp__other__other" in table
+                and any(w.name == "tools" and w.pid for w in live.workers.status())
+            ),
+        )
         assert not exit_file.exists()
         pids = {w.name: w.pid for w in live.workers.status()}
         maps = {name: Path(f"/proc/{pid}/maps").read_text() for name, pid in pids.items()}  # noqa: ASYNC240
