@@ -17,6 +17,17 @@ def _finished(seen: list[ev.ConversationEvent]) -> list[tuple[str, bool, str]]:
     return [(e.name, e.ok, e.output) for e in seen if isinstance(e, ev.ToolCallFinished)]
 
 
+async def _strict(session_factory, prompt: str) -> tuple[bool, list[tuple[str, bool, str]]]:
+    """Run *prompt* once in a session held to strict writes: whether it ended ok, and each
+    call that finished as ``(tool, ok, output)``."""
+    async with session_factory(strict_writes=True) as s:
+        events = s.events()
+        with trio.fail_after(30):
+            result = await s.run(prompt)
+        seen = drain(events)
+    return result.ok, _finished(seen)
+
+
 async def test_a_file_not_read_is_not_replaced_and_after_a_read_it_is(
     session_factory, model: ScriptedModel, workspace: Path
 ) -> None:
@@ -92,13 +103,8 @@ async def test_a_model_held_to_strict_writes_edits_only_what_it_has_seen(
         reply("", call("write_file", path="new.py", content="x = 1\n")),  # a new file
         reply("Done."),
     )
-    async with session_factory(strict_writes=True) as s:
-        events = s.events()
-        with trio.fail_after(30):
-            result = await s.run("rename helper to compute")
-        seen = drain(events)
-    assert result.ok
-    done = _finished(seen)
+    ok, done = await _strict(session_factory, "rename helper to compute")
+    assert ok
     assert [d[:2] for d in done] == [
         ("edit_file", False),
         ("read_file", True),
@@ -138,12 +144,8 @@ async def test_a_path_under_the_workspace_name_is_seen_as_the_file_it_names(
         ),
         reply("Done."),
     )
-    async with session_factory(strict_writes=True) as s:
-        events = s.events()
-        with trio.fail_after(30):
-            await s.run("rename nam to name in greet.py")
-        seen = drain(events)
-    assert [d[:2] for d in _finished(seen)] == [
+    _, done = await _strict(session_factory, "rename nam to name in greet.py")
+    assert [d[:2] for d in done] == [
         ("edit_file", False),
         ("read_file", True),
         ("edit_file", True),
@@ -219,13 +221,8 @@ async def test_an_unread_file_is_edited_where_each_old_text_is_found_once(
         reply("", call("edit_file", path="big.py", old_text="x7 = 9", new_text="x7 = 8")),
         reply("Done."),
     )
-    async with session_factory(strict_writes=True) as s:
-        events = s.events()
-        with trio.fail_after(30):
-            result = await s.run("fix add")
-        seen = drain(events)
-    assert result.ok
-    done = _finished(seen)
+    ok, done = await _strict(session_factory, "fix add")
+    assert ok
     assert [d[:2] for d in done] == [
         ("edit_file", True),
         ("edit_file", False),
@@ -293,12 +290,7 @@ async def test_an_unread_edit_is_checked_against_the_file_in_the_workspace_only(
         reply("", call("edit_file", path="pipe.txt", old_text="a", new_text="b")),
         reply("Done."),
     )
-    async with session_factory(strict_writes=True) as s:
-        events = s.events()
-        with trio.fail_after(30):
-            await s.run("edit them")
-        seen = drain(events)
-    done = _finished(seen)
+    _, done = await _strict(session_factory, "edit them")
     assert [d[:2] for d in done] == [("edit_file", False)] * 3
     assert outside.read_text() == "password = hunter2\n"
     for _, _, text in done:
