@@ -42,6 +42,8 @@ LEAVES = {
     "harness._frontmatter",
     # atomic state files (a temporary file, fsync, rename): any part that keeps state
     "harness._atomic",
+    # a package face whose names are imported on first use
+    "harness._lazy",
     # the provider names and permission modes, which the command line offers as choices
     "harness.words",
     "harness.trust",

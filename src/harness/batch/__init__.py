@@ -14,6 +14,7 @@ rest (and trio): the server's imports and the driver's then overlap.
 
 from typing import TYPE_CHECKING
 
+from harness._lazy import lazy_names as _lazy_names
 from harness.batch._child import (
     Attempt,
     Flag,
@@ -80,12 +81,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'harness.batch' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # looked up once
-    return value
+__getattr__ = _lazy_names(__name__, _LAZY)

@@ -19,6 +19,7 @@ expansion on first use of their names (a prompt that names no command never need
 
 from typing import TYPE_CHECKING
 
+from harness._lazy import lazy_names as _lazy_names
 from harness.custom._agents import CLAUDE_MODEL_ALIASES, AgentDefinition, Agents, load_agents
 from harness.custom._claude import map_tools, split_tool_list
 from harness.custom._files import MAX_BYTES, DefinitionError, definition_dirs
@@ -62,12 +63,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'harness.custom' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # looked up once
-    return value
+__getattr__ = _lazy_names(__name__, _LAZY)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from harness._lazy import lazy_names as _lazy_names
 from harness.hooks._claude import claude_tool, harness_arguments, tool_names
 from harness.hooks._config import (
     DEFAULT_TIMEOUT,
@@ -84,12 +85,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'harness.hooks' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # looked up once
-    return value
+__getattr__ = _lazy_names(__name__, _LAZY)

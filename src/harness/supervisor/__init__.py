@@ -15,6 +15,7 @@ theirs, so a worker that kills its own tree as it exits pays for neither at star
 
 from typing import TYPE_CHECKING
 
+from harness._lazy import lazy_names as _lazy_names
 from harness.supervisor._events import (
     SupervisorEvent,
     WorkerExited,
@@ -97,12 +98,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'harness.supervisor' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # looked up once
-    return value
+__getattr__ = _lazy_names(__name__, _LAZY)

@@ -12,6 +12,7 @@ profile loads with the package; the rest on first use of its names.
 
 import typing
 
+from harness._lazy import lazy_names as _lazy_names
 from harness.actors.model._profile import (
     DEFAULT_PROFILE,
     NUDGE_RULES,
@@ -113,12 +114,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'harness.actors.model' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # looked up once
-    return value
+__getattr__ = _lazy_names(__name__, _LAZY)
