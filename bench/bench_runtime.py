@@ -110,6 +110,15 @@ async def round_trips(n: int) -> tuple[list[float], list[float], float, float]:
     return typed, bare, len(typed) / typed_time, len(bare) / bare_time
 
 
+def block_ratios(typed: list[float], bare: list[float]) -> list[float]:
+    """Typed ÷ bare p50 of each pair of blocks run one after the other: the spread says
+    how much the machine's state (load, which core wakes which process) moves the ratio."""
+    return [
+        statistics.median(typed[i : i + BLOCK]) / statistics.median(bare[i : i + BLOCK])
+        for i in range(0, min(len(typed), len(bare)), BLOCK)
+    ]
+
+
 def codec_round_trip(n: int = 20_000) -> float:
     """Seconds the typed codec takes per round trip, median of 5 runs in this process.
 
@@ -234,11 +243,18 @@ async def _all() -> list[tuple[str, str, str]]:
     bare_rss = await trio.to_thread.run_sync(bare_trio_rss)
     trio_start = await trio.to_thread.run_sync(bare_trio_start)
     t50, b50 = statistics.median(typed), statistics.median(bare)
+    ratios = block_ratios(typed, bare)
     return [
         (
             "typed round trip p50",
             _us(t50),
             f"bare {_us(b50)}; ratio {t50 / b50:.2f}x (goal < 2x, < 150 µs)",
+        ),
+        (
+            "typed ÷ bare, block by block",
+            f"{statistics.median(ratios):.2f}x",
+            f"middle half {_pct(ratios, 0.25):.2f}-{_pct(ratios, 0.75):.2f}x over "
+            f"{len(ratios)} pairs of blocks of {BLOCK}",
         ),
         ("typed round trip p99", _us(_pct(typed, 0.99)), f"bare {_us(_pct(bare, 0.99))}"),
         (
