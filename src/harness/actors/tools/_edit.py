@@ -13,10 +13,25 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.actors.tools._edit_loose import (
+    adjacent_twins,
+    is_closer,
+    loose_blocks,
+    numbered_lines,
+    reindent,
+    repeated_seam,
+)
 from harness.actors.tools._jail import ToolError
 from harness.actors.tools._readfile import line_hash, open_regular
 
-__all__ = ["apply_edits", "normalize_edits", "renamed", "unified_diff", "unread_edit"]
+__all__ = [
+    "apply_edits",
+    "normalize_edits",
+    "plan_edits",
+    "renamed",
+    "unified_diff",
+    "unread_edit",
+]
 
 _MAX_DIFF_CHARS = 60_000
 
@@ -191,16 +206,29 @@ def renamed(edits: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 def apply_edits(original: str, edits: Sequence[tuple[str, str]]) -> str:
-    """Apply every edit to *original* at once, or raise :class:`ToolError` naming which failed.
+    """Apply every edit to *original* at once, or raise :class:`ToolError` naming which
+    failed (:func:`plan_edits`, without what it tolerated)."""
+    return plan_edits(original, edits)[0]
+
+
+def plan_edits(original: str, edits: Sequence[tuple[str, str]]) -> tuple[str, list[str]]:
+    """Apply every edit to *original* at once: the new text, and a note on each thing
+    tolerated or let through (said in the tool's result); or raise :class:`ToolError`
+    naming which edit failed.
 
     Each ``old_text`` must occur exactly once in the original (not in the result
     of earlier edits), and no two may overlap. A file with CRLF line ends also
     accepts an ``old_text`` written with plain ``\\n``, and an ``old_text`` whose every
     line carries read_file's ``12:a3|`` tag is read without them (and so is its
-    ``new_text``, when it has them too).
+    ``new_text``, when it has them too). An ``old_text`` found nowhere whose lines equal
+    one block of the file's lines, each line's leading and trailing whitespace ignored,
+    is applied there, its ``new_text`` re-indented alike. A ``new_text`` whose lines
+    start with line numbers is refused, and so is one that repeats a closing line
+    across the edit's seam (:func:`_seam`).
     """
     crlf = "\r\n" in original
     spans: list[tuple[int, int, str, int]] = []
+    notes: list[str] = []
     for n, (old, new) in enumerate(edits, 1):
         label = f"edit {n}" if len(edits) > 1 else "the edit"
         if old == "":
@@ -215,27 +243,89 @@ def apply_edits(original: str, edits: Sequence[tuple[str, str]]) -> str:
             old, new = bare, _untagged(new) or new
             found = _occurrences(original, old)
         if not found:
-            raise ToolError(
-                f"{label}: old_text was not found in the file{_not_found(original, old)}"
-            )
-        if len(found) > 1:
+            span = _loose(original, old, new, label)
+            notes.append(span[3])
+            start, end, new = span[:3]
+        elif len(found) > 1:
             raise ToolError(
                 f"{label}: old_text matches {len(found)} times; use the whole line (or more) "
                 f"of the one to change as old_text, so it matches exactly once:\n"
                 + _matching_lines(original, found)
             )
-        spans.append((found[0], found[0] + len(old), new, n))
+        else:
+            start, end = found[0], found[0] + len(old)
+        numbers = numbered_lines(original, start, old, new)
+        if numbers:
+            raise ToolError(
+                f"{label}: new_text's lines start with line numbers ({_listed(numbers)}) "
+                "that are not in the file; write new_text as the lines should read, "
+                "without numbers"
+            )
+        spans.append((start, end, new, n))
     spans.sort()
     for (a_start, a_end, _, a_n), (b_start, _, _, b_n) in itertools.pairwise(spans):
         if b_start < a_end:
             first, second = sorted((a_n, b_n))
             raise ToolError(f"edit {first} and edit {second} overlap; merge them into one edit")
         del a_start
+    old_of = {n: original[start:end] for start, end, _, n in spans}
     out = []
     pos = 0
-    for start, end, new, _ in spans:
+    for start, end, new, n in spans:
+        label = f"edit {n}" if len(edits) > 1 else "the edit"
+        notes += _seam(original, start, end, old_of[n], new, label)
         out.append(original[pos:start])
         out.append(new)
         pos = end
     out.append(original[pos:])
-    return "".join(out)
+    return "".join(out), [note for note in notes if note]
+
+
+def _listed(numbers: Sequence[int]) -> str:
+    shown = ", ".join(str(i) for i in numbers[:5])
+    return shown + (", ..." if len(numbers) > 5 else "")
+
+
+def _loose(original: str, old: str, new: str, label: str) -> tuple[int, int, str, str]:
+    """The one block *old* matches with each line's whitespace ignored: its span, *new*
+    re-indented for it, and the note saying so; else the refusal of an old text not
+    found (or found at several blocks, named)."""
+    blocks = loose_blocks(original, old)
+    if len(blocks) == 1:
+        ((first, last),) = blocks
+        start, end, text = reindent(original, blocks[0], old, new)
+        where = f"line {first + 1}" if first == last else f"lines {first + 1}-{last + 1}"
+        return (
+            start,
+            end,
+            text,
+            f"{label}: old_text matched {where} ignoring indentation and spacing",
+        )
+    if blocks:
+        lines = original.splitlines()
+        shown = "\n".join(f"  line {a + 1}: {lines[a][:200]}" for a, _ in blocks[:10])
+        raise ToolError(
+            f"{label}: old_text was not found exactly, and ignoring indentation it matches "
+            f"{len(blocks)} places; copy it exactly from the file, with the indentation "
+            f"of the one to change:\n{shown}"
+        )
+    raise ToolError(f"{label}: old_text was not found in the file{_not_found(original, old)}")
+
+
+def _seam(original: str, start: int, end: int, old: str, new: str, label: str) -> list[str]:
+    """The repeat across an edit's seam (:func:`repeated_seam`): refused when the line
+    is closing brackets only (the brace written again; in an indented file two closers
+    alike in a row are never right), unless the file already has such twins in a row;
+    any other line said in a note, as a repeated statement may be meant."""
+    line, number, after = repeated_seam(original, start, end, old, new)
+    if not line:
+        return []
+    if is_closer(line) and not adjacent_twins(original, line):
+        side, end_of = ("after", "end") if after else ("before", "start")
+        raise ToolError(
+            f"{label}: new_text {'ends' if after else 'starts'} with {line.strip()!r}, "
+            f"the line already {side} old_text in the file (line {number}), so the file would "
+            f"hold it twice; leave that line out of new_text, or add it to the {end_of} of "
+            "old_text too"
+        )
+    return [f"{label}: line {number}, {line.strip()[:80]!r}, is now there twice in a row"]

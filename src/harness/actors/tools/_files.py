@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 
 from harness.actors.tools._checks import change_notes
-from harness.actors.tools._edit import apply_edits, normalize_edits, renamed, unified_diff
+from harness.actors.tools._edit import normalize_edits, plan_edits, renamed, unified_diff
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
 from harness.actors.tools._readfile import (
     VERSION_CHARS,
@@ -207,17 +207,23 @@ def write_file(ws: Workspace, args: dict[str, Any]) -> Result:
 
 def plan_edit(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str, str]:
     """Check an edit_file call: ``(real path, shown path, old text, new text)``."""
+    return _planned(ws, args)[:4]
+
+
+def _planned(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str, str, list[str]]:
+    """:func:`plan_edit`, and what the edits' matching tolerated (``_edit.plan_edits``)."""
     edits = normalize_edits(args)
     real, shown = _target(ws, args["path"])
     old, _ = read_text_for_change(real, shown, ws.buffer(real))
     if old is None:
         # "create it" only when no file of that name is elsewhere: a second copy would diverge
         raise ToolError(ws.missing(real, otherwise="use write_file to create it"))
-    return real, shown, old, apply_edits(old, edits)
+    new, tolerated = plan_edits(old, edits)
+    return real, shown, old, new, tolerated
 
 
 def edit_file(ws: Workspace, args: dict[str, Any]) -> Result:
-    real, shown, old, new = plan_edit(ws, args)
+    real, shown, old, new, tolerated = _planned(ws, args)
     if old == new:
         return Result(
             f"{shown} unchanged (the edits change nothing)", {"paths": [shown], "changed": False}
@@ -227,6 +233,7 @@ def edit_file(ws: Workspace, args: dict[str, Any]) -> Result:
     # every edit is checked before the one write, so all of them were applied
     n = len(args.get("edits") or ()) or 1
     head = f"edited {shown} ({n} edit{'s' if n != 1 else ''} applied)"
+    head += "".join(f"\nnote: {said}" for said in tolerated)
     note, shows = _still_used(ws, args)
     said = [name for name, _ in renamed(normalize_edits(args))]
     note += change_notes(ws, shown, old, new, said)
