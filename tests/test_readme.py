@@ -19,8 +19,8 @@ from harness.actors.search import SOURCES
 from harness.actors.shell import ShellConfig
 from harness.actors.tools import builtin_table
 from harness.cli._batch import build_batch_parser
-from harness.cli._main import build_parser
 from harness.cli._mcp import build_mcp_parser
+from harness.cli._parser import build_parser
 from harness.cli._trust import build_trust_parser
 from harness.hooks import build_hooks_parser
 

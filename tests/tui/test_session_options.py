@@ -5,7 +5,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from harness.cli._main import build_parser
+from harness.cli._parser import build_parser
 from harness.cli.tui._app import App
 from harness.cli.tui._model_choice import session_options
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from harness.cli._main import build_parser, main
+from harness.cli._main import main
+from harness.cli._parser import build_parser
 
 __all__ = ["build_batch_parser", "build_parser", "build_trust_parser", "main"]
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.cli._main import build_parser
+from harness.cli._parser import build_parser
 
 __all__ = ["acp_main"]
 
