@@ -111,10 +111,30 @@ def test_json_and_toml_that_do_not_parse(ws: Path, call: Call) -> None:
     out = call("edit_file", path="config.json", old_text=": 7\n", new_text=": 8\n")
     assert out.output.endswith(
         "\nnote: config.json still does not parse: line 3 column 3: Expecting ',' delimiter"
+        ' (line 2 lacks the comma at its end: "retries": 8,)'
+        '\n  2:   "retries": 8\n  3:   "backoff_ms": 250'
+    )
+    # an edit that changes nothing says the file is still broken too
+    out = call("edit_file", path="config.json", old_text=": 8\n", new_text=": 8\n")
+    assert out.output.startswith(
+        "config.json unchanged (the edits change nothing)\n"
+        "note: config.json still does not parse: line 3 column 3"
+    )
+    # a refused edit of a file that does not parse says where it breaks
+    out = call("edit_file", path="config.json", old_text="nowhere", new_text="x")
+    assert not out.ok
+    assert out.output.endswith(
+        "\nnote: config.json does not parse: line 3 column 3: Expecting ',' delimiter"
+        ' (line 2 lacks the comma at its end: "retries": 8,)'
         '\n  2:   "retries": 8\n  3:   "backoff_ms": 250'
     )
     out = call("edit_file", path="config.json", old_text='"retries": 8', new_text='"retries": 8,')
     assert "note:" not in out.output
+    # a comma missing inside a line, or after an opening bracket: no line to name
+    out = call("write_file", path="inline.json", content='{"a": 1 "b": 2}\n')
+    assert out.output.endswith('Expecting \',\' delimiter\n  1: {"a": 1 "b": 2}')
+    out = call("write_file", path="list.json", content="[\n  1\n  2\n]\n")
+    assert "(line 2 lacks the comma at its end: 1,)" in out.output
     out = call("write_file", path="settings.toml", content="[app]\nport = \n")
     assert out.output.endswith(
         "note: settings.toml does not parse: Invalid value (at line 2, column 8)"

@@ -98,11 +98,40 @@ def test_new_text_with_line_numbers_is_refused(ws: Path, call: Call) -> None:
         new_text='  4  "retries": 7,\n  5  "backoff_ms": 250\n',
     )
     assert not out.ok
-    assert out.output == (
+    assert out.output.startswith(
         "the edit: new_text's lines start with line numbers (4, 5) that are not in the "
-        "file; write new_text as the lines should read, without numbers"
+        "file; write new_text as the lines should read, without numbers\n"
+        "note: config.json does not parse: line 5 column 5: Expecting ',' delimiter"
     )
     assert (ws / "config.json").read_text() == CONFIG
+    # numbered, the same lines as old_text: the refusal says the edit would change nothing
+    out = call(
+        "edit_file",
+        path="config.json",
+        old_text=old,
+        new_text='  4  "retries": 7\n  5  "backoff_ms": 250\n',
+    )
+    assert "without numbers; without them it is old_text again, which changes nothing\n" in (
+        out.output
+    )
+    # numbered as a note shows lines, with the indentation after the number
+    out = call(
+        "edit_file",
+        path="config.json",
+        old_text=old,
+        new_text=old.replace("    ", "  4:     ", 1).replace('\n    "b', '\n  5:     "b'),
+    )
+    assert out.output.startswith("the edit: new_text's lines start with line numbers (4, 5)")
+    # read_file's own tags copied into new_text alone are taken off, and said
+    out = call(
+        "edit_file",
+        path="config.json",
+        old_text=old,
+        new_text='4:aa|    "retries": 7,\n5:bb|    "backoff_ms": 250\n',
+    )
+    assert out.ok, out.output
+    assert "note: the edit: read_file's N:HH| tags taken off new_text's lines" in out.output
+    assert (ws / "config.json").read_text() == CONFIG.replace("7\n", "7,\n")
     # numbers that are the text: keys of a mapping far from their line, a file numbered
     (ws / "codes.yaml").write_text("codes:\n  ok: 1\n")
     out = call(

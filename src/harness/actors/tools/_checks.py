@@ -105,12 +105,30 @@ def _parse_error(shown: str, text: str) -> str:
     except SyntaxError as exc:
         return f"line {exc.lineno}: {exc.msg}"
     except json.JSONDecodeError as exc:
-        return f"line {exc.lineno} column {exc.colno}: {exc.msg}"
+        return f"line {exc.lineno} column {exc.colno}: {exc.msg}{_json_comma(exc)}"
     except tomllib.TOMLDecodeError as exc:
         return str(exc)
     except ValueError:  # a NUL byte in Python source: not for this check to say
         return ""
     return ""
+
+
+def _json_comma(exc: json.JSONDecodeError) -> str:
+    """Where a comma JSON expects is missing at the end of a line (the next member or
+    element starts the line the error names), that line with its comma, as the fix to
+    copy; else ``""``. The error is found at the line after the one to fix."""
+    if exc.msg != "Expecting ',' delimiter":
+        return ""
+    before = exc.doc[: exc.pos]
+    head, _, start = before.rpartition("\n")
+    if start.strip() or not head.strip():
+        return ""
+    lines = head.split("\n")
+    n = max(i for i, line in enumerate(lines) if line.strip())
+    line = lines[n].rstrip()
+    if line.endswith((",", "{", "[", ":")):
+        return ""
+    return f" (line {n + 1} lacks the comma at its end: {line.strip()[:MAX_LINE]},)"
 
 
 def _around(text: str, error: str) -> str:

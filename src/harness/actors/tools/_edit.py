@@ -20,6 +20,7 @@ from harness.actors.tools._edit_loose import (
     numbered_lines,
     reindent,
     repeated_seam,
+    unnumbered,
 )
 from harness.actors.tools._jail import ToolError
 from harness.actors.tools._readfile import line_hash, open_regular
@@ -254,12 +255,19 @@ def plan_edits(original: str, edits: Sequence[tuple[str, str]]) -> tuple[str, li
             )
         else:
             start, end = found[0], found[0] + len(old)
+        tagged = _untagged(new) if _untagged(original[start:end] or old) is None else None
+        if tagged is not None:
+            # read_file's tags copied into new_text alone: never text of the file
+            new = tagged
+            notes.append(f"{label}: read_file's N:HH| tags taken off new_text's lines")
         numbers = numbered_lines(original, start, old, new)
         if numbers:
+            same = _bare_lines(unnumbered(new)) == _bare_lines(old)
             raise ToolError(
                 f"{label}: new_text's lines start with line numbers ({_listed(numbers)}) "
                 "that are not in the file; write new_text as the lines should read, "
                 "without numbers"
+                + ("; without them it is old_text again, which changes nothing" if same else "")
             )
         spans.append((start, end, new, n))
     spans.sort()
@@ -279,6 +287,11 @@ def plan_edits(original: str, edits: Sequence[tuple[str, str]]) -> tuple[str, li
         pos = end
     out.append(original[pos:])
     return "".join(out), [note for note in notes if note]
+
+
+def _bare_lines(text: str) -> list[str]:
+    """*text*'s non-blank lines, each without its leading and trailing whitespace."""
+    return [line.strip() for line in text.splitlines() if line.strip()]
 
 
 def _listed(numbers: Sequence[int]) -> str:

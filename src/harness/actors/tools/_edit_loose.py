@@ -27,6 +27,7 @@ __all__ = [
     "numbered_lines",
     "reindent",
     "repeated_seam",
+    "unnumbered",
 ]
 
 
@@ -116,7 +117,7 @@ def _same_shape(old_lines: list[str], new_lines: list[str]) -> bool:
 
 
 # a line number written before a line: "13  text", "13: text", "13 | text"
-_NUMBER = re.compile(r"^\s*(\d+)(?:\s*[:|]\s?|\s+)(?=\S)")
+_NUMBER = re.compile(r"^\s*(\d+)(?:\s*[:|] ?|\s+)(?=\s*\S)")
 
 
 def numbered_lines(original: str, start: int, old: str, new: str) -> list[int]:
@@ -136,6 +137,11 @@ def numbered_lines(original: str, start: int, old: str, new: str) -> list[int]:
     if any(_NUMBER.match(ln) for ln in [*old.splitlines(), *there]):
         return []
     return numbers
+
+
+def unnumbered(text: str) -> str:
+    """*text* with the line number at the start of each line taken off."""
+    return "\n".join(_NUMBER.sub("", line) for line in text.split("\n"))
 
 
 # a line of closing brackets and punctuation only: "}", "},", "});", "]"

@@ -218,15 +218,26 @@ def _planned(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str, str, 
     if old is None:
         # "create it" only when no file of that name is elsewhere: a second copy would diverge
         raise ToolError(ws.missing(real, otherwise="use write_file to create it"))
-    new, tolerated = plan_edits(old, edits)
+    try:
+        new, tolerated = plan_edits(old, edits)
+    except ToolError as exc:
+        # a refused edit of a file that does not parse says where it breaks: measured, the
+        # 1.5B model asked to fix config.json wrote numbered lines, was refused, and ended
+        # on "now correctly formatted" having never seen the parse error
+        broken = change_notes(ws, shown, None, old)
+        raise ToolError(f"{exc}{broken if 'does not parse' in broken else ''}") from None
     return real, shown, old, new, tolerated
 
 
 def edit_file(ws: Workspace, args: dict[str, Any]) -> Result:
     real, shown, old, new, tolerated = _planned(ws, args)
     if old == new:
+        # a file that does not parse is said again: the edit that changed nothing fixed nothing
+        note = change_notes(ws, shown, old, new)
+        note = note if "does not parse" in note else ""
         return Result(
-            f"{shown} unchanged (the edits change nothing)", {"paths": [shown], "changed": False}
+            f"{shown} unchanged (the edits change nothing){note}",
+            {"paths": [shown], "changed": False},
         )
     atomic_write(real, new, shown)
     diff = unified_diff(old, new, shown)
