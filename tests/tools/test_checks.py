@@ -6,9 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from harness.actors.tools._readfile import line_hash
 from tests.tools.conftest import Call
 
 PRICING = "def apply_discount(price, pct):\n    return price * (100 - pct) / 100\n\nRATE = 0.2\n"
+
+
+def _tagged(n: int, line: str) -> str:
+    """A line of a note, as read_file shows it."""
+    return f"\n{n}:{line_hash(line)}|{line}"
+
 
 # a module using what Python gives and what it binds itself, in every kind of scope
 GOOD = '''"""A report."""
@@ -96,7 +103,7 @@ def test_a_change_that_breaks_the_parse(ws: Path, call: Call) -> None:
     out = call("edit_file", path="a.py", old_text="def f(x):", new_text="def f(x:")
     assert out.ok
     assert out.output.endswith(
-        "\nnote: a.py does not parse: line 1: '(' was never closed\n  1: def f(x:"
+        "\nnote: a.py does not parse: line 1: '(' was never closed" + _tagged(1, "def f(x:")
     )
     # a change that leaves it broken is told it is still broken; a fix, nothing
     out = call("edit_file", path="a.py", old_text="return x", new_text="return x + 1")
@@ -112,7 +119,8 @@ def test_json_and_toml_that_do_not_parse(ws: Path, call: Call) -> None:
     assert out.output.endswith(
         "\nnote: config.json still does not parse: line 3 column 3: Expecting ',' delimiter"
         ' (line 2 lacks the comma at its end: "retries": 8,)'
-        '\n  2:   "retries": 8\n  3:   "backoff_ms": 250'
+        + _tagged(2, '  "retries": 8')
+        + _tagged(3, '  "backoff_ms": 250')
     )
     # an edit that changes nothing says the file is still broken too
     out = call("edit_file", path="config.json", old_text=": 8\n", new_text=": 8\n")
@@ -126,19 +134,26 @@ def test_json_and_toml_that_do_not_parse(ws: Path, call: Call) -> None:
     assert out.output.endswith(
         "\nnote: config.json does not parse: line 3 column 3: Expecting ',' delimiter"
         ' (line 2 lacks the comma at its end: "retries": 8,)'
-        '\n  2:   "retries": 8\n  3:   "backoff_ms": 250'
+        + _tagged(2, '  "retries": 8')
+        + _tagged(3, '  "backoff_ms": 250')
     )
-    out = call("edit_file", path="config.json", old_text='"retries": 8', new_text='"retries": 8,')
+    # the note's line copied with its tag is the file's line; the tag is not written
+    shown = out.output.splitlines()[-2]
+    out = call("edit_file", path="config.json", old_text=shown, new_text=shown + ",")
+    assert out.ok, out.output
+    assert "note: the edit: read_file's N:HH| tags taken off new_text's lines" not in out.output
     assert "note:" not in out.output
+    assert (ws / "config.json").read_text() == '{\n  "retries": 8,\n  "backoff_ms": 250\n}\n'
     # a comma missing inside a line, or after an opening bracket: no line to name
     out = call("write_file", path="inline.json", content='{"a": 1 "b": 2}\n')
-    assert out.output.endswith('Expecting \',\' delimiter\n  1: {"a": 1 "b": 2}')
+    assert out.output.endswith("Expecting ',' delimiter" + _tagged(1, '{"a": 1 "b": 2}'))
     out = call("write_file", path="list.json", content="[\n  1\n  2\n]\n")
     assert "(line 2 lacks the comma at its end: 1,)" in out.output
     out = call("write_file", path="settings.toml", content="[app]\nport = \n")
     assert out.output.endswith(
         "note: settings.toml does not parse: Invalid value (at line 2, column 8)"
-        "\n  1: [app]\n  2: port = "
+        + _tagged(1, "[app]")
+        + _tagged(2, "port = ")
     )
     # JSON read with comments allowed (tsconfig, editors' settings) is not plain JSON
     commented = '{\n  // strict\n  "strict": true\n}\n'

@@ -28,6 +28,7 @@ import tomllib
 from collections.abc import Collection
 
 from harness.actors.tools._jail import Workspace
+from harness.actors.tools._readfile import line_hash
 
 __all__ = ["change_notes"]
 
@@ -132,16 +133,18 @@ def _json_comma(exc: json.JSONDecodeError) -> str:
 
 
 def _around(text: str, error: str) -> str:
-    """The line *error* names and the one before it, numbered as read_file numbers them:
-    an error is often found at the line after the one to fix (a JSON comma missing at the
-    end of a line is "expected" at the start of the next)."""
+    """The line *error* names and the one before it: an error is often found at the line
+    after the one to fix (a JSON comma missing at the end of a line is "expected" at the
+    start of the next). Tagged as read_file shows lines (``12:a3|``), whose tags the edit
+    tool takes off a text copied with them and the embedded model does not see: measured,
+    the 1.5B model copied a plainer "  12: " numbering into its edit's new text."""
     at = re.search(r"\bline (\d+)", error)
     if at is None:
         return ""
     lines = text.split("\n")
     n = int(at.group(1))
     shown = range(max(n - 1, 1), min(n, len(lines)) + 1)
-    return "".join(f"\n  {i}: {lines[i - 1][:MAX_LINE]}" for i in shown)
+    return "".join(f"\n{i}:{line_hash(lines[i - 1])}|{lines[i - 1][:MAX_LINE]}" for i in shown)
 
 
 def _undefined(text: str) -> set[str]:
