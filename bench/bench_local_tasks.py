@@ -12,9 +12,11 @@ files afterwards, a command that must pass, the calls made. Two sets:
 The table gives each task's success rate and median time, then each set's figure and each
 half's, and counts runs that ended without an answer, writes nobody asked for that went
 through (a refused one changed nothing), and runs that ended ``ok`` on a task asking for a
-change with nothing changed (a change claimed and never made). Every task runs in the
-same folder, emptied and filled with the task's files before each run, as a user works in
-one project. The events of every run are left in
+change with nothing changed (a change claimed and never made); and for each part, the
+runs in which a nudge rule asked the model again, each rule with the runs it asked in
+and how many of them ended ok (read from the runs' ``nudged`` status events). Every task
+runs in the same folder, emptied and filled with the task's files before each run, as a
+user works in one project. The events of every run are left in
 ``harness-bench-tasks/TASK/failed-RUN.jsonl`` (or ``ok-RUN.jsonl``) under the temp folder
 (RUN counts from 1; the files of an earlier bench are removed when it starts). One run
 at a time: a second one started beside it stops at once with an error.
@@ -53,6 +55,7 @@ import attrs
 
 from bench._local_fresh import FRESH
 from bench._local_task import Events, Task, answer, calls, changed, passes, read
+from harness.actors.model.local._guide import NUDGED_PREFIX
 
 _answer = answer
 _calls = calls
@@ -188,6 +191,7 @@ class Outcome:
     answered: bool
     stray_writes: int
     unmade: bool = False  # ended ok on a task asking for a change, with nothing changed
+    nudges: tuple[str, ...] = ()  # the nudge rules that asked the model again, in order
 
 
 def _written(ws: Path, call: dict[str, Any]) -> str:
@@ -266,7 +270,30 @@ def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome
         # ended without an answer)
         (ws.parent / task.name).mkdir(exist_ok=True)
         (ws.parent / task.name / f"{'ok' if ok else 'failed'}-{run}.jsonl").write_text(out)
-        return Outcome(ok, seconds, bool(answer(events).strip()), len(writes), unmade)
+        return Outcome(
+            ok, seconds, bool(answer(events).strip()), len(writes), unmade, nudged(events)
+        )
+
+
+def nudged(events: Events) -> tuple[str, ...]:
+    """The nudge rules that asked the model again in a run, from its status events."""
+    return tuple(
+        e["message"].removeprefix(NUDGED_PREFIX)
+        for e in events
+        if e.get("type") == "model_progress" and e.get("stage") == "nudged"
+    )
+
+
+def _rules(outcomes: list[Outcome]) -> str:
+    """Each rule that asked in *outcomes*: in how many runs, and how many of those ended
+    ok (a rule that asks on a half's tasks and never on the other's was fitted to it)."""
+    fired: dict[str, list[bool]] = {}
+    for o in outcomes:
+        for rule in dict.fromkeys(o.nudges):
+            fired.setdefault(rule, []).append(o.ok)
+    if not fired:
+        return "none"
+    return ", ".join(f"{rule} {len(oks)} ({sum(oks)} ok)" for rule, oks in sorted(fired.items()))
 
 
 def _chosen() -> list[tuple[str, Task]]:
@@ -357,6 +384,9 @@ def _run_all() -> list[tuple[str, str, str]]:
     how = f"off: {off}" if off else "grammar and nudge on"
     for part in sorted(parts):
         rows.append((f"{part}: all tasks", _figure(parts[part]), how))
+    for part in sorted(parts):
+        asked = sum(bool(o.nudges) for o in parts[part])
+        rows.append((f"{part}: runs nudged", str(asked), _rules(parts[part])))
     every = [o for outcomes in parts.values() for o in outcomes]
     unmade = sum(o.unmade for o in every)
     rows.append(("ended ok on a change never made", str(unmade), "goal: 0"))

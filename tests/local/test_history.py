@@ -5,8 +5,16 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator
 
 from harness.actors.model import Finish, ProviderCall, ProviderEvent
-from harness.actors.model.local._guide import Guide, template_messages, untagged
+from harness.actors.model._profile import NUDGE_RULES
+from harness.actors.model.local._guide import (
+    NUDGED_PREFIX,
+    Generate,
+    Guide,
+    template_messages,
+    untagged,
+)
 from harness.actors.tools import builtin_table
+from harness.messages.local import LocalModelProgress
 from harness.messages.model import ChatMessage, ChatOptions, TextDelta, ToolCall
 
 LISTED = '{"name": "list_dir", "arguments": {"path": "."}}'
@@ -167,6 +175,50 @@ async def test_the_nudges_read_the_tags_and_the_model_does_not() -> None:
     for messages, _, _ in seen:
         assert all("1:08|" not in m["content"] and "2:37|" not in m["content"] for m in messages)
     assert "def add(a, b):\n    return a - b" in seen[0][0][-1]["content"]
+
+
+async def test_a_nudge_is_said_with_the_name_of_its_rule_and_a_plain_answer_is_not() -> None:
+    # the status line shows why the model is asked again, and the task bench counts the
+    # rules that asked; an answer no rule stops at goes out with no such line
+    replies = ["I will fix the bug in calc.py now.", "The bug is on line 2."]
+
+    def generator(first: str) -> Generate:
+        calls = 0
+
+        async def generate(
+            messages: list[dict[str, str]], call: ProviderCall, grammar: str, lazy: bool
+        ) -> AsyncGenerator[ProviderEvent, None]:
+            nonlocal calls
+            calls += 1
+            if calls == 1:
+                yield TextDelta(text=first)
+            yield Finish(reason="stop")
+
+        return generate
+
+    read = '{"name": "read_file", "arguments": {"path": "calc.py"}}'
+    call = ProviderCall(
+        model="m",
+        messages=(
+            ChatMessage(role="user", content="Fix the bug in calc.py."),
+            ChatMessage(role="assistant", content=f"<tool_call>\n{read}\n</tool_call>"),
+            ChatMessage(
+                role="tool", content="1:08|def add(a, b):\n2:37|    return a - b", tool_call_id="c"
+            ),
+        ),
+        options=ChatOptions(max_tokens=50),
+        text_protocol=True,
+        text_tools=builtin_table().schemas(names=("read_file", "edit_file")),
+    )
+    nudged = [e async for e in Guide().stream(call, generator(replies[0]))]
+    said = [e for e in nudged if isinstance(e, LocalModelProgress)]
+    assert [e.stage for e in said] == ["nudged"]
+    assert said[0].message.startswith(NUDGED_PREFIX)
+    assert said[0].message.removeprefix(NUDGED_PREFIX) in NUDGE_RULES
+    texts = [e for e in nudged if isinstance(e, TextDelta | LocalModelProgress)]
+    assert texts.index(said[0]) == 1  # after the reply it follows, before the next text
+    plain = [e async for e in Guide().stream(call, generator(replies[1]))]
+    assert not [e for e in plain if isinstance(e, LocalModelProgress)]
 
 
 def _after_a_read(prompt: str, result: str) -> str:

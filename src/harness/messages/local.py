@@ -29,8 +29,10 @@ class LocalModelProgress(Message, tag="model.local.progress"):
     """Where the load is. ``stage``: ``waiting``, ``assembling``, ``verifying``
     (``done``/``total`` in bytes), ``testing``, ``loading``, ``ready`` or ``failed``
     (``message`` says why, in words a user can act on); or, in a reply's stream,
-    ``reading`` (``done``/``total`` in prompt tokens). ``message`` is always one line for
-    a status bar ("reading 1,480 tokens 35%")."""
+    ``reading`` (``done``/``total`` in prompt tokens), and ``nudged`` when a reply that
+    stopped short gets one more generation ("asking the model again: claimed-change",
+    the nudge rule's name last). ``message`` is always one line for a status bar
+    ("reading 1,480 tokens 35%")."""
 
     model: str
     stage: str

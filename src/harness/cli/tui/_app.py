@@ -262,7 +262,10 @@ class App:
                 notes.subagents[event.name] = "finished" if event.ok else "failed"
             case ev.Result():
                 self._result_seen.set()
-            case ev.ModelProgress(stage=stage, message=message) if stage != "reading":
+            case ev.ModelProgress(stage=stage, message=message) if stage not in (
+                "reading",
+                "nudged",
+            ):
                 # the toolbar says the model is loading until it is ready (or why not)
                 notes.model_status = "" if stage == "ready" else clean_line(message)[:80]
                 self._redraw_prompt()

@@ -106,8 +106,9 @@ class ToolCallWriting(ConversationEvent, tag="tool_call_writing"):
 
 @attrs.frozen(kw_only=True)
 class ModelProgress(ConversationEvent, tag="model_progress"):
-    """The embedded model is loading, or reading a long prompt, before it answers:
-    ``stage`` (``loading``, ``verifying``, ``reading``, ...), ``done`` of ``total``
+    """The embedded model is loading, or reading a long prompt, before it answers, or is
+    asked again (``nudged``): ``stage`` (``loading``, ``verifying``, ``reading``,
+    ``nudged``, ...), ``done`` of ``total``
     (bytes, or prompt tokens while ``reading``), and ``message``, one line for a status
     bar ("reading 1,480 tokens 35%")."""
 

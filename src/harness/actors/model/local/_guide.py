@@ -33,14 +33,18 @@ from harness.actors.model._provider import Finish, ProviderCall, ProviderEvent
 from harness.actors.model._textproto import text_protocol_prompt
 from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
 from harness.actors.model.local._nudge import nudge_for, still_used
+from harness.actors.model.local._nudge_base import Nudge
 from harness.actors.model.local._repeats import CAPPED, check_repeats
 from harness.actors.model.local._turn import Turn, absent, named_starts, turn_of
+from harness.messages.local import LocalModelProgress
 from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
 __all__ = [
+    "NUDGED_PREFIX",
     "NUDGED_TOKENS",
     "Generate",
     "Guide",
+    "nudge_line",
     "static_first",
     "template_messages",
     "untagged",
@@ -49,6 +53,16 @@ __all__ = [
 NUDGED_TOKENS = 768
 """The most a nudged reply (one call) may write: a bound edit of a file the model misread
 can write its body on to the output limit."""
+
+NUDGED_PREFIX = "asking the model again: "
+"""How the progress line of a nudge starts; the rule's name follows."""
+
+
+def nudge_line(nudge: Nudge) -> str:
+    """The status line while a nudged generation runs: ``asking the model again:
+    claimed-change``."""
+    return NUDGED_PREFIX + (nudge.rule or "a rule")
+
 
 Generate = Callable[
     [list[dict[str, str]], ProviderCall, str, bool], AsyncGenerator[ProviderEvent, None]
@@ -252,6 +266,9 @@ class Guide:
                     {"role": "assistant", "content": "".join(reply)},
                     {"role": "user", "content": nudge.text},
                 ]
+            # said, never a silent pause: the terminal's status line shows it, and the
+            # task bench counts which rules ask (docs/models.md)
+            yield LocalModelProgress(model=call.model, stage="nudged", message=nudge_line(nudge))
             yield TextDelta(text="\n\n")
             limit = min(call.options.max_tokens or NUDGED_TOKENS, NUDGED_TOKENS)
             once = attrs.evolve(call, options=attrs.evolve(call.options, max_tokens=limit))

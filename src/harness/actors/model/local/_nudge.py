@@ -24,6 +24,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
+import attrs
+
 from harness.actors.model.local._nudge_answers import GuessedFile, NamedDefiner, SaidAbsentIsThere
 from harness.actors.model.local._nudge_base import (
     INTENT,
@@ -287,5 +289,5 @@ def nudge_for(turn: Turn, on: Iterable[str] | None = None) -> Nudge | None:
         if wanted is None or rule.name in wanted:
             nudge = rule.check(turn)
             if nudge is not None:
-                return nudge
+                return attrs.evolve(nudge, rule=rule.name)
     return None

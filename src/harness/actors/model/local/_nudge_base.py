@@ -35,6 +35,8 @@ class Nudge:
     text: str
     tool: str
     instead: bool = False
+    rule: str = ""
+    """The name of the rule that asked (set by :func:`~._nudge.nudge_for`)."""
 
 
 class NudgeRule(Protocol):
