@@ -61,6 +61,38 @@ def test_one_indentation_difference_is_given_to_every_new_line(ws: Path, call: C
     assert (ws / "a.py").read_text() == "def f():\n    if x:\n        return 2\n    return 0\n"
 
 
+def test_indentation_changed_unevenly_is_refused(ws: Path, call: Call) -> None:
+    # lines copied from a diff: a space in front of the context lines, none in front of
+    # the added ones, and a new text longer than the old
+    text = (
+        "import unittest\nfrom pricing import apply_discount\n\n"
+        "class T(unittest.TestCase):\n    def test_d(self):\n"
+        "        self.assertEqual(apply_discount(80, 25), 60)\n"
+    )
+    (ws / "test_p.py").write_text(text)
+    old = (
+        "import unittest\nfrom pricing import apply_discount\n \n"
+        " class T(unittest.TestCase):\n     def test_d(self):\n"
+    )
+    out = call("edit_file", path="test_p.py", old_text=old, new_text=old + "         pass\n")
+    assert not out.ok
+    assert out.output.startswith(
+        "the edit: old_text was not found in the file (lines 1-5 match it with other "
+        "indentation, not shifted alike on every line, so new_text's indentation is "
+        "unknown); copy old_text exactly from the file, which is now"
+    )
+    assert (ws / "test_p.py").read_text() == text
+    # the same lines all copied with the diff's space are one shift: re-indented
+    spaced = "".join(" " + line + "\n" for line in text.splitlines()[3:5])
+    new = spaced + "         pass\n"
+    out = call("edit_file", path="test_p.py", old_text=spaced, new_text=new)
+    assert out.ok, out.output
+    assert (
+        "    def test_d(self):\n        pass\n        self.assertEqual"
+        in (ws / "test_p.py").read_text()
+    )
+
+
 def test_trailing_spaces_blank_ends_and_crlf(ws: Path, call: Call) -> None:
     (ws / "notes.txt").write_bytes(b"one  \r\n  two\r\nthree\r\n")
     out = call("edit_file", path="notes.txt", old_text="\none\ntwo\n\n", new_text="one\n2\n")

@@ -302,12 +302,20 @@ def _listed(numbers: Sequence[int]) -> str:
 def _loose(original: str, old: str, new: str, label: str) -> tuple[int, int, str, str]:
     """The one block *old* matches with each line's whitespace ignored: its span, *new*
     re-indented for it, and the note saying so; else the refusal of an old text not
-    found (or found at several blocks, named)."""
+    found (or found at several blocks, named, or at one whose indentation differs from
+    *old*'s unevenly, so that *new*'s cannot be known)."""
     blocks = loose_blocks(original, old)
     if len(blocks) == 1:
         ((first, last),) = blocks
-        start, end, text = reindent(original, blocks[0], old, new)
         where = f"line {first + 1}" if first == last else f"lines {first + 1}-{last + 1}"
+        planned = reindent(original, blocks[0], old, new)
+        if planned is None:
+            raise ToolError(
+                f"{label}: old_text was not found in the file ({where} match it with other "
+                "indentation, not shifted alike on every line, so new_text's indentation "
+                f"is unknown){_not_found(original, old)}"
+            )
+        start, end, text = planned
         return (
             start,
             end,
