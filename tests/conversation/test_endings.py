@@ -411,6 +411,10 @@ def test_stopped_by_cap_is_a_run_the_repeat_cap_ended(headless: Headless, worksp
         "I made the necessary changes to backup.sh.",
         "I read package.json, found 1.2.0, and then used the edit_file tool to replace it.",
         "The version has been bumped to 1.3.0.",
+        "I read the `package.json` file, found the `version` field, updated it to `1.3.0`, "
+        "and then wrote the updated content back to the file.",
+        "I opened config.json and changed the timeout to 30.",
+        "I checked calc.py, fixed the sign in add, and saved it.",
     ],
 )
 def test_more_ways_of_claiming_a_change(text: str) -> None:
@@ -430,6 +434,10 @@ def test_more_ways_of_claiming_a_change(text: str) -> None:
         "Here is the fix:\n```python\nreturn a + b\n```\nApply it to calc.py.",
         "If you want, I will fix it.",
         "I used grep to find it: add is in calc.py.",
+        "I checked the changelog, and updated entries are listed under 2.1.",
+        "I found that the function, changed in 2.1, returns a - b.",
+        "I could open the file, set the version and save it for you.",
+        "I read the file and the version is set to 1.2.4.",
     ],
 )
 def test_words_that_claim_no_change_and_announce_nothing(text: str) -> None:

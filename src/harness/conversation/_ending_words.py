@@ -37,6 +37,11 @@ _CHANGED = (
     r"inserted|appended|converted|reverted|restored|patched|swapped|commented out|"
     r"uncommented"
 )
+# what a reply says it did before changing anything: "I read X, found Y, updated it"
+_LOOKED = (
+    r"read|found|checked|opened|looked|located|searched|reviewed|inspected|examined|"
+    r"identified|noticed|saw"
+)
 # what a "created"/"wrote"/"added" can be about that is the answer itself, not a file
 _ANSWER_ITSELF = (
     r"(?! (?:a |an |the |this |my |your |some |)(?:\w+ )?(?:plan|summary|overview|outline|"
@@ -57,7 +62,11 @@ CLAIMS_CHANGE = re.compile(
     r"(?:changes?|edits?|fix(?:es)?|modifications?|updates?|adjustments?|corrections?)\b"
     # "I read it, and then used the edit_file tool to replace the version"
     rf"|\bI\b{_WORDS}{{0,120}}?\b(?:used|called|invoked)\b{_WORDS}{{0,60}}?\bto (?:edit|change|"
-    r"replace|update|modify|fix|write|create|rename|remove|delete|set|add|correct)\b",
+    r"replace|update|modify|fix|write|create|rename|remove|delete|set|add|correct)\b"
+    # a change in a list of things done, the first "I" their subject: "I read package.json,
+    # found the field, updated it to 1.3.0" (an object follows: "updated entries" is not one)
+    rf"|\bI (?:{_LOOKED}|{_CHANGED})\b{_WORDS}{{0,160}}?(?:,|\band\b)\s+(?:then |also |finally )?"
+    rf"(?:{_CHANGED}) (?:(?:it|them|the|this|that|its|their|a|an)\b|`)",
     re.I,
 )
 # a changed file handed over as the result: "Here's the updated `inventory.py` file:"
