@@ -13,9 +13,9 @@ from typing import Any
 import tree_sitter
 import tree_sitter_language_pack as tslp
 
-from harness.actors.tools._files import Result
 from harness.actors.tools._jail import ToolError, Workspace
 from harness.actors.tools._readfile import open_regular
+from harness.actors.tools._result import Result
 
 __all__ = ["LANGUAGES", "get_code_skeleton", "language_for", "query_ast"]
 

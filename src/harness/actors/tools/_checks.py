@@ -29,6 +29,7 @@ from collections.abc import Collection
 
 from harness.actors.tools._jail import Workspace
 from harness.actors.tools._readfile import line_hash
+from harness.actors.tools._search import lines_matching
 
 __all__ = ["change_notes"]
 
@@ -208,7 +209,6 @@ def _defined_elsewhere(
     """The first other Python file of the workspace defining *name* at its top level, as
     ``(path, line, module to import it from, or "")``; a plain assignment counts unless
     *definitions_only*."""
-    from harness.actors.tools._search import lines_matching  # it imports Result from _files
 
     defines = rf"^(?:(?:async\s+)?def|class)\s+{name}\b"
     if not definitions_only:

@@ -21,6 +21,7 @@ from harness.actors.tools._edit import unified_diff
 from harness.actors.tools._git import git_diff, git_status
 from harness.actors.tools._jail import ToolError, Workspace
 from harness.actors.tools._readfile import read_file as _read_file
+from harness.actors.tools._result import Result
 from harness.actors.tools._rewind import rewind_files
 from harness.actors.tools._search import find_files, search_text
 from harness.actors.tools._table import ToolArgumentError, UnknownToolError
@@ -50,10 +51,10 @@ __all__ = [
     "undo",
 ]
 
-Handler = Callable[[Workspace, dict[str, Any]], _files.Result]
+Handler = Callable[[Workspace, dict[str, Any]], Result]
 
 
-def read_file(ws: Workspace, args: dict[str, Any]) -> _files.Result:
+def read_file(ws: Workspace, args: dict[str, Any]) -> Result:
     lexical = ws.resolve(args["path"])
     if not os.path.lexists(lexical):
         raise ToolError(ws.missing(lexical))
@@ -66,14 +67,14 @@ def read_file(ws: Workspace, args: dict[str, Any]) -> _files.Result:
         next_read=args.get("next_read"),
         text=ws.buffer(real),
     )
-    return _files.Result(r.output, r.data)
+    return Result(r.output, r.data)
 
 
 def _lazy(module: str, name: str) -> Handler:
     """A handler imported on its first call: tree-sitter and psutil stay out of the
     worker's start-up (its restart time) until a call needs them."""
 
-    def handler(ws: Workspace, args: dict[str, Any]) -> _files.Result:
+    def handler(ws: Workspace, args: dict[str, Any]) -> Result:
         fn: Handler = getattr(importlib.import_module(module), name)
         return fn(ws, args)
 

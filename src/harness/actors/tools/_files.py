@@ -17,8 +17,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import attrs
-
 from harness.actors.tools._checks import change_notes
 from harness.actors.tools._edit import normalize_edits, plan_edits, renamed, unified_diff
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
@@ -28,12 +26,13 @@ from harness.actors.tools._readfile import (
     file_version,
     open_regular,
 )
+from harness.actors.tools._result import Result
+from harness.actors.tools._search import word_uses
 
 __all__ = [
     "MAX_COPY_BYTES",
     "MAX_EDIT_BYTES",
     "MAX_WRITE_BYTES",
-    "Result",
     "atomic_write",
     "copy_file",
     "create_dir",
@@ -53,14 +52,6 @@ MAX_EDIT_BYTES = 8 * 1024 * 1024
 # write; still bounded, as a file can grow while it is copied.
 MAX_COPY_BYTES = 64 * 1024 * 1024
 MAX_LIST = 1000
-
-
-@attrs.frozen
-class Result:
-    """A tool's output for the model plus structured extras for frontends."""
-
-    output: str
-    data: dict[str, Any] = attrs.field(factory=dict)
 
 
 def read_text_for_change(
@@ -256,7 +247,6 @@ def _still_used(ws: Workspace, args: dict[str, Any]) -> tuple[str, list[str]]:
     """A note on each name the edit renamed that the workspace still uses, with the lines,
     and the files it quotes: measured, a 1.5B model asked to rename a function in two
     files renamed it in one (or in one line of one), saw "edited", and said it was done."""
-    from harness.actors.tools._search import word_uses  # it imports Result from here
 
     notes: list[str] = []
     shows: list[str] = []

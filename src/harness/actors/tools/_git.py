@@ -13,8 +13,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from harness.actors.tools._files import Result
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
+from harness.actors.tools._result import Result
 from harness.git import SAFE_CONFIG, GitRefused, run_git
 
 __all__ = ["SAFE_CONFIG", "GitError", "git", "git_diff", "git_root", "git_status"]

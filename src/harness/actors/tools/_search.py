@@ -19,9 +19,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from harness.actors.tools._files import Result
 from harness.actors.tools._ignore import compile_glob, walk_files
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
+from harness.actors.tools._result import Result
 from harness.actors.tools._search_notes import defined_at, elsewhere
 
 __all__ = [

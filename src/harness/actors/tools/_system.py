@@ -8,8 +8,8 @@ from typing import Any
 
 import psutil
 
-from harness.actors.tools._files import Result
 from harness.actors.tools._jail import Workspace
+from harness.actors.tools._result import Result
 
 __all__ = ["get_system_info"]
 
