@@ -659,3 +659,48 @@ async def test_an_edit_that_changed_nothing_ends_a_fix_as_not_made(
         "failed or changed nothing"
     )
     assert (workspace / "calc.py").read_text() == BUGGY
+
+
+HANDED = (
+    "To fix the script, define OUTDIR first. Here's the corrected version of the script:\n\n"
+    '```bash\nOUTDIR="dist"\nmkdir -p "$OUTDIR"\n```'
+)
+
+
+def test_a_file_handed_over_before_a_read_is_a_claim_in_a_run_asked_for_a_change() -> None:
+    # the change given in text, a read, then an answer about it: nothing on disk
+    last = "The script was missing the `OUTDIR` variable assignment."
+    ending = honest_ending(last, ["read"], earlier=[HANDED], prompt="Fix the script.")
+    assert ending is not None
+    assert ending.reason == "unbacked_claim"
+    assert "the corrected version of the script" in ending.message
+    # made after all: done
+    assert honest_ending(last, ["read", "mutating"], earlier=[HANDED], prompt="Fix it.") is None
+    # a question's run: only its last reply is read for a file handed over
+    assert honest_ending("OUTDIR is never set.", ["read"], earlier=[HANDED], prompt="Why?") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The corrected script is provided above.",
+        "The updated `config.json` is shown below.",
+        "The fixed version of the file is given above.",
+    ],
+)
+def test_a_changed_file_pointed_at_is_handed_over(text: str) -> None:
+    ending = honest_ending(text, ["read"])
+    assert ending is not None
+    assert ending.reason == "unbacked_claim"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The updated entries are listed in the changelog.",
+        "The new version is 1.3.0, as shown above.",
+        "The corrected value is 30.",
+    ],
+)
+def test_words_about_changes_that_hand_nothing_over(text: str) -> None:
+    assert honest_ending(text, ["read"]) is None

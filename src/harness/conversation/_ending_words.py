@@ -69,12 +69,18 @@ CLAIMS_CHANGE = re.compile(
     rf"(?:{_CHANGED}) (?:(?:it|them|the|this|that|its|their|a|an)\b|`)",
     re.I,
 )
-# a changed file handed over as the result: "Here's the updated `inventory.py` file:"
+_REVISED = r"(?:updated|modified|changed|fixed|corrected|edited|new|revised|rewritten)"
+_WHAT = (
+    r"(?:(?:`[^`\n]+`|[\w./-]+\.\w{1,5}) ?(?:files?|scripts?)?|files?|scripts?|"
+    r"config(?:uration)?(?: files?)?)"
+)
+# a changed file handed over as the result: "Here's the updated `inventory.py` file:", or
+# pointed at: "The corrected script is provided above."
 HANDS_OVER = re.compile(
-    r"\b(?:here(?:'s| is| are)|below (?:is|are)|this is) (?:the|your) (?:now )?"
-    r"(?:updated|modified|changed|fixed|corrected|edited|new|revised|rewritten) "
-    r"(?:version of (?:the )?)?(?:(?:`[^`\n]+`|[\w./-]+\.\w{1,5}) ?(?:files?|scripts?)?|"
-    r"files?|scripts?|config(?:uration)?(?: files?)?)\b",
+    rf"\b(?:here(?:'s| is| are)|below (?:is|are)|this is) (?:the|your) (?:now )?{_REVISED} "
+    rf"(?:version of (?:the )?)?{_WHAT}\b"
+    rf"|\bthe {_REVISED} (?:version(?: of (?:the )?{_WHAT})?|{_WHAT}) (?:is|was|are) "
+    r"(?:provided|shown|given|included|written|listed) (?:above|below)\b",
     re.I,
 )
 CLAIMS_RUN = re.compile(

@@ -174,24 +174,30 @@ class ClaimedChange:
 
 class HandedOverChange:
     """The last reply hands over a changed file as the result ("Here's the updated
-    `inventory.py` file:") and no call changed anything: the file on disk is as it was."""
+    `inventory.py` file:"), or, in a run asked for a change, any reply did ("Here's the
+    corrected version of the script:", then a read, then "The corrected script is provided
+    above."), and no call changed anything: the file on disk is as it was."""
 
     name: ClassVar[str] = "handed-over-change"
 
     def check(self, run: RunSoFar) -> Ending | None:
         if CHANGING_KINDS & run.acted:
             return None
-        # the file name is often inline code: read the reply with it
-        text = FENCE.sub("", run.reply)
-        found = HANDS_OVER.search(text)
-        if found is None:
-            return None
-        said = quote(text, found.start(), found.end())
-        return Ending(
-            "unbacked_claim",
-            f'the model gave a changed file in its answer ("{said}"), but no call changed '
-            "files in this run",
-        )
+        replies = [run.reply]
+        if ASKS_CHANGE.search(run.prompt):
+            replies += reversed(run.earlier)
+        for reply in replies:
+            # the file name is often inline code: read the reply with it
+            text = FENCE.sub("", reply)
+            found = HANDS_OVER.search(text)
+            if found is not None:
+                said = quote(text, found.start(), found.end())
+                return Ending(
+                    "unbacked_claim",
+                    f'the model gave a changed file in its answer ("{said}"), but no call '
+                    "changed files in this run",
+                )
+        return None
 
 
 class DescribedNotMade:
