@@ -119,9 +119,10 @@ _UNREAD_MAX_BYTES = 256 * 1024
 
 def unread_edit(real: Path, shown: str, args: Mapping[str, Any]) -> str | None:
     """Why an ``edit_file`` call of a file the model has not read may not run (a clause,
-    no full stop), or ``None`` when it may: every ``old_text`` is found exactly once in
-    the file, so it is text the file holds, not text the model imagined, and the edit
-    replaces only that (the permission rules still decide whether it runs).
+    no full stop), or ``None`` when it may: every ``old_text`` is found once in the file
+    as :func:`plan_edits` finds it (exactly, or one block with only indentation and
+    spacing different), so it is text the file holds, not text the model imagined, and
+    the edit replaces only that (the permission rules still decide whether it runs).
 
     *real* is the file (resolved through the workspace's jail), *shown* its path as the
     model wrote it. A refusal shows nothing of the file: measured (bench local), shown
