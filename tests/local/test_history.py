@@ -139,6 +139,24 @@ def test_the_model_reads_results_without_line_tags_and_nothing_else_changes() ->
     assert history[3]["content"].startswith("<tool_response>\n1:08|")  # a copy, not changed
 
 
+def _fix_after_a_read() -> ProviderCall:
+    """A call asking to fix calc.py, after the read of its two lines (tagged)."""
+    read = '{"name": "read_file", "arguments": {"path": "calc.py"}}'
+    return ProviderCall(
+        model="m",
+        messages=(
+            ChatMessage(role="user", content="Fix the bug in calc.py."),
+            ChatMessage(role="assistant", content=f"<tool_call>\n{read}\n</tool_call>"),
+            ChatMessage(
+                role="tool", content="1:08|def add(a, b):\n2:37|    return a - b", tool_call_id="c"
+            ),
+        ),
+        options=ChatOptions(max_tokens=50),
+        text_protocol=True,
+        text_tools=builtin_table().schemas(names=("read_file", "edit_file")),
+    )
+
+
 async def test_the_nudges_read_the_tags_and_the_model_does_not() -> None:
     # the engine gets the history untagged; the nudge still finds the file's lines (its
     # bound edit is built from them), so the nudged generation is bound to those lines
@@ -152,20 +170,7 @@ async def test_the_nudges_read_the_tags_and_the_model_does_not() -> None:
             yield TextDelta(text="I will fix the bug in calc.py now.")
         yield Finish(reason="stop")
 
-    read = '{"name": "read_file", "arguments": {"path": "calc.py"}}'
-    call = ProviderCall(
-        model="m",
-        messages=(
-            ChatMessage(role="user", content="Fix the bug in calc.py."),
-            ChatMessage(role="assistant", content=f"<tool_call>\n{read}\n</tool_call>"),
-            ChatMessage(
-                role="tool", content="1:08|def add(a, b):\n2:37|    return a - b", tool_call_id="c"
-            ),
-        ),
-        options=ChatOptions(max_tokens=50),
-        text_protocol=True,
-        text_tools=builtin_table().schemas(names=("read_file", "edit_file")),
-    )
+    call = _fix_after_a_read()
     out = [e async for e in Guide().stream(call, generate)]
     assert isinstance(out[-1], Finish)
     assert len(seen) == 2  # the announcement was nudged, to an edit of the lines read
@@ -196,20 +201,7 @@ async def test_a_nudge_is_said_with_the_name_of_its_rule_and_a_plain_answer_is_n
 
         return generate
 
-    read = '{"name": "read_file", "arguments": {"path": "calc.py"}}'
-    call = ProviderCall(
-        model="m",
-        messages=(
-            ChatMessage(role="user", content="Fix the bug in calc.py."),
-            ChatMessage(role="assistant", content=f"<tool_call>\n{read}\n</tool_call>"),
-            ChatMessage(
-                role="tool", content="1:08|def add(a, b):\n2:37|    return a - b", tool_call_id="c"
-            ),
-        ),
-        options=ChatOptions(max_tokens=50),
-        text_protocol=True,
-        text_tools=builtin_table().schemas(names=("read_file", "edit_file")),
-    )
+    call = _fix_after_a_read()
     nudged = [e async for e in Guide().stream(call, generator(replies[0]))]
     said = [e for e in nudged if isinstance(e, LocalModelProgress)]
     assert [e.stage for e in said] == ["nudged"]
