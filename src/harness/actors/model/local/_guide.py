@@ -61,7 +61,7 @@ NUDGED_PREFIX = "asking the model again: "
 def nudge_line(nudge: Nudge) -> str:
     """The status line while a nudged generation runs: ``asking the model again:
     claimed-change``."""
-    return NUDGED_PREFIX + (nudge.rule or "a rule")
+    return NUDGED_PREFIX + nudge.rule
 
 
 Generate = Callable[
