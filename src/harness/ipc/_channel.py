@@ -111,7 +111,7 @@ class Channel:
         self._received = 0
         self._unread: deque[bytes] = deque()  # frames read and not yet dispatched
         self._cancels_ahead: set[int] = set()  # ids whose Cancel is read, not yet dispatched
-        self._hand_turn, self._reading_turn = trio.open_memory_channel[None](math.inf)
+        self._idle_lanes = trio.lowlevel.ParkingLot()  # lanes waiting for their turn to read
         self._ended = trio.Event()
         self._end: ProtocolError | None = None
 
@@ -150,9 +150,9 @@ class Channel:
                 return
             self._hand_on_reading()
             await self._server.serve(req, cancelled=req.id in self._cancels_ahead)
-            if self._idle_lanes() >= SPARE_LANES:
+            if len(self._idle_lanes) >= SPARE_LANES:
                 return  # enough others wait to read
-            await self._reading_turn.receive()  # the yield its answer's send left out
+            await self._idle_lanes.park()  # the yield its answer's send left out
 
     def _note_cancels(self, payloads: list[bytes]) -> None:
         """Note the cancels among frames read together, before any of them is served: a
@@ -171,12 +171,9 @@ class Channel:
             if isinstance(env, Cancel):
                 self._cancels_ahead.add(env.id)
 
-    def _idle_lanes(self) -> int:
-        return self._hand_turn.statistics().tasks_waiting_receive
-
     def _hand_on_reading(self) -> None:
-        if self._idle_lanes():
-            self._hand_turn.send_nowait(None)
+        if self._idle_lanes:
+            self._idle_lanes.unpark()
         elif self._nursery is not None:
             self._nursery.start_soon(self._lane)
 
