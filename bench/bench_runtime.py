@@ -44,7 +44,7 @@ CRASHES = 15
 
 
 def _spec() -> ChildSpec:
-    env = {"PYTHONPATH": str(ROOT)}
+    env = {"PYTHONPATH": f"{ROOT}/src:{ROOT}"}
     return ChildSpec(name="bench", module="bench._echo_worker", env=env, heartbeat_interval=None)
 
 

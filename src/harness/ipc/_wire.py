@@ -92,12 +92,23 @@ class FrameSocket:
         # A checkpoint split in two around the send, as trio's own sockets do: the
         # frame goes out before this task yields, so the peer is already on it.
         await trio.lowlevel.checkpoint_if_cancelled()
-        if self._lock.locked():
-            await self._lock.acquire()  # another frame is going out: after it
+        # Usually no other frame is partway out and the socket takes this one whole
+        # at once: nothing waits, so there is no turn to take.
+        sent = 0 if self._lock.locked() else self._send_some(data)
+        if sent < len(data):
+            await self._send_in_turn(data, sent)
+        if then_yield:
+            await trio.lowlevel.cancel_shielded_checkpoint()
+
+    async def _send_in_turn(self, data: memoryview, sent: int) -> None:
+        """The rest of a frame *sent* bytes into, holding the lock so that frames
+        that wait for room in the socket go out whole and in order."""
+        if sent:
+            self._lock.acquire_nowait()  # nobody held it, and this task has not yielded
         else:
-            self._lock.acquire_nowait()
-        try:
+            await self._lock.acquire()  # after the frame that holds it, if any
             sent = self._send_some(data)
+        try:
             while not sent:
                 await trio.lowlevel.wait_writable(self.sock)
                 sent = self._send_some(data)
@@ -106,8 +117,6 @@ class FrameSocket:
                     await self._send_rest(data[sent:])
         finally:
             self._lock.release()
-        if then_yield:
-            await trio.lowlevel.cancel_shielded_checkpoint()
 
     def _send_some(self, data: memoryview) -> int:
         try:
