@@ -3,7 +3,10 @@
 - round trip of a typed request/reply through a real worker process, p50/p99 and
   calls per second, beside a bare trio ping-pong of the same bytes with a peer
   process over a socketpair (no typing, no envelope decoding), in alternating
-  blocks of 100 so that a change of load hits both alike;
+  blocks of 100 so that a change of load hits both alike; and the CPU both ends
+  spend per round trip (Linux: each process's own time on a CPU, in nanoseconds),
+  which does not move with where the scheduler puts the two processes as the wall
+  time does;
 - what the typed codec alone costs a round trip (in one process: the request and
   its reply each encoded to a frame and decoded back), the part of the difference
   that is not trio's extra task switches;
@@ -28,6 +31,7 @@ import sys
 import time
 from pathlib import Path
 
+import attrs
 import orjson
 import psutil
 import trio
@@ -56,11 +60,31 @@ def _pct(samples: list[float], q: float) -> float:
 BLOCK = 100  # round trips per block; typed and bare blocks alternate
 
 
-async def round_trips(n: int) -> tuple[list[float], list[float], float, float]:
-    """Typed and bare round trips, in alternating blocks so load hits both alike.
+@attrs.frozen
+class RoundTrips:
+    """Typed and bare round trips: samples (seconds), calls per second, and CPU seconds
+    per round trip of both ends together (``None`` where ``/proc`` does not say)."""
 
-    Returns the typed and bare samples (seconds) and each one's calls per second.
-    """
+    typed: list[float]
+    bare: list[float]
+    typed_rate: float
+    bare_rate: float
+    typed_cpu: float | None
+    bare_cpu: float | None
+
+
+def _cpu(pid: int) -> float:
+    """Seconds process *pid* has run on a CPU (its main thread), from Linux's schedstat;
+    0 where there is none."""
+    try:
+        with open(f"/proc/{pid}/schedstat") as f:
+            return int(f.read().split()[0]) / 1e9
+    except OSError:
+        return 0.0
+
+
+async def round_trips(n: int) -> RoundTrips:
+    """Typed and bare round trips, in alternating blocks so load hits both alike."""
     ours, theirs = socket.socketpair()
     proc = subprocess.Popen(  # noqa: ASYNC220 - started once, before anything is timed
         [sys.executable, "-m", "bench._bare_echo"],
@@ -82,32 +106,50 @@ async def round_trips(n: int) -> tuple[list[float], list[float], float, float]:
         while got < len(frame):
             got += len(await stream.receive_some(65536))
 
+    def both_ends(peer: int) -> float:
+        return _cpu(peer) + time.thread_time()
+
+    counted = _cpu(os.getpid()) > 0  # a system with schedstat
+
     typed: list[float] = []
     bare: list[float] = []
     typed_time = bare_time = 0.0
+    typed_cpu = bare_cpu = 0.0
     try:
         async with open_supervisor() as sup:
             h = await sup.start(_spec())
+            assert h.pid is not None
             for i in range(200):  # warm up both
                 await h.request(BenchPing("x" * 64, i))
                 await bare_one()
             for block in range(n // BLOCK):
+                cpu = both_ends(h.pid)
                 started = time.perf_counter()
                 for i in range(BLOCK):
                     t0 = time.perf_counter()
                     await h.request(BenchPing("x" * 64, block * BLOCK + i))
                     typed.append(time.perf_counter() - t0)
                 typed_time += time.perf_counter() - started
+                typed_cpu += both_ends(h.pid) - cpu
+                cpu = both_ends(proc.pid)
                 started = time.perf_counter()
                 for _ in range(BLOCK):
                     t0 = time.perf_counter()
                     await bare_one()
                     bare.append(time.perf_counter() - t0)
                 bare_time += time.perf_counter() - started
+                bare_cpu += both_ends(proc.pid) - cpu
     finally:
         await stream.aclose()
         proc.wait(5)
-    return typed, bare, len(typed) / typed_time, len(bare) / bare_time
+    return RoundTrips(
+        typed,
+        bare,
+        len(typed) / typed_time,
+        len(bare) / bare_time,
+        typed_cpu / len(typed) if counted else None,
+        bare_cpu / len(bare) if counted else None,
+    )
 
 
 def block_ratios(typed: list[float], bare: list[float]) -> list[float]:
@@ -180,8 +222,6 @@ async def crash_timings(n: int, *, fork: bool = True) -> tuple[list[float], list
 
 
 def _fields(spec: ChildSpec) -> dict[str, object]:
-    import attrs
-
     return attrs.asdict(spec, recurse=False)
 
 
@@ -229,12 +269,24 @@ def bare_trio_rss() -> int:
     return rss
 
 
+def _cpu_row(trips: RoundTrips) -> tuple[str, str, str]:
+    if trips.typed_cpu is None or trips.bare_cpu is None:
+        return ("CPU per round trip, both ends", "-", "no /proc/<pid>/schedstat here")
+    return (
+        "CPU per round trip, both ends",
+        _us(trips.typed_cpu),
+        f"bare {_us(trips.bare_cpu)}; ratio {trips.typed_cpu / trips.bare_cpu:.2f}x (the "
+        "wall ratio also moves with where the two processes run)",
+    )
+
+
 def _us(seconds: float) -> str:
     return f"{seconds * 1e6:.0f} µs"
 
 
 async def _all() -> list[tuple[str, str, str]]:
-    typed, bare, typed_rate, bare_rate = await round_trips(ROUND_TRIPS)
+    trips = await round_trips(ROUND_TRIPS)
+    typed, bare = trips.typed, trips.bare
     codec = codec_round_trip()
     failure, ready = await crash_timings(CRASHES)
     _, ready_exec = await crash_timings(CRASHES, fork=False)
@@ -265,9 +317,10 @@ async def _all() -> list[tuple[str, str, str]]:
         ),
         (
             "typed calls per second",
-            f"{typed_rate:,.0f}",
-            f"bare {bare_rate:,.0f}; ratio {bare_rate / typed_rate:.2f}x",
+            f"{trips.typed_rate:,.0f}",
+            f"bare {trips.bare_rate:,.0f}; ratio {trips.bare_rate / trips.typed_rate:.2f}x",
         ),
+        _cpu_row(trips),
         (
             "kill -9 -> in-flight call fails, p50",
             ms(statistics.median(failure)),
