@@ -24,8 +24,12 @@ at a time: a second one started beside it stops at once with an error.
 Not part of ``make bench`` (the two sets take about an hour a run on two cores). Settings,
 from the environment:
 
-- ``BENCH_RUNS``: runs per task (default 1: decoding is greedy, a second run gives the
-  same replies on the same machine);
+- ``BENCH_RUNS``: runs per task (default 1). Run 1 works in ``harness-bench-tasks/project``
+  under the temp folder, each later run N in ``harness-bench-tasks/N/project``: decoding is
+  greedy, so a second run at the same path gives the same replies, while the path, which
+  the system prompt names, changes them and flipped 3-4 tasks a half. With runs at two or
+  three paths the table gives each part's figure at each path and the tasks whose outcome
+  moved with it, so a change is judged on what holds across paths;
 - ``BENCH_SET``: ``first``, ``fresh``, or ``all`` (default);
 - ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
@@ -208,14 +212,26 @@ def _written(ws: Path, call: dict[str, Any]) -> str:
         return path
 
 
+def _base() -> Path:
+    """The bench's own folder under the temp folder: the workspaces, logs and lock."""
+    return Path(tempfile.gettempdir()) / "harness-bench-tasks"
+
+
+def workspace(run: int) -> Path:
+    """Where run *run* (from 1) works: ``project`` for the first, ``N/project`` for run N.
+
+    One folder for every task of a run, as a user works in one project (one state after
+    the system prompt, which names it, for all of them; measured: a folder per task cycled
+    11 states through the 8 the model cache keeps, and every run was cold). Named
+    "project": the model reads the folder's name in its prompt, and took a task's name for
+    the answer. Each run at its own path: the path is the one part of the prompt that
+    differs, so runs at several paths show what of a figure is the path's."""
+    return _base() / "project" if run == 1 else _base() / str(run) / "project"
+
+
 def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="bench-task-") as tmp:
-        # One folder for every run, as a user works in one project (one state after the
-        # system prompt, which names it, for all of them; measured: a folder per task
-        # cycled 11 states through the 8 the model cache keeps, and every run was cold).
-        # Named "project": the model reads the folder's name in its prompt, and took a
-        # task's name for the answer.
-        ws = Path(tempfile.gettempdir()) / "harness-bench-tasks" / "project"
+        ws = workspace(run)
         shutil.rmtree(ws, ignore_errors=True)
         ws.mkdir(parents=True)
         for name, body in task.files.items():
@@ -268,8 +284,8 @@ def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome
         unmade = bool(task.writes) and result.get("ok") is True and not changed(ws, task.files)
         # what the model did, to read afterwards (a run that succeeded may still have
         # ended without an answer)
-        (ws.parent / task.name).mkdir(exist_ok=True)
-        (ws.parent / task.name / f"{'ok' if ok else 'failed'}-{run}.jsonl").write_text(out)
+        (_base() / task.name).mkdir(exist_ok=True)
+        (_base() / task.name / f"{'ok' if ok else 'failed'}-{run}.jsonl").write_text(out)
         return Outcome(
             ok, seconds, bool(answer(events).strip()), len(writes), unmade, nudged(events)
         )
@@ -294,6 +310,19 @@ def _rules(outcomes: list[Outcome]) -> str:
     if not fired:
         return "none"
     return ", ".join(f"{rule} {len(oks)} ({sum(oks)} ok)" for rule, oks in sorted(fired.items()))
+
+
+def _by_path(
+    part: str, tasks: list[tuple[str, Task]], results: dict[str, list[Outcome]], runs: int
+) -> tuple[str, str]:
+    """A part's tasks done at each run's path, and the tasks whose outcome moved with the
+    path (``name 1/3``: done at one path of three)."""
+    names = [t.name for p, t in tasks if p == part]
+    at = [sum(results[n][i].ok for n in names) for i in range(runs)]
+    moved = [n for n in names if 0 < sum(o.ok for o in results[n]) < runs]
+    figure = ", ".join(f"{ok}/{len(names)}" for ok in at)
+    flips = "; ".join(f"{n} {sum(o.ok for o in results[n])}/{runs}" for n in moved)
+    return figure, f"moved with the path: {flips}" if moved else "no task moved with the path"
 
 
 def _chosen() -> list[tuple[str, Task]]:
@@ -324,7 +353,7 @@ def _one_at_a_time() -> TextIO:
     it under each other, and a model then reads the other run's files (measured: a run
     read a bug already fixed, "fixed" nothing, and counted as a task failed). The lock is
     the kernel's, so it is gone with the process however that ends."""
-    base = Path(tempfile.gettempdir()) / "harness-bench-tasks"
+    base = _base()
     base.mkdir(exist_ok=True)
     held = (base / ".lock").open("w")
     try:
@@ -355,9 +384,7 @@ def _run_all() -> list[tuple[str, str, str]]:
     tasks = _chosen()
     results: dict[str, list[Outcome]] = {t.name: [] for _, t in tasks}
     for _, task in tasks:
-        for old in (Path(tempfile.gettempdir()) / "harness-bench-tasks" / task.name).glob(
-            "*.jsonl"
-        ):
+        for old in (_base() / task.name).glob("*.jsonl"):
             old.unlink()
     for i in range(runs):  # round-robin, so every task sees the same machine
         for _, task in tasks:
@@ -384,6 +411,9 @@ def _run_all() -> list[tuple[str, str, str]]:
     how = f"off: {off}" if off else "grammar and nudge on"
     for part in sorted(parts):
         rows.append((f"{part}: all tasks", _figure(parts[part]), how))
+    if runs > 1:
+        for part in sorted(parts):
+            rows.append((f"{part}: by path", *_by_path(part, tasks, results, runs)))
     for part in sorted(parts):
         asked = sum(bool(o.nudges) for o in parts[part])
         rows.append((f"{part}: runs nudged", str(asked), _rules(parts[part])))
