@@ -186,6 +186,24 @@ def test_status_line_says_which_call_is_being_written() -> None:
     assert "tok/s" not in line
 
 
+def test_status_line_says_the_model_is_asked_again_and_by_which_rule() -> None:
+    from harness.actors.model.local._guide import NUDGED_PREFIX
+
+    view, _, _ = make()
+    view.handle(ev.TextDelta(session_id=SID, text="I will read notes.txt."))
+    # the rule's name is the model worker's text: shown cleaned, on one line
+    message = NUDGED_PREFIX + "announced-action\x1b[2J"
+    view.handle(ev.ModelProgress(session_id=SID, stage="nudged", message=message))
+    line = view.status_line().plain
+    assert "asking the model again: announced-action" in line
+    assert "\x1b" not in line
+    # the call the nudge asked for takes the line over as it is written
+    view.handle(ev.ToolCallWriting(session_id=SID, name="read_file"))
+    line = view.status_line().plain
+    assert "writing a call to read_file" in line
+    assert "asking the model again" not in line
+
+
 def test_status_line_says_the_model_is_loading_or_reading() -> None:
     view, _, _ = make()
     loading = ev.ModelProgress(
