@@ -65,6 +65,9 @@ class ModelProfile:
         repeat_cap: identical tool calls in a row before the model is told to answer
             (one more and no generation runs); 0 turns the cap off.
         nudges: the nudge rules that are on, by name (see :data:`NUDGE_RULES`).
+        stops_at_announcement: stop a reply to the prompt, before any call, as soon as
+            it announces a look (a read, a search, a listing) and names its
+            target, and ask for that call (``announced-action``, which must be on).
         asks_window: ask the server for the model's context window (Ollama's
             ``/api/show``) when the user set none.
         preloads: start loading the model in the model worker as the session opens.
@@ -79,6 +82,7 @@ class ModelProfile:
     temperature: float | None = None
     repeat_cap: int = 0
     nudges: tuple[str, ...] = ()
+    stops_at_announcement: bool = False
     asks_window: bool = False
     preloads: bool = False
     images: bool = False
@@ -102,10 +106,12 @@ SMALL_MODEL = ModelProfile(
     temperature=0.0,
     repeat_cap=2,
     nudges=NUDGE_RULES,
+    stops_at_announcement=True,
 )
 """A small model whose sampler harness reaches (the embedded model, a llama.cpp server
 asked through its own endpoints): the short tool list, strict writes, the call grammar,
-greedy sampling, the repeat cap and every nudge rule."""
+greedy sampling, the repeat cap, every nudge rule, and a reply stopped at the look it
+announces."""
 
 _SEES = attrs.evolve(DEFAULT_PROFILE, name="sees images", images=True)
 _OLLAMA = attrs.evolve(DEFAULT_PROFILE, name="ollama", asks_window=True)

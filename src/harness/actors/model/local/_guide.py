@@ -10,7 +10,10 @@ embedded llama.cpp model, and a llama.cpp server through its own completion endp
 - the lazy grammar of the tool table, from the first sign of a call on;
 - one nudge (:func:`~harness.actors.model.local._nudge.nudge_for`, the rules the profile
   turns on) when the reply announces, claims or repeats instead of acting, its generation
-  bound to the call it asks for.
+  bound to the call it asks for;
+- a reply to the prompt stopped at a sentence's or line's end, before any call, once it
+  announces a look and names its target
+  (:func:`~harness.actors.model.local._nudge.announced_call`), and that call asked for.
 
 The engine is a :data:`Generate`: one generation of *messages* under a grammar, streamed
 as text pieces, then :class:`~harness.messages.model.Usage` and
@@ -32,10 +35,11 @@ from harness.actors.model._profile import SMALL_MODEL, ModelProfile
 from harness.actors.model._provider import Finish, ProviderCall, ProviderEvent
 from harness.actors.model._textproto import text_protocol_prompt
 from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
-from harness.actors.model.local._nudge import nudge_for, still_used
+from harness.actors.model.local._nudge import announced_call, nudge_for, still_used
 from harness.actors.model.local._nudge_base import Nudge
 from harness.actors.model.local._repeats import CAPPED, check_repeats
 from harness.actors.model.local._turn import Turn, absent, named_starts, turn_of
+from harness.errors import HarnessError
 from harness.messages.local import LocalModelProgress
 from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
@@ -44,6 +48,7 @@ __all__ = [
     "NUDGED_TOKENS",
     "Generate",
     "Guide",
+    "StopReply",
     "nudge_line",
     "static_first",
     "template_messages",
@@ -62,6 +67,13 @@ def nudge_line(nudge: Nudge) -> str:
     """The status line while a nudged generation runs: ``asking the model again:
     claimed-change``."""
     return NUDGED_PREFIX + nudge.rule
+
+
+class StopReply(HarnessError):
+    """Thrown into a generation (``athrow``) at a text piece to end it there, a signal and
+    no failure: an engine that knows it stops generating and still yields its
+    :class:`Usage` and :class:`Finish`; one that does not lets it out, and its usage is
+    not said."""
 
 
 Generate = Callable[
@@ -95,6 +107,18 @@ def static_first(call: ProviderCall) -> tuple[str, str]:
     base, _, project = head.partition("\n\n")
     static = f"{base}\n\n{section}"
     return (f"{static}\n\n{project}" if project else static), static
+
+
+# the first sign of a call in a reply (the lazy grammar's triggers, and any code): no
+# reply is stopped from there on
+_CALL_SIGN = re.compile(r"<tool|```|\{")
+
+
+def _ends_sentence(text: str, piece: str) -> bool:
+    """Whether *text*, which *piece* follows, ends a line or a sentence."""
+    if not text.strip() or not piece[:1].isspace():
+        return False
+    return piece.startswith("\n") or text.endswith(("\n", ".", "!", "?"))
 
 
 def template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[dict[str, str]]:
@@ -237,20 +261,45 @@ class Guide:
         grammar = self.grammar(call.text_tools) if profile.grammar else ""
         reply: list[str] = []
         ends: list[Usage | Finish] = []
+        # a reply to the prompt, watched for the look it announces until a call starts
+        asked = turn_of(verdict.messages, "", call.text_tools)
+        watch = profile.stops_at_announcement and bool(profile.nudges) and not asked.steps
+        cut: Nudge | None = None
         # aclosing: a reader that leaves must end the generation now, not whenever the
-        # generator is garbage collected
+        # generator is garbage collected (a reply stopped here ends it so)
         async with aclosing(generate(untagged(messages), call, grammar, True)) as events:
             async for event in events:
                 if isinstance(event, TextDelta):
+                    if watch:
+                        so_far = "".join(reply)
+                        if _CALL_SIGN.search(so_far + event.text):
+                            watch = False
+                        elif _ends_sentence(so_far, event.text):
+                            said = attrs.evolve(asked, reply=so_far)
+                            cut = announced_call(said, profile.nudges)
+                            if cut is not None:
+                                break
                     reply.append(event.text)
                     yield event
                 elif isinstance(event, Usage | Finish):
                     ends.append(event)
                 else:  # progress (loading, reading the prompt): passed on as it comes
                     yield event
+            if cut is not None:
+                # the usage is the request's own, the size the context budget learns from
+                tail: list[ProviderEvent] = []
+                try:
+                    tail.append(await events.athrow(StopReply()))
+                    tail.extend([e async for e in events])
+                except (StopReply, StopAsyncIteration):
+                    pass
+                ends.extend(e for e in tail if isinstance(e, Usage | Finish))
         finish = next((e for e in ends if isinstance(e, Finish)), None)
         nudge = turn = None
-        if profile.nudges and finish is not None and finish.reason == "stop":
+        if cut is not None:
+            # the plan would go on to the call it announced, or stop there: asked at once
+            nudge, turn = cut, attrs.evolve(asked, reply="".join(reply))
+        elif profile.nudges and finish is not None and finish.reason == "stop":
             # the rules read the turn from the typed history, with read_file's line tags
             turn = turn_of(verdict.messages, "".join(reply), call.text_tools)
             nudge = nudge_for(turn, profile.nudges)

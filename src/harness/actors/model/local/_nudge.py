@@ -29,6 +29,7 @@ import attrs
 from harness.actors.model.local._nudge_answers import GuessedFile, NamedDefiner, SaidAbsentIsThere
 from harness.actors.model.local._nudge_base import (
     INTENT,
+    NEGATED,
     Nudge,
     NudgeRule,
     announces,
@@ -53,6 +54,7 @@ __all__ = [
     "Nudge",
     "NudgeRule",
     "StillUsed",
+    "announced_call",
     "nudge_for",
     "still_used",
 ]
@@ -226,25 +228,13 @@ class AnnouncedAction:
     name: ClassVar[str] = "announced-action"
 
     def check(self, turn: Turn) -> Nudge | None:
-        intent = announces(turn)
-        if intent is None:
+        if announces(turn) is None:
             return None
-        reply, names = turn.reply, turn.tools
-        tool = None
-        starts = [intent.start()] + [m.start() for m in INTENT.finditer(reply, intent.end())]
-        for start in starts[:6]:
-            sentence = reply[start:].split("\n\n", 1)[0]
-            if sentence.rstrip().endswith(":"):
-                # "I will follow these steps:" names nothing; its first step does
-                sentence = " ".join(reply[start:].split("\n\n", 2)[:2]).split("\n2.", 1)[0]
-            if re.search(r"\b(create|write)\b", sentence, re.I) and not re.search(
-                r"\b(fix|edit|change)\b", sentence, re.I
-            ):
-                return None
-            tool = named_tool(sentence, names) or _verb_tool(sentence, names)
-            if tool is not None:
-                break
-        last = turn.last
+        named = self.announced(turn)
+        if named == ("", ""):
+            return None
+        tool = named[0] if named else None
+        last, names = turn.last, turn.tools
         if tool is None and last is not None and last.name in names:
             tool = last.name
         if tool is None:
@@ -256,6 +246,30 @@ class AnnouncedAction:
             + block(tool),
             tool,
         )
+
+    @staticmethod
+    def announced(turn: Turn) -> tuple[str, str] | None:
+        """The tool of the first action the reply's announcements name, and the
+        sentence that names it; ``("", "")`` when that sentence creates or writes (never
+        asked for); ``None`` when none names an action."""
+        intent = announces(turn)
+        if intent is None:
+            return None
+        reply, names = turn.reply, turn.tools
+        starts = [intent.start()] + [m.start() for m in INTENT.finditer(reply, intent.end())]
+        for start in starts[:6]:
+            sentence = reply[start:].split("\n\n", 1)[0]
+            if sentence.rstrip().endswith(":"):
+                # "I will follow these steps:" names nothing; its first step does
+                sentence = " ".join(reply[start:].split("\n\n", 2)[:2]).split("\n2.", 1)[0]
+            if re.search(r"\b(create|write)\b", sentence, re.I) and not re.search(
+                r"\b(fix|edit|change)\b", sentence, re.I
+            ):
+                return "", ""
+            tool = named_tool(sentence, names) or _verb_tool(sentence, names)
+            if tool is not None:
+                return tool, sentence
+        return None
 
 
 #: every rule, in the order :func:`nudge_for` tries them
@@ -291,3 +305,58 @@ def nudge_for(turn: Turn, on: Iterable[str] | None = None) -> Nudge | None:
             if nudge is not None:
                 return attrs.evolve(nudge, rule=rule.name)
     return None
+
+
+# -- a reply stopped at its announcement --------------------------------------------------
+
+#: the tools a reply stopped at its announcement is asked to call: the ones that look. An
+#: edit announced before any file was read is left to the model (asked for at once, its
+#: old text would be the model's belief of the file), and so is a run ("I will run three
+#: replicas of the API" asks for no command).
+_LOOKS = ("read_file", "search_text", "list_dir")
+# a file's path an announcement names ("notes.txt", "src/cart.js", "scripts/")
+_PATH_NAMED = re.compile(
+    r"(?<![\w.])(?:[\w-]+/)*[\w-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}\b(?!\.\w)"
+    r"|(?<![\w.])[\w.-]+/[\w./-]*"
+)
+# a name or command an announcement gives in backticks or double quotes
+_QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"")
+
+
+def _names_target(text: str, tool: str, tools: Sequence[str]) -> bool:
+    """Whether *text* names what *tool* would act on: a file's path for a read, a path or
+    a quoted name for a search or a listing. A tool's own name is no target."""
+    paths = [p for p in _PATH_NAMED.findall(text) if p.lower() not in ("e.g", "i.e")]
+    quoted = [q for a, b in _QUOTED.findall(text) if (q := (a or b).strip()) not in tools]
+    if tool == "read_file":
+        return bool(paths)
+    return bool(paths or quoted)
+
+
+def announced_call(turn: Turn, on: Iterable[str] | None = None) -> Nudge | None:
+    """The nudge to ask now, while the reply answering the prompt is still being written
+    with no call yet, because what it says so far already announces an action that looks
+    (a read, a search, a listing: "I will read notes.txt", or the first step of "I will
+    follow these steps: 1. Read notes.txt") and names what it acts on; ``None`` to let it
+    go on.
+
+    It is the nudge the rules (*on*, as for :func:`nudge_for`) would give the reply ended
+    there, and only when that is ``announced-action``'s: a plan the model writes before
+    its first call is dropped from the history anyway (measured, bench local's one-tool
+    question: 128 tokens, 14 s, of a three-step plan before a ``read_file``). A sentence
+    that denies ("I will not run …") stops nothing, nor one that names no path, name or
+    command: an answer about code in the prompt goes on."""
+    if turn.after_result or turn.reply_calls or INTENT.search(turn.reply) is None:
+        return None
+    nudge = nudge_for(turn, on)
+    if nudge is None or nudge.rule != AnnouncedAction.name or nudge.tool not in _LOOKS:
+        return None
+    named = AnnouncedAction.announced(turn)
+    if not named or named[0] != nudge.tool or NEGATED.search(named[1]):
+        return None
+    # the sentence from its start: "To find where `formatLine` is defined, I'll search"
+    reply = turn.reply
+    at = reply.find(named[1][:40])
+    begins = max(reply.rfind("\n", 0, at), reply.rfind(". ", 0, at)) + 1 if at > 0 else 0
+    lead = reply[begins : max(at, 0)]
+    return nudge if _names_target(lead + named[1], nudge.tool, turn.tools) else None

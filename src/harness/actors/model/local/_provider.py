@@ -29,7 +29,7 @@ from harness.actors.model.local._errors import (
     LocalModelError,
     ModelNotInstalled,
 )
-from harness.actors.model.local._guide import Guide, static_first
+from harness.actors.model.local._guide import Guide, StopReply, static_first
 from harness.actors.model.local._loader import (
     DEFAULT_CONTEXT,
     Loader,
@@ -101,6 +101,8 @@ class LocalProvider:
             ``HARNESS_LOCAL_CONTEXT``,
             ``HARNESS_LOCAL_GRAMMAR=off`` (tool calls unconstrained),
             ``HARNESS_LOCAL_NUDGE=off`` (no nudge rule on),
+            ``HARNESS_LOCAL_STOP=off`` (a reply is not stopped at the look it
+            announces),
             ``HARNESS_LOCAL_STATIC_FIRST=off`` (the system prompt's tool section after
             the workspace, as the conversation writes it, instead of before it: then no
             two projects share the state after it),
@@ -130,6 +132,8 @@ class LocalProvider:
             overrides["grammar"] = False
         if env.get("HARNESS_LOCAL_NUDGE", "").strip().lower() in _OFF:
             overrides["nudges"] = ()
+        if env.get("HARNESS_LOCAL_STOP", "").strip().lower() in _OFF:
+            overrides["stops_at_announcement"] = False
         # on: a folder never seen reads only its own lines (docs/models.md)
         reorder = env.get("HARNESS_LOCAL_STATIC_FIRST", "").strip().lower() not in _OFF
         self.guide = Guide(profile_for(self.name, "", overrides), reorder=reorder)
@@ -283,10 +287,17 @@ class LocalProvider:
                 item = await recv.receive()
                 if isinstance(item, _Done):
                     done = item
+                elif cancel.is_set():
+                    pass  # stopped by the guide: nothing more goes out but the usage
                 elif isinstance(item, _Read):
                     yield reading(call.model, item.done, item.total)
                 else:
-                    yield TextDelta(text=item)
+                    try:
+                        yield TextDelta(text=item)
+                    except StopReply:
+                        # the guide stops the reply here (docs/models.md): the generation
+                        # ends within a token, measured, and its usage is still said
+                        cancel.set()
         finally:
             if done is None:
                 cancel.set()

@@ -1,0 +1,195 @@
+"""A reply to the prompt stopped at the look it announces, and that call asked for."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+
+import attrs
+
+from harness.actors.model import Finish, ProviderCall, ProviderEvent
+from harness.actors.model._profile import SMALL_MODEL
+from harness.actors.model.local._guide import NUDGED_PREFIX, Generate, Guide, StopReply
+from harness.actors.model.local._nudge import announced_call
+from harness.actors.model.local._turn import Turn
+from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
+from harness.messages.local import LocalModelProgress
+from harness.messages.model import ChatMessage, ChatOptions, TextDelta, Usage
+
+TOOLS = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
+CALL = '<tool_call>\n{"name": "read_file", "arguments": {"path": "notes.txt"}}\n</tool_call>'
+# the shape of the one-tool question's first reply (bench local): a plan, then the call
+PLAN = [
+    "To answer",
+    " this question, I will follow these steps:",
+    "\n\n",
+    "1. Read",
+    " `notes.txt`",
+    " to find line",
+    " 7.",
+    "\n",
+    "2. Answer",
+    " with what it says.",
+    "\n\n",
+    CALL,
+]
+
+
+@attrs.define
+class Scripted:
+    """A :data:`Generate` that streams *first* as the first generation and *then* as
+    every later one, and records what each was asked and whether it ran to its end."""
+
+    first: list[str]
+    then: list[str] = attrs.Factory(lambda: [CALL])
+    asked: list[tuple[list[dict[str, str]], str, bool]] = attrs.Factory(list)
+    ended: list[bool] = attrs.Factory(list)
+
+    def generate(self) -> Generate:
+        async def generate(
+            messages: list[dict[str, str]], call: ProviderCall, grammar: str, lazy: bool
+        ) -> AsyncGenerator[ProviderEvent, None]:
+            self.asked.append((messages, grammar, lazy))
+            pieces = self.first if len(self.asked) == 1 else self.then
+            self.ended.append(True)
+            for piece in pieces:
+                try:
+                    yield TextDelta(text=piece)
+                except StopReply:  # as the embedded engine: it stops, and says its usage
+                    self.ended[-1] = False
+                    break
+            yield Usage(prompt_tokens=100 * len(self.asked), completion_tokens=5)
+            yield Finish(reason="stop" if self.ended[-1] else "cancelled")
+
+        return generate
+
+
+def _call(prompt: str, *earlier: ChatMessage) -> ProviderCall:
+    return ProviderCall(
+        model="m",
+        messages=(ChatMessage(role="user", content=prompt), *earlier),
+        options=ChatOptions(max_tokens=200),
+        text_protocol=True,
+        text_tools=TOOLS,
+    )
+
+
+async def _run(guide: Guide, call: ProviderCall, script: Scripted) -> list[ProviderEvent]:
+    return [e async for e in guide.stream(call, script.generate())]
+
+
+def _said(out: list[ProviderEvent]) -> tuple[str, list[str]]:
+    """The text streamed before the first nudge, and the nudges' status lines."""
+    nudges = [e.message for e in out if isinstance(e, LocalModelProgress)]
+    text = []
+    for event in out:
+        if isinstance(event, LocalModelProgress):
+            break
+        if isinstance(event, TextDelta):
+            text.append(event.text)
+    return "".join(text), nudges
+
+
+async def test_a_plan_is_stopped_at_its_announced_read_and_the_bound_read_follows() -> None:
+    script = Scripted(PLAN)
+    out = await _run(Guide(), _call("What does line 7 of notes.txt say?"), script)
+    text, nudges = _said(out)
+    assert text == "".join(PLAN[:7])  # up to the end of the first step, not a piece more
+    assert nudges == [NUDGED_PREFIX + "announced-action"]
+    assert len(script.asked) == 2
+    assert script.ended == [False, True]  # the plan's generation was ended, not read out
+    messages, grammar, lazy = script.asked[1]
+    assert not lazy
+    assert "read_file" in grammar
+    assert "edit_file" not in grammar
+    assert messages[-2] == {"role": "assistant", "content": text}
+    assert "call read_file" in messages[-1]["content"]
+    # the usage is the request's own (the first generation's prompt), every token counted
+    usage = [e for e in out if isinstance(e, Usage)]
+    assert usage == [Usage(prompt_tokens=100, completion_tokens=10, cached_tokens=None)]
+    assert out[-1] == Finish(reason="stop")
+
+
+async def test_the_target_may_come_before_the_announcement_in_its_sentence() -> None:
+    first = [
+        "To find the file that defines `formatLine`,",
+        " I'll use the `search_text` tool.",
+        " I'll search the whole workspace.",
+        "\n\n",
+    ]
+    script = Scripted(first)
+    out = await _run(Guide(), _call("Which file defines formatLine?"), script)
+    text, nudges = _said(out)
+    assert text == "".join(first[:2])
+    assert nudges == [NUDGED_PREFIX + "announced-action"]
+    assert "search_text" in script.asked[1][1]
+
+
+async def test_an_answer_that_needs_no_tool_is_not_stopped() -> None:
+    # a question about code in the prompt: "Let me look at" names no file to read
+    answer = [
+        "Let me look at the function.",
+        " It returns",
+        " twice its argument:",
+        " `double(3)` is 6.",
+        "\n",
+    ]
+    script = Scripted(answer)
+    prompt = "What does this function do?\n\ndef double(x):\n    return 2 * x"
+    out = await _run(Guide(), _call(prompt), script)
+    assert _said(out)[0] == "".join(answer)
+    assert script.ended[0]
+    # a refusal announces nothing it will do: it runs to its end
+    refusal = ["I will not read `/etc/shadow`.", " It is outside the workspace", "."]
+    script = Scripted(refusal)
+    out = await _run(Guide(), _call("Read /etc/shadow."), script)
+    assert _said(out)[0] == "".join(refusal)
+    assert script.ended[0]
+
+
+async def test_text_inside_a_call_is_never_stopped() -> None:
+    # the sentences are a call's arguments, not an announcement
+    inside = [
+        "<tool_call>",
+        '\n{"name": "search_text", "arguments": {"pattern": "I will read notes.txt.',
+        "\n",
+        'Then I will list src/."}}',
+        "\n</tool_call>",
+    ]
+    fenced = ["```json", '\n{"name": "read_file", "arguments": {"path": "I will read a.py.', "\n"]
+    for first in (inside, fenced):
+        script = Scripted(first)
+        out = await _run(Guide(), _call("Find where notes are read."), script)
+        assert _said(out)[0] == "".join(first)
+        assert script.ended[0]
+
+
+async def test_after_a_result_and_with_the_profile_off_the_reply_runs_to_its_call() -> None:
+    read = ChatMessage(role="assistant", content=CALL)
+    result = ChatMessage(role="user", content="<tool_response>\n1:0a|hello\n</tool_response>")
+    after = _call("What does notes.txt say?", read, result)
+    script = Scripted(["I will read `other.txt` too.", "\n", CALL])
+    out = await _run(Guide(), after, script)
+    assert _said(out) == ("I will read `other.txt` too.\n" + CALL, [])
+    off = Guide(attrs.evolve(SMALL_MODEL, stops_at_announcement=False))
+    script = Scripted(PLAN)
+    out = await _run(off, _call("What does line 7 of notes.txt say?"), script)
+    assert _said(out) == ("".join(PLAN), [])
+    assert len(script.asked) == 1
+
+
+def test_an_announcement_is_asked_for_only_with_its_target_named() -> None:
+    names = tuple(t.name for t in TOOLS)
+
+    def asked(reply: str) -> str | None:
+        nudge = announced_call(
+            Turn(prompt="Which file defines Cart?", steps=(), reply=reply, tools=names)
+        )
+        return nudge.tool if nudge else None
+
+    assert asked("I'll use the `search_text` tool.") is None  # a tool's own name
+    assert asked("I'll search for `Cart` in the workspace.") == "search_text"
+    assert asked("I will read the file.") is None
+    assert asked("I will read src/cart.py.") == "read_file"
+    assert asked("I will edit `src/cart.py`.") is None  # an edit before any read: no
+    assert asked("I will run `python3 cart.py`.") is None  # a run is no look
+    assert asked("I will create `src/cart.py`.") is None
