@@ -258,18 +258,17 @@ async def test_a_reply_that_repeats_itself_is_stopped_and_the_server_let_go(
 async def test_a_loop_inside_one_line_is_cut_and_the_announced_call_asked_for(
     server: LoopbackServer, engine: ModelEngine
 ) -> None:
-    # the fresh task set's missing-api-tests: one regular expression growing by one piece,
-    # as recorded (the embedded model went on to its output limit, 236 s, with no call)
+    # the fresh task set's missing-api-tests: one regular expression growing by one piece
+    # (the embedded model went on to its output limit, 236 s, with no call). As recorded,
+    # its first sentence named tests/test_api.py and is now stopped there (the guide stops
+    # a reply at the look it announces); here the loop starts inside that sentence
     search = ToolSchema(
         "search_text",
         "Search files.",
         {"type": "object", "properties": {"pattern": {"type": "string"}}, "required": []},
     )
     said = (
-        "To answer this question, I'll use the `search_text` tool to find the line that "
-        "defines the number of tests in `tests/test_api.py`. Here's the step-by-step "
-        "process:\n\n1. **Search for the line that defines the number of tests**:\n"
-        "   - Use the `search_text` tool with the pattern `^def test_\\d+:"
+        "To answer this question, I'll use the `search_text` tool with the pattern `^def test_\\d+:"
     )
     piece = "\\s*assert\\s+len\\(\\d+\\) == \\d+,"
     events = [{"content": p.decode(), "stop": False} for p in pieces(said + piece * 60, 5)]
