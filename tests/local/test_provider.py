@@ -26,6 +26,7 @@ from harness.actors.model import (
     text_protocol_prompt,
 )
 from harness.actors.model.local import DEFAULT_MODEL, make_provider, stream_load
+from harness.actors.model.local._engine import Generation
 from harness.actors.model.local._provider import LocalProvider
 from harness.actors.tools import builtin_table
 from harness.ipc import Message
@@ -88,40 +89,68 @@ async def test_streams_raw_text_then_usage_then_finish(
     assert DEFAULT_MODEL in await tiny_provider.list_models("", None)
 
 
-async def test_a_reply_that_announces_a_read_and_stops_ends_with_the_read(
-    shared_provider: LocalProvider,
-) -> None:
+def _announcing(first_words: str) -> ProviderCall:
     # read_file alone: the one call it announces. The prompt's state is saved once per
     # machine, and a change of any offered tool's text has the model read the whole prompt
     # again: all the small model's tools made that 1,400 tokens (100 s in a suite run,
     # read with one thread beside the other worker), read_file's alone 330
     tools = builtin_table().schemas(names=("read_file",))
-    call = ProviderCall(
+    return ProviderCall(
         model=DEFAULT_MODEL,
-        system="Begin every reply with the words: I will read the file calc.py. Then stop.\n\n"
+        system=f"Begin every reply with the words: {first_words} Then stop.\n\n"
         + text_protocol_prompt(tools),
         messages=(ChatMessage(role="user", content="What does calc.py do?"),),
         options=ChatOptions(max_tokens=120, temperature=0.0),
         text_protocol=True,
         text_tools=tuple(tools),
     )
-    events = await _collect(shared_provider.stream(call))
+
+
+async def _announced_read(provider: LocalProvider, call: ProviderCall) -> tuple[Usage, Generation]:
+    """Stream *call*; check the reply announced a read, stopped, and ends with the one
+    read_file call; return its usage and the provider's last generation."""
+    events = await _collect(provider.stream(call))
     text = "".join(e.text for e in events if isinstance(e, TextDelta))
     first = text.partition("\n\n<tool_call>")[0]
     assert "I will read" in first
     assert "<tool_call>" not in first  # the model stopped without the call...
-    parsed = parse_reply(text, {t.name: tuple(t.parameters["properties"]) for t in tools})
-    # ...and the one more generation it was given is that call, whole
-    assert [(c.name, c.arguments) for c in parsed.calls] == [("read_file", {"path": "calc.py"})]
+    tools = {t.name: tuple(t.parameters["properties"]) for t in call.text_tools}
+    parsed = parse_reply(text, tools)
+    # ...and what follows is that call, whole
+    assert [c.name for c in parsed.calls] == ["read_file"]
+    assert parsed.calls[0].arguments is not None
+    assert parsed.calls[0].arguments["path"] in ("calc.py", "util.py")
     assert text.rstrip().endswith("</tool_call>")
+    usage = next(e for e in events if isinstance(e, Usage))
+    assert usage.prompt_tokens is not None
+    assert usage.completion_tokens is not None
+    assert provider.last is not None
+    return usage, provider.last
+
+
+async def test_a_reply_that_announces_a_read_of_one_file_ends_with_that_read(
+    shared_provider: LocalProvider,
+) -> None:
+    call = _announcing("I will read the file calc.py.")
+    usage, last = await _announced_read(shared_provider, call)
+    # the call was written as the reply named it: one generation, its own usage
+    assert (usage.prompt_tokens, usage.completion_tokens) == (
+        last.prompt_tokens,
+        last.completion_tokens,
+    )
+
+
+async def test_a_reply_that_announces_a_read_and_stops_ends_with_the_read_asked_for(
+    shared_provider: LocalProvider,
+) -> None:
+    # two files named: which one to read first is the model's, in one more generation
+    call = _announcing("I will read the files calc.py and util.py.")
+    usage, nudged = await _announced_read(shared_provider, call)
     # the usage gives the size of the request asked (the budget learns the tokenizer from
     # it), not that plus the nudged generation's longer prompt; every token written counts
-    usage = next(e for e in events if isinstance(e, Usage))
-    nudged = shared_provider.last
-    assert nudged is not None
     assert usage.prompt_tokens is not None
-    assert usage.prompt_tokens < nudged.prompt_tokens < 2 * usage.prompt_tokens
     assert usage.completion_tokens is not None
+    assert usage.prompt_tokens < nudged.prompt_tokens < 2 * usage.prompt_tokens
     assert usage.completion_tokens > nudged.completion_tokens
 
 

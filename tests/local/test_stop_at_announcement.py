@@ -6,9 +6,15 @@ from collections.abc import AsyncGenerator
 
 import attrs
 
-from harness.actors.model import Finish, ProviderCall, ProviderEvent
+from harness.actors.model import Finish, ProviderCall, ProviderEvent, parse_reply
 from harness.actors.model._profile import SMALL_MODEL
-from harness.actors.model.local._guide import NUDGED_PREFIX, Generate, Guide, StopReply
+from harness.actors.model.local._guide import (
+    NUDGED_PREFIX,
+    TAKEN_PREFIX,
+    Generate,
+    Guide,
+    StopReply,
+)
 from harness.actors.model.local._nudge import announced_call
 from harness.actors.model.local._turn import Turn
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
@@ -89,14 +95,32 @@ def _said(out: list[ProviderEvent]) -> tuple[str, list[str]]:
     return "".join(text), nudges
 
 
-async def test_a_plan_is_stopped_at_its_announced_read_and_the_bound_read_follows() -> None:
+async def test_a_plan_is_stopped_at_its_announced_read_and_that_read_is_written() -> None:
     script = Scripted(PLAN)
     out = await _run(Guide(), _call("What does line 7 of notes.txt say?"), script)
     text, nudges = _said(out)
     assert text == "".join(PLAN[:7])  # up to the end of the first step, not a piece more
+    assert nudges == [TAKEN_PREFIX + "announced-action"]
+    # the sentence named the one file: the call is written as named, no generation asked
+    assert len(script.asked) == 1
+    assert script.ended == [False]  # the plan's generation was ended, not read out
+    whole = "".join(e.text for e in out if isinstance(e, TextDelta))
+    assert whole == text + "\n\n" + CALL
+    assert parse_reply(whole, {}).calls[0].arguments == {"path": "notes.txt"}
+    usage = [e for e in out if isinstance(e, Usage)]
+    assert usage == [Usage(prompt_tokens=100, completion_tokens=5, cached_tokens=None)]
+    assert out[-1] == Finish(reason="stop")
+
+
+async def test_a_plan_naming_two_files_gets_the_bound_read_asked_for() -> None:
+    plan = [*PLAN[:4], " `notes.txt` and `days.txt`", *PLAN[5:]]
+    script = Scripted(plan)
+    out = await _run(Guide(), _call("What does line 7 of notes.txt say?"), script)
+    text, nudges = _said(out)
+    assert text == "".join(plan[:7])
     assert nudges == [NUDGED_PREFIX + "announced-action"]
     assert len(script.asked) == 2
-    assert script.ended == [False, True]  # the plan's generation was ended, not read out
+    assert script.ended == [False, True]
     messages, grammar, lazy = script.asked[1]
     assert not lazy
     assert "read_file" in grammar
@@ -193,3 +217,24 @@ def test_an_announcement_is_asked_for_only_with_its_target_named() -> None:
     assert asked("I will edit `src/cart.py`.") is None  # an edit before any read: no
     assert asked("I will run `python3 cart.py`.") is None  # a run is no look
     assert asked("I will create `src/cart.py`.") is None
+
+
+def test_a_read_comes_with_its_arguments_only_when_one_file_is_named_plainly() -> None:
+    names = tuple(t.name for t in TOOLS)
+
+    def arguments(reply: str) -> dict[str, str] | None:
+        nudge = announced_call(
+            Turn(prompt="What does cart.py do?", steps=(), reply=reply, tools=names)
+        )
+        assert nudge is not None, reply
+        assert nudge.tool == "read_file", reply
+        return nudge.arguments
+
+    assert arguments("I will read src/cart.py.") == {"path": "src/cart.py"}
+    assert arguments("First, I need to read `cart.py` to see it.") == {"path": "cart.py"}
+    assert arguments("I will read `cart.py`, then `cart.py` again.") == {"path": "cart.py"}
+    # two files, an absolute path, a home path, a URL: the model writes its own call
+    assert arguments("I will read `cart.py` and `tax.py`.") is None
+    assert arguments("I will read /etc/cart.conf.") is None
+    assert arguments("I will read ~/cart.py now.") is None
+    assert arguments("I will read https://example.com/cart.py now.") is None

@@ -13,7 +13,8 @@ embedded llama.cpp model, and a llama.cpp server through its own completion endp
   bound to the call it asks for;
 - a reply to the prompt stopped at a sentence's or line's end, before any call, once it
   announces a look and names its target
-  (:func:`~harness.actors.model.local._nudge.announced_call`), and that call asked for.
+  (:func:`~harness.actors.model.local._nudge.announced_call`), and that call asked for,
+  or written as named when it is a read of the one file the sentence names.
 
 The engine is a :data:`Generate`: one generation of *messages* under a grammar, streamed
 as text pieces, then :class:`~harness.messages.model.Usage` and
@@ -46,6 +47,7 @@ from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 __all__ = [
     "NUDGED_PREFIX",
     "NUDGED_TOKENS",
+    "TAKEN_PREFIX",
     "Generate",
     "Guide",
     "StopReply",
@@ -63,10 +65,15 @@ NUDGED_PREFIX = "asking the model again: "
 """How the progress line of a nudge starts; the rule's name follows."""
 
 
+TAKEN_PREFIX = "taking the call it announced: "
+"""How the progress line of a call the reply named whole starts; the rule's name follows."""
+
+
 def nudge_line(nudge: Nudge) -> str:
-    """The status line while a nudged generation runs: ``asking the model again:
-    claimed-change``."""
-    return NUDGED_PREFIX + nudge.rule
+    """The status line while a nudged generation runs (``asking the model again:
+    claimed-change``), or of the call a stopped reply named whole (``taking the call it
+    announced: announced-action``)."""
+    return (TAKEN_PREFIX if nudge.arguments is not None else NUDGED_PREFIX) + nudge.rule
 
 
 class StopReply(HarnessError):
@@ -155,16 +162,16 @@ def template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[di
     return out
 
 
+def _call_text(name: str, arguments: dict[str, object]) -> str:
+    """One call as the text protocol writes it."""
+    return "<tool_call>\n" + json.dumps({"name": name, "arguments": arguments}) + "\n</tool_call>"
+
+
 def _as_calls(msg: ChatMessage) -> dict[str, str]:
     """An assistant message as the model reads it: a reply that made calls, as its calls
     alone."""
     if msg.tool_calls:
-        calls = "\n".join(
-            "<tool_call>\n"
-            + json.dumps({"name": c.name, "arguments": c.arguments})
-            + "\n</tool_call>"
-            for c in msg.tool_calls
-        )
+        calls = "\n".join(_call_text(c.name, c.arguments) for c in msg.tool_calls)
         return {"role": "assistant", "content": calls}
     if (at := msg.content.find("<tool_call>")) > 0:
         return {"role": "assistant", "content": msg.content[at:]}
@@ -303,7 +310,13 @@ class Guide:
             # the rules read the turn from the typed history, with read_file's line tags
             turn = turn_of(verdict.messages, "".join(reply), call.text_tools)
             nudge = nudge_for(turn, profile.nudges)
-        if nudge is not None and turn is not None:
+        if nudge is not None and nudge.arguments is not None:
+            # the reply named the whole call ("I will read `notes.txt`"): written as it
+            # said, no generation asked (a bound one wrote these same words in 2-3 s)
+            yield LocalModelProgress(model=call.model, stage="nudged", message=nudge_line(nudge))
+            yield TextDelta(text="\n\n" + _call_text(nudge.tool, nudge.arguments))
+            ends.append(Finish(reason="stop"))
+        elif nudge is not None and turn is not None:
             # once: the model said what it would do and stopped; ask it to do it, and
             # (with the grammar) take nothing but that call
             if nudge.instead:

@@ -345,7 +345,10 @@ def announced_call(turn: Turn, on: Iterable[str] | None = None) -> Nudge | None:
     its first call is dropped from the history anyway (measured, bench local's one-tool
     question: 128 tokens, 14 s, of a three-step plan before a ``read_file``). A sentence
     that denies ("I will not run …") stops nothing, nor one that names no path, name or
-    command: an answer about code in the prompt goes on."""
+    command: an answer about code in the prompt goes on.
+
+    A read of the one file the sentence names comes with its arguments
+    (:attr:`Nudge.arguments`): the call is whole already, and the guide writes it."""
     if turn.after_result or turn.reply_calls or INTENT.search(turn.reply) is None:
         return None
     nudge = nudge_for(turn, on)
@@ -359,4 +362,25 @@ def announced_call(turn: Turn, on: Iterable[str] | None = None) -> Nudge | None:
     at = reply.find(named[1][:40])
     begins = max(reply.rfind("\n", 0, at), reply.rfind(". ", 0, at)) + 1 if at > 0 else 0
     lead = reply[begins : max(at, 0)]
-    return nudge if _names_target(lead + named[1], nudge.tool, turn.tools) else None
+    sentence = lead + named[1]
+    if not _names_target(sentence, nudge.tool, turn.tools):
+        return None
+    path = _one_file(sentence) if nudge.tool == "read_file" else None
+    return attrs.evolve(nudge, arguments={"path": path}) if path else nudge
+
+
+def _one_file(text: str) -> str | None:
+    """The one file's path *text* names, as written; ``None`` when it names none, more
+    than one, a folder, or one whose start is unclear (after a ``/``, ``~`` or ``:``:
+    an absolute path or a URL, which the model's own call writes whole)."""
+    found: set[str] = set()
+    for match in _PATH_NAMED.finditer(text):
+        path = match.group().rstrip(".")
+        if path.lower() in ("e.g", "i.e"):
+            continue
+        if match.start() and text[match.start() - 1] not in " \t\n`'\"(":
+            return None
+        if path.endswith("/"):
+            return None
+        found.add(path)
+    return found.pop() if len(found) == 1 else None
