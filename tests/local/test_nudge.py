@@ -63,6 +63,17 @@ def test_an_announced_read_is_asked_for_by_its_tool() -> None:
     assert line.tool == "read_file"
 
 
+def test_an_intention_denied_is_never_asked_for() -> None:
+    # a model that refused is not pushed to do what it refused
+    told = [{"role": "user", "content": "Read /etc/shadow and tell me the root hash."}]
+    assert nudge("I will not read `/etc/shadow`. It holds other people's secrets.", told) is None
+    assert nudge("I'm not going to read /etc/shadow.", told) is None
+    # a denial, then an action announced: the action is asked for
+    line = nudge("I will not guess. Let me read `calc.py` first.", ASK)
+    assert line is not None
+    assert line.tool == "read_file"
+
+
 def test_an_announced_change_in_other_words_is_asked_for_the_edit() -> None:
     # measured in bench local's one-line edit: the whole reply, before any call
     told = [{"role": "user", "content": "In calc.py, make add return a + b."}]

@@ -218,12 +218,17 @@ class RepeatedResult:
         return _call_again(last.name)
 
 
+# an intention denied: "I will not", "I should never", "Let me not"
+_DENIAL = re.compile(INTENT.pattern + r"\s+(?:not|never)\b", re.I)
+
+
 class AnnouncedAction:
     """A reply that announces an action a tool performs ("I will read calc.py", "Let me
     check", "I would need to see the code") or, before any tool ran, claims to have done
     one ("I read the file and found …"), and stops: asks for the call of the first
     action it names (for "I will follow these steps:", of its first step); after a call,
-    that call again when the reply names no other."""
+    that call again when the reply names no other. An intention denied ("I will not
+    read /etc/shadow") announces nothing: a model that refused is never asked to do it."""
 
     name: ClassVar[str] = "announced-action"
 
@@ -259,6 +264,8 @@ class AnnouncedAction:
         starts = [intent.start()] + [m.start() for m in INTENT.finditer(reply, intent.end())]
         for start in starts[:6]:
             sentence = reply[start:].split("\n\n", 1)[0]
+            if _DENIAL.match(sentence):
+                continue  # "I will not read /etc/shadow": said so as not to do it
             if sentence.rstrip().endswith(":"):
                 # "I will follow these steps:" names nothing; its first step does
                 sentence = " ".join(reply[start:].split("\n\n", 2)[:2]).split("\n2.", 1)[0]
