@@ -1,5 +1,6 @@
 """The words every layer shares: the provider names, what kind each is, the
-permission modes, and Claude Code's tool names read as harness's.
+permission modes, Claude Code's tool names read as harness's, and the words a prompt
+asks for a change or a run with.
 
 A leaf: it imports nothing of harness and nothing heavy, so the command line offers
 them as choices without loading the message vocabulary. :mod:`harness.messages`
@@ -8,9 +9,13 @@ re-exports them; this module is their one owner.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 __all__ = [
+    "ASKS_CHANGE",
+    "ASKS_RUN",
+    "ASK_STARTS",
     "CLAUDE_TOOLS",
     "HOSTED_PROVIDERS",
     "PERMISSION_MODES",
@@ -103,3 +108,23 @@ def harness_tool(name: str) -> str:
     it is no Claude Code name)."""
     tools = CLAUDE_TOOLS.get(name)
     return tools[0] if tools else name
+
+
+ASK_STARTS = r"(?:^\s*|[.!?;:,]\s*|\b(?:and|then|please|can you|could you|would you|you to)\s+)"
+"""Where an ask starts in a prompt (a pattern, read with ``re.M``): a line, a sentence or a
+clause, or after "and", "then", "please", "can you". In "tell me if add is correct" the
+verb is a function's name, not an ask."""
+
+ASKS_CHANGE = re.compile(
+    ASK_STARTS + r"(?:fix|change|make(?! sure\b)|set|update|edit|modify|correct|replace|"
+    r"rename|remove|delete|add|bump|turn|switch|increase|decrease|raise|lower|enable|"
+    r"disable|refactor|move|insert|append|swap|convert|rewrite)\b",
+    re.I | re.M,
+)
+"""A prompt that asks for a change ("Fix it.", "In calc.py, make add return a + b.", "...
+and set it to 30"); "Why does make fail?" asks none. The one test the conversation's
+endings and the small model's nudges share: only then is a claimed change taken at its
+word, or a missing one said."""
+
+ASKS_RUN = re.compile(ASK_STARTS + r"(?:run|execute|test)\b", re.I | re.M)
+"""A prompt that asks for a run ("Run the tests", "... and execute build.sh")."""

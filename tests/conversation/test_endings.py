@@ -704,3 +704,27 @@ def test_a_changed_file_pointed_at_is_handed_over(text: str) -> None:
 )
 def test_words_about_changes_that_hand_nothing_over(text: str) -> None:
     assert honest_ending(text, ["read"]) is None
+
+
+def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_alike() -> None:
+    from harness.words import ASKS_CHANGE, ASKS_RUN
+
+    asks = [
+        "Fix it.",
+        "In calc.py, make add return a + b.",
+        "Read config.json and set the timeout to 30.",
+        "Please rename nam to name.",
+        "The total is wrong.\n  Swap the two lines in report.py.",  # an indented line
+        "Can you move parse_date into dates.py?",
+    ]
+    questions = [
+        "Why does make fail?",
+        "Tell me if add is correct.",
+        "Make sure you only read calc.py: what does it do?",
+        "Which file defines the fix_up function?",
+    ]
+    assert [p for p in asks if not ASKS_CHANGE.search(p)] == []
+    assert [p for p in questions if ASKS_CHANGE.search(p)] == []
+    assert ASKS_RUN.search("Run the tests and tell me what fails.")
+    assert ASKS_RUN.search("Then execute build.sh.")
+    assert not ASKS_RUN.search("How does the test runner pick its tests?")

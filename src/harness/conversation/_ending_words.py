@@ -14,8 +14,6 @@ import re
 
 __all__ = [
     "ANNOUNCES",
-    "ASKS_CHANGE",
-    "ASKS_RUN",
     "CLAIMS_CHANGE",
     "CLAIMS_RUN",
     "DESCRIBES_FIX",
@@ -103,16 +101,6 @@ ANNOUNCES = re.compile(
     r"gather|fetch|get|see|view|verify)\b",
     re.I,
 )
-# a prompt that asks for a change (or a run): a clause starts with the verb ("Fix it.", "In
-# calc.py, make add return a + b.", "... and set it to 30"); "Why does make fail?" asks none
-_ASKED = r"(?:^|[.!?;:,]\s*|\n\s*|\b(?:and|then|please|can you|could you|would you|you to)\s+)"
-ASKS_CHANGE = re.compile(
-    rf"{_ASKED}(?:fix|change|make(?! sure\b)|set|update|edit|modify|correct|replace|rename|"
-    r"remove|delete|add|bump|turn|switch|increase|decrease|raise|lower|enable|disable|"
-    r"refactor|move|insert|append|swap|convert|rewrite)\b",
-    re.I,
-)
-ASKS_RUN = re.compile(rf"{_ASKED}(?:run|execute|test)\b", re.I)
 # a sentence saying what the code should be, or telling the user what to change
 DESCRIBES_FIX = re.compile(
     r"\b(?:should|must|needs? to|has to|have to|ought to|would need to)"

@@ -37,8 +37,6 @@ import attrs
 
 from harness.conversation._ending_words import (
     ANNOUNCES,
-    ASKS_CHANGE,
-    ASKS_RUN,
     CLAIMS_CHANGE,
     CLAIMS_RUN,
     DESCRIBES_FIX,
@@ -52,6 +50,7 @@ from harness.conversation._ending_words import (
     last_sentence,
     quote,
 )
+from harness.words import ASKS_CHANGE, ASKS_RUN
 
 __all__ = [
     "CAPPED_FINISHES",

@@ -12,7 +12,8 @@ from typing import ClassVar
 import attrs
 
 from harness.actors.model.local._nudge_base import NEGATED, Nudge, announces
-from harness.actors.model.local._turn import ASKS_CHANGE, EDIT_TOOLS, Step, Turn
+from harness.actors.model.local._turn import EDIT_TOOLS, Step, Turn
+from harness.words import ASKS_CHANGE
 
 __all__ = [
     "MAKE_THE_CHANGE",

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from harness.actors.model.local._nudge_base import INTENT, Nudge, block, named_tool
 from harness.actors.model.local._turn import Turn
+from harness.words import ASK_STARTS
 
 __all__ = ["ClaimedRun", "SkippedRun"]
 
@@ -18,9 +19,7 @@ _RAN = re.compile(r"\bI (have |just |then |also )?(ran|executed|run)\b", re.I)
 # `python3 report.py` and tell me ...", "execute scripts/build.sh"); "run three replicas"
 # names no command
 _ASKS_RUN = re.compile(
-    r"(?:^|[.!?;:]\s+|\b(?:and|then|please|you to|can you|could you|would you)\s+)"
-    r"(?:run|execute)\b((?:[^.!?;:\n]|[.!?;:](?!\s|$))*)",
-    re.I | re.M,
+    ASK_STARTS + r"(?:run|execute)\b((?:[^.!?;:\n]|[.!?;:](?!\s|$))*)", re.I | re.M
 )
 _COMMAND = re.compile(
     r"`([^`\n]+)`|(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|php))\b"

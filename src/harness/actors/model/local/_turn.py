@@ -16,9 +16,9 @@ import attrs
 
 from harness.actors.model import parse_reply
 from harness.messages.model import ChatMessage, ToolSchema
+from harness.words import ASKS_CHANGE
 
 __all__ = [
-    "ASKS_CHANGE",
     "EDIT_TOOLS",
     "Absent",
     "Step",
@@ -174,16 +174,6 @@ def named_starts(prompt: str, lines: list[str]) -> list[int]:
     return sorted(i for i in picked if lines[i].strip())
 
 
-# a prompt that asks for a change: only then is a claimed one taken at its word ("the bug
-# was fixed in 2.1" answers a question). The verb is the ask's, where a sentence or clause
-# starts or after "and", "please", "can you": in "tell me if add is correct" it is a
-# question about a function named add.
-ASKS_CHANGE = re.compile(
-    r"(?:^|[.!?;,:]\s*|\b(?:and|then|please|you to|can you|could you|would you)\s+)"
-    r"(fix|rename|change|edit|replace|update|modify|correct|refactor|add|remove|delete|make|"
-    r"set|turn|bump|switch|increase|decrease|raise|lower|enable|disable|insert|append)\b",
-    re.I | re.M,
-)
 # a prompt that asks for something new: a name it gives need not exist yet
 _ASKS_NEW = re.compile(r"\b(create|write|generate|implement|define|new)\b", re.I)
 
