@@ -75,19 +75,40 @@ def test_an_intention_denied_is_never_asked_for() -> None:
 
 
 def test_an_announced_change_in_other_words_is_asked_for_the_edit() -> None:
-    # measured in bench local's one-line edit: the whole reply, before any call
-    told = [{"role": "user", "content": "In calc.py, make add return a + b."}]
-    line = nudge("I will make the `add` function in `calc.py` return `a + b`.", told)
+    # measured in bench local's one-line edit: the whole reply, after the file was read
+    read = called(
+        "In calc.py, make add return a + b.",
+        "read_file",
+        "calc.py",
+        "1:08|def add(a, b):\n2:37|    return a - b",
+    )
+    line = nudge("I will make the `add` function in `calc.py` return `a + b`.", read)
     assert line is not None
     assert line.tool == "edit_file"
+    told = read[:1]
     for reply, tool in [
         ("I'll set the timeout in config.json to 30.", "edit_file"),
         ("Let me make sure calc.py is there: I will read it.", "read_file"),
         ("I'll set up the check by reading calc.py.", "read_file"),
     ]:
-        line = nudge(reply, told)
+        line = nudge(reply, read if tool == "edit_file" else told)
         assert line is not None, reply
         assert line.tool == tool, reply
+
+
+def test_an_edit_announced_before_any_file_was_shown_gets_the_read_first() -> None:
+    # measured in bench local's one-line edit, the workspace first: asked for the edit
+    # at once, the model wrote its belief of calc.py as the old text ("return a + b"),
+    # strict writes refused it, and the run took eight generations
+    told = [{"role": "user", "content": "In calc.py, make add return a + b."}]
+    line = nudge("I will make the `add` function in `calc.py` return `a + b`.", told)
+    assert line is not None
+    assert line.tool == "read_file"
+    assert line.arguments == {"path": "calc.py"}  # named plainly: written as it is
+    line = nudge("I'll set the timeout in the config to 30.", told)
+    assert line is not None
+    assert line.tool == "read_file"
+    assert line.arguments is None  # no file named: the model says which, bound to a read
 
 
 def test_saying_what_an_answer_would_need_is_asked_for_that_call() -> None:

@@ -227,8 +227,10 @@ class AnnouncedAction:
     check", "I would need to see the code") or, before any tool ran, claims to have done
     one ("I read the file and found …"), and stops: asks for the call of the first
     action it names (for "I will follow these steps:", of its first step); after a call,
-    that call again when the reply names no other. An intention denied ("I will not
-    read /etc/shadow") announces nothing: a model that refused is never asked to do it."""
+    that call again when the reply names no other. An edit announced before any file
+    was shown, and before any edit was tried, gets the read of the file first (written
+    as named when the sentence names one file). An intention denied ("I will not read
+    /etc/shadow") announces nothing: a model that refused is never asked to do it."""
 
     name: ClassVar[str] = "announced-action"
 
@@ -244,6 +246,22 @@ class AnnouncedAction:
             tool = last.name
         if tool is None:
             return None
+        if (
+            tool == "edit_file"
+            and "read_file" in names
+            and not turn.saw_a_file
+            and not turn.called("edit_file")
+        ):
+            # asked for at once, the edit's old text would be the model's belief of the
+            # file, which strict writes refuse: the file it names is read first (an edit
+            # the tool refused for its old text is asked for again, below)
+            path = _one_file(named[1]) if named else None
+            return Nudge(
+                "You said what you will do but did not do it. First read the file you "
+                "will change: call read_file. Write " + block("read_file"),
+                "read_file",
+                arguments={"path": path} if path else None,
+            )
         if last is not None and last.name == tool:
             return _call_again(tool)
         return Nudge(
