@@ -238,3 +238,20 @@ def test_a_read_comes_with_its_arguments_only_when_one_file_is_named_plainly() -
     assert arguments("I will read /etc/cart.conf.") is None
     assert arguments("I will read ~/cart.py now.") is None
     assert arguments("I will read https://example.com/cart.py now.") is None
+
+
+async def test_an_edit_announced_before_any_read_ends_with_the_read_of_its_file() -> None:
+    # the whole reply announces the edit (never stopped): at its end the read comes first,
+    # written as named, and no generation writes the edit from the model's belief
+    said = ["I will make the `add` function", " in `calc.py` return `a + b`."]
+    script = Scripted(said)
+    out = await _run(Guide(), _call("In calc.py, make add return a + b."), script)
+    assert len(script.asked) == 1
+    assert script.ended == [True]
+    whole = "".join(e.text for e in out if isinstance(e, TextDelta))
+    assert whole.startswith("".join(said))
+    calls = parse_reply(whole, {}).calls
+    assert [(c.name, c.arguments) for c in calls] == [("read_file", {"path": "calc.py"})]
+    assert [e.message for e in out if isinstance(e, LocalModelProgress)] == [
+        TAKEN_PREFIX + "announced-action"
+    ]
