@@ -4,6 +4,7 @@ it and the import that brings it), a test file's own copy of what it tests."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from harness.actors.tools._readfile import line_hash
@@ -159,6 +160,53 @@ def test_json_and_toml_that_do_not_parse(ws: Path, call: Call) -> None:
     commented = '{\n  // strict\n  "strict": true\n}\n'
     for path in ("tsconfig.json", ".vscode/settings.json"):
         assert "note:" not in call("write_file", path=path, content=commented).output
+
+
+CONFIG = (
+    '{\n  "services": {\n    "payment": {\n      "retries": 7\n      "backoff_ms": 250\n'
+    '    },\n    "email": {\n      "retries": 2,\n      "backoff_ms": 1000\n    }\n  }\n}\n'
+)
+
+
+def test_a_deletion_that_leaves_the_file_broken_is_not_written(ws: Path, call: Call) -> None:
+    """The edit seen wrecking a JSON file: old text running past the lines meant, new
+    text only those lines; each such edit deleted the section it carried along."""
+    (ws / "config.json").write_text(CONFIG)
+    carried = '      "backoff_ms": 250\n    },\n    "email": {\n      "retries": 2,\n'
+    out = call("edit_file", path="config.json", old_text=carried, new_text=carried[:24])
+    assert not out.ok
+    assert out.output.startswith(
+        "not written: this change only deletes lines of config.json (6-8, from '},'), and "
+        "would leave it not parsing: line 5 column 7: Expecting ',' delimiter"
+        ' (line 4 lacks the comma at its end: "retries": 7,)'
+    )
+    assert "give as old_text only the lines to change" in out.output
+    assert (ws / "config.json").read_text() == CONFIG
+    # the whole file written back without its lines: the same, said for a write
+    half = "".join(CONFIG.splitlines(keepends=True)[:6])
+    out = call("write_file", path="config.json", content=half)
+    assert not out.ok
+    assert out.output.startswith("not written: this change only deletes lines of config.json")
+    assert out.output.endswith("Write the whole file as it should read, every line")
+    assert (ws / "config.json").read_text() == CONFIG
+    # the fix is written; so is a deletion that leaves the file parsing, and one of a
+    # file of no format checked here, and a change that adds as well as deletes
+    out = call("edit_file", path="config.json", old_text="7\n", new_text="7,\n")
+    assert out.ok
+    assert "note:" not in out.output
+    email = '    },\n    "email": {\n      "retries": 2,\n      "backoff_ms": 1000\n'
+    assert call("edit_file", path="config.json", old_text=email, new_text="").ok
+    assert json.loads((ws / "config.json").read_text()) == {
+        "services": {"payment": {"retries": 7, "backoff_ms": 250}}
+    }
+    (ws / "notes.txt").write_text("a\nb\nc\n")
+    assert call("edit_file", path="notes.txt", old_text="b\nc\n", new_text="b\n").ok
+    (ws / "a.py").write_text("def f():\n    return 1\n")
+    out = call("edit_file", path="a.py", old_text="    return 1\n", new_text="    pass\n")
+    assert out.ok
+    out = call("edit_file", path="a.py", old_text="def f():\n    pass\n", new_text="def f():\n")
+    assert not out.ok
+    assert "(2, from 'pass')" in out.output
 
 
 def test_what_python_gives_and_binds_is_no_note(ws: Path, call: Call) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import difflib
 import json
 import re
 import symtable
@@ -31,7 +32,7 @@ from harness.actors.tools._jail import Workspace
 from harness.actors.tools._readfile import line_hash
 from harness.actors.tools._search import lines_matching
 
-__all__ = ["change_notes"]
+__all__ = ["change_notes", "deletion_that_breaks"]
 
 MAX_NAMES = 5
 """Names said at most: past a few, the file is a draft of something else."""
@@ -71,6 +72,35 @@ def change_notes(
         copies = sorted(_defined(new) - (_defined(old) if old else set()))
         notes += [_copied(ws, shown, name) for name in copies[:MAX_NAMES]]
     return "".join(notes)
+
+
+def deletion_that_breaks(shown: str, old: str, new: str) -> str:
+    """Why a change that only deletes lines of *shown* (*old* -> *new*) must not be
+    written, when it leaves the file not parsing; ``""`` for any other change.
+
+    Removing lines is how a file is wrecked by an edit whose old text runs past the lines
+    meant, with only those lines as the new text: each such edit deletes what it carried
+    along. Measured on the embedded model asked to fix a JSON file missing a comma
+    (``error-json-comma``): after an edit that did not fix it, each next edit's old text
+    took in the following section and its new text left it out, deleting the ``email``
+    and then the ``stock`` services while the file went on not parsing. A deletion that
+    leaves the file parsing (a section removed on purpose) is written as asked."""
+    if len(new) > MAX_CHECKED or _JSON_WITH_COMMENTS.search(shown):
+        return ""
+    before, after = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    ops = difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes()
+    gone = [(i1, i2) for op, i1, i2, _, _ in ops if op == "delete"]
+    if not gone or any(op not in ("equal", "delete") for op, *_ in ops):
+        return ""
+    broken = _parse_error(shown, new)
+    if not broken:
+        return ""
+    spans = ", ".join(f"{i1 + 1}" if i2 == i1 + 1 else f"{i1 + 1}-{i2}" for i1, i2 in gone)
+    first = before[gone[0][0]].strip()[:MAX_LINE]
+    return (
+        f"not written: this change only deletes lines of {shown} ({spans}, from "
+        f"{first!r}), and would leave it not parsing: {broken}"
+    )
 
 
 # a test module, as pytest and unittest's discovery name them

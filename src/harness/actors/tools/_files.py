@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from harness.actors.tools._checks import change_notes
+from harness.actors.tools._checks import change_notes, deletion_that_breaks
 from harness.actors.tools._edit import normalize_edits, plan_edits, renamed, unified_diff
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
 from harness.actors.tools._readfile import (
@@ -162,6 +162,9 @@ def plan_write(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str | No
             raise ToolError(
                 f"{shown} changed since it was read (version differs); read it again first"
             )
+    wrecks = "" if old is None else deletion_that_breaks(shown, old, content)
+    if wrecks:
+        raise ToolError(f"{wrecks}. Write the whole file as it should read, every line")
     return real, shown, old, content
 
 
@@ -217,6 +220,12 @@ def _planned(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str, str, 
         # on "now correctly formatted" having never seen the parse error
         broken = change_notes(ws, shown, None, old)
         raise ToolError(f"{exc}{broken if 'does not parse' in broken else ''}") from None
+    wrecks = deletion_that_breaks(shown, old, new)
+    if wrecks:
+        raise ToolError(
+            f"{wrecks}. If those lines are not meant to go, give as old_text only the "
+            "lines to change, and as new_text those lines as they should read"
+        )
     return real, shown, old, new, tolerated
 
 
