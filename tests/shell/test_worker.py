@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 import trio
 
+from harness.actors.shell._ids import SessionIds
 from harness.ipc import WorkerDied
 from harness.messages.tools import ToolInvoke, ToolOutcome
 from harness.supervisor import ChildSpec, WorkerHandle, open_supervisor
@@ -115,6 +118,35 @@ async def test_stopping_the_worker_ends_every_session(tmp_path: Path) -> None:
         b = await call(h, "run_cmd", tmp_path, command="read x")
         await h.stop()
     assert gone([a.data["pid"], b.data["pid"]]) == []
+
+
+async def test_counters_of_parents_that_are_gone_are_swept(tmp_path: Path) -> None:
+    """Each session leaves its counter of command ids in the temp folder (its restarted
+    shell worker must not hand out an id twice); the first command of a worker removes
+    this user's counters whose parent process has ended, and no other file."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    ended = await trio.lowlevel.open_process(["true"])
+    await ended.wait()
+    uid = os.getuid()
+    kept = [f"harness-shell-{uid}-{os.getpid()}.next", f"harness-shell-{uid + 1}-{ended.pid}.next"]
+    kept += ["notes.txt", f"harness-shell-{uid}-x.next"]
+    for name in [*kept, f"harness-shell-{uid}-{ended.pid}.next"]:
+        (temp / name).write_text("00000000000000000003\n")
+    async with open_supervisor() as sup:
+        h = await sup.start(shell_spec(tmp_path, TMPDIR=str(temp)))
+        out = await call(h, "run_cmd", tmp_path, command="echo hi")
+        assert out.ok
+        own = f"harness-shell-{uid}-{h.pid and psutil.Process(h.pid).ppid()}.next"
+        assert sorted(os.listdir(temp)) == sorted([*kept, own])
+    # a counter's name that is a symlink (planted in a shared folder) is never written
+    # through: the ids are counted in memory
+    planted = tmp_path / "elsewhere"
+    planted.write_text("untouched\n")
+    (temp / "link").symlink_to(planted)
+    ids = SessionIds(str(temp / "link"))
+    assert [ids.next(), ids.next()] == ["s1", "s2"]
+    assert planted.read_text() == "untouched\n"
 
 
 async def test_bad_settings_are_reported_on_every_call(tmp_path: Path) -> None:
