@@ -714,6 +714,30 @@ LACKING = (
     "apply_discount)"
 )
 
+RATE = "The tax rate goes up from 0.2 to 0.23 in pricing.py."
+PRICING_READ = "1:ab|TAX_RATE = 0.2\n2:cd|\n3:ef|def with_tax(price, rate=TAX_RATE):"
+
+
+def edited(prompt: str, path: str, old_text: str, new_text: str) -> list[dict[str, str]]:
+    """A prompt, the model's edit of *path* (*old_text* -> *new_text*), and "edited"."""
+    args = {"path": path, "old_text": old_text, "new_text": new_text}
+    call = json.dumps({"name": "edit_file", "arguments": args})
+    return [
+        {"role": "user", "content": prompt},
+        {"role": "assistant", "content": f"<tool_call>{call}</tool_call>"},
+        {
+            "role": "user",
+            "content": f"<tool_response>\nedited {path} (1 edit applied)\n</tool_response>",
+        },
+    ]
+
+
+# the rate read, then the default of with_tax changed instead of TAX_RATE
+RATE_ELSEWHERE = [
+    *called(RATE, "read_file", "pricing.py", PRICING_READ),
+    *edited(RATE, "pricing.py", "rate=TAX_RATE", "rate=0.23")[1:],
+]
+
 # one case per rule: a reply and history that rule alone answers, with the tool it asks for
 CASES = {
     "finish-rename": ("Done.", _renamed(RENAME), "edit_file"),
@@ -723,6 +747,7 @@ CASES = {
         "edit_file",
     ),
     "finish-files": ("The rate in settings.toml was changed.", BOTH_HALF, "read_file"),
+    "old-value-left": ("The tax rate is now 0.23.", RATE_ELSEWHERE, "edit_file"),
     "empty-after-result": ("", READ_GREET, "edit_file"),
     "echoed-question": (WHERE[0]["content"], [*WHERE, *REFUSED[1:]], ""),
     "call-as-text": ("search_text: parse_date", WHERE, "search_text"),
@@ -1096,6 +1121,59 @@ def test_a_python_file_left_broken_is_asked_for_the_edit_that_fixes_it() -> None
     # a command after it may have changed the file: no longer the note's word
     ran = [*read, *called(CREATE_TEST, "run_cmd", "", "OK")[1:]]
     assert nudge("Done.", ran) is None
+
+
+def test_an_edit_that_left_the_old_value_asks_for_its_line() -> None:
+    line = nudge("The tax rate is now 0.23.", RATE_ELSEWHERE)
+    assert line is not None
+    assert line.tool == "edit_file"
+    assert line.text.startswith(
+        "The task asks for 0.2 to become 0.23, but your edit of pricing.py did not change "
+        "0.2: line 1 of pricing.py still reads 'TAX_RATE = 0.2'. Make the change there now"
+    )
+    # the old value turned into the new one by an edit: the change meant, whatever else
+    # holds the old value (another 0.2 may be something else)
+    swapped = [
+        *RATE_ELSEWHERE,
+        *edited(RATE, "pricing.py", "TAX_RATE = 0.2", "TAX_RATE = 0.23")[1:],
+    ]
+    assert nudge("Done.", swapped) is None
+    twice = "1:ab|TAX_RATE = 0.2\n2:cd|DISCOUNT = 0.2"
+    both = [
+        *called(RATE, "read_file", "pricing.py", twice),
+        *edited(RATE, "pricing.py", "TAX_RATE = 0.2", "TAX_RATE = 0.23")[1:],
+    ]
+    assert nudge("Done.", both) is None
+    # 0.23, 10.2 and 0.2.1 are not 0.2; a file never shown is not guessed at
+    others = "1:ab|TAX_RATE = 0.23\n2:cd|LIMIT = 10.2\n3:ef|VERSION = '0.2.1'\n4:01|rate=TAX_RATE"
+    clean = [
+        *called(RATE, "read_file", "pricing.py", others),
+        *edited(RATE, "pricing.py", "rate=TAX_RATE", "rate=0.23")[1:],
+    ]
+    assert nudge("Done.", clean) is None
+    assert nudge("Done.", edited(RATE, "pricing.py", "rate=TAX_RATE", "rate=0.23")) is None
+    # quoted values, and an edit whose old text is not in the file as shown: not followed
+    currency = 'Switch the currency from "EUR" to "USD" in shop.toml.'
+    toml = "shop.toml"
+    quoted = [
+        *called(currency, "read_file", toml, '1:ab|currency = "EUR"\n2:cd|symbol = "€"'),
+        *edited(currency, toml, 'symbol = "€"', 'symbol = "$"')[1:],
+    ]
+    line = nudge("Switched.", quoted)
+    assert line is not None
+    assert "line 1 of shop.toml still reads 'currency = \"EUR\"'" in line.text
+    lost = [
+        *called(currency, "read_file", toml, '1:ab|currency = "EUR"'),
+        *edited(currency, toml, "nowhere", "x")[1:],
+    ]
+    assert nudge("Switched.", lost) is None
+    # no value named (plain words), or no change asked: nothing
+    words = "Move the meeting from Monday to Friday in notes.py."
+    moved = [
+        *called(words, "read_file", "notes.py", "1:ab|DAY = 'Monday'"),
+        *edited(words, "notes.py", "x", "y")[1:],
+    ]
+    assert nudge_for(view("Moved.", moved), ["old-value-left"]) is None
 
 
 def test_a_change_asked_in_listed_files_made_in_one_asks_for_the_next() -> None:

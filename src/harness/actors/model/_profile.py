@@ -34,6 +34,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "finish-rename",
     "left-broken",
     "finish-files",
+    "old-value-left",
     "empty-after-result",
     "echoed-question",
     "call-as-text",

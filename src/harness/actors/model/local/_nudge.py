@@ -45,7 +45,7 @@ from harness.actors.model.local._nudge_changes import (
     asks_change,
     still_used,
 )
-from harness.actors.model.local._nudge_files import FinishFiles
+from harness.actors.model.local._nudge_files import FinishFiles, OldValueLeft
 from harness.actors.model.local._nudge_runs import ClaimedRun, SkippedRun
 from harness.actors.model.local._turn import Turn
 
@@ -302,6 +302,7 @@ RULES: tuple[NudgeRule, ...] = (
     FinishRename(),
     LeftBroken(),
     FinishFiles(),
+    OldValueLeft(),
     EmptyAfterResult(),
     EchoedQuestion(),
     CallAsText(),

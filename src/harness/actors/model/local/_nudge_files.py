@@ -1,10 +1,14 @@
-"""Nudge rule finish-files: a change the prompt asks for in several files, made in some.
+"""Nudge rules about where a change was made: in every file, and at the value named.
 
-"Change it in pricing.py and in settings.toml": a small model edits one file, reads the
-"edited" of its tool as the task done, and says so. The rule reads the files the prompt
-lists together as the places of the change (joined by "and" or commas), and asks for the
-next one no call has changed: its read first when the model has not seen it, else its
-edit. A file the prompt names alone ("as b.py does") is no place of the change."""
+- finish-files: "Change it in pricing.py and in settings.toml": a small model edits one
+  file, reads the "edited" of its tool as the task done, and says so. The rule reads the
+  files the prompt lists together as the places of the change (joined by "and" or
+  commas), and asks for the next one no call has changed: its read first when the model
+  has not seen it, else its edit. A file the prompt names alone ("as b.py does") is no
+  place of the change.
+- old-value-left: "from 0.2 to 0.23": the model edited a file, but elsewhere than at the
+  old value, which the file still holds. The rule asks for the line that holds it.
+"""
 
 from __future__ import annotations
 
@@ -13,9 +17,9 @@ from typing import ClassVar
 
 from harness.actors.model.local._nudge_base import Nudge
 from harness.actors.model.local._nudge_changes import asks_change
-from harness.actors.model.local._turn import Turn
+from harness.actors.model.local._turn import Step, Turn
 
-__all__ = ["FinishFiles", "listed_files"]
+__all__ = ["FinishFiles", "OldValueLeft", "listed_files"]
 
 _FILE = r"`?[\w./-]*[A-Za-z_][\w-]*\.[A-Za-z]\w*`?"
 # two or more files in a row: "a.py and b.toml", "in a.py, in b.js and in c.json"
@@ -78,3 +82,92 @@ class FinishFiles:
             "else.",
             tool,
         )
+
+
+# a value the prompt says changes: a number or version (0.2, 8080, 1.4.2, 30s), or a short
+# quoted or backticked text ("EUR", `info`); plain words are left out ("from Monday to")
+_VALUE = r"(?:\d[\w.+-]*\w|\d|\"[^\"\n]{1,40}\"|'[^'\n]{1,40}'|`[^`\n]{1,40}`)"
+_FROM_TO = re.compile(rf"\bfrom\s+({_VALUE})\s+to\s+({_VALUE})", re.I)
+
+
+def _token(value: str) -> re.Pattern[str]:
+    """*value* as a whole token of a line: ``0.2`` is not in ``0.23``, ``10.2`` or
+    ``0.2.1``."""
+    return re.compile(rf"(?<![\w.]){re.escape(value)}(?!\w|\.\w)")
+
+
+def _pairs(step: Step) -> list[tuple[str, str]]:
+    """The (old text, new text) pairs of an edit call, in either shape it takes."""
+    args = step.arguments
+    edits = args.get("edits")
+    shaped = edits if isinstance(edits, list) else [args]
+    return [
+        (e["old_text"], e["new_text"])
+        for e in shaped
+        if isinstance(e, dict)
+        and isinstance(e.get("old_text"), str)
+        and isinstance(e.get("new_text"), str)
+    ]
+
+
+class OldValueLeft:
+    """In a task changing a value "from X to Y", a reply ending the turn after an edit of
+    a file that turned no X into Y there, while the file (as last shown, with the edits
+    since applied) still holds X: asks for the edit of the first line holding it.
+    Measured (bench local-tasks, the fresh set's tax-rate-both, half A): "The tax rate goes
+    up from 0.2 to 0.23. Change it in pricing.py and in settings.toml." -> in pricing.py
+    the model changed ``with_tax``'s default (``rate: float = TAX_RATE``) to ``0.23``,
+    left ``TAX_RATE = 0.2``, and said both files were changed. An edit that did turn X
+    into Y is taken as the change meant: other X in the file may be other things (a
+    timeout of 30 beside retries of 30)."""
+
+    name: ClassVar[str] = "old-value-left"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        said = _FROM_TO.search(turn.prompt)
+        if said is None or "edit_file" not in turn.tools or not turn.edited:
+            return None
+        old, new = (v.strip("\"'`") for v in said.groups())
+        was, becomes = _token(old), _token(new)
+        for path in dict.fromkeys(s.path for s in turn.steps if s.wrote and s.path):
+            edits = [s for s in turn.steps if s.wrote and s.path == path]
+            swapped = any(
+                was.search(o) and becomes.search(n) for s in edits for o, n in _pairs(s)
+            )
+            if swapped:
+                continue
+            left = _holding(turn, path, was)
+            if left is None:
+                continue
+            n, line = left
+            return Nudge(
+                f"The task asks for {old} to become {new}, but your edit of {path} did not "
+                f"change {old}: line {n} of {path} still reads {line.strip()!r}. Make the "
+                f"change there now: call edit_file on {path}. Write the <tool_call> block "
+                f'({{"name": "edit_file", "arguments": {{"path": "{path}"}}}} then '
+                "<old_content> and <new_content>) and nothing else.",
+                "edit_file",
+            )
+        return None
+
+
+def _holding(turn: Turn, path: str, value: re.Pattern[str]) -> tuple[int, str] | None:
+    """The first line (number, text) of *path* holding *value*: of the file as last shown
+    since the prompt, with the edits made after that applied; ``None`` when it holds none,
+    or was never shown, or an edit since cannot be followed (its old text is not there)."""
+    shown = [i for i, s in enumerate(turn.steps) if s.path == path and s.shown_lines]
+    if not shown:
+        return None
+    lines = turn.steps[shown[-1]].shown_lines or []
+    text = "\n".join(lines)
+    for step in turn.steps[shown[-1] + 1 :]:
+        if step.path != path or not step.wrote:
+            continue
+        for o, n in _pairs(step):
+            if o.strip("\n") not in text:
+                return None
+            text = text.replace(o.strip("\n"), n.strip("\n"), 1)
+    for i, line in enumerate(text.split("\n"), 1):
+        if value.search(line):
+            return i, line
+    return None
