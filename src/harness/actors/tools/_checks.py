@@ -85,15 +85,15 @@ def deletion_that_breaks(shown: str, old: str, new: str) -> str:
     took in the following section and its new text left it out, deleting the ``email``
     and then the ``stock`` services while the file went on not parsing. A deletion that
     leaves the file parsing (a section removed on purpose) is written as asked."""
-    if len(new) > MAX_CHECKED or _JSON_WITH_COMMENTS.search(shown):
+    if len(new) >= len(old) or len(new) > MAX_CHECKED or _JSON_WITH_COMMENTS.search(shown):
+        return ""
+    broken = _parse_error(shown, new)  # first: most changes leave the file parsing
+    if not broken:
         return ""
     before, after = old.splitlines(keepends=True), new.splitlines(keepends=True)
     ops = difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes()
     gone = [(i1, i2) for op, i1, i2, _, _ in ops if op == "delete"]
     if not gone or any(op not in ("equal", "delete") for op, *_ in ops):
-        return ""
-    broken = _parse_error(shown, new)
-    if not broken:
         return ""
     spans = ", ".join(f"{i1 + 1}" if i2 == i1 + 1 else f"{i1 + 1}-{i2}" for i1, i2 in gone)
     first = before[gone[0][0]].strip()[:MAX_LINE]
