@@ -131,9 +131,7 @@ class OldValueLeft:
         was, becomes = _token(old), _token(new)
         for path in dict.fromkeys(s.path for s in turn.steps if s.wrote and s.path):
             edits = [s for s in turn.steps if s.wrote and s.path == path]
-            swapped = any(
-                was.search(o) and becomes.search(n) for s in edits for o, n in _pairs(s)
-            )
+            swapped = any(was.search(o) and becomes.search(n) for s in edits for o, n in _pairs(s))
             if swapped:
                 continue
             left = _holding(turn, path, was)
