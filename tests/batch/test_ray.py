@@ -72,11 +72,18 @@ def test_six_tasks_on_ray_and_a_killed_ray_worker_is_retried(
 
     def kill_the_worker() -> None:
         session = find_session("/t2/ws")
-        # forked by the node's task server, for the Ray worker running the task
-        server = session.parent()
-        assert server is not None
-        assert server.cmdline()[1:3] == ["-m", "harness.supervisor._zygote"]
-        ray_worker("t2").kill()
+        # forked by the node's task server, for the Ray worker running the task; or, where
+        # the server could not fork it (not ready in time on a loaded machine: seen once
+        # in the whole suite), started by that Ray worker itself (the fork path on Ray is
+        # held by tests/batch/test_ray_local.py). Either way it dies with the worker.
+        parent = session.parent()
+        worker = ray_worker("t2")
+        assert parent is not None
+        assert parent.pid == worker.pid or parent.cmdline()[1:3] == [
+            "-m",
+            "harness.supervisor._zygote",
+        ]
+        worker.kill()
         session.wait(10)  # the session dies with the worker that ran it
         sessions.append(session)
 
