@@ -1167,7 +1167,7 @@ def test_an_edit_that_left_the_old_value_asks_for_its_line() -> None:
         *edited(currency, toml, "nowhere", "x")[1:],
     ]
     assert nudge("Switched.", lost) is None
-    # no value named (plain words), or no change asked: nothing
+    # plain words are no value: nothing
     words = "Move the meeting from Monday to Friday in notes.py."
     moved = [
         *called(words, "read_file", "notes.py", "1:ab|DAY = 'Monday'"),

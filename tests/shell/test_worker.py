@@ -137,7 +137,8 @@ async def test_counters_of_parents_that_are_gone_are_swept(tmp_path: Path) -> No
         h = await sup.start(shell_spec(tmp_path, TMPDIR=str(temp)))
         out = await call(h, "run_cmd", tmp_path, command="echo hi")
         assert out.ok
-        own = f"harness-shell-{uid}-{h.pid and psutil.Process(h.pid).ppid()}.next"
+        assert h.pid is not None
+        own = f"harness-shell-{uid}-{psutil.Process(h.pid).ppid()}.next"
         assert sorted(os.listdir(temp)) == sorted([*kept, own])
     # a counter's name that is a symlink (planted in a shared folder) is never written
     # through: the ids are counted in memory
