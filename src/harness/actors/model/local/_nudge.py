@@ -9,7 +9,8 @@ whose call that step is (see :class:`Nudge`). :func:`nudge_for` runs the rules a
 profile turns on, in order, and the first that answers wins. The rules are in modules
 by idea: here the ones about the reply's form (empty, echoed, a call as text, a tool's
 result written out, an announcement); about running commands in :mod:`._nudge_runs`;
-about changes in :mod:`._nudge_changes`; checking an answer against what the tools found
+about changes in :mod:`._nudge_changes`; where a change was made in :mod:`._nudge_files`;
+a file left broken in :mod:`._nudge_broken`; checking an answer against what the tools found
 in :mod:`._nudge_answers`; what every rule shares (the nudge, the rule's shape, an
 intention's words) in :mod:`._nudge_base`. What each rule was measured to do is in
 ``docs/models.md``.
