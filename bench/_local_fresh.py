@@ -1,4 +1,4 @@
-"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 44 tasks of nine kinds
+"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 65 tasks of nine kinds
 on one small shop's files (:mod:`bench._local_shop`), written after the first eleven and
 sharing nothing with them.
 
@@ -9,11 +9,14 @@ lose on half B. The bench prints both halves.
 
 from __future__ import annotations
 
-from bench._local_fresh_ask import ASK_TASKS
-from bench._local_fresh_change import CHANGE_TASKS
+from bench._local_fresh_ask import ASK_TASKS, LATER_ASK_TASKS
+from bench._local_fresh_change import CHANGE_TASKS, LATER_CHANGE_TASKS
 from bench._local_task import Task
 
-FRESH: tuple[Task, ...] = (*ASK_TASKS, *CHANGE_TASKS)
+#: The 21 tasks written on 2026-12-04, after the rules: part of the set, and runnable alone
+#: (``BENCH_SET=later``).
+LATER: tuple[Task, ...] = (*LATER_ASK_TASKS, *LATER_CHANGE_TASKS)
+FRESH: tuple[Task, ...] = (*ASK_TASKS, *CHANGE_TASKS, *LATER)
 
 
 def half(name: str) -> tuple[Task, ...]:

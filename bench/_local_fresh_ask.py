@@ -8,6 +8,7 @@ guess).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bench._local_shop import SHOP
@@ -65,11 +66,13 @@ def _ran(*words: str, command: str) -> object:
     answer holds *words*, which *command* prints (``tests/local/test_fresh_tasks.py``
     runs it to be sure)."""
     program = command.split()[-1]
+    # each figure whole: "4" is not the 4 of 398.40
+    figures = [re.compile(rf"(?<![\w.]){re.escape(w)}(?!\w|\.\d)") for w in words]
 
     def check(ev: Events, ws: Path) -> bool:
         ran = any(program in str(c.get("arguments", {})) for c in calls(ev, "run_cmd"))
         reply = answer(ev)
-        return ran and all(w in reply for w in words) and not changed(ws, SHOP)
+        return ran and all(f.search(reply) for f in figures) and not changed(ws, SHOP)
 
     return check
 
@@ -285,5 +288,103 @@ ASK_TASKS: tuple[Task, ...] = (
         _absent(missing="tests/test_api.py"),
         "There is no tests/test_api.py.",
         "list_dir:tests",
+    ),
+)
+
+
+def _said_either(*words: str, tool: str, path: str) -> object:
+    """A check like :func:`_said` where the answer may give the figure as any one of
+    *words* ("5" or "five")."""
+    checks = [_said(w, tool=tool, path=path) for w in words]
+
+    def check(ev: Events, ws: Path) -> bool:
+        return any(c(ev, ws) for c in checks)  # type: ignore[operator]
+
+    return check
+
+
+#: Written on 2026-12-04, after every nudge rule of that day, in kinds and languages
+#: the first 44 left thin in half A (a caller, a use, a figure in YAML or shell). No rule
+#: was written with these in view before they were run.
+LATER_ASK_TASKS: tuple[Task, ...] = (
+    _t(
+        "caller-format-line",
+        SEARCH,
+        "Which file calls formatLine? Answer with the file name.",
+        _names("index.js"),
+        "src/index.js calls formatLine.",
+        "search_text",
+    ),
+    _t(
+        "caller-require-helper",
+        SEARCH,
+        "Which script calls the require helper from scripts/lib.sh?",
+        _names("backup.sh"),
+        "scripts/backup.sh calls require.",
+        "search_text",
+    ),
+    _t(
+        "usage-low-stock-threshold",
+        SEARCH,
+        "Which function in inventory.py uses LOW_STOCK_THRESHOLD?",
+        _names("low_stock"),
+        "low_stock uses it as its default threshold.",
+        "read_file:inventory.py",
+    ),
+    _t(
+        "yaml-api-port",
+        READ,
+        "Which port does the api service publish in deploy.yaml?",
+        _said("8080", tool="read_file", path="deploy.yaml"),
+        "Port 8080.",
+        "read_file:deploy.yaml",
+    ),
+    _t(
+        "json-max-quantity",
+        READ,
+        "What is the largest quantity one cart line may have, according to config.json?",
+        _said("20", tool="read_file", path="config.json"),
+        "20 (limits.max_quantity).",
+        "read_file:config.json",
+    ),
+    _t(
+        "sh-rotate-copies",
+        READ,
+        "How many old copies of a log file does rotate_logs in scripts/lib.sh keep?",
+        _said_either("5", "five", tool="read_file", path="lib.sh"),
+        "Five: name.1 to name.5.",
+        "read_file:scripts/lib.sh",
+    ),
+    _t(
+        "run-paid-orders",
+        RUN,
+        "Run `bash scripts/summary.sh` and tell me how many orders were paid.",
+        _ran("4", command="bash scripts/summary.sh"),
+        "4 orders were paid.",
+        "run_cmd:scripts/summary.sh",
+    ),
+    _t(
+        "run-low-stock-skus",
+        RUN,
+        "Run `python3 report.py` and tell me which items are low on stock.",
+        _ran("B-220", command="python3 report.py"),
+        "B-220 (the toaster) is low on stock.",
+        "run_cmd:report.py",
+    ),
+    _t(
+        "missing-dockerfile",
+        REFUSE,
+        "What base image does the Dockerfile use?",
+        _absent(missing="Dockerfile"),
+        "There is no Dockerfile in this folder.",
+        "list_dir:.",
+    ),
+    _t(
+        "missing-summer-coupon",
+        REFUSE,
+        "How many percent off does the SUMMER20 coupon give in src/cart.js?",
+        _absent("20 percent", "20%"),
+        "src/cart.js has no SUMMER20 coupon; it knows SPRING10 and WELCOME5.",
+        "read_file:src/cart.js",
     ),
 )

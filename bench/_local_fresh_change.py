@@ -13,22 +13,34 @@ import tempfile
 import tomllib
 from pathlib import Path
 
+import yaml
+
 from bench._local_shop import (
     BUILD_UNBOUND,
     CLI_FILES,
     CONFIG_COMMA,
+    COUPON_TYPO,
     DEV_JSON,
     ENV_FILES,
+    IMPORT_TYPO,
     INDEX_TYPO,
     LOW_STOCK_BUG,
     PROD_JSON,
     REMOVE_BUG,
     REPORT_TYPO,
     SHOP,
+    TOML_NO_EQUALS,
     shop_with,
 )
 from bench._local_shop_py import PRICING_PY, REPORT_PY, SETTINGS_TOML
-from bench._local_shop_web import CONFIG_JSON, FORMAT_JS, INDEX_JS, PACKAGE_JSON
+from bench._local_shop_web import (
+    CART_JS,
+    CONFIG_JSON,
+    DEPLOY_YAML,
+    FORMAT_JS,
+    INDEX_JS,
+    PACKAGE_JSON,
+)
 from bench._local_task import (
     Check,
     Events,
@@ -378,3 +390,156 @@ def _replicas(ws: Path) -> tuple[object, object]:
         return (None, None)
     services = got.get("services", {})
     return (services.get("api", {}).get("replicas"), services.get("worker", {}).get("replicas"))
+
+
+def _config_but(ws: Path, change: dict[str, object]) -> bool:
+    """Whether config.json parses and is the shop's but for *change* (a nested patch)."""
+
+    def patched(base: object, patch: object) -> object:
+        if not isinstance(base, dict) or not isinstance(patch, dict):
+            return patch
+        return {**base, **{k: patched(base.get(k), v) for k, v in patch.items()}}
+
+    return json_of(ws, "config.json") == patched(json.loads(CONFIG_JSON), change)
+
+
+def _settings_but(ws: Path, table: str, key: str, value: object) -> bool:
+    """Whether settings.toml parses and is the shop's but for *key* of *table*."""
+    want = tomllib.loads(SETTINGS_TOML)
+    want[table] = {**want[table], key: value}
+    return toml_of(ws, "settings.toml") == want
+
+
+def _deploy_but(ws: Path, service: str, env: dict[str, str]) -> bool:
+    """Whether deploy.yaml parses and is the shop's but for *service*'s environment."""
+    want = yaml.safe_load(DEPLOY_YAML)
+    want["services"][service]["environment"].update(env)
+    return yaml_of(ws, "deploy.yaml") == want
+
+
+#: Written on 2026-12-04, after every nudge rule of that day (see ``LATER_ASK_TASKS``).
+LATER_CHANGE_TASKS: tuple[Task, ...] = (
+    _task(
+        "json-email-retries",
+        FIX,
+        "Set the email service's retries in config.json to 4.",
+        lambda ev, ws: _config_but(ws, {"services": {"email": {"retries": 4}}}),
+        edits("Done.", ("config.json", '"retries": 2,', '"retries": 4,')),
+        ("config.json",),
+    ),
+    _task(
+        "toml-pool-size",
+        FIX,
+        "Raise the database pool_size in settings.toml to 16.",
+        lambda ev, ws: _settings_but(ws, "database", "pool_size", 16),
+        edits("Done.", ("settings.toml", "pool_size = 8", "pool_size = 16")),
+        ("settings.toml",),
+    ),
+    _task(
+        "yaml-worker-log-level",
+        FIX,
+        "Set LOG_LEVEL of the worker service in deploy.yaml to info.",
+        lambda ev, ws: _deploy_but(ws, "worker", {"LOG_LEVEL": "info"}),
+        edits("Done.", ("deploy.yaml", "LOG_LEVEL: warning", "LOG_LEVEL: info")),
+        ("deploy.yaml",),
+    ),
+    _task(
+        "js-summer-coupon",
+        FIX,
+        "Add a coupon SUMMER20 worth 20 percent to COUPONS in src/cart.js.",
+        lambda ev, ws: passes(
+            ws,
+            "node -e \"const {COUPONS} = require('./src/cart'); "
+            "if (COUPONS.SUMMER20 !== 20 || COUPONS.SPRING10 !== 10 || COUPONS.WELCOME5 !== 5) "
+            'process.exit(1)"',
+        ),
+        edits("Added.", ("src/cart.js", "WELCOME5: 5 }", "WELCOME5: 5, SUMMER20: 20 }")),
+        ("src/cart.js",),
+    ),
+    _task(
+        "error-unknown-coupon",
+        ERROR,
+        "`node src/index.js` fails with:\n\nError: unknown coupon SPRNG10\n\nFix it.",
+        lambda ev, ws: "total: 48.15" in run(ws, "node src/index.js")[1],
+        edits("Fixed.", ("src/index.js", "'SPRNG10'", "'SPRING10'")),
+        ("src/index.js",),
+        files=shop_with({"src/index.js": COUPON_TYPO}),
+    ),
+    _task(
+        "error-import-round",
+        ERROR,
+        "`python3 report.py` fails with:\n\n"
+        "ImportError: cannot import name 'round_mony' from 'pricing'\n\nFix it.",
+        lambda ev, ws: "total value: 612.00" in run(ws, "python3 report.py")[1],
+        edits("Fixed.", ("report.py", "round_mony,", "round_money,")),
+        ("report.py",),
+        files=shop_with({"report.py": IMPORT_TYPO}),
+    ),
+    _task(
+        "error-toml-key",
+        ERROR,
+        "Loading settings.toml fails with:\n\n"
+        "tomllib.TOMLDecodeError: Expected '=' after a key in a key/value pair "
+        "(at line 12, column 9)\n\nFix the file.",
+        lambda ev, ws: toml_of(ws, "settings.toml") == tomllib.loads(SETTINGS_TOML),
+        edits("Fixed.", ("settings.toml", "workers 3", "workers = 3")),
+        ("settings.toml",),
+        files=shop_with({"settings.toml": TOML_NO_EQUALS}),
+    ),
+    _task(
+        "create-env-example",
+        CREATE,
+        "Create .env.example with two lines: DATABASE_URL= and LOG_LEVEL=info",
+        lambda ev, ws: (
+            [line.strip() for line in text(ws, ".env.example").splitlines() if line.strip()]
+            == ["DATABASE_URL=", "LOG_LEVEL=info"]
+        ),
+        write_files("Created .env.example.", {".env.example": "DATABASE_URL=\nLOG_LEVEL=info\n"}),
+        (".env.example",),
+    ),
+    _task(
+        "create-coupons-json",
+        CREATE,
+        "Create data/coupons.json: a JSON object mapping SPRING10 to 10 and WELCOME5 to 5.",
+        lambda ev, ws: json_of(ws, "data/coupons.json") == {"SPRING10": 10, "WELCOME5": 5},
+        write_files(
+            "Created data/coupons.json.",
+            {"data/coupons.json": '{\n  "SPRING10": 10,\n  "WELCOME5": 5\n}\n'},
+        ),
+        ("data/coupons.json",),
+    ),
+    _task(
+        "rename-cart-total",
+        MULTI,
+        "Rename cartTotal to orderTotal in src/cart.js and src/index.js.",
+        lambda ev, ws: (
+            "cartTotal" not in text(ws, "src/cart.js") + text(ws, "src/index.js")
+            and "orderTotal" in text(ws, "src/cart.js")
+            and "total: 48.15" in run(ws, "node src/index.js")[1]
+        ),
+        edits(
+            "Renamed.",
+            *[("src/cart.js", "cartTotal", "orderTotal")] * CART_JS.count("cartTotal"),
+            *[("src/index.js", "cartTotal", "orderTotal")] * INDEX_JS.count("cartTotal"),
+        ),
+        ("src/cart.js", "src/index.js"),
+        max_turns=12,
+    ),
+    _task(
+        "port-both-files",
+        MULTI,
+        "The back office's web server moves from port 9412 to 9500: change it in "
+        "settings.toml and in the stock service's url in config.json.",
+        lambda ev, ws: (
+            _settings_but(ws, "server", "port", 9500)
+            and _config_but(ws, {"services": {"stock": {"url": "http://127.0.0.1:9500/stock"}}})
+        ),
+        edits(
+            "Done.",
+            ("settings.toml", "port = 9412", "port = 9500"),
+            ("config.json", ":9412/stock", ":9500/stock"),
+        ),
+        ("settings.toml", "config.json"),
+        max_turns=10,
+    ),
+)

@@ -84,6 +84,11 @@ REPORT_TYPO = REPORT_PY.replace('f"total value: {total:.2f}', 'f"total value: {t
 INDEX_TYPO = INDEX_JS.replace("formatPrice(cartTotal", "formatprice(cartTotal")
 CONFIG_COMMA = CONFIG_JSON.replace('"retries": 7,', '"retries": 7')
 BUILD_UNBOUND = BUILD_SH.replace('mkdir -p "$OUT_DIR"', 'mkdir -p "$OUTDIR"')
+COUPON_TYPO = INDEX_JS.replace("applyCoupon(cart, 'SPRING10')", "applyCoupon(cart, 'SPRNG10')")
+IMPORT_TYPO = REPORT_PY.replace(
+    "apply_discount, round_money, with_tax", "apply_discount, round_mony, with_tax"
+)
+TOML_NO_EQUALS = SETTINGS_TOML.replace("workers = 3", "workers 3")
 CLI_PY = '''\
 """The command line of the stock tool."""
 

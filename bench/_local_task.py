@@ -107,13 +107,14 @@ def text(ws: Path, path: str) -> str:
 
 
 # what saying that a thing is not there looks like ("I could not find CHANGELOG.md",
-# "there is no function compute_shipping", "redis_url is not set in config.json")
+# "there is no function compute_shipping", "redis_url is not set in config.json",
+# "src/cart.js has no SUMMER20 coupon")
 _ABSENT = re.compile(
     r"(does not|doesn't|did not|didn't|could not|couldn't|cannot|can't|can not|unable to|"
     r"was not|wasn't|is not|isn't|are no|there's no|there is no|no such|not)"
     r"\s+(\w+\s+){0,3}?(exist|find|found|locate|present|defined|contain|set|see|there|"
     r"available|include|have|listed|mention)"
-    r"|\b(there is|there's|there are) no\b"
+    r"|\b(there is|there's|there are|has|have) no\b"
     r"|\bno (such|file|function|key|setting|entry|test|script|definition|mention)\b"
     r"|\bmissing\b|\bnot found\b|\bdoes ?n[o']t exist\b",
     re.I,
