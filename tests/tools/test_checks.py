@@ -126,7 +126,8 @@ def test_json_and_toml_that_do_not_parse(ws: Path, call: Call) -> None:
     # an edit that changes nothing says the file is still broken too
     out = call("edit_file", path="config.json", old_text=": 8\n", new_text=": 8\n")
     assert out.output.startswith(
-        "config.json unchanged (the edits change nothing)\n"
+        "config.json unchanged (the edits change nothing: new_text is the lines as they "
+        "should read, not as they are)\n"
         "note: config.json still does not parse: line 3 column 3"
     )
     # a refused edit of a file that does not parse says where it breaks

@@ -236,7 +236,8 @@ def edit_file(ws: Workspace, args: dict[str, Any]) -> Result:
         note = change_notes(ws, shown, old, new)
         note = note if "does not parse" in note else ""
         return Result(
-            f"{shown} unchanged (the edits change nothing){note}",
+            f"{shown} unchanged (the edits change nothing: new_text is the lines as they "
+            f"should read, not as they are){note}",
             {"paths": [shown], "changed": False},
         )
     atomic_write(real, new, shown)

@@ -38,8 +38,9 @@ _ABSENT = re.compile(r"\S+ does not exist\b")
 
 class GuessedFile:
     """An answer to "which file defines X?" that names a file neither the user nor any
-    tool result named (a path a result says does not exist is not named by it): the
-    answer is a guess, so it asks for a search."""
+    tool result named (a path a result says does not exist is not named by it), or, with
+    no call made since the question and nothing shown before it, names no file at all:
+    the answer is a guess, so it asks for a search."""
 
     name: ClassVar[str] = "guessed-file"
 
@@ -61,6 +62,13 @@ class GuessedFile:
                     f"file first: call {finder}. Write " + block(finder),
                     finder,
                 )
+        if not turn.steps and not turn.earlier and _FILE_NAME.search(turn.reply) is None:
+            return Nudge(
+                "The question asks for a file of this project, and nothing was searched, so "
+                f"that answer names none. Find the file first: call {finder}. Write "
+                + block(finder),
+                finder,
+            )
         return None
 
 

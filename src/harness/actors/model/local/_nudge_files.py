@@ -22,9 +22,11 @@ from harness.actors.model.local._turn import Step, Turn
 __all__ = ["FinishFiles", "OldValueLeft", "listed_files"]
 
 _FILE = r"`?[\w./-]*[A-Za-z_][\w-]*\.[A-Za-z]\w*`?"
-# two or more files in a row: "a.py and b.toml", "in a.py, in b.js and in c.json"
+# two or more files in a row: "a.py and b.toml", "in a.py, in b.js and in c.json", "in
+# a.toml and in the stock service's url in b.json" (a few words, then "in" or "of")
 _LIST = re.compile(
-    rf"{_FILE}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:(?:in|to)\s+)?(?:the\s+)?{_FILE})+"
+    rf"{_FILE}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:(?:in|to)\s+)?(?:the\s+)?"
+    rf"(?:[\w' -]{{1,40}}?\s(?:in|of)\s+)?{_FILE})+"
 )
 _ONE = re.compile(_FILE)
 

@@ -184,11 +184,12 @@ def asks_change(prompt: str) -> bool:
     return ASKS_CHANGE.search(prompt) is not None or _ASKS_NEW.search(prompt) is not None
 
 
-# a name a question asks about: snake_case, camelCase, or any name in backticks
-# ("compute_shipping", "cartTotal", "`TIMEOUT`"); not a part of a file's path, whose
-# read never shows the path itself
+# a name a question asks about: snake_case, camelCase, a capital code with digits, or
+# any name in backticks ("compute_shipping", "cartTotal", "SUMMER20", "`TIMEOUT`"); not
+# a part of a file's path, whose read never shows the path itself
 _ASKED_NAME = re.compile(
-    r"`([A-Za-z_]\w{2,})`|(?<![\w./-])([A-Za-z]\w*_\w+|[a-z]+[A-Z]\w*)(?![\w/-]|\.\w)"
+    r"`([A-Za-z_]\w{2,})`"
+    r"|(?<![\w./-])([A-Za-z]\w*_\w+|[a-z]+[A-Z]\w*|[A-Z]{2,}\d+[A-Z\d]*)(?![\w/-]|\.\w)"
 )
 # a file's path in a question ("CHANGELOG.md", "tests/test_api.py")
 _ASKED_PATH = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w{0,4})\b")
