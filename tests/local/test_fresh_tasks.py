@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bench._local_fresh import FRESH, half
+from bench._local_fresh import FRESH, LATER, half
 from bench._local_task import Task, answer, run
 from bench.bench_local_tasks import TASKS
 
@@ -60,4 +60,7 @@ def test_the_set_is_broad_and_split_by_name() -> None:
     a, b = half("A"), half("B")
     assert len(a) + len(b) == len(FRESH)
     assert min(len(a), len(b)) >= 15
+    # the tasks written last are part of the set, in both halves
+    assert {t.name for t in LATER} <= set(names)
+    assert {t.half for t in LATER} == {"A", "B"}
     assert answer([{"type": "result", "text": "x"}]) == "x"

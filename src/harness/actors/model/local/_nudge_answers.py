@@ -64,8 +64,8 @@ class GuessedFile:
                 )
         if not turn.steps and not turn.earlier and _FILE_NAME.search(turn.reply) is None:
             return Nudge(
-                "The question asks for a file of this project, and nothing was searched, so "
-                f"that answer names none. Find the file first: call {finder}. Write "
+                "The question is about this project's files, and nothing was searched, so "
+                f"that answer comes from none of them. Find it first: call {finder}. Write "
                 + block(finder),
                 finder,
             )
