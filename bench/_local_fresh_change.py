@@ -29,6 +29,7 @@ from bench._local_shop import (
     REMOVE_BUG,
     REPORT_TYPO,
     SHOP,
+    SUMMARY_UNBOUND,
     TOML_NO_EQUALS,
     shop_with,
 )
@@ -39,6 +40,7 @@ from bench._local_shop_web import (
     DEPLOY_YAML,
     FORMAT_JS,
     INDEX_JS,
+    LIB_SH,
     PACKAGE_JSON,
 )
 from bench._local_task import (
@@ -542,4 +544,105 @@ LATER_CHANGE_TASKS: tuple[Task, ...] = (
         ("settings.toml", "config.json"),
         max_turns=10,
     ),
+    # the second batch, written after the first had been run and its half-A failures
+    # answered
+    _task(
+        "yaml-api-image",
+        FIX,
+        "Make the api service in deploy.yaml run image version 4.3.0.",
+        lambda ev, ws: _deploy_image(ws) == "registry.shop.example/shop/api:4.3.0",
+        edits("Done.", ("deploy.yaml", "shop/api:4.2.0", "shop/api:4.3.0")),
+        ("deploy.yaml",),
+    ),
+    _task(
+        "json-express-on",
+        FIX,
+        "Turn express_delivery on in config.json.",
+        lambda ev, ws: _config_but(ws, {"features": {"express_delivery": True}}),
+        edits("Done.", ("config.json", '"express_delivery": false', '"express_delivery": true')),
+        ("config.json",),
+    ),
+    _task(
+        "py-threshold-five",
+        FIX,
+        "Items should count as low on stock below 5 units by default: change inventory.py.",
+        lambda ev, ws: passes(
+            ws,
+            "python3 -c 'import inventory as i; assert i.LOW_STOCK_THRESHOLD == 5; "
+            'assert i.load_demo().low_stock() == ["B-220"]\'',
+        ),
+        edits("Done.", ("inventory.py", "LOW_STOCK_THRESHOLD = 4", "LOW_STOCK_THRESHOLD = 5")),
+        ("inventory.py",),
+    ),
+    _task(
+        "error-summary-unbound",
+        ERROR,
+        "`bash scripts/summary.sh` fails with:\n\n"
+        "scripts/summary.sh: line 7: FIEL: unbound variable\n\nFix the script.",
+        lambda ev, ws: "revenue: 398.40" in run(ws, "bash scripts/summary.sh")[1],
+        edits("Fixed.", ("scripts/summary.sh", '"$FIEL"', '"$FILE"')),
+        ("scripts/summary.sh",),
+        files=shop_with({"scripts/summary.sh": SUMMARY_UNBOUND}),
+    ),
+    _task(
+        "create-count-script",
+        CREATE,
+        "Create scripts/count.sh, a bash script that prints how many orders data/orders.csv "
+        "holds (its lines but the header).",
+        lambda ev, ws: (
+            run(ws, "bash scripts/count.sh") == (0, "7\n")
+            or run(ws, "bash scripts/count.sh")[1].strip() == "7"
+        ),
+        write_files(
+            "Created scripts/count.sh.",
+            {"scripts/count.sh": "#!/usr/bin/env bash\ntail -n +2 data/orders.csv | wc -l\n"},
+        ),
+        ("scripts/count.sh",),
+    ),
+    _task(
+        "rename-rotate-logs",
+        MULTI,
+        "Rename the shell function rotate_logs to rotate_log_files in scripts/lib.sh and "
+        "scripts/backup.sh.",
+        lambda ev, ws: (
+            "rotate_logs" not in text(ws, "scripts/lib.sh") + text(ws, "scripts/backup.sh")
+            and "rotate_log_files() {" in text(ws, "scripts/lib.sh")
+            and 'rotate_log_files "$BACKUP_ROOT/backup.log"' in text(ws, "scripts/backup.sh")
+            and passes(ws, "bash -n scripts/lib.sh && bash -n scripts/backup.sh")
+        ),
+        edits(
+            "Renamed.",
+            *[("scripts/lib.sh", "rotate_logs", "rotate_log_files")] * LIB_SH.count("rotate_logs"),
+            ("scripts/backup.sh", "rotate_logs", "rotate_log_files"),
+        ),
+        ("scripts/lib.sh", "scripts/backup.sh"),
+        max_turns=12,
+    ),
+    _task(
+        "debug-logs-both",
+        MULTI,
+        'Set the log level to "debug" in settings.toml (log_level) and in config.json (log.level).',
+        lambda ev, ws: (
+            _settings_but(ws, "app", "log_level", "debug")
+            and _config_but(ws, {"log": {"level": "debug"}})
+        ),
+        edits(
+            "Done.",
+            ("settings.toml", 'log_level = "info"', 'log_level = "debug"'),
+            ("config.json", '"level": "info"', '"level": "debug"'),
+        ),
+        ("settings.toml", "config.json"),
+        max_turns=10,
+    ),
 )
+
+
+def _deploy_image(ws: Path) -> object:
+    """The api service's image in deploy.yaml, when the rest is the shop's."""
+    got = yaml_of(ws, "deploy.yaml")
+    want = yaml.safe_load(DEPLOY_YAML)
+    if not isinstance(got, dict) or "api" not in got.get("services", {}):
+        return None
+    image = got["services"]["api"].get("image")
+    got["services"]["api"]["image"] = want["services"]["api"]["image"]
+    return image if got == want else None

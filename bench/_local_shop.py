@@ -89,6 +89,7 @@ IMPORT_TYPO = REPORT_PY.replace(
     "apply_discount, round_money, with_tax", "apply_discount, round_mony, with_tax"
 )
 TOML_NO_EQUALS = SETTINGS_TOML.replace("workers = 3", "workers 3")
+SUMMARY_UNBOUND = SUMMARY_SH.replace('if [ ! -f "$FILE" ]', 'if [ ! -f "$FIEL" ]')
 CLI_PY = '''\
 """The command line of the stock tool."""
 

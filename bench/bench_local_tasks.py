@@ -5,7 +5,7 @@ embedded default model, the whole program), and a check of the outcome: the answ
 files afterwards, a command that must pass, the calls made. Two sets:
 
 - the first set (:data:`TASKS`, eleven tasks the nudge rules were written beside);
-- the fresh set (:mod:`bench._local_fresh`, 65 tasks of nine kinds on one shop's files,
+- the fresh set (:mod:`bench._local_fresh`, 80 tasks of nine kinds on one shop's files,
   written after the rules), split in two halves by a fixed hash of each task's name:
   rules are tuned on half A only, and kept only if they do not lose on half B.
 
@@ -30,7 +30,7 @@ from the environment:
   the system prompt names, changes them and flipped 3-4 tasks a half. With runs at two or
   three paths the table gives each part's figure at each path and the tasks whose outcome
   moved with it, so a change is judged on what holds across paths;
-- ``BENCH_SET``: ``first``, ``fresh``, ``later`` (the fresh set's 21 tasks written last,
+- ``BENCH_SET``: ``first``, ``fresh``, ``later`` (the fresh set's 36 tasks written last,
   :data:`bench._local_fresh.LATER`), or ``all`` (default);
 - ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
