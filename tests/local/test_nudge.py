@@ -1247,6 +1247,13 @@ def test_a_change_asked_in_listed_files_made_in_one_asks_for_the_next() -> None:
     line = nudge("I changed the port.", called(port, "edit_file", "settings.toml", EDITED_TOML))
     assert line is not None
     assert "Read config.json first: call read_file on config.json." in line.text
+    # or with a note in brackets after each file, which names a key, not a file
+    logs = (
+        'Set the log level to "debug" in settings.toml (log_level) and in config.json (log.level).'
+    )
+    line = nudge("Done.", called(logs, "edit_file", "settings.toml", EDITED_TOML))
+    assert line is not None
+    assert "the task asks for the change in config.json too" in line.text
     # and a file named after other words is still no place ("explain what b.py does")
     other = "Fix the bug in a.py and explain what b.py does."
     assert (

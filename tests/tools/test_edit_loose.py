@@ -211,6 +211,61 @@ def test_a_closing_line_written_twice_is_refused(ws: Path, call: Call) -> None:
     assert "    count += 1;\n  }\n  return sum;" in (ws / "cart.js").read_text()
 
 
+SH = (
+    "rotate() {\n"
+    "  for i in 2 1; do\n"
+    '    mv "$f.$i" "$f.$((i + 1))"\n'
+    "  done\n"
+    '  mv "$f" "$f.1"\n'
+    "}\n"
+    "\n"
+    "other() {\n"
+    "  :\n"
+    "}\n"
+)
+
+
+def test_the_rest_of_a_block_written_again_is_kept_once(ws: Path, call: Call) -> None:
+    # measured (bench local-tasks, a rename in a shell script): old_text stopped in the
+    # middle of the function, new_text went on to its end, and the file held the
+    # function's last lines twice; refused, the model sent the same edit until the cap
+    (ws / "lib.sh").write_text(SH)
+    out = call(
+        "edit_file",
+        path="lib.sh",
+        old_text='rotate() {\n  for i in 2 1; do\n    mv "$f.$i" "$f.$((i + 1))"\n',
+        new_text='rotate_files() {\n  for i in 2 1; do\n    mv "$f.$i" "$f.$((i + 1))"\n'
+        '  done\n  mv "$f" "$f.1"\n}\n',
+    )
+    assert out.ok, out.output
+    assert (ws / "lib.sh").read_text() == SH.replace("rotate() {", "rotate_files() {")
+    assert (
+        "note: the edit: new_text ended with lines 4-6 of the file, which already follow "
+        "old_text; they are kept once"
+    ) in out.output
+    # without a line end at either text's end
+    (ws / "lib.sh").write_text(SH)
+    out = call(
+        "edit_file",
+        path="lib.sh",
+        old_text='    mv "$f.$i" "$f.$((i + 1))"',
+        new_text='    mv "$f.$i" "$f.$((i + 2))"\n  done\n  mv "$f" "$f.1"',
+    )
+    assert out.ok, out.output
+    assert (ws / "lib.sh").read_text() == SH.replace("i + 1", "i + 2")
+    # blank lines alone are no block, a block the old text ended with was there before,
+    # and a new_text that is only the lines that follow replaces the old text with them
+    (ws / "gaps.txt").write_text("a\n  \n  \nb\n")
+    assert call("edit_file", path="gaps.txt", old_text="a\n", new_text="c\n  \n  \n").ok
+    assert (ws / "gaps.txt").read_text() == "c\n  \n  \n  \n  \nb\n"
+    (ws / "twice.txt").write_text("x\ny\nz\ny\nz\n")
+    assert call("edit_file", path="twice.txt", old_text="x\ny\nz\n", new_text="w\ny\nz\n").ok
+    assert (ws / "twice.txt").read_text() == "w\ny\nz\ny\nz\n"
+    (ws / "only.txt").write_text("x\ny\nz\n")
+    assert call("edit_file", path="only.txt", old_text="x\n", new_text="y\nz\n").ok
+    assert (ws / "only.txt").read_text() == "y\nz\ny\nz\n"
+
+
 def test_two_alike_lines_that_are_meant_go_through(ws: Path, call: Call) -> None:
     # a statement made twice: applied, and said
     (ws / "run.py").write_text("start()\nstep()\nstop()\n")

@@ -214,6 +214,20 @@ def test_edit_file_names_the_lines_still_using_a_name_it_renamed(ws: Path, call:
     assert out.data["shows"] == []
     out = call("edit_file", path="main.py", old_text="helpers = 1", new_text="helpers = 2")
     assert "note:" not in out.output
+    # a setting's value changed is no rename, though other files hold the same word
+    # (measured: told that "info" was still used elsewhere, a 1.5B model asked to set one
+    # log level went on to edit the other files)
+    (ws / "app.toml").write_text('log_level = "info"\n')
+    (ws / "deploy.yaml").write_text("LOG_LEVEL: info\n")
+    (ws / "config.json").write_text('{"level": "info"}\n')
+    for path, old, new in (
+        ("app.toml", '"info"', '"debug"'),
+        ("deploy.yaml", "LOG_LEVEL: info", "LOG_LEVEL: debug"),
+        ("config.json", '"level": "info"', '"level": "debug"'),
+    ):
+        out = call("edit_file", path=path, old_text=old, new_text=new)
+        assert out.ok, out.output
+        assert "note:" not in out.output
 
 
 def test_edit_file_no_match_names_the_closest_lines(ws: Path, call: Call) -> None:

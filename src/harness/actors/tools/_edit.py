@@ -19,6 +19,7 @@ from harness.actors.tools._edit_loose import (
     loose_blocks,
     numbered_lines,
     reindent,
+    repeated_block,
     repeated_seam,
     unnumbered,
 )
@@ -197,14 +198,28 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 def renamed(edits: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     """``(old name, new name)`` of each edit that renames: the one name it takes out is
-    replaced by one new name (``from util import helper`` to ``... compute``)."""
+    replaced by one new name (``from util import helper`` to ``... compute``). A word
+    that stands only as a setting's value (``"info"``, ``level: info``) is a value
+    changed, not a name: measured, told that ``info`` "is still used" in two other
+    files, a 1.5B model asked to set one log level went on to edit them."""
     pairs = []
     for old, new in edits:
         gone = set(_NAME.findall(old)) - set(_NAME.findall(new))
         came = set(_NAME.findall(new)) - set(_NAME.findall(old))
         if len(gone) == 1 and len(came) == 1:
-            pairs.append((gone.pop(), came.pop()))
+            name = gone.pop()
+            if not _only_a_value(old, name):
+                pairs.append((name, came.pop()))
     return pairs
+
+
+def _only_a_value(text: str, word: str) -> bool:
+    """Whether every use of *word* in *text* is a whole quoted string or the value that
+    ends a line after ``=`` or ``:``."""
+    w = re.escape(word)
+    uses = len(re.findall(rf"\b{w}\b", text))
+    values = len(re.findall(rf"([\"']){w}\1|[:=][ \t]*{w}[ \t]*[,;]?[ \t]*$", text, re.M))
+    return uses == values
 
 
 def apply_edits(original: str, edits: Sequence[tuple[str, str]]) -> str:
@@ -226,7 +241,8 @@ def plan_edits(original: str, edits: Sequence[tuple[str, str]]) -> tuple[str, li
     one block of the file's lines, each line's leading and trailing whitespace ignored,
     is applied there, its ``new_text`` re-indented alike. A ``new_text`` whose lines
     start with line numbers is refused, and so is one that repeats a closing line
-    across the edit's seam (:func:`_seam`).
+    across the edit's seam (:func:`_seam`); one that ends with two or more lines that
+    already follow the old text has them once (:func:`repeated_block`).
     """
     crlf = "\r\n" in original
     spans: list[tuple[int, int, str, int]] = []
@@ -270,6 +286,14 @@ def plan_edits(original: str, edits: Sequence[tuple[str, str]]) -> tuple[str, li
                 "without numbers"
                 + ("; without them it is old_text again, which changes nothing" if same else "")
             )
+        count, first = repeated_block(original, end, original[start:end], new)
+        if count:
+            # the rest of a block written again after an old_text cut short: taken once
+            new = _without_last_lines(new, count)
+            notes.append(
+                f"{label}: new_text ended with lines {first}-{first + count - 1} of the file, "
+                "which already follow old_text; they are kept once"
+            )
         spans.append((start, end, new, n))
     spans.sort()
     for (a_start, a_end, _, a_n), (b_start, _, _, b_n) in itertools.pairwise(spans):
@@ -288,6 +312,14 @@ def plan_edits(original: str, edits: Sequence[tuple[str, str]]) -> tuple[str, li
         pos = end
     out.append(original[pos:])
     return "".join(out), [note for note in notes if note]
+
+
+def _without_last_lines(text: str, count: int) -> str:
+    """*text* without its last *count* lines, ending as it ended (with a line end or
+    not)."""
+    ends = text.endswith("\n")
+    lines = (text[:-1] if ends else text).split("\n")
+    return "\n".join(lines[:-count]) + ("\n" if ends else "")
 
 
 def _bare_lines(text: str) -> list[str]:

@@ -23,10 +23,12 @@ __all__ = ["FinishFiles", "OldValueLeft", "listed_files"]
 
 _FILE = r"`?[\w./-]*[A-Za-z_][\w-]*\.[A-Za-z]\w*`?"
 # two or more files in a row: "a.py and b.toml", "in a.py, in b.js and in c.json", "in
-# a.toml and in the stock service's url in b.json" (a few words, then "in" or "of")
+# a.toml and in the stock service's url in b.json" (a few words, then "in" or "of"), "in
+# a.toml (log_level) and in b.json (log.level)"
+_NOTE = r"(?:\s*\([^()\n]{1,40}\))?"
 _LIST = re.compile(
-    rf"{_FILE}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:(?:in|to)\s+)?(?:the\s+)?"
-    rf"(?:[\w' -]{{1,40}}?\s(?:in|of)\s+)?{_FILE})+"
+    rf"{_FILE}{_NOTE}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:(?:in|to)\s+)?(?:the\s+)?"
+    rf"(?:[\w' -]{{1,40}}?\s(?:in|of)\s+)?{_FILE}{_NOTE})+"
 )
 _ONE = re.compile(_FILE)
 
@@ -36,7 +38,8 @@ def listed_files(prompt: str) -> list[str]:
     order, without backticks or a leading ``./``."""
     found: list[str] = []
     for run in _LIST.finditer(prompt):
-        for name in _ONE.findall(run.group(0)):
+        # a note in brackets names a key, not a file ("(log.level)")
+        for name in _ONE.findall(re.sub(r"\([^()\n]*\)", "", run.group(0))):
             path = name.strip("`").removeprefix("./").rstrip(".")
             if path not in found:
                 found.append(path)
