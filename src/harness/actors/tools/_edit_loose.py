@@ -193,15 +193,10 @@ def repeated_block(original: str, end: int, old: str, new: str) -> tuple[int, in
     middle of a function and new_text went on to its end, so the file held the
     function's last four lines twice and no longer parsed; refused instead, the model
     sent the same edit until the repeat cap stopped it."""
-    after = _following_line(original, end, new)
-    if after is None:
+    at = _following_at(original, end, new)
+    if at is None:
         return 0, 0
-    _, number = after
-    # where _following_line found the line: right at *end*, or past the line end there
-    if end > 0 and original[end - 1] == "\n" and new.endswith("\n"):
-        at = end
-    else:
-        at = original.index("\n", end) + 1
+    number = original.count("\n", 0, at) + 1
     following = [ln.removesuffix("\r") for ln in original[at:].split("\n")]
     written = [ln.removesuffix("\r") for ln in new.rstrip("\n").split("\n")]
     was = [ln.removesuffix("\r") for ln in old.rstrip("\n").split("\n")]
@@ -213,16 +208,22 @@ def repeated_block(original: str, end: int, old: str, new: str) -> tuple[int, in
     return 0, 0
 
 
-def _following_line(original: str, end: int, new: str) -> tuple[str, int] | None:
-    """The whole line after the replaced text, when the text ends at a line's end (or
-    at the start of the next, with *new* ending a line too)."""
+def _following_at(original: str, end: int, new: str) -> int | None:
+    """Where the line after the replaced text starts, when the text ends at a line's end
+    (or at the start of the next, with *new* ending a line too), and there is one."""
     if end > 0 and original[end - 1] == "\n" and new.endswith("\n"):
         at = end
     elif original.startswith(("\n", "\r\n"), end) and not new.endswith("\n"):
         at = original.index("\n", end) + 1
     else:
         return None
-    if at >= len(original):
+    return at if at < len(original) else None
+
+
+def _following_line(original: str, end: int, new: str) -> tuple[str, int] | None:
+    """The whole line after the replaced text (:func:`_following_at`) and its number."""
+    at = _following_at(original, end, new)
+    if at is None:
         return None
     line = original[at:].split("\n", 1)[0].removesuffix("\r")
     return line, original.count("\n", 0, at) + 1

@@ -25,7 +25,8 @@ _FILE = r"`?[\w./-]*[A-Za-z_][\w-]*\.[A-Za-z]\w*`?"
 # two or more files in a row: "a.py and b.toml", "in a.py, in b.js and in c.json", "in
 # a.toml and in the stock service's url in b.json" (a few words, then "in" or "of"), "in
 # a.toml (log_level) and in b.json (log.level)"
-_NOTE = r"(?:\s*\([^()\n]{1,40}\))?"
+_BRACKETS = r"\s*\([^()\n]{1,40}\)"
+_NOTE = rf"(?:{_BRACKETS})?"
 _LIST = re.compile(
     rf"{_FILE}{_NOTE}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:(?:in|to)\s+)?(?:the\s+)?"
     rf"(?:[\w' -]{{1,40}}?\s(?:in|of)\s+)?{_FILE}{_NOTE})+"
@@ -39,7 +40,7 @@ def listed_files(prompt: str) -> list[str]:
     found: list[str] = []
     for run in _LIST.finditer(prompt):
         # a note in brackets names a key, not a file ("(log.level)")
-        for name in _ONE.findall(re.sub(r"\([^()\n]*\)", "", run.group(0))):
+        for name in _ONE.findall(re.sub(_BRACKETS, "", run.group(0))):
             path = name.strip("`").removeprefix("./").rstrip(".")
             if path not in found:
                 found.append(path)
