@@ -14,6 +14,7 @@ way pytest 9 ignores.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,14 @@ from tests.scripted import ScriptedModel
 # load, not the code, and fail a test that is right (seen at load 10).
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
+
+# Tests press Ctrl+C on the processes they start (``os.killpg(..., SIGINT)``) and expect
+# what a terminal's user sees. Where the suite itself runs with SIGINT ignored (a
+# background job of a shell without job control, ``nohup``), every child would inherit the
+# ignoring and never hear it; Python's own handler here makes the children start with the
+# default again (exec resets a handled signal, but keeps an ignored one).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 if TYPE_CHECKING:
     from tests.tui._term import Term
