@@ -1,4 +1,4 @@
-"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 80 tasks of nine kinds
+"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 98 tasks of nine kinds
 on one small shop's files (:mod:`bench._local_shop`), written after the first eleven and
 sharing nothing with them.
 
@@ -9,15 +9,18 @@ lose on half B. The bench prints both halves.
 
 from __future__ import annotations
 
-from bench._local_fresh_ask import ASK_TASKS, LATER_ASK_TASKS
-from bench._local_fresh_change import CHANGE_TASKS, LATER_CHANGE_TASKS
+from bench._local_fresh_ask import ASK_TASKS, LATER_ASK_TASKS, THIRD_ASK_TASKS
+from bench._local_fresh_change import CHANGE_TASKS, LATER_CHANGE_TASKS, THIRD_CHANGE_TASKS
 from bench._local_task import Task
 
 #: The 36 tasks written on 2026-12-04, after the rules, in two batches (the second after
 #: the first's half-A failures were answered): part of the set, and runnable alone
 #: (``BENCH_SET=later``).
 LATER: tuple[Task, ...] = (*LATER_ASK_TASKS, *LATER_CHANGE_TASKS)
-FRESH: tuple[Task, ...] = (*ASK_TASKS, *CHANGE_TASKS, *LATER)
+#: The 18 tasks of a third batch, written a session later, after those two batches'
+#: rules and before any run of them (``BENCH_SET=third``).
+THIRD: tuple[Task, ...] = (*THIRD_ASK_TASKS, *THIRD_CHANGE_TASKS)
+FRESH: tuple[Task, ...] = (*ASK_TASKS, *CHANGE_TASKS, *LATER, *THIRD)
 
 
 def half(name: str) -> tuple[Task, ...]:

@@ -455,3 +455,109 @@ LATER_ASK_TASKS: tuple[Task, ...] = (
         "read_file:pricing.py",
     ),
 )
+
+
+def _found(*patterns: str) -> object:
+    """A check of a question whose file the prompt does not name: the answer matches
+    every one of *patterns* (regular expressions, any case), something was looked at
+    first, and nothing changed."""
+    wanted = [re.compile(p, re.IGNORECASE) for p in patterns]
+
+    def check(ev: Events, ws: Path) -> bool:
+        reply = answer(ev)
+        return bool(calls(ev)) and all(w.search(reply) for w in wanted) and not changed(ws, SHOP)
+
+    return check
+
+
+_FAILED = re.compile(r"(?<!no )(?<!0 )\b(fail|fails|failed|failing|failure|failures)\b", re.I)
+
+
+def _tests_pass(ev: Events, ws: Path) -> bool:
+    """The check of "do the tests pass?": the tests were run and the answer says they
+    pass, with no failure claimed."""
+    ran = any("unittest" in str(c.get("arguments", {})) for c in calls(ev, "run_cmd"))
+    reply = answer(ev)
+    passed = re.search(r"\b(pass|passed|passes|passing|ok|succeed\w*)\b", reply, re.I)
+    return ran and bool(passed) and not _FAILED.search(reply) and not changed(ws, SHOP)
+
+
+#: Written on 2026-12-04 in a later session, after the rules of the two batches before
+#: and before any run of these: most prompts name no file, as people ask ("the mail
+#: server", "the checkout config"), and the questions ask for two facts, a yes or no, a
+#: secret that is nowhere.
+THIRD_ASK_TASKS: tuple[Task, ...] = (
+    _t(
+        "ask-smtp-port",
+        READ,
+        "Which port does the back office send its mail through?",
+        _found(r"(?<!\d)587(?!\d)"),
+        "Port 587 (smtp_port in settings.toml).",
+        "search_text",
+    ),
+    _t(
+        "ask-redis-memory",
+        READ,
+        "How much memory may the redis cache use in staging?",
+        _found(r"256\s*mb"),
+        "256mb (--maxmemory in deploy.yaml).",
+        "read_file:deploy.yaml",
+    ),
+    _t(
+        "ask-bulk-rule",
+        READ,
+        "From how many units does bulk_price give a discount, and how much off is it?",
+        _found(r"(?<![\d.])10(?!\d)", r"(?<![\d.])5\s*(%|percent)"),
+        "From 10 units, 5% off.",
+        "read_file:pricing.py",
+    ),
+    _t(
+        "caller-remove-item",
+        SEARCH,
+        "Which file calls remove_item, other than the one that defines it?",
+        _names("test_inventory.py"),
+        "test_inventory.py calls it.",
+        "search_text",
+    ),
+    _t(
+        "usage-currency",
+        SEARCH,
+        "Which module imports CURRENCY from pricing.py?",
+        _names("report.py"),
+        "report.py imports CURRENCY.",
+        "search_text",
+    ),
+    _t(
+        "run-refunded",
+        RUN,
+        "How many orders were refunded? scripts/summary.sh counts them.",
+        _ran("2", command="bash scripts/summary.sh"),
+        "2 orders were refunded.",
+        "run_cmd:scripts/summary.sh",
+    ),
+    _t(
+        "run-tests-pass",
+        RUN,
+        "Do the Python tests pass? Run them and tell me.",
+        _tests_pass,
+        "Yes: all 7 tests pass.",
+        "run_cmd:-m unittest",
+    ),
+    _t(
+        "missing-free-shipping",
+        REFUSE,
+        "Which coupon code gives free shipping?",
+        _absent(),
+        "There is no free-shipping coupon: the coupons are SPRING10 and WELCOME5.",
+        "search_text",
+    ),
+    _t(
+        "missing-db-password",
+        REFUSE,
+        "What is the database password in staging?",
+        _absent(),
+        "There is no database password in staging: deploy.yaml sets only POSTGRES_USER and "
+        "POSTGRES_DB.",
+        "read_file:deploy.yaml",
+    ),
+)

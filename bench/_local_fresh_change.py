@@ -8,6 +8,7 @@ it), never only the answer; a task that gives a bug puts it into one file of the
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tempfile
 import tomllib
@@ -22,11 +23,13 @@ from bench._local_shop import (
     COUPON_TYPO,
     DEV_JSON,
     ENV_FILES,
+    FORMAT_PAREN,
     IMPORT_TYPO,
     INDEX_TYPO,
     LOW_STOCK_BUG,
     PROD_JSON,
     REMOVE_BUG,
+    REPORT_ATTR,
     REPORT_TYPO,
     SHOP,
     SUMMARY_UNBOUND,
@@ -647,3 +650,147 @@ def _deploy_image(ws: Path) -> object:
     image = got["services"]["api"].get("image")
     got["services"]["api"]["image"] = want["services"]["api"]["image"]
     return image if got == want else None
+
+
+def _warehouse_added(ws: Path) -> bool:
+    """Whether settings.toml parses and is the shop's but for a third warehouse, faro."""
+    got = toml_of(ws, "settings.toml")
+    want = tomllib.loads(SETTINGS_TOML)
+    if not isinstance(got, dict) or not isinstance(got.get("stock"), dict):
+        return False
+    places = got["stock"].get("warehouses")
+    if not isinstance(places, list) or [str(p).lower() for p in places] != [
+        "lisbon",
+        "porto",
+        "faro",
+    ]:
+        return False
+    want["stock"]["warehouses"] = places
+    return got == want
+
+
+def _redis_memory(ws: Path) -> bool:
+    """Whether deploy.yaml parses and is the shop's but for the cache's 512mb."""
+    want = yaml.safe_load(DEPLOY_YAML)
+    want["services"]["cache"]["command"] = ["redis-server", "--maxmemory", "512mb"]
+    return yaml_of(ws, "deploy.yaml") == want
+
+
+_BULK = (
+    "from pricing import apply_discount, bulk_price, with_tax\n"
+    "assert bulk_price(1.0, 19) == 19.0, bulk_price(1.0, 19)\n"
+    "assert bulk_price(1.0, 20) == 19.0, bulk_price(1.0, 20)\n"
+    "assert bulk_price(2.0, 10) == 20.0, bulk_price(2.0, 10)\n"
+    "assert with_tax(10) == 12.0 and apply_discount(80, 25) == 60\n"
+)
+_LOW_STOCK = re.compile(r"\blow_stock\b")
+
+
+def _renamed_low_stock(ws: Path) -> bool:
+    """Whether low_stock is below_threshold in the three Python files that had it, and
+    the tests and the report still run."""
+    files = ("inventory.py", "report.py", "test_inventory.py")
+    return (
+        not any(_LOW_STOCK.search(text(ws, f)) for f in files)
+        and "def below_threshold" in text(ws, "inventory.py")
+        and passes(ws, "python3 -m unittest -q")
+        and "low stock: B-220" in run(ws, "python3 report.py")[1]
+    )
+
+
+_NODE_SYNTAX = """\
+/shop/src/format.js:16
+  return `${amount.toFixed(2} ${SYMBOL}`;
+                           ^
+
+SyntaxError: missing ) after argument list
+    at wrapSafe (node:internal/modules/cjs/loader:1464:18)
+    at Module._compile (node:internal/modules/cjs/loader:1495:20)"""
+
+#: Written with THIRD_ASK_TASKS (see there): the prompts name no file where a person
+#: would not ("the mail server's port", "the checkout config"), or paste an error as it
+#: came.
+THIRD_CHANGE_TASKS: tuple[Task, ...] = (
+    _task(
+        "toml-smtp-465",
+        FIX,
+        "Switch the mail server port to 465.",
+        lambda ev, ws: _settings_but(ws, "mail", "smtp_port", 465),
+        edits("Done.", ("settings.toml", "smtp_port = 587", "smtp_port = 465")),
+        ("settings.toml",),
+    ),
+    _task(
+        "json-gift-wrap-off",
+        FIX,
+        "Turn gift wrapping off in the checkout config.",
+        lambda ev, ws: _config_but(ws, {"features": {"gift_wrap": False}}),
+        edits("Done.", ("config.json", '"gift_wrap": true', '"gift_wrap": false')),
+        ("config.json",),
+    ),
+    _task(
+        "yaml-redis-512",
+        FIX,
+        "Give the redis cache 512mb of memory instead of 256mb.",
+        lambda ev, ws: _redis_memory(ws),
+        edits("Done.", ("deploy.yaml", '"256mb"', '"512mb"')),
+        ("deploy.yaml",),
+    ),
+    _task(
+        "py-bulk-twenty",
+        FIX,
+        "Bulk prices should start at 20 units, not 10.",
+        lambda ev, ws: passes(ws, f"python3 -c '{_BULK}'"),
+        edits("Done.", ("pricing.py", "if count >= 10:", "if count >= 20:")),
+        ("pricing.py",),
+    ),
+    _task(
+        "error-attribute",
+        ERROR,
+        "python3 report.py crashes with\n\n"
+        "AttributeError: 'Inventory' object has no attribute 'lowstock'. "
+        "Did you mean: 'low_stock'?\n\nPlease fix.",
+        lambda ev, ws: "low stock: B-220" in run(ws, "python3 report.py")[1],
+        edits("Fixed.", ("report.py", "inv.lowstock()", "inv.low_stock()")),
+        ("report.py",),
+        files=shop_with({"report.py": REPORT_ATTR}),
+    ),
+    _task(
+        "error-js-syntax",
+        ERROR,
+        f"I get this when I run node src/index.js:\n\n{_NODE_SYNTAX}\n\nCan you fix it?",
+        lambda ev, ws: "total: 48.15" in run(ws, "node src/index.js")[1],
+        edits("Fixed.", ("src/format.js", "toFixed(2}", "toFixed(2)}")),
+        ("src/format.js",),
+        files=shop_with({"src/format.js": FORMAT_PAREN}),
+    ),
+    _task(
+        "create-makefile",
+        CREATE,
+        "Create a Makefile whose test target runs python3 -m unittest.",
+        lambda ev, ws: "unittest" in text(ws, "Makefile") and passes(ws, "make -s test"),
+        write_files("Created the Makefile.", {"Makefile": "test:\n\tpython3 -m unittest\n"}),
+        ("Makefile",),
+    ),
+    _task(
+        "toml-warehouse-faro",
+        FIX,
+        "We opened a warehouse in Faro. Add it to the back office's settings.",
+        lambda ev, ws: _warehouse_added(ws),
+        edits("Added.", ("settings.toml", '"porto"]', '"porto", "faro"]')),
+        ("settings.toml",),
+    ),
+    _task(
+        "rename-low-stock",
+        MULTI,
+        "Rename the method low_stock to below_threshold everywhere it is used.",
+        lambda ev, ws: _renamed_low_stock(ws),
+        edits(
+            "Renamed.",
+            ("inventory.py", "def low_stock", "def below_threshold"),
+            ("report.py", "inv.low_stock()", "inv.below_threshold()"),
+            ("test_inventory.py", "self.inv.low_stock()", "self.inv.below_threshold()"),
+        ),
+        ("inventory.py", "report.py", "test_inventory.py"),
+        max_turns=12,
+    ),
+)

@@ -90,6 +90,8 @@ IMPORT_TYPO = REPORT_PY.replace(
 )
 TOML_NO_EQUALS = SETTINGS_TOML.replace("workers = 3", "workers 3")
 SUMMARY_UNBOUND = SUMMARY_SH.replace('if [ ! -f "$FILE" ]', 'if [ ! -f "$FIEL" ]')
+REPORT_ATTR = REPORT_PY.replace("inv.low_stock()", "inv.lowstock()")
+FORMAT_PAREN = FORMAT_JS.replace("amount.toFixed(2)}", "amount.toFixed(2}")
 CLI_PY = '''\
 """The command line of the stock tool."""
 

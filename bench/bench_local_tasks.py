@@ -30,8 +30,9 @@ from the environment:
   the system prompt names, changes them and flipped 3-4 tasks a half. With runs at two or
   three paths the table gives each part's figure at each path and the tasks whose outcome
   moved with it, so a change is judged on what holds across paths;
-- ``BENCH_SET``: ``first``, ``fresh``, ``later`` (the fresh set's 36 tasks written last,
-  :data:`bench._local_fresh.LATER`), or ``all`` (default);
+- ``BENCH_SET``: ``first``, ``fresh``, ``later`` (the fresh set's 36 tasks of the first two
+  batches written after the rules, :data:`bench._local_fresh.LATER`), ``third`` (the 18
+  of a third such batch, :data:`bench._local_fresh.THIRD`), or ``all`` (default);
 - ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
 - ``BENCH_OFF``: ``grammar``, ``nudge`` (comma-separated): run with those switched off,
@@ -58,7 +59,7 @@ from typing import Any, TextIO
 
 import attrs
 
-from bench._local_fresh import FRESH, LATER
+from bench._local_fresh import FRESH, LATER, THIRD
 from bench._local_task import Events, Task, answer, calls, changed, passes, read
 from harness.actors.model.local._guide import NUDGED_PREFIX, TAKEN_PREFIX
 
@@ -335,8 +336,8 @@ def _chosen() -> list[tuple[str, Task]]:
     chosen: list[tuple[str, Task]] = []
     if which in ("all", "first") and not half:
         chosen += [("first", t) for t in TASKS]
-    if which in ("all", "fresh", "later"):
-        fresh = LATER if which == "later" else FRESH
+    if which in ("all", "fresh", "later", "third"):
+        fresh = {"later": LATER, "third": THIRD}.get(which, FRESH)
         chosen += [(f"fresh {t.half}", t) for t in fresh if not half or t.half == half]
     return [(part, t) for part, t in chosen if not wanted or t.name in wanted]
 

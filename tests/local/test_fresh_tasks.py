@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bench._local_fresh import FRESH, LATER, half
+from bench._local_fresh import FRESH, LATER, THIRD, half
 from bench._local_task import Task, answer, run
 from bench.bench_local_tasks import TASKS
 
@@ -49,6 +49,7 @@ def test_the_commands_print_what_the_run_tasks_ask_for(tmp_path: Path) -> None:
     assert "total value: 612.00" in run(tmp_path, "python3 report.py")[1]
     assert "total: 48.15" in run(tmp_path, "node src/index.js")[1]
     assert "revenue: 398.40" in run(tmp_path, "bash scripts/summary.sh")[1]
+    assert "refunded: 2" in run(tmp_path, "bash scripts/summary.sh")[1]
     assert "Ran 7 tests" in run(tmp_path, "python3 -m unittest")[1]
 
 
@@ -63,4 +64,6 @@ def test_the_set_is_broad_and_split_by_name() -> None:
     # the tasks written last are part of the set, in both halves
     assert {t.name for t in LATER} <= set(names)
     assert {t.half for t in LATER} == {"A", "B"}
+    assert {t.name for t in THIRD} <= set(names)
+    assert {t.half for t in THIRD} == {"A", "B"}
     assert answer([{"type": "result", "text": "x"}]) == "x"
