@@ -218,12 +218,48 @@ def test_a_search_that_finds_nothing_says_where_the_name_is(ws: Path, use_rg: bo
         assert out == [f"{first} formatLine itself is on these lines of the workspace:", *where]
     # a name in no file is said to be in none; a pattern holding no name gets nothing more
     for args, name in (
-        ({"pattern": "def parseLine", "glob": "*.js"}, "parseLine"),
-        ({"pattern": "formatLines"}, "formatLines"),
+        ({"pattern": "def parseDate", "glob": "*.js"}, "parseDate"),
+        ({"pattern": "parse_dates"}, "parse_dates"),
     ):
         out = search_text(jail, args, use_rg=use_rg).output
         assert out == f"no matches for {args['pattern']!r} ({name} is in no file of the workspace)"
     assert search_text(jail, {"pattern": "def ("}, use_rg=use_rg).output == "no matches for 'def ('"
+
+
+@pytest.mark.parametrize("use_rg", [False, True])
+def test_a_name_in_no_file_shows_the_lines_holding_its_words(ws: Path, use_rg: bool) -> None:
+    # measured: asked to switch "the mail server port" (no file named), the 1.5B model
+    # searched for mail_server_port, a name of its own, got "no matches", and wrote the
+    # steps for a mail server's own configuration
+    if use_rg and not shutil.which("rg"):
+        pytest.skip("rg is not installed")
+    (ws / "settings.toml").write_text(
+        "[server]\nport = 9412\n\n[mail]\nsender = 'a@b.example'\nsmtp_port = 587\n"
+    )
+    (ws / "report.py").write_text("import sys  # the report's port of call\n")
+    (ws / "deploy.yaml").write_text("cache:\n  command: [redis-server, --maxMemory, 256mb]\n")
+    jail = Workspace(ws)
+    out = search_text(jail, {"pattern": "mail_server_port"}, use_rg=use_rg).output.splitlines()
+    assert out == [
+        "no matches for 'mail_server_port' (mail_server_port is in no file of the workspace)."
+        " Lines holding its words (mail, server, port), the most first:",
+        # settings.toml holds all three words: its lines first; report.py's port is a
+        # word of its own there, "report" and "import" are not one
+        "settings.toml:1:[server]",
+        "settings.toml:2:port = 9412",
+        "settings.toml:4:[mail]",
+        "settings.toml:6:smtp_port = 587",
+        "deploy.yaml:2:command: [redis-server, --maxMemory, 256mb]",
+        "report.py:1:import sys  # the report's port of call",
+    ]
+    # several words: the lines holding the most of them first, a camelCase part found
+    out = search_text(jail, {"pattern": "redis server memory"}, use_rg=use_rg).output
+    assert out.splitlines() == [
+        "no matches for 'redis server memory' (no line holds the whole phrase). Lines "
+        "holding its words (redis, server, memory), the most first:",
+        "deploy.yaml:2:command: [redis-server, --maxMemory, 256mb]",
+        "settings.toml:1:[server]",
+    ]
 
 
 def test_search_text_clips_long_lines(ws: Path, call: Call) -> None:

@@ -37,7 +37,6 @@ __all__ = [
 MAX_MATCHES = 200
 MAX_FOUND = 500
 MAX_LINE = 300
-MAX_ELSEWHERE = 8
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_SEARCH_BYTES = 256 * 1024 * 1024
 
@@ -328,7 +327,7 @@ def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = No
     if not hits and (named := _file_named(ws, pattern)) is not None:
         out += f" (no line holds that text; {named} is a file: read it with read_file)"
     elif not hits:
-        out += elsewhere(pattern, glob, lambda word: word_uses(ws, word, MAX_ELSEWHERE))
+        out += elsewhere(pattern, glob, lambda rx: lines_matching(ws, rx))
     if skipped:
         out += f"\n[not searched, too large: {', '.join(skipped[:20])}]"
     return Result(

@@ -29,6 +29,16 @@ _DEFINES = (
     r"|{name}\s*=\s*(?:lambda\b|(?:async\s+)?function\b))"
 )
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
+# the words of a name or phrase: snake_case, kebab-case and camelCase cut apart
+_WORD = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])")
+# words that say nothing of where a thing is
+_NO_CLUE_WORDS = (
+    "the and for with from that this what which where file files value set get use "
+    "config conf setting settings"
+)
+_NO_CLUE = frozenset(_NO_CLUE_WORDS.split())
+MAX_SHOWN = 8
+"""Lines of the workspace a search that found nothing shows at most."""
 _NOT_NAMES = frozenset(f"{_MODIFIERS}|{_KEYWORDS}|pub|self|this|return|import|from".split("|"))
 
 
@@ -57,17 +67,24 @@ def defined_at(pattern: str, hits: list[Hit]) -> str:
     return f"({pattern} is defined at {_listed(places)}{used})\n"
 
 
+def _names_in(pattern: str) -> list[str]:
+    """The words of *pattern* that are no keyword (``formatLine`` of ``def formatLine``;
+    ``mail``, ``server`` and ``port`` of ``mail server port``)."""
+    return [w for w in _NAME.findall(pattern) if w not in _NOT_NAMES and len(w) >= 3]
+
+
 def _name_in(pattern: str) -> str | None:
     """The name a pattern that found nothing looks for: its longest word that is not a
     keyword (``formatLine`` in ``def formatLine``, ``with_tax`` in ``with_tax.py``)."""
-    words = [w for w in _NAME.findall(pattern) if w not in _NOT_NAMES and len(w) >= 3]
+    words = _names_in(pattern)
     return max(words, key=len) if words else None
 
 
 def elsewhere(pattern: str, glob: str | None, find: Callable[[str], list[Hit]]) -> str:
     """For a search that found nothing: the lines of the whole workspace that hold the name
-    in *pattern* as a word (*find* searches them), with where it is defined; else that no
-    file holds it, or ``""`` for a pattern holding no name.
+    in *pattern* as a word (*find* gives the lines matching a regular expression), with
+    where it is defined; else the lines holding the most of the pattern's words (see
+    :func:`_by_words`), or that no file holds it; ``""`` for a pattern holding no name.
     Measured (bench local-tasks, the fresh set's half A): asked which file defines a
     JavaScript function, the 1.5B model searched for ``def NAME`` in ``*.py``, got "no
     matches", and answered a file no result named, three times, until the repeat cap
@@ -75,15 +92,58 @@ def elsewhere(pattern: str, glob: str | None, find: Callable[[str], list[Hit]]) 
     name = _name_in(pattern)
     if name is None:
         return ""
-    hits = find(name)
+    if len(_names_in(pattern)) >= 2 and (phrase := _by_words(pattern, find)):
+        return " (no line holds the whole phrase)" + phrase
+    hits = find(rf"\b{re.escape(name)}\b")[:MAX_SHOWN]
     if not hits:
         # said outright: after a bare "no matches" for a setting's name, the 1.5B model
         # answered with a value of its own (bench local-tasks, the fresh set)
-        return f" ({name} is in no file of the workspace)"
+        return f" ({name} is in no file of the workspace)" + _by_words(pattern, find)
     where = f" in files matching {glob}" if glob else ""
-    lines = [f"{rel}:{n}:{text}" for rel, n, text in hits]
+    lines = [f"{rel}:{n}:{text.strip()}" for rel, n, text in hits]
     return (
         f"{where}. {name} itself is on these lines of the workspace:\n"
         + defined_at(name, hits)
         + "\n".join(lines)
+    )
+
+
+def _by_words(pattern: str, find: Callable[[str], list[Hit]]) -> str:
+    """The lines holding the most of the words of *pattern* (``mail``, ``server``, ``port``
+    of ``mail_server_port`` or ``mail server port``), each a whole part of a name in any
+    case (``smtp_port``, ``maxMemory``; not the port of ``report``), the most first and,
+    among equals, those of the files holding the most of the words; ``""`` when it has
+    fewer than two words or no line holds one.
+
+    Asked to switch "the mail server port", a request naming no file, the 1.5B model
+    searched for ``mail_server_port``, a name it made up, got "no matches", and wrote the
+    steps for a mail server's own configuration instead (bench local-tasks, the fresh
+    set's third batch, half A)."""
+    words = list(dict.fromkeys(w.lower() for w in _WORD.findall(pattern)))
+    words = [w for w in words if w not in _NO_CLUE and w not in _NOT_NAMES][:5]
+    if len(words) < 2:
+        return ""
+    parts = {w: _part(w) for w in words}
+    hits = find("|".join(rx.pattern for rx in parts.values()))
+    if not hits:
+        return ""
+
+    def held(text: str) -> set[str]:
+        return {w for w, rx in parts.items() if rx.search(text)}
+
+    per_file: dict[str, set[str]] = {}
+    for rel, _n, text in hits:
+        per_file.setdefault(rel, set()).update(held(text))
+    best = sorted(hits, key=lambda h: (-len(held(h[2])), -len(per_file[h[0]]), h[0], h[1]))
+    lines = [f"{rel}:{n}:{text.strip()}" for rel, n, text in best[:MAX_SHOWN]]
+    return f". Lines holding its words ({', '.join(words)}), the most first:\n" + "\n".join(lines)
+
+
+def _part(word: str) -> re.Pattern[str]:
+    """*word* (lower case) as a whole part of a name: between non-letters (``smtp_port``,
+    ``ports``: a plural too), or capitalized after a lower-case letter (``maxMemory``)."""
+    cap = word[0].upper() + re.escape(word[1:])
+    w = re.escape(word)
+    return re.compile(
+        rf"(?<![A-Za-z])(?:{w}|{w.upper()}|{cap})s?(?![a-z])|(?<=[a-z]){cap}s?(?![a-z])"
     )
