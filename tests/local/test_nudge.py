@@ -799,6 +799,16 @@ CASES = {
         ),
         "search_text",
     ),
+    "nothing-found": (
+        "The back office sends its mail through port 25.",
+        called(
+            "Which port does the back office send its mail through?",
+            "find_files",
+            ".",
+            "no files match back_office.conf",
+        ),
+        "search_text",
+    ),
 }
 
 
@@ -1263,3 +1273,50 @@ def test_a_change_asked_in_listed_files_made_in_one_asks_for_the_next() -> None:
         )
         is None
     )
+
+
+def test_a_change_naming_no_file_with_nothing_found_is_asked_for_the_search() -> None:
+    # measured: asked to switch "the mail server port", the 1.5B model wrote the steps
+    # for a mail server's own configuration (/etc/postfix) and ended
+    prompt = [{"role": "user", "content": "Switch the mail server port to 465."}]
+    steps = "To switch the mail server port, edit /etc/postfix/main.cf and restart it."
+    line = nudge(steps, prompt)
+    assert line is not None
+    assert line.rule == "nothing-found"
+    assert line.tool == "search_text"
+    assert line.arguments == {"pattern": "mail server port"}
+    # after a look that found nothing (a made-up file), still asked
+    missed = called(prompt[0]["content"], "read_file", "config/mail.conf", "does not exist")
+    again = nudge("Edit config/mail.conf and set the port to 465.", missed)
+    assert again is not None
+    assert again.rule == "nothing-found"
+    # a file named in the request, or a search that found lines: another rule's business
+    named = [{"role": "user", "content": "Switch the mail port in settings.toml to 465."}]
+    assert (nudge(steps, named) or Nudge("", "")).rule != "nothing-found"
+    hits = called(prompt[0]["content"], "search_text", ".", "settings.toml:32:smtp_port = 587")
+    assert (nudge(steps, hits) or Nudge("", "")).rule != "nothing-found"
+    # something new to make is nowhere yet
+    create = [{"role": "user", "content": "Create a Makefile whose test target runs the tests."}]
+    assert (nudge("Here is the Makefile: test: ...", create) or Nudge("", "")).rule != (
+        "nothing-found"
+    )
+
+
+def test_an_answer_after_looks_that_found_nothing_is_asked_for_the_search() -> None:
+    # measured: "Which port does the back office send its mail through?": a find_files for
+    # back_office.conf found none, and the answer was "port 25" (the folder says 587)
+    question = "Which port does the back office send its mail through?"
+    looked = called(question, "find_files", ".", "no files match back_office.conf")
+    line = nudge("The back office sends its mail through port 25.", looked)
+    assert line is not None
+    assert line.rule == "nothing-found"
+    assert line.arguments == {"pattern": "port back office send mail"}
+    # a command the machine lacks found nothing either
+    ran = called(question, "run_cmd", ".", "bash: redis-cli: command not found\n[exit code 127]")
+    assert (nudge("It uses port 25.", ran) or Nudge("", "")).rule == "nothing-found"
+    # saying it was not found is an answer; a question with no look may need no file
+    assert (nudge("I could not find a mail port anywhere.", looked) or Nudge("", "")).rule != (
+        "nothing-found"
+    )
+    alone = [{"role": "user", "content": "Which port does SMTP submission use?"}]
+    assert (nudge("Port 587.", alone) or Nudge("", "")).rule != "nothing-found"

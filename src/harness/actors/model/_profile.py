@@ -39,6 +39,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "echoed-question",
     "call-as-text",
     "did-you-mean",
+    "nothing-found",
     "said-absent-is-there",
     "repeated-result",
     "claimed-run",

@@ -27,7 +27,12 @@ from typing import ClassVar
 
 import attrs
 
-from harness.actors.model.local._nudge_answers import GuessedFile, NamedDefiner, SaidAbsentIsThere
+from harness.actors.model.local._nudge_answers import (
+    GuessedFile,
+    NamedDefiner,
+    NothingFound,
+    SaidAbsentIsThere,
+)
 from harness.actors.model.local._nudge_base import (
     INTENT,
     NEGATED,
@@ -308,6 +313,7 @@ RULES: tuple[NudgeRule, ...] = (
     EchoedQuestion(),
     CallAsText(),
     DidYouMean(),
+    NothingFound(),
     SaidAbsentIsThere(),
     RepeatedResult(),
     ClaimedRun(),

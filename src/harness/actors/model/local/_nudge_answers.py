@@ -9,9 +9,9 @@ import re
 from typing import ClassVar
 
 from harness.actors.model.local._nudge_base import NEGATED, Nudge, announces, block
-from harness.actors.model.local._turn import Turn, absent
+from harness.actors.model.local._turn import Step, Turn, absent, asks_change, asks_new
 
-__all__ = ["GuessedFile", "NamedDefiner", "SaidAbsentIsThere"]
+__all__ = ["GuessedFile", "NamedDefiner", "NothingFound", "SaidAbsentIsThere", "found"]
 
 # a question that asks where something is: "Which file defines parse_date?"
 _ASKS_WHERE = re.compile(
@@ -164,4 +164,98 @@ class NamedDefiner:
             f"{name} alone to find the files that use it: call search_text with the "
             f'pattern "{name}". Write ' + block("search_text"),
             "search_text",
+        )
+
+
+# a file's path in a request ("settings.toml", "src/cart.js")
+_PATH_IN = re.compile(r"(?<![\w./-])(?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w{0,4}\b|(?<![\w.])[\w.-]+/")
+# a word of a request (three letters or more), and the words that say nothing of where
+# its subject is written
+_REQUEST_WORD = re.compile(r"[A-Za-z][a-z]{2,}")
+_STOP_WORDS = (
+    "the and for with from that this what which where there how much many may can could "
+    "does did should would will was were are has have had its our your you they them their "
+    "into onto than then when please tell show give need want use used add set get make "
+    "turn switch change fix run instead off not all any each every some one two new old "
+    "just also only through about other file files value setting settings config"
+)
+_STOP = frozenset(_STOP_WORDS.split())
+# a reply that says the thing was not found ("I could not find ...", "there is no ...")
+_SAYS_NONE = re.compile(
+    r"\b(?:could not|couldn't|cannot|can't|did not|didn't|unable to)\s+(?:find|locate|see)\b"
+    r"|\b(?:not found|no such|does not exist|doesn't exist|there is no|there are no|"
+    r"there's no|is not (?:set|defined|mentioned|there)|nowhere)\b",
+    re.I,
+)
+# a question asking how to do something, which general knowledge may answer
+_HOW_TO = re.compile(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
+_MAX_WORDS = 5
+
+
+def found(step: Step) -> bool:
+    """Whether *step* showed something of the workspace: a file's lines, search hits (or
+    the lines holding a search's words), files listed or found, a command's output with
+    no failure."""
+    if step.shown_lines is not None:
+        return True
+    result = step.result.strip()
+    if step.name == "search_text":
+        return _HIT.search(result) is not None
+    if step.name == "find_files":
+        return bool(result) and not result.startswith("no files match")
+    if step.name == "list_dir":
+        return bool(result) and "does not exist" not in result
+    if step.name == "run_cmd":
+        return bool(result) and "[exit code" not in result
+    return False
+
+
+def request_words(prompt: str) -> list[str]:
+    """The words of *prompt* that may name where its subject is written ("mail",
+    "server", "port" of "Switch the mail server port to 465"), in order, at most five."""
+    words = [w.lower() for w in _REQUEST_WORD.findall(prompt)]
+    return list(dict.fromkeys(w for w in words if w not in _STOP))[:_MAX_WORDS]
+
+
+class NothingFound:
+    """A request that names no file and asks for nothing new, and a reply ending the turn
+    when nothing the tools showed since it came from the workspace: a change asked for and
+    none made, or a question answered after looks that found nothing (a file name made
+    up, a command the machine lacks), unless the answer says it was not found. The
+    subject is in this folder's files, under words of the request: the search for them is
+    written as the call (search_text shows the lines holding the most of a phrase's
+    words).
+
+    Measured (bench local-tasks, the fresh set's third batch, half A, prompts naming no
+    file): asked to switch "the mail server port" or give "the redis cache" more memory,
+    the 1.5B model wrote steps for the servers' own configuration (``/etc/postfix``,
+    ``redis.conf``) and ended; asked which port mail goes through, it looked for
+    ``back_office.conf``, found none, and answered "port 25" (the folder says 587); asked
+    how much memory the cache may use, it ran ``redis-cli`` (not installed) and answered
+    "100MB"."""
+
+    name: ClassVar[str] = "nothing-found"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        if "search_text" not in turn.tools or turn.earlier or _PATH_IN.search(turn.prompt):
+            return None
+        if asks_new(turn.prompt):
+            return None  # what is to be made is nowhere yet
+        if _ASKS_WHERE.search(turn.prompt):
+            return None  # which file: guessed-file's and named-definer's to ask
+        if any(found(s) for s in turn.steps) or turn.edited:
+            return None
+        change = asks_change(turn.prompt)
+        if not change and (
+            not turn.steps or _SAYS_NONE.search(turn.reply) or _HOW_TO.search(turn.prompt)
+        ):
+            return None  # a question answered with no look, or asking how, may need no file
+        words = request_words(turn.prompt)
+        if len(words) < 2:
+            return None
+        return Nudge(
+            "Nothing found so far comes from this folder's files, and they hold what my "
+            "request is about: search them for its words.",
+            "search_text",
+            arguments={"pattern": " ".join(words)},
         )

@@ -25,6 +25,7 @@ __all__ = [
     "Turn",
     "absent",
     "asks_change",
+    "asks_new",
     "named_starts",
     "turn_of",
 ]
@@ -176,6 +177,11 @@ def named_starts(prompt: str, lines: list[str]) -> list[int]:
 
 # a prompt that asks for something new: a name it gives need not exist yet
 _ASKS_NEW = re.compile(r"\b(create|write|generate|implement|define|new)\b", re.I)
+
+
+def asks_new(prompt: str) -> bool:
+    """Whether *prompt* asks for something new ("Create a Makefile", "Write a test")."""
+    return _ASKS_NEW.search(prompt) is not None
 
 
 def asks_change(prompt: str) -> bool:
