@@ -474,9 +474,12 @@ _FAILED = re.compile(r"(?<!no )(?<!0 )\b(fail|fails|failed|failing|failure|failu
 
 
 def _tests_pass(ev: Events, ws: Path) -> bool:
-    """The check of "do the tests pass?": the tests were run and the answer says they
-    pass, with no failure claimed."""
-    ran = any("unittest" in str(c.get("arguments", {})) for c in calls(ev, "run_cmd"))
+    """The check of "do the tests pass?": the tests were run (with unittest, or pytest,
+    which runs the same tests) and the answer says they pass, with no failure claimed."""
+    ran = any(
+        "unittest" in str(c.get("arguments", {})) or "pytest" in str(c.get("arguments", {}))
+        for c in calls(ev, "run_cmd")
+    )
     reply = answer(ev)
     passed = re.search(r"\b(pass|passed|passes|passing|ok|succeed\w*)\b", reply, re.I)
     return ran and bool(passed) and not _FAILED.search(reply) and not changed(ws, SHOP)

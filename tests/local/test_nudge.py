@@ -1320,3 +1320,24 @@ def test_an_answer_after_looks_that_found_nothing_is_asked_for_the_search() -> N
     )
     alone = [{"role": "user", "content": "Which port does SMTP submission use?"}]
     assert (nudge("Port 587.", alone) or Nudge("", "")).rule != "nothing-found"
+
+
+def test_a_question_a_named_script_answers_given_without_running_it_is_asked_for_the_run() -> None:
+    # measured (bench local-tasks, the fresh set's third batch, half A): "How many orders
+    # were refunded? scripts/summary.sh counts them.": the script read, and the answer
+    # described what it does, with no figure
+    prompt = "How many orders were refunded? scripts/summary.sh counts them."
+    read = called(prompt, "read_file", "scripts/summary.sh", "1:ab|awk -F, '{ n += 1 }'")
+    said = nudge("The script counts the orders, the paid ones and the refunded ones.", read)
+    assert said is not None
+    assert said.rule == "skipped-run"
+    assert "scripts/summary.sh" in said.text
+    what = [{"role": "user", "content": "What total does `report.py` print?"}]
+    said = nudge("It prints the total value of the stock.", what)
+    assert said is not None
+    assert said.rule == "skipped-run"
+    # a change to such a script, or a run made, asks nothing of the kind
+    fix = [{"role": "user", "content": "scripts/summary.sh counts refunds twice: fix it."}]
+    assert (nudge("Fixed.", fix) or Nudge("", "")).rule != "skipped-run"
+    ran = called(prompt, "run_cmd", "", "refunded: 2")
+    assert nudge("2 orders were refunded.", ran) is None

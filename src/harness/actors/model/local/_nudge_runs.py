@@ -7,7 +7,7 @@ import re
 from typing import ClassVar
 
 from harness.actors.model.local._nudge_base import INTENT, Nudge, block, named_tool
-from harness.actors.model.local._turn import Turn
+from harness.actors.model.local._turn import Turn, asks_change
 from harness.words import ASK_STARTS
 
 __all__ = ["ClaimedRun", "SkippedRun"]
@@ -21,8 +21,17 @@ _RAN = re.compile(r"\bI (have |just |then |also )?(ran|executed|run)\b", re.I)
 _ASKS_RUN = re.compile(
     ASK_STARTS + r"(?:run|execute)\b((?:[^.!?;:\n]|[.!?;:](?!\s|$))*)", re.I | re.M
 )
-_COMMAND = re.compile(
-    r"`([^`\n]+)`|(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|php))\b"
+_SCRIPT = r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|php))\b"
+_COMMAND = re.compile(r"`([^`\n]+)`|" + _SCRIPT)
+# a prompt that says a script gives the answer: "scripts/summary.sh counts them", "what
+# does report.py print?"
+_SCRIPT_PATH = r"(?<![\w/.-])(?:[\w.-]+/)*[\w-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|php)\b"
+_SCRIPT_SAYS = re.compile(
+    rf"(?P<says>{_SCRIPT_PATH})`?\s+(?:counts|prints|computes|calculates|reports|sums|lists"
+    r"|shows|outputs|tells|gives|returns|works (?:it|them) out)\b"
+    rf"|\b(?:what|which|how \w+)\b[^.?!\n]*\bdoes `?(?P<asked>{_SCRIPT_PATH})`?\s+"
+    r"(?:print|output|report|show|say|count|give|return)\b",
+    re.I,
 )
 
 
@@ -51,9 +60,12 @@ class ClaimedRun:
 
 class SkippedRun:
     """A prompt that asks to run a named command ("Run `python3 report.py` and tell me the
-    total"), and a reply that answers with no run_cmd call made since it: what the command
-    prints is not known yet, whatever the reply says it is (after reading the script, the
-    model gave a total the script never printed). Asks for the run, naming the command."""
+    total"), or says a script gives the answer ("How many orders were refunded?
+    scripts/summary.sh counts them"), and a reply that answers with no run_cmd call made
+    since it: what the command prints is not known yet, whatever the reply says it is
+    (after reading the script, the model gave a total the script never printed, or
+    described what the script does instead of the figure asked for). Asks for the run,
+    naming the command."""
 
     name: ClassVar[str] = "skipped-run"
 
@@ -66,6 +78,9 @@ class SkippedRun:
             if named is not None:
                 command = named.group(1) or named.group(2)
                 break
+        says = None if asks_change(turn.prompt) else _SCRIPT_SAYS.search(turn.prompt)
+        if command is None and says is not None:
+            command = says.group("says") or says.group("asked")
         if command is None:
             return None
         return Nudge(
