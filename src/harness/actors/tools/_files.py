@@ -20,6 +20,7 @@ from typing import Any
 from harness.actors.tools._checks import change_notes, deletion_that_breaks
 from harness.actors.tools._edit import normalize_edits, plan_edits, renamed, unified_diff
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
+from harness.actors.tools._makefile import is_makefile, tab_recipes
 from harness.actors.tools._readfile import (
     VERSION_CHARS,
     buffer_file,
@@ -165,7 +166,19 @@ def plan_write(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str | No
     wrecks = "" if old is None else deletion_that_breaks(shown, old, content)
     if wrecks:
         raise ToolError(f"{wrecks}. Write the whole file as it should read, every line")
-    return real, shown, old, content
+    return real, shown, old, _recipes(shown, content)[0]
+
+
+def _recipes(shown: str, text: str) -> tuple[str, str]:
+    """*text* with a Makefile's space-indented recipe lines tab-indented, and the note
+    saying so (``""`` when none was)."""
+    if not is_makefile(shown):
+        return text, ""
+    text, mended = tab_recipes(text)
+    if not mended:
+        return text, ""
+    lines = "line starts" if mended == 1 else f"{mended} lines start"
+    return text, f"\nnote: make needs a tab before each recipe line: {lines} with one now"
 
 
 def _refuse_nested_copy(ws: Workspace, shown: str) -> None:
@@ -188,8 +201,9 @@ def write_file(ws: Workspace, args: dict[str, Any]) -> Result:
     atomic_write(real, new, shown)
     n = new.count("\n") + (0 if new.endswith("\n") or not new else 1)
     verb = "created" if old is None else "wrote"
+    tabs = _recipes(shown, args["content"])[1]
     return Result(
-        f"{verb} {shown} ({n} lines){change_notes(ws, shown, old, new)}",
+        f"{verb} {shown} ({n} lines){tabs}{change_notes(ws, shown, old, new)}",
         {
             "paths": [shown],
             "changed": True,
@@ -214,6 +228,9 @@ def _planned(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str, str, 
         raise ToolError(ws.missing(real, otherwise="use write_file to create it"))
     try:
         new, tolerated = plan_edits(old, edits)
+        if not _recipes(shown, old)[1]:  # a file read so by make already is left so
+            new, tabs = _recipes(shown, new)
+            tolerated = [*tolerated, tabs.removeprefix("\nnote: ")] if tabs else tolerated
     except ToolError as exc:
         # a refused edit of a file that does not parse says where it breaks: measured, the
         # 1.5B model asked to fix config.json wrote numbered lines, was refused, and ended
