@@ -118,11 +118,13 @@ verb is a function's name, not an ask."""
 ASKS_CHANGE = re.compile(
     ASK_STARTS + r"(?:fix|change|make(?! sure\b)|set|update|edit|modify|correct|replace|"
     r"rename|remove|delete|add|bump|turn|switch|increase|decrease|raise|lower|enable|"
-    r"disable|refactor|move|insert|append|swap|convert|rewrite)\b",
+    r"disable|refactor|move|insert|append|swap|convert|rewrite|give(?! me\b| us\b)|put|"
+    r"use|reduce|drop|allow|limit|upgrade|downgrade|pin|point|restore|revert)\b",
     re.I | re.M,
 )
 """A prompt that asks for a change ("Fix it.", "In calc.py, make add return a + b.", "...
-and set it to 30"); "Why does make fail?" asks none. The one test the conversation's
+and set it to 30", "Give the cache 512mb"); "Why does make fail?" and "Give me the total"
+ask none. The one test the conversation's
 endings and the small model's nudges share: only then is a claimed change taken at its
 word, or a missing one said."""
 

@@ -716,9 +716,13 @@ def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_al
         "Please rename nam to name.",
         "The total is wrong.\n  Swap the two lines in report.py.",  # an indented line
         "Can you move parse_date into dates.py?",
+        "Give the redis cache 512mb of memory instead of 256mb.",
+        "Use port 465 for mail.",
     ]
     questions = [
         "Why does make fail?",
+        "Give me the total of the paid orders.",
+        "Which file uses CURRENCY?",
         "Tell me if add is correct.",
         "Make sure you only read calc.py: what does it do?",
         "Which file defines the fix_up function?",

@@ -1306,7 +1306,13 @@ def test_an_answer_after_looks_that_found_nothing_is_asked_for_the_search() -> N
     # measured: "Which port does the back office send its mail through?": a find_files for
     # back_office.conf found none, and the answer was "port 25" (the folder says 587)
     question = "Which port does the back office send its mail through?"
-    looked = called(question, "find_files", ".", "no files match back_office.conf")
+    looked = called(
+        question,
+        "find_files",
+        "src/**/config",
+        "(src/**/config does not exist, so the whole workspace was searched)\n"
+        "no files match back_office.conf",
+    )
     line = nudge("The back office sends its mail through port 25.", looked)
     assert line is not None
     assert line.rule == "nothing-found"
@@ -1314,6 +1320,9 @@ def test_an_answer_after_looks_that_found_nothing_is_asked_for_the_search() -> N
     # a command the machine lacks found nothing either
     ran = called(question, "run_cmd", ".", "bash: redis-cli: command not found\n[exit code 127]")
     assert (nudge("It uses port 25.", ran) or Nudge("", "")).rule == "nothing-found"
+    # a command that ran well is something found: its output is the answer's source
+    tests = called("Do the tests pass?", "run_cmd", ".", "7 passed in 0.25s\n[exit code 0]")
+    assert (nudge("The tests passed.", tests) or Nudge("", "")).rule != "nothing-found"
     # saying it was not found is an answer; a question with no look may need no file
     assert (nudge("I could not find a mail port anywhere.", looked) or Nudge("", "")).rule != (
         "nothing-found"

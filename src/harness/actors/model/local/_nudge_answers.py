@@ -190,6 +190,8 @@ _SAYS_NONE = re.compile(
 # a question asking how to do something, which general knowledge may answer
 _HOW_TO = re.compile(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
 _MAX_WORDS = 5
+# find_files' answer when nothing matched, on a line of its own (tools/_search.py)
+_NO_FILES = re.compile(r"^no files match\b", re.M)
 
 
 def found(step: Step) -> bool:
@@ -202,11 +204,11 @@ def found(step: Step) -> bool:
     if step.name == "search_text":
         return _HIT.search(result) is not None
     if step.name == "find_files":
-        return bool(result) and not result.startswith("no files match")
+        return bool(result) and _NO_FILES.search(result) is None
     if step.name == "list_dir":
         return bool(result) and "does not exist" not in result
-    if step.name == "run_cmd":
-        return bool(result) and "[exit code" not in result
+    if step.name == "run_cmd":  # ended well, or still running (waiting for input)
+        return "[exit code 0]" in result or (bool(result) and "[exit code" not in result)
     return False
 
 
