@@ -1350,3 +1350,22 @@ def test_a_question_a_named_script_answers_given_without_running_it_is_asked_for
     assert (nudge("Fixed.", fix) or Nudge("", "")).rule != "skipped-run"
     ran = called(prompt, "run_cmd", "", "refunded: 2")
     assert nudge("2 orders were refunded.", ran) is None
+
+
+def test_a_claimed_change_after_a_search_reads_the_file_the_reply_names_from_it() -> None:
+    # measured (bench local-tasks, the fresh set's third batch, half A): a search showed
+    # settings.toml:23, the reply said the change belongs in `settings.toml`, and asked to
+    # read first, the model read the back_office/settings.json it had made up, four times
+    prompt = "We opened a warehouse in Faro. Add it to the back office's settings."
+    hits = 'settings.toml:23:warehouses = ["lisbon", "porto"]\nREADME.md:1:# Shop back office'
+    searched = called(prompt, "search_text", ".", hits)
+    reply = "You would need to edit the `settings.toml` file and add Faro to warehouses."
+    line = nudge(reply, searched)
+    assert line is not None
+    assert line.rule == "claimed-change"
+    assert line.arguments == {"path": "settings.toml"}
+    # a file no result showed, or two named, leave the path to the model
+    other = "You would need to edit back_office/settings.json and add Faro."
+    assert (nudge(other, searched) or Nudge("", "")).arguments is None
+    both = "You would need to edit settings.toml and README.md."
+    assert (nudge(both, searched) or Nudge("", "")).arguments is None

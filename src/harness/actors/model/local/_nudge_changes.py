@@ -56,6 +56,23 @@ _STILL_USED = re.compile(
 _USE = re.compile(r"^  (.+?):\d+: (.*)$", re.M)
 
 
+# a file's path in a reply ("settings.toml", "`src/cart.js`")
+_NAMED_FILE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w{0,4})\b(?![\w/-])")
+# a line of a search's or listing's result that starts with a file's path
+_RESULT_PATH = re.compile(r"^((?:[\w.-]+/)*[\w.-]+\.[A-Za-z]\w{0,4})(?::\d+:|/?$)", re.M)
+
+
+def _shown_file(turn: Turn) -> str | None:
+    """The one file the reply names that a search or listing since the prompt showed
+    (a path a result says does not exist is no such file), or ``None``: asked to read
+    first after its search had shown ``settings.toml:23:warehouses = ...`` and said
+    "you would need to edit the `settings.toml` file", the 1.5B model read again the
+    ``back_office/settings.json`` it had made up, four times."""
+    shown = {m.group(1) for s in turn.steps for m in _RESULT_PATH.finditer(s.result)}
+    named = {m.group(1) for m in _NAMED_FILE.finditer(turn.reply)} & shown
+    return named.pop() if len(named) == 1 else None
+
+
 def asks_change(turn: Turn) -> bool:
     """Whether the prompt asks for a change and edit_file is offered to make it."""
     return "edit_file" in turn.tools and ASKS_CHANGE.search(turn.prompt) is not None
@@ -170,11 +187,14 @@ class ClaimedChange:
         if _CHANGED.search(turn.reply) is None and not _describes_fix(turn.reply):
             return None
         if "read_file" in turn.tools and not turn.saw_a_file:
-            # an edit now would be of text the model has not seen
+            # an edit now would be of text the model has not seen; the file to read is
+            # written as the call when the reply names one file a result showed
+            shown = _shown_file(turn)
             return Nudge(
                 "You have not changed any file yet, and have not read the file to change. "
                 'Read it first: call read_file. Write the <tool_call> block ({"name": '
                 '"read_file", "arguments": {"path": ...}}) and nothing else.',
                 "read_file",
+                arguments=None if shown is None else {"path": shown},
             )
         return MAKE_THE_CHANGE
