@@ -128,14 +128,15 @@ def says_absent(reply: str) -> bool:
 
 def changed(ws: Path, files: dict[str, str]) -> bool:
     """Whether the folder differs from *files*: one of them changed or went, or a file
-    was added (the bench's own events and caches aside)."""
+    was added (the bench's own events and the caches of Python and pytest runs aside)."""
     for name, body in files.items():
         if text(ws, name) != body:
             return True
+    caches = {"__pycache__", ".harness", ".pytest_cache"}
     have = {
         str(p.relative_to(ws))
         for p in ws.rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts and ".harness" not in p.parts
+        if p.is_file() and not caches.intersection(p.parts)
     }
     return bool(have - set(files))
 

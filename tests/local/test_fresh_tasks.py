@@ -67,3 +67,16 @@ def test_the_set_is_broad_and_split_by_name() -> None:
     assert {t.name for t in THIRD} <= set(names)
     assert {t.half for t in THIRD} == {"A", "B"}
     assert answer([{"type": "result", "text": "x"}]) == "x"
+
+
+def test_the_caches_of_a_test_run_are_no_change(tmp_path: Path) -> None:
+    # a model asked whether the tests pass may run pytest, which leaves its cache
+    from bench._local_task import changed
+
+    _fill(tmp_path, FRESH[0])
+    for cache in (".pytest_cache/v/cache/lastfailed", "__pycache__/x.cpython-311.pyc"):
+        (tmp_path / cache).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / cache).write_text("{}")
+    assert not changed(tmp_path, FRESH[0].files)
+    (tmp_path / "notes.txt").write_text("new")
+    assert changed(tmp_path, FRESH[0].files)
