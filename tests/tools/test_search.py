@@ -234,7 +234,8 @@ def test_a_name_in_no_file_shows_the_lines_holding_its_words(ws: Path, use_rg: b
     if use_rg and not shutil.which("rg"):
         pytest.skip("rg is not installed")
     (ws / "settings.toml").write_text(
-        "[server]\nport = 9412\n\n[mail]\nsender = 'a@b.example'\nsmtp_port = 587\n"
+        "[server]\nport = 9412\nhost = 'x'\nworkers = 3\n\n[mail]\nsender = 'a@b.example'\n"
+        "smtp_port = 587\n"
     )
     (ws / "report.py").write_text("import sys  # the report's port of call\n")
     (ws / "deploy.yaml").write_text("cache:\n  command: [redis-server, --maxMemory, 256mb]\n")
@@ -247,11 +248,14 @@ def test_a_name_in_no_file_shows_the_lines_holding_its_words(ws: Path, use_rg: b
         # word of its own there, "report" and "import" are not one
         "settings.toml:1:[server]",
         "settings.toml:2:port = 9412",
-        "settings.toml:4:[mail]",
-        "settings.toml:6:smtp_port = 587",
+        "settings.toml:6:[mail]",
+        "settings.toml:8:smtp_port = 587",
         "deploy.yaml:2:command: [redis-server, --maxMemory, 256mb]",
         "report.py:1:import sys  # the report's port of call",
     ]
+    # a line's neighbours count: [mail] over smtp_port puts it before the server's port
+    out = search_text(jail, {"pattern": "port of the mail"}, use_rg=use_rg).output
+    assert out.splitlines()[1:3] == ["settings.toml:6:[mail]", "settings.toml:8:smtp_port = 587"]
     # several words: the lines holding the most of them first, a camelCase part found
     out = search_text(jail, {"pattern": "redis server memory"}, use_rg=use_rg).output
     assert out.splitlines() == [

@@ -111,9 +111,11 @@ def elsewhere(pattern: str, glob: str | None, find: Callable[[str], list[Hit]]) 
 def _by_words(pattern: str, find: Callable[[str], list[Hit]]) -> str:
     """The lines holding the most of the words of *pattern* (``mail``, ``server``, ``port``
     of ``mail_server_port`` or ``mail server port``), each a whole part of a name in any
-    case (``smtp_port``, ``maxMemory``; not the port of ``report``), the most first and,
-    among equals, those of the files holding the most of the words; ``""`` when it has
-    fewer than two words or no line holds one.
+    case (``smtp_port``, ``maxMemory``; not the port of ``report``). First the lines with
+    the most of them held by themselves and the lines up to three above and below (a
+    section's name over its keys: ``[mail]`` over ``smtp_port``), then by themselves,
+    then those of the files holding the most; ``""`` when *pattern* has fewer than two
+    words or no line holds one.
 
     Asked to switch "the mail server port", a request naming no file, the 1.5B model
     searched for ``mail_server_port``, a name it made up, got "no matches", and wrote the
@@ -131,19 +133,30 @@ def _by_words(pattern: str, find: Callable[[str], list[Hit]]) -> str:
     def held(text: str) -> set[str]:
         return {w for w, rx in parts.items() if rx.search(text)}
 
+    own = {(rel, n): held(text) for rel, n, text in hits}
     per_file: dict[str, set[str]] = {}
-    for rel, _n, text in hits:
-        per_file.setdefault(rel, set()).update(held(text))
-    best = sorted(hits, key=lambda h: (-len(held(h[2])), -len(per_file[h[0]]), h[0], h[1]))
+    for (rel, _n), words_held in own.items():
+        per_file.setdefault(rel, set()).update(words_held)
+
+    def near(rel: str, n: int) -> int:
+        # the words of the lines a few above and below too: [mail] names smtp_port's mail
+        return len(set().union(*(w for (r, m), w in own.items() if r == rel and abs(m - n) <= 3)))
+
+    best = sorted(
+        hits,
+        key=lambda h: (-near(h[0], h[1]), -len(own[h[0], h[1]]), -len(per_file[h[0]]), h[:2]),
+    )
     lines = [f"{rel}:{n}:{text.strip()}" for rel, n, text in best[:MAX_SHOWN]]
     return f". Lines holding its words ({', '.join(words)}), the most first:\n" + "\n".join(lines)
 
 
 def _part(word: str) -> re.Pattern[str]:
     """*word* (lower case) as a whole part of a name: between non-letters (``smtp_port``,
-    ``ports``: a plural too), or capitalized after a lower-case letter (``maxMemory``)."""
+    ``ports``: a plural too, ``MAIL_PORT``; not ``BACKUP`` for back), or capitalized after
+    a lower-case letter (``maxMemory``)."""
     cap = word[0].upper() + re.escape(word[1:])
     w = re.escape(word)
     return re.compile(
-        rf"(?<![A-Za-z])(?:{w}|{w.upper()}|{cap})s?(?![a-z])|(?<=[a-z]){cap}s?(?![a-z])"
+        rf"(?<![A-Za-z])(?:{w}|{cap})s?(?![a-z])|(?<=[a-z]){cap}s?(?![a-z])"
+        rf"|(?<![A-Za-z]){w.upper()}S?(?![A-Za-z])"
     )
