@@ -1369,3 +1369,27 @@ def test_a_claimed_change_after_a_search_reads_the_file_the_reply_names_from_it(
     assert (nudge(other, searched) or Nudge("", "")).arguments is None
     both = "You would need to edit settings.toml and README.md."
     assert (nudge(both, searched) or Nudge("", "")).arguments is None
+
+
+def test_an_error_naming_a_wrong_name_points_at_the_lines_holding_it() -> None:
+    from harness.actors.model.local._turn import named_starts
+
+    # measured (bench local-tasks, the fresh set's third batch, half A): bound to the lines
+    # of Inventory as well, the edit started on its import and changed nothing
+    lines = [
+        "from inventory import Inventory, load_demo",
+        "",
+        "def build_report(inv: Inventory) -> list[str]:",
+        "    low = inv.lowstock()",
+        "    return low",
+    ]
+    prompt = (
+        "python3 report.py crashes with\n\nAttributeError: 'Inventory' object has no "
+        "attribute 'lowstock'. Did you mean: 'low_stock'?\n\nPlease fix."
+    )
+    assert named_starts(prompt, lines) == [3]
+    js = ["const x = require('./a');", "console.log(formatprice(1));"]
+    assert named_starts("ReferenceError: formatprice is not defined", js) == [1]
+    assert named_starts("TypeError: cart.totl is not a function", ["cart.totl()", "x"]) == [0]
+    # a wrong name the file does not hold leaves the request's words to point
+    assert named_starts("NameError: name 'totl' is not defined in build_report", lines) == [2]
