@@ -1345,6 +1345,13 @@ def test_a_question_a_named_script_answers_given_without_running_it_is_asked_for
     said = nudge("It prints the total value of the stock.", what)
     assert said is not None
     assert said.rule == "skipped-run"
+    # a module's rule a read answers is no output: measured, asked to run it, the model
+    # ran a path of its own making and gave up on the answer it had read
+    rule = "Below how many units does inventory.py count an item as low on stock by default?"
+    read = called(rule, "read_file", "inventory.py", "7:c2|LOW_STOCK_THRESHOLD = 4")
+    assert (nudge("It defines LOW_STOCK_THRESHOLD = 4.", read) or Nudge("", "")).rule != (
+        "skipped-run"
+    )
     # a change to such a script, or a run made, asks nothing of the kind
     fix = [{"role": "user", "content": "scripts/summary.sh counts refunds twice: fix it."}]
     assert (nudge("Fixed.", fix) or Nudge("", "")).rule != "skipped-run"

@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from harness.actors.model.local._nudge_base import NEGATED, Nudge, announces, block
+from harness.actors.model.local._nudge_base import FILE_NAME, NEGATED, Nudge, announces, block
 from harness.actors.model.local._turn import Step, Turn, absent, asks_change, asks_new
 
-__all__ = ["GuessedFile", "NamedDefiner", "NothingFound", "SaidAbsentIsThere", "found"]
+__all__ = ["GuessedFile", "NamedDefiner", "NothingFound", "SaidAbsentIsThere"]
 
 # a question that asks where something is: "Which file defines parse_date?"
 _ASKS_WHERE = re.compile(
@@ -29,9 +29,7 @@ _ASKS_CALLER = re.compile(
     re.I,
 )
 _NOT_CALLED = frozenset({"is", "it", "function", "method", "class", "the", "file", "where"})
-# a file name in an answer: "src/parser.py", "`dates.py`"
-_FILE_NAME = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]{1,5})\b")
-_NOT_FILES = frozenset({"e.g", "i.e"})  # what _FILE_NAME also reads as file names
+_NOT_FILES = frozenset({"e.g", "i.e"})  # what FILE_NAME also reads as file names
 # a tool's word that a path the call named is not there
 _ABSENT = re.compile(r"\S+ does not exist\b")
 
@@ -52,7 +50,7 @@ class GuessedFile:
             return None
         known = [turn.prompt, *turn.earlier, *(s.result for s in turn.steps)]
         said = _ABSENT.sub("", "\n".join(known))
-        for m in _FILE_NAME.finditer(turn.reply):
+        for m in FILE_NAME.finditer(turn.reply):
             name = m.group(1)
             if name.lower() in _NOT_FILES:
                 continue
@@ -62,7 +60,7 @@ class GuessedFile:
                     f"file first: call {finder}. Write " + block(finder),
                     finder,
                 )
-        if not turn.steps and not turn.earlier and _FILE_NAME.search(turn.reply) is None:
+        if not turn.steps and not turn.earlier and FILE_NAME.search(turn.reply) is None:
             return Nudge(
                 "The question is about this project's files, and nothing was searched, so "
                 f"that answer comes from none of them. Find it first: call {finder}. Write "
@@ -141,7 +139,7 @@ class NamedDefiner:
         )
         if noted is not None:
             definers |= {p.split(":")[0] for p in noted.group(1).split(" and ")}
-        named = {m.group(1) for m in _FILE_NAME.finditer(turn.reply)}
+        named = {m.group(1) for m in FILE_NAME.finditer(turn.reply)}
         named |= {n.rsplit("/", 1)[-1] for n in named}
         if (
             not definers
@@ -167,8 +165,8 @@ class NamedDefiner:
         )
 
 
-# a file's path in a request ("settings.toml", "src/cart.js")
-_PATH_IN = re.compile(r"(?<![\w./-])(?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w{0,4}\b|(?<![\w.])[\w.-]+/")
+# a folder's path in a request ("scripts/")
+_FOLDER = re.compile(r"(?<![\w.])[\w.-]+/")
 # a word of a request (three letters or more), and the words that say nothing of where
 # its subject is written
 _REQUEST_WORD = re.compile(r"[A-Za-z][a-z]{2,}")
@@ -194,7 +192,7 @@ _MAX_WORDS = 5
 _NO_FILES = re.compile(r"^no files match\b", re.M)
 
 
-def found(step: Step) -> bool:
+def _found(step: Step) -> bool:
     """Whether *step* showed something of the workspace: a file's lines, search hits (or
     the lines holding a search's words), files listed or found, a command's output with
     no failure."""
@@ -212,7 +210,7 @@ def found(step: Step) -> bool:
     return False
 
 
-def request_words(prompt: str) -> list[str]:
+def _request_words(prompt: str) -> list[str]:
     """The words of *prompt* that may name where its subject is written ("mail",
     "server", "port" of "Switch the mail server port to 465"), in order, at most five."""
     words = [w.lower() for w in _REQUEST_WORD.findall(prompt)]
@@ -239,20 +237,22 @@ class NothingFound:
     name: ClassVar[str] = "nothing-found"
 
     def check(self, turn: Turn) -> Nudge | None:
-        if "search_text" not in turn.tools or turn.earlier or _PATH_IN.search(turn.prompt):
+        if "search_text" not in turn.tools or turn.earlier:
             return None
+        if FILE_NAME.search(turn.prompt) or _FOLDER.search(turn.prompt):
+            return None  # the request says where to look
         if asks_new(turn.prompt):
             return None  # what is to be made is nowhere yet
         if _ASKS_WHERE.search(turn.prompt):
             return None  # which file: guessed-file's and named-definer's to ask
-        if any(found(s) for s in turn.steps) or turn.edited:
+        if any(_found(s) for s in turn.steps) or turn.edited:
             return None
         change = asks_change(turn.prompt)
         if not change and (
             not turn.steps or _SAYS_NONE.search(turn.reply) or _HOW_TO.search(turn.prompt)
         ):
             return None  # a question answered with no look, or asking how, may need no file
-        words = request_words(turn.prompt)
+        words = _request_words(turn.prompt)
         if len(words) < 2:
             return None
         return Nudge(

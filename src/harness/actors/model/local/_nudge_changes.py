@@ -11,7 +11,7 @@ from typing import ClassVar
 
 import attrs
 
-from harness.actors.model.local._nudge_base import NEGATED, Nudge, announces
+from harness.actors.model.local._nudge_base import FILE_NAME, NEGATED, Nudge, announces
 from harness.actors.model.local._turn import EDIT_TOOLS, Step, Turn
 from harness.words import ASKS_CHANGE
 
@@ -56,8 +56,6 @@ _STILL_USED = re.compile(
 _USE = re.compile(r"^  (.+?):\d+: (.*)$", re.M)
 
 
-# a file's path in a reply ("settings.toml", "`src/cart.js`")
-_NAMED_FILE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w{0,4})\b(?![\w/-])")
 # a line of a search's or listing's result that starts with a file's path
 _RESULT_PATH = re.compile(r"^((?:[\w.-]+/)*[\w.-]+\.[A-Za-z]\w{0,4})(?::\d+:|/?$)", re.M)
 
@@ -69,7 +67,7 @@ def _shown_file(turn: Turn) -> str | None:
     "you would need to edit the `settings.toml` file", the 1.5B model read again the
     ``back_office/settings.json`` it had made up, four times."""
     shown = {m.group(1) for s in turn.steps for m in _RESULT_PATH.finditer(s.result)}
-    named = {m.group(1) for m in _NAMED_FILE.finditer(turn.reply)} & shown
+    named = {m.group(1) for m in FILE_NAME.finditer(turn.reply)} & shown
     return named.pop() if len(named) == 1 else None
 
 
