@@ -21,13 +21,13 @@ _RAN = re.compile(r"\bI (have |just |then |also )?(ran|executed|run)\b", re.I)
 _ASKS_RUN = re.compile(
     ASK_STARTS + r"(?:run|execute)\b((?:[^.!?;:\n]|[.!?;:](?!\s|$))*)", re.I | re.M
 )
-_SCRIPT = r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|php))\b"
-_COMMAND = re.compile(r"`([^`\n]+)`|" + _SCRIPT)
+# a script's path: "report.py", "scripts/summary.sh"
+_SCRIPT_PATH = r"(?<![\w/.-])(?:[\w.-]+/)*[\w-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|php)\b"
+_COMMAND = re.compile(rf"`([^`\n]+)`|({_SCRIPT_PATH})")
 # a prompt that says a script gives the answer: "scripts/summary.sh counts them", "what
 # does report.py print?" (not "how many units does inventory.py count an item as low
 # below?", a module's rule that a read answers: asked to run it, the model ran a path of
 # its own making and gave up)
-_SCRIPT_PATH = r"(?<![\w/.-])(?:[\w.-]+/)*[\w-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|php)\b"
 _SCRIPT_SAYS = re.compile(
     rf"(?P<says>{_SCRIPT_PATH})`?\s+(?:counts|prints|computes|calculates|reports|sums|lists"
     r"|shows|outputs|works (?:it|them) out)\b"
