@@ -124,9 +124,8 @@ ASKS_CHANGE = re.compile(
 )
 """A prompt that asks for a change ("Fix it.", "In calc.py, make add return a + b.", "...
 and set it to 30", "Give the cache 512mb"); "Why does make fail?" and "Give me the total"
-ask none. The one test the conversation's
-endings and the small model's nudges share: only then is a claimed change taken at its
-word, or a missing one said."""
+ask none. The one test the conversation's endings and the small model's nudges share:
+only then is a claimed change taken at its word, or a missing one said."""
 
 ASKS_RUN = re.compile(ASK_STARTS + r"(?:run|execute|test)\b", re.I | re.M)
 """A prompt that asks for a run ("Run the tests", "... and execute build.sh")."""

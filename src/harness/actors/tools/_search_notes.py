@@ -140,7 +140,7 @@ def _by_words(pattern: str, find: Callable[[str], list[Hit]]) -> str:
 
     def near(rel: str, n: int) -> int:
         # the words of the lines a few above and below too: [mail] names smtp_port's mail
-        return len(set().union(*(w for (r, m), w in own.items() if r == rel and abs(m - n) <= 3)))
+        return len(set().union(*(own.get((rel, m), ()) for m in range(n - 3, n + 4))))
 
     best = sorted(
         hits,
