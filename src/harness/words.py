@@ -21,11 +21,13 @@ __all__ = [
     "PERMISSION_MODES",
     "PROVIDERS",
     "PROVIDER_KINDS",
+    "SCRIPT_PATH",
     "UNMAPPED_CLAUDE_TOOLS",
     "PermissionMode",
     "ProviderKind",
     "claude_aliases",
     "claude_name",
+    "failing_command",
     "harness_tool",
 ]
 
@@ -129,3 +131,33 @@ only then is a claimed change taken at its word, or a missing one said."""
 
 ASKS_RUN = re.compile(ASK_STARTS + r"(?:run|execute|test)\b", re.I | re.M)
 """A prompt that asks for a run ("Run the tests", "... and execute build.sh")."""
+
+SCRIPT_PATH = r"(?<![\w/.-])(?:[\w.-]+/)*[\w-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|php)\b"
+"""A script's path in a prompt (a pattern): "report.py", "scripts/summary.sh"."""
+
+# a program a command the prompt says fails starts with
+_PROGRAM = r"(?:python3?|node|bash|sh|npm|npx|make|pytest|go|cargo|ruby|deno|php|perl)\b"
+# a command the prompt says fails: in backticks, or where a line starts, then a word of
+# failing on that line ("`node src/index.js` fails with:", "python3 report.py crashes
+# with", "When I run `make test` I get this error:")
+_FAILS = re.compile(
+    rf"(?:`(?P<quoted>[^`\n]+)`|^[ \t]*(?P<bare>{_PROGRAM}(?:[ \t]+[^\s`]+)*?))"
+    r"[^.\n`]{0,40}?\b(?:fails|failed|crash(?:es|ed)?|errors|errored|breaks|broke|throws"
+    r"|raises|dies|exits with|(?:get|gives?|got) (?:an |this |the )?error)\b",
+    re.I | re.M,
+)
+# what a command in backticks starts with when it is one: a program, a path to a script
+_RUNNABLE = re.compile(rf"{_PROGRAM}|\./|{SCRIPT_PATH}")
+
+
+def failing_command(prompt: str) -> str | None:
+    """The command *prompt* says fails ("`node src/index.js` fails with: …", "python3
+    report.py crashes with …"), ``None`` when it names none: the first in backticks that
+    starts with a program or a script's path, or that starts a line. "`rotate_logs`
+    fails" names a function, "Loading config.json fails" no command. The small model's
+    nudge runs it again after a change; the endings say when it still failed."""
+    for found in _FAILS.finditer(prompt):
+        command = (found.group("quoted") or found.group("bare") or "").strip()
+        if command and _RUNNABLE.match(command):
+            return command
+    return None

@@ -52,6 +52,10 @@ def called(prompt: str, tool: str, path: str, result: str) -> list[dict[str, str
     ]
 
 
+CRASHES = (
+    "python3 report.py crashes with\n\nAttributeError: 'Inventory' object has no attribute "
+    "'lowstock'. Did you mean: 'low_stock'?\n\nPlease fix."
+)
 REFUSED = called("Fix nam to name in greet.py", "edit_file", "greet.py", "old_text matches 2 times")
 
 
@@ -765,6 +769,11 @@ CASES = {
     ),
     "finish-files": ("The rate in settings.toml was changed.", BOTH_HALF, "read_file"),
     "old-value-left": ("The tax rate is now 0.23.", RATE_ELSEWHERE, "edit_file"),
+    "rerun-failing": (
+        "I fixed the error.",
+        called(CRASHES, "edit_file", "report.py", "edited report.py (1 edit applied)"),
+        "run_cmd",
+    ),
     "empty-after-result": ("", READ_GREET, "edit_file"),
     "echoed-question": (WHERE[0]["content"], [*WHERE, *REFUSED[1:]], ""),
     "call-as-text": ("search_text: parse_date", WHERE, "search_text"),
@@ -810,6 +819,71 @@ CASES = {
         "search_text",
     ),
 }
+
+
+def test_a_fix_of_a_command_said_to_fail_is_run_again_before_the_answer() -> None:
+    # measured (bench local-tasks, the fresh set's third batch, half A): the model added an
+    # argument to the wrong call and said it had fixed the error, which it had not
+    fixed = called(CRASHES, "edit_file", "report.py", "edited report.py (1 edit applied)")
+    said = nudge("I changed lowstock to fix the AttributeError.", fixed)
+    assert said is not None
+    assert said.rule == "rerun-failing"
+    assert said.arguments == {"command": "python3 report.py"}
+    # the same after an empty reply: whether the change worked comes before what it was
+    assert (nudge("", fixed) or Nudge("", "")).rule == "rerun-failing"
+
+
+@pytest.mark.parametrize(
+    ("prompt", "command"),
+    [
+        (
+            "`node src/index.js` fails with:\n\nError: unknown coupon SPRNG10\n\nFix it.",
+            "node src/index.js",
+        ),
+        ("When I run `make test` I get this error:\n\nmake: *** [test] Error 1", "make test"),
+        ("`bash scripts/build.sh` still breaks. Please fix the script.", "bash scripts/build.sh"),
+        ("`./deploy.sh` dies halfway; fix it", "./deploy.sh"),
+        ("Running `scripts/backup.sh` failed last night: fix it.", "scripts/backup.sh"),
+        (CRASHES, "python3 report.py"),
+        # not a command: a name, a file loaded, a failure in general
+        ("`rotate_logs` fails when the log is missing. Fix it.", None),
+        ("Loading config.json fails with:\n\nExpecting ',' delimiter\n\nFix the file.", None),
+        ("The checkout fails for big orders. Fix pricing.py.", None),
+        ("Run `python3 report.py` and tell me the total.", None),
+    ],
+)
+def test_the_failing_command_is_the_one_the_prompt_says_fails(
+    prompt: str, command: str | None
+) -> None:
+    from harness.words import failing_command
+
+    assert failing_command(prompt) == command
+
+
+def test_a_fix_run_again_or_not_made_asks_for_no_run() -> None:
+    edit = json.dumps({"name": "edit_file", "arguments": {"path": "report.py"}})
+    run = json.dumps({"name": "run_cmd", "arguments": {"command": "python3 report.py"}})
+    ran = [
+        {"role": "user", "content": CRASHES},
+        {"role": "assistant", "content": f"<tool_call>{edit}</tool_call>"},
+        {
+            "role": "user",
+            "content": "<tool_response>\nedited report.py (1 edit applied)\n</tool_response>",
+        },
+        {"role": "assistant", "content": f"<tool_call>{run}</tool_call>"},
+        {"role": "user", "content": "<tool_response>\nexit 0\nlow stock: kettle\n</tool_response>"},
+    ]
+    assert (nudge("Fixed: it prints the report now.", ran) or Nudge("", "")).rule != "rerun-failing"
+    # an edit that changed nothing, or no edit at all, is for the rules about changes
+    same = called(
+        CRASHES, "edit_file", "report.py", "report.py unchanged (the edits change nothing)"
+    )
+    assert (nudge("I fixed it.", same) or Nudge("", "")).rule != "rerun-failing"
+    # a prompt naming no failing command
+    other = called(
+        "Fix the typo in report.py.", "edit_file", "report.py", "edited report.py (1 edit applied)"
+    )
+    assert (nudge("Fixed.", other) or Nudge("", "")).rule != "rerun-failing"
 
 
 def test_a_line_of_a_file_read_quoted_as_the_answer_is_left_alone() -> None:

@@ -35,6 +35,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "left-broken",
     "finish-files",
     "old-value-left",
+    "rerun-failing",
     "empty-after-result",
     "echoed-question",
     "call-as-text",

@@ -52,7 +52,7 @@ from harness.actors.model.local._nudge_changes import (
     still_used,
 )
 from harness.actors.model.local._nudge_files import FinishFiles, OldValueLeft
-from harness.actors.model.local._nudge_runs import ClaimedRun, SkippedRun
+from harness.actors.model.local._nudge_runs import ClaimedRun, RerunFailing, SkippedRun
 from harness.actors.model.local._turn import Turn
 
 __all__ = [
@@ -309,6 +309,7 @@ RULES: tuple[NudgeRule, ...] = (
     LeftBroken(),
     FinishFiles(),
     OldValueLeft(),
+    RerunFailing(),
     EmptyAfterResult(),
     EchoedQuestion(),
     CallAsText(),

@@ -1,5 +1,6 @@
-"""Nudge rules about running commands: a run claimed that never happened, and a run the
-prompt asked for, by name, answered without it. Each asks for the run_cmd call."""
+"""Nudge rules about running commands: a run claimed that never happened, a run the prompt
+asked for, by name, answered without it, and a fix of a failing command never run again.
+Each asks for the run_cmd call."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from typing import ClassVar
 
 from harness.actors.model.local._nudge_base import INTENT, Nudge, block, named_tool
 from harness.actors.model.local._turn import Turn, asks_change
-from harness.words import ASK_STARTS
+from harness.words import ASK_STARTS, SCRIPT_PATH, failing_command
 
-__all__ = ["ClaimedRun", "SkippedRun"]
+__all__ = ["ClaimedRun", "RerunFailing", "SkippedRun"]
 
 # a claim to have run a command: "I ran the command …", "I executed `python3 hello.py`"
 _RAN = re.compile(r"\bI (have |just |then |also )?(ran|executed|run)\b", re.I)
@@ -21,17 +22,15 @@ _RAN = re.compile(r"\bI (have |just |then |also )?(ran|executed|run)\b", re.I)
 _ASKS_RUN = re.compile(
     ASK_STARTS + r"(?:run|execute)\b((?:[^.!?;:\n]|[.!?;:](?!\s|$))*)", re.I | re.M
 )
-# a script's path: "report.py", "scripts/summary.sh"
-_SCRIPT_PATH = r"(?<![\w/.-])(?:[\w.-]+/)*[\w-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|php)\b"
-_COMMAND = re.compile(rf"`([^`\n]+)`|({_SCRIPT_PATH})")
+_COMMAND = re.compile(rf"`([^`\n]+)`|({SCRIPT_PATH})")
 # a prompt that says a script gives the answer: "scripts/summary.sh counts them", "what
 # does report.py print?" (not "how many units does inventory.py count an item as low
 # below?", a module's rule that a read answers: asked to run it, the model ran a path of
 # its own making and gave up)
 _SCRIPT_SAYS = re.compile(
-    rf"(?P<says>{_SCRIPT_PATH})`?\s+(?:counts|prints|computes|calculates|reports|sums|lists"
+    rf"(?P<says>{SCRIPT_PATH})`?\s+(?:counts|prints|computes|calculates|reports|sums|lists"
     r"|shows|outputs|works (?:it|them) out)\b"
-    rf"|\b(?:what|which|how \w+)\b[^.?!\n]*\bdoes `?(?P<asked>{_SCRIPT_PATH})`?\s+"
+    rf"|\b(?:what|which|how \w+)\b[^.?!\n]*\bdoes `?(?P<asked>{SCRIPT_PATH})`?\s+"
     r"(?:print|output|show|say)\b",
     re.I,
 )
@@ -89,4 +88,32 @@ class SkippedRun:
             f"You have not run {command} yet: no run_cmd call was made since my question, so "
             "what it prints is not known. Run it now: call run_cmd. Write " + block("run_cmd"),
             "run_cmd",
+        )
+
+
+class RerunFailing:
+    """A prompt that says a named command fails ("`node src/index.js` fails with: …  Fix
+    it."), a file changed since, and a reply that ends the turn with no run_cmd call after
+    the last change: whether the change fixed anything is not known yet. Measured (bench
+    local-tasks, the fresh set's third batch, half A): told that ``python3 report.py``
+    crashes on a missing attribute ``lowstock`` ("Did you mean: 'low_stock'?"), the model
+    added an argument to the wrong call and said it had fixed the error. Writes the run of
+    that command as the call, so its output, the same error or none, comes next."""
+
+    name: ClassVar[str] = "rerun-failing"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        if "run_cmd" not in turn.tools or not turn.edited:
+            return None
+        last_change = max(i for i, step in enumerate(turn.steps) if step.wrote)
+        if any(step.name == "run_cmd" for step in turn.steps[last_change + 1 :]):
+            return None
+        command = failing_command(turn.prompt)
+        if command is None:
+            return None
+        return Nudge(
+            f"You changed the files, but {command} has not run since: whether it still "
+            "fails is not known. Run it now: call run_cmd. Write " + block("run_cmd"),
+            "run_cmd",
+            arguments={"command": command},
         )
