@@ -732,3 +732,75 @@ def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_al
     assert ASKS_RUN.search("Run the tests and tell me what fails.")
     assert ASKS_RUN.search("Then execute build.sh.")
     assert not ASKS_RUN.search("How does the test runner pick its tests?")
+
+
+CHECK = "from calc import add\nassert add(2, 3) == 5, f'add(2, 3) is {add(2, 3)}'\nprint('ok')\n"
+FAILS = "`python3 check.py` fails with:\n\nAssertionError: add(2, 3) is -1\n\nFix it."
+
+
+async def run_shell(session_factory, protocol: str, prompt: str) -> tuple[ev.Result, list]:
+    """:func:`run`, in a session with a shell worker whose commands need no asking."""
+    names = ("model", "tools", "shell")
+    async with session_factory(tool_protocol=protocol, names=names, allow=("run_cmd",)) as s:
+        events = s.events()
+        result = await s.run(prompt)
+        return result, drain(events)
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_fix_whose_command_still_fails_when_run_again_is_not_done(
+    session_factory, model: ScriptedModel, workspace: Path, protocol: str
+) -> None:
+    (workspace / "calc.py").write_text(BUGGY)
+    (workspace / "check.py").write_text(CHECK)
+    model.add(
+        calling(protocol, "edit_file", path="calc.py", old_text="a - b", new_text="a * b"),
+        calling(protocol, "run_cmd", command="python3  check.py"),
+        reply("I changed add to fix the error."),
+    )
+    result, seen = await run_shell(session_factory, protocol, FAILS)
+    runs = [e for e in seen if isinstance(e, ev.ToolCallFinished) and e.name == "run_cmd"]
+    assert [e.data.get("exit_code") for e in runs] == [1], runs
+    assert (result.ok, result.reason) == (False, "still_failing")
+    assert errors(seen)[-1].message == (
+        "python3 check.py still failed (exit 1) when it last ran, after the last change"
+    )
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_fix_whose_command_passes_or_was_changed_since_it_failed_is_done(
+    session_factory, model: ScriptedModel, workspace: Path, protocol: str
+) -> None:
+    (workspace / "calc.py").write_text(BUGGY)
+    (workspace / "check.py").write_text(CHECK)
+    model.add(
+        calling(protocol, "edit_file", path="calc.py", old_text="a - b", new_text="a * b"),
+        calling(protocol, "run_cmd", command="python3 check.py"),
+        # changed again after the failing run: what the run said is old news
+        calling(protocol, "edit_file", path="calc.py", old_text="a * b", new_text="a + b"),
+        reply("I fixed add."),
+        calling(protocol, "run_cmd", command="python3 check.py"),
+        reply("It passes now."),
+    )
+    first, _ = await run_shell(session_factory, protocol, FAILS)
+    assert (first.ok, first.reason) == (True, "done")
+    second, seen = await run_shell(session_factory, protocol, FAILS)
+    runs = [e for e in seen if isinstance(e, ev.ToolCallFinished) and e.name == "run_cmd"]
+    assert [e.data.get("exit_code") for e in runs] == [0]
+    assert (second.ok, second.reason) == (True, "done")
+
+
+def test_still_failing_needs_the_command_the_prompt_says_fails_and_a_fix_asked() -> None:
+    said = "I changed add to fix the error."
+    ending = honest_ending(said, ["mutating", "shell"], prompt=FAILS, exits={"python3 check.py": 2})
+    assert ending is not None
+    assert ending.reason == "still_failing"
+    # passed, ended by a signal, not run since the last change, another command failing
+    for exits in ({"python3 check.py": 0}, {"python3 check.py": None}, {}, {"make": 2}):
+        assert honest_ending(said, ["mutating", "shell"], prompt=FAILS, exits=exits) is None
+    # a question about the failure is answered, not fixed
+    why = "`python3 check.py` fails with:\n\nAssertionError\n\nWhy?"
+    assert (
+        honest_ending("add subtracts.", ["shell"], prompt=why, exits={"python3 check.py": 1})
+        is None
+    )

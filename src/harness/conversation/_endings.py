@@ -25,12 +25,14 @@ What the words mean decides, never a task's wording:
 - a *described change* is the last reply saying what the code should be ("It should
   return a + b") when the prompt asks for a change; a question or an offer is not one;
 - a *tried change* is a write or edit that ran and failed or changed nothing, in a run
-  asked for a change that ends with no change made and no word that none was needed.
+  asked for a change that ends with no change made and no word that none was needed;
+- a command *still failing* is the one the prompt says fails, in a run asked for a fix,
+  run after the run's last change and failing again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from typing import ClassVar, Protocol
 
 import attrs
@@ -50,7 +52,7 @@ from harness.conversation._ending_words import (
     last_sentence,
     quote,
 )
-from harness.words import ASKS_CHANGE, ASKS_RUN
+from harness.words import ASKS_CHANGE, ASKS_RUN, failing_command
 
 __all__ = [
     "CAPPED_FINISHES",
@@ -65,6 +67,7 @@ __all__ = [
     "EndingRule",
     "HandedOverChange",
     "RunSoFar",
+    "StillFailing",
     "StoppedByCap",
     "TriedNotMade",
     "honest_ending",
@@ -87,8 +90,10 @@ class Ending:
         reason: ``unbacked_claim`` (it said it changed or ran something that did not
             happen), ``described_not_made`` (asked for a change, it said what the change
             is and made none), ``change_not_made`` (asked for a change, its every edit
-            failed or changed nothing), ``stopped_early`` (it announced an action and stopped) or
-            ``stopped_by_cap`` (the model worker stopped it before it answered).
+            failed or changed nothing), ``still_failing`` (asked to fix a command that
+            fails, the command failed again when it last ran, after the last change),
+            ``stopped_early`` (it announced an action and stopped) or ``stopped_by_cap``
+            (the model worker stopped it before it answered).
         message: one sentence for the user.
     """
 
@@ -110,6 +115,8 @@ class RunSoFar:
             meant to end on a plan).
         prompt: the prompt the run answers ("" when unknown).
         tried: the kinds of the tools whose calls ran in the run, whatever they did.
+        exits: each command's exit status at its last run since the run's last change
+            (its words joined by single spaces; ``None``: it ended by a signal).
     """
 
     reply: str
@@ -119,6 +126,7 @@ class RunSoFar:
     announcements: bool = True
     prompt: str = ""
     tried: frozenset[str] = frozenset()
+    exits: Mapping[str, int | None] = attrs.field(factory=dict)
 
     def replies(self) -> Iterable[str]:
         """Every reply's text without its code blocks, the last first."""
@@ -245,6 +253,27 @@ class TriedNotMade:
         )
 
 
+class StillFailing:
+    """The prompt says a command fails and asks for a fix ("`node src/index.js` fails with:
+    Error: unknown coupon SPRNG10. Fix it."), and that command, run after the run's last
+    change, failed again: whatever the reply says ("I changed the call to fix the
+    error"), the failure asked about is still there."""
+
+    name: ClassVar[str] = "still-failing"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        command = failing_command(run.prompt)
+        if command is None or not ASKS_CHANGE.search(run.prompt):
+            return None
+        code = run.exits.get(" ".join(command.split()))
+        if not code:  # not run since the last change, passed, or ended by a signal
+            return None
+        return Ending(
+            "still_failing",
+            f"{command} still failed (exit {code}) when it last ran, after the last change",
+        )
+
+
 class ClaimedRun:
     """The last reply says a command ran ("I ran the tests") and none did, or an earlier
     one does in a run asked to run one ("I then ran the tests" beside an edit is a story)."""
@@ -290,6 +319,7 @@ RULES: tuple[EndingRule, ...] = (
     HandedOverChange(),
     DescribedNotMade(),
     TriedNotMade(),
+    StillFailing(),
     ClaimedRun(),
     AnnouncedAction(),
 )
@@ -304,6 +334,7 @@ def honest_ending(
     finish: str = "stop",
     prompt: str = "",
     tried: Collection[str] = (),
+    exits: Mapping[str, int | None] | None = None,
 ) -> Ending | None:
     """Why a run whose last reply is *text* did not complete, or ``None`` when it did.
 
@@ -317,9 +348,17 @@ def honest_ending(
         finish: why the last reply stopped.
         prompt: the prompt the run answers ("" when unknown).
         tried: the kinds of the tools whose calls ran in the run, whatever they did.
+        exits: each command's exit status at its last run since the last change.
     """
     run = RunSoFar(
-        text, frozenset(acted), tuple(earlier), finish, announcements, prompt, frozenset(tried)
+        text,
+        frozenset(acted),
+        tuple(earlier),
+        finish,
+        announcements,
+        prompt,
+        frozenset(tried),
+        dict(exits or {}),
     )
     for rule in RULES:
         ending = rule.check(run)

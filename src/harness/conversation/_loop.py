@@ -147,11 +147,8 @@ class Conversation:
 
     def emit(self, event: ev.ConversationEvent) -> None:
         """Hand *event* to every listener (the session log is one)."""
-        # an edit whose result says it changed nothing backs no claim of a change
         if isinstance(event, ev.ToolCallFinished):
-            self._run.tried.append(event.name)
-            if event.ok and event.data.get("changed", True) is not False:
-                self._run.succeeded.append(event.name)
+            self._run.call_finished(event)
         self._listeners(event)
 
     # --- control ----------------------------------------------------------------------

@@ -86,6 +86,9 @@ class PromptRun:
         self.succeeded: list[str] = []
         # every tool whose call ran, whatever it did: an edit tried and failed
         self.tried: list[str] = []
+        # each command's exit status at its last run since the last change: whether the
+        # command the prompt says fails still does
+        self.exits: dict[str, int | None] = {}
         # the text of the run's replies so far: a claim in any of them counts at the end
         self.said: list[str] = []
         self._reply: Reply | None = None
@@ -109,6 +112,18 @@ class PromptRun:
         except ModelFailed as exc:
             conv.emit_error(exc.kind, exc.message, fatal=True)
         return "error"
+
+    def call_finished(self, call: ev.ToolCallFinished) -> None:
+        """Note how a call ended: what the replies' claims are checked against at the end.
+        An edit whose result says it changed nothing backs no claim of a change."""
+        self.tried.append(call.name)
+        if call.ok and call.data.get("changed", True) is not False:
+            self.succeeded.append(call.name)
+            if call.data.get("changed"):  # a file changed: earlier runs say nothing of it
+                self.exits.clear()
+        command = call.data.get("command")
+        if isinstance(command, str) and "exit_code" in call.data:
+            self.exits[" ".join(command.split())] = call.data["exit_code"]
 
     def add_usage(self, prompt_tokens: int, completion_tokens: int) -> None:
         """Count tokens of this run's model requests (a sub-agent's count too)."""
@@ -223,6 +238,7 @@ class PromptRun:
             finish=reply.finish,
             prompt="" if plan else prompt,
             tried=kinds(self.tried),
+            exits=self.exits,
         )
 
     def _turn_finished(self, turn: int, reason: str) -> None:

@@ -249,7 +249,8 @@ class Result(ConversationEvent, tag="result"):
             or ran something no call did), ``described_not_made`` (asked for a change,
             it said what the change is and no call made it), ``change_not_made``
             (asked for a change, every write or edit ran failed or changed nothing),
-            ``stopped_early`` (it
+            ``still_failing`` (asked to fix a command that fails, that command failed
+            again when it last ran, after the last change), ``stopped_early`` (it
             announced an action and stopped), ``stopped_by_cap`` (the model worker
             stopped it before it answered: the same call past the repeat cap).
         turns: how many model requests the run made.
