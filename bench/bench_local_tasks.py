@@ -197,6 +197,7 @@ class Outcome:
     answered: bool
     stray_writes: int
     unmade: bool = False  # ended ok on a task asking for a change, with nothing changed
+    said_done: bool = False  # ended ok, and the task's check failed
     nudges: tuple[str, ...] = ()  # the nudge rules that asked the model again, in order
 
 
@@ -288,8 +289,15 @@ def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome
         # ended without an answer)
         (_base() / task.name).mkdir(exist_ok=True)
         (_base() / task.name / f"{'ok' if ok else 'failed'}-{run}.jsonl").write_text(out)
+        said_done = not ok and result.get("ok") is True
         return Outcome(
-            ok, seconds, bool(answer(events).strip()), len(writes), unmade, nudged(events)
+            ok,
+            seconds,
+            bool(answer(events).strip()),
+            len(writes),
+            unmade,
+            said_done,
+            nudged(events),
         )
 
 
@@ -409,6 +417,8 @@ def _run_all() -> list[tuple[str, str, str]]:
             notes.append(f"{stray} writes nobody asked for")
         if unmade := sum(o.unmade for o in outcomes):
             notes.append(f"{unmade} ended ok with the change not made")
+        elif said := sum(o.said_done for o in outcomes):
+            notes.append(f"{said} ended ok on the task failed")
         rows.append((task.name, f"{ok}/{len(outcomes)}  {median:.0f} s", "; ".join(notes)))
     off = os.environ.get("BENCH_OFF", "")
     how = f"off: {off}" if off else "grammar and nudge on"
@@ -423,4 +433,12 @@ def _run_all() -> list[tuple[str, str, str]]:
     every = [o for outcomes in parts.values() for o in outcomes]
     unmade = sum(o.unmade for o in every)
     rows.append(("ended ok on a change never made", str(unmade), "goal: 0"))
+    said = sum(o.said_done for o in every)
+    rows.append(
+        (
+            "ended ok on a task failed",
+            str(said),
+            f"of {sum(not o.ok for o in every)} failed: the run said done, the check says not",
+        )
+    )
     return rows
