@@ -5,14 +5,15 @@ embedded default model, the whole program), and a check of the outcome: the answ
 files afterwards, a command that must pass, the calls made. Two sets:
 
 - the first set (:data:`TASKS`, eleven tasks the nudge rules were written beside);
-- the fresh set (:mod:`bench._local_fresh`, 80 tasks of nine kinds on one shop's files,
+- the fresh set (:mod:`bench._local_fresh`, 98 tasks of eight kinds on one shop's files,
   written after the rules), split in two halves by a fixed hash of each task's name:
   rules are tuned on half A only, and kept only if they do not lose on half B.
 
 The table gives each task's success rate and median time, then each set's figure and each
 half's, and counts runs that ended without an answer, writes nobody asked for that went
-through (a refused one changed nothing), and runs that ended ``ok`` on a task asking for a
-change with nothing changed (a change claimed and never made); and for each part, the
+through (a refused one changed nothing), runs that ended ``ok`` on a task asking for a
+change with nothing changed (a change claimed and never made), and runs that ended ``ok``
+on a task whose check failed (the run said done; the work was not); and for each part, the
 runs in which a nudge rule asked the model again, each rule with the runs it asked in
 and how many of them ended ok (read from the runs' ``nudged`` status events). Every task
 runs in the same folder, emptied and filled with the task's files before each run, as a
