@@ -415,6 +415,9 @@ def test_stopped_by_cap_is_a_run_the_repeat_cap_ended(headless: Headless, worksp
         "and then wrote the updated content back to the file.",
         "I opened config.json and changed the timeout to 30.",
         "I checked calc.py, fixed the sign in add, and saved it.",
+        "I made the api service in deploy.yaml run image version 4.3.0 by editing the "
+        "`image` field.",
+        "I pointed the stock service at port 9000 by changing its url in config.json.",
     ],
 )
 def test_more_ways_of_claiming_a_change(text: str) -> None:
@@ -438,6 +441,9 @@ def test_more_ways_of_claiming_a_change(text: str) -> None:
         "I found that the function, changed in 2.1, returns a - b.",
         "I could open the file, set the version and save it for you.",
         "I read the file and the version is set to 1.2.4.",
+        "You can make the api run 4.3.0 by editing the image field.",
+        "I would make it run 4.3.0 by editing the image field.",
+        "I made a list of the files you can fix by editing them.",
     ],
 )
 def test_words_that_claim_no_change_and_announce_nothing(text: str) -> None:

@@ -58,6 +58,12 @@ CLAIMS_CHANGE = re.compile(
     # "I made the necessary changes", "I've made all the requested edits"
     r"|\bI(?:'ve| have| just| then| also)* made (?:\w+ ){0,3}?"
     r"(?:changes?|edits?|fix(?:es)?|modifications?|updates?|adjustments?|corrections?)\b"
+    # "I made the api service run image 4.3.0 by editing the image field": a result, then
+    # the change that made it
+    rf"|\bI(?:'ve| have| just| then| also)* (?:made|got|ensured|configured|pointed|kept)\b"
+    rf"{_ANSWER_ITSELF}{_WORDS}{{0,120}}?\bby (?:editing|changing|updating|modifying|"
+    r"setting|replacing|adding|removing|deleting|renaming|switching|bumping|raising|"
+    r"lowering|turning)\b"
     # "I read it, and then used the edit_file tool to replace the version"
     rf"|\bI\b{_WORDS}{{0,120}}?\b(?:used|called|invoked)\b{_WORDS}{{0,60}}?\bto (?:edit|change|"
     r"replace|update|modify|fix|write|create|rename|remove|delete|set|add|correct)\b"
