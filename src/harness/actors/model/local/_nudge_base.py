@@ -10,7 +10,7 @@ from typing import ClassVar, Protocol
 
 import attrs
 
-from harness.actors.model.local._turn import Turn
+from harness.actors.model.local._turn import FILE_NAME, Turn
 
 __all__ = [
     "CLAIM_LOOK",
@@ -68,11 +68,6 @@ NEGATED = re.compile(
     r"missing|absent|unable|neither|nor|without)\b",
     re.I,
 )
-
-
-# a file's path in a prompt or a reply: "src/parser.py", "`dates.py`" (also "e.g", which
-# callers that read answers leave out)
-FILE_NAME = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]{1,5})\b")
 
 
 def block(tool: str) -> str:

@@ -20,6 +20,7 @@ from harness.words import ASKS_CHANGE
 
 __all__ = [
     "EDIT_TOOLS",
+    "FILE_NAME",
     "Absent",
     "Step",
     "Turn",
@@ -213,8 +214,9 @@ _ASKED_NAME = re.compile(
     r"`([A-Za-z_]\w{2,})`"
     r"|(?<![\w./-])([A-Za-z]\w*_\w+|[a-z]+[A-Z]\w*|[A-Z]{2,}\d+[A-Z\d]*)(?![\w/-]|\.\w)"
 )
-# a file's path in a question ("CHANGELOG.md", "tests/test_api.py")
-_ASKED_PATH = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w{0,4})\b")
+FILE_NAME = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w{0,4})\b")
+"""A file's path in a prompt or a reply ("CHANGELOG.md", "`src/parser.py`"; also "e.g",
+which callers that read answers leave out)."""
 # a read whose file goes on past what it showed (tools/_readfile.py)
 _CUT = "[truncated at "
 
@@ -254,7 +256,7 @@ def absent(prompt: str, results: Sequence[str], reads: Sequence[str]) -> list[Ab
         return []
     said = "\n".join(results)
     found: list[Absent] = []
-    paths = list(dict.fromkeys(m.group(1) for m in _ASKED_PATH.finditer(prompt)))
+    paths = list(dict.fromkeys(m.group(1) for m in FILE_NAME.finditer(prompt)))
     for path in paths:
         if re.search(_MISSING.format(re.escape(path)), said):
             found.append(Absent(path, "", f"{path} does not exist in the workspace."))
