@@ -1,6 +1,6 @@
 """The words every layer shares: the provider names, what kind each is, the
-permission modes, Claude Code's tool names read as harness's, and the words a prompt
-asks for a change or a run with.
+permission modes, Claude Code's tool names read as harness's, the words a prompt asks for
+a change or a run with, and the command it says fails.
 
 A leaf: it imports nothing of harness and nothing heavy, so the command line offers
 them as choices without loading the message vocabulary. :mod:`harness.messages`

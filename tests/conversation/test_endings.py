@@ -798,15 +798,13 @@ async def test_a_fix_whose_command_passes_or_was_changed_since_it_failed_is_done
 
 def test_still_failing_needs_the_command_the_prompt_says_fails_and_a_fix_asked() -> None:
     said = "I changed add to fix the error."
-    ending = honest_ending(said, ["mutating", "shell"], prompt=FAILS, exits={"python3 check.py": 2})
+    ran = ("python3 check.py", 2)
+    ending = honest_ending(said, ["mutating", "shell"], prompt=FAILS, last_run=ran)
     assert ending is not None
     assert ending.reason == "still_failing"
-    # passed, ended by a signal, not run since the last change, another command failing
-    for exits in ({"python3 check.py": 0}, {"python3 check.py": None}, {}, {"make": 2}):
-        assert honest_ending(said, ["mutating", "shell"], prompt=FAILS, exits=exits) is None
+    # passed, ended by a signal, not run since the last change, another command run last
+    for last in (("python3 check.py", 0), ("python3 check.py", None), None, ("make", 2)):
+        assert honest_ending(said, ["mutating", "shell"], prompt=FAILS, last_run=last) is None
     # a question about the failure is answered, not fixed
     why = "`python3 check.py` fails with:\n\nAssertionError\n\nWhy?"
-    assert (
-        honest_ending("add subtracts.", ["shell"], prompt=why, exits={"python3 check.py": 1})
-        is None
-    )
+    assert honest_ending("add subtracts.", ["shell"], prompt=why, last_run=ran) is None

@@ -32,7 +32,7 @@ What the words mean decides, never a task's wording:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable
 from typing import ClassVar, Protocol
 
 import attrs
@@ -115,8 +115,8 @@ class RunSoFar:
             meant to end on a plan).
         prompt: the prompt the run answers ("" when unknown).
         tried: the kinds of the tools whose calls ran in the run, whatever they did.
-        exits: each command's exit status at its last run since the run's last change
-            (its words joined by single spaces; ``None``: it ended by a signal).
+        last_run: the last command run since the run's last change (its words joined by
+            single spaces) and its exit status (``None``: it ended by a signal).
     """
 
     reply: str
@@ -126,7 +126,7 @@ class RunSoFar:
     announcements: bool = True
     prompt: str = ""
     tried: frozenset[str] = frozenset()
-    exits: Mapping[str, int | None] = attrs.field(factory=dict)
+    last_run: tuple[str, int | None] | None = None
 
     def replies(self) -> Iterable[str]:
         """Every reply's text without its code blocks, the last first."""
@@ -255,9 +255,10 @@ class TriedNotMade:
 
 class StillFailing:
     """The prompt says a command fails and asks for a fix ("`node src/index.js` fails with:
-    Error: unknown coupon SPRNG10. Fix it."), and that command, run after the run's last
-    change, failed again: whatever the reply says ("I changed the call to fix the
-    error"), the failure asked about is still there."""
+    Error: unknown coupon SPRNG10. Fix it."), and that command was the last one run after
+    the run's last change, and failed again: whatever the reply says ("I changed the call
+    to fix the error"), the failure asked about is still there. (Any command may change
+    files too, so a run with another command after it says nothing.)"""
 
     name: ClassVar[str] = "still-failing"
 
@@ -265,8 +266,10 @@ class StillFailing:
         command = failing_command(run.prompt)
         if command is None or not ASKS_CHANGE.search(run.prompt):
             return None
-        code = run.exits.get(" ".join(command.split()))
-        if not code:  # not run since the last change, passed, or ended by a signal
+        if run.last_run is None or run.last_run[0] != " ".join(command.split()):
+            return None
+        code = run.last_run[1]
+        if not code:  # passed, or ended by a signal
             return None
         return Ending(
             "still_failing",
@@ -334,7 +337,7 @@ def honest_ending(
     finish: str = "stop",
     prompt: str = "",
     tried: Collection[str] = (),
-    exits: Mapping[str, int | None] | None = None,
+    last_run: tuple[str, int | None] | None = None,
 ) -> Ending | None:
     """Why a run whose last reply is *text* did not complete, or ``None`` when it did.
 
@@ -348,7 +351,7 @@ def honest_ending(
         finish: why the last reply stopped.
         prompt: the prompt the run answers ("" when unknown).
         tried: the kinds of the tools whose calls ran in the run, whatever they did.
-        exits: each command's exit status at its last run since the last change.
+        last_run: the last command run since the last change, and its exit status.
     """
     run = RunSoFar(
         text,
@@ -358,7 +361,7 @@ def honest_ending(
         announcements,
         prompt,
         frozenset(tried),
-        dict(exits or {}),
+        last_run,
     )
     for rule in RULES:
         ending = rule.check(run)

@@ -86,9 +86,9 @@ class PromptRun:
         self.succeeded: list[str] = []
         # every tool whose call ran, whatever it did: an edit tried and failed
         self.tried: list[str] = []
-        # each command's exit status at its last run since the last change: whether the
+        # the last command run since the last change, and its exit status: whether the
         # command the prompt says fails still does
-        self.exits: dict[str, int | None] = {}
+        self.last_run: tuple[str, int | None] | None = None
         # the text of the run's replies so far: a claim in any of them counts at the end
         self.said: list[str] = []
         self._reply: Reply | None = None
@@ -119,11 +119,12 @@ class PromptRun:
         self.tried.append(call.name)
         if call.ok and call.data.get("changed", True) is not False:
             self.succeeded.append(call.name)
-            if call.data.get("changed"):  # a file changed: earlier runs say nothing of it
-                self.exits.clear()
+            if call.data.get("changed"):  # a file changed: an earlier run says nothing of it
+                self.last_run = None
         command = call.data.get("command")
         if isinstance(command, str) and "exit_code" in call.data:
-            self.exits[" ".join(command.split())] = call.data["exit_code"]
+            # any command may change files too: only the last one says how things stand
+            self.last_run = (" ".join(command.split()), call.data["exit_code"])
 
     def add_usage(self, prompt_tokens: int, completion_tokens: int) -> None:
         """Count tokens of this run's model requests (a sub-agent's count too)."""
@@ -238,7 +239,7 @@ class PromptRun:
             finish=reply.finish,
             prompt="" if plan else prompt,
             tried=kinds(self.tried),
-            exits=self.exits,
+            last_run=self.last_run,
         )
 
     def _turn_finished(self, turn: int, reason: str) -> None:
