@@ -744,6 +744,13 @@ CHECK = "from calc import add\nassert add(2, 3) == 5, f'add(2, 3) is {add(2, 3)}
 FAILS = "`python3 check.py` fails with:\n\nAssertionError: add(2, 3) is -1\n\nFix it."
 
 
+def wrong_fix(workspace: Path, protocol: str) -> tuple[Reply, ...]:
+    """A folder whose check.py fails, and an edit that leaves it failing."""
+    (workspace / "calc.py").write_text(BUGGY)
+    (workspace / "check.py").write_text(CHECK)
+    return (calling(protocol, "edit_file", path="calc.py", old_text="a - b", new_text="a * b"),)
+
+
 async def run_shell(session_factory, protocol: str, prompt: str) -> tuple[ev.Result, list]:
     """:func:`run`, in a session with a shell worker whose commands need no asking."""
     names = ("model", "tools", "shell")
@@ -757,10 +764,8 @@ async def run_shell(session_factory, protocol: str, prompt: str) -> tuple[ev.Res
 async def test_a_fix_whose_command_still_fails_when_run_again_is_not_done(
     session_factory, model: ScriptedModel, workspace: Path, protocol: str
 ) -> None:
-    (workspace / "calc.py").write_text(BUGGY)
-    (workspace / "check.py").write_text(CHECK)
     model.add(
-        calling(protocol, "edit_file", path="calc.py", old_text="a - b", new_text="a * b"),
+        *wrong_fix(workspace, protocol),
         calling(protocol, "run_cmd", command="python3  check.py"),
         reply("I changed add to fix the error."),
     )
@@ -777,10 +782,8 @@ async def test_a_fix_whose_command_still_fails_when_run_again_is_not_done(
 async def test_a_fix_whose_command_passes_or_was_changed_since_it_failed_is_done(
     session_factory, model: ScriptedModel, workspace: Path, protocol: str
 ) -> None:
-    (workspace / "calc.py").write_text(BUGGY)
-    (workspace / "check.py").write_text(CHECK)
     model.add(
-        calling(protocol, "edit_file", path="calc.py", old_text="a - b", new_text="a * b"),
+        *wrong_fix(workspace, protocol),
         calling(protocol, "run_cmd", command="python3 check.py"),
         # changed again after the failing run: what the run said is old news
         calling(protocol, "edit_file", path="calc.py", old_text="a * b", new_text="a + b"),
