@@ -27,7 +27,7 @@ What the words mean decides, never a task's wording:
 - a *tried change* is a write or edit that ran and failed or changed nothing, in a run
   asked for a change that ends with no change made and no word that none was needed;
 - a command *still failing* is the one the prompt says fails, in a run asked for a fix,
-  run after the run's last change and failing again.
+  when it is the last command run since the run's last change and it failed again.
 """
 
 from __future__ import annotations
