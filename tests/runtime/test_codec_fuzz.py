@@ -151,3 +151,28 @@ def test_a_field_that_does_not_fit_is_named() -> None:
         decode_message({"type": "test.codec.sample", "text": "x", "number": "many"})
     with pytest.raises(ProtocolError, match=r"required field missing @ message\.text"):
         decode_message({"type": "test.codec.sample"})
+
+
+@attrs.frozen
+class Secretive(Message, tag="test.codec.secretive"):
+    user: str
+    token: str = attrs.field(default="", repr=False)
+    shown: int = attrs.field(default=0, repr=lambda n: f"<{n}>")
+
+
+def test_a_message_prints_its_fields_as_attrs_would_and_keeps_hidden_ones_hidden() -> None:
+    assert repr(Sample("hi", 2, ("a",))) == "Sample(text='hi', number=2, items=('a',), extra=None)"
+    assert repr(Secretive("ann", "s3cret", 7)) == "Secretive(user='ann', shown=<7>)"
+    # the one shared __repr__, not one attrs wrote for the class
+    assert Sample.__repr__ is Message.__repr__
+
+
+def test_a_message_with_its_own_repr_keeps_it() -> None:
+    @attrs.frozen
+    class Own(Message):
+        x: int
+
+        def __repr__(self) -> str:
+            return "own"
+
+    assert repr(Own(1)) == "own"

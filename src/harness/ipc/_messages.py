@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar, cast
 
+import attrs
 import cattrs
 from cattrs.errors import ClassValidationError
 
@@ -72,6 +73,12 @@ class Message:
 
     def __init_subclass__(cls, tag: str | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        # One __repr__ for every message, put on each class as its own: attrs leaves a
+        # class's own __repr__ alone, so it does not write and compile one per class.
+        # That compiling was a sixth of what importing the vocabulary costs, paid by
+        # every process at its start (``python -m bench headless``).
+        if "__repr__" not in cls.__dict__:
+            cls.__repr__ = Message.__repr__  # type: ignore[method-assign]
         if tag is not None:
             cls.TAG = tag
         own = cls.__dict__.get("TAG")
@@ -83,6 +90,16 @@ class Message:
                 raise TypeError(f"message tag {own!r} is already used by {previous.__qualname__}")
             _registry[own] = cls
             _decoders.pop(own, None)
+
+    def __repr__(self) -> str:
+        """``RunCmd(command='ls', timeout=None)``: the fields attrs would show, as it would."""
+        cls = type(self)
+        shown = (
+            f"{a.name}={(a.repr if callable(a.repr) else repr)(getattr(self, a.name))}"
+            for a in (attrs.fields(cls) if attrs.has(cls) else ())
+            if a.repr
+        )
+        return f"{cls.__name__}({', '.join(shown)})"
 
 
 def message_types() -> dict[str, type[Message]]:
