@@ -1,4 +1,4 @@
-"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 98 tasks of nine kinds
+"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 117 tasks of nine kinds
 on one small shop's files (:mod:`bench._local_shop`), written after the first eleven and
 sharing nothing with them.
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bench._local_fresh_ask import ASK_TASKS, LATER_ASK_TASKS, THIRD_ASK_TASKS
 from bench._local_fresh_change import CHANGE_TASKS, LATER_CHANGE_TASKS, THIRD_CHANGE_TASKS
+from bench._local_fresh_fourth import FOURTH
 from bench._local_task import Task
 
 #: The 36 tasks written on 2026-12-04, after the rules, in two batches (the second after
@@ -20,7 +21,11 @@ LATER: tuple[Task, ...] = (*LATER_ASK_TASKS, *LATER_CHANGE_TASKS)
 #: The 18 tasks of a third batch, written a session later, after those two batches'
 #: rules and before any run of them (``BENCH_SET=third``).
 THIRD: tuple[Task, ...] = (*THIRD_ASK_TASKS, *THIRD_CHANGE_TASKS)
-FRESH: tuple[Task, ...] = (*ASK_TASKS, *CHANGE_TASKS, *LATER, *THIRD)
+#: The 19 tasks of a fourth batch, written after the tenth round's rules and before any
+#: run of them (``BENCH_SET=fourth``; :mod:`bench._local_fresh_fourth`).
+FRESH: tuple[Task, ...] = (*ASK_TASKS, *CHANGE_TASKS, *LATER, *THIRD, *FOURTH)
+
+__all__ = ["FOURTH", "FRESH", "LATER", "THIRD", "half"]
 
 
 def half(name: str) -> tuple[Task, ...]:

@@ -5,7 +5,7 @@ embedded default model, the whole program), and a check of the outcome: the answ
 files afterwards, a command that must pass, the calls made. Two sets:
 
 - the first set (:data:`TASKS`, eleven tasks the nudge rules were written beside);
-- the fresh set (:mod:`bench._local_fresh`, 98 tasks of eight kinds on one shop's files,
+- the fresh set (:mod:`bench._local_fresh`, 117 tasks of eight kinds on one shop's files,
   written after the rules), split in two halves by a fixed hash of each task's name:
   rules are tuned on half A only, and kept only if they do not lose on half B.
 
@@ -33,7 +33,8 @@ from the environment:
   moved with it, so a change is judged on what holds across paths;
 - ``BENCH_SET``: ``first``, ``fresh``, ``later`` (the fresh set's 36 tasks of the first two
   batches written after the rules, :data:`bench._local_fresh.LATER`), ``third`` (the 18
-  of a third such batch, :data:`bench._local_fresh.THIRD`), or ``all`` (default);
+  of a third such batch, :data:`bench._local_fresh.THIRD`), ``fourth`` (the 19 of a
+  fourth, :data:`bench._local_fresh.FOURTH`), or ``all`` (default);
 - ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
 - ``BENCH_OFF``: ``grammar``, ``nudge`` (comma-separated): run with those switched off,
@@ -60,7 +61,7 @@ from typing import Any, TextIO
 
 import attrs
 
-from bench._local_fresh import FRESH, LATER, THIRD
+from bench._local_fresh import FOURTH, FRESH, LATER, THIRD
 from bench._local_task import Events, Task, answer, calls, changed, passes, read
 from harness.actors.model.local._guide import NUDGED_PREFIX, TAKEN_PREFIX
 
@@ -346,7 +347,7 @@ def _chosen() -> list[tuple[str, Task]]:
     if which in ("all", "first") and not half:
         chosen += [("first", t) for t in TASKS]
     if which in ("all", "fresh", "later", "third"):
-        fresh = {"later": LATER, "third": THIRD}.get(which, FRESH)
+        fresh = {"later": LATER, "third": THIRD, "fourth": FOURTH}.get(which, FRESH)
         chosen += [(f"fresh {t.half}", t) for t in fresh if not half or t.half == half]
     return [(part, t) for part, t in chosen if not wanted or t.name in wanted]
 

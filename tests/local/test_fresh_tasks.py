@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bench._local_fresh import FRESH, LATER, THIRD, half
+from bench._local_fresh import FOURTH, FRESH, LATER, THIRD, half
 from bench._local_task import Task, answer, run
 from bench.bench_local_tasks import TASKS
 
@@ -66,6 +66,8 @@ def test_the_set_is_broad_and_split_by_name() -> None:
     assert {t.half for t in LATER} == {"A", "B"}
     assert {t.name for t in THIRD} <= set(names)
     assert {t.half for t in THIRD} == {"A", "B"}
+    assert {t.name for t in FOURTH} <= set(names)
+    assert {t.half for t in FOURTH} == {"A", "B"}
     assert answer([{"type": "result", "text": "x"}]) == "x"
 
 
