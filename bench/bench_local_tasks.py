@@ -343,11 +343,14 @@ def _chosen() -> list[tuple[str, Task]]:
     which = os.environ.get("BENCH_SET", "all").strip().lower() or "all"
     half = os.environ.get("BENCH_HALF", "").strip().upper()
     wanted = {n for n in os.environ.get("BENCH_TASKS", "").split(",") if n}
+    parts = {"fresh": FRESH, "later": LATER, "third": THIRD, "fourth": FOURTH}
+    if which not in ("all", "first", *parts):
+        raise SystemExit(f"BENCH_SET={which}: not one of all, first, {', '.join(parts)}")
     chosen: list[tuple[str, Task]] = []
     if which in ("all", "first") and not half:
         chosen += [("first", t) for t in TASKS]
-    if which in ("all", "fresh", "later", "third"):
-        fresh = {"later": LATER, "third": THIRD, "fourth": FOURTH}.get(which, FRESH)
+    if which != "first":
+        fresh = parts.get(which, FRESH)
         chosen += [(f"fresh {t.half}", t) for t in fresh if not half or t.half == half]
     return [(part, t) for part, t in chosen if not wanted or t.name in wanted]
 
