@@ -25,6 +25,7 @@ __all__ = [
     "UNMAPPED_CLAUDE_TOOLS",
     "PermissionMode",
     "ProviderKind",
+    "asks_for_change",
     "claude_aliases",
     "claude_name",
     "failing_command",
@@ -126,8 +127,42 @@ ASKS_CHANGE = re.compile(
 )
 """A prompt that asks for a change ("Fix it.", "In calc.py, make add return a + b.", "...
 and set it to 30", "Give the cache 512mb"); "Why does make fail?" and "Give me the total"
-ask none. The one test the conversation's endings and the small model's nudges share:
-only then is a claimed change taken at its word, or a missing one said."""
+ask none. Read through :func:`asks_for_change`, which also hears a change said as how
+something should be."""
+
+# a sentence saying how a thing should be ("The WELCOME5 coupon should take 10% off now,
+# not 5%.", "Calls to the stock service should be tried 5 times."): a dot inside a word
+# ("config.json") does not end one
+_SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\w))+[.!?]*")
+_SHOULD = re.compile(r"\b(?:should|must|needs? to|ought to)\s+(?:now\s+|also\s+|only\s+)?\w", re.I)
+# before its "should", a sentence that asks or wonders about it: "Explain what add
+# should return.", "I think the tests should pass."
+_ABOUT = re.compile(
+    r"\b(?:why|what|how|whether|which|who|when|where|if|explain|tell|describe|"
+    r"summari[sz]e|show|list|say|think|wonder|know|check|see)\b",
+    re.I,
+)
+
+
+def asks_for_change(prompt: str) -> bool:
+    """Whether *prompt* asks for a change: a clause that starts with a verb of changing
+    (:data:`ASKS_CHANGE`), or a sentence, not a question, that says how something should
+    be ("Bulk prices should start at 20 units, not 10."; not "Why should add return
+    a + b?", "Explain what add should return."). The one test the conversation's endings
+    and the small model's nudges share: only then is a claimed change taken at its word,
+    or a missing one said."""
+    if ASKS_CHANGE.search(prompt):
+        return True
+    for sentence in _SENTENCE.findall(prompt):
+        said = _SHOULD.search(sentence)
+        if (
+            said
+            and not sentence.rstrip().endswith("?")
+            and not _ABOUT.search(sentence[: said.start()])
+        ):
+            return True
+    return False
+
 
 ASKS_RUN = re.compile(ASK_STARTS + r"(?:run|execute|test)\b", re.I | re.M)
 """A prompt that asks for a run ("Run the tests", "... and execute build.sh")."""

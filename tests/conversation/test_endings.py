@@ -228,6 +228,15 @@ def test_a_claimed_run_needs_a_command() -> None:
     assert honest_ending("I ran pytest: 3 passed.", ["mutating"]) is not None
     assert honest_ending("I ran pytest: 3 passed.", ["shell"]) is None
     assert honest_ending("The script has been executed.", ["read"]) is not None
+    # the run claimed by the tool's name, in inline code or not (measured: a reply saying
+    # it called run_cmd with a curl command it made up, and no call made)
+    said = "I called the `run_cmd` tool with the command `curl -X POST localhost` 5 times."
+    ending = honest_ending(said, [])
+    assert ending is not None and ending.reason == "unbacked_claim"
+    assert "`run_cmd`" in ending.message
+    assert honest_ending("I used run_cmd to run the tests: 3 passed.", ["read"]) is not None
+    assert honest_ending(said, ["shell"]) is None
+    assert honest_ending("You can use `run_cmd` to run the tests.", []) is None
 
 
 @pytest.mark.parametrize(
@@ -713,7 +722,7 @@ def test_words_about_changes_that_hand_nothing_over(text: str) -> None:
 
 
 def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_alike() -> None:
-    from harness.words import ASKS_CHANGE, ASKS_RUN
+    from harness.words import ASKS_CHANGE, ASKS_RUN, asks_for_change
 
     asks = [
         "Fix it.",
@@ -735,6 +744,22 @@ def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_al
     ]
     assert [p for p in asks if not ASKS_CHANGE.search(p)] == []
     assert [p for p in questions if ASKS_CHANGE.search(p)] == []
+    # a change said as how a thing should be, in a sentence that asks nothing
+    should = [
+        "The WELCOME5 coupon should take 10% off now, not 5%.",
+        "Calls from the checkout to the stock service should be tried 5 times.",
+        "settings.toml must have debug off",
+        "The report needs to print the total with tax.",
+    ]
+    wonders = [
+        "Why should add return a + b?",
+        "Explain what add should return.",
+        "I think the tests should pass.",
+        "What should the timeout be in config.json?",
+        "Which file should I edit to change the port",
+    ]
+    assert [p for p in asks + should if not asks_for_change(p)] == []
+    assert [p for p in questions + wonders if asks_for_change(p)] == []
     assert ASKS_RUN.search("Run the tests and tell me what fails.")
     assert ASKS_RUN.search("Then execute build.sh.")
     assert not ASKS_RUN.search("How does the test runner pick its tests?")

@@ -14,6 +14,7 @@ import re
 
 __all__ = [
     "ANNOUNCES",
+    "CALLED_RUN_TOOL",
     "CLAIMS_CHANGE",
     "CLAIMS_RUN",
     "DESCRIBES_FIX",
@@ -91,6 +92,13 @@ CLAIMS_RUN = re.compile(
     r"\bI(?:'ve| have| just| then| also| now| already)* (?:ran|executed)\b"
     r"|\bI(?:'ve| have)(?: just| also| now| already)* run\b"
     r"|\b(?:has|have) (?:now |already |also )?been (?:run|executed)\b",
+    re.I,
+)
+# the run claimed by the tool's name, read with inline code left in: "I called the
+# `run_cmd` tool with the command `curl …`"
+CALLED_RUN_TOOL = re.compile(
+    r"\bI(?:'ve| have| just| then| also| now| already)* (?:called|used|invoked) "
+    r"(?:the )?`?run_cmd\b",
     re.I,
 )
 # the last sentence announces an action and nothing follows: "I will summarize X for

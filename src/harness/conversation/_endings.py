@@ -39,6 +39,7 @@ import attrs
 
 from harness.conversation._ending_words import (
     ANNOUNCES,
+    CALLED_RUN_TOOL,
     CLAIMS_CHANGE,
     CLAIMS_RUN,
     DESCRIBES_FIX,
@@ -52,7 +53,7 @@ from harness.conversation._ending_words import (
     last_sentence,
     quote,
 )
-from harness.words import ASKS_CHANGE, ASKS_RUN, failing_command
+from harness.words import ASKS_RUN, asks_for_change, failing_command
 
 __all__ = [
     "CAPPED_FINISHES",
@@ -191,7 +192,7 @@ class HandedOverChange:
         if CHANGING_KINDS & run.acted:
             return None
         replies = [run.reply]
-        if ASKS_CHANGE.search(run.prompt):
+        if asks_for_change(run.prompt):
             replies += reversed(run.earlier)
         for reply in replies:
             # the file name is often inline code: read the reply with it
@@ -215,7 +216,7 @@ class DescribedNotMade:
     name: ClassVar[str] = "described-not-made"
 
     def check(self, run: RunSoFar) -> Ending | None:
-        if CHANGING_KINDS & run.acted or not ASKS_CHANGE.search(run.prompt):
+        if CHANGING_KINDS & run.acted or not asks_for_change(run.prompt):
             return None
         text = FENCE.sub("", run.reply)
         masked = blank_code(text)
@@ -241,7 +242,7 @@ class TriedNotMade:
     def check(self, run: RunSoFar) -> Ending | None:
         if CHANGING_KINDS & run.acted or "mutating" not in run.tried:
             return None
-        if not ASKS_CHANGE.search(run.prompt):
+        if not asks_for_change(run.prompt):
             return None
         _, said = last_sentence(FENCE.sub("", run.reply))
         if said.endswith("?") or NOTHING_TO_CHANGE.search(blank_code(run.reply)):
@@ -264,7 +265,7 @@ class StillFailing:
 
     def check(self, run: RunSoFar) -> Ending | None:
         command = failing_command(run.prompt)
-        if command is None or not ASKS_CHANGE.search(run.prompt):
+        if command is None or not asks_for_change(run.prompt):
             return None
         if run.last_run is None or run.last_run[0] != " ".join(command.split()):
             return None
@@ -288,8 +289,9 @@ class ClaimedRun:
             return None
         every = not run.prompt or ASKS_RUN.search(run.prompt) is not None
         for text in run.replies() if every else [FENCE.sub("", run.reply)]:
-            said = find(CLAIMS_RUN, text)
-            if said is not None:
+            named = CALLED_RUN_TOOL.search(text)
+            said = find(CLAIMS_RUN, text) or (named and quote(text, named.start(), named.end()))
+            if said:
                 return Ending(
                     "unbacked_claim",
                     f'the model said it ran something ("{said}"), but no command ran in this run',

@@ -13,7 +13,7 @@ import attrs
 
 from harness.actors.model.local._nudge_base import FILE_NAME, NEGATED, Nudge, announces
 from harness.actors.model.local._turn import EDIT_TOOLS, Step, Turn
-from harness.words import ASKS_CHANGE
+from harness.words import asks_for_change
 
 __all__ = [
     "MAKE_THE_CHANGE",
@@ -73,7 +73,7 @@ def _shown_file(turn: Turn) -> str | None:
 
 def asks_change(turn: Turn) -> bool:
     """Whether the prompt asks for a change and edit_file is offered to make it."""
-    return "edit_file" in turn.tools and ASKS_CHANGE.search(turn.prompt) is not None
+    return "edit_file" in turn.tools and asks_for_change(turn.prompt)
 
 
 #: the nudge asking for the edit a task needs, when none was made

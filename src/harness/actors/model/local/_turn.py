@@ -16,7 +16,7 @@ import attrs
 
 from harness.actors.model import parse_reply
 from harness.messages.model import ChatMessage, ToolSchema
-from harness.words import ASKS_CHANGE
+from harness.words import asks_for_change
 
 __all__ = [
     "EDIT_TOOLS",
@@ -204,7 +204,7 @@ def asks_new(prompt: str) -> bool:
 def asks_change(prompt: str) -> bool:
     """Whether *prompt* asks for a change or for something new ("Fix ...", "Rename a to
     b", "Create x.py"), rather than a question about what is there."""
-    return ASKS_CHANGE.search(prompt) is not None or _ASKS_NEW.search(prompt) is not None
+    return asks_for_change(prompt) or _ASKS_NEW.search(prompt) is not None
 
 
 # a name a question asks about: snake_case, camelCase, a capital code with digits, or
