@@ -237,6 +237,13 @@ def test_a_claimed_run_needs_a_command() -> None:
     assert honest_ending("I used run_cmd to run the tests: 3 passed.", ["read"]) is not None
     assert honest_ending(said, ["shell"]) is None
     assert honest_ending("You can use `run_cmd` to run the tests.", []) is None
+    # named, the call claimed counts from an earlier reply too, whatever the prompt asks
+    found = "I searched for the phrase and found it in README.md."
+    prompt = "Calls to the stock service should be tried 5 times."
+    ending = honest_ending(found, ["read"], earlier=[said], prompt=prompt)
+    assert ending is not None and ending.reason == "unbacked_claim"
+    story = "I then ran the tests to make sure."
+    assert honest_ending(found, ["read"], earlier=[story], prompt=prompt) is None
 
 
 @pytest.mark.parametrize(

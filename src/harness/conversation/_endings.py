@@ -280,7 +280,9 @@ class StillFailing:
 
 class ClaimedRun:
     """The last reply says a command ran ("I ran the tests") and none did, or an earlier
-    one does in a run asked to run one ("I then ran the tests" beside an edit is a story)."""
+    one does in a run asked to run one ("I then ran the tests" beside an edit is a story);
+    or any reply names the call it says it made ("I called the `run_cmd` tool with the
+    command …"), which is no story."""
 
     name: ClassVar[str] = "claimed-run"
 
@@ -288,9 +290,11 @@ class ClaimedRun:
         if RUNNING_KINDS & run.acted:
             return None
         every = not run.prompt or ASKS_RUN.search(run.prompt) is not None
-        for text in run.replies() if every else [FENCE.sub("", run.reply)]:
+        for i, text in enumerate(run.replies()):
             named = CALLED_RUN_TOOL.search(text)
-            said = find(CLAIMS_RUN, text) or (named and quote(text, named.start(), named.end()))
+            said = named and quote(text, named.start(), named.end())
+            if not said and (every or i == 0):
+                said = find(CLAIMS_RUN, text)
             if said:
                 return Ending(
                     "unbacked_claim",
