@@ -114,8 +114,8 @@ def _by_words(pattern: str, find: Callable[[str], list[Hit]]) -> str:
     case (``smtp_port``, ``maxMemory``; not the port of ``report``). First the lines with
     the most of them held by themselves and the lines up to three above and below (a
     section's name over its keys: ``[mail]`` over ``smtp_port``), then by themselves,
-    then those of the files holding the most, and the words no line holds; ``""`` when
-    *pattern* has fewer than two words or no line holds one.
+    then those of the files holding the most; ``""`` when *pattern* has fewer than two
+    words or no line holds one.
 
     Asked to switch "the mail server port", a request naming no file, the 1.5B model
     searched for ``mail_server_port``, a name it made up, got "no matches", and wrote the
@@ -147,16 +147,7 @@ def _by_words(pattern: str, find: Callable[[str], list[Hit]]) -> str:
         key=lambda h: (-near(h[0], h[1]), -len(own[h[0], h[1]]), -len(per_file[h[0]]), h[:2]),
     )
     lines = [f"{rel}:{n}:{text.strip()}" for rel, n, text in best[:MAX_SHOWN]]
-    # a word no line holds is said: asked which Stripe key the checkout uses, the 1.5B
-    # model read the lines holding "api" and "key" as the answer (bench local-tasks, the
-    # fresh set's fourth batch, half A)
-    anywhere = set().union(*own.values())
-    held_by = [w for w in words if w in anywhere]
-    absent = [w for w in words if w not in anywhere]
-    none = f"; no line holds {', '.join(absent)}" if absent else ""
-    return f". Lines holding its words ({', '.join(held_by)}{none}), the most first:\n" + "\n".join(
-        lines
-    )
+    return f". Lines holding its words ({', '.join(words)}), the most first:\n" + "\n".join(lines)
 
 
 def _part(word: str) -> re.Pattern[str]:
