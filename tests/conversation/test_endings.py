@@ -232,7 +232,8 @@ def test_a_claimed_run_needs_a_command() -> None:
     # it called run_cmd with a curl command it made up, and no call made)
     said = "I called the `run_cmd` tool with the command `curl -X POST localhost` 5 times."
     ending = honest_ending(said, [])
-    assert ending is not None and ending.reason == "unbacked_claim"
+    assert ending is not None
+    assert ending.reason == "unbacked_claim"
     assert "`run_cmd`" in ending.message
     assert honest_ending("I used run_cmd to run the tests: 3 passed.", ["read"]) is not None
     assert honest_ending(said, ["shell"]) is None
@@ -241,7 +242,8 @@ def test_a_claimed_run_needs_a_command() -> None:
     found = "I searched for the phrase and found it in README.md."
     prompt = "Calls to the stock service should be tried 5 times."
     ending = honest_ending(found, ["read"], earlier=[said], prompt=prompt)
-    assert ending is not None and ending.reason == "unbacked_claim"
+    assert ending is not None
+    assert ending.reason == "unbacked_claim"
     story = "I then ran the tests to make sure."
     assert honest_ending(found, ["read"], earlier=[story], prompt=prompt) is None
 

@@ -292,7 +292,7 @@ class ClaimedRun:
         every = not run.prompt or ASKS_RUN.search(run.prompt) is not None
         for i, text in enumerate(run.replies()):
             named = CALLED_RUN_TOOL.search(text)
-            said = named and quote(text, named.start(), named.end())
+            said = quote(text, named.start(), named.end()) if named else None
             if not said and (every or i == 0):
                 said = find(CLAIMS_RUN, text)
             if said:
