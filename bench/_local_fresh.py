@@ -1,4 +1,4 @@
-"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 117 tasks of nine kinds
+"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 117 tasks of eight kinds
 on one small shop's files (:mod:`bench._local_shop`), written after the first eleven and
 sharing nothing with them.
 

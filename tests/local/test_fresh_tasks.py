@@ -82,3 +82,15 @@ def test_the_caches_of_a_test_run_are_no_change(tmp_path: Path) -> None:
     assert not changed(tmp_path, FRESH[0].files)
     (tmp_path / "notes.txt").write_text("new")
     assert changed(tmp_path, FRESH[0].files)
+
+
+def test_a_set_the_bench_does_not_know_stops_with_the_names_it_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bench.bench_local_tasks import _chosen
+
+    monkeypatch.setenv("BENCH_SET", "fourth")
+    assert [t.name for _, t in _chosen()] == [t.name for t in FOURTH]
+    monkeypatch.setenv("BENCH_SET", "forth")
+    with pytest.raises(SystemExit, match="BENCH_SET=forth: not one of all, first, fresh"):
+        _chosen()
