@@ -1,4 +1,4 @@
-"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 117 tasks of eight kinds
+"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 137 tasks of eight kinds
 on one small shop's files (:mod:`bench._local_shop`), written after the first eleven and
 sharing nothing with them.
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bench._local_fresh_ask import ASK_TASKS, LATER_ASK_TASKS, THIRD_ASK_TASKS
 from bench._local_fresh_change import CHANGE_TASKS, LATER_CHANGE_TASKS, THIRD_CHANGE_TASKS
+from bench._local_fresh_fifth import FIFTH
 from bench._local_fresh_fourth import FOURTH
 from bench._local_task import Task
 
@@ -22,10 +23,12 @@ LATER: tuple[Task, ...] = (*LATER_ASK_TASKS, *LATER_CHANGE_TASKS)
 #: rules and before any run of them (``BENCH_SET=third``).
 THIRD: tuple[Task, ...] = (*THIRD_ASK_TASKS, *THIRD_CHANGE_TASKS)
 #: The 19 tasks of a fourth batch, written after the tenth round's rules and before any
-#: run of them (``BENCH_SET=fourth``; :mod:`bench._local_fresh_fourth`).
-FRESH: tuple[Task, ...] = (*ASK_TASKS, *CHANGE_TASKS, *LATER, *THIRD, *FOURTH)
+#: run of them (``BENCH_SET=fourth``; :mod:`bench._local_fresh_fourth`), and the 20 of a
+#: fifth, written after the eleventh round's (``BENCH_SET=fifth``;
+#: :mod:`bench._local_fresh_fifth`).
+FRESH: tuple[Task, ...] = (*ASK_TASKS, *CHANGE_TASKS, *LATER, *THIRD, *FOURTH, *FIFTH)
 
-__all__ = ["FOURTH", "FRESH", "LATER", "THIRD", "half"]
+__all__ = ["FIFTH", "FOURTH", "FRESH", "LATER", "THIRD", "half"]
 
 
 def half(name: str) -> tuple[Task, ...]:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bench._local_fresh import FOURTH, FRESH, LATER, THIRD, half
+from bench._local_fresh import FIFTH, FOURTH, FRESH, LATER, THIRD, half
 from bench._local_task import Task, answer, run
 from bench.bench_local_tasks import TASKS
 
@@ -68,6 +68,8 @@ def test_the_set_is_broad_and_split_by_name() -> None:
     assert {t.half for t in THIRD} == {"A", "B"}
     assert {t.name for t in FOURTH} <= set(names)
     assert {t.half for t in FOURTH} == {"A", "B"}
+    assert {t.name for t in FIFTH} <= set(names)
+    assert {t.half for t in FIFTH} == {"A", "B"}
     assert answer([{"type": "result", "text": "x"}]) == "x"
 
 
@@ -91,6 +93,8 @@ def test_a_set_the_bench_does_not_know_stops_with_the_names_it_does(
 
     monkeypatch.setenv("BENCH_SET", "fourth")
     assert [t.name for _, t in _chosen()] == [t.name for t in FOURTH]
+    monkeypatch.setenv("BENCH_SET", "fifth")
+    assert [t.name for _, t in _chosen()] == [t.name for t in FIFTH]
     monkeypatch.setenv("BENCH_SET", "forth")
     with pytest.raises(SystemExit, match="BENCH_SET=forth: not one of all, first, fresh"):
         _chosen()
