@@ -450,3 +450,25 @@ def test_a_line_that_is_a_tag_named_after_a_tool_is_a_call() -> None:
 def test_a_tag_that_is_not_a_whole_line_naming_a_tool_is_text(reply: str) -> None:
     known = {"run_cmd": ("command",), "git_status": (), "read_file": ("path",)}
     assert parse_reply(reply, known).calls == ()
+
+
+def test_a_fence_inside_a_body_in_a_fenced_call_is_the_file_s_own() -> None:
+    # the 1.5B Qwen writing a page of commands under the call grammar: its ```json call
+    # held a <content> whose own code block's fence closed the call there, and the page
+    # was written cut before its first command
+    reply = (
+        '```json\n{"name": "write_file", "arguments": {"path": "RUNNING.md"}}\n'
+        "<content>\n# Running\n\nPrint the report:\n\n```\npython3 report.py\n```\n"
+        "</content>\n```\nDone."
+    )
+    parsed = parse_reply(reply, KNOWN)
+    [call] = parsed.calls
+    assert call.arguments == {
+        "path": "RUNNING.md",
+        "content": "# Running\n\nPrint the report:\n\n```\npython3 report.py\n```\n",
+    }
+    assert parsed.text == "Done."
+    # while it streams, the file's fence leaves the call open
+    cut = reply.split("python3")[0]
+    [open_call] = parse_reply(cut, KNOWN, complete=False).calls
+    assert open_call.arguments is None

@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from typing import Any
 
 import attrs
@@ -35,7 +35,44 @@ __all__ = ["bare_calls", "fenced_calls", "tool_tag_calls"]
 
 # Fence languages that mark a call, whatever the block holds.
 _CALL_FENCES = ("tool_call", "tool_code", "tool", "function_call")
-_FENCE_RE = re.compile(r"^[ \t]*```([\w-]*)[ \t]*\n(.*?)(?:^[ \t]*(```)[ \t]*$|\Z)", re.M | re.S)
+_FENCE_OPEN = re.compile(r"^[ \t]*```([\w-]*)[ \t]*\n", re.M)
+_FENCE_CLOSE = re.compile(r"^[ \t]*```[ \t]*$", re.M)
+
+
+@attrs.frozen
+class _Fence:
+    start: int  # where its opening line starts
+    lang: str
+    body: str
+    closed: bool
+    end: int  # just past its closing line (the text's end when unclosed)
+
+
+def _in_body(text: str, start: int, end: int) -> bool:
+    """Whether a body tag opened between *start* and *end* of *text* is still open there."""
+    tags = list(BODY_RE.finditer(text, start, end))
+    return bool(tags) and not tags[-1].group(3)
+
+
+def _fences(text: str) -> Iterator[_Fence]:
+    """The fenced blocks of *text*, in order. A fence line inside a body tag the block
+    has opened and not closed is the file's own (a README's code block), not the
+    block's end."""
+    pos = 0
+    while (opening := _FENCE_OPEN.search(text, pos)) is not None:
+        start = opening.end()
+        at = start
+        while (closing := _FENCE_CLOSE.search(text, at)) is not None:
+            if not _in_body(text, start, closing.start()):
+                break
+            at = closing.end()
+        if closing is None:
+            yield _Fence(opening.start(), opening.group(1), text[start:], False, len(text))
+            return
+        yield _Fence(
+            opening.start(), opening.group(1), text[start : closing.start()], True, closing.end()
+        )
+        pos = closing.end()
 
 
 def _python_call(body: str, known: Collection[str]) -> tuple[str, dict[str, Any]] | None:
@@ -118,11 +155,11 @@ def fenced_calls(
     calls: list[ParsedCall] = []
     kept: list[str] = []
     pos = 0
-    for m in _FENCE_RE.finditer(text):
-        lang = m.group(1).lower()
-        if m.start() < pos or (lang not in _CALL_FENCES and lang not in ("json", "")):
+    for fence in _fences(text):
+        lang = fence.lang.lower()
+        if fence.start < pos or (lang not in _CALL_FENCES and lang not in ("json", "")):
             continue
-        body, closed, end = m.group(2), m.group(3) is not None, m.end()
+        body, closed, end = fence.body, fence.closed, fence.end
         fc = _read_fence(body, lang, known, complete=complete, keys=call_keys(params_of))
         if fc is None:
             continue
@@ -142,7 +179,7 @@ def fenced_calls(
         calls.append(
             ParsedCall(fc.name, fc.args, parse_error=fc.error, repaired=join_repairs(fc.repairs))
         )
-        kept.append(text[pos : m.start()])
+        kept.append(text[pos : fence.start])
         pos = end
     kept.append(text[pos:])
     return ParsedReply(tidy("".join(kept)), tuple(calls))
