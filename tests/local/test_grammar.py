@@ -76,6 +76,9 @@ def test_the_grammar_names_each_tool_and_only_its_parameters() -> None:
         ('```json\n{"name": "x", "arguments": {}}\n```', True),
         ("```python\nprint(1)\n```", False),
         ("plain words", False),
+        # a file's own code block inside the call's body: the call goes on
+        ('```json\n{"name": "write_file", "arguments": {}}\n<content>\n# Run\n\n```', False),
+        ('```json\n{"name": "w", "arguments": {}}\n<content>\n```\nx\n```\n</content>\n```', True),
     ],
 )
 def test_a_reply_ends_where_a_call_closes(text: str, closed: bool) -> None:

@@ -31,7 +31,7 @@ from harness.actors.model._bodytags import BODY_RE, body_param
 from harness.actors.model._callobject import call_keys, decode_object, normalize_call
 from harness.actors.model._parsed import ParsedCall, ParsedReply, join_repairs, tidy
 
-__all__ = ["bare_calls", "fenced_calls", "tool_tag_calls"]
+__all__ = ["bare_calls", "closed_fenced_call", "fenced_calls", "tool_tag_calls"]
 
 # Fence languages that mark a call, whatever the block holds.
 _CALL_FENCES = ("tool_call", "tool_code", "tool", "function_call")
@@ -73,6 +73,16 @@ def _fences(text: str) -> Iterator[_Fence]:
             opening.start(), opening.group(1), text[start : closing.start()], True, closing.end()
         )
         pos = closing.end()
+
+
+_CALL_START = re.compile(r'\s*\{\s*"name"')
+
+
+def closed_fenced_call(text: str) -> bool:
+    """Whether *text* holds a fenced block that opens with a call's ``{"name"`` and is
+    closed: where a model writing a call in a fence is done (a fence line inside a body
+    tag the call opened is the file's own, and the call goes on)."""
+    return any(f.closed and _CALL_START.match(f.body) for f in _fences(text))
 
 
 def _python_call(body: str, known: Collection[str]) -> tuple[str, dict[str, Any]] | None:

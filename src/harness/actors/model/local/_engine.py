@@ -14,7 +14,6 @@ import contextlib
 import ctypes
 import hashlib
 import importlib
-import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -23,6 +22,7 @@ from typing import Any
 
 import attrs
 
+from harness.actors.model._lenient import closed_fenced_call
 from harness.actors.model.local._errors import ModelLoadError, ModelNotInstalled
 from harness.actors.model.local._looping import LoopWatch
 from harness.actors.model.local._sizing import (
@@ -481,16 +481,13 @@ def _shared(a: Sequence[int], b: Sequence[int]) -> int:
     return count
 
 
-_FENCED_CALL = re.compile(r"^[ \t]*```[\w-]*[ \t]*\n\s*\{\s*\"name\".*?^[ \t]*```", re.M | re.S)
-
-
 def _call_closed(text: str, added: int) -> bool:
     """Whether the piece just added closed a tool call: the turn ends there, before the
     model can go on to write the call's result itself."""
     window = text[-(added + len("</tool_call>")) :]
     if "</tool_call>" in window:
         return True
-    return "```" in window and "<tool_call>" not in text and bool(_FENCED_CALL.search(text))
+    return "```" in window and "<tool_call>" not in text and closed_fenced_call(text)
 
 
 def load_model(
