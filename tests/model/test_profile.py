@@ -29,6 +29,7 @@ def test_the_embedded_model_gets_the_small_model_profile_and_preloads() -> None:
     assert got.repeat_cap == 2
     assert got.nudges == NUDGE_RULES
     assert got.preloads
+    assert not got.maps_workspace  # measured: no gain for the 1.5B (docs/models.md)
     assert not got.asks_window
     assert got == profile_for("local")  # every embedded model alike, today
 
@@ -37,6 +38,7 @@ def test_ollama_asks_the_server_for_the_window_and_hosted_models_get_the_default
     ollama = profile_for("ollama", "qwen2.5-coder:1.5b")
     assert ollama.asks_window
     assert (ollama.tools, ollama.strict_writes, ollama.nudges) == (None, False, ())
+    assert not ollama.maps_workspace
     for provider in ("openai", "anthropic", "gemini", "no-such-provider"):
         assert profile_for(provider, "any") == DEFAULT_PROFILE
 
@@ -57,6 +59,17 @@ def test_the_loop_reads_strict_writes_from_the_profile() -> None:
     assert not LoopConfig(workspace="/w", provider="openai").writes_strictly()
     assert LoopConfig(workspace="/w", provider="openai", strict_writes=True).writes_strictly()
     assert LoopConfig(workspace="/w", provider="ollama", models=("m",)).profile().asks_window
+
+
+def test_the_workspace_map_is_off_unless_asked_for() -> None:
+    def maps(**kw: object) -> bool:
+        return LoopConfig(workspace="/w", **kw).profile().maps_workspace  # type: ignore[arg-type]
+
+    assert not maps(provider="local")
+    assert not maps(provider="openai")
+    assert maps(provider="local", workspace_map=True)
+    assert maps(provider="openai", workspace_map=True)
+    assert not maps(provider="openai", workspace_map=False)
 
 
 def _name_of(node: ast.expr) -> str:

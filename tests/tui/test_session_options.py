@@ -34,6 +34,7 @@ def test_every_session_flag_of_the_command_line_reaches_the_session(tmp_path: Pa
             "--sandbox",
             "workspace-write",
             "--strict-writes",
+            "--no-workspace-map",
         ],
         tmp_path,
     )
@@ -44,6 +45,7 @@ def test_every_session_flag_of_the_command_line_reaches_the_session(tmp_path: Pa
     assert opts.allow == ("run_cmd(make test)",)
     assert opts.sandbox == "workspace-write"
     assert opts.strict_writes is True
+    assert opts.workspace_map is False
     assert (opts.provider, opts.models) == ("openai", ("gpt-4o-mini",))
 
 
@@ -52,6 +54,7 @@ def test_without_the_flags_the_provider_chooses(tmp_path: Path) -> None:
     opts = session_options(app.ctx, app.args)
     assert (opts.temperature, opts.seed) == (None, None)
     assert opts.strict_writes is None  # the provider's rule
+    assert opts.workspace_map is None
     app = app_for(["--no-strict-writes"], tmp_path)
     assert session_options(app.ctx, app.args).strict_writes is False
     assert opts.permission_mode == "ask"

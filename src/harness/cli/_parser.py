@@ -190,6 +190,13 @@ def build_parser() -> argparse.ArgumentParser:
         "has read (default: on for local, off for the rest)",
     )
     model.add_argument(
+        "--workspace-map",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="put the workspace's files, and what each defines, in the system prompt "
+        "(default: off)",
+    )
+    model.add_argument(
         "--temperature",
         type=_temperature,
         metavar="T",

@@ -37,6 +37,7 @@ _FLAGS = (
     "sandbox",
     "deepthink",
     "strict_writes",
+    "workspace_map",
 )
 
 

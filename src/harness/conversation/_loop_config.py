@@ -43,6 +43,8 @@ class LoopConfig:
         strict_writes: ``write_file`` only creates files, and ``edit_file`` changes only
             files the model has seen (``None``: as the model's profile says; see
             :mod:`harness.conversation._seen`).
+        workspace_map: the system prompt holds the workspace's map (``None``: as the
+            model's profile says; see :mod:`harness.workspace_map`).
         deepthink: run each prompt as five stages (plan, check, implement, review,
             verify; see :mod:`harness.conversation.strategies`).
     """
@@ -69,6 +71,7 @@ class LoopConfig:
     tool_limit: tuple[str, ...] | None = None
     tool_limit_by: str = ""
     strict_writes: bool | None = None
+    workspace_map: bool | None = None
     deepthink: bool = False
 
     def __attrs_post_init__(self) -> None:
@@ -82,9 +85,10 @@ class LoopConfig:
 
     def profile(self) -> ModelProfile:
         """The profile of the model asked (see :func:`harness.actors.model.profile_for`),
-        with strict writes as set here."""
+        with strict writes and the workspace's map as set here."""
         model = self.models[0] if self.models else ""
-        return profile_for(self.provider, model, {"strict_writes": self.strict_writes})
+        overrides = {"strict_writes": self.strict_writes, "maps_workspace": self.workspace_map}
+        return profile_for(self.provider, model, overrides)
 
     def writes_strictly(self) -> bool:
         """Whether the model is held to strict writes: as set, else as its profile says."""

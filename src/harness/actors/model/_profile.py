@@ -76,6 +76,8 @@ class ModelProfile:
         preloads: start loading the model in the model worker as the session opens.
         images: the model reads images: an MCP tool's image result goes to it in the
             provider's form (else only the result's note of each image does).
+        maps_workspace: the system prompt holds the workspace's map, its files and
+            what each defines (:mod:`harness.workspace_map`).
     """
 
     name: str
@@ -89,6 +91,7 @@ class ModelProfile:
     asks_window: bool = False
     preloads: bool = False
     images: bool = False
+    maps_workspace: bool = False
 
     def __attrs_post_init__(self) -> None:
         unknown = [n for n in self.nudges if n not in NUDGE_RULES]

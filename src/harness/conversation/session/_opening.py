@@ -353,6 +353,7 @@ def _loop_settings(
         base=options.system_prompt,
         # a model not offered use_skill (the embedded model's short list) is not told of skills
         skills=config.tools is None or "use_skill" in config.tools,
+        workspace_map=config.profile().maps_workspace,
     )
     return attrs.evolve(config, system=system)
 

@@ -27,16 +27,23 @@ def build_system_prompt(
     problems: list[str] | None = None,
     base: str | None = None,
     skills: bool = True,
+    workspace_map: bool = False,
 ) -> str:
     """The system prompt for a session in *workspace*.
 
     *base* replaces the built-in :data:`BASE_PROMPT` (the workspace, instruction
     files and skills still follow it). *skills* false leaves the skills out (for a
-    model that is not offered ``use_skill``). *problems* collects one sentence per
-    instruction file or skill that could not be read (they are skipped, never fatal).
+    model that is not offered ``use_skill``). *workspace_map* puts the workspace's map
+    after its path (:func:`harness.workspace_map.workspace_map`). *problems* collects one
+    sentence per instruction file or skill that could not be read (they are skipped,
+    never fatal).
     """
     ws = Path(workspace)
     parts = [base or BASE_PROMPT, f"Workspace: {ws} ({platform.system()})."]
+    if workspace_map:
+        from harness.workspace_map import workspace_map as map_of
+
+        parts.append(map_of(ws))
     try:
         from harness.instructions import (
             find_instruction_files,
@@ -67,4 +74,4 @@ def build_system_prompt(
             problems.append(f"skills skipped: {exc}")
     if extra:
         parts.append(extra)
-    return "\n\n".join(parts)
+    return "\n\n".join(part for part in parts if part)
