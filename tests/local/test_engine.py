@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,20 @@ def test_a_prompt_is_read_with_every_core_only_while_nothing_else_runs(
     assert others_running(str(loadavg)) == 0
     loadavg.write_text("3.90 3.60 3.50 4/120 4242\n")
     assert others_running(str(loadavg)) == 3
+    # a moment's work (the conversation that just sent the prompt) is gone at a later look
+    busy = tmp_path / "busy"
+    busy.write_text("0.50 0.40 0.30 3/120 4242\n")
+
+    def settle() -> None:
+        time.sleep(0.005)
+        quiet = tmp_path / "quiet"
+        quiet.write_text("0.50 0.40 0.30 1/120 4242\n")
+        os.replace(quiet, busy)
+
+    settling = threading.Thread(target=settle)
+    settling.start()
+    assert others_running(str(busy), looks=200, gap=0.002) == 0
+    settling.join()
     # the engine reads each prompt with what the machine leaves it
     ctx = tiny_model.llama._ctx.ctx
     low = tiny_model._lib
