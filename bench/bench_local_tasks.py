@@ -38,8 +38,8 @@ from the environment:
   :data:`bench._local_fresh.FIFTH`), or ``all`` (default);
 - ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
-- ``BENCH_OFF``: ``grammar``, ``nudge`` (comma-separated): run with those switched off,
-  to measure what each brings;
+- ``BENCH_OFF``: ``grammar``, ``nudge``, ``stop`` (comma-separated): run with those
+  switched off, to measure what each brings;
 - ``BENCH_ARGS``: extra ``harness`` arguments (``--provider openai --base-url URL
   --tool-protocol text`` to run the set against an OpenAI-compatible server).
 """
