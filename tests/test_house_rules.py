@@ -67,6 +67,8 @@ ALLOWED: dict[str, set[str]] = {
         "harness.actors.tools",
     },
     "harness.skills": set(),
+    # the workspace's map for the system prompt: reads the folder, imports nothing of harness
+    "harness.workspace_map": set(),
     # agents and commands kept as files: the tool table's names and the workspace jail
     "harness.custom": {"harness.actors.tools"},
     "harness.instructions": set(),
@@ -79,6 +81,7 @@ ALLOWED: dict[str, set[str]] = {
         "harness.actors",
         "harness.skills",
         "harness.instructions",
+        "harness.workspace_map",
         "harness.custom",
         "harness.hooks",
         "harness._forkstart",
