@@ -58,6 +58,13 @@ def session_factory(
     return make
 
 
+def system_prompt(model: ScriptedModel) -> str:
+    """The system prompt of the last request *model* was sent."""
+    first = model.requests[-1]["messages"][0]
+    assert first["role"] == "system"
+    return str(first["content"])
+
+
 def drain(channel: Any) -> list[Any]:
     """Every event waiting in *channel*."""
     out = []

@@ -7,13 +7,8 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from harness.conversation import Session
+from tests.conversation.conftest import system_prompt
 from tests.scripted import ScriptedModel, reply
-
-
-def _system(model: ScriptedModel) -> str:
-    first = model.requests[-1]["messages"][0]
-    assert first["role"] == "system"
-    return str(first["content"])
 
 
 async def test_a_model_offered_use_skill_is_told_of_the_built_in_skills(
@@ -23,7 +18,7 @@ async def test_a_model_offered_use_skill_is_told_of_the_built_in_skills(
     model.add(reply("ok"))
     async with session_factory() as session:
         await session.run("hello")
-    system = _system(model)
+    system = system_prompt(model)
     assert "# Skills" in system
     assert "- git-commit: " in system
     assert "- code-review: " in system
@@ -37,6 +32,6 @@ async def test_a_model_with_a_short_list_without_use_skill_is_not(
     kw: dict[str, Any] = {"tools": ("read_file", "edit_file")}
     async with session_factory(**kw) as session:
         await session.run("hello")
-    system = _system(model)
+    system = system_prompt(model)
     assert "# Skills" not in system
     assert "use_skill" not in system

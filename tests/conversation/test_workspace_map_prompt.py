@@ -8,13 +8,8 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 from harness.conversation import Session
+from tests.conversation.conftest import system_prompt
 from tests.scripted import ScriptedModel, reply
-
-
-def _system(model: ScriptedModel) -> str:
-    first = model.requests[-1]["messages"][0]
-    assert first["role"] == "system"
-    return str(first["content"])
 
 
 async def test_the_map_follows_the_workspace_when_asked_for(
@@ -27,7 +22,7 @@ async def test_the_map_follows_the_workspace_when_asked_for(
     model.add(reply("ok"))
     async with session_factory(workspace_map=True) as session:
         await session.run("hello")
-    system = _system(model)
+    system = system_prompt(model)
     where = system.index("Workspace: ")
     at = system.index("Files in the workspace")
     assert where < at
@@ -45,6 +40,6 @@ async def test_a_model_whose_profile_has_no_map_gets_none(
     model.add(reply("ok"))
     async with session_factory() as session:
         await session.run("hello")
-    system = _system(model)
+    system = system_prompt(model)
     assert "Files in the workspace" not in system
     assert "checkout" not in system
