@@ -77,7 +77,7 @@ def test_the_map_lists_the_shallowest_first_and_skips_what_is_generated(
     assert workspace_map(tmp_path / "nowhere") == ""
 
 
-def test_no_link_is_read_and_no_big_file(tmp_path: Path) -> None:
+def test_no_link_pipe_or_big_file_is_read(tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "keys.json").write_text('{"stolen_key_name": 1}')
@@ -86,10 +86,11 @@ def test_no_link_is_read_and_no_big_file(tmp_path: Path) -> None:
     os.symlink(outside / "keys.json", ws / "link.json")
     os.symlink(outside, ws / "linked_dir")
     (ws / "big.json").write_text('{"big_key": "' + "x" * 70_000 + '"}')
+    os.mkfifo(ws / "pipe.json")  # opened, it would wait for a writer forever
     got = workspace_map(ws)
     assert "stolen_key_name" not in got
     assert "big_key" not in got
-    assert got.splitlines()[1:] == ["big.json", "link.json"]
+    assert got.splitlines()[1:] == ["big.json", "link.json", "pipe.json"]
 
 
 def test_over_budget_names_come_before_outlines_and_the_rest_is_counted(

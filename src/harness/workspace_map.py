@@ -15,10 +15,11 @@ session, so a model's saved state after it stays good), and it has a budget: fil
 listed the shallowest first, each with its names while the budget lasts, then by name
 alone, then counted. Hidden folders and the usual generated ones (``node_modules``,
 ``__pycache__``, virtual environments, build output) are skipped, no link is followed or
-read, and no file over 64 KB is read.
+read, nor anything but a regular file, and no file over 64 KB is read.
 
-A model profile turns the map on (:attr:`harness.actors.model.ModelProfile.maps_workspace`);
-``--workspace-map`` / ``--no-workspace-map`` override it.
+``--workspace-map`` (the API's ``workspace_map=True``, a profile's
+:attr:`~harness.actors.model.ModelProfile.maps_workspace`) turns it on; no profile does
+today: on the embedded 1.5B model it won nothing (``docs/models.md``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import ast
 import json
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -164,10 +166,11 @@ def _shallow(path: str) -> tuple[int, str]:
 
 
 def _line(root: Path, rel: str) -> str:
-    """*rel* with its names, or alone."""
+    """*rel* with its names, or alone (a link, a pipe or a device is never opened)."""
     path = root / rel
     try:
-        if path.is_symlink() or path.stat().st_size > _MAX_BYTES:
+        info = path.lstat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_BYTES:
             return rel
         names = outline(rel, path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError):
