@@ -26,7 +26,7 @@ def test_each_kind_of_file_gives_its_names_and_no_value() -> None:
     js += "export async function load() {}\nclass Cart {}\n"
     assert outline("cart.js", js) == "COUPONS, total, load, Cart"
     sh = 'KEEP=14\nlocal_var=1\nlog() {\n  echo "$*"\n}\nfunction die {\n}\nrotate () {\n}\n'
-    assert outline("lib.sh", sh) == "KEEP, log, rotate"
+    assert outline("lib.sh", sh) == "KEEP, log, die, rotate"
     toml = '[server]\nport = 9412\n[database]\npassword = "hunter2"\n[a.b.c]\nd = 1\n'
     assert outline("settings.toml", toml) == "server (port), database (password), a (b (c))"
     json_text = '{"log": {"level": "info"}, "token": "s3cret", "list": [1, 2]}'

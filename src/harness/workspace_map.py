@@ -53,7 +53,7 @@ _JS = re.compile(
     r"|^(?:export\s+)?(?:const|let|var)\s+(\w+)",
     re.M,
 )
-_SH = re.compile(r"^(?:function\s+)?(\w+)\s*\(\)\s*\{|^(?:export\s+)?([A-Z_][A-Z0-9_]*)=", re.M)
+_SH = re.compile(r"^function\s+(\w+)|^(\w+)\s*\(\)\s*\{|^(?:export\s+)?([A-Z_][A-Z0-9_]*)=", re.M)
 _HEAD = "Files in the workspace as the session opened (after each, what it defines or its keys):"
 _YAML = re.compile(r"^( *)(?:- )?([\w.-]+|\"[^\"\n]+\"|'[^'\n]+'):(?:\s|$)", re.M)
 
@@ -193,12 +193,14 @@ def workspace_map(root: str | Path, budget: int = BUDGET) -> str:
         return ""
     lines = [_HEAD]
     used = len(_HEAD)
-    fits = not cut and used + sum(len(f) + 1 for f in files) <= budget
+    names_left = sum(len(f) + 1 for f in files)  # what the names not yet listed take
+    fits = not cut and used + names_left <= budget
     for i, rel in enumerate(files):
+        names_left -= len(rel) + 1
         line = rel
         if fits:
             line = _line(root, rel)
-            if used + len(line) + 1 > budget - sum(len(f) + 1 for f in files[i + 1 :]):
+            if used + len(line) + 1 + names_left > budget:
                 line = rel  # its names would crowd out the names after it
         if used + len(line) + 1 > budget:
             lines.append(f"… and {'at least ' if cut else ''}{len(files) - i} more files")
