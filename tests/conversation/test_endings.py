@@ -418,6 +418,25 @@ def test_stopped_by_cap_is_a_run_the_repeat_cap_ended(headless: Headless, worksp
     assert len([r for r in server.requests if r.path == "/completion"]) == 3
 
 
+def test_a_loop_inside_a_call_ends_incomplete_and_writes_nothing(
+    headless: Headless, workspace: Path
+) -> None:
+    # the fresh task set's create-running-page: one line of the page written over and over
+    # inside the call; stopped there, the cut call must not be repaired and run
+    opened = '<tool_call>\n{"name": "write_file", "arguments": {"path": "RUNNING.md"}}\n<content>\n'
+    line = "- The report script is located in the src directory of the project.\n"
+    with llamacpp_serving(opened + "# Running\n\n" + line * 200) as server:
+        status, err, result = headless(
+            "Write RUNNING.md.", server.url + "/v1", "--tool-protocol", "text"
+        )
+    assert (status, result["ok"], result["reason"]) == (1, False, "incomplete")
+    assert (
+        "the model was stopped writing one line over and over in a tool call; the call was not run"
+    ) in err
+    assert not (workspace / "RUNNING.md").exists()
+    assert len([r for r in server.requests if r.path == "/completion"]) == 1
+
+
 # -- what the new words mean --------------------------------------------------------------
 
 

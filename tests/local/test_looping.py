@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.actors.model.local._looping import LoopWatch
+from harness.actors.model.local._looping import BODY_RUN, LoopWatch
 
 LOOP = "".join(
     f"{i}. **Answer the question**:\n\nThe bug in `calc.py` was fixed, and the test passed.\n\n"
@@ -129,3 +129,39 @@ def test_a_piece_repeated_in_the_arguments_of_a_call_without_a_body_is_a_loop() 
     # a long search pattern that does not repeat one piece is no loop
     varied = "|".join(f"name_{i}_{i * 7}" for i in range(60))
     assert _stops_at(search + varied + '"}}</tool_call>', piece=4) is None
+
+
+def test_one_line_over_and_over_in_a_files_body_is_a_loop_that_cuts_the_call() -> None:
+    # measured (the fresh set's create-running-page): a page's last list item, written
+    # again and again inside the write_file call to the output limit, 198 s
+    call = '```json\n{"name": "write_file", "arguments": {"path": "RUNNING.md"}}\n<content>\n'
+    item = "- The `stock_report.py` script is located in the `src` directory.\n"
+    text = call + "# Running\n\n```sh\npython stock_report.py\n```\n\n" + item * 200
+    watch = LoopWatch()
+    stopped = next(at for at in range(0, len(text), 5) if watch.looping(text[at : at + 5]))
+    assert text[: stopped + 5].count(item) == BODY_RUN
+    assert watch.finish == "looped"
+    # fewer in a row, or the same line between others, is the file's own
+    assert _stops_at(call + item * (BODY_RUN - 1) + "</content>\n```") is None
+    assert _stops_at(call + (item + "- and one more line that differs\n") * 60) is None
+
+
+def test_a_loop_in_prose_ends_the_reply_as_a_stop() -> None:
+    watch = LoopWatch()
+    assert any(watch.looping(LOOP[at : at + 7]) for at in range(0, len(LOOP), 7))
+    assert watch.finish == "stop"
+    # a loop inside the arguments of a call without a body cuts that call
+    search = '<tool_call>{"name": "search_text", "arguments": {"pattern": "^def ' + "ab" * 400
+    watch = LoopWatch()
+    assert any(watch.looping(search[at : at + 4]) for at in range(0, len(search), 4))
+    assert watch.finish == "looped"
+
+
+def test_the_projects_own_files_written_as_bodies_are_not_loops() -> None:
+    root = Path(__file__).resolve().parents[2]
+    call = '<tool_call>{"name": "write_file", "arguments": {"path": "f"}}\n<content>\n'
+    files = [p for d in ("src", "tests", "docs", "bench") for p in (root / d).rglob("*.*")]
+    texts = [p.read_text() for p in files if p.suffix in {".py", ".md", ".toml", ".json"}]
+    assert len(texts) > 300
+    for text in texts:
+        assert _stops_at(call + text, piece=64) is None

@@ -255,6 +255,30 @@ async def test_a_reply_that_repeats_itself_is_stopped_and_the_server_let_go(
         await server.hung_up.wait()
 
 
+async def test_a_loop_inside_a_calls_body_cuts_the_call_and_says_looped(
+    server: LoopbackServer, engine: ModelEngine
+) -> None:
+    write = ToolSchema(
+        "write_file",
+        "Write a file.",
+        {"type": "object", "properties": {"path": {}, "content": {}}, "required": ["path"]},
+    )
+    opened = '<tool_call>\n{"name": "write_file", "arguments": {"path": "RUNNING.md"}}\n<content>\n'
+    line = "- The report script is located in the src directory of the project.\n"
+    events = [{"content": opened, "stop": False}] + [{"content": line, "stop": False}] * 80
+    llamacpp(server)
+    server.queue("/completion", Reply(chunks=[sse(e) for e in events], then="hang"))
+    got = await collect(engine, request("openai", tools=(write,), tool_protocol="text"))
+    # read as cut off, as at the token limit: never repaired into a call that could run
+    (cut,) = [e for e in got if isinstance(e, ToolCallEvent)]
+    assert cut.arguments is None
+    assert cut.parse_error == "the reply was cut off inside <content>; not repaired"
+    assert got[-1] == ModelDone("looped", "m1", "text")
+    assert text_of(got).count(line) <= 24  # stopped at the 24th time, not the 80th
+    with trio.fail_after(5):
+        await server.hung_up.wait()
+
+
 async def test_a_loop_inside_one_line_is_cut_and_the_announced_call_asked_for(
     server: LoopbackServer, engine: ModelEngine
 ) -> None:

@@ -167,7 +167,7 @@ class PromptRun:
             model = conv.config.models[0] if conv.config.models else ""
             conv.emit(ev.TurnStarted(session_id=conv.session_id, turn=turn, model=model))
             reply = await self._model_round()
-            if reply.finish == "length":
+            if reply.finish in ("length", "looped"):
                 return self._cut_off(turn, reply)
             self._commit_reply(reply)
             if not reply.calls:
@@ -246,18 +246,22 @@ class PromptRun:
         self.conv.emit(ev.TurnFinished(session_id=self.conv.session_id, turn=turn, reason=reason))
 
     def _cut_off(self, turn: int, reply: Reply) -> str:
-        # Hit the output limit: the text is kept but marked, and no call runs, since
-        # the last one may be half-written and the rest were never meant alone.
+        # Hit the output limit, or stopped repeating itself inside a call: the text is
+        # kept but marked, and no call runs, since the last one is half-written and the
+        # rest were never meant alone.
         dropped = len(reply.calls)
         self._commit_reply(attrs.evolve(reply, calls=[]), incomplete=True)
         self.answer = reply.text
-        calls = f"; none of its {dropped} tool calls was run" if dropped else ""
-        self.conv.emit_error(
-            "incomplete",
-            f"the answer was cut off at the output token limit ({self.conv.budget.reserve} "
-            f"tokens){calls}. Ask the model to go on, or in smaller steps.",
-            fatal=False,
-        )
+        if reply.finish == "looped":
+            why = "the model was stopped writing one line over and over in a tool call"
+            calls = "; the call was not run"
+            ask = "Ask again in other words, or in smaller steps."
+        else:
+            limit = self.conv.budget.reserve
+            why = f"the answer was cut off at the output token limit ({limit} tokens)"
+            calls = f"; none of its {dropped} tool calls was run" if dropped else ""
+            ask = "Ask the model to go on, or in smaller steps."
+        self.conv.emit_error("incomplete", f"{why}{calls}. {ask}", fatal=False)
         self._turn_finished(turn, "incomplete")
         return "incomplete"
 

@@ -480,7 +480,7 @@ class ModelEngine:
             finish = "length"
         if finish is None:
             raise ProviderError("bad_response", f"{provider.name} ended without a finish")
-        tail, parsed = filt.finish(complete=finish != "length")
+        tail, parsed = filt.finish(complete=finish not in ("length", "looped"))
         for d in tail:
             await out(d)
         if cut:

@@ -179,7 +179,7 @@ class LlamaCppServer:
                     if isinstance(event, TextDelta) and loops.looping(event.text):
                         # a reply repeating itself ends there, as the embedded one does;
                         # leaving the stream closes the connection: the server stops
-                        yield Finish("stop")
+                        yield Finish(loops.finish)
                         return
                 if decoder.failed is not None:
                     raise decoder.failed

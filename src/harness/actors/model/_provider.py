@@ -92,8 +92,9 @@ class ProviderCall:
 class Finish:
     """The last item of a provider stream: why the model stopped.
 
-    ``reason`` is ``stop``, ``length`` (the token limit cut it), ``tool_calls``, or the
-    backend's own word for anything else.
+    ``reason`` is ``stop``, ``length`` (the token limit cut it), ``looped`` (harness
+    stopped a loop inside a tool call: the call is cut), ``tool_calls``, or the backend's
+    own word for anything else.
     """
 
     reason: str

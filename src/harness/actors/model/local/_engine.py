@@ -45,7 +45,8 @@ class Generation:
     """How one generation ended.
 
     ``finish_reason`` is ``stop`` (end of turn), ``length`` (``max_tokens`` or the context
-    filled up) or ``cancelled``.
+    filled up), ``looped`` (a loop stopped inside a tool call, see
+    :mod:`~harness.actors.model.local._looping`) or ``cancelled``.
     """
 
     finish_reason: str
@@ -256,8 +257,11 @@ class LoadedModel:
                             held_tokens = []
                         elif keep <= len(piece):
                             held_tokens = [token]
-                    if _call_closed(text, len(piece)) or loops.looping(piece):
+                    if _call_closed(text, len(piece)):
                         finish = "stop"
+                        break
+                    if loops.looping(piece):
+                        finish = loops.finish  # looped: a call was cut, and must not run
                         break
                 if produced >= limit:
                     break
