@@ -455,6 +455,11 @@ def test_a_loop_inside_a_call_ends_incomplete_and_writes_nothing(
         "I made the api service in deploy.yaml run image version 4.3.0 by editing the "
         "`image` field.",
         "I pointed the stock service at port 9000 by changing its url in config.json.",
+        "I sorted it out by installing the missing package.",
+        "The error has been resolved.",
+        "I installed `requests` with pip.",
+        # the repair note harness adds to a call's result, echoed as what the model did
+        "I then repaired the call to read the file by replacing the text with a fenced block.",
     ],
 )
 def test_more_ways_of_claiming_a_change(text: str) -> None:
@@ -850,6 +855,49 @@ async def test_a_fix_whose_command_passes_or_was_changed_since_it_failed_is_done
     runs = [e for e in seen if isinstance(e, ev.ToolCallFinished) and e.name == "run_cmd"]
     assert [e.data.get("exit_code") for e in runs] == [0]
     assert (second.ok, second.reason) == (True, "done")
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_change_claimed_on_a_command_that_failed_is_not_a_success(
+    session_factory, model: ScriptedModel, workspace: Path, protocol: str
+) -> None:
+    # the fresh task set's error-module-typo: asked about a misspelt import, the model ran
+    # `pip install` of the misspelt name, which failed, and said it had sorted it out
+    (workspace / "report.py").write_text("import inventroy\n")
+    fails = "python3 -c 'import sys; sys.exit(\"No matching distribution found\")'"
+    model.add(
+        calling(protocol, "run_cmd", command=fails),
+        reply("I sorted out the ModuleNotFoundError by installing the `inventroy` package."),
+        calling(protocol, "run_cmd", command=fails),
+        reply("I ran the install; it failed: no such package."),
+    )
+    prompt = (
+        "python3 report.py stopped working:\n\nModuleNotFoundError: No module named 'inventroy'"
+    )
+    result, seen = await run_shell(session_factory, protocol, prompt)
+    runs = [e for e in seen if isinstance(e, ev.ToolCallFinished) and e.name == "run_cmd"]
+    assert [e.data.get("exit_code") for e in runs] == [1]
+    assert (result.ok, result.reason) == (False, "unbacked_claim")
+    assert errors(seen)[-1].message == (
+        'the model said it changed something ("I sorted out the ModuleNotFoundError by '
+        'installing the `inventroy` package."), but no call changed files in this run '
+        "(every command it ran failed)"
+    )
+    # a run claimed on the same failed command is a run that happened
+    second, _ = await run_shell(session_factory, protocol, prompt)
+    assert (second.ok, second.reason) == (True, "done")
+
+
+def test_a_command_that_failed_backs_a_claimed_run_and_no_claimed_change() -> None:
+    changed = "I installed the package."
+    ending = honest_ending(changed, ["read"], failed_runs=["shell"])
+    assert ending is not None
+    assert ending.reason == "unbacked_claim"
+    assert ending.message.endswith("(every command it ran failed)")
+    # one command that exited 0 backs it, whatever else failed
+    assert honest_ending(changed, ["read", "shell"], failed_runs=["shell"]) is None
+    assert honest_ending("I ran the tests: 2 failed.", ["read"], failed_runs=["shell"]) is None
+    assert honest_ending("I ran the tests: 2 failed.", ["read"]) is not None
 
 
 def test_still_failing_needs_the_command_the_prompt_says_fails_and_a_fix_asked() -> None:

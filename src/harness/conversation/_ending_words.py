@@ -34,7 +34,7 @@ _CHANGED = (
     r"removed|deleted|saved|applied|refactored|implemented|moved|corrected|set|turned|"
     r"switched|bumped|increased|decreased|raised|lowered|enabled|disabled|adjusted|"
     r"inserted|appended|converted|reverted|restored|patched|swapped|commented out|"
-    r"uncommented"
+    r"uncommented|installed|resolved|solved|repaired|sorted (?:\w+ )?out"
 )
 # what a reply says it did before changing anything: "I read X, found Y, updated it"
 _LOOKED = (

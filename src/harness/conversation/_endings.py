@@ -18,9 +18,9 @@ What the words mean decides, never a task's wording:
 - a claim to have changed something counts from any reply of the run (a small model
   says "I renamed it" beside a call that then changes nothing), and is backed by a
   successful call that can change the workspace and did (a write or edit that changed
-  something, a command, a sub-agent, a tool harness does not know, such as an MCP
-  server's); a claim to have run something, by a command, a sub-agent or an unknown
-  tool;
+  something, a command that exited 0, a sub-agent, a tool harness does not know, such as
+  an MCP server's); a claim to have run something, by a command (whatever its exit
+  status), a sub-agent or an unknown tool;
 - an *announcement* is the last sentence saying what the model will do next;
 - a *described change* is the last reply saying what the code should be ("It should
   return a + b") when the prompt asks for a change; a question or an offer is not one;
@@ -109,7 +109,8 @@ class RunSoFar:
     Attributes:
         reply: the last reply's visible text.
         acted: the kinds of the tools whose calls succeeded in the run and did not say
-            they changed nothing (a tool outside the table: ``other``).
+            they changed nothing (a tool outside the table: ``other``); a command counts
+            only if it exited 0.
         earlier: the visible text of the run's earlier replies, oldest first.
         finish: why the last reply stopped (``stop``, or one of :data:`CAPPED_FINISHES`).
         announcements: whether an announced action ends the run (off where a stage is
@@ -128,6 +129,9 @@ class RunSoFar:
     prompt: str = ""
     tried: frozenset[str] = frozenset()
     last_run: tuple[str, int | None] | None = None
+    failed_runs: frozenset[str] = frozenset()
+    """The kinds of the tools whose commands ran and exited non-zero: a run, not a change
+    (``pip install`` of a package that does not exist changed nothing)."""
 
     def replies(self) -> Iterable[str]:
         """Every reply's text without its code blocks, the last first."""
@@ -169,13 +173,14 @@ class ClaimedChange:
     def check(self, run: RunSoFar) -> Ending | None:
         if CHANGING_KINDS & run.acted:
             return None
+        failed = " (every command it ran failed)" if run.failed_runs else ""
         for text in run.replies():
             said = find(CLAIMS_CHANGE, text)
             if said is not None:
                 return Ending(
                     "unbacked_claim",
                     f'the model said it changed something ("{said}"), but no call changed '
-                    "files in this run",
+                    f"files in this run{failed}",
                 )
         return None
 
@@ -287,7 +292,7 @@ class ClaimedRun:
     name: ClassVar[str] = "claimed-run"
 
     def check(self, run: RunSoFar) -> Ending | None:
-        if RUNNING_KINDS & run.acted:
+        if RUNNING_KINDS & (run.acted | run.failed_runs):
             return None
         every = not run.prompt or ASKS_RUN.search(run.prompt) is not None
         for i, text in enumerate(run.replies()):
@@ -344,6 +349,7 @@ def honest_ending(
     prompt: str = "",
     tried: Collection[str] = (),
     last_run: tuple[str, int | None] | None = None,
+    failed_runs: Collection[str] = (),
 ) -> Ending | None:
     """Why a run whose last reply is *text* did not complete, or ``None`` when it did.
 
@@ -358,6 +364,8 @@ def honest_ending(
         prompt: the prompt the run answers ("" when unknown).
         tried: the kinds of the tools whose calls ran in the run, whatever they did.
         last_run: the last command run since the last change, and its exit status.
+        failed_runs: the kinds of the tools whose commands exited non-zero (not in
+            *acted*).
     """
     run = RunSoFar(
         text,
@@ -368,6 +376,7 @@ def honest_ending(
         prompt,
         frozenset(tried),
         last_run,
+        frozenset(failed_runs),
     )
     for rule in RULES:
         ending = rule.check(run)

@@ -81,9 +81,11 @@ class PromptRun:
         self.usage = {"prompt_tokens": 0, "completion_tokens": 0}
         #: the estimated tokens of the last request sent
         self.request_tokens = 0
-        # the tools whose calls succeeded (but for one that said it changed nothing):
-        # what the replies' claims are checked against
+        # the tools whose calls succeeded (but for one that said it changed nothing, and
+        # a command that exited non-zero): what the replies' claims are checked against
         self.succeeded: list[str] = []
+        # the tools whose commands exited non-zero: a run, never a change
+        self.failed_runs: list[str] = []
         # every tool whose call ran, whatever it did: an edit tried and failed
         self.tried: list[str] = []
         # the last command run since the last change, and its exit status: whether the
@@ -115,9 +117,13 @@ class PromptRun:
 
     def call_finished(self, call: ev.ToolCallFinished) -> None:
         """Note how a call ended: what the replies' claims are checked against at the end.
-        An edit whose result says it changed nothing backs no claim of a change."""
+        An edit whose result says it changed nothing backs no claim of a change, nor does
+        a command that exited non-zero (it backs a claimed run)."""
         self.tried.append(call.name)
-        if call.ok and call.data.get("changed", True) is not False:
+        code = call.data.get("exit_code")
+        if call.ok and isinstance(code, int) and code != 0:
+            self.failed_runs.append(call.name)
+        elif call.ok and call.data.get("changed", True) is not False:
             self.succeeded.append(call.name)
             if call.data.get("changed"):  # a file changed: an earlier run says nothing of it
                 self.last_run = None
@@ -240,6 +246,7 @@ class PromptRun:
             prompt="" if plan else prompt,
             tried=kinds(self.tried),
             last_run=self.last_run,
+            failed_runs=kinds(self.failed_runs),
         )
 
     def _turn_finished(self, turn: int, reason: str) -> None:
