@@ -11,6 +11,7 @@ number remembered from another machine.
     python -m bench local-tasks     # the embedded model on real tasks (an hour; on request)
     python -m bench local-server    # the same tasks through llama-server beside it (on request)
     python -m bench local-terminal  # a new user's two questions in the terminal (on request)
+    python -m bench endings         # the honest endings replayed on local-tasks' runs
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from rich.console import Console
 from rich.table import Table
 
 # Too slow for `make bench`: run by name.
-ON_REQUEST = {"local_tasks", "local_server", "local_terminal"}
+ON_REQUEST = {"local_tasks", "local_server", "local_terminal", "endings"}
 
 
 def discover() -> list[str]:

@@ -274,6 +274,7 @@ CORE = {
     "_reply",
     "_requests",
     "_retry",
+    "_run_log",
     "_secrets",
     "_seen",
     "_sync",

@@ -32,6 +32,7 @@ from harness.conversation._ports import (
 )
 from harness.conversation._reply import ModelFailed, Reply, StreamItem, read_reply, stream_event
 from harness.conversation._requests import Requests
+from harness.conversation._run_log import RunLog
 from harness.conversation._sync import HistorySync
 from harness.conversation._transcript import Transcript
 from harness.conversation._verify import VerifyHost, retry_message, verify
@@ -81,18 +82,8 @@ class PromptRun:
         self.usage = {"prompt_tokens": 0, "completion_tokens": 0}
         #: the estimated tokens of the last request sent
         self.request_tokens = 0
-        # the tools whose calls succeeded (but for one that said it changed nothing, and
-        # a command that exited non-zero): what the replies' claims are checked against
-        self.succeeded: list[str] = []
-        # the tools whose commands exited non-zero: a run, never a change
-        self.failed_runs: list[str] = []
-        # every tool whose call ran, whatever it did: an edit tried and failed
-        self.tried: list[str] = []
-        # the last command run since the last change, and its exit status: whether the
-        # command the prompt says fails still does
-        self.last_run: tuple[str, int | None] | None = None
-        # the text of the run's replies so far: a claim in any of them counts at the end
-        self.said: list[str] = []
+        #: what the run's calls and replies did: what its ending is read against
+        self.log = RunLog()
         self._reply: Reply | None = None
         self._runner: CallRunner | None = None
         self.stop_blocks = 0  # how often a Stop hook sent the model back to work
@@ -116,21 +107,9 @@ class PromptRun:
         return "error"
 
     def call_finished(self, call: ev.ToolCallFinished) -> None:
-        """Note how a call ended: what the replies' claims are checked against at the end.
-        An edit whose result says it changed nothing backs no claim of a change, nor does
-        a command that exited non-zero (it backs a claimed run)."""
-        self.tried.append(call.name)
-        code = call.data.get("exit_code")
-        if call.ok and isinstance(code, int) and code != 0:
-            self.failed_runs.append(call.name)
-        elif call.ok and call.data.get("changed", True) is not False:
-            self.succeeded.append(call.name)
-            if call.data.get("changed"):  # a file changed: an earlier run says nothing of it
-                self.last_run = None
-        command = call.data.get("command")
-        if isinstance(command, str) and "exit_code" in call.data:
-            # any command may change files too: only the last one says how things stand
-            self.last_run = (" ".join(command.split()), call.data["exit_code"])
+        """Note how a call ended: what the replies' claims are checked against at the end
+        (:class:`~harness.conversation._run_log.RunLog`)."""
+        self.log.call_finished(call.name, call.ok, call.data)
 
     def add_usage(self, prompt_tokens: int, completion_tokens: int) -> None:
         """Count tokens of this run's model requests (a sub-agent's count too)."""
@@ -225,29 +204,15 @@ class PromptRun:
         return True
 
     def _honest_ending(self, reply: Reply, prompt: str) -> Ending | None:
-        # Imported here, at the end of the first reply: its patterns took a twentieth
-        # of the frontend's import, in front of the first request.
-        from harness.conversation._endings import honest_ending
+        table = self.conv.table
+
+        def kind(name: str) -> str:
+            return table.get(name).kind if name in table else "other"
 
         # a stage of deepthink may end on a plan ("I will edit calc.py", "add should
         # return a + b"): only claims count
-        table = self.conv.table
-
-        def kinds(names: list[str]) -> list[str]:
-            return [table.get(n).kind if n in table else "other" for n in names]
-
         plan = self.conv.config.deepthink
-        return honest_ending(
-            reply.text,
-            kinds(self.succeeded),
-            announcements=not plan,
-            earlier=self.said[:-1],
-            finish=reply.finish,
-            prompt="" if plan else prompt,
-            tried=kinds(self.tried),
-            last_run=self.last_run,
-            failed_runs=kinds(self.failed_runs),
-        )
+        return self.log.ending(kind, prompt=prompt, finish=reply.finish, plan=plan)
 
     def _turn_finished(self, turn: int, reason: str) -> None:
         self.conv.emit(ev.TurnFinished(session_id=self.conv.session_id, turn=turn, reason=reason))
@@ -273,7 +238,7 @@ class PromptRun:
         return "incomplete"
 
     def _commit_reply(self, reply: Reply, *, incomplete: bool = False) -> None:
-        self.said.append(reply.text)
+        self.log.said.append(reply.text)
         thinking = reply.thinking if self.conv.config.keep_thinking else ""
         self.conv.transcript.assistant(reply, thinking=thinking, incomplete=incomplete)
         self._reply = None
