@@ -113,7 +113,7 @@ _ABSENT = re.compile(
     r"(does not|doesn't|did not|didn't|could not|couldn't|cannot|can't|can not|unable to|"
     r"was not|wasn't|is not|isn't|are no|there's no|there is no|no such|not)"
     r"\s+(\w+\s+){0,3}?(exist|find|found|locate|present|defined|contain|set|see|there|"
-    r"available|include|have|listed|mention)"
+    r"available|include|have|listed|mention|specified|stated|documented|configured)"
     r"|\b(there is|there's|there are|has|have) no\b"
     r"|\bno (such|file|function|key|setting|entry|test|script|definition|mention)\b"
     r"|\bmissing\b|\bnot found\b|\bdoes ?n[o']t exist\b",
