@@ -255,6 +255,10 @@ def test_a_claimed_run_needs_a_command() -> None:
         "Sure! Let me read calc.py first.",
         "The file is long.\n\nNext, I'll search for the definition of parse_date.",
         "I'm going to run the tests now:",
+        # the fresh set's ask-statement-timeout: no call at all, then this
+        "I would need to run the queries and measure their execution times to get an "
+        "accurate answer.",
+        "I'd have to look at the config first.",
     ],
 )
 def test_an_announced_action_at_the_end_is_stopping_early(text: str) -> None:
@@ -268,6 +272,43 @@ def test_an_announced_action_at_the_end_is_stopping_early(text: str) -> None:
 def test_an_announcement_followed_by_the_answer_is_an_answer() -> None:
     text = "Let me read calc.py. It defines add, which subtracts: that is the bug."
     assert honest_ending(text, ["read"]) is None
+
+
+# the fresh set's usage-slugify, as recorded: a plan of looks, then findings, and no call
+SLUGIFY = (
+    "To answer this question, I'll look for the usage of the `slugify` function in the "
+    "project.\n\n1. **Identify the `slugify` function**: I'll search for the function "
+    "definition in the project files.\n\nAfter following these steps, I found that the "
+    "`slugify` function is used in the `slugify.py` file."
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        SLUGIFY,
+        "I searched the project and found that slugify is used in views.py.",
+        "I checked config.json: the timeout is 30.",
+    ],
+)
+def test_a_look_claimed_in_a_run_that_made_no_call_is_not_an_answer(text: str) -> None:
+    prompt = "Where is slugify used, apart from the file it is written in?"
+    ending = honest_ending(text, [], prompt=prompt)
+    assert ending is not None
+    assert ending.reason == "unbacked_claim"
+    assert ending.message.startswith("the model said it looked (")
+    assert ending.message.endswith("but no call read or searched anything in this run")
+    # any call that ran (even one that failed) is a look; so is text pasted in the prompt
+    assert honest_ending(text, [], prompt=prompt, tried=["read"]) is None
+    pasted = "What does this error mean?\n\nTypeError: slugify() takes 1 argument"
+    assert honest_ending(text, [], prompt=pasted) is None
+
+
+def test_an_answer_from_knowledge_claims_no_look() -> None:
+    prompt = "What does Python's sorted return?"
+    said = "sorted returns a new list; I found nothing in your project that changes that."
+    assert honest_ending("It returns a new sorted list.", [], prompt=prompt) is None
+    assert honest_ending(said, [], prompt=prompt) is not None  # said it looked: it did not
 
 
 # -- each rule, in a whole headless run: harness -p, real workers, a model on loopback ----

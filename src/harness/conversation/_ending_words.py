@@ -16,6 +16,7 @@ __all__ = [
     "ANNOUNCES",
     "CALLED_RUN_TOOL",
     "CLAIMS_CHANGE",
+    "CLAIMS_LOOK",
     "CLAIMS_RUN",
     "DESCRIBES_FIX",
     "FENCE",
@@ -101,13 +102,23 @@ CALLED_RUN_TOOL = re.compile(
     r"(?:the )?`?run_cmd\b",
     re.I,
 )
+# a claim to have looked at the workspace: "I searched the project and found", "After
+# following these steps, I found that" (the steps the same reply said it would take)
+CLAIMS_LOOK = re.compile(
+    r"\bI(?:'ve| have| just| then| also| first)* (?:found|searched|looked (?:at|for|through|"
+    r"in|into)|checked|opened|inspected|examined|reviewed|scanned|went through|located)\b"
+    r"|\bafter (?:following|completing|performing|taking|going through) (?:these|the above|"
+    r"those|all (?:of )?(?:these|the|those)) steps\b",
+    re.I,
+)
 # the last sentence announces an action and nothing follows: "I will summarize X for
 # you.", "To summarize X, I will read the file" (a lead-in of purpose or order, never a
 # condition: "If you want, I will fix it" offers)
 ANNOUNCES = re.compile(
     rf"^(?:(?:to|in order to|before|after|now that|first|next|then|so)\b{_CLAUSE}{{0,100}},\s*)?"
     r"(?:(?:now|next|first|then|okay|ok|sure|great|alright)[,!.]?\s+)*"
-    r"(?:I will|I'll|I am going to|I'm going to|let me|let's|I need to|I should)\s+"
+    r"(?:I will|I'll|I am going to|I'm going to|let me|let's|I need to|I should|"
+    r"I would (?:need|have) to|I'd (?:need|have) to)\s+"
     r"(?:now |first |then |also |quickly |go ahead and )*"
     r"(?:read|open|check|look|run|execute|search|find|list|edit|fix|update|change|modify|"
     r"create|write|add|remove|delete|rename|summari[sz]e|examine|inspect|analy[sz]e|review|"

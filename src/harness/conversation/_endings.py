@@ -41,6 +41,7 @@ from harness.conversation._ending_words import (
     ANNOUNCES,
     CALLED_RUN_TOOL,
     CLAIMS_CHANGE,
+    CLAIMS_LOOK,
     CLAIMS_RUN,
     DESCRIBES_FIX,
     FENCE,
@@ -62,6 +63,7 @@ __all__ = [
     "RUNNING_KINDS",
     "AnnouncedAction",
     "ClaimedChange",
+    "ClaimedLook",
     "ClaimedRun",
     "DescribedNotMade",
     "Ending",
@@ -308,6 +310,29 @@ class ClaimedRun:
         return None
 
 
+class ClaimedLook:
+    """No call ran in the whole run, the prompt is one line (nothing pasted to look at),
+    and a reply says it looked ("I searched the project and found …", "After following
+    these steps, I found that …"): the answer comes from no look at the workspace."""
+
+    name: ClassVar[str] = "claimed-look"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        if run.tried or run.acted or run.failed_runs:
+            return None
+        if not run.prompt.strip() or "\n" in run.prompt.strip():
+            return None
+        for text in run.replies():
+            said = find(CLAIMS_LOOK, text)
+            if said is not None:
+                return Ending(
+                    "unbacked_claim",
+                    f'the model said it looked ("{said}"), but no call read or searched '
+                    "anything in this run",
+                )
+        return None
+
+
 class AnnouncedAction:
     """The last sentence announces what the model will do ("I will summarize notes.md",
     "To summarize it, I will read the file") and the reply stops there."""
@@ -335,6 +360,7 @@ RULES: tuple[EndingRule, ...] = (
     TriedNotMade(),
     StillFailing(),
     ClaimedRun(),
+    ClaimedLook(),
     AnnouncedAction(),
 )
 
