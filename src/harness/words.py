@@ -135,6 +135,14 @@ something should be."""
 # ("config.json") does not end one
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\w))+[.!?]*")
 _SHOULD = re.compile(r"\b(?:should|must|needs? to|ought to)\s+(?:now\s+|also\s+|only\s+)?\w", re.I)
+# a sentence saying how a thing is from now on, which is a change to make in the files
+# ("Our mail goes out through smtp.mailhub.example from now on.", "Green tea costs 5 now
+# in the sample order."); a sentence that starts with "Now" uses it to go on, not to date
+_NEW_STATE = re.compile(
+    r"\b(?:from now on|now|no longer|any ?more|these days|going forward)\b(?!\s*,?\s*(?:what|"
+    r"why|how|which|where|when|who)\b)",
+    re.I,
+)
 # before its "should", a sentence that asks or wonders about it: "Explain what add
 # should return.", "I think the tests should pass."
 _ABOUT = re.compile(
@@ -148,13 +156,15 @@ def asks_for_change(prompt: str) -> bool:
     """Whether *prompt* asks for a change: a clause that starts with a verb of changing
     (:data:`ASKS_CHANGE`), or a sentence, not a question, that says how something should
     be ("Bulk prices should start at 20 units, not 10."; not "Why should add return
-    a + b?", "Explain what add should return."). The one test the conversation's endings
-    and the small model's nudges share: only then is a claimed change taken at its word,
-    or a missing one said."""
+    a + b?", "Explain what add should return.") or how it is from now on ("Green tea
+    costs 5 now in the sample order."; not "Now, explain add."). The one test the
+    conversation's endings and the small model's nudges share: only then is a claimed
+    change taken at its word, or a missing one said."""
     if ASKS_CHANGE.search(prompt):
         return True
-    for sentence in _SENTENCE.findall(prompt):
-        said = _SHOULD.search(sentence)
+    for found in _SENTENCE.findall(prompt):
+        sentence = found.strip()
+        said = _SHOULD.search(sentence) or _NEW_STATE.search(sentence, 1)
         if (
             said
             and not sentence.rstrip().endswith("?")

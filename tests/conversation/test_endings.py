@@ -824,6 +824,10 @@ def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_al
         "Calls from the checkout to the stock service should be tried 5 times.",
         "settings.toml must have debug off",
         "The report needs to print the total with tax.",
+        # or as how it is from now on (the fresh set's toml-mail-host, js-green-tea-five)
+        "Our mail goes out through smtp.mailhub.example from now on.",
+        "Green tea costs 5 now in the sample order.",
+        "We no longer ship to Norway.",
     ]
     wonders = [
         "Why should add return a + b?",
@@ -831,6 +835,11 @@ def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_al
         "I think the tests should pass.",
         "What should the timeout be in config.json?",
         "Which file should I edit to change the port",
+        "Now, explain what add returns.",
+        "Right now, what does add return?",
+        "Why does it fail now?",
+        "Explain what add returns now.",
+        "I know how it works.",
     ]
     assert [p for p in asks + should if not asks_for_change(p)] == []
     assert [p for p in questions + wonders if asks_for_change(p)] == []

@@ -185,7 +185,7 @@ async def test_the_nudges_read_the_tags_and_the_model_does_not() -> None:
 async def test_a_nudge_is_said_with_the_name_of_its_rule_and_a_plain_answer_is_not() -> None:
     # the status line shows why the model is asked again, and the task bench counts the
     # rules that asked; an answer no rule stops at goes out with no such line
-    replies = ["I will fix the bug in calc.py now.", "The bug is on line 2."]
+    replies = ["I will fix the bug in calc.py now.", "The bug is on line 2: shall I fix it?"]
 
     def generator(first: str) -> Generate:
         calls = 0

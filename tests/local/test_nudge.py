@@ -703,14 +703,16 @@ def test_an_answer_to_run_a_named_command_given_without_running_it_is_asked_for_
     ran = called(prompt, "run_cmd", "", "total 612.00 EUR")
     assert nudge("The total value is 612.00 EUR.", ran) is None
     # a prompt that names no command to run asks for none: "run three replicas" is a
-    # change, and a command only mentioned is not asked to run
+    # change (its edit is asked for: the file read says 2), and a command only mentioned
+    # is not asked to run
     for other in (
         "Run three replicas of the api service: change deploy.yaml.",
         "What does `python3 report.py` print? Read report.py and tell me.",
         "Why does running scripts/build.sh fail?",
     ):
         history = called(other, "read_file", "deploy.yaml", "1:ab|replicas: 2")
-        assert nudge("It is done: replicas is 3.", history) is None, other
+        asked = nudge("It is done: replicas is 3.", history)
+        assert asked is None or asked.tool == "edit_file", other
     # without run_cmd offered there is nothing to ask for
     no_run = [t for t in TOOLS if t.name != "run_cmd"]
     assert nudge(invented, read, no_run) is None
@@ -796,6 +798,16 @@ CASES = {
         "run_cmd",
     ),
     "claimed-change": ("The bug has been fixed.", READ_GREET, "edit_file"),
+    "change-not-begun": (
+        "The line defines Green tea with a price of 4.5.",
+        called(
+            "Green tea costs 5 now in the sample order.",
+            "search_text",
+            "",
+            "src/index.js:9:{ sku: 'tea-01', name: 'Green tea', price: 4.5 },",
+        ),
+        "read_file",
+    ),
     "guessed-file": ("It is src/parser.py.", WHERE, "search_text"),
     "announced-action": ("I will read calc.py first.", ASK, "read_file"),
     "named-definer": (
@@ -1474,3 +1486,47 @@ def test_an_error_naming_a_wrong_name_points_at_the_lines_holding_it() -> None:
     assert named_starts("TypeError: cart.totl is not a function", ["cart.totl()", "x"]) == [0]
     # a wrong name the file does not hold leaves the request's words to point
     assert named_starts("NameError: name 'totl' is not defined in build_report", lines) == [2]
+
+
+def test_a_change_not_begun_after_the_look_that_found_its_place_is_asked_for() -> None:
+    # measured (the fresh set, half A): the search found the line, the model described it
+    prompt = "Our mail goes out through smtp.mailhub.example from now on."
+    hits = 'settings.toml:31:smtp_host = "smtp.shop.example"\nconfig.json:16:"url": "x"'
+    searched = called(prompt, "search_text", "", hits)
+    found = nudge("The mail host is smtp.shop.example, in settings.toml.", searched)
+    assert found is not None
+    assert (found.rule, found.tool, found.arguments) == (
+        "change-not-begun",
+        "read_file",
+        {"path": "settings.toml"},
+    )
+    # then, the file it found read and described: the edit
+    read = [
+        *searched,
+        {
+            "role": "assistant",
+            "content": '<tool_call>{"name": "read_file", "arguments": '
+            '{"path": "settings.toml"}}</tool_call>',
+        },
+        {
+            "role": "user",
+            "content": '<tool_response>\n31:ab|smtp_host = "smtp.shop.example"\n</tool_response>',
+        },
+    ]
+    edit = nudge("The host is set on line 31.", read)
+    assert edit is not None
+    assert (edit.rule, edit.tool) == ("change-not-begun", "edit_file")
+    # a file no look found and the prompt does not name, an offer, a question, "already",
+    # or a question asked by the user: left alone
+    other = called(prompt, "read_file", "README.md", "1:ab|# shop")
+    assert (nudge("README.md says nothing of mail.", other) or Nudge("", "")).rule != (
+        "change-not-begun"
+    )
+    for reply in (
+        "If you want, I can change it to smtp.mailhub.example.",
+        "Should I change smtp_host?",
+        "It is already smtp.mailhub.example.",
+    ):
+        assert (nudge(reply, searched) or Nudge("", "")).rule != "change-not-begun", reply
+    asked = called("Which host does mail go through?", "search_text", "", hits)
+    assert nudge("It goes through smtp.shop.example.", asked) is None

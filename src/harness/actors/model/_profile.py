@@ -46,6 +46,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "claimed-run",
     "skipped-run",
     "claimed-change",
+    "change-not-begun",
     "guessed-file",
     "named-definer",
     "announced-action",

@@ -45,6 +45,7 @@ from harness.actors.model.local._nudge_base import (
 from harness.actors.model.local._nudge_broken import LeftBroken
 from harness.actors.model.local._nudge_changes import (
     MAKE_THE_CHANGE,
+    ChangeNotBegun,
     ClaimedChange,
     FinishRename,
     StillUsed,
@@ -320,6 +321,7 @@ RULES: tuple[NudgeRule, ...] = (
     ClaimedRun(),
     SkippedRun(),
     ClaimedChange(),
+    ChangeNotBegun(),
     GuessedFile(),
     NamedDefiner(),
     AnnouncedAction(),

@@ -1,8 +1,8 @@
-"""Nudge rules about changes: a rename the user asked for left half done, and a change
-claimed, handed back to the user or described while no edit was made. Each asks for the
-edit (or, with no file seen yet, for the read an edit needs first); what the rules of
-:mod:`._nudge` share about a change (whether one is asked for, the nudge for the edit)
-is here too."""
+"""Nudge rules about changes: a rename the user asked for left half done, a change
+claimed, handed back to the user or described while no edit was made, and a change not
+begun after a look found where it goes. Each asks for the edit (or, with no file seen
+yet, for the read an edit needs first); what the rules of :mod:`._nudge` share about a
+change (whether one is asked for, the nudge for the edit) is here too."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from harness.words import asks_for_change
 
 __all__ = [
     "MAKE_THE_CHANGE",
+    "ChangeNotBegun",
     "ClaimedChange",
     "FinishRename",
     "StillUsed",
@@ -196,3 +197,61 @@ class ClaimedChange:
                 arguments=None if shown is None else {"path": shown},
             )
         return MAKE_THE_CHANGE
+
+
+# a reply saying no change is needed, or offering one ("If you want, I can change it.")
+_NO_CHANGE = re.compile(
+    r"\b(?:already|as (?:it|they) should|no (?:change|edit|fix)s? (?:is |are )?(?:needed|"
+    r"necessary|required)|nothing (?:to change|needs)|if you (?:want|like|'d like|wish|"
+    r"prefer)|would you like|shall I|let me know)\b",
+    re.I,
+)
+# a search's hit: "settings.toml:31:smtp_host = ..." (its file, as the result names it)
+_HIT = re.compile(r"^((?:[\w.-]+/)*[\w.-]+\.[A-Za-z]\w{0,4}):\d+:", re.M)
+
+
+class ChangeNotBegun:
+    """In a task that asks for a change, a reply that ends the turn with no write or
+    edit made or tried, after a look that found where the change goes: a search whose
+    result lists lines of a file (asks for that file's read, written as named), or the
+    read of such a file, or of one the prompt names (asks for the edit). A reply that
+    asks a question, says no change is needed, offers one, or announces what it will do
+    (the announcement's own rule) is left alone.
+
+    Measured (bench local-tasks, the fresh set, half A): told "Green tea costs 5 now in
+    the sample order." and "Our mail goes out through smtp.mailhub.example from now on.",
+    the 1.5B model searched (asked to by nothing-found), the results listed
+    ``src/index.js:9:{ sku: 'tea-01', name: 'Green tea', price: 4.5 },`` and
+    ``settings.toml:31:smtp_host = "smtp.shop.example"``, and it described those lines
+    and ended."""
+
+    name: ClassVar[str] = "change-not-begun"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        if not asks_change(turn) or any(s.name in EDIT_TOOLS for s in turn.steps):
+            return None
+        if turn.reply.rstrip().endswith("?") or announces(turn) is not None:
+            return None
+        if _NO_CHANGE.search(turn.reply):
+            return None  # "It is already called name, as it should be.", an offer
+        last = turn.last
+        if last is None:
+            return None
+        found = [m.group(1) for s in turn.steps for m in _HIT.finditer(s.result)]
+        if last.name == "search_text" and found and "read_file" in turn.tools:
+            path = found[0]
+            return Nudge(
+                f"The search found where the change goes, in {path}, and no file is changed "
+                f"yet. Read {path} now to make the change there: write the <tool_call> block "
+                f'({{"name": "read_file", "arguments": {{"path": "{path}"}}}}) and nothing '
+                "else.",
+                "read_file",
+                arguments={"path": path},
+            )
+        if last.name != "read_file" or last.shown_lines is None or last.path is None:
+            return None
+        named = {m.group(1) for m in FILE_NAME.finditer(turn.prompt)}
+        read = last.path.removeprefix("./")
+        if read in found or read in named:
+            return MAKE_THE_CHANGE
+        return None
