@@ -22,6 +22,7 @@ from typing import Any
 from bench._local_fresh import FRESH
 from bench.bench_local_tasks import _base
 from harness.actors.tools import builtin_table
+from harness.conversation._endings import run_ending
 from harness.conversation._run_log import RunLog
 
 # the ends a reply with no call can reach: the rules' reasons and a plain "done"
@@ -64,8 +65,8 @@ def replay(events: list[dict[str, Any]]) -> tuple[str, str] | None:
             log.call_finished(e["name"], bool(e.get("ok")), e.get("data") or {})
     if recorded == "stopped_by_cap":
         finish = "repeat_cap"
-    ending = log.ending(
-        lambda n: table.get(n).kind if n in table else "other", prompt=prompt, finish=finish
+    ending = run_ending(
+        log, lambda n: table.get(n).kind if n in table else "other", prompt=prompt, finish=finish
     )
     return recorded, ending.reason if ending else "done"
 

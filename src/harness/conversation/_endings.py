@@ -32,10 +32,8 @@ What the words mean decides, never a task's wording:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import ClassVar, Protocol
-
-import attrs
 
 from harness.conversation._ending_words import (
     ANNOUNCES,
@@ -54,6 +52,7 @@ from harness.conversation._ending_words import (
     last_sentence,
     quote,
 )
+from harness.conversation._run_log import Ending, RunLog, RunSoFar
 from harness.words import ASKS_RUN, asks_for_change, failing_command
 
 __all__ = [
@@ -74,6 +73,7 @@ __all__ = [
     "StoppedByCap",
     "TriedNotMade",
     "honest_ending",
+    "run_ending",
 ]
 
 #: tool kinds whose success backs a claimed change ("other": a tool outside the table)
@@ -83,63 +83,6 @@ RUNNING_KINDS = frozenset({"shell", "agent", "other"})
 #: a reply's finish reasons that say the model worker stopped the model, not the model
 #: itself: ``repeat_cap`` (the same call made again past the profile's cap)
 CAPPED_FINISHES = frozenset({"repeat_cap"})
-
-
-@attrs.frozen
-class Ending:
-    """Why a run did not complete although the model stopped calling tools.
-
-    Attributes:
-        reason: ``unbacked_claim`` (it said it changed or ran something that did not
-            happen), ``described_not_made`` (asked for a change, it said what the change
-            is and made none), ``change_not_made`` (asked for a change, its every edit
-            failed or changed nothing), ``still_failing`` (asked to fix a command that
-            fails, the command failed again when it last ran, after the last change),
-            ``stopped_early`` (it announced an action and stopped) or ``stopped_by_cap``
-            (the model worker stopped it before it answered).
-        message: one sentence for the user.
-    """
-
-    reason: str
-    message: str
-
-
-@attrs.frozen
-class RunSoFar:
-    """What the ending rules read of a run the model ended with no call.
-
-    Attributes:
-        reply: the last reply's visible text.
-        acted: the kinds of the tools whose calls succeeded in the run and did not say
-            they changed nothing (a tool outside the table: ``other``); a command counts
-            only if it exited 0.
-        earlier: the visible text of the run's earlier replies, oldest first.
-        finish: why the last reply stopped (``stop``, or one of :data:`CAPPED_FINISHES`).
-        announcements: whether an announced action ends the run (off where a stage is
-            meant to end on a plan).
-        prompt: the prompt the run answers ("" when unknown).
-        tried: the kinds of the tools whose calls ran in the run, whatever they did.
-        last_run: the last command run since the run's last change (its words joined by
-            single spaces) and its exit status (``None``: it ended by a signal).
-    """
-
-    reply: str
-    acted: frozenset[str] = frozenset()
-    earlier: tuple[str, ...] = ()
-    finish: str = "stop"
-    announcements: bool = True
-    prompt: str = ""
-    tried: frozenset[str] = frozenset()
-    last_run: tuple[str, int | None] | None = None
-    failed_runs: frozenset[str] = frozenset()
-    """The kinds of the tools whose commands ran and exited non-zero: a run, not a change
-    (``pip install`` of a package that does not exist changed nothing)."""
-
-    def replies(self) -> Iterable[str]:
-        """Every reply's text without its code blocks, the last first."""
-        yield FENCE.sub("", self.reply)
-        for text in reversed(self.earlier):
-            yield FENCE.sub("", text)
 
 
 class EndingRule(Protocol):
@@ -409,3 +352,27 @@ def honest_ending(
         if ending is not None:
             return ending
     return None
+
+
+def run_ending(
+    log: RunLog,
+    kind: Callable[[str], str],
+    *,
+    prompt: str,
+    finish: str = "stop",
+    plan: bool = False,
+) -> Ending | None:
+    """Why the run *log* keeps, whose last reply (the last it said) made no call, did not
+    complete, or ``None``. *kind* gives a tool's kind (``other`` for a tool outside the
+    table); with *plan* (a deepthink stage, which may end on a plan) only claims count."""
+    return honest_ending(
+        log.said[-1] if log.said else "",
+        [kind(n) for n in log.succeeded],
+        announcements=not plan,
+        earlier=log.said[:-1],
+        finish=finish,
+        prompt="" if plan else prompt,
+        tried=[kind(n) for n in log.tried],
+        last_run=log.last_run,
+        failed_runs=[kind(n) for n in log.failed_runs],
+    )

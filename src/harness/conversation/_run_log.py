@@ -4,20 +4,37 @@ A run's honest ending (:mod:`harness.conversation._endings`) reads its replies a
 its calls: which succeeded, which only ran, which command ran last and how it exited.
 The run keeps that here, call by call and reply by reply, and the task bench replays
 recorded runs through the same record (``python -m bench endings``), so a rule is
-measured on the runs as they were.
+measured on the runs as they were; :func:`harness.conversation._endings.run_ending` reads
+it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import attrs
 
-if TYPE_CHECKING:
-    from harness.conversation._endings import Ending
+__all__ = ["Ending", "RunLog", "RunSoFar"]
 
-__all__ = ["RunLog"]
+
+@attrs.frozen
+class Ending:
+    """Why a run did not complete although the model stopped calling tools.
+
+    Attributes:
+        reason: ``unbacked_claim`` (it said it changed or ran something that did not
+            happen), ``described_not_made`` (asked for a change, it said what the change
+            is and made none), ``change_not_made`` (asked for a change, its every edit
+            failed or changed nothing), ``still_failing`` (asked to fix a command that
+            fails, the command failed again when it last ran, after the last change),
+            ``stopped_early`` (it announced an action and stopped) or ``stopped_by_cap``
+            (the model worker stopped it before it answered).
+        message: one sentence for the user.
+    """
+
+    reason: str
+    message: str
 
 
 @attrs.define
@@ -53,30 +70,44 @@ class RunLog:
             # any command may change files too: only the last one says how things stand
             self.last_run = (" ".join(command.split()), code)
 
-    def ending(
-        self,
-        kind: Callable[[str], str],
-        *,
-        prompt: str,
-        finish: str = "stop",
-        plan: bool = False,
-    ) -> Ending | None:
-        """Why the run, whose last reply (the last of :attr:`said`) made no call, did not
-        complete, or ``None``. *kind* gives a tool's kind (``other`` for a tool outside
-        the table); with *plan* (a deepthink stage, which may end on a plan) only claims
-        count."""
-        # Imported here, at the end of the first reply: its patterns took a twentieth
-        # of the frontend's import, in front of the first request.
-        from harness.conversation._endings import honest_ending
 
-        return honest_ending(
-            self.said[-1] if self.said else "",
-            [kind(n) for n in self.succeeded],
-            announcements=not plan,
-            earlier=self.said[:-1],
-            finish=finish,
-            prompt="" if plan else prompt,
-            tried=[kind(n) for n in self.tried],
-            last_run=self.last_run,
-            failed_runs=[kind(n) for n in self.failed_runs],
-        )
+@attrs.frozen
+class RunSoFar:
+    """What the ending rules read of a run the model ended with no call.
+
+    Attributes:
+        reply: the last reply's visible text.
+        acted: the kinds of the tools whose calls succeeded in the run and did not say
+            they changed nothing (a tool outside the table: ``other``); a command counts
+            only if it exited 0.
+        earlier: the visible text of the run's earlier replies, oldest first.
+        finish: why the last reply stopped (``stop``, or one of
+            :data:`~harness.conversation._endings.CAPPED_FINISHES`).
+        announcements: whether an announced action ends the run (off where a stage is
+            meant to end on a plan).
+        prompt: the prompt the run answers ("" when unknown).
+        tried: the kinds of the tools whose calls ran in the run, whatever they did.
+        last_run: the last command run since the run's last change (its words joined by
+            single spaces) and its exit status (``None``: it ended by a signal).
+    """
+
+    reply: str
+    acted: frozenset[str] = frozenset()
+    earlier: tuple[str, ...] = ()
+    finish: str = "stop"
+    announcements: bool = True
+    prompt: str = ""
+    tried: frozenset[str] = frozenset()
+    last_run: tuple[str, int | None] | None = None
+    failed_runs: frozenset[str] = frozenset()
+    """The kinds of the tools whose commands ran and exited non-zero: a run, not a change
+    (``pip install`` of a package that does not exist changed nothing)."""
+
+    def replies(self) -> Iterable[str]:
+        """Every reply's text without its code blocks, the last first."""
+        # imported here: the patterns stay out of the conversation's start-up
+        from harness.conversation._ending_words import FENCE
+
+        yield FENCE.sub("", self.reply)
+        for text in reversed(self.earlier):
+            yield FENCE.sub("", text)

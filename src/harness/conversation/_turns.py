@@ -40,8 +40,8 @@ from harness.conversation._windows import ServedWindows
 from harness.messages import model as pm
 
 if TYPE_CHECKING:
-    from harness.conversation._endings import Ending
     from harness.conversation._loop_config import LoopConfig
+    from harness.conversation._run_log import Ending
 
 __all__ = ["MAX_STOP_BLOCKS", "PromptRun", "RunHost"]
 
@@ -204,6 +204,10 @@ class PromptRun:
         return True
 
     def _honest_ending(self, reply: Reply, prompt: str) -> Ending | None:
+        # Imported here, at the end of the first reply: its patterns took a twentieth
+        # of the frontend's import, in front of the first request.
+        from harness.conversation._endings import run_ending
+
         table = self.conv.table
 
         def kind(name: str) -> str:
@@ -212,7 +216,7 @@ class PromptRun:
         # a stage of deepthink may end on a plan ("I will edit calc.py", "add should
         # return a + b"): only claims count
         plan = self.conv.config.deepthink
-        return self.log.ending(kind, prompt=prompt, finish=reply.finish, plan=plan)
+        return run_ending(self.log, kind, prompt=prompt, finish=reply.finish, plan=plan)
 
     def _turn_finished(self, turn: int, reason: str) -> None:
         self.conv.emit(ev.TurnFinished(session_id=self.conv.session_id, turn=turn, reason=reason))
