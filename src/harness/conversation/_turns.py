@@ -32,7 +32,7 @@ from harness.conversation._ports import (
 )
 from harness.conversation._reply import ModelFailed, Reply, StreamItem, read_reply, stream_event
 from harness.conversation._requests import Requests
-from harness.conversation._run_log import RunLog
+from harness.conversation._run_log import Ending, RunLog
 from harness.conversation._sync import HistorySync
 from harness.conversation._transcript import Transcript
 from harness.conversation._verify import VerifyHost, retry_message, verify
@@ -41,7 +41,6 @@ from harness.messages import model as pm
 
 if TYPE_CHECKING:
     from harness.conversation._loop_config import LoopConfig
-    from harness.conversation._run_log import Ending
 
 __all__ = ["MAX_STOP_BLOCKS", "PromptRun", "RunHost"]
 
