@@ -18,6 +18,7 @@ __all__ = [
     "ASK_STARTS",
     "CLAUDE_TOOLS",
     "HOSTED_PROVIDERS",
+    "NOTHING_TO_CHANGE",
     "PERMISSION_MODES",
     "PROVIDERS",
     "PROVIDER_KINDS",
@@ -172,6 +173,17 @@ def asks_for_change(prompt: str) -> bool:
         ):
             return True
     return False
+
+
+NOTHING_TO_CHANGE = re.compile(
+    r"\balready\b|\bno (?:change|fix|edit)s? (?:is |are |was |were )?(?:needed|necessary|"
+    r"required)\b|\b(?:does|do|did)(?: not|n't) need\b|\bnothing (?:needs|needed|to "
+    r"(?:change|fix))\b|\b(?:is|are|was) (?:already )?correct\b|\bas (?:it|they) should\b",
+    re.I,
+)
+"""A reply that says the code needs no change ("add already returns a + b", "no change
+is needed", "as it should"): read by the conversation's endings (an edit that changed
+nothing, then this) and the small model's nudges alike."""
 
 
 ASKS_RUN = re.compile(ASK_STARTS + r"(?:run|execute|test)\b", re.I | re.M)

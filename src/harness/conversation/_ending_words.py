@@ -21,7 +21,6 @@ __all__ = [
     "DESCRIBES_FIX",
     "FENCE",
     "HANDS_OVER",
-    "NOTHING_TO_CHANGE",
     "NO_FIX_NEEDED",
     "blank_code",
     "bounds",
@@ -151,13 +150,6 @@ NO_FIX_NEEDED = re.compile(
 FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _INLINE = re.compile(r"`[^`\n]*`")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
-# a reply that says the code needs no change (an edit that changed nothing, then this)
-NOTHING_TO_CHANGE = re.compile(
-    r"\balready\b|\bno (?:change|fix|edit)s? (?:is |are |was |were )?(?:needed|necessary|"
-    r"required)\b|\b(?:does|do|did)(?: not|n't) need\b|\bnothing (?:needs|needed|to "
-    r"(?:change|fix))\b|\b(?:is|are|was) (?:already )?correct\b|\bas (?:it|they) should\b",
-    re.I,
-)
 
 
 def blank_code(text: str) -> str:

@@ -45,7 +45,6 @@ from harness.conversation._ending_words import (
     FENCE,
     HANDS_OVER,
     NO_FIX_NEEDED,
-    NOTHING_TO_CHANGE,
     blank_code,
     bounds,
     find,
@@ -53,7 +52,7 @@ from harness.conversation._ending_words import (
     quote,
 )
 from harness.conversation._run_log import Ending, RunLog, RunSoFar
-from harness.words import ASKS_RUN, asks_for_change, failing_command
+from harness.words import ASKS_RUN, NOTHING_TO_CHANGE, asks_for_change, failing_command
 
 __all__ = [
     "CAPPED_FINISHES",

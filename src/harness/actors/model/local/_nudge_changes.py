@@ -13,7 +13,7 @@ import attrs
 
 from harness.actors.model.local._nudge_base import FILE_NAME, NEGATED, Nudge, announces
 from harness.actors.model.local._turn import EDIT_TOOLS, Step, Turn
-from harness.words import asks_for_change
+from harness.words import NOTHING_TO_CHANGE, asks_for_change
 
 __all__ = [
     "MAKE_THE_CHANGE",
@@ -199,12 +199,9 @@ class ClaimedChange:
         return MAKE_THE_CHANGE
 
 
-# a reply saying no change is needed, or offering one ("If you want, I can change it.")
-_NO_CHANGE = re.compile(
-    r"\b(?:already|as (?:it|they) should|no (?:change|edit|fix)s? (?:is |are )?(?:needed|"
-    r"necessary|required)|nothing (?:to change|needs)|if you (?:want|like|'d like|wish|"
-    r"prefer)|would you like|shall I|let me know)\b",
-    re.I,
+# a reply offering a change instead of making it ("If you want, I can change it.")
+_OFFERS = re.compile(
+    r"\b(?:if you (?:want|like|'d like|wish|prefer)|would you like|shall I|let me know)\b", re.I
 )
 # a search's hit: "settings.toml:31:smtp_host = ..." (its file, as the result names it)
 _HIT = re.compile(r"^((?:[\w.-]+/)*[\w.-]+\.[A-Za-z]\w{0,4}):\d+:", re.M)
@@ -232,7 +229,7 @@ class ChangeNotBegun:
             return None
         if turn.reply.rstrip().endswith("?") or announces(turn) is not None:
             return None
-        if _NO_CHANGE.search(turn.reply):
+        if NOTHING_TO_CHANGE.search(turn.reply) or _OFFERS.search(turn.reply):
             return None  # "It is already called name, as it should be.", an offer
         last = turn.last
         if last is None:
