@@ -56,18 +56,14 @@ def replay(events: list[dict[str, Any]]) -> tuple[str, str] | None:
         "",
     )
     log = RunLog()
-    finish = "stop"
     for e in events:
         kind = e.get("type")
         if kind == "assistant_message":
             log.said.append(e.get("text", ""))
         elif kind == "tool_call_finished":
             log.call_finished(e["name"], bool(e.get("ok")), e.get("data") or {})
-    if recorded == "stopped_by_cap":
-        finish = "repeat_cap"
-    ending = run_ending(
-        log, lambda n: table.get(n).kind if n in table else "other", prompt=prompt, finish=finish
-    )
+    finish = "repeat_cap" if recorded == "stopped_by_cap" else "stop"
+    ending = run_ending(log, table.kind_of, prompt=prompt, finish=finish)
     return recorded, ending.reason if ending else "done"
 
 

@@ -166,11 +166,7 @@ def asks_for_change(prompt: str) -> bool:
     for found in _SENTENCE.findall(prompt):
         sentence = found.strip()
         said = _SHOULD.search(sentence) or _NEW_STATE.search(sentence, 1)
-        if (
-            said
-            and not sentence.rstrip().endswith("?")
-            and not _ABOUT.search(sentence[: said.start()])
-        ):
+        if said and not sentence.endswith("?") and not _ABOUT.search(sentence[: said.start()]):
             return True
     return False
 

@@ -207,14 +207,10 @@ class PromptRun:
         # of the frontend's import, in front of the first request.
         from harness.conversation._endings import run_ending
 
-        table = self.conv.table
-
-        def kind(name: str) -> str:
-            return table.get(name).kind if name in table else "other"
-
         # a stage of deepthink may end on a plan ("I will edit calc.py", "add should
         # return a + b"): only claims count
         plan = self.conv.config.deepthink
+        kind = self.conv.table.kind_of
         return run_ending(self.log, kind, prompt=prompt, finish=reply.finish, plan=plan)
 
     def _turn_finished(self, turn: int, reason: str) -> None:

@@ -440,6 +440,12 @@ class ToolTable:
         except KeyError:
             raise UnknownToolError(name, self._specs) from None
 
+    def kind_of(self, name: str) -> str:
+        """The kind of tool *name*; ``other`` for one outside the table (an MCP server's,
+        say), which the honest endings take as able to change anything."""
+        spec = self._specs.get(name)
+        return spec.kind if spec is not None else "other"
+
     def by_executor(self, executor: str) -> list[ToolSpec]:
         """The specs one executor runs."""
         return [s for s in self._specs.values() if s.executor == executor]

@@ -41,8 +41,9 @@ BODY_RUN = 24
 """The same line (of at least :data:`MIN_CHARS`; shorter ones are passed over) this many times
 in a row inside a call is a loop. The 8,065 text files under 300 KB of the Python packages
 the project installs, each fed to the watch as a written file's body, stop it nowhere; the
-longest such run in them is 21 (a C table of ``0xffffffff``), the next 10. A loop the 1.5B
-wrote into a page (the fresh set's create-running-page) went on to the output limit, 198 s."""
+longest such run in them is 21 (a C table of ``0xffffffff``), every other one under 16. A
+loop the 1.5B wrote into a page (the fresh set's create-running-page) went on to the output
+limit, 198 s."""
 
 PIECE = 64
 """The longest piece whose repetition inside one line is looked for."""

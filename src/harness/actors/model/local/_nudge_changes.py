@@ -57,8 +57,10 @@ _STILL_USED = re.compile(
 _USE = re.compile(r"^  (.+?):\d+: (.*)$", re.M)
 
 
+# a file's path as a search's or listing's result writes it
+_PATH = r"(?:[\w.-]+/)*[\w.-]+\.[A-Za-z]\w{0,4}"
 # a line of a search's or listing's result that starts with a file's path
-_RESULT_PATH = re.compile(r"^((?:[\w.-]+/)*[\w.-]+\.[A-Za-z]\w{0,4})(?::\d+:|/?$)", re.M)
+_RESULT_PATH = re.compile(rf"^({_PATH})(?::\d+:|/?$)", re.M)
 
 
 def _shown_file(turn: Turn) -> str | None:
@@ -204,7 +206,7 @@ _OFFERS = re.compile(
     r"\b(?:if you (?:want|like|'d like|wish|prefer)|would you like|shall I|let me know)\b", re.I
 )
 # a search's hit: "settings.toml:31:smtp_host = ..." (its file, as the result names it)
-_HIT = re.compile(r"^((?:[\w.-]+/)*[\w.-]+\.[A-Za-z]\w{0,4}):\d+:", re.M)
+_HIT = re.compile(rf"^({_PATH}):\d+:", re.M)
 
 
 class ChangeNotBegun:
