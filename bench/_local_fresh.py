@@ -1,6 +1,7 @@
-"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 137 tasks of eight kinds
-on one small shop's files (:mod:`bench._local_shop`), written after the first eleven and
-sharing nothing with them.
+"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 161 tasks of eight kinds,
+written after the first eleven and sharing nothing with them: 137 on one small shop's files
+(:mod:`bench._local_shop`), and 24 on a bike-rental station's (:mod:`bench._local_bikes`),
+a project none of the rules was made on.
 
 The set is split in two by a fixed hash of each task's name (:attr:`Task.half`): rules and
 prompts are designed and tuned on half A only, and a change is kept only if it does not
@@ -13,6 +14,7 @@ from bench._local_fresh_ask import ASK_TASKS, LATER_ASK_TASKS, THIRD_ASK_TASKS
 from bench._local_fresh_change import CHANGE_TASKS, LATER_CHANGE_TASKS, THIRD_CHANGE_TASKS
 from bench._local_fresh_fifth import FIFTH
 from bench._local_fresh_fourth import FOURTH
+from bench._local_fresh_sixth import SIXTH
 from bench._local_task import Task
 
 #: The 36 tasks written on 2026-12-04, after the rules, in two batches (the second after
@@ -25,10 +27,11 @@ THIRD: tuple[Task, ...] = (*THIRD_ASK_TASKS, *THIRD_CHANGE_TASKS)
 #: The 19 tasks of a fourth batch, written after the tenth round's rules and before any
 #: run of them (``BENCH_SET=fourth``; :mod:`bench._local_fresh_fourth`), and the 20 of a
 #: fifth, written after the eleventh round's (``BENCH_SET=fifth``;
-#: :mod:`bench._local_fresh_fifth`).
-FRESH: tuple[Task, ...] = (*ASK_TASKS, *CHANGE_TASKS, *LATER, *THIRD, *FOURTH, *FIFTH)
+#: :mod:`bench._local_fresh_fifth`); the 24 of a sixth, on the bike station, written after
+#: the thirteenth round's (``BENCH_SET=sixth``; :mod:`bench._local_fresh_sixth`).
+FRESH: tuple[Task, ...] = (*ASK_TASKS, *CHANGE_TASKS, *LATER, *THIRD, *FOURTH, *FIFTH, *SIXTH)
 
-__all__ = ["FIFTH", "FOURTH", "FRESH", "LATER", "THIRD", "half"]
+__all__ = ["FIFTH", "FOURTH", "FRESH", "LATER", "SIXTH", "THIRD", "half"]
 
 
 def half(name: str) -> tuple[Task, ...]:

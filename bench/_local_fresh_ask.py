@@ -40,7 +40,7 @@ def _names(right: str) -> object:
     return check
 
 
-def _absent(*forbidden: str, missing: str = "") -> object:
+def _absent(*forbidden: str, missing: str = "", files: dict[str, str] = SHOP) -> object:
     """A check of a question about something that is not there: the answer says so,
     holds none of *forbidden* (an invented value), and nothing was written (*missing*
     above all)."""
@@ -55,13 +55,13 @@ def _absent(*forbidden: str, missing: str = "") -> object:
             bool(calls(ev))
             and says_absent(reply)
             and not any(f.lower() in low for f in forbidden)
-            and not changed(ws, SHOP)
+            and not changed(ws, files)
         )
 
     return check
 
 
-def _ran(*words: str, command: str) -> object:
+def _ran(*words: str, command: str, files: dict[str, str] = SHOP) -> object:
     """A check of "run X and tell me": a ``run_cmd`` named *command*'s last word, and the
     answer holds *words*, which *command* prints (``tests/local/test_fresh_tasks.py``
     runs it to be sure)."""
@@ -72,7 +72,7 @@ def _ran(*words: str, command: str) -> object:
     def check(ev: Events, ws: Path) -> bool:
         ran = any(program in str(c.get("arguments", {})) for c in calls(ev, "run_cmd"))
         reply = answer(ev)
-        return ran and all(f.search(reply) for f in figures) and not changed(ws, SHOP)
+        return ran and all(f.search(reply) for f in figures) and not changed(ws, files)
 
     return check
 
@@ -85,11 +85,19 @@ def _say(text: str) -> object:
     return solve
 
 
-def _t(name: str, kind: str, prompt: str, check: object, reply: str, *tools: str) -> Task:
+def _t(
+    name: str,
+    kind: str,
+    prompt: str,
+    check: object,
+    reply: str,
+    *tools: str,
+    files: dict[str, str] = SHOP,
+) -> Task:
     return Task(
         name,
         prompt,
-        SHOP,
+        files,
         check,  # type: ignore[arg-type]
         kind=kind,
         solve=_say(reply),  # type: ignore[arg-type]
@@ -457,7 +465,7 @@ LATER_ASK_TASKS: tuple[Task, ...] = (
 )
 
 
-def _found(*patterns: str) -> object:
+def _found(*patterns: str, files: dict[str, str] = SHOP) -> object:
     """A check of a question whose file the prompt does not name: the answer matches
     every one of *patterns* (regular expressions, any case), something was looked at
     first, and nothing changed."""
@@ -465,7 +473,7 @@ def _found(*patterns: str) -> object:
 
     def check(ev: Events, ws: Path) -> bool:
         reply = answer(ev)
-        return bool(calls(ev)) and all(w.search(reply) for w in wanted) and not changed(ws, SHOP)
+        return bool(calls(ev)) and all(w.search(reply) for w in wanted) and not changed(ws, files)
 
     return check
 

@@ -35,7 +35,8 @@ from the environment:
   batches written after the rules, :data:`bench._local_fresh.LATER`), ``third`` (the 18
   of a third such batch, :data:`bench._local_fresh.THIRD`), ``fourth`` (the 19 of a
   fourth, :data:`bench._local_fresh.FOURTH`), ``fifth`` (the 20 of a fifth,
-  :data:`bench._local_fresh.FIFTH`), or ``all`` (default);
+  :data:`bench._local_fresh.FIFTH`), ``sixth`` (the 24 of a sixth, on a second project,
+  :data:`bench._local_fresh.SIXTH`), or ``all`` (default);
 - ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
 - ``BENCH_OFF``: ``grammar``, ``nudge``, ``stop`` (comma-separated): run with those
@@ -62,7 +63,7 @@ from typing import Any, TextIO
 
 import attrs
 
-from bench._local_fresh import FIFTH, FOURTH, FRESH, LATER, THIRD
+from bench._local_fresh import FIFTH, FOURTH, FRESH, LATER, SIXTH, THIRD
 from bench._local_task import Events, Task, answer, calls, changed, passes, read
 from harness.actors.model.local._guide import NUDGED_PREFIX, TAKEN_PREFIX
 
@@ -344,7 +345,14 @@ def _chosen() -> list[tuple[str, Task]]:
     which = os.environ.get("BENCH_SET", "all").strip().lower() or "all"
     half = os.environ.get("BENCH_HALF", "").strip().upper()
     wanted = {n for n in os.environ.get("BENCH_TASKS", "").split(",") if n}
-    parts = {"fresh": FRESH, "later": LATER, "third": THIRD, "fourth": FOURTH, "fifth": FIFTH}
+    parts = {
+        "fresh": FRESH,
+        "later": LATER,
+        "third": THIRD,
+        "fourth": FOURTH,
+        "fifth": FIFTH,
+        "sixth": SIXTH,
+    }
     if which not in ("all", "first", *parts):
         raise SystemExit(f"BENCH_SET={which}: not one of all, first, {', '.join(parts)}")
     chosen: list[tuple[str, Task]] = []

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bench._local_fresh import FIFTH, FOURTH, FRESH, LATER, THIRD, half
+from bench._local_bikes import BIKES
+from bench._local_fresh import FIFTH, FOURTH, FRESH, LATER, SIXTH, THIRD, half
 from bench._local_task import Task, answer, run
 from bench.bench_local_tasks import TASKS
 
@@ -53,6 +54,15 @@ def test_the_commands_print_what_the_run_tasks_ask_for(tmp_path: Path) -> None:
     assert "Ran 7 tests" in run(tmp_path, "python3 -m unittest")[1]
 
 
+def test_the_station_prints_what_its_run_tasks_ask_for(tmp_path: Path) -> None:
+    station = next(t for t in SIXTH if t.files is BIKES)
+    _fill(tmp_path, station)
+    assert "city minutes: 192" in run(tmp_path, "bash tools/rides.sh")[1]
+    assert "income: 20.00 GBP" in run(tmp_path, "python3 daily.py")[1]
+    assert "nearest: Temple Quay (0.5 km" in run(tmp_path, "node web/main.js")[1]
+    assert "Ran 8 tests" in run(tmp_path, "python3 -m unittest")[1]
+
+
 def test_the_set_is_broad_and_split_by_name() -> None:
     names = [t.name for t in FRESH]
     assert len(names) == len(set(names)) >= 40
@@ -70,6 +80,8 @@ def test_the_set_is_broad_and_split_by_name() -> None:
     assert {t.half for t in FOURTH} == {"A", "B"}
     assert {t.name for t in FIFTH} <= set(names)
     assert {t.half for t in FIFTH} == {"A", "B"}
+    assert {t.name for t in SIXTH} <= set(names)
+    assert {t.half for t in SIXTH} == {"A", "B"}
     assert answer([{"type": "result", "text": "x"}]) == "x"
 
 
@@ -95,6 +107,8 @@ def test_a_set_the_bench_does_not_know_stops_with_the_names_it_does(
     assert [t.name for _, t in _chosen()] == [t.name for t in FOURTH]
     monkeypatch.setenv("BENCH_SET", "fifth")
     assert [t.name for _, t in _chosen()] == [t.name for t in FIFTH]
+    monkeypatch.setenv("BENCH_SET", "sixth")
+    assert [t.name for _, t in _chosen()] == [t.name for t in SIXTH]
     monkeypatch.setenv("BENCH_SET", "forth")
     with pytest.raises(SystemExit, match="BENCH_SET=forth: not one of all, first, fresh"):
         _chosen()
