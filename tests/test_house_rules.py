@@ -261,6 +261,7 @@ CORE = {
     "_budget",
     "_call_errors",
     "_calls",
+    "_ending_changes",
     "_ending_words",
     "_endings",
     "_history",

@@ -27,6 +27,7 @@ __all__ = [
     "PermissionMode",
     "ProviderKind",
     "asks_for_change",
+    "asks_to_write",
     "claude_aliases",
     "claude_name",
     "failing_command",
@@ -180,6 +181,25 @@ NOTHING_TO_CHANGE = re.compile(
 """A reply that says the code needs no change ("add already returns a + b", "no change
 is needed", "as it should"): read by the conversation's endings (an edit that changed
 nothing, then this) and the small model's nudges alike."""
+
+
+# a request to write a file it names: the verb, at most four words that are not a
+# preposition ("a file", "an", "a new test"), then the file: a path with a suffix, a
+# dotfile or a Makefile-like name ("Write test_fees.py with ...", "Add an .editorconfig
+# so ...", "Make a file data/warehouses.txt that ..."; not "Add a line to config.json")
+_ASKS_WRITE = re.compile(
+    ASK_STARTS + r"(?:create|write|make|add|generate)\s+"
+    r"(?:(?!(?:to|in|into|of|from|for|on|at|with)\b)[\w-]+\s+){0,4}?`?"
+    r"((?:[\w.-]+/)*(?:[\w-]+\.[A-Za-z]\w{0,7}|\.[A-Za-z][\w.-]*|[A-Z]\w*file))(?![\w/])",
+    re.I | re.M,
+)
+
+
+def asks_to_write(prompt: str) -> str | None:
+    """The file *prompt* asks to have written ("Write test_fees.py with a test that
+    ...", "Create a Makefile whose test target ..."), or ``None``."""
+    found = _ASKS_WRITE.search(prompt)
+    return found.group(1) if found else None
 
 
 ASKS_RUN = re.compile(ASK_STARTS + r"(?:run|execute|test)\b", re.I | re.M)

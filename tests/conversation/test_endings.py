@@ -750,6 +750,68 @@ async def test_an_edit_that_changed_nothing_ends_a_fix_as_not_made(
     assert (workspace / "calc.py").read_text() == BUGGY
 
 
+# -- a file asked for and never written ----------------------------------------------------
+
+STEPS = (
+    "To write a test for the `test_fees.py` file, we need to create a test case. Here's how "
+    "you can do it:\n\n1. **Create the test file** named `test_fees.py`.\n\n```python\n"
+    "import unittest\n```\n\nThis will ensure that the test case is working as expected."
+)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "path"),
+    [
+        ("Write test_fees.py with a unittest test that a day pass costs 36.", "test_fees.py"),
+        ("Add an .editorconfig so editors indent Python with 4 spaces.", ".editorconfig"),
+        ("Make a file data/warehouses.txt that lists our warehouses.", "data/warehouses.txt"),
+        ("Create a Makefile whose test target runs the tests.", "Makefile"),
+        ("Please create `src/sum.js` that exports sum.", "src/sum.js"),
+        # a change in a file, a function in the answer, a file written to: no file asked for
+        ("Add a line to config.json that sets the port.", None),
+        ("Add a coupon SUMMER20 worth 20 percent to COUPONS in src/cart.js.", None),
+        ("Can you write a function that adds two numbers?", None),
+        ("Write the results to out.txt.", None),
+        ("What does make fail with in build.sh?", None),
+    ],
+)
+def test_the_file_a_prompt_asks_to_have_written(prompt: str, path: str | None) -> None:
+    from harness.words import asks_to_write
+
+    assert asks_to_write(prompt) == path
+
+
+def test_a_file_asked_for_and_never_written_is_not_done() -> None:
+    # measured (bench local-tasks, the sixth batch, half A): asked to write test_fees.py,
+    # the model gave the steps and the test's text, made no call, and the run ended done
+    prompt = "Write test_fees.py with a unittest test that an electric day pass costs 36."
+    ending = honest_ending(STEPS, [], prompt=prompt)
+    assert ending is not None
+    assert (ending.reason, ending.message) == (
+        "change_not_made",
+        "the model was asked to write test_fees.py, but no call wrote it in this run",
+    )
+    # written, a question back, already there, or no file asked for: done
+    assert honest_ending(STEPS, ["mutating"], prompt=prompt, tried=["mutating"]) is None
+    assert honest_ending("Which cases should the test cover?", [], prompt=prompt) is None
+    assert honest_ending("test_fees.py already holds that test.", ["read"], prompt=prompt) is None
+    assert honest_ending(STEPS, [], prompt="Explain test_fees.py.") is None
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_file_asked_for_and_given_as_text_ends_as_not_made(
+    session_factory, model: ScriptedModel, workspace: Path, protocol: str
+) -> None:
+    model.add(reply(STEPS))
+    prompt = "Write test_fees.py with a unittest test that an electric day pass costs 36."
+    result, seen = await run(session_factory, protocol, prompt)
+    assert (result.ok, result.reason) == (False, "change_not_made")
+    assert errors(seen)[-1].message == (
+        "the model was asked to write test_fees.py, but no call wrote it in this run"
+    )
+    assert not (workspace / "test_fees.py").exists()
+
+
 HANDED = (
     "To fix the script, define OUTDIR first. Here's the corrected version of the script:\n\n"
     '```bash\nOUTDIR="dist"\nmkdir -p "$OUTDIR"\n```'

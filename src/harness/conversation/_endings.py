@@ -27,7 +27,11 @@ What the words mean decides, never a task's wording:
 - a *tried change* is a write or edit that ran and failed or changed nothing, in a run
   asked for a change that ends with no change made and no word that none was needed;
 - a command *still failing* is the one the prompt says fails, in a run asked for a fix,
-  when it is the last command run since the run's last change and it failed again.
+  when it is the last command run since the run's last change and it failed again;
+- a file *unwritten* is one the prompt asks to have written ("Write test_fees.py with
+  ..."), in a run where no call changed anything.
+
+The rules about a change asked for are in :mod:`harness.conversation._ending_changes`.
 """
 
 from __future__ import annotations
@@ -35,24 +39,27 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from typing import ClassVar, Protocol
 
+from harness.conversation._ending_changes import (
+    CHANGING_KINDS,
+    DescribedNotMade,
+    StillFailing,
+    TriedNotMade,
+    Unwritten,
+)
 from harness.conversation._ending_words import (
     ANNOUNCES,
     CALLED_RUN_TOOL,
     CLAIMS_CHANGE,
     CLAIMS_LOOK,
     CLAIMS_RUN,
-    DESCRIBES_FIX,
     FENCE,
     HANDS_OVER,
-    NO_FIX_NEEDED,
-    blank_code,
-    bounds,
     find,
     last_sentence,
     quote,
 )
 from harness.conversation._run_log import Ending, RunLog, RunSoFar
-from harness.words import ASKS_RUN, NOTHING_TO_CHANGE, asks_for_change, failing_command
+from harness.words import ASKS_RUN, asks_for_change
 
 __all__ = [
     "CAPPED_FINISHES",
@@ -71,12 +78,11 @@ __all__ = [
     "StillFailing",
     "StoppedByCap",
     "TriedNotMade",
+    "Unwritten",
     "honest_ending",
     "run_ending",
 ]
 
-#: tool kinds whose success backs a claimed change ("other": a tool outside the table)
-CHANGING_KINDS = frozenset({"mutating", "shell", "agent", "other"})
 #: tool kinds whose success backs a claimed run
 RUNNING_KINDS = frozenset({"shell", "agent", "other"})
 #: a reply's finish reasons that say the model worker stopped the model, not the model
@@ -157,76 +163,6 @@ class HandedOverChange:
         return None
 
 
-class DescribedNotMade:
-    """The prompt asks for a change, and the last reply says what the code should be
-    ("The method should return the SKUs at or below the threshold", "To fix it, change
-    ``-`` to ``+``") while no call changed anything: the fix is described, not made."""
-
-    name: ClassVar[str] = "described-not-made"
-
-    def check(self, run: RunSoFar) -> Ending | None:
-        if CHANGING_KINDS & run.acted or not asks_for_change(run.prompt):
-            return None
-        text = FENCE.sub("", run.reply)
-        masked = blank_code(text)
-        for found in DESCRIBES_FIX.finditer(masked):
-            start, stop = bounds(masked, found.start(), found.end())
-            sentence = masked[start:stop].strip()
-            if sentence.endswith("?") or NO_FIX_NEEDED.search(sentence):
-                continue
-            said = quote(text, found.start(), found.end())
-            why = f'the model described the change ("{said}"), but no call made it in this run'
-            return Ending("described_not_made", why)
-        return None
-
-
-class TriedNotMade:
-    """The prompt asks for a change, an edit or write ran and failed or changed nothing
-    (an old text not in the file, a new text the same as the old), and the run ends
-    with no change made and no word that none was needed: the model stopped short
-    ("The edits change nothing.")."""
-
-    name: ClassVar[str] = "tried-not-made"
-
-    def check(self, run: RunSoFar) -> Ending | None:
-        if CHANGING_KINDS & run.acted or "mutating" not in run.tried:
-            return None
-        if not asks_for_change(run.prompt):
-            return None
-        _, said = last_sentence(FENCE.sub("", run.reply))
-        if said.endswith("?") or NOTHING_TO_CHANGE.search(blank_code(run.reply)):
-            return None
-        return Ending(
-            "change_not_made",
-            "the model was asked for a change and tried, but every write or edit in this run "
-            "failed or changed nothing",
-        )
-
-
-class StillFailing:
-    """The prompt says a command fails and asks for a fix ("`node src/index.js` fails with:
-    Error: unknown coupon SPRNG10. Fix it."), and that command was the last one run after
-    the run's last change, and failed again: whatever the reply says ("I changed the call
-    to fix the error"), the failure asked about is still there. (Any command may change
-    files too, so a run with another command after it says nothing.)"""
-
-    name: ClassVar[str] = "still-failing"
-
-    def check(self, run: RunSoFar) -> Ending | None:
-        command = failing_command(run.prompt)
-        if command is None or not asks_for_change(run.prompt):
-            return None
-        if run.last_run is None or run.last_run[0] != " ".join(command.split()):
-            return None
-        code = run.last_run[1]
-        if not code:  # passed, or ended by a signal
-            return None
-        return Ending(
-            "still_failing",
-            f"{command} still failed (exit {code}) when it last ran, after the last change",
-        )
-
-
 class ClaimedRun:
     """The last reply says a command ran ("I ran the tests") and none did, or an earlier
     one does in a run asked to run one ("I then ran the tests" beside an edit is a story);
@@ -300,6 +236,7 @@ RULES: tuple[EndingRule, ...] = (
     HandedOverChange(),
     DescribedNotMade(),
     TriedNotMade(),
+    Unwritten(),
     StillFailing(),
     ClaimedRun(),
     ClaimedLook(),

@@ -26,8 +26,9 @@ class Ending:
         reason: ``unbacked_claim`` (it said it changed or ran something that did not
             happen), ``described_not_made`` (asked for a change, it said what the change
             is and made none), ``change_not_made`` (asked for a change, its every edit
-            failed or changed nothing), ``still_failing`` (asked to fix a command that
-            fails, the command failed again when it last ran, after the last change),
+            failed or changed nothing; or asked for a file it names, no call wrote it),
+            ``still_failing`` (asked to fix a command that fails, the command failed
+            again when it last ran, after the last change),
             ``stopped_early`` (it announced an action and stopped) or ``stopped_by_cap``
             (the model worker stopped it before it answered).
         message: one sentence for the user.

@@ -248,7 +248,8 @@ class Result(ConversationEvent, tag="result"):
             ``error``, ``verify_failed``, ``unbacked_claim`` (a reply said it changed
             or ran something no call did), ``described_not_made`` (asked for a change,
             it said what the change is and no call made it), ``change_not_made``
-            (asked for a change, every write or edit ran failed or changed nothing),
+            (asked for a change, every write or edit ran failed or changed nothing; or
+            asked for a file it names, no call wrote one),
             ``still_failing`` (asked to fix a command that fails, that command failed
             again when it last ran, after the last change), ``stopped_early`` (it
             announced an action and stopped), ``stopped_by_cap`` (the model worker

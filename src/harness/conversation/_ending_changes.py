@@ -1,0 +1,113 @@
+"""The honest endings of a run asked for a change (:mod:`harness.conversation._endings`
+asks them in its order): the change described and not made, tried and not made, a file
+asked for and not written, and a command said to fail that still fails."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from harness.conversation._ending_words import (
+    DESCRIBES_FIX,
+    FENCE,
+    NO_FIX_NEEDED,
+    blank_code,
+    bounds,
+    last_sentence,
+    quote,
+)
+from harness.conversation._run_log import Ending, RunSoFar
+from harness.words import NOTHING_TO_CHANGE, asks_for_change, asks_to_write, failing_command
+
+__all__ = ["CHANGING_KINDS", "DescribedNotMade", "StillFailing", "TriedNotMade", "Unwritten"]
+
+#: tool kinds whose success backs a claimed change ("other": a tool outside the table)
+CHANGING_KINDS = frozenset({"mutating", "shell", "agent", "other"})
+
+
+class DescribedNotMade:
+    """The prompt asks for a change, and the last reply says what the code should be
+    ("The method should return the SKUs at or below the threshold", "To fix it, change
+    ``-`` to ``+``") while no call changed anything: the fix is described, not made."""
+
+    name: ClassVar[str] = "described-not-made"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        if CHANGING_KINDS & run.acted or not asks_for_change(run.prompt):
+            return None
+        text = FENCE.sub("", run.reply)
+        masked = blank_code(text)
+        for found in DESCRIBES_FIX.finditer(masked):
+            start, stop = bounds(masked, found.start(), found.end())
+            sentence = masked[start:stop].strip()
+            if sentence.endswith("?") or NO_FIX_NEEDED.search(sentence):
+                continue
+            said = quote(text, found.start(), found.end())
+            why = f'the model described the change ("{said}"), but no call made it in this run'
+            return Ending("described_not_made", why)
+        return None
+
+
+class TriedNotMade:
+    """The prompt asks for a change, an edit or write ran and failed or changed nothing
+    (an old text not in the file, a new text the same as the old), and the run ends
+    with no change made and no word that none was needed: the model stopped short
+    ("The edits change nothing.")."""
+
+    name: ClassVar[str] = "tried-not-made"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        if CHANGING_KINDS & run.acted or "mutating" not in run.tried:
+            return None
+        if not asks_for_change(run.prompt):
+            return None
+        _, said = last_sentence(FENCE.sub("", run.reply))
+        if said.endswith("?") or NOTHING_TO_CHANGE.search(blank_code(run.reply)):
+            return None
+        return Ending(
+            "change_not_made",
+            "the model was asked for a change and tried, but every write or edit in this run "
+            "failed or changed nothing",
+        )
+
+
+class Unwritten:
+    """The prompt asks for a file it names to be written ("Write test_fees.py with a
+    test that ...", "Add an .editorconfig so ..."), no call changed anything, and the last
+    reply neither asks a question nor says none was needed: the file is not there,
+    whatever the reply holds (steps for the user, the file's text in a code block)."""
+
+    name: ClassVar[str] = "unwritten"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        path = asks_to_write(run.prompt)
+        if path is None or CHANGING_KINDS & run.acted:
+            return None
+        _, said = last_sentence(FENCE.sub("", run.reply))
+        if said.endswith("?") or NOTHING_TO_CHANGE.search(blank_code(run.reply)):
+            return None
+        why = f"the model was asked to write {path}, but no call wrote it in this run"
+        return Ending("change_not_made", why)
+
+
+class StillFailing:
+    """The prompt says a command fails and asks for a fix ("`node src/index.js` fails with:
+    Error: unknown coupon SPRNG10. Fix it."), and that command was the last one run after
+    the run's last change, and failed again: whatever the reply says ("I changed the call
+    to fix the error"), the failure asked about is still there. (Any command may change
+    files too, so a run with another command after it says nothing.)"""
+
+    name: ClassVar[str] = "still-failing"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        command = failing_command(run.prompt)
+        if command is None or not asks_for_change(run.prompt):
+            return None
+        if run.last_run is None or run.last_run[0] != " ".join(command.split()):
+            return None
+        code = run.last_run[1]
+        if not code:  # passed, or ended by a signal
+            return None
+        return Ending(
+            "still_failing",
+            f"{command} still failed (exit {code}) when it last ran, after the last change",
+        )
