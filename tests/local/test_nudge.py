@@ -348,11 +348,15 @@ def test_saying_the_question_again_is_asked_for_the_answer() -> None:
         "The file does not exist. I will create it for you.",  # never an invented write
         "The tests pass now. Let me know if you want me to run them again.",  # a courtesy
         "It is correct as it is, so I changed nothing.",  # a summary
-        "",
     ],
 )
 def test_answers_calls_and_writes_are_left_alone(reply: str) -> None:
-    assert nudge(reply, ASK) is None
+    read = called(ASK[0]["content"], "read_file", "calc.py", "1:ab|def add(a, b):")
+    assert nudge(reply, read) is None
+
+
+def test_an_empty_reply_to_the_prompt_itself_is_left_alone() -> None:
+    assert nudge("", ASK) is None
 
 
 def test_an_empty_reply_after_a_result_is_asked_to_go_on() -> None:
@@ -617,14 +621,85 @@ def test_an_answer_to_where_naming_no_file_and_seeing_nothing_is_asked_to_search
     said = nudge("formatLine", asked)
     assert said is not None
     assert said.tool == "search_text"
-    assert "nothing was searched" in said.text
+    assert "nothing was read or searched" in said.text
     # after a look, an answer naming no file may be the answer ("no file calls it")
     looked = called(asked[0]["content"], "search_text", "", "no matches for formatLine")
     assert nudge("No file calls formatLine.", looked) is None
-    # a question that is not where something is takes any answer
-    assert (
-        nudge("It formats one line.", [{"role": "user", "content": "What is formatLine?"}]) is None
+
+
+@pytest.mark.parametrize(
+    ("prompt", "reply"),
+    [
+        # measured (bench local-tasks, the sixth batch, written on a project the rules
+        # never saw, half A): each answered with no call at all
+        (
+            "Which function works out how far a rider is from a station, and where is it?",
+            "You can use the `distance_to_station` function. Here's an example: ...",
+        ),
+        (
+            "Which of our tools use the need_file helper?",
+            "The `read_file` and `write_file` tools use the `need_file` helper.",
+        ),
+        (
+            "How long can someone keep a bike on a single ride?",
+            "To answer this question, I need to look at the documentation or the codebase "
+            "of the project to find the relevant information. I will then write a Python "
+            "script to simulate the ride.",
+        ),
+        ("What is formatLine?", "It formats one line."),
+    ],
+)
+def test_a_question_about_the_project_answered_with_no_look_is_asked_to_search(
+    prompt: str, reply: str
+) -> None:
+    said = nudge(reply, [{"role": "user", "content": prompt}])
+    assert said is not None
+    assert (said.rule, said.tool) == ("unlooked-answer", "search_text")
+    assert said.text.startswith("The question is about this project's files, and nothing")
+
+
+def test_a_question_about_one_file_answered_with_no_look_gets_that_file_read() -> None:
+    said = nudge("It is correct as it is.", ASK)
+    assert said is not None
+    assert (said.rule, said.tool, said.arguments) == (
+        "unlooked-answer",
+        "read_file",
+        {"path": "calc.py"},
     )
+    two = "Which of config.json and settings.toml sets the port?"
+    said = nudge("config.json does.", [{"role": "user", "content": two}])
+    assert said is not None
+    assert (said.tool, said.arguments) == ("search_text", None)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "reply"),
+    [
+        # a question of general knowledge, on no name of the project
+        ("What is 12 times 12? Answer with just the number.", "144"),
+        ("How do I reverse a list in Python?", "Use `items[::-1]` or `items.reverse()`."),
+        # a request, not a question; a question on more than one line (the text to look
+        # at is in it)
+        ("Add a docstring to need_file.", "Here is a docstring you could use."),
+        ("What does this do?\n\nneed_file() { [ -f $1 ]; }", "It checks that a file exists."),
+    ],
+)
+def test_a_question_not_about_the_project_or_not_a_question_takes_its_answer(
+    prompt: str, reply: str
+) -> None:
+    said = nudge(reply, [{"role": "user", "content": prompt}])
+    assert said is None or said.rule != "unlooked-answer"
+
+
+def test_an_answer_after_a_look_or_from_an_earlier_result_is_not_asked_to_look() -> None:
+    prompt = "Which of our tools use the need_file helper?"
+    looked = called(prompt, "search_text", "", 'tools/rides.sh:8:need_file "$LOG"')
+    assert nudge("tools/rides.sh uses it.", looked) is None
+    # a follow-up answered from what the earlier turn found
+    later = [*looked, {"role": "assistant", "content": "tools/rides.sh."}]
+    later.append({"role": "user", "content": "Which of our tools call it twice?"})
+    said = nudge("None: rides.sh calls it once.", later)
+    assert said is None or said.rule != "unlooked-answer"
 
 
 def test_a_call_written_as_plain_text_is_asked_for_by_its_tool() -> None:
@@ -809,6 +884,11 @@ CASES = {
         "read_file",
     ),
     "guessed-file": ("It is src/parser.py.", WHERE, "search_text"),
+    "unlooked-answer": (
+        "The tools use it.",
+        [{"role": "user", "content": "Which of our tools use need_file?"}],
+        "search_text",
+    ),
     "announced-action": ("I will read calc.py first.", ASK, "read_file"),
     "named-definer": (
         "It is dates.py.",

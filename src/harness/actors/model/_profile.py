@@ -50,6 +50,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "guessed-file",
     "named-definer",
     "announced-action",
+    "unlooked-answer",
 )
 
 

@@ -32,6 +32,7 @@ from harness.actors.model.local._nudge_answers import (
     NamedDefiner,
     NothingFound,
     SaidAbsentIsThere,
+    UnlookedAnswer,
 )
 from harness.actors.model.local._nudge_base import (
     INTENT,
@@ -325,6 +326,7 @@ RULES: tuple[NudgeRule, ...] = (
     GuessedFile(),
     NamedDefiner(),
     AnnouncedAction(),
+    UnlookedAnswer(),
 )
 
 

@@ -1,21 +1,37 @@
 """Nudge rules that check an answer against what the tools found: a file named that no
 result named, something the results show is not there spoken of as present, the file
-defining a name given for the one calling it. Each asks for the search, or for the
-answer from the fact, in place of the guess."""
+defining a name given for the one calling it, a question about the project answered with
+nothing looked at. Each asks for the search, or for the answer from the fact, in place of
+the guess."""
 
 from __future__ import annotations
 
 import re
 from typing import ClassVar
 
-from harness.actors.model.local._nudge_base import FILE_NAME, NEGATED, Nudge, announces, block
-from harness.actors.model.local._turn import Step, Turn, absent, asks_change, asks_new
+from harness.actors.model.local._nudge_base import (
+    FILE_NAME,
+    INTENT,
+    NEGATED,
+    Nudge,
+    announces,
+    block,
+)
+from harness.actors.model.local._turn import (
+    Step,
+    Turn,
+    about_workspace,
+    absent,
+    asks_change,
+    asks_new,
+)
 
-__all__ = ["GuessedFile", "NamedDefiner", "NothingFound", "SaidAbsentIsThere"]
+__all__ = ["GuessedFile", "NamedDefiner", "NothingFound", "SaidAbsentIsThere", "UnlookedAnswer"]
 
 # a question that asks where something is: "Which file defines parse_date?"
 _ASKS_WHERE = re.compile(
-    r"\b(which|what) (\w+ )?(file|module|folder|directory|script|class|component)\b"
+    r"\b(which|what) (\w+ )?(file|module|folder|directory|script|class|component|function|"
+    r"method|helper)\b"
     r"|\bwhere\b[^.?!\n]*\b(defined|declared|set|called|used|imported|invoked)\b",
     re.I,
 )
@@ -36,9 +52,8 @@ _ABSENT = re.compile(r"\S+ does not exist\b")
 
 class GuessedFile:
     """An answer to "which file defines X?" that names a file neither the user nor any
-    tool result named (a path a result says does not exist is not named by it), or, with
-    no call made since the question and nothing shown before it, names no file at all:
-    the answer is a guess, so it asks for a search."""
+    tool result named (a path a result says does not exist is not named by it): the
+    answer is a guess, so it asks for a search."""
 
     name: ClassVar[str] = "guessed-file"
 
@@ -60,13 +75,6 @@ class GuessedFile:
                     f"file first: call {finder}. Write " + block(finder),
                     finder,
                 )
-        if not turn.steps and not turn.earlier and FILE_NAME.search(turn.reply) is None:
-            return Nudge(
-                "The question is about this project's files, and nothing was searched, so "
-                f"that answer comes from none of them. Find it first: call {finder}. Write "
-                + block(finder),
-                finder,
-            )
         return None
 
 
@@ -260,4 +268,53 @@ class NothingFound:
             "request is about: search them for its words.",
             "search_text",
             arguments={"pattern": " ".join(words)},
+        )
+
+
+# a question, on one line: "…?", or a sentence that starts as one asks
+_QUESTION = re.compile(
+    r"\?\s*$|^\s*(?:what|which|where|how|who|when|why|is|are|does|do|can)\b", re.I
+)
+# after the reply's intention, a look: "I need to look at the documentation or the codebase"
+_LOOK = re.compile(r"\b(?:look|check|search|find|read|open|inspect|examine|review)", re.I)
+
+
+class UnlookedAnswer:
+    """A question about this project answered with nothing looked at: the first reply to
+    a one-line question makes no call and no earlier result is there to answer from,
+    and the question names the project's code or files or speaks of it as the user's
+    ("Which of our tools use the need_file helper?", "Which function works out how far a
+    rider is from a station, and where is it?"), or the reply says it needs to look and
+    names no tool ("I need to look at the documentation or the codebase"). Such an
+    answer comes from no file of the project (a guessed function, the harness's own
+    tools taken for the user's), so it asks for a search, or, when the question names
+    one file, for its read. "What is 12 times 12?" is answered as it is."""
+
+    name: ClassVar[str] = "unlooked-answer"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        finder = next((t for t in ("search_text", "find_files") if t in turn.tools), None)
+        if finder is None or turn.steps or turn.earlier or not turn.reply.strip():
+            return None
+        prompt = turn.prompt.strip()
+        if not prompt or "\n" in prompt or _QUESTION.search(prompt) is None:
+            return None
+        intent = INTENT.search(turn.reply)
+        looks = intent is not None and _LOOK.search(turn.reply, intent.end()) is not None
+        if not looks and not about_workspace(prompt) and not _ASKS_WHERE.search(prompt):
+            return None
+        files = {m.group(1) for m in FILE_NAME.finditer(prompt)} - _NOT_FILES
+        if len(files) == 1 and "read_file" in turn.tools:
+            return Nudge(
+                "The question is about a file of this project, and it was not read, so that "
+                "answer comes from none of its lines. Read it first: call read_file. Write "
+                + block("read_file"),
+                "read_file",
+                arguments={"path": files.pop()},
+            )
+        return Nudge(
+            "The question is about this project's files, and nothing was read or searched, "
+            f"so that answer comes from none of them. Look first: call {finder}. Write "
+            + block(finder),
+            finder,
         )

@@ -24,6 +24,7 @@ __all__ = [
     "Absent",
     "Step",
     "Turn",
+    "about_workspace",
     "absent",
     "asks_change",
     "asks_new",
@@ -240,6 +241,22 @@ class Absent:
     name: str
     where: str
     sentence: str
+
+
+# the project spoken of as the user's: "our tools", "we", "in this repo"
+_OURS = re.compile(
+    r"\b(?:our|ours|we|us|this (?:project|repo\w*|codebase|folder|workspace)|"
+    r"the (?:project|repo\w*|codebase))\b",
+    re.I,
+)
+
+
+def about_workspace(prompt: str) -> bool:
+    """Whether *prompt* speaks of the project's own things: a name of its code
+    ("need_file", "formatLine", "`TIMEOUT`"), a file ("config.json"), or the project as
+    the user's ("Which of our tools ...?"). "What is 12 times 12?" does not."""
+    found = _ASKED_NAME.search(prompt) or FILE_NAME.search(prompt) or _OURS.search(prompt)
+    return found is not None
 
 
 def absent(prompt: str, results: Sequence[str], reads: Sequence[str]) -> list[Absent]:
