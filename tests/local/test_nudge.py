@@ -656,6 +656,9 @@ def test_a_question_about_the_project_answered_with_no_look_is_asked_to_search(
     assert said is not None
     assert (said.rule, said.tool) == ("unlooked-answer", "search_text")
     assert said.text.startswith("The question is about this project's files, and nothing")
+    # the guess is left out of what the nudged generation reads: with it, the model
+    # searched the names it had made up (rider_position, harness) and answered again
+    assert said.instead
 
 
 def test_a_question_about_one_file_answered_with_no_look_gets_that_file_read() -> None:

@@ -288,7 +288,10 @@ class UnlookedAnswer:
     names no tool ("I need to look at the documentation or the codebase"). Such an
     answer comes from no file of the project (a guessed function, the harness's own
     tools taken for the user's), so it asks for a search, or, when the question names
-    one file, for its read. "What is 12 times 12?" is answered as it is."""
+    one file, for its read, in place of the reply: with the guess in what it read, the
+    model searched the names it had made up (bench local-tasks, the sixth batch, half
+    A: 0 of 3 passed; without it, 3 of 3). "What is 12 times 12?" is answered as it
+    is."""
 
     name: ClassVar[str] = "unlooked-answer"
 
@@ -310,6 +313,7 @@ class UnlookedAnswer:
                 "answer comes from none of its lines. Read it first: call read_file. Write "
                 + block("read_file"),
                 "read_file",
+                instead=True,
                 arguments={"path": files.pop()},
             )
         return Nudge(
@@ -317,4 +321,5 @@ class UnlookedAnswer:
             f"so that answer comes from none of them. Look first: call {finder}. Write "
             + block(finder),
             finder,
+            instead=True,
         )
