@@ -92,3 +92,22 @@ def test_a_new_copy_under_the_workspace_name_is_refused_and_nothing_written(
     # and a new file in a new folder of another name is created as asked
     assert call("write_file", path="other/calc.py", content="ok\n").ok
     assert (ws / "other" / "calc.py").exists()
+
+
+def test_a_new_file_under_the_workspace_name_is_refused_until_that_folder_exists(
+    call: Call, ws: Path
+) -> None:
+    # measured (bench local-tasks, the sixth batch): asked to add an .editorconfig, the
+    # 1.5B model wrote project/.editorconfig, a folder nothing asked for
+    said = _refusal(call, "write_file", path="project/.editorconfig", content="root = true\n")
+    assert said == (
+        "project/.editorconfig would make a folder project/ inside the workspace, which is "
+        "project: paths are relative to the workspace, so write .editorconfig (a folder "
+        "project/ inside it, if one is wanted, is made with mkdir first)"
+    )
+    assert not (ws / "project").exists()
+    assert call("write_file", path=".editorconfig", content="root = true\n").ok
+    # with the folder there, the path is a path like any other
+    (ws / "project").mkdir()
+    assert call("write_file", path="project/notes.md", content="ok\n").ok
+    assert (ws / "project" / "notes.md").read_text() == "ok\n"

@@ -182,16 +182,26 @@ def _recipes(shown: str, text: str) -> tuple[str, str]:
 
 
 def _refuse_nested_copy(ws: Workspace, shown: str) -> None:
-    """Refuse creating ``project/calc.py`` in a workspace named ``project`` that has a
-    ``calc.py``: the path was written from the workspace's name, and the write would
-    leave a second, diverging copy of the file."""
+    """Refuse creating ``project/calc.py`` in a workspace named ``project`` with no folder
+    ``project``: the path was written from the workspace's name. When ``calc.py`` exists
+    the write would leave a second, diverging copy of it; when it does not, a folder of
+    the workspace's name inside it, which nothing asked for (measured, bench local-tasks,
+    the sixth batch: asked to add an .editorconfig, the 1.5B model wrote
+    ``project/.editorconfig``)."""
     head, _, rest = shown.partition("/")
     named_like_root = rest and head == ws.root.name and not os.path.lexists(ws.root / head)
-    if named_like_root and os.path.lexists(ws.root / rest):
+    if not named_like_root:
+        return
+    if os.path.lexists(ws.root / rest):
         raise ToolError(
             f"{shown} would be a new copy of {rest}, which exists: paths are relative "
             f"to the workspace, so {rest} is the file; change it with edit_file"
         )
+    raise ToolError(
+        f"{shown} would make a folder {head}/ inside the workspace, which is {head}: paths "
+        f"are relative to the workspace, so write {rest} (a folder {head}/ inside it, if "
+        "one is wanted, is made with mkdir first)"
+    )
 
 
 def write_file(ws: Workspace, args: dict[str, Any]) -> Result:
