@@ -791,8 +791,10 @@ def test_a_file_asked_for_and_never_written_is_not_done() -> None:
         "change_not_made",
         "the model was asked to write test_fees.py, but no call wrote it in this run",
     )
-    # written, a question back, already there, or no file asked for: done
+    # written, a write tried and refused (a deny rule), a question back, already there,
+    # or no file asked for: done
     assert honest_ending(STEPS, ["mutating"], prompt=prompt, tried=["mutating"]) is None
+    assert honest_ending("refused", [], prompt=prompt, tried=["mutating"]) is None
     assert honest_ending("Which cases should the test cover?", [], prompt=prompt) is None
     assert honest_ending("test_fees.py already holds that test.", ["read"], prompt=prompt) is None
     assert honest_ending(STEPS, [], prompt="Explain test_fees.py.") is None

@@ -72,16 +72,18 @@ class TriedNotMade:
 
 class Unwritten:
     """The prompt asks for a file it names to be written ("Write test_fees.py with a
-    test that ...", "Add an .editorconfig so ..."), no call changed anything, and the last
-    reply neither asks a question nor says none was needed: the file is not there,
-    whatever the reply holds (steps for the user, the file's text in a code block)."""
+    test that ...", "Add an .editorconfig so ..."), no write or edit was even tried and
+    no call changed anything, and the last reply neither asks a question nor says none
+    was needed: the file is not there, whatever the reply holds (steps for the user, the
+    file's text in a code block). A write that was tried and refused (a deny rule, the
+    user's no) is the refusal's to tell."""
 
     name: ClassVar[str] = "unwritten"
 
     def check(self, run: RunSoFar) -> Ending | None:
         path = asks_to_write(run.prompt)
-        if path is None or CHANGING_KINDS & run.acted:
-            return None
+        if path is None or CHANGING_KINDS & run.acted or "mutating" in run.tried:
+            return None  # written, or tried: a write refused (denied, say) is said as such
         _, said = last_sentence(FENCE.sub("", run.reply))
         if said.endswith("?") or NOTHING_TO_CHANGE.search(blank_code(run.reply)):
             return None

@@ -29,7 +29,7 @@ What the words mean decides, never a task's wording:
 - a command *still failing* is the one the prompt says fails, in a run asked for a fix,
   when it is the last command run since the run's last change and it failed again;
 - a file *unwritten* is one the prompt asks to have written ("Write test_fees.py with
-  ..."), in a run where no call changed anything.
+  ..."), in a run where no write or edit was tried and no call changed anything.
 
 The rules about a change asked for are in :mod:`harness.conversation._ending_changes`.
 """
