@@ -24,6 +24,13 @@ __all__ = ["CHANGING_KINDS", "DescribedNotMade", "StillFailing", "TriedNotMade",
 CHANGING_KINDS = frozenset({"mutating", "shell", "agent", "other"})
 
 
+def _asks_or_needs_none(reply: str) -> bool:
+    """Whether *reply* ends on a question, or says no change was needed ("already",
+    "is correct"): a run that stops there has not stopped short."""
+    _, said = last_sentence(FENCE.sub("", reply))
+    return said.endswith("?") or NOTHING_TO_CHANGE.search(blank_code(reply)) is not None
+
+
 class DescribedNotMade:
     """The prompt asks for a change, and the last reply says what the code should be
     ("The method should return the SKUs at or below the threshold", "To fix it, change
@@ -58,10 +65,7 @@ class TriedNotMade:
     def check(self, run: RunSoFar) -> Ending | None:
         if CHANGING_KINDS & run.acted or "mutating" not in run.tried:
             return None
-        if not asks_for_change(run.prompt):
-            return None
-        _, said = last_sentence(FENCE.sub("", run.reply))
-        if said.endswith("?") or NOTHING_TO_CHANGE.search(blank_code(run.reply)):
+        if not asks_for_change(run.prompt) or _asks_or_needs_none(run.reply):
             return None
         return Ending(
             "change_not_made",
@@ -84,8 +88,7 @@ class Unwritten:
         path = asks_to_write(run.prompt)
         if path is None or CHANGING_KINDS & run.acted or "mutating" in run.tried:
             return None  # written, or tried: a write refused (denied, say) is said as such
-        _, said = last_sentence(FENCE.sub("", run.reply))
-        if said.endswith("?") or NOTHING_TO_CHANGE.search(blank_code(run.reply)):
+        if _asks_or_needs_none(run.reply):
             return None
         why = f"the model was asked to write {path}, but no call wrote it in this run"
         return Ending("change_not_made", why)
