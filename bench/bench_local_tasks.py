@@ -36,7 +36,8 @@ from the environment:
   of a third such batch, :data:`bench._local_fresh.THIRD`), ``fourth`` (the 19 of a
   fourth, :data:`bench._local_fresh.FOURTH`), ``fifth`` (the 20 of a fifth,
   :data:`bench._local_fresh.FIFTH`), ``sixth`` (the 24 of a sixth, on a second project,
-  :data:`bench._local_fresh.SIXTH`), or ``all`` (default);
+  :data:`bench._local_fresh.SIXTH`), ``seventh`` (the 24 of a seventh, on a third project,
+  :data:`bench._local_fresh.SEVENTH`), or ``all`` (default);
 - ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
 - ``BENCH_OFF``: ``grammar``, ``nudge``, ``stop`` (comma-separated): run with those
@@ -63,7 +64,7 @@ from typing import Any, TextIO
 
 import attrs
 
-from bench._local_fresh import FIFTH, FOURTH, FRESH, LATER, SIXTH, THIRD
+from bench._local_fresh import FIFTH, FOURTH, FRESH, LATER, SEVENTH, SIXTH, THIRD
 from bench._local_task import Events, Task, answer, calls, changed, passes, read
 from harness.actors.model.local._guide import NUDGED_PREFIX, TAKEN_PREFIX
 
@@ -352,6 +353,7 @@ def _chosen() -> list[tuple[str, Task]]:
         "fourth": FOURTH,
         "fifth": FIFTH,
         "sixth": SIXTH,
+        "seventh": SEVENTH,
     }
     if which not in ("all", "first", *parts):
         raise SystemExit(f"BENCH_SET={which}: not one of all, first, {', '.join(parts)}")

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 from bench._local_bikes import BIKES
-from bench._local_fresh import FIFTH, FOURTH, FRESH, LATER, SIXTH, THIRD, half
+from bench._local_fresh import FIFTH, FOURTH, FRESH, LATER, SEVENTH, SIXTH, THIRD, half
+from bench._local_greenhouse import GREENHOUSE
 from bench._local_task import Task, answer, run
 from bench.bench_local_tasks import TASKS
 
@@ -63,6 +64,24 @@ def test_the_station_prints_what_its_run_tasks_ask_for(tmp_path: Path) -> None:
     assert "Ran 8 tests" in run(tmp_path, "python3 -m unittest")[1]
 
 
+def test_the_greenhouse_prints_what_its_run_tasks_ask_for(tmp_path: Path) -> None:
+    greenhouse = next(t for t in SEVENTH if t.files is GREENHOUSE)
+    _fill(tmp_path, greenhouse)
+    assert "peppers: 21.5 L" in run(tmp_path, "bash tools/water_used.sh")[1]
+    assert "water today: 19.8 L" in run(tmp_path, "python3 plan.py")[1]
+    assert "average air: 18.8 C" in run(tmp_path, "node dashboard/main.js")[1]
+    assert "warmest: Propagation bench 27.4 C" in run(tmp_path, "node dashboard/main.js")[1]
+    assert "Ran 11 tests" in run(tmp_path, "python3 -m unittest")[1]
+
+
+def test_the_seventh_batch_is_split_and_of_every_kind() -> None:
+    assert len(SEVENTH) == 24
+    halves = [t.half for t in SEVENTH]
+    assert 8 <= halves.count("A") <= 16
+    kinds = {t.kind for t in SEVENTH}
+    assert len(kinds) == 8
+
+
 def test_the_set_is_broad_and_split_by_name() -> None:
     names = [t.name for t in FRESH]
     assert len(names) == len(set(names)) >= 40
@@ -82,6 +101,8 @@ def test_the_set_is_broad_and_split_by_name() -> None:
     assert {t.half for t in FIFTH} == {"A", "B"}
     assert {t.name for t in SIXTH} <= set(names)
     assert {t.half for t in SIXTH} == {"A", "B"}
+    assert {t.name for t in SEVENTH} <= set(names)
+    assert {t.half for t in SEVENTH} == {"A", "B"}
     assert answer([{"type": "result", "text": "x"}]) == "x"
 
 
@@ -109,6 +130,8 @@ def test_a_set_the_bench_does_not_know_stops_with_the_names_it_does(
     assert [t.name for _, t in _chosen()] == [t.name for t in FIFTH]
     monkeypatch.setenv("BENCH_SET", "sixth")
     assert [t.name for _, t in _chosen()] == [t.name for t in SIXTH]
+    monkeypatch.setenv("BENCH_SET", "seventh")
+    assert [t.name for _, t in _chosen()] == [t.name for t in SEVENTH]
     monkeypatch.setenv("BENCH_SET", "forth")
     with pytest.raises(SystemExit, match="BENCH_SET=forth: not one of all, first, fresh"):
         _chosen()
