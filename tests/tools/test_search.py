@@ -266,6 +266,19 @@ def test_a_name_in_no_file_shows_the_lines_holding_its_words(ws: Path, use_rg: b
     ]
 
 
+def test_the_words_of_a_request_that_name_nothing_are_not_searched_for(ws: Path) -> None:
+    # measured: asked "We open at 8 in the morning now, not 7.", the 1.5B model searched
+    # for "open morning now", got the line of a sheet printing "out now" first, and edited it
+    (ws / "daily.py").write_text('print(f"out now: {len(out)}")\n')
+    (ws / "station.toml").write_text('[hours]\nopens = "07:00"\ncloses = "21:00"\n')
+    out = search_text(Workspace(ws), {"pattern": "open morning now"}).output
+    assert out.splitlines() == [
+        "no matches for 'open morning now' (no line holds the whole phrase). Lines holding "
+        "its words (open, morning), the most first:",
+        'station.toml:2:opens = "07:00"',
+    ]
+
+
 def test_search_text_clips_long_lines(ws: Path, call: Call) -> None:
     (ws / "min.js").write_text("x" * 5000 + "needle" + "y" * 5000 + "\n")
     out = call("search_text", pattern="needle")

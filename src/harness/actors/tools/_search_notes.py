@@ -31,10 +31,16 @@ _DEFINES = (
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
 # the words of a name or phrase: snake_case, kebab-case and camelCase cut apart
 _WORD = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])")
-# words that say nothing of where a thing is
+# words that say nothing of where a thing is: the workspace's own vague words, and the
+# function words of a request ("We open at 8 in the morning now": "now" is on a line of
+# code that has nothing to do with opening hours)
 _NO_CLUE_WORDS = (
     "the and for with from that this what which where file files value set get use "
-    "config conf setting settings"
+    "config conf setting settings "
+    "now not but are was were been being have has had does did doing because while about "
+    "into through during again then once here there when why how very too just than also "
+    "can will would should could our your their its them they you she him her who whom "
+    "these those some such want wants need needs please"
 )
 _NO_CLUE = frozenset(_NO_CLUE_WORDS.split())
 MAX_SHOWN = 8
