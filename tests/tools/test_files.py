@@ -148,6 +148,22 @@ def test_write_file_creates_parents_and_overwrites(ws: Path, call: Call) -> None
     assert call("write_file", path="deep/er/new.txt", content="two\n").data["changed"] is False
 
 
+def test_write_file_leaves_out_the_markdown_fence_around_a_file(ws: Path, call: Call) -> None:
+    # measured: asked to write a test it had shown in a fenced block, the 1.5B model wrote
+    # the block with its fences, and the file did not parse
+    fenced = "```python\nimport unittest\n\nprint(1)\n```\n"
+    out = call("write_file", path="test_x.py", content=fenced)
+    assert (ws / "test_x.py").read_text() == "import unittest\n\nprint(1)\n"
+    assert out.output.startswith("created test_x.py (3 lines)\nnote: the ``` lines around")
+    assert "+```" not in out.data["diff"]
+    # Markdown keeps its fences; so does a text holding fenced blocks of its own
+    assert call("write_file", path="README.md", content=fenced).ok
+    assert (ws / "README.md").read_text() == fenced
+    two = "```\na\n```\ntext\n```\nb\n```\n"
+    assert call("write_file", path="notes.txt", content=two).output == "created notes.txt (7 lines)"
+    assert (ws / "notes.txt").read_text() == two
+
+
 def test_write_file_keeps_the_mode(ws: Path, call: Call) -> None:
     (ws / "run.sh").write_text("#!/bin/sh\n")
     os.chmod(ws / "run.sh", 0o755)
