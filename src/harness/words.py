@@ -186,19 +186,29 @@ nothing, then this) and the small model's nudges alike."""
 # a request to write a file it names: the verb, at most four words that are not a
 # preposition ("a file", "an", "a new test"), then the file: a path with a suffix, a
 # dotfile or a Makefile-like name ("Write test_fees.py with ...", "Add an .editorconfig
-# so ...", "Make a file data/warehouses.txt that ..."; not "Add a line to config.json")
+# so ...", "Make a file data/warehouses.txt that ..."; not "Add a line to config.json",
+# nor "Make scripts/backup.sh keep ...": "make" and the file alone make it do something)
 _ASKS_WRITE = re.compile(
-    ASK_STARTS + r"(?:create|write|make|add|generate)\s+"
+    ASK_STARTS + r"(?:(?:create|write|add|generate)\s+(?=\S)|make\s+(?=\w+\s))"
     r"(?:(?!(?:to|in|into|of|from|for|on|at|with)\b)[\w-]+\s+){0,4}?`?"
     r"((?:[\w.-]+/)*(?:[\w-]+\.[A-Za-z]\w{0,7}|\.[A-Za-z][\w.-]*|[A-Z]\w*file))(?![\w/])",
     re.I | re.M,
 )
 
 
+# a file the prompt calls new: "in a new test_schedule.py", "a new file tools/x.sh"
+_NEW_FILE = re.compile(
+    r"\ba\s+new\s+(?:file\s+)?(?:(?:called|named)\s+)?`?"
+    r"((?:[\w.-]+/)*(?:[\w-]+\.[A-Za-z]\w{0,7}|\.[A-Za-z][\w.-]*|[A-Z]\w*file))(?![\w/])",
+    re.I,
+)
+
+
 def asks_to_write(prompt: str) -> str | None:
     """The file *prompt* asks to have written ("Write test_fees.py with a test that
-    ...", "Create a Makefile whose test target ..."), or ``None``."""
-    found = _ASKS_WRITE.search(prompt)
+    ...", "Create a Makefile whose test target ...", "Could you put a test in a new
+    test_schedule.py?"), or ``None``."""
+    found = _ASKS_WRITE.search(prompt) or _NEW_FILE.search(prompt)
     return found.group(1) if found else None
 
 

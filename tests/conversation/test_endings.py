@@ -767,12 +767,18 @@ STEPS = (
         ("Make a file data/warehouses.txt that lists our warehouses.", "data/warehouses.txt"),
         ("Create a Makefile whose test target runs the tests.", "Makefile"),
         ("Please create `src/sum.js` that exports sum.", "src/sum.js"),
+        # a file called new (the seventh batch's words)
+        ("Could you put a unittest for litres_for in a new test_schedule.py?", "test_schedule.py"),
+        ("Put the check in a new file called tools/check.sh.", "tools/check.sh"),
         # a change in a file, a function in the answer, a file written to: no file asked for
         ("Add a line to config.json that sets the port.", None),
         ("Add a coupon SUMMER20 worth 20 percent to COUPONS in src/cart.js.", None),
         ("Can you write a function that adds two numbers?", None),
         ("Write the results to out.txt.", None),
         ("What does make fail with in build.sh?", None),
+        # a file made to do something, or one called new that is there
+        ("Make scripts/backup.sh keep backups for 30 days instead of 14.", None),
+        ("Use the new api.py module in app.py.", None),
     ],
 )
 def test_the_file_a_prompt_asks_to_have_written(prompt: str, path: str | None) -> None:

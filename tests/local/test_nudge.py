@@ -1613,3 +1613,13 @@ def test_a_change_not_begun_after_the_look_that_found_its_place_is_asked_for() -
         assert (nudge(reply, searched) or Nudge("", "")).rule != "change-not-begun", reply
     asked = called("Which host does mail go through?", "search_text", "", hits)
     assert nudge("It goes through smtp.shop.example.", asked) is None
+
+
+def test_a_request_for_a_new_file_said_as_a_question_is_no_question_about_the_files() -> None:
+    # "Could you put ... in a new test_schedule.py?" reads as a one-line question naming
+    # one file; unlooked-answer would ask for the read of a file that is not there yet
+    prompt = "Could you put a unittest for litres_for in a new test_schedule.py?"
+    assert nudge("Which folder should it go in?", [{"role": "user", "content": prompt}]) is None
+    asked = nudge("It is in tools.", [{"role": "user", "content": "Where is litres_for defined?"}])
+    assert asked is not None
+    assert asked.rule == "unlooked-answer"

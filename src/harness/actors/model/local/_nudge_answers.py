@@ -25,6 +25,7 @@ from harness.actors.model.local._turn import (
     asks_change,
     asks_new,
 )
+from harness.words import asks_to_write
 
 __all__ = ["GuessedFile", "NamedDefiner", "NothingFound", "SaidAbsentIsThere", "UnlookedAnswer"]
 
@@ -301,6 +302,8 @@ class UnlookedAnswer:
             return None
         prompt = turn.prompt.strip()
         if not prompt or "\n" in prompt or _QUESTION.search(prompt) is None:
+            return None
+        if asks_to_write(prompt):  # "Could you put a test in a new test_x.py?": a request
             return None
         intent = INTENT.search(turn.reply)
         looks = intent is not None and _LOOK.search(turn.reply, intent.end()) is not None
