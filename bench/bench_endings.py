@@ -34,6 +34,7 @@ ENDED_BY_RULES = frozenset(
         "change_not_made",
         "still_failing",
         "stopped_early",
+        "no_answer",
         "stopped_by_cap",
     }
 )

@@ -1032,3 +1032,29 @@ def test_still_failing_needs_the_command_the_prompt_says_fails_and_a_fix_asked()
     # a question about the failure is answered, not fixed
     why = "`python3 check.py` fails with:\n\nAssertionError\n\nWhy?"
     assert honest_ending("add subtracts.", ["shell"], prompt=why, last_run=ran) is None
+
+
+def test_a_last_reply_that_only_says_the_prompt_again_is_no_answer() -> None:
+    # measured (bench local-tasks, the seventh batch, half A): told no file holds
+    # cucumbers, the 1.5B model ended on the question in quotes, and ended ok
+    prompt = "How many litres a square metre do the cucumbers get?"
+    for echo in (
+        f'The user asked: "{prompt} "',
+        f'The user asked: "{prompt} "\n\nThe question was: "{prompt} "',
+        prompt,
+    ):
+        ending = honest_ending(echo, ["read"], prompt=prompt, tried=["read"])
+        assert ending is not None
+        assert (ending.reason, ending.message) == (
+            "no_answer",
+            "the model's last reply only says the question again",
+        )
+    # an answer beside the question, a longer reply that holds it, a short prompt: done
+    answers = (
+        f"{prompt} None: no file gives cucumbers a figure.",
+        f"You asked: {prompt} The schedule has tomatoes, peppers and lettuce, no cucumbers,"
+        f" so none is set. So to your question, {prompt}",
+        "hi",
+    )
+    assert [honest_ending(a, ["read"], prompt=prompt) for a in answers[:2]] == [None, None]
+    assert honest_ending("hi", [], prompt="hi") is None

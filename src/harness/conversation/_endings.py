@@ -29,13 +29,15 @@ What the words mean decides, never a task's wording:
 - a command *still failing* is the one the prompt says fails, in a run asked for a fix,
   when it is the last command run since the run's last change and it failed again;
 - a file *unwritten* is one the prompt asks to have written ("Write test_fees.py with
-  ..."), in a run where no write or edit was tried and no call changed anything.
+  ..."), in a run where no write or edit was tried and no call changed anything;
+- an *echo* is a last reply that only says the prompt again.
 
 The rules about a change asked for are in :mod:`harness.conversation._ending_changes`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterable
 from typing import ClassVar, Protocol
 
@@ -71,6 +73,7 @@ __all__ = [
     "ClaimedLook",
     "ClaimedRun",
     "DescribedNotMade",
+    "EchoedPrompt",
     "Ending",
     "EndingRule",
     "HandedOverChange",
@@ -211,6 +214,27 @@ class ClaimedLook:
         return None
 
 
+class EchoedPrompt:
+    """The last reply only says the prompt again, alone or after a few words ('The user
+    asked: "How many litres …?"'), and ends on it: no answer was given. Measured (bench
+    local-tasks, the seventh batch, half A): asked how much water the cucumbers get,
+    which no file says, the 1.5B model ended on the question in quotes."""
+
+    name: ClassVar[str] = "echoed-prompt"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        said, asked = _words(run.reply), _words(run.prompt)
+        if len(asked) < 20 or not said.endswith(asked):
+            return None  # "How long may a ride last? 12 hours." answers it
+        if len(said.replace(asked, "").strip()) >= 40:
+            return None
+        return Ending("no_answer", "the model's last reply only says the question again")
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
 class AnnouncedAction:
     """The last sentence announces what the model will do ("I will summarize notes.md",
     "To summarize it, I will read the file") and the reply stops there."""
@@ -241,6 +265,7 @@ RULES: tuple[EndingRule, ...] = (
     ClaimedRun(),
     ClaimedLook(),
     AnnouncedAction(),
+    EchoedPrompt(),  # after it: "I will add a coupon …" said back is an announcement
 )
 
 

@@ -29,7 +29,8 @@ class Ending:
             failed or changed nothing; or asked for a file it names, no call wrote it),
             ``still_failing`` (asked to fix a command that fails, the command failed
             again when it last ran, after the last change),
-            ``stopped_early`` (it announced an action and stopped) or ``stopped_by_cap``
+            ``stopped_early`` (it announced an action and stopped), ``no_answer`` (its last
+            reply only said the prompt again) or ``stopped_by_cap``
             (the model worker stopped it before it answered).
         message: one sentence for the user.
     """
