@@ -1058,3 +1058,35 @@ def test_a_last_reply_that_only_says_the_prompt_again_is_no_answer() -> None:
     )
     assert [honest_ending(a, ["read"], prompt=prompt) for a in answers[:2]] == [None, None]
     assert honest_ending("hi", [], prompt="hi") is None
+
+
+def test_a_claim_to_have_asked_the_user_needs_a_question_put_to_them() -> None:
+    # measured (bench local-tasks, the sixth batch, half A): after reading a path it made
+    # up, the 1.5B model ended "I asked the user to provide the path to the map script,
+    # but the file does not exist in the workspace." and the run ended done
+    said = "I asked the user to provide the path to the map script, but the file does not exist."
+    ending = honest_ending(said, ["read"], prompt="Which station is nearest?", tried=["read"])
+    assert ending is not None
+    assert (ending.reason, ending.message) == (
+        "unbacked_claim",
+        'the model said it asked you ("I asked the user to provide the path to the map '
+        'script, but the file does not exist."), but no question was put to you in this run',
+    )
+    # a question put with get_user_input, or one spoken of as the user's own: done
+    assert honest_ending(said, ["read"], prompt="x", asked_user=True) is None
+    assert honest_ending("As you asked, I kept the tests.", ["read"], prompt="x") is None
+
+
+def test_a_question_put_to_the_user_is_what_the_run_log_keeps() -> None:
+    from harness.conversation._endings import run_ending
+    from harness.conversation._run_log import RunLog
+
+    said = "I asked the user for the file name."
+    log = RunLog(said=[said])
+    log.call_finished("get_user_input", True, {})
+    assert run_ending(log, lambda name: "read", prompt="Fix it.") is None
+    log = RunLog(said=[said])
+    log.call_finished("read_file", True, {})
+    found = run_ending(log, lambda name: "read", prompt="Fix it.")
+    assert found is not None
+    assert found.reason == "unbacked_claim"

@@ -110,6 +110,11 @@ CLAIMS_LOOK = re.compile(
     r"those|all (?:of )?(?:these|the|those)) steps\b",
     re.I,
 )
+# a claim to have asked the user, said of them: "I asked the user to provide the path"
+# ("I asked you" may speak of a question in the conversation's text, answered since)
+CLAIMS_ASK = re.compile(
+    r"\bI(?:'ve| have| just| then| also| already| first)* asked the user\b", re.I
+)
 # the last sentence announces an action and nothing follows: "I will summarize X for
 # you.", "To summarize X, I will read the file" (a lead-in of purpose or order, never a
 # condition: "If you want, I will fix it" offers)

@@ -30,6 +30,8 @@ What the words mean decides, never a task's wording:
   when it is the last command run since the run's last change and it failed again;
 - a file *unwritten* is one the prompt asks to have written ("Write test_fees.py with
   ..."), in a run where no write or edit was tried and no call changed anything;
+- a claim to have *asked the user* ("I asked the user to provide the path") is backed
+  only by a call that put a question to the user;
 - an *echo* is a last reply that only says the prompt again.
 
 The rules about a change asked for are in :mod:`harness.conversation._ending_changes`.
@@ -51,6 +53,7 @@ from harness.conversation._ending_changes import (
 from harness.conversation._ending_words import (
     ANNOUNCES,
     CALLED_RUN_TOOL,
+    CLAIMS_ASK,
     CLAIMS_CHANGE,
     CLAIMS_LOOK,
     CLAIMS_RUN,
@@ -69,6 +72,7 @@ __all__ = [
     "RULES",
     "RUNNING_KINDS",
     "AnnouncedAction",
+    "ClaimedAsk",
     "ClaimedChange",
     "ClaimedLook",
     "ClaimedRun",
@@ -235,6 +239,29 @@ def _words(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
+class ClaimedAsk:
+    """A reply says the model asked the user ("I asked the user to provide the path to
+    the map script, but the file does not exist") and no call put a question to the user:
+    the user was asked nothing. Measured (bench local-tasks, the sixth batch, half A):
+    after reading a path it made up, the 1.5B model ended three runs so, and they ended
+    done."""
+
+    name: ClassVar[str] = "claimed-ask"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        if run.asked_user:
+            return None
+        for text in run.replies():
+            said = find(CLAIMS_ASK, text)
+            if said is not None:
+                return Ending(
+                    "unbacked_claim",
+                    f'the model said it asked you ("{said}"), but no question was put to '
+                    "you in this run",
+                )
+        return None
+
+
 class AnnouncedAction:
     """The last sentence announces what the model will do ("I will summarize notes.md",
     "To summarize it, I will read the file") and the reply stops there."""
@@ -264,6 +291,7 @@ RULES: tuple[EndingRule, ...] = (
     StillFailing(),
     ClaimedRun(),
     ClaimedLook(),
+    ClaimedAsk(),
     AnnouncedAction(),
     EchoedPrompt(),  # after it: "I will add a coupon …" said back is an announcement
 )
@@ -280,6 +308,7 @@ def honest_ending(
     tried: Collection[str] = (),
     last_run: tuple[str, int | None] | None = None,
     failed_runs: Collection[str] = (),
+    asked_user: bool = False,
 ) -> Ending | None:
     """Why a run whose last reply is *text* did not complete, or ``None`` when it did.
 
@@ -296,6 +325,7 @@ def honest_ending(
         last_run: the last command run since the last change, and its exit status.
         failed_runs: the kinds of the tools whose commands exited non-zero (not in
             *acted*).
+        asked_user: whether a call that puts questions to the user ran.
     """
     run = RunSoFar(
         text,
@@ -307,6 +337,7 @@ def honest_ending(
         frozenset(tried),
         last_run,
         frozenset(failed_runs),
+        asked_user,
     )
     for rule in RULES:
         ending = rule.check(run)
@@ -336,4 +367,5 @@ def run_ending(
         tried=[kind(n) for n in log.tried],
         last_run=log.last_run,
         failed_runs=[kind(n) for n in log.failed_runs],
+        asked_user="get_user_input" in log.tried,
     )

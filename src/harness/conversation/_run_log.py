@@ -104,6 +104,8 @@ class RunSoFar:
     failed_runs: frozenset[str] = frozenset()
     """The kinds of the tools whose commands ran and exited non-zero: a run, not a change
     (``pip install`` of a package that does not exist changed nothing)."""
+    asked_user: bool = False
+    """Whether a call that puts questions to the user (``get_user_input``) ran."""
 
     def replies(self) -> Iterable[str]:
         """Every reply's text without its code blocks, the last first."""
