@@ -189,7 +189,7 @@ nothing, then this) and the small model's nudges alike."""
 # so ...", "Make a file data/warehouses.txt that ..."; not "Add a line to config.json",
 # nor "Make scripts/backup.sh keep ...": "make" and the file alone make it do something)
 _ASKS_WRITE = re.compile(
-    ASK_STARTS + r"(?:(?:create|write|add|generate)\s+(?=\S)|make\s+(?=\w+\s))"
+    ASK_STARTS + r"(?:create|write|add|generate|make(?=\s+\w+\s))\s+"
     r"(?:(?!(?:to|in|into|of|from|for|on|at|with)\b)[\w-]+\s+){0,4}?`?"
     r"((?:[\w.-]+/)*(?:[\w-]+\.[A-Za-z]\w{0,7}|\.[A-Za-z][\w.-]*|[A-Z]\w*file))(?![\w/])",
     re.I | re.M,
