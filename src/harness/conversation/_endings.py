@@ -121,6 +121,12 @@ class StoppedByCap:
         return Ending("stopped_by_cap", f"the model was stopped before it answered{why}")
 
 
+def _claimed(run: RunSoFar, claim: re.Pattern[str]) -> str | None:
+    """The first sentence of the run's replies, the last first, that makes *claim*, as
+    quoted to the user; ``None`` when none does."""
+    return next((s for text in run.replies() if (s := find(claim, text)) is not None), None)
+
+
 class ClaimedChange:
     """A reply of the run says a change was made ("I set timeout to 30", "has been
     renamed", "I made the necessary changes") and no call changed anything."""
@@ -130,16 +136,15 @@ class ClaimedChange:
     def check(self, run: RunSoFar) -> Ending | None:
         if CHANGING_KINDS & run.acted:
             return None
+        said = _claimed(run, CLAIMS_CHANGE)
+        if said is None:
+            return None
         failed = " (every command it ran failed)" if run.failed_runs else ""
-        for text in run.replies():
-            said = find(CLAIMS_CHANGE, text)
-            if said is not None:
-                return Ending(
-                    "unbacked_claim",
-                    f'the model said it changed something ("{said}"), but no call changed '
-                    f"files in this run{failed}",
-                )
-        return None
+        return Ending(
+            "unbacked_claim",
+            f'the model said it changed something ("{said}"), but no call changed files in '
+            f"this run{failed}",
+        )
 
 
 class HandedOverChange:
@@ -207,15 +212,14 @@ class ClaimedLook:
             return None
         if not run.prompt.strip() or "\n" in run.prompt.strip():
             return None
-        for text in run.replies():
-            said = find(CLAIMS_LOOK, text)
-            if said is not None:
-                return Ending(
-                    "unbacked_claim",
-                    f'the model said it looked ("{said}"), but no call read or searched '
-                    "anything in this run",
-                )
-        return None
+        said = _claimed(run, CLAIMS_LOOK)
+        if said is None:
+            return None
+        return Ending(
+            "unbacked_claim",
+            f'the model said it looked ("{said}"), but no call read or searched anything in '
+            "this run",
+        )
 
 
 class EchoedPrompt:
@@ -249,17 +253,13 @@ class ClaimedAsk:
     name: ClassVar[str] = "claimed-ask"
 
     def check(self, run: RunSoFar) -> Ending | None:
-        if run.asked_user:
+        said = None if run.asked_user else _claimed(run, CLAIMS_ASK)
+        if said is None:
             return None
-        for text in run.replies():
-            said = find(CLAIMS_ASK, text)
-            if said is not None:
-                return Ending(
-                    "unbacked_claim",
-                    f'the model said it asked you ("{said}"), but no question was put to '
-                    "you in this run",
-                )
-        return None
+        return Ending(
+            "unbacked_claim",
+            f'the model said it asked you ("{said}"), but no question was put to you in this run',
+        )
 
 
 class AnnouncedAction:
