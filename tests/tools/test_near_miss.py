@@ -68,11 +68,39 @@ def test_with_no_such_file_anywhere_it_says_so_and_what_to_do(call: Call) -> Non
     assert said == "new.py does not exist; use write_file to create it"
 
 
-def test_too_many_files_of_that_name_name_none(call: Call, ws: Path) -> None:
-    for i in range(4):
+def test_too_many_files_of_that_name_are_no_guess_only_similar(call: Call, ws: Path) -> None:
+    for i in range(6):
         (ws / f"d{i}").mkdir()
         (ws / f"d{i}" / "conf.py").write_text("")
-    assert _refusal(call, "read_file", path="conf.py") == "conf.py does not exist"
+    assert _refusal(call, "read_file", path="conf.py") == (
+        "conf.py does not exist; similar files: d0/conf.py, d1/conf.py, d2/conf.py, "
+        "d3/conf.py, d4/conf.py"
+    )
+
+
+def test_with_no_file_of_that_name_similar_files_are_named(call: Call, ws: Path) -> None:
+    # measured (bench local-tasks): told "The map script prints it", the 1.5B model read
+    # map_script.txt, heard only that it does not exist, and gave up; it was web/map.js
+    for path in ("web/map.js", "web/main.js", "web/stations.json", "daily.py", "scripts/a.sh"):
+        (ws / path).parent.mkdir(parents=True, exist_ok=True)
+        (ws / path).write_text("x\n")
+    said = _refusal(call, "read_file", path="map_script.txt")
+    assert said == "map_script.txt does not exist; similar files: web/map.js"
+    # a word the other begins is alike; the file of the same folder comes first
+    said = _refusal(call, "read_file", path="web/station.js")
+    assert said == (
+        "web/station.js does not exist; similar files: web/stations.json, web/main.js, web/map.js"
+    )
+    # camelCase splits into words; the file's folder name counts as a word
+    assert _refusal(call, "read_file", path="dailySheet.txt").endswith("similar files: daily.py")
+    # a word shared with a folder's name only is not enough; plain words are not words
+    assert _refusal(call, "read_file", path="script.sh") == "script.sh does not exist"
+    assert _refusal(call, "read_file", path="test_data.py") == "test_data.py does not exist"
+    # what to do instead follows the similar files
+    said = _refusal(call, "edit_file", path="daily_report.py", old_text="a", new_text="b")
+    assert said == (
+        "daily_report.py does not exist; similar files: daily.py; use write_file to create it"
+    )
 
 
 def test_a_new_copy_under_the_workspace_name_is_refused_and_nothing_written(

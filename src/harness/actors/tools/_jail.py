@@ -230,22 +230,31 @@ class Workspace:
         """The sentence for a path that does not exist, naming the file the caller most
         likely meant: the same path without a leading folder named like the workspace
         (small models write ``project/calc.py`` from the prompt's workspace line), else
-        up to three files of that name near the top of the workspace; *otherwise* (what
-        to do instead) follows when there is no such file."""
+        up to three files of that name near the top of the workspace. With no such file,
+        it names up to five similar files (:func:`_similar`), then *otherwise* (what to
+        do instead)."""
         shown = self.rel(lexical)
-        guesses = self._near(shown)
-        if guesses:
-            return f"{shown} does not exist; did you mean {' or '.join(guesses)}?"
-        return f"{shown} does not exist; {otherwise}" if otherwise else f"{shown} does not exist"
-
-    def _near(self, shown: str) -> list[str]:
         parts = shown.split("/")
-        if len(parts) > 1 and parts[0] == self.root.name:
-            rest = "/".join(parts[1:])
-            if os.path.lexists(self.root / rest):
-                return [rest]
-        name = parts[-1]
+        rest = "/".join(parts[1:])
+        if rest and parts[0] == self.root.name and os.path.lexists(self.root / rest):
+            return f"{shown} does not exist; did you mean {rest}?"
+        names, files = self._walk(parts[-1])
+        if names:
+            return f"{shown} does not exist; did you mean {' or '.join(names)}?"
+        said = [f"{shown} does not exist"]
+        similar = _similar(shown, files)
+        if similar:
+            said.append(f"similar files: {', '.join(similar)}")
+        if otherwise:
+            said.append(otherwise)
+        return "; ".join(said)
+
+    def _walk(self, name: str) -> tuple[list[str], list[str]]:
+        """The places of entries named *name* (none when more than three: a guess among
+        many is no guess), and every file seen on the way, near the top of the
+        workspace (:data:`_NEAR_DEPTH`, :data:`_NEAR_ENTRIES`)."""
         found: list[str] = []
+        files: list[str] = []
         seen = 0
         for dirpath, dirnames, filenames in os.walk(self.root):
             depth = len(Path(dirpath).relative_to(self.root).parts)
@@ -257,9 +266,10 @@ class Workspace:
             seen += len(filenames) + len(dirnames)
             if name in filenames or name in dirnames:
                 found.append(self.rel(Path(dirpath) / name))
-            if len(found) > 3 or seen > _NEAR_ENTRIES:
+            files.extend(self.rel(Path(dirpath) / f) for f in sorted(filenames))
+            if seen > _NEAR_ENTRIES:
                 break
-        return found if len(found) <= 3 else []
+        return (found if len(found) <= 3 else []), files
 
     def rel(self, path: Path) -> str:
         """*path* relative to the root, with ``/`` separators (``.`` for the root)."""
@@ -275,6 +285,49 @@ class Workspace:
 _NEAR_DEPTH = 3
 _NEAR_ENTRIES = 5000
 _NEAR_SKIP = frozenset({"node_modules", "__pycache__", "venv", "target", "build", "dist"})
+
+
+# Words of a file name too common to make two files alike.
+_PLAIN_WORDS = frozenset(
+    {"file", "files", "test", "tests", "main", "index", "data", "the", "new", "old", "lib"}
+)
+
+
+def _name_words(name: str) -> set[str]:
+    """The words of a file name without its extension: ``map_script.txt`` is {map,
+    script}, ``dailySheet.js`` is {daily, sheet}; short and plain words left out."""
+    stem = name.split(".")[0] if not name.startswith(".") else name[1:]
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", stem).lower()
+    return {w for w in re.split(r"[^a-z0-9]+", spaced) if len(w) >= 3} - _PLAIN_WORDS
+
+
+def _alike(a: str, b: str) -> bool:
+    """One word, or one word of five letters or more the other begins (``station`` and
+    ``stations``; not ``back`` and ``backup``)."""
+    return a == b or (min(len(a), len(b)) >= 5 and (a.startswith(b) or b.startswith(a)))
+
+
+def _similar(shown: str, files: list[str]) -> list[str]:
+    """Up to five of *files* like the missing path *shown*, the likest first: a word of
+    its name shared with a file's name counts two, with a file's folder one, and being in
+    its folder (when that is not the root) two; a file needs two. A model that guesses a
+    path learns where to look: told "The map script prints it", the 1.5B model read
+    ``map_script.txt``; the script was ``web/map.js`` (bench local-tasks; on that model
+    the list wins and loses about as often, docs/models-rounds.md)."""
+    folder, _, name = shown.rpartition("/")
+    words = _name_words(name)
+    scored = []
+    for path in files:
+        *folders, other = path.split("/")
+        near = {w for f in folders for w in _name_words("." + f)}
+        score = sum(
+            2 * any(_alike(w, o) for o in _name_words(other)) + any(_alike(w, f) for f in near)
+            for w in words
+        )
+        score += 2 * (bool(folder) and "/".join(folders) == folder)
+        if score >= 2:
+            scored.append((-score, path))
+    return [path for _, path in sorted(scored)[:5]]
 
 
 def _inside(path: Path, root: Path) -> bool:
