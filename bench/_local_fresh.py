@@ -1,8 +1,9 @@
-"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 185 tasks of eight kinds,
+"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 209 tasks of eight kinds,
 written after the first eleven and sharing nothing with them: 137 on one small shop's files
-(:mod:`bench._local_shop`), 24 on a bike-rental station's (:mod:`bench._local_bikes`), and
-24 on a greenhouse watering controller's (:mod:`bench._local_greenhouse`), projects none
-of the rules was made on.
+(:mod:`bench._local_shop`), 24 on a bike-rental station's (:mod:`bench._local_bikes`), 24
+on a greenhouse watering controller's (:mod:`bench._local_greenhouse`), and 24 on a
+community library's lending desk (:mod:`bench._local_library`), projects none of the rules
+was made on.
 
 The set is split in two by a fixed hash of each task's name (:attr:`Task.half`): rules and
 prompts are designed and tuned on half A only, and a change is kept only if it does not
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from bench._local_fresh_ask import ASK_TASKS, LATER_ASK_TASKS, THIRD_ASK_TASKS
 from bench._local_fresh_change import CHANGE_TASKS, LATER_CHANGE_TASKS, THIRD_CHANGE_TASKS
+from bench._local_fresh_eighth import EIGHTH
 from bench._local_fresh_fifth import FIFTH
 from bench._local_fresh_fourth import FOURTH
 from bench._local_fresh_seventh import SEVENTH
@@ -32,7 +34,9 @@ THIRD: tuple[Task, ...] = (*THIRD_ASK_TASKS, *THIRD_CHANGE_TASKS)
 #: :mod:`bench._local_fresh_fifth`); the 24 of a sixth, on the bike station, written after
 #: the thirteenth round's (``BENCH_SET=sixth``; :mod:`bench._local_fresh_sixth`); the 24
 #: of a seventh, on the greenhouse, written after the sixth batch's rules
-#: (``BENCH_SET=seventh``; :mod:`bench._local_fresh_seventh`).
+#: (``BENCH_SET=seventh``; :mod:`bench._local_fresh_seventh`); the 24 of an eighth, on the
+#: library's lending desk, written after the seventh batch's rules (``BENCH_SET=eighth``;
+#: :mod:`bench._local_fresh_eighth`).
 FRESH: tuple[Task, ...] = (
     *ASK_TASKS,
     *CHANGE_TASKS,
@@ -42,9 +46,20 @@ FRESH: tuple[Task, ...] = (
     *FIFTH,
     *SIXTH,
     *SEVENTH,
+    *EIGHTH,
 )
 
-__all__ = ["FIFTH", "FOURTH", "FRESH", "LATER", "SEVENTH", "SIXTH", "THIRD", "half"]
+__all__ = [
+    "EIGHTH",
+    "FIFTH",
+    "FOURTH",
+    "FRESH",
+    "LATER",
+    "SEVENTH",
+    "SIXTH",
+    "THIRD",
+    "half",
+]
 
 
 def half(name: str) -> tuple[Task, ...]:

@@ -5,7 +5,8 @@ embedded default model, the whole program), and a check of the outcome: the answ
 files afterwards, a command that must pass, the calls made. Two sets:
 
 - the first set (:data:`TASKS`, eleven tasks the nudge rules were written beside);
-- the fresh set (:mod:`bench._local_fresh`, 117 tasks of eight kinds on one shop's files,
+- the fresh set (:mod:`bench._local_fresh`, 209 tasks of eight kinds on four small
+  projects' files: a shop, a bike station, a greenhouse and a library's lending desk,
   written after the rules), split in two halves by a fixed hash of each task's name:
   rules are tuned on half A only, and kept only if they do not lose on half B.
 
@@ -37,7 +38,8 @@ from the environment:
   fourth, :data:`bench._local_fresh.FOURTH`), ``fifth`` (the 20 of a fifth,
   :data:`bench._local_fresh.FIFTH`), ``sixth`` (the 24 of a sixth, on a second project,
   :data:`bench._local_fresh.SIXTH`), ``seventh`` (the 24 of a seventh, on a third project,
-  :data:`bench._local_fresh.SEVENTH`), or ``all`` (default);
+  :data:`bench._local_fresh.SEVENTH`), ``eighth`` (the 24 of an eighth, on a fourth project,
+  :data:`bench._local_fresh.EIGHTH`), or ``all`` (default);
 - ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
 - ``BENCH_OFF``: ``grammar``, ``nudge``, ``stop`` (comma-separated): run with those
@@ -64,7 +66,7 @@ from typing import Any, TextIO
 
 import attrs
 
-from bench._local_fresh import FIFTH, FOURTH, FRESH, LATER, SEVENTH, SIXTH, THIRD
+from bench._local_fresh import EIGHTH, FIFTH, FOURTH, FRESH, LATER, SEVENTH, SIXTH, THIRD
 from bench._local_task import Events, Task, answer, calls, changed, passes, read
 from harness.actors.model.local._guide import NUDGED_PREFIX, TAKEN_PREFIX
 
@@ -354,6 +356,7 @@ def _chosen() -> list[tuple[str, Task]]:
         "fifth": FIFTH,
         "sixth": SIXTH,
         "seventh": SEVENTH,
+        "eighth": EIGHTH,
     }
     if which not in ("all", "first", *parts):
         raise SystemExit(f"BENCH_SET={which}: not one of all, first, {', '.join(parts)}")

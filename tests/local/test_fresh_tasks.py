@@ -9,8 +9,19 @@ from typing import Any
 
 import pytest
 from bench._local_bikes import BIKES
-from bench._local_fresh import FIFTH, FOURTH, FRESH, LATER, SEVENTH, SIXTH, THIRD, half
+from bench._local_fresh import (
+    EIGHTH,
+    FIFTH,
+    FOURTH,
+    FRESH,
+    LATER,
+    SEVENTH,
+    SIXTH,
+    THIRD,
+    half,
+)
 from bench._local_greenhouse import GREENHOUSE
+from bench._local_library import LIBRARY
 from bench._local_task import Task, answer, run
 from bench.bench_local_tasks import TASKS
 
@@ -82,6 +93,25 @@ def test_the_seventh_batch_is_split_and_of_every_kind() -> None:
     assert len(kinds) == 8
 
 
+def test_the_library_prints_what_its_run_tasks_ask_for(tmp_path: Path) -> None:
+    library = next(t for t in EIGHTH if t.files is LIBRARY)
+    _fill(tmp_path, library)
+    assert "fines owed: 11.40 GBP" in run(tmp_path, "python3 desk.py")[1]
+    assert run(tmp_path, "bash tools/popular.sh")[1].startswith("Wolf Hall: 6 loans\n")
+    assert "on the shelf: 8 of 12" in run(tmp_path, "node kiosk/main.js")[1]
+    assert "shelf C2): out on loan" in run(tmp_path, "node kiosk/main.js")[1]
+    assert "M1042: 4 loans, 53 days in all" in run(tmp_path, "bash tools/member.sh M1042")[1]
+    assert "Ran 13 tests" in run(tmp_path, "python3 -m unittest")[1]
+
+
+def test_the_eighth_batch_is_split_and_of_every_kind() -> None:
+    assert len(EIGHTH) == 24
+    halves = [t.half for t in EIGHTH]
+    assert 8 <= halves.count("A") <= 16
+    kinds = {t.kind for t in EIGHTH}
+    assert len(kinds) == 8
+
+
 def test_the_set_is_broad_and_split_by_name() -> None:
     names = [t.name for t in FRESH]
     assert len(names) == len(set(names)) >= 40
@@ -103,6 +133,8 @@ def test_the_set_is_broad_and_split_by_name() -> None:
     assert {t.half for t in SIXTH} == {"A", "B"}
     assert {t.name for t in SEVENTH} <= set(names)
     assert {t.half for t in SEVENTH} == {"A", "B"}
+    assert {t.name for t in EIGHTH} <= set(names)
+    assert {t.half for t in EIGHTH} == {"A", "B"}
     assert answer([{"type": "result", "text": "x"}]) == "x"
 
 
@@ -132,6 +164,8 @@ def test_a_set_the_bench_does_not_know_stops_with_the_names_it_does(
     assert [t.name for _, t in _chosen()] == [t.name for t in SIXTH]
     monkeypatch.setenv("BENCH_SET", "seventh")
     assert [t.name for _, t in _chosen()] == [t.name for t in SEVENTH]
+    monkeypatch.setenv("BENCH_SET", "eighth")
+    assert [t.name for _, t in _chosen()] == [t.name for t in EIGHTH]
     monkeypatch.setenv("BENCH_SET", "forth")
     with pytest.raises(SystemExit, match="BENCH_SET=forth: not one of all, first, fresh"):
         _chosen()
