@@ -45,7 +45,7 @@ FOURTH_ASK_TASKS: tuple[Task, ...] = (
         "ask-order-lines-limit",
         READ,
         "How many different lines can one cart hold at most at checkout?",
-        _found(r"(?<![\d.])50(?![\d.])"),
+        _found(r"(?<![\d.])50(?!\d|\.\d)"),
         "At most 50 lines (max_lines in config.json).",
         "search_text",
     ),
@@ -69,7 +69,7 @@ FOURTH_ASK_TASKS: tuple[Task, ...] = (
         "ask-statement-timeout",
         READ,
         "How long may one database statement of the back office run?",
-        _found(r"(?<![\d.])5\s?000(?![\d.])|(?<![\d.])5\s*(s|sec|secs|seconds)\b"),
+        _found(r"(?<![\d.])5\s?000(?!\d|\.\d)|(?<![\d.])5\s*(s|sec|secs|seconds)\b"),
         "5000 ms, five seconds (statement_timeout_ms in settings.toml).",
         "search_text",
     ),
@@ -132,7 +132,7 @@ def _nvmrc(ws: Path) -> bool:
 def _price_script(ws: Path) -> bool:
     """Whether price.py runs and prints 120 (with_tax(100) from pricing.py)."""
     code, out = run(ws, "python3 price.py")
-    return code == 0 and re.search(r"(?<![\d.])120(\.0+)?(?![\d.])", out) is not None
+    return code == 0 and re.search(r"(?<![\d.])120(\.0+)?(?!\d|\.\d)", out) is not None
 
 
 def _worker_replicas(ws: Path) -> bool:
