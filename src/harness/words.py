@@ -32,6 +32,8 @@ __all__ = [
     "claude_name",
     "failing_command",
     "harness_tool",
+    "like_words",
+    "name_words",
 ]
 
 PROVIDERS = ("ollama", "openai", "anthropic", "gemini", "local")
@@ -244,3 +246,28 @@ def failing_command(prompt: str) -> str | None:
         if command and _RUNNABLE.match(command):
             return command
     return None
+
+
+# Words of a file name too common to make two files alike.
+_PLAIN_WORDS = frozenset(
+    {"file", "files", "test", "tests", "main", "index", "data", "the", "new", "old", "lib"}
+)
+
+
+def name_words(name: str) -> set[str]:
+    """The words of a file or folder name without its extension: ``map_script.txt`` is
+    {map, script}, ``dailySheet.js`` is {daily, sheet}, ``.github`` is {github}; words
+    shorter than three letters and plain ones ("file", "test", "main") left out."""
+    stem = name[1:] if name.startswith(".") else name.split(".")[0]
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", stem).lower()
+    return {w for w in re.split(r"[^a-z0-9]+", spaced) if len(w) >= 3} - _PLAIN_WORDS
+
+
+def like_words(a: str, b: str) -> bool:
+    """Whether two words name the same thing: equal, one the other with an ``s``
+    (``tool`` and ``tools``), or one of five letters or more that the other begins
+    (``station`` and ``stations``, ``water`` and ``watering``; not ``back`` and
+    ``backup``)."""
+    if a == b or a + "s" == b or b + "s" == a:
+        return True
+    return min(len(a), len(b)) >= 5 and (a.startswith(b) or b.startswith(a))

@@ -875,6 +875,11 @@ CASES = {
         called(RUN[0]["content"], "read_file", "hello.py", "1:ab|print('hello', 42)"),
         "run_cmd",
     ),
+    "described-program": (
+        "The station took 120 today.",
+        [{"role": "user", "content": "How much did we take today? The daily sheet has it."}],
+        "find_files",
+    ),
     "claimed-change": ("The bug has been fixed.", READ_GREET, "edit_file"),
     "change-not-begun": (
         "The line defines Green tea with a price of 4.5.",
@@ -1526,6 +1531,55 @@ def test_a_question_a_named_script_answers_given_without_running_it_is_asked_for
     assert (nudge("Fixed.", fix) or Nudge("", "")).rule != "skipped-run"
     ran = called(prompt, "run_cmd", "", "refunded: 2")
     assert nudge("2 orders were refunded.", ran) is None
+
+
+def found(prompt: str, result: str) -> list[dict[str, str]]:
+    """A prompt, the model's find_files of every file, and the tool's result."""
+    call = json.dumps({"name": "find_files", "arguments": {"pattern": "*"}})
+    return [
+        {"role": "user", "content": prompt},
+        {"role": "assistant", "content": f"<tool_call>{call}</tool_call>"},
+        {"role": "user", "content": f"<tool_response>\n{result}\n</tool_response>"},
+    ]
+
+
+STATION = "README.md\ndaily.py\nfees.py\ntest_fleet.py\ntools/rides.sh\nweb/main.js\nweb/map.js"
+
+
+def test_a_question_a_described_program_answers_is_asked_for_its_files_then_its_run() -> None:
+    # measured (bench local-tasks, three projects): ten questions a described program
+    # answers ("The daily sheet has it.", "Let the summary script count them."), each
+    # failed, and in none did a command run
+    prompt = "How much did the station take today? The daily sheet has it."
+    alone = [{"role": "user", "content": prompt}]
+    said = nudge("The station took $120.00 today.", alone)
+    assert said is not None
+    assert said.rule == "described-program"
+    assert (said.tool, said.arguments) == ("find_files", {"pattern": "*"})
+    # the files seen: the one script whose name holds the description's words is run
+    listed = found(prompt, STATION)
+    said = nudge("The station took $120.00 today.", listed)
+    assert said is not None
+    assert said.rule == "described-program"
+    assert (said.tool, said.arguments) == ("run_cmd", {"command": "python3 daily.py"})
+    # a folder's word counts, and the request's other words decide between alike scripts
+    tools = "tools/lib.sh\ntools/rotate.sh\ntools/water_used.sh\nplan.py"
+    water = "How much water have the peppers had? We have a tool that adds it up."
+    said = nudge("About 20 litres.", found(water, tools))
+    assert said is not None
+    assert said.arguments == {"command": "bash tools/water_used.sh"}
+    # with no one script most alike, the run is the model's to write
+    which = "Which title is borrowed most? There's a script in tools that counts the log."
+    said = nudge("Dracula.", found(which, "tools/member.sh\ntools/popular.sh"))
+    assert said is not None
+    assert (said.rule, said.tool, said.arguments) == ("described-program", "run_cmd", None)
+    # a run made, a script named (skipped-run's), or a change asks nothing of it
+    ran = called(prompt, "run_cmd", "", "taken today: 20.00")
+    assert nudge("20.00 today.", ran) is None
+    named = [{"role": "user", "content": "How many orders? scripts/summary.sh counts them."}]
+    assert (nudge("Four.", named) or Nudge("", "")).rule != "described-program"
+    change = [{"role": "user", "content": "The script that lists books should show five."}]
+    assert (nudge("Done.", change) or Nudge("", "")).rule != "described-program"
 
 
 def test_a_claimed_change_after_a_search_reads_the_file_the_reply_names_from_it() -> None:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
 from harness.errors import ToolError
+from harness.words import like_words, name_words
 
 __all__ = [
     "CONFIG_FILES",
@@ -287,41 +288,23 @@ _NEAR_ENTRIES = 5000
 _NEAR_SKIP = frozenset({"node_modules", "__pycache__", "venv", "target", "build", "dist"})
 
 
-# Words of a file name too common to make two files alike.
-_PLAIN_WORDS = frozenset(
-    {"file", "files", "test", "tests", "main", "index", "data", "the", "new", "old", "lib"}
-)
-
-
-def _name_words(name: str) -> set[str]:
-    """The words of a file name without its extension: ``map_script.txt`` is {map,
-    script}, ``dailySheet.js`` is {daily, sheet}; short and plain words left out."""
-    stem = name.split(".")[0] if not name.startswith(".") else name[1:]
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", stem).lower()
-    return {w for w in re.split(r"[^a-z0-9]+", spaced) if len(w) >= 3} - _PLAIN_WORDS
-
-
-def _alike(a: str, b: str) -> bool:
-    """One word, or one word of five letters or more the other begins (``station`` and
-    ``stations``; not ``back`` and ``backup``)."""
-    return a == b or (min(len(a), len(b)) >= 5 and (a.startswith(b) or b.startswith(a)))
-
-
 def _similar(shown: str, files: list[str]) -> list[str]:
     """Up to five of *files* like the missing path *shown*, the likest first: a word of
-    its name shared with a file's name counts two, with a file's folder one, and being in
-    its folder (when that is not the root) two; a file needs two. A model that guesses a
+    its name shared with a file's name (:func:`~harness.words.like_words`) counts two,
+    with a file's folder one, and being in its folder (when that is not the root) two; a
+    file needs two. A model that guesses a
     path learns where to look: told "The map script prints it", the 1.5B model read
     ``map_script.txt``; the script was ``web/map.js`` (bench local-tasks; on that model
     the list wins and loses about as often, docs/models-rounds.md)."""
     folder, _, name = shown.rpartition("/")
-    words = _name_words(name)
+    words = name_words(name)
     scored = []
     for path in files:
         *folders, other = path.split("/")
-        near = {w for f in folders for w in _name_words("." + f)}
+        near = {w for f in folders for w in name_words("." + f)}
         score = sum(
-            2 * any(_alike(w, o) for o in _name_words(other)) + any(_alike(w, f) for f in near)
+            2 * any(like_words(w, o) for o in name_words(other))
+            + any(like_words(w, f) for f in near)
             for w in words
         )
         score += 2 * (bool(folder) and "/".join(folders) == folder)

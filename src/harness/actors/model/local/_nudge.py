@@ -54,7 +54,12 @@ from harness.actors.model.local._nudge_changes import (
     still_used,
 )
 from harness.actors.model.local._nudge_files import FinishFiles, OldValueLeft
-from harness.actors.model.local._nudge_runs import ClaimedRun, RerunFailing, SkippedRun
+from harness.actors.model.local._nudge_runs import (
+    ClaimedRun,
+    DescribedProgram,
+    RerunFailing,
+    SkippedRun,
+)
 from harness.actors.model.local._turn import Turn
 
 __all__ = [
@@ -312,6 +317,7 @@ RULES: tuple[NudgeRule, ...] = (
     FinishFiles(),
     OldValueLeft(),
     RerunFailing(),
+    DescribedProgram(),
     EmptyAfterResult(),
     EchoedQuestion(),
     CallAsText(),

@@ -9,9 +9,9 @@ from typing import ClassVar
 
 from harness.actors.model.local._nudge_base import INTENT, Nudge, block, named_tool
 from harness.actors.model.local._turn import Turn, asks_change
-from harness.words import ASK_STARTS, SCRIPT_PATH, failing_command
+from harness.words import ASK_STARTS, SCRIPT_PATH, failing_command, like_words, name_words
 
-__all__ = ["ClaimedRun", "RerunFailing", "SkippedRun"]
+__all__ = ["ClaimedRun", "DescribedProgram", "RerunFailing", "SkippedRun"]
 
 # a claim to have run a command: "I ran the command …", "I executed `python3 hello.py`"
 _RAN = re.compile(r"\bI (have |just |then |also )?(ran|executed|run)\b", re.I)
@@ -34,6 +34,22 @@ _SCRIPT_SAYS = re.compile(
     r"(?:print|output|show|say)\b",
     re.I,
 )
+
+
+# a prompt that says a program it describes, and does not name, gives the answer: "The
+# daily sheet has it.", "The map script prints it.", "Let the summary script count them.",
+# "We have a tool that adds it up.", "There's a script in tools that counts up the log."
+_PROGRAM_SAYS = re.compile(
+    r"\b(?:the|a|our|this|that)\s+"
+    r"(?P<what>(?:[\w-]+\s+){0,2}?(?:script|report|tool|program|sheet)s?(?:\s+in\s+[\w/.-]+)?)"
+    r"\s+(?:(?:that|which)\s+)?"
+    r"(?:prints?|counts?|adds?|works?|sums?|lists?|shows?|says?|tells?|computes?|calculates?"
+    r"|reports?|has|gives?|knows?)\b",
+    re.I,
+)
+# how a script of each kind is run
+_RUNS_WITH = {".py": "python3", ".js": "node", ".mjs": "node", ".cjs": "node", ".sh": "bash"}
+_SCRIPT = re.compile(SCRIPT_PATH)
 
 
 class ClaimedRun:
@@ -117,3 +133,79 @@ class RerunFailing:
             "run_cmd",
             arguments={"command": command},
         )
+
+
+class DescribedProgram:
+    """A prompt that says a program it describes gives the answer ("How much did the
+    station take today? The daily sheet has it.") and names no script, and a reply that
+    ends with no command run since it. Asks first for the folder's files (``find_files``
+    of every file, written as the call), then for the run of the one script whose name
+    or folder holds the description's words (``daily.py`` for "the daily sheet",
+    ``scripts/summary.sh`` for "the summary script"; more alike, the request's other
+    words decide), written as the call; with no one such script, for a run_cmd call of
+    the model's choosing. Measured (bench local-tasks, the bike station, the greenhouse
+    and the library): each of ten such questions failed, and in none did a command run;
+    the model read paths of its own making (``daily_sheet.txt``) and answered with a
+    figure of its own, or described what the program does."""
+
+    name: ClassVar[str] = "described-program"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        if "run_cmd" not in turn.tools or turn.called("run_cmd"):
+            return None
+        if asks_change(turn.prompt) or _SCRIPT.search(turn.prompt):
+            return None  # a change; or a script named, skipped-run's to ask
+        said = _PROGRAM_SAYS.search(turn.prompt)
+        if said is None:
+            return None
+        listed = next((s for s in reversed(turn.steps) if s.name == "find_files"), None)
+        if listed is None:
+            if "find_files" not in turn.tools:
+                return None
+            return Nudge(
+                "My request says a program in this folder works the answer out, and none "
+                "has run, so what it prints is not known. First see the folder's files: "
+                "call find_files. Write " + block("find_files"),
+                "find_files",
+                arguments={"pattern": "*"},
+            )
+        script = _described(said.group("what"), turn.prompt, listed.result.splitlines())
+        command = f"{_RUNS_WITH[_suffix(script)]} {script}" if script else None
+        ask = f"Run {script} now" if script else "Run the program that works it out now"
+        return Nudge(
+            f"No command has run since my question, so what the program prints is not "
+            f"known. {ask}: call run_cmd. Write " + block("run_cmd"),
+            "run_cmd",
+            arguments={"command": command} if command else None,
+        )
+
+
+def _suffix(path: str) -> str:
+    name = path.rpartition("/")[2]
+    return name[name.rfind(".") :] if "." in name else ""
+
+
+def _described(what: str, prompt: str, files: list[str]) -> str | None:
+    """The one script of *files* most like the program described as *what* ("daily
+    sheet", "script in tools"), or ``None``: a word of *what* in a script's name counts
+    two, in its folder one, a word of the rest of *prompt* in its name one; test files
+    are no such program."""
+    words = set(re.findall(r"[a-z][a-z0-9]{2,}", what.lower()))
+    others = set(re.findall(r"[a-z]{4,}", prompt.lower())) - words
+    scored: dict[str, int] = {}
+    for path in (line.strip() for line in files):
+        if _suffix(path) not in _RUNS_WITH or "test" in path.rpartition("/")[2].lower():
+            continue
+        *folders, name = path.split("/")
+        own = name_words(name)
+        near = {w for f in folders for w in name_words("." + f)}
+        score = sum(2 * any(like_words(w, o) for o in own) for w in words)
+        score += sum(any(like_words(w, f) for f in near) for w in words)
+        score += sum(any(like_words(w, o) for o in own) for w in others)
+        if score:
+            scored[path] = score
+    if not scored:
+        return None
+    best = max(scored.values())
+    top = [p for p, v in scored.items() if v == best]
+    return top[0] if len(top) == 1 else None
