@@ -245,7 +245,8 @@ def test_a_claimed_run_needs_a_command() -> None:
     assert ending is not None
     assert ending.reason == "unbacked_claim"
     story = "I then ran the tests to make sure."
-    assert honest_ending(found, ["read"], earlier=[story], prompt=prompt) is None
+    ending = honest_ending(found, ["read"], earlier=[story], prompt=prompt)
+    assert getattr(ending, "reason", None) != "unbacked_claim"
 
 
 @pytest.mark.parametrize(
@@ -708,10 +709,37 @@ def test_a_change_asked_for_whose_every_edit_failed_is_not_done(text: str) -> No
     ending = honest_ending(text, ["read"], prompt=prompt, tried=["read", "mutating"])
     assert ending is not None
     assert ending.reason == "change_not_made"
-    # an edit that changed something, no edit tried, or no change asked for: done
+    # an edit that changed something, or no change asked for: done
     assert honest_ending(text, ["read", "mutating"], prompt=prompt, tried=["mutating"]) is None
-    assert honest_ending(text, ["read"], prompt=prompt, tried=["read"]) is None
     assert honest_ending(text, ["read"], prompt="Why?", tried=["mutating"]) is None
+
+
+def test_a_change_asked_for_and_never_tried_is_not_done() -> None:
+    # measured (bench local-tasks, the bike station, half B): asked to fix a key, the 1.5B
+    # model read a path of its own making, said it does not exist, and the run ended ok
+    prompt = "removeFromCart in src/cart.js removes two lines instead of one. Fix it."
+    said = "I read the file `src/carts.js` and found that it does not exist."
+    ending = honest_ending(said, ["read"], prompt=prompt, tried=["read"])
+    assert ending is not None
+    assert (ending.reason, ending.message) == (
+        "change_not_made",
+        "the model was asked for a change, but no call in this run tried to make it",
+    )
+    # a command may have made it; a question, or no change needed, is an answer
+    assert honest_ending(said, ["shell"], prompt=prompt, tried=["shell"]) is None
+    assert honest_ending(said, [], prompt=prompt, tried=["shell"]) is None
+    for answer in (
+        "Which of the two calls do you mean?",
+        "It already removes one line.",
+        "If you want, I can change it to remove one line.",
+    ):
+        assert honest_ending(answer, ["read"], prompt=prompt, tried=["read"]) is None
+    # a question asked is no change asked for
+    assert honest_ending(said, ["read"], prompt="What does removeFromCart do?") is None
+    # a run that says more of how it stopped short is told that instead
+    announced = honest_ending("I will fix removeFromCart now.", [], prompt=prompt)
+    assert announced is not None
+    assert announced.reason == "stopped_early"
 
 
 @pytest.mark.parametrize(
@@ -1090,3 +1118,21 @@ def test_a_question_put_to_the_user_is_what_the_run_log_keeps() -> None:
     found = run_ending(log, lambda name: "read", prompt="Fix it.")
     assert found is not None
     assert found.reason == "unbacked_claim"
+
+
+def test_an_empty_last_reply_answers_nothing_unless_the_change_asked_is_made() -> None:
+    # measured (bench local-tasks, half B): the stock report ran, then two blank replies,
+    # and the run ended done
+    question = "What is the stock worth with tax? The stock report says."
+    for blank in ("", "\n\n", "  "):
+        ending = honest_ending(blank, ["shell"], prompt=question, tried=["shell"])
+        assert ending is not None
+        assert (ending.reason, ending.message) == ("no_answer", "the model's last reply is empty")
+    # the change asked for, made, is the answer; a stage whose prompt is not known says
+    # nothing; a change asked and not made is told as that
+    change = "Fix add in calc.py."
+    assert honest_ending("", ["read", "mutating"], prompt=change, tried=["mutating"]) is None
+    assert honest_ending("", ["read"], prompt="") is None
+    untried = honest_ending("", ["read"], prompt=change, tried=["read"])
+    assert untried is not None
+    assert untried.reason == "change_not_made"

@@ -18,7 +18,14 @@ from harness.conversation._ending_words import (
 from harness.conversation._run_log import Ending, RunSoFar
 from harness.words import NOTHING_TO_CHANGE, asks_for_change, asks_to_write, failing_command
 
-__all__ = ["CHANGING_KINDS", "DescribedNotMade", "StillFailing", "TriedNotMade", "Unwritten"]
+__all__ = [
+    "CHANGING_KINDS",
+    "DescribedNotMade",
+    "StillFailing",
+    "TriedNotMade",
+    "UntriedChange",
+    "Unwritten",
+]
 
 #: tool kinds whose success backs a claimed change ("other": a tool outside the table)
 CHANGING_KINDS = frozenset({"mutating", "shell", "agent", "other"})
@@ -92,6 +99,28 @@ class Unwritten:
             return None
         why = f"the model was asked to write {path}, but no call wrote it in this run"
         return Ending("change_not_made", why)
+
+
+class UntriedChange:
+    """The prompt asks for a change, and the run ends with none made and none even tried
+    (no write, no edit, no command, no question put to the user), and the last reply
+    neither asks, offers ("If you want, I can …") nor says none is needed: whatever it
+    says ("I read the file `src/carts.js` and found that it does not exist."), the change
+    was never begun."""
+
+    name: ClassVar[str] = "untried-change"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        if CHANGING_KINDS & (run.acted | run.tried) or run.asked_user:
+            return None
+        if not asks_for_change(run.prompt) or _asks_or_needs_none(run.reply):
+            return None
+        if NO_FIX_NEEDED.search(blank_code(FENCE.sub("", run.reply))):
+            return None
+        return Ending(
+            "change_not_made",
+            "the model was asked for a change, but no call in this run tried to make it",
+        )
 
 
 class StillFailing:

@@ -48,6 +48,7 @@ from harness.conversation._ending_changes import (
     DescribedNotMade,
     StillFailing,
     TriedNotMade,
+    UntriedChange,
     Unwritten,
 )
 from harness.conversation._ending_words import (
@@ -78,6 +79,7 @@ __all__ = [
     "ClaimedRun",
     "DescribedNotMade",
     "EchoedPrompt",
+    "EmptyAnswer",
     "Ending",
     "EndingRule",
     "HandedOverChange",
@@ -85,6 +87,7 @@ __all__ = [
     "StillFailing",
     "StoppedByCap",
     "TriedNotMade",
+    "UntriedChange",
     "Unwritten",
     "honest_ending",
     "run_ending",
@@ -243,6 +246,21 @@ def _words(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
+class EmptyAnswer:
+    """The last reply is empty, and the run was asked a question, or a change it did not
+    make: nothing answers the prompt. Measured (bench local-tasks, half B): the stock
+    report run, the 1.5B model's last replies were blank, and the run ended done."""
+
+    name: ClassVar[str] = "empty-answer"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        if run.reply.strip() or not run.prompt:
+            return None  # said something, or a stage whose prompt is not known
+        if asks_for_change(run.prompt) and CHANGING_KINDS & run.acted:
+            return None  # the change asked for is the answer
+        return Ending("no_answer", "the model's last reply is empty")
+
+
 class ClaimedAsk:
     """A reply says the model asked the user ("I asked the user to provide the path to
     the map script, but the file does not exist") and no call put a question to the user:
@@ -294,6 +312,8 @@ RULES: tuple[EndingRule, ...] = (
     ClaimedAsk(),
     AnnouncedAction(),
     EchoedPrompt(),  # after it: "I will add a coupon …" said back is an announcement
+    UntriedChange(),  # late: a run that says more of how it stopped short is told so
+    EmptyAnswer(),
 )
 
 
