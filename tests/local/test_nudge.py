@@ -1573,6 +1573,10 @@ def test_a_question_a_described_program_answers_is_asked_for_its_files_then_its_
     said = nudge("Dracula.", found(which, "tools/member.sh\ntools/popular.sh"))
     assert said is not None
     assert (said.rule, said.tool, said.arguments) == ("described-program", "run_cmd", None)
+    # a name the workspace chose is one word of the command, however it is spelt
+    odd = nudge("Dracula.", found(which, "tools/the counts;rm -rf ~.sh\ntools/lib.sh"))
+    assert odd is not None
+    assert odd.arguments == {"command": "bash 'tools/the counts;rm -rf ~.sh'"}
     # a run made, a script named (skipped-run's), or a change asks nothing of it
     ran = called(prompt, "run_cmd", "", "taken today: 20.00")
     assert nudge("20.00 today.", ran) is None

@@ -5,6 +5,7 @@ Each asks for the run_cmd call."""
 from __future__ import annotations
 
 import re
+import shlex
 from typing import ClassVar
 
 from harness.actors.model.local._nudge_base import INTENT, Nudge, block, named_tool
@@ -170,7 +171,8 @@ class DescribedProgram:
                 arguments={"pattern": "*"},
             )
         script = _described(said.group("what"), turn.prompt, listed.result.splitlines())
-        command = f"{_RUNS_WITH[_suffix(script)]} {script}" if script else None
+        # a file's name is the workspace's to choose: quoted, it is one word of the command
+        command = f"{_RUNS_WITH[_suffix(script)]} {shlex.quote(script)}" if script else None
         ask = f"Run {script} now" if script else "Run the program that works it out now"
         return Nudge(
             f"No command has run since my question, so what the program prints is not "
