@@ -96,6 +96,12 @@ def test_with_no_file_of_that_name_similar_files_are_named(call: Call, ws: Path)
     # a word shared with a folder's name only is not enough; plain words are not words
     assert _refusal(call, "read_file", path="script.sh") == "script.sh does not exist"
     assert _refusal(call, "read_file", path="test_data.py") == "test_data.py does not exist"
+    # a protected file is never named
+    (ws / "web" / ".env").write_text("KEY=secret\n")
+    (ws / "env.py").write_text("x\n")
+    assert _refusal(call, "read_file", path="web/env.txt").endswith(
+        "similar files: env.py, web/main.js, web/map.js, web/stations.json"
+    )
     # what to do instead follows the similar files
     said = _refusal(call, "edit_file", path="daily_report.py", old_text="a", new_text="b")
     assert said == (

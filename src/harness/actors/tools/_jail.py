@@ -252,8 +252,9 @@ class Workspace:
 
     def _walk(self, name: str) -> tuple[list[str], list[str]]:
         """The places of entries named *name* (none when more than three: a guess among
-        many is no guess), and every file seen on the way, near the top of the
-        workspace (:data:`_NEAR_DEPTH`, :data:`_NEAR_ENTRIES`)."""
+        many is no guess), and every file seen on the way but protected ones (``.env``
+        is no file to point a model at), near the top of the workspace
+        (:data:`_NEAR_DEPTH`, :data:`_NEAR_ENTRIES`)."""
         found: list[str] = []
         files: list[str] = []
         seen = 0
@@ -267,7 +268,8 @@ class Workspace:
             seen += len(filenames) + len(dirnames)
             if name in filenames or name in dirnames:
                 found.append(self.rel(Path(dirpath) / name))
-            files.extend(self.rel(Path(dirpath) / f) for f in sorted(filenames))
+            seen_files = (self.rel(Path(dirpath) / f) for f in sorted(filenames))
+            files.extend(f for f in seen_files if not is_protected(f))
             if seen > _NEAR_ENTRIES:
                 break
         return (found if len(found) <= 3 else []), files
