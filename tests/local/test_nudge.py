@@ -1582,6 +1582,8 @@ def test_a_question_a_described_program_answers_is_asked_for_its_files_then_its_
     assert nudge("20.00 today.", ran) is None
     named = [{"role": "user", "content": "How many orders? scripts/summary.sh counts them."}]
     assert (nudge("Four.", named) or Nudge("", "")).rule != "described-program"
+    flaky = [{"role": "user", "content": "The build tool has a flaky step. Why is that?"}]
+    assert (nudge("It times out.", flaky) or Nudge("", "")).rule != "described-program"
     change = [{"role": "user", "content": "The script that lists books should show five."}]
     assert (nudge("Done.", change) or Nudge("", "")).rule != "described-program"
 

@@ -40,12 +40,13 @@ _SCRIPT_SAYS = re.compile(
 # a prompt that says a program it describes, and does not name, gives the answer: "The
 # daily sheet has it.", "The map script prints it.", "Let the summary script count them.",
 # "We have a tool that adds it up.", "There's a script in tools that counts up the log."
+# ("The build tool has a flaky test" says no program answers anything)
 _PROGRAM_SAYS = re.compile(
     r"\b(?:the|a|our|this|that)\s+"
     r"(?P<what>(?:[\w-]+\s+){0,2}?(?:script|report|tool|program|sheet)s?(?:\s+in\s+[\w/.-]+)?)"
     r"\s+(?:(?:that|which)\s+)?"
     r"(?:prints?|counts?|adds?|works?|sums?|lists?|shows?|says?|tells?|computes?|calculates?"
-    r"|reports?|has|gives?|knows?)\b",
+    r"|reports?|(?:has|gives?|knows?) (?:it|them|that|this)\b)\b",
     re.I,
 )
 # how a script of each kind is run
