@@ -34,6 +34,7 @@ __all__ = [
     "harness_tool",
     "like_words",
     "name_words",
+    "path_words",
 ]
 
 PROVIDERS = ("ollama", "openai", "anthropic", "gemini", "local")
@@ -258,8 +259,18 @@ def name_words(name: str) -> set[str]:
     """The words of a file or folder name without its extension: ``map_script.txt`` is
     {map, script}, ``dailySheet.js`` is {daily, sheet}, ``.github`` is {github}; words
     shorter than three letters and plain ones ("file", "test", "main") left out."""
-    stem = name[1:] if name.startswith(".") else name.split(".")[0]
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", stem).lower()
+    return _words_of(name[1:] if name.startswith(".") else name.split(".")[0])
+
+
+def path_words(path: str) -> tuple[set[str], set[str]]:
+    """The words of a workspace path's file name (:func:`name_words`), and those of its
+    folders' whole names: ``web/map_script.js`` is {map, script} and {web}."""
+    *folders, name = path.split("/")
+    return name_words(name), {w for folder in folders for w in _words_of(folder)}
+
+
+def _words_of(text: str) -> set[str]:
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", text).lower()
     return {w for w in re.split(r"[^a-z0-9]+", spaced) if len(w) >= 3} - _PLAIN_WORDS
 
 

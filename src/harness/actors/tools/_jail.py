@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
 from harness.errors import ToolError
-from harness.words import like_words, name_words
+from harness.words import like_words, name_words, path_words
 
 __all__ = [
     "CONFIG_FILES",
@@ -294,22 +294,20 @@ def _similar(shown: str, files: list[str]) -> list[str]:
     """Up to five of *files* like the missing path *shown*, the likest first: a word of
     its name shared with a file's name (:func:`~harness.words.like_words`) counts two,
     with a file's folder one, and being in its folder (when that is not the root) two; a
-    file needs two. A model that guesses a
-    path learns where to look: told "The map script prints it", the 1.5B model read
-    ``map_script.txt``; the script was ``web/map.js`` (bench local-tasks; on that model
-    the list wins and loses about as often, docs/models-rounds.md)."""
+    file needs two. A model that guesses a path learns where to look: told "The map
+    script prints it", the 1.5B model read ``map_script.txt``; the script was
+    ``web/map.js`` (bench local-tasks; on that model the list wins and loses about as
+    often, docs/models-rounds.md)."""
     folder, _, name = shown.rpartition("/")
     words = name_words(name)
     scored = []
     for path in files:
-        *folders, other = path.split("/")
-        near = {w for f in folders for w in name_words("." + f)}
+        own, near = path_words(path)
         score = sum(
-            2 * any(like_words(w, o) for o in name_words(other))
-            + any(like_words(w, f) for f in near)
+            2 * any(like_words(w, o) for o in own) + any(like_words(w, f) for f in near)
             for w in words
         )
-        score += 2 * (bool(folder) and "/".join(folders) == folder)
+        score += 2 * (bool(folder) and path.rpartition("/")[0] == folder)
         if score >= 2:
             scored.append((-score, path))
     return [path for _, path in sorted(scored)[:5]]

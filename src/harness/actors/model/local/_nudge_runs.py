@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import re
 import shlex
+from pathlib import PurePosixPath
 from typing import ClassVar
 
 from harness.actors.model.local._nudge_base import INTENT, Nudge, block, named_tool
 from harness.actors.model.local._turn import Turn, asks_change
-from harness.words import ASK_STARTS, SCRIPT_PATH, failing_command, like_words, name_words
+from harness.words import ASK_STARTS, SCRIPT_PATH, failing_command, like_words, path_words
 
 __all__ = ["ClaimedRun", "DescribedProgram", "RerunFailing", "SkippedRun"]
 
@@ -173,7 +174,9 @@ class DescribedProgram:
             )
         script = _described(said.group("what"), turn.prompt, listed.result.splitlines())
         # a file's name is the workspace's to choose: quoted, it is one word of the command
-        command = f"{_RUNS_WITH[_suffix(script)]} {shlex.quote(script)}" if script else None
+        command = None
+        if script:
+            command = f"{_RUNS_WITH[PurePosixPath(script).suffix]} {shlex.quote(script)}"
         ask = f"Run {script} now" if script else "Run the program that works it out now"
         return Nudge(
             f"No command has run since my question, so what the program prints is not "
@@ -181,11 +184,6 @@ class DescribedProgram:
             "run_cmd",
             arguments={"command": command} if command else None,
         )
-
-
-def _suffix(path: str) -> str:
-    name = path.rpartition("/")[2]
-    return name[name.rfind(".") :] if "." in name else ""
 
 
 def _described(what: str, prompt: str, files: list[str]) -> str | None:
@@ -197,11 +195,10 @@ def _described(what: str, prompt: str, files: list[str]) -> str | None:
     others = set(re.findall(r"[a-z]{4,}", prompt.lower())) - words
     scored: dict[str, int] = {}
     for path in (line.strip() for line in files):
-        if _suffix(path) not in _RUNS_WITH or "test" in path.rpartition("/")[2].lower():
+        file = PurePosixPath(path)
+        if file.suffix not in _RUNS_WITH or "test" in file.name.lower():
             continue
-        *folders, name = path.split("/")
-        own = name_words(name)
-        near = {w for f in folders for w in name_words("." + f)}
+        own, near = path_words(path)
         score = sum(2 * any(like_words(w, o) for o in own) for w in words)
         score += sum(any(like_words(w, f) for f in near) for w in words)
         score += sum(any(like_words(w, o) for o in own) for w in others)
