@@ -1,9 +1,10 @@
-"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 209 tasks of eight kinds,
+"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 233 tasks of eight kinds,
 written after the first eleven and sharing nothing with them: 137 on one small shop's files
 (:mod:`bench._local_shop`), 24 on a bike-rental station's (:mod:`bench._local_bikes`), 24
-on a greenhouse watering controller's (:mod:`bench._local_greenhouse`), and 24 on a
-community library's lending desk (:mod:`bench._local_library`), projects none of the rules
-was made on.
+on a greenhouse watering controller's (:mod:`bench._local_greenhouse`), 24 on a
+community library's lending desk (:mod:`bench._local_library`), and 24 on a village
+bakery's order book and oven (:mod:`bench._local_bakery`), projects none of the rules was
+made on.
 
 The set is split in two by a fixed hash of each task's name (:attr:`Task.half`): rules and
 prompts are designed and tuned on half A only, and a change is kept only if it does not
@@ -17,6 +18,7 @@ from bench._local_fresh_change import CHANGE_TASKS, LATER_CHANGE_TASKS, THIRD_CH
 from bench._local_fresh_eighth import EIGHTH
 from bench._local_fresh_fifth import FIFTH
 from bench._local_fresh_fourth import FOURTH
+from bench._local_fresh_ninth import NINTH
 from bench._local_fresh_seventh import SEVENTH
 from bench._local_fresh_sixth import SIXTH
 from bench._local_task import Task
@@ -36,7 +38,9 @@ THIRD: tuple[Task, ...] = (*THIRD_ASK_TASKS, *THIRD_CHANGE_TASKS)
 #: of a seventh, on the greenhouse, written after the sixth batch's rules
 #: (``BENCH_SET=seventh``; :mod:`bench._local_fresh_seventh`); the 24 of an eighth, on the
 #: library's lending desk, written after the seventh batch's rules (``BENCH_SET=eighth``;
-#: :mod:`bench._local_fresh_eighth`).
+#: :mod:`bench._local_fresh_eighth`); the 24 of a ninth, on a village bakery, written before
+#: any run by a hand that had not read the rules (``BENCH_SET=ninth``;
+#: :mod:`bench._local_fresh_ninth`).
 FRESH: tuple[Task, ...] = (
     *ASK_TASKS,
     *CHANGE_TASKS,
@@ -47,6 +51,7 @@ FRESH: tuple[Task, ...] = (
     *SIXTH,
     *SEVENTH,
     *EIGHTH,
+    *NINTH,
 )
 
 __all__ = [
@@ -55,6 +60,7 @@ __all__ = [
     "FOURTH",
     "FRESH",
     "LATER",
+    "NINTH",
     "SEVENTH",
     "SIXTH",
     "THIRD",

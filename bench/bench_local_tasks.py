@@ -39,7 +39,8 @@ from the environment:
   :data:`bench._local_fresh.FIFTH`), ``sixth`` (the 24 of a sixth, on a second project,
   :data:`bench._local_fresh.SIXTH`), ``seventh`` (the 24 of a seventh, on a third project,
   :data:`bench._local_fresh.SEVENTH`), ``eighth`` (the 24 of an eighth, on a fourth project,
-  :data:`bench._local_fresh.EIGHTH`), or ``all`` (default);
+  :data:`bench._local_fresh.EIGHTH`), ``ninth`` (the 24 of a ninth, on a fifth project,
+  :data:`bench._local_fresh.NINTH`), or ``all`` (default);
 - ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
 - ``BENCH_OFF``: ``grammar``, ``nudge``, ``stop`` (comma-separated): run with those
@@ -66,7 +67,17 @@ from typing import Any, TextIO
 
 import attrs
 
-from bench._local_fresh import EIGHTH, FIFTH, FOURTH, FRESH, LATER, SEVENTH, SIXTH, THIRD
+from bench._local_fresh import (
+    EIGHTH,
+    FIFTH,
+    FOURTH,
+    FRESH,
+    LATER,
+    NINTH,
+    SEVENTH,
+    SIXTH,
+    THIRD,
+)
 from bench._local_task import Events, Task, answer, calls, changed, passes, read
 from harness.actors.model.local._guide import NUDGED_PREFIX, TAKEN_PREFIX
 
@@ -357,6 +368,7 @@ def _chosen() -> list[tuple[str, Task]]:
         "sixth": SIXTH,
         "seventh": SEVENTH,
         "eighth": EIGHTH,
+        "ninth": NINTH,
     }
     if which not in ("all", "first", *parts):
         raise SystemExit(f"BENCH_SET={which}: not one of all, first, {', '.join(parts)}")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bench._local_bakery import BAKERY
 from bench._local_bikes import BIKES
 from bench._local_fresh import (
     EIGHTH,
@@ -15,6 +16,7 @@ from bench._local_fresh import (
     FOURTH,
     FRESH,
     LATER,
+    NINTH,
     SEVENTH,
     SIXTH,
     THIRD,
@@ -112,6 +114,29 @@ def test_the_eighth_batch_is_split_and_of_every_kind() -> None:
     assert len(kinds) == 8
 
 
+def test_the_bakery_prints_what_its_run_tasks_ask_for(tmp_path: Path) -> None:
+    bakery = next(t for t in NINTH if t.files is BAKERY)
+    _fill(tmp_path, bakery)
+    sheet = run(tmp_path, "python3 daybook.py")[1]
+    assert "last load out: 09:35" in sheet
+    assert "orders come to: 257.60 GBP" in sheet
+    assert "first load in at 04:00" in sheet
+    left = run(tmp_path, "bash tools/leftovers.sh")[1]
+    assert left.startswith("croissant: 32 left of 180 baked (17%)\n")
+    assert "sold out: Sourdough, Saffron bun" in run(tmp_path, "node counter/main.js")[1]
+    assert "2026-05-09  286.35 GBP" in run(tmp_path, "bash tools/takings.sh 2026-05-09")[1]
+    assert "total: 1230.75 GBP" in run(tmp_path, "bash tools/takings.sh")[1]
+    assert "Ran 12 tests" in run(tmp_path, "python3 -m unittest")[1]
+
+
+def test_the_ninth_batch_is_split_and_of_every_kind() -> None:
+    assert len(NINTH) == 24
+    halves = [t.half for t in NINTH]
+    assert 8 <= halves.count("A") <= 16
+    kinds = {t.kind for t in NINTH}
+    assert len(kinds) == 8
+
+
 def test_the_set_is_broad_and_split_by_name() -> None:
     names = [t.name for t in FRESH]
     assert len(names) == len(set(names)) >= 40
@@ -135,6 +160,8 @@ def test_the_set_is_broad_and_split_by_name() -> None:
     assert {t.half for t in SEVENTH} == {"A", "B"}
     assert {t.name for t in EIGHTH} <= set(names)
     assert {t.half for t in EIGHTH} == {"A", "B"}
+    assert {t.name for t in NINTH} <= set(names)
+    assert {t.half for t in NINTH} == {"A", "B"}
     assert answer([{"type": "result", "text": "x"}]) == "x"
 
 
@@ -166,6 +193,8 @@ def test_a_set_the_bench_does_not_know_stops_with_the_names_it_does(
     assert [t.name for _, t in _chosen()] == [t.name for t in SEVENTH]
     monkeypatch.setenv("BENCH_SET", "eighth")
     assert [t.name for _, t in _chosen()] == [t.name for t in EIGHTH]
+    monkeypatch.setenv("BENCH_SET", "ninth")
+    assert [t.name for _, t in _chosen()] == [t.name for t in NINTH]
     monkeypatch.setenv("BENCH_SET", "forth")
     with pytest.raises(SystemExit, match="BENCH_SET=forth: not one of all, first, fresh"):
         _chosen()
