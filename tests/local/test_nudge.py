@@ -1593,7 +1593,10 @@ def test_a_claimed_change_after_a_search_reads_the_file_the_reply_names_from_it(
     # settings.toml:23, the reply said the change belongs in `settings.toml`, and asked to
     # read first, the model read the back_office/settings.json it had made up, four times
     prompt = "We opened a warehouse in Faro. Add it to the back office's settings."
-    hits = 'settings.toml:23:warehouses = ["lisbon", "porto"]\nREADME.md:1:# Shop back office'
+    hits = (
+        'settings.toml:23:warehouses = ["lisbon", "porto"]\nREADME.md:1:# Shop back office\n'
+        'config.json:4:"warehouse": "lisbon"'
+    )
     searched = called(prompt, "search_text", ".", hits)
     reply = "You would need to edit the `settings.toml` file and add Faro to warehouses."
     line = nudge(reply, searched)
@@ -1603,8 +1606,11 @@ def test_a_claimed_change_after_a_search_reads_the_file_the_reply_names_from_it(
     # a file no result showed, or two named, leave the path to the model
     other = "You would need to edit back_office/settings.json and add Faro."
     assert (nudge(other, searched) or Nudge("", "")).arguments is None
-    both = "You would need to edit settings.toml and README.md."
+    both = "You would need to edit settings.toml and config.json."
     assert (nudge(both, searched) or Nudge("", "")).arguments is None
+    # a file of prose is no home for the change: settings.toml is the one named
+    prose = nudge("You would need to edit settings.toml and README.md.", searched)
+    assert (prose or Nudge("", "")).arguments == {"path": "settings.toml"}
 
 
 def test_an_error_naming_a_wrong_name_points_at_the_lines_holding_it() -> None:
@@ -1673,6 +1679,27 @@ def test_a_change_not_begun_after_the_look_that_found_its_place_is_asked_for() -
         assert (nudge(reply, searched) or Nudge("", "")).rule != "change-not-begun", reply
     asked = called("Which host does mail go through?", "search_text", "", hits)
     assert nudge("It goes through smtp.shop.example.", asked) is None
+
+
+def test_a_change_is_not_asked_for_in_a_file_of_prose() -> None:
+    # measured (bench local-tasks, four projects): the search by the request's words
+    # listed README.md first; its read, then its edit, were asked for, and the README
+    # changed in place of the script it names
+    prompt = "The script that lists our most popular books only shows three. Make it five."
+    hits = (
+        "README.md:12:- `bash tools/popular.sh` lists the most borrowed titles.\n"
+        'kiosk/shelves.json:10:{ "code": "C1", "section": "Picture books" },'
+    )
+    searched = called(prompt, "search_text", "", hits)
+    found = nudge("I found the relevant lines.", searched)
+    assert found is not None
+    assert (found.rule, found.arguments) == ("change-not-begun", {"path": "tools/popular.sh"})
+    # a README read is asked for no edit, unless the request is about it
+    read = called(prompt, "read_file", "README.md", "1:ab|# Library\n12:cd|- popular.sh")
+    assert (nudge("", read) or Nudge("", "")).tool != "edit_file"
+    docs = "Make the README say the script shows five."
+    read_docs = called(docs, "read_file", "README.md", "1:ab|# Library\n12:cd|- popular.sh")
+    assert (nudge("", read_docs) or Nudge("", "")).tool == "edit_file"
 
 
 def test_a_request_for_a_new_file_said_as_a_question_is_no_question_about_the_files() -> None:

@@ -51,6 +51,7 @@ from harness.actors.model.local._nudge_changes import (
     FinishRename,
     StillUsed,
     asks_change,
+    change_goes_in,
     still_used,
 )
 from harness.actors.model.local._nudge_files import FinishFiles, OldValueLeft
@@ -144,7 +145,8 @@ class EmptyAfterResult:
         if turn.edited:
             # asked before any edit, the same question drew a claimed change
             return _WHAT_CHANGED
-        if asks_change(turn) and turn.last_seen() is not None:
+        seen = turn.last_seen()
+        if asks_change(turn) and seen is not None and change_goes_in(seen[0], turn.prompt):
             return MAKE_THE_CHANGE
         return Nudge(
             "Go on: make the next call the task needs, or, if it is done, answer the user: "
