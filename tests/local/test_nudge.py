@@ -1700,6 +1700,10 @@ def test_a_change_is_not_asked_for_in_a_file_of_prose() -> None:
     docs = "Make the README say the script shows five."
     read_docs = called(docs, "read_file", "README.md", "1:ab|# Library\n12:cd|- popular.sh")
     assert (nudge("", read_docs) or Nudge("", "")).tool == "edit_file"
+    # a .txt file may hold settings: requirements.txt is where a pin goes
+    pin = "Pin requests to 2.31."
+    read_pins = called(pin, "read_file", "requirements.txt", "1:ab|requests==2.30")
+    assert (nudge("", read_pins) or Nudge("", "")).tool == "edit_file"
 
 
 def test_a_request_for_a_new_file_said_as_a_question_is_no_question_about_the_files() -> None:

@@ -82,9 +82,10 @@ def asks_change(turn: Turn) -> bool:
 
 
 # a file of prose about the project: it tells of the code and settings a change goes in,
-# and holds the most everyday words, so a search by a request's words lists it first
+# and holds the most everyday words, so a search by a request's words lists it first (a
+# .txt file may be settings: requirements.txt)
 _PROSE = re.compile(
-    r"(?:^|/)(?:README|CHANGELOG|CHANGES|NOTES)[^/]*$|\.(?:md|rst|txt)$|(?:^|/)docs/", re.I
+    r"(?:^|/)(?:README|CHANGELOG|CHANGES|NOTES)[^/]*$|\.(?:md|rst)$|(?:^|/)docs/", re.I
 )
 # a request about the prose itself
 _ABOUT_PROSE = re.compile(r"\b(?:readme|docs?|documentation|changelog|notes)\b", re.I)
@@ -104,12 +105,17 @@ def change_goes_in(path: str, prompt: str) -> bool:
     return name in prompt.lower() or _ABOUT_PROSE.search(prompt) is not None
 
 
+# a search's hit: "settings.toml:31:smtp_host = ..." (its file, as the result names it,
+# and the line)
+_HIT = re.compile(rf"^({_PATH}):\d+:(.*)$", re.M)
+
+
 def _where_change_goes(turn: Turn) -> str | None:
     """The file a search since the prompt found the change in: the first listed that a
     change may go in, or that a listed line of prose names (``README.md:12:- `bash
     tools/popular.sh` lists the most borrowed titles.`` names ``tools/popular.sh``)."""
     for step in turn.steps:
-        for hit in _HIT_LINE.finditer(step.result):
+        for hit in _HIT.finditer(step.result):
             path, text = hit.group(1), hit.group(2)
             if change_goes_in(path, turn.prompt):
                 return path
@@ -245,10 +251,6 @@ class ClaimedChange:
 _OFFERS = re.compile(
     r"\b(?:if you (?:want|like|'d like|wish|prefer)|would you like|shall I|let me know)\b", re.I
 )
-# a search's hit: "settings.toml:31:smtp_host = ..." (its file, as the result names it,
-# and the line)
-_HIT = re.compile(rf"^({_PATH}):\d+:", re.M)
-_HIT_LINE = re.compile(rf"^({_PATH}):\d+:(.*)$", re.M)
 
 
 class ChangeNotBegun:
