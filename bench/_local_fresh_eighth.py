@@ -17,6 +17,7 @@ magazines, a new kind of loan, in two modules).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -455,17 +456,8 @@ def _magazines(ws: Path) -> bool:
     )
 
 
-def _change(
-    name: str,
-    kind: str,
-    prompt: str,
-    check: object,
-    solve: object,
-    writes: tuple[str, ...],
-    files: dict[str, str] = LIBRARY,
-    max_turns: int = 8,
-) -> Task:
-    return _task(name, kind, prompt, check, solve, writes, files=files, max_turns=max_turns)  # type: ignore[arg-type]
+# a change task on the library project's files
+_change = functools.partial(_task, files=LIBRARY)
 
 
 _BORROWERS_SH = """\

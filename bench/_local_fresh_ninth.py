@@ -17,6 +17,7 @@ on the screen; cheese scones, a new product, in two modules).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -543,17 +544,8 @@ def _scones(ws: Path) -> bool:
     )
 
 
-def _change(
-    name: str,
-    kind: str,
-    prompt: str,
-    check: object,
-    solve: object,
-    writes: tuple[str, ...],
-    files: dict[str, str] = BAKERY,
-    max_turns: int = 8,
-) -> Task:
-    return _task(name, kind, prompt, check, solve, writes, files=files, max_turns=max_turns)  # type: ignore[arg-type]
+# a change task on the bakery project's files
+_change = functools.partial(_task, files=BAKERY)
 
 
 _PRODUCT_SH = """\
