@@ -30,8 +30,9 @@ import os
 import re
 import stat
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 __all__ = ["BUDGET", "outline", "workspace_map"]
 
@@ -58,7 +59,7 @@ _HEAD = "Files in the workspace as the session opened (after each, what it defin
 _YAML = re.compile(r"^( *)(?:- )?([\w.-]+|\"[^\"\n]+\"|'[^'\n]+'):(?:\s|$)", re.M)
 
 
-def _nested(tree: dict[object, object], depth: int = _DEPTH) -> str:
+def _nested(tree: Mapping[Any, object], depth: int = _DEPTH) -> str:
     """Keys of *tree*, a nested key's own keys in parentheses, *depth* levels."""
     parts = []
     for key, value in tree.items():

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Mapping
 from contextlib import aclosing
 
 import attrs
@@ -162,7 +162,7 @@ def template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[di
     return out
 
 
-def _call_text(name: str, arguments: dict[str, object]) -> str:
+def _call_text(name: str, arguments: Mapping[str, object]) -> str:
     """One call as the text protocol writes it."""
     return "<tool_call>\n" + json.dumps({"name": name, "arguments": arguments}) + "\n</tool_call>"
 
