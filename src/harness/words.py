@@ -190,10 +190,13 @@ nothing, then this) and the small model's nudges alike."""
 # preposition ("a file", "an", "a new test"), then the file: a path with a suffix, a
 # dotfile or a Makefile-like name ("Write test_fees.py with ...", "Add an .editorconfig
 # so ...", "Make a file data/warehouses.txt that ..."; not "Add a line to config.json",
-# nor "Make scripts/backup.sh keep ...": "make" and the file alone make it do something)
+# nor "Make scripts/backup.sh keep ...": "make" and the file alone make it do something);
+# the last word may end in a comma or colon that puts the file after it ("Write me a
+# script, tools/product.sh.", "Add a test: test_x.py"; not "Add a note, then run x.py")
 _ASKS_WRITE = re.compile(
     ASK_STARTS + r"(?:create|write|add|generate|make(?=\s+\w+\s))\s+"
-    r"(?:(?!(?:to|in|into|of|from|for|on|at|with)\b)[\w-]+\s+){0,4}?`?"
+    r"(?:(?!(?:to|in|into|of|from|for|on|at|with)\b)[\w-]+\s+){0,4}?"
+    r"(?:(?!(?:to|in|into|of|from|for|on|at|with)\b)[\w-]+[,:]\s+)?`?"
     r"((?:[\w.-]+/)*(?:[\w-]+\.[A-Za-z]\w{0,7}|\.[A-Za-z][\w.-]*|[A-Z]\w*file))(?![\w/])",
     re.I | re.M,
 )

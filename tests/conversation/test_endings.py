@@ -798,6 +798,10 @@ STEPS = (
         # a file called new (the seventh batch's words)
         ("Could you put a unittest for litres_for in a new test_schedule.py?", "test_schedule.py"),
         ("Put the check in a new file called tools/check.sh.", "tools/check.sh"),
+        # the file after a comma or colon (the ninth batch's words)
+        ("Write me a script, tools/product.sh. It should print one line.", "tools/product.sh"),
+        ("Add a test: test_oven.py, for the preheat.", "test_oven.py"),
+        ("Add a note, then run report.py.", None),
         # a change in a file, a function in the answer, a file written to: no file asked for
         ("Add a line to config.json that sets the port.", None),
         ("Add a coupon SUMMER20 worth 20 percent to COUPONS in src/cart.js.", None),
