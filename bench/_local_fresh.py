@@ -1,9 +1,10 @@
-"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 233 tasks of eight kinds,
+"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 257 tasks of eight kinds,
 written after the first eleven and sharing nothing with them: 137 on one small shop's files
 (:mod:`bench._local_shop`), 24 on a bike-rental station's (:mod:`bench._local_bikes`), 24
 on a greenhouse watering controller's (:mod:`bench._local_greenhouse`), 24 on a
-community library's lending desk (:mod:`bench._local_library`), and 24 on a village
-bakery's order book and oven (:mod:`bench._local_bakery`), projects none of the rules was
+community library's lending desk (:mod:`bench._local_library`), 24 on a village bakery's
+order book and oven (:mod:`bench._local_bakery`), and 24 on a sailing club's boat
+bookings and tide board (:mod:`bench._local_sailing`), projects none of the rules was
 made on.
 
 The set is split in two by a fixed hash of each task's name (:attr:`Task.half`): rules and
@@ -21,6 +22,7 @@ from bench._local_fresh_fourth import FOURTH
 from bench._local_fresh_ninth import NINTH
 from bench._local_fresh_seventh import SEVENTH
 from bench._local_fresh_sixth import SIXTH
+from bench._local_fresh_tenth import TENTH
 from bench._local_task import Task
 
 #: The 36 tasks written on 2026-12-04, after the rules, in two batches (the second after
@@ -40,7 +42,8 @@ THIRD: tuple[Task, ...] = (*THIRD_ASK_TASKS, *THIRD_CHANGE_TASKS)
 #: library's lending desk, written after the seventh batch's rules (``BENCH_SET=eighth``;
 #: :mod:`bench._local_fresh_eighth`); the 24 of a ninth, on a village bakery, written before
 #: any run by a hand that had not read the rules (``BENCH_SET=ninth``;
-#: :mod:`bench._local_fresh_ninth`).
+#: :mod:`bench._local_fresh_ninth`); the 24 of a tenth, on a sailing club, written the same
+#: way (``BENCH_SET=tenth``; :mod:`bench._local_fresh_tenth`).
 FRESH: tuple[Task, ...] = (
     *ASK_TASKS,
     *CHANGE_TASKS,
@@ -52,6 +55,7 @@ FRESH: tuple[Task, ...] = (
     *SEVENTH,
     *EIGHTH,
     *NINTH,
+    *TENTH,
 )
 
 __all__ = [
@@ -63,6 +67,7 @@ __all__ = [
     "NINTH",
     "SEVENTH",
     "SIXTH",
+    "TENTH",
     "THIRD",
     "half",
 ]

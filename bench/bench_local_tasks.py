@@ -5,10 +5,11 @@ embedded default model, the whole program), and a check of the outcome: the answ
 files afterwards, a command that must pass, the calls made. Two sets:
 
 - the first set (:data:`TASKS`, eleven tasks the nudge rules were written beside);
-- the fresh set (:mod:`bench._local_fresh`, 209 tasks of eight kinds on four small
-  projects' files: a shop, a bike station, a greenhouse and a library's lending desk,
-  written after the rules), split in two halves by a fixed hash of each task's name:
-  rules are tuned on half A only, and kept only if they do not lose on half B.
+- the fresh set (:mod:`bench._local_fresh`, 257 tasks of eight kinds on six small
+  projects' files: a shop, a bike station, a greenhouse, a library's lending desk, a
+  bakery and a sailing club, written after the rules), split in two halves by a fixed
+  hash of each task's name: rules are tuned on half A only, and kept only if they do not
+  lose on half B.
 
 The table gives each task's success rate and median time, then each set's figure and each
 half's, and counts runs that ended without an answer, writes nobody asked for that went
@@ -40,7 +41,8 @@ from the environment:
   :data:`bench._local_fresh.SIXTH`), ``seventh`` (the 24 of a seventh, on a third project,
   :data:`bench._local_fresh.SEVENTH`), ``eighth`` (the 24 of an eighth, on a fourth project,
   :data:`bench._local_fresh.EIGHTH`), ``ninth`` (the 24 of a ninth, on a fifth project,
-  :data:`bench._local_fresh.NINTH`), or ``all`` (default);
+  :data:`bench._local_fresh.NINTH`), ``tenth`` (the 24 of a tenth, on a sixth project,
+  :data:`bench._local_fresh.TENTH`), or ``all`` (default);
 - ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
 - ``BENCH_OFF``: ``grammar``, ``nudge``, ``stop`` (comma-separated): run with those
@@ -76,6 +78,7 @@ from bench._local_fresh import (
     NINTH,
     SEVENTH,
     SIXTH,
+    TENTH,
     THIRD,
 )
 from bench._local_task import Events, Task, answer, calls, changed, passes, read
@@ -369,6 +372,7 @@ def _chosen() -> list[tuple[str, Task]]:
         "seventh": SEVENTH,
         "eighth": EIGHTH,
         "ninth": NINTH,
+        "tenth": TENTH,
     }
     if which not in ("all", "first", *parts):
         raise SystemExit(f"BENCH_SET={which}: not one of all, first, {', '.join(parts)}")

@@ -19,11 +19,14 @@ from bench._local_fresh import (
     NINTH,
     SEVENTH,
     SIXTH,
+    TENTH,
     THIRD,
     half,
 )
+from bench._local_fresh_tenth import ANN_ROWE_OUT, BOARD_OUT, SHEET_OUT
 from bench._local_greenhouse import GREENHOUSE
 from bench._local_library import LIBRARY
+from bench._local_sailing import SAILING
 from bench._local_task import Task, answer, run
 from bench.bench_local_tasks import TASKS
 
@@ -137,6 +140,29 @@ def test_the_ninth_batch_is_split_and_of_every_kind() -> None:
     assert len(kinds) == 8
 
 
+def test_the_sailing_club_prints_what_its_run_tasks_ask_for(tmp_path: Path) -> None:
+    club = next(t for t in TENTH if t.files is SAILING)
+    _fill(tmp_path, club)
+    sheet = run(tmp_path, "python3 sheet.py")
+    assert sheet == (0, SHEET_OUT)
+    assert "outside the tide: Kittiwake 11:00-15:30; Guillemot 12:00-17:00\n" in sheet[1]
+    board = run(tmp_path, "node board/main.js")
+    assert board == (0, BOARD_OUT)
+    assert "amber flag: reefs in, juniors stay in the creek\n" in board[1]
+    assert run(tmp_path, 'bash tools/skipper.sh "Ann Rowe"') == (0, ANN_ROWE_OUT)
+    assert ANN_ROWE_OUT.endswith("Ann Rowe: 5 outings, 13.5 h on the water\n")
+    assert run(tmp_path, "bash tools/hours.sh")[1].startswith("Puffin: 23.5 h in 9 outings\n")
+    assert "Ran 12 tests" in run(tmp_path, "python3 -m unittest")[1]
+
+
+def test_the_tenth_batch_is_split_and_of_every_kind() -> None:
+    assert len(TENTH) == 24
+    halves = [t.half for t in TENTH]
+    assert 8 <= halves.count("A") <= 16
+    kinds = {t.kind for t in TENTH}
+    assert len(kinds) == 8
+
+
 def test_the_set_is_broad_and_split_by_name() -> None:
     names = [t.name for t in FRESH]
     assert len(names) == len(set(names)) >= 40
@@ -162,6 +188,8 @@ def test_the_set_is_broad_and_split_by_name() -> None:
     assert {t.half for t in EIGHTH} == {"A", "B"}
     assert {t.name for t in NINTH} <= set(names)
     assert {t.half for t in NINTH} == {"A", "B"}
+    assert {t.name for t in TENTH} <= set(names)
+    assert {t.half for t in TENTH} == {"A", "B"}
     assert answer([{"type": "result", "text": "x"}]) == "x"
 
 
@@ -195,6 +223,8 @@ def test_a_set_the_bench_does_not_know_stops_with_the_names_it_does(
     assert [t.name for _, t in _chosen()] == [t.name for t in EIGHTH]
     monkeypatch.setenv("BENCH_SET", "ninth")
     assert [t.name for _, t in _chosen()] == [t.name for t in NINTH]
+    monkeypatch.setenv("BENCH_SET", "tenth")
+    assert [t.name for _, t in _chosen()] == [t.name for t in TENTH]
     monkeypatch.setenv("BENCH_SET", "forth")
     with pytest.raises(SystemExit, match="BENCH_SET=forth: not one of all, first, fresh"):
         _chosen()
