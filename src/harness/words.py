@@ -157,16 +157,24 @@ _ABOUT = re.compile(
 )
 
 
+# a prompt that wonders about a failure rather than reporting it ("… fails with: … Why?")
+_WONDERS = re.compile(r"\b(?:why|what|how|explain|tell me|wonder)\b", re.I)
+
+
 def asks_for_change(prompt: str) -> bool:
     """Whether *prompt* asks for a change: a clause that starts with a verb of changing
     (:data:`ASKS_CHANGE`), or a sentence, not a question, that says how something should
     be ("Bulk prices should start at 20 units, not 10."; not "Why should add return
     a + b?", "Explain what add should return.") or how it is from now on ("Green tea
-    costs 5 now in the sample order."; not "Now, explain add."). The one test the
+    costs 5 now in the sample order."; not "Now, explain add."); or that shows a command
+    failing (:func:`failing_command`) and does not ask why or what it means: a failure
+    reported is one to fix. The one test the
     conversation's endings and the small model's nudges share: only then is a claimed
     change taken at its word, or a missing one said."""
     if ASKS_CHANGE.search(prompt):
         return True
+    if failing_command(prompt) is not None and not _WONDERS.search(prompt):
+        return True  # "I get this: $ bash tools/x.sh … command not found. It worked fine."
     for found in _SENTENCE.findall(prompt):
         sentence = found.strip()
         said = _SHOULD.search(sentence) or _NEW_STATE.search(sentence, 1)
@@ -231,23 +239,44 @@ _PROGRAM = r"(?:python3?|node|bash|sh|npm|npx|make|pytest|go|cargo|ruby|deno|php
 # with", "When I run `make test` I get this error:")
 _FAILS = re.compile(
     rf"(?:`(?P<quoted>[^`\n]+)`|^[ \t]*(?P<bare>{_PROGRAM}(?:[ \t]+[^\s`]+)*?))"
-    r"[^.\n`]{0,40}?\b(?:fails|failed|crash(?:es|ed)?|errors|errored|breaks|broke|throws"
+    r"[^.\n`]{0,40}?\b(?:fails|failed|crash(?:es|ed)?|errors|errored|breaks|broke|broken|throws"
     r"|raises|dies|exits with|(?:get|gives?|got) (?:an |this |the )?error)\b",
     re.I | re.M,
 )
 # what a command in backticks starts with when it is one: a program, a path to a script
 _RUNNABLE = re.compile(rf"{_PROGRAM}|\./|{SCRIPT_PATH}")
+# a command shown with what it printed: a shell prompt's line ("$ bash tools/skipper.sh
+# "Ann Rowe""), or a line that starts with a program and its paths, flags and quoted
+# arguments ("bash scripts/summary.sh says"), then, after blank lines, the line it printed
+_SHOWN_RUN = re.compile(
+    rf"^[ \t]*(?:\$[ \t]+(?P<prompted>[^\n]*\S)|(?P<bare>{_PROGRAM}(?:[ \t]+(?:[\w.-]*[./-]"
+    r"[\w./-]*|\"[^\"\n]*\"|'[^'\n]*'))*))[^\n]*\n(?:[ \t]*\n)*(?P<printed>[^\n]+)",
+    re.M,
+)
+# a line a failing program prints: "…: command not found", "Traceback (most recent call
+# last):", "ReferenceError: catalog is not defined", "Error: unknown coupon"
+_ERROR_PRINTED = re.compile(
+    r"^Traceback\b|\b\w*(?:Error|Exception)\b|\b(?:error|fatal|panic)\b|command not found|"
+    r"No such file or directory",
+    re.I,
+)
 
 
 def failing_command(prompt: str) -> str | None:
     """The command *prompt* says fails ("`node src/index.js` fails with: …", "python3
     report.py crashes with …"), ``None`` when it names none: the first in backticks that
-    starts with a program or a script's path, or that starts a line. "`rotate_logs`
+    starts with a program or a script's path, or that starts a line; else one shown with
+    the error it printed on its next line ("$ bash tools/skipper.sh …" or "bash
+    scripts/summary.sh says", then "…: command not found"). "`rotate_logs`
     fails" names a function, "Loading config.json fails" no command. The small model's
     nudge runs it again after a change; the endings say when it still failed."""
     for found in _FAILS.finditer(prompt):
         command = (found.group("quoted") or found.group("bare") or "").strip()
         if command and _RUNNABLE.match(command):
+            return command
+    for shown in _SHOWN_RUN.finditer(prompt):
+        command = shown.group("prompted") or shown.group("bare")
+        if _RUNNABLE.match(command) and _ERROR_PRINTED.search(shown.group("printed")):
             return command
     return None
 

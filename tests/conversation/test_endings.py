@@ -788,6 +788,35 @@ STEPS = (
 
 
 @pytest.mark.parametrize(
+    ("prompt", "asks"),
+    [
+        # a failure shown and nothing asked about it: the user wants it fixed
+        (
+            "Trying to look up Ann's outings and I get this:\n\n$ bash tools/skipper.sh \"Ann "
+            'Rowe"\ntools/skipper.sh: line 17: log_okay: command not found\n\nIt worked fine '
+            "last month.",
+            True,
+        ),
+        # a failure shown with a question about it: the answer is wanted, not a change
+        ("`python3 check.py` fails with:\n\nAssertionError\n\nWhy?", False),
+        ("$ bash build.sh\nerror: no target\n\nWhat does that mean?", False),
+    ],
+)
+def test_a_failure_shown_asks_for_its_fix_unless_it_asks_why(prompt: str, asks: bool) -> None:
+    from harness.words import asks_for_change
+
+    assert asks_for_change(prompt) is asks
+
+
+def test_an_edit_announced_in_other_words_is_an_announcement() -> None:
+    # measured (bench local-tasks, the tenth batch, half A): "I will adjust the script
+    # accordingly." and no call, and the run ended done
+    ending = honest_ending("I will adjust the script accordingly.", [], prompt="Three is plenty.")
+    assert ending is not None
+    assert ending.reason == "stopped_early"
+
+
+@pytest.mark.parametrize(
     ("prompt", "path"),
     [
         ("Write test_fees.py with a unittest test that a day pass costs 36.", "test_fees.py"),

@@ -945,6 +945,21 @@ def test_a_fix_of_a_command_said_to_fail_is_run_again_before_the_answer() -> Non
         ("`./deploy.sh` dies halfway; fix it", "./deploy.sh"),
         ("Running `scripts/backup.sh` failed last night: fix it.", "scripts/backup.sh"),
         (CRASHES, "python3 report.py"),
+        ("python3 desk.py has been broken since Sam added the new stock:", "python3 desk.py"),
+        # shown with what it printed: a shell prompt's line, or a command line, then an error
+        (
+            'I get this:\n\n$ bash tools/skipper.sh "Ann Rowe"\n'
+            "tools/skipper.sh: line 17: log_okay: command not found\n\nIt worked last month.",
+            'bash tools/skipper.sh "Ann Rowe"',
+        ),
+        (
+            "bash scripts/summary.sh says\n\nscripts/summary.sh: line 12: akw: command not found",
+            "bash scripts/summary.sh",
+        ),
+        ("python3 stock.py --low\nTraceback (most recent call last):", "python3 stock.py --low"),
+        # shown with what it printed, and that is no error
+        ("$ python3 report.py\ntotal: 12.50\n\nIs that right?", None),
+        ("bash tools/hours.sh prints\n\nPuffin: 20 h", None),
         # not a command: a name, a file loaded, a failure in general
         ("`rotate_logs` fails when the log is missing. Fix it.", None),
         ("Loading config.json fails with:\n\nExpecting ',' delimiter\n\nFix the file.", None),

@@ -127,7 +127,8 @@ ANNOUNCES = re.compile(
     r"(?:read|open|check|look|run|execute|search|find|list|edit|fix|update|change|modify|"
     r"create|write|add|remove|delete|rename|summari[sz]e|examine|inspect|analy[sz]e|review|"
     r"implement|test|install|refactor|call|use|start|apply|make|replace|investigate|explore|"
-    r"gather|fetch|get|see|view|verify)\b",
+    r"gather|fetch|get|see|view|verify|adjust|amend|alter|tweak|correct|set|increase|"
+    r"decrease|reduce|raise|lower|switch|swap|bump)\b",
     re.I,
 )
 # a sentence saying what the code should be, or telling the user what to change

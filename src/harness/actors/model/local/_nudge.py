@@ -83,7 +83,8 @@ _VERBS: tuple[tuple[str, str], ...] = (
     # "I will make add return a + b" (measured: the whole reply, bench local's one-line edit)
     (
         r"fix|edit|change|modify|correct|replace|update|rename|include more|make(?! sure)|"
-        r"set(?! up)|turn|bump|switch|swap|increase|decrease|raise|lower|enable|disable",
+        r"set(?! up)|turn|bump|switch|swap|increase|decrease|raise|lower|enable|disable|"
+        r"adjust|amend|alter|tweak|reduce",
         "edit_file",
     ),
     (r"run|execute|test", "run_cmd"),
