@@ -1253,6 +1253,11 @@ def test_the_definer_named_for_the_caller_is_asked_for_a_search_of_the_name() ->
         said = nudge("It is called in dates.py.", searched(ask, "date", HITS))
         assert said is not None, ask
         assert said.tool == "search_text", ask
+    # the name said first and asked after as "it" (the tenth batch's words)
+    ask = "I'm changing what parse_date gives back. What calls it? I don't want to break it."
+    said = nudge("It is called in dates.py.", searched(ask, "date", HITS))
+    assert said is not None
+    assert said.text.startswith("dates.py is where parse_date is defined, not where it is")
     # the search said which files use it: the answer from that, in place of the reply
     noted = "(parse_date is defined at dates.py:3; used in app.py)\n" + HITS
     said = nudge("dates.py", searched(CALLS, "parse_date", noted))
@@ -1267,7 +1272,11 @@ def test_the_definer_named_for_the_caller_is_asked_for_a_search_of_the_name() ->
 
 
 def test_a_file_named_where_the_callers_were_asked_with_no_search_is_a_guess() -> None:
-    for ask in ("Where is parse_date called from?", "Which script calls parse_date?"):
+    for ask in (
+        "Where is parse_date called from?",
+        "Which script calls parse_date?",
+        "Before I touch parse_date: what calls it?",
+    ):
         said = nudge("parse_date is called from parse_date.js", [{"role": "user", "content": ask}])
         assert said is not None, ask
         assert said.tool == "search_text", ask

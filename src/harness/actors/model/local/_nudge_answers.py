@@ -24,6 +24,7 @@ from harness.actors.model.local._turn import (
     absent,
     asks_change,
     asks_new,
+    code_names,
 )
 from harness.words import asks_to_write
 
@@ -33,12 +34,13 @@ __all__ = ["GuessedFile", "NamedDefiner", "NothingFound", "SaidAbsentIsThere", "
 _ASKS_WHERE = re.compile(
     r"\b(which|what) (\w+ )?(file|module|folder|directory|script|class|component|function|"
     r"method|helper)\b"
-    r"|\bwhere\b[^.?!\n]*\b(defined|declared|set|called|used|imported|invoked)\b",
+    r"|\bwhere\b[^.?!\n]*\b(defined|declared|set|called|used|imported|invoked)\b"
+    r"|\b(what|who)\s+(else\s+)?(calls|uses|imports|invokes)\b",
     re.I,
 )
 # a question that asks what calls or uses a name, not what defines it: "Which file calls
 # with_tax?", "Where is cartTotal called from?"; the name is the word after the verb, or
-# the one before "called"/"used"
+# the one before "called"/"used", or for "it", the last name of code said before it
 _ASKS_CALLER = re.compile(
     r"\b(?:calls?|uses?|imports?|invokes?)\s+(?:the\s+(?:function|method|class)\s+)?`?"
     r"([A-Za-z_$][\w$]*)"
@@ -123,7 +125,12 @@ def _asked_caller(prompt: str) -> str | None:
     """The name a question asks the callers of, or ``None``."""
     for m in _ASKS_CALLER.finditer(prompt):
         name = m.group(1) or m.group(2)
-        if name.lower() not in _NOT_CALLED:
+        if name.lower() in ("it", "them"):
+            # "I'm changing what order_total gives back. What calls it?": the name before
+            named = code_names(prompt[: m.start()])
+            if named:
+                return named[-1]
+        elif name.lower() not in _NOT_CALLED:
             return name
     return None
 

@@ -28,6 +28,7 @@ __all__ = [
     "absent",
     "asks_change",
     "asks_new",
+    "code_names",
     "named_starts",
     "turn_of",
 ]
@@ -215,6 +216,14 @@ _ASKED_NAME = re.compile(
     r"`([A-Za-z_]\w{2,})`"
     r"|(?<![\w./-])([A-Za-z]\w*_\w+|[a-z]+[A-Z]\w*|[A-Z]{2,}\d+[A-Z\d]*)(?![\w/-]|\.\w)"
 )
+
+
+def code_names(text: str) -> list[str]:
+    """The names of code *text* speaks of, in order: snake_case, camelCase, a capital
+    code with digits, or any name in backticks ("order_total", "cartTotal")."""
+    return [quoted or bare for quoted, bare in _ASKED_NAME.findall(text)]
+
+
 FILE_NAME = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w{0,4})\b")
 """A file's path in a prompt or a reply ("CHANGELOG.md", "`src/parser.py`"; also "e.g",
 which callers that read answers leave out)."""
