@@ -881,6 +881,37 @@ async def test_a_file_asked_for_and_given_as_text_ends_as_not_made(
     assert not (workspace / "test_fees.py").exists()
 
 
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_file_asked_for_in_a_folder_and_written_in_another_is_not_made(
+    session_factory, model: ScriptedModel, workspace: Path, protocol: str
+) -> None:
+    # measured (bench local-tasks, the tenth batch, half A): asked to write tools/month.sh,
+    # the model wrote outings/month.sh and said so, and the run ended done
+    (workspace / "tools").mkdir()
+    model.add(
+        calling(protocol, "write_file", path="outings/month.sh", content="echo 0\n"),
+        reply("I wrote a shell script `outings/month.sh` that counts the outings."),
+    )
+    prompt = "Could you write tools/month.sh? It tells me how many outings a month had."
+    result, seen = await run(session_factory, protocol, prompt)
+    assert (result.ok, result.reason) == (False, "change_not_made")
+    assert errors(seen)[-1].message == (
+        "the model was asked to write tools/month.sh, but wrote outings/month.sh instead"
+    )
+    assert (workspace / "outings" / "month.sh").exists()
+
+
+def test_a_file_asked_for_is_written_where_the_prompt_puts_it() -> None:
+    prompt = "Could you write tools/month.sh? It tells me how many outings a month had."
+    done = {"text": "I wrote it.", "acted": ["mutating"], "prompt": prompt}
+    assert honest_ending(**done, written=["tools/month.sh"]) is None
+    assert honest_ending(**done, written=["tools/month.sh", "outings/month.sh"]) is None
+    assert honest_ending(**done, written=["tools/lib.sh"]) is None  # another file: its own
+    # a prompt that gives no folder: the file in any folder is it
+    bare = {**done, "prompt": "Write test_fees.py with a test that a day pass costs 36."}
+    assert honest_ending(**bare, written=["tests/test_fees.py"]) is None
+
+
 HANDED = (
     "To fix the script, define OUTDIR first. Here's the corrected version of the script:\n\n"
     '```bash\nOUTDIR="dist"\nmkdir -p "$OUTDIR"\n```'

@@ -87,13 +87,24 @@ class Unwritten:
     no call changed anything, and the last reply neither asks a question nor says none
     was needed: the file is not there, whatever the reply holds (steps for the user, the
     file's text in a code block). A write that was tried and refused (a deny rule, the
-    user's no) is the refusal's to tell."""
+    user's no) is the refusal's to tell. A file of that name written in another folder
+    than the one the prompt gives is not it either ("Could you write tools/month.sh?",
+    and ``outings/month.sh`` was written); where the prompt gives no folder, any is it."""
 
     name: ClassVar[str] = "unwritten"
 
     def check(self, run: RunSoFar) -> Ending | None:
         path = asks_to_write(run.prompt)
-        if path is None or CHANGING_KINDS & run.acted or "mutating" in run.tried:
+        if path is None:
+            return None
+        wanted = path.removeprefix("./")
+        name = wanted.rsplit("/", 1)[-1]
+        named = sorted(p for p in run.written if p.rsplit("/", 1)[-1] == name)
+        if named and "/" in wanted and wanted not in named:
+            # "Could you write tools/month.sh?", and outings/month.sh was written
+            why = f"the model was asked to write {path}, but wrote {named[0]} instead"
+            return Ending("change_not_made", why)
+        if CHANGING_KINDS & run.acted or "mutating" in run.tried:
             return None  # written, or tried: a write refused (denied, say) is said as such
         if _asks_or_needs_none(run.reply):
             return None

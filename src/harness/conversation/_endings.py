@@ -329,6 +329,7 @@ def honest_ending(
     last_run: tuple[str, int | None] | None = None,
     failed_runs: Collection[str] = (),
     asked_user: bool = False,
+    written: Collection[str] = (),
 ) -> Ending | None:
     """Why a run whose last reply is *text* did not complete, or ``None`` when it did.
 
@@ -346,6 +347,7 @@ def honest_ending(
         failed_runs: the kinds of the tools whose commands exited non-zero (not in
             *acted*).
         asked_user: whether a call that puts questions to the user ran.
+        written: the workspace paths calls changed.
     """
     run = RunSoFar(
         text,
@@ -358,6 +360,7 @@ def honest_ending(
         last_run,
         frozenset(failed_runs),
         asked_user,
+        frozenset(written),
     )
     for rule in RULES:
         ending = rule.check(run)
@@ -388,4 +391,5 @@ def run_ending(
         last_run=log.last_run,
         failed_runs=[kind(n) for n in log.failed_runs],
         asked_user="get_user_input" in log.tried,
+        written=log.written,
     )

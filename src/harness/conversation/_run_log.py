@@ -56,6 +56,9 @@ class RunLog:
     its exit status: whether the command the prompt says fails still does."""
     said: list[str] = attrs.Factory(list)
     """The text of the run's replies so far: a claim in any of them counts at the end."""
+    written: list[str] = attrs.Factory(list)
+    """The workspace paths calls changed (their results' ``paths``): whether the file the
+    prompt asks for is among them."""
 
     def call_finished(self, name: str, ok: bool, data: Mapping[str, Any]) -> None:
         """Note how a call of *name* ended (*data*: its result's data)."""
@@ -67,6 +70,7 @@ class RunLog:
             self.succeeded.append(name)
             if data.get("changed"):  # a file changed: an earlier run says nothing of it
                 self.last_run = None
+                self.written += [p for p in data.get("paths", ()) if isinstance(p, str)]
         command = data.get("command")
         if isinstance(command, str) and "exit_code" in data:
             # any command may change files too: only the last one says how things stand
@@ -106,6 +110,8 @@ class RunSoFar:
     (``pip install`` of a package that does not exist changed nothing)."""
     asked_user: bool = False
     """Whether a call that puts questions to the user (``get_user_input``) ran."""
+    written: frozenset[str] = frozenset()
+    """The workspace paths calls changed."""
 
     def replies(self) -> Iterable[str]:
         """Every reply's text without its code blocks, the last first."""
