@@ -50,6 +50,7 @@ from bench._local_task import (
     json_of,
     passes,
     run,
+    tests_catch,
     text,
     toml_of,
     write_files,
@@ -322,22 +323,6 @@ def _product_days(ws: Path) -> bool:
         return _shows_days(copy, "pasty", [*_sales("pasty"), ("2026-05-12", "18", "11")])
 
 
-def _dozen_test(ws: Path) -> bool:
-    """Whether the tests, one more than the project had at least, pass on prices.py and
-    fail on one that gives no thirteenth bap free."""
-    code, out = run(ws, "python3 -m unittest")
-    ran = re.search(r"Ran (\d+) tests?", out)
-    if code != 0 or not ran or int(ran[1]) <= 12:
-        return False
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = Path(tmp) / "bakery"
-        shutil.copytree(ws, copy, ignore=shutil.ignore_patterns("__pycache__"))
-        (copy / "prices.py").write_text(
-            PRICES_PY.replace("free = qty // BAKERS_DOZEN if product in SMALL else 0", "free = 0")
-        )
-        return not passes(copy, "python3 -m unittest")
-
-
 def _fewer_croissants(ws: Path) -> bool:
     """Whether bakery.toml parses and is as it was but for 24 croissants for the counter,
     and the sheet bakes them."""
@@ -587,7 +572,12 @@ NINTH_CHANGE_TASKS: tuple[Task, ...] = (
         CREATE,
         "Could you add a test that thirteen baps cost the same as twelve? The baker's dozen, "
         "I mean.",
-        lambda ev, ws: _dozen_test(ws),
+        lambda ev, ws: tests_catch(
+            ws,
+            12,
+            "prices.py",
+            PRICES_PY.replace("free = qty // BAKERS_DOZEN if product in SMALL else 0", "free = 0"),
+        ),  # no thirteenth bap free
         edits(
             "Added test_bakers_dozen to test_bakery.py.",
             (

@@ -52,6 +52,7 @@ from bench._local_task import (
     json_of,
     passes,
     run,
+    tests_catch,
     toml_of,
     write_files,
     yaml_of,
@@ -379,20 +380,6 @@ def _month_tool(ws: Path) -> bool:
         return _month_said(copy, "2026-06", OUTINGS_CSV + more)
 
 
-def _clash_test(ws: Path) -> bool:
-    """Whether the tests, more than the project had, pass on bookings.py and fail on one
-    that lets a boat be booked twice at once."""
-    code, out = run(ws, "python3 -m unittest")
-    ran = re.search(r"Ran (\d+) tests?", out)
-    if code != 0 or not ran or int(ran[1]) <= 12:
-        return False
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = Path(tmp) / "club"
-        shutil.copytree(ws, copy, ignore=shutil.ignore_patterns("__pycache__"))
-        (copy / "bookings.py").write_text(BOOKINGS_PY.replace(f"return {_APART}", "return False"))
-        return not passes(copy, "python3 -m unittest")
-
-
 def _juniors_from_twelve(ws: Path) -> bool:
     want = tomllib.loads(CLUB_TOML)
     want["rules"]["min_helm_age"] = 12
@@ -646,7 +633,9 @@ TENTH_CHANGE_TASKS: tuple[Task, ...] = (
         CREATE,
         "Nothing in the tests checks that a boat can't be booked twice for the same time. "
         "Please add a test for it.",
-        lambda ev, ws: _clash_test(ws),
+        lambda ev, ws: tests_catch(
+            ws, 12, "bookings.py", BOOKINGS_PY.replace(f"return {_APART}", "return False")
+        ),  # a boat booked twice at once
         edits(
             "Added test_not_booked_twice_at_once to test_club.py.",
             (

@@ -13,8 +13,10 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -73,6 +75,21 @@ def read(events: Events, path: str) -> bool:
 def passes(ws: Path, command: str) -> bool:
     """Whether *command* exits 0 in *ws*."""
     return run(ws, command)[0] == 0
+
+
+def tests_catch(ws: Path, before: int, module: str, broken: str) -> bool:
+    """Whether the project's tests, more than the *before* it had, pass in *ws*, and fail
+    in a copy of it whose *module* reads *broken*: a test asked for that catches what it
+    was asked to."""
+    code, out = run(ws, "python3 -m unittest")
+    ran = re.search(r"Ran (\d+) tests?", out)
+    if code != 0 or not ran or int(ran[1]) <= before:
+        return False
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "project"
+        shutil.copytree(ws, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        (copy / module).write_text(broken)
+        return not passes(copy, "python3 -m unittest")
 
 
 def run(ws: Path, command: str) -> tuple[int, str]:
