@@ -168,9 +168,8 @@ def asks_for_change(prompt: str) -> bool:
     a + b?", "Explain what add should return.") or how it is from now on ("Green tea
     costs 5 now in the sample order."; not "Now, explain add."); or that shows a command
     failing (:func:`failing_command`) and does not ask why or what it means: a failure
-    reported is one to fix. The one test the
-    conversation's endings and the small model's nudges share: only then is a claimed
-    change taken at its word, or a missing one said."""
+    reported is one to fix. The one test the conversation's endings and the small model's
+    nudges share: only then is a claimed change taken at its word, or a missing one said."""
     if ASKS_CHANGE.search(prompt):
         return True
     if failing_command(prompt) is not None and not _WONDERS.search(prompt):
