@@ -77,6 +77,23 @@ def _ran(*words: str, command: str, files: dict[str, str] = SHOP) -> object:
     return check
 
 
+def _run_says(*patterns: str, command: str, files: dict[str, str], every: bool = False) -> object:
+    """A check of "run X and tell me": a ``run_cmd`` of *command*'s program (its file name:
+    ``cd board && node main.js`` runs it too), and the answer matches one of *patterns*
+    (all of them when *every*; regular expressions, any case), which *command* prints
+    (``tests/local/test_fresh_tasks.py`` runs it to be sure); nothing in *files* changed."""
+    program = command.split()[-1].rsplit("/", 1)[-1]
+    wanted = [re.compile(p, re.IGNORECASE) for p in patterns]
+
+    def check(ev: Events, ws: Path) -> bool:
+        ran = any(program in str(c.get("arguments", {})) for c in calls(ev, "run_cmd"))
+        reply = answer(ev)
+        hits = [bool(w.search(reply)) for w in wanted]
+        return ran and (all(hits) if every else any(hits)) and not changed(ws, files)
+
+    return check
+
+
 def _say(text: str) -> object:
     def solve(ws: Path) -> str:
         del ws

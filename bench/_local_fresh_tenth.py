@@ -29,7 +29,7 @@ from pathlib import Path
 
 import yaml
 
-from bench._local_fresh_ask import READ, REFUSE, RUN, SEARCH, _absent, _found, _t
+from bench._local_fresh_ask import READ, REFUSE, RUN, SEARCH, _absent, _found, _run_says, _t
 from bench._local_fresh_change import CREATE, ERROR, FIX, MULTI, _task
 from bench._local_sailing import (
     BOOKINGS_PY,
@@ -150,21 +150,7 @@ def _ask(name: str, kind: str, prompt: str, check: object, reply: str, *tools: s
     return _t(name, kind, prompt, check, reply, *tools, files=SAILING)
 
 
-def _ran(*patterns: str, command: str, every: bool = False) -> object:
-    """A check of "run X and tell me": a ``run_cmd`` of *command*'s program (its file name:
-    ``cd board && node main.js`` runs it too), and the answer matches one of *patterns*
-    (all of them when *every*; regular expressions, any case), which *command* prints
-    (``tests/local/test_fresh_tasks.py`` runs it to be sure); nothing changed."""
-    program = command.split()[-1].rsplit("/", 1)[-1]
-    wanted = [re.compile(p, re.IGNORECASE) for p in patterns]
-
-    def check(ev: Events, ws: Path) -> bool:
-        ran = any(program in str(c.get("arguments", {})) for c in calls(ev, "run_cmd"))
-        reply = answer(ev)
-        hits = [bool(w.search(reply)) for w in wanted]
-        return ran and (all(hits) if every else any(hits)) and not changed(ws, SAILING)
-
-    return check
+_ran = functools.partial(_run_says, files=SAILING)
 
 
 # how people say a thing is nowhere that says_absent does not read: "nothing in the
