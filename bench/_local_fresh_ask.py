@@ -94,6 +94,29 @@ def _run_says(*patterns: str, command: str, files: dict[str, str], every: bool =
     return check
 
 
+def _said_absent(
+    *said: str, files: dict[str, str], nothing_says: str, invented: str = ""
+) -> object:
+    """A check of a question about something no file has, like :func:`_absent` (on
+    *files*), which also takes the answer saying it in the project's words
+    (*nothing_says*: "nothing in the project mentions …", "we don't lend …") or *said*
+    (regular expressions, any case); an answer matching *invented* (a made-up value)
+    fails."""
+    absent = _absent(files=files)
+    words = re.compile("|".join((nothing_says, *said)), re.IGNORECASE)
+    made_up = re.compile(invented, re.IGNORECASE) if invented else None
+
+    def check(ev: Events, ws: Path) -> bool:
+        reply = answer(ev)
+        if made_up is not None and made_up.search(reply):
+            return False
+        if absent(ev, ws):  # type: ignore[operator]
+            return True
+        return bool(calls(ev)) and bool(words.search(reply)) and not changed(ws, files)
+
+    return check
+
+
 def _say(text: str) -> object:
     def solve(ws: Path) -> str:
         del ws

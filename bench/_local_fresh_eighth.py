@@ -27,7 +27,16 @@ from pathlib import Path
 
 import yaml
 
-from bench._local_fresh_ask import READ, REFUSE, RUN, SEARCH, _absent, _found, _run_says, _t
+from bench._local_fresh_ask import (
+    READ,
+    REFUSE,
+    RUN,
+    SEARCH,
+    _found,
+    _run_says,
+    _said_absent,
+    _t,
+)
 from bench._local_fresh_change import CREATE, ERROR, FIX, MULTI, _task
 from bench._local_library import (
     CATALOGUE_PY,
@@ -41,9 +50,6 @@ from bench._local_library import (
 from bench._local_task import (
     Events,
     Task,
-    answer,
-    calls,
-    changed,
     edits,
     json_of,
     passes,
@@ -102,8 +108,7 @@ Traceback (most recent call last):
 ValueError: unknown kind 'audio book'"""
 
 
-def _ask(name: str, kind: str, prompt: str, check: object, reply: str, *tools: str) -> Task:
-    return _t(name, kind, prompt, check, reply, *tools, files=LIBRARY)
+_ask = functools.partial(_t, files=LIBRARY)
 
 
 _ran_any = functools.partial(_run_says, files=LIBRARY)
@@ -119,19 +124,7 @@ _NOTHING_SAYS = (
 )
 
 
-def _nowhere(*said: str) -> object:
-    """A check of a question about something no file has, like :func:`_absent` (on
-    the library), which also takes the answer saying it in the words above or *said*
-    (regular expressions, any case)."""
-    absent = _absent(files=LIBRARY)
-    words = re.compile("|".join((_NOTHING_SAYS, *said)), re.IGNORECASE)
-
-    def check(ev: Events, ws: Path) -> bool:
-        if absent(ev, ws):  # type: ignore[operator]
-            return True
-        return bool(calls(ev)) and bool(words.search(answer(ev))) and not changed(ws, LIBRARY)
-
-    return check
+_nowhere = functools.partial(_said_absent, files=LIBRARY, nothing_says=_NOTHING_SAYS)
 
 
 EIGHTH_ASK_TASKS: tuple[Task, ...] = (

@@ -38,14 +38,20 @@ from bench._local_bakery import (
     SALES_CSV,
     bakery_with,
 )
-from bench._local_fresh_ask import READ, REFUSE, RUN, SEARCH, _absent, _found, _run_says, _t
+from bench._local_fresh_ask import (
+    READ,
+    REFUSE,
+    RUN,
+    SEARCH,
+    _found,
+    _run_says,
+    _said_absent,
+    _t,
+)
 from bench._local_fresh_change import CREATE, ERROR, FIX, MULTI, _task
 from bench._local_task import (
     Events,
     Task,
-    answer,
-    calls,
-    changed,
     edits,
     json_of,
     passes,
@@ -111,8 +117,7 @@ TypeError: price.toFixed is not a function
 Node.js v20.20.2"""
 
 
-def _ask(name: str, kind: str, prompt: str, check: object, reply: str, *tools: str) -> Task:
-    return _t(name, kind, prompt, check, reply, *tools, files=BAKERY)
+_ask = functools.partial(_t, files=BAKERY)
 
 
 _ran = functools.partial(_run_says, files=BAKERY)
@@ -130,23 +135,7 @@ _NOTHING_SAYS = (
 )
 
 
-def _nowhere(*said: str, invented: str = "") -> object:
-    """A check of a question about something no file has, like :func:`_absent` (on the
-    bakery), which also takes the answer saying it in the words above or *said* (regular
-    expressions, any case); an answer matching *invented* (a made-up value) fails."""
-    absent = _absent(files=BAKERY)
-    words = re.compile("|".join((_NOTHING_SAYS, *said)), re.IGNORECASE)
-    made_up = re.compile(invented, re.IGNORECASE) if invented else None
-
-    def check(ev: Events, ws: Path) -> bool:
-        reply = answer(ev)
-        if made_up is not None and made_up.search(reply):
-            return False
-        if absent(ev, ws):  # type: ignore[operator]
-            return True
-        return bool(calls(ev)) and bool(words.search(reply)) and not changed(ws, BAKERY)
-
-    return check
+_nowhere = functools.partial(_said_absent, files=BAKERY, nothing_says=_NOTHING_SAYS)
 
 
 NINTH_ASK_TASKS: tuple[Task, ...] = (

@@ -105,8 +105,7 @@ Traceback (most recent call last):
 tomllib.TOMLDecodeError: Invalid value (at line 6, column 12)"""
 
 
-def _ask(name: str, kind: str, prompt: str, check: object, reply: str, *tools: str) -> Task:
-    return _t(name, kind, prompt, check, reply, *tools, files=GREENHOUSE)
+_ask = functools.partial(_t, files=GREENHOUSE)
 
 
 SEVENTH_ASK_TASKS: tuple[Task, ...] = (

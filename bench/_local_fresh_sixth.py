@@ -71,8 +71,7 @@ SyntaxError: Unexpected token ']', ...": 30 },
     at Object.<anonymous> (/station/web/main.js:9:21)"""
 
 
-def _ask(name: str, kind: str, prompt: str, check: object, reply: str, *tools: str) -> Task:
-    return _t(name, kind, prompt, check, reply, *tools, files=BIKES)
+_ask = functools.partial(_t, files=BIKES)
 
 
 SIXTH_ASK_TASKS: tuple[Task, ...] = (

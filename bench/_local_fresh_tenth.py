@@ -29,7 +29,16 @@ from pathlib import Path
 
 import yaml
 
-from bench._local_fresh_ask import READ, REFUSE, RUN, SEARCH, _absent, _found, _run_says, _t
+from bench._local_fresh_ask import (
+    READ,
+    REFUSE,
+    RUN,
+    SEARCH,
+    _found,
+    _run_says,
+    _said_absent,
+    _t,
+)
 from bench._local_fresh_change import CREATE, ERROR, FIX, MULTI, _task
 from bench._local_sailing import (
     BOOKINGS_PY,
@@ -45,9 +54,6 @@ from bench._local_sailing import (
 from bench._local_task import (
     Events,
     Task,
-    answer,
-    calls,
-    changed,
     edits,
     json_of,
     passes,
@@ -146,8 +152,7 @@ $ bash tools/skipper.sh "Ann Rowe"
 tools/skipper.sh: line 17: log_okay: command not found"""
 
 
-def _ask(name: str, kind: str, prompt: str, check: object, reply: str, *tools: str) -> Task:
-    return _t(name, kind, prompt, check, reply, *tools, files=SAILING)
+_ask = functools.partial(_t, files=SAILING)
 
 
 _ran = functools.partial(_run_says, files=SAILING)
@@ -165,23 +170,7 @@ _NOTHING_SAYS = (
 )
 
 
-def _nowhere(*said: str, invented: str = "") -> object:
-    """A check of a question about something no file has, like :func:`_absent` (on the
-    club), which also takes the answer saying it in the words above or *said* (regular
-    expressions, any case); an answer matching *invented* (a made-up value) fails."""
-    absent = _absent(files=SAILING)
-    words = re.compile("|".join((_NOTHING_SAYS, *said)), re.IGNORECASE)
-    made_up = re.compile(invented, re.IGNORECASE) if invented else None
-
-    def check(ev: Events, ws: Path) -> bool:
-        reply = answer(ev)
-        if made_up is not None and made_up.search(reply):
-            return False
-        if absent(ev, ws):  # type: ignore[operator]
-            return True
-        return bool(calls(ev)) and bool(words.search(reply)) and not changed(ws, SAILING)
-
-    return check
+_nowhere = functools.partial(_said_absent, files=SAILING, nothing_says=_NOTHING_SAYS)
 
 
 TENTH_ASK_TASKS: tuple[Task, ...] = (
