@@ -1,11 +1,11 @@
-"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 257 tasks of eight kinds,
+"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 281 tasks of eight kinds,
 written after the first eleven and sharing nothing with them: 137 on one small shop's files
 (:mod:`bench._local_shop`), 24 on a bike-rental station's (:mod:`bench._local_bikes`), 24
 on a greenhouse watering controller's (:mod:`bench._local_greenhouse`), 24 on a
 community library's lending desk (:mod:`bench._local_library`), 24 on a village bakery's
-order book and oven (:mod:`bench._local_bakery`), and 24 on a sailing club's boat
-bookings and tide board (:mod:`bench._local_sailing`), projects none of the rules was
-made on.
+order book and oven (:mod:`bench._local_bakery`), 24 on a sailing club's boat
+bookings and tide board (:mod:`bench._local_sailing`), and 24 on a small theatre's box
+office (:mod:`bench._local_theatre`), projects none of the rules was made on.
 
 The set is split in two by a fixed hash of each task's name (:attr:`Task.half`): rules and
 prompts are designed and tuned on half A only, and a change is kept only if it does not
@@ -17,6 +17,7 @@ from __future__ import annotations
 from bench._local_fresh_ask import ASK_TASKS, LATER_ASK_TASKS, THIRD_ASK_TASKS
 from bench._local_fresh_change import CHANGE_TASKS, LATER_CHANGE_TASKS, THIRD_CHANGE_TASKS
 from bench._local_fresh_eighth import EIGHTH
+from bench._local_fresh_eleventh import ELEVENTH
 from bench._local_fresh_fifth import FIFTH
 from bench._local_fresh_fourth import FOURTH
 from bench._local_fresh_ninth import NINTH
@@ -43,7 +44,9 @@ THIRD: tuple[Task, ...] = (*THIRD_ASK_TASKS, *THIRD_CHANGE_TASKS)
 #: :mod:`bench._local_fresh_eighth`); the 24 of a ninth, on a village bakery, written before
 #: any run by a hand that had not read the rules (``BENCH_SET=ninth``;
 #: :mod:`bench._local_fresh_ninth`); the 24 of a tenth, on a sailing club, written the same
-#: way (``BENCH_SET=tenth``; :mod:`bench._local_fresh_tenth`).
+#: way (``BENCH_SET=tenth``; :mod:`bench._local_fresh_tenth`); the 24 of an eleventh, on a
+#: theatre's box office, written the same way (``BENCH_SET=eleventh``;
+#: :mod:`bench._local_fresh_eleventh`).
 FRESH: tuple[Task, ...] = (
     *ASK_TASKS,
     *CHANGE_TASKS,
@@ -56,10 +59,12 @@ FRESH: tuple[Task, ...] = (
     *EIGHTH,
     *NINTH,
     *TENTH,
+    *ELEVENTH,
 )
 
 __all__ = [
     "EIGHTH",
+    "ELEVENTH",
     "FIFTH",
     "FOURTH",
     "FRESH",

@@ -5,11 +5,11 @@ embedded default model, the whole program), and a check of the outcome: the answ
 files afterwards, a command that must pass, the calls made. Two sets:
 
 - the first set (:data:`TASKS`, eleven tasks the nudge rules were written beside);
-- the fresh set (:mod:`bench._local_fresh`, 257 tasks of eight kinds on six small
+- the fresh set (:mod:`bench._local_fresh`, 281 tasks of eight kinds on seven small
   projects' files: a shop, a bike station, a greenhouse, a library's lending desk, a
-  bakery and a sailing club, written after the rules), split in two halves by a fixed
-  hash of each task's name: rules are tuned on half A only, and kept only if they do not
-  lose on half B.
+  bakery, a sailing club and a theatre's box office, written after the rules), split in
+  two halves by a fixed hash of each task's name: rules are tuned on half A only, and
+  kept only if they do not lose on half B.
 
 The table gives each task's success rate and median time, then each set's figure and each
 half's, and counts runs that ended without an answer, writes nobody asked for that went
@@ -42,7 +42,8 @@ from the environment:
   :data:`bench._local_fresh.SEVENTH`), ``eighth`` (the 24 of an eighth, on a fourth project,
   :data:`bench._local_fresh.EIGHTH`), ``ninth`` (the 24 of a ninth, on a fifth project,
   :data:`bench._local_fresh.NINTH`), ``tenth`` (the 24 of a tenth, on a sixth project,
-  :data:`bench._local_fresh.TENTH`), or ``all`` (default);
+  :data:`bench._local_fresh.TENTH`), ``eleventh`` (the 24 of an eleventh, on a seventh
+  project, :data:`bench._local_fresh.ELEVENTH`), or ``all`` (default);
 - ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
 - ``BENCH_OFF``: ``grammar``, ``nudge``, ``stop`` (comma-separated): run with those
@@ -71,6 +72,7 @@ import attrs
 
 from bench._local_fresh import (
     EIGHTH,
+    ELEVENTH,
     FIFTH,
     FOURTH,
     FRESH,
@@ -373,6 +375,7 @@ def _chosen() -> list[tuple[str, Task]]:
         "eighth": EIGHTH,
         "ninth": NINTH,
         "tenth": TENTH,
+        "eleventh": ELEVENTH,
     }
     if which not in ("all", "first", *parts):
         raise SystemExit(f"BENCH_SET={which}: not one of all, first, {', '.join(parts)}")

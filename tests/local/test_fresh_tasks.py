@@ -12,6 +12,7 @@ from bench._local_bakery import BAKERY
 from bench._local_bikes import BIKES
 from bench._local_fresh import (
     EIGHTH,
+    ELEVENTH,
     FIFTH,
     FOURTH,
     FRESH,
@@ -23,11 +24,13 @@ from bench._local_fresh import (
     THIRD,
     half,
 )
+from bench._local_fresh_eleventh import DAY_OUT, FOYER_OUT, NIGHT_OUT, SALES_OUT
 from bench._local_fresh_tenth import ANN_ROWE_OUT, BOARD_OUT, SHEET_OUT
 from bench._local_greenhouse import GREENHOUSE
 from bench._local_library import LIBRARY
 from bench._local_sailing import SAILING
 from bench._local_task import Task, answer, run
+from bench._local_theatre import THEATRE
 from bench.bench_local_tasks import TASKS
 
 
@@ -163,6 +166,31 @@ def test_the_tenth_batch_is_split_and_of_every_kind() -> None:
     assert len(kinds) == 8
 
 
+def test_the_theatre_prints_what_its_run_tasks_ask_for(tmp_path: Path) -> None:
+    box_office = next(t for t in ELEVENTH if t.files is THEATRE)
+    _fill(tmp_path, box_office)
+    night = run(tmp_path, "python3 nightly.py")
+    assert night == (0, NIGHT_OUT)
+    assert "sold: 46 of 116 (39%), 70 left\n" in night[1]
+    assert "in all: 697.10 GBP\n" in night[1]
+    foyer = run(tmp_path, "node foyer/main.js")
+    assert foyer == (0, FOYER_OUT)
+    assert "interval 20:35-20:55, ends about 21:55\n" in foyer[1]
+    day = run(tmp_path, "bash tools/day.sh 2026-06-06")
+    assert day == (0, DAY_OUT)
+    assert DAY_OUT.endswith("in all: 6 sales, 19 tickets, 285.25 GBP\n")
+    assert run(tmp_path, "bash tools/sales.sh") == (0, SALES_OUT)
+    assert "Ran 12 tests" in run(tmp_path, "python3 -m unittest")[1]
+
+
+def test_the_eleventh_batch_is_split_and_of_every_kind() -> None:
+    assert len(ELEVENTH) == 24
+    halves = [t.half for t in ELEVENTH]
+    assert 8 <= halves.count("A") <= 16
+    kinds = {t.kind for t in ELEVENTH}
+    assert len(kinds) == 8
+
+
 def test_the_set_is_broad_and_split_by_name() -> None:
     names = [t.name for t in FRESH]
     assert len(names) == len(set(names)) >= 40
@@ -190,6 +218,8 @@ def test_the_set_is_broad_and_split_by_name() -> None:
     assert {t.half for t in NINTH} == {"A", "B"}
     assert {t.name for t in TENTH} <= set(names)
     assert {t.half for t in TENTH} == {"A", "B"}
+    assert {t.name for t in ELEVENTH} <= set(names)
+    assert {t.half for t in ELEVENTH} == {"A", "B"}
     assert answer([{"type": "result", "text": "x"}]) == "x"
 
 
@@ -225,6 +255,8 @@ def test_a_set_the_bench_does_not_know_stops_with_the_names_it_does(
     assert [t.name for _, t in _chosen()] == [t.name for t in NINTH]
     monkeypatch.setenv("BENCH_SET", "tenth")
     assert [t.name for _, t in _chosen()] == [t.name for t in TENTH]
+    monkeypatch.setenv("BENCH_SET", "eleventh")
+    assert [t.name for _, t in _chosen()] == [t.name for t in ELEVENTH]
     monkeypatch.setenv("BENCH_SET", "forth")
     with pytest.raises(SystemExit, match="BENCH_SET=forth: not one of all, first, fresh"):
         _chosen()
