@@ -148,6 +148,25 @@ _NEW_STATE = re.compile(
     r"why|how|which|where|when|who)\b)",
     re.I,
 )
+# a sentence saying which value is wanted over the one there is ("Keep a dozen old logs
+# rather than six.", "Can the chart show two days instead of just one?", "Just bake 24,
+# not 36."), that a value is enough ("Every four hours is plenty.") or that a thing needs
+# changing ("… so it needs changing there as well.")
+_WANTED = re.compile(
+    r"\b(?:instead of|rather than)\b|,\s*not\s+\d|\b(?:is|are|'s|be)\s+(?:plenty|enough)\b"
+    r"|\bneeds?\s+(?:changing|updating|fixing|correcting|amending|adjusting)\b",
+    re.I,
+)
+# a sentence asking for something as a question ("Can the chart show two days instead of
+# one?"), not one asking about it ("Why does it show two days instead of one?")
+_REQUEST = re.compile(r"^(?:please\s+)?(?:can|could|would|will)\b", re.I)
+# before its wanted value, a sentence that asks or wonders about it: "Explain why it keeps
+# six rather than twelve." ("when" and "if" start a condition there: "When the log is
+# rotated, keep twelve rather than six.")
+_WONDERS_ABOUT = re.compile(
+    r"\b(?:why|what|how|whether|which|who|explain|tell|describe|think|wonder|know)\b",
+    re.I,
+)
 # before its "should", a sentence that asks or wonders about it: "Explain what add
 # should return.", "I think the tests should pass."
 _ABOUT = re.compile(
@@ -161,15 +180,23 @@ _ABOUT = re.compile(
 _WONDERS = re.compile(r"\b(?:why|what|how|explain|tell me|wonder)\b", re.I)
 
 
-def asks_for_change(prompt: str) -> bool:
+def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
     """Whether *prompt* asks for a change: a clause that starts with a verb of changing
     (:data:`ASKS_CHANGE`), or a sentence, not a question, that says how something should
     be ("Bulk prices should start at 20 units, not 10."; not "Why should add return
     a + b?", "Explain what add should return.") or how it is from now on ("Green tea
     costs 5 now in the sample order."; not "Now, explain add."); or that shows a command
     failing (:func:`failing_command`) and does not ask why or what it means: a failure
-    reported is one to fix. The one test the conversation's endings and the small model's
-    nudges share: only then is a claimed change taken at its word, or a missing one said."""
+    reported is one to fix; or, unless *plainly*, a sentence that wants one value over
+    the one there is, says a value is enough or a thing needs changing (:data:`_WANTED`:
+    "Keep a dozen old logs rather than six.", "Every four is plenty.").
+
+    The test the conversation's endings and the small model's nudges share: only then is
+    a claimed change taken at its word, or a missing one said. The nudges ask *plainly*:
+    measured (bench local-tasks, the 9 prompts of the fresh set that say a change only
+    so), pushed to edit on them the 1.5B model won none, twice duplicated lines of the
+    right file and said done; the endings read them all, so that a run which changed
+    nothing on such a prompt does not end as done (4 recorded runs that did)."""
     if ASKS_CHANGE.search(prompt):
         return True
     if failing_command(prompt) is not None and not _WONDERS.search(prompt):
@@ -179,7 +206,19 @@ def asks_for_change(prompt: str) -> bool:
         said = _SHOULD.search(sentence) or _NEW_STATE.search(sentence, 1)
         if said and not sentence.endswith("?") and not _ABOUT.search(sentence[: said.start()]):
             return True
+        if not plainly and _wants_value(sentence):
+            return True
     return False
+
+
+def _wants_value(sentence: str) -> bool:
+    """Whether *sentence* wants a value over the one there is (:data:`_WANTED`), asked
+    for and not asked about: "Can the chart show two days instead of one?" does, "Why
+    does it show two days instead of one?" does not."""
+    wanted = _WANTED.search(sentence)
+    if wanted is None or _WONDERS_ABOUT.search(sentence[: wanted.start()]):
+        return False
+    return not sentence.endswith("?") or _REQUEST.match(sentence) is not None
 
 
 NOTHING_TO_CHANGE = re.compile(

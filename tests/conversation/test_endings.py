@@ -1010,6 +1010,46 @@ def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_al
     assert not ASKS_RUN.search("How does the test runner pick its tests?")
 
 
+@pytest.mark.parametrize(
+    ("prompt", "asks"),
+    [
+        # the value wanted over the one there is (the fresh set's half A words)
+        ("Keep a dozen old logs in the archive rather than six.", True),
+        ("When the log is rotated, keep a dozen old logs rather than six.", True),
+        ("Can the dashboard's chart show the last two days instead of just one?", True),
+        ("From tomorrow just bake 24 for the counter, not 36.", True),
+        # a value that is enough, a thing that needs changing
+        ("The low-tank warning nags us every two hours. Every four is plenty.", True),
+        ("The hours script gives me five boats. Three is plenty by default.", True),
+        ("The screen shows the price too, so it needs changing there as well.", True),
+        # asked or wondered about, not asked for
+        ("Why does the chart show two days instead of one?", False),
+        ("Explain why it keeps six logs rather than twelve.", False),
+        ("Which setting makes it bake 24 rather than 36?", False),
+        ("Is an hour enough for the backup?", False),
+        ("I wonder whether three is plenty.", False),
+        ("Tell me why it bakes 24, not 36.", False),
+    ],
+)
+def test_a_value_wanted_over_the_one_there_is_asks_for_a_change(prompt: str, asks: bool) -> None:
+    from harness.words import asks_for_change
+
+    assert asks_for_change(prompt) is asks
+    # for the endings only: the small model's nudges hear a change asked plainly
+    assert asks_for_change(prompt, plainly=True) is False
+
+
+def test_a_run_that_changed_nothing_on_a_value_wanted_does_not_end_done() -> None:
+    # measured (bench local-tasks, the sixth project's words): read a file that is not
+    # there, said so, and ended done on "Three is plenty by default."
+    prompt = "The hours script gives me five boats unless I say otherwise. Three is plenty."
+    reply = "I read the `hours.py` file, which does not exist."
+    ending = honest_ending(reply, [], prompt=prompt)
+    assert ending is not None
+    assert ending.reason == "change_not_made"
+    assert honest_ending(reply, [], prompt="The hours script gives me five boats.") is None
+
+
 CHECK = "from calc import add\nassert add(2, 3) == 5, f'add(2, 3) is {add(2, 3)}'\nprint('ok')\n"
 FAILS = "`python3 check.py` fails with:\n\nAssertionError: add(2, 3) is -1\n\nFix it."
 

@@ -78,7 +78,7 @@ def _shown_file(turn: Turn) -> str | None:
 
 def asks_change(turn: Turn) -> bool:
     """Whether the prompt asks for a change and edit_file is offered to make it."""
-    return "edit_file" in turn.tools and asks_for_change(turn.prompt)
+    return "edit_file" in turn.tools and asks_for_change(turn.prompt, plainly=True)
 
 
 # a file of prose about the project: it tells of the code and settings a change goes in,

@@ -206,7 +206,7 @@ def asks_new(prompt: str) -> bool:
 def asks_change(prompt: str) -> bool:
     """Whether *prompt* asks for a change or for something new ("Fix ...", "Rename a to
     b", "Create x.py"), rather than a question about what is there."""
-    return asks_for_change(prompt) or _ASKS_NEW.search(prompt) is not None
+    return asks_for_change(prompt, plainly=True) or _ASKS_NEW.search(prompt) is not None
 
 
 # a name a question asks about: snake_case, camelCase, a capital code with digits, or
