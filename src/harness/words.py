@@ -292,10 +292,12 @@ _SHOWN_RUN = re.compile(
     re.M,
 )
 # a line a failing program prints: "…: command not found", "Traceback (most recent call
-# last):", "ReferenceError: catalog is not defined", "Error: unknown coupon"
+# last):", "ReferenceError: catalog is not defined", "Error: unknown coupon", or a shell's
+# error, which names the script and the line ("tools/sales.sh: line 13: SALE_LOG: unbound
+# variable")
 _ERROR_PRINTED = re.compile(
     r"^Traceback\b|\b\w*(?:Error|Exception)\b|\b(?:error|fatal|panic)\b|command not found|"
-    r"No such file or directory",
+    r"No such file or directory|^\S+: line \d+: ",
     re.I,
 )
 
