@@ -40,16 +40,21 @@ _SCRIPT_SAYS = re.compile(
 
 # a prompt that says a program it describes, and does not name, gives the answer: "The
 # daily sheet has it.", "The map script prints it.", "Let the summary script count them.",
-# "We have a tool that adds it up.", "There's a script in tools that counts up the log."
-# ("The build tool has a flaky test" says no program answers anything)
+# "We have a tool that adds it up.", "There's a script in tools that counts up the log.",
+# "There's a tool for it." ("The build tool has a flaky test" says no program answers
+# anything)
 _PROGRAM_SAYS = re.compile(
     r"\b(?:the|a|our|this|that)\s+"
     r"(?P<what>(?:[\w-]+\s+){0,2}?(?:script|report|tool|program|sheet)s?(?:\s+in\s+[\w/.-]+)?)"
     r"\s+(?:(?:that|which)\s+)?"
     r"(?:prints?|counts?|adds?|works?|sums?|lists?|shows?|says?|tells?|computes?|calculates?"
-    r"|reports?|(?:has|gives?|knows?) (?:it|them|that|this)\b)\b",
+    r"|reports?|(?:has|gives?|knows?) (?:it|them|that|this)\b)\b"
+    r"|\bthere(?:'s|\u2019s|\s+is)\s+(?:a|an|one)\s+"
+    r"(?P<for>(?:[\w-]+\s+){0,2}?(?:script|report|tool|program|sheet))\s+for\s+(?:it|that|this)\b",
     re.I,
 )
+# a find_files result that lists files (not "no files match x.txt")
+_LISTED = re.compile(r"(?!no files match\b)\S").match
 # how a script of each kind is run
 _RUNS_WITH = {".py": "python3", ".js": "node", ".mjs": "node", ".cjs": "node", ".sh": "bash"}
 _SCRIPT = re.compile(SCRIPT_PATH)
@@ -161,7 +166,13 @@ class DescribedProgram:
         said = _PROGRAM_SAYS.search(turn.prompt)
         if said is None:
             return None
-        listed = next((s for s in reversed(turn.steps) if s.name == "find_files"), None)
+        # the folder's files: a find_files that listed some (one of a made-up name that
+        # matched none is no listing: measured, the model then ran a script of its own
+        # making, box_office_2023_06_06.py)
+        listed = next(
+            (s for s in reversed(turn.steps) if s.name == "find_files" and _LISTED(s.result)),
+            None,
+        )
         if listed is None:
             if "find_files" not in turn.tools:
                 return None
@@ -172,7 +183,8 @@ class DescribedProgram:
                 "find_files",
                 arguments={"pattern": "*"},
             )
-        script = _described(said.group("what"), turn.prompt, listed.result.splitlines())
+        what = said.group("what") or said.group("for")
+        script = _described(what, turn.prompt, listed.result.splitlines())
         # a file's name is the workspace's to choose: quoted, it is one word of the command
         command = None
         if script:
