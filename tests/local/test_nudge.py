@@ -957,6 +957,13 @@ def test_a_fix_of_a_command_said_to_fail_is_run_again_before_the_answer() -> Non
             "bash scripts/summary.sh",
         ),
         ("python3 stock.py --low\nTraceback (most recent call last):", "python3 stock.py --low"),
+        # a shell's error names the script and the line (the eleventh batch's words)
+        (
+            "the sales tool's broken:\n\n$ bash tools/sales.sh\n"
+            "tools/sales.sh: line 13: SALE_LOG: unbound variable\n\nthe committee meets tonight",
+            "bash tools/sales.sh",
+        ),
+        ("$ bash tools/day.sh\nday: line 3 of 9 done", None),
         # shown with what it printed, and that is no error
         ("$ python3 report.py\ntotal: 12.50\n\nIs that right?", None),
         ("bash tools/hours.sh prints\n\nPuffin: 20 h", None),
@@ -1597,6 +1604,33 @@ def test_a_question_a_described_program_answers_is_asked_for_its_files_then_its_
     said = nudge("Dracula.", found(which, "tools/member.sh\ntools/popular.sh"))
     assert said is not None
     assert (said.rule, said.tool, said.arguments) == ("described-program", "run_cmd", None)
+    # a program said to be there for it (the eleventh batch's words): a tool in tools/
+    takings = "What did the box office take on the 6th of June, all in? There's a tool for it."
+    said = nudge("It took 212.50.", found(takings, "tools/lib.sh\ntools/day.sh\nnightly.py"))
+    assert said is not None
+    assert said.rule == "described-program"
+    # a find_files of a made-up name that matched nothing is no listing of the folder
+    none = [
+        {"role": "user", "content": takings},
+        {
+            "role": "assistant",
+            "content": '<tool_call>{"name": "find_files", "arguments": '
+            '{"pattern": "box_office_06.txt"}}</tool_call>',
+        },
+        {
+            "role": "user",
+            "content": "<tool_response>\nno files match box_office_06.txt\n</tool_response>",
+        },
+    ]
+    said = nudge("I found the file.", none)
+    assert said is not None
+    assert (said.rule, said.tool, said.arguments) == (
+        "described-program",
+        "find_files",
+        {"pattern": "*"},
+    )
+    bug = [{"role": "user", "content": "There's a bug in the tool for it. Why?"}]
+    assert (nudge("It times out.", bug) or Nudge("", "")).rule != "described-program"
     # a name the workspace chose is one word of the command, however it is spelt
     odd = nudge("Dracula.", found(which, "tools/the counts;rm -rf ~.sh\ntools/lib.sh"))
     assert odd is not None
@@ -1738,3 +1772,40 @@ def test_a_request_for_a_new_file_said_as_a_question_is_no_question_about_the_fi
     asked = nudge("It is in tools.", [{"role": "user", "content": "Where is litres_for defined?"}])
     assert asked is not None
     assert asked.rule == "unlooked-answer"
+
+
+SOLD = (
+    "What stops the box office selling the same seat to two different people? Which "
+    "function does that, and in which file?"
+)
+SOLD_HITS = (
+    "seats.py:2:two wheelchair spaces, and the band each seat is sold in.\n"
+    "bookings.py:37:sold: dict[str, int] = field(default_factory=dict)\n"
+    "bookings.py:40:return seat not in self.sold"
+)
+
+
+def test_a_function_no_result_showed_is_a_guess_and_asks_for_the_file_it_names() -> None:
+    # measured (bench local-tasks, the theatre, half A): searched, saw bookings.py:40, and
+    # answered with a `sell` method bookings.py does not have
+    history = searched(SOLD, "seat sold", SOLD_HITS)
+    guess = "It is done in the `bookings.py` file, in the `sell` method, which checks `sold`."
+    said = nudge(guess, history)
+    assert said is not None
+    assert said.rule == "guessed-file"
+    assert (said.tool, said.arguments) == ("read_file", {"path": "bookings.py"})
+    assert "sell," in said.text
+    # a name a result shows ("sold" in self.sold) is no guess; nor is one the prompt says
+    assert nudge("The `sold` check in `bookings.py` does it.", history) is None
+    # read, and answered from it: a word of the language in backticks is no name guessed
+    body = "1:ab|class BoxOffice:\n2:cd|    def is_free(self, seat):\n3:ef|        return x"
+    answered = [*history, *called(SOLD, "read_file", "bookings.py", body)[1:]]
+    assert nudge("`is_free` in `BoxOffice` returns `True` or `False`.", answered) is None
+    # the file read already, or two files named: a search
+    read = [*history, *called(SOLD, "read_file", "bookings.py", "1:ab|class BoxOffice:")[1:]]
+    again = nudge(guess, read)
+    assert again is not None
+    assert (again.rule, again.tool) == ("guessed-file", "search_text")
+    # a question of a file, not a function, asks nothing of the names
+    where = searched("Which file sells the seats?", "seat sold", SOLD_HITS)
+    assert nudge(guess, where) is None
