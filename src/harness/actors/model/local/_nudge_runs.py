@@ -53,8 +53,6 @@ _PROGRAM_SAYS = re.compile(
     r"(?P<for>(?:[\w-]+\s+){0,2}?(?:script|report|tool|program|sheet))\s+for\s+(?:it|that|this)\b",
     re.I,
 )
-# a find_files result that lists files (not "no files match x.txt")
-_LISTED = re.compile(r"(?!no files match\b)\S").match
 # how a script of each kind is run
 _RUNS_WITH = {".py": "python3", ".js": "node", ".mjs": "node", ".cjs": "node", ".sh": "bash"}
 _SCRIPT = re.compile(SCRIPT_PATH)
@@ -170,7 +168,13 @@ class DescribedProgram:
         # matched none is no listing: measured, the model then ran a script of its own
         # making, box_office_2023_06_06.py)
         listed = next(
-            (s for s in reversed(turn.steps) if s.name == "find_files" and _LISTED(s.result)),
+            (
+                s
+                for s in reversed(turn.steps)
+                if s.name == "find_files"
+                and s.result.strip()
+                and not s.result.startswith("no files match")
+            ),
             None,
         )
         if listed is None:
