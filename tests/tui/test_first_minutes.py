@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 import re
 
+import pyte
 import pytest
 
 from tests.scripted import ScriptedModel, reply
-from tests.tui._term import ANSI, spawn
+from tests.tui._term import spawn
 
 pytestmark = pytest.mark.slow
 
@@ -116,31 +117,40 @@ def test_the_embedded_model_loads_as_the_terminal_opens_and_says_so(dirs) -> Non
         },
     )
     try:
-        deadline = time.monotonic() + 90
+        # prompt_toolkit redraws only the characters that changed, so what the toolbar says
+        # is read from a screen (pyte, a VT100 emulator) fed everything harness wrote, not
+        # from the text with its escape codes removed: there, "100%" drawn over "90%" is
+        # "1" and "0% · …", and "loading model" drawn over "local:" is "ading model".
+        # The wait is long: it is no speed test, and a slow CI machine took 90 s to load.
+        screen = pyte.Screen(120, 40)
+        stream = pyte.Stream(screen)
+        deadline = time.monotonic() + 300
         answered = 0
+        shown: list[str] = []  # each different toolbar seen, in order
 
-        # nothing typed: the toolbar under the prompt says the model is loading
-        # prompt_toolkit redraws only the characters that changed, so the figures come
-        # one by one; "100%", a figure longer than the ones before it, moves the rest
-        # of the line and is written with it. A redraw asked for is drawn once its loop
-        # gets to it: on a busy machine the status may be gone ("ready") before "100%"
-        # was drawn, and then the line loses "loading model N% · " and keeps its "lo":
-        # it is redrawn from "cal:" on
-        def loaded(seen: str) -> bool:
-            if re.search(r"100% · local:", seen):
-                return True
-            after = seen.rpartition("loading model ")[2]
-            return "loading model " in seen and re.search(r"(?<!lo)cal:\S", after) is not None
+        def toolbar() -> str:
+            return next((line for line in screen.display if "/help ·" in line), "").strip()
 
-        while not loaded(ANSI.sub("", t.raw)):
-            assert time.monotonic() < deadline, ANSI.sub("", t.raw)[-2000:]
+        # nothing typed: the toolbar under the prompt says the model is loading, with how
+        # far it has got, and once loaded says only which model is on
+        while not (
+            any("loading model" in line for line in shown)
+            and "ask · /help" in shown[-1]
+            and "loading" not in shown[-1]
+        ):
+            assert time.monotonic() < deadline, "\n".join(shown[-20:]) or screen.display
             try:
-                t.raw += t.child.read_nonblocking(65536, timeout=0.5)
+                out = t.child.read_nonblocking(65536, timeout=0.5)
             except pexpect.TIMEOUT:
                 continue
+            t.raw += out
+            stream.feed(out)
             while t.raw.count("\x1b[6n") > answered:
                 t.send("\x1b[1;1R")
                 answered += 1
+            if toolbar() and (not shown or shown[-1] != toolbar()):
+                shown.append(toolbar())
+        assert any(re.search(r"loading model \d+% · local:", line) for line in shown), shown
         assert "Traceback" not in t.raw
     finally:
         t.close()
