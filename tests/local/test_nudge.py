@@ -1366,6 +1366,37 @@ def test_a_python_file_left_broken_is_asked_for_the_edit_that_fixes_it() -> None
     line = nudge("The file has been fixed.", called("Fix c.json", "edit_file", "c.json", still))
     assert line is not None
     assert line.tool == "edit_file"
+    # a JSON line the note says lacks its comma (or has one too many): that line's edit,
+    # copied from the note's tagged line, indentation and all (the recorded run took its
+    # indentation off, line after line, and never added the comma)
+    lacks = (
+        "edited config.json (1 edit applied)\nnote: config.json still does not parse: line "
+        "13 column 3: Expecting ',' delimiter (line 12 lacks the comma at its end: "
+        '"retries": 7,)\n12:21|      "retries": 7\n13:5c|  "backoff_ms": 250'
+    )
+    line = nudge("Done.", called("Fix config.json", "edit_file", "config.json", lacks))
+    assert line is not None
+    assert line.tool == "edit_file"
+    assert line.text.endswith(
+        'with exactly this edit. Write the <tool_call> block ({"name": "edit_file", '
+        '"arguments": {"path": "config.json"}}), then\n<old_content>\n      "retries": 7\n'
+        '</old_content>\n<new_content>\n      "retries": 7,\n</new_content>\nand nothing else.'
+    )
+    trailing = (
+        "edited s.json (1 edit applied)\nnote: s.json still does not parse: line 4 column 3: "
+        'Expecting value (line 3 ends with a comma that nothing follows: "phones")\n'
+        '3:0e|    "phones",\n4:1f|  ]'
+    )
+    line = nudge("Done.", called("Fix s.json", "edit_file", "s.json", trailing))
+    assert line is not None
+    assert '<old_content>\n    "phones",\n</old_content>\n<new_content>\n    "phones"\n' in (
+        line.text
+    )
+    # the line shown cut short is not the file's: the edit of the lines to fix, in words
+    cut = lacks.replace('12:21|      "retries": 7', '12:21|      "retri')
+    line = nudge("Done.", called("Fix config.json", "edit_file", "config.json", cut))
+    assert line is not None
+    assert "replacing the lines to fix" in line.text
     # the fixed file's result has no note; a read after the write leaves the note standing
     fixed = _wrote(CREATE_TEST, "t.py", TEST_BODY, "created t.py (5 lines)")
     assert nudge("I created test_pricing.py.", fixed) is None

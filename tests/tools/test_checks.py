@@ -151,6 +151,19 @@ def test_json_and_toml_that_do_not_parse(ws: Path, call: Call) -> None:
     assert out.output.endswith("Expecting ',' delimiter" + _tagged(1, '{"a": 1 "b": 2}'))
     out = call("write_file", path="list.json", content="[\n  1\n  2\n]\n")
     assert "(line 2 lacks the comma at its end: 1,)" in out.output
+    # a comma that ends the last member or element (JSON has no trailing comma)
+    out = call(
+        "write_file", path="screen.json", content='{\n  "notices": [\n    "phones",\n  ]\n}\n'
+    )
+    assert out.output.endswith(
+        'Expecting value (line 3 ends with a comma that nothing follows: "phones")'
+        + _tagged(3, '    "phones",')
+        + _tagged(4, "  ]")
+    )
+    out = call("write_file", path="o.json", content='{\n  "a": 1,\n\n}\n')
+    assert '(line 2 ends with a comma that nothing follows: "a": 1)' in out.output
+    out = call("write_file", path="gap.json", content="[1, ]\n")
+    assert "nothing follows" not in out.output
     out = call("write_file", path="settings.toml", content="[app]\nport = \n")
     assert out.output.endswith(
         "note: settings.toml does not parse: Invalid value (at line 2, column 8)"

@@ -147,10 +147,9 @@ def _parse_error(shown: str, text: str) -> str:
 
 def _json_comma(exc: json.JSONDecodeError) -> str:
     """Where a comma JSON expects is missing at the end of a line (the next member or
-    element starts the line the error names), that line with its comma, as the fix to
-    copy; else ``""``. The error is found at the line after the one to fix."""
-    if exc.msg != "Expecting ',' delimiter":
-        return ""
+    element starts the line the error names), or one ends a line that only the close of
+    its array or object follows (JSON has no trailing comma), that line as it should read,
+    as the fix to copy; else ``""``. The error is found at the line after the one to fix."""
     before = exc.doc[: exc.pos]
     head, _, start = before.rpartition("\n")
     if start.strip() or not head.strip():
@@ -158,9 +157,13 @@ def _json_comma(exc: json.JSONDecodeError) -> str:
     lines = head.split("\n")
     n = max(i for i, line in enumerate(lines) if line.strip())
     line = lines[n].rstrip()
-    if line.endswith((",", "{", "[", ":")):
-        return ""
-    return f" (line {n + 1} lacks the comma at its end: {line.strip()[:MAX_LINE]},)"
+    if exc.msg == "Expecting ',' delimiter" and not line.endswith((",", "{", "[", ":")):
+        return f" (line {n + 1} lacks the comma at its end: {line.strip()[:MAX_LINE]},)"
+    closes = exc.doc[exc.pos : exc.pos + 1] in ("]", "}")
+    if closes and line.endswith(",") and exc.msg.startswith("Expecting "):
+        fixed = line[:-1].strip()[:MAX_LINE]
+        return f" (line {n + 1} ends with a comma that nothing follows: {fixed})"
+    return ""
 
 
 def _around(text: str, error: str) -> str:

@@ -1,11 +1,13 @@
-"""Nudge rule left-broken: a Python file the model changed, left broken by its own word.
+"""Nudge rule left-broken: a file the model changed, left broken by its own word.
 
-The tools say when a write or edit leaves a Python file broken (``tools/_checks``: it does
-not parse, uses a name nothing defines or imports, or, a test file, defines its own copy of
-what it tests). A small model reads the note and ends the turn all the same; asked to fix
-it in words, it writes the same file again. Where the file is the model's own write, whose
-text the call holds, the nudge gives the edit itself: the import line added after the last
-import, or the copy replaced by the import."""
+The tools say when a write or edit leaves a file broken (``tools/_checks``: Python, JSON or
+TOML that does not parse; Python that uses a name nothing defines or imports, or, a test
+file, defines its own copy of what it tests). A small model reads the note and ends the
+turn all the same; asked to fix it in words, it writes the same file again. Where the fix
+is known, the nudge gives the edit itself: a JSON line the note says lacks its comma, or
+has one too many, as the file has it and as it should read; in the model's own write,
+whose text the call holds, the import line added after the last import, or the copy
+replaced by the import."""
 
 from __future__ import annotations
 
@@ -27,7 +29,28 @@ _BROKEN = re.compile(
     re.M,
 )
 _IMPORT = re.compile(r"(from \S+ import \w+)\)?$")
+# the one line a JSON parse note says to fix, and how
+_LINE_FIX = re.compile(
+    r"\(line (?P<n>\d+) (?:(?P<lacks>lacks the comma at its end)"
+    r"|ends with a comma that nothing follows): (?P<fixed>.*)\)$"
+)
 _IMPORT_LINE = re.compile(r"^(?:import \S|from (?!__future__\b)\S+ import )")
+
+
+def _line_fix(result: str, note: re.Match[str]) -> tuple[str, str] | None:
+    """The edit of the one line *note* says to fix: the line as the file has it (the
+    note's tagged lines that follow it in *result* show it) and as it should read;
+    ``None`` where the note names no such line or does not show it whole (the note cuts
+    a long line short)."""
+    fix = _LINE_FIX.search(note.group(0))
+    if fix is None:
+        return None
+    shown = re.search(rf"^{fix['n']}:[0-9a-f]{{2}}\|(.*)$", result[note.end() :], re.M)
+    if shown is None:
+        return None
+    old = shown.group(1).rstrip()
+    new = old + "," if fix["lacks"] else old.removesuffix(",")
+    return (old, new) if new.strip() == fix["fixed"] else None
 
 
 def _edit(content: str, note: re.Match[str]) -> tuple[str, str] | None:
@@ -54,10 +77,11 @@ def _edit(content: str, note: re.Match[str]) -> tuple[str, str] | None:
 
 
 class LeftBroken:
-    """A reply ending the turn while the last write or edit that changed a Python file
-    says it left the file broken (it does not parse, uses a name it does not import, or,
-    a test file, defines its own copy of what it tests): asks for the edit that fixes it,
-    given whole when the file is the model's own write. Measured (bench local-tasks, the
+    """A reply ending the turn while the last write or edit that changed a file says it
+    left the file broken (it does not parse, uses a name it does not import, or, a test
+    file, defines its own copy of what it tests): asks for the edit that fixes it, given
+    whole where the note names the line to fix or the file is the model's own write.
+    Measured (bench local-tasks, the
     fresh set's create-pricing-test, half A): after the note, "I created the file." and
     the end; asked to fix it in words, the same file written again, four times."""
 
@@ -72,7 +96,9 @@ class LeftBroken:
             return None
         said = "; ".join(n.group(0).removeprefix("note: ") for n in notes)
         content = last.arguments.get("content") if last.name == "write_file" else None
-        fix = _edit(content, notes[0]) if isinstance(content, str) else None
+        fix = _line_fix(last.result, notes[0])
+        if fix is None and isinstance(content, str):
+            fix = _edit(content, notes[0])
         head = f"{last.path} is not right yet: {said}. Fix it: call edit_file on {last.path}"
         call = f'({{"name": "edit_file", "arguments": {{"path": "{last.path}"}}}}'
         if fix is None:
