@@ -839,6 +839,14 @@ RATE_ELSEWHERE = [
     *edited(RATE, "pricing.py", "rate=TAX_RATE", "rate=0.23")[1:],
 ]
 
+# a data file's parse error, pasted as node printed it: the trace runs through the reader
+FOYER = (
+    "The screen won't come up:\n\n$ node foyer/main.js\nSyntaxError: Unexpected token ']', "
+    '..."phones",\n  ]\n}\n" is not valid JSON\n    at JSON.parse (<anonymous>)\n'
+    "    at Object.<anonymous> (/home/fiona/lantern/foyer/main.js:9:21)\n\nCan you fix it?"
+)
+
+
 # one case per rule: a reply and history that rule alone answers, with the tool it asks for
 CASES = {
     "finish-rename": ("Done.", _renamed(RENAME), "edit_file"),
@@ -874,6 +882,11 @@ CASES = {
         "It prints hello 42.",
         called(RUN[0]["content"], "read_file", "hello.py", "1:ab|print('hello', 42)"),
         "run_cmd",
+    ),
+    "broken-data": (
+        "The screen's script is fixed.",
+        called(FOYER, "read_file", "foyer/main.js", "9:ab|const s = JSON.parse(text);"),
+        "find_files",
     ),
     "described-program": (
         "The station took 120 today.",
@@ -1392,6 +1405,17 @@ def test_a_python_file_left_broken_is_asked_for_the_edit_that_fixes_it() -> None
     assert '<old_content>\n    "phones",\n</old_content>\n<new_content>\n    "phones"\n' in (
         line.text
     )
+    # an edit of that file that changed nothing, right before: the same edit given
+    unchanged = trailing.replace("edited s.json (1 edit applied)", "s.json unchanged (the edits")
+    line = nudge("", called("Fix s.json", "edit_file", "s.json", unchanged))
+    assert line is not None
+    assert line.rule == "left-broken"
+    assert '<old_content>\n    "phones",\n</old_content>' in line.text
+    # but not with another call after it, nor for a note that names no line
+    later = [*called("Fix s.json", "edit_file", "s.json", unchanged), *READ_GREET[1:]]
+    assert nudge_for(view("", later), ["left-broken"]) is None
+    vague = unchanged.replace("(line 3 ends with a comma that nothing follows", "(near")
+    assert nudge_for(view("", called("Fix", "edit_file", "s.json", vague)), ["left-broken"]) is None
     # the line shown cut short is not the file's: the edit of the lines to fix, in words
     cut = lacks.replace('12:21|      "retries": 7', '12:21|      "retri')
     line = nudge("Done.", called("Fix config.json", "edit_file", "config.json", cut))
@@ -1840,3 +1864,46 @@ def test_a_function_no_result_showed_is_a_guess_and_asks_for_the_file_it_names()
     # a question of a file, not a function, asks nothing of the names
     where = searched("Which file sells the seats?", "seat sold", SOLD_HITS)
     assert nudge(guess, where) is None
+
+
+def test_a_data_file_that_does_not_parse_is_asked_for_not_the_program_reading_it() -> None:
+    # nothing of that kind named: the files of that kind found, the call written whole
+    line = nudge("I fixed main.js.", called(FOYER, "read_file", "foyer/main.js", "9:ab|x"))
+    assert line is not None
+    assert (line.tool, line.arguments) == ("find_files", {"pattern": "*.json"})
+    assert line.text.startswith(
+        "The error says a JSON file does not parse; the program reading it is fine. Find "
+        "the JSON files: call find_files."
+    )
+    # one found (a bare name and a longer path to it are one): its read
+    found = called(FOYER, "read_file", "foyer/main.js", "9:ab|readFileSync('screen.json')")
+    found += [
+        {"role": "assistant", "content": '<tool_call>{"name": "find_files"}</tool_call>'},
+        {"role": "user", "content": "<tool_response>\nfoyer/screen.json\n</tool_response>"},
+    ]
+    line = nudge("Done.", found)
+    assert line is not None
+    assert (line.tool, line.arguments) == ("read_file", {"path": "foyer/screen.json"})
+    # the file named in the prompt, before any call; TOML and YAML alike
+    toml = "Loading settings.toml fails with:\n\ntomllib.TOMLDecodeError: Invalid value"
+    line = nudge("It is fixed.", [{"role": "user", "content": toml}])
+    assert line is not None
+    assert line.arguments == {"path": "settings.toml"}
+    assert "a TOML file does not parse" in line.text
+    yaml = "python3 rota.py dies:\nyaml.scanner.ScannerError: mapping values are not allowed"
+    line = nudge("It is fixed.", [{"role": "user", "content": yaml}])
+    assert line is not None
+    assert line.arguments == {"pattern": "*.yaml"}
+    # a file of that kind read or changed, a search already made, two files named, or
+    # no parse error: not this rule's to ask
+    read = called(FOYER, "read_file", "foyer/screen.json", "1:ab|{")
+    assert nudge_for(view("Done.", read), ["broken-data"]) is None
+    searched = [
+        *called(FOYER, "read_file", "foyer/main.js", "9:ab|x"),
+        {"role": "assistant", "content": '<tool_call>{"name": "find_files"}</tool_call>'},
+        {"role": "user", "content": "<tool_response>\nno files match *.json\n</tool_response>"},
+    ]
+    assert nudge_for(view("Done.", searched), ["broken-data"]) is None
+    two = [{"role": "user", "content": toml.replace("settings.toml", "a.toml and b.toml")}]
+    assert nudge_for(view("Done.", two), ["broken-data"]) is None
+    assert nudge_for(view("Done.", ASK), ["broken-data"]) is None

@@ -36,6 +36,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "finish-files",
     "old-value-left",
     "rerun-failing",
+    "broken-data",
     "described-program",
     "empty-after-result",
     "echoed-question",

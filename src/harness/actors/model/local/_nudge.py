@@ -54,7 +54,7 @@ from harness.actors.model.local._nudge_changes import (
     change_goes_in,
     still_used,
 )
-from harness.actors.model.local._nudge_files import FinishFiles, OldValueLeft
+from harness.actors.model.local._nudge_files import BrokenData, FinishFiles, OldValueLeft
 from harness.actors.model.local._nudge_runs import (
     ClaimedRun,
     DescribedProgram,
@@ -320,6 +320,7 @@ RULES: tuple[NudgeRule, ...] = (
     FinishFiles(),
     OldValueLeft(),
     RerunFailing(),
+    BrokenData(),
     DescribedProgram(),
     EmptyAfterResult(),
     EchoedQuestion(),

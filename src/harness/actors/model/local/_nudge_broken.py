@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from harness.actors.model.local._nudge_base import Nudge
 from harness.actors.model.local._nudge_changes import last_write
-from harness.actors.model.local._turn import Turn
+from harness.actors.model.local._turn import Step, Turn
 
 __all__ = ["LeftBroken"]
 
@@ -53,6 +53,21 @@ def _line_fix(result: str, note: re.Match[str]) -> tuple[str, str] | None:
     return (old, new) if new.strip() == fix["fixed"] else None
 
 
+def _tried_on_broken(turn: Turn) -> Step | None:
+    """The last call of the turn where it is an edit of a file that does not parse, that
+    changed nothing or was refused, whose note names the one line to fix: the model was
+    at the right file and missed the line (measured, the theatre's
+    error-foyer-screen-comma, half A: two edits of foyer/screen.json that changed
+    nothing, each told "line 39 ends with a comma that nothing follows", then "The notice
+    … is not valid JSON." and the end)."""
+    last = turn.last
+    if last is None or last.name != "edit_file" or last.wrote:
+        return None
+    return (
+        last if any(_LINE_FIX.search(n.group(0)) for n in _BROKEN.finditer(last.result)) else None
+    )
+
+
 def _edit(content: str, note: re.Match[str]) -> tuple[str, str] | None:
     """The old and new text of the edit that fixes what *note* says of *content*, or
     ``None`` where the note names no import or the file gives no place for it."""
@@ -79,8 +94,10 @@ def _edit(content: str, note: re.Match[str]) -> tuple[str, str] | None:
 class LeftBroken:
     """A reply ending the turn while the last write or edit that changed a file says it
     left the file broken (it does not parse, uses a name it does not import, or, a test
-    file, defines its own copy of what it tests): asks for the edit that fixes it, given
-    whole where the note names the line to fix or the file is the model's own write.
+    file, defines its own copy of what it tests), or right after an edit that changed
+    nothing in a file whose note names the one line to fix: asks for the edit that fixes
+    it, given whole where the note names the line to fix or the file is the model's own
+    write.
     Measured (bench local-tasks, the
     fresh set's create-pricing-test, half A): after the note, "I created the file." and
     the end; asked to fix it in words, the same file written again, four times."""
@@ -88,7 +105,7 @@ class LeftBroken:
     name: ClassVar[str] = "left-broken"
 
     def check(self, turn: Turn) -> Nudge | None:
-        last = last_write(turn)
+        last = last_write(turn) or _tried_on_broken(turn)
         if last is None or last.path is None or "edit_file" not in turn.tools:
             return None
         notes = list(_BROKEN.finditer(last.result))

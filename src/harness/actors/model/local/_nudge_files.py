@@ -8,6 +8,10 @@
   place of the change.
 - old-value-left: "from 0.2 to 0.23": the model edited a file, but elsewhere than at the
   old value, which the file still holds. The rule asks for the line that holds it.
+- broken-data: an error pasted that says JSON, TOML or YAML does not parse ("… is not valid
+  JSON at JSON.parse … at main.js:9"): the model reads and edits the program the trace
+  runs through, which is not what broke. The rule asks for the data file: its read where
+  the prompt or a result names one file of that kind, else the files of that kind found.
 """
 
 from __future__ import annotations
@@ -15,11 +19,11 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from harness.actors.model.local._nudge_base import Nudge
+from harness.actors.model.local._nudge_base import Nudge, block
 from harness.actors.model.local._nudge_changes import asks_change
-from harness.actors.model.local._turn import Step, Turn
+from harness.actors.model.local._turn import EDIT_TOOLS, FILE_NAME, Step, Turn
 
-__all__ = ["FinishFiles", "OldValueLeft", "listed_files"]
+__all__ = ["BrokenData", "FinishFiles", "OldValueLeft", "listed_files"]
 
 _FILE = r"`?[\w./-]*[A-Za-z_][\w-]*\.[A-Za-z]\w*`?"
 # two or more files in a row: "a.py and b.toml", "in a.py, in b.js and in c.json", "in
@@ -175,3 +179,59 @@ def _holding(turn: Turn, path: str, value: re.Pattern[str]) -> tuple[int, str] |
         if value.search(line):
             return i, line
     return None
+
+
+# what each data format's parser says when its text does not parse, and its files' endings
+_DATA_ERRORS = (
+    ("JSON", (".json",), re.compile(r"is not valid JSON|JSONDecodeError|\bin JSON at\b")),
+    ("TOML", (".toml",), re.compile(r"TOMLDecodeError|\btoml\.decoder\b")),
+    (
+        "YAML",
+        (".yaml", ".yml"),
+        re.compile(r"\byaml\.(?:scanner|parser|composer|constructor)\.|YAMLException"),
+    ),
+)
+
+
+class BrokenData:
+    """A reply ending the turn on an error pasted that says a JSON, TOML or YAML file does
+    not parse, with no such file read or changed: asks for the data file, not the program
+    whose trace the error runs through. Its read, where the prompt or a result names one
+    file of that kind (a longer path to the same name counting as it); else the files of
+    that kind found. Measured (bench local-tasks, the theatre's error-foyer-screen-comma,
+    half A): told `… is not valid JSON at JSON.parse … at foyer/main.js:9:21`, the model
+    read main.js and made an edit of it that changed nothing, and never looked at
+    foyer/screen.json."""
+
+    name: ClassVar[str] = "broken-data"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        kind = next((k for k in _DATA_ERRORS if k[2].search(turn.prompt)), None)
+        if kind is None:
+            return None
+        what, endings, _ = kind
+        looked = ("read_file", *EDIT_TOOLS)
+        if any(s.name in looked and (s.path or "").endswith(endings) for s in turn.steps):
+            return None
+        texts = (turn.prompt, *(s.result for s in turn.steps))
+        named = {n for t in texts for n in FILE_NAME.findall(t) if n.endswith(endings)}
+        files = sorted(n for n in named if not any(o.endswith("/" + n) for o in named))
+        head = f"The error says a {what} file does not parse; the program reading it is fine."
+        if len(files) == 1 and "read_file" in turn.tools:
+            return Nudge(
+                f"{head} Read {files[0]}: call read_file. Write " + block("read_file"),
+                "read_file",
+                arguments={"path": files[0]},
+            )
+        if (
+            files
+            or "find_files" not in turn.tools
+            or any(s.name == "find_files" for s in turn.steps)
+        ):
+            return None
+        pattern = "*" + endings[0]
+        return Nudge(
+            f"{head} Find the {what} files: call find_files. Write " + block("find_files"),
+            "find_files",
+            arguments={"pattern": pattern},
+        )
