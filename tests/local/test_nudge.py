@@ -1893,11 +1893,16 @@ def test_a_data_file_that_does_not_parse_is_asked_for_not_the_program_reading_it
     yaml = "python3 rota.py dies:\nyaml.scanner.ScannerError: mapping values are not allowed"
     line = nudge("It is fixed.", [{"role": "user", "content": yaml}])
     assert line is not None
-    assert line.arguments == {"pattern": "*.yaml"}
+    assert line.arguments == {"pattern": "*.y*ml"}  # .yaml and .yml
     # a file of that kind read or changed, a search already made, two files named, or
     # no parse error: not this rule's to ask
     read = called(FOYER, "read_file", "foyer/screen.json", "1:ab|{")
     assert nudge_for(view("Done.", read), ["broken-data"]) is None
+    # a read of a made-up path is no look: the file its answer names is asked for
+    missed = "screen.json does not exist; did you mean foyer/screen.json?"
+    line = nudge("Done.", called(FOYER, "read_file", "screen.json", missed))
+    assert line is not None
+    assert line.arguments == {"path": "foyer/screen.json"}
     searched = [
         *called(FOYER, "read_file", "foyer/main.js", "9:ab|x"),
         {"role": "assistant", "content": '<tool_call>{"name": "find_files"}</tool_call>'},

@@ -181,13 +181,15 @@ def _holding(turn: Turn, path: str, value: re.Pattern[str]) -> tuple[int, str] |
     return None
 
 
-# what each data format's parser says when its text does not parse, and its files' endings
+# each data format: its name, its files' endings, a glob that finds them ("*.y*ml": .yaml
+# and .yml, the globs having no braces), and what its parsers say when its text does not parse
 _DATA_ERRORS = (
-    ("JSON", (".json",), re.compile(r"is not valid JSON|JSONDecodeError|\bin JSON at\b")),
-    ("TOML", (".toml",), re.compile(r"TOMLDecodeError|\btoml\.decoder\b")),
+    ("JSON", (".json",), "*.json", re.compile(r"is not valid JSON|JSONDecodeError|\bin JSON at\b")),
+    ("TOML", (".toml",), "*.toml", re.compile(r"TOMLDecodeError|\btoml\.decoder\b")),
     (
         "YAML",
         (".yaml", ".yml"),
+        "*.y*ml",
         re.compile(r"\byaml\.(?:scanner|parser|composer|constructor)\.|YAMLException"),
     ),
 )
@@ -206,12 +208,16 @@ class BrokenData:
     name: ClassVar[str] = "broken-data"
 
     def check(self, turn: Turn) -> Nudge | None:
-        kind = next((k for k in _DATA_ERRORS if k[2].search(turn.prompt)), None)
+        kind = next((k for k in _DATA_ERRORS if k[3].search(turn.prompt)), None)
         if kind is None:
             return None
-        what, endings, _ = kind
-        looked = ("read_file", *EDIT_TOOLS)
-        if any(s.name in looked and (s.path or "").endswith(endings) for s in turn.steps):
+        what, endings, glob, _ = kind
+        # a read that showed the file, or any edit of it (a read of a made-up path is no look)
+        if any(
+            (s.path or "").endswith(endings)
+            and (s.name in EDIT_TOOLS or (s.name == "read_file" and s.shown_lines is not None))
+            for s in turn.steps
+        ):
             return None
         texts = (turn.prompt, *(s.result for s in turn.steps))
         named = {n for t in texts for n in FILE_NAME.findall(t) if n.endswith(endings)}
@@ -229,9 +235,8 @@ class BrokenData:
             or any(s.name == "find_files" for s in turn.steps)
         ):
             return None
-        pattern = "*" + endings[0]
         return Nudge(
             f"{head} Find the {what} files: call find_files. Write " + block("find_files"),
             "find_files",
-            arguments={"pattern": pattern},
+            arguments={"pattern": glob},
         )
