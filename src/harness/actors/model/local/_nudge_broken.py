@@ -97,10 +97,10 @@ class LeftBroken:
     file, defines its own copy of what it tests), or right after an edit that changed
     nothing in a file whose note names the one line to fix: asks for the edit that fixes
     it, given whole where the note names the line to fix or the file is the model's own
-    write.
-    Measured (bench local-tasks, the
-    fresh set's create-pricing-test, half A): after the note, "I created the file." and
-    the end; asked to fix it in words, the same file written again, four times."""
+    write. Measured (bench local-tasks, half A): on create-pricing-test, after the note,
+    "I created the file." and the end; asked to fix it in words, the same file written
+    again, four times. On error-json-comma, asked for "the lines to fix", edits that took
+    the indentation off, line after line, and never added the comma the note named."""
 
     name: ClassVar[str] = "left-broken"
 

@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import re
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from harness.actors.model.local._nudge_base import Nudge, block
 from harness.actors.model.local._nudge_changes import asks_change
@@ -181,12 +181,24 @@ def _holding(turn: Turn, path: str, value: re.Pattern[str]) -> tuple[int, str] |
     return None
 
 
-# each data format: its name, its files' endings, a glob that finds them ("*.y*ml": .yaml
-# and .yml, the globs having no braces), and what its parsers say when its text does not parse
-_DATA_ERRORS = (
-    ("JSON", (".json",), "*.json", re.compile(r"is not valid JSON|JSONDecodeError|\bin JSON at\b")),
-    ("TOML", (".toml",), "*.toml", re.compile(r"TOMLDecodeError|\btoml\.decoder\b")),
-    (
+class _Format(NamedTuple):
+    """A data format whose files a pasted parse error can be about."""
+
+    name: str
+    endings: tuple[str, ...]
+    glob: str  # finds its files: "*.y*ml" for .yaml and .yml (the globs have no braces)
+    error: re.Pattern[str]  # what its parsers say when a text does not parse
+
+
+_FORMATS = (
+    _Format(
+        "JSON",
+        (".json",),
+        "*.json",
+        re.compile(r"is not valid JSON|JSONDecodeError|\bin JSON at\b"),
+    ),
+    _Format("TOML", (".toml",), "*.toml", re.compile(r"TOMLDecodeError|\btoml\.decoder\b")),
+    _Format(
         "YAML",
         (".yaml", ".yml"),
         "*.y*ml",
@@ -208,10 +220,10 @@ class BrokenData:
     name: ClassVar[str] = "broken-data"
 
     def check(self, turn: Turn) -> Nudge | None:
-        kind = next((k for k in _DATA_ERRORS if k[3].search(turn.prompt)), None)
+        kind = next((f for f in _FORMATS if f.error.search(turn.prompt)), None)
         if kind is None:
             return None
-        what, endings, glob, _ = kind
+        what, endings = kind.name, kind.endings
         # a read that showed the file, or any edit of it (a read of a made-up path is no look)
         if any(
             (s.path or "").endswith(endings)
@@ -238,5 +250,5 @@ class BrokenData:
         return Nudge(
             f"{head} Find the {what} files: call find_files. Write " + block("find_files"),
             "find_files",
-            arguments={"pattern": glob},
+            arguments={"pattern": kind.glob},
         )
