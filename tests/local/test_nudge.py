@@ -694,6 +694,102 @@ def test_a_question_not_about_the_project_or_not_a_question_takes_its_answer(
     assert said is None or said.rule != "unlooked-answer"
 
 
+def test_a_question_answered_in_general_terms_with_no_look_is_asked_to_search() -> None:
+    # measured (bench local-tasks, the sailing club's batch, half A): all lower case, its
+    # question mark mid-line, no name of the project, and the answer from no file
+    prompt = (
+        "if a member brings a friend and the friend takes the helm, do they pay more than "
+        "the member would? how much more"
+    )
+    reply = (
+        "To determine if they pay more, we need to consider the cost of the helm. The cost "
+        "of the helm is typically a fixed amount that is paid by the member."
+    )
+    said = nudge(reply, [{"role": "user", "content": prompt}])
+    assert said is not None
+    assert (said.rule, said.tool, said.instead) == ("unlooked-answer", "search_text", True)
+    # a plain answer to the same words, or general terms to a question of how to do a
+    # thing, is not taken for one from no file
+    assert nudge("They pay 4 pounds more.", [{"role": "user", "content": prompt}]) is None
+    how = "How do I undo a commit in git?"
+    said = nudge("It depends on whether you pushed it.", [{"role": "user", "content": how}])
+    assert said is None or said.rule != "unlooked-answer"
+
+
+HOLD = called(
+    "A lady has booked two for Saturday but can't pay yet. How long do we hold the tickets "
+    "before they go back on sale?",
+    "search_text",
+    "",
+    "README.md:34:at the window. Phone bookings are held for a few days for payment, then go "
+    "back on sale.\n"
+    "theatre.toml:13:hold_unpaid_days = 3  # phone bookings not paid for by then go back on "
+    "sale\n"
+    "theatre.toml:12:max_tickets = 10  # in one booking; bigger parties go through the groups "
+    "desk\n"
+    "README.md:1:# The Pier Theatre",
+)
+
+
+def test_an_amount_asked_and_answered_with_no_figure_gets_the_lines_that_hold_one() -> None:
+    # measured (bench local-tasks, the theatre's batch, half A): the answer came from the
+    # README's words, with the setting's line in the same result
+    said = nudge("The tickets are held for a few days for payment, then go back on sale.", HOLD)
+    assert said is not None
+    assert (said.rule, said.tool, said.instead) == ("figure-not-given", "", True)
+    assert said.text.startswith("The question asks how long")
+    lines = said.text.splitlines()[1:-1]
+    # the line sharing the most words first; one with no figure, or sharing one word, is
+    # not shown
+    assert lines[0] == (
+        "theatre.toml:13:hold_unpaid_days = 3  # phone bookings not paid for by then go back "
+        "on sale"
+    )
+    assert not any(line.startswith("README.md") for line in lines)
+    assert len(lines) <= 3
+    # a read's lines are shown as its path and line number
+    read = called(
+        "How often does the board refresh?",
+        "read_file",
+        "board/main.js",
+        "1:ab|'use strict';\n7:cd|const REFRESH_SECONDS = 90; // the board refresh",
+    )
+    said = nudge("The board refreshes regularly.", read)
+    assert said is not None
+    assert "board/main.js:7: const REFRESH_SECONDS = 90; // the board refresh" in said.text
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "The tickets are held for 3 days.",
+        "They are held for three days, then go back on sale.",
+        # not there: a figure of something else is no answer
+        "I could not find how long unpaid bookings are held.",
+        "There is no hold period for phone bookings.",
+    ],
+)
+def test_an_answer_with_a_figure_or_saying_none_is_left_alone(reply: str) -> None:
+    said = nudge(reply, HOLD)
+    assert said is None or said.rule != "figure-not-given"
+
+
+def test_an_amount_in_a_request_for_a_change_or_with_no_line_that_holds_one_asks_nothing() -> None:
+    script = called(
+        "Could you write tools/month.sh? It tells me how many outings there were.",
+        "read_file",
+        "data/outings.csv",
+        "1:ab|date,boat,hours\n2:cd|2026-05-02,Puffin,3",
+    )
+    said = nudge("The script is ready.", script)
+    assert said is None or said.rule != "figure-not-given"
+    bare = called(
+        "How long do we hold unpaid bookings?", "search_text", "", "README.md:3:we hold them"
+    )
+    said = nudge("A few days.", bare)
+    assert said is None or said.rule != "figure-not-given"
+
+
 def test_an_answer_after_a_look_or_from_an_earlier_result_is_not_asked_to_look() -> None:
     prompt = "Which of our tools use the need_file helper?"
     looked = called(prompt, "search_text", "", 'tools/rides.sh:8:need_file "$LOG"')
@@ -905,6 +1001,16 @@ CASES = {
         "read_file",
     ),
     "guessed-file": ("It is src/parser.py.", WHERE, "search_text"),
+    "figure-not-given": (
+        "Phone bookings are held for a few days.",
+        called(
+            "How long do we hold unpaid phone bookings?",
+            "search_text",
+            "",
+            "theatre.toml:13:hold_unpaid_days = 3  # phone bookings not paid for by then",
+        ),
+        "",
+    ),
     "unlooked-answer": (
         "The tools use it.",
         [{"role": "user", "content": "Which of our tools use need_file?"}],

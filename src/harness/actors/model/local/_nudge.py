@@ -28,6 +28,7 @@ from typing import ClassVar
 import attrs
 
 from harness.actors.model.local._nudge_answers import (
+    FigureNotGiven,
     GuessedFile,
     NamedDefiner,
     NothingFound,
@@ -336,6 +337,7 @@ RULES: tuple[NudgeRule, ...] = (
     GuessedFile(),
     NamedDefiner(),
     AnnouncedAction(),
+    FigureNotGiven(),
     UnlookedAnswer(),
 )
 
