@@ -393,7 +393,7 @@ class UnlookedAnswer:
 
 
 # a question that asks for an amount or a time: "How long do we hold the tickets?"
-_ASKS_FIGURE = re.compile(r"\bhow (long|many|much|often|far|soon)\b|\bwhat time\b", re.I)
+_ASKS_FIGURE = re.compile(r"\bhow (?:long|many|much|often|far|soon)\b|\bwhat time\b", re.I)
 # a figure in an answer: a digit, or an amount said in words
 _FIGURE = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
@@ -445,12 +445,14 @@ class FigureNotGiven:
     Measured (bench local-tasks, the theatre's batch, half A): the search's result held
     ``theatre.toml:13:hold_unpaid_days = 3  # phone bookings not paid for by then go back
     on sale`` under ``README.md:34: … held for a few days for payment``, and the 1.5B
-    model answered from the README's words."""
+    model answered from the README's words; asked so, "The tickets are held for 3 days
+    before they go back on sale. This is set in theatre.toml line 13." (passed)."""
 
     name: ClassVar[str] = "figure-not-given"
 
     def check(self, turn: Turn) -> Nudge | None:
-        if not turn.steps or _ASKS_FIGURE.search(turn.prompt) is None:
+        asked = _ASKS_FIGURE.search(turn.prompt)
+        if not turn.steps or asked is None:
             return None
         if asks_change(turn.prompt):  # "a script that tells me how many …": no question
             return None
@@ -459,11 +461,9 @@ class FigureNotGiven:
         lines = _figure_lines(turn)
         if not lines:
             return None
-        what = _ASKS_FIGURE.search(turn.prompt)
-        asked = what.group(0).lower() if what else "for a figure"
         return Nudge(
-            f"The question asks {asked}, and the answer must give the figure. Lines the "
-            "tools showed that hold figures:\n"
+            f"The question asks {asked.group(0).lower()}, and the answer must give the "
+            "figure. Lines the tools showed that hold figures:\n"
             + "\n".join(lines)
             + "\nAnswer with the figure that answers the question and where it is set, or "
             "say that none of these lines answers it.",
