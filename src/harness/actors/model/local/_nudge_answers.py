@@ -27,7 +27,7 @@ from harness.actors.model.local._turn import (
     asks_new,
     code_names,
 )
-from harness.words import asks_to_write
+from harness.words import asks_to_write, like_words
 
 __all__ = [
     "FigureNotGiven",
@@ -400,21 +400,21 @@ _FIGURE = re.compile(
     r"twenty|thirty|forty|fifty|sixty|hundred|thousand|dozen|half|quarter|once|twice)\b",
     re.I,
 )
-# a word of a line or a question, by its first four letters ("booked" is "bookings")
-_STEM = re.compile(r"[A-Za-z]{3,}")
 _FIGURE_LINES = 3
 # a line of a read's result, with its number (tools/_readfile.py: "13:4e|text")
 _NUMBERED_LINE = re.compile(r"^(\d+):[0-9a-f]{2}\|(.*)$", re.M)
 
 
-def _stems(text: str) -> set[str]:
-    return {w.lower()[:4] for w in _STEM.findall(text) if w.lower() not in _STOP}
+def _words(text: str) -> set[str]:
+    """The words of *text* that may say what it is about ("hold", "unpaid", "days" of
+    ``hold_unpaid_days = 3``)."""
+    return {w.lower() for w in _REQUEST_WORD.findall(text)} - _STOP
 
 
 def _figure_lines(turn: Turn) -> list[str]:
     """The lines the calls since the prompt showed that hold a figure and share two words
     or more with the question, the most shared first (a read's line as path:N: text)."""
-    asked = _stems(turn.prompt)
+    asked = _words(turn.prompt)
     scored: list[tuple[int, int, str]] = []
     for step in turn.steps:
         if step.shown_lines is not None and step.name == "read_file":
@@ -427,7 +427,8 @@ def _figure_lines(turn: Turn) -> list[str]:
         else:
             continue
         for line, text in shown:
-            shared = len(asked & _stems(text))
+            words = _words(text)
+            shared = sum(any(like_words(a, w) for w in words) for a in asked)
             if shared >= 2 and re.search(r"\d", text):
                 scored.append((-shared, len(scored), line))
     lines = list(dict.fromkeys(line for _, _, line in sorted(scored)))
