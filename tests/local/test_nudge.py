@@ -746,6 +746,7 @@ def test_an_amount_asked_and_answered_with_no_figure_gets_the_lines_that_hold_on
         "on sale"
     )
     assert not any(line.startswith("README.md") for line in lines)
+    assert not any("max_tickets" in line for line in lines)  # "tickets" alone is shared
     assert len(lines) <= 3
     # a read's lines are shown as its path and line number
     read = called(
