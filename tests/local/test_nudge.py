@@ -112,7 +112,12 @@ def test_an_edit_announced_before_any_file_was_shown_gets_the_read_first() -> No
     line = nudge("I'll set the timeout in the config to 30.", told)
     assert line is not None
     assert line.tool == "read_file"
-    assert line.arguments is None  # no file named: the model says which, bound to a read
+    assert line.arguments == {"path": "calc.py"}  # the reply names none: the prompt's
+    two = [{"role": "user", "content": "The timeout is in app.py or in util.py; make it 30."}]
+    line = nudge("I'll set the timeout in the config to 30.", two)
+    assert line is not None
+    assert line.tool == "read_file"
+    assert line.arguments is None  # no one file named anywhere: the model says which
 
 
 def test_saying_what_an_answer_would_need_is_asked_for_that_call() -> None:
@@ -1808,6 +1813,42 @@ def test_a_question_a_described_program_answers_is_asked_for_its_files_then_its_
     assert (nudge("Done.", change) or Nudge("", "")).rule != "described-program"
 
 
+def test_a_change_claimed_before_any_read_reads_the_file_the_tools_or_prompt_say() -> None:
+    # measured (bench local-tasks, the fresh set, half A): told "Len says the pontoon
+    # berths are going up to £450", the search listed moorings.yaml's lines; asked to
+    # read first with the path left to it, the model read and then wrote a made-up
+    # pontoon_berths.txt
+    prompt = "Len says the pontoon berths are going up to £450 for the season. Put that in?"
+    hits = "moorings.yaml:3:harbour_master: Len Fulcher\nmoorings.yaml:8:pontoon: 420.00"
+    searched = called(prompt, "search_text", ".", hits)
+    line = nudge("I added the new price to the `pontoon_berths.txt` file.", searched)
+    assert line is not None
+    assert (line.rule, line.tool) == ("claimed-change", "read_file")
+    assert line.arguments == {"path": "moorings.yaml"}
+    # a line of prose the search listed first names where the change goes
+    prose = called(prompt, "search_text", ".", "README.md:4:Fees are in `fees.toml`.")
+    line = nudge("I added the new price to the `pontoon_berths.txt` file.", prose)
+    assert (line or Nudge("", "")).arguments == {"path": "fees.toml"}
+    # a pasted error names the one file: the announced fix reads it, not a made-up one
+    error = (
+        '$ bash tools/skipper.sh "Ann Rowe"\n'
+        "tools/skipper.sh: line 17: log_okay: command not found\n\nIt worked fine last month."
+    )
+    told = [{"role": "user", "content": error}]
+    reply = "The command `log_okay` is not defined. I will fix it. Here's the corrected script:"
+    line = nudge(reply, told)
+    assert line is not None
+    assert (line.rule, line.tool) == ("announced-action", "read_file")
+    assert line.arguments == {"path": "tools/skipper.sh"}
+    # two files named, or a file asked to be made, leave the path to the model
+    two = [{"role": "user", "content": "Fix the bug in a.py; b.py calls it."}]
+    line = nudge("I fixed the bug: I changed the return in the function.", two)
+    assert (line or Nudge("", "")).arguments is None
+    new = [{"role": "user", "content": "Write rows.py, a script that prints the rows."}]
+    line = nudge("I will edit the script so it prints the rows.", new)
+    assert (line or Nudge("", "")).arguments != {"path": "rows.py"}
+
+
 def test_a_claimed_change_after_a_search_reads_the_file_the_reply_names_from_it() -> None:
     # measured (bench local-tasks, the fresh set's third batch, half A): a search showed
     # settings.toml:23, the reply said the change belongs in `settings.toml`, and asked to
@@ -1823,11 +1864,12 @@ def test_a_claimed_change_after_a_search_reads_the_file_the_reply_names_from_it(
     assert line is not None
     assert line.rule == "claimed-change"
     assert line.arguments == {"path": "settings.toml"}
-    # a file no result showed, or two named, leave the path to the model
+    # a file no result showed, or two named: the file the search found the change in,
+    # the first it listed, is read
     other = "You would need to edit back_office/settings.json and add Faro."
-    assert (nudge(other, searched) or Nudge("", "")).arguments is None
-    both = "You would need to edit settings.toml and config.json."
-    assert (nudge(both, searched) or Nudge("", "")).arguments is None
+    assert (nudge(other, searched) or Nudge("", "")).arguments == {"path": "settings.toml"}
+    both = "You would need to edit config.json and settings.toml."
+    assert (nudge(both, searched) or Nudge("", "")).arguments == {"path": "settings.toml"}
     # a file of prose is no home for the change: settings.toml is the one named
     prose = nudge("You would need to edit settings.toml and README.md.", searched)
     assert (prose or Nudge("", "")).arguments == {"path": "settings.toml"}

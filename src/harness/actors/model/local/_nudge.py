@@ -53,6 +53,7 @@ from harness.actors.model.local._nudge_changes import (
     StillUsed,
     asks_change,
     change_goes_in,
+    file_to_read,
     still_used,
 )
 from harness.actors.model.local._nudge_files import BrokenData, FinishFiles, OldValueLeft
@@ -272,7 +273,7 @@ class AnnouncedAction:
             # asked for at once, the edit's old text would be the model's belief of the
             # file, which strict writes refuse: the file it names is read first (an edit
             # the tool refused for its old text is asked for again, below)
-            path = _one_file(named[1]) if named else None
+            path = (_one_file(named[1]) if named else None) or file_to_read(turn)
             return Nudge(
                 "You said what you will do but did not do it. First read the file you "
                 "will change: call read_file. Write " + block("read_file"),
