@@ -105,6 +105,24 @@ _FAULT = re.compile(
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
+def changed_a_file(events: Events) -> set[object]:
+    """The ids of the calls whose tool says they changed a file: a refused one, or one
+    the tool says left the file as it was ("x.sh unchanged (the edits change nothing
+    …)"), changed nothing."""
+    return {
+        e.get("call_id")
+        for e in events
+        if e.get("type") == "tool_call_finished"
+        and e.get("ok")
+        and _CHANGED.match(str(e.get("output") or ""))
+    }
+
+
+# a write or edit's result when it changed a file: "edited x.py (1 edit applied)", "wrote
+# …", "created …" (not "x.py unchanged (the edits change nothing …)")
+_CHANGED = re.compile(r"(?:edited|wrote|created) \S")
+
+
 def names_bug(answer: str) -> bool:
     """Whether *answer* says that calc.py's ``add`` subtracts, and that this is wrong, and
     calls ``mul`` wrong in no sentence of its own ("mul multiplies, which does not match
@@ -290,12 +308,8 @@ def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome
                 events.append(json.loads(line))
             except ValueError:
                 continue
-        done = {
-            e.get("call_id")
-            for e in events
-            if e.get("type") == "tool_call_finished" and e.get("ok")
-        }
-        writes = [  # that went through: a refused or failed one changed nothing
+        done = changed_a_file(events)
+        writes = [
             c
             for c in calls(events)
             if c.get("name") in ("write_file", "edit_file")

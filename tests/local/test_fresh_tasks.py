@@ -31,7 +31,7 @@ from bench._local_library import LIBRARY
 from bench._local_sailing import SAILING
 from bench._local_task import Task, answer, run
 from bench._local_theatre import THEATRE
-from bench.bench_local_tasks import TASKS
+from bench.bench_local_tasks import TASKS, changed_a_file
 
 
 def _fill(ws: Path, task: Task) -> None:
@@ -260,3 +260,31 @@ def test_a_set_the_bench_does_not_know_stops_with_the_names_it_does(
     monkeypatch.setenv("BENCH_SET", "forth")
     with pytest.raises(SystemExit, match="BENCH_SET=forth: not one of all, first, fresh"):
         _chosen()
+
+
+def test_a_write_that_changed_nothing_is_no_write_nobody_asked_for() -> None:
+    # the bench counts writes nobody asked for from the calls that changed a file: an
+    # edit the tool says changed nothing, or refused, is not one
+    events = [
+        {
+            "type": "tool_call_finished",
+            "call_id": 1,
+            "ok": True,
+            "output": "edited a.py (1 edit applied)",
+        },
+        {
+            "type": "tool_call_finished",
+            "call_id": 2,
+            "ok": True,
+            "output": "created b.py (3 lines)",
+        },
+        {
+            "type": "tool_call_finished",
+            "call_id": 3,
+            "ok": True,
+            "output": "tools/sales.sh unchanged (the edits change nothing: new_text is …)",
+        },
+        {"type": "tool_call_finished", "call_id": 4, "ok": False, "output": "old_text not found"},
+        {"type": "tool_call_finished", "call_id": 5, "ok": True, "output": "wrote c.txt"},
+    ]
+    assert changed_a_file(events) == {1, 2, 5}
