@@ -796,6 +796,80 @@ def test_an_amount_in_a_request_for_a_change_or_with_no_line_that_holds_one_asks
     assert said is None or said.rule != "figure-not-given"
 
 
+SOLD_TWICE = (
+    "What stops the box office selling the same seat to two different people? Which "
+    "function does that, and in which file?"
+)
+
+
+def test_an_answer_to_which_file_that_names_none_gets_the_files_the_tools_showed() -> None:
+    # measured (bench local-tasks, the theatre's batch, half A): the model read
+    # bookings.py and answered with the method and its class, and no file
+    searched = called(
+        SOLD_TWICE,
+        "search_text",
+        "",
+        "seats.py:2:two wheelchair spaces, and the band each seat is sold in\n"
+        "bookings.py:40:        return seat not in self.sold\n"
+        "seats.py:9:ROWS = 'ABCDEFGH'",
+    )
+    read = [
+        *searched,
+        {
+            "role": "assistant",
+            "content": '<tool_call>{"name": "read_file", "arguments": '
+            '{"path": "./bookings.py"}}</tool_call>',
+        },
+        {
+            "role": "user",
+            "content": "<tool_response>\n1:ab|class BoxOffice:\n"
+            "2:cd|    def is_free(self, seat):\n</tool_response>",
+        },
+    ]
+    said = nudge(
+        "It is `is_free` in the `BoxOffice` class. If the seat is not found in the `sold` "
+        "dictionary, the seat is free.",  # tells of the code: no word that none is there
+        read,
+    )
+    assert said is not None
+    assert (said.rule, said.tool, said.instead) == ("file-not-given", "", True)
+    # the file read first, then those the search listed, each once
+    assert said.text.splitlines()[1:3] == ["bookings.py", "seats.py"]
+    # an answer naming a file, or saying it is not there, is left alone
+    for reply in (
+        "It is is_free in bookings.py.",
+        "I could not find a function that does that.",
+        "There is no such function in the project.",
+    ):
+        said = nudge(reply, read)
+        assert said is None or said.rule != "file-not-given"
+
+
+def test_which_file_with_nothing_shown_or_a_change_asked_is_not_file_not_given() -> None:
+    # a look that showed no file's lines: nothing to name
+    empty = called(SOLD_TWICE, "search_text", "", "no matches for 'sold twice'")
+    said = nudge("It is the is_free method.", empty)
+    assert said is None or said.rule != "file-not-given"
+    # "which function" alone asks for no file
+    function = called(
+        "Which function stops a seat being sold twice?",
+        "read_file",
+        "bookings.py",
+        "1:ab|class BoxOffice:\n2:cd|    def is_free(self, seat):",
+    )
+    said = nudge("It is the is_free method.", function)
+    assert said is None or said.rule != "file-not-given"
+    # a change asked for in a file is no question
+    change = called(
+        "Make the script that counts seats print which file it read.",
+        "read_file",
+        "tools/seats.sh",
+        "1:ab|#!/bin/sh\n2:cd|wc -l seats.csv",
+    )
+    said = nudge("Done: it now prints the file it read.", change)
+    assert said is None or said.rule != "file-not-given"
+
+
 def test_an_answer_after_a_look_or_from_an_earlier_result_is_not_asked_to_look() -> None:
     prompt = "Which of our tools use the need_file helper?"
     looked = called(prompt, "search_text", "", 'tools/rides.sh:8:need_file "$LOG"')
@@ -1014,6 +1088,16 @@ CASES = {
             "search_text",
             "",
             "theatre.toml:13:hold_unpaid_days = 3  # phone bookings not paid for by then",
+        ),
+        "",
+    ),
+    "file-not-given": (
+        "It is the is_free method of the BoxOffice class.",
+        called(
+            "Which function stops a seat being sold twice, and in which file?",
+            "read_file",
+            "bookings.py",
+            "1:ab|class BoxOffice:\n2:cd|    def is_free(self, seat):",
         ),
         "",
     ),
@@ -2004,7 +2088,10 @@ def test_a_function_no_result_showed_is_a_guess_and_asks_for_the_file_it_names()
     # read, and answered from it: a word of the language in backticks is no name guessed
     body = "1:ab|class BoxOffice:\n2:cd|    def is_free(self, seat):\n3:ef|        return x"
     answered = [*history, *called(SOLD, "read_file", "bookings.py", body)[1:]]
-    assert nudge("`is_free` in `BoxOffice` returns `True` or `False`.", answered) is None
+    said = nudge("`is_free` in `BoxOffice` returns `True` or `False`.", answered)
+    assert said is not None
+    assert said.rule == "file-not-given"  # no guess; but "in which file?" is unanswered
+    assert nudge("`is_free` in `BoxOffice`, bookings.py, returns `True`.", answered) is None
     # the file read already, or two files named: a search
     read = [*history, *called(SOLD, "read_file", "bookings.py", "1:ab|class BoxOffice:")[1:]]
     again = nudge(guess, read)

@@ -52,6 +52,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "guessed-file",
     "named-definer",
     "announced-action",
+    "file-not-given",
     "figure-not-given",
     "unlooked-answer",
 )

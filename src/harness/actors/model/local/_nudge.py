@@ -29,6 +29,7 @@ import attrs
 
 from harness.actors.model.local._nudge_answers import (
     FigureNotGiven,
+    FileNotGiven,
     GuessedFile,
     NamedDefiner,
     NothingFound,
@@ -338,6 +339,7 @@ RULES: tuple[NudgeRule, ...] = (
     GuessedFile(),
     NamedDefiner(),
     AnnouncedAction(),
+    FileNotGiven(),
     FigureNotGiven(),
     UnlookedAnswer(),
 )
