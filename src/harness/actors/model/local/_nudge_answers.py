@@ -393,15 +393,12 @@ class UnlookedAnswer:
         )
 
 
-# a question that asks for an amount or a time: "How long do we hold the tickets?"
 # a question that asks for a file by that word: "… and in which file?", "Which script
 # calls rotate_logs?" (not "Which function …?" alone)
 _ASKS_FILE = re.compile(
     r"\b(?:which|what) (?:\w+ )?(?:files?|modules?|scripts?)\b|\bin which (?:file|module)\b",
     re.I,
 )
-# a search's hit, "bookings.py:40:return seat not in self.sold": its file
-_HIT_FILE = re.compile(r"^((?:[\w.-]+/)*[\w.-]+\.[A-Za-z]\w{0,4}):\d+:", re.M)
 _FILES_SHOWN = 3
 # an answer that says what was asked for is not there: "I could not find a function
 # that does that" (not "if the seat is not found in the `sold` dictionary", which tells
@@ -418,7 +415,7 @@ def _files_shown(turn: Turn) -> list[str]:
     """The files the calls since the prompt showed lines of, the ones read first, then
     those a search listed, each once, at most three."""
     read = [s.path for s in turn.steps if s.name == "read_file" and s.shown_lines is not None]
-    hits = [m.group(1) for s in turn.steps for m in _HIT_FILE.finditer(s.result)]
+    hits = [m.group(1) for s in turn.steps for m in _HIT.finditer(s.result)]
     files: list[str] = []
     for path in (p for p in [*read, *hits] if p):
         path = path.removeprefix("./")
@@ -462,6 +459,7 @@ class FileNotGiven:
         )
 
 
+# a question that asks for an amount or a time: "How long do we hold the tickets?"
 _ASKS_FIGURE = re.compile(r"\bhow (?:long|many|much|often|far|soon)\b|\bwhat time\b", re.I)
 # a figure in an answer: a digit, or an amount said in words
 _FIGURE = re.compile(
