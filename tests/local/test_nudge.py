@@ -845,28 +845,33 @@ def test_an_answer_to_which_file_that_names_none_gets_the_files_the_tools_showed
         assert said is None or said.rule != "file-not-given"
 
 
-def test_which_file_with_nothing_shown_or_a_change_asked_is_not_file_not_given() -> None:
-    # a look that showed no file's lines: nothing to name
-    empty = called(SOLD_TWICE, "search_text", "", "no matches for 'sold twice'")
-    said = nudge("It is the is_free method.", empty)
-    assert said is None or said.rule != "file-not-given"
-    # "which function" alone asks for no file
-    function = called(
-        "Which function stops a seat being sold twice?",
-        "read_file",
-        "bookings.py",
-        "1:ab|class BoxOffice:\n2:cd|    def is_free(self, seat):",
-    )
-    said = nudge("It is the is_free method.", function)
-    assert said is None or said.rule != "file-not-given"
-    # a change asked for in a file is no question
-    change = called(
-        "Make the script that counts seats print which file it read.",
-        "read_file",
-        "tools/seats.sh",
-        "1:ab|#!/bin/sh\n2:cd|wc -l seats.csv",
-    )
-    said = nudge("Done: it now prints the file it read.", change)
+@pytest.mark.parametrize(
+    ("prompt", "tool", "path", "result", "reply"),
+    [
+        # a look that showed no file's lines: nothing to name
+        (SOLD_TWICE, "search_text", "", "no matches for 'sold twice'", "The is_free method."),
+        # "which function" alone asks for no file
+        (
+            "Which function stops a seat being sold twice?",
+            "read_file",
+            "bookings.py",
+            "1:ab|class BoxOffice:\n2:cd|    def is_free(self, seat):",
+            "It is the is_free method.",
+        ),
+        # a change asked for in a file is no question
+        (
+            "Make the script that counts seats print which file it read.",
+            "read_file",
+            "tools/seats.sh",
+            "1:ab|#!/bin/sh\n2:cd|wc -l seats.csv",
+            "Done: it now prints the file it read.",
+        ),
+    ],
+)
+def test_which_file_with_nothing_shown_or_a_change_asked_is_not_file_not_given(
+    prompt: str, tool: str, path: str, result: str, reply: str
+) -> None:
+    said = nudge(reply, called(prompt, tool, path, result))
     assert said is None or said.rule != "file-not-given"
 
 
