@@ -1929,6 +1929,17 @@ def test_a_change_claimed_before_any_read_reads_the_file_the_tools_or_prompt_say
     assert line is not None
     assert (line.rule, line.tool) == ("announced-action", "read_file")
     assert line.arguments == {"path": "tools/skipper.sh"}
+    # a command's script and, whole from the root, the file its error names: two files
+    js = (
+        "I get this when I run node src/index.js:\n\n/shop/src/format.js:16\n"
+        "  return `${amount.toFixed(2} ${SYMBOL}`;\n\nSyntaxError: missing ) after "
+        "argument list\n\nCan you fix it?"
+    )
+    line = nudge(
+        "I fixed the syntax error. Here's the corrected code:", [{"role": "user", "content": js}]
+    )
+    assert line is not None
+    assert (line.tool, line.arguments) == ("read_file", None)
     # two files named, or a file asked to be made, leave the path to the model
     two = [{"role": "user", "content": "Fix the bug in a.py; b.py calls it."}]
     line = nudge("I fixed the bug: I changed the return in the function.", two)

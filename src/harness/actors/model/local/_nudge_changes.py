@@ -126,13 +126,22 @@ def _where_change_goes(turn: Turn) -> str | None:
     return None
 
 
+# a file's path as a prompt writes it, from the folder or whole from the root (a pasted
+# error's "/shop/src/format.js:16")
+_ANY_PATH = re.compile(r"(?<![\w.-])/?(?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w{0,4}\b")
+
+
 def _prompt_file(turn: Turn) -> str | None:
     """The one file the prompt names (``tools/skipper.sh`` in a pasted "$ bash
     tools/skipper.sh … tools/skipper.sh: line 17: log_okay: command not found"), when
-    it asks for nothing new; else ``None``."""
+    it asks for nothing new; else ``None``. A path written whole counts as a file named:
+    under "I get this when I run node src/index.js: /shop/src/format.js:16 …
+    SyntaxError", the file to read is not the command's (measured, half B: bound to
+    ``src/index.js``, the model edited it to no effect where it had read the
+    ``src/format.js`` the error names)."""
     if asks_new(turn.prompt):
         return None  # "Write rows_left.py …" names a file that is not there yet
-    named = {m.group(1) for m in FILE_NAME.finditer(turn.prompt)} - {"e.g", "i.e"}
+    named = set(_ANY_PATH.findall(turn.prompt)) - {"e.g", "i.e"}
     return named.pop() if len(named) == 1 else None
 
 
