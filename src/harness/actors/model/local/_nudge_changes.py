@@ -128,7 +128,7 @@ def _where_change_goes(turn: Turn) -> str | None:
 
 # a file's path as a prompt writes it, from the folder or whole from the root (a pasted
 # error's "/shop/src/format.js:16")
-_ANY_PATH = re.compile(r"(?<![\w.-])/?(?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w{0,4}\b")
+_ANY_PATH = re.compile(rf"(?<![\w.-])/?{_PATH}\b")
 
 
 def _prompt_file(turn: Turn) -> str | None:
