@@ -85,6 +85,7 @@ from bench._local_fresh import (
 )
 from bench._local_task import Events, Task, answer, calls, changed, passes, read
 from harness.actors.model.local._guide import NUDGED_PREFIX, TAKEN_PREFIX
+from harness.actors.model.local._turn import Step
 
 _answer = answer
 _calls = calls
@@ -106,21 +107,17 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 def changed_a_file(events: Events) -> set[object]:
-    """The ids of the calls whose tool says they changed a file: a refused one, or one
-    the tool says left the file as it was ("x.sh unchanged (the edits change nothing
-    …)"), changed nothing."""
+    """The ids of the calls whose tool says they changed a file, read as the nudges read
+    a write (:attr:`Step.wrote`): a refused call, or one the tool says left the file as
+    it was ("x.sh unchanged (the edits change nothing …)"), is not one."""
+    named = {c.get("call_id"): str(c.get("name")) for c in calls(events)}
     return {
         e.get("call_id")
         for e in events
         if e.get("type") == "tool_call_finished"
         and e.get("ok")
-        and _CHANGED.match(str(e.get("output") or ""))
+        and Step(named.get(e.get("call_id"), ""), result=str(e.get("output") or "")).wrote
     }
-
-
-# a write or edit's result when it changed a file: "edited x.py (1 edit applied)", "wrote
-# …", "created …" (not "x.py unchanged (the edits change nothing …)")
-_CHANGED = re.compile(r"(?:edited|wrote|created) \S")
 
 
 def names_bug(answer: str) -> bool:

@@ -265,7 +265,14 @@ def test_a_set_the_bench_does_not_know_stops_with_the_names_it_does(
 def test_a_write_that_changed_nothing_is_no_write_nobody_asked_for() -> None:
     # the bench counts writes nobody asked for from the calls that changed a file: an
     # edit the tool says changed nothing, or refused, is not one
+    requested = [
+        {"type": "tool_call_requested", "call_id": i, "name": name}
+        for i, name in enumerate(
+            ("edit_file", "write_file", "edit_file", "edit_file", "write_file"), 1
+        )
+    ]
     events = [
+        *requested,
         {
             "type": "tool_call_finished",
             "call_id": 1,
