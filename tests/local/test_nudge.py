@@ -1492,6 +1492,37 @@ def test_the_definer_named_for_the_caller_is_asked_for_a_search_of_the_name() ->
     assert nudge_for(view("dates.py", searched(defines, "date", HITS)), ["named-definer"]) is None
 
 
+def test_the_file_a_question_places_a_name_in_given_for_its_user_asks_for_a_search() -> None:
+    # measured (bench local-tasks, the sailing club, half A): the model read club.toml
+    # and answered that the setting is read "in the [hard] section" of it
+    ask = "There's a toe_height setting in club.toml. Which part of the code actually reads it?"
+    read = called(ask, "read_file", "club.toml", "1:ab|[hard]\n2:cd|toe_height = 0.4")
+    said = nudge("It is read in the `[hard]` section of `club.toml`.", read)
+    assert said is not None
+    assert said.rule == "named-definer"
+    assert said.tool == "search_text"
+    assert said.text.startswith("club.toml holds toe_height itself; the question asks what")
+    assert 'the pattern "toe_height"' in said.text
+    for other in (
+        "Which module imports CURRENCY from pricing.py?",
+        "What reads CURRENCY in pricing.py?",
+    ):
+        hits = "pricing.py:1:CURRENCY = 'EUR'"
+        said = nudge("pricing.py", searched(other, "CURRENCY", hits))
+        assert said is not None, other
+        assert said.tool == "search_text", other
+    # a file the answer is asked to be in is no home of the name; a user named is an answer
+    inside = "Which helper in scripts/lib.sh calls die?"
+    shown = "scripts/lib.sh:4:  die 'no such file'"
+    answer = view("It is the helper in scripts/lib.sh.", searched(inside, "die", shown))
+    assert nudge_for(answer, ["named-definer"]) is None
+    assert nudge_for(view("It is read in sheet.py.", read), ["named-definer"]) is None
+    # "which part of the code" asks where: a file no result named is a guess
+    guess = nudge("It is read in sheet.py.", read)
+    assert guess is not None
+    assert guess.rule == "guessed-file"
+
+
 def test_a_file_named_where_the_callers_were_asked_with_no_search_is_a_guess() -> None:
     for ask in (
         "Where is parse_date called from?",

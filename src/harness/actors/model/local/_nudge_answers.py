@@ -43,17 +43,19 @@ __all__ = [
 _ASKS_WHERE = re.compile(
     r"\b(which|what) (\w+ )?(file|module|folder|directory|script|class|component|function|"
     r"method|helper)\b"
-    r"|\bwhere\b[^.?!\n]*\b(defined|declared|set|called|used|imported|invoked)\b"
-    r"|\b(what|who)\s+(else\s+)?(calls|uses|imports|invokes)\b",
+    r"|\b(which|what) (part|piece|section)s? of (the |our |this )?(code|program|project)\b"
+    r"|\bwhere\b[^.?!\n]*\b(defined|declared|set|called|used|imported|invoked|read)\b"
+    r"|\b(what|who)\s+(else\s+)?(calls|uses|imports|invokes|reads)\b",
     re.I,
 )
 # a question that asks what calls or uses a name, not what defines it: "Which file calls
 # with_tax?", "Where is cartTotal called from?"; the name is the word after the verb, or
 # the one before "called"/"used", or for "it", the last name of code said before it
 _ASKS_CALLER = re.compile(
-    r"\b(?:calls?|uses?|imports?|invokes?)\s+(?:the\s+(?:function|method|class)\s+)?`?"
-    r"([A-Za-z_$][\w$]*)"
-    r"|\b([A-Za-z_$][\w$]*)`?\s+(?:is\s+|gets\s+)?(?:called|used|imported|invoked)\b",
+    r"\b(?:calls?|uses?|imports?|invokes?|reads|rel(?:y|ies) on)\s+"
+    r"(?:the\s+(?:function|method|class|setting)\s+)?`?([A-Za-z_$][\w$]*)"
+    r"|\b([A-Za-z_$][\w$]*)`?\s+(?:(?:is\s+|gets\s+)?(?:called|used|imported|invoked)|"
+    r"(?:is|gets)\s+read)\b",
     re.I,
 )
 _NOT_CALLED = frozenset({"is", "it", "function", "method", "class", "the", "file", "where"})
@@ -185,11 +187,30 @@ def _asked_caller(prompt: str) -> str | None:
     return None
 
 
+def _homes(prompt: str, name: str) -> set[str]:
+    """The files *prompt* names as where *name* itself is, just after it: ``club.toml`` of
+    "There's a toe_height setting in club.toml", ``pricing.py`` of "imports CURRENCY from
+    pricing.py" (not ``scripts/lib.sh`` of "Which helper in scripts/lib.sh calls die?",
+    the place the answer is in)."""
+    found = re.finditer(
+        rf"(?<![\w$]){re.escape(name)}`?(?:\s+\w+)?\s+(?:in|from)\s+`?"
+        rf"((?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w{{0,4}})\b",
+        prompt,
+    )
+    return {m.group(1) for m in found}
+
+
 class NamedDefiner:
-    """An answer to "which file calls X?" (or uses, imports it) that names only the file a
-    search result shows defining X: the definer answered for the caller. Asks for a search
-    of X alone, whose result names the files that use it, or, when a result already says
-    which files use it, for the answer from that, in place of the reply."""
+    """An answer to "which file calls X?" (or uses, imports, reads it) that names only the
+    file a search result shows defining X, or the one the question says X is in ("There's
+    a toe_height setting in club.toml. Which part of the code actually reads it?"): the
+    definer answered for the caller. Asks for a search of X alone, whose result names the
+    files that use it, or, when a result already says which files use it, for the answer
+    from that, in place of the reply.
+
+    Measured (bench local-tasks, the sailing club, half A): asked which part of the code
+    reads ``toe_height`` from ``club.toml``, the 1.5B model read ``club.toml`` and answered
+    that it is read "in the ``[hard]`` section" of it."""
 
     name: ClassVar[str] = "named-definer"
 
@@ -205,6 +226,8 @@ class NamedDefiner:
         )
         if noted is not None:
             definers |= {p.split(":")[0] for p in noted.group(1).split(" and ")}
+        homes = _homes(turn.prompt, name) - definers
+        definers |= homes
         named = {m.group(1) for m in FILE_NAME.finditer(turn.reply)}
         named |= {n.rsplit("/", 1)[-1] for n in named}
         if (
@@ -213,7 +236,7 @@ class NamedDefiner:
             or not named <= definers | {d.rsplit("/", 1)[-1] for d in definers}
         ):
             return None
-        definer = sorted(definers)[0]
+        definer = sorted(definers - homes or homes)[0]
         if noted is not None and noted.group(2):
             users = noted.group(2)
             return Nudge(
@@ -223,11 +246,18 @@ class NamedDefiner:
                 "",
                 instead=True,
             )
+        said = (
+            f"{definer} holds {name} itself; the question asks what uses it."
+            if definer in homes
+            else f"{definer} is where {name} is defined, not where it is called."
+        )
         return Nudge(
-            f"{definer} is where {name} is defined, not where it is called. Search for "
-            f"{name} alone to find the files that use it: call search_text with the "
-            f'pattern "{name}". Write ' + block("search_text"),
+            f"{said} Search for {name} alone to find the files that use it: call "
+            f'search_text with the pattern "{name}". Write ' + block("search_text"),
             "search_text",
+            # written whole: asked for the pattern alone, the model searched *.toml only,
+            # where the setting is, not the code that reads it
+            arguments={"pattern": name},
         )
 
 
