@@ -2074,6 +2074,48 @@ def test_a_change_not_begun_after_the_look_that_found_its_place_is_asked_for() -
     assert nudge("It goes through smtp.shop.example.", asked) is None
 
 
+def test_a_change_said_back_after_a_search_reads_the_line_holding_the_old_value() -> None:
+    # measured (bench local-tasks, the sailing club, half A): the search by the request's
+    # words listed a board/main.js line for "juniors" first and club.toml's
+    # min_helm_age = 14 fourth; the model said the request back, and, asked to answer in
+    # its own words, said it back again
+    prompt = (
+        "The committee voted last night: juniors can helm on their own from twelve now, "
+        "not fourteen."
+    )
+    hits = (
+        "README.md:31:Juniors may helm on their own from the age the club sets.\n"
+        "board/main.js:13:amber: 'amber flag: reefs in, juniors stay in the creek',\n"
+        'board/notices.json:38:"from": "Bar committee"\n'
+        "club.toml:15:min_helm_age = 14  # younger juniors sail with an adult aboard\n"
+        "club.toml:16:book_ahead_days = 14"
+    )
+    searched = called(prompt, "search_text", "", hits)
+    found = nudge(prompt, searched)
+    assert found is not None
+    assert (found.rule, found.arguments) == ("change-not-begun", {"path": "club.toml"})
+    # "rather than six", "instead of 180", "not 5%": the value there now, as digits
+    for said, line in (
+        ("Keep a dozen old logs rather than six.", "tools/rotate.sh:4:KEEP=6"),
+        ("Bake them at 170 instead of 180.", "oven.py:9:TEMP = 180"),
+        ("The WELCOME5 coupon should take 10% off now, not 5%.", "src/cart.js:5:WELCOME5: 5"),
+    ):
+        other = f'config.json:2:"coupons": ["WELCOME5"], "logs": 1, "oven": 0\n{line}'
+        found = nudge("I found it.", called(said + " Change it.", "search_text", "", other))
+        assert found is not None, said
+        assert found.arguments == {"path": line.split(":")[0]}, said
+    # with no value said to be there now, the first file a change may go in
+    plain = "Juniors can helm on their own from twelve now."
+    found = nudge("I found it.", called(plain, "search_text", "", hits))
+    assert found is not None
+    assert found.arguments == {"path": "board/main.js"}
+    # a question said back is still asked for its answer
+    asked = called("Which age may juniors helm from?", "search_text", "", hits)
+    again = nudge("Which age may juniors helm from?", asked)
+    assert again is not None
+    assert again.rule == "echoed-question"
+
+
 def test_a_change_is_not_asked_for_in_a_file_of_prose() -> None:
     # measured (bench local-tasks, four projects): the search by the request's words
     # listed README.md first; its read, then its edit, were asked for, and the README
