@@ -120,6 +120,26 @@ def test_an_edit_announced_before_any_file_was_shown_gets_the_read_first() -> No
     assert line.arguments is None  # no one file named anywhere: the model says which
 
 
+def test_a_run_announced_is_asked_for_only_when_a_command_is_named() -> None:
+    # measured (bench local-tasks, half A): "Let the pump run for up to half an hour at a
+    # stretch." drew "I will run the pump for up to half an hour at a stretch."; asked for
+    # the run, the model ran `pump run for up to half an hour at a stretch` (exit 127) and
+    # the run ended ok with nothing changed
+    pump = [{"role": "user", "content": "Let the pump run for up to half an hour at a stretch."}]
+    reply = "I will run the pump for up to half an hour at a stretch."
+    assert nudge_for(view(reply, pump), ["announced-action"]) is None
+    for prompt, said in (
+        ("Check the build.", "I will run the tests."),
+        ("What does the day tool say for June?", "I will run tools/day.sh for June."),
+        ("Run `make build` and tell me what fails.", "I will run it now."),
+        ("Does the report still work?", "I will run python3 report.py."),
+    ):
+        told = [{"role": "user", "content": prompt}]
+        line = nudge_for(view(said, told), ["announced-action"])
+        assert line is not None, said
+        assert line.tool == "run_cmd", said
+
+
 def test_saying_what_an_answer_would_need_is_asked_for_that_call() -> None:
     # measured in bench local-terminal: the whole reply, after a search that found nothing
     reply = (

@@ -65,6 +65,7 @@ from harness.actors.model.local._nudge_runs import (
     SkippedRun,
 )
 from harness.actors.model.local._turn import Turn
+from harness.words import SCRIPT_PATH
 
 __all__ = [
     "RULES",
@@ -94,6 +95,13 @@ _VERBS: tuple[tuple[str, str], ...] = (
     (r"read|open|look at|check|inspect|examine|review|analy[sz]e|see|view", "read_file"),
     (r"list", "list_dir"),
     (r"search|find|grep", "search_text"),
+)
+# what a run names when it names a command: one in backticks, a script's path, a program,
+# the tests ("run `make`", "run tools/day.sh", "run python3 …", "run the tests")
+_RUN_TARGET = re.compile(
+    rf"`[^`\n]+`|{SCRIPT_PATH}|\b(?:python3?|node|bash|sh|npm|npx|make|pytest|go|cargo|ruby|"
+    r"deno|php|perl)\b|\btests?\b",
+    re.I,
 )
 # a reply that opens with a tool's name as if calling it: "search_text: parse_date"
 _AS_TEXT = re.compile(r"\s*`?([A-Za-z_][\w.-]*)`?\s*[:(]")
@@ -269,6 +277,10 @@ class AnnouncedAction:
         if tool is None and last is not None and last.name in names:
             tool = last.name
         if tool is None:
+            return None
+        if tool == "run_cmd" and named and not _RUN_TARGET.search(f"{named[1]}\n{turn.prompt}"):
+            # "I will run the pump for up to half an hour" names no command: asked for one,
+            # the model ran its words, "sleep 60", or an echo of an answer it made up
             return None
         if (
             tool == "edit_file"
