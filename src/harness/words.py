@@ -20,6 +20,7 @@ __all__ = [
     "HOSTED_PROVIDERS",
     "NOTHING_TO_CHANGE",
     "PERMISSION_MODES",
+    "PROGRAM",
     "PROVIDERS",
     "PROVIDER_KINDS",
     "SCRIPT_PATH",
@@ -270,24 +271,24 @@ ASKS_RUN = re.compile(ASK_STARTS + r"(?:run|execute|test)\b", re.I | re.M)
 SCRIPT_PATH = r"(?<![\w/.-])(?:[\w.-]+/)*[\w-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|php)\b"
 """A script's path in a prompt (a pattern): "report.py", "scripts/summary.sh"."""
 
-# a program a command the prompt says fails starts with
-_PROGRAM = r"(?:python3?|node|bash|sh|npm|npx|make|pytest|go|cargo|ruby|deno|php|perl)\b"
+PROGRAM = r"(?:python3?|node|bash|sh|npm|npx|make|pytest|go|cargo|ruby|deno|php|perl)\b"
+"""A program a command starts with (a pattern): "python3 report.py", "npm test"."""
 # a command the prompt says fails: in backticks, or where a line starts, then a word of
 # failing on that line ("`node src/index.js` fails with:", "python3 report.py crashes
 # with", "When I run `make test` I get this error:")
 _FAILS = re.compile(
-    rf"(?:`(?P<quoted>[^`\n]+)`|^[ \t]*(?P<bare>{_PROGRAM}(?:[ \t]+[^\s`]+)*?))"
+    rf"(?:`(?P<quoted>[^`\n]+)`|^[ \t]*(?P<bare>{PROGRAM}(?:[ \t]+[^\s`]+)*?))"
     r"[^.\n`]{0,40}?\b(?:fails|failed|crash(?:es|ed)?|errors|errored|breaks|broke|broken|throws"
     r"|raises|dies|exits with|(?:get|gives?|got) (?:an |this |the )?error)\b",
     re.I | re.M,
 )
 # what a command in backticks starts with when it is one: a program, a path to a script
-_RUNNABLE = re.compile(rf"{_PROGRAM}|\./|{SCRIPT_PATH}")
+_RUNNABLE = re.compile(rf"{PROGRAM}|\./|{SCRIPT_PATH}")
 # a command shown with what it printed: a shell prompt's line ("$ bash tools/skipper.sh
 # "Ann Rowe""), or a line that starts with a program and its paths, flags and quoted
 # arguments ("bash scripts/summary.sh says"), then, after blank lines, the line it printed
 _SHOWN_RUN = re.compile(
-    rf"^[ \t]*(?:\$[ \t]+(?P<prompted>[^\n]*\S)|(?P<bare>{_PROGRAM}(?:[ \t]+(?:[\w.-]*[./-]"
+    rf"^[ \t]*(?:\$[ \t]+(?P<prompted>[^\n]*\S)|(?P<bare>{PROGRAM}(?:[ \t]+(?:[\w.-]*[./-]"
     r"[\w./-]*|\"[^\"\n]*\"|'[^'\n]*'))*))[^\n]*\n(?:[ \t]*\n)*(?P<printed>[^\n]+)",
     re.M,
 )

@@ -65,7 +65,7 @@ from harness.actors.model.local._nudge_runs import (
     SkippedRun,
 )
 from harness.actors.model.local._turn import Turn
-from harness.words import SCRIPT_PATH
+from harness.words import PROGRAM, SCRIPT_PATH
 
 __all__ = [
     "RULES",
@@ -98,11 +98,7 @@ _VERBS: tuple[tuple[str, str], ...] = (
 )
 # what a run names when it names a command: one in backticks, a script's path, a program,
 # the tests ("run `make`", "run tools/day.sh", "run python3 …", "run the tests")
-_RUN_TARGET = re.compile(
-    rf"`[^`\n]+`|{SCRIPT_PATH}|\b(?:python3?|node|bash|sh|npm|npx|make|pytest|go|cargo|ruby|"
-    r"deno|php|perl)\b|\btests?\b",
-    re.I,
-)
+_RUN_TARGET = re.compile(rf"`[^`\n]+`|{SCRIPT_PATH}|\b{PROGRAM}|\btests?\b", re.I)
 # a reply that opens with a tool's name as if calling it: "search_text: parse_date"
 _AS_TEXT = re.compile(r"\s*`?([A-Za-z_][\w.-]*)`?\s*[:(]")
 
