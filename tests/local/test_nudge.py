@@ -1526,6 +1526,7 @@ def test_the_file_a_question_places_a_name_in_given_for_its_user_asks_for_a_sear
     for other in (
         "Which module imports CURRENCY from pricing.py?",
         "What reads CURRENCY in pricing.py?",
+        "The CURRENCY in pricing.py: where is CURRENCY read?",
     ):
         hits = "pricing.py:1:CURRENCY = 'EUR'"
         said = nudge("pricing.py", searched(other, "CURRENCY", hits))

@@ -55,7 +55,9 @@ _ASKS_CALLER = re.compile(
     r"\b(?:calls?|uses?|imports?|invokes?|reads|rel(?:y|ies) on)\s+"
     r"(?:the\s+(?:function|method|class|setting)\s+)?`?([A-Za-z_$][\w$]*)"
     r"|\b([A-Za-z_$][\w$]*)`?\s+(?:(?:is\s+|gets\s+)?(?:called|used|imported|invoked)|"
-    r"(?:is|gets)\s+read)\b",
+    r"(?:is|gets)\s+read)\b"
+    # "Where is toe_height read?" ("can't read" is no name read: "read" needs "is" before)
+    r"|\bwhere\s+is\s+`?([A-Za-z_$][\w$]*)`?\s+read\b",
     re.I,
 )
 _NOT_CALLED = frozenset({"is", "it", "function", "method", "class", "the", "file", "where"})
@@ -176,7 +178,7 @@ _DEFINES = (
 def _asked_caller(prompt: str) -> str | None:
     """The name a question asks the callers of, or ``None``."""
     for m in _ASKS_CALLER.finditer(prompt):
-        name = m.group(1) or m.group(2)
+        name = m.group(1) or m.group(2) or m.group(3)
         if name.lower() in ("it", "them"):
             # "I'm changing what order_total gives back. What calls it?": the name before
             named = code_names(prompt[: m.start()])
