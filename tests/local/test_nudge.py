@@ -335,6 +335,32 @@ def test_a_path_the_tool_corrected_is_asked_for_with_that_path() -> None:
     assert '{"path": "calc.py"}' in line.text
 
 
+def test_a_pasted_path_outside_the_workspace_is_asked_for_as_the_file_meant() -> None:
+    # measured (bench local-tasks, half B): the traceback named /shop/report.py; refused
+    # as outside the workspace, the model said "I will fix the path to the file" and was
+    # bound to the same read again
+    pasted = 'Traceback (most recent call last):\n  File "/shop/report.py", line 27'
+    refused = called(
+        pasted,
+        "read_file",
+        "/shop/report.py",
+        "/shop/report.py is outside the workspace; did you mean report.py?",
+    )
+    line = nudge("I will fix the path to the file and run the command again.", refused)
+    assert line is not None
+    assert line.rule == "did-you-mean"
+    assert '{"path": "report.py"}' in line.text
+    # a refusal that names no file here is no path to take
+    plain = called(
+        pasted,
+        "read_file",
+        "/shop/report.py",
+        "/shop/report.py is outside the workspace; use a path relative to the workspace root",
+    )
+    line = nudge("I will fix the path to the file and run the command again.", plain)
+    assert line is None or line.rule != "did-you-mean"
+
+
 def test_saying_the_question_again_is_asked_for_the_answer() -> None:
     prompt = "List the files in this folder and tell me which one holds the licence text."
     listed = [

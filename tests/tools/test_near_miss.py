@@ -145,3 +145,39 @@ def test_a_new_file_under_the_workspace_name_is_refused_until_that_folder_exists
     (ws / "project").mkdir()
     assert call("write_file", path="project/notes.md", content="ok\n").ok
     assert (ws / "project" / "notes.md").read_text() == "ok\n"
+
+
+def test_a_pasted_absolute_path_names_the_workspace_file_it_ends_in(
+    call: Call, ws: Path, tmp_path: Path
+) -> None:
+    # a traceback from where the program ran ("/shop/src/format.js:16") names the file by
+    # that machine's path; measured (bench local-tasks, half B): told only that
+    # /shop/report.py is outside the workspace, the 1.5B model read it twice more
+    (ws / "src").mkdir()
+    (ws / "src" / "format.js").write_text("x\n")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "calc.py").write_text("outside\n")
+    said = _refusal(call, "read_file", path="/shop/src/format.js")
+    assert said == "/shop/src/format.js is outside the workspace; did you mean src/format.js?"
+    # the longest end that is a file here wins over a file of the same name elsewhere
+    (ws / "format.js").write_text("y\n")
+    assert _refusal(call, "read_file", path="/srv/app/src/format.js").endswith(
+        "did you mean src/format.js?"
+    )
+    said = _refusal(call, "edit_file", path="/home/sam/shop/calc.py", old_text="-", new_text="+")
+    assert said == "/home/sam/shop/calc.py is outside the workspace; did you mean calc.py?"
+    # a file of its name deeper in the workspace is named when no end of the path is here
+    assert _refusal(call, "read_file", path="/opt/lib/util.py").endswith(
+        "did you mean pkg/deep/util.py?"
+    )
+    # only named: the file outside is never read or written in its place
+    said = _refusal(call, "read_file", path=str(tmp_path / "elsewhere" / "calc.py"))
+    assert said.endswith("did you mean calc.py?")
+    assert "outside\n" not in said
+    assert (ws / "calc.py").read_text() == "def add(a, b):\n    return a - b\n"
+    # no such file here, or a protected one: the plain refusal
+    (ws / ".env").write_text("KEY=secret\n")
+    for path in ("/etc/passwd", "/home/sam/.env", "/"):
+        assert _refusal(call, "read_file", path=path) == (
+            f"{path} is outside the workspace; use a path relative to the workspace root"
+        )

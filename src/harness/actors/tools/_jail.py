@@ -203,9 +203,7 @@ class Workspace:
             if not _inside(lexical, self.root) and not _inside(
                 Path(os.path.realpath(raw)), self.root
             ):
-                raise ToolError(
-                    f"{raw} is outside the workspace; use a path relative to the workspace root"
-                )
+                raise ToolError(self.outside(lexical, raw))
         else:
             lexical = Path(os.path.normpath(self.root / raw))
             if not _inside(lexical, self.root):
@@ -249,6 +247,29 @@ class Workspace:
         if otherwise:
             said.append(otherwise)
         return "; ".join(said)
+
+    def outside(self, lexical: Path, raw: str) -> str:
+        """The sentence for an absolute path outside the workspace, naming the workspace
+        file it most likely means: the longest end of the path that is a file here
+        (``/shop/src/format.js`` is ``src/format.js``: a traceback pasted from another
+        machine or a container names files where they ran, not where the workspace is),
+        else up to three files of its name near the top of the workspace. Only named:
+        the path asked for is never read in its place, since the file outside may be
+        another file."""
+        parts = lexical.parts[1:]
+        for start in range(1, len(parts)):
+            tail = "/".join(parts[start:])
+            here = self.root / tail
+            if (
+                os.path.isfile(here)
+                and not is_protected(tail)
+                and _inside(Path(os.path.realpath(here)), self.root)
+            ):
+                return f"{raw} is outside the workspace; did you mean {tail}?"
+        names = [n for n in self._walk(lexical.name)[0] if not is_protected(n)] if parts else []
+        if names:
+            return f"{raw} is outside the workspace; did you mean {' or '.join(names)}?"
+        return f"{raw} is outside the workspace; use a path relative to the workspace root"
 
     def _walk(self, name: str) -> tuple[list[str], list[str]]:
         """The places of entries named *name* (none when more than three: a guess among

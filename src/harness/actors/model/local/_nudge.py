@@ -80,8 +80,9 @@ __all__ = [
 
 # -- words ----------------------------------------------------------------------------
 
-# a tool's answer to a path that does not exist, naming the one meant (the tools' jail)
-_MEANT = re.compile(r"does not exist; did you mean ([^\s?]+)\?")
+# a tool's answer to a path that does not exist or is outside the workspace, naming the
+# one meant (the tools' jail: a pasted traceback's "/shop/report.py" is report.py here)
+_MEANT = re.compile(r"(?:does not exist|is outside the workspace); did you mean ([^\s?]+)\?")
 # verbs -> the tool that does them
 _VERBS: tuple[tuple[str, str], ...] = (
     # "I will make add return a + b" (measured: the whole reply, bench local's one-line edit)
@@ -206,9 +207,9 @@ class CallAsText:
 
 
 class DidYouMean:
-    """A call refused for a path that does not exist, whose tool named the path meant
-    ("did you mean calc.py?"), and a reply with no call: whatever it says, the next step
-    is that call with the path the tool named."""
+    """A call refused for a path that does not exist or is outside the workspace, whose
+    tool named the path meant ("did you mean calc.py?"), and a reply with no call:
+    whatever it says, the next step is that call with the path the tool named."""
 
     name: ClassVar[str] = "did-you-mean"
 
