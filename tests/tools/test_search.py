@@ -293,3 +293,51 @@ def test_a_regex_rg_refuses_is_answered_by_the_python_search(tree: Path) -> None
     assert out.output == "src/app.py:3:    print('hello world')"
     if shutil.which("rg"):
         assert out.data["engine"] == "python"
+
+
+@pytest.mark.parametrize("use_rg", [False, True])
+def test_a_misspelt_name_is_answered_with_the_names_spelled_like_it(ws: Path, use_rg: bool) -> None:
+    # measured: told "unknown coupon SPRNG10" and "SALE_LOG: unbound variable", the 1.5B
+    # model read the failing file and wrote edits that changed nothing, twice each
+    if use_rg and not shutil.which("rg"):
+        pytest.skip("rg is not installed")
+    (ws / "src").mkdir()
+    (ws / "tools").mkdir()
+    (ws / "src" / "cart.js").write_text(
+        "const COUPONS = { SPRING10: 10, WELCOME5: 5 };\nclass Error {}\n"
+    )
+    (ws / "src" / "index.js").write_text("applyCoupon(cart, 'SPRNG10');\nlet error = 1;\n")
+    (ws / "tools" / "lib.sh").write_text('SALES_LOG="data/sales.csv"\nlog_ok() { echo ok; }\n')
+    (ws / "tools" / "sales.sh").write_text('echo "$SALE_LOG"\nlog_okay "x"\n')
+    jail = Workspace(ws)
+
+    def search(**args: str) -> str:
+        return search_text(jail, args, use_rg=use_rg).output
+
+    assert search(pattern="SPRNG10") == (
+        "src/index.js:1:applyCoupon(cart, 'SPRNG10');\n"
+        "(spelled like SPRNG10: SPRING10 at src/cart.js:1)"
+    )
+    assert search(pattern="SALE_LOG").endswith(
+        "(spelled like SALE_LOG: SALES_LOG at tools/lib.sh:1)"
+    )
+    # two letters apart, in a name of eight or more
+    assert search(pattern="log_okay").endswith("(spelled like log_okay: log_ok at tools/lib.sh:2)")
+    # a name found nowhere, or only outside the files searched, still gets them
+    assert search(pattern="SPRNG1O").endswith("(spelled like SPRNG1O: SPRNG10 at src/index.js:1)")
+    assert search(pattern="SALE_LOG", glob="*.py").endswith("SALES_LOG at tools/lib.sh:1)")
+    # no note: a name in other case or a plural, a name the code defines or that two
+    # files hold, a short name, a regular expression, a phrase
+    (ws / "src" / "more.js").write_text("const totals = [];\nfunction render() {}\n")
+    (ws / "src" / "view.js").write_text("const total = 0;\nrender(); rendre();\n")
+    for args in (
+        {"pattern": "error"},
+        {"pattern": "total"},
+        {"pattern": "render"},
+        {"pattern": "SPR"},
+        {"pattern": "SPRNG10", "regex": "true"},
+        {"pattern": "unknown coupon"},
+    ):
+        assert "spelled like" not in search(**args), args
+    (ws / "src" / "other.js").write_text("applyCoupon(cart, 'SPRNG10');\n")
+    assert "spelled like" not in search(pattern="SPRNG10")

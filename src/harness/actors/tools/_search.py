@@ -22,7 +22,7 @@ from typing import Any
 from harness.actors.tools._ignore import compile_glob, walk_files
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
 from harness.actors.tools._result import Result
-from harness.actors.tools._search_notes import defined_at, elsewhere
+from harness.actors.tools._search_notes import defined_at, elsewhere, spelled_like
 
 __all__ = [
     "MAX_MATCHES",
@@ -328,6 +328,8 @@ def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = No
         out += f" (no line holds that text; {named} is a file: read it with read_file)"
     elif not hits:
         out += elsewhere(pattern, glob, lambda rx: lines_matching(ws, rx))
+    if not is_regex:
+        out += spelled_like(pattern, lambda rx: lines_matching(ws, rx))
     if skipped:
         out += f"\n[not searched, too large: {', '.join(skipped[:20])}]"
     return Result(
