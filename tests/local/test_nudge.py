@@ -15,8 +15,15 @@ import pytest
 
 from harness.actors.model import NUDGE_RULES, SMALL_MODEL
 from harness.actors.model.local._guide import Guide
-from harness.actors.model.local._nudge import RULES, Nudge, StillUsed, nudge_for, still_used
-from harness.actors.model.local._turn import Turn, turn_of
+from harness.actors.model.local._nudge import (
+    RULES,
+    Nudge,
+    StillUsed,
+    known_call,
+    nudge_for,
+    still_used,
+)
+from harness.actors.model.local._turn import Turn, culprits, turn_of
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 from harness.messages.model import ChatMessage, ToolSchema
 
@@ -1031,6 +1038,7 @@ MEANT = called(
     "project/calc.py",
     "project/calc.py does not exist; did you mean calc.py?",
 )
+COUPON = "`node src/index.js` fails with:\n\nError: unknown coupon SPRNG10\n\nFix it."
 RENAME = "Rename the function helper to compute in util.py and main.py."
 BOTH = "The tax rate goes from 0.2 to 0.23. Change it in pricing.py and in settings.toml."
 EDITED_TOML = "edited settings.toml (1 edit applied)\n--- a/settings.toml\n+++ b/settings.toml"
@@ -1088,6 +1096,11 @@ CASES = {
         "I fixed the error.",
         called(CRASHES, "edit_file", "report.py", "edited report.py (1 edit applied)"),
         "run_cmd",
+    ),
+    "name-in-error": (
+        "The coupon is applied here.",
+        called(COUPON, "read_file", "src/index.js", "1:2a|applyCoupon(cart, 'SPRNG10');"),
+        "search_text",
     ),
     "empty-after-result": ("", READ_GREET, "edit_file"),
     "echoed-question": (WHERE[0]["content"], [*WHERE, *REFUSED[1:]], ""),
@@ -2284,3 +2297,105 @@ def test_a_data_file_that_does_not_parse_is_asked_for_not_the_program_reading_it
     two = [{"role": "user", "content": toml.replace("settings.toml", "a.toml and b.toml")}]
     assert nudge_for(view("Done.", two), ["broken-data"]) is None
     assert nudge_for(view("Done.", ASK), ["broken-data"]) is None
+
+
+def test_the_names_an_error_says_are_wrong() -> None:
+    said = {
+        "Error: unknown coupon SPRNG10": ["SPRNG10"],
+        "tools/sales.sh: line 13: SALE_LOG: unbound variable": ["SALE_LOG"],
+        "tools/skipper.sh: line 17: log_okay: command not found": ["log_okay"],
+        "NameError: name 'totl' is not defined": ["totl"],
+        "TypeError: formatprice is not a function": ["formatprice"],
+        "ValueError: unknown kind 'audio book'": [],
+        "The unknown coupon is the problem, I think": [],
+    }
+    for error, names in said.items():
+        assert culprits(f"`make` fails with:\n\n{error}\n\nFix it.") == names, error
+
+
+def test_a_name_an_error_says_is_wrong_is_searched_for_before_an_edit() -> None:
+    # measured (bench local-tasks, half A): told "unknown coupon SPRNG10", the model read
+    # src/index.js and wrote the line as it was, three times; the code has SPRING10
+    shown = "1:2a|applyCoupon(cart, 'SPRNG10');"
+    read = called(COUPON, "read_file", "src/index.js", shown)
+    for reply in ("", "The coupon needs to be defined."):
+        line = nudge(reply, read)
+        assert line is not None
+        assert (line.rule, line.tool) == ("name-in-error", "search_text")
+        assert line.arguments == {"pattern": "SPRNG10"}
+    # after an edit that changed nothing, too
+    same = json.dumps(
+        {
+            "name": "edit_file",
+            "arguments": {"path": "src/index.js", "old_text": "'SPRNG10'", "new_text": "'SPRNG10'"},
+        }
+    )
+    unchanged = "src/index.js unchanged (the edits change nothing: new_text is the lines as ..."
+    edited_nothing = [
+        *read,
+        {"role": "assistant", "content": f"<tool_call>{same}</tool_call>"},
+        {"role": "user", "content": f"<tool_response>\n{unchanged}\n</tool_response>"},
+    ]
+    line = nudge("I changed the coupon.", edited_nothing)
+    assert line is not None
+    assert line.arguments == {"pattern": "SPRNG10"}
+    # not once the search ran, a file changed, or the reply asks; not with no error named
+    search = json.dumps({"name": "search_text", "arguments": {"pattern": "SPRNG10"}})
+    searched = [
+        *read,
+        {"role": "assistant", "content": f"<tool_call>{search}</tool_call>"},
+        {"role": "user", "content": "<tool_response>\nsrc/index.js:1:x\n</tool_response>"},
+        *called(COUPON, "read_file", "src/index.js", shown)[1:],
+    ]
+    line = nudge("", searched)
+    assert line is None or line.rule != "name-in-error"
+    fixed = [
+        *read[:1],
+        *called("", "edit_file", "src/index.js", "edited src/index.js (1 edit applied)")[1:],
+    ]
+    line = nudge("Fixed.", fixed)
+    assert line is None or line.rule != "name-in-error"
+    line = nudge("Is SPRNG10 a coupon you meant to add?", read)
+    assert line is None or line.rule != "name-in-error"
+    plain = called("Fix the bug in src/index.js.", "read_file", "src/index.js", shown)
+    line = nudge("", plain)
+    assert line is None or line.rule != "name-in-error"
+
+
+def test_a_name_the_error_or_the_search_says_was_meant_is_written_in() -> None:
+    # measured (bench local-tasks, half A): told "Did you mean: 'low_stock'?", the model
+    # read report.py and, shown low_stock spelled like lowstock, renamed the variable low
+    crash = "python3 report.py crashes with\n\n" + CRASHES.split("\n\n", 1)[1]
+    read = called(crash, "read_file", "report.py", "15:0c|\n16:9e|    low = inv.lowstock()")
+    line = nudge("The attribute is missing.", read)
+    assert line is not None
+    assert (line.rule, line.tool) == ("name-in-error", "edit_file")
+    assert line.arguments == {
+        "path": "report.py",
+        "old_text": "    low = inv.lowstock()",
+        "new_text": "    low = inv.low_stock()",
+    }
+    assert known_call(view("", read)) is None  # that one needed the model's reply
+    # a search whose note names one name spelled like it, on lines of one file: the edit
+    # is known before any reply, and no reply is asked for
+    found = "src/index.js:19:  applyCoupon(cart, 'SPRNG10');\n"
+    note = "(spelled like SPRNG10: SPRING10 at src/cart.js:5)"
+    line = known_call(view("", searched(COUPON, "SPRNG10", found + note)))
+    assert line is not None
+    assert (line.rule, line.tool) == ("name-in-error", "edit_file")
+    assert line.arguments == {
+        "path": "src/index.js",
+        "old_text": "  applyCoupon(cart, 'SPRNG10');",
+        "new_text": "  applyCoupon(cart, 'SPRING10');",
+    }
+    assert known_call(view("", searched(COUPON, "SPRNG10", found + note)), ()) is None
+    # not with two names spelled like it, none, the name on lines of two files, a search
+    # for another name, or a prompt that quotes no such error
+    for prompt, pattern, result in (
+        (COUPON, "SPRNG10", found + note.replace(")", "; SPRNG11 at a.js:1)")),
+        (COUPON, "SPRNG10", found),
+        (COUPON, "SPRNG10", found + "src/other.js:3:SPRNG10\n" + note),
+        (COUPON, "applyCoupon", found + note),
+        ("Fix the coupon in src/index.js.", "SPRNG10", found + note),
+    ):
+        assert known_call(view("", searched(prompt, pattern, result))) is None

@@ -1,4 +1,5 @@
-"""A reply to the prompt stopped at the look it announces, and that call asked for."""
+"""A reply to the prompt stopped at the look it announces, and that call asked for; a call
+known whole from the last result, written before any reply."""
 
 from __future__ import annotations
 
@@ -255,3 +256,39 @@ async def test_an_edit_announced_before_any_read_ends_with_the_read_of_its_file(
     assert [e.message for e in out if isinstance(e, LocalModelProgress)] == [
         TAKEN_PREFIX + "announced-action"
     ]
+
+
+async def test_a_call_known_from_the_last_result_is_written_with_no_generation() -> None:
+    # name-in-error: the search for the name the error says is wrong found it on one line
+    # and one name spelled like it; the edit writing it so needs no reply of the model
+    prompt = "`node src/index.js` fails with:\n\nError: unknown coupon SPRNG10\n\nFix it."
+    search = '<tool_call>{"name": "search_text", "arguments": {"pattern": "SPRNG10"}}</tool_call>'
+    found = (
+        "src/index.js:19:  applyCoupon(cart, 'SPRNG10');\n"
+        "(spelled like SPRNG10: SPRING10 at src/cart.js:5)"
+    )
+    call = _call(
+        prompt,
+        ChatMessage(role="assistant", content=search),
+        ChatMessage(role="user", content=f"<tool_response>\n{found}\n</tool_response>"),
+    )
+    script = Scripted(["I will edit it."])
+    out = await _run(Guide(), call, script)
+    assert script.asked == []
+    assert [e.message for e in out if isinstance(e, LocalModelProgress)] == [
+        TAKEN_PREFIX + "name-in-error"
+    ]
+    whole = "".join(e.text for e in out if isinstance(e, TextDelta))
+    edit = parse_reply(whole, {}).calls[0]
+    assert edit.name == "edit_file"
+    assert edit.arguments == {
+        "path": "src/index.js",
+        "old_text": "  applyCoupon(cart, 'SPRNG10');",
+        "new_text": "  applyCoupon(cart, 'SPRING10');",
+    }
+    assert out[-1] == Finish(reason="stop")
+    # with the rule off, the model is asked as ever
+    off = Guide(attrs.evolve(SMALL_MODEL, nudges=()))
+    script = Scripted(["I will edit it."])
+    out = await _run(off, call, script)
+    assert len(script.asked) == 1

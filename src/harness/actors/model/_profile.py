@@ -38,6 +38,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "rerun-failing",
     "broken-data",
     "described-program",
+    "name-in-error",
     "empty-after-result",
     "echoed-question",
     "call-as-text",

@@ -11,6 +11,8 @@ embedded llama.cpp model, and a llama.cpp server through its own completion endp
 - one nudge (:func:`~harness.actors.model.local._nudge.nudge_for`, the rules the profile
   turns on) when the reply announces, claims or repeats instead of acting, its generation
   bound to the call it asks for;
+- a call a rule knows whole from the last result alone
+  (:func:`~harness.actors.model.local._nudge.known_call`), written with no generation;
 - a reply to the prompt stopped at a sentence's or line's end, before any call, once it
   announces a look and names its target
   (:func:`~harness.actors.model.local._nudge.announced_call`), and that call asked for,
@@ -36,7 +38,7 @@ from harness.actors.model._profile import SMALL_MODEL, ModelProfile
 from harness.actors.model._provider import Finish, ProviderCall, ProviderEvent
 from harness.actors.model._textproto import text_protocol_prompt
 from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
-from harness.actors.model.local._nudge import announced_call, nudge_for, still_used
+from harness.actors.model.local._nudge import announced_call, known_call, nudge_for, still_used
 from harness.actors.model.local._nudge_base import Nudge
 from harness.actors.model.local._repeats import CAPPED, check_repeats
 from harness.actors.model.local._turn import Turn, absent, named_starts, turn_of
@@ -262,6 +264,14 @@ class Guide:
         if verdict.refuse:
             yield TextDelta(text=verdict.reason)
             yield Finish(reason=CAPPED)
+            return
+        known = known_call(turn_of(verdict.messages, "", call.text_tools), profile.nudges)
+        if known is not None and known.arguments is not None:
+            # a call the last result makes whole (a name respelt as the workspace has it):
+            # written as it is, no generation asked
+            yield LocalModelProgress(model=call.model, stage="nudged", message=nudge_line(known))
+            yield TextDelta(text=_call_text(known.tool, known.arguments))
+            yield Finish(reason="stop")
             return
         system = static_first(call)[0] if self.reorder else call.system
         messages = template_messages(system, verdict.messages)

@@ -51,6 +51,7 @@ from harness.actors.model.local._nudge_changes import (
     ChangeNotBegun,
     ClaimedChange,
     FinishRename,
+    NameInError,
     StillUsed,
     asks_change,
     change_goes_in,
@@ -73,6 +74,7 @@ __all__ = [
     "NudgeRule",
     "StillUsed",
     "announced_call",
+    "known_call",
     "nudge_for",
     "still_used",
 ]
@@ -339,6 +341,7 @@ RULES: tuple[NudgeRule, ...] = (
     RerunFailing(),
     BrokenData(),
     DescribedProgram(),
+    NameInError(),
     EmptyAfterResult(),
     EchoedQuestion(),
     CallAsText(),
@@ -369,6 +372,22 @@ def nudge_for(turn: Turn, on: Iterable[str] | None = None) -> Nudge | None:
     for rule in RULES:
         if wanted is None or rule.name in wanted:
             nudge = rule.check(turn)
+            if nudge is not None:
+                return attrs.evolve(nudge, rule=rule.name)
+    return None
+
+
+def known_call(turn: Turn, on: Iterable[str] | None = None) -> Nudge | None:
+    """The call a rule named in *on* (``None``: every rule) knows whole before the model
+    replies to the last result of *turn* (its ``ahead``: :meth:`NameInError.ahead`), in
+    :data:`RULES` order; ``None`` when none does. The guide writes it with no generation."""
+    if not turn.tools:
+        return None
+    wanted = None if on is None else set(on)
+    for rule in RULES:
+        ahead = getattr(rule, "ahead", None)
+        if ahead is not None and (wanted is None or rule.name in wanted):
+            nudge = ahead(turn)
             if nudge is not None:
                 return attrs.evolve(nudge, rule=rule.name)
     return None

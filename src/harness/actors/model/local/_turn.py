@@ -29,6 +29,7 @@ __all__ = [
     "asks_change",
     "asks_new",
     "code_names",
+    "culprits",
     "named_starts",
     "turn_of",
 ]
@@ -148,11 +149,15 @@ _PLAIN_WORDS = (
 )
 _PLAIN = frozenset(_PLAIN_WORDS.split())
 # the name an error message says is wrong: Python's missing attribute, name or import,
-# JavaScript's undefined name or non-function ("'Inventory' object has no attribute
+# JavaScript's undefined name or non-function, the shell's unset variable or unknown
+# command, a program's own "unknown coupon SPRNG10" ("'Inventory' object has no attribute
 # 'lowstock'": lowstock, not Inventory)
 _CULPRIT = re.compile(
     r"has no attribute '(\w+)'|name '(\w+)' is not defined|cannot import name '(\w+)'"
     r"|ReferenceError: (\w+) is not defined|TypeError: (?:[\w.]+\.)?(\w+) is not a function"
+    r"|: (\w+): (?:unbound variable|command not found)$"
+    r"|\b[Uu]nknown [a-z]+:? ['\"]?([A-Za-z_]\w*)['\"]?$",
+    re.M,
 )
 # a word of the request on more lines of the file than this names no line in particular
 _RARE = 3
@@ -177,8 +182,9 @@ def named_starts(prompt: str, lines: list[str]) -> list[int]:
     for m in _LINE_NO.finditer(prompt):
         n = int(m.group(1)) - 1
         picked.update(i for i in (n - 1, n) if 0 <= i < len(lines))
-    culprits = {next(g for g in m.groups() if g) for m in _CULPRIT.finditer(prompt)}
-    at = [i for i, line in enumerate(lines) for c in culprits if re.search(rf"\b{c}\b", line)]
+    at = [
+        i for i, line in enumerate(lines) for c in culprits(prompt) if re.search(rf"\b{c}\b", line)
+    ]
     if at:
         # the name an error says is wrong: the lines holding it, not its other words' lines
         return sorted(i for i in picked.union(at) if lines[i].strip())
@@ -192,6 +198,14 @@ def named_starts(prompt: str, lines: list[str]) -> list[int]:
         if len(hits) <= _RARE:
             picked.update(hits)
     return sorted(i for i in picked if lines[i].strip())
+
+
+def culprits(prompt: str) -> list[str]:
+    """The names the errors *prompt* quotes say are wrong, in order, each once: a missing
+    attribute, name or import, an undefined name or a non-function, an unset variable or
+    unknown command of the shell, a program's "unknown coupon SPRNG10"."""
+    found = (next(g for g in m.groups() if g) for m in _CULPRIT.finditer(prompt))
+    return list(dict.fromkeys(found))
 
 
 # a prompt that asks for something new: a name it gives need not exist yet
