@@ -84,7 +84,7 @@ from bench._local_fresh import (
     THIRD,
 )
 from bench._local_task import Events, Task, answer, calls, changed, passes, read
-from harness.actors.model.local._guide import NUDGED_PREFIX, TAKEN_PREFIX
+from harness.actors.model.local._guide import KNOWN_PREFIX, NUDGED_PREFIX, TAKEN_PREFIX
 from harness.actors.model.local._turn import Step
 
 _answer = answer
@@ -338,7 +338,10 @@ def _run(task: Task, env: dict[str, str], extra: list[str], run: int) -> Outcome
 def nudged(events: Events) -> tuple[str, ...]:
     """The nudge rules that asked the model again in a run, from its status events."""
     return tuple(
-        e["message"].removeprefix(NUDGED_PREFIX).removeprefix(TAKEN_PREFIX)
+        e["message"]
+        .removeprefix(NUDGED_PREFIX)
+        .removeprefix(TAKEN_PREFIX)
+        .removeprefix(KNOWN_PREFIX)
         for e in events
         if e.get("type") == "model_progress" and e.get("stage") == "nudged"
     )

@@ -10,6 +10,7 @@ import attrs
 from harness.actors.model import Finish, ProviderCall, ProviderEvent, parse_reply
 from harness.actors.model._profile import SMALL_MODEL
 from harness.actors.model.local._guide import (
+    KNOWN_PREFIX,
     NUDGED_PREFIX,
     TAKEN_PREFIX,
     Generate,
@@ -276,7 +277,7 @@ async def test_a_call_known_from_the_last_result_is_written_with_no_generation()
     out = await _run(Guide(), call, script)
     assert script.asked == []
     assert [e.message for e in out if isinstance(e, LocalModelProgress)] == [
-        TAKEN_PREFIX + "name-in-error"
+        KNOWN_PREFIX + "name-in-error"
     ]
     whole = "".join(e.text for e in out if isinstance(e, TextDelta))
     edit = parse_reply(whole, {}).calls[0]

@@ -47,6 +47,7 @@ from harness.messages.local import LocalModelProgress
 from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
 __all__ = [
+    "KNOWN_PREFIX",
     "NUDGED_PREFIX",
     "NUDGED_TOKENS",
     "TAKEN_PREFIX",
@@ -69,6 +70,11 @@ NUDGED_PREFIX = "asking the model again: "
 
 TAKEN_PREFIX = "taking the call it announced: "
 """How the progress line of a call the reply named whole starts; the rule's name follows."""
+
+
+KNOWN_PREFIX = "writing the call the last result settles: "
+"""How the progress line of a call a rule knows before any reply starts
+(:func:`~harness.actors.model.local._nudge.known_call`); the rule's name follows."""
 
 
 def nudge_line(nudge: Nudge) -> str:
@@ -269,7 +275,8 @@ class Guide:
         if known is not None and known.arguments is not None:
             # a call the last result makes whole (a name respelt as the workspace has it):
             # written as it is, no generation asked
-            yield LocalModelProgress(model=call.model, stage="nudged", message=nudge_line(known))
+            said = KNOWN_PREFIX + known.rule
+            yield LocalModelProgress(model=call.model, stage="nudged", message=said)
             yield TextDelta(text=_call_text(known.tool, known.arguments))
             yield Finish(reason="stop")
             return
