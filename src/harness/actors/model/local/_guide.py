@@ -275,8 +275,8 @@ class Guide:
         if known is not None and known.arguments is not None:
             # a call the last result makes whole (a name respelt as the workspace has it):
             # written as it is, no generation asked
-            said = KNOWN_PREFIX + known.rule
-            yield LocalModelProgress(model=call.model, stage="nudged", message=said)
+            line = KNOWN_PREFIX + known.rule
+            yield LocalModelProgress(model=call.model, stage="nudged", message=line)
             yield TextDelta(text=_call_text(known.tool, known.arguments))
             yield Finish(reason="stop")
             return

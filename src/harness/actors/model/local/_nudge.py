@@ -387,9 +387,9 @@ def known_call(turn: Turn, on: Iterable[str] | None = None) -> Nudge | None:
     for rule in RULES:
         ahead = getattr(rule, "ahead", None)
         if ahead is not None and (wanted is None or rule.name in wanted):
-            nudge = ahead(turn)
-            if nudge is not None:
-                return attrs.evolve(nudge, rule=rule.name)
+            known: Nudge | None = ahead(turn)
+            if known is not None:
+                return attrs.evolve(known, rule=rule.name)
     return None
 
 

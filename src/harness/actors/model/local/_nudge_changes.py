@@ -416,11 +416,11 @@ class NameInError:
             return None  # its one fix is known before any reply: see ahead
         read = last.name == "read_file" and last.shown_lines is not None
         if read and last.path and (meant := _meant_in_error(turn)):
-            name, meant_name = meant
-            rx = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+            wrong, right = meant
+            rx = re.compile(rf"(?<![\w$]){re.escape(wrong)}(?![\w$])")
             holding = [line for line in last.shown_lines or () if rx.search(line)]
             if holding:
-                return _respelt(name, meant_name, last.path, holding[0])
+                return _respelt(wrong, right, last.path, holding[0])
         if not read and not (last.name == "edit_file" and _CHANGED_NOTHING in last.result):
             return None
         searched = {s.arguments.get("pattern") for s in turn.steps if s.name == "search_text"}
