@@ -1,8 +1,9 @@
-"""Nudge rules about changes: a rename the user asked for left half done, a change
-claimed, handed back to the user or described while no edit was made, and a change not
-begun after a look found where it goes. Each asks for the edit (or, with no file seen
-yet, for the read an edit needs first); what the rules of :mod:`._nudge` share about a
-change (whether one is asked for, the nudge for the edit) is here too."""
+"""Nudge rules about changes: a rename the user asked for left half done, a name an error
+says is wrong left as it is, a change claimed, handed back to the user or described while
+no edit was made, and a change not begun after a look found where it goes. Each asks for
+the edit (or, with no file seen yet, for the read an edit needs first, or for the search
+that shows how a name is spelled); what the rules of :mod:`._nudge` share about a change
+(whether one is asked for, the nudge for the edit) is here too."""
 
 from __future__ import annotations
 
