@@ -2389,6 +2389,18 @@ def test_a_name_the_error_or_the_search_says_was_meant_is_written_in() -> None:
         "new_text": "  applyCoupon(cart, 'SPRING10');",
     }
     assert known_call(view("", searched(COUPON, "SPRNG10", found + note)), ()) is None
+    # a shell variable's name after its $
+    sales = "$ bash tools/sales.sh\ntools/sales.sh: line 13: SALE_LOG: unbound variable\n"
+    result = (
+        'tools/sales.sh:13:LOG="${1:-$SALE_LOG}"\n(spelled like SALE_LOG: SALES_LOG at lib.sh:5)'
+    )
+    line = known_call(view("", searched(sales, "SALE_LOG", result)))
+    assert line is not None
+    assert line.arguments == {
+        "path": "tools/sales.sh",
+        "old_text": 'LOG="${1:-$SALE_LOG}"',
+        "new_text": 'LOG="${1:-$SALES_LOG}"',
+    }
     # not with two names spelled like it, none, the name on lines of two files, a search
     # for another name, or a prompt that quotes no such error
     for prompt, pattern, result in (

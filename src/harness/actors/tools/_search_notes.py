@@ -174,6 +174,8 @@ _NEAR_SHORT = 1
 _NEAR_LONG = 2
 _LONG = 8
 MAX_SPELLED = 3
+# a name as a misspelling is looked for: no ``$``, so the shell's ``$SALE_LOG`` is SALE_LOG
+_WORD_NAME = re.compile(r"[A-Za-z_]\w*")
 """Names spelled like the one searched for that a result names at most."""
 
 
@@ -225,7 +227,7 @@ def spelled_like(pattern: str, find: Callable[[str], list[Hit]]) -> str:
     holding: set[str] = set()
     first: dict[str, str] = {}
     for rel, n, text in find(f"(?i){re.escape(pattern[:3])}"):
-        names = _NAME.findall(text)
+        names = _WORD_NAME.findall(text)
         if pattern in names:
             if defines.match(text):
                 return ""  # a name the code defines is no misspelling

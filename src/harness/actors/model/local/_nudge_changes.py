@@ -344,9 +344,14 @@ _MEANT_NAME = re.compile(r"^.*\bDid you mean:? '(\w+)'\?", re.M)
 _SPELLED_LIKE = re.compile(r"^\(spelled like (\S+): ([\w$]+) at [^;)]+\)$", re.M)
 
 
+def _as_word(name: str) -> re.Pattern[str]:
+    """*name* as a whole name in a line: ``SALE_LOG`` in ``"${1:-$SALE_LOG}"`` too."""
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+
+
 def _respelt(name: str, meant: str, path: str, line: str) -> Nudge:
     """The edit of *line* of *path* with *name* written as *meant*, given whole."""
-    new = re.sub(rf"(?<![\w$]){re.escape(name)}(?![\w$])", meant, line)
+    new = _as_word(name).sub(meant, line)
     return Nudge(
         f"The error names {name}; the code has {meant}. Write {meant} for {name} in "
         f"{path}: this line as it is, then as it should read.",
@@ -376,7 +381,7 @@ def _spelled_fix(step: Step) -> Nudge | None:
     lines = [
         (hit.group(1), hit.group(2))
         for hit in _HIT.finditer(step.result)
-        if re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", hit.group(2))
+        if _as_word(name).search(hit.group(2))
     ]
     if not lines or len({path for path, _ in lines}) > 1 or lines[0][1].endswith(" …"):
         return None
@@ -418,8 +423,7 @@ class NameInError:
         read = last.name == "read_file" and last.shown_lines is not None
         if read and last.path and (meant := _meant_in_error(turn)):
             wrong, right = meant
-            rx = re.compile(rf"(?<![\w$]){re.escape(wrong)}(?![\w$])")
-            holding = [line for line in last.shown_lines or () if rx.search(line)]
+            holding = [line for line in last.shown_lines or () if _as_word(wrong).search(line)]
             if holding:
                 return _respelt(wrong, right, last.path, holding[0])
         if not read and not (last.name == "edit_file" and _CHANGED_NOTHING in last.result):
