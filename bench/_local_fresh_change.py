@@ -289,7 +289,7 @@ CHANGE_TASKS: tuple[Task, ...] = (
         "error-js-not-a-function",
         ERROR,
         "`node src/index.js` fails with:\n\nTypeError: formatprice is not a function\n\nFix it.",
-        lambda ev, ws: "total: 48.15" in run(ws, "node src/index.js")[1],
+        lambda ev, ws: "total: 48.15 €" in run(ws, "node src/index.js")[1],
         edits("Fixed.", ("src/index.js", "formatprice(cartTotal", "formatPrice(cartTotal")),
         ("src/index.js",),
         files=shop_with({"src/index.js": INDEX_TYPO}),
