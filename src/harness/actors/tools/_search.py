@@ -328,7 +328,8 @@ def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = No
         out += f" (no line holds that text; {named} is a file: read it with read_file)"
     elif not hits:
         out += elsewhere(pattern, glob, lambda rx: lines_matching(ws, rx))
-    if not is_regex:
+    if not is_regex and len({h[0] for h in hits}) <= 1:
+        # a name two files hold is no misspelling: the workspace is not searched again
         out += spelled_like(pattern, lambda rx: lines_matching(ws, rx))
     if skipped:
         out += f"\n[not searched, too large: {', '.join(skipped[:20])}]"

@@ -226,7 +226,9 @@ def spelled_like(pattern: str, find: Callable[[str], list[Hit]]) -> str:
     start = pattern[:3].lower()
     holding: set[str] = set()
     first: dict[str, str] = {}
-    for rel, n, text in find(f"(?i){re.escape(pattern[:3])}"):
+    # only names of a length a misspelling can have: a common start ("get") matches less
+    shortest, longest = max(0, len(pattern) - 3 - most), len(pattern) - 3 + most
+    for rel, n, text in find(rf"(?i)\b{re.escape(pattern[:3])}\w{{{shortest},{longest}}}\b"):
         names = _WORD_NAME.findall(text)
         if pattern in names:
             if defines.match(text):

@@ -271,7 +271,10 @@ class Guide:
             yield TextDelta(text=verdict.reason)
             yield Finish(reason=CAPPED)
             return
-        known = known_call(turn_of(verdict.messages, "", call.text_tools), profile.nudges)
+        # the turn before any reply: what a rule may know at once, and what the reply to
+        # the prompt is watched against
+        asked = turn_of(verdict.messages, "", call.text_tools)
+        known = known_call(asked, profile.nudges)
         if known is not None and known.arguments is not None:
             # a call the last result makes whole (a name respelt as the workspace has it):
             # written as it is, no generation asked
@@ -286,7 +289,6 @@ class Guide:
         reply: list[str] = []
         ends: list[Usage | Finish] = []
         # a reply to the prompt, watched for the look it announces until a call starts
-        asked = turn_of(verdict.messages, "", call.text_tools)
         watch = profile.stops_at_announcement and bool(profile.nudges) and not asked.steps
         cut: Nudge | None = None
         # aclosing: a reader that leaves must end the generation now, not whenever the
