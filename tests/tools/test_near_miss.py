@@ -161,6 +161,9 @@ def test_a_pasted_absolute_path_names_the_workspace_file_it_ends_in(
     assert said == "/shop/src/format.js is outside the workspace; did you mean src/format.js?"
     # the longest end that is a file here wins over a file of the same name elsewhere
     (ws / "format.js").write_text("y\n")
+    # the whole path first, written from the workspace's root
+    said = _refusal(call, "read_file", path="/src/format.js")
+    assert said == "/src/format.js is outside the workspace; did you mean src/format.js?"
     assert _refusal(call, "read_file", path="/srv/app/src/format.js").endswith(
         "did you mean src/format.js?"
     )

@@ -250,14 +250,15 @@ class Workspace:
 
     def outside(self, lexical: Path, raw: str) -> str:
         """The sentence for an absolute path outside the workspace, naming the workspace
-        file it most likely means: the longest end of the path that is a file here
-        (``/shop/src/format.js`` is ``src/format.js``: a traceback pasted from another
-        machine or a container names files where they ran, not where the workspace is),
+        file it most likely means: the longest end of the path that is a file here, the
+        whole path first (``/src/format.js`` written from the workspace's root, or
+        ``/shop/src/format.js`` from a traceback pasted from another machine or a
+        container, which names files where they ran, not where the workspace is),
         else up to three files of its name near the top of the workspace. Only named:
         the path asked for is never read in its place, since the file outside may be
         another file."""
         parts = lexical.parts[1:]
-        for start in range(1, len(parts)):
+        for start in range(len(parts)):
             tail = "/".join(parts[start:])
             here = self.root / tail
             if (

@@ -174,9 +174,9 @@ _NEAR_SHORT = 1
 _NEAR_LONG = 2
 _LONG = 8
 MAX_SPELLED = 3
+"""Names spelled like the one searched for that a result names at most."""
 # a name as a misspelling is looked for: no ``$``, so the shell's ``$SALE_LOG`` is SALE_LOG
 _WORD_NAME = re.compile(r"[A-Za-z_]\w*")
-"""Names spelled like the one searched for that a result names at most."""
 
 
 def _distance(a: str, b: str, most: int) -> int:
