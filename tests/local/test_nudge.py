@@ -1102,6 +1102,11 @@ CASES = {
         called(COUPON, "read_file", "src/index.js", "1:2a|applyCoupon(cart, 'SPRNG10');"),
         "search_text",
     ),
+    "new-value": (
+        "I've updated the croissants to 24.",
+        [{"role": "user", "content": "From tomorrow just bake 24 croissants, not 36."}],
+        "search_text",
+    ),
     "empty-after-result": ("", READ_GREET, "edit_file"),
     "echoed-question": (WHERE[0]["content"], [*WHERE, *REFUSED[1:]], ""),
     "call-as-text": ("search_text: parse_date", WHERE, "search_text"),

@@ -224,7 +224,7 @@ def test_an_announcement_is_asked_for_only_with_its_target_named() -> None:
 def test_a_read_comes_with_its_arguments_only_when_one_file_is_named_plainly() -> None:
     names = tuple(t.name for t in TOOLS)
 
-    def arguments(reply: str) -> dict[str, str] | None:
+    def arguments(reply: str) -> dict[str, str | bool] | None:
         nudge = announced_call(
             Turn(prompt="What does cart.py do?", steps=(), reply=reply, tools=names)
         )
@@ -292,4 +292,28 @@ async def test_a_call_known_from_the_last_result_is_written_with_no_generation()
     off = Guide(attrs.evolve(SMALL_MODEL, nudges=()))
     script = Scripted(["I will edit it."])
     out = await _run(off, call, script)
+    assert len(script.asked) == 1
+
+
+async def test_a_call_known_from_the_prompt_alone_is_written_before_any_reply() -> None:
+    # new-value: a change saying the value wanted and the one there now begins with the
+    # search for the one there now, written before the model says a word (asked, the
+    # 1.5B model claimed the change at once: "I've updated the `bake_croissants`
+    # function to bake 24 croissants instead of 36.")
+    call = _call("From tomorrow just bake 24 croissants for the counter, not 36.")
+    script = Scripted(["I've updated the croissants."])
+    out = await _run(Guide(), call, script)
+    assert script.asked == []
+    assert [e.message for e in out if isinstance(e, LocalModelProgress)] == [
+        KNOWN_PREFIX + "new-value"
+    ]
+    whole = "".join(e.text for e in out if isinstance(e, TextDelta))
+    search = parse_reply(whole, {}).calls[0]
+    assert (search.name, search.arguments) == (
+        "search_text",
+        {"pattern": r"(?:^|[^\w.])36(?:[^\w.]|$)", "regex": True},
+    )
+    off = Guide(attrs.evolve(SMALL_MODEL, nudges=()))
+    script = Scripted(["I've updated the croissants."])
+    await _run(off, call, script)
     assert len(script.asked) == 1

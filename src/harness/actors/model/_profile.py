@@ -39,6 +39,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "broken-data",
     "described-program",
     "name-in-error",
+    "new-value",
     "empty-after-result",
     "echoed-question",
     "call-as-text",

@@ -11,7 +11,7 @@ embedded llama.cpp model, and a llama.cpp server through its own completion endp
 - one nudge (:func:`~harness.actors.model.local._nudge.nudge_for`, the rules the profile
   turns on) when the reply announces, claims or repeats instead of acting, its generation
   bound to the call it asks for;
-- a call a rule knows whole from the last result alone
+- a call a rule knows whole from the prompt and the results so far alone
   (:func:`~harness.actors.model.local._nudge.known_call`), written with no generation;
 - a reply to the prompt stopped at a sentence's or line's end, before any call, once it
   announces a look and names its target
@@ -72,7 +72,7 @@ TAKEN_PREFIX = "taking the call it announced: "
 """How the progress line of a call the reply named whole starts; the rule's name follows."""
 
 
-KNOWN_PREFIX = "writing the call the last result settles: "
+KNOWN_PREFIX = "writing the call the rules already know: "
 """How the progress line of a call a rule knows before any reply starts
 (:func:`~harness.actors.model.local._nudge.known_call`); the rule's name follows."""
 
@@ -276,8 +276,9 @@ class Guide:
         asked = turn_of(verdict.messages, "", call.text_tools)
         known = known_call(asked, profile.nudges)
         if known is not None and known.arguments is not None:
-            # a call the last result makes whole (a name respelt as the workspace has it):
-            # written as it is, no generation asked
+            # a call the prompt and the results so far make whole (a name respelt as the
+            # workspace has it, the search for a value to change): written as it is, no
+            # generation asked
             line = KNOWN_PREFIX + known.rule
             yield LocalModelProgress(model=call.model, stage="nudged", message=line)
             yield TextDelta(text=_call_text(known.tool, known.arguments))

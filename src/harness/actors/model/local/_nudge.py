@@ -65,6 +65,7 @@ from harness.actors.model.local._nudge_runs import (
     RerunFailing,
     SkippedRun,
 )
+from harness.actors.model.local._nudge_values import NewValue
 from harness.actors.model.local._turn import Turn
 from harness.words import PROGRAM, SCRIPT_PATH
 
@@ -342,6 +343,7 @@ RULES: tuple[NudgeRule, ...] = (
     BrokenData(),
     DescribedProgram(),
     NameInError(),
+    NewValue(),
     EmptyAfterResult(),
     EchoedQuestion(),
     CallAsText(),
@@ -379,8 +381,9 @@ def nudge_for(turn: Turn, on: Iterable[str] | None = None) -> Nudge | None:
 
 def known_call(turn: Turn, on: Iterable[str] | None = None) -> Nudge | None:
     """The call a rule named in *on* (``None``: every rule) knows whole before the model
-    replies to the last result of *turn* (its ``ahead``: :meth:`NameInError.ahead`), in
-    :data:`RULES` order; ``None`` when none does. The guide writes it with no generation."""
+    replies to the prompt or the last result of *turn* (its ``ahead``:
+    :meth:`NameInError.ahead`, :meth:`NewValue.ahead`), in :data:`RULES` order; ``None``
+    when none does. The guide writes it with no generation."""
     if not turn.tools:
         return None
     wanted = None if on is None else set(on)

@@ -1,0 +1,246 @@
+"""A change that says the value wanted and the value there now: the search, the read and
+the edit the harness writes itself (the ``new-value`` rule), run against real files with
+the real tools."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.actors.model.local._nudge import known_call, nudge_for
+from harness.actors.model.local._nudge_values import value_change
+from harness.actors.model.local._turn import turn_of
+from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
+from harness.actors.tools._dispatch import read_file
+from harness.actors.tools._files import edit_file
+from harness.actors.tools._jail import Workspace
+from harness.actors.tools._search import search_text
+from harness.messages.model import ChatMessage
+
+TOOLS = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
+SEARCH_36 = r"(?:^|[^\w.])36(?:[^\w.]|$)"
+RUN = {"search_text": search_text, "read_file": read_file, "edit_file": edit_file}
+
+
+@pytest.mark.parametrize(
+    ("prompt", "change"),
+    [
+        ("We bake too many. From tomorrow just bake 24 for the counter, not 36.", ("36", "24")),
+        ("The tax rate goes up from 0.2 to 0.23. Change it in pricing.py.", ("0.2", "0.23")),
+        ("When the log is rotated, keep a dozen old logs rather than six.", ("6", "12")),
+        ("Juniors can helm on their own from twelve now, not fourteen.", ("14", "12")),
+        ("Bikes go for a service every 500 km instead of 400.", ("400", "500")),
+        ("A group is half a dozen people now, not eight.", ("8", "6")),
+        ("The WELCOME5 coupon should take 10% off now, not 5%.", ("5", "10")),
+        ("Can the chart show the last three days instead of two?", ("2", "3")),
+        # a fault told says what happens first: its pair reads the other way round
+        ("removeFromCart removes two lines instead of one. Fix it.", None),
+        ("It shows 3 items instead of 5, which is wrong.", None),
+        # a question about what is there, not a change
+        ("Why does the report show 30 days rather than 14?", None),
+        # no value there now, or 1, which nearly any line holds, or two changes at once
+        ("Sourdough is going up to £4.50 a loaf.", None),
+        ("Show the last two days instead of just one.", None),
+        ("Bake 24 croissants, not 36, and 10 muffins rather than 12.", None),
+        ("Make it 5, not 5.", None),
+        ("The committee voted last night: from twelve now, not fourteen.", ("14", "12")),
+    ],
+)
+def test_the_value_wanted_and_the_value_there_now_are_read_from_the_request(
+    prompt: str, change: tuple[str, str] | None
+) -> None:
+    assert value_change(prompt) == change
+
+
+def _history(prompt: str, steps: list[tuple[str, dict[str, Any], str]]) -> list[ChatMessage]:
+    """The prompt and each call with its result, as the small model reads them."""
+    messages = [ChatMessage(role="user", content=prompt)]
+    for name, arguments, result in steps:
+        call = json.dumps({"name": name, "arguments": arguments})
+        messages.append(ChatMessage(role="assistant", content=f"<tool_call>{call}</tool_call>"))
+        body = f"<tool_response>\n{result}\n</tool_response>"
+        messages.append(ChatMessage(role="user", content=body))
+    return messages
+
+
+def _drive(
+    root: Path,
+    prompt: str,
+    first: list[tuple[str, dict[str, Any]]] | None = None,
+    *,
+    rg: bool = True,
+) -> list[tuple[str, dict[str, Any]]]:
+    """The calls the rule writes for *prompt* in the workspace *root*, each run with the
+    real tool (searching with ripgrep where there is one, or in Python), until it knows
+    none; *first*: calls the model made before."""
+    ws = Workspace(root)
+    run = {**RUN, "search_text": lambda ws, args: search_text(ws, args, use_rg=rg)}
+    steps: list[tuple[str, dict[str, Any], str]] = []
+    for name, arguments in first or []:
+        steps.append((name, arguments, run[name](ws, dict(arguments)).output))
+    made: list[tuple[str, dict[str, Any]]] = []
+    for _ in range(10):
+        known = known_call(turn_of(tuple(_history(prompt, steps)), "", TOOLS))
+        if known is None:
+            return made
+        assert known.rule == "new-value"
+        assert known.arguments is not None
+        arguments = dict(known.arguments)
+        made.append((known.tool, arguments))
+        steps.append((known.tool, arguments, run[known.tool](ws, dict(arguments)).output))
+    raise AssertionError(f"the rule did not stop: {made}")
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+
+
+BAKERY = {
+    "bakery.toml": "[counter]\nsourdough = 12\ncroissant = 36\nmuffin = 24\n",
+    "data/sales.csv": "day,item,baked,sold\n2026-05-05,croissant,36,28\n",
+    "fees.py": "LATE_FEE = 36.5  # croissant fee\n",
+    "bake.py": "import tomllib\n\nTRAYS = 36  # trays the oven holds\n",
+    "README.md": "We bake 36 croissants a day.\n",
+}
+
+
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+def test_the_one_line_holding_the_value_there_now_is_found_read_and_changed(
+    tmp_path: Path, rg: bool
+) -> None:
+    _write(tmp_path, BAKERY)
+    prompt = "We're throwing away too many croissants. From tomorrow just bake 24, not 36."
+    made = _drive(tmp_path, prompt, rg=rg)
+    assert made == [
+        ("search_text", {"pattern": SEARCH_36, "regex": True}),
+        ("read_file", {"path": "bakery.toml"}),
+        (
+            "edit_file",
+            {"path": "bakery.toml", "old_text": "croissant = 36", "new_text": "croissant = 24"},
+        ),
+    ]
+    assert "croissant = 24\n" in (tmp_path / "bakery.toml").read_text()
+    # the sales record, the oven's trays and the README are left as they were
+    for path in ("data/sales.csv", "bake.py", "README.md", "fees.py"):
+        assert (tmp_path / path).read_text() == BAKERY[path]
+
+
+def test_each_file_the_request_names_is_changed_in_turn(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "fleet.py": "SERVICE_EVERY_KM = 400\nWHEELS = 2\n",
+            "station.toml": "[bikes]\nservice_every_km = 400  # km between services\n",
+            "notes.txt": "400 km is the service interval\n",
+        },
+    )
+    prompt = (
+        "Bikes now go for a service every 500 km instead of 400: change it in fleet.py "
+        "and in station.toml."
+    )
+    made = _drive(tmp_path, prompt)
+    assert [(name, args.get("path")) for name, args in made] == [
+        ("search_text", None),
+        ("read_file", "fleet.py"),
+        ("edit_file", "fleet.py"),
+        ("read_file", "station.toml"),
+        ("edit_file", "station.toml"),
+    ]
+    assert (tmp_path / "fleet.py").read_text() == "SERVICE_EVERY_KM = 500\nWHEELS = 2\n"
+    assert "service_every_km = 500  # km" in (tmp_path / "station.toml").read_text()
+    assert (tmp_path / "notes.txt").read_text() == "400 km is the service interval\n"
+
+
+def test_a_shell_default_is_a_setting_and_a_call_argument_is_not(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "tools/rotate.sh": 'KEEP="${KEEP:-6}" # the newest archived logs kept\n',
+            "tools/show.sh": 'printf "%6s" "$(tail -n 6 logs/today.log)"\n',
+        },
+    )
+    made = _drive(tmp_path, "When the log is rotated, keep a dozen old logs rather than six.")
+    assert made[-1] == (
+        "edit_file",
+        {
+            "path": "tools/rotate.sh",
+            "old_text": 'KEEP="${KEEP:-6}" # the newest archived logs kept',
+            "new_text": 'KEEP="${KEEP:-12}" # the newest archived logs kept',
+        },
+    )
+    _write(tmp_path, {"fmt.js": "const line = pad(price, 10);\n", "rules.py": "BULK = 5\n"})
+    # the only line holding 10 gives it to a call: a width, not the setting asked for
+    assert _drive(tmp_path, "Bulk prices should start at 20 units, not 10.") == [
+        ("search_text", {"pattern": r"(?:^|[^\w.])10(?:[^\w.]|$)", "regex": True})
+    ]
+
+
+def test_an_hour_of_the_clock_is_changed_as_the_file_writes_it(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "station.toml": '[station]\nopens = "07:00"\ncloses = "21:00"\n',
+            "fees.py": "LATE_FEE = 7.5\nGRACE_MINUTES = 7\n",
+        },
+    )
+    made = _drive(tmp_path, "We open at 8 in the morning now, not 7.")
+    assert made[-1] == (
+        "edit_file",
+        {"path": "station.toml", "old_text": 'opens = "07:00"', "new_text": 'opens = "08:00"'},
+    )
+    assert (tmp_path / "fees.py").read_text() == "LATE_FEE = 7.5\nGRACE_MINUTES = 7\n"
+    # no time of day said: 7:00 is not the 7 asked about
+    _write(tmp_path, {"limits.toml": 'max_bikes = 7\nreset = "7:00"\n'})
+    made = _drive(tmp_path, "Let people hire up to 9 bikes, not 7.")
+    assert made[-1] == (
+        "edit_file",
+        {"path": "limits.toml", "old_text": "max_bikes = 7", "new_text": "max_bikes = 9"},
+    )
+
+
+def test_two_lines_alike_or_none_leave_the_change_to_the_model(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "club.toml": "min_age = 14\nmax_age = 14\n",
+            "board.js": "const opens = '09:15';\n",
+        },
+    )
+    # two lines of one file hold 14 and share as many words with the request
+    made = _drive(tmp_path, "Members join from twelve in age now, not fourteen.")
+    assert [name for name, _ in made] == ["search_text"]
+    # no line holds 9 as a setting (a part of 09:15 is none)
+    made = _drive(tmp_path, "Each member may book 4 boats now, not 9.")
+    assert [name for name, _ in made] == ["search_text"]
+    assert (tmp_path / "club.toml").read_text() == "min_age = 14\nmax_age = 14\n"
+
+
+def test_the_rule_writes_nothing_once_the_model_went_its_own_way(tmp_path: Path) -> None:
+    _write(tmp_path, BAKERY)
+    prompt = "From tomorrow just bake 24 croissants, not 36."
+    assert _drive(tmp_path, prompt, first=[("read_file", {"path": "bake.py"})]) == []
+    assert (tmp_path / "bake.py").read_text() == BAKERY["bake.py"]
+    # a file changed already: nothing more
+    first: list[tuple[str, dict[str, Any]]] = [
+        ("search_text", {"pattern": SEARCH_36, "regex": True}),
+        ("read_file", {"path": "bakery.toml"}),
+        ("edit_file", {"path": "bakery.toml", "old_text": "croissant = 36", "new_text": "x"}),
+    ]
+    assert _drive(tmp_path, prompt, first=first) == []
+
+
+def test_after_a_reply_the_known_call_is_asked_and_with_the_rule_off_it_is_not() -> None:
+    history = _history("From tomorrow just bake 24 croissants for the counter, not 36.", [])
+    turn = turn_of(tuple(history), "I've updated the croissants to 24.", TOOLS)
+    asked = nudge_for(turn, ["new-value"])
+    assert asked is not None
+    assert (asked.tool, asked.arguments) == ("search_text", {"pattern": SEARCH_36, "regex": True})
+    assert known_call(turn_of(tuple(history), "", TOOLS), ()) is None
+    # with no edit tool offered (a question's tools), no change is begun
+    looks = [t for t in TOOLS if t.name != "edit_file"]
+    assert known_call(turn_of(tuple(history), "", looks)) is None
