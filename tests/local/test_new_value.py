@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from harness.actors.model.local._nudge import known_call, nudge_for
-from harness.actors.model.local._nudge_values import value_change
+from harness.actors.model.local._nudge_values import Form, value_change
 from harness.actors.model.local._turn import turn_of
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 from harness.actors.tools._dispatch import read_file
@@ -43,7 +43,10 @@ RUN = {"search_text": search_text, "read_file": read_file, "edit_file": edit_fil
         ("Why does the report show 30 days rather than 14?", None),
         # no value there now, or 1, which nearly any line holds, or two changes at once
         ("Sourdough is going up to £4.50 a loaf.", None),
-        ("Show the last two days instead of just one.", None),
+        ("Show the last two bins instead of just one.", None),
+        # the value wanted said as enough, the value there now the prompt's one other
+        ("The script lists five boats unless told. Three is plenty by default.", ("5", "3")),
+        ("It nags us every two hours. Every four is plenty.", ("2", "4")),
         ("Bake 24 croissants, not 36, and 10 muffins rather than 12.", None),
         ("Make it 5, not 5.", None),
         ("The committee voted last night: from twelve now, not fourteen.", ("14", "12")),
@@ -52,7 +55,8 @@ RUN = {"search_text": search_text, "read_file": read_file, "edit_file": edit_fil
 def test_the_value_wanted_and_the_value_there_now_are_read_from_the_request(
     prompt: str, change: tuple[str, str] | None
 ) -> None:
-    assert value_change(prompt) == change
+    said = value_change(prompt)
+    assert (said and (said.old, said.new)) == change
 
 
 def _history(prompt: str, steps: list[tuple[str, dict[str, Any], str]]) -> list[ChatMessage]:
@@ -201,6 +205,67 @@ def test_an_hour_of_the_clock_is_changed_as_the_file_writes_it(tmp_path: Path) -
         "edit_file",
         {"path": "limits.toml", "old_text": "max_bikes = 7", "new_text": "max_bikes = 9"},
     )
+
+
+def test_a_span_of_time_is_found_in_the_unit_a_line_names() -> None:
+    chart = value_change("Can the chart show the last two days instead of just one?")
+    assert chart is not None
+    # one day is no form (nearly any line holds 1); 24 hours, 1440 minutes are
+    assert {(f.old, f.new, f.unit) for f in chart.forms} == {
+        ("24", "48", "hour"),
+        ("1440", "2880", "minute"),
+        ("86400", "172800", "second"),
+    }
+    nag = value_change("The warning nags us every two hours. Every four is plenty.")
+    assert nag is not None
+    assert nag.set_in("  repeat_minutes: 120") == Form("120", "240", "minute")
+    assert nag.set_in("  repeat_hours: 2") == Form("2", "4", "hour")
+    # 120 on a line that names no minutes, or an argument of a call, is not it
+    assert nag.set_in("  limit: 120") is None
+    assert nag.set_in("sleep(120)  # minutes") is None
+    half = value_change("Run the backup every 90 minutes instead of every 2 hours.")
+    assert half is not None
+    assert {(f.old, f.new, f.unit) for f in half.forms} == {
+        ("7200", "5400", "second"),
+        ("120", "90", "minute"),
+        ("2", "1.5", "hour"),
+    }
+
+
+def test_a_span_of_time_is_changed_in_the_unit_the_file_writes(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "alerts.yaml": "low_tank:\n  level: 20\n  repeat_minutes: 120\n",
+            "pump.toml": "max_run_minutes = 2\n",
+        },
+    )
+    nags = "The low-tank warning nags us every two hours. Every four is plenty."
+    made = _drive(tmp_path, nags)
+    assert made[-1] == (
+        "edit_file",
+        {
+            "path": "alerts.yaml",
+            "old_text": "  repeat_minutes: 120",
+            "new_text": "  repeat_minutes: 240",
+        },
+    )
+    assert (tmp_path / "pump.toml").read_text() == "max_run_minutes = 2\n"
+
+
+def test_a_unit_alone_is_no_word_the_line_and_the_request_share(tmp_path: Path) -> None:
+    # two lines naming minutes hold two hours as 120: neither is more likely
+    _write(
+        tmp_path,
+        {"alerts.yaml": "  repeat_minutes: 120\n", "fees.py": "FIRST_MINUTES_FREE = 120\n"},
+    )
+    made = _drive(tmp_path, "The warning nags us every two hours. Every four is plenty.")
+    assert [name for name, _ in made] == ["search_text"]
+    # 15 as said, on a line that shares no word with the request but its unit
+    _write(tmp_path, {"fees.py": "FREE_MINUTES = 15\n"})
+    made = _drive(tmp_path, "The reminder service runs every 15 minutes; every 30 is enough.")
+    assert [name for name, _ in made] == ["search_text"]
+    assert (tmp_path / "fees.py").read_text() == "FREE_MINUTES = 15\n"
 
 
 def test_two_lines_alike_or_none_leave_the_change_to_the_model(tmp_path: Path) -> None:

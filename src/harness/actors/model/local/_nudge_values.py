@@ -1,8 +1,9 @@
 """The rule for a change that names the value wanted and the value there now ("From
 tomorrow just bake 24 for the counter, not 36.", "The tax rate goes up from 0.2 to 0.23.",
-"keep a dozen old logs rather than six"): the harness finds the one line that holds the
-value there now and speaks of what the request speaks of, and writes the search, the read
-and the edit itself, each as a call the user sees (and, in the terminal, approves).
+"keep a dozen old logs rather than six", "the last two days instead of just one"): the
+harness finds the one line that holds the value there now and speaks of what the request
+speaks of, and writes the search, the read and the edit itself, each as a call the user
+sees (and, in the terminal, approves).
 
 Measured (bench local-tasks, the fresh set, half A): told such a change, the 1.5B model
 claimed it at once with no call ("I've updated the `bake_croissants` function to bake 24
@@ -13,6 +14,7 @@ for the edit in words, it duplicated lines of the right file and said done."""
 from __future__ import annotations
 
 import re
+from decimal import Decimal, InvalidOperation
 from typing import ClassVar
 
 import attrs
@@ -22,7 +24,7 @@ from harness.actors.model.local._nudge_changes import change_goes_in
 from harness.actors.model.local._turn import Turn
 from harness.words import asks_for_change
 
-__all__ = ["NewValue", "value_change"]
+__all__ = ["Change", "NewValue", "value_change"]
 
 _NUMBER_WORDS = (
     *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
@@ -30,24 +32,51 @@ _NUMBER_WORDS = (
     *("eighteen", "nineteen", "twenty"),
 )
 # a value a request writes: a number (with its currency or percent sign), a number word,
-# a dozen
+# a dozen; then, if it has one, its unit of time
 _VALUE = (
     r"[£$€]?\d+(?:\.\d+)?%?(?!\.?\d)|half a dozen|a dozen|dozen|"
     + "|".join(_NUMBER_WORDS)
     + r"(?![\w-])"
 )
+_UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?)\b"
+_SAID = rf"({_VALUE})(?:\s+({_UNIT}))?"
 # "…, not 36", "rather than six", "instead of just one": the value there now, after the
 # one wanted
 _NOT_OLD = re.compile(
-    rf"\b(?:not|rather than|instead of)\s+(?:just |only |the )?({_VALUE})(?![\w-])", re.I
+    rf"\b(?:not|rather than|instead of)\s+(?:just |only |the |every )?{_SAID}(?![\w-])", re.I
 )
 # "from 0.2 to 0.23", "from 400 km to 500 km"
-_FROM_TO = re.compile(rf"\bfrom\s+({_VALUE})(?:\s+[a-z]+)?\s+to\s+({_VALUE})(?![\w-])", re.I)
-_ANY_VALUE = re.compile(rf"(?<![\w.£$€-])({_VALUE})(?![\w-])", re.I)
+_FROM_TO = re.compile(rf"\bfrom\s+{_SAID}(?:\s+[a-z]+)?\s+to\s+{_SAID}(?![\w-])", re.I)
+# "Every four is plenty.", "Three is enough by default.": the value wanted; the value
+# there now is the prompt's one other value
+_ENOUGH = re.compile(
+    rf"(?:^|\b(?:every|just|only)\s+){_SAID}\s+(?:is|are|would be|will do)\s+"
+    r"(?:plenty|enough)\b",
+    re.I,
+)
+_ANY_VALUE = re.compile(rf"(?<![\w.£$€-]){_SAID}(?![\w-])", re.I)
 # a fault told rather than a change asked: "removes two lines instead of one. Fix it." says
 # what happens now first, so its pair reads the other way round
 _FAULT = re.compile(r"\b(?:fix|bug|wrong|broken|error|fails?|crash)", re.I)
 _SENTENCE = re.compile(r"(?:[^.!?]|\.(?=\d))+(?:[.!?]|$)")
+# a request that speaks of a time of day: "open at 8 in the morning", "close at 10 pm",
+# "at 9 now"; not "start at 20 units"
+_CLOCK = re.compile(
+    r"o'clock|\b[ap]\.?m\b|\bin the (?:morning|afternoon|evening)\b|\bat night\b"
+    r"|\bat \d{1,2}(?::\d\d)?\s*(?:[,.;!]|$|(?:now|instead|rather|not)\b)",
+    re.I,
+)
+# each unit of time in seconds, and how a line's names write it ("repeat_minutes",
+# "refreshSeconds", "KEEP_DAYS", "hours")
+_SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800}
+_NAMES_UNIT = {
+    "second": re.compile(r"(?<![a-z])sec(?:ond)?s?(?![a-z])"),
+    "minute": re.compile(r"(?<![a-z])min(?:ute)?s?(?![a-z])"),
+    "hour": re.compile(r"(?<![a-z])(?:hours?|hrs?)(?![a-z])"),
+    "day": re.compile(r"(?<![a-z])days?(?![a-z])"),
+    "week": re.compile(r"(?<![a-z])weeks?(?![a-z])"),
+}
+_UNIT_STEMS = frozenset(("secon", "minut", "hour", "day", "week"))
 # files a value change does not go in unless the request names them: records of what
 # happened, and tests
 _RECORDS = re.compile(r"\.(?:csv|tsv|log|jsonl)$|(?:^|/)(?:tests?/|test_[^/]*$|[^/]*[._]test\.)")
@@ -72,94 +101,161 @@ def _digits(value: str) -> str:
     return value.strip("£$€%")
 
 
-def value_change(prompt: str) -> tuple[str, str] | None:
-    """The value there now and the value wanted, as digits, when *prompt* asks for one
-    change of one value and says both ("bake 24 for the counter, not 36": ``("36",
-    "24")``; "goes up from 0.2 to 0.23": ``("0.2", "0.23")``); else ``None``. Not for a
-    fault told ("removes two lines instead of one. Fix it."), nor a value there now of 0
-    or 1, which nearly any line holds."""
-    if _FAULT.search(prompt) or not asks_for_change(prompt):
+def _unit(word: str | None) -> str | None:
+    """The unit of time *word* names ("hrs" hour, "minutes" minute), or ``None``."""
+    if not word:
         return None
-    pairs = set()
-    for sentence in _SENTENCE.findall(prompt):
-        for m in _FROM_TO.finditer(sentence):
-            pairs.add((_digits(m.group(1)), _digits(m.group(2))))
-        for m in _NOT_OLD.finditer(sentence):
-            before = _ANY_VALUE.findall(sentence[: m.start()])
-            if before:
-                pairs.add((_digits(m.group(1)), _digits(before[-1])))
-    if len(pairs) != 1:
-        return None
-    old, new = pairs.pop()
-    if old in ("0", "1") or old == new:
-        return None
-    return old, new
-
-
-# a request that speaks of a time of day: "open at 8 in the morning", "close at 10 pm",
-# "at 9 now"; not "start at 20 units"
-_CLOCK = re.compile(
-    r"o'clock|\b[ap]\.?m\b|\bin the (?:morning|afternoon|evening)\b|\bat night\b"
-    r"|\bat \d{1,2}(?::\d\d)?\s*(?:[,.;!]|$|(?:now|instead|rather|not)\b)",
-    re.I,
-)
+    word = word.lower()
+    return next(
+        (u for u in _SECONDS if word.startswith(u[:3]) and (u != "hour" or word[0] == "h")),
+        None,
+    )
 
 
 @attrs.frozen
-class _Change:
-    """The value there now and the value wanted, as digits; *clock*: hours of a time of
-    day, which a file may write as ``07:00``."""
+class Form:
+    """The change as a file may write it: the value there now and the value wanted, in
+    *unit* (``None``: as the request says them)."""
 
     old: str
     new: str
-    clock: bool
+    unit: str | None
 
-    @classmethod
-    def of(cls, prompt: str) -> _Change | None:
-        change = value_change(prompt)
-        if change is None:
-            return None
-        old, new = change
-        hours = all(v.isdigit() and int(v) <= 24 for v in change)
-        return cls(old, new, hours and _CLOCK.search(prompt) is not None)
+
+@attrs.frozen
+class Change:
+    """A change of one value the request asks for: the value there now and the value
+    wanted, as digits, each with the unit of time it is said in (``None`` for none);
+    *clock*: hours of a time of day, which a file may write as ``07:00``."""
+
+    old: str
+    new: str
+    old_unit: str | None = None
+    new_unit: str | None = None
+    clock: bool = False
 
     @property
-    def held(self) -> str:
-        """The value there now as a line holds it: ``36`` in ``croissant = 36`` and
-        ``KEEP="${KEEP:-6}"``, not in ``2026-05-06``, ``14:00``, ``360`` or
+    def forms(self) -> list[Form]:
+        """The forms a file may hold the change in: as said, and, for a span of time, in
+        each other unit it comes to whole (two hours: 120 minutes, 7200 seconds). A value
+        there now of 0 or 1 is no form: nearly any line holds it."""
+        said = self.old_unit or self.new_unit
+        forms = [Form(self.old, self.new, said)] if self.old_unit == self.new_unit else []
+        if said is not None:
+            forms += [
+                form
+                for unit in _SECONDS
+                if (form := self._in(unit)) is not None and form.unit not in (f.unit for f in forms)
+            ]
+        return [f for f in forms if f.old not in ("0", "1") and f.old != f.new]
+
+    def _in(self, unit: str) -> Form | None:
+        """The change in *unit*, when both values come to a whole number of it or one
+        with at most two decimals."""
+        values = []
+        for value, said in ((self.old, self.old_unit), (self.new, self.new_unit)):
+            try:
+                n = Decimal(value) * _SECONDS[said or unit] / _SECONDS[unit]
+            except InvalidOperation:
+                return None
+            if n <= 0 or n != n.quantize(Decimal("0.01")):
+                return None
+            values.append(f"{n.normalize():f}")
+        return Form(values[0], values[1], unit)
+
+    def held(self, form: Form) -> str:
+        """The value there now of *form* as a line holds it: ``36`` in ``croissant =
+        36`` and ``KEEP="${KEEP:-6}"``, not in ``2026-05-06``, ``14:00``, ``360`` or
         ``WELCOME5``; on the clock, the hour of ``"07:00"`` too."""
-        old = re.escape(self.old)
+        old = re.escape(form.old)
         plain = rf"{old}(?![\w]|\.\d|:\d|-\d)"
         if self.clock:
             plain = rf"(?:0?{old}(?=:[0-5]\d)|{plain})"
         return rf"(?<![\w.:])(?<!\d-){plain}"
 
-    def set_in(self, line: str) -> bool:
-        """Whether *line* gives the value there now to a name or compares with it: after
-        ``=``, ``:``, ``<`` or ``>``, a quote, a bracket or a shell default between
-        (``croissant = 36``, ``"custard tart": (180, 25)``, ``KEEP="${KEEP:-6}"``, ``if
-        qty >= 10:``); not an argument of a call (``pad(price, 10)``: a width, not a
-        setting)."""
-        given = rf"[=:<>]\s*[\"'(\[{{]?\s*(?:\$\{{\w+:-)?[£$€]?{self.held}"
-        return re.search(given, line) is not None
+    def set_in(self, line: str) -> Form | None:
+        """The form in which *line* gives the value there now to a name or compares with
+        it: after ``=``, ``:``, ``<`` or ``>``, a quote, a bracket or a shell default
+        between (``croissant = 36``, ``"custard tart": (180, 25)``, ``KEEP="${KEEP:-6}"``,
+        ``if qty >= 10:``); not an argument of a call (``pad(price, 10)``: a width, not a
+        setting). A span of time in another unit than the request's only where the line
+        names that unit (``repeat_minutes: 120`` for two hours)."""
+        said = self.old_unit or self.new_unit
+        for form in self.forms:
+            given = rf"[=:<>]\s*[\"'(\[{{]?\s*(?:\$\{{\w+:-)?[£$€]?{self.held(form)}"
+            if re.search(given, line) is None:
+                continue
+            if form.unit == said or _names(line, form.unit):
+                return form
+        return None
 
-    def made(self, line: str) -> str:
-        """*line* with the value wanted in place of the one there now (an hour written
-        ``07`` as ``08``)."""
+    def made(self, line: str, form: Form) -> str:
+        """*line* with the value wanted in place of the one there now, in *form* (an
+        hour written ``07`` as ``08``)."""
 
         def new(m: re.Match[str]) -> str:
             padded = self.clock and m.group(0).startswith("0") and m.group(0).isdigit()
-            return self.new.zfill(2) if padded else self.new
+            return form.new.zfill(2) if padded else form.new
 
-        return re.sub(self.held, new, line)
+        return re.sub(self.held(form), new, line)
 
     @property
     def search(self) -> str:
-        """The search for the value there now as a whole number: not a part of ``7.5``
-        or ``360`` (a regular expression ripgrep reads too, which has no lookaround);
-        on the clock, ``07:00`` too."""
-        old = ("0?" if self.clock else "") + re.escape(self.old)
-        return rf"(?:^|[^\w.]){old}(?:[^\w.]|$)"
+        """The search for the value there now as a whole number, in each form: not a
+        part of ``7.5`` or ``360`` (a regular expression ripgrep reads too, which has no
+        lookaround); on the clock, ``07:00`` too."""
+        olds = "|".join(re.escape(f.old) for f in self.forms)
+        olds = f"(?:{olds})" if len(self.forms) > 1 else olds
+        return rf"(?:^|[^\w.]){'0?' if self.clock else ''}{olds}(?:[^\w.]|$)"
+
+
+def _names(line: str, unit: str | None) -> bool:
+    """Whether *line* names *unit* ("repeat_minutes", "refreshSeconds", ``"hours":``)."""
+    if unit is None:
+        return False
+    words = re.sub(r"([a-z])([A-Z])", r"\1_\2", line).lower()
+    return _NAMES_UNIT[unit].search(words) is not None
+
+
+def _pairs(prompt: str) -> set[tuple[str, str | None, str, str | None]]:
+    """Each (value there now, its unit, value wanted, its unit) *prompt* says."""
+    pairs = set()
+    for sentence in _SENTENCE.findall(prompt):
+        for m in _FROM_TO.finditer(sentence):
+            pairs.add((_digits(m[1]), _unit(m[2]), _digits(m[3]), _unit(m[4])))
+        for m in _NOT_OLD.finditer(sentence):
+            before = _ANY_VALUE.findall(sentence[: m.start()])
+            if before:
+                value, unit = before[-1]
+                pairs.add((_digits(m[1]), _unit(m[2]), _digits(value), _unit(unit)))
+    for sentence in _SENTENCE.findall(prompt):
+        for m in _ENOUGH.finditer(sentence.strip()):
+            wanted = (_digits(m[1]), _unit(m[2]))
+            others = {(_digits(o[1]), _unit(o[2])) for o in _ANY_VALUE.finditer(prompt)}
+            others.discard(wanted)
+            if len(others) == 1:
+                ((old, unit),) = others
+                pairs.add((old, unit, *wanted))
+    return pairs
+
+
+def value_change(prompt: str) -> Change | None:
+    """The change of one value *prompt* asks for, saying the value there now and the
+    value wanted ("bake 24 for the counter, not 36": 36 to 24; "goes up from 0.2 to
+    0.23"; "the last two days instead of just one": one day to two; "nags us every two
+    hours. Every four is plenty."); else ``None``. Not for a fault told ("removes two
+    lines instead of one. Fix it."), nor two changes at once."""
+    if _FAULT.search(prompt) or not asks_for_change(prompt):
+        return None
+    pairs = _pairs(prompt)
+    if len(pairs) != 1:
+        return None
+    old, old_unit, new, new_unit = pairs.pop()
+    # a unit said once is the other value's too: "two days instead of just one"
+    old_unit, new_unit = old_unit or new_unit, new_unit or old_unit
+    hours = old_unit is None and all(v.isdigit() and int(v) <= 24 for v in (old, new))
+    change = Change(old, new, old_unit, new_unit, hours and _CLOCK.search(prompt) is not None)
+    return change if change.forms else None
 
 
 def _stems(text: str) -> set[str]:
@@ -174,28 +270,39 @@ def _stems(text: str) -> set[str]:
     return stems
 
 
-def _the_lines(hits: list[tuple[str, str]], change: _Change, prompt: str) -> list[tuple[str, str]]:
-    """Of *hits* (each a file's path and a line), the lines to change: the one line
-    holding *old* as a setting that shares the most words with *prompt*, when one does so
-    alone, or one such line in each of the files the prompt names ("change it in fleet.py
-    and in station.toml"); none otherwise. Lines of prose, records and tests only where
-    the prompt names their file."""
+def _the_lines(
+    hits: list[tuple[str, str]], change: Change, prompt: str
+) -> list[tuple[str, str, Form]]:
+    """Of *hits* (each a file's path and a line), the lines to change, each with the
+    form it holds the value in: the one line holding the value there now as a setting
+    that shares the most words with *prompt* (its units of time are no such words; a
+    line naming the unit it holds a span in, converted from the one said, counts one
+    more), when one does so alone, or one such line in each of the
+    files the prompt names ("change it in fleet.py and in station.toml"); none
+    otherwise. Lines of prose, records and tests only where the prompt names their
+    file."""
     named = {m.group(1) for m in FILE_NAME.finditer(prompt)}
-    wanted = _stems(prompt)
-    scored = [
-        (len(wanted & _stems(text)), path, text)
-        for path, text in hits
-        if change.set_in(text)
-        and change_goes_in(path, prompt)
-        and (path in named or not _RECORDS.search(path))
-    ]
-    best = max((score for score, _, _ in scored), default=0)
-    top = [(path, text) for score, path, text in scored if score == best]
+    wanted = _stems(prompt) - _UNIT_STEMS
+    scored = []
+    for path, text in hits:
+        form = change.set_in(text)
+        if form is None or not change_goes_in(path, prompt):
+            continue
+        if path in named or not _RECORDS.search(path):
+            # a span found in another unit than the one said, on a line naming that unit
+            # (``repeat_minutes: 120`` for two hours), is found by more than chance; a
+            # value as said is found by chance on a line that only names its unit
+            # (``FIRST_MINUTES_FREE = 15`` for a service run every 15 minutes)
+            converted = form.unit != (change.old_unit or change.new_unit)
+            score = len(wanted & _stems(text)) + (converted and _names(text, form.unit))
+            scored.append((score, path, text, form))
+    best = max((score for score, *_ in scored), default=0)
+    top = [(path, text, form) for score, path, text, form in scored if score == best]
     if best == 0:
         return []
     if len(top) == 1:
         return top
-    paths = [path for path, _ in top]
+    paths = [path for path, _, _ in top]
     if len(set(paths)) == len(paths) and set(paths) <= named:
         return top
     return []
@@ -208,11 +315,12 @@ _HIT = re.compile(r"^((?:[\w.-]+/)*[\w.-]+):\d+:(.*)$", re.M)
 class NewValue:
     """A change request that says the value wanted and the value there now, with nothing
     changed yet: the harness writes each call itself. First the search for the value
-    there now; then, for the line holding it as a setting that shares the most words with
-    the request (or one such line in each file the request names), the read of its file
-    and the edit of the line, the value wanted in place of the one there now. Where no
-    line qualifies, or two do in one file or in files the request does not name, or a
-    call goes wrong, the rule stops and the model goes on."""
+    there now (in each unit a span of time comes to whole); then, for the line holding
+    it as a setting that shares the most words with the request (or one such line in
+    each file the request names), the read of its file and the edit of the line, the
+    value wanted in place of the one there now. Where no line qualifies, or two do in one
+    file or in files the request does not name, or a call goes wrong, the rule stops and
+    the model goes on."""
 
     name: ClassVar[str] = "new-value"
 
@@ -226,13 +334,12 @@ class NewValue:
         """The call the rule writes before the model replies, or ``None``."""
         if not {"search_text", "read_file", "edit_file"} <= set(turn.tools):
             return None
-        change = _Change.of(turn.prompt)
+        change = value_change(turn.prompt)
         if change is None:
             return None
-        old, new = change.old, change.new
         if not turn.steps:
             return Nudge(
-                f"Search for {old}, the value there now.",
+                f"Search for {change.old}, the value there now.",
                 "search_text",
                 arguments={"pattern": change.search, "regex": True},
             )
@@ -243,25 +350,20 @@ class NewValue:
             return None  # a call of the rule's went wrong
         hits = [(h.group(1), h.group(2)) for h in _HIT.finditer(first.result)]
         written = {s.path for s in turn.steps if s.wrote}
-        todo = [(path, line) for path, line in _the_lines(hits, change, turn.prompt)]
-        todo = [(path, line) for path, line in todo if path not in written]
+        todo = [t for t in _the_lines(hits, change, turn.prompt) if t[0] not in written]
         if not todo:
             return None
-        path, line = todo[0]
+        path, line, form = todo[0]
         if last.name == "read_file" and last.path == path and line in (last.shown_lines or ()):
             return Nudge(
-                f"Write {new} for {old} on this line of {path}.",
+                f"Write {form.new} for {form.old} on this line of {path}.",
                 "edit_file",
-                arguments={
-                    "path": path,
-                    "old_text": line,
-                    "new_text": change.made(line),
-                },
+                arguments={"path": path, "old_text": line, "new_text": change.made(line, form)},
             )
         if last.name == "read_file" and last.path == path:
             return None
         return Nudge(
-            f"{path} holds {old} on a line the change is about.",
+            f"{path} holds {form.old} on a line the change is about.",
             "read_file",
             arguments={"path": path},
         )
