@@ -311,7 +311,12 @@ async def test_a_call_known_from_the_prompt_alone_is_written_before_any_reply() 
     search = parse_reply(whole, {}).calls[0]
     assert (search.name, search.arguments) == (
         "search_text",
-        {"pattern": r"(?:^|[^\w.])36(?:[^\w.]|$)", "regex": True},
+        {
+            # a line holding 36 and a word of the request, in either order
+            "pattern": r"(?i)(?:bake|count|crois)[^\n]*(?:^|[^\w.])(?:36)(?:[^\w.]|$)"
+            r"|(?:^|[^\w.])(?:36)(?:[^\w.]|$)[^\n]*(?:bake|count|crois)",
+            "regex": True,
+        },
     )
     off = Guide(attrs.evolve(SMALL_MODEL, nudges=()))
     script = Scripted(["I've updated the croissants."])

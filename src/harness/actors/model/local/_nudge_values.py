@@ -77,16 +77,21 @@ _NAMES_UNIT = {
     "week": re.compile(r"(?<![a-z])weeks?(?![a-z])"),
 }
 _UNIT_STEMS = frozenset(("secon", "minut", "hour", "day", "week"))
+# how a line's name starts when it names a unit ("repeat_minutes", "timeout_secs")
+_UNIT_NAMES = {"second": "sec", "minute": "min", "hour": "hour", "day": "day", "week": "week"}
 # files a value change does not go in unless the request names them: records of what
 # happened, and tests
 _RECORDS = re.compile(r"\.(?:csv|tsv|log|jsonl)$|(?:^|/)(?:tests?/|test_[^/]*$|[^/]*[._]test\.)")
 # words too common to say what a line is about
 _COMMON = frozenset(
-    "about after again also always before being could every from have into just keep "  # noqa: SIM905
+    "about after again also always before being could every from have instead into just keep "  # noqa: SIM905
     "less like made make many more most much must need only other over rather should "
     "some still than that their them then there these they this tomorrow today want what "
     "when where which while will with would your".split()
 )
+
+
+_NUMBER_STEMS = frozenset(w[:5] for w in (*_NUMBER_WORDS, "dozen"))
 
 
 def _digits(value: str) -> str:
@@ -199,14 +204,23 @@ class Change:
 
         return re.sub(self.held(form), new, line)
 
-    @property
-    def search(self) -> str:
-        """The search for the value there now as a whole number, in each form: not a
-        part of ``7.5`` or ``360`` (a regular expression ripgrep reads too, which has no
-        lookaround); on the clock, ``07:00`` too."""
+    def search(self, prompt: str) -> str | None:
+        """The search for lines holding the value there now as a whole number, in each
+        form, and a word of *prompt* (or, for a form in another unit than the one said,
+        that unit's name): not a part of ``7.5`` or ``360``; on the clock, ``07:00``
+        too. A regular expression ripgrep reads too, which has no lookaround. ``None``
+        where the prompt has no word a line could share: no line would be chosen, and a
+        search the model never asked for would only stand in its way (measured: shown
+        every line holding 10 or 2, it searched that expression again and again)."""
+        said = self.old_unit or self.new_unit
+        words = _stems(prompt) - _UNIT_STEMS - _NUMBER_STEMS
+        words |= {_UNIT_NAMES[f.unit] for f in self.forms if f.unit and f.unit != said}
+        if not words:
+            return None
         olds = "|".join(re.escape(f.old) for f in self.forms)
-        olds = f"(?:{olds})" if len(self.forms) > 1 else olds
-        return rf"(?:^|[^\w.]){'0?' if self.clock else ''}{olds}(?:[^\w.]|$)"
+        value = rf"(?:^|[^\w.]){'0?' if self.clock else ''}(?:{olds})(?:[^\w.]|$)"
+        named = "|".join(sorted(words))
+        return rf"(?i)(?:{named})[^\n]*{value}|{value}[^\n]*(?:{named})"
 
 
 def _names(line: str, unit: str | None) -> bool:
@@ -337,14 +351,17 @@ class NewValue:
         change = value_change(turn.prompt)
         if change is None:
             return None
+        search = change.search(turn.prompt)
+        if search is None:
+            return None
         if not turn.steps:
             return Nudge(
                 f"Search for {change.old}, the value there now.",
                 "search_text",
-                arguments={"pattern": change.search, "regex": True},
+                arguments={"pattern": search, "regex": True},
             )
         first, last = turn.steps[0], turn.steps[-1]
-        if first.name != "search_text" or first.arguments.get("pattern") != change.search:
+        if first.name != "search_text" or first.arguments.get("pattern") != search:
             return None  # the model went its own way
         if last is not first and not (last.shown_lines is not None or last.wrote):
             return None  # a call of the rule's went wrong
