@@ -132,9 +132,11 @@ def test_the_one_line_holding_the_value_there_now_is_found_read_and_changed(
     made = _drive(tmp_path, prompt, rg=rg)
     assert made[0][0] == "search_text"
     search = re.compile(made[0][1]["pattern"])
-    # lines holding 36 as a whole number and a word of the request, in either order
+    # lines giving 36, as a whole number, to a name, and a word of the request on them
     assert search.search("croissant = 36")
-    assert search.search("36 croissants a day")
+    assert search.search("TRAYS = 36  # croissants a day")
+    assert not search.search("bake(croissants, 36)")
+    assert not search.search("We bake 36 croissants a day.")
     assert not search.search("TRAYS = 36")
     assert not search.search("CROISSANT_FEE = 36.5")
     assert not search.search("croissant = 360")

@@ -76,6 +76,11 @@ _NAMES_UNIT = {
     "day": re.compile(r"(?<![a-z])days?(?![a-z])"),
     "week": re.compile(r"(?<![a-z])weeks?(?![a-z])"),
 }
+# what comes before a value given to a name or compared with: ``=``, ``:``, ``<`` or
+# ``>``, then a quote, a bracket or a shell default (``croissant = 36``, ``"custard
+# tart": (180``, ``KEEP="${KEEP:-6``, ``qty >= 10``); not a call's argument (``pad(price,
+# 10)``)
+_GIVEN = r"[=:<>]\s*[\"'(\[{]?\s*(?:\$\{\w+:-)?[£$€]?"
 _UNIT_STEMS = frozenset(("secon", "minut", "hour", "day", "week"))
 # how a line's name starts when it names a unit ("repeat_minutes", "timeout_secs")
 _UNIT_NAMES = {"second": "sec", "minute": "min", "hour": "hour", "day": "day", "week": "week"}
@@ -180,14 +185,12 @@ class Change:
 
     def set_in(self, line: str) -> Form | None:
         """The form in which *line* gives the value there now to a name or compares with
-        it: after ``=``, ``:``, ``<`` or ``>``, a quote, a bracket or a shell default
-        between (``croissant = 36``, ``"custard tart": (180, 25)``, ``KEEP="${KEEP:-6}"``,
-        ``if qty >= 10:``); not an argument of a call (``pad(price, 10)``: a width, not a
+        it (:data:`_GIVEN`; not an argument of a call, ``pad(price, 10)``: a width, not a
         setting). A span of time in another unit than the request's only where the line
         names that unit (``repeat_minutes: 120`` for two hours)."""
         said = self.old_unit or self.new_unit
         for form in self.forms:
-            given = rf"[=:<>]\s*[\"'(\[{{]?\s*(?:\$\{{\w+:-)?[£$€]?{self.held(form)}"
+            given = _GIVEN + self.held(form)
             if re.search(given, line) is None:
                 continue
             if form.unit == said or _names(line, form.unit):
@@ -205,20 +208,24 @@ class Change:
         return re.sub(self.held(form), new, line)
 
     def search(self, prompt: str) -> str | None:
-        """The search for lines holding the value there now as a whole number, in each
-        form, and a word of *prompt* (or, for a form in another unit than the one said,
-        that unit's name): not a part of ``7.5`` or ``360``; on the clock, ``07:00``
-        too. A regular expression ripgrep reads too, which has no lookaround. ``None``
-        where the prompt has no word a line could share: no line would be chosen, and a
-        search the model never asked for would only stand in its way (measured: shown
-        every line holding 10 or 2, it searched that expression again and again)."""
+        """The search for the lines the rule may choose: the value there now given to a
+        name or compared with (:meth:`set_in`), as a whole number in any of its forms,
+        and a word of *prompt* (or, for a form in another unit than the one said, that
+        unit's name) on the line. Not a part of ``7.5`` or ``360``; on the clock,
+        ``07:00`` too. A regular expression ripgrep reads too, which has no lookaround.
+        ``None`` where the prompt has no word a line could share.
+
+        Whatever it lists, the model reads when the rule chooses no line, and takes for
+        the place to change (measured, half B: shown ``pad(price, 10)`` for "Bulk
+        prices should start at 20 units, not 10.", it edited that line; shown every
+        line holding 2, it searched that expression again and again)."""
         said = self.old_unit or self.new_unit
         words = _stems(prompt) - _UNIT_STEMS - _NUMBER_STEMS
         words |= {_UNIT_NAMES[f.unit] for f in self.forms if f.unit and f.unit != said}
         if not words:
             return None
         olds = "|".join(re.escape(f.old) for f in self.forms)
-        value = rf"(?:^|[^\w.]){'0?' if self.clock else ''}(?:{olds})(?:[^\w.]|$)"
+        value = rf"{_GIVEN}{'0?' if self.clock else ''}(?:{olds})(?:[^\w.]|$)"
         named = "|".join(sorted(words))
         return rf"(?i)(?:{named})[^\n]*{value}|{value}[^\n]*(?:{named})"
 
