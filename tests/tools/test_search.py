@@ -152,6 +152,24 @@ def test_a_search_for_a_file_name_that_finds_nothing_points_to_the_file(
 
 
 @pytest.mark.parametrize("use_rg", [False, True])
+def test_a_regular_expression_matches_within_a_line_in_either_engine(
+    ws: Path, use_rg: bool
+) -> None:
+    # measured (bench local-tasks, in the Python search): "=14(?:[^\w.]|$)[^\n]*backup"
+    # listed KEEP_DAYS=14, its match running on into the next line, BACKUP_DIR=...
+    if use_rg and not shutil.which("rg"):
+        pytest.skip("rg is not installed")
+    (ws / "backup.sh").write_text("KEEP_DAYS=14\nBACKUP_DIR=/srv\nKEEP=14 # backup\n")
+    jail = Workspace(ws)
+    out = search_text(
+        jail, {"pattern": r"(?i)=14(?:[^\w.]|$)[^\n]*backup", "regex": True}, use_rg=use_rg
+    ).output
+    assert out.splitlines() == ["backup.sh:3:KEEP=14 # backup"]
+    out = search_text(jail, {"pattern": r"DAYS=14\s+BACKUP", "regex": True}, use_rg=use_rg).output
+    assert out.startswith("no matches")
+
+
+@pytest.mark.parametrize("use_rg", [False, True])
 def test_a_search_for_a_name_says_where_it_is_defined(ws: Path, use_rg: bool) -> None:
     # measured: asked which file defines parse_date, the 1.5B model searched for it, saw
     # the import in app.py listed first and answered app.py

@@ -176,6 +176,10 @@ def _search_file(
     pos = 0
     last = -1
     for m in rx.finditer(text):
+        if "\n" in m.group(0):
+            # a match ran on into the next line ("[^a-z]" takes a line's end): rg never
+            # gives one, so this file is searched as rg does, a line at a time
+            return _search_lines(rel, text, rx)
         line += text.count("\n", pos, m.start())
         pos = m.start()
         if line == last:
@@ -185,6 +189,11 @@ def _search_file(
         end = text.find("\n", m.start())
         hits.append((rel, line, _clip(text[begin : end if end != -1 else len(text)])))
     return hits
+
+
+def _search_lines(rel: str, text: str, rx: re.Pattern[str]) -> list[tuple[str, int, str]]:
+    """The lines of *text* that *rx* matches within, each on its own."""
+    return [(rel, n, _clip(line)) for n, line in enumerate(text.split("\n"), 1) if rx.search(line)]
 
 
 def _python_search(
