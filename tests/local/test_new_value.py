@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -104,7 +105,11 @@ def _drive(
         assert known.arguments is not None
         arguments = dict(known.arguments)
         made.append((known.tool, arguments))
-        steps.append((known.tool, arguments, run[known.tool](ws, dict(arguments)).output))
+        result = run[known.tool](ws, dict(arguments))
+        if known.tool == "search_text" and rg and shutil.which("rg"):
+            # the rule's search is one ripgrep reads (refused, the Python search answers)
+            assert result.data["engine"] == "rg"
+        steps.append((known.tool, arguments, result.output))
     raise AssertionError(f"the rule did not stop: {made}")
 
 

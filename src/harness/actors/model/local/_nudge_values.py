@@ -80,7 +80,7 @@ _NAMES_UNIT = {
 # ``>``, then a quote, a bracket or a shell default (``croissant = 36``, ``"custard
 # tart": (180``, ``KEEP="${KEEP:-6``, ``qty >= 10``); not a call's argument (``pad(price,
 # 10)``)
-_GIVEN = r"[=:<>]\s*[\"'(\[{]?\s*(?:\$\{\w+:-)?[£$€]?"
+_GIVEN = r"""[=:<>]\s*["'(\[{]?\s*(?:\$\{\w+:-)?[£$€]?"""
 _UNIT_STEMS = frozenset(("secon", "minut", "hour", "day", "week"))
 # how a line's name starts when it names a unit ("repeat_minutes", "timeout_secs")
 _UNIT_NAMES = {"second": "sec", "minute": "min", "hour": "hour", "day": "day", "week": "week"}
