@@ -90,8 +90,8 @@ _RECORDS = re.compile(r"\.(?:csv|tsv|log|jsonl)$|(?:^|/)(?:tests?/|test_[^/]*$|[
 # words too common to say what a line is about
 _COMMON = frozenset(
     "about after again also always before being could every from have instead into just keep "  # noqa: SIM905
-    "less like made make many more most much must need only other over rather should "
-    "some still than that their them then there these they this tomorrow today want what "
+    "enough less like made make many more most much must need only other over plenty rather "
+    "should some still than that their them then there these they this tomorrow today want what "
     "when where which while will with would your".split()
 )
 
