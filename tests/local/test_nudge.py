@@ -2406,6 +2406,18 @@ def test_a_name_the_error_or_the_search_says_was_meant_is_written_in() -> None:
         "old_text": 'LOG="${1:-$SALE_LOG}"',
         "new_text": 'LOG="${1:-$SALES_LOG}"',
     }
+    # a program the script runs, misspelt: the one program on PATH spelled like it
+    summary = "bash scripts/summary.sh says\n\nscripts/summary.sh: line 12: akw: command not found"
+    ran = "scripts/summary.sh:12:akw -F, '\n(spelled like akw: awk, a program on PATH)"
+    line = known_call(view("", searched(summary, "akw", ran)))
+    assert line is not None
+    assert line.arguments == {
+        "path": "scripts/summary.sh",
+        "old_text": "akw -F, '",
+        "new_text": "awk -F, '",
+    }
+    two = ran.replace("awk, a program", "awk, gawk, programs")
+    assert known_call(view("", searched(summary, "akw", two))) is None
     # not with two names spelled like it, none, the name on lines of two files, a search
     # for another name, or a prompt that quotes no such error
     for prompt, pattern, result in (

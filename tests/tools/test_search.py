@@ -359,3 +359,50 @@ def test_a_misspelt_name_is_answered_with_the_names_spelled_like_it(ws: Path, us
         assert "spelled like" not in search(**args), args
     (ws / "src" / "other.js").write_text("applyCoupon(cart, 'SPRNG10');\n")
     assert "spelled like" not in search(pattern="SPRNG10")
+
+
+def _programs(folder: Path, *names: str) -> str:
+    """A folder of runnable programs called *names*, as a PATH."""
+    folder.mkdir()
+    for name in names:
+        (folder / name).write_text("#!/bin/sh\n")
+        (folder / name).chmod(0o755)
+    (folder / "awkward.txt").write_text("not a program\n")
+    return str(folder)
+
+
+@pytest.mark.parametrize("use_rg", [False, True])
+def test_a_program_run_that_is_no_program_names_the_programs_spelled_like_it(
+    ws: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, use_rg: bool
+) -> None:
+    # measured (bench local-tasks, half A): told "akw: command not found", the 1.5B model
+    # said to install akw with apt-get and wrote edits that changed nothing
+    if use_rg and not shutil.which("rg"):
+        pytest.skip("rg is not installed")
+    rg = shutil.which("rg")
+    bin_ = _programs(tmp_path / "bin", "awk", "gawk", "bash", "sort")
+    monkeypatch.setenv("PATH", bin_ + ("" if rg is None else ":" + str(Path(rg).parent)))
+    (ws / "summary.sh").write_text("#!/bin/sh\nakw -F, '{ n++ } END { print n }' x.csv |\n  srot\n")
+    jail = Workspace(ws)
+    out = search_text(jail, {"pattern": "akw"}, use_rg=use_rg).output
+    assert out.endswith("\n(spelled like akw: awk, a program on PATH)")
+    assert search_text(jail, {"pattern": "srot"}, use_rg=use_rg).output.endswith(
+        "(spelled like srot: sort, a program on PATH)"
+    )
+    (ws / "more.sh").write_text("sotr -n x\n")
+    two = _programs(tmp_path / "two", "sort", "sote")
+    monkeypatch.setenv("PATH", two + ("" if rg is None else ":" + str(Path(rg).parent)))
+    assert search_text(jail, {"pattern": "sotr"}, use_rg=use_rg).output.endswith(
+        "(spelled like sotr: sort, sote, programs on PATH)"
+    )
+    monkeypatch.setenv("PATH", bin_ + ("" if rg is None else ":" + str(Path(rg).parent)))
+    # not a name the line does not run, a program that is there, or one found nowhere
+    (ws / "notes.txt").write_text("akw is what the script calls\n")
+    assert "spelled like" not in search_text(jail, {"pattern": "akw"}, use_rg=use_rg).output
+    (ws / "notes.txt").unlink()
+    (ws / "run.sh").write_text("bash -c true\n")
+    assert "spelled like" not in search_text(jail, {"pattern": "bash"}, use_rg=use_rg).output
+    (ws / "far.sh").write_text("qwk -F, x\nwak -F, x\n")
+    assert "spelled like" not in search_text(jail, {"pattern": "qwk"}, use_rg=use_rg).output
+    # a letter apart, but not the first: wak is no awk
+    assert "spelled like" not in search_text(jail, {"pattern": "wak"}, use_rg=use_rg).output

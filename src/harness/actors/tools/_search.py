@@ -22,7 +22,12 @@ from typing import Any
 from harness.actors.tools._ignore import compile_glob, walk_files
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
 from harness.actors.tools._result import Result
-from harness.actors.tools._search_notes import defined_at, elsewhere, spelled_like
+from harness.actors.tools._search_notes import (
+    defined_at,
+    elsewhere,
+    program_like,
+    spelled_like,
+)
 
 __all__ = [
     "MAX_MATCHES",
@@ -340,6 +345,7 @@ def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = No
     if not is_regex and len({h[0] for h in hits}) <= 1:
         # a name two files hold is no misspelling: the workspace is not searched again
         out += spelled_like(pattern, lambda rx: lines_matching(ws, rx))
+        out += program_like(pattern, hits)
     if skipped:
         out += f"\n[not searched, too large: {', '.join(skipped[:20])}]"
     return Result(

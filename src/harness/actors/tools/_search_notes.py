@@ -4,10 +4,12 @@ where the name in the pattern does occur."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 from collections.abc import Callable
 
-__all__ = ["defined_at", "elsewhere", "spelled_like"]
+__all__ = ["defined_at", "elsewhere", "program_like", "spelled_like"]
 
 Hit = tuple[str, int, str]
 
@@ -244,3 +246,42 @@ def spelled_like(pattern: str, find: Callable[[str], list[Hit]]) -> str:
     ranked = sorted(first, key=lambda name: _distance(pattern, name, most))[:MAX_SPELLED]
     said = "; ".join(f"{name} at {first[name]}" for name in ranked)
     return f"\n(spelled like {pattern}: {said})"
+
+
+# where a line runs a program: its start, or after a pipe, ``;``, ``&&``, ``||``, ``$(``, a
+# backtick, or a shell word that runs the next (``then``, ``do``, ``sudo``, ``xargs``)
+_RUNS = r"(?:^|[|;&(`]|\b(?:then|do|else|sudo|exec|xargs|time)\b)\s*{name}(?=\s|$)"
+
+
+def program_like(pattern: str, hits: list[Hit], path: str | None = None) -> str:
+    """For a search of a name that the lines it found run as a program (``akw -F, '...``)
+    and that is no program on *path* (``PATH``), the programs on it a letter apart (one
+    left out, added, changed, or two swapped, never the first), to go after the hits:
+    "(spelled like akw: awk, a program on PATH)"; ``""`` when there are none, or the
+    name is one. Measured (bench local-tasks, the fresh set's half A): told "akw: command
+    not found", the 1.5B model said to install ``akw`` with apt-get, searched for it, and
+    wrote edits that changed nothing until the turn limit."""
+    if not re.fullmatch(r"[a-z][\w.+-]{2,}", pattern) or not hits:
+        return ""
+    runs = re.compile(_RUNS.format(name=re.escape(pattern)))
+    if not all(runs.search(text.strip()) for _, _, text in hits):
+        return ""
+    where = os.environ.get("PATH", "") if path is None else path
+    if shutil.which(pattern, path=where):
+        return ""
+    near = sorted(
+        {
+            name
+            for folder in where.split(os.pathsep)
+            if folder and os.path.isdir(folder)
+            for name in os.listdir(folder)
+            if name[0] == pattern[0]
+            and abs(len(name) - len(pattern)) <= 1
+            and _distance(pattern, name, 1) <= 1
+            and shutil.which(name, path=folder)
+        }
+    )
+    if not near:
+        return ""
+    some = "a program" if len(near) == 1 else "programs"
+    return f"\n(spelled like {pattern}: {', '.join(near[:MAX_SPELLED])}, {some} on PATH)"

@@ -339,9 +339,11 @@ _CHANGED_NOTHING = "unchanged (the edits change nothing"
 # not defined. Did you mean: 'total'?", "has no attribute 'lowstock'. Did you mean:
 # 'low_stock'?")
 _MEANT_NAME = re.compile(r"^.*\bDid you mean:? '(\w+)'\?", re.M)
-# the search tool's note of the one name spelled like the one searched for
-# (tools/_search_notes.py)
-_SPELLED_LIKE = re.compile(r"^\(spelled like (\S+): ([\w$]+) at [^;)]+\)$", re.M)
+# the search tool's note of the one name spelled like the one searched for, of the
+# workspace or a program on PATH (tools/_search_notes.py)
+_SPELLED_LIKE = re.compile(
+    r"^\(spelled like (\S+): ([\w$]+)(?: at [^;),]+|, a program on PATH)\)$", re.M
+)
 
 
 def _as_word(name: str) -> re.Pattern[str]:
