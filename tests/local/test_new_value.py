@@ -246,6 +246,9 @@ def test_a_span_of_time_is_found_in_the_unit_a_line_names() -> None:
     # 120 on a line that names no minutes, or an argument of a call, is not it
     assert nag.set_in("  limit: 120") is None
     assert nag.set_in("sleep(120)  # minutes") is None
+    hrs = value_change("Let it run for 3 hrs, not 2 hrs.")
+    assert hrs is not None
+    assert (hrs.old, hrs.old_unit, hrs.new, hrs.new_unit) == ("2", "hour", "3", "hour")
     half = value_change("Run the backup every 90 minutes instead of every 2 hours.")
     assert half is not None
     assert {(f.old, f.new, f.unit) for f in half.forms} == {

@@ -116,10 +116,9 @@ def _unit(word: str | None) -> str | None:
     if not word:
         return None
     word = word.lower()
-    return next(
-        (u for u in _SECONDS if word.startswith(u[:3]) and (u != "hour" or word[0] == "h")),
-        None,
-    )
+    if word.startswith(("hr", "hour")):
+        return "hour"
+    return next((unit for unit in _SECONDS if word.startswith(unit[:3])), None)
 
 
 @attrs.frozen
