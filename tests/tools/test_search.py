@@ -381,6 +381,8 @@ def test_a_program_run_that_is_no_program_names_the_programs_spelled_like_it(
         pytest.skip("rg is not installed")
     rg = shutil.which("rg")
     bin_ = _programs(tmp_path / "bin", "awk", "gawk", "bash", "sort")
+    # a PATH may name a folder that is not there, or a file: neither is read
+    bin_ += f":{tmp_path / 'gone'}:{tmp_path / 'bin' / 'awkward.txt'}:"
     monkeypatch.setenv("PATH", bin_ + ("" if rg is None else ":" + str(Path(rg).parent)))
     (ws / "summary.sh").write_text("#!/bin/sh\nakw -F, '{ n++ } END { print n }' x.csv |\n  srot\n")
     jail = Workspace(ws)

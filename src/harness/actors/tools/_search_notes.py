@@ -253,9 +253,9 @@ def spelled_like(pattern: str, find: Callable[[str], list[Hit]]) -> str:
 _RUNS = r"(?:^|[|;&(`]|\b(?:then|do|else|sudo|exec|xargs|time)\b)\s*{name}(?=\s|$)"
 
 
-def program_like(pattern: str, hits: list[Hit], path: str | None = None) -> str:
+def program_like(pattern: str, hits: list[Hit]) -> str:
     """For a search of a name that the lines it found run as a program (``akw -F, '...``)
-    and that is no program on *path* (``PATH``), the programs on it a letter apart (one
+    and that is no program on ``PATH``, the programs on it a letter apart (one
     left out, added, changed, or two swapped, never the first), to go after the hits:
     "(spelled like akw: awk, a program on PATH)"; ``""`` when there are none, or the
     name is one. Measured (bench local-tasks, the fresh set's half A): told "akw: command
@@ -266,15 +266,14 @@ def program_like(pattern: str, hits: list[Hit], path: str | None = None) -> str:
     runs = re.compile(_RUNS.format(name=re.escape(pattern)))
     if not all(runs.search(text.strip()) for _, _, text in hits):
         return ""
-    where = os.environ.get("PATH", "") if path is None else path
+    where = os.environ.get("PATH", "")
     if shutil.which(pattern, path=where):
         return ""
     near = sorted(
         {
             name
             for folder in where.split(os.pathsep)
-            if folder and os.path.isdir(folder)
-            for name in os.listdir(folder)
+            for name in _listing(folder)
             if name[0] == pattern[0]
             and abs(len(name) - len(pattern)) <= 1
             and _distance(pattern, name, 1) <= 1
@@ -285,3 +284,12 @@ def program_like(pattern: str, hits: list[Hit], path: str | None = None) -> str:
         return ""
     some = "a program" if len(near) == 1 else "programs"
     return f"\n(spelled like {pattern}: {', '.join(near[:MAX_SPELLED])}, {some} on PATH)"
+
+
+def _listing(folder: str) -> list[str]:
+    """The names in *folder*; none where it is not a folder that can be read (a ``PATH``
+    may name such)."""
+    try:
+        return os.listdir(folder) if folder else []
+    except OSError:
+        return []

@@ -248,7 +248,6 @@ def _pairs(prompt: str) -> set[tuple[str, str | None, str, str | None]]:
             if before:
                 value, unit = before[-1]
                 pairs.add((_digits(m[1]), _unit(m[2]), _digits(value), _unit(unit)))
-    for sentence in _SENTENCE.findall(prompt):
         for m in _ENOUGH.finditer(sentence.strip()):
             wanted = (_digits(m[1]), _unit(m[2]))
             others = {(_digits(o[1]), _unit(o[2])) for o in _ANY_VALUE.finditer(prompt)}
