@@ -18,6 +18,7 @@ from harness.words import NOTHING_TO_CHANGE, asks_for_change
 
 __all__ = [
     "MAKE_THE_CHANGE",
+    "NUMBER_WORDS",
     "ChangeNotBegun",
     "ClaimedChange",
     "FinishRename",
@@ -118,7 +119,8 @@ _HIT = re.compile(rf"^({_PATH}):\d+:(.*)$", re.M)
 _OLD_VALUE = re.compile(
     r"\b(?:not|rather than|instead of)\s+(?:just |only )?[£$€]?(\d+(?:\.\d+)?|[a-z]+)\b", re.I
 )
-_NUMBER_WORDS = (
+#: the number words a request may write a value in, "zero" to "twenty", each at its value
+NUMBER_WORDS = (
     *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
     *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
     *("eighteen", "nineteen", "twenty"),
@@ -131,8 +133,8 @@ def _old_values(prompt: str) -> list[str]:
     found = []
     for m in _OLD_VALUE.finditer(prompt):
         word = m.group(1).lower()
-        if word in _NUMBER_WORDS:
-            word = str(_NUMBER_WORDS.index(word))
+        if word in NUMBER_WORDS:
+            word = str(NUMBER_WORDS.index(word))
         if word[0].isdigit() and word not in ("0", "1"):
             found.append(word)
     return found

@@ -20,22 +20,17 @@ from typing import ClassVar
 import attrs
 
 from harness.actors.model.local._nudge_base import FILE_NAME, Nudge
-from harness.actors.model.local._nudge_changes import change_goes_in
+from harness.actors.model.local._nudge_changes import NUMBER_WORDS, change_goes_in
 from harness.actors.model.local._turn import Turn
 from harness.words import asks_for_change
 
 __all__ = ["Change", "NewValue", "value_change"]
 
-_NUMBER_WORDS = (
-    *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
-    *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
-    *("eighteen", "nineteen", "twenty"),
-)
 # a value a request writes: a number (with its currency or percent sign), a number word,
 # a dozen; then, if it has one, its unit of time
 _VALUE = (
     r"[£$€]?\d+(?:\.\d+)?%?(?!\.?\d)|half a dozen|a dozen|dozen|"
-    + "|".join(_NUMBER_WORDS)
+    + "|".join(NUMBER_WORDS)
     + r"(?![\w-])"
 )
 _UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?)\b"
@@ -96,7 +91,7 @@ _COMMON = frozenset(
 )
 
 
-_NUMBER_STEMS = frozenset(w[:5] for w in (*_NUMBER_WORDS, "dozen"))
+_NUMBER_STEMS = frozenset(w[:5] for w in (*NUMBER_WORDS, "dozen"))
 
 
 def _digits(value: str) -> str:
@@ -106,8 +101,8 @@ def _digits(value: str) -> str:
         return "6"
     if word.endswith("dozen"):
         return "12"
-    if word in _NUMBER_WORDS:
-        return str(_NUMBER_WORDS.index(word))
+    if word in NUMBER_WORDS:
+        return str(NUMBER_WORDS.index(word))
     return value.strip("£$€%")
 
 
