@@ -322,7 +322,9 @@ def _the_lines(
     return []
 
 
-# a search's hit: "bakery.toml:28:croissant = 36"
+# a search's hit: "bakery.toml:28:croissant = 36", in any file: a setting may be in one
+# with no extension (``bin/backup``, ``.env``), which the hits the other change rules read,
+# a file a prompt or reply names, always have
 _HIT = re.compile(r"^((?:[\w.-]+/)*[\w.-]+):\d+:(.*)$", re.M)
 
 
