@@ -320,12 +320,19 @@ def test_an_announced_list_of_steps_is_asked_for_its_first_step() -> None:
     asked = [
         {"role": "user", "content": "Rename the function helper to compute in util.py and main.py."}
     ]
-    line = nudge(reply, asked)
+    # the rename itself is written before any reply now (rename-asked): the reply's
+    # steps are what the rules of an announcement read
+    others = [name for name in NUDGE_RULES if name != "rename-asked"]
+    line = nudge_for(view(reply, asked), others)
     assert line is not None
     assert line.tool == "read_file"
     # steps that name nothing a tool does are not asked for
     vague = "I will follow these steps:\n\n1. Think about it.\n2. Answer."
-    assert nudge(vague, asked) is None
+    assert nudge_for(view(vague, asked), others) is None
+    # with every rule on, the rename is the harness's to write
+    first = nudge(reply, asked)
+    assert first is not None
+    assert first.rule == "rename-asked"
 
 
 def test_a_path_the_tool_corrected_is_asked_for_with_that_path() -> None:
@@ -1100,6 +1107,11 @@ CASES = {
     "name-in-error": (
         "The coupon is applied here.",
         called(COUPON, "read_file", "src/index.js", "1:2a|applyCoupon(cart, 'SPRNG10');"),
+        "search_text",
+    ),
+    "rename-asked": (
+        "I renamed give_back to return_bike.",
+        [{"role": "user", "content": "Rename the method give_back to return_bike."}],
         "search_text",
     ),
     "new-value": (

@@ -39,6 +39,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "broken-data",
     "described-program",
     "name-in-error",
+    "rename-asked",
     "new-value",
     "empty-after-result",
     "echoed-question",

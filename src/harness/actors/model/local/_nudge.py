@@ -59,6 +59,7 @@ from harness.actors.model.local._nudge_changes import (
     still_used,
 )
 from harness.actors.model.local._nudge_files import BrokenData, FinishFiles, OldValueLeft
+from harness.actors.model.local._nudge_rename import AskedRename
 from harness.actors.model.local._nudge_runs import (
     ClaimedRun,
     DescribedProgram,
@@ -343,6 +344,7 @@ RULES: tuple[NudgeRule, ...] = (
     BrokenData(),
     DescribedProgram(),
     NameInError(),
+    AskedRename(),
     NewValue(),
     EmptyAfterResult(),
     EchoedQuestion(),
@@ -382,8 +384,9 @@ def nudge_for(turn: Turn, on: Iterable[str] | None = None) -> Nudge | None:
 def known_call(turn: Turn, on: Iterable[str] | None = None) -> Nudge | None:
     """The call a rule named in *on* (``None``: every rule) knows whole before the model
     replies to the prompt or the last result of *turn* (its ``ahead``:
-    :meth:`NameInError.ahead`, :meth:`NewValue.ahead`), in :data:`RULES` order; ``None``
-    when none does. The guide writes it with no generation."""
+    :meth:`NameInError.ahead`, :meth:`AskedRename.ahead`, :meth:`NewValue.ahead`), in
+    :data:`RULES` order; ``None`` when none does. The guide
+    writes it with no generation."""
     if not turn.tools:
         return None
     wanted = None if on is None else set(on)

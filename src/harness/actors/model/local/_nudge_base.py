@@ -38,7 +38,7 @@ class Nudge:
     instead: bool = False
     rule: str = ""
     """The name of the rule that asked (set by :func:`~._nudge.nudge_for`)."""
-    arguments: dict[str, str | bool] | None = None
+    arguments: dict[str, object] | None = None
     """The call's whole arguments when the reply named them already (a read of the one
     file it names: :func:`~._nudge.announced_call`): the guide writes that call itself
     instead of asking for it."""

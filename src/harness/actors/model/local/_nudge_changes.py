@@ -13,6 +13,7 @@ from typing import ClassVar
 import attrs
 
 from harness.actors.model.local._nudge_base import FILE_NAME, NEGATED, Nudge, announces
+from harness.actors.model.local._renames import asked_rename
 from harness.actors.model.local._turn import EDIT_TOOLS, Step, Turn, asks_new, culprits
 from harness.words import NOTHING_TO_CHANGE, asks_for_change
 
@@ -240,12 +241,19 @@ def still_used(turn: Turn) -> StillUsed | None:
     it that changed nothing (a read, an edit that changed nothing or was refused) leave
     its note standing: measured (bench local-tasks, half A), a rename of five lines in two
     files ended on an edit replacing a line with itself, after the note of the edit
-    before had named the one import still to rename."""
+    before had named the one import still to rename. Where the prompt asks a rename in so
+    many words, only a line that uses the name as that rename reads it counts (not a
+    comment that uses a plain word, nor a local named like a method renamed)."""
     last = last_write(turn)
     note = _STILL_USED.search(last.result) if last is not None else None
     if note is None or not re.search(rf"\b{re.escape(note.group(1))}\b", turn.prompt):
         return None
     uses = _USE.findall(note.group(3))
+    asked = asked_rename(turn.prompt)
+    if asked is not None and asked.old == note.group(1):
+        # the rename asked says what a use is: "Rename House.thirsty" is not plan.py's
+        # local ``thirsty = house.needs_water()``
+        uses = [(where, text) for where, text in uses if asked.uses(text)]
     if not uses:
         return None
     path = uses[0][0]

@@ -1,0 +1,109 @@
+"""The rule for a rename asked in so many words ("Rename the method give_back to
+return_bike", "Rename House.thirsty to needs_water, and update everything that calls it",
+"Rename slugify to toSlug in src/format.js and src/index.js"): a rename is the same
+mechanical change on every line that uses the name, so the harness writes the search for
+the name, then each file's read and the edit of its lines itself, each as a call the user
+sees (and, in the terminal, approves).
+
+Measured (bench local-tasks, the fresh set, half A): told such a rename, the 1.5B model
+edited a file it made up (``src/.../methods.py``, four times, to the turn limit), or
+rewrote the whole function to rename its first line and wrote one of the loop's lines
+twice on the way (``scripts/lib.sh``), or claimed the rename with no call."""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from harness.actors.model.local._nudge_base import FILE_NAME, Nudge
+from harness.actors.model.local._nudge_changes import change_goes_in
+from harness.actors.model.local._renames import Rename, asked_rename
+from harness.actors.model.local._turn import Turn
+
+__all__ = ["AskedRename"]
+
+
+# a search's hit: "fleet.py:35:def give_back(self, number: int, km: float) -> Bike:"
+_HIT = re.compile(r"^((?:[\w.-]+/)*[\w.-]+):\d+:(.*)$", re.M)
+
+
+def _files(hits: list[tuple[str, str]], rename: Rename, prompt: str) -> list[str]:
+    """The files to rename in, in the order the search found them: those the prompt
+    names, where it names any; else every file the search found using the name, prose
+    too (a README that tells of ``give_back()``), but where the name is also a plain
+    word, which prose uses in its plain sense."""
+    named = [m.group(1) for m in FILE_NAME.finditer(prompt)]
+    found = list(dict.fromkeys(path for path, text in hits if rename.uses(text)))
+    if named:
+        return [path for path in found if path in named]
+    return [path for path in found if change_goes_in(path, prompt) or not rename.plain]
+
+
+def _edit(path: str, lines: list[str], rename: Rename) -> dict[str, object] | None:
+    """The edit_file arguments renaming the name on each of *lines* (a file's, as its
+    read showed them) that uses it: one edit a line, or, where two such lines read the
+    same, one edit from the first to the last; ``None`` when no line uses it."""
+    using = [n for n, line in enumerate(lines) if rename.uses(line)]
+    if not using:
+        return None
+    texts = [lines[n] for n in using]
+    if len(using) == 1:
+        return {"path": path, "old_text": texts[0], "new_text": rename.made(texts[0])}
+    if len(set(texts)) == len(texts) and all(lines.count(t) == 1 for t in texts):
+        edits = [{"old_text": t, "new_text": rename.made(t)} for t in texts]
+        return {"path": path, "edits": edits}
+    block = lines[using[0] : using[-1] + 1]
+    made = [rename.made(line) if rename.uses(line) else line for line in block]
+    return {"path": path, "old_text": "\n".join(block), "new_text": "\n".join(made)}
+
+
+class AskedRename:
+    """A rename asked in so many words, with nothing changed yet: the harness writes each
+    call itself. First the search for the name as a whole word; then, for each file it
+    found the name used in (those the request names, where it names any; prose only
+    where named), the read of the file and one edit renaming the name on every line of
+    it that uses it. Where the search finds no use, a call goes wrong or the model goes
+    its own way, the rule stops and the model goes on (``finish-rename`` still asks for
+    a file an edit's note says still uses the name)."""
+
+    name: ClassVar[str] = "rename-asked"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        """After a reply, the call :meth:`ahead` knows (the guide asks ``ahead`` first,
+        so this answers only callers of the rules alone)."""
+        return self.ahead(turn)
+
+    def ahead(self, turn: Turn) -> Nudge | None:
+        """The call the rule writes before the model replies, or ``None``."""
+        if not {"search_text", "read_file", "edit_file"} <= set(turn.tools):
+            return None
+        rename = asked_rename(turn.prompt)
+        if rename is None:
+            return None
+        if not turn.steps:
+            return Nudge(
+                f"Search for every use of {rename.old}.",
+                "search_text",
+                arguments={"pattern": rename.search, "regex": True},
+            )
+        first, last = turn.steps[0], turn.steps[-1]
+        if first.name != "search_text" or first.arguments.get("pattern") != rename.search:
+            return None  # the model went its own way
+        if last is not first and not (last.shown_lines is not None or last.wrote):
+            return None  # a call of the rule's went wrong
+        hits = [(h.group(1), h.group(2)) for h in _HIT.finditer(first.result)]
+        written = {s.path for s in turn.steps if s.wrote}
+        todo = [path for path in _files(hits, rename, turn.prompt) if path not in written]
+        if not todo:
+            return None
+        path = todo[0]
+        if last.name == "read_file" and last.path == path:
+            edit = _edit(path, last.shown_lines or [], rename)
+            if edit is None:
+                return None
+            return Nudge(
+                f"Rename {rename.old} to {rename.new} on each line of {path} that uses it.",
+                "edit_file",
+                arguments=edit,
+            )
+        return Nudge(f"{path} uses {rename.old}.", "read_file", arguments={"path": path})

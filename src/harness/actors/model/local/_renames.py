@@ -1,0 +1,93 @@
+"""What a rename asked in so many words asks for ("Rename the method give_back to
+return_bike", "Rename House.thirsty to needs_water"): the name there now, the name
+wanted, and which lines use it. Read by the rule that writes the rename
+(:mod:`._nudge_rename`) and by the one that finishes a rename the model began
+(``finish-rename``)."""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from harness.actors.model.local._turn import FILE_NAME, asks_change
+
+__all__ = ["Rename", "asked_rename"]
+
+_NAME = r"[A-Za-z_]\w*"
+# "Rename the (shell) function rotate_logs to rotate_log_files", "rename `cartTotal` to
+# `orderTotal`", "Rename House.thirsty to needs_water": what kind of name it is (if
+# said), the name there now (a member after its owner's name and a dot) and the name
+# wanted, then the sentence goes on or ends; not "Rename the shop to Tea Corner"
+_RENAME = re.compile(
+    r"\brename\s+(?:the\s+)?(?:(?:shell|python|javascript|js|bash)\s+)?"
+    r"(?:(function|method|class|variable|constant|field|attribute|property|key|setting)\s+)?"
+    rf"`?(?:({_NAME})\.)?({_NAME})(?:\(\))?`?\s+(?:to|into|as)\s+`?({_NAME})(?:\(\))?`?"
+    r"(?=\s*(?:$|[,;:!?]|\.(?!\w)|\s(?:in|everywhere|across|throughout|and|so|wherever)\b))",
+    re.I,
+)
+# after a rename, another: "… and bar_a to bar_b", "Then rename …"
+_ANOTHER = re.compile(
+    rf"(?:.*\brenam|\s*,?\s*(?:and\s+)?`?{_NAME}`?\s+to\s+`?{_NAME})", re.I | re.S
+)
+# a name only code writes: with an underscore, a capital inside or a digit
+# ("give_back", "toSlug", "SPRING10")
+_CODE_NAME = re.compile(r"_|[a-z][A-Z]|\d")
+# a line of a file that is only a comment: ``# …``, ``// …``, `` * …``
+_COMMENT = re.compile(r"^\s*(?:#|//|/?\*)")
+
+
+@attrs.frozen
+class Rename:
+    """A rename the request asks for: the name there now and the name wanted; *plain*:
+    the name is also an everyday word ("thirsty", "slugify"), which comments and prose
+    may use in its plain sense; *member*: the request names it after its owner
+    ("House.thirsty"), so only its definition and uses after a dot are it (not a local
+    ``thirsty = house.thirsty()``)."""
+
+    old: str
+    new: str
+    plain: bool
+    member: bool = False
+
+    @property
+    def search(self) -> str:
+        """The search for every line that uses the name, as a whole word (a member's:
+        after a dot or ``def``/``function``), a regular expression ripgrep reads too."""
+        before = r"(?:\.|\b(?:def|function)\s+)" if self.member else r"\b"
+        return rf"{before}{re.escape(self.old)}\b"
+
+    def uses(self, line: str) -> bool:
+        """Whether *line* uses the name, on a line that is more than a comment where the
+        name is also a plain word."""
+        if re.search(self.search, line) is None:
+            return False
+        return not (self.plain and _COMMENT.match(line))
+
+    def made(self, line: str) -> str:
+        """*line* with the name wanted in place of each use of the one there now."""
+        if self.member:
+            return re.sub(
+                rf"(\.|\b(?:def|function)\s+){re.escape(self.old)}\b", rf"\g<1>{self.new}", line
+            )
+        return re.sub(self.search, self.new, line)
+
+
+def asked_rename(prompt: str) -> Rename | None:
+    """The one rename *prompt* asks for ("Rename the method give_back to return_bike"),
+    or ``None``: a question, no rename, two, a file's rename ("Rename notes.txt to todo.txt"), or
+    one of words that may not be names at all ("Rename the shop to tea"), where the
+    request says no kind of name and neither name is written as code only writes one."""
+    if not asks_change(prompt):
+        return None  # "Why did you rename give_back to return_bike?"
+    found = list(_RENAME.finditer(prompt))
+    if len(found) != 1 or _ANOTHER.match(prompt, found[0].end()):
+        return None
+    m = found[0]
+    kind, owner, old, new = m.group(1), m.group(2), m.group(3), m.group(4)
+    if old == new or FILE_NAME.fullmatch(f"{owner}.{old}" if owner else old):
+        return None
+    quoted = "`" in m.group(0)
+    if not (kind or owner or quoted or _CODE_NAME.search(old) or _CODE_NAME.search(new)):
+        return None
+    return Rename(old, new, plain=_CODE_NAME.search(old) is None, member=owner is not None)

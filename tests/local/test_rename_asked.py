@@ -1,0 +1,274 @@
+"""A rename asked in so many words: the search, the reads and the edits the harness writes
+itself (the ``rename-asked`` rule), run against real files with the real tools."""
+
+from __future__ import annotations
+
+import functools
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.actors.model.local._nudge import known_call, nudge_for
+from harness.actors.model.local._renames import asked_rename
+from harness.actors.model.local._turn import turn_of
+from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
+from harness.actors.tools._dispatch import read_file
+from harness.actors.tools._files import edit_file
+from harness.actors.tools._jail import Workspace
+from harness.actors.tools._result import Result
+from harness.actors.tools._search import search_text
+from harness.messages.model import ChatMessage
+
+TOOLS = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
+RUN: dict[str, Callable[[Workspace, dict[str, Any]], Result]] = {
+    "search_text": search_text,
+    "read_file": read_file,
+    "edit_file": edit_file,
+}
+
+
+@pytest.mark.parametrize(
+    ("prompt", "rename"),
+    [
+        ("Rename the method give_back to return_bike, and keep the tests passing.", "give_back"),
+        ("Rename slugify to toSlug in src/format.js and src/index.js.", "slugify"),
+        ("Rename the shell function rotate_logs to rotate_log_files.", "rotate_logs"),
+        ("Can you rename `total` to `subtotal`?", "total"),
+        ("Rename House.thirsty to needs_water, and update everything that calls it.", "thirsty"),
+        ("Please rename the class Fleet to Depot everywhere.", "Fleet"),
+        # a question about a rename, a file's rename, two renames, a rename of words
+        ("Why did you rename give_back to return_bike?", None),
+        ("Rename notes.txt to todo.txt.", None),
+        ("Rename config.json to settings.json", None),
+        ("Rename foo_a to foo_b and bar_a to bar_b.", None),
+        ("Rename foo_a to foo_b. Then rename bar_a to bar_b.", None),
+        ("Rename the shop to Tea Corner.", None),
+        ("Rename the shop to tea.", None),
+        ("Rename give_back to give_back.", None),
+    ],
+)
+def test_the_rename_is_read_from_the_request(prompt: str, rename: str | None) -> None:
+    asked = asked_rename(prompt)
+    assert (asked and asked.old) == rename
+
+
+def _history(prompt: str, steps: list[tuple[str, dict[str, Any], str]]) -> list[ChatMessage]:
+    """The prompt and each call with its result, as the small model reads them."""
+    messages = [ChatMessage(role="user", content=prompt)]
+    for name, arguments, result in steps:
+        call = json.dumps({"name": name, "arguments": arguments})
+        messages.append(ChatMessage(role="assistant", content=f"<tool_call>{call}</tool_call>"))
+        body = f"<tool_response>\n{result}\n</tool_response>"
+        messages.append(ChatMessage(role="user", content=body))
+    return messages
+
+
+def _drive(
+    root: Path,
+    prompt: str,
+    first: list[tuple[str, dict[str, Any]]] | None = None,
+    *,
+    rg: bool = True,
+) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str, Any], str]]]:
+    """The calls the rule writes for *prompt* in the workspace *root*, each run with the
+    real tool (searching with ripgrep where there is one, or in Python), until it knows
+    none, and every step with its result; *first*: calls the model made before."""
+    ws = Workspace(root)
+    run: dict[str, Callable[[Workspace, dict[str, Any]], Result]] = {
+        **RUN,
+        "search_text": functools.partial(search_text, use_rg=rg),
+    }
+    steps: list[tuple[str, dict[str, Any], str]] = []
+    for name, arguments in first or []:
+        steps.append((name, arguments, run[name](ws, dict(arguments)).output))
+    made: list[tuple[str, dict[str, Any]]] = []
+    for _ in range(12):
+        known = known_call(turn_of(tuple(_history(prompt, steps)), "", TOOLS))
+        if known is None:
+            return made, steps
+        assert known.rule == "rename-asked"
+        assert known.arguments is not None
+        arguments = dict(known.arguments)
+        made.append((known.tool, arguments))
+        result = run[known.tool](ws, dict(arguments))
+        if known.tool == "search_text" and rg and shutil.which("rg"):
+            assert result.data["engine"] == "rg"  # a search ripgrep reads
+        steps.append((known.tool, arguments, result.output))
+    raise AssertionError(f"the rule did not stop: {made}")
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+
+
+FLEET = {
+    "fleet.py": (
+        "class Fleet:\n"
+        "    def __init__(self):\n"
+        "        self.out = {}\n"
+        "\n"
+        "    def lend(self, number, rider):\n"
+        "        self.out[number] = rider\n"
+        "\n"
+        "    def give_back(self, number):\n"
+        "        # give_back ends a hire\n"
+        "        return self.out.pop(number)\n"
+    ),
+    "daily.py": (
+        "from fleet import Fleet\n"
+        "\n"
+        "def close_day(fleet, numbers):\n"
+        "    return [fleet.give_back(n) for n in numbers]\n"
+    ),
+    "test_fleet.py": (
+        "import unittest\n"
+        "\n"
+        "from fleet import Fleet\n"
+        "\n"
+        "\n"
+        "class FleetTest(unittest.TestCase):\n"
+        "    def test_give_back(self):\n"
+        "        fleet = Fleet()\n"
+        "        fleet.lend(1, 'ann')\n"
+        "        self.assertEqual(fleet.give_back(1), 'ann')\n"
+        "        fleet.lend(2, 'bo')\n"
+        "        self.assertEqual(fleet.give_back(2), 'bo')\n"
+        "        fleet.lend(2, 'bo')\n"
+        "        self.assertEqual(fleet.give_back(2), 'bo')\n"
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    unittest.main()\n"
+    ),
+    "README.md": "Call `Fleet.give_back(number)` when a bike comes back.\n",
+    "notes.txt": "to give_backs and forths\n",
+}
+
+
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+def test_every_file_using_the_name_is_read_and_renamed_in(tmp_path: Path, rg: bool) -> None:
+    _write(tmp_path, FLEET)
+    made, steps = _drive(tmp_path, "Rename the method give_back to return_bike.", rg=rg)
+    assert made[0] == ("search_text", {"pattern": r"\bgive_back\b", "regex": True})
+    assert [(name, args["path"]) for name, args in made[1:]] == [
+        ("read_file", "README.md"),
+        ("edit_file", "README.md"),
+        ("read_file", "daily.py"),
+        ("edit_file", "daily.py"),
+        ("read_file", "fleet.py"),
+        ("edit_file", "fleet.py"),
+        ("read_file", "test_fleet.py"),
+        ("edit_file", "test_fleet.py"),
+    ]
+    # every edit worked; the file with lines that read the same got one edit over them
+    assert all(result.startswith("edited ") for name, _, result in steps if name == "edit_file")
+    assert "old_text" in made[-1][1]
+    for path in ("fleet.py", "daily.py", "test_fleet.py", "README.md"):
+        text = (tmp_path / path).read_text()
+        assert "give_back" not in text.replace("test_give_back", "")
+        assert text == FLEET[path].replace("give_back", "return_bike").replace(
+            "test_return_bike", "test_give_back"
+        )
+    # a word that only holds the name is not it
+    assert (tmp_path / "notes.txt").read_text() == FLEET["notes.txt"]
+    done = subprocess.run(
+        [sys.executable, "-m", "unittest", "-q"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_only_the_files_the_request_names_are_renamed_in(tmp_path: Path) -> None:
+    _write(tmp_path, FLEET)
+    prompt = "Rename give_back to return_bike in fleet.py and daily.py."
+    made, _ = _drive(tmp_path, prompt)
+    assert [args.get("path") for _, args in made] == [
+        None,
+        "daily.py",
+        "daily.py",
+        "fleet.py",
+        "fleet.py",
+    ]
+    assert "give_back" in (tmp_path / "test_fleet.py").read_text()
+    assert "return_bike" in (tmp_path / "fleet.py").read_text()
+
+
+HOUSE = {
+    "beds.py": (
+        "class House:\n"
+        "    def thirsty(self):\n"
+        "        # beds get thirsty in summer\n"
+        "        return ['peppers']\n"
+    ),
+    "plan.py": (
+        "def plan(house):\n    thirsty = house.thirsty()\n    return f'thirsty: {thirsty}'\n"
+    ),
+    "README.md": "Thirsty beds are listed first; House.thirsty() lists them.\n",
+}
+
+
+def test_a_member_named_after_its_owner_is_renamed_where_it_is_that_member(
+    tmp_path: Path,
+) -> None:
+    _write(tmp_path, HOUSE)
+    prompt = "Rename House.thirsty to needs_water, and update everything that calls it."
+    made, steps = _drive(tmp_path, prompt)
+    assert [args.get("path") for _, args in made] == [
+        None,
+        "beds.py",
+        "beds.py",
+        "plan.py",
+        "plan.py",
+    ]
+    beds = (tmp_path / "beds.py").read_text()
+    assert "    def needs_water(self):\n        # beds get thirsty in summer\n" in beds
+    # the local named like the method stays as it is, and prose of a plain word is left
+    assert (tmp_path / "plan.py").read_text() == HOUSE["plan.py"].replace(
+        "house.thirsty()", "house.needs_water()"
+    )
+    assert (tmp_path / "README.md").read_text() == HOUSE["README.md"]
+    # and finish-rename asks for nothing more: the local's lines are no use of the method
+    history = _history(prompt, steps)
+    assert nudge_for(turn_of(tuple(history), "Renamed.", TOOLS)) is None
+
+
+def test_the_rule_stops_where_nothing_uses_the_name_or_the_model_went_its_own_way(
+    tmp_path: Path,
+) -> None:
+    _write(tmp_path, FLEET)
+    made, _ = _drive(tmp_path, "Rename the method hand_over to return_bike.")
+    assert made == [("search_text", {"pattern": r"\bhand_over\b", "regex": True})]
+    # the model searched first, its own way: the rule leaves the turn to it
+    made, _ = _drive(
+        tmp_path,
+        "Rename the method give_back to return_bike.",
+        [("search_text", {"pattern": "give_back"})],
+    )
+    assert made == []
+    # a read that went wrong stops it too
+    prompt = "Rename the method give_back to return_bike."
+    steps = [
+        ("search_text", {"pattern": r"\bgive_back\b", "regex": True}, "fleet.py:8:x.give_back"),
+        ("read_file", {"path": "fleet.py"}, "fleet.py does not exist"),
+    ]
+    assert known_call(turn_of(tuple(_history(prompt, steps)), "", TOOLS)) is None
+
+
+def test_the_rule_is_off_without_its_tools_or_when_the_profile_turns_it_off(
+    tmp_path: Path,
+) -> None:
+    prompt = "Rename the method give_back to return_bike."
+    turn = turn_of(tuple(_history(prompt, [])), "", TOOLS)
+    assert known_call(turn, ["new-value"]) is None
+    no_edit = [t for t in TOOLS if t.name != "edit_file"]
+    assert known_call(turn_of(tuple(_history(prompt, [])), "", no_edit)) is None
+    known = known_call(turn)
+    assert known is not None
+    assert known.rule == "rename-asked"
