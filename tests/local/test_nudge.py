@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 
 import attrs
 import pytest
@@ -25,6 +26,7 @@ from harness.actors.model.local._nudge import (
 )
 from harness.actors.model.local._turn import Turn, culprits, turn_of
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
+from harness.actors.tools._edit import unread_edit
 from harness.messages.model import ChatMessage, ToolSchema
 
 TOOLS = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
@@ -1145,6 +1147,18 @@ CASES = {
         called(FOYER, "read_file", "foyer/main.js", "9:ab|const s = JSON.parse(text);"),
         "find_files",
     ),
+    "read-first": (
+        "I will search for the phrase in kiosk.conf.",
+        called(
+            "Put the kiosk in high contrast mode.",
+            "edit_file",
+            "kiosk/shelves.json",
+            "kiosk/shelves.json was not read in this session, and edit_file changes a file "
+            "not read only when each old_text is found in it exactly once: read it first "
+            "with read_file, then edit it",
+        ),
+        "read_file",
+    ),
     "described-program": (
         "The station took 120 today.",
         [{"role": "user", "content": "How much did we take today? The daily sheet has it."}],
@@ -2149,6 +2163,52 @@ def test_a_change_not_begun_after_the_look_that_found_its_place_is_asked_for() -
         assert (nudge(reply, searched) or Nudge("", "")).rule != "change-not-begun", reply
     asked = called("Which host does mail go through?", "search_text", "", hits)
     assert nudge("It goes through smtp.shop.example.", asked) is None
+
+
+def test_a_request_said_back_is_no_verdict_that_nothing_needs_changing() -> None:
+    # measured (the fresh set, half A): the search found the stop, and the model wrote
+    # the request back word for word; its "doesn't need" is the user's, not a verdict
+    prompt = (
+        "The Post Office Stores has closed down, so the van doesn't need to stop there any more."
+    )
+    hits = 'deliveries.yaml:15:- Post Office Stores\nbakery.toml:9:monday = "closed"'
+    searched = called(prompt, "search_text", "", hits)
+    found = nudge(prompt, searched)
+    assert found is not None
+    assert (found.rule, found.arguments) == ("change-not-begun", {"path": "deliveries.yaml"})
+    # a verdict in the model's own words still stands
+    for reply in ("No change is needed: the van already skips it.", "It is correct as it is."):
+        assert (nudge(reply, searched) or Nudge("", "")).rule != "change-not-begun", reply
+
+
+def test_an_edit_refused_as_unread_is_followed_by_the_read_it_asks_for(tmp_path: Path) -> None:
+    # the refusal as the tool writes it, for an edit written from the model's belief
+    (tmp_path / "kiosk").mkdir()
+    shelves = tmp_path / "kiosk" / "shelves.json"
+    shelves.write_text('{"screen": {"high_contrast": false}}\n')
+    belief = {"old_text": "high_contrast = false", "new_text": "high_contrast = true"}
+    refusal = unread_edit(shelves, "kiosk/shelves.json", belief)
+    assert refusal is not None
+    prompt = "Put the kiosk screen in high contrast mode."
+    call = json.dumps({"name": "edit_file", "arguments": {"path": "kiosk/shelves.json", **belief}})
+    history = (
+        ChatMessage(role="user", content=prompt),
+        ChatMessage(role="assistant", content=f"<tool_call>{call}</tool_call>"),
+        ChatMessage(role="user", content=f"<tool_response>\n{refusal}\n</tool_response>"),
+    )
+    known = known_call(turn_of(history, "", TOOLS))
+    assert known is not None
+    assert (known.rule, known.tool, known.arguments) == (
+        "read-first",
+        "read_file",
+        {"path": "kiosk/shelves.json"},
+    )
+    # an edit refused for another reason, or no read offered: nothing known
+    not_found = "<tool_response>\nthe edit: old_text was not found\n</tool_response>"
+    other = (*history[:2], ChatMessage(role="user", content=not_found))
+    assert known_call(turn_of(other, "", TOOLS), ["read-first"]) is None
+    no_read = [t for t in TOOLS if t.name != "read_file"]
+    assert known_call(turn_of(history, "", no_read), ["read-first"]) is None
 
 
 def test_a_change_said_back_after_a_search_reads_the_line_holding_the_old_value() -> None:

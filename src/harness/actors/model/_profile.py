@@ -37,6 +37,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "old-value-left",
     "rerun-failing",
     "broken-data",
+    "read-first",
     "described-program",
     "name-in-error",
     "rename-asked",

@@ -58,7 +58,12 @@ from harness.actors.model.local._nudge_changes import (
     file_to_read,
     still_used,
 )
-from harness.actors.model.local._nudge_files import BrokenData, FinishFiles, OldValueLeft
+from harness.actors.model.local._nudge_files import (
+    BrokenData,
+    FinishFiles,
+    OldValueLeft,
+    ReadFirst,
+)
 from harness.actors.model.local._nudge_rename import AskedRename
 from harness.actors.model.local._nudge_runs import (
     ClaimedRun,
@@ -342,6 +347,7 @@ RULES: tuple[NudgeRule, ...] = (
     OldValueLeft(),
     RerunFailing(),
     BrokenData(),
+    ReadFirst(),
     DescribedProgram(),
     NameInError(),
     AskedRename(),
@@ -384,8 +390,8 @@ def nudge_for(turn: Turn, on: Iterable[str] | None = None) -> Nudge | None:
 def known_call(turn: Turn, on: Iterable[str] | None = None) -> Nudge | None:
     """The call a rule named in *on* (``None``: every rule) knows whole before the model
     replies to the prompt or the last result of *turn* (its ``ahead``:
-    :meth:`NameInError.ahead`, :meth:`AskedRename.ahead`, :meth:`NewValue.ahead`), in
-    :data:`RULES` order; ``None`` when none does. The guide
+    :meth:`ReadFirst.ahead`, :meth:`NameInError.ahead`, :meth:`AskedRename.ahead`,
+    :meth:`NewValue.ahead`), in :data:`RULES` order; ``None`` when none does. The guide
     writes it with no generation."""
     if not turn.tools:
         return None

@@ -497,7 +497,7 @@ class ChangeNotBegun:
             return None
         if turn.reply.rstrip().endswith("?") or announces(turn) is not None:
             return None
-        if NOTHING_TO_CHANGE.search(turn.reply) or _OFFERS.search(turn.reply):
+        if _says_no_change(turn) or _OFFERS.search(turn.reply):
             return None  # "It is already called name, as it should be.", an offer
         last = turn.last
         if last is None:
@@ -519,6 +519,16 @@ class ChangeNotBegun:
         if (read in found or read in named) and change_goes_in(read, turn.prompt):
             return MAKE_THE_CHANGE
         return None
+
+
+def _says_no_change(turn: Turn) -> bool:
+    """Whether the reply says no change is needed in words of its own: the request's own
+    words said back are no such verdict (measured, bench local-tasks, half A: told "The
+    Post Office Stores has closed down, so the van doesn't need to stop there any more.",
+    the 1.5B model searched, then wrote the request back word for word, and its "doesn't
+    need" was read as the change judged needless)."""
+    asked = {m.group(0).lower() for m in NOTHING_TO_CHANGE.finditer(turn.prompt)}
+    return any(m.group(0).lower() not in asked for m in NOTHING_TO_CHANGE.finditer(turn.reply))
 
 
 def _read_there(path: str) -> Nudge:

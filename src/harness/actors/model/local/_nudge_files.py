@@ -12,6 +12,9 @@
   JSON at JSON.parse … at main.js:9"): the model reads and edits the program the trace
   runs through, which is not what broke. The rule asks for the data file: its read where
   the prompt or a result names one file of that kind, else the files of that kind found.
+- read-first: an edit refused because its file was not read and does not hold its old
+  text (the file as the model believes it to be): the read the refusal asks for, written
+  by the harness before the model replies.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from harness.actors.model.local._nudge_base import Nudge, block
 from harness.actors.model.local._nudge_changes import asks_change
 from harness.actors.model.local._turn import EDIT_TOOLS, FILE_NAME, Step, Turn
 
-__all__ = ["BrokenData", "FinishFiles", "OldValueLeft", "listed_files"]
+__all__ = ["BrokenData", "FinishFiles", "OldValueLeft", "ReadFirst", "listed_files"]
 
 _FILE = r"`?[\w./-]*[A-Za-z_][\w-]*\.[A-Za-z]\w*`?"
 # two or more files in a row: "a.py and b.toml", "in a.py, in b.js and in c.json", "in
@@ -251,4 +254,40 @@ class BrokenData:
             f"{head} Find the {what} files: call find_files. Write " + block("find_files"),
             "find_files",
             arguments={"pattern": kind.glob},
+        )
+
+
+# edit_file's refusal of an edit of a file not read whose old text the file does not hold
+# (tools/_edit.py, unread_edit)
+_UNREAD = " was not read in this session, and edit_file changes a file not read only"
+
+
+class ReadFirst:
+    """An edit refused because its file was not read in this session and does not hold
+    its old text: the read the refusal asks for, written before the model replies (the
+    text protocol then leaves the refused edit out of what the model reads, and the edit
+    it writes next is bound to the file's lines). Measured (bench local-tasks, the fresh
+    set's half A, json-kiosk-contrast): refused so for ``kiosk/shelves.json``, whose
+    ``"high_contrast": false`` a search had just shown, the 1.5B model announced a
+    search of a ``kiosk.conf`` that does not exist, and the run ended."""
+
+    name: ClassVar[str] = "read-first"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        """After a reply, the call :meth:`ahead` knows (the guide asks ``ahead`` first,
+        so this answers only callers of the rules alone)."""
+        return self.ahead(turn)
+
+    def ahead(self, turn: Turn) -> Nudge | None:
+        """The read of the file the last call's edit was refused for as unread, or
+        ``None``."""
+        last = turn.last
+        if last is None or last.name != "edit_file" or "read_file" not in turn.tools:
+            return None
+        if not last.path or not last.result.startswith(last.path + _UNREAD):
+            return None
+        return Nudge(
+            f"{last.path} was not read, so the edit was refused: read it first.",
+            "read_file",
+            arguments={"path": last.path},
         )
