@@ -93,6 +93,9 @@ def _drive(
         if known is None:
             return made, steps
         assert known.rule == "rename-asked"
+        if known.answer:
+            made.append(("answer", {"text": known.text}))
+            return made, steps
         assert known.arguments is not None
         arguments = dict(known.arguments)
         made.append((known.tool, arguments))
@@ -158,6 +161,15 @@ def test_every_file_using_the_name_is_read_and_renamed_in(tmp_path: Path, rg: bo
     _write(tmp_path, FLEET)
     made, steps = _drive(tmp_path, "Rename the method give_back to return_bike.", rg=rg)
     assert made[0] == ("search_text", {"pattern": r"\bgive_back\b", "regex": True})
+    # the calls done, the answer says what they did, with no generation
+    assert made[-1] == (
+        "answer",
+        {
+            "text": "Renamed give_back to return_bike in README.md, daily.py, fleet.py and "
+            "test_fleet.py."
+        },
+    )
+    made = made[:-1]
     assert [(name, args["path"]) for name, args in made[1:]] == [
         ("read_file", "README.md"),
         ("edit_file", "README.md"),
@@ -189,13 +201,18 @@ def test_only_the_files_the_request_names_are_renamed_in(tmp_path: Path) -> None
     _write(tmp_path, FLEET)
     prompt = "Rename give_back to return_bike in fleet.py and daily.py."
     made, _ = _drive(tmp_path, prompt)
-    assert [args.get("path") for _, args in made] == [
+    assert [args.get("path") for _, args in made[:-1]] == [
         None,
         "daily.py",
         "daily.py",
         "fleet.py",
         "fleet.py",
     ]
+    # the answer says where the name is still used: a file the request did not name
+    assert made[-1][1]["text"] == (
+        "Renamed give_back to return_bike in daily.py and fleet.py. README.md still uses "
+        "give_back: Call `Fleet.give_back(number)` when a bike comes back."
+    )
     assert "give_back" in (tmp_path / "test_fleet.py").read_text()
     assert "return_bike" in (tmp_path / "fleet.py").read_text()
 
@@ -226,7 +243,12 @@ def test_a_member_named_after_its_owner_is_renamed_where_it_is_that_member(
         "beds.py",
         "plan.py",
         "plan.py",
+        None,
     ]
+    assert made[-1] == (
+        "answer",
+        {"text": "Renamed thirsty to needs_water in beds.py and plan.py."},
+    )
     beds = (tmp_path / "beds.py").read_text()
     assert "    def needs_water(self):\n        # beds get thirsty in summer\n" in beds
     # the local named like the method stays as it is, and prose of a plain word is left
@@ -236,7 +258,22 @@ def test_a_member_named_after_its_owner_is_renamed_where_it_is_that_member(
     assert (tmp_path / "README.md").read_text() == HOUSE["README.md"]
     # and finish-rename asks for nothing more: the local's lines are no use of the method
     history = _history(prompt, steps)
-    assert nudge_for(turn_of(tuple(history), "Renamed.", TOOLS)) is None
+    assert nudge_for(turn_of(tuple(history), "Renamed.", TOOLS), ["finish-rename"]) is None
+
+
+def test_a_request_asking_more_than_the_rename_leaves_the_answer_to_the_model(
+    tmp_path: Path,
+) -> None:
+    _write(tmp_path, FLEET)
+    for prompt in (
+        "Rename the method give_back to return_bike, then run the tests.",
+        "Rename the method give_back to return_bike and add a docstring to it.",
+        "Rename the method give_back to return_bike. Also bump the version.",
+    ):
+        made, _ = _drive(tmp_path, prompt)
+        assert made[-1][0] == "edit_file", prompt
+        assert "give_back" not in (tmp_path / "fleet.py").read_text()
+        _write(tmp_path, FLEET)
 
 
 def test_the_rule_stops_where_nothing_uses_the_name_or_the_model_went_its_own_way(

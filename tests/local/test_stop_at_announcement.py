@@ -3,6 +3,7 @@ known whole from the last result, written before any reply."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncGenerator
 
 import attrs
@@ -10,6 +11,7 @@ import attrs
 from harness.actors.model import Finish, ProviderCall, ProviderEvent, parse_reply
 from harness.actors.model._profile import SMALL_MODEL
 from harness.actors.model.local._guide import (
+    KNOWN_ANSWER_PREFIX,
     KNOWN_PREFIX,
     NUDGED_PREFIX,
     TAKEN_PREFIX,
@@ -323,4 +325,50 @@ async def test_a_call_known_from_the_prompt_alone_is_written_before_any_reply() 
     off = Guide(attrs.evolve(SMALL_MODEL, nudges=()))
     script = Scripted(["I've updated the croissants."])
     await _run(off, call, script)
+    assert len(script.asked) == 1
+
+
+async def test_the_answer_known_once_the_rules_calls_did_the_task_ends_the_turn() -> None:
+    # rename-asked: the search, the read and the edit were the rule's, and the edit's
+    # result says no file still uses the name; the answer needs no reply of the model
+    prompt = "Rename the method give_back to return_bike."
+    steps = [
+        (
+            "search_text",
+            {"pattern": r"\bgive_back\b", "regex": True},
+            "fleet.py:3:def give_back():",
+        ),
+        ("read_file", {"path": "fleet.py"}, "1:ab|class Fleet:\n2:00|\n3:cd|    def give_back():"),
+        (
+            "edit_file",
+            {
+                "path": "fleet.py",
+                "old_text": "    def give_back():",
+                "new_text": "    def return_bike():",
+            },
+            "edited fleet.py (1 edit applied)\n--- a/fleet.py\n+++ b/fleet.py\n",
+        ),
+    ]
+    history = []
+    for name, arguments, result in steps:
+        made = json.dumps({"name": name, "arguments": arguments})
+        history.append(ChatMessage(role="assistant", content=f"<tool_call>{made}</tool_call>"))
+        history.append(
+            ChatMessage(role="user", content=f"<tool_response>\n{result}\n</tool_response>")
+        )
+    call = _call(prompt, *history)
+    script = Scripted(["I renamed it."])
+    out = await _run(Guide(), call, script)
+    assert script.asked == []
+    assert [e.message for e in out if isinstance(e, LocalModelProgress)] == [
+        KNOWN_ANSWER_PREFIX + "rename-asked"
+    ]
+    whole = "".join(e.text for e in out if isinstance(e, TextDelta))
+    assert whole == "Renamed give_back to return_bike in fleet.py."
+    assert not parse_reply(whole, {}).calls
+    assert out[-1] == Finish(reason="stop")
+    # a request asking more than the rename leaves the answer to the model
+    more = _call("Rename the method give_back to return_bike, then run the tests.", *history)
+    script = Scripted(["I renamed it."])
+    await _run(Guide(), more, script)
     assert len(script.asked) == 1

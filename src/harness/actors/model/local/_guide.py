@@ -47,6 +47,7 @@ from harness.messages.local import LocalModelProgress
 from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
 __all__ = [
+    "KNOWN_ANSWER_PREFIX",
     "KNOWN_PREFIX",
     "NUDGED_PREFIX",
     "NUDGED_TOKENS",
@@ -75,6 +76,11 @@ TAKEN_PREFIX = "taking the call it announced: "
 KNOWN_PREFIX = "writing the call the rules already know: "
 """How the progress line of a call a rule knows before any reply starts
 (:func:`~harness.actors.model.local._nudge.known_call`); the rule's name follows."""
+
+
+KNOWN_ANSWER_PREFIX = "writing the answer the rules already know: "
+"""How the progress line of an answer a rule knows before any reply starts: its calls
+did the task (:attr:`Nudge.answer`); the rule's name follows."""
 
 
 def nudge_line(nudge: Nudge) -> str:
@@ -275,13 +281,14 @@ class Guide:
         # the prompt is watched against
         asked = turn_of(verdict.messages, "", call.text_tools)
         known = known_call(asked, profile.nudges)
-        if known is not None and known.arguments is not None:
+        if known is not None and (known.answer or known.arguments is not None):
             # a call the prompt and the results so far make whole (a name respelt as the
-            # workspace has it, the search for a value to change): written as it is, no
-            # generation asked
-            line = KNOWN_PREFIX + known.rule
+            # workspace has it, the search for a value to change), or the answer once the
+            # rule's calls did the task: written as it is, no generation asked
+            line = (KNOWN_ANSWER_PREFIX if known.answer else KNOWN_PREFIX) + known.rule
             yield LocalModelProgress(model=call.model, stage="nudged", message=line)
-            yield TextDelta(text=_call_text(known.tool, known.arguments))
+            text = known.text if known.answer else _call_text(known.tool, known.arguments or {})
+            yield TextDelta(text=text)
             yield Finish(reason="stop")
             return
         system = static_first(call)[0] if self.reorder else call.system

@@ -42,6 +42,10 @@ class Nudge:
     """The call's whole arguments when the reply named them already (a read of the one
     file it names: :func:`~._nudge.announced_call`): the guide writes that call itself
     instead of asking for it."""
+    answer: bool = False
+    """*text* is the whole answer, known before any reply: the calls a rule wrote did the
+    task, and their results say what they did (:meth:`~._nudge_rename.AskedRename.ahead`);
+    the guide writes it and the turn ends, no generation asked."""
 
 
 class NudgeRule(Protocol):

@@ -11,6 +11,7 @@ import re
 import attrs
 
 from harness.actors.model.local._turn import FILE_NAME, asks_change
+from harness.words import asks_for_change
 
 __all__ = ["Rename", "asked_rename"]
 
@@ -30,6 +31,14 @@ _RENAME = re.compile(
 _ANOTHER = re.compile(
     rf"(?:.*\brenam|\s*,?\s*(?:and\s+)?`?{_NAME}`?\s+to\s+`?{_NAME})", re.I | re.S
 )
+# what a request may say beside a rename that the rename itself does: "and update
+# everything that calls it", "change all the callers that use it"
+_ITS_OWN = re.compile(
+    r"\b(?:update|change|fix)\s+(?:everything|every\s+\w+|all(?:\s+the)?\s+\w+|the\s+\w+)"
+    r"(?:\s+(?:that|which))?\s+(?:calls?|uses?|refers?\s+to|imports?)\s+it\b",
+    re.I,
+)
+_RUN = re.compile(r"\b(?:run|execute)\b", re.I)
 # a name only code writes: with an underscore, a capital inside or a digit
 # ("give_back", "toSlug", "SPRING10")
 _CODE_NAME = re.compile(r"_|[a-z][A-Z]|\d")
@@ -49,6 +58,10 @@ class Rename:
     new: str
     plain: bool
     member: bool = False
+    alone: bool = True
+    """The request, one sentence, asks nothing beside the rename but what the rename
+    does ("and update everything that calls it", "keep the tests passing"): no other
+    change, no run."""
 
     @property
     def search(self) -> str:
@@ -90,4 +103,7 @@ def asked_rename(prompt: str) -> Rename | None:
     quoted = "`" in m.group(0)
     if not (kind or owner or quoted or _CODE_NAME.search(old) or _CODE_NAME.search(new)):
         return None
-    return Rename(old, new, plain=_CODE_NAME.search(old) is None, member=owner is not None)
+    rest = _ITS_OWN.sub(" ", prompt[: m.start()] + " " + prompt[m.end() :])
+    one_sentence = re.search(r"[.!?;]\s+\S", prompt.strip()) is None
+    alone = one_sentence and not asks_for_change(rest) and _RUN.search(rest) is None
+    return Rename(old, new, _CODE_NAME.search(old) is None, owner is not None, alone)
