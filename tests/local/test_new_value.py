@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from harness.actors.model.local._nudge import known_call, nudge_for
-from harness.actors.model.local._nudge_values import Form, value_change
+from harness.actors.model.local._nudge_values import Form, value_change, wanted_value
 from harness.actors.model.local._turn import turn_of
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 from harness.actors.tools._dispatch import read_file
@@ -84,6 +84,7 @@ def _drive(
     first: list[tuple[str, dict[str, Any]]] | None = None,
     *,
     rg: bool = True,
+    rule: str = "new-value",
 ) -> list[tuple[str, dict[str, Any]]]:
     """The calls the rule writes for *prompt* in the workspace *root*, each run with the
     real tool (searching with ripgrep where there is one, or in Python), until it knows
@@ -101,7 +102,7 @@ def _drive(
         known = known_call(turn_of(tuple(_history(prompt, steps)), "", TOOLS))
         if known is None:
             return made
-        assert known.rule == "new-value"
+        assert known.rule == rule
         assert known.arguments is not None
         arguments = dict(known.arguments)
         made.append((known.tool, arguments))
@@ -347,3 +348,102 @@ def test_after_a_reply_the_known_call_is_asked_and_with_the_rule_off_it_is_not()
     # with no edit tool offered (a question's tools), no change is begun
     looks = [t for t in TOOLS if t.name != "edit_file"]
     assert known_call(turn_of(tuple(history), "", looks)) is None
+
+
+# -- a change that says only the value wanted (value-wanted) ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("prompt", "wanted"),
+    [
+        ("Raise the deposit to 60 pounds.", ("60", None)),
+        ("Green tea costs 5 now in the sample order.", ("5", None)),
+        ("Requests give up too soon. Set the timeout to 60 seconds.", ("60", "second")),
+        ("Move the staging database to Postgres 16.4.", ("16.4", None)),
+        ("The pontoon berths go up to £450 for the season. Can you put that in?", ("450", None)),
+        # the value there now said too: new-value's
+        ("Raise the deposit to 60 pounds, not 50.", None),
+        # a change by an amount, a number that tells which, a fault, something new
+        ("Raise the deposit by 10 pounds.", None),
+        ("Make it 15 per cent.", None),
+        ("From now on the over 65 tickets are called 'senior'.", None),
+        ("The report shows 5 items, which is wrong. Fix it.", None),
+        ("Add a coupon SUMMER20 worth 20 percent.", None),
+        ("Set the retries to 1.", None),
+        ("How much is the deposit? Is it 60?", None),
+    ],
+)
+def test_the_value_wanted_alone_is_read_from_the_request(
+    prompt: str, wanted: tuple[str, str | None] | None
+) -> None:
+    said = wanted_value(prompt)
+    assert (said and (said.value, said.unit)) == wanted
+
+
+STATION = {
+    "station.toml": (
+        "[fees]\n"
+        "deposit = 50  # pounds, back when the bike is\n"
+        "late_per_hour = 2.50\n"
+        "\n"
+        "[moorings]\n"
+        "pontoon: 420.00\n"
+    ),
+    "fleet.py": (
+        "def add(number: int, km: float = 0.0) -> None:\n"
+        "    # a deposit of 20 is taken at the desk\n"
+        "    pass\n"
+    ),
+    "data/deposits.csv": "day,deposit = 50\n",
+    "README.md": "The deposit: 50 pounds.\n",
+}
+
+
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+def test_the_one_setting_the_request_speaks_of_gets_the_value_wanted(
+    tmp_path: Path, rg: bool
+) -> None:
+    _write(tmp_path, STATION)
+    made = _drive(tmp_path, "Raise the deposit to 60 pounds.", rg=rg, rule="value-wanted")
+    assert [(name, args.get("path")) for name, args in made] == [
+        ("search_text", None),
+        ("read_file", "station.toml"),
+        ("edit_file", "station.toml"),
+    ]
+    assert "deposit = 60  # pounds" in (tmp_path / "station.toml").read_text()
+    # the comment, the record and the README hold the word and a number, and are left
+    for path in ("fleet.py", "data/deposits.csv", "README.md"):
+        assert (tmp_path / path).read_text() == STATION[path]
+
+
+def test_the_value_wanted_is_written_as_the_line_writes_its_value(tmp_path: Path) -> None:
+    _write(tmp_path, STATION)
+    made = _drive(
+        tmp_path,
+        "The pontoon berths go up to £450 for the season. Can you put that in?",
+        rule="value-wanted",
+    )
+    assert made[-1][1]["new_text"] == "pontoon: 450.00"
+    # a span said in seconds, in the unit the line names
+    _write(tmp_path, {"app.toml": "[server]\nrequest_timeout_minutes = 2\n"})
+    made = _drive(tmp_path, "Change the request timeout to 300 seconds.", rule="value-wanted")
+    assert made[-1][1]["new_text"] == "request_timeout_minutes = 5"
+
+
+def test_where_lines_tie_or_the_request_names_another_file_the_model_goes_on(
+    tmp_path: Path,
+) -> None:
+    _write(
+        tmp_path,
+        {
+            "settings.toml": "[server]\nport = 9412\n\n[mail]\nsmtp_port = 587\n",
+            "package.json": '{\n  "engines": {\n    "node": ">=18.17"\n  }\n}\n',
+        },
+    )
+    # two lines share "port": the search is written, no line chosen
+    made = _drive(tmp_path, "Switch the mail server port to 465.", rule="value-wanted")
+    assert [name for name, _ in made] == ["search_text"]
+    # the request names a file to write: package.json's node is not it
+    made = _drive(tmp_path, "Pin the project to Node 20 with an .nvmrc file.", rule="value-wanted")
+    assert [name for name, _ in made] == ["search_text"]
+    assert (tmp_path / "package.json").read_text().count("18.17") == 1

@@ -1121,6 +1121,11 @@ CASES = {
         [{"role": "user", "content": "From tomorrow just bake 24 croissants, not 36."}],
         "search_text",
     ),
+    "value-wanted": (
+        "I raised the deposit to 60 pounds.",
+        [{"role": "user", "content": "Raise the deposit to 60 pounds."}],
+        "search_text",
+    ),
     "empty-after-result": ("", READ_GREET, "edit_file"),
     "echoed-question": (WHERE[0]["content"], [*WHERE, *REFUSED[1:]], ""),
     "call-as-text": ("search_text: parse_date", WHERE, "search_text"),
@@ -1863,7 +1868,12 @@ def test_a_change_naming_no_file_with_nothing_found_is_asked_for_the_search() ->
     # for a mail server's own configuration (/etc/postfix) and ended
     prompt = [{"role": "user", "content": "Switch the mail server port to 465."}]
     steps = "To switch the mail server port, edit /etc/postfix/main.cf and restart it."
-    line = nudge(steps, prompt)
+    # before any reply now, value-wanted searches for the settings giving a number
+    first = nudge(steps, prompt)
+    assert first is not None
+    assert first.rule == "value-wanted"
+    others = [name for name in NUDGE_RULES if name != "value-wanted"]
+    line = nudge_for(view(steps, prompt), others)
     assert line is not None
     assert line.rule == "nothing-found"
     assert line.tool == "search_text"

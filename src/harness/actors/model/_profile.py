@@ -42,6 +42,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "name-in-error",
     "rename-asked",
     "new-value",
+    "value-wanted",
     "empty-after-result",
     "echoed-question",
     "call-as-text",

@@ -71,7 +71,7 @@ from harness.actors.model.local._nudge_runs import (
     RerunFailing,
     SkippedRun,
 )
-from harness.actors.model.local._nudge_values import NewValue
+from harness.actors.model.local._nudge_values import NewValue, ValueWanted
 from harness.actors.model.local._turn import Turn
 from harness.words import PROGRAM, SCRIPT_PATH
 
@@ -352,6 +352,7 @@ RULES: tuple[NudgeRule, ...] = (
     NameInError(),
     AskedRename(),
     NewValue(),
+    ValueWanted(),
     EmptyAfterResult(),
     EchoedQuestion(),
     CallAsText(),

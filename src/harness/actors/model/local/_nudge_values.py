@@ -21,10 +21,10 @@ import attrs
 
 from harness.actors.model.local._nudge_base import FILE_NAME, Nudge
 from harness.actors.model.local._nudge_changes import NUMBER_WORDS, change_goes_in
-from harness.actors.model.local._turn import Turn
+from harness.actors.model.local._turn import Turn, asks_new
 from harness.words import asks_for_change
 
-__all__ = ["Change", "NewValue", "value_change"]
+__all__ = ["Change", "NewValue", "ValueWanted", "Wanted", "value_change", "wanted_value"]
 
 # a value a request writes: a number (with its currency or percent sign), a number word,
 # a dozen; then, if it has one, its unit of time
@@ -386,3 +386,180 @@ class NewValue:
             "read_file",
             arguments={"path": path},
         )
+
+
+# -- a change that says only the value wanted ---------------------------------------------
+
+# a number a line gives to a name or compares with: ``deposit = 50``, ``price: 4.5``,
+# ``"retries": 3``, ``KEEP="${KEEP:-6}"``; not a part of ``2026-05-06`` or ``14:00``
+_NUMBER = r"\d+(?:\.\d+)?"
+_SETS = re.compile(rf"{_GIVEN}({_NUMBER})(?![\w.]|:\d|-\d)")
+# what makes a value said a change by that much, not the value wanted: "by 5", "5 more",
+# "5 per cent", "a tenth"
+_RELATIVE_AFTER = re.compile(
+    r"\s*(?:%|per ?cent|more|less|fewer|extra|longer|shorter|times\b)", re.I
+)
+_RELATIVE_BEFORE = re.compile(r"\b(?:by|another|extra)\s*$", re.I)
+# what says a value is the one wanted: "up to 60", "costs 5", "run for 60 seconds", "at
+# 170", "to Postgres 16.4"; not "the over 65 tickets", "sail number 655"
+_WANTED_BEFORE = re.compile(r"\b(?:to|at|be|costs?|is|are|for)\s+(?:[A-Z][\w-]*\s+)?$", re.I)
+# a file whose name starts with a dot, as a prompt writes it: ".nvmrc", ".editorconfig"
+_DOTFILE = re.compile(r"(?<![\w./-])(\.[A-Za-z][\w.-]*)")
+# a line that is only a comment: ``# …``, ``// …``
+_COMMENT_LINE = re.compile(r"^\s*(?:#|//|/?\*)")
+
+
+@attrs.frozen
+class Wanted:
+    """A change that says only the value wanted ("Raise the deposit to 60 pounds.",
+    "Green tea costs 5 now"), as digits, with the unit of time it is said in."""
+
+    value: str
+    unit: str | None = None
+
+    def search(self, prompt: str) -> str | None:
+        """The search for the lines the rule may choose: a number given to a name or
+        compared with, and a word of *prompt* on the line (a regular expression ripgrep
+        reads too); ``None`` where the prompt has no word a line could share."""
+        words = _stems(FILE_NAME.sub(" ", prompt)) - _UNIT_STEMS - _NUMBER_STEMS
+        if not words:
+            return None
+        value = rf"{_GIVEN}{_NUMBER}(?:[^\w.]|$)"
+        named = "|".join(sorted(words))
+        return rf"(?i)(?:{named})[^\n]*{value}|{value}[^\n]*(?:{named})"
+
+    def made(self, line: str) -> str | None:
+        """*line* with the value wanted in place of the one number it gives a name, in
+        the unit the line names, or ``None`` where it gives none or two, or 0 or 1, is
+        only a comment, already holds the value wanted, or names a unit the value does
+        not come to whole in."""
+        found = list(_SETS.finditer(line))
+        if len(found) != 1 or _COMMENT_LINE.match(line):
+            return None
+        if Decimal(found[0].group(1)) in (0, 1):
+            return None  # nearly any line gives 0 or 1: no setting of its own
+        value = self.value
+        named = next((u for u in _SECONDS if _names(line, u)), None)
+        if self.unit and named and named != self.unit:
+            n = Decimal(value) * _SECONDS[self.unit] / _SECONDS[named]
+            if n != n.quantize(Decimal("0.01")):
+                return None
+            value = f"{n.normalize():f}"
+        m = found[0]
+        if Decimal(m.group(1)) == Decimal(value):
+            return None
+        places = len(m.group(1).partition(".")[2])
+        if places and "." not in value:  # written as the line writes it: 420.00 to 450.00
+            value = f"{Decimal(value):.{places}f}"
+        return line[: m.start(1)] + value + line[m.end(1) :]
+
+
+def wanted_value(prompt: str) -> Wanted | None:
+    """The one value *prompt* asks a setting to have, saying no value there now ("Raise
+    the deposit to 60 pounds.", "Let them run for 60 seconds."); ``None`` for a change
+    :func:`value_change` reads, a fault told, a request for something new, a value by
+    which to change ("by 5", "5 more", "15 per cent"), a number that only tells which
+    ("the over 65 tickets": the value wanted comes after "to", "at", "for", "costs",
+    "is"), two values, or 0 or 1."""
+    if value_change(prompt) is not None or _FAULT.search(prompt):
+        return None
+    if not asks_for_change(prompt) or asks_new(prompt):
+        return None
+    said = list(_ANY_VALUE.finditer(prompt))
+    if len(said) != 1:
+        return None
+    m = said[0]
+    before = prompt[: m.start()]
+    if _RELATIVE_AFTER.match(prompt, m.end()) or _RELATIVE_BEFORE.search(before):
+        return None
+    if not _WANTED_BEFORE.search(before):
+        return None
+    value = _digits(m.group(1))
+    if value in ("0", "1") or not re.fullmatch(_NUMBER, value):
+        return None
+    return Wanted(value, _unit(m.group(2)))
+
+
+def _wanted_line(
+    hits: list[tuple[str, str]], wanted: Wanted, prompt: str
+) -> tuple[str, str, str] | None:
+    """Of *hits*, the one line to change (its path, its text, the text it is to have):
+    the line giving one number to a name that shares the most words with *prompt*, when
+    one does so alone; where the prompt names files, only in them ("Pin the project to
+    Node 20 with an .nvmrc file" is not package.json's ``"node": ">=18.17"``); prose,
+    records and tests only where the prompt names their file."""
+    named = {m.group(1) for m in FILE_NAME.finditer(prompt)} | set(_DOTFILE.findall(prompt))
+    words = _stems(FILE_NAME.sub(" ", prompt)) - _UNIT_STEMS
+    scored = []
+    for path, text in hits:
+        made = wanted.made(text)
+        if made is None or not change_goes_in(path, prompt):
+            continue
+        if path in named if named else not _RECORDS.search(path):
+            scored.append((len(words & _stems(text)), path, text, made))
+    best = max((score for score, *_ in scored), default=0)
+    top = [(path, text, made) for score, path, text, made in scored if score == best]
+    return top[0] if best > 0 and len(top) == 1 else None
+
+
+class ValueWanted:
+    """A change request that says only the value wanted ("Raise the deposit to 60
+    pounds.", "Green tea costs 5 now in the sample order."), with nothing changed yet:
+    the harness writes each call itself. First the search for the lines giving a number
+    to a name with a word of the request on them; then, for the one such line that
+    gives one number and shares the most words with the request, the read of its file
+    and the edit of that number to the value wanted. Where no line qualifies, two tie,
+    or a call goes wrong, the rule stops and the model goes on.
+
+    Measured (bench local-tasks, the fresh set, half A): told "Green tea costs 5 now in
+    the sample order.", the 1.5B model read ``src/index.js`` after the search listed
+    ``{ sku: 'tea-01', name: 'Green tea', price: 4.5 },`` and sent edits whose new text
+    was the old, twice; told "Raise the deposit to 60 pounds.", it edited a
+    ``deposit.txt`` it made up, then searched, and answered "The deposit is currently set
+    to 50 pounds.\""""
+
+    name: ClassVar[str] = "value-wanted"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        """After a reply, the call :meth:`ahead` knows (the guide asks ``ahead`` first,
+        so this answers only callers of the rules alone)."""
+        return self.ahead(turn)
+
+    def ahead(self, turn: Turn) -> Nudge | None:
+        """The call the rule writes before the model replies, or ``None``."""
+        if not {"search_text", "read_file", "edit_file"} <= set(turn.tools):
+            return None
+        wanted = wanted_value(turn.prompt)
+        search = wanted.search(turn.prompt) if wanted is not None else None
+        if wanted is None or search is None:
+            return None
+        if not turn.steps:
+            return Nudge(
+                f"Search for the setting to make {wanted.value}.",
+                "search_text",
+                arguments={"pattern": search, "regex": True},
+            )
+        first, last = turn.steps[0], turn.steps[-1]
+        if first.name != "search_text" or first.arguments.get("pattern") != search:
+            return None  # the model went its own way
+        if last is not first and not (last.shown_lines is not None or last.wrote):
+            return None  # a call of the rule's went wrong
+        if turn.edited:
+            return None
+        hits = [(h.group(1), h.group(2)) for h in _HIT.finditer(first.result)]
+        chosen = _wanted_line(hits, wanted, turn.prompt)
+        if chosen is None:
+            return None
+        path, line, _ = chosen
+        if last.name == "read_file" and last.path == path:
+            exact = [shown for shown in last.shown_lines or () if shown.strip() == line.strip()]
+            if len(exact) != 1:
+                return None
+            return Nudge(
+                f"Write {wanted.value} on this line of {path}.",
+                "edit_file",
+                arguments={"path": path, "old_text": exact[0], "new_text": wanted.made(exact[0])},
+            )
+        if last is not first:
+            return None
+        return Nudge(f"{path} holds the setting.", "read_file", arguments={"path": path})
