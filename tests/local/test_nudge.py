@@ -2213,6 +2213,10 @@ def test_an_edit_refused_as_unread_is_followed_by_the_read_it_asks_for(tmp_path:
         "read_file",
         {"path": "kiosk/shelves.json"},
     )
+    # as the conversation passes the refusal on (conversation/_calls.py), the same
+    passed_on = f"<tool_response>\nThe call was not run: {refusal}.\n</tool_response>"
+    wrapped = (*history[:2], ChatMessage(role="user", content=passed_on))
+    assert known_call(turn_of(wrapped, "", TOOLS)) == known
     # an edit refused for another reason, or no read offered: nothing known
     not_found = "<tool_response>\nthe edit: old_text was not found\n</tool_response>"
     other = (*history[:2], ChatMessage(role="user", content=not_found))

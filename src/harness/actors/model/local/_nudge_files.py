@@ -284,7 +284,9 @@ class ReadFirst:
         last = turn.last
         if last is None or last.name != "edit_file" or "read_file" not in turn.tools:
             return None
-        if not last.path or not last.result.startswith(last.path + _UNREAD):
+        # the refusal as the tool says it, or as the conversation passes it on ("The call
+        # was not run: kiosk/shelves.json was not read in this session, …")
+        if not last.path or last.path + _UNREAD not in last.result.partition("\n")[0]:
             return None
         return Nudge(
             f"{last.path} was not read, so the edit was refused: read it first.",
