@@ -1,14 +1,10 @@
-"""A change that says the value wanted and the value there now: the search, the read and
-the edit the harness writes itself (the ``new-value`` rule), run against real files with
-the real tools."""
+"""A change that says the value wanted and the value there now (the ``new-value`` rule), or
+only the value wanted (``value-wanted``): the search, the read and the edit the harness
+writes itself, run against real files with the real tools."""
 
 from __future__ import annotations
 
-import functools
-import json
 import re
-import shutil
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,20 +13,8 @@ import pytest
 from harness.actors.model.local._nudge import known_call, nudge_for
 from harness.actors.model.local._nudge_values import Form, value_change, wanted_value
 from harness.actors.model.local._turn import turn_of
-from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
-from harness.actors.tools._dispatch import read_file
-from harness.actors.tools._files import edit_file
-from harness.actors.tools._jail import Workspace
-from harness.actors.tools._result import Result
-from harness.actors.tools._search import search_text
-from harness.messages.model import ChatMessage
 
-TOOLS = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
-RUN: dict[str, Callable[[Workspace, dict[str, Any]], Result]] = {
-    "search_text": search_text,
-    "read_file": read_file,
-    "edit_file": edit_file,
-}
+from ._chains import TOOLS, Call, drive, history, write
 
 
 @pytest.mark.parametrize(
@@ -67,57 +51,16 @@ def test_the_value_wanted_and_the_value_there_now_are_read_from_the_request(
     assert (said and (said.old, said.new)) == change
 
 
-def _history(prompt: str, steps: list[tuple[str, dict[str, Any], str]]) -> list[ChatMessage]:
-    """The prompt and each call with its result, as the small model reads them."""
-    messages = [ChatMessage(role="user", content=prompt)]
-    for name, arguments, result in steps:
-        call = json.dumps({"name": name, "arguments": arguments})
-        messages.append(ChatMessage(role="assistant", content=f"<tool_call>{call}</tool_call>"))
-        body = f"<tool_response>\n{result}\n</tool_response>"
-        messages.append(ChatMessage(role="user", content=body))
-    return messages
-
-
 def _drive(
     root: Path,
     prompt: str,
-    first: list[tuple[str, dict[str, Any]]] | None = None,
+    first: list[Call] | None = None,
     *,
     rg: bool = True,
     rule: str = "new-value",
-) -> list[tuple[str, dict[str, Any]]]:
-    """The calls the rule writes for *prompt* in the workspace *root*, each run with the
-    real tool (searching with ripgrep where there is one, or in Python), until it knows
-    none; *first*: calls the model made before."""
-    ws = Workspace(root)
-    run: dict[str, Callable[[Workspace, dict[str, Any]], Result]] = {
-        **RUN,
-        "search_text": functools.partial(search_text, use_rg=rg),
-    }
-    steps: list[tuple[str, dict[str, Any], str]] = []
-    for name, arguments in first or []:
-        steps.append((name, arguments, run[name](ws, dict(arguments)).output))
-    made: list[tuple[str, dict[str, Any]]] = []
-    for _ in range(10):
-        known = known_call(turn_of(tuple(_history(prompt, steps)), "", TOOLS))
-        if known is None:
-            return made
-        assert known.rule == rule
-        assert known.arguments is not None
-        arguments = dict(known.arguments)
-        made.append((known.tool, arguments))
-        result = run[known.tool](ws, dict(arguments))
-        if known.tool == "search_text" and rg and shutil.which("rg"):
-            # the rule's search is one ripgrep reads (refused, the Python search answers)
-            assert result.data["engine"] == "rg"
-        steps.append((known.tool, arguments, result.output))
-    raise AssertionError(f"the rule did not stop: {made}")
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
+) -> list[Call]:
+    """The calls *rule* writes for *prompt* in *root*, run with the real tools."""
+    return drive(root, prompt, first, rule=rule, rg=rg)[0]
 
 
 BAKERY = {
@@ -133,7 +76,7 @@ BAKERY = {
 def test_the_one_line_holding_the_value_there_now_is_found_read_and_changed(
     tmp_path: Path, rg: bool
 ) -> None:
-    _write(tmp_path, BAKERY)
+    write(tmp_path, BAKERY)
     prompt = "We're throwing away too many croissants. From tomorrow just bake 24, not 36."
     made = _drive(tmp_path, prompt, rg=rg)
     assert made[0][0] == "search_text"
@@ -160,7 +103,7 @@ def test_the_one_line_holding_the_value_there_now_is_found_read_and_changed(
 
 
 def test_each_file_the_request_names_is_changed_in_turn(tmp_path: Path) -> None:
-    _write(
+    write(
         tmp_path,
         {
             "fleet.py": "SERVICE_EVERY_KM = 400\nWHEELS = 2\n",
@@ -186,7 +129,7 @@ def test_each_file_the_request_names_is_changed_in_turn(tmp_path: Path) -> None:
 
 
 def test_a_shell_default_is_a_setting_and_a_call_argument_is_not(tmp_path: Path) -> None:
-    _write(
+    write(
         tmp_path,
         {
             "tools/rotate.sh": 'KEEP="${KEEP:-6}" # the newest archived logs kept\n',
@@ -202,14 +145,14 @@ def test_a_shell_default_is_a_setting_and_a_call_argument_is_not(tmp_path: Path)
             "new_text": 'KEEP="${KEEP:-12}" # the newest archived logs kept',
         },
     )
-    _write(tmp_path, {"fmt.js": "const line = pad(price, 10);\n", "rules.py": "BULK = 5\n"})
+    write(tmp_path, {"fmt.js": "const line = pad(price, 10);\n", "rules.py": "BULK = 5\n"})
     # the only line holding 10 gives it to a call: a width, not the setting asked for
     made = _drive(tmp_path, "Bulk prices should start at 20 units, not 10.")
     assert [name for name, _ in made] == ["search_text"]
 
 
 def test_an_hour_of_the_clock_is_changed_as_the_file_writes_it(tmp_path: Path) -> None:
-    _write(
+    write(
         tmp_path,
         {
             "station.toml": '[station]\nopens = "07:00"\ncloses = "21:00"\n',
@@ -223,7 +166,7 @@ def test_an_hour_of_the_clock_is_changed_as_the_file_writes_it(tmp_path: Path) -
     )
     assert (tmp_path / "fees.py").read_text() == "LATE_FEE = 7.5\nGRACE_MINUTES = 7\n"
     # no time of day said: 7:00 is not the 7 asked about
-    _write(tmp_path, {"limits.toml": 'max_bikes = 7\nreset = "7:00"\n'})
+    write(tmp_path, {"limits.toml": 'max_bikes = 7\nreset = "7:00"\n'})
     made = _drive(tmp_path, "Let people hire up to 9 bikes, not 7.")
     assert made[-1] == (
         "edit_file",
@@ -260,7 +203,7 @@ def test_a_span_of_time_is_found_in_the_unit_a_line_names() -> None:
 
 
 def test_a_span_of_time_is_changed_in_the_unit_the_file_writes(tmp_path: Path) -> None:
-    _write(
+    write(
         tmp_path,
         {
             "alerts.yaml": "low_tank:\n  level: 20\n  repeat_minutes: 120\n",
@@ -282,21 +225,21 @@ def test_a_span_of_time_is_changed_in_the_unit_the_file_writes(tmp_path: Path) -
 
 def test_a_unit_alone_is_no_word_the_line_and_the_request_share(tmp_path: Path) -> None:
     # two lines naming minutes hold two hours as 120: neither is more likely
-    _write(
+    write(
         tmp_path,
         {"alerts.yaml": "  repeat_minutes: 120\n", "fees.py": "FIRST_MINUTES_FREE = 120\n"},
     )
     made = _drive(tmp_path, "The warning nags us every two hours. Every four is plenty.")
     assert [name for name, _ in made] == ["search_text"]
     # 15 as said, on a line that shares no word with the request but its unit
-    _write(tmp_path, {"fees.py": "FREE_MINUTES = 15\n"})
+    write(tmp_path, {"fees.py": "FREE_MINUTES = 15\n"})
     made = _drive(tmp_path, "The reminder service runs every 15 minutes; every 30 is enough.")
     assert [name for name, _ in made] == ["search_text"]
     assert (tmp_path / "fees.py").read_text() == "FREE_MINUTES = 15\n"
 
 
 def test_two_lines_alike_or_none_leave_the_change_to_the_model(tmp_path: Path) -> None:
-    _write(
+    write(
         tmp_path,
         {
             "club.toml": "min_age = 14\nmax_age = 14\n",
@@ -313,7 +256,7 @@ def test_two_lines_alike_or_none_leave_the_change_to_the_model(tmp_path: Path) -
 
 
 def test_the_rule_writes_nothing_once_the_model_went_its_own_way(tmp_path: Path) -> None:
-    _write(tmp_path, BAKERY)
+    write(tmp_path, BAKERY)
     prompt = "From tomorrow just bake 24 croissants, not 36."
     assert _drive(tmp_path, prompt, first=[("read_file", {"path": "bake.py"})]) == []
     assert (tmp_path / "bake.py").read_text() == BAKERY["bake.py"]
@@ -332,22 +275,22 @@ def test_a_request_with_no_word_a_line_could_share_is_left_to_the_model(
     tmp_path: Path,
 ) -> None:
     # no line could be chosen, so no search is written that the model never asked for
-    _write(tmp_path, BAKERY)
+    write(tmp_path, BAKERY)
     assert _drive(tmp_path, "Make it 24 now, not 36.") == []
 
 
 def test_after_a_reply_the_known_call_is_asked_and_with_the_rule_off_it_is_not() -> None:
-    history = _history("From tomorrow just bake 24 croissants for the counter, not 36.", [])
-    turn = turn_of(tuple(history), "I've updated the croissants to 24.", TOOLS)
+    asked_at = history("From tomorrow just bake 24 croissants for the counter, not 36.", [])
+    turn = turn_of(tuple(asked_at), "I've updated the croissants to 24.", TOOLS)
     asked = nudge_for(turn, ["new-value"])
     assert asked is not None
     assert asked.tool == "search_text"
     assert asked.arguments is not None
     assert asked.arguments["regex"] is True
-    assert known_call(turn_of(tuple(history), "", TOOLS), ()) is None
+    assert known_call(turn_of(tuple(asked_at), "", TOOLS), ()) is None
     # with no edit tool offered (a question's tools), no change is begun
     looks = [t for t in TOOLS if t.name != "edit_file"]
-    assert known_call(turn_of(tuple(history), "", looks)) is None
+    assert known_call(turn_of(tuple(asked_at), "", looks)) is None
 
 
 # -- a change that says only the value wanted (value-wanted) ------------------------------
@@ -403,7 +346,7 @@ STATION = {
 def test_the_one_setting_the_request_speaks_of_gets_the_value_wanted(
     tmp_path: Path, rg: bool
 ) -> None:
-    _write(tmp_path, STATION)
+    write(tmp_path, STATION)
     made = _drive(tmp_path, "Raise the deposit to 60 pounds.", rg=rg, rule="value-wanted")
     assert [(name, args.get("path")) for name, args in made] == [
         ("search_text", None),
@@ -417,7 +360,7 @@ def test_the_one_setting_the_request_speaks_of_gets_the_value_wanted(
 
 
 def test_the_value_wanted_is_written_as_the_line_writes_its_value(tmp_path: Path) -> None:
-    _write(tmp_path, STATION)
+    write(tmp_path, STATION)
     made = _drive(
         tmp_path,
         "The pontoon berths go up to £450 for the season. Can you put that in?",
@@ -425,7 +368,7 @@ def test_the_value_wanted_is_written_as_the_line_writes_its_value(tmp_path: Path
     )
     assert made[-1][1]["new_text"] == "pontoon: 450.00"
     # a span said in seconds, in the unit the line names
-    _write(tmp_path, {"app.toml": "[server]\nrequest_timeout_minutes = 2\n"})
+    write(tmp_path, {"app.toml": "[server]\nrequest_timeout_minutes = 2\n"})
     made = _drive(tmp_path, "Change the request timeout to 300 seconds.", rule="value-wanted")
     assert made[-1][1]["new_text"] == "request_timeout_minutes = 5"
 
@@ -433,7 +376,7 @@ def test_the_value_wanted_is_written_as_the_line_writes_its_value(tmp_path: Path
 def test_where_lines_tie_or_the_request_names_another_file_the_model_goes_on(
     tmp_path: Path,
 ) -> None:
-    _write(
+    write(
         tmp_path,
         {
             "settings.toml": "[server]\nport = 9412\n\n[mail]\nsmtp_port = 587\n",

@@ -4,33 +4,20 @@ itself (the ``rename-asked`` rule), run against real files with the real tools."
 from __future__ import annotations
 
 import functools
-import json
-import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from harness.actors.model.local._nudge import known_call, nudge_for
 from harness.actors.model.local._renames import asked_rename
 from harness.actors.model.local._turn import turn_of
-from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
-from harness.actors.tools._dispatch import read_file
-from harness.actors.tools._files import edit_file
-from harness.actors.tools._jail import Workspace
-from harness.actors.tools._result import Result
-from harness.actors.tools._search import search_text
-from harness.messages.model import ChatMessage
 
-TOOLS = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
-RUN: dict[str, Callable[[Workspace, dict[str, Any]], Result]] = {
-    "search_text": search_text,
-    "read_file": read_file,
-    "edit_file": edit_file,
-}
+from ._chains import TOOLS, history, write
+from ._chains import drive as drive_rule
+
+drive = functools.partial(drive_rule, rule="rename-asked")
 
 
 @pytest.mark.parametrize(
@@ -56,60 +43,6 @@ RUN: dict[str, Callable[[Workspace, dict[str, Any]], Result]] = {
 def test_the_rename_is_read_from_the_request(prompt: str, rename: str | None) -> None:
     asked = asked_rename(prompt)
     assert (asked and asked.old) == rename
-
-
-def _history(prompt: str, steps: list[tuple[str, dict[str, Any], str]]) -> list[ChatMessage]:
-    """The prompt and each call with its result, as the small model reads them."""
-    messages = [ChatMessage(role="user", content=prompt)]
-    for name, arguments, result in steps:
-        call = json.dumps({"name": name, "arguments": arguments})
-        messages.append(ChatMessage(role="assistant", content=f"<tool_call>{call}</tool_call>"))
-        body = f"<tool_response>\n{result}\n</tool_response>"
-        messages.append(ChatMessage(role="user", content=body))
-    return messages
-
-
-def _drive(
-    root: Path,
-    prompt: str,
-    first: list[tuple[str, dict[str, Any]]] | None = None,
-    *,
-    rg: bool = True,
-) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str, Any], str]]]:
-    """The calls the rule writes for *prompt* in the workspace *root*, each run with the
-    real tool (searching with ripgrep where there is one, or in Python), until it knows
-    none, and every step with its result; *first*: calls the model made before."""
-    ws = Workspace(root)
-    run: dict[str, Callable[[Workspace, dict[str, Any]], Result]] = {
-        **RUN,
-        "search_text": functools.partial(search_text, use_rg=rg),
-    }
-    steps: list[tuple[str, dict[str, Any], str]] = []
-    for name, arguments in first or []:
-        steps.append((name, arguments, run[name](ws, dict(arguments)).output))
-    made: list[tuple[str, dict[str, Any]]] = []
-    for _ in range(12):
-        known = known_call(turn_of(tuple(_history(prompt, steps)), "", TOOLS))
-        if known is None:
-            return made, steps
-        assert known.rule == "rename-asked"
-        if known.answer:
-            made.append(("answer", {"text": known.text}))
-            return made, steps
-        assert known.arguments is not None
-        arguments = dict(known.arguments)
-        made.append((known.tool, arguments))
-        result = run[known.tool](ws, dict(arguments))
-        if known.tool == "search_text" and rg and shutil.which("rg"):
-            assert result.data["engine"] == "rg"  # a search ripgrep reads
-        steps.append((known.tool, arguments, result.output))
-    raise AssertionError(f"the rule did not stop: {made}")
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
 
 
 FLEET = {
@@ -158,8 +91,8 @@ FLEET = {
 
 @pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
 def test_every_file_using_the_name_is_read_and_renamed_in(tmp_path: Path, rg: bool) -> None:
-    _write(tmp_path, FLEET)
-    made, steps = _drive(tmp_path, "Rename the method give_back to return_bike.", rg=rg)
+    write(tmp_path, FLEET)
+    made, steps = drive(tmp_path, "Rename the method give_back to return_bike.", rg=rg)
     assert made[0] == ("search_text", {"pattern": r"\bgive_back\b", "regex": True})
     # the calls done, the answer says what they did, with no generation
     assert made[-1] == (
@@ -198,9 +131,9 @@ def test_every_file_using_the_name_is_read_and_renamed_in(tmp_path: Path, rg: bo
 
 
 def test_only_the_files_the_request_names_are_renamed_in(tmp_path: Path) -> None:
-    _write(tmp_path, FLEET)
+    write(tmp_path, FLEET)
     prompt = "Rename give_back to return_bike in fleet.py and daily.py."
-    made, _ = _drive(tmp_path, prompt)
+    made, _ = drive(tmp_path, prompt)
     assert [args.get("path") for _, args in made[:-1]] == [
         None,
         "daily.py",
@@ -234,9 +167,9 @@ HOUSE = {
 def test_a_member_named_after_its_owner_is_renamed_where_it_is_that_member(
     tmp_path: Path,
 ) -> None:
-    _write(tmp_path, HOUSE)
+    write(tmp_path, HOUSE)
     prompt = "Rename House.thirsty to needs_water, and update everything that calls it."
-    made, steps = _drive(tmp_path, prompt)
+    made, steps = drive(tmp_path, prompt)
     assert [args.get("path") for _, args in made] == [
         None,
         "beds.py",
@@ -257,33 +190,33 @@ def test_a_member_named_after_its_owner_is_renamed_where_it_is_that_member(
     )
     assert (tmp_path / "README.md").read_text() == HOUSE["README.md"]
     # and finish-rename asks for nothing more: the local's lines are no use of the method
-    history = _history(prompt, steps)
-    assert nudge_for(turn_of(tuple(history), "Renamed.", TOOLS), ["finish-rename"]) is None
+    done = turn_of(tuple(history(prompt, steps)), "Renamed.", TOOLS)
+    assert nudge_for(done, ["finish-rename"]) is None
 
 
 def test_a_request_asking_more_than_the_rename_leaves_the_answer_to_the_model(
     tmp_path: Path,
 ) -> None:
-    _write(tmp_path, FLEET)
+    write(tmp_path, FLEET)
     for prompt in (
         "Rename the method give_back to return_bike, then run the tests.",
         "Rename the method give_back to return_bike and add a docstring to it.",
         "Rename the method give_back to return_bike. Also bump the version.",
     ):
-        made, _ = _drive(tmp_path, prompt)
+        made, _ = drive(tmp_path, prompt)
         assert made[-1][0] == "edit_file", prompt
         assert "give_back" not in (tmp_path / "fleet.py").read_text()
-        _write(tmp_path, FLEET)
+        write(tmp_path, FLEET)
 
 
 def test_the_rule_stops_where_nothing_uses_the_name_or_the_model_went_its_own_way(
     tmp_path: Path,
 ) -> None:
-    _write(tmp_path, FLEET)
-    made, _ = _drive(tmp_path, "Rename the method hand_over to return_bike.")
+    write(tmp_path, FLEET)
+    made, _ = drive(tmp_path, "Rename the method hand_over to return_bike.")
     assert made == [("search_text", {"pattern": r"\bhand_over\b", "regex": True})]
     # the model searched first, its own way: the rule leaves the turn to it
-    made, _ = _drive(
+    made, _ = drive(
         tmp_path,
         "Rename the method give_back to return_bike.",
         [("search_text", {"pattern": "give_back"})],
@@ -295,17 +228,17 @@ def test_the_rule_stops_where_nothing_uses_the_name_or_the_model_went_its_own_wa
         ("search_text", {"pattern": r"\bgive_back\b", "regex": True}, "fleet.py:8:x.give_back"),
         ("read_file", {"path": "fleet.py"}, "fleet.py does not exist"),
     ]
-    assert known_call(turn_of(tuple(_history(prompt, steps)), "", TOOLS)) is None
+    assert known_call(turn_of(tuple(history(prompt, steps)), "", TOOLS)) is None
 
 
 def test_the_rule_is_off_without_its_tools_or_when_the_profile_turns_it_off(
     tmp_path: Path,
 ) -> None:
     prompt = "Rename the method give_back to return_bike."
-    turn = turn_of(tuple(_history(prompt, [])), "", TOOLS)
+    turn = turn_of(tuple(history(prompt, [])), "", TOOLS)
     assert known_call(turn, ["new-value"]) is None
     no_edit = [t for t in TOOLS if t.name != "edit_file"]
-    assert known_call(turn_of(tuple(_history(prompt, [])), "", no_edit)) is None
+    assert known_call(turn_of(tuple(history(prompt, [])), "", no_edit)) is None
     known = known_call(turn)
     assert known is not None
     assert known.rule == "rename-asked"

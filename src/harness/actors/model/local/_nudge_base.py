@@ -10,17 +10,20 @@ from typing import ClassVar, Protocol
 
 import attrs
 
-from harness.actors.model.local._turn import FILE_NAME, Turn
+from harness.actors.model.local._turn import FILE_NAME, Step, Turn
 
 __all__ = [
+    "CHAIN_TOOLS",
     "CLAIM_LOOK",
     "FILE_NAME",
     "INTENT",
     "NEGATED",
     "Nudge",
     "NudgeRule",
+    "WrittenAhead",
     "announces",
     "block",
+    "chain_search",
     "named_tool",
 ]
 
@@ -56,6 +59,39 @@ class NudgeRule(Protocol):
     def check(self, turn: Turn) -> Nudge | None:
         """The nudge for *turn*, or ``None`` when the reply does not show the failure."""
         ...
+
+
+class WrittenAhead:
+    """A rule whose calls are known before the model replies (:meth:`ahead`), which the
+    guide writes with no generation. After a reply, :meth:`check` answers the same: the
+    guide asks ``ahead`` first on the same turn, so ``check`` answers only callers of the
+    rules alone (tests, replays)."""
+
+    name: ClassVar[str]
+
+    def check(self, turn: Turn) -> Nudge | None:
+        return self.ahead(turn)
+
+    def ahead(self, turn: Turn) -> Nudge | None:
+        """The call (or answer) the rule writes before the model replies, or ``None``."""
+        raise NotImplementedError
+
+
+#: the tools a chain of calls a rule writes itself needs: its search, reads and edits
+CHAIN_TOOLS = frozenset(("search_text", "read_file", "edit_file"))
+
+
+def chain_search(turn: Turn, search: str) -> Step | None:
+    """The search *search* that began a rule's own chain of calls, when the turn's first
+    call is that search and its last call worked (the search itself, a read that showed
+    the file, an edit that changed it); ``None`` when the model went its own way or a
+    call of the chain went wrong."""
+    first, last = turn.steps[0], turn.steps[-1]
+    if first.name != "search_text" or first.arguments.get("pattern") != search:
+        return None
+    if last is not first and not (last.shown_lines is not None or last.wrote):
+        return None
+    return first
 
 
 # a first-person intention: "I will read", "Let me check", "I would need to see the code"

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar, NamedTuple
 
-from harness.actors.model.local._nudge_base import Nudge, block
+from harness.actors.model.local._nudge_base import Nudge, WrittenAhead, block
 from harness.actors.model.local._nudge_changes import asks_change
 from harness.actors.model.local._turn import EDIT_TOOLS, FILE_NAME, Step, Turn
 
@@ -262,7 +262,7 @@ class BrokenData:
 _UNREAD = " was not read in this session, and edit_file changes a file not read only"
 
 
-class ReadFirst:
+class ReadFirst(WrittenAhead):
     """An edit refused because its file was not read in this session and does not hold
     its old text: the read the refusal asks for, written before the model replies (the
     text protocol then leaves the refused edit out of what the model reads, and the edit
@@ -273,14 +273,7 @@ class ReadFirst:
 
     name: ClassVar[str] = "read-first"
 
-    def check(self, turn: Turn) -> Nudge | None:
-        """After a reply, the call :meth:`ahead` knows (the guide asks ``ahead`` first,
-        so this answers only callers of the rules alone)."""
-        return self.ahead(turn)
-
     def ahead(self, turn: Turn) -> Nudge | None:
-        """The read of the file the last call's edit was refused for as unread, or
-        ``None``."""
         last = turn.last
         if last is None or last.name != "edit_file" or "read_file" not in turn.tools:
             return None

@@ -15,7 +15,13 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from harness.actors.model.local._nudge_base import FILE_NAME, Nudge
+from harness.actors.model.local._nudge_base import (
+    CHAIN_TOOLS,
+    FILE_NAME,
+    Nudge,
+    WrittenAhead,
+    chain_search,
+)
 from harness.actors.model.local._nudge_changes import change_goes_in, still_used
 from harness.actors.model.local._renames import Rename, asked_rename
 from harness.actors.model.local._turn import Turn
@@ -72,7 +78,7 @@ def _done(turn: Turn, rename: Rename, files: list[str]) -> Nudge:
     return Nudge(answer, "", answer=True)
 
 
-class AskedRename:
+class AskedRename(WrittenAhead):
     """A rename asked in so many words, with nothing changed yet: the harness writes each
     call itself. First the search for the name as a whole word; then, for each file it
     found the name used in (those the request names, where it names any; prose not for
@@ -86,14 +92,8 @@ class AskedRename:
 
     name: ClassVar[str] = "rename-asked"
 
-    def check(self, turn: Turn) -> Nudge | None:
-        """After a reply, the call :meth:`ahead` knows (the guide asks ``ahead`` first,
-        so this answers only callers of the rules alone)."""
-        return self.ahead(turn)
-
     def ahead(self, turn: Turn) -> Nudge | None:
-        """The call the rule writes before the model replies, or ``None``."""
-        if not {"search_text", "read_file", "edit_file"} <= set(turn.tools):
+        if not CHAIN_TOOLS.issubset(turn.tools):
             return None
         rename = asked_rename(turn.prompt)
         if rename is None:
@@ -104,11 +104,10 @@ class AskedRename:
                 "search_text",
                 arguments={"pattern": rename.search, "regex": True},
             )
-        first, last = turn.steps[0], turn.steps[-1]
-        if first.name != "search_text" or first.arguments.get("pattern") != rename.search:
-            return None  # the model went its own way
-        if last is not first and not (last.shown_lines is not None or last.wrote):
-            return None  # a call of the rule's went wrong
+        first = chain_search(turn, rename.search)
+        if first is None:
+            return None  # the model went its own way, or a call of the rule's went wrong
+        last = turn.steps[-1]
         hits = [(h.group(1), h.group(2)) for h in _HIT.finditer(first.result)]
         written = {s.path for s in turn.steps if s.wrote}
         files = _files(hits, rename, turn.prompt)

@@ -19,7 +19,13 @@ from typing import ClassVar
 
 import attrs
 
-from harness.actors.model.local._nudge_base import FILE_NAME, Nudge
+from harness.actors.model.local._nudge_base import (
+    CHAIN_TOOLS,
+    FILE_NAME,
+    Nudge,
+    WrittenAhead,
+    chain_search,
+)
 from harness.actors.model.local._nudge_changes import NUMBER_WORDS, change_goes_in
 from harness.actors.model.local._turn import Turn, asks_new
 from harness.words import asks_for_change
@@ -328,7 +334,7 @@ def _the_lines(
 _HIT = re.compile(r"^((?:[\w.-]+/)*[\w.-]+):\d+:(.*)$", re.M)
 
 
-class NewValue:
+class NewValue(WrittenAhead):
     """A change request that says the value wanted and the value there now, with nothing
     changed yet: the harness writes each call itself. First the search for the value
     there now (in each unit a span of time comes to whole); then, for the line holding
@@ -340,15 +346,8 @@ class NewValue:
 
     name: ClassVar[str] = "new-value"
 
-    def check(self, turn: Turn) -> Nudge | None:
-        """After a reply, the call :meth:`ahead` knows: the guide writes it before any
-        reply, so a reply comes first only where it does not (a caller of the rules
-        alone)."""
-        return self.ahead(turn)
-
     def ahead(self, turn: Turn) -> Nudge | None:
-        """The call the rule writes before the model replies, or ``None``."""
-        if not {"search_text", "read_file", "edit_file"} <= set(turn.tools):
+        if not CHAIN_TOOLS.issubset(turn.tools):
             return None
         change = value_change(turn.prompt)
         if change is None:
@@ -362,11 +361,10 @@ class NewValue:
                 "search_text",
                 arguments={"pattern": search, "regex": True},
             )
-        first, last = turn.steps[0], turn.steps[-1]
-        if first.name != "search_text" or first.arguments.get("pattern") != search:
-            return None  # the model went its own way
-        if last is not first and not (last.shown_lines is not None or last.wrote):
-            return None  # a call of the rule's went wrong
+        first = chain_search(turn, search)
+        if first is None:
+            return None  # the model went its own way, or a call of the rule's went wrong
+        last = turn.steps[-1]
         hits = [(h.group(1), h.group(2)) for h in _HIT.finditer(first.result)]
         written = {s.path for s in turn.steps if s.wrote}
         todo = [t for t in _the_lines(hits, change, turn.prompt) if t[0] not in written]
@@ -502,7 +500,7 @@ def _wanted_line(
     return top[0] if best > 0 and len(top) == 1 else None
 
 
-class ValueWanted:
+class ValueWanted(WrittenAhead):
     """A change request that says only the value wanted ("Raise the deposit to 60
     pounds.", "Green tea costs 5 now in the sample order."), with nothing changed yet:
     the harness writes each call itself. First the search for the lines giving a number
@@ -520,14 +518,8 @@ class ValueWanted:
 
     name: ClassVar[str] = "value-wanted"
 
-    def check(self, turn: Turn) -> Nudge | None:
-        """After a reply, the call :meth:`ahead` knows (the guide asks ``ahead`` first,
-        so this answers only callers of the rules alone)."""
-        return self.ahead(turn)
-
     def ahead(self, turn: Turn) -> Nudge | None:
-        """The call the rule writes before the model replies, or ``None``."""
-        if not {"search_text", "read_file", "edit_file"} <= set(turn.tools):
+        if not CHAIN_TOOLS.issubset(turn.tools):
             return None
         wanted = wanted_value(turn.prompt)
         search = wanted.search(turn.prompt) if wanted is not None else None
@@ -539,11 +531,10 @@ class ValueWanted:
                 "search_text",
                 arguments={"pattern": search, "regex": True},
             )
-        first, last = turn.steps[0], turn.steps[-1]
-        if first.name != "search_text" or first.arguments.get("pattern") != search:
-            return None  # the model went its own way
-        if last is not first and not (last.shown_lines is not None or last.wrote):
-            return None  # a call of the rule's went wrong
+        first = chain_search(turn, search)
+        if first is None:
+            return None  # the model went its own way, or a call of the rule's went wrong
+        last = turn.steps[-1]
         if turn.edited:
             return None
         hits = [(h.group(1), h.group(2)) for h in _HIT.finditer(first.result)]
