@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from harness.actors.model.local._nudge import known_call, nudge_for
-from harness.actors.model.local._nudge_values import Form, value_change, wanted_value
+from harness.actors.model.local._nudge_values import Form, shaped_value, value_change, wanted_value
 from harness.actors.model.local._turn import turn_of
 
 from ._chains import TOOLS, Call, drive, history, write
@@ -314,6 +314,10 @@ def test_after_a_reply_the_known_call_is_asked_and_with_the_rule_off_it_is_not()
         ("Add a coupon SUMMER20 worth 20 percent.", None),
         ("Set the retries to 1.", None),
         ("How much is the deposit? Is it 60?", None),
+        # a count of tries, said after the verb it counts
+        ("Calls to the stock service should be tried 5 times.", ("5", None)),
+        ("Backups should be kept 30 days.", ("30", "day")),
+        ("Make the queue 3 times bigger.", None),
     ],
 )
 def test_the_value_wanted_alone_is_read_from_the_request(
@@ -321,6 +325,19 @@ def test_the_value_wanted_alone_is_read_from_the_request(
 ) -> None:
     said = wanted_value(prompt)
     assert (said and (said.value, said.unit)) == wanted
+
+
+def test_a_count_of_tries_is_a_setting_named_for_its_tries() -> None:
+    tries = wanted_value("Calls to the stock service should be tried 5 times.")
+    assert tries is not None
+    assert tries.tries
+    assert tries.made('      "retries": 3,') == '      "retries": 5,'
+    assert tries.made("max_attempts = 2") == "max_attempts = 5"
+    # a line naming no tries is no count of them, though it says "stock"
+    assert tries.made("low_stock_threshold = 4") is None
+    deposit = wanted_value("Raise the deposit to 60 pounds.")
+    assert deposit is not None
+    assert deposit.made("deposit = 50") == "deposit = 60"
 
 
 STATION = {
@@ -383,10 +400,170 @@ def test_where_lines_tie_or_the_request_names_another_file_the_model_goes_on(
             "package.json": '{\n  "engines": {\n    "node": ">=18.17"\n  }\n}\n',
         },
     )
-    # two lines share "port": the search is written, no line chosen
+    # two lines of one TOML file share "port", and the tables they sit in, [server] and
+    # [mail], one word each of "mail server": the file is read, no line chosen
     made = _drive(tmp_path, "Switch the mail server port to 465.", rule="value-wanted")
+    assert [name for name, _ in made] == ["search_text", "read_file"]
+    assert "587" in (tmp_path / "settings.toml").read_text()
+    # two lines in two files tie: the search alone
+    write(tmp_path, {"app.toml": "port = 8080\n", "web.toml": "port = 9000\n"})
+    (tmp_path / "settings.toml").unlink()
+    made = _drive(tmp_path, "Set the port to 465.", rule="value-wanted")
     assert [name for name, _ in made] == ["search_text"]
     # the request names a file to write: package.json's node is not it
     made = _drive(tmp_path, "Pin the project to Node 20 with an .nvmrc file.", rule="value-wanted")
     assert [name for name, _ in made] == ["search_text"]
     assert (tmp_path / "package.json").read_text().count("18.17") == 1
+
+
+GREENHOUSE = {
+    "greenhouse.toml": (
+        "[sensors]\n"
+        "read_every_minutes = 20\n"
+        "\n"
+        "[pump]\n"
+        "flow_litres_per_minute = 6.0\n"
+        "max_run_minutes = 25\n"
+        "\n"
+        "[log]\n"
+        "keep_days = 90\n"
+    ),
+    "alerts.yaml": "tank_low:\n  repeat_minutes: 60\n",
+    "schedule.py": "FLOW_LITRES_PER_MINUTE = 6.0\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("prompt", "wanted"),
+    [
+        ("Let the pump run for up to half an hour at a stretch.", ("30", "minute")),
+        ("Allow requests up to three quarters of an hour.", ("45", "minute")),
+        ("Set the refresh to a quarter of an hour.", ("15", "minute")),
+        ("Let me know what the pump does.", None),
+    ],
+)
+def test_a_span_said_in_words_is_read_in_minutes(
+    prompt: str, wanted: tuple[str, str | None] | None
+) -> None:
+    said = wanted_value(prompt)
+    assert (said and (said.value, said.unit)) == wanted
+
+
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+def test_a_line_is_known_by_its_toml_table_and_a_span_by_the_unit_its_name_says(
+    tmp_path: Path, rg: bool
+) -> None:
+    write(tmp_path, GREENHOUSE)
+    prompt = "Let the pump run for up to half an hour at a stretch."
+    made = _drive(tmp_path, prompt, rg=rg, rule="value-wanted")
+    assert made[-1] == (
+        "edit_file",
+        {
+            "path": "greenhouse.toml",
+            "old_text": "max_run_minutes = 25",
+            "new_text": "max_run_minutes = 30",
+        },
+    )
+    # the sensors' interval names minutes too, the flow is a rate, the alert's repeat has
+    # no word of the request: all left
+    text = (tmp_path / "greenhouse.toml").read_text()
+    assert "read_every_minutes = 20" in text
+    assert "flow_litres_per_minute = 6.0" in text
+    assert (tmp_path / "alerts.yaml").read_text() == GREENHOUSE["alerts.yaml"]
+
+
+def test_a_word_of_the_request_counts_before_the_unit_a_line_names(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "settings.toml": "[server]\nrequest_timeout = 45\n",
+            "config.json": '{\n  "timeout_seconds": 12\n}\n',
+        },
+    )
+    prompt = "Requests give up too soon. Let them run for 60 seconds."
+    made = _drive(tmp_path, prompt, rule="value-wanted")
+    assert made[-1][1]["new_text"] == "request_timeout = 60"
+
+
+@pytest.mark.parametrize(
+    ("prompt", "wanted"),
+    [
+        ("The worker can't keep up. Give it a second replica.", ("2", "repli")),
+        ("Give the builds a third runner.", ("3", "runne")),
+        ("Give it a second replica and a third worker.", None),
+        ("The second replica keeps crashing: why?", None),
+    ],
+)
+def test_one_more_is_read_as_the_count_it_comes_to(
+    prompt: str, wanted: tuple[str, str] | None
+) -> None:
+    said = wanted_value(prompt)
+    assert (said and (said.value, said.count_of)) == wanted
+
+
+def test_one_more_goes_on_the_line_counting_that_thing_at_one_less(tmp_path: Path) -> None:
+    files = {
+        "deploy.yaml": (
+            "services:\n  api:\n    replicas: 2\n    workers: 1\n  worker:\n    replicas: 1\n"
+        )
+    }
+    write(tmp_path, files)
+    prompt = "The worker can't keep up with the queue. Give it a second replica."
+    made = _drive(tmp_path, prompt, rule="value-wanted")
+    assert made[-1] == (
+        "edit_file",
+        {"path": "deploy.yaml", "old_text": "    replicas: 1", "new_text": "    replicas: 2"},
+    )
+    # the api's two replicas are no count of one; its one worker counts no replicas
+    assert "    replicas: 2\n    workers: 1\n" in (tmp_path / "deploy.yaml").read_text()
+
+
+@pytest.mark.parametrize(
+    ("prompt", "value"),
+    [
+        ("Our mail goes out through smtp.mailhub.example from now on.", "smtp.mailhub.example"),
+        ("Bump the version in package.json to 1.3.0.", "1.3.0"),
+        ("Point the stock service at https://stock.example/api now.", "https://stock.example/api"),
+        # a file's name is no host; two values, a question, a fault: none
+        ("Change the host in settings.toml.", None),
+        ("Move from 1.2.0 to 1.3.0 and then to 1.4.0.", None),
+        ("Which version is 1.3.0 in?", None),
+        ("Mail through smtp.mailhub.example fails. Fix it.", None),
+    ],
+)
+def test_a_value_of_a_form_of_its_own_is_read_from_the_request(
+    prompt: str, value: str | None
+) -> None:
+    said = shaped_value(prompt)
+    assert (said and said.value) == value
+
+
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+def test_a_value_of_a_form_of_its_own_replaces_the_one_line_holding_that_form(
+    tmp_path: Path, rg: bool
+) -> None:
+    files = {
+        "settings.toml": (
+            "[server]\n"
+            'host = "127.0.0.1"\n'
+            "\n"
+            "[mail]\n"
+            'sender = "orders@shop.example"\n'
+            'smtp_host = "smtp.shop.example"\n'
+        ),
+        "config.json": '{\n  "url": "https://pay.shop.example/api"\n}\n',
+        "README.md": "Mail goes out through smtp.shop.example.\n",
+    }
+    write(tmp_path, files)
+    prompt = "Our mail goes out through smtp.mailhub.example from now on."
+    made = _drive(tmp_path, prompt, rg=rg, rule="value-wanted")
+    assert made[-1] == (
+        "edit_file",
+        {
+            "path": "settings.toml",
+            "old_text": 'smtp_host = "smtp.shop.example"',
+            "new_text": 'smtp_host = "smtp.mailhub.example"',
+        },
+    )
+    for path in ("config.json", "README.md"):
+        assert (tmp_path / path).read_text() == files[path]

@@ -1126,6 +1126,11 @@ CASES = {
         [{"role": "user", "content": "Raise the deposit to 60 pounds."}],
         "search_text",
     ),
+    "switch-wanted": (
+        "I turned debug off.",
+        [{"role": "user", "content": "Turn debug off in settings.toml."}],
+        "search_text",
+    ),
     "empty-after-result": ("", READ_GREET, "edit_file"),
     "echoed-question": (WHERE[0]["content"], [*WHERE, *REFUSED[1:]], ""),
     "call-as-text": ("search_text: parse_date", WHERE, "search_text"),

@@ -43,6 +43,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "rename-asked",
     "new-value",
     "value-wanted",
+    "switch-wanted",
     "empty-after-result",
     "echoed-question",
     "call-as-text",

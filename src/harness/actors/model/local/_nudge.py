@@ -71,6 +71,7 @@ from harness.actors.model.local._nudge_runs import (
     RerunFailing,
     SkippedRun,
 )
+from harness.actors.model.local._nudge_switch import SwitchWanted
 from harness.actors.model.local._nudge_values import NewValue, ValueWanted
 from harness.actors.model.local._turn import Turn
 from harness.words import PROGRAM, SCRIPT_PATH
@@ -353,6 +354,7 @@ RULES: tuple[NudgeRule, ...] = (
     AskedRename(),
     NewValue(),
     ValueWanted(),
+    SwitchWanted(),
     EmptyAfterResult(),
     EchoedQuestion(),
     CallAsText(),

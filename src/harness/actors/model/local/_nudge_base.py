@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
-from typing import ClassVar, Protocol
+from collections.abc import Callable, Sequence
+from typing import ClassVar, NamedTuple, Protocol
 
 import attrs
 
+from harness.actors.model.local._settings import numbered_lines
 from harness.actors.model.local._turn import FILE_NAME, Step, Turn
 
 __all__ = [
@@ -18,6 +19,8 @@ __all__ = [
     "FILE_NAME",
     "INTENT",
     "NEGATED",
+    "Chosen",
+    "Hit",
     "Nudge",
     "NudgeRule",
     "WrittenAhead",
@@ -25,6 +28,7 @@ __all__ = [
     "block",
     "chain_search",
     "named_tool",
+    "one_line_chain",
 ]
 
 
@@ -92,6 +96,98 @@ def chain_search(turn: Turn, search: str) -> Step | None:
     if last is not first and not (last.shown_lines is not None or last.wrote):
         return None
     return first
+
+
+class Hit(NamedTuple):
+    """A line a search listed: its file, its number and its text."""
+
+    path: str
+    number: int
+    text: str
+
+
+# a search's hit, "config.json:12:      \"retries\": 2,", in any file (a setting may be in
+# one with no extension: ``bin/backup``, ``.env``)
+_HIT = re.compile(r"^((?:[\w.-]+/)*[\w.-]+):(\d+):(.*)$", re.M)
+
+
+@attrs.frozen
+class Chosen:
+    """The one line a rule's own search found to change, and what it is to become:
+    *make* is given the line as a read shows it and returns the line to write (``None``:
+    the line is not one to change after all)."""
+
+    hit: Hit
+    make: Callable[[str], str | None]
+    say: str
+    """What the edit does, said to the user ("Write 60 on this line of station.toml.")."""
+
+
+#: how a rule chooses from its search's hits, knowing the lines of the files read since
+#: (by path, each line by its number): the line to change; a file to read before
+#: choosing (a path); or ``None``, and the model goes on
+Choose = Callable[[list[Hit], dict[str, dict[int, str]]], "Chosen | str | None"]
+
+
+def _unique(lines: dict[int, str], number: int, line: str, made: str) -> tuple[str | None, str]:
+    """The old and new text of an edit of line *number* (*line* to *made*) that the file
+    holds once: the line alone, or with as many lines above it (up to two) as make it
+    the only one (``replicas: 1`` under ``worker:``); ``(None, "")`` where none do."""
+    text = "\n".join(lines[n] for n in sorted(lines))
+    old, new = line, made
+    for above in (number - 1, number - 2, None):
+        if text.count(old) == 1:
+            return old, new
+        if above is None or above not in lines:
+            break
+        old, new = f"{lines[above]}\n{old}", f"{lines[above]}\n{new}"
+    return None, ""
+
+
+def one_line_chain(turn: Turn, search: str, opening: str, choose: Choose) -> Nudge | None:
+    """The calls of a rule that changes one line its own search finds, each written by
+    the harness: the search *search* (said as *opening*); then, for the line *choose*
+    picks from its hits, the read of its file (first the read of a file *choose* asks to
+    see before it can pick) and the edit of that line. ``None`` once the model went its
+    own way, a call went wrong, a file was changed, or *choose* picks no line."""
+    if not turn.steps:
+        return Nudge(opening, "search_text", arguments={"pattern": search, "regex": True})
+    first = chain_search(turn, search)
+    if first is None or turn.edited:
+        return None
+    last = turn.steps[-1]
+    hits = [Hit(m[1], int(m[2]), m[3]) for m in _HIT.finditer(first.result)]
+    reads = {
+        s.path: numbered_lines(s.result)
+        for s in turn.steps[1:]
+        if s.name == "read_file" and s.path and s.shown_lines is not None
+    }
+    chosen = choose(hits, reads)
+    if isinstance(chosen, str):
+        if chosen in reads or last is not first:
+            return None
+        return Nudge(
+            f"{chosen} holds the lines to choose from.", "read_file", arguments={"path": chosen}
+        )
+    if chosen is None:
+        return None
+    path = chosen.hit.path
+    if last.name == "read_file" and last.path == path:
+        shown = reads[path].get(chosen.hit.number)
+        if shown is None or shown.strip() != chosen.hit.text.strip():
+            return None  # the file is not as the search showed it
+        made = chosen.make(shown)
+        if made is None or made == shown:
+            return None
+        old, new = _unique(reads[path], chosen.hit.number, shown, made)
+        if old is None:
+            return None
+        return Nudge(
+            chosen.say, "edit_file", arguments={"path": path, "old_text": old, "new_text": new}
+        )
+    if last is not first:
+        return None
+    return Nudge(f"{path} holds the setting.", "read_file", arguments={"path": path})
 
 
 # a first-person intention: "I will read", "Let me check", "I would need to see the code"

@@ -14,6 +14,7 @@ for the edit in words, it duplicated lines of the right file and said done."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import ClassVar
 
@@ -22,15 +23,36 @@ import attrs
 from harness.actors.model.local._nudge_base import (
     CHAIN_TOOLS,
     FILE_NAME,
+    Chosen,
+    Hit,
     Nudge,
     WrittenAhead,
     chain_search,
+    one_line_chain,
 )
 from harness.actors.model.local._nudge_changes import NUMBER_WORDS, change_goes_in
+from harness.actors.model.local._settings import (
+    LISTS_TABLES,
+    STRUCTURED,
+    TABLES,
+    key_path,
+    table_of,
+)
 from harness.actors.model.local._turn import Turn, asks_new
 from harness.words import asks_for_change
 
-__all__ = ["Change", "NewValue", "ValueWanted", "Wanted", "value_change", "wanted_value"]
+__all__ = [
+    "Change",
+    "NewValue",
+    "ShapedWanted",
+    "ValueWanted",
+    "Wanted",
+    "choose_line",
+    "shaped_value",
+    "stems",
+    "value_change",
+    "wanted_value",
+]
 
 # a value a request writes: a number (with its currency or percent sign), a number word,
 # a dozen; then, if it has one, its unit of time
@@ -220,7 +242,7 @@ class Change:
         prices should start at 20 units, not 10.", it edited that line; shown every
         line holding 2, it searched that expression again and again)."""
         said = self.old_unit or self.new_unit
-        words = _stems(prompt) - _UNIT_STEMS - _NUMBER_STEMS
+        words = stems(prompt) - _UNIT_STEMS - _NUMBER_STEMS
         words |= {_UNIT_NAMES[f.unit] for f in self.forms if f.unit and f.unit != said}
         if not words:
             return None
@@ -259,6 +281,23 @@ def _pairs(prompt: str) -> set[tuple[str, str | None, str, str | None]]:
     return pairs
 
 
+# spans of time said in words, as minutes: "half an hour", "three quarters of an hour"
+_SPANS = (
+    (re.compile(r"\bthree[- ]quarters of an hour\b", re.I), "45 minutes"),
+    (re.compile(r"\b(?:a )?quarter of an hour\b", re.I), "15 minutes"),
+    (re.compile(r"\ban hour and a half\b", re.I), "90 minutes"),
+    (re.compile(r"\bhalf an hour\b", re.I), "30 minutes"),
+)
+
+
+def in_figures(prompt: str) -> str:
+    """*prompt* with each span of time it says in words said in minutes ("up to half an
+    hour": "up to 30 minutes"), as a setting writes it."""
+    for words, figure in _SPANS:
+        prompt = words.sub(figure, prompt)
+    return prompt
+
+
 def value_change(prompt: str) -> Change | None:
     """The change of one value *prompt* asks for, saying the value there now and the
     value wanted ("bake 24 for the counter, not 36": 36 to 24; "goes up from 0.2 to
@@ -267,7 +306,7 @@ def value_change(prompt: str) -> Change | None:
     lines instead of one. Fix it."), nor two changes at once."""
     if _FAULT.search(prompt) or not asks_for_change(prompt):
         return None
-    pairs = _pairs(prompt)
+    pairs = _pairs(in_figures(prompt))
     if len(pairs) != 1:
         return None
     old, old_unit, new, new_unit = pairs.pop()
@@ -278,7 +317,7 @@ def value_change(prompt: str) -> Change | None:
     return change if change.forms else None
 
 
-def _stems(text: str) -> set[str]:
+def stems(text: str) -> set[str]:
     """The words of *text* a line and a request can share, each without a plural's
     ``s`` and cut to its first five letters ("croissants" and ``croissant``, "open" and
     ``opens``; ``min_helm_age`` gives helm)."""
@@ -302,7 +341,7 @@ def _the_lines(
     otherwise. Lines of prose, records and tests only where the prompt names their
     file."""
     named = {m.group(1) for m in FILE_NAME.finditer(prompt)}
-    wanted = _stems(prompt) - _UNIT_STEMS
+    wanted = stems(prompt) - _UNIT_STEMS
     scored = []
     for path, text in hits:
         form = change.set_in(text)
@@ -314,7 +353,7 @@ def _the_lines(
             # value as said is found by chance on a line that only names its unit
             # (``FIRST_MINUTES_FREE = 15`` for a service run every 15 minutes)
             converted = form.unit != (change.old_unit or change.new_unit)
-            score = len(wanted & _stems(text)) + (converted and _names(text, form.unit))
+            score = len(wanted & stems(text)) + (converted and _names(text, form.unit))
             scored.append((score, path, text, form))
     best = max((score for score, *_ in scored), default=0)
     top = [(path, text, form) for score, path, text, form in scored if score == best]
@@ -395,12 +434,25 @@ _SETS = re.compile(rf"{_GIVEN}({_NUMBER})(?![\w.]|:\d|-\d)")
 # what makes a value said a change by that much, not the value wanted: "by 5", "5 more",
 # "5 per cent", "a tenth"
 _RELATIVE_AFTER = re.compile(
-    r"\s*(?:%|per ?cent|more|less|fewer|extra|longer|shorter|times\b)", re.I
+    r"\s*(?:%|per ?cent|more|less|fewer|extra|longer|shorter"
+    r"|times\s+(?:more|less|fewer|as|longer|shorter|bigger|larger|smaller|faster|slower|over)\b)",
+    re.I,
 )
+# a rate a line names: "litres_per_minute", "PER_HOUR", "perSecond"
+_RATE = re.compile(r"per[_ ]?(?:sec|min|hour|day|week)", re.I)
+# a sentence that lets something be so: "Let the pump run for up to half an hour."
+_LET = re.compile(r"(?:^|[.!?]\s+)(?:let|allow)\s+(?!me\b|us\b)", re.I)
+# a count of tries: "should be tried 5 times", "attempt it 3 times"; a setting holding
+# one is named for its tries (``retries``, ``max_attempts``, ``tries``)
+_TIMES = re.compile(r"\s*times\b", re.I)
+_TRIES = frozenset(("retri", "attem", "trie"))
 _RELATIVE_BEFORE = re.compile(r"\b(?:by|another|extra)\s*$", re.I)
 # what says a value is the one wanted: "up to 60", "costs 5", "run for 60 seconds", "at
 # 170", "to Postgres 16.4"; not "the over 65 tickets", "sail number 655"
-_WANTED_BEFORE = re.compile(r"\b(?:to|at|be|costs?|is|are|for)\s+(?:[A-Z][\w-]*\s+)?$", re.I)
+_WANTED_BEFORE = re.compile(
+    r"\b(?:(?:to|at|be|costs?|is|are|for)\s+(?:[A-Z][\w-]*\s+)?|(?:be|is|are)\s+[a-z]+ed\s+)$",
+    re.I,
+)
 # a file whose name starts with a dot, as a prompt writes it: ".nvmrc", ".editorconfig"
 _DOTFILE = re.compile(r"(?<![\w./-])(\.[A-Za-z][\w.-]*)")
 # a line that is only a comment: ``# …``, ``// …``
@@ -414,26 +466,49 @@ class Wanted:
 
     value: str
     unit: str | None = None
+    count_of: str | None = None
+    """The value counts what this word names, one more than there are now: "Give it a
+    second replica." is ``replicas: 1`` made 2 (the word's stem, ``repli``)."""
+    tries: bool = False
+    """The value is a count of tries ("tried 5 times"): a line naming its tries
+    (``"retries": 3``) speaks of what the request speaks of."""
+
+    @property
+    def also(self) -> frozenset[str]:
+        """Words a line may share with the request that the request does not write: a
+        count of tries is said of ``retries``; a span of time of a line naming a unit
+        of time (``max_run_minutes = 25`` for "half an hour")."""
+        return (_TRIES if self.tries else frozenset()) | (_UNIT_STEMS if self.unit else frozenset())
 
     def search(self, prompt: str) -> str | None:
         """The search for the lines the rule may choose: a number given to a name or
         compared with, and a word of *prompt* on the line (a regular expression ripgrep
         reads too); ``None`` where the prompt has no word a line could share."""
-        words = _stems(FILE_NAME.sub(" ", prompt)) - _UNIT_STEMS - _NUMBER_STEMS
+        words = (stems(FILE_NAME.sub(" ", prompt)) - _UNIT_STEMS - _NUMBER_STEMS) | self.also
         if not words:
             return None
         value = rf"{_GIVEN}{_NUMBER}(?:[^\w.]|$)"
         named = "|".join(sorted(words))
-        return rf"(?i)(?:{named})[^\n]*{value}|{value}[^\n]*(?:{named})"
+        return rf"(?i)(?:{named})[^\n]*{value}|{value}[^\n]*(?:{named}){LISTS_TABLES}"
 
     def made(self, line: str) -> str | None:
         """*line* with the value wanted in place of the one number it gives a name, in
         the unit the line names, or ``None`` where it gives none or two, or 0 or 1, is
-        only a comment, already holds the value wanted, or names a unit the value does
+        only a comment, names no tries where the value is a count of them, already holds
+        the value wanted, or names a unit the value does
         not come to whole in."""
         found = list(_SETS.finditer(line))
         if len(found) != 1 or _COMMENT_LINE.match(line):
             return None
+        if self.tries and not stems(line) & _TRIES:
+            return None  # a count of tries goes on a line naming tries
+        if self.count_of is not None:
+            one_less = Decimal(self.value) - 1
+            if self.count_of not in stems(line) or Decimal(found[0].group(1)) != one_less:
+                return None  # "a second replica": the line counting replicas, at one
+            return line[: found[0].start(1)] + self.value + line[found[0].end(1) :]
+        if self.unit and _RATE.search(line):
+            return None  # a span of time is no rate (``flow_litres_per_minute``)
         if Decimal(found[0].group(1)) in (0, 1):
             return None  # nearly any line gives 0 or 1: no setting of its own
         value = self.value
@@ -461,9 +536,12 @@ def wanted_value(prompt: str) -> Wanted | None:
     "is"), two values, or 0 or 1."""
     if value_change(prompt) is not None or _FAULT.search(prompt):
         return None
-    if not asks_for_change(prompt) or asks_new(prompt):
+    if not (asks_for_change(prompt) or _LET.search(prompt)) or asks_new(prompt):
         return None
+    prompt = in_figures(prompt)
     said = list(_ANY_VALUE.finditer(prompt))
+    if not said:
+        return _one_more(prompt)
     if len(said) != 1:
         return None
     m = said[0]
@@ -475,29 +553,131 @@ def wanted_value(prompt: str) -> Wanted | None:
     value = _digits(m.group(1))
     if value in ("0", "1") or not re.fullmatch(_NUMBER, value):
         return None
-    return Wanted(value, _unit(m.group(2)))
+    return Wanted(value, _unit(m.group(2)), tries=_TIMES.match(prompt, m.end()) is not None)
 
 
-def _wanted_line(
-    hits: list[tuple[str, str]], wanted: Wanted, prompt: str
-) -> tuple[str, str, str] | None:
-    """Of *hits*, the one line to change (its path, its text, the text it is to have):
-    the line giving one number to a name that shares the most words with *prompt*, when
-    one does so alone; where the prompt names files, only in them ("Pin the project to
-    Node 20 with an .nvmrc file" is not package.json's ``"node": ">=18.17"``); prose,
-    records and tests only where the prompt names their file."""
+# one more of a thing, said as the count it comes to: "a second replica", "a third
+# worker"
+_ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+_ONE_MORE = re.compile(rf"\ban?\s+({'|'.join(_ORDINALS)})\s+([a-z]{{4,}})\b", re.I)
+
+
+def _one_more(prompt: str) -> Wanted | None:
+    """The count *prompt* asks a thing to come to when it says it as one more ("Give it a
+    second replica."), or ``None``."""
+    found = _ONE_MORE.findall(prompt)
+    if len(found) != 1:
+        return None
+    ordinal, thing = found[0]
+    count_of = stems(thing)
+    if len(count_of) != 1:
+        return None
+    return Wanted(str(_ORDINALS.index(ordinal.lower()) + 2), count_of=count_of.pop())
+
+
+# a value said in a form of its own, which the line to change holds in the same form: a
+# web address, a version of three parts, a host name of three labels or more
+_SHAPES = (
+    r"https?://[\w.-]+(?::\d+)?(?:/[\w./%-]*)?",
+    r"\d+\.\d+\.\d+",
+    r"[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*){2,}",
+)
+_SHAPED = [re.compile(rf"(?<![\w./:@-])({shape})(?![\w/:@-]|\.\w)") for shape in _SHAPES]
+
+
+@attrs.frozen
+class ShapedWanted:
+    """A change that says only the value wanted, in a form a line holds its value in too
+    ("Our mail goes out through smtp.mailhub.example from now on.", "Bump the version
+    to 1.3.0."): *shape*, the form's regular expression."""
+
+    value: str
+    shape: str
+
+    @property
+    def also(self) -> frozenset[str]:
+        """The value's own words: a line's value sharing them is the more alike."""
+        return frozenset(stems(self.value))
+
+    def search(self, prompt: str) -> str:
+        """The search for the lines giving a value of this form to a name, and the
+        headers of the tables of TOML files (a regular expression ripgrep reads too)."""
+        return rf"""[=:]\s*["']?(?:{self.shape})(?:["',\s#]|$){LISTS_TABLES}"""
+
+    def made(self, line: str) -> str | None:
+        """*line* with the value wanted in place of the one value of this form it gives
+        a name, or ``None`` where it gives none or two, is only a comment, or holds the
+        value wanted already."""
+        given = re.compile(rf"""[=:]\s*["']?({self.shape})(?=["',\s#]|$)""")
+        found = list(given.finditer(line))
+        if len(found) != 1 or _COMMENT_LINE.match(line) or found[0].group(1) == self.value:
+            return None
+        return line[: found[0].start(1)] + self.value + line[found[0].end(1) :]
+
+
+def shaped_value(prompt: str) -> ShapedWanted | None:
+    """The one value of a form of its own *prompt* asks a setting to have (a web address,
+    a version, a host name), or ``None``: none or two said, or no change asked."""
+    if _FAULT.search(prompt) or not asks_for_change(prompt) or asks_new(prompt):
+        return None
+    for shape, said in zip(_SHAPES, _SHAPED, strict=True):
+        found = said.findall(prompt)
+        if found:
+            return ShapedWanted(found[0], shape) if len(set(found)) == 1 else None
+    return None
+
+
+def choose_line(
+    hits: list[Hit],
+    reads: dict[str, dict[int, str]],
+    prompt: str,
+    make: Callable[[str], str | None],
+    say: str,
+    also: frozenset[str] = frozenset(),
+) -> Chosen | str | None:
+    """Of *hits*, the one line to change: of the lines *make* can change, the one that
+    shares the most words with *prompt*, when one does so alone. Where the prompt names
+    files, only in them ("Pin the project to Node 20 with an .nvmrc file" is not
+    package.json's ``"node": ">=18.17"``); prose, records and tests only where the prompt
+    names their file; *also*: words the request means and does not write, which tell
+    apart only lines sharing as many of its own. A line of a
+    TOML or INI file shares the words of its table's header too, where the search
+    listed the headers (:data:`LISTS_TABLES`: ``[pump]`` for ``max_run_minutes = 25``).
+    Where the best lines tie in one JSON, YAML or TOML file, the keys each sits under
+    count too ("the email service's retries": the ``"retries"`` under
+    ``"email": {``): the file's path is returned, to read first, and once it is read
+    (*reads*) the tie is broken or stays."""
     named = {m.group(1) for m in FILE_NAME.finditer(prompt)} | set(_DOTFILE.findall(prompt))
-    words = _stems(FILE_NAME.sub(" ", prompt)) - _UNIT_STEMS
+    words = stems(FILE_NAME.sub(" ", prompt)) - _UNIT_STEMS
+    headers: dict[str, list[tuple[int, str]]] = {}
+    for hit in hits:
+        if TABLES.search(hit.path) and hit.text.startswith("["):
+            headers.setdefault(hit.path, []).append((hit.number, hit.text))
     scored = []
-    for path, text in hits:
-        made = wanted.made(text)
-        if made is None or not change_goes_in(path, prompt):
+    for hit in hits:
+        if make(hit.text) is None or not change_goes_in(hit.path, prompt):
             continue
-        if path in named if named else not _RECORDS.search(path):
-            scored.append((len(words & _stems(text)), path, text, made))
-    best = max((score for score, *_ in scored), default=0)
-    top = [(path, text, made) for score, path, text, made in scored if score == best]
-    return top[0] if best > 0 and len(top) == 1 else None
+        if hit.path in named if named else not _RECORDS.search(hit.path):
+            said = f"{hit.text} {table_of(headers.get(hit.path, []), hit.number)}"
+            shared = stems(said)
+            scored.append(((len(words & shared), len(also & shared)), hit))
+    best = max((score for score, _ in scored), default=(0, 0))
+    top = [hit for score, hit in scored if score == best]
+    if best == (0, 0):
+        return None
+    if len(top) > 1:
+        paths = {hit.path for hit in top}
+        path = paths.pop()
+        if paths or not STRUCTURED.search(path):
+            return None
+        if path not in reads:
+            return path
+        under = [(len(words & stems(" ".join(key_path(reads[path], h.number)))), h) for h in top]
+        most = max(score for score, _ in under)
+        top = [hit for score, hit in under if score == most]
+        if len(top) > 1:
+            return None
+    return Chosen(top[0], make, say.format(path=top[0].path))
 
 
 class ValueWanted(WrittenAhead):
@@ -521,36 +701,18 @@ class ValueWanted(WrittenAhead):
     def ahead(self, turn: Turn) -> Nudge | None:
         if not CHAIN_TOOLS.issubset(turn.tools):
             return None
-        wanted = wanted_value(turn.prompt)
+        wanted: Wanted | ShapedWanted | None = wanted_value(turn.prompt)
+        if wanted is None:
+            wanted = shaped_value(turn.prompt)
         search = wanted.search(turn.prompt) if wanted is not None else None
         if wanted is None or search is None:
             return None
-        if not turn.steps:
-            return Nudge(
-                f"Search for the setting to make {wanted.value}.",
-                "search_text",
-                arguments={"pattern": search, "regex": True},
-            )
-        first = chain_search(turn, search)
-        if first is None:
-            return None  # the model went its own way, or a call of the rule's went wrong
-        last = turn.steps[-1]
-        if turn.edited:
-            return None
-        hits = [(h.group(1), h.group(2)) for h in _HIT.finditer(first.result)]
-        chosen = _wanted_line(hits, wanted, turn.prompt)
-        if chosen is None:
-            return None
-        path, line, _ = chosen
-        if last.name == "read_file" and last.path == path:
-            exact = [shown for shown in last.shown_lines or () if shown.strip() == line.strip()]
-            if len(exact) != 1:
-                return None
-            return Nudge(
-                f"Write {wanted.value} on this line of {path}.",
-                "edit_file",
-                arguments={"path": path, "old_text": exact[0], "new_text": wanted.made(exact[0])},
-            )
-        if last is not first:
-            return None
-        return Nudge(f"{path} holds the setting.", "read_file", arguments={"path": path})
+        say = f"Write {wanted.value} on this line of {{path}}."
+        return one_line_chain(
+            turn,
+            search,
+            f"Search for the setting to make {wanted.value}.",
+            lambda hits, reads: choose_line(
+                hits, reads, turn.prompt, wanted.made, say, also=wanted.also
+            ),
+        )

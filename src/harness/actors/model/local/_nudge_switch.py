@@ -1,0 +1,139 @@
+"""The rule for a change that turns a setting on or off ("Turn debug off in
+settings.toml.", "Put it in high contrast mode.", "Our prices already include tax; the
+back office's settings say they don't."): the harness finds the one line giving
+``true`` or ``false`` to a name that speaks of what the request speaks of, and writes the
+search, the read and the edit itself, each as a call the user sees (and, in the
+terminal, approves).
+
+Measured (bench local-tasks, the fresh set, half A): told "Put it in high contrast mode.",
+the 1.5B model's edit of the line it found was refused as unread, and it went on to a
+``kiosk.conf`` that does not exist; told the prices include tax and the settings say
+they don't, it answered with no call; told a boat "can be booked again", it changed
+the tide board's notice and left ``in_service=False``."""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+import attrs
+
+from harness.actors.model.local._nudge_base import (
+    CHAIN_TOOLS,
+    FILE_NAME,
+    Nudge,
+    WrittenAhead,
+    one_line_chain,
+)
+from harness.actors.model.local._nudge_values import choose_line, stems
+from harness.actors.model.local._settings import LISTS_TABLES
+from harness.actors.model.local._turn import Turn
+from harness.words import asks_for_change
+
+__all__ = ["Switch", "SwitchWanted", "wanted_switch"]
+
+# a line giving a name true or false: ``debug = true``, ``"gift_wrap": true``,
+# ``in_service=False``
+_SETS = re.compile(r"[=:]\s*(true|false|True|False)\b")
+_COMMENT_LINE = re.compile(r"^\s*(?:#|//|/?\*)")
+# "turn debug off", "switch gift wrapping off", "disable": off
+_OFF = re.compile(r"\b(?:turn|switch|set)\b[^.;!?]*?\boff\b|\bdisable\b", re.I)
+# "turn express_delivery on", "enable", "put it in high contrast mode": on
+_ON = re.compile(
+    r"\b(?:turn|switch|set)\b[^.;!?]*?\bon\b|\benable\b"
+    r"|\b(?:put|switch|set)\b[^.;!?]*?\bin(?:to)?\b[^.;!?]*?\bmode\b",
+    re.I,
+)
+# a setting told to say the wrong thing, the request not saying which way it goes:
+# "the settings say they don't", "it still says she's out of service"
+_SAYS_WRONG = re.compile(
+    r"\bstill says\b|\bsays? (?:she|he|it|they|we)"
+    r"(?:'s|'re| is| are| isn't| aren't| don't| doesn't| do not| does not)\b",
+    re.I,
+)
+# a fault told, or an error pasted: the fault rules and the model take those
+_FAULT = re.compile(r"\b(?:fix|bug|broken|error|fails?|crash)|Traceback|Error:", re.I)
+
+
+@attrs.frozen
+class Switch:
+    """A change that turns a setting on (*on* true) or off, or (*on* ``None``) the
+    other way from how a line sets it now."""
+
+    on: bool | None
+
+    def search(self, prompt: str) -> str | None:
+        """The search for the lines giving true or false to a name with a word of
+        *prompt* on the line (a regular expression ripgrep reads too); ``None`` where
+        the prompt has no word a line could share."""
+        words = stems(FILE_NAME.sub(" ", prompt))
+        if not words:
+            return None
+        named = "|".join(sorted(words))
+        value = r"[=:]\s*(?:true|false|True|False)\b"
+        return rf"(?i)(?:{named})[^\n]*{value}|{value}[^\n]*(?:{named}){LISTS_TABLES}"
+
+    def made(self, line: str) -> str | None:
+        """*line* with its one true or false the other way (as the line writes it:
+        ``False`` to ``True``), or ``None`` where it gives none or two, is only a
+        comment, or already says what the request wants."""
+        found = list(_SETS.finditer(line))
+        if len(found) != 1 or _COMMENT_LINE.match(line):
+            return None
+        word = found[0].group(1)
+        now = word.lower() == "true"
+        if self.on is not None and self.on == now:
+            return None
+        new = "false" if now else "true"
+        if word[0].isupper():
+            new = new.capitalize()
+        return line[: found[0].start(1)] + new + line[found[0].end(1) :]
+
+
+def wanted_switch(prompt: str) -> Switch | None:
+    """The switch *prompt* asks for: off ("Turn debug off", "disable", "stop"), on
+    ("turn … on", "enable", "put it in … mode"), or, where a setting is said to say the
+    wrong thing ("the settings say they don't", "it still says she's out of service"),
+    the other way; ``None`` for any other prompt, one saying both, or a fault told."""
+    if _FAULT.search(prompt):
+        return None
+    off, on = _OFF.search(prompt), _ON.search(prompt)
+    if off and on:
+        return None
+    said = off or on
+    if said:
+        # asked, not asked about: "Is debug on?" is no switch
+        asked = not re.search(r"\?", prompt[said.end() :].split(".")[0])
+        return Switch(on=bool(on)) if asked or asks_for_change(prompt) else None
+    if _SAYS_WRONG.search(prompt):
+        return Switch(on=None)
+    return None
+
+
+class SwitchWanted(WrittenAhead):
+    """A change request that turns a setting on or off, with nothing changed yet: the
+    harness writes each call itself. First the search for lines giving true or false to
+    a name with a word of the request on them; then, for the one such line that shares
+    the most words with the request (where lines of one JSON, YAML or TOML file tie, the
+    keys each sits under count too, read first), the read of its file and the edit of
+    its true or false. Where no line qualifies, two tie, or a call goes wrong, the rule
+    stops and the model goes on."""
+
+    name: ClassVar[str] = "switch-wanted"
+
+    def ahead(self, turn: Turn) -> Nudge | None:
+        if not CHAIN_TOOLS.issubset(turn.tools):
+            return None
+        switch = wanted_switch(turn.prompt)
+        search = switch.search(turn.prompt) if switch is not None else None
+        if switch is None or search is None:
+            return None
+        way = {True: "on", False: "off", None: "the other way"}[switch.on]
+        return one_line_chain(
+            turn,
+            search,
+            f"Search for the setting to turn {way}.",
+            lambda hits, reads: choose_line(
+                hits, reads, turn.prompt, switch.made, f"Turn it {way} on this line of {{path}}."
+            ),
+        )
