@@ -1131,6 +1131,11 @@ CASES = {
         [{"role": "user", "content": "Turn debug off in settings.toml."}],
         "search_text",
     ),
+    "entry-gone": (
+        "I took the Post Office Stores off the round.",
+        [{"role": "user", "content": "The Post Office Stores has closed down."}],
+        "search_text",
+    ),
     "empty-after-result": ("", READ_GREET, "edit_file"),
     "echoed-question": (WHERE[0]["content"], [*WHERE, *REFUSED[1:]], ""),
     "call-as-text": ("search_text: parse_date", WHERE, "search_text"),

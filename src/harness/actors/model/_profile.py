@@ -44,6 +44,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "new-value",
     "value-wanted",
     "switch-wanted",
+    "entry-gone",
     "empty-after-result",
     "echoed-question",
     "call-as-text",

@@ -58,6 +58,7 @@ from harness.actors.model.local._nudge_changes import (
     file_to_read,
     still_used,
 )
+from harness.actors.model.local._nudge_entries import EntryGone
 from harness.actors.model.local._nudge_files import (
     BrokenData,
     FinishFiles,
@@ -355,6 +356,7 @@ RULES: tuple[NudgeRule, ...] = (
     NewValue(),
     ValueWanted(),
     SwitchWanted(),
+    EntryGone(),
     EmptyAfterResult(),
     EchoedQuestion(),
     CallAsText(),

@@ -130,11 +130,18 @@ Choose = Callable[[list[Hit], dict[str, dict[int, str]]], "Chosen | str | None"]
 
 
 def _unique(lines: dict[int, str], number: int, line: str, made: str) -> tuple[str | None, str]:
-    """The old and new text of an edit of line *number* (*line* to *made*) that the file
-    holds once: the line alone, or with as many lines above it (up to two) as make it
-    the only one (``replicas: 1`` under ``worker:``); ``(None, "")`` where none do."""
+    """The old and new text of an edit of line *number* (*line* to *made*; ``""``: the
+    line taken out) that the file holds once: the line alone, or with as many lines
+    above it (up to two) as make it the only one (``replicas: 1`` under ``worker:``);
+    ``(None, "")`` where none do. A line taken out goes with the line ending before it,
+    so no empty line is left."""
     text = "\n".join(lines[n] for n in sorted(lines))
     old, new = line, made
+    if not made:
+        if number - 1 not in lines:
+            return None, ""
+        old, new = f"{lines[number - 1]}\n{line}", lines[number - 1]
+        number -= 1
     for above in (number - 1, number - 2, None):
         if text.count(old) == 1:
             return old, new
@@ -156,7 +163,9 @@ def one_line_chain(turn: Turn, search: str, opening: str, choose: Choose) -> Nud
     if first is None or turn.edited:
         return None
     last = turn.steps[-1]
-    hits = [Hit(m[1], int(m[2]), m[3]) for m in _HIT.finditer(first.result)]
+    # a search that matched nothing lists lines holding its words instead: no hits
+    found = not first.result.startswith("no matches")
+    hits = [Hit(m[1], int(m[2]), m[3]) for m in _HIT.finditer(first.result) if found]
     reads = {
         s.path: numbered_lines(s.result)
         for s in turn.steps[1:]
