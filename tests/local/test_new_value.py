@@ -567,3 +567,59 @@ def test_a_value_of_a_form_of_its_own_replaces_the_one_line_holding_that_form(
     )
     for path in ("config.json", "README.md"):
         assert (tmp_path / path).read_text() == files[path]
+
+
+BAKERY_PRICES = {
+    "prices.py": 'PRICES = {\n    "white loaf": 2.40,\n    "sourdough": 4.20,\n}\n',
+    "counter/menu.json": (
+        '{\n  "items": [\n'
+        '    { "name": "White loaf", "price": 2.40, "left": 9 },\n'
+        '    { "name": "Sourdough", "price": 4.20, "left": 4 },\n'
+        '    { "name": "Pasty", "price": 4.50, "left": 2 }\n'
+        "  ]\n}\n"
+    ),
+    "bakery.toml": "[counter]\nsourdough = 12\n",
+    "README.md": "Sourdough: £4.20 a loaf.\n",
+}
+
+
+def test_a_price_said_with_its_pence_for_each_of_a_thing_is_read_so() -> None:
+    said = wanted_value("Sourdough is going up to £4.50 a loaf. Change the price, please.")
+    assert said is not None
+    assert (said.value, said.money, said.per) == ("4.50", True, "loaf")
+    # a whole number is no sum with pence; of several numbers, the one named as asked
+    assert said.made("sourdough = 12") is None
+    line = '    { "name": "Sourdough", "price": 4.20, "left": 4 },'
+    assert said.made(line) == '    { "name": "Sourdough", "price": 4.50, "left": 4 },'
+
+
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+def test_a_value_said_to_be_held_in_two_places_is_changed_in_both(tmp_path: Path, rg: bool) -> None:
+    write(tmp_path, BAKERY_PRICES)
+    prompt = (
+        "Sourdough is going up to £4.50 a loaf. The screen over the counter shows the "
+        "price too, so it needs changing there as well."
+    )
+    made = _drive(tmp_path, prompt, rg=rg, rule="value-wanted")
+    assert [(name, args.get("path")) for name, args in made] == [
+        ("search_text", None),
+        ("read_file", "counter/menu.json"),
+        ("edit_file", "counter/menu.json"),
+        ("read_file", "prices.py"),
+        ("edit_file", "prices.py"),
+    ]
+    assert '"sourdough": 4.50,' in (tmp_path / "prices.py").read_text()
+    menu = (tmp_path / "counter/menu.json").read_text()
+    assert '"Sourdough", "price": 4.50' in menu
+    assert '"White loaf", "price": 2.40' in menu
+    # the count in bakery.toml and the README are left
+    for path in ("bakery.toml", "README.md"):
+        assert (tmp_path / path).read_text() == BAKERY_PRICES[path]
+
+
+def test_a_value_said_once_is_changed_in_one_place(tmp_path: Path) -> None:
+    write(tmp_path, BAKERY_PRICES)
+    prompt = "Sourdough is going up to £4.50 a loaf. Change the price, please."
+    made = _drive(tmp_path, prompt, rule="value-wanted")
+    assert [name for name, _ in made] == ["search_text", "read_file", "edit_file"]
+    assert '"sourdough": 4.20,' in (tmp_path / "prices.py").read_text()

@@ -29,6 +29,8 @@ from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 from harness.actors.tools._edit import unread_edit
 from harness.messages.model import ChatMessage, ToolSchema
 
+from ._chains import drive, write
+
 TOOLS = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
 ASK = [{"role": "user", "content": "What does calc.py do? Is there a bug?"}]
 
@@ -2461,6 +2463,46 @@ def test_a_name_an_error_says_is_wrong_is_searched_for_before_an_edit() -> None:
     plain = called("Fix the bug in src/index.js.", "read_file", "src/index.js", shown)
     line = nudge("", plain)
     assert line is None or line.rule != "name-in-error"
+
+
+def test_an_error_saying_which_name_was_meant_is_searched_before_any_reply(
+    tmp_path: Path,
+) -> None:
+    # measured (bench local-tasks, half A): told "name 'FLOW_LITERS_PER_MINUTE' is not
+    # defined. Did you mean: 'FLOW_LITRES_PER_MINUTE'?", the model said how to define it,
+    # read plan.py and rewrote it whole
+    line = known_call(view("", [{"role": "user", "content": CRASHES}]))
+    assert line is not None
+    assert (line.rule, line.tool, line.arguments) == (
+        "name-in-error",
+        "search_text",
+        {"pattern": "lowstock"},
+    )
+    # the search, then the edit of the one line using it, run with the real tools
+    write(
+        tmp_path,
+        {
+            "schedule.py": (
+                "import math\n\nFLOW_LITRES_PER_MINUTE = 6.0\n\n\n"
+                "def valve_minutes(litres):\n"
+                "    return math.ceil(litres / FLOW_LITERS_PER_MINUTE)\n"
+            ),
+            "plan.py": "from schedule import valve_minutes\n\nprint(valve_minutes(30))\n",
+        },
+    )
+    crash = (
+        'Got this:\n\nTraceback (most recent call last):\n  File "/home/sam/plan.py", line 3\n'
+        "NameError: name 'FLOW_LITERS_PER_MINUTE' is not defined. Did you mean: "
+        "'FLOW_LITRES_PER_MINUTE'?\n\nfix please"
+    )
+    made, _ = drive(tmp_path, crash, rule="name-in-error")
+    assert [name for name, _ in made] == ["search_text", "edit_file"]
+    assert "litres / FLOW_LITRES_PER_MINUTE" in (tmp_path / "schedule.py").read_text()
+    # no error saying which name was meant, or no edit tool: nothing before a reply
+    plain = "python3 report.py crashes with\n\nNameError: name 'lowstock' is not defined"
+    line = known_call(view("", [{"role": "user", "content": plain}]))
+    assert line is None or line.rule != "name-in-error"
+    assert known_call(view("", [{"role": "user", "content": CRASHES}]), ()) is None
 
 
 def test_a_name_the_error_or_the_search_says_was_meant_is_written_in() -> None:

@@ -454,7 +454,9 @@ class NameInError:
         )
 
     def ahead(self, turn: Turn) -> Nudge | None:
-        """The edit known before the model replies: right after the search for a name the
+        """Before any call, where the error says which name was meant ("Did you mean:
+        'FLOW_LITRES_PER_MINUTE'?"), the search for the name it says is wrong. The edit
+        known before the model replies: right after the search for a name the
         error says is wrong, whose result names the one name of the workspace spelled like
         it and lists the name on lines of one file, while nothing is changed yet. Written
         with no generation: shown that note, the 1.5B model searched for the name again,
@@ -462,7 +464,20 @@ class NameInError:
         ``log_okay``, the theatre's ``SALE_LOG``), or wrote an edit of its own that
         required a module that does not exist (the shop's ``SPRNG10``)."""
         last = turn.last
-        if not asks_change(turn) or turn.edited or last is None or last.name != "search_text":
+        if not asks_change(turn) or turn.edited:
+            return None
+        meant = _meant_in_error(turn)
+        if last is None and meant is not None and {"search_text", "edit_file"} <= set(turn.tools):
+            # the error says which name was meant: the search for the one it says is wrong
+            # comes first (measured: told "name 'FLOW_LITERS_PER_MINUTE' is not defined.
+            # Did you mean: 'FLOW_LITRES_PER_MINUTE'?", the 1.5B model said how to define
+            # it, read plan.py, and rewrote it whole)
+            return Nudge(
+                f"The error says {meant[1]} was meant. Search for {meant[0]}.",
+                "search_text",
+                arguments={"pattern": meant[0]},
+            )
+        if last is None or last.name != "search_text":
             return None
         if last.arguments.get("pattern") not in culprits(turn.prompt):
             return None

@@ -438,6 +438,26 @@ _RELATIVE_AFTER = re.compile(
     r"|times\s+(?:more|less|fewer|as|longer|shorter|bigger|larger|smaller|faster|slower|over)\b)",
     re.I,
 )
+# what a value is said to be for each of: "£4.50 a loaf", "6 an hour", "20 per seat"
+_PER_THING = re.compile(r"\s+(?:a|an|per|each)\s+([a-z]{4,})\b", re.I)
+# the name a number is given on a line: ``"price": 4.20``, ``late_fee = 2``
+_KEY_BEFORE = re.compile(r"([A-Za-z_][\w-]*)[\"']?\s*$")
+
+
+def given(line: str, keys: frozenset[str] = frozenset()) -> list[re.Match[str]]:
+    """The numbers *line* gives a name or compares with; where it gives several, those
+    whose name is one of *keys* (``"price": 4.20`` of a menu's line, for "the price")."""
+    found = list(_SETS.finditer(line))
+    if len(found) < 2 or not keys:
+        return found
+    named = []
+    for m in found:
+        key = _KEY_BEFORE.search(line[: m.start()].rstrip(":= \t([{\"'"))
+        if key and stems(key.group(1)) & keys:
+            named.append(m)
+    return named
+
+
 # a rate a line names: "litres_per_minute", "PER_HOUR", "perSecond"
 _RATE = re.compile(r"per[_ ]?(?:sec|min|hour|day|week)", re.I)
 # a sentence that lets something be so: "Let the pump run for up to half an hour."
@@ -466,6 +486,15 @@ class Wanted:
 
     value: str
     unit: str | None = None
+    keys: frozenset[str] = frozenset()
+    """The request's words: of a line giving several numbers (``{ "name": "Sourdough",
+    "price": 4.20, "left": 9 }``), the one whose name is one of them is the setting."""
+    per: str | None = None
+    """What the value is said to be for each of ("£4.50 a loaf": ``loaf``): a word of
+    the request that says no setting."""
+    money: bool = False
+    """The value is a sum of money said with its pence ("£4.50"): a line writing a whole
+    number (``sourdough = 12``, a count) holds no such sum."""
     count_of: str | None = None
     """The value counts what this word names, one more than there are now: "Give it a
     second replica." is ``replicas: 1`` made 2 (the word's stem, ``repli``)."""
@@ -497,11 +526,13 @@ class Wanted:
         only a comment, names no tries where the value is a count of them, already holds
         the value wanted, or names a unit the value does
         not come to whole in."""
-        found = list(_SETS.finditer(line))
+        found = given(line, self.keys)
         if len(found) != 1 or _COMMENT_LINE.match(line):
             return None
         if self.tries and not stems(line) & _TRIES:
             return None  # a count of tries goes on a line naming tries
+        if self.money and "." not in found[0].group(1):
+            return None
         if self.count_of is not None:
             one_less = Decimal(self.value) - 1
             if self.count_of not in stems(line) or Decimal(found[0].group(1)) != one_less:
@@ -553,7 +584,12 @@ def wanted_value(prompt: str) -> Wanted | None:
     value = _digits(m.group(1))
     if value in ("0", "1") or not re.fullmatch(_NUMBER, value):
         return None
-    return Wanted(value, _unit(m.group(2)), tries=_TIMES.match(prompt, m.end()) is not None)
+    money = m.group(1)[0] in "£$€" and "." in m.group(1)
+    tries = _TIMES.match(prompt, m.end()) is not None
+    each = _PER_THING.match(prompt, m.end())
+    per = next(iter(stems(each.group(1))), None) if each else None
+    keys = frozenset(stems(FILE_NAME.sub(" ", prompt)) - _UNIT_STEMS - {per})
+    return Wanted(value, _unit(m.group(2)), keys=keys, per=per, money=money, tries=tries)
 
 
 # one more of a thing, said as the count it comes to: "a second replica", "a third
@@ -634,13 +670,15 @@ def choose_line(
     make: Callable[[str], str | None],
     say: str,
     also: frozenset[str] = frozenset(),
+    unsaid: frozenset[str] = frozenset(),
 ) -> Chosen | str | None:
     """Of *hits*, the one line to change: of the lines *make* can change, the one that
     shares the most words with *prompt*, when one does so alone. Where the prompt names
     files, only in them ("Pin the project to Node 20 with an .nvmrc file" is not
     package.json's ``"node": ">=18.17"``); prose, records and tests only where the prompt
     names their file; *also*: words the request means and does not write, which tell
-    apart only lines sharing as many of its own. A line of a
+    apart only lines sharing as many of its own; *unsaid*: words of the request that
+    say no line ("a loaf" of "£4.50 a loaf"). A line of a
     TOML or INI file shares the words of its table's header too, where the search
     listed the headers (:data:`LISTS_TABLES`: ``[pump]`` for ``max_run_minutes = 25``).
     Where the best lines tie in one JSON, YAML or TOML file, the keys each sits under
@@ -648,7 +686,7 @@ def choose_line(
     ``"email": {``): the file's path is returned, to read first, and once it is read
     (*reads*) the tie is broken or stays."""
     named = {m.group(1) for m in FILE_NAME.finditer(prompt)} | set(_DOTFILE.findall(prompt))
-    words = stems(FILE_NAME.sub(" ", prompt)) - _UNIT_STEMS
+    words = stems(FILE_NAME.sub(" ", prompt)) - _UNIT_STEMS - unsaid
     headers: dict[str, list[tuple[int, str]]] = {}
     for hit in hits:
         if TABLES.search(hit.path) and hit.text.startswith("["):
@@ -680,6 +718,74 @@ def choose_line(
     return Chosen(top[0], make, say.format(path=top[0].path))
 
 
+# a request that says the value is held in more than one place: "it needs changing there
+# as well", "change it there too", "in both"
+_AS_WELL = re.compile(r"\b(?:as well|too|both|also|everywhere|each of)\b", re.I)
+
+
+def _elsewhere(turn: Turn, search: str, value: str) -> Nudge | None:
+    """Once the rule's chain changed one line, and the request says the value is held
+    elsewhere too ("The screen over the counter shows the price too, so it needs changing
+    there as well."): the read and the edit of the line in each other file its search
+    listed that holds the value the changed line held and shares the most words with
+    the request, one such line a file. ``None`` when there is none, or two tie."""
+    first = chain_search(turn, search)
+    written = [s for s in turn.steps if s.wrote]
+    if first is None or len(written) != len({s.path for s in written}):
+        return None
+    old_text = str(written[0].arguments.get("old_text", "")).splitlines()
+    words = stems(FILE_NAME.sub(" ", turn.prompt)) - _UNIT_STEMS
+    new_text = str(written[0].arguments.get("new_text", "")).splitlines()
+    if not old_text or not new_text:
+        return None
+    changed = [
+        a.group(1)
+        for a, b in zip(_SETS.finditer(old_text[-1]), _SETS.finditer(new_text[-1]), strict=False)
+        if a.group(1) != b.group(1)
+    ]
+    if len(changed) != 1:
+        return None
+    was, done = Decimal(changed[0]), {s.path for s in written}
+    best: dict[str, list[tuple[int, Hit]]] = {}
+    for m in _HIT.finditer(first.result):
+        hit = Hit(m.group(1), 0, m.group(2))
+        held = given(hit.text, frozenset(words))
+        if hit.path in done or len(held) != 1 or Decimal(held[0].group(1)) != was:
+            continue
+        if _RECORDS.search(hit.path) or not change_goes_in(hit.path, turn.prompt):
+            continue
+        if _COMMENT_LINE.match(hit.text):
+            continue
+        best.setdefault(hit.path, []).append((len(words & stems(hit.text)), hit))
+    todo = []
+    for scored in best.values():
+        most = max(score for score, _ in scored)
+        top = [hit for score, hit in scored if score == most]
+        if most > 0 and len(top) == 1:
+            todo.append(top[0])
+    if not todo:
+        return None
+    hit, last = todo[0], turn.steps[-1]
+    if last.name == "read_file" and last.path == hit.path:
+        shown = [line for line in last.shown_lines or () if line.strip() == hit.text.strip()]
+        if len(shown) != 1:
+            return None
+        held = given(shown[0], frozenset(words))[0]
+        places = len(held.group(1).partition(".")[2])
+        new = f"{Decimal(value):.{places}f}" if places and "." not in value else value
+        made = shown[0][: held.start(1)] + new + shown[0][held.end(1) :]
+        return Nudge(
+            f"Write {value} on this line of {hit.path} as well.",
+            "edit_file",
+            arguments={"path": hit.path, "old_text": shown[0], "new_text": made},
+        )
+    if last.wrote:
+        return Nudge(
+            f"{hit.path} holds {changed[0]} too.", "read_file", arguments={"path": hit.path}
+        )
+    return None
+
+
 class ValueWanted(WrittenAhead):
     """A change request that says only the value wanted ("Raise the deposit to 60
     pounds.", "Green tea costs 5 now in the sample order."), with nothing changed yet:
@@ -708,11 +814,16 @@ class ValueWanted(WrittenAhead):
         if wanted is None or search is None:
             return None
         say = f"Write {wanted.value} on this line of {{path}}."
-        return one_line_chain(
+        per = wanted.per if isinstance(wanted, Wanted) else None
+        unsaid = frozenset((per,)) if per else frozenset()
+        nudge = one_line_chain(
             turn,
             search,
             f"Search for the setting to make {wanted.value}.",
             lambda hits, reads: choose_line(
-                hits, reads, turn.prompt, wanted.made, say, also=wanted.also
+                hits, reads, turn.prompt, wanted.made, say, also=wanted.also, unsaid=unsaid
             ),
         )
+        if nudge is not None or not turn.edited or not _AS_WELL.search(turn.prompt):
+            return nudge
+        return _elsewhere(turn, search, wanted.value)
