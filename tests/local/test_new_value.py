@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 
 from harness.actors.model.local._nudge import known_call, nudge_for
-from harness.actors.model.local._nudge_values import Form, shaped_value, value_change, wanted_value
+from harness.actors.model.local._nudge_values import (
+    Form,
+    described_file,
+    shaped_value,
+    value_change,
+    wanted_value,
+)
 from harness.actors.model.local._turn import turn_of
 
 from ._chains import TOOLS, Call, drive, history, write
@@ -623,3 +629,54 @@ def test_a_value_said_once_is_changed_in_one_place(tmp_path: Path) -> None:
     made = _drive(tmp_path, prompt, rule="value-wanted")
     assert [name for name, _ in made] == ["search_text", "read_file", "edit_file"]
     assert '"sourdough": 4.20,' in (tmp_path / "prices.py").read_text()
+
+
+@pytest.mark.parametrize(
+    ("prompt", "stem"),
+    [
+        ("The hours script gives me five boats unless I say otherwise.", "hours"),
+        ("Got this from the plan script this morning.", "plan"),
+        ("The shell script is slow.", None),
+        ("The hours script and the tide script disagree.", None),
+        ("Make it list three boats.", None),
+    ],
+)
+def test_a_file_named_by_what_it_is_is_read_from_the_request(prompt: str, stem: str | None) -> None:
+    assert described_file(prompt) == stem
+
+
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+def test_a_value_in_a_file_named_by_what_it_is_is_found_with_no_word_beside_it(
+    tmp_path: Path, rg: bool
+) -> None:
+    files = {
+        "tools/hours.sh": (
+            "#!/usr/bin/env bash\n"
+            "# TOP is how many boats to list (5 unless given)\n"
+            'TOP="${1:-5}"\n'
+            'head -n "$TOP" data.txt\n'
+        ),
+        "tools/skipper.sh": 'KEEP="${1:-5}"\n',
+        "club.toml": "boats_listed = 5\n",
+    }
+    write(tmp_path, files)
+    prompt = (
+        "The hours script gives me five boats unless I say otherwise. Three is plenty by default."
+    )
+    made = _drive(tmp_path, prompt, rg=rg)
+    assert made[0] == (
+        "search_text",
+        {
+            "pattern": r"""[=:<>]\s*["'(\[{]?\s*(?:\$\{\w+:-)?[£$€]?(?:5)(?:[^\w.]|$)""",
+            "regex": True,
+            "glob": "*hours.*",
+        },
+    )
+    assert made[-1] == (
+        "edit_file",
+        {"path": "tools/hours.sh", "old_text": 'TOP="${1:-5}"', "new_text": 'TOP="${1:-3}"'},
+    )
+    # the comment says 5 too, and is left; so are the other script and the settings
+    assert "(5 unless given)" in (tmp_path / "tools/hours.sh").read_text()
+    for path in ("tools/skipper.sh", "club.toml"):
+        assert (tmp_path / path).read_text() == files[path]

@@ -48,6 +48,7 @@ __all__ = [
     "ValueWanted",
     "Wanted",
     "choose_line",
+    "described_file",
     "shaped_value",
     "stems",
     "value_change",
@@ -229,11 +230,12 @@ class Change:
 
         return re.sub(self.held(form), new, line)
 
-    def search(self, prompt: str) -> str | None:
+    def search(self, prompt: str, *, anywhere: bool = False) -> str | None:
         """The search for the lines the rule may choose: the value there now given to a
         name or compared with (:meth:`set_in`), as a whole number in any of its forms,
         and a word of *prompt* (or, for a form in another unit than the one said, that
-        unit's name) on the line. Not a part of ``7.5`` or ``360``; on the clock,
+        unit's name) on the line (*anywhere*: with no word, for a search in the one
+        file the prompt describes). Not a part of ``7.5`` or ``360``; on the clock,
         ``07:00`` too. A regular expression ripgrep reads too, which has no lookaround.
         ``None`` where the prompt has no word a line could share.
 
@@ -244,10 +246,12 @@ class Change:
         said = self.old_unit or self.new_unit
         words = stems(prompt) - _UNIT_STEMS - _NUMBER_STEMS
         words |= {_UNIT_NAMES[f.unit] for f in self.forms if f.unit and f.unit != said}
-        if not words:
-            return None
         olds = "|".join(re.escape(f.old) for f in self.forms)
         value = rf"{_GIVEN}{'0?' if self.clock else ''}(?:{olds})(?:[^\w.]|$)"
+        if anywhere:
+            return value
+        if not words:
+            return None
         named = "|".join(sorted(words))
         return rf"(?i)(?:{named})[^\n]*{value}|{value}[^\n]*(?:{named})"
 
@@ -329,6 +333,26 @@ def stems(text: str) -> set[str]:
     return stems
 
 
+# a file a request names by what it is: "the hours script", "the plan script", "the deploy
+# config"; not a kind of file ("the shell script", "a new script")
+_DESCRIBED = re.compile(
+    r"\bthe ([a-z][\w-]{2,}) (?:script|config|settings|sheet|tool|program)\b", re.I
+)
+_KINDS = frozenset(("shell", "bash", "python", "node", "new", "little", "small", "same", "whole"))
+
+
+def _stem_of(path: str) -> str:
+    """The name of the file at *path*, with no folder and no extension."""
+    return path.rsplit("/", 1)[-1].split(".", 1)[0].lower()
+
+
+def described_file(prompt: str) -> str | None:
+    """The name of the one file *prompt* names by what it is ("The hours script gives me
+    five boats": ``hours``, the stem of ``tools/hours.sh``), or ``None``."""
+    said = {m.lower() for m in _DESCRIBED.findall(prompt)} - _KINDS
+    return said.pop() if len(said) == 1 else None
+
+
 def _the_lines(
     hits: list[tuple[str, str]], change: Change, prompt: str
 ) -> list[tuple[str, str, Form]]:
@@ -354,6 +378,7 @@ def _the_lines(
             # (``FIRST_MINUTES_FREE = 15`` for a service run every 15 minutes)
             converted = form.unit != (change.old_unit or change.new_unit)
             score = len(wanted & stems(text)) + (converted and _names(text, form.unit))
+            score += _stem_of(path) == described_file(prompt)
             scored.append((score, path, text, form))
     best = max((score for score, *_ in scored), default=0)
     top = [(path, text, form) for score, path, text, form in scored if score == best]
@@ -391,14 +416,18 @@ class NewValue(WrittenAhead):
         change = value_change(turn.prompt)
         if change is None:
             return None
-        search = change.search(turn.prompt)
+        described = described_file(turn.prompt)
+        search = change.search(turn.prompt, anywhere=described is not None)
         if search is None:
             return None
+        # a file the request describes ("the hours script") is searched alone, for the
+        # value with no word beside it (``TOP="${1:-5}"``)
+        where = {"glob": f"*{described}.*"} if described else {}
         if not turn.steps:
             return Nudge(
                 f"Search for {change.old}, the value there now.",
                 "search_text",
-                arguments={"pattern": search, "regex": True},
+                arguments={"pattern": search, "regex": True, **where},
             )
         first = chain_search(turn, search)
         if first is None:
