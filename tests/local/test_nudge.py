@@ -1138,6 +1138,17 @@ CASES = {
         [{"role": "user", "content": "The Post Office Stores has closed down."}],
         "search_text",
     ),
+    "value-in-error": (
+        "The kind is not known.",
+        [
+            {
+                "role": "user",
+                "content": 'Traceback (most recent call last):\n  File "/srv/catalogue.py", '
+                "line 6, in add\nValueError: unknown kind 'audio book'\n\nFix it.",
+            }
+        ],
+        "search_text",
+    ),
     "empty-after-result": ("", READ_GREET, "edit_file"),
     "echoed-question": (WHERE[0]["content"], [*WHERE, *REFUSED[1:]], ""),
     "call-as-text": ("search_text: parse_date", WHERE, "search_text"),

@@ -45,6 +45,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "value-wanted",
     "switch-wanted",
     "entry-gone",
+    "value-in-error",
     "empty-after-result",
     "echoed-question",
     "call-as-text",

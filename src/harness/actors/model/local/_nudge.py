@@ -73,6 +73,7 @@ from harness.actors.model.local._nudge_runs import (
     SkippedRun,
 )
 from harness.actors.model.local._nudge_switch import SwitchWanted
+from harness.actors.model.local._nudge_value_error import ValueInError
 from harness.actors.model.local._nudge_values import NewValue, ValueWanted
 from harness.actors.model.local._turn import Turn
 from harness.words import PROGRAM, SCRIPT_PATH
@@ -357,6 +358,7 @@ RULES: tuple[NudgeRule, ...] = (
     ValueWanted(),
     SwitchWanted(),
     EntryGone(),
+    ValueInError(),
     EmptyAfterResult(),
     EchoedQuestion(),
     CallAsText(),

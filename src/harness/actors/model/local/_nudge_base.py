@@ -17,6 +17,7 @@ __all__ = [
     "CHAIN_TOOLS",
     "CLAIM_LOOK",
     "FILE_NAME",
+    "HIT",
     "INTENT",
     "NEGATED",
     "Chosen",
@@ -108,7 +109,7 @@ class Hit(NamedTuple):
 
 # a search's hit, "config.json:12:      \"retries\": 2,", in any file (a setting may be in
 # one with no extension: ``bin/backup``, ``.env``)
-_HIT = re.compile(r"^((?:[\w.-]+/)*[\w.-]+):(\d+):(.*)$", re.M)
+HIT = re.compile(r"^((?:[\w.-]+/)*[\w.-]+):(\d+):(.*)$", re.M)
 
 
 @attrs.frozen
@@ -165,7 +166,7 @@ def one_line_chain(turn: Turn, search: str, opening: str, choose: Choose) -> Nud
     last = turn.steps[-1]
     # a search that matched nothing lists lines holding its words instead: no hits
     found = not first.result.startswith("no matches")
-    hits = [Hit(m[1], int(m[2]), m[3]) for m in _HIT.finditer(first.result) if found]
+    hits = [Hit(m[1], int(m[2]), m[3]) for m in HIT.finditer(first.result) if found]
     reads = {
         s.path: numbered_lines(s.result)
         for s in turn.steps[1:]
