@@ -15,13 +15,13 @@ import re
 from collections.abc import Callable
 from typing import ClassVar
 
+from harness.actors.model.local._choose import choose_line
 from harness.actors.model.local._nudge_base import (
     CHAIN_TOOLS,
     Nudge,
     WrittenAhead,
     one_line_chain,
 )
-from harness.actors.model.local._nudge_values import choose_line
 from harness.actors.model.local._turn import Turn, asks_new
 
 __all__ = ["EntryGone", "entries_gone"]

@@ -18,6 +18,7 @@ from typing import ClassVar
 
 import attrs
 
+from harness.actors.model.local._choose import choose_line, stems
 from harness.actors.model.local._nudge_base import (
     CHAIN_TOOLS,
     FILE_NAME,
@@ -25,7 +26,6 @@ from harness.actors.model.local._nudge_base import (
     WrittenAhead,
     one_line_chain,
 )
-from harness.actors.model.local._nudge_values import choose_line, stems
 from harness.actors.model.local._settings import LISTS_TABLES
 from harness.actors.model.local._turn import Turn
 from harness.words import asks_for_change

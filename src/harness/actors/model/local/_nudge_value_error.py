@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from harness.actors.model.local._choose import RECORDS
 from harness.actors.model.local._nudge_base import (
     CHAIN_TOOLS,
     HIT,
@@ -36,8 +37,6 @@ _REJECTS = re.compile(
 _FRAME = re.compile(r'^\s*File "([^"]+)", line \d+', re.M)
 # a value quoted in code or data
 _QUOTED = re.compile(r"""(["'])([^"'\n]{2,60})\1""")
-# files a fix does not go in unless named: records of what happened, and tests
-_RECORDS = re.compile(r"\.(?:csv|tsv|log|jsonl)$|(?:^|/)(?:tests?/|test_[^/]*$|[^/]*[._]test\.)")
 
 
 def rejected_value(prompt: str) -> tuple[str, str] | None:
@@ -108,7 +107,7 @@ class ValueInError(WrittenAhead):
         hits = [
             Hit(m[1], int(m[2]), m[3])
             for m in HIT.finditer("" if missed else first.result)
-            if not _RECORDS.search(m[1]) and change_goes_in(m[1], turn.prompt)
+            if not RECORDS.search(m[1]) and change_goes_in(m[1], turn.prompt)
         ]
         if len(hits) != 1:
             return None

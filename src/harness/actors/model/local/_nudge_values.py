@@ -14,16 +14,15 @@ for the edit in words, it duplicated lines of the right file and said done."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import ClassVar
 
 import attrs
 
+from harness.actors.model.local._choose import RECORDS, UNIT_STEMS, choose_line, stems
 from harness.actors.model.local._nudge_base import (
     CHAIN_TOOLS,
     FILE_NAME,
-    Chosen,
     Hit,
     Nudge,
     WrittenAhead,
@@ -31,13 +30,7 @@ from harness.actors.model.local._nudge_base import (
     one_line_chain,
 )
 from harness.actors.model.local._nudge_changes import NUMBER_WORDS, change_goes_in
-from harness.actors.model.local._settings import (
-    LISTS_TABLES,
-    STRUCTURED,
-    TABLES,
-    key_path,
-    table_of,
-)
+from harness.actors.model.local._settings import LISTS_TABLES
 from harness.actors.model.local._turn import Turn, asks_new
 from harness.words import asks_for_change
 
@@ -47,10 +40,8 @@ __all__ = [
     "ShapedWanted",
     "ValueWanted",
     "Wanted",
-    "choose_line",
     "described_file",
     "shaped_value",
-    "stems",
     "value_change",
     "wanted_value",
 ]
@@ -105,19 +96,8 @@ _NAMES_UNIT = {
 # tart": (180``, ``KEEP="${KEEP:-6``, ``qty >= 10``); not a call's argument (``pad(price,
 # 10)``)
 _GIVEN = r"""[=:<>]\s*["'(\[{]?\s*(?:\$\{\w+:-)?[£$€]?"""
-_UNIT_STEMS = frozenset(("secon", "minut", "hour", "day", "week"))
 # how a line's name starts when it names a unit ("repeat_minutes", "timeout_secs")
 _UNIT_NAMES = {"second": "sec", "minute": "min", "hour": "hour", "day": "day", "week": "week"}
-# files a value change does not go in unless the request names them: records of what
-# happened, and tests
-_RECORDS = re.compile(r"\.(?:csv|tsv|log|jsonl)$|(?:^|/)(?:tests?/|test_[^/]*$|[^/]*[._]test\.)")
-# words too common to say what a line is about
-_COMMON = frozenset(
-    "about after again also always before being could every from have instead into just keep "  # noqa: SIM905
-    "enough less like made make many more most much must need only other over plenty rather "
-    "should some still than that their them then there these they this tomorrow today want what "
-    "when where which while will with would your".split()
-)
 
 
 _NUMBER_STEMS = frozenset(w[:5] for w in (*NUMBER_WORDS, "dozen"))
@@ -244,7 +224,7 @@ class Change:
         prices should start at 20 units, not 10.", it edited that line; shown every
         line holding 2, it searched that expression again and again)."""
         said = self.old_unit or self.new_unit
-        words = stems(prompt) - _UNIT_STEMS - _NUMBER_STEMS
+        words = stems(prompt) - UNIT_STEMS - _NUMBER_STEMS
         words |= {_UNIT_NAMES[f.unit] for f in self.forms if f.unit and f.unit != said}
         olds = "|".join(re.escape(f.old) for f in self.forms)
         value = rf"{_GIVEN}{'0?' if self.clock else ''}(?:{olds})(?:[^\w.]|$)"
@@ -321,18 +301,6 @@ def value_change(prompt: str) -> Change | None:
     return change if change.forms else None
 
 
-def stems(text: str) -> set[str]:
-    """The words of *text* a line and a request can share, each without a plural's
-    ``s`` and cut to its first five letters ("croissants" and ``croissant``, "open" and
-    ``opens``; ``min_helm_age`` gives helm)."""
-    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", text)
-    stems = set()
-    for word in (w.lower() for w in words if len(w) >= 4):
-        if word not in _COMMON:
-            stems.add((word[:-1] if word.endswith("s") and not word.endswith("ss") else word)[:5])
-    return stems
-
-
 # a file a request names by what it is: "the hours script", "the plan script", "the deploy
 # config"; not a kind of file ("the shell script", "a new script")
 _DESCRIBED = re.compile(
@@ -365,13 +333,13 @@ def _the_lines(
     otherwise. Lines of prose, records and tests only where the prompt names their
     file."""
     named = {m.group(1) for m in FILE_NAME.finditer(prompt)}
-    wanted = stems(prompt) - _UNIT_STEMS
+    wanted = stems(prompt) - UNIT_STEMS
     scored = []
     for path, text in hits:
         form = change.set_in(text)
         if form is None or not change_goes_in(path, prompt):
             continue
-        if path in named or not _RECORDS.search(path):
+        if path in named or not RECORDS.search(path):
             # a span found in another unit than the one said, on a line naming that unit
             # (``repeat_minutes: 120`` for two hours), is found by more than chance; a
             # value as said is found by chance on a line that only names its unit
@@ -502,8 +470,6 @@ _WANTED_BEFORE = re.compile(
     r"\b(?:(?:to|at|be|costs?|is|are|for)\s+(?:[A-Z][\w-]*\s+)?|(?:be|is|are)\s+[a-z]+ed\s+)$",
     re.I,
 )
-# a file whose name starts with a dot, as a prompt writes it: ".nvmrc", ".editorconfig"
-_DOTFILE = re.compile(r"(?<![\w./-])(\.[A-Za-z][\w.-]*)")
 # a line that is only a comment: ``# …``, ``// …``
 _COMMENT_LINE = re.compile(r"^\s*(?:#|//|/?\*)")
 
@@ -536,13 +502,13 @@ class Wanted:
         """Words a line may share with the request that the request does not write: a
         count of tries is said of ``retries``; a span of time of a line naming a unit
         of time (``max_run_minutes = 25`` for "half an hour")."""
-        return (_TRIES if self.tries else frozenset()) | (_UNIT_STEMS if self.unit else frozenset())
+        return (_TRIES if self.tries else frozenset()) | (UNIT_STEMS if self.unit else frozenset())
 
     def search(self, prompt: str) -> str | None:
         """The search for the lines the rule may choose: a number given to a name or
         compared with, and a word of *prompt* on the line (a regular expression ripgrep
         reads too); ``None`` where the prompt has no word a line could share."""
-        words = (stems(FILE_NAME.sub(" ", prompt)) - _UNIT_STEMS - _NUMBER_STEMS) | self.also
+        words = (stems(FILE_NAME.sub(" ", prompt)) - UNIT_STEMS - _NUMBER_STEMS) | self.also
         if not words:
             return None
         value = rf"{_GIVEN}{_NUMBER}(?:[^\w.]|$)"
@@ -617,7 +583,7 @@ def wanted_value(prompt: str) -> Wanted | None:
     tries = _TIMES.match(prompt, m.end()) is not None
     each = _PER_THING.match(prompt, m.end())
     per = next(iter(stems(each.group(1))), None) if each else None
-    keys = frozenset(stems(FILE_NAME.sub(" ", prompt)) - _UNIT_STEMS - {per})
+    keys = frozenset(stems(FILE_NAME.sub(" ", prompt)) - UNIT_STEMS - {per})
     return Wanted(value, _unit(m.group(2)), keys=keys, per=per, money=money, tries=tries)
 
 
@@ -692,61 +658,6 @@ def shaped_value(prompt: str) -> ShapedWanted | None:
     return None
 
 
-def choose_line(
-    hits: list[Hit],
-    reads: dict[str, dict[int, str]],
-    prompt: str,
-    make: Callable[[str], str | None],
-    say: str,
-    also: frozenset[str] = frozenset(),
-    unsaid: frozenset[str] = frozenset(),
-) -> Chosen | str | None:
-    """Of *hits*, the one line to change: of the lines *make* can change, the one that
-    shares the most words with *prompt*, when one does so alone. Where the prompt names
-    files, only in them ("Pin the project to Node 20 with an .nvmrc file" is not
-    package.json's ``"node": ">=18.17"``); prose, records and tests only where the prompt
-    names their file; *also*: words the request means and does not write, which tell
-    apart only lines sharing as many of its own; *unsaid*: words of the request that
-    say no line ("a loaf" of "£4.50 a loaf"). A line of a
-    TOML or INI file shares the words of its table's header too, where the search
-    listed the headers (:data:`LISTS_TABLES`: ``[pump]`` for ``max_run_minutes = 25``).
-    Where the best lines tie in one JSON, YAML or TOML file, the keys each sits under
-    count too ("the email service's retries": the ``"retries"`` under
-    ``"email": {``): the file's path is returned, to read first, and once it is read
-    (*reads*) the tie is broken or stays."""
-    named = {m.group(1) for m in FILE_NAME.finditer(prompt)} | set(_DOTFILE.findall(prompt))
-    words = stems(FILE_NAME.sub(" ", prompt)) - _UNIT_STEMS - unsaid
-    headers: dict[str, list[tuple[int, str]]] = {}
-    for hit in hits:
-        if TABLES.search(hit.path) and hit.text.startswith("["):
-            headers.setdefault(hit.path, []).append((hit.number, hit.text))
-    scored = []
-    for hit in hits:
-        if make(hit.text) is None or not change_goes_in(hit.path, prompt):
-            continue
-        if hit.path in named if named else not _RECORDS.search(hit.path):
-            said = f"{hit.text} {table_of(headers.get(hit.path, []), hit.number)}"
-            shared = stems(said)
-            scored.append(((len(words & shared), len(also & shared)), hit))
-    best = max((score for score, _ in scored), default=(0, 0))
-    top = [hit for score, hit in scored if score == best]
-    if best == (0, 0):
-        return None
-    if len(top) > 1:
-        paths = {hit.path for hit in top}
-        path = paths.pop()
-        if paths or not STRUCTURED.search(path):
-            return None
-        if path not in reads:
-            return path
-        under = [(len(words & stems(" ".join(key_path(reads[path], h.number)))), h) for h in top]
-        most = max(score for score, _ in under)
-        top = [hit for score, hit in under if score == most]
-        if len(top) > 1:
-            return None
-    return Chosen(top[0], make, say.format(path=top[0].path))
-
-
 # a request that says the value is held in more than one place: "it needs changing there
 # as well", "change it there too", "in both"
 _AS_WELL = re.compile(r"\b(?:as well|too|both|also|everywhere|each of)\b", re.I)
@@ -763,7 +674,7 @@ def _elsewhere(turn: Turn, search: str, value: str) -> Nudge | None:
     if first is None or len(written) != len({s.path for s in written}):
         return None
     old_text = str(written[0].arguments.get("old_text", "")).splitlines()
-    words = stems(FILE_NAME.sub(" ", turn.prompt)) - _UNIT_STEMS
+    words = stems(FILE_NAME.sub(" ", turn.prompt)) - UNIT_STEMS
     new_text = str(written[0].arguments.get("new_text", "")).splitlines()
     if not old_text or not new_text:
         return None
@@ -781,7 +692,7 @@ def _elsewhere(turn: Turn, search: str, value: str) -> Nudge | None:
         held = given(hit.text, frozenset(words))
         if hit.path in done or len(held) != 1 or Decimal(held[0].group(1)) != was:
             continue
-        if _RECORDS.search(hit.path) or not change_goes_in(hit.path, turn.prompt):
+        if RECORDS.search(hit.path) or not change_goes_in(hit.path, turn.prompt):
             continue
         if _COMMENT_LINE.match(hit.text):
             continue
@@ -799,10 +710,13 @@ def _elsewhere(turn: Turn, search: str, value: str) -> Nudge | None:
         shown = [line for line in last.shown_lines or () if line.strip() == hit.text.strip()]
         if len(shown) != 1:
             return None
-        held = given(shown[0], frozenset(words))[0]
-        places = len(held.group(1).partition(".")[2])
+        numbers = given(shown[0], frozenset(words))
+        if len(numbers) != 1:
+            return None
+        number = numbers[0]
+        places = len(number.group(1).partition(".")[2])
         new = f"{Decimal(value):.{places}f}" if places and "." not in value else value
-        made = shown[0][: held.start(1)] + new + shown[0][held.end(1) :]
+        made = shown[0][: number.start(1)] + new + shown[0][number.end(1) :]
         return Nudge(
             f"Write {value} on this line of {hit.path} as well.",
             "edit_file",

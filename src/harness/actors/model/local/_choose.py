@@ -1,0 +1,98 @@
+"""Which line of a search's hits a change goes on: the words a line and a request share
+(:func:`stems`), and the one line that shares the most (:func:`choose_line`), which the
+rules that change one line a search of their own finds (``value-wanted``,
+``switch-wanted``, ``entry-gone``) share."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from harness.actors.model.local._nudge_base import FILE_NAME, Chosen, Hit
+from harness.actors.model.local._nudge_changes import change_goes_in
+from harness.actors.model.local._settings import STRUCTURED, TABLES, key_path, table_of
+
+__all__ = ["RECORDS", "UNIT_STEMS", "choose_line", "stems"]
+
+#: the stems of the units of time: a span said in one is no word a line shares
+UNIT_STEMS = frozenset(("secon", "minut", "hour", "day", "week"))
+#: files a change does not go in unless the request names them: records of what
+#: happened, and tests
+RECORDS = re.compile(r"\.(?:csv|tsv|log|jsonl)$|(?:^|/)(?:tests?/|test_[^/]*$|[^/]*[._]test\.)")
+# words too common to say what a line is about
+_COMMON = frozenset(
+    "about after again also always before being could every from have instead into just keep "  # noqa: SIM905
+    "enough less like made make many more most much must need only other over plenty rather "
+    "should some still than that their them then there these they this tomorrow today want what "
+    "when where which while will with would your".split()
+)
+
+# a file whose name starts with a dot, as a prompt writes it: ".nvmrc", ".editorconfig"
+_DOTFILE = re.compile(r"(?<![\w./-])(\.[A-Za-z][\w.-]*)")
+
+
+def stems(text: str) -> set[str]:
+    """The words of *text* a line and a request can share, each without a plural's
+    ``s`` and cut to its first five letters ("croissants" and ``croissant``, "open" and
+    ``opens``; ``min_helm_age`` gives helm)."""
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", text)
+    stems = set()
+    for word in (w.lower() for w in words if len(w) >= 4):
+        if word not in _COMMON:
+            stems.add((word[:-1] if word.endswith("s") and not word.endswith("ss") else word)[:5])
+    return stems
+
+
+def choose_line(
+    hits: list[Hit],
+    reads: dict[str, dict[int, str]],
+    prompt: str,
+    make: Callable[[str], str | None],
+    say: str,
+    also: frozenset[str] = frozenset(),
+    unsaid: frozenset[str] = frozenset(),
+) -> Chosen | str | None:
+    """Of *hits*, the one line to change: of the lines *make* can change, the one that
+    shares the most words with *prompt*, when one does so alone. Where the prompt names
+    files, only in them ("Pin the project to Node 20 with an .nvmrc file" is not
+    package.json's ``"node": ">=18.17"``); prose, records and tests only where the prompt
+    names their file; *also*: words the request means and does not write, which tell
+    apart only lines sharing as many of its own; *unsaid*: words of the request that
+    say no line ("a loaf" of "£4.50 a loaf"). A line of a
+    TOML or INI file shares the words of its table's header too, where the search
+    listed the headers (:data:`LISTS_TABLES`: ``[pump]`` for ``max_run_minutes = 25``).
+    Where the best lines tie in one JSON, YAML or TOML file, the keys each sits under
+    count too ("the email service's retries": the ``"retries"`` under
+    ``"email": {``): the file's path is returned, to read first, and once it is read
+    (*reads*) the tie is broken or stays."""
+    named = {m.group(1) for m in FILE_NAME.finditer(prompt)} | set(_DOTFILE.findall(prompt))
+    words = stems(FILE_NAME.sub(" ", prompt)) - UNIT_STEMS - unsaid
+    headers: dict[str, list[tuple[int, str]]] = {}
+    for hit in hits:
+        if TABLES.search(hit.path) and hit.text.startswith("["):
+            headers.setdefault(hit.path, []).append((hit.number, hit.text))
+    scored = []
+    for hit in hits:
+        if make(hit.text) is None or not change_goes_in(hit.path, prompt):
+            continue
+        if hit.path in named if named else not RECORDS.search(hit.path):
+            said = f"{hit.text} {table_of(headers.get(hit.path, []), hit.number)}"
+            shared = stems(said)
+            scored.append(((len(words & shared), len(also & shared)), hit))
+    best = max((score for score, _ in scored), default=(0, 0))
+    top = [hit for score, hit in scored if score == best]
+    if best == (0, 0):
+        return None
+    if len(top) > 1:
+        paths = {hit.path for hit in top}
+        path = paths.pop()
+        if paths or not STRUCTURED.search(path):
+            return None
+        if path not in reads:
+            return path
+        under = [(len(words & stems(" ".join(key_path(reads[path], h.number)))), h) for h in top]
+        most = max(score for score, _ in under)
+        top = [hit for score, hit in under if score == most]
+        if len(top) > 1:
+            return None
+    return Chosen(top[0], make, say.format(path=top[0].path))
