@@ -28,6 +28,7 @@ __all__ = [
     "announces",
     "block",
     "chain_search",
+    "literal",
     "named_tool",
     "one_line_chain",
 ]
@@ -97,6 +98,13 @@ def chain_search(turn: Turn, search: str) -> Step | None:
     if last is not first and not (last.shown_lines is not None or last.wrote):
         return None
     return first
+
+
+def literal(text: str) -> str:
+    """A regular expression matching *text* as written, that ripgrep and Python both read:
+    Python's ``re.escape`` escapes a space, which ripgrep refuses (the search then runs
+    in Python, slower), so only the characters regular expressions use are escaped."""
+    return re.sub(r"([\\.^$|?*+()\[\]{}])", r"\\\1", text)
 
 
 class Hit(NamedTuple):

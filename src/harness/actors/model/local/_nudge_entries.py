@@ -20,6 +20,7 @@ from harness.actors.model.local._nudge_base import (
     CHAIN_TOOLS,
     Nudge,
     WrittenAhead,
+    literal,
     one_line_chain,
 )
 from harness.actors.model.local._turn import Turn, asks_new
@@ -60,7 +61,7 @@ def entries_gone(prompt: str) -> list[str]:
 def _search(names: list[str]) -> str:
     """The search for lines that are one of *names* as a list's entry, and nothing else
     (a regular expression ripgrep reads too)."""
-    said = "|".join(re.escape(name) for name in names)
+    said = "|".join(literal(name) for name in names)
     return rf"""^\s*-\s+["']?(?:{said})["']?\s*$|^\s*["'](?:{said})["'],\s*$"""
 
 

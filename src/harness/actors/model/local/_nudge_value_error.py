@@ -21,6 +21,7 @@ from harness.actors.model.local._nudge_base import (
     Hit,
     Nudge,
     WrittenAhead,
+    literal,
 )
 from harness.actors.model.local._nudge_changes import asks_change, change_goes_in
 from harness.actors.model.local._settings import numbered_lines
@@ -93,7 +94,7 @@ class ValueInError(WrittenAhead):
         if rejected is None:
             return None
         bad, raised_in = rejected
-        search = rf"""["']{re.escape(bad)}["']"""
+        search = rf"""["']{literal(bad)}["']"""
         if not turn.steps:
             return Nudge(
                 f"The error rejects {bad!r}. Search for where it is written.",
