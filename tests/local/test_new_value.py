@@ -11,13 +11,8 @@ from typing import Any
 import pytest
 
 from harness.actors.model.local._nudge import known_call, nudge_for
-from harness.actors.model.local._nudge_values import (
-    Form,
-    described_file,
-    shaped_value,
-    value_change,
-    wanted_value,
-)
+from harness.actors.model.local._nudge_values import Form, described_file, value_change
+from harness.actors.model.local._nudge_wanted import shaped_value, wanted_value
 from harness.actors.model.local._turn import turn_of
 
 from ._chains import TOOLS, Call, drive, history, write

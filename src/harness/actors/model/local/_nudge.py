@@ -74,7 +74,8 @@ from harness.actors.model.local._nudge_runs import (
 )
 from harness.actors.model.local._nudge_switch import SwitchWanted
 from harness.actors.model.local._nudge_value_error import ValueInError
-from harness.actors.model.local._nudge_values import NewValue, ValueWanted
+from harness.actors.model.local._nudge_values import NewValue
+from harness.actors.model.local._nudge_wanted import ValueWanted
 from harness.actors.model.local._turn import Turn
 from harness.words import PROGRAM, SCRIPT_PATH
 

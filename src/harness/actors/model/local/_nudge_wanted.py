@@ -1,0 +1,392 @@
+"""The rule for a change that says only the value wanted ("Raise the deposit to 60
+pounds.", "Calls to the stock service should be tried 5 times.", "Our mail goes out
+through smtp.mailhub.example from now on."): the harness finds the one line that holds the
+setting, by the words of the request and where the line sits, and writes the search, the
+read and the edit itself, each as a call the user sees (and, in the terminal,
+approves). The numbers a request says are read as :mod:`._nudge_values` reads them for
+``new-value``, a change that says the value there now too."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import ClassVar
+
+import attrs
+
+from harness.actors.model.local._choose import RECORDS, UNIT_STEMS, choose_line, stems
+from harness.actors.model.local._nudge_base import (
+    CHAIN_TOOLS,
+    FILE_NAME,
+    HIT,
+    Hit,
+    Nudge,
+    WrittenAhead,
+    chain_search,
+    one_line_chain,
+)
+from harness.actors.model.local._nudge_changes import change_goes_in
+from harness.actors.model.local._nudge_values import (
+    ANY_VALUE,
+    FAULT,
+    GIVEN,
+    NUMBER_STEMS,
+    SECONDS,
+    digits,
+    in_figures,
+    names_unit,
+    unit_of,
+    value_change,
+)
+from harness.actors.model.local._settings import LISTS_TABLES
+from harness.actors.model.local._turn import Turn, asks_new
+from harness.words import asks_for_change
+
+__all__ = ["ShapedWanted", "ValueWanted", "Wanted", "given", "shaped_value", "wanted_value"]
+
+# a number a line gives to a name or compares with: ``deposit = 50``, ``price: 4.5``,
+# ``"retries": 3``, ``KEEP="${KEEP:-6}"``; not a part of ``2026-05-06`` or ``14:00``
+_NUMBER = r"\d+(?:\.\d+)?"
+_SETS = re.compile(rf"{GIVEN}({_NUMBER})(?![\w.]|:\d|-\d)")
+# what makes a value said a change by that much, not the value wanted: "by 5", "5 more",
+# "5 per cent", "a tenth"
+_RELATIVE_AFTER = re.compile(
+    r"\s*(?:%|per ?cent|more|less|fewer|extra|longer|shorter"
+    r"|times\s+(?:more|less|fewer|as|longer|shorter|bigger|larger|smaller|faster|slower|over)\b)",
+    re.I,
+)
+# what a value is said to be for each of: "£4.50 a loaf", "6 an hour", "20 per seat"
+_PER_THING = re.compile(r"\s+(?:a|an|per|each)\s+([a-z]{4,})\b", re.I)
+# the name a number is given on a line: ``"price": 4.20``, ``late_fee = 2``
+_KEY_BEFORE = re.compile(r"([A-Za-z_][\w-]*)[\"']?\s*$")
+
+
+def given(line: str, keys: frozenset[str] = frozenset()) -> list[re.Match[str]]:
+    """The numbers *line* gives a name or compares with; where it gives several, those
+    whose name is one of *keys* (``"price": 4.20`` of a menu's line, for "the price")."""
+    found = list(_SETS.finditer(line))
+    if len(found) < 2 or not keys:
+        return found
+    named = []
+    for m in found:
+        key = _KEY_BEFORE.search(line[: m.start()].rstrip(":= \t([{\"'"))
+        if key and stems(key.group(1)) & keys:
+            named.append(m)
+    return named
+
+
+# a rate a line names: "litres_per_minute", "PER_HOUR", "perSecond"
+_RATE = re.compile(r"per[_ ]?(?:sec|min|hour|day|week)", re.I)
+# a sentence that lets something be so: "Let the pump run for up to half an hour."
+_LET = re.compile(r"(?:^|[.!?]\s+)(?:let|allow)\s+(?!me\b|us\b)", re.I)
+# a count of tries: "should be tried 5 times", "attempt it 3 times"; a setting holding
+# one is named for its tries (``retries``, ``max_attempts``, ``tries``)
+_TIMES = re.compile(r"\s*times\b", re.I)
+_TRIES = frozenset(("retri", "attem", "trie"))
+_RELATIVE_BEFORE = re.compile(r"\b(?:by|another|extra)\s*$", re.I)
+# what says a value is the one wanted: "up to 60", "costs 5", "run for 60 seconds", "at
+# 170", "to Postgres 16.4"; not "the over 65 tickets", "sail number 655"
+_WANTED_BEFORE = re.compile(
+    r"\b(?:(?:to|at|be|costs?|is|are|for)\s+(?:[A-Z][\w-]*\s+)?|(?:be|is|are)\s+[a-z]+ed\s+)$",
+    re.I,
+)
+# a line that is only a comment: ``# …``, ``// …``
+_COMMENT_LINE = re.compile(r"^\s*(?:#|//|/?\*)")
+
+
+@attrs.frozen
+class Wanted:
+    """A change that says only the value wanted ("Raise the deposit to 60 pounds.",
+    "Green tea costs 5 now"), as digits, with the unit of time it is said in."""
+
+    value: str
+    unit: str | None = None
+    keys: frozenset[str] = frozenset()
+    """The request's words: of a line giving several numbers (``{ "name": "Sourdough",
+    "price": 4.20, "left": 9 }``), the one whose name is one of them is the setting."""
+    per: str | None = None
+    """What the value is said to be for each of ("£4.50 a loaf": ``loaf``): a word of
+    the request that says no setting."""
+    money: bool = False
+    """The value is a sum of money said with its pence ("£4.50"): a line writing a whole
+    number (``sourdough = 12``, a count) holds no such sum."""
+    count_of: str | None = None
+    """The value counts what this word names, one more than there are now: "Give it a
+    second replica." is ``replicas: 1`` made 2 (the word's stem, ``repli``)."""
+    tries: bool = False
+    """The value is a count of tries ("tried 5 times"): a line naming its tries
+    (``"retries": 3``) speaks of what the request speaks of."""
+
+    @property
+    def also(self) -> frozenset[str]:
+        """Words a line may share with the request that the request does not write: a
+        count of tries is said of ``retries``; a span of time of a line naming a unit
+        of time (``max_run_minutes = 25`` for "half an hour")."""
+        return (_TRIES if self.tries else frozenset()) | (UNIT_STEMS if self.unit else frozenset())
+
+    def search(self, prompt: str) -> str | None:
+        """The search for the lines the rule may choose: a number given to a name or
+        compared with, and a word of *prompt* on the line (a regular expression ripgrep
+        reads too); ``None`` where the prompt has no word a line could share."""
+        words = (stems(FILE_NAME.sub(" ", prompt)) - UNIT_STEMS - NUMBER_STEMS) | self.also
+        if not words:
+            return None
+        value = rf"{GIVEN}{_NUMBER}(?:[^\w.]|$)"
+        named = "|".join(sorted(words))
+        return rf"(?i)(?:{named})[^\n]*{value}|{value}[^\n]*(?:{named}){LISTS_TABLES}"
+
+    def made(self, line: str) -> str | None:
+        """*line* with the value wanted in place of the one number it gives a name, in
+        the unit the line names, or ``None`` where it gives none or two, or 0 or 1, is
+        only a comment, names no tries where the value is a count of them, already holds
+        the value wanted, or names a unit the value does
+        not come to whole in."""
+        found = given(line, self.keys)
+        if len(found) != 1 or _COMMENT_LINE.match(line):
+            return None
+        if self.tries and not stems(line) & _TRIES:
+            return None  # a count of tries goes on a line naming tries
+        if self.money and "." not in found[0].group(1):
+            return None
+        if self.count_of is not None:
+            one_less = Decimal(self.value) - 1
+            if self.count_of not in stems(line) or Decimal(found[0].group(1)) != one_less:
+                return None  # "a second replica": the line counting replicas, at one
+            return line[: found[0].start(1)] + self.value + line[found[0].end(1) :]
+        if self.unit and _RATE.search(line):
+            return None  # a span of time is no rate (``flow_litres_per_minute``)
+        if Decimal(found[0].group(1)) in (0, 1):
+            return None  # nearly any line gives 0 or 1: no setting of its own
+        value = self.value
+        named = next((u for u in SECONDS if names_unit(line, u)), None)
+        if self.unit and named and named != self.unit:
+            n = Decimal(value) * SECONDS[self.unit] / SECONDS[named]
+            if n != n.quantize(Decimal("0.01")):
+                return None
+            value = f"{n.normalize():f}"
+        m = found[0]
+        if Decimal(m.group(1)) == Decimal(value):
+            return None
+        places = len(m.group(1).partition(".")[2])
+        if places and "." not in value:  # written as the line writes it: 420.00 to 450.00
+            value = f"{Decimal(value):.{places}f}"
+        return line[: m.start(1)] + value + line[m.end(1) :]
+
+
+def wanted_value(prompt: str) -> Wanted | None:
+    """The one value *prompt* asks a setting to have, saying no value there now ("Raise
+    the deposit to 60 pounds.", "Let them run for 60 seconds."); ``None`` for a change
+    :func:`value_change` reads, a fault told, a request for something new, a value by
+    which to change ("by 5", "5 more", "15 per cent"), a number that only tells which
+    ("the over 65 tickets": the value wanted comes after "to", "at", "for", "costs",
+    "is"), two values, or 0 or 1."""
+    if value_change(prompt) is not None or FAULT.search(prompt):
+        return None
+    if not (asks_for_change(prompt) or _LET.search(prompt)) or asks_new(prompt):
+        return None
+    prompt = in_figures(prompt)
+    said = list(ANY_VALUE.finditer(prompt))
+    if not said:
+        return _one_more(prompt)
+    if len(said) != 1:
+        return None
+    m = said[0]
+    before = prompt[: m.start()]
+    if _RELATIVE_AFTER.match(prompt, m.end()) or _RELATIVE_BEFORE.search(before):
+        return None
+    if not _WANTED_BEFORE.search(before):
+        return None
+    value = digits(m.group(1))
+    if value in ("0", "1") or not re.fullmatch(_NUMBER, value):
+        return None
+    money = m.group(1)[0] in "£$€" and "." in m.group(1)
+    tries = _TIMES.match(prompt, m.end()) is not None
+    each = _PER_THING.match(prompt, m.end())
+    per = next(iter(stems(each.group(1))), None) if each else None
+    keys = frozenset(stems(FILE_NAME.sub(" ", prompt)) - UNIT_STEMS - {per})
+    return Wanted(value, unit_of(m.group(2)), keys=keys, per=per, money=money, tries=tries)
+
+
+# one more of a thing, said as the count it comes to: "a second replica", "a third
+# worker"
+_ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+_ONE_MORE = re.compile(rf"\ban?\s+({'|'.join(_ORDINALS)})\s+([a-z]{{4,}})\b", re.I)
+
+
+def _one_more(prompt: str) -> Wanted | None:
+    """The count *prompt* asks a thing to come to when it says it as one more ("Give it a
+    second replica."), or ``None``."""
+    found = _ONE_MORE.findall(prompt)
+    if len(found) != 1:
+        return None
+    ordinal, thing = found[0]
+    count_of = stems(thing)
+    if len(count_of) != 1:
+        return None
+    return Wanted(str(_ORDINALS.index(ordinal.lower()) + 2), count_of=count_of.pop())
+
+
+# a value said in a form of its own, which the line to change holds in the same form: a
+# web address, a version of three parts, a host name of three labels or more
+_SHAPES = (
+    r"https?://[\w.-]+(?::\d+)?(?:/[\w./%-]*)?",
+    r"\d+\.\d+\.\d+",
+    r"[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*){2,}",
+)
+_SHAPED = [re.compile(rf"(?<![\w./:@-])({shape})(?![\w/:@-]|\.\w)") for shape in _SHAPES]
+
+
+@attrs.frozen
+class ShapedWanted:
+    """A change that says only the value wanted, in a form a line holds its value in too
+    ("Our mail goes out through smtp.mailhub.example from now on.", "Bump the version
+    to 1.3.0."): *shape*, the form's regular expression."""
+
+    value: str
+    shape: str
+
+    @property
+    def also(self) -> frozenset[str]:
+        """The value's own words: a line's value sharing them is the more alike."""
+        return frozenset(stems(self.value))
+
+    def search(self, prompt: str) -> str:
+        """The search for the lines giving a value of this form to a name, and the
+        headers of the tables of TOML files (a regular expression ripgrep reads too)."""
+        return rf"""[=:]\s*["']?(?:{self.shape})(?:["',\s#]|$){LISTS_TABLES}"""
+
+    def made(self, line: str) -> str | None:
+        """*line* with the value wanted in place of the one value of this form it gives
+        a name, or ``None`` where it gives none or two, is only a comment, or holds the
+        value wanted already."""
+        given = re.compile(rf"""[=:]\s*["']?({self.shape})(?=["',\s#]|$)""")
+        found = list(given.finditer(line))
+        if len(found) != 1 or _COMMENT_LINE.match(line) or found[0].group(1) == self.value:
+            return None
+        return line[: found[0].start(1)] + self.value + line[found[0].end(1) :]
+
+
+def shaped_value(prompt: str) -> ShapedWanted | None:
+    """The one value of a form of its own *prompt* asks a setting to have (a web address,
+    a version, a host name), or ``None``: none or two said, or no change asked."""
+    if FAULT.search(prompt) or not asks_for_change(prompt) or asks_new(prompt):
+        return None
+    for shape, said in zip(_SHAPES, _SHAPED, strict=True):
+        found = said.findall(prompt)
+        if found:
+            return ShapedWanted(found[0], shape) if len(set(found)) == 1 else None
+    return None
+
+
+# a request that says the value is held in more than one place: "it needs changing there
+# as well", "change it there too", "in both"
+_AS_WELL = re.compile(r"\b(?:as well|too|both|also|everywhere|each of)\b", re.I)
+
+
+def _elsewhere(turn: Turn, search: str, value: str) -> Nudge | None:
+    """Once the rule's chain changed one line, and the request says the value is held
+    elsewhere too ("The screen over the counter shows the price too, so it needs changing
+    there as well."): the read and the edit of the line in each other file its search
+    listed that holds the value the changed line held and shares the most words with
+    the request, one such line a file. ``None`` when there is none, or two tie."""
+    first = chain_search(turn, search)
+    written = [s for s in turn.steps if s.wrote]
+    if first is None or len(written) != len({s.path for s in written}):
+        return None
+    old_text = str(written[0].arguments.get("old_text", "")).splitlines()
+    words = stems(FILE_NAME.sub(" ", turn.prompt)) - UNIT_STEMS
+    new_text = str(written[0].arguments.get("new_text", "")).splitlines()
+    if not old_text or not new_text:
+        return None
+    changed = [
+        a.group(1)
+        for a, b in zip(_SETS.finditer(old_text[-1]), _SETS.finditer(new_text[-1]), strict=False)
+        if a.group(1) != b.group(1)
+    ]
+    if len(changed) != 1:
+        return None
+    was, done = Decimal(changed[0]), {s.path for s in written}
+    best: dict[str, list[tuple[int, Hit]]] = {}
+    for m in HIT.finditer(first.result):
+        hit = Hit(m.group(1), int(m.group(2)), m.group(3))
+        held = given(hit.text, frozenset(words))
+        if hit.path in done or len(held) != 1 or Decimal(held[0].group(1)) != was:
+            continue
+        if RECORDS.search(hit.path) or not change_goes_in(hit.path, turn.prompt):
+            continue
+        if _COMMENT_LINE.match(hit.text):
+            continue
+        best.setdefault(hit.path, []).append((len(words & stems(hit.text)), hit))
+    todo = []
+    for scored in best.values():
+        most = max(score for score, _ in scored)
+        top = [hit for score, hit in scored if score == most]
+        if most > 0 and len(top) == 1:
+            todo.append(top[0])
+    if not todo:
+        return None
+    hit, last = todo[0], turn.steps[-1]
+    if last.name == "read_file" and last.path == hit.path:
+        shown = [line for line in last.shown_lines or () if line.strip() == hit.text.strip()]
+        if len(shown) != 1:
+            return None
+        numbers = given(shown[0], frozenset(words))
+        if len(numbers) != 1:
+            return None
+        number = numbers[0]
+        places = len(number.group(1).partition(".")[2])
+        new = f"{Decimal(value):.{places}f}" if places and "." not in value else value
+        made = shown[0][: number.start(1)] + new + shown[0][number.end(1) :]
+        return Nudge(
+            f"Write {value} on this line of {hit.path} as well.",
+            "edit_file",
+            arguments={"path": hit.path, "old_text": shown[0], "new_text": made},
+        )
+    if last.wrote:
+        return Nudge(
+            f"{hit.path} holds {changed[0]} too.", "read_file", arguments={"path": hit.path}
+        )
+    return None
+
+
+class ValueWanted(WrittenAhead):
+    """A change request that says only the value wanted ("Raise the deposit to 60
+    pounds.", "Green tea costs 5 now in the sample order."), with nothing changed yet:
+    the harness writes each call itself. First the search for the lines giving a number
+    to a name with a word of the request on them; then, for the one such line that
+    gives one number and shares the most words with the request, the read of its file
+    and the edit of that number to the value wanted. Where no line qualifies, two tie,
+    or a call goes wrong, the rule stops and the model goes on.
+
+    Measured (bench local-tasks, the fresh set, half A): told "Green tea costs 5 now in
+    the sample order.", the 1.5B model read ``src/index.js`` after the search listed
+    ``{ sku: 'tea-01', name: 'Green tea', price: 4.5 },`` and sent edits whose new text
+    was the old, twice; told "Raise the deposit to 60 pounds.", it edited a
+    ``deposit.txt`` it made up, then searched, and answered "The deposit is currently set
+    to 50 pounds.\""""
+
+    name: ClassVar[str] = "value-wanted"
+
+    def ahead(self, turn: Turn) -> Nudge | None:
+        if not CHAIN_TOOLS.issubset(turn.tools):
+            return None
+        wanted: Wanted | ShapedWanted | None = wanted_value(turn.prompt)
+        if wanted is None:
+            wanted = shaped_value(turn.prompt)
+        search = wanted.search(turn.prompt) if wanted is not None else None
+        if wanted is None or search is None:
+            return None
+        say = f"Write {wanted.value} on this line of {{path}}."
+        per = wanted.per if isinstance(wanted, Wanted) else None
+        unsaid = frozenset((per,)) if per else frozenset()
+        nudge = one_line_chain(
+            turn,
+            search,
+            f"Search for the setting to make {wanted.value}.",
+            lambda hits, reads: choose_line(
+                hits, reads, turn.prompt, wanted.made, say, also=wanted.also, unsaid=unsaid
+            ),
+        )
+        if nudge is not None or not turn.edited or not _AS_WELL.search(turn.prompt):
+            return nudge
+        return _elsewhere(turn, search, wanted.value)
