@@ -8,6 +8,8 @@ text, results in ``<tool_response>`` tags); the rules read them through the type
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -2509,11 +2511,52 @@ def test_an_error_saying_which_name_was_meant_is_searched_before_any_reply(
     made, _ = drive(tmp_path, crash, rule="name-in-error")
     assert [name for name, _ in made] == ["search_text", "edit_file"]
     assert "litres / FLOW_LITRES_PER_MINUTE" in (tmp_path / "schedule.py").read_text()
-    # no error saying which name was meant, or no edit tool: nothing before a reply
-    plain = "python3 report.py crashes with\n\nNameError: name 'lowstock' is not defined"
-    line = known_call(view("", [{"role": "user", "content": plain}]))
-    assert line is None or line.rule != "name-in-error"
+    # no edit tool, or a question about the error: nothing before a reply
     assert known_call(view("", [{"role": "user", "content": CRASHES}]), ()) is None
+    asked = "What does NameError: name 'lowstock' is not defined mean?"
+    line = known_call(view("", [{"role": "user", "content": asked}]))
+    assert line is None or line.rule != "name-in-error"
+
+
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+def test_an_error_naming_a_wrong_name_is_searched_and_each_line_respelt(
+    tmp_path: Path, rg: bool
+) -> None:
+    # measured (bench local-tasks, half A): told "name 'totl' is not defined" or "OUTDIR:
+    # unbound variable", with no name said to be meant, the model read the file and wrote
+    # long edits of its own (one not in the file, one rewriting the script), in 450 and
+    # 226 s; the search names the one name spelled like it before any reply
+    write(
+        tmp_path,
+        {
+            "pricing.py": "def round_money(amount):\n    return round(amount, 2)\n",
+            "report.py": (
+                "from pricing import round_mony\n\n"
+                "total = round_mony(1.234)\nprint(f'total: {total}')\n"
+            ),
+            "notes.md": "round_money rounds to cents.\n",
+        },
+    )
+    crash = (
+        "`python3 report.py` fails with:\n\n"
+        "ImportError: cannot import name 'round_mony' from 'pricing'\n\nFix it."
+    )
+    made, _ = drive(tmp_path, crash, rule="name-in-error", rg=rg)
+    assert [name for name, _ in made] == ["search_text", "edit_file"]
+    assert made[0][1] == {"pattern": "round_mony"}
+    # one edit, each line holding the name written as the workspace has it
+    assert len(made[1][1]["edits"]) == 2  # type: ignore[arg-type]
+    ran = subprocess.run(
+        [sys.executable, "report.py"], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert (ran.returncode, ran.stdout) == (0, "total: 1.23\n")
+    assert (tmp_path / "pricing.py").read_text().startswith("def round_money(amount):")
+    assert (tmp_path / "notes.md").read_text() == "round_money rounds to cents.\n"
+    # a name held in two files is no one misspelling to write in: the search, no edit
+    (tmp_path / "other.py").write_text("from pricing import round_mony\n")
+    (tmp_path / "report.py").write_text("from pricing import round_mony\n")
+    made, _ = drive(tmp_path, crash, rule="name-in-error", rg=rg)
+    assert [name for name, _ in made] == ["search_text"]
 
 
 def test_a_name_the_error_or_the_search_says_was_meant_is_written_in() -> None:

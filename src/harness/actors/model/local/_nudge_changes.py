@@ -361,14 +361,20 @@ def _as_word(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
 
 
-def _respelt(name: str, meant: str, path: str, line: str) -> Nudge:
-    """The edit of *line* of *path* with *name* written as *meant*, given whole."""
-    new = _as_word(name).sub(meant, line)
+def _respelt(name: str, meant: str, path: str, *lines: str) -> Nudge:
+    """The edit of *lines* of *path* with *name* written as *meant*, each given whole: one
+    edit a line, each line once (``from pricing import round_mony`` and the call of it
+    below)."""
+    edits = [
+        {"old_text": line, "new_text": _as_word(name).sub(meant, line)}
+        for line in dict.fromkeys(lines)
+    ]
+    said = "this line" if len(edits) == 1 else "these lines"
     return Nudge(
         f"The error names {name}; the code has {meant}. Write {meant} for {name} in "
-        f"{path}: this line as it is, then as it should read.",
+        f"{path}: {said} as it is, then as it should read.",
         "edit_file",
-        arguments={"path": path, "old_text": line, "new_text": new},
+        arguments={"path": path, **edits[0]} if len(edits) == 1 else {"path": path, "edits": edits},
     )
 
 
@@ -395,9 +401,11 @@ def _spelled_fix(step: Step) -> Nudge | None:
         for hit in _HIT.finditer(step.result)
         if _as_word(name).search(hit.group(2))
     ]
-    if not lines or len({path for path, _ in lines}) > 1 or lines[0][1].endswith(" …"):
+    if not lines or len({path for path, _ in lines}) > 1:
         return None
-    return _respelt(name, meant, *lines[0])
+    if any(line.endswith(" …") for _, line in lines):
+        return None  # a line the result cut short is no old text
+    return _respelt(name, meant, lines[0][0], *(line for _, line in lines))
 
 
 class NameInError:
@@ -437,7 +445,7 @@ class NameInError:
             wrong, right = meant
             holding = [line for line in last.shown_lines or () if _as_word(wrong).search(line)]
             if holding:
-                return _respelt(wrong, right, last.path, holding[0])
+                return _respelt(wrong, right, last.path, *holding)
         if not read and not (last.name == "edit_file" and _CHANGED_NOTHING in last.result):
             return None
         searched = {s.arguments.get("pattern") for s in turn.steps if s.name == "search_text"}
@@ -466,17 +474,20 @@ class NameInError:
         last = turn.last
         if not asks_change(turn) or turn.edited:
             return None
-        meant = _meant_in_error(turn)
-        if last is None and meant is not None and {"search_text", "edit_file"} <= set(turn.tools):
-            # the error says which name was meant: the search for the one it says is wrong
-            # comes first (measured: told "name 'FLOW_LITERS_PER_MINUTE' is not defined.
-            # Did you mean: 'FLOW_LITRES_PER_MINUTE'?", the 1.5B model said how to define
-            # it, read plan.py, and rewrote it whole)
-            return Nudge(
-                f"The error says {meant[1]} was meant. Search for {meant[0]}.",
-                "search_text",
-                arguments={"pattern": meant[0]},
-            )
+        named = culprits(turn.prompt)
+        if last is None and named and {"search_text", "edit_file"} <= set(turn.tools):
+            # the search for the name the error says is wrong comes first: its result
+            # says where the name is written and which name of the workspace is spelled
+            # like it (measured: told "name 'FLOW_LITERS_PER_MINUTE' is not defined. Did
+            # you mean: 'FLOW_LITRES_PER_MINUTE'?", the 1.5B model said how to define it,
+            # read plan.py, and rewrote it whole; told "name 'totl' is not defined" or
+            # "OUTDIR: unbound variable", it read the file and wrote long edits of its
+            # own, one whose old text was not in the file, one rewriting the script, in
+            # 450 and 226 s)
+            meant = _meant_in_error(turn)
+            wrong = meant[0] if meant else named[0]
+            said = f"The error says {meant[1]} was meant. " if meant else "The error names it. "
+            return Nudge(f"{said}Search for {wrong}.", "search_text", arguments={"pattern": wrong})
         if last is None or last.name != "search_text":
             return None
         if last.arguments.get("pattern") not in culprits(turn.prompt):
