@@ -778,6 +778,59 @@ async def test_an_edit_that_changed_nothing_ends_a_fix_as_not_made(
     assert (workspace / "calc.py").read_text() == BUGGY
 
 
+def test_a_failed_calls_answer_said_back_is_not_the_models_word() -> None:
+    # measured (bench local-tasks, half B): shown "the line already after old_text in the
+    # file" for an edit it wrote twice, the 1.5B model said that answer back, and the
+    # run, which changed nothing, ended as done: "already" read as "no change needed"
+    refused = (
+        "the edit: new_text ends with ']', the line already after old_text in the file "
+        "(line 21), so the file would hold it twice; leave that line out of new_text"
+    )
+    prompt = "python3 daily.py crashes:\n\nNameError: name 'evrey' is not defined\n\nFix it."
+    said = "I tried.\nThe edit: new_text ends with ']', the line already after old_text in the file (line 21), so the file would hold it twice; leave that line out of new_text"
+    tried = ["read", "mutating"]
+    ending = honest_ending(said, ["read"], prompt=prompt, tried=tried, refusals=[refused])
+    assert ending is not None
+    assert ending.reason == "change_not_made"
+    # the model's own "already", or a line a tool never answered, still says none is needed
+    own = "evrey is already defined in fleet.py."
+    assert honest_ending(own, ["read"], prompt=prompt, tried=tried, refusals=[refused]) is None
+    # a short line is the model's own, whatever a tool said
+    assert (
+        honest_ending("Already.", ["read"], prompt=prompt, tried=tried, refusals=[refused]) is None
+    )
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_failed_edits_answer_said_back_ends_a_fix_as_not_made(
+    session_factory, model: ScriptedModel, workspace: Path, protocol: str
+) -> None:
+    prices = "PRICES = [\n    1,\n    2,\n]\n"
+    (workspace / "prices.py").write_text(prices)
+
+    def said_back(body: dict) -> Reply:
+        # the last message is the failed edit's answer, whichever protocol carries it
+        content = body["messages"][-1]["content"]
+        text = content if isinstance(content, str) else content[0]["text"]
+        return reply(next(line for line in text.splitlines() if "already" in line))
+
+    model.add(
+        calling(protocol, "read_file", path="prices.py"),
+        # new_text ends with the bracket already after old_text: refused, saying "already"
+        calling(
+            protocol, "edit_file", path="prices.py", old_text="    2,\n", new_text="    3,\n]\n"
+        ),
+        said_back,
+    )
+    result, seen = await run(session_factory, protocol, "In prices.py, make the last price 3.")
+    edits = [e for e in seen if isinstance(e, ev.ToolCallFinished) and e.name == "edit_file"]
+    assert [e.ok for e in edits] == [False]
+    assert "already" in edits[0].output
+    assert result.text.strip() in edits[0].output
+    assert (result.ok, result.reason) == (False, "change_not_made")
+    assert (workspace / "prices.py").read_text() == prices
+
+
 # -- a file asked for and never written ----------------------------------------------------
 
 STEPS = (

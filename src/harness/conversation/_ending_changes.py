@@ -31,11 +31,31 @@ __all__ = [
 CHANGING_KINDS = frozenset({"mutating", "shell", "agent", "other"})
 
 
-def _asks_or_needs_none(reply: str) -> bool:
-    """Whether *reply* ends on a question, or says no change was needed ("already",
-    "is correct"): a run that stops there has not stopped short."""
-    _, said = last_sentence(FENCE.sub("", reply))
-    return said.endswith("?") or NOTHING_TO_CHANGE.search(blank_code(reply)) is not None
+def _asks_or_needs_none(run: RunSoFar) -> bool:
+    """Whether the last reply ends on a question, or says no change was needed
+    ("already", "is correct"): a run that stops there has not stopped short. A line of
+    the reply that a failed call's answer holds is the tool's word, not the model's.
+
+    Measured (bench local-tasks, half B): shown "the line already after old_text in the
+    file" for an edit it wrote twice, the 1.5B model ended on that answer said back, and
+    the run, which changed nothing, ended as done."""
+    _, said = last_sentence(FENCE.sub("", run.reply))
+    return said.endswith("?") or NOTHING_TO_CHANGE.search(_own_words(run)) is not None
+
+
+# a line shorter than this may be the model's own words, whatever a tool said
+_QUOTED = 20
+
+
+def _own_words(run: RunSoFar) -> str:
+    """The last reply, code blanked, without the lines a failed call's answer holds."""
+    answered = "\n".join(run.refusals).casefold()
+    kept = (
+        line
+        for line in run.reply.splitlines()
+        if len(line.strip()) < _QUOTED or line.strip().casefold() not in answered
+    )
+    return blank_code("\n".join(kept))
 
 
 class DescribedNotMade:
@@ -72,7 +92,7 @@ class TriedNotMade:
     def check(self, run: RunSoFar) -> Ending | None:
         if CHANGING_KINDS & run.acted or "mutating" not in run.tried:
             return None
-        if not asks_for_change(run.prompt) or _asks_or_needs_none(run.reply):
+        if not asks_for_change(run.prompt) or _asks_or_needs_none(run):
             return None
         return Ending(
             "change_not_made",
@@ -106,7 +126,7 @@ class Unwritten:
             return Ending("change_not_made", why)
         if CHANGING_KINDS & run.acted or "mutating" in run.tried:
             return None  # written, or tried: a write refused (denied, say) is said as such
-        if _asks_or_needs_none(run.reply):
+        if _asks_or_needs_none(run):
             return None
         why = f"the model was asked to write {path}, but no call wrote it in this run"
         return Ending("change_not_made", why)
@@ -124,7 +144,7 @@ class UntriedChange:
     def check(self, run: RunSoFar) -> Ending | None:
         if CHANGING_KINDS & (run.acted | run.tried) or run.asked_user:
             return None
-        if not asks_for_change(run.prompt) or _asks_or_needs_none(run.reply):
+        if not asks_for_change(run.prompt) or _asks_or_needs_none(run):
             return None
         if NO_FIX_NEEDED.search(blank_code(FENCE.sub("", run.reply))):
             return None

@@ -330,6 +330,7 @@ def honest_ending(
     failed_runs: Collection[str] = (),
     asked_user: bool = False,
     written: Collection[str] = (),
+    refusals: Iterable[str] = (),
 ) -> Ending | None:
     """Why a run whose last reply is *text* did not complete, or ``None`` when it did.
 
@@ -348,6 +349,7 @@ def honest_ending(
             *acted*).
         asked_user: whether a call that puts questions to the user ran.
         written: the workspace paths calls changed.
+        refusals: what the calls that failed or changed nothing answered.
     """
     run = RunSoFar(
         text,
@@ -361,6 +363,7 @@ def honest_ending(
         frozenset(failed_runs),
         asked_user,
         frozenset(written),
+        tuple(refusals),
     )
     for rule in RULES:
         ending = rule.check(run)
@@ -392,4 +395,5 @@ def run_ending(
         failed_runs=[kind(n) for n in log.failed_runs],
         asked_user="get_user_input" in log.tried,
         written=log.written,
+        refusals=log.refusals,
     )

@@ -59,11 +59,17 @@ class RunLog:
     written: list[str] = attrs.Factory(list)
     """The workspace paths calls changed (their results' ``paths``): whether the file the
     prompt asks for is among them."""
+    refusals: list[str] = attrs.Factory(list)
+    """What the calls that failed, or said they changed nothing, answered: a reply that
+    repeats it says what a tool said, not what the model found."""
 
-    def call_finished(self, name: str, ok: bool, data: Mapping[str, Any]) -> None:
-        """Note how a call of *name* ended (*data*: its result's data)."""
+    def call_finished(self, name: str, ok: bool, data: Mapping[str, Any], output: str = "") -> None:
+        """Note how a call of *name* ended (*data*: its result's data; *output*: what it
+        answered the model)."""
         self.tried.append(name)
         code = data.get("exit_code")
+        if not ok or data.get("changed") is False:
+            self.refusals.append(output)
         if ok and isinstance(code, int) and code != 0:
             self.failed_runs.append(name)
         elif ok and data.get("changed", True) is not False:
@@ -112,6 +118,8 @@ class RunSoFar:
     """Whether a call that puts questions to the user (``get_user_input``) ran."""
     written: frozenset[str] = frozenset()
     """The workspace paths calls changed."""
+    refusals: tuple[str, ...] = ()
+    """What the calls that failed or changed nothing answered, oldest first."""
 
     def replies(self) -> Iterable[str]:
         """Every reply's text without its code blocks, the last first."""

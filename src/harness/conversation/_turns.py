@@ -108,7 +108,7 @@ class PromptRun:
     def call_finished(self, call: ev.ToolCallFinished) -> None:
         """Note how a call ended: what the replies' claims are checked against at the end
         (:class:`~harness.conversation._run_log.RunLog`)."""
-        self.log.call_finished(call.name, call.ok, call.data)
+        self.log.call_finished(call.name, call.ok, call.data, call.output)
 
     def add_usage(self, prompt_tokens: int, completion_tokens: int) -> None:
         """Count tokens of this run's model requests (a sub-agent's count too)."""
