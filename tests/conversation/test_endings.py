@@ -787,7 +787,7 @@ def test_a_failed_calls_answer_said_back_is_not_the_models_word() -> None:
         "(line 21), so the file would hold it twice; leave that line out of new_text"
     )
     prompt = "python3 daily.py crashes:\n\nNameError: name 'evrey' is not defined\n\nFix it."
-    said = "I tried.\nThe edit: new_text ends with ']', the line already after old_text in the file (line 21), so the file would hold it twice; leave that line out of new_text"
+    said = "I tried.\n" + refused[0].upper() + refused[1:]
     tried = ["read", "mutating"]
     ending = honest_ending(said, ["read"], prompt=prompt, tried=tried, refusals=[refused])
     assert ending is not None
