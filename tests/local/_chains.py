@@ -7,12 +7,14 @@ from __future__ import annotations
 import functools
 import json
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from harness.actors.model.local._nudge import known_call
 from harness.actors.model.local._turn import turn_of
+from harness.actors.shell._format import CallResult, outcome
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 from harness.actors.tools._dispatch import read_file
 from harness.actors.tools._files import edit_file
@@ -22,10 +24,26 @@ from harness.actors.tools._search import search_text
 from harness.messages.model import ChatMessage
 
 TOOLS = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
+
+
+def run_cmd(ws: Workspace, arguments: dict[str, Any]) -> Result:
+    """The command run with bash in the workspace, its result written as the shell worker
+    writes it (its output, then ``[exit code N]``)."""
+    command = arguments["command"]
+    ran = subprocess.run(
+        ["bash", "-c", command], cwd=ws.root, capture_output=True, text=True, timeout=60
+    )
+    done = outcome(
+        CallResult("exited", "s1", command, ran.stdout + ran.stderr, exit_code=ran.returncode)
+    )
+    return Result(done.output, done.data)
+
+
 RUN: dict[str, Callable[[Workspace, dict[str, Any]], Result]] = {
     "search_text": search_text,
     "read_file": read_file,
     "edit_file": edit_file,
+    "run_cmd": run_cmd,
 }
 
 Call = tuple[str, dict[str, Any]]
@@ -44,9 +62,15 @@ def history(prompt: str, steps: list[Made]) -> list[ChatMessage]:
 
 
 def drive(
-    root: Path, prompt: str, first: list[Call] | None = None, *, rule: str, rg: bool = True
+    root: Path,
+    prompt: str,
+    first: list[Call] | None = None,
+    *,
+    rule: str | tuple[str, ...],
+    rg: bool = True,
 ) -> tuple[list[Call], list[Made]]:
-    """The calls the rule *rule* writes for *prompt* in the workspace *root*, each run
+    """The calls the rule *rule* (or the rules, each call by one of them) writes for
+    *prompt* in the workspace *root*, each run
     with the real tool (searching with ripgrep where there is one, or in Python), until
     it knows none, then ``("answer", {"text": …})`` where it knows the answer; and every
     step with its result. *first*: calls the model made before."""
@@ -58,7 +82,7 @@ def drive(
         known = known_call(turn_of(tuple(history(prompt, steps)), "", TOOLS))
         if known is None:
             return made, steps
-        assert known.rule == rule
+        assert known.rule in ((rule,) if isinstance(rule, str) else rule), known
         if known.answer:
             made.append(("answer", {"text": known.text}))
             return made, steps

@@ -1316,6 +1316,80 @@ def test_the_failing_command_is_the_one_the_prompt_says_fails(
     assert failing_command(prompt) == command
 
 
+SUMMARY = (
+    "#!/usr/bin/env bash\n# Count the orders.\nset -euo pipefail\n"
+    "akw -F, 'END { print \"orders: \" NR }' orders.csv\n"
+)
+NOT_FOUND = "bash scripts/summary.sh says\n\nscripts/summary.sh: line 4: akw: command not found\n\n"
+
+
+@pytest.mark.parametrize(
+    ("ask", "answered"),
+    [
+        ("Please fix it.", True),
+        ("It worked fine last month.", True),
+        # more asked than the fix: a test, or a value, is the model's to go on to
+        ("Fix it, and add a test for it.", False),
+        ("Fix it, and count only the first 10.", False),
+    ],
+)
+def test_a_fix_is_run_again_at_once_and_a_clean_run_answers(
+    tmp_path: Path, ask: str, answered: bool
+) -> None:
+    # measured (bench local-tasks, half A's errors): after the edit, the 1.5B model wrote
+    # a reply before the run was asked of it ("You need to ensure that `totl` is
+    # defined"), and after the run, which had ended well, an empty reply, then an answer
+    write(tmp_path, {"scripts/summary.sh": SUMMARY, "orders.csv": "a,1\nb,2\nc,3\n"})
+    # the model's own edit: the run comes right after it, with no reply between
+    edit = {"path": "scripts/summary.sh", "old_text": "akw -F,", "new_text": "awk -F,"}
+    made, steps = drive(tmp_path, NOT_FOUND + ask, [("edit_file", edit)], rule="rerun-failing")
+    assert made[0] == ("run_cmd", {"command": "bash scripts/summary.sh"})
+    assert steps[-1][2].endswith("orders: 3\n[exit code 0]")
+    if answered:
+        assert made[1:] == [
+            (
+                "answer",
+                {
+                    "text": "In scripts/summary.sh, `akw -F,` is now `awk -F,`. `bash "
+                    "scripts/summary.sh` now runs:\n\n```\norders: 3\n```"
+                },
+            )
+        ]
+    else:
+        assert made[1:] == []
+
+
+def test_a_run_that_still_fails_or_says_the_error_gets_no_answer(tmp_path: Path) -> None:
+    write(tmp_path, {"scripts/summary.sh": SUMMARY, "orders.csv": "a,1\n"})
+    # an edit that fixes nothing: the run again, its exit status 127, and no answer
+    edit = {"path": "scripts/summary.sh", "old_text": "# Count", "new_text": "# Counts"}
+    made, steps = drive(
+        tmp_path, NOT_FOUND + "Fix it.", [("edit_file", edit)], rule="rerun-failing"
+    )
+    assert made == [("run_cmd", {"command": "bash scripts/summary.sh"})]
+    assert steps[-1][2].endswith("[exit code 127]")
+    # exit 0, but printing the error the prompt quotes: no answer either
+    said = "#!/usr/bin/env bash\necho 'scripts/summary.sh: line 4: akw: command not found'\n"
+    write(tmp_path, {"scripts/summary.sh": said})
+    edit = {
+        "path": "scripts/summary.sh",
+        "old_text": "#!/usr/bin/env bash",
+        "new_text": "#!/bin/bash",
+    }
+    made, steps = drive(
+        tmp_path, NOT_FOUND + "Fix it.", [("edit_file", edit)], rule="rerun-failing"
+    )
+    assert made == [("run_cmd", {"command": "bash scripts/summary.sh"})]
+    assert steps[-1][2].endswith("[exit code 0]")
+    # no command said to fail, or a question about the error: nothing before a reply
+    write(tmp_path, {"scripts/summary.sh": SUMMARY})
+    edit = {"path": "scripts/summary.sh", "old_text": "akw -F,", "new_text": "awk -F,"}
+    made, _ = drive(
+        tmp_path, "Fix scripts/summary.sh.", [("edit_file", edit)], rule="rerun-failing"
+    )
+    assert made == []
+
+
 def test_a_fix_run_again_or_not_made_asks_for_no_run() -> None:
     edit = json.dumps({"name": "edit_file", "arguments": {"path": "report.py"}})
     run = json.dumps({"name": "run_cmd", "arguments": {"command": "python3 report.py"}})
@@ -2541,11 +2615,18 @@ def test_an_error_naming_a_wrong_name_is_searched_and_each_line_respelt(
         "`python3 report.py` fails with:\n\n"
         "ImportError: cannot import name 'round_mony' from 'pricing'\n\nFix it."
     )
-    made, _ = drive(tmp_path, crash, rule="name-in-error", rg=rg)
-    assert [name for name, _ in made] == ["search_text", "edit_file"]
+    made, _ = drive(tmp_path, crash, rule=("name-in-error", "rerun-failing"), rg=rg)
+    assert [name for name, _ in made] == ["search_text", "edit_file", "run_cmd", "answer"]
     assert made[0][1] == {"pattern": "round_mony"}
     # one edit, each line holding the name written as the workspace has it
     assert len(made[1][1]["edits"]) == 2  # type: ignore[arg-type]
+    # the command run again, and the answer: what changed, and what the command printed
+    assert made[2][1] == {"command": "python3 report.py"}
+    assert made[3][1]["text"] == (
+        "In report.py, `from pricing import round_mony` is now `from pricing import "
+        "round_money`; `total = round_mony(1.234)` is now `total = round_money(1.234)`. "
+        "`python3 report.py` now runs:\n\n```\ntotal: 1.23\n```"
+    )
     ran = subprocess.run(
         [sys.executable, "report.py"], cwd=tmp_path, capture_output=True, text=True, check=False
     )

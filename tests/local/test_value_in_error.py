@@ -82,12 +82,15 @@ def test_the_value_the_raising_file_takes_is_written_in(tmp_path: Path, rg: bool
             "data/loans.csv": 'title,kind\nThe Hobbit,"audio book"\n',
         },
     )
-    made, _ = drive(tmp_path, TRACE, rule="value-in-error", rg=rg)
+    made, _ = drive(tmp_path, TRACE, rule=("value-in-error", "rerun-failing"), rg=rg)
     assert [(name, args.get("path")) for name, args in made] == [
         ("search_text", None),
         ("read_file", "catalogue.py"),
         ("edit_file", "catalogue.py"),
+        ("run_cmd", None),  # the command the error came from, run again
+        ("answer", None),  # and it ran: the answer says what changed and what it printed
     ]
+    assert made[-1][1]["text"].endswith("`python3 desk.py` now runs:\n\n```\n2\n```")
     run = subprocess.run(
         [sys.executable, "desk.py"], cwd=tmp_path, capture_output=True, text=True, check=False
     )

@@ -10,8 +10,15 @@ from pathlib import PurePosixPath
 from typing import ClassVar
 
 from harness.actors.model.local._nudge_base import INTENT, Nudge, block, named_tool
-from harness.actors.model.local._turn import Turn, asks_change
-from harness.words import ASK_STARTS, SCRIPT_PATH, failing_command, like_words, path_words
+from harness.actors.model.local._turn import Step, Turn, asks_change
+from harness.words import (
+    ASK_STARTS,
+    ASKS_CHANGE,
+    SCRIPT_PATH,
+    failing_command,
+    like_words,
+    path_words,
+)
 
 __all__ = ["ClaimedRun", "DescribedProgram", "RerunFailing", "SkippedRun"]
 
@@ -120,9 +127,35 @@ class RerunFailing:
     local-tasks, the fresh set's third batch, half A): told that ``python3 report.py``
     crashes on a missing attribute ``lowstock`` ("Did you mean: 'low_stock'?"), the model
     added an argument to the wrong call and said it had fixed the error. Writes the run of
-    that command as the call, so its output, the same error or none, comes next."""
+    that command as the call, so its output, the same error or none, comes next.
+
+    Known before any reply (:meth:`ahead`): right after a call changed a file, that run;
+    right after the run, where it exited 0 and its output repeats no line of the error,
+    the answer: what each edit since the prompt changed, and that the command runs."""
 
     name: ClassVar[str] = "rerun-failing"
+
+    def ahead(self, turn: Turn) -> Nudge | None:
+        """Measured (bench local-tasks, half A's errors, the edit known to the rules):
+        after the edit, the 1.5B model wrote a reply before the run was asked of it
+        (once the error explained again, "You need to ensure that `totl` is defined"),
+        and after the run, that had ended well, an empty reply, then an answer, one of
+        them saying the error was still to fix; three generations of 10 to 60 s."""
+        last = turn.last
+        command = failing_command(turn.prompt)
+        if last is None or command is None or "run_cmd" not in turn.tools:
+            return None
+        if not asks_change(turn.prompt):
+            return None
+        if last.wrote:
+            return Nudge(f"Run {command} again.", "run_cmd", arguments={"command": command})
+        ran = last.name == "run_cmd" and _words(last.arguments.get("command")) == _words(command)
+        if not ran or not turn.edited or not _ran_clean(last.result, turn.prompt):
+            return None
+        if not _only_the_fix(turn.prompt):
+            return None  # more is asked ("… and add a test", "it's 30% off"): the model's
+        changed = " ".join(_changed(step) for step in turn.steps if step.wrote)
+        return Nudge(f"{changed} `{command}` now runs:\n\n{_output(last.result)}", "", answer=True)
 
     def check(self, turn: Turn) -> Nudge | None:
         if "run_cmd" not in turn.tools or not turn.edited:
@@ -139,6 +172,82 @@ class RerunFailing:
             "run_cmd",
             arguments={"command": command},
         )
+
+
+def _words(command: object) -> str:
+    """*command* with its words joined by single spaces ("" for no text)."""
+    return " ".join(command.split()) if isinstance(command, str) else ""
+
+
+# a line of a prompt that reports an error ("NameError: name 'totl' is not defined",
+# "scripts/build.sh: line 10: OUTDIR: unbound variable", "Error: unknown coupon SPRNG10")
+_ERROR_LINE = re.compile(
+    r"^.*(?:\b\w*(?:Error|Exception)\b|: (?:command not found|unbound variable)$|\bnot "
+    r"defined\b).*$",
+    re.M,
+)
+
+
+def _ran_clean(result: str, prompt: str) -> bool:
+    """Whether a run's *result* says it exited 0 and repeats no error line of *prompt*."""
+    if "[exit code 0]" not in result:
+        return False
+    return not any(line.strip() in result for line in _ERROR_LINE.findall(prompt))
+
+
+# the words of a request after its error that ask no more than the fix ("Fix it.", "Can
+# you sort it out?", "Please have a look.")
+_FIX_WORDS = frozenset({"fix", "correct"})
+# the most lines of a run's output an answer shows
+_SHOWN_LINES = 20
+
+
+def _only_the_fix(prompt: str) -> bool:
+    """Whether what *prompt* says after its last error line asks for no more than the
+    fix: no other change asked ("… and add a test"), no number given ("The clearance
+    price is 30% off.")."""
+    errors = list(_ERROR_LINE.finditer(prompt))
+    rest = prompt[errors[-1].end() :] if errors else prompt
+    if re.search(r"\d", rest):
+        return False
+    asked = {m.group(0).split()[-1].lower() for m in ASKS_CHANGE.finditer(rest)}
+    return asked <= _FIX_WORDS and re.search(r"\btests?\b", rest, re.I) is None
+
+
+def _output(result: str) -> str:
+    """A run's output (*result* without its status line), its first lines, in a block."""
+    lines = [line for line in result.splitlines() if line != "[exit code 0]"]
+    cut = lines[:_SHOWN_LINES] + (["…"] if len(lines) > _SHOWN_LINES else [])
+    return "```\n" + "\n".join(cut) + "\n```"
+
+
+# an edit's text said in an answer: one line, short enough to read in a sentence
+_SAID = 100
+
+
+def _changed(step: Step) -> str:
+    """What the call *step*, which changed a file, did, in a sentence: each edit's one
+    line as it was and as it is ("In report.py, `{totl:.2f}` is now …"), or how many
+    edits, or that it wrote the file."""
+    edits = step.arguments.get("edits")
+    pairs = (
+        [(e.get("old_text"), e.get("new_text")) for e in edits if isinstance(e, dict)]
+        if isinstance(edits, list)
+        else [(step.arguments.get("old_text"), step.arguments.get("new_text"))]
+    )
+    said = [
+        f"`{old.strip()}` is now `{new.strip()}`"
+        for old, new in pairs
+        if isinstance(old, str)
+        and isinstance(new, str)
+        and "\n" not in (old + new).strip()
+        and len(old + new) <= 2 * _SAID
+    ]
+    if step.name != "edit_file":
+        return f"Wrote {step.path}."
+    if said and len(said) == len(pairs):
+        return f"In {step.path}, {'; '.join(said)}."
+    return f"Changed {step.path} ({len(pairs)} edit{'s' if len(pairs) > 1 else ''})."
 
 
 class DescribedProgram:
