@@ -46,6 +46,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "switch-wanted",
     "entry-gone",
     "value-in-error",
+    "still-listed",
     "empty-after-result",
     "echoed-question",
     "call-as-text",

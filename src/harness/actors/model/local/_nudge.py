@@ -72,6 +72,7 @@ from harness.actors.model.local._nudge_runs import (
     RerunFailing,
     SkippedRun,
 )
+from harness.actors.model.local._nudge_stale import StillListed
 from harness.actors.model.local._nudge_switch import SwitchWanted
 from harness.actors.model.local._nudge_value_error import ValueInError
 from harness.actors.model.local._nudge_values import NewValue
@@ -360,6 +361,7 @@ RULES: tuple[NudgeRule, ...] = (
     SwitchWanted(),
     EntryGone(),
     ValueInError(),
+    StillListed(),
     EmptyAfterResult(),
     EchoedQuestion(),
     CallAsText(),
