@@ -1140,6 +1140,17 @@ CASES = {
         [{"role": "user", "content": "The Post Office Stores has closed down."}],
         "search_text",
     ),
+    "still-listed": (
+        "Dabchick can be booked again.",
+        called(
+            "Dabchick is back, so she can be booked again. Don't forget the tide board, it "
+            "still says she's out of service.",
+            "edit_file",
+            "fleet.py",
+            "edited fleet.py (1 edit applied)",
+        ),
+        "search_text",
+    ),
     "value-in-error": (
         "The kind is not known.",
         [

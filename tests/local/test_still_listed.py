@@ -61,6 +61,9 @@ BACK = (
         # no place said to still say something, or no name given
         ("Dabchick is back from the yard.", None),
         ("the board still says she's out of service", None),
+        # asked about, not said
+        ("Why is it that the board still says Dabchick is out of service?", None),
+        ("The board still shows Curlew as away, is that right?", None),
     ],
 )
 def test_what_a_place_still_says_and_of_whom(

@@ -28,13 +28,15 @@ from harness.actors.model.local._nudge_base import (
     one_line_chain,
 )
 from harness.actors.model.local._settings import key_path
-from harness.actors.model.local._turn import Step, Turn, asks_change
+from harness.actors.model.local._turn import Step, Turn
 
 __all__ = ["StillListed", "still_listed"]
 
-# what a place still says: "it still says she's out of service", "the board still shows
-# Curlew as away"
-_STILL = re.compile(r"\bstill (?:says|shows|lists|has|calls)\s+(?P<said>[^.;!?\n]+)", re.I)
+# what a place still says, not asked about: "it still says she's out of service", "the
+# board still shows Curlew as away" (not "Why does it still say …?")
+_STILL = re.compile(
+    r"\bstill (?:says|shows|lists|has|calls)\s+(?P<said>[^.;!?\n]+)(?![^.;!\n]*\?)", re.I
+)
 # the words of what is said that say no state: who it is said of, and the verb
 _NO_STATE = re.compile(
     r"\b(?:she|he|it|they|them|her|him|that|as|is|are|was|were|be|being|been)\b|'s\b|'re\b",
@@ -105,7 +107,7 @@ class StillListed(WrittenAhead):
     name: ClassVar[str] = "still-listed"
 
     def ahead(self, turn: Turn) -> Nudge | None:
-        if not CHAIN_TOOLS.issubset(turn.tools) or not asks_change(turn.prompt):
+        if not CHAIN_TOOLS.issubset(turn.tools):
             return None
         listed = still_listed(turn.prompt)
         if listed is None:
