@@ -1370,6 +1370,19 @@ def test_a_fix_is_run_again_at_once_and_a_clean_run_answers(
         assert made[1:] == []
 
 
+def test_the_answer_shows_the_first_lines_the_run_printed_in_a_block_they_cannot_close(
+    tmp_path: Path,
+) -> None:
+    script = "#!/usr/bin/env bash\necho '```'\nseq 1 30\nakw\n"
+    write(tmp_path, {"scripts/summary.sh": script})
+    edit = {"path": "scripts/summary.sh", "old_text": "akw\n", "new_text": ""}
+    made, _ = drive(tmp_path, NOT_FOUND + "Fix it.", [("edit_file", edit)], rule="rerun-failing")
+    answer = made[-1][1]["text"]
+    assert answer.startswith("In scripts/summary.sh, `akw` is gone. ")
+    shown = "\n".join(["```", *map(str, range(1, 20)), "…"])
+    assert answer.endswith(f"now runs:\n\n````\n{shown}\n````")
+
+
 def test_a_run_that_still_fails_or_says_the_error_gets_no_answer(tmp_path: Path) -> None:
     write(tmp_path, {"scripts/summary.sh": SUMMARY, "orders.csv": "a,1\n"})
     # an edit that fixes nothing: the run again, its exit status 127, and no answer

@@ -218,7 +218,9 @@ def _output(result: str) -> str:
     """A run's output (*result* without its status line), its first lines, in a block."""
     lines = [line for line in result.splitlines() if line != "[exit code 0]"]
     cut = lines[:_SHOWN_LINES] + (["…"] if len(lines) > _SHOWN_LINES else [])
-    return "```\n" + "\n".join(cut) + "\n```"
+    text = "\n".join(cut)
+    fence = "````" if "```" in text else "```"  # a block the output cannot close
+    return f"{fence}\n{text}\n{fence}"
 
 
 # an edit's text said in an answer: one line, short enough to read in a sentence
@@ -236,7 +238,7 @@ def _changed(step: Step) -> str:
         else [(step.arguments.get("old_text"), step.arguments.get("new_text"))]
     )
     said = [
-        f"`{old.strip()}` is now `{new.strip()}`"
+        f"`{old.strip()}` is now `{new.strip()}`" if new.strip() else f"`{old.strip()}` is gone"
         for old, new in pairs
         if isinstance(old, str)
         and isinstance(new, str)
