@@ -153,7 +153,7 @@ class RerunFailing:
         if not ran or not turn.edited or not _ran_clean(last.result, turn.prompt):
             return None
         if not _only_the_fix(turn.prompt):
-            return None  # more is asked ("… and add a test", "it's 30% off"): the model's
+            return None  # more is asked ("… and add a test", "it's 30% off"): the model goes on
         changed = " ".join(_changed(step) for step in turn.steps if step.wrote)
         return Nudge(f"{changed} `{command}` now runs:\n\n{_output(last.result)}", "", answer=True)
 
@@ -231,6 +231,8 @@ def _changed(step: Step) -> str:
     """What the call *step*, which changed a file, did, in a sentence: each edit's one
     line as it was and as it is ("In report.py, `{totl:.2f}` is now …"), or how many
     edits, or that it wrote the file."""
+    if step.name != "edit_file":
+        return f"Wrote {step.path}."
     edits = step.arguments.get("edits")
     pairs = (
         [(e.get("old_text"), e.get("new_text")) for e in edits if isinstance(e, dict)]
@@ -245,8 +247,6 @@ def _changed(step: Step) -> str:
         and "\n" not in (old + new).strip()
         and len(old + new) <= 2 * _SAID
     ]
-    if step.name != "edit_file":
-        return f"Wrote {step.path}."
     if said and len(said) == len(pairs):
         return f"In {step.path}, {'; '.join(said)}."
     return f"Changed {step.path} ({len(pairs)} edit{'s' if len(pairs) > 1 else ''})."

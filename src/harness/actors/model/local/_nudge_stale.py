@@ -95,9 +95,10 @@ def _key_words(opened: list[str]) -> set[str]:
 
 
 class StillListed(WrittenAhead):
-    """A change request that says a place still says something of a name it gives ("it
-    still says she's out of service"), right after a call changed a file (or before any
-    call): the harness writes each call itself. First the search for lines that are a
+    """A request that says, not asks, that a place still says something of a name it
+    gives ("it still says she's out of service"), right after a call changed a file,
+    before any call, or after another rule's search that matched nothing: the harness
+    writes each call itself. First the search for lines that are a
     list's element on one line naming one of the request's names; where they are in one
     JSON or YAML file, the read of it; then, for the one such line inside a list whose
     key holds every word of what the place still says (``"out_of_service": [``), the
