@@ -33,6 +33,7 @@ ENDED_BY_RULES = frozenset(
         "described_not_made",
         "change_not_made",
         "still_failing",
+        "left_broken",
         "stopped_early",
         "no_answer",
         "stopped_by_cap",

@@ -18,7 +18,8 @@ import trio
 
 from harness.cli import main
 from harness.conversation import events as ev
-from harness.conversation._endings import RULES, honest_ending
+from harness.conversation._endings import RULES, honest_ending, run_ending
+from harness.conversation._run_log import RunLog
 from tests.conversation.conftest import MODULES, PYTHONPATH, drain
 from tests.model._server import LoopbackServer
 from tests.model.test_llamacpp import completion, llamacpp
@@ -1293,3 +1294,61 @@ def test_an_empty_last_reply_answers_nothing_unless_the_change_asked_is_made() -
     untried = honest_ending("", ["read"], prompt=change, tried=["read"])
     assert untried is not None
     assert untried.reason == "change_not_made"
+
+
+ALERTS = "tank:\n  warn_after_hours: 2\n  notify: ops\n"
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_file_a_change_left_not_parsing_is_not_done(
+    session_factory, model: ScriptedModel, workspace: Path, protocol: str
+) -> None:
+    # the fresh task set's fix-board-night-times: an edit left the file unable to load
+    # (there, a const declared twice), and the claim of a change ended the run ok
+    (workspace / "alerts.yaml").write_text(ALERTS)
+    model.add(
+        calling(protocol, "read_file", path="alerts.yaml"),
+        calling(
+            protocol,
+            "edit_file",
+            path="alerts.yaml",
+            old_text="  warn_after_hours: 2\n  notify",
+            new_text="  warn_after_hours: 4\n notify",
+        ),
+        reply("I set the tank's warning to 4 hours."),
+    )
+    prompt = "Warn about the tank after 4 hours, not 2."
+    result, seen = await run(session_factory, protocol, prompt)
+    assert (result.ok, result.reason) == (False, "left_broken")
+    assert errors(seen)[-1].message == (
+        "the run's last change left a file it changed not parsing: alerts.yaml (line 3 "
+        "column 2: did not find expected key)"
+    )
+    # mended by a later change of the same file: done
+    model.add(
+        calling(protocol, "edit_file", path="alerts.yaml", old_text=" notify", new_text="  notify"),
+        reply("Mended the indentation."),
+    )
+    second, _ = await run(session_factory, protocol, "Fix the indentation of alerts.yaml.")
+    assert (second.ok, second.reason) == (True, "done")
+    assert (workspace / "alerts.yaml").read_text() == ALERTS.replace(": 2", ": 4")
+
+
+def test_the_run_log_keeps_what_changes_left_not_parsing() -> None:
+    log = RunLog(said=["I padded the hours."])
+    broke = {"paths": ["a.js"], "changed": True, "broke": "line 4: SyntaxError: …"}
+    log.call_finished("edit_file", True, broke)
+    log.call_finished("edit_file", True, {"paths": ["b.json"], "changed": True})
+    assert log.broken == {"a.js": "line 4: SyntaxError: …"}
+    ending = run_ending(log, lambda _: "edit", prompt="Pad the hours.")
+    assert ending is not None and ending.reason == "left_broken"
+    # an edit of it that changed nothing leaves it as it was; one that parses mends it
+    log.call_finished("edit_file", True, {"paths": ["a.js"], "changed": False})
+    assert "a.js" in log.broken
+    log.call_finished("edit_file", True, {"paths": ["a.js"], "changed": True})
+    assert log.broken == {}
+    # a command run since may have mended it (sed -i, git checkout): nothing is said
+    log.call_finished("edit_file", True, broke)
+    log.call_finished("run_cmd", True, {"command": "git checkout a.js", "exit_code": 0})
+    assert log.broken == {}
+    assert run_ending(log, lambda _: "edit", prompt="Pad the hours.") is None

@@ -1,11 +1,14 @@
 """A write or edit says what it left broken: a file that does not parse (Python, JSON,
-TOML), a name a Python file uses that nothing defines or imports (with the file defining
+TOML; JavaScript, shell and YAML where the change broke a file that parsed), a name a Python file uses that nothing defines or imports (with the file defining
 it and the import that brings it), a test file's own copy of what it tests."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
+
+import pytest
 
 from harness.actors.tools._readfile import line_hash
 from tests.tools.conftest import Call
@@ -174,6 +177,85 @@ def test_json_and_toml_that_do_not_parse(ws: Path, call: Call) -> None:
     commented = '{\n  // strict\n  "strict": true\n}\n'
     for path in ("tsconfig.json", ".vscode/settings.json"):
         assert "note:" not in call("write_file", path=path, content=commented).output
+
+
+TIDEBOARD = (
+    "'use strict';\n\nconst PERIOD = 745;\n\nfunction pad2(n) {\n"
+    "  return String(n).padStart(2, '0');\n}\n\nmodule.exports = { PERIOD, pad2 };\n"
+)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_javascript_a_change_broke(ws: Path, call: Call) -> None:
+    (ws / "board").mkdir()
+    (ws / "board" / "tideboard.js").write_text(TIDEBOARD)
+    # a second declaration: node refuses to load the file, though every line is valid
+    out = call(
+        "edit_file",
+        path="board/tideboard.js",
+        old_text="const PERIOD = 745;\n",
+        new_text="const PERIOD = 745;\nconst PERIOD = 12 * 60 + 25;\n",
+    )
+    assert out.ok
+    broke = "line 4: SyntaxError: Identifier 'PERIOD' has already been declared"
+    assert out.output.endswith(
+        f"\nnote: board/tideboard.js does not parse: {broke}"
+        + _tagged(3, "const PERIOD = 745;")
+        + _tagged(4, "const PERIOD = 12 * 60 + 25;")
+    )
+    assert out.data["broke"] == broke
+    # the fix says nothing, and brings nothing for the ending to read
+    out = call(
+        "edit_file", path="board/tideboard.js", old_text="const PERIOD = 12 * 60 + 25;\n", new_text=""
+    )
+    assert "note:" not in out.output and "broke" not in out.data
+    # an ES module (it imports) is read as one; a .mjs always, a .cjs never
+    module = "import { readFileSync } from 'node:fs';\nexport const a = 1;\n"
+    (ws / "m.js").write_text(module)
+    out = call("edit_file", path="m.js", old_text="= 1;", new_text="= (1;")
+    assert "note: m.js does not parse: line 2: SyntaxError: Unexpected token ';'" in out.output
+    (ws / "c.cjs").write_text(module)
+    assert "note:" not in call("edit_file", path="c.cjs", old_text="= 1", new_text="= 2").output
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_a_dialect_that_did_not_parse_before_is_not_said(ws: Path, call: Call) -> None:
+    # JSX in a .js file: node cannot read it, so a change to it says nothing
+    (ws / "App.js").write_text("export default function App() {\n  return <p>hi</p>;\n}\n")
+    out = call("edit_file", path="App.js", old_text="<p>hi</p>", new_text="<p>hello</p>")
+    assert out.ok and "note:" not in out.output and "broke" not in out.data
+    # a new file is no change of a file that parsed: nothing is said of it
+    out = call("write_file", path="new.js", content="const a = (1;\n")
+    assert "note:" not in out.output and "broke" not in out.data
+    # a Helm template is no YAML PyYAML reads, before or after
+    (ws / "chart.yaml").write_text("replicas: {{ .Values.replicas }}\nname: {{ .Release }}\n")
+    out = call("edit_file", path="chart.yaml", old_text="name: {{", new_text="name:  {{")
+    assert "note:" not in out.output
+
+
+def test_shell_and_yaml_a_change_broke(ws: Path, call: Call) -> None:
+    (ws / "backup.sh").write_text("#!/bin/bash\nif [ -d out ]; then\n  echo ok\nfi\n")
+    out = call("edit_file", path="backup.sh", old_text="fi\n", new_text="")
+    assert out.ok
+    assert "\nnote: backup.sh does not parse: line 4: syntax error: unexpected end of file" in (
+        out.output
+    )
+    # a script with no suffix is known by its first line
+    (ws / "deploy").write_text("#!/usr/bin/env bash\necho $(date)\n")
+    out = call("edit_file", path="deploy", old_text="$(date)", new_text="$(date")
+    assert "note: deploy does not parse: line 3: unexpected EOF while looking for matching" in (
+        out.output
+    )
+    (ws / "alerts.yaml").write_text("tank:\n  warn_after_hours: 2\n  notify: ops\n")
+    out = call(
+        "edit_file", path="alerts.yaml", old_text="  notify: ops", new_text=" notify: ops"
+    )
+    assert out.output.endswith(
+        "\nnote: alerts.yaml does not parse: line 3 column 2: did not find expected key"
+        + _tagged(2, "  warn_after_hours: 2")
+        + _tagged(3, " notify: ops")
+    )
+    assert out.data["broke"] == "line 3 column 2: did not find expected key"
 
 
 CONFIG = (

@@ -32,7 +32,11 @@ What the words mean decides, never a task's wording:
   ..."), in a run where no write or edit was tried and no call changed anything;
 - a claim to have *asked the user* ("I asked the user to provide the path") is backed
   only by a call that put a question to the user;
-- an *echo* is a last reply that only says the prompt again.
+- an *echo* is a last reply that only says the prompt again;
+- a file *left broken* is one a write or edit of the run took from parsing to not
+  parsing (its result's check says so: ``tools/_checks``), with no change of it since
+  that parsed and no command run since (which may have mended it): whatever the reply
+  says, the work is not done.
 
 The rules about a change asked for are in :mod:`harness.conversation._ending_changes`.
 """
@@ -83,6 +87,7 @@ __all__ = [
     "Ending",
     "EndingRule",
     "HandedOverChange",
+    "LeftBroken",
     "RunSoFar",
     "StillFailing",
     "StoppedByCap",
@@ -122,6 +127,25 @@ class StoppedByCap:
         said = run.reply.strip().removeprefix("stopped: ").rstrip(".")
         why = f": {said}" if said else ""
         return Ending("stopped_by_cap", f"the model was stopped before it answered{why}")
+
+
+class LeftBroken:
+    """A file a change of the run left not parsing, where it parsed before, with no
+    change of it since that parses and no command run since: the work is not done,
+    whatever the reply says. Measured (bench local-tasks, half A,
+    ``fix-board-night-times``): an edit that declared ``const PERIOD`` a second time left
+    ``board/tideboard.js`` unable to load, and "I changed the `PERIOD` constant …" ended
+    the run ``ok``."""
+
+    name: ClassVar[str] = "left-broken"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        if not run.broken:
+            return None
+        said = "; ".join(f"{path} ({error})" for path, error in run.broken)
+        return Ending(
+            "left_broken", f"the run's last change left a file it changed not parsing: {said}"
+        )
 
 
 def _claimed(run: RunSoFar, claim: re.Pattern[str]) -> str | None:
@@ -301,6 +325,7 @@ class AnnouncedAction:
 #: the rules, in the order they are asked
 RULES: tuple[EndingRule, ...] = (
     StoppedByCap(),
+    LeftBroken(),
     ClaimedChange(),
     HandedOverChange(),
     DescribedNotMade(),
@@ -331,6 +356,7 @@ def honest_ending(
     asked_user: bool = False,
     written: Collection[str] = (),
     refusals: Iterable[str] = (),
+    broken: Iterable[tuple[str, str]] = (),
 ) -> Ending | None:
     """Why a run whose last reply is *text* did not complete, or ``None`` when it did.
 
@@ -350,6 +376,7 @@ def honest_ending(
         asked_user: whether a call that puts questions to the user ran.
         written: the workspace paths calls changed.
         refusals: what the calls that failed or changed nothing answered.
+        broken: the files the run's changes left not parsing, with the parse error.
     """
     run = RunSoFar(
         text,
@@ -364,6 +391,7 @@ def honest_ending(
         asked_user,
         frozenset(written),
         tuple(refusals),
+        tuple(broken),
     )
     for rule in RULES:
         ending = rule.check(run)
@@ -396,4 +424,5 @@ def run_ending(
         asked_user="get_user_input" in log.tried,
         written=log.written,
         refusals=log.refusals,
+        broken=log.broken.items(),
     )

@@ -30,7 +30,8 @@ class Ending:
             ``still_failing`` (asked to fix a command that fails, the command failed
             again when it last ran, after the last change),
             ``stopped_early`` (it announced an action and stopped), ``no_answer`` (its last
-            reply only said the prompt again) or ``stopped_by_cap``
+            reply only said the prompt again), ``left_broken`` (a file a call changed
+            does not parse since, and did before) or ``stopped_by_cap``
             (the model worker stopped it before it answered).
         message: one sentence for the user.
     """
@@ -62,6 +63,10 @@ class RunLog:
     refusals: list[str] = attrs.Factory(list)
     """What the calls that failed, or said they changed nothing, answered: a reply that
     repeats it says what a tool said, not what the model found."""
+    broken: dict[str, str] = attrs.Factory(dict)
+    """The files whose last change left them not parsing where they parsed before (their
+    results' ``broke``), with the parse error. A command run since may have mended them,
+    so one clears it: this says only what the calls' own checks found."""
 
     def call_finished(self, name: str, ok: bool, data: Mapping[str, Any], output: str = "") -> None:
         """Note how a call of *name* ended (*data*: its result's data; *output*: what it
@@ -76,11 +81,19 @@ class RunLog:
             self.succeeded.append(name)
             if data.get("changed"):  # a file changed: an earlier run says nothing of it
                 self.last_run = None
-                self.written += [p for p in data.get("paths", ()) if isinstance(p, str)]
+                paths = [p for p in data.get("paths", ()) if isinstance(p, str)]
+                self.written += paths
+                broke = data.get("broke")
+                for path in paths:
+                    if isinstance(broke, str) and broke:
+                        self.broken[path] = broke
+                    else:
+                        self.broken.pop(path, None)
         command = data.get("command")
         if isinstance(command, str) and "exit_code" in data:
             # any command may change files too: only the last one says how things stand
             self.last_run = (" ".join(command.split()), code)
+            self.broken.clear()
 
 
 @attrs.frozen
@@ -120,6 +133,9 @@ class RunSoFar:
     """The workspace paths calls changed."""
     refusals: tuple[str, ...] = ()
     """What the calls that failed or changed nothing answered, oldest first."""
+    broken: tuple[tuple[str, str], ...] = ()
+    """The files the run's changes left not parsing (they parsed before), each with its
+    parse error."""
 
     def replies(self) -> Iterable[str]:
         """Every reply's text without its code blocks, the last first."""

@@ -4,7 +4,15 @@ A linter's first checks: the file still parses (Python, JSON, TOML), and every n
 Python file uses is defined, imported or built in. A file that does not parse is said
 whenever a change leaves it so ("does not parse", or "still does not parse" when it did
 not before either: a fix that did not work); a name is said only when the change brought
-it (a name already undefined is the user's business). Where a name the file now lacks is
+it (a name already undefined is the user's business).
+
+JavaScript (``node --check``, where node is on the PATH), shell scripts (``bash -n``) and
+YAML come in dialects the checker may not know (JSX in a ``.js`` file, zsh in a ``.sh``,
+a Helm template's ``{{ }}``), so they are said only when a change broke a file that
+parsed before: the file's own dialect parsed then. Measured (bench local-tasks, half A,
+``fix-board-night-times``): the 1.5B model's edit declared ``const PERIOD`` a second time
+in ``board/tideboard.js``, which no longer loaded, was told "edited", and the run ended
+``ok``. Where a name the file now lacks is
 defined at the top of another Python file of the workspace, the note says which, and the
 import that brings it. A test file defining its own copy of a function a module of the
 workspace defines is said too: its tests check the copy.
@@ -24,15 +32,21 @@ import builtins
 import difflib
 import json
 import re
+import shutil
+import subprocess
 import symtable
 import tomllib
-from collections.abc import Collection
+from collections.abc import Callable, Collection
+from pathlib import PurePosixPath
+
+import attrs
+import yaml
 
 from harness.actors.tools._jail import Workspace
 from harness.actors.tools._readfile import line_hash
 from harness.actors.tools._search import lines_matching
 
-__all__ = ["change_notes", "deletion_that_breaks"]
+__all__ = ["Notes", "change_notes", "deletion_that_breaks"]
 
 MAX_NAMES = 5
 """Names said at most: past a few, the file is a draft of something else."""
@@ -44,6 +58,9 @@ MAX_CHECKED = 512 * 1024
 """Characters of a file checked at most: parsing is linear, but a generated file of
 megabytes is no one's hand-written module."""
 
+CHECK_SECONDS = 10.0
+"""How long a checking program (node, bash) may take before the check is given up."""
+
 # set by the interpreter in every module
 _MODULE_NAMES = frozenset(
     {"__name__", "__file__", "__doc__", "__builtins__", "__spec__", "__loader__"}
@@ -52,26 +69,41 @@ _MODULE_NAMES = frozenset(
 _KNOWN = frozenset(dir(builtins)) | _MODULE_NAMES
 
 
+@attrs.frozen
+class Notes:
+    """What a change left broken: the notes for its result, and *broke*, the parse error
+    of a file the change took from parsing (or not being there) to not parsing (``""``
+    when it did not: a file that did not parse before is not the change's doing)."""
+
+    text: str = ""
+    broke: str = ""
+
+
 def change_notes(
     ws: Workspace, shown: str, old: str | None, new: str, said: Collection[str] = ()
-) -> str:
+) -> Notes:
     """The notes for the result of a change that made *shown* read *new* (it read *old*,
-    or did not exist): ``""`` for a file of no format checked here, or left sound.
+    or did not exist): no text for a file of no format checked here, or left sound.
     Names in *said* have a note of their own already (a rename's)."""
     if len(new) > MAX_CHECKED or _JSON_WITH_COMMENTS.search(shown):
-        return ""
+        return Notes()
     broken = _parse_error(shown, new)
     if broken:
-        still = "still " if old is not None and _parse_error(shown, old) else ""
-        return f"\nnote: {shown} {still}does not parse: {broken}{_around(new, broken)}"
+        was = old is not None and _parse_error(shown, old)
+        still = "still " if was else ""
+        text = f"\nnote: {shown} {still}does not parse: {broken}{_around(new, broken)}"
+        return Notes(text, "" if was else broken)
+    broke = _dialect_break(shown, old, new)
+    if broke:
+        return Notes(f"\nnote: {shown} does not parse: {broke}{_around(new, broke)}", broke)
     if not shown.endswith(".py"):
-        return ""
+        return Notes()
     lacking = sorted(_undefined(new) - (_undefined(old) if old else set()) - set(said))
     notes = [_lacking(ws, shown, name) for name in lacking[:MAX_NAMES]]
     if _TEST_FILE.search(shown):
         copies = sorted(_defined(new) - (_defined(old) if old else set()))
         notes += [_copied(ws, shown, name) for name in copies[:MAX_NAMES]]
-    return "".join(notes)
+    return Notes("".join(notes))
 
 
 def deletion_that_breaks(shown: str, old: str, new: str) -> str:
@@ -143,6 +175,93 @@ def _parse_error(shown: str, text: str) -> str:
     except ValueError:  # a NUL byte in Python source: not for this check to say
         return ""
     return ""
+
+
+def _dialect_break(shown: str, old: str | None, new: str) -> str:
+    """The parse error of *new*, where *shown* is JavaScript, a shell script or YAML
+    and *old* parsed; ``""`` otherwise (a new file, of a dialect maybe not this one's)."""
+    check = _DIALECTS.get(PurePosixPath(shown).suffix.lower())
+    if check is None and old is not None and _SHELL_LINE.match(old):
+        check = _bash_error
+    if check is None or old is None:
+        return ""
+    broken = check(new)
+    return broken if broken and not check(old) else ""
+
+
+def _yaml_error(text: str) -> str:
+    """Where *text* fails to load as YAML (every document of it)."""
+    try:
+        for _ in yaml.load_all(text, Loader=_YAML_LOADER):
+            pass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"line {mark.line + 1} column {mark.column + 1}: " if mark else ""
+        return f"{where}{exc.problem or exc.context}"
+    except yaml.YAMLError as exc:
+        return str(exc).split("\n")[0]
+    return ""
+
+
+def _bash_error(text: str) -> str:
+    """Where bash, reading *text* without running it (``bash -n``), finds it broken."""
+    said = _checked(["bash", "-n", "/dev/stdin"], text)
+    first = said.strip().split("\n")[0] if said else ""
+    return re.sub(r"^/dev/stdin: ", "", first)
+
+
+def _js_error(text: str, kinds: tuple[str, ...] = ("commonjs", "module")) -> str:
+    """Where node, reading *text* without running it (``node --check``), finds it broken:
+    as a CommonJS script, else as an ES module (which of the two a ``.js`` file is
+    depends on a package.json it is not read with here); the module's error where the
+    text imports or exports, else the script's. ``""`` where node is not installed."""
+    errors = []
+    for kind in kinds:
+        said = _checked(["node", f"--input-type={kind}", "--check", "-"], text)
+        if said is None or not said:
+            return ""
+        errors.append(_node_said(said))
+    module = "module" in kinds and re.search(r"^\s*(?:import|export)\b", text, re.M)
+    return errors[-1] if module else errors[0]
+
+
+def _node_said(said: str) -> str:
+    """node's syntax error as ``line N: SyntaxError: …`` (it prints ``[stdin]:N``, the
+    line, a caret, then the error and a stack)."""
+    at = re.search(r"^\[stdin\]:(\d+)", said, re.M)
+    error = re.search(r"^(\w*Error: .*)$", said, re.M)
+    what = error.group(1) if error else said.strip().split("\n")[-1]
+    return f"line {at.group(1)}: {what}" if at else what
+
+
+def _checked(argv: list[str], text: str) -> str | None:
+    """What *argv* printed reading *text* on its stdin, ``""`` where it exited 0, and
+    ``None`` where it could not say (not installed, too slow, killed)."""
+    if shutil.which(argv[0]) is None:
+        return None
+    try:
+        ran = subprocess.run(
+            argv, input=text, capture_output=True, text=True, timeout=CHECK_SECONDS
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if ran.returncode == 0:
+        return ""
+    return (ran.stderr or ran.stdout or "") if ran.returncode in (1, 2) else None
+
+
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# a script with no suffix that names its shell on its first line
+_SHELL_LINE = re.compile(r"#!\s*/(?:usr/)?bin/(?:env\s+)?(?:ba)?sh\b")
+_DIALECTS: dict[str, Callable[[str], str]] = {
+    ".js": _js_error,
+    ".cjs": lambda text: _js_error(text, ("commonjs",)),
+    ".mjs": lambda text: _js_error(text, ("module",)),
+    ".sh": _bash_error,
+    ".bash": _bash_error,
+    ".yaml": _yaml_error,
+    ".yml": _yaml_error,
+}
 
 
 def _json_comma(exc: json.JSONDecodeError) -> str:

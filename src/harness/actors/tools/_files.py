@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from harness.actors.tools._checks import change_notes, deletion_that_breaks
+from harness.actors.tools._checks import Notes, change_notes, deletion_that_breaks
 from harness.actors.tools._edit import normalize_edits, plan_edits, renamed, unified_diff
 from harness.actors.tools._jail import ToolError, Workspace, is_protected
 from harness.actors.tools._makefile import is_makefile, tab_recipes
@@ -236,15 +236,21 @@ def write_file(ws: Workspace, args: dict[str, Any]) -> Result:
     verb = "created" if old is None else "wrote"
     fences = _unfenced(shown, args["content"])[1]
     tabs = _recipes(shown, args["content"])[1]
-    return Result(
-        f"{verb} {shown} ({n} lines){fences}{tabs}{change_notes(ws, shown, old, new)}",
-        {
-            "paths": [shown],
-            "changed": True,
-            "created": old is None,
-            "diff": unified_diff(old or "", new, shown),
-        },
-    )
+    notes = change_notes(ws, shown, old, new)
+    data = {
+        "paths": [shown],
+        "changed": True,
+        "created": old is None,
+        "diff": unified_diff(old or "", new, shown),
+    }
+    return Result(f"{verb} {shown} ({n} lines){fences}{tabs}{notes.text}", _broke(data, notes))
+
+
+def _broke(data: dict[str, Any], notes: Notes) -> dict[str, Any]:
+    """*data* with ``broke``, the parse error the change brought into its file, where it
+    brought one: the conversation's ending reads it (a run that leaves a file it changed
+    not parsing is not done)."""
+    return {**data, "broke": notes.broke} if notes.broke else data
 
 
 def plan_edit(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str, str]:
@@ -269,7 +275,7 @@ def _planned(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str, str, 
         # a refused edit of a file that does not parse says where it breaks: measured, the
         # 1.5B model asked to fix config.json wrote numbered lines, was refused, and ended
         # on "now correctly formatted" having never seen the parse error
-        broken = change_notes(ws, shown, None, old)
+        broken = change_notes(ws, shown, None, old).text
         raise ToolError(f"{exc}{broken if 'does not parse' in broken else ''}") from None
     wrecks = deletion_that_breaks(shown, old, new)
     if wrecks:
@@ -284,7 +290,7 @@ def edit_file(ws: Workspace, args: dict[str, Any]) -> Result:
     real, shown, old, new, tolerated = _planned(ws, args)
     if old == new:
         # a file that does not parse is said again: the edit that changed nothing fixed nothing
-        note = change_notes(ws, shown, old, new)
+        note = change_notes(ws, shown, old, new).text
         note = note if "does not parse" in note else ""
         return Result(
             f"{shown} unchanged (the edits change nothing: new_text is the lines as they "
@@ -299,9 +305,9 @@ def edit_file(ws: Workspace, args: dict[str, Any]) -> Result:
     head += "".join(f"\nnote: {said}" for said in tolerated)
     note, shows = _still_used(ws, args)
     said = [name for name, _ in renamed(normalize_edits(args))]
-    note += change_notes(ws, shown, old, new, said)
+    notes = change_notes(ws, shown, old, new, said)
     data = {"paths": [shown], "changed": True, "diff": diff, "edits": n, "shows": shows}
-    return Result(f"{head}\n{diff}{note}", data)
+    return Result(f"{head}\n{diff}{note}{notes.text}", _broke(data, notes))
 
 
 def _still_used(ws: Workspace, args: dict[str, Any]) -> tuple[str, list[str]]:

@@ -253,7 +253,8 @@ class Result(ConversationEvent, tag="result"):
             ``still_failing`` (asked to fix a command that fails, that command failed
             again when it last ran, after the last change), ``stopped_early`` (it
             announced an action and stopped), ``no_answer`` (the last reply only said
-            the prompt again), ``stopped_by_cap`` (the model worker
+            the prompt again), ``left_broken`` (a file a call of the run changed does
+            not parse since, and did before), ``stopped_by_cap`` (the model worker
             stopped it before it answered: the same call past the repeat cap).
         turns: how many model requests the run made.
         usage: summed token counts (``prompt_tokens``, ``completion_tokens``).
