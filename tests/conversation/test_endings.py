@@ -1341,7 +1341,8 @@ def test_the_run_log_keeps_what_changes_left_not_parsing() -> None:
     log.call_finished("edit_file", True, {"paths": ["b.json"], "changed": True})
     assert log.broken == {"a.js": "line 4: SyntaxError: …"}
     ending = run_ending(log, lambda _: "edit", prompt="Pad the hours.")
-    assert ending is not None and ending.reason == "left_broken"
+    assert ending is not None
+    assert ending.reason == "left_broken"
     # an edit of it that changed nothing leaves it as it was; one that parses mends it
     log.call_finished("edit_file", True, {"paths": ["a.js"], "changed": False})
     assert "a.js" in log.broken

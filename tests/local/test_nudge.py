@@ -427,7 +427,9 @@ def test_answers_calls_and_writes_are_left_alone(reply: str) -> None:
 
 
 def test_an_empty_reply_to_the_prompt_itself_is_left_alone() -> None:
-    assert nudge("", ASK) is None
+    # (read-named writes the read of calc.py before any reply: its check, for callers of
+    # the rules alone, would answer here too)
+    assert nudge_for(view("", ASK), [n for n in NUDGE_RULES if n != "read-named"]) is None
 
 
 def test_an_empty_reply_after_a_result_is_asked_to_go_on() -> None:
@@ -733,7 +735,9 @@ def test_a_question_about_the_project_answered_with_no_look_is_asked_to_search(
 
 
 def test_a_question_about_one_file_answered_with_no_look_gets_that_file_read() -> None:
-    said = nudge("It is correct as it is.", ASK)
+    # where read-named did not write the read first (off, or a question of a later turn)
+    others = [n for n in NUDGE_RULES if n != "read-named"]
+    said = nudge_for(view("It is correct as it is.", ASK), others)
     assert said is not None
     assert (said.rule, said.tool, said.arguments) == (
         "unlooked-answer",
@@ -1187,6 +1191,11 @@ CASES = {
         "The screen's script is fixed.",
         called(FOYER, "read_file", "foyer/main.js", "9:ab|const s = JSON.parse(text);"),
         "find_files",
+    ),
+    "read-named": (
+        "It listens on port 8080.",
+        [{"role": "user", "content": "What port does the web server use, per settings.toml?"}],
+        "read_file",
     ),
     "read-first": (
         "I will search for the phrase in kiosk.conf.",
@@ -2725,3 +2734,58 @@ def test_a_name_the_error_or_the_search_says_was_meant_is_written_in() -> None:
         ("Fix the coupon in src/index.js.", "SPRNG10", found + note),
     ):
         assert known_call(view("", searched(prompt, pattern, result))) is None
+
+
+@pytest.mark.parametrize(
+    ("prompt", "path"),
+    [
+        ("What port does the web server listen on, according to settings.toml?", "settings.toml"),
+        ("What does line 7 of notes.txt say? Read it and answer.", "notes.txt"),
+        ("Below how many units does stock.py call an item low?", "stock.py"),
+        ("Which function in stock.py uses LOW_STOCK?", "stock.py"),
+        ("Summarize CHANGES.md", "CHANGES.md"),
+        ("Please explain what tools/backup.sh does.", "tools/backup.sh"),
+        ("Our club is busy. What does moorings.yaml say a mooring costs?", "moorings.yaml"),
+    ],
+)
+def test_a_question_about_one_file_it_names_has_it_read_before_any_reply(
+    tmp_path: Path, prompt: str, path: str
+) -> None:
+    write(tmp_path, {path: "1. the shop opens at 9:00\n"})
+    made, steps = drive(tmp_path, prompt, rule="read-named")
+    assert made == [("read_file", {"path": path})]
+    assert "the shop opens at 9:00" in steps[0][2]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # the answer is outside the file: other files, callers, where
+        "Which module imports RATE from pricing.py?",
+        "Besides stock.py, which files use load_demo?",
+        "There's a toe_height setting in club.toml. Which part of the code reads it?",
+        "Where in pricing.py is RATE defined?",
+        # a file pointed at in a sentence of its own, a command to run
+        "How many boats are out today? tools/boats.sh works it out.",
+        "Run `python3 report.py` and tell me the total.",
+        "What does report.py print?",
+        # a request, not a question; two files; no file; a question of several lines
+        "Change the port in settings.toml to 8081.",
+        "Write notes.md with a line for each day.",
+        "Which of config.json and settings.toml sets the port?",
+        "What is 12 times 12?",
+        "What does this do?\n\nneed_file() { [ -f $1 ]; }",
+    ],
+)
+def test_a_question_answered_elsewhere_or_a_request_has_nothing_read_first(prompt: str) -> None:
+    known = known_call(view("", [{"role": "user", "content": prompt}]))
+    assert known is None or known.rule != "read-named", known
+
+
+def test_a_file_is_read_first_only_on_the_first_turn_with_read_offered() -> None:
+    asked = {"role": "user", "content": "Which timezone does settings.toml set?"}
+    assert known_call(view("", [asked])) is not None
+    earlier = [{"role": "user", "content": "Hello"}, {"role": "assistant", "content": "Hi."}]
+    assert known_call(view("", [*earlier, asked]), ["read-named"]) is None
+    no_read = [t for t in TOOLS if t.name != "read_file"]
+    assert known_call(view("", [asked], no_read), ["read-named"]) is None

@@ -1,6 +1,7 @@
 """A write or edit says what it left broken: a file that does not parse (Python, JSON,
-TOML; JavaScript, shell and YAML where the change broke a file that parsed), a name a Python file uses that nothing defines or imports (with the file defining
-it and the import that brings it), a test file's own copy of what it tests."""
+TOML; JavaScript, shell and YAML where the change broke a file that parsed), a name a
+Python file uses that nothing defines or imports (with the file defining it and the
+import that brings it), a test file's own copy of what it tests."""
 
 from __future__ import annotations
 
@@ -206,9 +207,13 @@ def test_javascript_a_change_broke(ws: Path, call: Call) -> None:
     assert out.data["broke"] == broke
     # the fix says nothing, and brings nothing for the ending to read
     out = call(
-        "edit_file", path="board/tideboard.js", old_text="const PERIOD = 12 * 60 + 25;\n", new_text=""
+        "edit_file",
+        path="board/tideboard.js",
+        old_text="const PERIOD = 12 * 60 + 25;\n",
+        new_text="",
     )
-    assert "note:" not in out.output and "broke" not in out.data
+    assert "note:" not in out.output
+    assert "broke" not in out.data
     # an ES module (it imports) is read as one; a .mjs always, a .cjs never
     module = "import { readFileSync } from 'node:fs';\nexport const a = 1;\n"
     (ws / "m.js").write_text(module)
@@ -223,10 +228,13 @@ def test_a_dialect_that_did_not_parse_before_is_not_said(ws: Path, call: Call) -
     # JSX in a .js file: node cannot read it, so a change to it says nothing
     (ws / "App.js").write_text("export default function App() {\n  return <p>hi</p>;\n}\n")
     out = call("edit_file", path="App.js", old_text="<p>hi</p>", new_text="<p>hello</p>")
-    assert out.ok and "note:" not in out.output and "broke" not in out.data
+    assert out.ok
+    assert "note:" not in out.output
+    assert "broke" not in out.data
     # a new file is no change of a file that parsed: nothing is said of it
     out = call("write_file", path="new.js", content="const a = (1;\n")
-    assert "note:" not in out.output and "broke" not in out.data
+    assert "note:" not in out.output
+    assert "broke" not in out.data
     # a Helm template is no YAML PyYAML reads, before or after
     (ws / "chart.yaml").write_text("replicas: {{ .Values.replicas }}\nname: {{ .Release }}\n")
     out = call("edit_file", path="chart.yaml", old_text="name: {{", new_text="name:  {{")
@@ -247,9 +255,7 @@ def test_shell_and_yaml_a_change_broke(ws: Path, call: Call) -> None:
         out.output
     )
     (ws / "alerts.yaml").write_text("tank:\n  warn_after_hours: 2\n  notify: ops\n")
-    out = call(
-        "edit_file", path="alerts.yaml", old_text="  notify: ops", new_text=" notify: ops"
-    )
+    out = call("edit_file", path="alerts.yaml", old_text="  notify: ops", new_text=" notify: ops")
     assert out.output.endswith(
         "\nnote: alerts.yaml does not parse: line 3 column 2: did not find expected key"
         + _tagged(2, "  warn_after_hours: 2")

@@ -63,6 +63,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "announced-action",
     "file-not-given",
     "figure-not-given",
+    "read-named",
     "unlooked-answer",
 )
 

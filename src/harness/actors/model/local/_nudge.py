@@ -33,6 +33,7 @@ from harness.actors.model.local._nudge_answers import (
     GuessedFile,
     NamedDefiner,
     NothingFound,
+    ReadNamed,
     SaidAbsentIsThere,
     UnlookedAnswer,
 )
@@ -378,6 +379,7 @@ RULES: tuple[NudgeRule, ...] = (
     AnnouncedAction(),
     FileNotGiven(),
     FigureNotGiven(),
+    ReadNamed(),
     UnlookedAnswer(),
 )
 

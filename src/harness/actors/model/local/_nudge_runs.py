@@ -20,7 +20,7 @@ from harness.words import (
     path_words,
 )
 
-__all__ = ["ClaimedRun", "DescribedProgram", "RerunFailing", "SkippedRun"]
+__all__ = ["ClaimedRun", "DescribedProgram", "RerunFailing", "SkippedRun", "command_asked"]
 
 # a claim to have run a command: "I ran the command …", "I executed `python3 hello.py`"
 _RAN = re.compile(r"\bI (have |just |then |also )?(ran|executed|run)\b", re.I)
@@ -88,6 +88,18 @@ class ClaimedRun:
         )
 
 
+def command_asked(prompt: str) -> str | None:
+    """The command *prompt* asks to have run ("Run `python3 report.py` and tell me the
+    total"), or the script it says gives the answer ("scripts/summary.sh counts them"),
+    as the prompt names it; ``None`` where it names none."""
+    for ask in _ASKS_RUN.finditer(prompt):
+        named = _COMMAND.search(ask.group(1))
+        if named is not None:
+            return named.group(1) or named.group(2)
+    says = None if asks_change(prompt) else _SCRIPT_SAYS.search(prompt)
+    return None if says is None else says.group("says") or says.group("asked")
+
+
 class SkippedRun:
     """A prompt that asks to run a named command ("Run `python3 report.py` and tell me the
     total"), or says a script gives the answer ("How many orders were refunded?
@@ -102,15 +114,7 @@ class SkippedRun:
     def check(self, turn: Turn) -> Nudge | None:
         if "run_cmd" not in turn.tools or turn.called("run_cmd"):
             return None
-        command = None
-        for ask in _ASKS_RUN.finditer(turn.prompt):
-            named = _COMMAND.search(ask.group(1))
-            if named is not None:
-                command = named.group(1) or named.group(2)
-                break
-        says = None if asks_change(turn.prompt) else _SCRIPT_SAYS.search(turn.prompt)
-        if command is None and says is not None:
-            command = says.group("says") or says.group("asked")
+        command = command_asked(turn.prompt)
         if command is None:
             return None
         return Nudge(
