@@ -1344,10 +1344,18 @@ def test_the_run_log_keeps_what_changes_left_not_parsing() -> None:
     ending = run_ending(log, lambda _: "edit", prompt="Pad the hours.")
     assert ending is not None
     assert ending.reason == "left_broken"
-    # an edit of it that changed nothing leaves it as it was; one that parses mends it
+    # an edit of it that changed nothing, or left it not parsing, leaves it broken (a
+    # JavaScript file that did not parse before a change has no note: its dialect may be
+    # one node does not read, as JSX, but one the run broke is the run's); one that
+    # parses mends it
     log.call_finished("edit_file", True, {"paths": ["a.js"], "changed": False})
-    assert "a.js" in log.broken
+    again = {"paths": ["a.js"], "changed": True, "unparsed": "line 5: SyntaxError: …"}
+    log.call_finished("edit_file", True, again)
+    assert log.broken == {"a.js": "line 5: SyntaxError: …"}
     log.call_finished("edit_file", True, {"paths": ["a.js"], "changed": True})
+    assert log.broken == {}
+    # a file that did not parse before the run is not the run's doing
+    log.call_finished("edit_file", True, {**again, "paths": ["App.js"]})
     assert log.broken == {}
     # a command run since may have mended it (sed -i, git checkout): nothing is said
     log.call_finished("edit_file", True, broke)

@@ -214,6 +214,7 @@ def test_javascript_a_change_broke(ws: Path, call: Call) -> None:
     )
     assert "note:" not in out.output
     assert "broke" not in out.data
+    assert "unparsed" not in out.data
     # an ES module (it imports) is read as one; a .mjs always, a .cjs never
     module = "import { readFileSync } from 'node:fs';\nexport const a = 1;\n"
     (ws / "m.js").write_text(module)
@@ -231,6 +232,8 @@ def test_a_dialect_that_did_not_parse_before_is_not_said(ws: Path, call: Call) -
     assert out.ok
     assert "note:" not in out.output
     assert "broke" not in out.data
+    # (the ending still learns that it does not parse: a file this run broke stays so)
+    assert out.data["unparsed"].startswith("line 2: SyntaxError: Unexpected token '<'")
     # a new file is no change of a file that parsed: nothing is said of it
     out = call("write_file", path="new.js", content="const a = (1;\n")
     assert "note:" not in out.output

@@ -64,9 +64,10 @@ class RunLog:
     """What the calls that failed, or said they changed nothing, answered: a reply that
     repeats it says what a tool said, not what the model found."""
     broken: dict[str, str] = attrs.Factory(dict)
-    """The files whose last change left them not parsing where they parsed before (their
-    results' ``broke``), with the parse error. A command run since may have mended them,
-    so one clears it: this says only what the calls' own checks found."""
+    """The files a change of the run took from parsing to not parsing (a result's
+    ``broke``) and that no change since left parsing (each later result's ``unparsed``),
+    with the parse error. A command run since may have mended them, so one clears it:
+    this says only what the calls' own checks found."""
 
     def call_finished(self, name: str, ok: bool, data: Mapping[str, Any], output: str = "") -> None:
         """Note how a call of *name* ended (*data*: its result's data; *output*: what it
@@ -83,10 +84,12 @@ class RunLog:
                 self.last_run = None
                 paths = [p for p in data.get("paths", ()) if isinstance(p, str)]
                 self.written += paths
-                broke = data.get("broke")
+                broke, unparsed = data.get("broke"), data.get("unparsed")
                 for path in paths:
                     if isinstance(broke, str) and broke:
                         self.broken[path] = broke
+                    elif isinstance(unparsed, str) and unparsed and path in self.broken:
+                        self.broken[path] = unparsed  # broken by the run, and still
                     else:
                         self.broken.pop(path, None)
         command = data.get("command")

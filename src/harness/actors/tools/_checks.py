@@ -71,12 +71,15 @@ _KNOWN = frozenset(dir(builtins)) | _MODULE_NAMES
 
 @attrs.frozen
 class Notes:
-    """What a change left broken: the notes for its result, and *broke*, the parse error
-    of a file the change took from parsing (or not being there) to not parsing (``""``
-    when it did not: a file that did not parse before is not the change's doing)."""
+    """What a change left broken: the notes for its result; *unparsed*, the parse error
+    of the file as the change left it, in a format checked here (``""``: it parses, or
+    is of no such format); and *broke*, that error where the change took the file from
+    parsing (or not being there) to not parsing (a file that did not parse before is not
+    the change's doing)."""
 
     text: str = ""
     broke: str = ""
+    unparsed: str = ""
 
 
 def change_notes(
@@ -92,10 +95,14 @@ def change_notes(
         was = old is not None and _parse_error(shown, old)
         still = "still " if was else ""
         text = f"\nnote: {shown} {still}does not parse: {broken}{_around(new, broken)}"
-        return Notes(text, "" if was else broken)
-    broke = _dialect_break(shown, old, new)
-    if broke:
-        return Notes(f"\nnote: {shown} does not parse: {broke}{_around(new, broke)}", broke)
+        return Notes(text, "" if was else broken, broken)
+    check = _dialect(shown, old)
+    unparsed = check(new) if check is not None else ""
+    if check is not None and unparsed:
+        if old is None or check(old):
+            return Notes(unparsed=unparsed)  # a new file, or one of a dialect maybe not this
+        text = f"\nnote: {shown} does not parse: {unparsed}{_around(new, unparsed)}"
+        return Notes(text, unparsed, unparsed)
     if not shown.endswith(".py"):
         return Notes()
     lacking = sorted(_undefined(new) - (_undefined(old) if old else set()) - set(said))
@@ -177,16 +184,14 @@ def _parse_error(shown: str, text: str) -> str:
     return ""
 
 
-def _dialect_break(shown: str, old: str | None, new: str) -> str:
-    """The parse error of *new*, where *shown* is JavaScript, a shell script or YAML
-    and *old* parsed; ``""`` otherwise (a new file, of a dialect maybe not this one's)."""
+def _dialect(shown: str, old: str | None) -> Callable[[str], str] | None:
+    """The check of *shown* where it is JavaScript, a shell script (by its suffix, or
+    the first line of *old*) or YAML: it gives a text's parse error, ``""`` where it
+    parses."""
     check = _DIALECTS.get(PurePosixPath(shown).suffix.lower())
     if check is None and old is not None and _SHELL_LINE.match(old):
-        check = _bash_error
-    if check is None or old is None:
-        return ""
-    broken = check(new)
-    return broken if broken and not check(old) else ""
+        return _bash_error
+    return check
 
 
 def _yaml_error(text: str) -> str:

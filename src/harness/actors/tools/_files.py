@@ -247,10 +247,12 @@ def write_file(ws: Workspace, args: dict[str, Any]) -> Result:
 
 
 def _broke(data: dict[str, Any], notes: Notes) -> dict[str, Any]:
-    """*data* with ``broke``, the parse error the change brought into its file, where it
-    brought one: the conversation's ending reads it (a run that leaves a file it changed
-    not parsing is not done)."""
-    return {**data, "broke": notes.broke} if notes.broke else data
+    """*data* with ``unparsed``, the file's parse error as the change left it, and
+    ``broke``, that error where the change brought it: the conversation's ending reads
+    them (a run that leaves a file it changed not parsing is not done)."""
+    if notes.broke:
+        data = {**data, "broke": notes.broke}
+    return {**data, "unparsed": notes.unparsed} if notes.unparsed else data
 
 
 def plan_edit(ws: Workspace, args: dict[str, Any]) -> tuple[Path, str, str, str]:
