@@ -120,7 +120,9 @@ def test_harness_p_reads_a_new_folders_prompt_and_says_how_far(
         "HARNESS_MAX_OUTPUT": "64",
         "HARNESS_LOCAL_STATIC_FIRST": "off",
     }
-    code, events, stderr = _run(_workspace(tmp_path), home, str(tiny_model_path), 1, env)
+    # two turns: the first is the read of notes.txt the rules write (read-named), with
+    # no generation
+    code, events, stderr = _run(_workspace(tmp_path), home, str(tiny_model_path), 2, env)
     assert "Traceback" not in stderr, stderr
     assert code != TIMED_OUT
     assert [e for e in events if e.get("type") == "result"], (code, stderr[-2000:])

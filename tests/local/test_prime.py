@@ -94,7 +94,8 @@ def test_a_prime_saves_the_state_a_session_in_a_new_folder_then_loads(
     (folder / "notes.txt").write_text("hello\n")
     env = _env(cache, home, HARNESS_MAX_OUTPUT="16")
     args = ["-p", "What is in notes.txt?", "--provider", "local", "--model"]
-    args += [str(tiny_model_path), "--max-turns", "1", "--output-format", "stream-json"]
+    # two turns: the first is the read of notes.txt the rules write (read-named)
+    args += [str(tiny_model_path), "--max-turns", "2", "--output-format", "stream-json"]
     session = _harness(args, env, folder)
     assert "Traceback" not in session.stderr, session.stderr
     events: list[dict[str, Any]] = [

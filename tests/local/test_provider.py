@@ -99,7 +99,9 @@ def _announcing(first_words: str) -> ProviderCall:
         model=DEFAULT_MODEL,
         system=f"Begin every reply with the words: {first_words} Then stop.\n\n"
         + text_protocol_prompt(tools),
-        messages=(ChatMessage(role="user", content="What does calc.py do?"),),
+        # (a question naming calc.py in itself would have it read before any reply:
+        # read-named)
+        messages=(ChatMessage(role="user", content="Look at calc.py. What does it do?"),),
         options=ChatOptions(max_tokens=120, temperature=0.0),
         text_protocol=True,
         text_tools=tuple(tools),

@@ -27,6 +27,9 @@ from harness.messages.model import ChatMessage, ChatOptions, TextDelta, Usage
 
 TOOLS = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
 CALL = '<tool_call>\n{"name": "read_file", "arguments": {"path": "notes.txt"}}\n</tool_call>'
+# a question naming no file (one naming notes.txt has its read written before any reply:
+# read-named)
+NOTES_QUESTION = "What does line 7 of my notes say?"
 # the shape of the one-tool question's first reply (bench local): a plan, then the call
 PLAN = [
     "To answer",
@@ -101,7 +104,7 @@ def _said(out: list[ProviderEvent]) -> tuple[str, list[str]]:
 
 async def test_a_plan_is_stopped_at_its_announced_read_and_that_read_is_written() -> None:
     script = Scripted(PLAN)
-    out = await _run(Guide(), _call("What does line 7 of notes.txt say?"), script)
+    out = await _run(Guide(), _call(NOTES_QUESTION), script)
     text, nudges = _said(out)
     assert text == "".join(PLAN[:7])  # up to the end of the first step, not a piece more
     assert nudges == [TAKEN_PREFIX + "announced-action"]
@@ -119,7 +122,7 @@ async def test_a_plan_is_stopped_at_its_announced_read_and_that_read_is_written(
 async def test_a_plan_naming_two_files_gets_the_bound_read_asked_for() -> None:
     plan = [*PLAN[:4], " `notes.txt` and `days.txt`", *PLAN[5:]]
     script = Scripted(plan)
-    out = await _run(Guide(), _call("What does line 7 of notes.txt say?"), script)
+    out = await _run(Guide(), _call(NOTES_QUESTION), script)
     text, nudges = _said(out)
     assert text == "".join(plan[:7])
     assert nudges == [NUDGED_PREFIX + "announced-action"]
@@ -200,7 +203,7 @@ async def test_after_a_result_and_with_the_profile_off_the_reply_runs_to_its_cal
     assert _said(out) == ("I will read `other.txt` too.\n" + CALL, [])
     off = Guide(attrs.evolve(SMALL_MODEL, stops_at_announcement=False))
     script = Scripted(PLAN)
-    out = await _run(off, _call("What does line 7 of notes.txt say?"), script)
+    out = await _run(off, _call(NOTES_QUESTION), script)
     assert _said(out) == ("".join(PLAN), [])
     assert len(script.asked) == 1
 
@@ -249,7 +252,14 @@ async def test_an_edit_announced_before_any_read_ends_with_the_read_of_its_file(
     # written as named, and no generation writes the edit from the model's belief
     said = ["I will make the `add` function", " in `calc.py` return `a + b`."]
     script = Scripted(said)
-    out = await _run(Guide(), _call("In calc.py, make add return a + b."), script)
+    # (on a session's first turn, calc.py named is read before any reply: read-to-change)
+    hello = (
+        ChatMessage(role="user", content="Hello"),
+        ChatMessage(role="assistant", content="Hi."),
+    )
+    call = _call("In calc.py, make add return a + b.")
+    call = attrs.evolve(call, messages=(*hello, *call.messages))
+    out = await _run(Guide(), call, script)
     assert len(script.asked) == 1
     assert script.ended == [True]
     whole = "".join(e.text for e in out if isinstance(e, TextDelta))
@@ -326,6 +336,24 @@ async def test_a_call_known_from_the_prompt_alone_is_written_before_any_reply() 
     script = Scripted(["I've updated the croissants."])
     await _run(off, call, script)
     assert len(script.asked) == 1
+
+
+async def test_the_read_of_the_one_file_a_question_or_a_change_names_needs_no_reply() -> None:
+    # read-named and read-to-change: the split's question and its one-line edit
+    for prompt, rule, path in (
+        ("What does line 7 of notes.txt say? Read it and answer.", "read-named", "notes.txt"),
+        ("In calc.py, make add return a + b.", "read-to-change", "calc.py"),
+    ):
+        script = Scripted(["I will read it."])
+        out = await _run(Guide(), _call(prompt), script)
+        assert script.asked == []
+        assert [e.message for e in out if isinstance(e, LocalModelProgress)] == [
+            KNOWN_PREFIX + rule
+        ]
+        whole = "".join(e.text for e in out if isinstance(e, TextDelta))
+        read = parse_reply(whole, {}).calls[0]
+        assert (read.name, read.arguments) == ("read_file", {"path": path})
+        assert out[-1] == Finish(reason="stop")
 
 
 async def test_the_answer_known_once_the_rules_calls_did_the_task_ends_the_turn() -> None:

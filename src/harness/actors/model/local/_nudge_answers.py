@@ -459,8 +459,8 @@ class ReadNamed(WrittenAhead):
     office's web server listen on, according to settings.toml?", "What does line 7 of
     notes.txt say?"), or a request to tell of it ("Summarize notes.md"): the read of that
     file, written before the model replies (a file that is not there is said so by the
-    read, and what the workspace has in its place). The model
-    reads it first anyway when it looks (or is asked to by ``unlooked-answer`` after an
+    read, and what the workspace has in its place). The model reads it first anyway
+    when it looks (or is asked to by ``unlooked-answer`` after an
     answer from nothing); written by the rules, the call costs no generation: measured
     (``bench local``'s split, the one-tool question), the call the 1.5B model writes
     itself is 20 tokens and a second pass over the prompt, 3 to 4 s of the 17. Not a
@@ -485,7 +485,7 @@ class ReadNamed(WrittenAhead):
             return None
         path = files.pop()
         # named in the question itself: a file named in a sentence of its own is pointed
-        # at ("… ? tools/rides.sh adds them up.": a program to run, not a text to read)
+        # at ("… ? tools/count.sh works it out.": a program to run, not a text to read)
         asking = (m.group(0) for m in _SENTENCE.finditer(prompt) if path in m.group(0))
         if not all(_ASKS_ABOUT.search(sentence) for sentence in asking):
             return None
