@@ -1656,6 +1656,12 @@ def test_an_answer_about_a_code_the_file_read_does_not_hold_is_asked_again() -> 
     assert said is not None
     assert said.text.startswith("src/cart.js does not contain SUMMER20.")
     assert absent_nudge("src/cart.js has no SUMMER20 coupon.", read) is None
+    # a negation of what it does speaks of it as there (measured: after the read the
+    # rules wrote, "The function compute_shipping in pricing.py does not return anything.")
+    for there_words in ("SUMMER20 does not give anything off.", "SUMMER20 gives None."):
+        assert absent_nudge(there_words, read) is not None, there_words
+    for gone in ("I couldn't find SUMMER20 there.", "None of the coupons is SUMMER20."):
+        assert absent_nudge(gone, read) is None, gone
     # held by the file: the answer stands
     there = called(
         "How many percent off does the SPRING10 coupon give in src/cart.js?",

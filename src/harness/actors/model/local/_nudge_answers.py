@@ -138,6 +138,19 @@ def _holds(text: str, name: str) -> bool:
     return re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text) is not None
 
 
+# a sentence saying a thing is not there ("pricing.py does not contain compute_shipping",
+# "There is no compute_shipping in pricing.py", "I couldn't find it"); a negation of what
+# it does is none ("compute_shipping does not return anything", "… returns None" speak of
+# it as there)
+_SAYS_ABSENT = re.compile(
+    r"(?:\b(?:no|not|never)|n't)\b[^.?!\n]{0,40}?\b(?:exists?|found|find|defined|define|"
+    r"declared|there|present|contains?|containing|includes?|ha(?:ve|s)|mentions?|mentioned|"
+    r"listed|in|anywhere|such)\b|\b(?:missing|absent|nowhere|none of|nothing (?:called|named))\b"
+    r"|\b(?:has|have|had|holds?|contains?|with|is|are) no\b",
+    re.I,
+)
+
+
 class SaidAbsentIsThere:
     """An answer to a question about something the tools' results show is not there (a
     file a tool said does not exist; a name the question places in a file that was read
@@ -157,7 +170,7 @@ class SaidAbsentIsThere:
                 continue  # the question did not say where it is: it may be elsewhere
             sentences = re.split(r"(?<=[.!?])\s+|\n+", turn.reply)
             about = [x for x in sentences if gone.name.lower() in x.lower()]
-            if not about or any(NEGATED.search(x) for x in about):
+            if not about or any(_SAYS_ABSENT.search(x) for x in about):
                 continue
             return Nudge(
                 f"{gone.sentence} Answer with that fact, starting with these words: "
