@@ -13,7 +13,6 @@ from typing import ClassVar
 from harness.actors.model.local._nudge_base import (
     FILE_NAME,
     INTENT,
-    NEGATED,
     Nudge,
     WrittenAhead,
     announces,
