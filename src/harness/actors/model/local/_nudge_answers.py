@@ -144,7 +144,8 @@ def _holds(text: str, name: str) -> bool:
 _SAYS_ABSENT = re.compile(
     r"(?:\b(?:no|not|never)|n't)\b[^.?!\n]{0,40}?\b(?:exists?|found|find|defined|define|"
     r"declared|there|present|contains?|containing|includes?|ha(?:ve|s)|mentions?|mentioned|"
-    r"listed|set|specified|configured|available|in|anywhere|such)\b|\b(?:missing|absent|nowhere|none of|nothing (?:called|named))\b"
+    r"listed|set|specified|configured|available|in|anywhere|such)\b"
+    r"|\b(?:missing|absent|nowhere|none of|nothing (?:called|named))\b"
     r"|\b(?:has|have|had|holds?|contains?|with|is|are) no\b",
     re.I,
 )
