@@ -438,10 +438,7 @@ def test_an_empty_reply_after_a_result_is_asked_to_go_on() -> None:
     assert line is not None
     assert line.tool == ""  # the next call, or the answer
     assert line.text.endswith("What does greet.py say?")
-    # nothing done yet: nothing to go on from (read-to-change writes the read of
-    # greet.py before any reply: its check, for callers of the rules alone, answers)
-    others = [n for n in NUDGE_RULES if n != "read-to-change"]
-    assert nudge_for(view("", READ_GREET[:1]), others) is None
+    assert nudge("", READ_GREET[:1]) is None  # nothing done yet
 
 
 def test_an_empty_reply_after_a_read_for_a_change_is_asked_for_the_edit() -> None:
@@ -1194,11 +1191,6 @@ CASES = {
         "The screen's script is fixed.",
         called(FOYER, "read_file", "foyer/main.js", "9:ab|const s = JSON.parse(text);"),
         "find_files",
-    ),
-    "read-to-change": (
-        "I will make add return a + b.",
-        [{"role": "user", "content": "In calc.py, make add return a + b."}],
-        "read_file",
     ),
     "read-named": (
         "It listens on port 8080.",
@@ -2803,48 +2795,3 @@ def test_a_file_is_read_first_only_on_the_first_turn_with_read_offered() -> None
     assert known_call(view("", [*earlier, asked]), ["read-named"]) is None
     no_read = [t for t in TOOLS if t.name != "read_file"]
     assert known_call(view("", [asked], no_read), ["read-named"]) is None
-
-
-def test_a_request_for_a_change_in_one_file_has_it_read_before_any_reply(
-    tmp_path: Path,
-) -> None:
-    write(tmp_path, {"calc.py": "def add(a, b):\n    return a - b\n"})
-    made, steps = drive(tmp_path, "In calc.py, make add return a + b.", rule="read-to-change")
-    assert made == [("read_file", {"path": "calc.py"})]
-    assert "return a - b" in steps[0][2]
-    # the edit is the model's: the rule knows no more after the read
-    assert len(made) == 1
-
-
-@pytest.mark.parametrize(
-    "prompt",
-    [
-        # a file to write (it is new), two files, none
-        "Write test_calc.py with a unittest test of add.",
-        "Make add in calc.py and mul in ops.py return ints.",
-        "Make add return a + b.",
-        # a pasted error: the file it runs through is read by the rules of an error
-        "`python3 calc.py` fails with:\n\nNameError: name 'totl' is not defined\n\nFix it.",
-        # a question, not a request
-        "Why does add in calc.py return a - b?",
-    ],
-)
-def test_a_request_of_another_kind_has_no_read_to_change(prompt: str) -> None:
-    known = known_call(view("", [{"role": "user", "content": prompt}]))
-    assert known is None or known.rule != "read-to-change", known
-
-
-def test_a_change_the_rules_know_goes_first_and_the_read_only_on_a_first_turn() -> None:
-    # new-value knows the line to search for: its search, not the read
-    known = known_call(
-        view(
-            "", [{"role": "user", "content": "In settings.toml, raise the deposit from 50 to 60."}]
-        )
-    )
-    assert known is not None
-    assert (known.rule, known.tool) == ("new-value", "search_text")
-    asked = {"role": "user", "content": "In calc.py, make add return a + b."}
-    earlier = [{"role": "user", "content": "Hello"}, {"role": "assistant", "content": "Hi."}]
-    assert known_call(view("", [*earlier, asked]), ["read-to-change"]) is None
-    no_edit = [t for t in TOOLS if t.name != "edit_file"]
-    assert known_call(view("", [asked], no_edit), ["read-to-change"]) is None

@@ -252,14 +252,7 @@ async def test_an_edit_announced_before_any_read_ends_with_the_read_of_its_file(
     # written as named, and no generation writes the edit from the model's belief
     said = ["I will make the `add` function", " in `calc.py` return `a + b`."]
     script = Scripted(said)
-    # (on a session's first turn, calc.py named is read before any reply: read-to-change)
-    hello = (
-        ChatMessage(role="user", content="Hello"),
-        ChatMessage(role="assistant", content="Hi."),
-    )
-    call = _call("In calc.py, make add return a + b.")
-    call = attrs.evolve(call, messages=(*hello, *call.messages))
-    out = await _run(Guide(), call, script)
+    out = await _run(Guide(), _call("In calc.py, make add return a + b."), script)
     assert len(script.asked) == 1
     assert script.ended == [True]
     whole = "".join(e.text for e in out if isinstance(e, TextDelta))
@@ -338,11 +331,11 @@ async def test_a_call_known_from_the_prompt_alone_is_written_before_any_reply() 
     assert len(script.asked) == 1
 
 
-async def test_the_read_of_the_one_file_a_question_or_a_change_names_needs_no_reply() -> None:
-    # read-named and read-to-change: the split's question and its one-line edit
+async def test_the_read_of_the_one_file_a_question_names_needs_no_reply() -> None:
+    # read-named: the split's question, and a request to tell of a file
     for prompt, rule, path in (
         ("What does line 7 of notes.txt say? Read it and answer.", "read-named", "notes.txt"),
-        ("In calc.py, make add return a + b.", "read-to-change", "calc.py"),
+        ("Summarize CHANGES.md.", "read-named", "CHANGES.md"),
     ):
         script = Scripted(["I will read it."])
         out = await _run(Guide(), _call(prompt), script)

@@ -65,7 +65,6 @@ from harness.actors.model.local._nudge_files import (
     FinishFiles,
     OldValueLeft,
     ReadFirst,
-    ReadToChange,
 )
 from harness.actors.model.local._nudge_rename import AskedRename
 from harness.actors.model.local._nudge_runs import (
@@ -364,7 +363,6 @@ RULES: tuple[NudgeRule, ...] = (
     EntryGone(),
     ValueInError(),
     StillListed(),
-    ReadToChange(),
     EmptyAfterResult(),
     EchoedQuestion(),
     CallAsText(),

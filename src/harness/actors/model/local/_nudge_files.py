@@ -25,9 +25,8 @@ from typing import ClassVar, NamedTuple
 from harness.actors.model.local._nudge_base import Nudge, WrittenAhead, block
 from harness.actors.model.local._nudge_changes import asks_change
 from harness.actors.model.local._turn import EDIT_TOOLS, FILE_NAME, Step, Turn
-from harness.words import asks_for_change, asks_to_write
 
-__all__ = ["BrokenData", "FinishFiles", "OldValueLeft", "ReadFirst", "ReadToChange", "listed_files"]
+__all__ = ["BrokenData", "FinishFiles", "OldValueLeft", "ReadFirst", "listed_files"]
 
 _FILE = r"`?[\w./-]*[A-Za-z_][\w-]*\.[A-Za-z]\w*`?"
 # two or more files in a row: "a.py and b.toml", "in a.py, in b.js and in c.json", "in
@@ -286,34 +285,4 @@ class ReadFirst(WrittenAhead):
             f"{last.path} was not read, so the edit was refused: read it first.",
             "read_file",
             arguments={"path": last.path},
-        )
-
-
-class ReadToChange(WrittenAhead):
-    """A one-line request for a change that names one file ("In calc.py, make add return
-    a + b.", "Set the timeout in config.json to 30 seconds.") where no rule knows the
-    change itself: the read of that file, written before the model replies, so its first
-    reply writes the edit from the file's lines. Measured (``bench local``'s split, the
-    one-line edit): with nothing read, the 1.5B model's first reply was a plan and an
-    edit of its belief of the file (``return a + b`` for ``return a + b``), refused as
-    not read; then the read, a reply claiming the change, and the edit at last: five
-    generations. A request to write a file it names (it is new), a prompt of several
-    lines (a pasted error: the file it runs through, which the rules of an error read, is
-    often not the one the command names), a session's later turn (the file may be read)
-    and a prompt naming two files or none are left to the model."""
-
-    name: ClassVar[str] = "read-to-change"
-
-    def ahead(self, turn: Turn) -> Nudge | None:
-        if turn.steps or turn.earlier or not {"read_file", "edit_file"} <= set(turn.tools):
-            return None
-        prompt = turn.prompt.strip()
-        if "\n" in prompt or not asks_for_change(prompt) or asks_to_write(prompt):
-            return None
-        files = {m.group(1) for m in FILE_NAME.finditer(prompt)} - {"e.g", "i.e"}
-        if len(files) != 1:
-            return None
-        path = files.pop()
-        return Nudge(
-            f"The change is in {path}: read it first.", "read_file", arguments={"path": path}
         )
