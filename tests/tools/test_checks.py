@@ -267,6 +267,26 @@ def test_shell_and_yaml_a_change_broke(ws: Path, call: Call) -> None:
     assert out.data["broke"] == "line 3 column 2: did not find expected key"
 
 
+def test_the_checking_programs_run_nothing_the_environment_names(
+    ws: Path, call: Call, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # bash sources BASH_ENV and node requires NODE_OPTIONS' modules before reading any
+    # text: the checks start them with PATH alone, so neither runs
+    ran = tmp_path / "ran"
+    (tmp_path / "env.sh").write_text(f"touch {ran}\n")
+    (tmp_path / "env.js").write_text(f"require('fs').writeFileSync('{ran}', '')\n")
+    monkeypatch.setenv("BASH_ENV", str(tmp_path / "env.sh"))
+    monkeypatch.setenv("NODE_OPTIONS", f"--require={tmp_path / 'env.js'}")
+    (ws / "a.sh").write_text("echo a\n")
+    out = call("edit_file", path="a.sh", old_text="echo a", new_text="echo $(a")
+    assert "note: a.sh does not parse" in out.output
+    if shutil.which("node"):
+        (ws / "a.js").write_text("const a = 1;\n")
+        out = call("edit_file", path="a.js", old_text="= 1;", new_text="= (1;")
+        assert "note: a.js does not parse" in out.output
+    assert not ran.exists()
+
+
 CONFIG = (
     '{\n  "services": {\n    "payment": {\n      "retries": 7\n      "backoff_ms": 250\n'
     '    },\n    "email": {\n      "retries": 2,\n      "backoff_ms": 1000\n    }\n  }\n}\n'

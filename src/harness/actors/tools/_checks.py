@@ -4,18 +4,20 @@ A linter's first checks: the file still parses (Python, JSON, TOML), and every n
 Python file uses is defined, imported or built in. A file that does not parse is said
 whenever a change leaves it so ("does not parse", or "still does not parse" when it did
 not before either: a fix that did not work); a name is said only when the change brought
-it (a name already undefined is the user's business).
+it (a name already undefined is the user's business). Where a name the file now lacks is
+defined at the top of another Python file of the workspace, the note says which, and the
+import that brings it. A test file defining its own copy of a function a module of the
+workspace defines is said too: its tests check the copy.
 
 JavaScript (``node --check``, where node is on the PATH), shell scripts (``bash -n``) and
 YAML come in dialects the checker may not know (JSX in a ``.js`` file, zsh in a ``.sh``,
 a Helm template's ``{{ }}``), so they are said only when a change broke a file that
-parsed before: the file's own dialect parsed then. Measured (bench local-tasks, half A,
-``fix-board-night-times``): the 1.5B model's edit declared ``const PERIOD`` a second time
-in ``board/tideboard.js``, which no longer loaded, was told "edited", and the run ended
-``ok``. Where a name the file now lacks is
-defined at the top of another Python file of the workspace, the note says which, and the
-import that brings it. A test file defining its own copy of a function a module of the
-workspace defines is said too: its tests check the copy.
+parsed before: the file's own dialect parsed then. Neither program runs the text it
+reads, and each is started with no environment but ``PATH`` (``BASH_ENV`` and
+``NODE_OPTIONS`` would run code of their own) outside the workspace. Measured (bench
+local-tasks, half A, ``fix-board-night-times``): the 1.5B model's edit declared ``const
+PERIOD`` a second time in ``board/tideboard.js``, which no longer loaded, was told
+"edited", and the run ended ``ok``.
 
 A model that writes a file sees "created test_pricing.py" and takes the work as done; a
 test that fails on ``NameError`` is found only when someone runs it. Measured on the
@@ -31,6 +33,7 @@ import ast
 import builtins
 import difflib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -244,9 +247,16 @@ def _checked(argv: list[str], text: str) -> str | None:
     ``None`` where it could not say (not installed, too slow, killed)."""
     if shutil.which(argv[0]) is None:
         return None
+    env = {"PATH": os.environ.get("PATH", os.defpath), "LC_ALL": "C"}
     try:
         ran = subprocess.run(
-            argv, input=text, capture_output=True, text=True, timeout=CHECK_SECONDS
+            argv,
+            input=text,
+            capture_output=True,
+            text=True,
+            timeout=CHECK_SECONDS,
+            env=env,
+            cwd=os.path.abspath(os.sep),
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
