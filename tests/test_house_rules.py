@@ -262,6 +262,7 @@ CORE = {
     "_call_errors",
     "_calls",
     "_ending_changes",
+    "_ending_claims",
     "_ending_words",
     "_endings",
     "_history",

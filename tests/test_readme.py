@@ -56,6 +56,7 @@ FOREIGN_FLAGS = {
     "--compress-program",
     "--to-command",
     "--strict",  # a hook script's own flag, in docs/hooks.md's example
+    "--check",  # node's, which checks a JavaScript file an edit changed (docs/usage.md)
 }
 
 

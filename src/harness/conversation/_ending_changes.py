@@ -1,6 +1,7 @@
 """The honest endings of a run asked for a change (:mod:`harness.conversation._endings`
 asks them in its order): the change described and not made, tried and not made, a file
-asked for and not written, and a command said to fail that still fails."""
+asked for and not written, and a command said to fail that still fails; and of any run
+whose changes left a file not parsing."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from harness.words import NOTHING_TO_CHANGE, asks_for_change, asks_to_write, fai
 __all__ = [
     "CHANGING_KINDS",
     "DescribedNotMade",
+    "LeftBroken",
     "StillFailing",
     "TriedNotMade",
     "UntriedChange",
@@ -175,4 +177,23 @@ class StillFailing:
         return Ending(
             "still_failing",
             f"{command} still failed (exit {code}) when it last ran, after the last change",
+        )
+
+
+class LeftBroken:
+    """A file a change of the run left not parsing, where it parsed before, with no
+    change of it since that parses and no command run since: the work is not done,
+    whatever the reply says. Measured (bench local-tasks, half A,
+    ``fix-board-night-times``): an edit that declared ``const PERIOD`` a second time left
+    ``board/tideboard.js`` unable to load, and "I changed the `PERIOD` constant …" ended
+    the run ``ok``."""
+
+    name: ClassVar[str] = "left-broken"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        if not run.broken:
+            return None
+        said = "; ".join(f"{path} ({error})" for path, error in run.broken)
+        return Ending(
+            "left_broken", f"the run's last change left a file it changed not parsing: {said}"
         )

@@ -38,7 +38,9 @@ What the words mean decides, never a task's wording:
   that parsed and no command run since (which may have mended it): whatever the reply
   says, the work is not done.
 
-The rules about a change asked for are in :mod:`harness.conversation._ending_changes`.
+The rules about a change asked for, and about a file a change left broken, are in
+:mod:`harness.conversation._ending_changes`; those about a claim no call backs in
+:mod:`harness.conversation._ending_claims`.
 """
 
 from __future__ import annotations
@@ -50,26 +52,27 @@ from typing import ClassVar, Protocol
 from harness.conversation._ending_changes import (
     CHANGING_KINDS,
     DescribedNotMade,
+    LeftBroken,
     StillFailing,
     TriedNotMade,
     UntriedChange,
     Unwritten,
 )
+from harness.conversation._ending_claims import (
+    RUNNING_KINDS,
+    ClaimedAsk,
+    ClaimedChange,
+    ClaimedLook,
+    ClaimedRun,
+    HandedOverChange,
+)
 from harness.conversation._ending_words import (
     ANNOUNCES,
-    CALLED_RUN_TOOL,
-    CLAIMS_ASK,
-    CLAIMS_CHANGE,
-    CLAIMS_LOOK,
-    CLAIMS_RUN,
-    FENCE,
-    HANDS_OVER,
-    find,
     last_sentence,
     quote,
 )
 from harness.conversation._run_log import Ending, RunLog, RunSoFar
-from harness.words import ASKS_RUN, asks_for_change
+from harness.words import asks_for_change
 
 __all__ = [
     "CAPPED_FINISHES",
@@ -98,8 +101,6 @@ __all__ = [
     "run_ending",
 ]
 
-#: tool kinds whose success backs a claimed run
-RUNNING_KINDS = frozenset({"shell", "agent", "other"})
 #: a reply's finish reasons that say the model worker stopped the model, not the model
 #: itself: ``repeat_cap`` (the same call made again past the profile's cap)
 CAPPED_FINISHES = frozenset({"repeat_cap"})
@@ -127,126 +128,6 @@ class StoppedByCap:
         said = run.reply.strip().removeprefix("stopped: ").rstrip(".")
         why = f": {said}" if said else ""
         return Ending("stopped_by_cap", f"the model was stopped before it answered{why}")
-
-
-class LeftBroken:
-    """A file a change of the run left not parsing, where it parsed before, with no
-    change of it since that parses and no command run since: the work is not done,
-    whatever the reply says. Measured (bench local-tasks, half A,
-    ``fix-board-night-times``): an edit that declared ``const PERIOD`` a second time left
-    ``board/tideboard.js`` unable to load, and "I changed the `PERIOD` constant …" ended
-    the run ``ok``."""
-
-    name: ClassVar[str] = "left-broken"
-
-    def check(self, run: RunSoFar) -> Ending | None:
-        if not run.broken:
-            return None
-        said = "; ".join(f"{path} ({error})" for path, error in run.broken)
-        return Ending(
-            "left_broken", f"the run's last change left a file it changed not parsing: {said}"
-        )
-
-
-def _claimed(run: RunSoFar, claim: re.Pattern[str]) -> str | None:
-    """The first sentence of the run's replies, the last first, that makes *claim*, as
-    quoted to the user; ``None`` when none does."""
-    return next((s for text in run.replies() if (s := find(claim, text)) is not None), None)
-
-
-class ClaimedChange:
-    """A reply of the run says a change was made ("I set timeout to 30", "has been
-    renamed", "I made the necessary changes") and no call changed anything."""
-
-    name: ClassVar[str] = "claimed-change"
-
-    def check(self, run: RunSoFar) -> Ending | None:
-        if CHANGING_KINDS & run.acted:
-            return None
-        said = _claimed(run, CLAIMS_CHANGE)
-        if said is None:
-            return None
-        failed = " (every command it ran failed)" if run.failed_runs else ""
-        return Ending(
-            "unbacked_claim",
-            f'the model said it changed something ("{said}"), but no call changed files in '
-            f"this run{failed}",
-        )
-
-
-class HandedOverChange:
-    """The last reply hands over a changed file as the result ("Here's the updated
-    `inventory.py` file:"), or, in a run asked for a change, any reply did ("Here's the
-    corrected version of the script:", then a read, then "The corrected script is provided
-    above."), and no call changed anything: the file on disk is as it was."""
-
-    name: ClassVar[str] = "handed-over-change"
-
-    def check(self, run: RunSoFar) -> Ending | None:
-        if CHANGING_KINDS & run.acted:
-            return None
-        replies = [run.reply]
-        if asks_for_change(run.prompt):
-            replies += reversed(run.earlier)
-        for reply in replies:
-            # the file name is often inline code: read the reply with it
-            text = FENCE.sub("", reply)
-            found = HANDS_OVER.search(text)
-            if found is not None:
-                said = quote(text, found.start(), found.end())
-                return Ending(
-                    "unbacked_claim",
-                    f'the model gave a changed file in its answer ("{said}"), but no call '
-                    "changed files in this run",
-                )
-        return None
-
-
-class ClaimedRun:
-    """The last reply says a command ran ("I ran the tests") and none did, or an earlier
-    one does in a run asked to run one ("I then ran the tests" beside an edit is a story);
-    or any reply names the call it says it made ("I called the `run_cmd` tool with the
-    command …"), which is no story."""
-
-    name: ClassVar[str] = "claimed-run"
-
-    def check(self, run: RunSoFar) -> Ending | None:
-        if RUNNING_KINDS & (run.acted | run.failed_runs):
-            return None
-        every = not run.prompt or ASKS_RUN.search(run.prompt) is not None
-        for i, text in enumerate(run.replies()):
-            named = CALLED_RUN_TOOL.search(text)
-            said = quote(text, named.start(), named.end()) if named else None
-            if not said and (every or i == 0):
-                said = find(CLAIMS_RUN, text)
-            if said:
-                return Ending(
-                    "unbacked_claim",
-                    f'the model said it ran something ("{said}"), but no command ran in this run',
-                )
-        return None
-
-
-class ClaimedLook:
-    """No call ran in the whole run, the prompt is one line (nothing pasted to look at),
-    and a reply says it looked ("I searched the project and found …", "After following
-    these steps, I found that …"): the answer comes from no look at the workspace."""
-
-    name: ClassVar[str] = "claimed-look"
-
-    def check(self, run: RunSoFar) -> Ending | None:
-        if run.tried or run.acted or run.failed_runs:
-            return None
-        if not run.prompt.strip() or "\n" in run.prompt.strip():
-            return None
-        said = _claimed(run, CLAIMS_LOOK)
-        if said is None:
-            return None
-        return Ending(
-            "unbacked_claim",
-            f'the model said it looked ("{said}"), but no call read or searched anything in '
-            "this run",
-        )
 
 
 class EchoedPrompt:
@@ -283,25 +164,6 @@ class EmptyAnswer:
         if asks_for_change(run.prompt) and CHANGING_KINDS & run.acted:
             return None  # the change asked for is the answer
         return Ending("no_answer", "the model's last reply is empty")
-
-
-class ClaimedAsk:
-    """A reply says the model asked the user ("I asked the user to provide the path to
-    the map script, but the file does not exist") and no call put a question to the user:
-    the user was asked nothing. Measured (bench local-tasks, the sixth batch, half A):
-    after reading a path it made up, the 1.5B model ended three runs so, and they ended
-    done."""
-
-    name: ClassVar[str] = "claimed-ask"
-
-    def check(self, run: RunSoFar) -> Ending | None:
-        said = None if run.asked_user else _claimed(run, CLAIMS_ASK)
-        if said is None:
-            return None
-        return Ending(
-            "unbacked_claim",
-            f'the model said it asked you ("{said}"), but no question was put to you in this run',
-        )
 
 
 class AnnouncedAction:
