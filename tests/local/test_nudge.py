@@ -2768,7 +2768,7 @@ def test_a_question_about_one_file_it_names_has_it_read_before_any_reply(
     [
         # the answer is outside the file: other files, callers, where
         "Which module imports RATE from pricing.py?",
-        "Besides stock.py, which files use load_demo?",
+        "Besides pricing.py, which files use round_money?",
         "There's a toe_height setting in club.toml. Which part of the code reads it?",
         "Where in pricing.py is RATE defined?",
         # a file pointed at in a sentence of its own, a command to run

@@ -33,7 +33,6 @@ from harness.actors.model.local._nudge_answers import (
     GuessedFile,
     NamedDefiner,
     NothingFound,
-    ReadNamed,
     SaidAbsentIsThere,
     UnlookedAnswer,
 )
@@ -66,6 +65,7 @@ from harness.actors.model.local._nudge_files import (
     OldValueLeft,
     ReadFirst,
 )
+from harness.actors.model.local._nudge_reads import ReadNamed
 from harness.actors.model.local._nudge_rename import AskedRename
 from harness.actors.model.local._nudge_runs import (
     ClaimedRun,

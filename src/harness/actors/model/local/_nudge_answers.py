@@ -13,12 +13,12 @@ from typing import ClassVar
 from harness.actors.model.local._nudge_base import (
     FILE_NAME,
     INTENT,
+    NOT_FILES,
+    QUESTION,
     Nudge,
-    WrittenAhead,
     announces,
     block,
 )
-from harness.actors.model.local._nudge_runs import command_asked
 from harness.actors.model.local._turn import (
     Step,
     Turn,
@@ -28,7 +28,7 @@ from harness.actors.model.local._turn import (
     asks_new,
     code_names,
 )
-from harness.words import asks_for_change, asks_to_write, like_words
+from harness.words import asks_to_write, like_words
 
 __all__ = [
     "FigureNotGiven",
@@ -36,7 +36,6 @@ __all__ = [
     "GuessedFile",
     "NamedDefiner",
     "NothingFound",
-    "ReadNamed",
     "SaidAbsentIsThere",
     "UnlookedAnswer",
 ]
@@ -63,7 +62,6 @@ _ASKS_CALLER = re.compile(
     re.I,
 )
 _NOT_CALLED = frozenset({"is", "it", "function", "method", "class", "the", "file", "where"})
-_NOT_FILES = frozenset({"e.g", "i.e"})  # what FILE_NAME also reads as file names
 # a tool's word that a path the call named is not there
 _ABSENT = re.compile(r"\S+ does not exist\b")
 
@@ -89,7 +87,7 @@ class GuessedFile:
         known = [turn.prompt, *turn.earlier, *(s.result for s in turn.steps)]
         said = _ABSENT.sub("", "\n".join(known))
         files = [m.group(1) for m in FILE_NAME.finditer(turn.reply)]
-        files = [f for f in files if f.lower() not in _NOT_FILES]
+        files = [f for f in files if f.lower() not in NOT_FILES]
         for name in files:
             if name not in said and name.rsplit("/", 1)[-1] not in said:
                 return Nudge(
@@ -379,7 +377,6 @@ class NothingFound:
 
 # a question, on one line: a question mark ("… do they pay more? how much more"), or a
 # sentence that starts as one asks
-_QUESTION = re.compile(r"\?|^\s*(?:what|which|where|how|who|when|why|is|are|does|do|can)\b", re.I)
 # after the reply's intention, a look: "I need to look at the documentation or the codebase"
 _LOOK = re.compile(r"\b(?:look|check|search|find|read|open|inspect|examine|review)", re.I)
 # a reply that answers in general terms, from no fact of this place: "we need to consider
@@ -413,7 +410,7 @@ class UnlookedAnswer:
         if finder is None or turn.steps or turn.earlier or not turn.reply.strip():
             return None
         prompt = turn.prompt.strip()
-        if not prompt or "\n" in prompt or _QUESTION.search(prompt) is None:
+        if not prompt or "\n" in prompt or QUESTION.search(prompt) is None:
             return None
         if asks_to_write(prompt):  # "Could you put a test in a new test_x.py?": a request
             return None
@@ -422,7 +419,7 @@ class UnlookedAnswer:
         general = _GENERAL.search(turn.reply) is not None and not _HOW_TO.search(prompt)
         if not (looks or general or about_workspace(prompt) or _ASKS_WHERE.search(prompt)):
             return None
-        files = {m.group(1) for m in FILE_NAME.finditer(prompt)} - _NOT_FILES
+        files = {m.group(1) for m in FILE_NAME.finditer(prompt)} - NOT_FILES
         if len(files) == 1 and "read_file" in turn.tools:
             return Nudge(
                 "The question is about a file of this project, and it was not read, so that "
@@ -438,72 +435,6 @@ class UnlookedAnswer:
             + block(finder),
             finder,
             instead=True,
-        )
-
-
-# a question whose answer lies outside the file it names: which other files, scripts or
-# parts of the code, what calls or uses it, where something is ("Which part of the code
-# actually reads it?", "Besides inventory.py, which files use load_demo?")
-_ASKS_ELSEWHERE = re.compile(
-    r"\b(?:which|what) (?:\w+ )?(?:files?|modules?|folders?|director(?:y|ies)|scripts?)\b"
-    r"|\b(?:which|what) (?:part|piece|section|bit)s? of (?:the |our |this )?"
-    r"(?:code|program|project)\b"
-    r"|\b(?:besides|apart from|other than|except)\b|\bwhere\b"
-    r"|\b(?:what|who)\s+(?:else\s+)?(?:calls|uses|imports|invokes|reads)\b",
-    re.I,
-)
-
-
-# a question, or a request to tell of something: "Summarize notes.md", "Explain what
-# calc.py does" (the issue's own case: asked so of a file not there, the model answered
-# "I will summarize the contents of … for you." and ended)
-_ASKS_ABOUT = re.compile(
-    _QUESTION.pattern
-    + r"|^\s*(?:please\s+)?(?:summari[sz]e|explain|describe|tell me (?:about|what|how|which)"
-    r"|show me what)\b",
-    re.I,
-)
-# a sentence of a one-line prompt: a dot inside a path ("settings.toml") ends none
-_SENTENCE = re.compile(r"(?:[^.!?]|[.!?](?=\w))+[.!?]*")
-
-
-class ReadNamed(WrittenAhead):
-    """A one-line question about what one file it names says ("What port does the back
-    office's web server listen on, according to settings.toml?", "What does line 7 of
-    notes.txt say?"), or a request to tell of it ("Summarize notes.md"): the read of that
-    file, written before the model replies (a file that is not there is said so by the
-    read, and what the workspace has in its place). The model reads it first anyway
-    when it looks (or is asked to by ``unlooked-answer`` after an
-    answer from nothing); written by the rules, the call costs no generation: measured
-    (``bench local``'s split, the one-tool question), the call the 1.5B model writes
-    itself is 20 tokens and a second pass over the prompt, 3 to 4 s of the 17. Not a
-    request (a change, a file to write, a command to run: ``skipped-run``'s), nor a
-    question whose answer lies outside the file (which other files, what calls it,
-    where: a search's), nor one asked after earlier turns (the file may be read)."""
-
-    name: ClassVar[str] = "read-named"
-
-    def ahead(self, turn: Turn) -> Nudge | None:
-        if turn.steps or turn.earlier or "read_file" not in turn.tools:
-            return None
-        prompt = turn.prompt.strip()
-        if not prompt or "\n" in prompt or not _ASKS_ABOUT.search(prompt):
-            return None
-        if asks_to_write(prompt) or asks_for_change(prompt) or command_asked(prompt):
-            return None
-        if _ASKS_ELSEWHERE.search(prompt):
-            return None
-        files = {m.group(1) for m in FILE_NAME.finditer(prompt)} - _NOT_FILES
-        if len(files) != 1:
-            return None
-        path = files.pop()
-        # named in the question itself: a file named in a sentence of its own is pointed
-        # at ("… ? tools/count.sh works it out.": a program to run, not a text to read)
-        asking = (m.group(0) for m in _SENTENCE.finditer(prompt) if path in m.group(0))
-        if not all(_ASKS_ABOUT.search(sentence) for sentence in asking):
-            return None
-        return Nudge(
-            f"The question is about {path}: read it first.", "read_file", arguments={"path": path}
         )
 
 
@@ -557,7 +488,7 @@ class FileNotGiven:
         if asks_change(turn.prompt) or announces(turn) is not None:
             return None
         named = [m.group(1) for m in FILE_NAME.finditer(turn.reply)]
-        if [n for n in named if n.lower() not in _NOT_FILES] or _FOUND_NONE.search(turn.reply):
+        if [n for n in named if n.lower() not in NOT_FILES] or _FOUND_NONE.search(turn.reply):
             return None
         files = _files_shown(turn)
         if not files:

@@ -20,6 +20,8 @@ __all__ = [
     "HIT",
     "INTENT",
     "NEGATED",
+    "NOT_FILES",
+    "QUESTION",
     "Chosen",
     "Hit",
     "Nudge",
@@ -216,6 +218,9 @@ INTENT = re.compile(
 )
 # a claim to have looked: "I read the file and found …"
 CLAIM_LOOK = re.compile(r"\bI (have |just )?(read|checked|looked at|opened|ran|searched)\b", re.I)
+# a question: a question mark anywhere, or the words one starts with
+QUESTION = re.compile(r"\?|^\s*(?:what|which|where|how|who|when|why|is|are|does|do|can)\b", re.I)
+NOT_FILES = frozenset({"e.g", "i.e"})  # what FILE_NAME also reads as file names
 # words that say something is not there: "there is no compute_shipping", "does not exist"
 NEGATED = re.compile(
     r"\b(not|no|none|nothing|never|cannot|can't|doesn't|isn't|aren't|wasn't|don't|"
