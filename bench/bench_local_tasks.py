@@ -84,7 +84,12 @@ from bench._local_fresh import (
     THIRD,
 )
 from bench._local_task import Events, Task, answer, calls, changed, passes, read
-from harness.actors.model.local._guide import KNOWN_PREFIX, NUDGED_PREFIX, TAKEN_PREFIX
+from harness.actors.model.local._guide import (
+    ASKED_PREFIX,
+    KNOWN_PREFIX,
+    NUDGED_PREFIX,
+    TAKEN_PREFIX,
+)
 from harness.actors.model.local._turn import Step
 
 _answer = answer
@@ -342,6 +347,7 @@ def nudged(events: Events) -> tuple[str, ...]:
         .removeprefix(NUDGED_PREFIX)
         .removeprefix(TAKEN_PREFIX)
         .removeprefix(KNOWN_PREFIX)
+        .removeprefix(ASKED_PREFIX)
         for e in events
         if e.get("type") == "model_progress" and e.get("stage") == "nudged"
     )

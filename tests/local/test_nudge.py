@@ -28,7 +28,9 @@ from harness.actors.model.local._nudge import (
 )
 from harness.actors.model.local._turn import Turn, culprits, turn_of
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
+from harness.actors.tools._dispatch import read_file
 from harness.actors.tools._edit import unread_edit
+from harness.actors.tools._jail import Workspace
 from harness.messages.model import ChatMessage, ToolSchema
 
 from ._chains import drive, write
@@ -438,7 +440,10 @@ def test_an_empty_reply_after_a_result_is_asked_to_go_on() -> None:
     assert line is not None
     assert line.tool == ""  # the next call, or the answer
     assert line.text.endswith("What does greet.py say?")
-    assert nudge("", READ_GREET[:1]) is None  # nothing done yet
+    # nothing done yet: nothing to go on from (read-to-change writes the read of
+    # greet.py before any reply: its check, for callers of the rules alone, answers)
+    others = [n for n in NUDGE_RULES if n != "read-to-change"]
+    assert nudge_for(view("", READ_GREET[:1]), others) is None
 
 
 def test_an_empty_reply_after_a_read_for_a_change_is_asked_for_the_edit() -> None:
@@ -1191,6 +1196,11 @@ CASES = {
         "The screen's script is fixed.",
         called(FOYER, "read_file", "foyer/main.js", "9:ab|const s = JSON.parse(text);"),
         "find_files",
+    ),
+    "read-to-change": (
+        "I will make add return a + b.",
+        [{"role": "user", "content": "In calc.py, make add return a + b."}],
+        "read_file",
     ),
     "read-named": (
         "It listens on port 8080.",
@@ -2795,3 +2805,75 @@ def test_a_file_is_read_first_only_on_the_first_turn_with_read_offered() -> None
     assert known_call(view("", [*earlier, asked]), ["read-named"]) is None
     no_read = [t for t in TOOLS if t.name != "read_file"]
     assert known_call(view("", [asked], no_read), ["read-named"]) is None
+
+
+def test_a_request_for_a_change_in_one_file_has_it_read_then_the_edit_asked_at_once(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path, {"calc.py": "def add(a, b):\n    return a - b\n"})
+    prompt = "In calc.py, make add return a + b."
+    read = known_call(view("", [{"role": "user", "content": prompt}]))
+    assert read is not None
+    assert (read.rule, read.tool, read.arguments) == (
+        "read-to-change",
+        "read_file",
+        {"path": "calc.py"},
+    )
+    result = read_file(Workspace(tmp_path), {"path": "calc.py"}).output
+    assert "return a - b" in result
+    after = [{"role": "user", "content": prompt}, *_call_and_result("read_file", "calc.py", result)]
+    edit = known_call(view("", after))
+    assert edit is not None
+    # the edit's kind is known, not its text: asked in place of a reply, bound
+    assert (edit.rule, edit.tool, edit.arguments, edit.instead) == (
+        "read-to-change",
+        "edit_file",
+        None,
+        True,
+    )
+    assert "call edit_file on calc.py" in edit.text
+    # a read that failed, or a second look, is the model's to go on from
+    missing = [
+        {"role": "user", "content": prompt},
+        *_call_and_result("read_file", "calc.py", "calc.py does not exist"),
+    ]
+    assert known_call(view("", missing), ["read-to-change"]) is None
+
+
+def _call_and_result(tool: str, path: str, result: str) -> list[dict[str, str]]:
+    call = json.dumps({"name": tool, "arguments": {"path": path}})
+    return [
+        {"role": "assistant", "content": f"<tool_call>{call}</tool_call>"},
+        {"role": "user", "content": f"<tool_response>\n{result}\n</tool_response>"},
+    ]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # a file to write (it is new), two files, none
+        "Write test_calc.py with a unittest test of add.",
+        "Make add in calc.py and mul in ops.py return ints.",
+        "Make add return a + b.",
+        # a pasted error: the file it runs through is read by the rules of an error
+        "`python3 calc.py` fails with:\n\nNameError: name 'totl' is not defined\n\nFix it.",
+        # a question, not a request
+        "Why does add in calc.py return a - b?",
+    ],
+)
+def test_a_request_of_another_kind_has_no_read_to_change(prompt: str) -> None:
+    known = known_call(view("", [{"role": "user", "content": prompt}]))
+    assert known is None or known.rule != "read-to-change", known
+
+
+def test_a_change_the_rules_know_goes_first_and_the_read_only_on_a_first_turn() -> None:
+    # new-value knows the line to search for: its search, not the read
+    raise_it = "In settings.toml, raise the deposit from 50 to 60."
+    known = known_call(view("", [{"role": "user", "content": raise_it}]))
+    assert known is not None
+    assert (known.rule, known.tool) == ("new-value", "search_text")
+    asked = {"role": "user", "content": "In calc.py, make add return a + b."}
+    earlier = [{"role": "user", "content": "Hello"}, {"role": "assistant", "content": "Hi."}]
+    assert known_call(view("", [*earlier, asked]), ["read-to-change"]) is None
+    no_edit = [t for t in TOOLS if t.name != "edit_file"]
+    assert known_call(view("", [asked], no_edit), ["read-to-change"]) is None

@@ -11,6 +11,7 @@ import attrs
 from harness.actors.model import Finish, ProviderCall, ProviderEvent, parse_reply
 from harness.actors.model._profile import SMALL_MODEL
 from harness.actors.model.local._guide import (
+    ASKED_PREFIX,
     KNOWN_ANSWER_PREFIX,
     KNOWN_PREFIX,
     NUDGED_PREFIX,
@@ -252,7 +253,14 @@ async def test_an_edit_announced_before_any_read_ends_with_the_read_of_its_file(
     # written as named, and no generation writes the edit from the model's belief
     said = ["I will make the `add` function", " in `calc.py` return `a + b`."]
     script = Scripted(said)
-    out = await _run(Guide(), _call("In calc.py, make add return a + b."), script)
+    # (on a session's first turn, calc.py named is read before any reply: read-to-change)
+    hello = (
+        ChatMessage(role="user", content="Hello"),
+        ChatMessage(role="assistant", content="Hi."),
+    )
+    call = _call("In calc.py, make add return a + b.")
+    call = attrs.evolve(call, messages=(*hello, *call.messages))
+    out = await _run(Guide(), call, script)
     assert len(script.asked) == 1
     assert script.ended == [True]
     whole = "".join(e.text for e in out if isinstance(e, TextDelta))
@@ -347,6 +355,42 @@ async def test_the_read_of_the_one_file_a_question_names_needs_no_reply() -> Non
         read = parse_reply(whole, {}).calls[0]
         assert (read.name, read.arguments) == ("read_file", {"path": path})
         assert out[-1] == Finish(reason="stop")
+
+
+async def test_the_edit_after_the_rules_read_is_asked_at_once_bound_to_its_lines() -> None:
+    # read-to-change: the read written with no generation, then the edit asked in place
+    # of a reply, bound to calc.py's lines, with no free reply before it
+    prompt = "In calc.py, make add return a + b."
+    script = Scripted(["I will read it."])
+    out = await _run(Guide(), _call(prompt), script)
+    assert script.asked == []
+    whole = "".join(e.text for e in out if isinstance(e, TextDelta))
+    assert parse_reply(whole, {}).calls[0].arguments == {"path": "calc.py"}
+    read = ChatMessage(role="assistant", content=whole)
+    shown = "1:08|def add(a, b):\n2:37|    return a - b"
+    result = ChatMessage(role="user", content=f"<tool_response>\n{shown}\n</tool_response>")
+    edit = (
+        '<tool_call>\n{"name": "edit_file", "arguments": {"path": "calc.py"}}\n'
+        "<old_content>\n    return a - b\n</old_content>\n"
+        "<new_content>\n    return a + b\n</new_content>\n</tool_call>"
+    )
+    script = Scripted([edit])
+    out = await _run(Guide(), _call(prompt, read, result), script)
+    assert [e.message for e in out if isinstance(e, LocalModelProgress)] == [
+        ASKED_PREFIX + "read-to-change"
+    ]
+    [(messages, grammar, lazy)] = script.asked
+    assert not lazy
+    assert "return a - b" in grammar  # bound to the file's own lines
+    assert messages[-1]["role"] == "user"
+    assert messages[-1]["content"].endswith(
+        "Make the change asked for: call edit_file on calc.py, replacing only the lines to "
+        'change. Write the <tool_call> block ({"name": "edit_file", "arguments": {"path": '
+        '"calc.py"}} then <old_content> and <new_content>) and nothing else.'
+    )
+    whole = "".join(e.text for e in out if isinstance(e, TextDelta))
+    assert whole == "\n\n" + edit  # the bound generation's text is the whole reply
+    assert out[-1] == Finish(reason="stop")
 
 
 async def test_the_answer_known_once_the_rules_calls_did_the_task_ends_the_turn() -> None:

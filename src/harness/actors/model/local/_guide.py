@@ -47,6 +47,7 @@ from harness.messages.local import LocalModelProgress
 from harness.messages.model import ChatMessage, TextDelta, ToolSchema, Usage
 
 __all__ = [
+    "ASKED_PREFIX",
     "KNOWN_ANSWER_PREFIX",
     "KNOWN_PREFIX",
     "NUDGED_PREFIX",
@@ -71,6 +72,11 @@ NUDGED_PREFIX = "asking the model again: "
 
 TAKEN_PREFIX = "taking the call it announced: "
 """How the progress line of a call the reply named whole starts; the rule's name follows."""
+
+
+ASKED_PREFIX = "asking the model for the call the rules ask first: "
+"""How the progress line of a call a rule asks for in place of a reply starts (its kind
+known, not its text: the edit of a file the rules just read); the rule's name follows."""
 
 
 KNOWN_PREFIX = "writing the call the rules already know: "
@@ -174,6 +180,12 @@ def template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[di
             seen.read(msg)
             out.append(_as_calls(msg))
     return out
+
+
+async def _none() -> AsyncGenerator[ProviderEvent, None]:
+    """No generation: the events of a reply a rule asks for at once."""
+    return
+    yield  # a generator with nothing in it
 
 
 def _call_text(name: str, arguments: Mapping[str, object]) -> str:
@@ -299,9 +311,14 @@ class Guide:
         # a reply to the prompt, watched for the look it announces until a call starts
         watch = profile.stops_at_announcement and bool(profile.nudges) and not asked.steps
         cut: Nudge | None = None
+        # the call a rule knows the kind of, not its text (the edit of the file a rule
+        # just read): asked in place of a reply, bound, with no free reply before it
+        if known is not None and known.tool and known.instead:
+            cut = known
         # aclosing: a reader that leaves must end the generation now, not whenever the
         # generator is garbage collected (a reply stopped here ends it so)
-        async with aclosing(generate(untagged(messages), call, grammar, True)) as events:
+        free = generate(untagged(messages), call, grammar, True) if cut is None else _none()
+        async with aclosing(free) as events:
             async for event in events:
                 if isinstance(event, TextDelta):
                     if watch:
@@ -319,7 +336,7 @@ class Guide:
                     ends.append(event)
                 else:  # progress (loading, reading the prompt): passed on as it comes
                     yield event
-            if cut is not None:
+            if cut is not None and cut is not known:
                 # the usage is the request's own, the size the context budget learns from
                 tail: list[ProviderEvent] = []
                 try:
@@ -357,7 +374,8 @@ class Guide:
                 ]
             # said, never a silent pause: the terminal's status line shows it, and the
             # task bench counts which rules ask (docs/models.md)
-            yield LocalModelProgress(model=call.model, stage="nudged", message=nudge_line(nudge))
+            status = ASKED_PREFIX + nudge.rule if nudge is known else nudge_line(nudge)
+            yield LocalModelProgress(model=call.model, stage="nudged", message=status)
             yield TextDelta(text="\n\n")
             limit = min(call.options.max_tokens or NUDGED_TOKENS, NUDGED_TOKENS)
             once = attrs.evolve(call, options=attrs.evolve(call.options, max_tokens=limit))

@@ -64,6 +64,7 @@ from harness.actors.model.local._nudge_files import (
     FinishFiles,
     OldValueLeft,
     ReadFirst,
+    ReadToChange,
 )
 from harness.actors.model.local._nudge_reads import ReadNamed
 from harness.actors.model.local._nudge_rename import AskedRename
@@ -363,6 +364,7 @@ RULES: tuple[NudgeRule, ...] = (
     EntryGone(),
     ValueInError(),
     StillListed(),
+    ReadToChange(),
     EmptyAfterResult(),
     EchoedQuestion(),
     CallAsText(),

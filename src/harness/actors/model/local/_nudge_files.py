@@ -22,11 +22,12 @@ from __future__ import annotations
 import re
 from typing import ClassVar, NamedTuple
 
-from harness.actors.model.local._nudge_base import Nudge, WrittenAhead, block
+from harness.actors.model.local._nudge_base import NOT_FILES, Nudge, WrittenAhead, block
 from harness.actors.model.local._nudge_changes import asks_change
 from harness.actors.model.local._turn import EDIT_TOOLS, FILE_NAME, Step, Turn
+from harness.words import asks_for_change, asks_to_write
 
-__all__ = ["BrokenData", "FinishFiles", "OldValueLeft", "ReadFirst", "listed_files"]
+__all__ = ["BrokenData", "FinishFiles", "OldValueLeft", "ReadFirst", "ReadToChange", "listed_files"]
 
 _FILE = r"`?[\w./-]*[A-Za-z_][\w-]*\.[A-Za-z]\w*`?"
 # two or more files in a row: "a.py and b.toml", "in a.py, in b.js and in c.json", "in
@@ -285,4 +286,58 @@ class ReadFirst(WrittenAhead):
             f"{last.path} was not read, so the edit was refused: read it first.",
             "read_file",
             arguments={"path": last.path},
+        )
+
+
+class ReadToChange(WrittenAhead):
+    """A one-line request for a change that names one file ("In calc.py, make add return
+    a + b.", "Set the timeout in config.json to 30 seconds.") where no rule knows the
+    change itself: the read of that file, written before the model replies; then, at
+    once, the edit, asked in place of a reply and bound to the file's lines.
+
+    Measured (``bench local``'s split, the one-line edit): with nothing read, the 1.5B
+    model's first reply was a plan and an edit of its belief of the file (``return a +
+    b`` for ``return a + b``), refused as not read; then the read, a reply claiming the
+    change, and the edit at last: five generations. With the read alone written first
+    (the fresh set, the 8 tasks it reaches), its free reply after the read rewrote the
+    whole file (a ``write_file`` of ``deploy.yaml``; an edit whose old text was all of
+    ``inventory.py``) and half B lost ``fix-low-stock``: an edit asked for after a read is
+    bound to the lines read (``claimed-change``'s, before), so it is asked for at once.
+
+    A request to write a file it names (it is new), a prompt of several lines (a pasted
+    error: the file it runs through, which the rules of an error read, is often not the
+    one the command names), a session's later turn (the file may be read) and a prompt
+    naming two files or none are left to the model."""
+
+    name: ClassVar[str] = "read-to-change"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        # after a reply to the read (the edit was not asked at once: the rule off, a
+        # replay), the rules of a change ask, as for a read of the model's own
+        return None if turn.steps else self.ahead(turn)
+
+    def ahead(self, turn: Turn) -> Nudge | None:
+        if turn.earlier or not {"read_file", "edit_file"} <= set(turn.tools):
+            return None
+        prompt = turn.prompt.strip()
+        if "\n" in prompt or not asks_for_change(prompt) or asks_to_write(prompt):
+            return None
+        files = {m.group(1) for m in FILE_NAME.finditer(prompt)} - NOT_FILES
+        if len(files) != 1:
+            return None
+        path = files.pop()
+        if not turn.steps:
+            return Nudge(
+                f"The change is in {path}: read it first.", "read_file", arguments={"path": path}
+            )
+        read = turn.steps[0]
+        if len(turn.steps) > 1 or read.path != path or read.shown_lines is None:
+            return None
+        return Nudge(
+            f"That is {path} as it is now. Make the change asked for: call edit_file on "
+            f"{path}, replacing only the lines to change. Write the <tool_call> block "
+            f'({{"name": "edit_file", "arguments": {{"path": "{path}"}}}} then '
+            "<old_content> and <new_content>) and nothing else.",
+            "edit_file",
+            instead=True,
         )
