@@ -145,7 +145,9 @@ def _fix_after_a_read() -> ProviderCall:
     return ProviderCall(
         model="m",
         messages=(
-            ChatMessage(role="user", content="Fix the bug in calc.py."),
+            # (naming no file: a request naming calc.py after its read has the edit asked
+            # at once, read-to-change's, with no reply for a nudge to read)
+            ChatMessage(role="user", content="Fix the bug in the calculator."),
             ChatMessage(role="assistant", content=f"<tool_call>\n{read}\n</tool_call>"),
             ChatMessage(
                 role="tool", content="1:08|def add(a, b):\n2:37|    return a - b", tool_call_id="c"
