@@ -226,7 +226,7 @@ def _js_error(text: str, kinds: tuple[str, ...] = ("commonjs", "module")) -> str
     errors = []
     for kind in kinds:
         said = _checked(["node", f"--input-type={kind}", "--check", "-"], text)
-        if said is None or not said:
+        if not said:  # it parses, or node could not say
             return ""
         errors.append(_node_said(said))
     module = "module" in kinds and re.search(r"^\s*(?:import|export)\b", text, re.M)

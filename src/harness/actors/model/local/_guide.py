@@ -182,12 +182,6 @@ def template_messages(system: str, messages: tuple[ChatMessage, ...]) -> list[di
     return out
 
 
-async def _none() -> AsyncGenerator[ProviderEvent, None]:
-    """No generation: the events of a reply a rule asks for at once."""
-    return
-    yield  # a generator with nothing in it
-
-
 def _call_text(name: str, arguments: Mapping[str, object]) -> str:
     """One call as the text protocol writes it."""
     return "<tool_call>\n" + json.dumps({"name": name, "arguments": arguments}) + "\n</tool_call>"
@@ -315,36 +309,36 @@ class Guide:
         # just read): asked in place of a reply, bound, with no free reply before it
         if known is not None and known.tool and known.instead:
             cut = known
-        # aclosing: a reader that leaves must end the generation now, not whenever the
-        # generator is garbage collected (a reply stopped here ends it so)
-        free = generate(untagged(messages), call, grammar, True) if cut is None else _none()
-        async with aclosing(free) as events:
-            async for event in events:
-                if isinstance(event, TextDelta):
-                    if watch:
-                        so_far = "".join(reply)
-                        if _CALL_SIGN.search(so_far + event.text):
-                            watch = False
-                        elif _ends_sentence(so_far, event.text):
-                            said = attrs.evolve(asked, reply=so_far)
-                            cut = announced_call(said, profile.nudges)
-                            if cut is not None:
-                                break
-                    reply.append(event.text)
-                    yield event
-                elif isinstance(event, Usage | Finish):
-                    ends.append(event)
-                else:  # progress (loading, reading the prompt): passed on as it comes
-                    yield event
-            if cut is not None and cut is not known:
-                # the usage is the request's own, the size the context budget learns from
-                tail: list[ProviderEvent] = []
-                try:
-                    tail.append(await events.athrow(StopReply()))
-                    tail.extend([e async for e in events])
-                except (StopReply, StopAsyncIteration):
-                    pass
-                ends.extend(e for e in tail if isinstance(e, Usage | Finish))
+        else:
+            # aclosing: a reader that leaves must end the generation now, not whenever the
+            # generator is garbage collected (a reply stopped here ends it so)
+            async with aclosing(generate(untagged(messages), call, grammar, True)) as events:
+                async for event in events:
+                    if isinstance(event, TextDelta):
+                        if watch:
+                            so_far = "".join(reply)
+                            if _CALL_SIGN.search(so_far + event.text):
+                                watch = False
+                            elif _ends_sentence(so_far, event.text):
+                                said = attrs.evolve(asked, reply=so_far)
+                                cut = announced_call(said, profile.nudges)
+                                if cut is not None:
+                                    break
+                        reply.append(event.text)
+                        yield event
+                    elif isinstance(event, Usage | Finish):
+                        ends.append(event)
+                    else:  # progress (loading, reading the prompt): passed on as it comes
+                        yield event
+                if cut is not None:
+                    # the usage is the request's own, the size the context budget learns from
+                    tail: list[ProviderEvent] = []
+                    try:
+                        tail.append(await events.athrow(StopReply()))
+                        tail.extend([e async for e in events])
+                    except (StopReply, StopAsyncIteration):
+                        pass
+                    ends.extend(e for e in tail if isinstance(e, Usage | Finish))
         finish = next((e for e in ends if isinstance(e, Finish)), None)
         nudge = turn = None
         if cut is not None:

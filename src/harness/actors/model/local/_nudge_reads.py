@@ -1,5 +1,6 @@
 """Nudge rule read-named: the read of the one file a question asks about, written before
-the model replies (a rule with ``ahead`` only: it asks nothing of a reply)."""
+the model replies (a rule with ``ahead``: the guide asks it before any reply, so the
+model never replies to such a prompt with nothing read)."""
 
 from __future__ import annotations
 
@@ -51,8 +52,8 @@ class ReadNamed(WrittenAhead):
     notes.txt say?"), or a request to tell of it ("Summarize notes.md"): the read of that
     file, written before the model replies (a file that is not there is said so by the
     read, and what the workspace has in its place). The model reads it first anyway
-    when it looks (or is asked to by ``unlooked-answer`` after an
-    answer from nothing); written by the rules, the call costs no generation: measured
+    when it looks (or is asked to by ``unlooked-answer`` after an answer from nothing);
+    written by the rules, the call costs no generation: measured
     (``bench local``'s split, the one-tool question), the call the 1.5B model writes
     itself is 20 tokens and a second pass over the prompt, 3 to 4 s of the 17. Not a
     request (a change, a file to write, a command to run: ``skipped-run``'s), nor a
