@@ -21,7 +21,7 @@ from harness.actors.model.local._sizing import (
     default_batch,
     default_threads,
     others_running,
-    reading_threads,
+    threads_now,
 )
 from harness.actors.model.local._states import STATES_KEPT
 
@@ -47,19 +47,32 @@ def test_the_prompt_is_read_in_batches_of_the_set_size() -> None:
     assert default_batch({"HARNESS_LOCAL_BATCH": "lots"}) == DEFAULT_BATCH
 
 
-def test_a_prompt_is_read_with_every_core_only_while_nothing_else_runs(
+def _tasks(folder: Path, *states: str) -> str:
+    """A folder laid out as /proc/self/task: one thread a state (R runs)."""
+    for i, state in enumerate(states, 1):
+        (folder / str(i)).mkdir(parents=True)
+        # the thread's name may hold a space and a bracket: the state follows the last ")"
+        (folder / str(i) / "stat").write_text(f"{i} (pool) x) {state} 1 1 1 0 -1\n")
+    return str(folder)
+
+
+def test_a_prompt_is_read_and_written_with_every_core_only_while_nothing_else_runs(
     tiny_model: LoadedModel, tmp_path: Path
 ) -> None:
-    assert reading_threads(2, 1, 0) == 2
-    assert reading_threads(2, 1, 1) == 1
-    assert reading_threads(4, 3, 5) == 3
-    assert reading_threads(1, 2, 0) == 2  # never fewer than generate
+    assert threads_now(2, 1, 0) == 2
+    assert threads_now(2, 1, 1) == 1
+    assert threads_now(4, 3, 5) == 3
+    assert threads_now(1, 2, 0) == 2  # never fewer than set
+    one = _tasks(tmp_path / "one", "R", "S", "S")
     loadavg = tmp_path / "loadavg"
-    assert others_running(str(loadavg)) == 0  # not there: taken as quiet
+    assert others_running(str(loadavg), tasks=one) == 0  # not there: taken as quiet
     loadavg.write_text("0.50 0.40 0.30 1/120 4242\n")  # this thread alone
-    assert others_running(str(loadavg)) == 0
+    assert others_running(str(loadavg), tasks=one) == 0
     loadavg.write_text("3.90 3.60 3.50 4/120 4242\n")
-    assert others_running(str(loadavg)) == 3
+    assert others_running(str(loadavg), tasks=one) == 3
+    # this process's own threads at work (the model writing) are not others
+    assert others_running(str(loadavg), tasks=_tasks(tmp_path / "three", "R", "R", "R")) == 1
+    assert others_running(str(loadavg), tasks=str(tmp_path / "none")) == 3  # unread: one
     # a moment's work (the conversation that just sent the prompt) is gone at a later look
     busy = tmp_path / "busy"
     busy.write_text("0.50 0.40 0.30 3/120 4242\n")
@@ -72,20 +85,35 @@ def test_a_prompt_is_read_with_every_core_only_while_nothing_else_runs(
 
     settling = threading.Thread(target=settle)
     settling.start()
-    assert others_running(str(busy), looks=200, gap=0.002) == 0
+    assert others_running(str(busy), looks=200, gap=0.002, tasks=one) == 0
     settling.join()
-    # the engine reads each prompt with what the machine leaves it
+    # the engine reads each prompt, and writes, with what the machine leaves it (this
+    # process's real threads: the busy file counts more than this test runs)
+    loadavg.write_text("3.90 3.60 3.50 9/120 4242\n")
     ctx = tiny_model.llama._ctx.ctx
     low = tiny_model._lib
     cores, threads = tiny_model.cores, tiny_model.threads
     try:
         tiny_model.cores, tiny_model.threads, tiny_model.loadavg = 2, 1, str(loadavg)
         tiny_model.generate(ASK, lambda _: None, threading.Event(), max_tokens=1)
-        assert low.llama_n_threads_batch(ctx) == 1
+        assert (low.llama_n_threads_batch(ctx), low.llama_n_threads(ctx)) == (1, 1)
         loadavg.write_text("0.50 0.40 0.30 1/120 4242\n")
         tiny_model.generate(ASK, lambda _: None, threading.Event(), max_tokens=1)
-        assert low.llama_n_threads_batch(ctx) == 2
-        assert low.llama_n_threads(ctx) == 1
+        assert (low.llama_n_threads_batch(ctx), low.llama_n_threads(ctx)) == (2, 2)
+        # work that begins while the model writes takes a core from it within 16 tokens,
+        # and work that ends gives it back
+        for before, after, threads_after in (("1/120", "9/120", 1), ("9/120", "1/120", 2)):
+            loadavg.write_text(f"0.50 0.40 0.30 {before} 4242\n")
+            written: list[str] = []
+
+            def heard(piece: str, after: str = after, written: list[str] = written) -> None:
+                written.append(piece)
+                if len(written) == 2:
+                    loadavg.write_text(f"0.50 0.40 0.30 {after} 4242\n")
+
+            tiny_model.generate(ASK, heard, threading.Event(), max_tokens=24)
+            assert len(written) > 16
+            assert low.llama_n_threads(ctx) == threads_after
     finally:
         tiny_model.cores, tiny_model.threads, tiny_model.loadavg = cores, threads, "/proc/loadavg"
 

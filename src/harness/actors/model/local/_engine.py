@@ -28,7 +28,7 @@ from harness.actors.model.local._looping import LoopWatch
 from harness.actors.model.local._sizing import (
     DEFAULT_BATCH,
     others_running,
-    reading_threads,
+    threads_now,
     usable_cores,
 )
 from harness.actors.model.local._states import SavedStates
@@ -96,7 +96,10 @@ class LoadedModel:
         """The cores a prompt may be read with (all of them while nothing else runs): the
         reading threads llama.cpp was given (``load_model``'s *threads_batch*)."""
         self.loadavg = "/proc/loadavg"
-        """Where the machine says how many threads run now (read before each prompt)."""
+        """Where the machine says how many threads run now (read before each prompt, and
+        every :data:`_RELOOK` tokens written)."""
+        self.tasks = "/proc/self/task"
+        """Where this process's threads say whether they run (they are not others)."""
         self.state_dir = state_dir
         """Where the state after the system prompt is kept between runs (``None``: not)."""
         self.model_key = model_key or hashlib.sha256(str(path).encode()).hexdigest()[:16]
@@ -265,6 +268,8 @@ class LoadedModel:
                         break
                 if produced >= limit:
                     break
+                if produced % _RELOOK == 0:
+                    self._run_with_free_cores()  # work that began, or ended, meanwhile
                 self.llama.eval([token])
         except RuntimeError as exc:
             if cancel.is_set():
@@ -379,11 +384,7 @@ class LoadedModel:
         elif len(held) - keep >= _PARK_MIN:
             self._park(held, keep)
         keep = min(keep, len(tokens) - 1)  # the last token is evaluated for its logits
-        self._lib.llama_set_n_threads(
-            llama._ctx.ctx,
-            self.threads,
-            reading_threads(self.cores, self.threads, others_running(self.loadavg)),
-        )
+        self._run_with_free_cores()
         for mark in sorted(marks, reverse=True):
             if mark <= keep:
                 break
@@ -405,6 +406,13 @@ class LoadedModel:
             self._states.save(self.llama, state, tokens[:mark])
         reading.eval(llama, tokens[keep:])
         return cached
+
+    def _run_with_free_cores(self) -> None:
+        """Read and write with every core while no other process runs, else with the
+        threads set (:func:`~harness.actors.model.local._sizing.threads_now`)."""
+        others = others_running(self.loadavg, tasks=self.tasks)
+        now = threads_now(self.cores, self.threads, others)
+        self._lib.llama_set_n_threads(self.llama._ctx.ctx, now, now)
 
     def _park(self, held: list[int], keep: int) -> None:
         """Keep the context in memory before a prompt that would throw most of it away."""
@@ -463,6 +471,7 @@ class ContextTooLong(ModelLoadError):
 
 
 _PARK_MIN = 256  # tokens a prompt must throw away before the context is parked
+_RELOOK = 16  # tokens written between looks at what else runs (a look takes up to 8 ms)
 _FAKE_RESULT = "<tool_response>"
 _CALL_OPEN = "<tool_call>"
 
