@@ -17,10 +17,12 @@ The goal: the worker adds under 5%. Then:
 
 - prompt tokens/s by batch size (llama.cpp's ``n_batch``, ``HARNESS_LOCAL_BATCH``), each
   size loaded beside the others and read in turn;
+- writing with every free core against the threads set alone, quiet and beside a busy
+  process (:mod:`bench._local_cores`);
 - where a one-tool question's and a one-line edit's seconds go, through the whole
   program, in a new folder and a known one (:mod:`bench._local_split`).
 
-``BENCH_LOCAL_PARTS`` (comma-separated ``worker``, ``batch``, ``split``; default all)
+``BENCH_LOCAL_PARTS`` (comma-separated ``worker``, ``batch``, ``cores``, ``split``; default all)
 picks parts. Run: ``python -m bench local``.
 """
 
@@ -34,6 +36,7 @@ from pathlib import Path
 
 import trio
 
+from bench._local_cores import cores_rows
 from bench._local_split import split_rows
 from harness.actors.model.local import DEFAULT_MODEL, lookup
 from harness.actors.model.local._assemble import assemble
@@ -278,7 +281,7 @@ def _batch_rows(path: Path) -> list[tuple[str, str, str]]:
 
 def run() -> list[tuple[str, str, str]]:
     """Measure; rows of (what, figure, beside)."""
-    parts = os.environ.get("BENCH_LOCAL_PARTS", "worker,batch,split").split(",")
+    parts = os.environ.get("BENCH_LOCAL_PARTS", "worker,batch,cores,split").split(",")
     entry = lookup(DEFAULT_MODEL)
     assert entry is not None
     started = time.perf_counter()
@@ -295,6 +298,8 @@ def run() -> list[tuple[str, str, str]]:
         rows.append(_trigger_cost())
     if "batch" in parts:
         rows += _batch_rows(path)
+    if "cores" in parts:
+        rows += cores_rows(path)
     if "split" in parts:
         rows += split_rows()
     return rows
