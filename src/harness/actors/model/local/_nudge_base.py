@@ -30,6 +30,7 @@ __all__ = [
     "announces",
     "block",
     "chain_search",
+    "edit_block",
     "literal",
     "named_tool",
     "one_line_chain",
@@ -227,6 +228,17 @@ NEGATED = re.compile(
     r"missing|absent|unable|neither|nor|without)\b",
     re.I,
 )
+
+
+def edit_block(path: str | None) -> str:
+    """How a nudge asks for an edit of the file at *path* (``None``: any file): "Write
+    the <tool_call> block ({"name": "edit_file", "arguments": {"path": "calc.py"}} then
+    <old_content> and <new_content>) and nothing else." """
+    where = "..." if path is None else f'"{path}"'
+    return (
+        f'Write the <tool_call> block ({{"name": "edit_file", "arguments": {{"path": {where}}}}} '
+        "then <old_content> and <new_content>) and nothing else."
+    )
 
 
 def block(tool: str) -> str:

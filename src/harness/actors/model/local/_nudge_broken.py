@@ -15,7 +15,7 @@ import ast
 import re
 from typing import ClassVar
 
-from harness.actors.model.local._nudge_base import Nudge
+from harness.actors.model.local._nudge_base import Nudge, edit_block
 from harness.actors.model.local._nudge_changes import last_write
 from harness.actors.model.local._turn import Step, Turn
 
@@ -117,14 +117,12 @@ class LeftBroken:
         if fix is None and isinstance(content, str):
             fix = _edit(content, notes[0])
         head = f"{last.path} is not right yet: {said}. Fix it: call edit_file on {last.path}"
-        call = f'({{"name": "edit_file", "arguments": {{"path": "{last.path}"}}}}'
         if fix is None:
             return Nudge(
-                f"{head}, replacing the lines to fix. Write the <tool_call> block {call} then "
-                "<old_content> and <new_content>) and nothing else.",
-                "edit_file",
+                f"{head}, replacing the lines to fix. {edit_block(last.path)}", "edit_file"
             )
         old, new = fix
+        call = f'({{"name": "edit_file", "arguments": {{"path": "{last.path}"}}}}'
         return Nudge(
             f"{head} with exactly this edit. Write the <tool_call> block {call}), then\n"
             f"<old_content>\n{old}\n</old_content>\n<new_content>\n{new}\n</new_content>\n"

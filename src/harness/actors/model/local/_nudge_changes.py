@@ -12,7 +12,13 @@ from typing import ClassVar
 
 import attrs
 
-from harness.actors.model.local._nudge_base import FILE_NAME, NEGATED, Nudge, announces
+from harness.actors.model.local._nudge_base import (
+    FILE_NAME,
+    NEGATED,
+    Nudge,
+    announces,
+    edit_block,
+)
 from harness.actors.model.local._renames import asked_rename
 from harness.actors.model.local._turn import EDIT_TOOLS, Step, Turn, asks_new, culprits
 from harness.words import NOTHING_TO_CHANGE, asks_for_change
@@ -217,9 +223,7 @@ def file_to_read(turn: Turn) -> str | None:
 #: the nudge asking for the edit a task needs, when none was made
 MAKE_THE_CHANGE = Nudge(
     "You have not changed any file yet: no edit was made. Make the change now: "
-    'call edit_file. Write the <tool_call> block ({"name": "edit_file", '
-    '"arguments": {"path": ...}} then <old_content> and <new_content>) and nothing '
-    "else.",
+    f"call edit_file. {edit_block(None)}",
     "edit_file",
 )
 
@@ -288,8 +292,7 @@ class FinishRename:
         return Nudge(
             f"{left.path} still uses {left.old}, so the rename is not done. Rename it there "
             f"too: call edit_file on {left.path}, replacing {left.old} with {left.new}. "
-            f'Write the <tool_call> block ({{"name": "edit_file", "arguments": {{"path": '
-            f'"{left.path}"}}}} then <old_content> and <new_content>) and nothing else.',
+            + edit_block(left.path),
             "edit_file",
         )
 

@@ -22,7 +22,13 @@ from __future__ import annotations
 import re
 from typing import ClassVar, NamedTuple
 
-from harness.actors.model.local._nudge_base import NOT_FILES, Nudge, WrittenAhead, block
+from harness.actors.model.local._nudge_base import (
+    NOT_FILES,
+    Nudge,
+    WrittenAhead,
+    block,
+    edit_block,
+)
 from harness.actors.model.local._nudge_changes import asks_change
 from harness.actors.model.local._turn import EDIT_TOOLS, FILE_NAME, Step, Turn
 from harness.words import asks_for_change, asks_to_write
@@ -155,9 +161,7 @@ class OldValueLeft:
             return Nudge(
                 f"The task asks for {old} to become {new}, but your edit of {path} did not "
                 f"change {old}: line {n} of {path} still reads {line.strip()!r}. Make the "
-                f"change there now: call edit_file on {path}. Write the <tool_call> block "
-                f'({{"name": "edit_file", "arguments": {{"path": "{path}"}}}} then '
-                "<old_content> and <new_content>) and nothing else.",
+                f"change there now: call edit_file on {path}. {edit_block(path)}",
                 "edit_file",
             )
         return None
@@ -335,9 +339,7 @@ class ReadToChange(WrittenAhead):
             return None
         return Nudge(
             f"That is {path} as it is now. Make the change asked for: call edit_file on "
-            f"{path}, replacing only the lines to change. Write the <tool_call> block "
-            f'({{"name": "edit_file", "arguments": {{"path": "{path}"}}}} then '
-            "<old_content> and <new_content>) and nothing else.",
+            f"{path}, replacing only the lines to change. {edit_block(path)}",
             "edit_file",
             instead=True,
         )
