@@ -410,8 +410,9 @@ class LoadedModel:
     def _run_with_free_cores(self) -> None:
         """Read and write with every core while no other process runs, else with the
         threads set (:func:`~harness.actors.model.local._sizing.threads_now`)."""
-        others = others_running(self.loadavg, tasks=self.tasks)
-        now = threads_now(self.cores, self.threads, others)
+        now = self.threads
+        if self.cores > self.threads:  # else there is nothing to choose, and no look
+            now = threads_now(self.cores, now, others_running(self.loadavg, tasks=self.tasks))
         self._lib.llama_set_n_threads(self.llama._ctx.ctx, now, now)
 
     def _park(self, held: list[int], keep: int) -> None:
