@@ -122,5 +122,6 @@ def _own_running(tasks: str) -> int:
             continue  # a thread that ended between the listing and the read
         # "pid (comm) S ...": the name may hold spaces and brackets; the state follows
         # the last ")"
-        running += stat[stat.rfind(")") + 2 : stat.rfind(")") + 3] == "R"
+        state = stat.rfind(")") + 2
+        running += stat[state : state + 1] == "R"
     return max(1, running)
