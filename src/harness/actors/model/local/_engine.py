@@ -93,8 +93,9 @@ class LoadedModel:
         self.path = path
         self.threads = threads
         self.cores = max(1, int(getattr(llama, "n_threads_batch", 0) or usable_cores()))
-        """The cores a prompt may be read with (all of them while nothing else runs): the
-        reading threads llama.cpp was given (``load_model``'s *threads_batch*)."""
+        """The cores a prompt may be read and a reply written with while nothing else
+        runs: the threads llama.cpp was given to read with (``load_model``'s
+        *threads_batch*)."""
         self.loadavg = "/proc/loadavg"
         """Where the machine says how many threads run now (read before each prompt, and
         every :data:`_RELOOK` tokens written)."""
@@ -519,8 +520,9 @@ def load_model(
 ) -> LoadedModel:
     """Load the GGUF file at *path* (blocking, seconds).
 
-    *threads* generate; *threads_batch* (default: every usable core) read the prompt,
-    where all cores help, *batch* tokens at a time. *state_dir* keeps the state after the
+    *threads* read and write while other processes run; *threads_batch* (default: every
+    usable core) while none does (:meth:`LoadedModel._run_with_free_cores`); the prompt
+    is read *batch* tokens at a time. *state_dir* keeps the state after the
     system prompt between runs, named by *model_key* (the model's SHA-256), the prompt
     and llama.cpp's version. *on_progress* hears llama.cpp's own progress through the
     model's tensors, 0.0 to 1.0 (from the loading thread). *stop*, once set, ends the load
