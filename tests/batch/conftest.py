@@ -122,8 +122,12 @@ def write_tasks(path: Path, workspace: Path, ids: tuple[str, ...] = IDS, extra: 
 
 def batch_env(home: Path) -> dict[str, str]:
     env = dict(os.environ)
+    # the run's temporary folders beside its home: a run a test kills leaves them there
+    tmp = home.parent / "tmp"
+    tmp.mkdir(exist_ok=True)
     env.update(
         HARNESS_HOME=str(home),
+        TMPDIR=str(tmp),
         PYTHONPATH=PYTHONPATH,
         # the shell worker is not needed by an edit: one start-up less per task
         HARNESS_WORKERS=json.dumps(

@@ -3,12 +3,10 @@ and no input makes the reading raise."""
 
 from __future__ import annotations
 
-import functools
 import json
 import shlex
-import tempfile
-from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -55,9 +53,10 @@ def wrap(command: str, template: str) -> str:
     return template.format(command, q=shlex.quote(command))
 
 
-@functools.cache
-def _perms() -> Permissions:
-    home = Path(tempfile.mkdtemp(prefix="bash-fuzz-"))
+@pytest.fixture(scope="module")
+def perms(tmp_path_factory: pytest.TempPathFactory) -> Permissions:
+    # one for every example (hypothesis runs them all in one call of the test)
+    home = tmp_path_factory.mktemp("bash-fuzz")
     rules = {"allow": ["run_cmd"], "deny": ["run_cmd(rm *)"]}
     (home / "permissions.json").write_text(json.dumps(rules))
     return Permissions(builtin_table(), home=home, mode="auto")
@@ -70,12 +69,12 @@ def _perms() -> Permissions:
     templates=st.lists(st.sampled_from(WRAPS), min_size=1, max_size=3),
 )
 def test_a_deny_rule_holds_however_deep_the_command_is_wrapped(
-    spelling: str, runners: list[str], templates: list[str]
+    perms: Permissions, spelling: str, runners: list[str], templates: list[str]
 ) -> None:
     command = spelling
     for template in [*runners, *templates]:
         command = wrap(command, template)
-    assert _perms().decide("run_cmd", {"command": command}).action != "allow", command
+    assert perms.decide("run_cmd", {"command": command}).action != "allow", command
 
 
 TOKENS = [

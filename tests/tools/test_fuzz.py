@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 import os
-import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,8 +23,9 @@ OPS = st.sampled_from(list(SHELL_OPERATORS))
     op=OPS,
     after=st.lists(WORDS, min_size=1, max_size=3).map(" ".join),
 )
-def test_operators_a_rule_lacks_ask(rule: str, before: str, op: str, after: str) -> None:
-    perms = _perms()
+def test_operators_a_rule_lacks_ask(
+    perms: Permissions, rule: str, before: str, op: str, after: str
+) -> None:
     perms.rules = RuleSet()
     perms.add("allow", f"run_cmd({rule})", persist=False)
     command = f"{before}{op}{after}"
@@ -33,14 +33,15 @@ def test_operators_a_rule_lacks_ask(rule: str, before: str, op: str, after: str)
     assert decision.action == "ask", (rule, command)
 
 
-@functools.cache
-def _perms() -> Permissions:
-    return Permissions(builtin_table(), home=tempfile.mkdtemp(prefix="perms-fuzz-"))
+@pytest.fixture(scope="module")
+def perms(tmp_path_factory: pytest.TempPathFactory) -> Permissions:
+    # one for every example (hypothesis runs them all in one call of the test)
+    return Permissions(builtin_table(), home=tmp_path_factory.mktemp("perms-fuzz"))
 
 
-@functools.cache
-def _workspace() -> Workspace:
-    tmp = Path(tempfile.mkdtemp(prefix="jail-fuzz-"))
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
+    tmp = tmp_path_factory.mktemp("jail-fuzz")
     root = tmp / "ws"
     (root / "a" / "b").mkdir(parents=True)
     os.symlink(tmp, root / "a" / "link")
@@ -52,8 +53,8 @@ PARTS = st.sampled_from(["..", ".", "a", "b", "link", ".git", "/", "//", "x.txt"
 
 @settings(max_examples=200, deadline=None)
 @given(parts=st.lists(PARTS, min_size=1, max_size=6))
-def test_no_path_resolves_outside_the_workspace(parts: list[str]) -> None:
-    ws = _workspace()
+def test_no_path_resolves_outside_the_workspace(workspace: Workspace, parts: list[str]) -> None:
+    ws = workspace
     path = "/".join(parts)
     try:
         got = ws.resolve(path, allow_root=True)
