@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from harness.actors.model.local import ModelLoadError
-from harness.actors.model.local._engine import LoadedModel, load_model
+from harness.actors.model.local._engine import LoadedModel
+from harness.actors.model.local._load import load_model
 from harness.actors.model.local._sizing import (
     DEFAULT_BATCH,
     default_batch,

@@ -196,7 +196,7 @@ def test_a_grammar_llama_cpp_refuses_is_an_error_not_a_crash(tiny_model: LoadedM
 _FEEDER = """
 import json, os, sys
 from pathlib import Path
-from harness.actors.model.local._engine import load_model
+from harness.actors.model.local._load import load_model
 from harness.actors.model.local._grammar import tool_call_grammar
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 

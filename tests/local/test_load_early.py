@@ -93,7 +93,7 @@ async def test_a_worker_stopped_while_its_model_loads_ends_itself_within_its_gra
 def test_a_load_reports_llama_cpp_progress_up_to_whole(tiny_model_path: Path) -> None:
     # the tiny model (``_tiny.py``): llama.cpp reports each of its 27 tensors, as it does
     # each of the default model's 339
-    from harness.actors.model.local._engine import load_model
+    from harness.actors.model.local._load import load_model
 
     heard: list[float] = []
     model = load_model(tiny_model_path, "m", n_ctx=512, threads=1, on_progress=heard.append)

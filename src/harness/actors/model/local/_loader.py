@@ -16,8 +16,9 @@ import attrs
 
 from harness.actors.model.local._assemble import assemble
 from harness.actors.model.local._catalogue import CatalogueEntry, catalogue, lookup
-from harness.actors.model.local._engine import LoadedModel, load_model
+from harness.actors.model.local._engine import LoadedModel
 from harness.actors.model.local._errors import CatalogueError, LocalModelError, ModelLoadError
+from harness.actors.model.local._load import load_model
 from harness.actors.model.local._runtime import check_once
 from harness.actors.model.local._sizing import DEFAULT_BATCH
 
