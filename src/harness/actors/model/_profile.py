@@ -95,9 +95,6 @@ class ModelProfile:
             provider's form (else only the result's note of each image does).
         maps_workspace: the system prompt holds the workspace's map, its files and
             what each defines (:mod:`harness.workspace_map`).
-        worked_example: the system prompt's shared part ends with one whole task as
-            the model writes it, a read, an edit and the answer (the embedded model;
-            ``harness.actors.model.local._guide.WORKED_EXAMPLE``).
     """
 
     name: str
@@ -112,7 +109,6 @@ class ModelProfile:
     preloads: bool = False
     images: bool = False
     maps_workspace: bool = False
-    worked_example: bool = False
 
     def __attrs_post_init__(self) -> None:
         unknown = [n for n in self.nudges if n not in NUDGE_RULES]
@@ -134,7 +130,6 @@ SMALL_MODEL = ModelProfile(
     repeat_cap=2,
     nudges=NUDGE_RULES,
     stops_at_announcement=True,
-    worked_example=True,
 )
 """A small model whose sampler harness reaches (the embedded model, a llama.cpp server
 asked through its own endpoints): the short tool list, strict writes, the call grammar,

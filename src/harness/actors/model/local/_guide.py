@@ -114,36 +114,7 @@ for a grammar that applies from its triggers on (else from the first token)."""
 _VERSION = re.compile(r"^version: [0-9a-f]{16}\n?", re.M)
 
 
-WORKED_EXAMPLE = """\
-# A whole task, for example
-
-The user asks: "Turn debug mode off in app/settings.py."
-
-<tool_call>{"name": "read_file", "arguments": {"path": "app/settings.py"}}</tool_call>
-<tool_response>
-DEBUG = True
-PORT = 8000
-</tool_response>
-<tool_call>{"name": "edit_file", "arguments": {"path": "app/settings.py"}}
-<old_content>
-DEBUG = True
-</old_content>
-<new_content>
-DEBUG = False
-</new_content>
-</tool_call>
-<tool_response>
-edited app/settings.py (1 edit applied)
-</tool_response>
-Debug mode is off: app/settings.py sets DEBUG = False.
-
-A change is made only by a call; after its result, say in one sentence what changed."""
-"""One whole task as the model writes it, read before any project's lines (the profile's
-``worked_example``): the look, the edit with the line copied as the file has it, and the
-one-sentence answer. Only where read_file and edit_file are offered."""
-
-
-def static_first(call: ProviderCall, *, example: bool = False) -> tuple[str, str]:
+def static_first(call: ProviderCall) -> tuple[str, str]:
     """The system prompt of *call* with what is the same in every project first, and that
     part alone: ``(system, static)``.
 
@@ -162,8 +133,6 @@ def static_first(call: ProviderCall, *, example: bool = False) -> tuple[str, str
     head = system[: -len(section) - 2]
     base, _, project = head.partition("\n\n")
     static = f"{base}\n\n{section}"
-    if example and {"read_file", "edit_file"} <= {t.name for t in call.text_tools}:
-        static += f"\n\n{WORKED_EXAMPLE}"
     return (f"{static}\n\n{project}" if project else static), static
 
 
@@ -299,14 +268,6 @@ class Guide:
         """The system prompt's static part first (:func:`static_first`); off to measure."""
         self._grammars: dict[str, str] = {}
 
-    def system(self, call: ProviderCall) -> tuple[str, str]:
-        """``(system, static)``: the system prompt of *call* as the model reads it, and
-        the part of it every project shares (:func:`static_first`; "" unless
-        reordered)."""
-        if not self.reorder:
-            return call.system, ""
-        return static_first(call, example=self.profile.worked_example)
-
     async def stream(
         self, call: ProviderCall, generate: Generate
     ) -> AsyncGenerator[ProviderEvent, None]:
@@ -336,7 +297,7 @@ class Guide:
             yield TextDelta(text=text)
             yield Finish(reason="stop")
             return
-        system = self.system(call)[0]
+        system = static_first(call)[0] if self.reorder else call.system
         messages = template_messages(system, verdict.messages)
         grammar = self.grammar(call.text_tools) if profile.grammar else ""
         reply: list[str] = []

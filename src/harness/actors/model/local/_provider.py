@@ -29,7 +29,7 @@ from harness.actors.model.local._errors import (
     LocalModelError,
     ModelNotInstalled,
 )
-from harness.actors.model.local._guide import Guide, StopReply
+from harness.actors.model.local._guide import Guide, StopReply, static_first
 from harness.actors.model.local._loader import (
     DEFAULT_CONTEXT,
     Loader,
@@ -134,8 +134,6 @@ class LocalProvider:
             overrides["nudges"] = ()
         if env.get("HARNESS_LOCAL_STOP", "").strip().lower() in _OFF:
             overrides["stops_at_announcement"] = False
-        if env.get("HARNESS_LOCAL_EXAMPLE", "").strip().lower() in _OFF:
-            overrides["worked_example"] = False
         # on: a folder never seen reads only its own lines (docs/models.md)
         reorder = env.get("HARNESS_LOCAL_STATIC_FIRST", "").strip().lower() not in _OFF
         self.guide = Guide(profile_for(self.name, "", overrides), reorder=reorder)
@@ -250,7 +248,7 @@ class LocalProvider:
                 await trio.sleep(0.1)
             waited = trio.current_time() - started
         model = await self.wait_loaded(call.model, n_ctx=call.options.context_window)
-        static = self.guide.system(call)[1]
+        static = static_first(call)[1] if self.guide.reorder else ""
         send, recv = trio.open_memory_channel[Any](math.inf)
         cancel = threading.Event()
         token = trio.lowlevel.current_trio_token()
