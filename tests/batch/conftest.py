@@ -288,4 +288,9 @@ def ray_worker(task_id: str) -> psutil.Process:
 
 
 def ray_env(home: Path) -> dict[str, str]:
-    return {**batch_env(home), **LOOPBACK}
+    env = {**batch_env(home), **LOOPBACK}
+    # Ray keeps its sockets under the temp folder, whose path must stay short
+    env.pop("TMPDIR")
+    if "TMPDIR" in os.environ:
+        env["TMPDIR"] = os.environ["TMPDIR"]
+    return env
