@@ -19,7 +19,8 @@ import threading
 import time
 from pathlib import Path
 
-from harness.actors.model.local._engine import LoadedModel, load_model
+from harness.actors.model.local._engine import LoadedModel
+from harness.actors.model.local._load import load_model
 from harness.actors.model.local._sizing import default_threads
 
 TOKENS = 64
