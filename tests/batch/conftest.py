@@ -121,13 +121,16 @@ def write_tasks(path: Path, workspace: Path, ids: tuple[str, ...] = IDS, extra: 
 
 
 def batch_env(home: Path) -> dict[str, str]:
-    env = dict(os.environ)
     # the run's temporary folders beside its home: a run a test kills leaves them there
     tmp = home.parent / "tmp"
     tmp.mkdir(exist_ok=True)
+    return {**_run_env(home), "TMPDIR": str(tmp)}
+
+
+def _run_env(home: Path) -> dict[str, str]:
+    env = dict(os.environ)
     env.update(
         HARNESS_HOME=str(home),
-        TMPDIR=str(tmp),
         PYTHONPATH=PYTHONPATH,
         # the shell worker is not needed by an edit: one start-up less per task
         HARNESS_WORKERS=json.dumps(
@@ -288,9 +291,5 @@ def ray_worker(task_id: str) -> psutil.Process:
 
 
 def ray_env(home: Path) -> dict[str, str]:
-    env = {**batch_env(home), **LOOPBACK}
-    # Ray keeps its sockets under the temp folder, whose path must stay short
-    env.pop("TMPDIR")
-    if "TMPDIR" in os.environ:
-        env["TMPDIR"] = os.environ["TMPDIR"]
-    return env
+    # the machine's temp folder: Ray keeps its sockets under it, whose path must stay short
+    return {**_run_env(home), **LOOPBACK}

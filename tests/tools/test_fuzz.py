@@ -40,7 +40,7 @@ def perms(tmp_path_factory: pytest.TempPathFactory) -> Permissions:
 
 
 @pytest.fixture(scope="module")
-def workspace(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
+def ws(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
     tmp = tmp_path_factory.mktemp("jail-fuzz")
     root = tmp / "ws"
     (root / "a" / "b").mkdir(parents=True)
@@ -53,8 +53,7 @@ PARTS = st.sampled_from(["..", ".", "a", "b", "link", ".git", "/", "//", "x.txt"
 
 @settings(max_examples=200, deadline=None)
 @given(parts=st.lists(PARTS, min_size=1, max_size=6))
-def test_no_path_resolves_outside_the_workspace(workspace: Workspace, parts: list[str]) -> None:
-    ws = workspace
+def test_no_path_resolves_outside_the_workspace(ws: Workspace, parts: list[str]) -> None:
     path = "/".join(parts)
     try:
         got = ws.resolve(path, allow_root=True)
