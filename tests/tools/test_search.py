@@ -262,12 +262,14 @@ def test_a_name_in_no_file_shows_the_lines_holding_its_words(ws: Path, use_rg: b
     assert out == [
         "no matches for 'mail_server_port' (mail_server_port is in no file of the workspace)."
         " Lines holding its words (mail, server, port), the most first:",
-        # settings.toml holds all three words: its lines first; report.py's port is a
-        # word of its own there, "report" and "import" are not one
-        "settings.toml:1:[server]",
-        "settings.toml:2:port = 9412",
+        # settings.toml holds all three words: its lines first, the mail section's
+        # before the server's (mail is on one line, server on two: the rarer word counts
+        # more); report.py's port is a word of its own there, "report" and "import" are
+        # not one
         "settings.toml:6:[mail]",
         "settings.toml:8:smtp_port = 587",
+        "settings.toml:1:[server]",
+        "settings.toml:2:port = 9412",
         "deploy.yaml:2:command: [redis-server, --maxMemory, 256mb]",
         "report.py:1:import sys  # the report's port of call",
     ]
@@ -282,6 +284,50 @@ def test_a_name_in_no_file_shows_the_lines_holding_its_words(ws: Path, use_rg: b
         "deploy.yaml:2:command: [redis-server, --maxMemory, 256mb]",
         "settings.toml:1:[server]",
     ]
+
+
+def test_a_word_many_lines_hold_counts_less_than_a_rare_one(ws: Path) -> None:
+    # measured (bench search-words, half A): "Raise the deposit to 60 pounds." listed the
+    # two `raise ValueError` lines of fleet.py before the deposit, and "We're staying open
+    # till 7pm on Thursdays" the `with open(...)` lines of desk.py before the hours
+    (ws / "fleet.py").write_text(
+        "def add(n):\n    raise ValueError(n)\n\n\ndef out(n):\n    raise KeyError(n)\n"
+    )
+    (ws / "station.toml").write_text("[fees]\ndeposit = 50\n")
+    out = search_text(Workspace(ws), {"pattern": "raise deposit pounds"}).output
+    assert out.splitlines()[1:] == [
+        "station.toml:2:deposit = 50",
+        "fleet.py:2:raise ValueError(n)",
+        "fleet.py:6:raise KeyError(n)",
+    ]
+    # with every word held by one line each, the order is the lines' own (a tie)
+    (ws / "fleet.py").write_text("raise ValueError(1)\n")
+    out = search_text(Workspace(ws), {"pattern": "raise deposit pounds"}).output
+    assert out.splitlines()[1:] == ["fleet.py:1:raise ValueError(1)", "station.toml:2:deposit = 50"]
+
+
+def test_a_plural_word_finds_its_singular(ws: Path) -> None:
+    # measured (bench search-words, half A): "… bake 24 croissants" found none of the
+    # bakery's `croissant` keys, so the search listed nothing
+    (ws / "bakery.toml").write_text('[counter]\ncroissant = 36\n[hours]\nthursday = "9-17"\n')
+    (ws / "stock.py").write_text("BATTERY = 3\nclass Thing:\n    status = 1\n")
+    out = search_text(Workspace(ws), {"pattern": "croissants thursdays"}).output
+    assert out.splitlines()[1:] == [
+        "bakery.toml:2:croissant = 36",
+        'bakery.toml:4:thursday = "9-17"',
+    ]
+    # -ies is -y; a word that ends in s and is no plural still finds itself
+    out = search_text(Workspace(ws), {"pattern": "batteries status"}).output
+    assert out.splitlines()[1:] == ["stock.py:1:BATTERY = 3", "stock.py:3:status = 1"]
+    # the plural the file holds is found from the singular or the plural
+    (ws / "shop.py").write_text("CATEGORIES = []\nlabels = 2\nopen_days = 5\n")
+    for pattern in ("category label day", "categories labels days"):
+        out = search_text(Workspace(ws), {"pattern": pattern}).output
+        assert out.splitlines()[1:] == [
+            "shop.py:1:CATEGORIES = []",
+            "shop.py:2:labels = 2",
+            "shop.py:3:open_days = 5",
+        ]
 
 
 def test_the_words_of_a_request_that_name_nothing_are_not_searched_for(ws: Path) -> None:

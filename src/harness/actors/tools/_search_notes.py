@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 
 __all__ = ["defined_at", "elsewhere", "program_like", "spelled_like"]
 
@@ -119,16 +120,23 @@ def elsewhere(pattern: str, glob: str | None, find: Callable[[str], list[Hit]]) 
 def _by_words(pattern: str, find: Callable[[str], list[Hit]]) -> str:
     """The lines holding the most of the words of *pattern* (``mail``, ``server``, ``port``
     of ``mail_server_port`` or ``mail server port``), each a whole part of a name in any
-    case (``smtp_port``, ``maxMemory``; not the port of ``report``). First the lines with
-    the most of them held by themselves and the lines up to three above and below (a
-    section's name over its keys: ``[mail]`` over ``smtp_port``), then by themselves,
-    then those of the files holding the most; ``""`` when *pattern* has fewer than two
-    words or no line holds one.
+    case (``smtp_port``, ``maxMemory``; not the port of ``report``), a plural as its
+    singular (``thursdays`` finds ``thursday``). A word counts less the more lines hold
+    it: one held by a single line counts 1, one held by four lines a quarter, so the
+    ``open`` of every ``with open(…)`` does not outweigh the one line that says
+    ``thursday = "09:30-17:00"``. First the lines whose words, with those of the lines up
+    to three above and below (a section's name over its keys: ``[mail]`` over
+    ``smtp_port``), count the most, then by their own words, then by their file's; ``""``
+    when *pattern* has fewer than two words or no line holds one.
 
     Asked to switch "the mail server port", a request naming no file, the 1.5B model
     searched for ``mail_server_port``, a name it made up, got "no matches", and wrote the
     steps for a mail server's own configuration instead (bench local-tasks, the fresh
-    set's third batch, half A)."""
+    set's third batch, half A). Counting each word once whatever it held, a search by
+    the words of "Raise the deposit to 60 pounds." listed the two ``raise ValueError``
+    lines of ``fleet.py`` before ``station.toml:16:deposit = 50``, and "croissants" found
+    none of ``bakery.toml``'s ``croissant`` keys (docs/models-rounds.md, the thirty-second
+    round, measures both)."""
     words = list(dict.fromkeys(w.lower() for w in _WORD.findall(pattern)))
     words = [w for w in words if w not in _NO_CLUE and w not in _NOT_NAMES][:5]
     if len(words) < 2:
@@ -145,28 +153,46 @@ def _by_words(pattern: str, find: Callable[[str], list[Hit]]) -> str:
     per_file: dict[str, set[str]] = {}
     for (rel, _n), words_held in own.items():
         per_file.setdefault(rel, set()).update(words_held)
+    holding = Counter(w for words_held in own.values() for w in words_held)
 
-    def near(rel: str, n: int) -> int:
+    def worth(words_held: Iterable[str]) -> float:
+        return sum(1 / holding[w] for w in words_held)
+
+    def near(rel: str, n: int) -> float:
         # the words of the lines a few above and below too: [mail] names smtp_port's mail
-        return len(set().union(*(own.get((rel, m), ()) for m in range(n - 3, n + 4))))
+        return worth(set().union(*(own.get((rel, m), ()) for m in range(n - 3, n + 4))))
 
     best = sorted(
         hits,
-        key=lambda h: (-near(h[0], h[1]), -len(own[h[0], h[1]]), -len(per_file[h[0]]), h[:2]),
+        key=lambda h: (-near(h[0], h[1]), -worth(own[h[0], h[1]]), -worth(per_file[h[0]]), h[:2]),
     )
     lines = [f"{rel}:{n}:{text.strip()}" for rel, n, text in best[:MAX_SHOWN]]
     return f". Lines holding its words ({', '.join(words)}), the most first:\n" + "\n".join(lines)
 
 
+def _singular(word: str) -> str:
+    """*word* (lower case) without a plural's ending: ``thursdays`` is ``thursday``,
+    ``batteries`` ``battery``; words of three letters or fewer stay as they are. A word
+    that only ends in an s (``status``) loses it too: :func:`_part` puts it back."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
 def _part(word: str) -> re.Pattern[str]:
-    """*word* (lower case) as a whole part of a name: between non-letters (``smtp_port``,
-    ``ports``: a plural too, ``MAIL_PORT``; not ``BACKUP`` for back), or capitalized after
-    a lower-case letter (``maxMemory``)."""
-    cap = word[0].upper() + re.escape(word[1:])
-    w = re.escape(word)
+    """*word* (lower case) as a whole part of a name, in the singular or the plural
+    (:func:`_singular`; ``battery`` or ``batteries``): between non-letters (``smtp_port``,
+    ``ports``, ``MAIL_PORT``; not ``BACKUP`` for back), or capitalized after a lower-case
+    letter (``maxMemory``)."""
+    one = _singular(word)
+    stem, end, upper = (
+        (one[:-1], "(?:ys?|ies)", "(?:YS?|IES)") if one.endswith("y") else (one, "s?", "S?")
+    )
+    cap = stem[0].upper() + re.escape(stem[1:])
+    w = re.escape(stem)
     return re.compile(
-        rf"(?<![A-Za-z])(?:{w}|{cap})s?(?![a-z])|(?<=[a-z]){cap}s?(?![a-z])"
-        rf"|(?<![A-Za-z]){w.upper()}S?(?![A-Za-z])"
+        rf"(?<![A-Za-z])(?:{w}|{cap}){end}(?![a-z])|(?<=[a-z]){cap}{end}(?![a-z])"
+        rf"|(?<![A-Za-z]){w.upper()}{upper}(?![A-Za-z])"
     )
 
 
