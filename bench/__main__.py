@@ -12,6 +12,7 @@ number remembered from another machine.
     python -m bench local-server    # the same tasks through llama-server beside it (on request)
     python -m bench local-terminal  # a new user's two questions in the terminal (on request)
     python -m bench endings         # the honest endings replayed on local-tasks' runs
+    python -m bench search-words    # where a search by a request's words sends the model
 """
 
 from __future__ import annotations
