@@ -316,9 +316,14 @@ def test_a_plural_word_finds_its_singular(ws: Path) -> None:
         "bakery.toml:2:croissant = 36",
         'bakery.toml:4:thursday = "9-17"',
     ]
-    # -ies is -y; a word that ends in s and is no plural still finds itself
-    out = search_text(Workspace(ws), {"pattern": "batteries status"}).output
-    assert out.splitlines()[1:] == ["stock.py:1:BATTERY = 3", "stock.py:3:status = 1"]
+    # -ies is -y, or -ie; a word that ends in s and is no plural still finds itself
+    (ws / "web.js").write_text("const cookie = 1;\n")
+    out = search_text(Workspace(ws), {"pattern": "batteries status cookies"}).output
+    assert out.splitlines()[1:] == [
+        "stock.py:1:BATTERY = 3",
+        "stock.py:3:status = 1",
+        "web.js:1:const cookie = 1;",
+    ]
     # the plural the file holds is found from the singular or the plural
     (ws / "shop.py").write_text("CATEGORIES = []\nlabels = 2\nopen_days = 5\n")
     for pattern in ("category label day", "categories labels days"):

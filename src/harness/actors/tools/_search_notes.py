@@ -181,12 +181,12 @@ def _singular(word: str) -> str:
 
 def _part(word: str) -> re.Pattern[str]:
     """*word* (lower case) as a whole part of a name, in the singular or the plural
-    (:func:`_singular`; ``battery`` or ``batteries``): between non-letters (``smtp_port``,
-    ``ports``, ``MAIL_PORT``; not ``BACKUP`` for back), or capitalized after a lower-case
-    letter (``maxMemory``)."""
+    (:func:`_singular`; ``battery`` or ``batteries``, and ``cookie`` for ``cookies``):
+    between non-letters (``smtp_port``, ``ports``, ``MAIL_PORT``; not ``BACKUP`` for
+    back), or capitalized after a lower-case letter (``maxMemory``)."""
     one = _singular(word)
     stem, end, upper = (
-        (one[:-1], "(?:ys?|ies)", "(?:YS?|IES)") if one.endswith("y") else (one, "s?", "S?")
+        (one[:-1], "(?:ys?|ies?)", "(?:YS?|IES?)") if one.endswith("y") else (one, "s?", "S?")
     )
     cap = stem[0].upper() + re.escape(stem[1:])
     w = re.escape(stem)
