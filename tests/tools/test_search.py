@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -304,6 +307,42 @@ def test_a_word_many_lines_hold_counts_less_than_a_rare_one(ws: Path) -> None:
     (ws / "fleet.py").write_text("raise ValueError(1)\n")
     out = search_text(Workspace(ws), {"pattern": "raise deposit pounds"}).output
     assert out.splitlines()[1:] == ["fleet.py:1:raise ValueError(1)", "station.toml:2:deposit = 50"]
+
+
+_SEARCH_SHOP = """
+import sys
+from pathlib import Path
+from bench._local_fresh import FRESH
+from harness.actors.tools._jail import Workspace
+from harness.actors.tools._search import search_text
+task = next(t for t in FRESH if t.name == "missing-summer-coupon")
+for name, body in task.files.items():
+    (Path(sys.argv[1]) / name).parent.mkdir(parents=True, exist_ok=True)
+    (Path(sys.argv[1]) / name).write_text(body)
+print(search_text(Workspace(sys.argv[1]), {"pattern": "percent coupon src cart"}).output)
+"""
+
+
+def test_the_lines_holding_a_phrases_words_come_in_the_same_order_every_run(
+    tmp_path: Path,
+) -> None:
+    # a word's weight summed as floats in a set's order ranked lines of equal worth
+    # differently from one process to the next (the shop's words percent, coupon, src,
+    # cart: four orders under these four hash seeds)
+    outputs = set()
+    for seed in ("0", "1", "2", "5"):
+        folder = tmp_path / seed
+        folder.mkdir()
+        done = subprocess.run(
+            [sys.executable, "-c", _SEARCH_SHOP, str(folder)],
+            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": os.pathsep.join(sys.path)},
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        )
+        outputs.add(done.stdout)
+    assert len(outputs) == 1, outputs
 
 
 def test_a_plural_word_finds_its_singular(ws: Path) -> None:

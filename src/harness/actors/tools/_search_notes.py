@@ -9,6 +9,7 @@ import re
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterable
+from fractions import Fraction
 
 __all__ = ["defined_at", "elsewhere", "program_like", "spelled_like"]
 
@@ -155,10 +156,11 @@ def _by_words(pattern: str, find: Callable[[str], list[Hit]]) -> str:
         per_file.setdefault(rel, set()).update(words_held)
     holding = Counter(w for words_held in own.values() for w in words_held)
 
-    def worth(words_held: Iterable[str]) -> float:
-        return sum(1 / holding[w] for w in words_held)
+    def worth(words_held: Iterable[str]) -> Fraction:
+        # exact: a sum of floats in a set's order would break ties differently per run
+        return sum((Fraction(1, holding[w]) for w in words_held), Fraction(0))
 
-    def near(rel: str, n: int) -> float:
+    def near(rel: str, n: int) -> Fraction:
         # the words of the lines a few above and below too: [mail] names smtp_port's mail
         return worth(set().union(*(own.get((rel, m), ()) for m in range(n - 3, n + 4))))
 
