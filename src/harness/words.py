@@ -152,10 +152,15 @@ _NEW_STATE = re.compile(
 # a sentence saying which value is wanted over the one there is ("Keep a dozen old logs
 # rather than six.", "Can the chart show two days instead of just one?", "Just bake 24,
 # not 36."), that a value is enough ("Every four hours is plenty.") or that a thing needs
-# changing ("… so it needs changing there as well.")
+# changing ("… so it needs changing there as well."), or that a thing starts ("We're
+# starting to lend magazines.", "We'll begin opening on Sundays."), which the folder's
+# files are to say too; not a thought starting ("I'm starting to think add is wrong.")
 _WANTED = re.compile(
     r"\b(?:instead of|rather than)\b|,\s*not\s+\d|\b(?:is|are|'s|be)\s+(?:plenty|enough)\b"
-    r"|\bneeds?\s+(?:changing|updating|fixing|correcting|amending|adjusting)\b",
+    r"|\bneeds?\s+(?:changing|updating|fixing|correcting|amending|adjusting)\b"
+    r"|(?:'re|\bare|'m|\bam|'s|\bis|'ll|\bwill|\bgoing\s+to)\s+(?:now\s+)?(?:start|begin)"
+    r"(?:ning|ing)?\s+(?:to\s+(?!(?:think|wonder|see|feel|worry|suspect|believe|doubt|"
+    r"understand|notice|realis|realiz)\w*)\w|\w+ing\b)",
     re.I,
 )
 # a sentence asking for something as a question ("Can the chart show two days instead of
@@ -189,15 +194,20 @@ def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
     costs 5 now in the sample order."; not "Now, explain add."); or that shows a command
     failing (:func:`failing_command`) and does not ask why or what it means: a failure
     reported is one to fix; or, unless *plainly*, a sentence that wants one value over
-    the one there is, says a value is enough or a thing needs changing (:data:`_WANTED`:
-    "Keep a dozen old logs rather than six.", "Every four is plenty.").
+    the one there is, says a value is enough, a thing needs changing or a thing starts
+    (:data:`_WANTED`: "Keep a dozen old logs rather than six.", "Every four is plenty.",
+    "We're starting to lend magazines.").
 
     The test the conversation's endings and the small model's nudges share: only then is
     a claimed change taken at its word, or a missing one said. The nudges ask *plainly*:
     measured (bench local-tasks, the 9 prompts of the fresh set that say a change only
     so), pushed to edit on them the 1.5B model won none, twice duplicated lines of the
     right file and said done; the endings read them all, so that a run which changed
-    nothing on such a prompt does not end as done (4 recorded runs that did)."""
+    nothing on such a prompt does not end as done (4 recorded runs that did). A thing
+    that starts, heard plainly too, was measured the same way (the two prompts of the
+    fresh set so said, one a half: pushed to edit, the model duplicated a line of one
+    of the files to change, or edited a file that was not one, and both runs ended
+    done, where they had ended not done)."""
     if ASKS_CHANGE.search(prompt):
         return True
     if failing_command(prompt) is not None and not _WONDERS.search(prompt):

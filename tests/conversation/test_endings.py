@@ -1077,6 +1077,10 @@ def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_al
         ("The low-tank warning nags us every two hours. Every four is plenty.", True),
         ("The hours script gives me five boats. Three is plenty by default.", True),
         ("The screen shows the price too, so it needs changing there as well.", True),
+        # a thing that starts (the fresh set's half A: magazines-on-loan)
+        ("We're starting to lend magazines. They go out for a week.", True),
+        ("We'll begin opening on Sundays.", True),
+        ("The club is going to start running Tuesday races.", True),
         # asked or wondered about, not asked for
         ("Why does the chart show two days instead of one?", False),
         ("Explain why it keeps six logs rather than twelve.", False),
@@ -1084,6 +1088,9 @@ def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_al
         ("Is an hour enough for the backup?", False),
         ("I wonder whether three is plenty.", False),
         ("Tell me why it bakes 24, not 36.", False),
+        ("I'm starting to think add is wrong.", False),
+        ("When did we start taking cards?", False),
+        ("Tell me why we are starting to lose orders.", False),
     ],
 )
 def test_a_value_wanted_over_the_one_there_is_asks_for_a_change(prompt: str, asks: bool) -> None:
