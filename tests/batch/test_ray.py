@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -155,6 +156,11 @@ def test_a_killed_driver_leaves_no_task_server_or_session(
             server = sessions[0].parent()
             assert server is not None
             trees = [s.children(recursive=True) for s in sessions]
+            # the copies the run keeps: its staged workspaces (the driver holds their
+            # folder's lock) and the node's task folders (--workspace .../<run>/t1/ws)
+            locks = [Path(f.path) for f in psutil.Process(driver.pid).open_files()]
+            stage = next(p.parent for p in locks if p.parent.name.startswith("harness-batch-"))
+            run_dir = _workspace(sessions[0]).parents[1]
             driver.kill()
             driver.wait(10)
             # Ray ends a dead driver's workers; the node's task server leaves with the
@@ -165,3 +171,23 @@ def test_a_killed_driver_leaves_no_task_server_or_session(
             script.release()
             driver.kill()
     assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
+    # the killed run ended no finally: its copies stay until a later run sweeps them
+    assert sorted(p.name for p in run_dir.iterdir()) == ["t1", "t2"]
+    assert any(stage.iterdir())
+    for left in (stage, run_dir):
+        when = time.time() - 3600  # as if left an hour ago
+        for path in [*left.rglob("*"), left]:
+            os.utime(path, (when, when), follow_symlinks=False)
+    later = write_tasks(tmp_path / "later.jsonl", repo, ids=("t3",))
+    with serve(EditModel()) as model:
+        argv = batch_argv(later, tmp_path / "later", model, "--ray", ray_address)
+        subprocess.run(argv, env=ray_env(home), capture_output=True, timeout=180, check=True)
+    # the driver swept its killed forerunner's staged copies, the task on the node its
+    # task folders
+    assert not stage.exists()
+    assert not run_dir.exists()
+
+
+def _workspace(session: psutil.Process) -> Path:
+    cmd = session.cmdline()
+    return Path(cmd[cmd.index("--workspace") + 1])

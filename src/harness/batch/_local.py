@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import functools
-import shutil
-import tempfile
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import trio
 
@@ -14,6 +11,7 @@ from harness.batch._child import Stop, start_task_server, stop_task_server
 from harness.batch._progress import Progress
 from harness.batch._results import ResultsFile
 from harness.batch._run import BatchSettings, TaskOutcome, clear_task_dir, run_task
+from harness.batch._scratch import scratch
 from harness.batch._tasks import Task
 
 __all__ = ["run_local"]
@@ -37,46 +35,45 @@ async def run_local(
     """
     # its imports overlap the first tasks' workspace copies
     start_task_server(environ)
-    limiter = trio.CapacityLimiter(concurrency)
-    work_root = Path(tempfile.mkdtemp(prefix="harness-batch-"))
-    outcomes: list[TaskOutcome] = []
+    with scratch() as work_root:
+        limiter = trio.CapacityLimiter(concurrency)
+        outcomes: list[TaskOutcome] = []
 
-    async def one(task: Task) -> None:
+        async def one(task: Task) -> None:
+            try:
+                task_dir = results.task_dir(task.id)
+                clear_task_dir(task_dir)
+                call = functools.partial(
+                    run_task,
+                    task,
+                    settings,
+                    task_dir=task_dir,
+                    work_dir=work_root / task.id,
+                    environ=environ,
+                    stop=stop,
+                    on_event=functools.partial(progress.task_event, task.id),
+                    on_attempt=functools.partial(progress.task_started, task.id),
+                )
+                # never abandoned: the thread returns only once its child tree is gone
+                outcome = await trio.to_thread.run_sync(call, limiter=trio.CapacityLimiter(1))
+            finally:
+                limiter.release_on_behalf_of(task.id)
+            if not outcome.interrupted:
+                results.append(outcome.line())
+            outcomes.append(outcome)
+            progress.task_finished(outcome)
+
         try:
-            task_dir = results.task_dir(task.id)
-            clear_task_dir(task_dir)
-            call = functools.partial(
-                run_task,
-                task,
-                settings,
-                task_dir=task_dir,
-                work_dir=work_root / task.id,
-                environ=environ,
-                stop=stop,
-                on_event=functools.partial(progress.task_event, task.id),
-                on_attempt=functools.partial(progress.task_started, task.id),
-            )
-            # never abandoned: the thread returns only once its child tree is gone
-            outcome = await trio.to_thread.run_sync(call, limiter=trio.CapacityLimiter(1))
+            async with trio.open_nursery() as nursery:
+                for task in tasks:
+                    # slots are taken here, so tasks start in the file's order
+                    await limiter.acquire_on_behalf_of(task.id)
+                    if stop.soft.is_set():
+                        limiter.release_on_behalf_of(task.id)
+                        break
+                    nursery.start_soon(one, task)
         finally:
-            limiter.release_on_behalf_of(task.id)
-        if not outcome.interrupted:
-            results.append(outcome.line())
-        outcomes.append(outcome)
-        progress.task_finished(outcome)
-
-    try:
-        async with trio.open_nursery() as nursery:
-            for task in tasks:
-                # slots are taken here, so tasks start in the file's order
-                await limiter.acquire_on_behalf_of(task.id)
-                if stop.soft.is_set():
-                    limiter.release_on_behalf_of(task.id)
-                    break
-                nursery.start_soon(one, task)
-    finally:
-        with trio.CancelScope(shield=True):
-            # every session has ended: the server leaves, and is reaped here
-            await trio.to_thread.run_sync(stop_task_server)
-        shutil.rmtree(work_root, ignore_errors=True)
+            with trio.CancelScope(shield=True):
+                # every session has ended: the server leaves, and is reaped here
+                await trio.to_thread.run_sync(stop_task_server)
     return outcomes

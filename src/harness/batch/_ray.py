@@ -43,7 +43,7 @@ from typing import Any
 
 import attrs
 
-from harness.batch import _barrier
+from harness.batch import _barrier, _scratch
 from harness.batch._child import Flag, Stop, start_task_server
 from harness.batch._progress import Progress
 from harness.batch._results import ResultsFile
@@ -188,7 +188,9 @@ def run_on_node(
             task = attrs.evolve(task, workspace=path, ref=None)
     # One folder per run and task on the node: when Ray runs the task again after its
     # worker died, the new attempt finds the count of attempts and the dead one's leftovers.
-    run_dir = Path(tempfile.gettempdir()) / f"harness-batch-{run_id}"
+    # Held while the task runs (harness.batch._scratch): a later task on this node sweeps
+    # the folders of runs that were killed with their tasks running.
+    run_dir = _scratch.folder(f"{_scratch.PREFIX}{run_id}")
     scratch = run_dir / task.id
     marker = scratch / "attempts"
     try:
@@ -198,12 +200,13 @@ def run_on_node(
     for leftover in ("out", "ws"):
         shutil.rmtree(scratch / leftover, ignore_errors=True)
     scratch.mkdir(parents=True, exist_ok=True)
+    _scratch.sweep(keep=run_dir)
 
     def count(n: int) -> None:
         marker.write_text(str(n))
 
     try:
-        with _woken_by_cancel(stop):
+        with _scratch.held(scratch), _woken_by_cancel(stop):
             outcome = run_task(
                 task,
                 settings,
@@ -306,8 +309,7 @@ def run_ray(
     except ImportError:
         raise RayMissing(f"--ray needs Ray, an optional extra: {INSTALL_HINT}") from None
     run_id = uuid.uuid4().hex[:12]
-    stage_dir = Path(tempfile.mkdtemp(prefix="harness-batch-stage-"))
-    try:
+    with _scratch.scratch("stage-") as stage_dir:
         where, size = _stage(tasks, stage_dir, shipped=bool(address))
         runtime_env: dict[str, Any] = {}
         env_vars = _forwarded(environ)
@@ -369,8 +371,6 @@ def run_ray(
             finally:
                 ray.shutdown()
             return RayRun(outcomes=outcomes, startup=startup, staged_bytes=size, workers=workers)
-    finally:
-        shutil.rmtree(stage_dir, ignore_errors=True)
 
 
 def _start_workers(ray: Any, count: int, stop: Stop) -> None:
