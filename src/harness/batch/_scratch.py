@@ -9,10 +9,10 @@ every ``make test``, from the test that kills a Ray driver).
 
 So a folder in use is *held*: its process holds an exclusive lock on the folder's
 ``.lock`` file, which the kernel lets go when the process dies, however it dies. Each run
-:func:`sweep`\\ s the folders of its kind that no process holds and that nothing touched for
-:data:`STALE_AFTER` seconds. The wait covers a folder between its creation and its lock,
-and a Ray task between its worker's death and its retry, which reads the count of
-attempts the dead one left.
+removes (:func:`sweep`) the user's ``harness-batch-…`` folders that no process holds and
+that nothing touched for :data:`STALE_AFTER` seconds. The wait covers a folder between its
+creation and its lock, and a Ray task between its worker's death and its retry, which
+reads the count of attempts the dead one left.
 """
 
 from __future__ import annotations
