@@ -1,11 +1,13 @@
-"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 281 tasks of eight kinds,
+"""The fresh task set of ``python -m bench local-tasks`` (issue 37): 305 tasks of eight kinds,
 written after the first eleven and sharing nothing with them: 137 on one small shop's files
 (:mod:`bench._local_shop`), 24 on a bike-rental station's (:mod:`bench._local_bikes`), 24
 on a greenhouse watering controller's (:mod:`bench._local_greenhouse`), 24 on a
 community library's lending desk (:mod:`bench._local_library`), 24 on a village bakery's
 order book and oven (:mod:`bench._local_bakery`), 24 on a sailing club's boat
-bookings and tide board (:mod:`bench._local_sailing`), and 24 on a small theatre's box
-office (:mod:`bench._local_theatre`), projects none of the rules was made on.
+bookings and tide board (:mod:`bench._local_sailing`), 24 on a small theatre's box
+office (:mod:`bench._local_theatre`), and 24 on a village community minibus's bookings,
+rota and timetable screen (:mod:`bench._local_minibus`), projects none of the rules was
+made on.
 
 The set is split in two by a fixed hash of each task's name (:attr:`Task.half`): rules and
 prompts are designed and tuned on half A only, and a change is kept only if it does not
@@ -24,6 +26,7 @@ from bench._local_fresh_ninth import NINTH
 from bench._local_fresh_seventh import SEVENTH
 from bench._local_fresh_sixth import SIXTH
 from bench._local_fresh_tenth import TENTH
+from bench._local_fresh_twelfth import TWELFTH
 from bench._local_task import Task
 
 #: The 36 tasks written on 2026-12-04, after the rules, in two batches (the second after
@@ -46,7 +49,8 @@ THIRD: tuple[Task, ...] = (*THIRD_ASK_TASKS, *THIRD_CHANGE_TASKS)
 #: :mod:`bench._local_fresh_ninth`); the 24 of a tenth, on a sailing club, written the same
 #: way (``BENCH_SET=tenth``; :mod:`bench._local_fresh_tenth`); the 24 of an eleventh, on a
 #: theatre's box office, written the same way (``BENCH_SET=eleventh``;
-#: :mod:`bench._local_fresh_eleventh`).
+#: :mod:`bench._local_fresh_eleventh`); the 24 of a twelfth, on a village community
+#: minibus, written the same way (``BENCH_SET=twelfth``; :mod:`bench._local_fresh_twelfth`).
 FRESH: tuple[Task, ...] = (
     *ASK_TASKS,
     *CHANGE_TASKS,
@@ -60,6 +64,7 @@ FRESH: tuple[Task, ...] = (
     *NINTH,
     *TENTH,
     *ELEVENTH,
+    *TWELFTH,
 )
 
 __all__ = [
@@ -74,6 +79,7 @@ __all__ = [
     "SIXTH",
     "TENTH",
     "THIRD",
+    "TWELFTH",
     "half",
 ]
 

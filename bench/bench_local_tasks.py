@@ -5,11 +5,11 @@ embedded default model, the whole program), and a check of the outcome: the answ
 files afterwards, a command that must pass, the calls made. Two sets:
 
 - the first set (:data:`TASKS`, eleven tasks the nudge rules were written beside);
-- the fresh set (:mod:`bench._local_fresh`, 281 tasks of eight kinds on seven small
+- the fresh set (:mod:`bench._local_fresh`, 305 tasks of eight kinds on eight small
   projects' files: a shop, a bike station, a greenhouse, a library's lending desk, a
-  bakery, a sailing club and a theatre's box office, written after the rules), split in
-  two halves by a fixed hash of each task's name: rules are tuned on half A only, and
-  kept only if they do not lose on half B.
+  bakery, a sailing club, a theatre's box office and a village community minibus, written
+  after the rules), split in two halves by a fixed hash of each task's name: rules are
+  tuned on half A only, and kept only if they do not lose on half B.
 
 The table gives each task's success rate and median time, then each set's figure and each
 half's, and counts runs that ended without an answer, writes nobody asked for that went
@@ -43,7 +43,8 @@ from the environment:
   :data:`bench._local_fresh.EIGHTH`), ``ninth`` (the 24 of a ninth, on a fifth project,
   :data:`bench._local_fresh.NINTH`), ``tenth`` (the 24 of a tenth, on a sixth project,
   :data:`bench._local_fresh.TENTH`), ``eleventh`` (the 24 of an eleventh, on a seventh
-  project, :data:`bench._local_fresh.ELEVENTH`), or ``all`` (default);
+  project, :data:`bench._local_fresh.ELEVENTH`), ``twelfth`` (the 24 of a twelfth, on an
+  eighth project, :data:`bench._local_fresh.TWELFTH`), or ``all`` (default);
 - ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
 - ``BENCH_OFF``: ``grammar``, ``nudge``, ``stop`` (comma-separated): run with those
@@ -82,6 +83,7 @@ from bench._local_fresh import (
     SIXTH,
     TENTH,
     THIRD,
+    TWELFTH,
 )
 from bench._local_task import Events, Task, answer, calls, changed, passes, read
 from harness.actors.model.local._guide import (
@@ -396,6 +398,7 @@ def _chosen() -> list[tuple[str, Task]]:
         "ninth": NINTH,
         "tenth": TENTH,
         "eleventh": ELEVENTH,
+        "twelfth": TWELFTH,
     }
     if which not in ("all", "first", *parts):
         raise SystemExit(f"BENCH_SET={which}: not one of all, first, {', '.join(parts)}")

@@ -22,12 +22,21 @@ from bench._local_fresh import (
     SIXTH,
     TENTH,
     THIRD,
+    TWELFTH,
     half,
 )
 from bench._local_fresh_eleventh import DAY_OUT, FOYER_OUT, NIGHT_OUT, SALES_OUT
 from bench._local_fresh_tenth import ANN_ROWE_OUT, BOARD_OUT, SHEET_OUT
+from bench._local_fresh_twelfth import (
+    AUGUST_OUT,
+    DRIVERS_OUT,
+    JULY_OUT,
+    RUNSHEET_OUT,
+    SCREEN_OUT,
+)
 from bench._local_greenhouse import GREENHOUSE
 from bench._local_library import LIBRARY
+from bench._local_minibus import MINIBUS
 from bench._local_sailing import SAILING
 from bench._local_task import Task, answer, run
 from bench._local_theatre import THEATRE
@@ -191,6 +200,33 @@ def test_the_eleventh_batch_is_split_and_of_every_kind() -> None:
     assert len(kinds) == 8
 
 
+def test_the_minibus_prints_what_its_run_tasks_ask_for(tmp_path: Path) -> None:
+    minibus = next(t for t in TWELFTH if t.files is MINIBUS)
+    _fill(tmp_path, minibus)
+    sheet = run(tmp_path, "python3 runsheet.py")
+    assert sheet == (0, RUNSHEET_OUT)
+    assert "miles: 138.4, running cost 80.27 GBP\n" in sheet[1]
+    assert "fares to collect: 43.00 GBP\n" in sheet[1]
+    screen = run(tmp_path, "node screen/main.js")
+    assert screen == (0, SCREEN_OUT)
+    assert "  14:02  Wistow Green, the Plough\n" in screen[1]
+    assert "  back at 16:00; only 1 seat left - book soon\n" in screen[1]
+    august = run(tmp_path, "bash tools/month.sh 2026-08")
+    assert august == (0, AUGUST_OUT)
+    assert "passengers: 86, of them 11 in wheelchairs\n  miles: 532.2\n" in august[1]
+    assert run(tmp_path, "bash tools/month.sh 2026-07") == (0, JULY_OUT)
+    assert run(tmp_path, "bash tools/drivers.sh") == (0, DRIVERS_OUT)
+    assert "Ran 10 tests" in run(tmp_path, "python3 -m unittest")[1]
+
+
+def test_the_twelfth_batch_is_split_and_of_every_kind() -> None:
+    assert len(TWELFTH) == 24
+    halves = [t.half for t in TWELFTH]
+    assert 8 <= halves.count("A") <= 16
+    kinds = {t.kind for t in TWELFTH}
+    assert len(kinds) == 8
+
+
 def test_the_set_is_broad_and_split_by_name() -> None:
     names = [t.name for t in FRESH]
     assert len(names) == len(set(names)) >= 40
@@ -220,6 +256,8 @@ def test_the_set_is_broad_and_split_by_name() -> None:
     assert {t.half for t in TENTH} == {"A", "B"}
     assert {t.name for t in ELEVENTH} <= set(names)
     assert {t.half for t in ELEVENTH} == {"A", "B"}
+    assert {t.name for t in TWELFTH} <= set(names)
+    assert {t.half for t in TWELFTH} == {"A", "B"}
     assert answer([{"type": "result", "text": "x"}]) == "x"
 
 
@@ -257,6 +295,8 @@ def test_a_set_the_bench_does_not_know_stops_with_the_names_it_does(
     assert [t.name for _, t in _chosen()] == [t.name for t in TENTH]
     monkeypatch.setenv("BENCH_SET", "eleventh")
     assert [t.name for _, t in _chosen()] == [t.name for t in ELEVENTH]
+    monkeypatch.setenv("BENCH_SET", "twelfth")
+    assert [t.name for _, t in _chosen()] == [t.name for t in TWELFTH]
     monkeypatch.setenv("BENCH_SET", "forth")
     with pytest.raises(SystemExit, match="BENCH_SET=forth: not one of all, first, fresh"):
         _chosen()
