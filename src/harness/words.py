@@ -119,10 +119,11 @@ def harness_tool(name: str) -> str:
     return tools[0] if tools else name
 
 
-ASK_STARTS = r"(?:^\s*|[.!?;:,]\s*|\b(?:and|then|please|can you|could you|would you|you to)\s+)"
+ASK_STARTS = r"(?:^\s*|[.!?;:,]\s*|\b(?:and|then|so|please|can you|could you|would you|you to)\s+)"
 """Where an ask starts in a prompt (a pattern, read with ``re.M``): a line, a sentence or a
-clause, or after "and", "then", "please", "can you". In "tell me if add is correct" the
-verb is a function's name, not an ask."""
+clause, or after "and", "then", "so", "please", "can you" ("It's on the screen as well, so
+change it there too"). In "tell me if add is correct" the verb is a function's name, not
+an ask."""
 
 ASKS_CHANGE = re.compile(
     ASK_STARTS + r"(?:fix|change|make(?! sure\b)|set|update|edit|modify|correct|replace|"
@@ -140,7 +141,14 @@ something should be."""
 # not 5%.", "Calls to the stock service should be tried 5 times."): a dot inside a word
 # ("config.json") does not end one
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\w))+[.!?]*")
-_SHOULD = re.compile(r"\b(?:should|must|needs? to|ought to)\s+(?:now\s+|also\s+|only\s+)?\w", re.I)
+_SHOULD = re.compile(
+    r"\b(?:should|must|needs? to|ought to|supposed to|meant to)\s+(?:now\s+|also\s+|only\s+)?\w",
+    re.I,
+)
+# before its "should", the user as the one who is to do it: "I need to ring her about a
+# change", "I must say": what they will do, not how the files should be ("I need to be
+# able to book on Sundays" is)
+_USER_TO_DO = re.compile(r"\bI\s+(?:really\s+|just\s+)?$")
 # a sentence saying how a thing is from now on, which is a change to make in the files
 # ("Our mail goes out through smtp.mailhub.example from now on.", "Green tea costs 5 now
 # in the sample order."); a sentence that starts with "Now" uses it to go on, not to date
@@ -216,7 +224,9 @@ def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
         sentence = found.strip()
         said = _SHOULD.search(sentence) or _NEW_STATE.search(sentence, 1)
         if said and not sentence.endswith("?") and not _ABOUT.search(sentence[: said.start()]):
-            return True
+            own = _USER_TO_DO.search(sentence[: said.start()])
+            if not own or sentence[said.end() - 1 :].lower().startswith("be able"):
+                return True
         if not plainly and _wants_value(sentence):
             return True
     return False

@@ -1024,6 +1024,8 @@ def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_al
         "Can you move parse_date into dates.py?",
         "Give the redis cache 512mb of memory instead of 256mb.",
         "Use port 465 for mail.",
+        # after "so" (the fresh set's half A: hospital-fare-rise)
+        "The fare goes up to 7. It's on the screen as well, so change it there too please.",
     ]
     questions = [
         "Why does make fail?",
@@ -1045,6 +1047,10 @@ def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_al
         "Our mail goes out through smtp.mailhub.example from now on.",
         "Green tea costs 5 now in the sample order.",
         "We no longer ship to Norway.",
+        "I need to be able to book on Sundays.",
+        # the fresh set's half A: fix-monday-bookings
+        "Bookings for a Monday are supposed to close at noon on the Friday.",
+        "The gate is meant to open at eight.",
     ]
     wonders = [
         "Why should add return a + b?",
@@ -1057,6 +1063,10 @@ def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_al
         "Why does it fail now?",
         "Explain what add returns now.",
         "I know how it works.",
+        # what the user is to do (the fresh set's half A: missing-brenda-phone)
+        "Brenda's on on Wednesday and I need to ring her about a change. What's her number?",
+        "I must say the report looks great.",
+        "What is add supposed to return?",
     ]
     assert [p for p in asks + should if not asks_for_change(p)] == []
     assert [p for p in questions + wonders if asks_for_change(p)] == []
