@@ -197,8 +197,9 @@ _WONDERS = re.compile(r"\b(?:why|what|how|explain|tell me|wonder)\b", re.I)
 def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
     """Whether *prompt* asks for a change: a clause that starts with a verb of changing
     (:data:`ASKS_CHANGE`), or a sentence, not a question, that says how something should
-    be ("Bulk prices should start at 20 units, not 10."; not "Why should add return
-    a + b?", "Explain what add should return.") or how it is from now on ("Green tea
+    be ("Bulk prices should start at 20 units, not 10.", "Bookings are supposed to close
+    at noon."; not "Why should add return a + b?", "Explain what add should return.",
+    nor what the user is to do: "I need to ring her") or how it is from now on ("Green tea
     costs 5 now in the sample order."; not "Now, explain add."); or that shows a command
     failing (:func:`failing_command`) and does not ask why or what it means: a failure
     reported is one to fix; or, unless *plainly*, a sentence that wants one value over
