@@ -14,6 +14,7 @@ number remembered from another machine.
     python -m bench endings         # the honest endings replayed on local-tasks' runs
     python -m bench search-words    # where a search by a request's words sends the model
     python -m bench change-words    # which prompts the words hear as asking for a change
+    python -m bench described-programs  # which program described-program runs
 """
 
 from __future__ import annotations

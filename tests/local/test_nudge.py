@@ -2182,6 +2182,43 @@ def test_a_question_a_described_program_answers_is_asked_for_its_files_then_its_
     assert (nudge("Done.", change) or Nudge("", "")).rule != "described-program"
 
 
+MINIBUS = "README.md\nrunsheet.py\nscreen/main.js\nscreen/timetable.js\nscreen/timetable.json"
+
+
+def test_a_program_asked_to_be_run_by_what_it_is_is_run_by_its_main_file() -> None:
+    # measured (bench local-tasks, the minibus, half A): asked to "run the timetable
+    # screen", the model searched, gave times of its own and said it had run a search
+    prompt = (
+        "Can you run the timetable screen and tell me what time Thursday's hospital bus "
+        "gets to Wistow Green?"
+    )
+    said = nudge("It gets there at 11:20.", [{"role": "user", "content": prompt}])
+    assert said is not None
+    assert (said.rule, said.tool, said.arguments) == (
+        "described-program",
+        "find_files",
+        {"pattern": "*"},
+    )
+    # a JavaScript module gives way to its folder's main.js, which runs it (run alone,
+    # screen/timetable.js prints nothing): the name alone would pick the module
+    said = nudge("It gets there at 11:20.", found(prompt, MINIBUS))
+    assert said is not None
+    assert said.arguments == {"command": "node screen/main.js"}
+    # the same for a program that says it prints the answer (the bike station, half A)
+    where = "Where is the nearest station to me? The map script prints it."
+    said = nudge("Station 4.", found(where, STATION))
+    assert said is not None
+    assert said.arguments == {"command": "node web/main.js"}
+    # the tests, a command given, or a run of a named script ask nothing of it
+    for other in (
+        "Run the tests and tell me how many pass.",
+        "Run the Python tests with `python3 -m unittest` and tell me how many ran.",
+        "Run runsheet.py and tell me the miles.",
+    ):
+        listed = found(other, MINIBUS)
+        assert (nudge("Ten.", listed) or Nudge("", "")).rule != "described-program", other
+
+
 def test_a_change_claimed_before_any_read_reads_the_file_the_tools_or_prompt_say() -> None:
     # measured (bench local-tasks, the fresh set, half A): told "Len says the pontoon
     # berths are going up to £450", the search listed moorings.yaml's lines; asked to

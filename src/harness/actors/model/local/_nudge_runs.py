@@ -60,8 +60,18 @@ _PROGRAM_SAYS = re.compile(
     r"(?P<for>(?:[\w-]+\s+){0,2}?(?:script|report|tool|program|sheet))\s+for\s+(?:it|that|this)\b",
     re.I,
 )
+# a prompt that asks to run a program it describes by what it is ("Can you run the
+# timetable screen and tell me …", "Run this morning's plan and tell me …"): the
+# description ends where the clause goes on; the tests are not such a program
+_RUN_DESCRIBED = re.compile(
+    ASK_STARTS + r"run\s+(?:the|our|this|that)\s+"
+    r"(?P<what>(?!tests?\b)(?:[\w'-]+\s+){0,3}?[\w'-]+)(?=\s+(?:and|to|then|so|for)\b|\s*[.,;!?]|\s*$)",
+    re.I | re.M,
+)
 # how a script of each kind is run
 _RUNS_WITH = {".py": "python3", ".js": "node", ".mjs": "node", ".cjs": "node", ".sh": "bash"}
+# the file that runs a JavaScript folder's program; the other files there are its modules
+_JS_MAIN = ("main.js", "index.js")
 _SCRIPT = re.compile(SCRIPT_PATH)
 
 
@@ -258,7 +268,8 @@ def _changed(step: Step) -> str:
 
 class DescribedProgram:
     """A prompt that says a program it describes gives the answer ("How much did the
-    station take today? The daily sheet has it.") and names no script, and a reply that
+    station take today? The daily sheet has it.") or asks to run it ("Can you run the
+    timetable screen and tell me …") and names no script, and a reply that
     ends with no command run since it. Asks first for the folder's files (``find_files``
     of every file, written as the call), then for the run of the one script whose name
     or folder holds the description's words (``daily.py`` for "the daily sheet",
@@ -267,7 +278,9 @@ class DescribedProgram:
     the model's choosing. Measured (bench local-tasks, the bike station, the greenhouse
     and the library): each of ten such questions failed, and in none did a command run;
     the model read paths of its own making (``daily_sheet.txt``) and answered with a
-    figure of its own, or described what the program does."""
+    figure of its own, or described what the program does. Asked to run "the timetable
+    screen" (the minibus, half A), it searched, gave times of its own and said it had
+    run a search."""
 
     name: ClassVar[str] = "described-program"
 
@@ -277,6 +290,8 @@ class DescribedProgram:
         if asks_change(turn.prompt) or _SCRIPT.search(turn.prompt):
             return None  # a change; or a script named, skipped-run's to ask
         said = _PROGRAM_SAYS.search(turn.prompt)
+        if said is None and "`" not in turn.prompt:  # a command given: skipped-run's to ask
+            said = _RUN_DESCRIBED.search(turn.prompt)
         if said is None:
             return None
         # the folder's files: a find_files that listed some (one of a made-up name that
@@ -302,7 +317,7 @@ class DescribedProgram:
                 "find_files",
                 arguments={"pattern": "*"},
             )
-        what = said.group("what") or said.group("for")
+        what = said.group("what") or said.groupdict().get("for")
         script = _described(what, turn.prompt, listed.result.splitlines())
         # a file's name is the workspace's to choose: quoted, it is one word of the command
         command = None
@@ -321,7 +336,9 @@ def _described(what: str, prompt: str, files: list[str]) -> str | None:
     """The one script of *files* most like the program described as *what* ("daily
     sheet", "script in tools"), or ``None``: a word of *what* in a script's name counts
     two, in its folder one, a word of the rest of *prompt* in its name one; test files
-    are no such program."""
+    are no such program. A JavaScript module gives way to its folder's ``main.js`` or
+    ``index.js``, which runs it: "the map script" is ``web/main.js``, not ``web/map.js``
+    (the bike station and the minibus, half A: a module run alone prints nothing)."""
     words = set(re.findall(r"[a-z][a-z0-9]{2,}", what.lower()))
     others = set(re.findall(r"[a-z]{4,}", prompt.lower())) - words
     scored: dict[str, int] = {}
@@ -339,4 +356,14 @@ def _described(what: str, prompt: str, files: list[str]) -> str | None:
         return None
     best = max(scored.values())
     top = [p for p, v in scored.items() if v == best]
-    return top[0] if len(top) == 1 else None
+    if len(top) != 1:
+        return None
+    # a JavaScript module is run by its folder's main.js (the timetable screen is
+    # screen/main.js, which requires screen/timetable.js; run alone, a module prints nothing)
+    script = PurePosixPath(top[0])
+    listed = {line.strip() for line in files}
+    if script.suffix == ".js" and script.name not in _JS_MAIN:
+        for main in _JS_MAIN:
+            if str(script.with_name(main)) in listed:
+                return str(script.with_name(main))
+    return top[0]
