@@ -317,7 +317,7 @@ class DescribedProgram:
                 "find_files",
                 arguments={"pattern": "*"},
             )
-        what = said.group("what") or said.groupdict().get("for")
+        what = said.group("what") or said.groupdict().get("for") or ""
         script = _described(what, turn.prompt, listed.result.splitlines())
         # a file's name is the workspace's to choose: quoted, it is one word of the command
         command = None
