@@ -358,8 +358,6 @@ def _described(what: str, prompt: str, files: list[str]) -> str | None:
     top = [p for p, v in scored.items() if v == best]
     if len(top) != 1:
         return None
-    # a JavaScript module is run by its folder's main.js (the timetable screen is
-    # screen/main.js, which requires screen/timetable.js; run alone, a module prints nothing)
     script = PurePosixPath(top[0])
     listed = {line.strip() for line in files}
     if script.suffix == ".js" and script.name not in _JS_MAIN:
