@@ -201,13 +201,16 @@ from harness.actors.model.local._grammar import tool_call_grammar
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 
 model = load_model(Path(sys.argv[1]), "tiny", n_ctx=256, threads=1)
-grammar = tool_call_grammar(builtin_table().schemas(names=SMALL_MODEL_TOOLS))
+tools = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
+grammars = {False: tool_call_grammar(tools), True: tool_call_grammar(tools, or_words=True)}
 for line in sys.stdin:
-    text = json.loads(line)
+    text, words = json.loads(line)
     pid = os.fork()
     if pid == 0:
         os.dup2(2, 1)  # what an abort prints is not an answer
-        sampler = model._sampler(0.2, 1, grammar)
+        # the lazy grammar of a reply, or the one bound from the first token that a
+        # reply asked again after an empty one gets
+        sampler = model._sampler(0.2, 1, grammars[words], not words)
         for token in model.tokenize(text):
             sampler.accept(token)
         sampler.close()
@@ -222,9 +225,10 @@ ACCEPTED, ABORTED = 0, -6
 @pytest.fixture(scope="module")
 def fed(
     tiny_model_path: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Callable[[str], int]]:
-    """``fed(text)``: how the process fed *text* under the small tool list's grammar
-    ended: :data:`ACCEPTED`, or :data:`ABORTED` by the refusal."""
+) -> Iterator[Callable[..., int]]:
+    """``fed(text, words=False)``: how the process fed *text* under the small tool list's
+    lazy grammar (*words*: its grammar of a call or words) ended: :data:`ACCEPTED`, or
+    :data:`ABORTED` by the refusal."""
     log = tmp_path_factory.mktemp("feeder") / "stderr"
     with log.open("w") as err:
         proc = subprocess.Popen(
@@ -240,8 +244,8 @@ def fed(
     assert proc.stdout is not None
     stdin, stdout = proc.stdin, proc.stdout
 
-    def feed(text: str) -> int:
-        stdin.write(json.dumps(text) + "\n")
+    def feed(text: str, words: bool = False) -> int:
+        stdin.write(json.dumps([text, words]) + "\n")
         stdin.flush()
         ready, _, _ = select.select([stdout], [], [], 120)  # a bound against a hang
         line = stdout.readline() if ready else ""
@@ -254,7 +258,7 @@ def fed(
 
 
 def test_every_call_opening_a_trigger_takes_the_grammar_takes_too(
-    fed: Callable[[str], int],
+    fed: Callable[..., int],
 ) -> None:
     openings = [
         # what the 1.5B model wrote inside a Markdown list, which killed the worker
@@ -272,7 +276,7 @@ def test_every_call_opening_a_trigger_takes_the_grammar_takes_too(
 
 
 def test_a_body_ends_at_its_first_closing_tag_as_the_parser_reads_it(
-    fed: Callable[[str], int],
+    fed: Callable[..., int],
 ) -> None:
     head = '<tool_call>{"name": "write_file", "arguments": {"path": "a.xml"}}\n<content>\n'
     # a body may hold anything but its own closing tag: other tags, parts of that one
@@ -282,6 +286,27 @@ def test_a_body_ends_at_its_first_closing_tag_as_the_parser_reads_it(
     # (it did, and a model went on writing newlines to its output limit)
     fence = '```json\n{"name": "write_file", "arguments": {"path": "a"}}\n<content>\nhi\n'
     assert fed(fence + "</content>\nand then some words") == ABORTED
+
+
+def test_a_reply_asked_again_after_an_empty_one_cannot_be_empty_again(
+    fed: Callable[..., int],
+) -> None:
+    # measured: asked again after a blank reply, the 1.5B model wrote "\n\n\n" again, and
+    # the run ended with no answer after a run's output that held it
+    for blank in ("\n", " ", "\t\n", "\n\nThe bus gets there at 14:02."):
+        assert fed(blank, words=True) == ABORTED, repr(blank)
+    said = [
+        "The hospital bus gets to Wistow Green at 14:02.",
+        "1. It leaves at 16:00.\n\n```\nnode screen/main.js\n```",
+        '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.py"}}\n</tool_call>',
+        '```json\n{"name": "list_dir", "arguments": {}}\n```',
+    ]
+    assert [fed(text, words=True) for text in said] == [ACCEPTED] * len(said)
+    # a call is still a whole call, and nothing follows it
+    broken = '<tool_call>{"name": "no_such_tool", "arguments": {}}</tool_call>'
+    assert fed(broken, words=True) == ABORTED
+    after = '<tool_call>{"name": "list_dir", "arguments": {}}</tool_call> and then words'
+    assert fed(after, words=True) == ABORTED
 
 
 CALC_LINES = ["def add(a, b):", "    return a - b", "", "", "def mul(a, b):", "    return a * b"]

@@ -437,3 +437,41 @@ async def test_the_answer_known_once_the_rules_calls_did_the_task_ends_the_turn(
     script = Scripted(["I renamed it."])
     await _run(Guide(), more, script)
     assert len(script.asked) == 1
+
+
+async def test_a_reply_asked_again_after_an_empty_one_is_bound_to_say_something() -> None:
+    # empty-after-result: after a command's output the model wrote "\n\n\n", and asked
+    # again under the lazy grammar, "\n\n\n" again: the run ended with no answer
+    run = '<tool_call>{"name": "run_cmd", "arguments": {"command": "node screen/main.js"}}'
+    output = "Thursday: Kelbrook hospital visiting\n  14:02  Wistow Green, the Plough"
+    call = _call(
+        "Can you run the timetable screen and tell me when Thursday's bus gets to Wistow?",
+        ChatMessage(role="assistant", content=run + "</tool_call>"),
+        ChatMessage(role="user", content=f"<tool_response>\n{output}\n</tool_response>"),
+    )
+    script = Scripted(["\n\n\n"], then=["It gets to Wistow Green at 14:02."])
+    out = await _run(Guide(), call, script)
+    assert [e.message for e in out if isinstance(e, LocalModelProgress)] == [
+        NUDGED_PREFIX + "empty-after-result"
+    ]
+    (_, first, first_lazy), (_, again, again_lazy) = script.asked
+    assert first_lazy
+    assert "words ::=" not in first
+    # bound from its first token: a call, or words whose first character is no blank
+    assert not again_lazy
+    assert "words ::=" in again
+    assert "read_file" in again
+    # a reply that said something and is asked again with no call named (the question
+    # said back: echoed-question) keeps the lazy grammar
+    echo = "Can you run the timetable screen and tell me when Thursday's bus gets to Wistow?"
+    said = Scripted([echo], then=["It gets there at 14:02."])
+    out = await _run(Guide(), call, said)
+    assert [e.message for e in out if isinstance(e, LocalModelProgress)] == [
+        NUDGED_PREFIX + "echoed-question"
+    ]
+    assert said.asked[1][2]
+    assert "words ::=" not in said.asked[1][1]
+    # with the grammar off, nothing is bound
+    off = Scripted(["\n\n\n"], then=["It gets there at 14:02."])
+    await _run(Guide(attrs.evolve(SMALL_MODEL, grammar=False)), call, off)
+    assert [grammar for _, grammar, _ in off.asked] == ["", ""]

@@ -97,13 +97,19 @@ def _literal(text: str) -> str:
     return json.dumps(text)
 
 
-def tool_call_grammar(tools: Sequence[ToolSchema], *, tagged_only: bool = False) -> str:
+def tool_call_grammar(
+    tools: Sequence[ToolSchema], *, tagged_only: bool = False, or_words: bool = False
+) -> str:
     """GBNF for one ``<tool_call>…</tool_call>`` block calling one of *tools*; the empty
     string when there are none.
 
     The lazy grammar's root also takes the fenced and bare forms its triggers start. A
     grammar that binds a reply from its first token (the call a nudged model was asked
-    for) takes the ``<tool_call>`` block only: the form the prompt teaches."""
+    for) takes the ``<tool_call>`` block only: the form the prompt teaches. *or_words*:
+    bound from the first token too, a reply that is either such a call (in any of the
+    three forms) or words, whose first character is neither blank nor the opening of a
+    call (``<``, a fence, ``{``): what a model whose reply was empty is asked again under,
+    so that it cannot be empty again."""
     if not tools:
         return ""
     llama_grammar: Any = importlib.import_module("llama_cpp.llama_grammar")
@@ -151,8 +157,16 @@ def tool_call_grammar(tools: Sequence[ToolSchema], *, tagged_only: bool = False)
     call = conv._add_rule("call", " | ".join(calls))
     tagged = f'"<tool_call>" space {call} "\\n"? "</tool_call>"'
     fenced = f'"```" ("json" | "tool_call")? "\\n" space {call} space "```"'
-    conv._add_rule("root", tagged if tagged_only else f"{tagged} | {fenced} | {call}")
+    if or_words:
+        conv._rules["words"] = _WORDS
+        conv._add_rule("root", f"{tagged} | {fenced} | {call} | words")
+    else:
+        conv._add_rule("root", tagged if tagged_only else f"{tagged} | {fenced} | {call}")
     return str(conv.format_grammar())
+
+
+# words: a first character that is not blank and opens no call, then anything
+_WORDS = "[^ \\t\\r\\n<`{\\x00] [^\\x00]*"
 
 
 # The longest run of lines an edit bound to a read file may replace, and the size of file
