@@ -29,6 +29,16 @@ drive = functools.partial(drive_rule, rule="rename-asked")
         ("Can you rename `total` to `subtotal`?", "total"),
         ("Rename House.thirsty to needs_water, and update everything that calls it.", "thirsty"),
         ("Please rename the class Fleet to Depot everywhere.", "Fleet"),
+        # "it" is the name said before it (the rule once renamed every "it" in the
+        # project's prose to fare_zone)
+        (
+            "zone_of is a confusing name when Place has a zone of its own. Rename it to "
+            "fare_zone everywhere, tests included.",
+            "zone_of",
+        ),
+        ("The `total` helper reads badly; rename it to grand_total.", "total"),
+        ("Rename it to fare_zone.", None),
+        ("It reads badly since 2026: rename this to fareZone.", None),
         # a question about a rename, a file's rename, two renames, a rename of words
         ("Why did you rename give_back to return_bike?", None),
         ("Rename notes.txt to todo.txt.", None),
@@ -87,6 +97,29 @@ FLEET = {
     "README.md": "Call `Fleet.give_back(number)` when a bike comes back.\n",
     "notes.txt": "to give_backs and forths\n",
 }
+
+
+def test_a_name_said_before_it_is_renamed_and_the_word_it_is_left_alone(tmp_path: Path) -> None:
+    places = (
+        '"""Where the bus goes: each place and the zone it is in."""\n'
+        "\n"
+        "ZONES = {'Hollowfield': 1, 'Kelbrook': 3}\n"
+        "\n"
+        "\n"
+        "def zone_of(place):\n"
+        "    # it is the fare zone\n"
+        "    return ZONES[place]\n"
+    )
+    fares = "from places import zone_of\n\n\ndef fare(place):\n    return 2 * zone_of(place)\n"
+    write(tmp_path, {"places.py": places, "fares.py": fares})
+    prompt = (
+        "zone_of is a confusing name when Place has a zone of its own. Rename it to "
+        "fare_zone everywhere, tests included."
+    )
+    made, _ = drive(tmp_path, prompt)
+    assert made[0] == ("search_text", {"pattern": r"\bzone_of\b", "regex": True})
+    assert (tmp_path / "places.py").read_text() == places.replace("zone_of", "fare_zone")
+    assert (tmp_path / "fares.py").read_text() == fares.replace("zone_of", "fare_zone")
 
 
 @pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])

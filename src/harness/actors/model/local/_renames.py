@@ -39,6 +39,11 @@ _ITS_OWN = re.compile(
     re.I,
 )
 _RUN = re.compile(r"\b(?:run|execute)\b", re.I)
+# a word that stands for a name said before: "Rename it to fare_zone"
+_PRONOUNS = frozenset({"it", "this", "that", "them", "these", "those"})
+# a name said before a rename: in backticks, or a word that may be a name (kept where
+# written as only code writes one: _CODE_NAME)
+_SAID_NAME = re.compile(r"`([A-Za-z_]\w*)`|\b([A-Za-z_]\w*)")
 # a name only code writes: with an underscore, a capital inside or a digit
 # ("give_back", "toSlug", "SPRING10")
 _CODE_NAME = re.compile(r"_|[a-z][A-Z]|\d")
@@ -98,6 +103,17 @@ def asked_rename(prompt: str) -> Rename | None:
         return None
     m = found[0]
     kind, owner, old, new = m.group(1), m.group(2), m.group(3), m.group(4)
+    if old.lower() in _PRONOUNS and not owner:
+        # "zone_of is a confusing name … Rename it to fare_zone": the name said before
+        # (the rule once renamed every "it" in the project's prose)
+        said = [
+            n.group(1) or n.group(2)
+            for n in _SAID_NAME.finditer(prompt[: m.start()])
+            if n.group(1) or _CODE_NAME.search(n.group(2))
+        ]
+        if not said:
+            return None
+        old = said[-1]
     if old == new or FILE_NAME.fullmatch(f"{owner}.{old}" if owner else old):
         return None
     quoted = "`" in m.group(0)
