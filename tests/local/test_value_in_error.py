@@ -138,3 +138,71 @@ def test_a_value_on_two_lines_or_with_no_value_like_it_is_left_to_the_model(
     write(tmp_path, {"catalogue.py": twice})
     made, _ = drive(tmp_path, TRACE, rule="value-in-error")
     assert [name for name, _ in made] == ["search_text"]
+
+
+SHEET = """import tomllib
+
+
+def sheet():
+    with open("minibus.toml", "rb") as f:
+        bus = tomllib.load(f)["bus"]
+    return f"{bus['seats']} seats, {bus['wheelchair_spaces']} wheelchair spaces"
+
+
+print(sheet())
+"""
+TOML = "[bus]\nseats = 12\nwheelchair_space = 2  # two chairs\nwheelchair_lift = true\n"
+KEY_TRACE = (
+    "I was tidying up minibus.toml last night and now the run sheet won't print:\n\n"
+    "Traceback (most recent call last):\n"
+    '  File "/home/janet/minibus/runsheet.py", line 10, in <module>\n'
+    "    print(sheet())\n"
+    '  File "/home/janet/minibus/runsheet.py", line 7, in sheet\n'
+    """    return f"{bus['seats']} seats, {bus['wheelchair_spaces']} wheelchair spaces"\n"""
+    "KeyError: 'wheelchair_spaces'\n\n"
+    "Keith needs it for tomorrow morning."
+)
+
+
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+def test_a_key_the_data_lacks_is_written_back_where_it_is_spelled_otherwise(
+    tmp_path: Path, rg: bool
+) -> None:
+    # measured: told this after a settings file was tidied, the 1.5B model read the code
+    # and offered to default the missing key to 0
+    write(tmp_path, {"runsheet.py": SHEET, "minibus.toml": TOML})
+    made, _ = drive(tmp_path, KEY_TRACE, rule=("value-in-error", "rerun-failing"), rg=rg)
+    assert [(name, args.get("path")) for name, args in made[:3]] == [
+        ("search_text", None),
+        ("read_file", "minibus.toml"),
+        ("edit_file", "minibus.toml"),
+    ]
+    assert (tmp_path / "minibus.toml").read_text() == TOML.replace(
+        "wheelchair_space =", "wheelchair_spaces ="
+    )
+    assert (tmp_path / "runsheet.py").read_text() == SHEET
+    run = subprocess.run(
+        [sys.executable, "runsheet.py"], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert run.stdout == "12 seats, 2 wheelchair spaces\n"
+
+
+@pytest.mark.parametrize(
+    ("toml", "prompt"),
+    [
+        # the key is there: the fault is elsewhere
+        (TOML.replace("wheelchair_space =", "wheelchair_spaces ="), KEY_TRACE),
+        # two keys spelled like it: which one is not known
+        (TOML + "wheelchair_spacer = 1\n", KEY_TRACE),
+        # no file of settings named: nothing says the data changed
+        (TOML, KEY_TRACE.replace("tidying up minibus.toml", "tidying up")),
+    ],
+    ids=["there", "two-alike", "unnamed"],
+)
+def test_a_key_that_is_there_or_alike_twice_or_a_file_unnamed_is_left_to_the_model(
+    tmp_path: Path, toml: str, prompt: str
+) -> None:
+    write(tmp_path, {"runsheet.py": SHEET, "minibus.toml": toml})
+    made, _ = drive(tmp_path, prompt, rule=("value-in-error", "rerun-failing"))
+    assert not any(name == "edit_file" for name, _ in made)
+    assert (tmp_path / "minibus.toml").read_text() == toml

@@ -3,7 +3,10 @@
 'over-65'"): the harness finds the one line of code or data that holds the value, reads
 the file the error was raised in for the value meant (``KINDS = ("book", "dvd",
 "audiobook")``: one spelled like it), and writes that value in, each step a call the
-user sees (and, in the terminal, approves).
+user sees (and, in the terminal, approves). A ``KeyError`` after the user changed a file
+of settings they name ("I was tidying up minibus.toml last night") is the other way
+round: the file lacks the key the code reads, and a key spelled like it there is
+written back as the code reads it.
 
 Measured (bench local-tasks, the fresh set, half A): told "ValueError: unknown kind
 'audio book'" after the new stock was added, the 1.5B model read ``desk.py``, the file at
@@ -25,7 +28,7 @@ from harness.actors.model.local._nudge_base import (
 )
 from harness.actors.model.local._nudge_changes import asks_change, change_goes_in
 from harness.actors.model.local._settings import numbered_lines
-from harness.actors.model.local._turn import Turn
+from harness.actors.model.local._turn import FILE_NAME, Turn
 
 __all__ = ["ValueInError", "meant_value", "rejected_value"]
 
@@ -76,14 +79,74 @@ def meant_value(bad: str, lines: list[str]) -> str | None:
     return close[0] if len(close) == 1 else None
 
 
+# the last line of a Python traceback for a key a mapping lacks
+_KEY_ERROR = re.compile(r"^KeyError: '[^'\n]+'$", re.M)
+# a file of settings or data a prompt names ("I was tidying up minibus.toml")
+_DATA_FILE = re.compile(r"\.(?:toml|json|ya?ml|ini|cfg|conf)$", re.I)
+# a line that gives a key its value: ``wheelchair_spaces = 2``, ``"seats": 12,``,
+# ``seats: 12``
+_KEY_LINE = re.compile(r"""^\s*(["']?)([A-Za-z_][\w.-]*)\1\s*[:=]""")
+
+
+def _data_named(prompt: str) -> str | None:
+    """The one file of settings or data *prompt* names, or ``None``."""
+    named = {m.group(1) for m in FILE_NAME.finditer(prompt) if _DATA_FILE.search(m.group(1))}
+    return named.pop() if len(named) == 1 else None
+
+
+def _key_back(turn: Turn, bad: str, data: str, raised_in: str) -> Nudge | None:
+    """For a ``KeyError`` of *bad* after the user changed *data*, which no hit of the
+    search showed holding it: the read of *data*, then, where no line of it gives *bad*
+    and one gives a key spelled like it (``wheelchair_space = 2``), the edit writing the
+    key back as the code reads it."""
+    last = turn.steps[-1]
+    read = next(
+        (
+            numbered_lines(s.result)
+            for s in turn.steps[1:]
+            if s.name == "read_file" and s.path == data and s.shown_lines is not None
+        ),
+        None,
+    )
+    if read is None:
+        if last is not turn.steps[0]:
+            return None
+        return Nudge(
+            f"{raised_in} asks {data} for {bad!r}, and no line there holds it.",
+            "read_file",
+            arguments={"path": data},
+        )
+    keys = [(line, k) for line in read.values() if (k := _KEY_LINE.match(line)) is not None]
+    if last.path != data or any(k.group(2) == bad for _, k in keys):
+        return None
+    close = [(line, k) for line, k in keys if _close(bad, k.group(2))]
+    if len(close) != 1:
+        return None
+    line, key = close[0]
+    made = line[: key.start(2)] + bad + line[key.end(2) :]
+    return Nudge(
+        f"Write the key {bad!r}, which {raised_in} reads, in place of {key.group(2)!r}.",
+        "edit_file",
+        arguments={"path": data, "old_text": line, "new_text": made},
+    )
+
+
 class ValueInError(WrittenAhead):
     """A request to fix an error that rejects a value it quotes (a traceback ending
     "ValueError: unknown kind 'audio book'"), with nothing changed yet: the harness
     writes each call itself. First the search for that value in quotes; where it is on
     one line (not prose, a record or a test), the read of the file the error was raised
     in; where that file quotes one value spelled like it, the read of the line's file
-    (if another) and the edit writing that value in. Where any step finds none or two,
-    the rule stops and the model goes on."""
+    (if another) and the edit writing that value in. For a ``KeyError`` when the
+    request names one file of settings or data and no line the search found is in it,
+    the read of that file and, where one key of it is spelled like the one asked for,
+    the edit writing that key back (:func:`_key_back`). Where any step finds none or
+    two, the rule stops and the model goes on.
+
+    Measured (bench local-tasks, the minibus, half A): told "I was tidying up
+    minibus.toml last night and now the run sheet won't print" with ``KeyError:
+    'wheelchair_spaces'``, the 1.5B model read ``runsheet.py`` and offered to default
+    the key to 0; the file said ``wheelchair_space = 2``."""
 
     name: ClassVar[str] = "value-in-error"
 
@@ -104,6 +167,9 @@ class ValueInError(WrittenAhead):
         first, last = turn.steps[0], turn.steps[-1]
         if first.name != "search_text" or first.arguments.get("pattern") != search:
             return None
+        data = _data_named(turn.prompt) if _KEY_ERROR.search(turn.prompt) else None
+        if data is not None and not any(m[1] == data for m in HIT.finditer(first.result)):
+            return _key_back(turn, bad, data, raised_in)
         missed = first.result.startswith("no matches")
         hits = [
             Hit(m[1], int(m[2]), m[3])
