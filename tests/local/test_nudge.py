@@ -1236,6 +1236,11 @@ CASES = {
         "read_file",
     ),
     "guessed-file": ("It is src/parser.py.", WHERE, "search_text"),
+    "made-up-figure": (
+        "The minibus is due its MOT on 2023-04-15.",
+        called("When's the minibus due its MOT?", "list_dir", ".", "./\nbookings.py (5.2 KB)"),
+        "",
+    ),
     "figure-not-given": (
         "Phone bookings are held for a few days.",
         called(
@@ -1473,6 +1478,54 @@ def test_a_line_of_a_file_read_quoted_as_the_answer_is_left_alone() -> None:
         {"role": "user", "content": f"<tool_response>\n{notes}</tool_response>"},
     ]
     assert nudge("The shop opens at 9:00 on day 7.", history) is None
+
+
+MOT = called(
+    "When's the minibus due its MOT?",
+    "search_text",
+    "",
+    'minibus.toml:4:registration = "YK62 BUS"  # bought 2019\n'
+    "rota.yaml:43:- name: Brenda Coyle\n"
+    "rota.yaml:44:  phone: 01632 960 418",
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "figure"),
+    [
+        ("The minibus is due its MOT on 2023-04-15.", "2023-04-15"),
+        ("It is due on 15 April 2031.", "15 April 2031"),
+        ("It's due March 3rd, 2027, at the garage.", "March 3rd, 2027"),
+        ("Ring the garage on 01632 960 999.", "01632 960 999"),
+        # a date whose year a result shows may be written otherwise than the file writes
+        # it; a phone number a result shows, in other groups; figures of no such form
+        ("It was bought on 1 May 2019.", None),
+        ("Brenda's number is 01632 960418.", None),
+        ("The files do not say when the MOT is due.", None),
+        ("It seats 12 and costs 4.50 a mile.", None),
+    ],
+)
+def test_a_date_or_phone_number_no_result_holds_is_asked_for_again(
+    reply: str, figure: str | None
+) -> None:
+    said = nudge(reply, MOT)
+    if figure is None:
+        assert said is None or said.rule != "made-up-figure"
+    else:
+        assert said is not None
+        assert (said.rule, said.tool, said.instead) == ("made-up-figure", "", True)
+        assert said.text.startswith(f"No tool result above shows {figure}, so")
+
+
+def test_a_made_up_date_is_left_alone_with_nothing_looked_at_or_in_a_change() -> None:
+    # nothing looked at: unlooked-answer's to ask for the look
+    first = [{"role": "user", "content": "When's the minibus due its MOT?"}]
+    said = nudge("The minibus is due its MOT on 2023-04-15.", first)
+    assert said is None or said.rule != "made-up-figure"
+    # a change may write a date of the user's asking
+    change = called("Set the MOT date to the 4th of May.", "read_file", "minibus.toml", "1:ab|x")
+    said = nudge("I set it to 2027-05-04.", change)
+    assert said is None or said.rule != "made-up-figure"
 
 
 def test_the_profile_names_every_rule_in_order() -> None:

@@ -63,6 +63,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "named-definer",
     "announced-action",
     "file-not-given",
+    "made-up-figure",
     "figure-not-given",
     "read-named",
     "unlooked-answer",

@@ -34,6 +34,7 @@ __all__ = [
     "FigureNotGiven",
     "FileNotGiven",
     "GuessedFile",
+    "MadeUpFigure",
     "NamedDefiner",
     "NothingFound",
     "SaidAbsentIsThere",
@@ -499,6 +500,62 @@ class FileNotGiven:
             + "\n".join(files)
             + "\nAnswer with what the question asks and the file it is in, or say that "
             "none of these files holds it.",
+            "",
+            instead=True,
+        )
+
+
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+# a date with its year ("2023-04-15", "15 April 2023", "April 15th, 2023"; the year in
+# its group), and a phone number (nine digits or more, in groups)
+_DATED = re.compile(
+    r"\b((?:19|20)\d\d)-[01]\d-[0-3]\d\b"
+    rf"|\b[0-3]?\d(?:st|nd|rd|th)? (?:{_MONTHS}),? ((?:19|20)\d\d)\b"
+    rf"|\b(?:{_MONTHS}) [0-3]?\d(?:st|nd|rd|th)?,? ((?:19|20)\d\d)\b"
+)
+_PHONE = re.compile(r"(?<![\w.])(?:\+\d{1,3}[ -]?)?\d{2,5}[ -]?\d{3,4}[ -]?\d{3,4}(?!\w|\.\d)")
+
+
+def _made_up(turn: Turn) -> str | None:
+    """The first date or phone number *turn*'s reply gives that neither the prompt, the
+    conversation before it nor any tool result holds: for a date, not its year either
+    (a date may be written another way than the file writes it, its year hardly); for a
+    phone number, not its digits."""
+    known = "\n".join([turn.prompt, *turn.earlier, *(s.result for s in turn.steps)])
+    for m in _DATED.finditer(turn.reply):
+        year = m.group(1) or m.group(2) or m.group(3)
+        if m.group(0) not in known and year not in known:
+            return m.group(0)
+    digits = re.sub(r"\D", "", known)
+    for m in _PHONE.finditer(turn.reply):
+        number = re.sub(r"\D", "", m.group(0))
+        if len(number) >= 9 and number not in digits:
+            return m.group(0)
+    return None
+
+
+class MadeUpFigure:
+    """A question answered, after a look, with a date or a phone number that no tool
+    result, nor the prompt, holds: the model made it up. Asks for the answer again, in
+    place of the reply, from what the results show, or for saying they do not show it.
+
+    Measured (bench local-tasks, the minibus, half A): asked "When's the minibus due its
+    MOT?", the 1.5B model listed the folder and answered "The minibus is due its MOT on
+    2023-04-15."; no file holds a date of the MOT. Of every recorded question run of the
+    fresh set, that is the only answer with a date or a phone number no result showed."""
+
+    name: ClassVar[str] = "made-up-figure"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        if not turn.steps or asks_change(turn.prompt):
+            return None
+        figure = _made_up(turn)
+        if figure is None:
+            return None
+        return Nudge(
+            f"No tool result above shows {figure}, so the answer made it up. Answer only "
+            "from what the tool results show; if they do not show it, say that the files "
+            "do not say.",
             "",
             instead=True,
         )
