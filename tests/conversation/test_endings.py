@@ -261,6 +261,10 @@ def test_a_claimed_run_needs_a_command() -> None:
         "I would need to run the queries and measure their execution times to get an "
         "accurate answer.",
         "I'd have to look at the config first.",
+        # the minibus's run-thursday-hospital-bus: a long clause before the announcement
+        "To find the time Thursday's hospital bus gets to Wistow Green and what time it "
+        "leaves the hospital to come home, I need to search the `timetable.json` file for "
+        "the relevant information.",
     ],
 )
 def test_an_announced_action_at_the_end_is_stopping_early(text: str) -> None:

@@ -119,7 +119,7 @@ CLAIMS_ASK = re.compile(
 # you.", "To summarize X, I will read the file" (a lead-in of purpose or order, never a
 # condition: "If you want, I will fix it" offers)
 ANNOUNCES = re.compile(
-    rf"^(?:(?:to|in order to|before|after|now that|first|next|then|so)\b{_CLAUSE}{{0,100}},\s*)?"
+    rf"^(?:(?:to|in order to|before|after|now that|first|next|then|so)\b{_CLAUSE}{{0,200}},\s*)?"
     r"(?:(?:now|next|first|then|okay|ok|sure|great|alright)[,!.]?\s+)*"
     r"(?:I will|I'll|I am going to|I'm going to|let me|let's|I need to|I should|"
     r"I would (?:need|have) to|I'd (?:need|have) to)\s+"
