@@ -1528,6 +1528,36 @@ def test_a_made_up_date_is_left_alone_with_nothing_looked_at_or_in_a_change() ->
     assert said is None or said.rule != "made-up-figure"
 
 
+def _ran(prompt: str, output: str) -> list[dict[str, str]]:
+    call = json.dumps({"name": "run_cmd", "arguments": {"command": "node screen/main.js"}})
+    return [
+        {"role": "user", "content": prompt},
+        {"role": "assistant", "content": f"<tool_call>{call}</tool_call>"},
+        {"role": "user", "content": f"<tool_response>\n{output}\n</tool_response>"},
+    ]
+
+
+def test_an_empty_reply_to_a_program_s_output_is_asked_for_the_answer_from_it() -> None:
+    question = "Can you run the timetable screen and tell me when Thursday's bus leaves?"
+    printed = "Thursday: Kelbrook hospital visiting\n  13:45  Hollowfield\n[exit code 0]"
+    said = nudge("\n\n\n", _ran(question, printed))
+    assert said is not None
+    assert (said.rule, said.tool) == ("empty-after-result", "")
+    assert (
+        said.text
+        == f"The command ran, and what it printed is above. Answer the user from it: {question}"
+    )
+    # a command that failed, or printed nothing, or a change asked: go on, as ever
+    for history in (
+        _ran(question, "Error: Cannot find module\n[exit code 1]"),
+        _ran(question, "[exit code 0]"),
+        _ran("Run the screen and fix what it prints wrong.", printed),
+    ):
+        said = nudge("", history)
+        assert said is not None
+        assert not said.text.startswith("The command ran"), said.text
+
+
 def test_the_profile_names_every_rule_in_order() -> None:
     assert tuple(r.name for r in RULES) == NUDGE_RULES
     assert set(CASES) == set(NUDGE_RULES)
