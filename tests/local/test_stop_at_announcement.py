@@ -475,3 +475,29 @@ async def test_a_reply_asked_again_after_an_empty_one_is_bound_to_say_something(
     off = Scripted(["\n\n\n"], then=["It gets there at 14:02."])
     await _run(Guide(attrs.evolve(SMALL_MODEL, grammar=False)), call, off)
     assert [grammar for _, grammar, _ in off.asked] == ["", ""]
+
+
+async def test_a_made_up_date_is_said_to_be_made_up_before_the_answer_asked_again() -> None:
+    # made-up-figure: the reply was streamed as it came, so it stays in the answer; the
+    # answer says it was made up before the one asked again
+    listing = '<tool_call>{"name": "list_dir", "arguments": {"path": "."}}</tool_call>'
+    call = _call(
+        "When's the minibus due its MOT?",
+        ChatMessage(role="assistant", content=listing),
+        ChatMessage(role="user", content="<tool_response>\n./\nbookings.py\n</tool_response>"),
+    )
+    made_up = "The minibus is due its MOT on 2023-04-15."
+    script = Scripted([made_up], then=["The files do not say when the MOT is due."])
+    out = await _run(Guide(), call, script)
+    assert [e.message for e in out if isinstance(e, LocalModelProgress)] == [
+        NUDGED_PREFIX + "made-up-figure"
+    ]
+    whole = "".join(e.text for e in out if isinstance(e, TextDelta))
+    assert whole == (
+        f"{made_up}\n\n(No file I looked at shows 2023-04-15: I made that up.)\n\n"
+        "The files do not say when the MOT is due."
+    )
+    # asked again from the history without the made-up reply
+    again = script.asked[1][0]
+    assert made_up not in json.dumps(again)
+    assert "No tool result above shows 2023-04-15" in again[-1]["content"]

@@ -370,7 +370,7 @@ class Guide:
             # task bench counts which rules ask (docs/models.md)
             status = ASKED_PREFIX + nudge.rule if nudge is known else nudge_line(nudge)
             yield LocalModelProgress(model=call.model, stage="nudged", message=status)
-            yield TextDelta(text="\n\n")
+            yield TextDelta(text=f"\n\n{nudge.retract}\n\n" if nudge.retract else "\n\n")
             limit = min(call.options.max_tokens or NUDGED_TOKENS, NUDGED_TOKENS)
             once = attrs.evolve(call, options=attrs.evolve(call.options, max_tokens=limit))
             # bound to the call asked for; a nudge that names none keeps the lazy grammar,

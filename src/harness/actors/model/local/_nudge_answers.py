@@ -536,8 +536,10 @@ def _made_up(turn: Turn) -> str | None:
 
 class MadeUpFigure:
     """A question answered, after a look, with a date or a phone number that no tool
-    result, nor the prompt, holds: the model made it up. Asks for the answer again, in
-    place of the reply, from what the results show, or for saying they do not show it.
+    result, nor the prompt, holds: the model made it up. Asks for the answer again, from
+    the history without that reply, from what the results show, or for saying they do
+    not show it; the reply, streamed as it came, stays in the answer, so a sentence
+    before the new one says the figure was made up.
 
     Measured (bench local-tasks, the minibus, half A): asked "When's the minibus due its
     MOT?", the 1.5B model listed the folder and answered "The minibus is due its MOT on
@@ -558,6 +560,7 @@ class MadeUpFigure:
             "do not say.",
             "",
             instead=True,
+            retract=f"(No file I looked at shows {figure}: I made that up.)",
         )
 
 
