@@ -28,10 +28,8 @@ from typing import ClassVar
 import attrs
 
 from harness.actors.model.local._nudge_answers import (
-    FigureNotGiven,
     FileNotGiven,
     GuessedFile,
-    MadeUpFigure,
     NamedDefiner,
     NothingFound,
     SaidAbsentIsThere,
@@ -60,6 +58,7 @@ from harness.actors.model.local._nudge_changes import (
     still_used,
 )
 from harness.actors.model.local._nudge_entries import EntryGone
+from harness.actors.model.local._nudge_figures import FigureNotGiven, MadeUpFigure
 from harness.actors.model.local._nudge_files import (
     BrokenData,
     FinishFiles,

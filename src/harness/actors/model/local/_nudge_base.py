@@ -61,7 +61,7 @@ class Nudge:
     retract: str = ""
     """A sentence the guide writes before the nudged generation, saying what of the reply
     before it was wrong: that reply was streamed as it came and stays in the answer, so
-    the answer says it was wrong (:class:`~._nudge_answers.MadeUpFigure`)."""
+    the answer says it was wrong (:class:`~._nudge_figures.MadeUpFigure`)."""
 
 
 class NudgeRule(Protocol):
