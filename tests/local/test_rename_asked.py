@@ -38,6 +38,7 @@ drive = functools.partial(drive_rule, rule="rename-asked")
         ),
         ("The `total` helper reads badly; rename it to grand_total.", "total"),
         ("Rename it to fare_zone.", None),
+        ("zone_of calls get_place, which is confusing. Rename it to fare_zone.", None),
         ("It reads badly since 2026: rename this to fareZone.", None),
         # a question about a rename, a file's rename, two renames, a rename of words
         ("Why did you rename give_back to return_bike?", None),

@@ -165,7 +165,8 @@ def tool_call_grammar(
     return str(conv.format_grammar())
 
 
-# words: a first character that is not blank and opens no call, then anything
+# words: a first character that is not blank and opens no call, then anything (a call
+# written after words is read by the lenient parser as ever, unbound)
 _WORDS = "[^ \\t\\r\\n<`{\\x00] [^\\x00]*"
 
 

@@ -104,16 +104,16 @@ def asked_rename(prompt: str) -> Rename | None:
     m = found[0]
     kind, owner, old, new = m.group(1), m.group(2), m.group(3), m.group(4)
     if old.lower() in _PRONOUNS and not owner:
-        # "zone_of is a confusing name … Rename it to fare_zone": the name said before
-        # (the rule once renamed every "it" in the project's prose)
-        said = [
+        # "zone_of is a confusing name … Rename it to fare_zone": the one name said
+        # before (the rule once renamed every "it" in the project's prose)
+        said = {
             n.group(1) or n.group(2)
             for n in _SAID_NAME.finditer(prompt[: m.start()])
             if n.group(1) or _CODE_NAME.search(n.group(2))
-        ]
-        if not said:
-            return None
-        old = said[-1]
+        }
+        if len(said) != 1:
+            return None  # none said, or two: which "it" stands for is not known
+        old = said.pop()
     if old == new or FILE_NAME.fullmatch(f"{owner}.{old}" if owner else old):
         return None
     quoted = "`" in m.group(0)
