@@ -72,7 +72,8 @@ def drive(
     """The calls the rule *rule* (or the rules, each call by one of them) writes for
     *prompt* in the workspace *root*, each run
     with the real tool (searching with ripgrep where there is one, or in Python), until
-    it knows none, then ``("answer", {"text": …})`` where it knows the answer; and every
+    it knows none, then ``("answer", {"text": …})`` where it knows the answer, or
+    ``(tool, {})`` where it asks the model for a call bound to *tool*; and every
     step with its result. *first*: calls the model made before."""
     ws = Workspace(root)
     run = {**RUN, "search_text": functools.partial(search_text, use_rg=rg)}
@@ -86,7 +87,10 @@ def drive(
         if known.answer:
             made.append(("answer", {"text": known.text}))
             return made, steps
-        assert known.arguments is not None
+        if known.arguments is None:
+            # a call the rule asks the model for, bound to its tool: the model writes it
+            made.append((known.tool, {}))
+            return made, steps
         arguments = dict(known.arguments)
         made.append((known.tool, arguments))
         result = run[known.tool](ws, dict(arguments))

@@ -27,6 +27,7 @@ from typing import ClassVar
 
 import attrs
 
+from harness.actors.model.local._nudge_alike import ReadAlike
 from harness.actors.model.local._nudge_answers import (
     FileNotGiven,
     GuessedFile,
@@ -383,6 +384,7 @@ RULES: tuple[NudgeRule, ...] = (
     EntryGone(),
     ValueInError(),
     StillListed(),
+    ReadAlike(),
     ReadToChange(),
     EmptyAfterResult(),
     EchoedQuestion(),

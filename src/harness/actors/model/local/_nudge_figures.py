@@ -11,7 +11,7 @@ from typing import ClassVar
 from harness.actors.model.local._nudge_answers import _HIT, _REQUEST_WORD, _SAYS_NONE, _STOP
 from harness.actors.model.local._nudge_base import Nudge
 from harness.actors.model.local._turn import Turn, asks_change
-from harness.words import like_words
+from harness.words import asks_to_write, like_words
 
 __all__ = ["FigureNotGiven", "MadeUpFigure"]
 
@@ -74,8 +74,25 @@ class MadeUpFigure:
         )
 
 
-# a question that asks for an amount or a time: "How long do we hold the tickets?"
-_ASKS_FIGURE = re.compile(r"\bhow (?:long|many|much|often|far|soon)\b|\bwhat time\b", re.I)
+# a question that asks for an amount, a time or a number: "How long do we hold the
+# tickets?", "What's her number?", "what's the policy number?"
+_ASKS_FIGURE = re.compile(
+    r"\bhow (?:long|many|much|often|far|soon)\b|\bwhat time\b"
+    r"|\b(?:phone|mobile|telephone|policy) (?:number|no)\b"
+    r"|\bwhat(?:['’]s| is) (?:\w+['’]s |his |her |their |the )?number\b",
+    re.I,
+)
+# a program asked for ("I'd like a little script, rows_left.py, that prints how many …")
+_A_PROGRAM = re.compile(r"\ban? (?:(?:little|small|short|new|quick) )?(?:script|program)\b", re.I)
+# an amount said with no figure: what a file may say itself ("held for a few days")
+_VAGUE = re.compile(r"\b(?:a few|several|a couple|some|a lot|a little)\b", re.I)
+# a question for a place, which a figure does not answer: "Which function works out how
+# many trays …?", "where is …"
+_ASKS_WHERE = re.compile(
+    r"\b(?:which|what) (?:\w+ )?(?:function|file|method|script|class|module|program)\b"
+    r"|\bwhere\b",
+    re.I,
+)
 # a figure in an answer: a digit, or an amount said in words
 _FIGURE = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
@@ -137,13 +154,21 @@ class FigureNotGiven:
         asked = _ASKS_FIGURE.search(turn.prompt)
         if not turn.steps or asked is None:
             return None
-        if asks_change(turn.prompt):  # "a script that tells me how many …": no question
-            return None
+        if asks_change(turn.prompt) or asks_to_write(turn.prompt) or _A_PROGRAM.search(turn.prompt):
+            return None  # "a script that tells me how many …": no question
         if _FIGURE.search(turn.reply) or _SAYS_NONE.search(turn.reply):
             return None
         lines = _figure_lines(turn)
         if not lines:
-            return None
+            if _ASKS_WHERE.search(turn.prompt) or _VAGUE.search(turn.reply):
+                return None  # "A few days.": what a file may say, with no figure to give
+            return Nudge(
+                f"The question asks {asked.group(0).lower()}, and the answer gives no "
+                "figure. Answer with it from what the tools showed, and where it is; if "
+                "they do not show it, say that the files do not say.",
+                "",
+                instead=True,
+            )
         return Nudge(
             f"The question asks {asked.group(0).lower()}, and the answer must give the "
             "figure. Lines the tools showed that hold figures:\n"
