@@ -1,0 +1,125 @@
+"""A new program the request asks for (the ``read-alike`` rule): the search of its folder's
+files of its kind, the read of the one most like it, and the write asked of the model,
+bound to one call; run against real files with the real tools."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.actors.model.local._nudge_alike import alike_search
+
+from ._chains import drive, write
+
+LIB = """#!/usr/bin/env bash
+# What the minibus tools share: source it from a tool, do not run it.
+JOURNEY_LOG="data/journeys.csv"
+die() { echo "minibus: $*" >&2; exit 1; }
+"""
+MONTH = """#!/usr/bin/env bash
+# One month's figures for the grant report: journeys and passengers.
+#   bash tools/month.sh MONTH [LOG]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+MONTH="$1"
+LOG="${2:-$JOURNEY_LOG}"
+awk -F, -v month="$MONTH" 'NR > 1 && substr($1, 1, 7) == month { journeys++; people += $4 }
+  END { print journeys " journeys, " people " passengers" }' "$LOG"
+"""
+DRIVERS = """#!/usr/bin/env bash
+# Each driver's miles, the most first.
+. "$(dirname "$0")/lib.sh"
+awk -F, 'NR > 1 { miles[$2] += $6 } END { for (d in miles) print d ": " miles[d] }' "$JOURNEY_LOG"
+"""
+BUS = {
+    "tools/lib.sh": LIB,
+    "tools/month.sh": MONTH,
+    "tools/drivers.sh": DRIVERS,
+    "data/journeys.csv": "date,driver,destination,passengers,wheelchairs,miles,fares,purpose\n",
+    "README.md": "The minibus's tools count the journeys and passengers for the grant report.\n",
+}
+PURPOSES = (
+    "For the grant report we have to show how many journeys and how many passengers were "
+    "for shopping, medical and social. Can you write tools/purposes.sh to count them from "
+    "the journey log? For one month if I give it one like 2026-08, otherwise the whole log."
+)
+
+
+@pytest.mark.parametrize("rg", [True, False])
+def test_the_folders_program_most_like_the_new_one_is_read_then_the_write_is_asked(
+    tmp_path: Path, rg: bool
+) -> None:
+    write(tmp_path, BUS)
+    made, steps = drive(tmp_path, PURPOSES, rule="read-alike", rg=rg)
+    assert [(tool, args.get("glob") or args.get("path")) for tool, args in made] == [
+        ("search_text", "tools/*.sh"),
+        ("read_file", "tools/month.sh"),  # journeys, passengers, month, grant, report
+        ("write_file", None),  # asked of the model, bound to the call
+    ]
+    # the search looked at the folder's shell scripts only, not the README or the log
+    assert {line.split(":")[0] for line in steps[0][2].splitlines()} <= set(BUS) - {
+        "README.md",
+        "data/journeys.csv",
+    }
+    assert "awk -F," in steps[1][2]
+    # nothing was written by the rule itself
+    assert not (tmp_path / "tools/purposes.sh").exists()
+
+
+def test_with_none_of_its_kind_in_the_folder_or_two_alike_the_model_goes_on(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path, {k: v for k, v in BUS.items() if not k.startswith("tools/")})
+    made, _ = drive(tmp_path, PURPOSES, rule="read-alike")
+    assert [tool for tool, _ in made] == ["search_text"]  # no matches: no read
+    twins = tmp_path / "twins"
+    write(twins, {**BUS, "tools/month.sh": DRIVERS, "tools/drivers.sh": DRIVERS})
+    made, _ = drive(
+        twins, "Write tools/miles.sh that prints each driver's miles.", rule="read-alike"
+    )
+    assert [tool for tool, _ in made] == ["search_text"]  # two files tie: none is read
+
+
+def test_a_call_of_the_models_own_between_stops_the_rule(tmp_path: Path) -> None:
+    write(tmp_path, BUS)
+    first = [("read_file", {"path": "tools/lib.sh"})]
+    made, _ = drive(tmp_path, PURPOSES, first, rule="read-alike")
+    assert made == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "path", "glob"),
+    [
+        (PURPOSES, "tools/purposes.sh", "tools/*.sh"),
+        (
+            "Create test_pricing.py with a unittest test of apply_discount.",
+            "test_pricing.py",
+            "*.py",
+        ),
+        (
+            "Could you write src/sum.js exporting a function that adds an array?",
+            "src/sum.js",
+            "src/*.js",
+        ),
+    ],
+)
+def test_a_new_program_is_searched_for_among_its_folders_files_of_its_kind(
+    prompt: str, path: str, glob: str
+) -> None:
+    asked = alike_search(prompt)
+    assert asked is not None
+    assert (asked[0], asked[1]["glob"]) == (path, glob)
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Create data/coupons.json mapping SPRING to 10.",  # data, not a program
+        "Create a Makefile whose test target runs the tests.",  # no kind to look for
+        "Write hello.sh that prints hello.",  # one word that says what it does
+        "Fix tools/month.sh so it takes the month.",  # no new file
+    ],
+)
+def test_no_search_for_data_a_makefile_too_few_words_or_a_change(prompt: str) -> None:
+    assert alike_search(prompt) is None
