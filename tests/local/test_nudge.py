@@ -1164,6 +1164,16 @@ CASES = {
         called(COUPON, "read_file", "src/index.js", "1:2a|applyCoupon(cart, 'SPRNG10');"),
         "search_text",
     ),
+    "missing-argument": (
+        "The month is given.",
+        [
+            {
+                "role": "user",
+                "content": "It fails:\n\ntools/lib.sh: line 18: $1: unbound variable\n\nFix it.",
+            }
+        ],
+        "read_file",
+    ),
     "rename-asked": (
         "I renamed give_back to return_bike.",
         [{"role": "user", "content": "Rename the method give_back to return_bike."}],

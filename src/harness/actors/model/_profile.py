@@ -40,6 +40,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "read-first",
     "described-program",
     "name-in-error",
+    "missing-argument",
     "rename-asked",
     "new-value",
     "value-wanted",

@@ -377,7 +377,7 @@ class Guide:
             # but after an empty reply it is bound to a call or words: asked again with
             # nothing but a blank reply before it, the model wrote a blank reply again
             # (80 of 1,619 asks of empty-after-result, in the task bench's runs)
-            bound = self.bound(nudge.tool, turn, call.text_tools)
+            bound = self.bound(nudge.tool, turn, call.text_tools, at=nudge.at)
             if not bound and not nudge.tool and not turn.reply.strip() and profile.grammar:
                 bound = self.grammar(call.text_tools, or_words=True)
             shown = untagged(more)
@@ -404,10 +404,14 @@ class Guide:
             )
         yield [e for e in ends if isinstance(e, Finish)][-1]
 
-    def bound(self, tool: str, turn: Turn, tools: tuple[ToolSchema, ...]) -> str:
+    def bound(
+        self, tool: str, turn: Turn, tools: tuple[ToolSchema, ...], *, at: tuple[int, ...] = ()
+    ) -> str:
         """The grammar of the one call a nudge asks for ("" with the grammar off, or for
-        no tool): an edit of the file just seen is bound to that file's own lines, and the
-        edit finishing a rename to the lines the tool said still use the old name."""
+        no tool): an edit of the file just seen is bound to that file's own lines (to
+        start on the lines numbered *at*, where the rule knows them; else on those the
+        request points at), and the edit finishing a rename to the lines the tool said
+        still use the old name."""
         if not self.profile.grammar or not tool:
             return ""
         left = still_used(turn) if tool == "edit_file" else None
@@ -418,7 +422,7 @@ class Guide:
         elif seen is not None:
             # starting on a line the request points at: free to start anywhere, the model
             # took the file's first lines as the old text
-            starts = named_starts(turn.prompt, seen[1])
+            starts = [n - 1 for n in at] if at else named_starts(turn.prompt, seen[1])
             grammar = edit_call_grammar(*seen, starts=starts)
             if starts and not grammar:
                 grammar = edit_call_grammar(*seen)

@@ -36,6 +36,7 @@ from harness.actors.model.local._nudge_answers import (
     SaidAbsentIsThere,
     UnlookedAnswer,
 )
+from harness.actors.model.local._nudge_arguments import MissingArgument
 from harness.actors.model.local._nudge_base import (
     INTENT,
     NEGATED,
@@ -377,6 +378,7 @@ RULES: tuple[NudgeRule, ...] = (
     ReadFirst(),
     DescribedProgram(),
     NameInError(),
+    MissingArgument(),
     AskedRename(),
     NewValue(),
     ValueWanted(),

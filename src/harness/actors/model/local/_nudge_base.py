@@ -58,6 +58,10 @@ class Nudge:
     """*text* is the whole answer, known before any reply: the calls a rule wrote did the
     task, and their results say what they did (:meth:`~._nudge_rename.AskedRename.ahead`);
     the guide writes it and the turn ends, no generation asked."""
+    at: tuple[int, ...] = ()
+    """The numbers of the lines of the file just read that an edit asked for (bound to
+    that file's lines) starts on, where the rule knows them (:class:`~._nudge_arguments.
+    MissingArgument`: the call to change); else the lines the request points at."""
     retract: str = ""
     """A sentence the guide writes before the nudged generation, saying what of the reply
     before it was wrong: that reply was streamed as it came and stays in the answer, so
