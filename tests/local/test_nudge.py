@@ -871,7 +871,18 @@ def test_a_number_asked_for_and_a_name_answered_is_asked_again_where_no_line_hol
     assert said.instead
     assert said.tool == ""
     assert "asks what's her number" in said.text
-    assert "say that the files do not say" in said.text
+    assert "No line the tools showed gives it: say that the files do not give it" in said.text
+    # after a program printed, the figure is asked for from its output
+    ran = called(
+        "Run tools/tides.sh and tell me what time high water is.",
+        "run_cmd",
+        "",
+        "high water 14:05, low water 20:17\n[exit code 0]",
+    )
+    said = nudge("The script printed the tides.", ran)
+    assert said is not None
+    assert said.rule == "figure-not-given"
+    assert "from the program's output above" in said.text
     # an answer with a number, one saying there is none, or a question for a place: none
     for answer in ("Her number is 01632 960111.", "There is no number for Brenda in rota.yaml."):
         assert nudge(answer, rota) is None or nudge(answer, rota).rule != "figure-not-given"

@@ -134,6 +134,22 @@ def _figure_lines(turn: Turn) -> list[str]:
     return lines[:_FIGURE_LINES]
 
 
+def _none_shown(turn: Turn, asked: str) -> str:
+    """What to ask for when no line a read or a search showed holds a figure for the
+    question: after a program printed, the figure from its output; else that the files
+    do not give it. Asked "for it, or say the files do not", the 1.5B model gave a
+    figure of its own: "The number of Brenda Coyle is 1."."""
+    if any(s.name == "run_cmd" for s in turn.steps):
+        return (
+            f"The question asks {asked}, and the answer gives no figure. Answer with it "
+            "from the program's output above, or say that the output does not give it."
+        )
+    return (
+        f"The question asks {asked}. No line the tools showed gives it: say that the "
+        "files do not give it, and what they do say that helps."
+    )
+
+
 class FigureNotGiven:
     """A question for an amount or a time ("How long do we hold the tickets before they
     go back on sale?") answered, after a look, with no figure ("held for a few days"),
@@ -167,13 +183,7 @@ class FigureNotGiven:
         if not lines:
             if _ASKS_WHERE.search(turn.prompt) or _VAGUE.search(turn.reply):
                 return None  # "A few days.": what a file may say, with no figure to give
-            return Nudge(
-                f"The question asks {asked.group(0).lower()}, and the answer gives no "
-                "figure. Answer with it from what the tools showed, and where it is; if "
-                "they do not show it, say that the files do not say.",
-                "",
-                instead=True,
-            )
+            return Nudge(_none_shown(turn, asked.group(0).lower()), "", instead=True)
         return Nudge(
             f"The question asks {asked.group(0).lower()}, and the answer must give the "
             "figure. Lines the tools showed that hold figures:\n"
