@@ -1,14 +1,12 @@
 """The rule for a new program the request asks to have written ("Can you write
 tools/purposes.sh to count them from the journey log?"): before the model writes it,
-the harness finds the file of its kind in the same folder that shares the most words
-with the request and reads it, so the new one is written as the project writes its
-programs (where the log is, what it sources, how it takes its arguments); then it asks
-for the new file, bound to one ``write_file`` call."""
+the harness searches the files of its kind in the same folder for the request's words,
+so the new one is written as the project writes its programs (where the log is, what
+they source, which field holds what); then it asks for the new file, bound to one
+``write_file`` call."""
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from typing import ClassVar
 
 from harness.actors.model.local._choose import stems
@@ -48,43 +46,28 @@ def alike_search(prompt: str) -> tuple[str, dict[str, object]] | None:
     return path, {"pattern": rf"(?i)\b(?:{'|'.join(words)})", "regex": True, "glob": glob}
 
 
-def _most_alike(result: str, pattern: str, path: str) -> str | None:
-    """Of the files a search's *result* lists (not *path*), the one whose lines hold the
-    most of the words of *pattern*, then the most lines; ``None`` for none, or a tie."""
+def _shows_alike(result: str, path: str) -> bool:
+    """Whether a search's *result* lists lines of files other than *path* (a search that
+    matched nothing lists the whole workspace's lines holding its words, of any kind)."""
     if result.startswith("no matches"):
-        return None  # the lines listed after are the whole workspace's, of any kind
-    words = re.compile(pattern)
-    held: dict[str, set[str]] = {}
-    lines: Counter[str] = Counter()
-    for m in HIT.finditer(result):
-        if m[1] == path:
-            continue
-        held.setdefault(m[1], set()).update(w.group(0).lower() for w in words.finditer(m[3]))
-        lines[m[1]] += 1
-    ranked = sorted(held, key=lambda f: (-len(held[f]), -lines[f], f))
-    if not ranked:
-        return None
-    if len(ranked) > 1 and (len(held[ranked[0]]), lines[ranked[0]]) == (
-        len(held[ranked[1]]),
-        lines[ranked[1]],
-    ):
-        return None
-    return ranked[0]
+        return False
+    return any(m[1] != path for m in HIT.finditer(result))
 
 
 class ReadAlike(WrittenAhead):
     """A request for a new program in a folder that holds others of its kind, with
     nothing done yet: the harness searches the folder's files of that kind for the words
-    of the request, reads the one that holds the most of them, and asks for the new file,
-    bound to one ``write_file`` call. Where the folder holds none of the kind, two files
-    tie, or the model's own call comes between, the rule stops and the model goes on.
+    of the request and, where it finds lines of them, asks for the new file, bound to
+    one ``write_file`` call. Where the folder holds none of the kind, or the model's own
+    call comes first, the rule stops and the model goes on.
 
     Measured (bench local-tasks, the minibus, half A): asked to write
     ``tools/purposes.sh``, counting the journey log's journeys and passengers by purpose,
-    the 1.5B model read nothing and answered with a script that called ``read_file
-    "journeys.log"`` and ``search_text`` as shell commands, and wrote no file;
-    ``tools/month.sh`` beside it reads ``data/journeys.csv`` with awk, sources
-    ``lib.sh`` and takes the month as its first argument, as the new one must."""
+    the 1.5B model looked at nothing and answered with a script that called ``read_file
+    "journeys.log"`` and ``search_text`` as shell commands, and wrote no file. Shown the
+    whole of ``tools/month.sh`` beside it (which reads ``data/journeys.csv`` with awk) and
+    asked for the new file, it wrote month.sh again, word for word; the search shows the
+    lines that speak of the journeys, the log and its fields, and no whole file to copy."""
 
     name: ClassVar[str] = "read-alike"
 
@@ -97,24 +80,22 @@ class ReadAlike(WrittenAhead):
         path, search = asked
         if not turn.steps:
             return Nudge(
-                f"First, the files most like {path}: what the project's others hold.",
+                f"First, the lines of the files most like {path} that speak of what it does.",
                 "search_text",
                 arguments=search,
             )
-        first, last = turn.steps[0], turn.steps[-1]
+        if len(turn.steps) > 1:
+            return None
+        first = turn.steps[0]
         if first.name != "search_text" or dict(first.arguments) != search:
             return None
-        like = _most_alike(first.result, str(search["pattern"]), path)
-        if like is None or len(turn.steps) > 2:
+        if not _shows_alike(first.result, path):
             return None
-        if last is first:
-            return Nudge(f"{like} is the most like it.", "read_file", arguments={"path": like})
-        if last.name != "read_file" or last.path != like or last.shown_lines is None:
-            return None
+        folder = path.rpartition("/")[0] or "the project"
         return Nudge(
             f"Now write {path} with write_file: a new file of its own that does what the "
-            f"request asks. {like}, read above, shows how the project's files like it are "
-            f"written; leave {like} as it is.",
+            f"request asks. The lines above show how the programs in {folder} are written "
+            "(what they read, what they use); write the new one's own lines.",
             "write_file",
             instead=True,
         )
