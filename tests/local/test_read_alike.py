@@ -93,8 +93,8 @@ def test_a_call_of_the_models_own_between_stops_the_rule(tmp_path: Path) -> None
             "*.py",
         ),
         (
-            "Could you write src/sum.js exporting a function that adds an array?",
-            "src/sum.js",
+            "Could you write src/total.js that adds up the basket's prices?",
+            "src/total.js",
             "src/*.js",
         ),
     ],
@@ -113,6 +113,8 @@ def test_a_new_program_is_searched_for_among_its_folders_files_of_its_kind(
         "Create data/coupons.json mapping SPRING to 10.",  # data, not a program
         "Create a Makefile whose test target runs the tests.",  # no kind to look for
         "Write hello.sh that prints hello.",  # one word that says what it does
+        # words any program says, none of this project's
+        "Create src/sum.js that exports a function sum(numbers) returning the sum of an array.",
         "Fix tools/month.sh so it takes the month.",  # no new file
     ],
 )

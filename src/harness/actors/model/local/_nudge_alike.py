@@ -18,10 +18,12 @@ __all__ = ["ReadAlike", "alike_search"]
 
 # the kinds of file a program is written in: a folder's others of the kind show how
 _PROGRAMS = frozenset(("sh", "bash", "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php"))
-# the stems (:func:`stems`) of a request's words that ask, not say what the program does
+# the stems (:func:`stems`) of a request's words that ask, or that any program says
+# ("a function returning the sum of an array"), not what this project's programs do
 _ASKING_STEMS = (
     "creat write print scrip give tell show other whole were doing littl going every each "
-    "exact bash node pytho pleas could would using taken come file line"
+    "exact bash node pytho pleas could would using taken come file line "
+    "funct retur expor impor modul numbe array strin class objec test unitt check value"
 )
 _ASKING = frozenset(_ASKING_STEMS.split())
 _TOOLS = frozenset(("search_text", "read_file", "write_file"))
