@@ -1258,17 +1258,6 @@ CASES = {
         called(FOYER, "read_file", "foyer/main.js", "9:ab|const s = JSON.parse(text);"),
         "find_files",
     ),
-    "read-alike": (
-        "Here is the script.",
-        [
-            {
-                "role": "user",
-                "content": "Write tools/purposes.sh to count the journeys and passengers by "
-                "purpose from the journey log.",
-            }
-        ],
-        "search_text",
-    ),
     "read-to-change": (
         "I will make add return a + b.",
         [{"role": "user", "content": "In calc.py, make add return a + b."}],
@@ -2635,12 +2624,8 @@ def test_a_change_is_not_asked_for_in_a_file_of_prose() -> None:
 def test_a_request_for_a_new_file_said_as_a_question_is_no_question_about_the_files() -> None:
     # "Could you put ... in a new test_schedule.py?" reads as a one-line question naming
     # one file; unlooked-answer would ask for the read of a file that is not there yet
-    # (a program's other files are looked at first: read-alike's search, not a read)
     prompt = "Could you put a unittest for litres_for in a new test_schedule.py?"
-    said = nudge("Which folder should it go in?", [{"role": "user", "content": prompt}])
-    assert said is not None
-    assert said.rule == "read-alike"
-    assert said.arguments == {"pattern": r"(?i)\b(?:litre|unitt)", "regex": True, "glob": "*.py"}
+    assert nudge("Which folder should it go in?", [{"role": "user", "content": prompt}]) is None
     asked = nudge("It is in tools.", [{"role": "user", "content": "Where is litres_for defined?"}])
     assert asked is not None
     assert asked.rule == "unlooked-answer"

@@ -48,7 +48,6 @@ NUDGE_RULES: tuple[str, ...] = (
     "entry-gone",
     "value-in-error",
     "still-listed",
-    "read-alike",
     "read-to-change",
     "empty-after-result",
     "echoed-question",

@@ -27,7 +27,6 @@ from typing import ClassVar
 
 import attrs
 
-from harness.actors.model.local._nudge_alike import ReadAlike
 from harness.actors.model.local._nudge_answers import (
     FileNotGiven,
     GuessedFile,
@@ -386,7 +385,6 @@ RULES: tuple[NudgeRule, ...] = (
     EntryGone(),
     ValueInError(),
     StillListed(),
-    ReadAlike(),
     ReadToChange(),
     EmptyAfterResult(),
     EchoedQuestion(),
