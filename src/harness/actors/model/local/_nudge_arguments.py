@@ -75,7 +75,7 @@ class MissingArgument(WrittenAhead):
     ``tools/month.sh`` (the command it ran, not the file the error names), answered
     that the month should be given as two arguments, and wrote an edit of the script's
     comments that changed nothing; ``month_ok`` (lib.sh's line 18 is in it) was called
-    on month.sh's line 14 with no argument."""
+    on month.sh's line 15 with no argument."""
 
     name: ClassVar[str] = "missing-argument"
 
