@@ -840,6 +840,12 @@ def test_an_amount_asked_and_answered_with_no_figure_gets_the_lines_that_hold_on
     assert "board/main.js:7: const REFRESH_SECONDS = 90; // the board refresh" in said.text
 
 
+def asks_figure(reply: str, history: list[dict[str, str]]) -> bool:
+    """Whether figure-not-given is the rule that asks something of *reply* to *history*."""
+    said = nudge(reply, history)
+    return said is not None and said.rule == "figure-not-given"
+
+
 @pytest.mark.parametrize(
     "reply",
     [
@@ -851,8 +857,7 @@ def test_an_amount_asked_and_answered_with_no_figure_gets_the_lines_that_hold_on
     ],
 )
 def test_an_answer_with_a_figure_or_saying_none_is_left_alone(reply: str) -> None:
-    said = nudge(reply, HOLD)
-    assert said is None or said.rule != "figure-not-given"
+    assert not asks_figure(reply, HOLD)
 
 
 def test_a_number_asked_for_and_a_name_answered_is_asked_again_where_no_line_holds_one() -> None:
@@ -884,16 +889,15 @@ def test_a_number_asked_for_and_a_name_answered_is_asked_again_where_no_line_hol
     assert said.rule == "figure-not-given"
     assert "from the program's output above" in said.text
     # an answer with a number, one saying there is none, or a question for a place: none
-    for answer in ("Her number is 01632 960111.", "There is no number for Brenda in rota.yaml."):
-        assert nudge(answer, rota) is None or nudge(answer, rota).rule != "figure-not-given"
+    assert not asks_figure("Her number is 01632 960111.", rota)
+    assert not asks_figure("There is no number for Brenda in rota.yaml.", rota)
     where = called(
         "Which function works out how many trays we need?",
         "search_text",
         "",
         "oven.py:3:def trays_for(loaves):",
     )
-    said = nudge("It is in oven.py.", where)
-    assert said is None or said.rule != "figure-not-given"
+    assert not asks_figure("It is in oven.py.", where)
     # a program asked for, said with no file's name: no question
     rows = called(
         "I'd like a little script that prints how many seats are left in each row.",
@@ -901,8 +905,7 @@ def test_a_number_asked_for_and_a_name_answered_is_asked_again_where_no_line_hol
         "seats.txt",
         "1:ab|A1 A2 A3",
     )
-    said = nudge("I read the seating file.", rows)
-    assert said is None or said.rule != "figure-not-given"
+    assert not asks_figure("I read the seating file.", rows)
 
 
 def test_an_amount_in_a_request_for_a_change_or_with_no_line_that_holds_one_asks_nothing() -> None:
@@ -912,14 +915,12 @@ def test_an_amount_in_a_request_for_a_change_or_with_no_line_that_holds_one_asks
         "data/outings.csv",
         "1:ab|date,boat,hours\n2:cd|2026-05-02,Puffin,3",
     )
-    said = nudge("The script is ready.", script)
-    assert said is None or said.rule != "figure-not-given"
+    assert not asks_figure("The script is ready.", script)
     bare = called(
         "How long do we hold unpaid bookings?", "search_text", "", "README.md:3:we hold them"
     )
     # "a few days" may be what the files say: asked again only for no amount at all
-    said = nudge("A few days.", bare)
-    assert said is None or said.rule != "figure-not-given"
+    assert not asks_figure("A few days.", bare)
 
 
 SOLD_TWICE = (
