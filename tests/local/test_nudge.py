@@ -888,6 +888,12 @@ def test_a_number_asked_for_and_a_name_answered_is_asked_again_where_no_line_hol
     assert said is not None
     assert said.rule == "figure-not-given"
     assert "from the program's output above" in said.text
+    # a command that printed nothing, or failed, has no output to answer from
+    failed = called(ran[0]["content"], "run_cmd", "", "tides.sh: not found\n[exit code 127]")
+    said = nudge("The script did not run.", failed)
+    assert said is not None
+    assert said.rule == "figure-not-given"
+    assert "from the program's output" not in said.text
     # an answer with a number, one saying there is none, or a question for a place: none
     assert not asks_figure("Her number is 01632 960111.", rota)
     assert not asks_figure("There is no number for Brenda in rota.yaml.", rota)

@@ -44,6 +44,7 @@ from harness.actors.model.local._nudge_base import (
     announces,
     block,
     named_tool,
+    printed,
 )
 from harness.actors.model.local._nudge_broken import LeftBroken
 from harness.actors.model.local._nudge_changes import (
@@ -180,7 +181,7 @@ class EmptyAfterResult:
         seen = turn.last_seen()
         if asks_change(turn) and seen is not None and change_goes_in(seen[0], turn.prompt):
             return MAKE_THE_CHANGE
-        if not asks_change(turn) and last.name == "run_cmd" and _printed(last.result):
+        if not asks_change(turn) and last.name == "run_cmd" and printed(last.result):
             # asked to go on, it announced a search of the files for what the output said
             return Nudge(
                 "The command ran, and what it printed is above. Answer the user from it: "
@@ -192,12 +193,6 @@ class EmptyAfterResult:
             + turn.prompt.strip(),
             "",
         )
-
-
-def _printed(result: str) -> bool:
-    """Whether a command's *result* says it exited 0 having printed something."""
-    lines = [line for line in result.splitlines() if line.strip()]
-    return "[exit code 0]" in lines and len(lines) > 1
 
 
 class EchoedQuestion:

@@ -34,6 +34,7 @@ __all__ = [
     "literal",
     "named_tool",
     "one_line_chain",
+    "printed",
 ]
 
 
@@ -92,6 +93,12 @@ class WrittenAhead:
     def ahead(self, turn: Turn) -> Nudge | None:
         """The call (or answer) the rule writes before the model replies, or ``None``."""
         raise NotImplementedError
+
+
+def printed(result: str) -> bool:
+    """Whether a command's *result* says it exited 0 having printed something."""
+    lines = [line for line in result.splitlines() if line.strip()]
+    return "[exit code 0]" in lines and len(lines) > 1
 
 
 #: the tools a chain of calls a rule writes itself needs: its search, reads and edits

@@ -9,7 +9,7 @@ import re
 from typing import ClassVar
 
 from harness.actors.model.local._nudge_answers import _HIT, _REQUEST_WORD, _SAYS_NONE, _STOP
-from harness.actors.model.local._nudge_base import Nudge
+from harness.actors.model.local._nudge_base import Nudge, printed
 from harness.actors.model.local._turn import Turn, asks_change
 from harness.words import asks_to_write, like_words
 
@@ -139,7 +139,7 @@ def _none_shown(turn: Turn, asked: str) -> str:
     question: after a program printed, the figure from its output; else that the files
     do not give it. Asked "for it, or say the files do not", the 1.5B model gave a
     figure of its own: "The number of Brenda Coyle is 1."."""
-    if any(s.name == "run_cmd" for s in turn.steps):
+    if any(s.name == "run_cmd" and printed(s.result) for s in turn.steps):
         return (
             f"The question asks {asked}, and the answer gives no figure. Answer with it "
             "from the program's output above, or say that the output does not give it."
@@ -151,10 +151,11 @@ def _none_shown(turn: Turn, asked: str) -> str:
 
 
 class FigureNotGiven:
-    """A question for an amount or a time ("How long do we hold the tickets before they
-    go back on sale?") answered, after a look, with no figure ("held for a few days"),
-    while a line the look showed holds one and shares words with the question: asks for
-    the answer again, in place of the reply, with those lines (at most three) before it.
+    """A question for an amount, a time or a number ("How long do we hold the tickets
+    before they go back on sale?", "What's her number?") answered, after a look, with no
+    figure ("held for a few days"), while a line the look showed holds one and shares
+    words with the question: asks for the answer again, in place of the reply, with those
+    lines (at most three) before it.
     An answer that says the thing is not there is left alone: a figure of something else
     is no answer to it. Where no line shown holds a figure, an answer with none (nor a
     vague amount, "a few days", which a file may say itself) is asked again all the
