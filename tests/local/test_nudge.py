@@ -551,7 +551,7 @@ def test_saying_a_refusal_again_is_asked_for_the_call_again() -> None:
         assert said.tool == "edit_file"
     # ...where a change was asked for: otherwise it tells what happened
     asked = [{"role": "user", "content": "Why does greet.py say nam?"}, *MISSED[1:]]
-    assert nudge("The parameter was renamed in 2.1, not here.", asked) is None
+    assert nudge("The parameter was never renamed here.", asked) is None
 
 
 def test_the_last_read_is_its_path_and_its_lines_untagged() -> None:
@@ -1104,7 +1104,7 @@ def test_an_answer_to_run_a_named_command_given_without_running_it_is_asked_for_
     ):
         history = called(other, "read_file", "deploy.yaml", "1:ab|replicas: 2")
         asked = nudge("It is done: replicas is 3.", history)
-        assert asked is None or asked.tool == "edit_file", other
+        assert asked is None or asked.tool != "run_cmd", other
     # without run_cmd offered there is nothing to ask for
     no_run = [t for t in TOOLS if t.name != "run_cmd"]
     assert nudge(invented, read, no_run) is None
@@ -1565,17 +1565,26 @@ MOT = called(
         ("It is due on 15 April 2031.", "15 April 2031"),
         ("It's due March 3rd, 2027, at the garage.", "March 3rd, 2027"),
         ("Ring the garage on 01632 960 999.", "01632 960 999"),
+        # any figure in digits no result holds, whatever its form
+        ("It seats 12 and costs 4.50 a mile.", "12"),
+        ("The number of Brenda Coyle is 1. It is found in rota.yaml on line 43.", "1"),
+        ("The garage shuts at 10 PM.", "10"),
         # a date whose year a result shows may be written otherwise than the file writes
-        # it; a phone number a result shows, in other groups; figures of no such form
+        # it; a phone number a result shows, in other groups
         ("It was bought on 1 May 2019.", None),
         ("Brenda's number is 01632 960418.", None),
         ("The files do not say when the MOT is due.", None),
-        ("It seats 12 and costs 4.50 a mile.", None),
+        # figures a result holds, as written or as a value: the registration's 62, the
+        # phone number's 418, the year; not the numbers of lines shown, nor a list's
+        ("Its registration is YK62 BUS, and it was bought in 2019.0.", None),
+        ("Brenda is on line 43 of rota.yaml, and her number ends 418.", None),
+        ("1. It was bought in 2019.\n2. The files do not say when the MOT is due.", None),
+        ("Lines 43 and 44 of rota.yaml are Brenda's.", None),
+        # an example's figures in a code block
+        ("The files do not say. To add it:\n```toml\nmot_due = 2027-05-01\n```", None),
     ],
 )
-def test_a_date_or_phone_number_no_result_holds_is_asked_for_again(
-    reply: str, figure: str | None
-) -> None:
+def test_a_figure_no_result_holds_is_asked_for_again(reply: str, figure: str | None) -> None:
     said = nudge(reply, MOT)
     if figure is None:
         assert said is None or said.rule != "made-up-figure"
@@ -1583,6 +1592,74 @@ def test_a_date_or_phone_number_no_result_holds_is_asked_for_again(
         assert said is not None
         assert (said.rule, said.tool, said.instead) == ("made-up-figure", "", True)
         assert said.text.startswith(f"No tool result above shows {figure}, so")
+        assert said.retract == f"(Nothing I looked at shows {figure}: I made that up.)"
+
+
+def test_a_figure_given_otherwise_than_the_file_writes_it_is_no_made_up_one() -> None:
+    hours = called(
+        "What time do we shut on Saturdays?",
+        "read_file",
+        "shop.toml",
+        '1:ab|saturday = "09:00-22:00"\n2:cd|vat = 0.2\n3:ef|keeps five copies',
+    )
+    for reply in (
+        "We shut at 10 PM on Saturdays.",  # 22:00
+        "We shut at 22:00, and open at 9 AM.",
+        "VAT is 20% there.",  # 0.2
+        "VAT is 0.20, and it keeps 5 copies.",
+    ):
+        said = nudge(reply, hours)
+        assert said is None or said.rule != "made-up-figure", reply
+    said = nudge("We shut at 11 PM on Saturdays.", hours)
+    assert said is not None
+    assert said.rule == "made-up-figure"
+
+
+def test_a_worked_out_or_general_answer_may_give_a_figure_no_result_holds() -> None:
+    prices = ("read_file", "fares.py", "1:ab|SINGLE = 6.00\n2:cd|RETURN = 10.00")
+    # worked out from the figures shown: a difference, a total, a count
+    for prompt, reply in (
+        ("How much more is a return than a single?", "A return is 4.00 more."),
+        ("What do two singles cost in total?", "Two singles come to 12.00."),
+        ("How many fares are there in fares.py?", "There are 2 fares."),
+        # how to do something: general knowledge, not the files, may answer it
+        ("How do I make the fares print with 3 decimals?", "Use f'{x:.3f}'."),
+    ):
+        said = nudge(reply, called(prompt, *prices))
+        assert said is None or said.rule != "made-up-figure", prompt
+    # a figure of a question that is none of those is checked
+    said = nudge("A return is 12.00.", called("What does a return cost?", *prices))
+    assert said is not None
+    assert said.rule == "made-up-figure"
+
+
+def test_a_made_up_figure_is_asked_for_again_from_the_lines_or_the_output_that_hold_one() -> None:
+    # lines the look showed that share words with the question: shown before the ask
+    search = called(
+        "How long does each page of the counter screen stay up?",
+        "search_text",
+        "",
+        "screen.toml:3:page_seconds = 8  # how long each page of the counter screen stays up",
+    )
+    said = nudge("Each page stays up for 10 seconds.", search)
+    assert said is not None
+    assert said.rule == "made-up-figure"
+    assert "screen.toml:3:page_seconds = 8" in said.text
+    assert said.text.endswith("or say that none of these lines answers it.")
+    # a program that printed, and no such line: its output
+    ran = called("What fares will Keith collect? The run sheet works it out.", "run_cmd", "", "")
+    ran[-1]["content"] = "<tool_response>\nfares due: 42.00\n[exit code 0]\n</tool_response>"
+    said = nudge("Keith collects $10.00.", ran)
+    assert said is not None
+    assert said.rule == "made-up-figure"
+    assert said.text.endswith(
+        "Answer from the program's output above, or say that it does not give it."
+    )
+    # a program that printed nothing is no output to answer from
+    ran[-1]["content"] = "<tool_response>\n(no output)\n[exit code 0]\n</tool_response>"
+    said = nudge("Keith collects $10.00.", ran)
+    assert said is not None
+    assert said.text.endswith("say that the files do not say.")
 
 
 def test_a_made_up_date_is_left_alone_with_nothing_looked_at_or_in_a_change() -> None:

@@ -494,7 +494,7 @@ async def test_a_made_up_date_is_said_to_be_made_up_before_the_answer_asked_agai
     ]
     whole = "".join(e.text for e in out if isinstance(e, TextDelta))
     assert whole == (
-        f"{made_up}\n\n(No file I looked at shows 2023-04-15: I made that up.)\n\n"
+        f"{made_up}\n\n(Nothing I looked at shows 2023-04-15: I made that up.)\n\n"
         "The files do not say when the MOT is due."
     )
     # asked again from the history without the made-up reply

@@ -96,8 +96,9 @@ class WrittenAhead:
 
 
 def printed(result: str) -> bool:
-    """Whether a command's *result* says it exited 0 having printed something."""
-    lines = [line for line in result.splitlines() if line.strip()]
+    """Whether a command's *result* says it exited 0 having printed something (run_cmd
+    writes "(no output)" for a command that printed nothing: actors/shell/_format.py)."""
+    lines = [line for line in result.splitlines() if line.strip() and line != "(no output)"]
     return "[exit code 0]" in lines and len(lines) > 1
 
 

@@ -8,7 +8,13 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from harness.actors.model.local._nudge_answers import _HIT, _REQUEST_WORD, _SAYS_NONE, _STOP
+from harness.actors.model.local._nudge_answers import (
+    _HIT,
+    _HOW_TO,
+    _REQUEST_WORD,
+    _SAYS_NONE,
+    _STOP,
+)
 from harness.actors.model.local._nudge_base import Nudge, printed
 from harness.actors.model.local._turn import Turn, asks_change
 from harness.words import asks_to_write, like_words
@@ -26,51 +32,168 @@ _DATED = re.compile(
 _PHONE = re.compile(r"(?<![\w.])(?:\+\d{1,3}[ -]?)?\d{2,5}[ -]?\d{3,4}[ -]?\d{3,4}(?!\w|\.\d)")
 
 
+# a figure an answer gives in digits: a whole number, a decimal or a time ("10", "4.50",
+# "14:25"); not a part of a name, a path or a version ("main.js", "v2", "3rd", "1.5B")
+_NUMBER = re.compile(r"(?<![\w.:/-])\d+(?:[.:]\d+)?(?![\w/-]|[.:]\d|\.[A-Za-z])")
+# before a figure, a place in a file ("line 18", "lines 7 and 18"), not a figure of it
+_LINE_NUMBER = re.compile(r"\blines? (?:\d+(?:,\s*|\s+and\s+|\s+to\s+|-))*$", re.I)
+# a figure that starts a line of a list ("1. Read the file")
+_LIST_MARK = re.compile(r"(?:^|\n)\s*$")
+# after a figure, a time's half of the day ("10 PM", "2:30 p.m.")
+_HALF_DAY = re.compile(r"\s*([ap])\.?m\b", re.I)
+# a figure a file writes in words, read as its value ("keeps five copies")
+_NUMBER_WORDS = {
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "fifteen": "15",
+    "twenty": "20",
+    "thirty": "30",
+    "forty": "40",
+    "fifty": "50",
+    "sixty": "60",
+    "hundred": "100",
+    "dozen": "12",
+}
+_NUMBER_WORD = re.compile(rf"\b(?:{'|'.join(_NUMBER_WORDS)})\b", re.I)
+# a code block of an answer: its figures are an example's, not an answer's
+_FENCED = re.compile(r"```.*?(?:```|$)", re.S)
+# what a read or a search writes before a line it shows: its number ("13:4e|", "a.py:13:")
+_SHOWN_AT = re.compile(r"^(?:\d+:[0-9a-f]{2}\||[^\s:]+:\d+:)", re.M)
+# a question whose answer is worked out from figures rather than read ("how much more",
+# "in total", "how many … are there"): its figure need be in no line
+_WORKED_OUT = re.compile(
+    r"\b(?:more|less|fewer|cheaper|dearer|difference|total|altogether|in all|add(?:s|ed)? "
+    r"(?:it |them )?up|sum)\b|\bhow many\b[^.?!]*\b(?:are|is) (?:there|in|on|left)\b",
+    re.I,
+)
+
+
+def _values(text: str) -> set[str]:
+    """The figures *text* holds, each as written and as a value ("4.50" and "4.5"): every
+    run of digits (a time's hours and minutes too, "14:25", "14" and "25"), and the
+    numbers it writes in words."""
+    found: set[str] = set()
+    for m in re.finditer(r"\d+(?:\.\d+)?", text):
+        found |= {m.group(0), str(float(m.group(0)))}
+    found |= set(re.findall(r"\d+:\d\d", text))
+    found |= {_NUMBER_WORDS[w.lower()] for w in _NUMBER_WORD.findall(text)}
+    return found | {str(float(v)) for v in found if ":" not in v}
+
+
+def _as_said(figure: str, after: str) -> set[str]:
+    """The ways a file may write *figure*, which an answer wrote before *after*: as it
+    is and as a value; a time of the afternoon in 24 hours too ("10 PM": "22:00"); a
+    percentage as a fraction ("20%": "0.2")."""
+    ways = {figure} if ":" in figure else {figure, str(float(figure))}
+    half = _HALF_DAY.match(after)
+    if half:
+        hours, _, minutes = figure.partition(":")
+        hour = int(float(hours)) + (12 if half.group(1).lower() == "p" and float(hours) < 12 else 0)
+        ways |= {f"{hour}:{minutes or '00'}", f"{hour:02d}:{minutes or '00'}", str(hour)}
+    if re.match(r"\s*(?:%|per ?cent)", after) and ":" not in figure:
+        ways.add(str(float(figure) / 100))
+    return ways
+
+
 def _made_up(turn: Turn) -> str | None:
-    """The first date or phone number *turn*'s reply gives that neither the prompt, the
-    conversation before it nor any tool result holds: for a date, not its year either
-    (a date may be written another way than the file writes it, its year hardly); for a
-    phone number, not its digits."""
+    """The first figure *turn*'s reply gives, outside a code block (an example's), that
+    neither the prompt, the conversation before it nor any tool result holds: a date
+    with its year (not its year either: a date may be written another way than the file
+    writes it, its year hardly), a phone number (not its digits), or any other figure in
+    digits that is not a line's number, nor its value written otherwise ("4.50" is
+    "4.5", "10 PM" is "22:00"). For a question whose answer is worked out ("how much
+    more", "in total") or that asks how to do something (general knowledge may answer
+    it): dates and phone numbers alone."""
     known = "\n".join([turn.prompt, *turn.earlier, *(s.result for s in turn.steps)])
-    for m in _DATED.finditer(turn.reply):
+    reply = _FENCED.sub(lambda m: " " * len(m.group(0)), turn.reply)
+    # the dates and phone numbers the reply gives, whose figures are checked whole
+    spans: list[tuple[int, int]] = []
+    for m in _DATED.finditer(reply):
         year = m.group(1) or m.group(2) or m.group(3)
         if m.group(0) not in known and year not in known:
             return m.group(0)
+        spans.append(m.span())
     digits = re.sub(r"\D", "", known)
-    for m in _PHONE.finditer(turn.reply):
+    for m in _PHONE.finditer(reply):
         number = re.sub(r"\D", "", m.group(0))
-        if len(number) >= 9 and number not in digits:
+        if len(number) >= 9:
+            if number not in digits:
+                return m.group(0)
+            spans.append(m.span())
+    if _WORKED_OUT.search(turn.prompt) or _HOW_TO.search(turn.prompt):
+        return None
+    # the figures the files and outputs hold, not the numbers of the lines they showed
+    values = _values(_SHOWN_AT.sub("", known))
+    for m in _NUMBER.finditer(reply):
+        before, after = reply[: m.start()], reply[m.end() :]
+        if any(start <= m.start() < end for start, end in spans):
+            continue
+        if _LINE_NUMBER.search(before) or (_LIST_MARK.search(before) and after[:1] in ".)"):
+            continue
+        if not _as_said(m.group(0), after) & values:
             return m.group(0)
     return None
 
 
 class MadeUpFigure:
-    """A question answered, after a look, with a date or a phone number that no tool
-    result, nor the prompt, holds: the model made it up. Asks for the answer again, from
-    the history without that reply, from what the results show, or for saying they do
-    not show it; the reply, streamed as it came, stays in the answer, so a sentence
-    before the new one says the figure was made up.
+    """A question answered, after a look, with a figure that no tool result, nor the
+    prompt, holds (:func:`_made_up`): the model made it up. Asks for the answer again,
+    from the history without that reply: from the lines the tools showed that hold
+    figures and share words with the question, where there are such (at most three,
+    before the ask), else from the output of a program that printed, else from what the
+    results show, or for saying they do not show it. The reply, streamed as it came,
+    stays in the answer, so a sentence before the new one says the figure was made up.
 
     Measured (bench local-tasks, the minibus, half A): asked "When's the minibus due its
     MOT?", the 1.5B model listed the folder and answered "The minibus is due its MOT on
-    2023-04-15."; no file holds a date of the MOT. Of every recorded question run of the
-    fresh set, that is the only answer with a date or a phone number no result showed."""
+    2023-04-15."; no file holds a date of the MOT. Asked "What's her number?" of a driver
+    the files give no number for, it answered "The number of Brenda Coyle is 1. It is
+    found in the file `rota.yaml` on line 43." (half A, the thirty-fifth round's first
+    wording of figure-not-given): a figure of no other form, in an answer a date or a
+    phone number alone did not catch. In every recorded run of the fresh set, no answer
+    of a run that passed gives a figure no result holds."""
 
     name: ClassVar[str] = "made-up-figure"
 
     def check(self, turn: Turn) -> Nudge | None:
-        if not turn.steps or asks_change(turn.prompt):
+        if not turn.steps or asks_change(turn.prompt) or asks_to_write(turn.prompt):
             return None
+        if _A_PROGRAM.search(turn.prompt):
+            return None  # "a little script that prints how many …": a program to write
         figure = _made_up(turn)
         if figure is None:
             return None
+        said = f"No tool result above shows {figure}, so the answer made it up."
+        lines = _figure_lines(turn)
+        if lines:
+            ask = (
+                " Lines the tools showed that hold figures:\n"
+                + "\n".join(lines)
+                + "\nAnswer from the line that answers the question, or say that none of "
+                "these lines answers it."
+            )
+        elif any(s.name == "run_cmd" and printed(s.result) for s in turn.steps):
+            ask = " Answer from the program's output above, or say that it does not give it."
+        else:
+            ask = (
+                " Answer only from what the tool results show; if they do not show it, say "
+                "that the files do not say."
+            )
         return Nudge(
-            f"No tool result above shows {figure}, so the answer made it up. Answer only "
-            "from what the tool results show; if they do not show it, say that the files "
-            "do not say.",
+            said + ask,
             "",
             instead=True,
-            retract=f"(No file I looked at shows {figure}: I made that up.)",
+            retract=f"(Nothing I looked at shows {figure}: I made that up.)",
         )
 
 
