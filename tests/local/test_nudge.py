@@ -1292,6 +1292,18 @@ CASES = {
         [{"role": "user", "content": "How much did we take today? The daily sheet has it."}],
         "find_files",
     ),
+    "shown-fix": (
+        "Here is calc.py fixed:\n\n```python\n"
+        "def add(a, b):\n    return a + b\n\ndef sub(a, b):\n```",
+        called(
+            "In calc.py, make add return a + b.",
+            "read_file",
+            "calc.py",
+            "1:ab|def add(a, b):\n2:cd|    return a * b\n3:00|\n"
+            "4:ef|def sub(a, b):\n5:12|    return a - b",
+        ),
+        "edit_file",
+    ),
     "claimed-change": ("The bug has been fixed.", READ_GREET, "edit_file"),
     "change-not-begun": (
         "The line defines Green tea with a price of 4.5.",

@@ -38,6 +38,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "rerun-failing",
     "broken-data",
     "read-first",
+    "shown-fix",
     "described-program",
     "name-in-error",
     "missing-argument",

@@ -76,6 +76,7 @@ from harness.actors.model.local._nudge_runs import (
     RerunFailing,
     SkippedRun,
 )
+from harness.actors.model.local._nudge_shown import ShownFix
 from harness.actors.model.local._nudge_stale import StillListed
 from harness.actors.model.local._nudge_switch import SwitchWanted
 from harness.actors.model.local._nudge_value_error import ValueInError
@@ -370,6 +371,7 @@ RULES: tuple[NudgeRule, ...] = (
     RerunFailing(),
     BrokenData(),
     ReadFirst(),
+    ShownFix(),
     DescribedProgram(),
     NameInError(),
     MissingArgument(),
