@@ -57,13 +57,12 @@ def _changed(file: list[str], block: list[str]) -> list[tuple[int, str]] | None:
 
 def _edit(file: list[str], changed: list[tuple[int, str]]) -> list[dict[str, str]]:
     """The edits that make *changed* of *file*: each line whole, with the lines before it
-    added until its old text is on no other line of the file shown."""
+    added until its old text is found once in the file shown (edit_file's rule)."""
+    text = "\n".join(file)
     edits = []
     for i, new in changed:
         start = i
-        while start > 0 and "\n".join(file[start : i + 1]) in "\n".join(
-            file[:start] + file[i + 1 :]
-        ):
+        while start > 0 and text.count("\n".join(file[start : i + 1])) > 1:
             start -= 1
         before = file[start:i]
         edits.append(
@@ -82,7 +81,7 @@ def _near(lines: list[str], i: int, pointed: list[int]) -> bool:
     return False
 
 
-def _made_up(prompt: str, file: list[str], changed: list[tuple[int, str]]) -> bool:
+def _new_figure(prompt: str, file: list[str], changed: list[tuple[int, str]]) -> bool:
     """Whether a changed line gives a figure that neither the line it replaces nor the
     request (*prompt*) holds: a value of the model's own ("fewer than 6 units" fixed as
     ``low_stock_threshold = 5``)."""
@@ -117,7 +116,7 @@ def shown_fix(turn: Turn) -> tuple[str, list[dict[str, str]]] | None:
             pointed = named_starts(turn.prompt, lines)
             if pointed and not all(_near(lines, i, pointed) for i, _ in changed):
                 return None  # a change where the request does not point
-            if _made_up(turn.prompt, lines, changed):
+            if _new_figure(turn.prompt, lines, changed):
                 return None
             return path, _edit(lines, changed)
     return None
