@@ -1671,7 +1671,7 @@ def test_a_made_up_figure_is_asked_for_again_from_the_lines_or_the_output_that_h
     ran[-1]["content"] = "<tool_response>\n(no output)\n[exit code 0]\n</tool_response>"
     said = nudge("Keith collects $10.00.", ran)
     assert said is not None
-    assert said.text.endswith("say that the files do not say.")
+    assert said.text.endswith("say that the files do not give it, and what they do say that helps.")
 
 
 def test_a_made_up_date_is_left_alone_with_nothing_looked_at_or_in_a_change() -> None:

@@ -150,9 +150,10 @@ class MadeUpFigure:
     prompt, holds (:func:`_made_up`): the model made it up. Asks for the answer again,
     from the history without that reply: from the lines the tools showed that hold
     figures and share words with the question, where there are such (at most three,
-    before the ask), else from the output of a program that printed, else from what the
-    results show, or for saying they do not show it. The reply, streamed as it came,
-    stays in the answer, so a sentence before the new one says the figure was made up.
+    before the ask), else from the output of a program that printed, else for saying that
+    the files do not give it, in figure-not-given's words (which drew "The files do not
+    give Brenda's number.", half A). The reply, streamed as it came, stays in the answer,
+    so a sentence before the new one says the figure was made up.
 
     Measured (bench local-tasks, the minibus, half A): asked "When's the minibus due its
     MOT?", the 1.5B model listed the folder and answered "The minibus is due its MOT on
@@ -186,8 +187,8 @@ class MadeUpFigure:
             ask = " Answer from the program's output above, or say that it does not give it."
         else:
             ask = (
-                " Answer only from what the tool results show; if they do not show it, say "
-                "that the files do not say."
+                " No line the tools showed gives the figure asked for: say that the files do "
+                "not give it, and what they do say that helps."
             )
         return Nudge(
             said + ask,
