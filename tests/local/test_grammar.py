@@ -197,19 +197,23 @@ _FEEDER = """
 import json, os, sys
 from pathlib import Path
 from harness.actors.model.local._load import load_model
-from harness.actors.model.local._grammar import tool_call_grammar
+from harness.actors.model.local._grammar import NO_FIGURES, tool_call_grammar
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 
 model = load_model(Path(sys.argv[1]), "tiny", n_ctx=256, threads=1)
 tools = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
-grammars = {False: tool_call_grammar(tools), True: tool_call_grammar(tools, or_words=True)}
+grammars = {
+    False: tool_call_grammar(tools),
+    True: tool_call_grammar(tools, or_words=True),
+    "no_figures": NO_FIGURES,
+}
 for line in sys.stdin:
     text, words = json.loads(line)
     pid = os.fork()
     if pid == 0:
         os.dup2(2, 1)  # what an abort prints is not an answer
-        # the lazy grammar of a reply, or the one bound from the first token that a
-        # reply asked again after an empty one gets
+        # the lazy grammar of a reply, or one bound from the first token: what a reply
+        # asked again after an empty one gets, or an answer asked to give no figure
         sampler = model._sampler(0.2, 1, grammars[words], not words)
         for token in model.tokenize(text):
             sampler.accept(token)
@@ -227,8 +231,8 @@ def fed(
     tiny_model_path: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Callable[..., int]]:
     """``fed(text, words=False)``: how the process fed *text* under the small tool list's
-    lazy grammar (*words*: its grammar of a call or words) ended: :data:`ACCEPTED`, or
-    :data:`ABORTED` by the refusal."""
+    lazy grammar (*words*: its grammar of a call or words; ``"no_figures"``: words with
+    no digit) ended: :data:`ACCEPTED`, or :data:`ABORTED` by the refusal."""
     log = tmp_path_factory.mktemp("feeder") / "stderr"
     with log.open("w") as err:
         proc = subprocess.Popen(
@@ -244,7 +248,7 @@ def fed(
     assert proc.stdout is not None
     stdin, stdout = proc.stdin, proc.stdout
 
-    def feed(text: str, words: bool = False) -> int:
+    def feed(text: str, words: bool | str = False) -> int:
         stdin.write(json.dumps([text, words]) + "\n")
         stdin.flush()
         ready, _, _ = select.select([stdout], [], [], 120)  # a bound against a hang
@@ -307,6 +311,23 @@ def test_a_reply_asked_again_after_an_empty_one_cannot_be_empty_again(
     assert fed(broken, words=True) == ABORTED
     after = '<tool_call>{"name": "list_dir", "arguments": {}}</tool_call> and then words'
     assert fed(after, words=True) == ABORTED
+
+
+def test_an_answer_asked_to_give_no_figure_cannot_give_one(fed: Callable[..., int]) -> None:
+    # measured: asked to say the files do not give the figure it had made up, the 1.5B
+    # model wrote the made-up figure again after the sentence saying it was made up
+    said = [
+        "The files do not give the temperature. greenhouse.toml sets when it waters.",
+        "Nothing I looked at says what time you shut on Saturdays.",
+    ]
+    assert [fed(text, words="no_figures") for text in said] == [ACCEPTED] * len(said)
+    for text in (
+        "It kicks in below 10 degrees.",
+        "The files do not say; it may be ten or 12.",
+        "\nThe files do not say.",  # blank first: no reply at all
+        '<tool_call>{"name": "list_dir", "arguments": {}}</tool_call>',
+    ):
+        assert fed(text, words="no_figures") == ABORTED, text
 
 
 CALC_LINES = ["def add(a, b):", "    return a - b", "", "", "def mul(a, b):", "    return a * b"]

@@ -1658,6 +1658,7 @@ def test_a_made_up_figure_is_asked_for_again_from_the_lines_or_the_output_that_h
     assert said.rule == "made-up-figure"
     assert "screen.toml:3:page_seconds = 8" in said.text
     assert said.text.endswith("or say that none of these lines answers it.")
+    assert not said.no_figures  # the answer may give the line's figure
     # a program that printed, and no such line: its output
     ran = called("What fares will Keith collect? The run sheet works it out.", "run_cmd", "", "")
     ran[-1]["content"] = "<tool_response>\nfares due: 42.00\n[exit code 0]\n</tool_response>"
@@ -1667,8 +1668,13 @@ def test_a_made_up_figure_is_asked_for_again_from_the_lines_or_the_output_that_h
     assert said.text.endswith(
         "Answer from the program's output above, or say that it does not give it."
     )
-    # a program that printed nothing is no output to answer from
+    # a program that printed nothing, or no figure, is no output to answer from
     ran[-1]["content"] = "<tool_response>\n(no output)\n[exit code 0]\n</tool_response>"
+    said = nudge("Keith collects $10.00.", ran)
+    assert said is not None
+    assert said.text.endswith("say that the files do not give it, and what they do say that helps.")
+    assert said.no_figures  # nothing to answer from: bound to words with no figure
+    ran[-1]["content"] = "<tool_response>\nSunday\n[exit code 0]\n</tool_response>"
     said = nudge("Keith collects $10.00.", ran)
     assert said is not None
     assert said.text.endswith("say that the files do not give it, and what they do say that helps.")

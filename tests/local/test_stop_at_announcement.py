@@ -10,6 +10,7 @@ import attrs
 
 from harness.actors.model import Finish, ProviderCall, ProviderEvent, parse_reply
 from harness.actors.model._profile import SMALL_MODEL
+from harness.actors.model.local._grammar import NO_FIGURES
 from harness.actors.model.local._guide import (
     ASKED_PREFIX,
     KNOWN_ANSWER_PREFIX,
@@ -501,3 +502,9 @@ async def test_a_made_up_date_is_said_to_be_made_up_before_the_answer_asked_agai
     again = script.asked[1][0]
     assert made_up not in json.dumps(again)
     assert "No tool result above shows 2023-04-15" in again[-1]["content"]
+    # nothing shown to answer from: the answer asked for is bound to words with no figure
+    assert script.asked[1][1:] == (NO_FIGURES, False)
+    # with the grammar off, nothing is bound
+    off = Scripted([made_up], then=["The files do not say when the MOT is due."])
+    await _run(Guide(attrs.evolve(SMALL_MODEL, grammar=False)), call, off)
+    assert off.asked[1][1] == ""

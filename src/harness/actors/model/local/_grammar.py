@@ -168,6 +168,11 @@ def tool_call_grammar(
 # words: a first character that is not blank and opens no call, then anything (a call
 # written after words is read by the lenient parser as ever, unbound)
 _WORDS = "[^ \\t\\r\\n<`{\\x00] [^\\x00]*"
+NO_FIGURES = "root ::= [^0-9 \\t\\r\\n<`{\\x00] [^0-9\\x00]*"
+"""The grammar of words with no digit, from a first character that is neither blank nor
+the opening of a call: an answer asked for that says the files do not give a figure
+(:class:`~._nudge_figures.MadeUpFigure`), which the 1.5B model, asked in words, wrote
+with the figure it had made up again."""
 
 
 # The longest run of lines an edit bound to a read file may replace, and the size of file

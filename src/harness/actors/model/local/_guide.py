@@ -37,7 +37,11 @@ from harness.actors.model import parse_reply
 from harness.actors.model._profile import SMALL_MODEL, ModelProfile
 from harness.actors.model._provider import Finish, ProviderCall, ProviderEvent
 from harness.actors.model._textproto import text_protocol_prompt
-from harness.actors.model.local._grammar import edit_call_grammar, tool_call_grammar
+from harness.actors.model.local._grammar import (
+    NO_FIGURES,
+    edit_call_grammar,
+    tool_call_grammar,
+)
 from harness.actors.model.local._nudge import announced_call, known_call, nudge_for, still_used
 from harness.actors.model.local._nudge_base import Nudge
 from harness.actors.model.local._repeats import CAPPED, check_repeats
@@ -378,7 +382,9 @@ class Guide:
             # nothing but a blank reply before it, the model wrote a blank reply again
             # (80 of 1,619 asks of empty-after-result, in the task bench's runs)
             bound = self.bound(nudge.tool, turn, call.text_tools, at=nudge.at)
-            if not bound and not nudge.tool and not turn.reply.strip() and profile.grammar:
+            if not bound and nudge.no_figures and profile.grammar:
+                bound = NO_FIGURES
+            elif not bound and not nudge.tool and not turn.reply.strip() and profile.grammar:
                 bound = self.grammar(call.text_tools, or_words=True)
             shown = untagged(more)
             nudged = (

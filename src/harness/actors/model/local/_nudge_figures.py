@@ -16,7 +16,7 @@ from harness.actors.model.local._nudge_answers import (
     _STOP,
 )
 from harness.actors.model.local._nudge_base import Nudge, printed
-from harness.actors.model.local._turn import Turn, asks_change
+from harness.actors.model.local._turn import Step, Turn, asks_change
 from harness.words import asks_to_write, like_words
 
 __all__ = ["FigureNotGiven", "MadeUpFigure"]
@@ -145,15 +145,25 @@ def _made_up(turn: Turn) -> str | None:
     return None
 
 
+def _printed_figures(step: Step) -> bool:
+    """Whether *step* ran a command that exited 0 having printed a figure (``date +%A``'s
+    "Sunday" gives none to answer from)."""
+    if step.name != "run_cmd" or not printed(step.result):
+        return False
+    return re.search(r"\d", step.result.replace("[exit code 0]", "")) is not None
+
+
 class MadeUpFigure:
     """A question answered, after a look, with a figure that no tool result, nor the
     prompt, holds (:func:`_made_up`): the model made it up. Asks for the answer again,
     from the history without that reply: from the lines the tools showed that hold
     figures and share words with the question, where there are such (at most three,
-    before the ask), else from the output of a program that printed, else for saying that
+    before the ask), else from the output of a program that printed figures, else for saying that
     the files do not give it, in figure-not-given's words (which drew "The files do not
-    give Brenda's number.", half A). The reply, streamed as it came, stays in the answer,
-    so a sentence before the new one says the figure was made up.
+    give Brenda's number.", half A), bound to words with no digit: asked in words alone,
+    the model wrote the made-up figure again after the sentence saying it was made up.
+    The reply, streamed as it came, stays in the answer, so a sentence before the new one
+    says the figure was made up.
 
     Measured (bench local-tasks, the minibus, half A): asked "When's the minibus due its
     MOT?", the 1.5B model listed the folder and answered "The minibus is due its MOT on
@@ -175,6 +185,7 @@ class MadeUpFigure:
         if figure is None:
             return None
         said = f"No tool result above shows {figure}, so the answer made it up."
+        retract = f"(Nothing I looked at shows {figure}: I made that up.)"
         lines = _figure_lines(turn)
         if lines:
             ask = (
@@ -183,19 +194,19 @@ class MadeUpFigure:
                 + "\nAnswer from the line that answers the question, or say that none of "
                 "these lines answers it."
             )
-        elif any(s.name == "run_cmd" and printed(s.result) for s in turn.steps):
+        elif any(_printed_figures(s) for s in turn.steps):
             ask = " Answer from the program's output above, or say that it does not give it."
         else:
-            ask = (
-                " No line the tools showed gives the figure asked for: say that the files do "
-                "not give it, and what they do say that helps."
+            # nothing to answer from: the answer says so, bound to words with no figure
+            return Nudge(
+                said + " No line the tools showed gives the figure asked for: say that the "
+                "files do not give it, and what they do say that helps.",
+                "",
+                instead=True,
+                retract=retract,
+                no_figures=True,
             )
-        return Nudge(
-            said + ask,
-            "",
-            instead=True,
-            retract=f"(Nothing I looked at shows {figure}: I made that up.)",
-        )
+        return Nudge(said + ask, "", instead=True, retract=retract)
 
 
 # a question that asks for an amount, a time or a number: "How long do we hold the
