@@ -197,7 +197,7 @@ _FEEDER = """
 import json, os, sys
 from pathlib import Path
 from harness.actors.model.local._load import load_model
-from harness.actors.model.local._grammar import NO_FIGURES, tool_call_grammar
+from harness.actors.model.local._grammar import NOT_GIVEN, tool_call_grammar
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 
 model = load_model(Path(sys.argv[1]), "tiny", n_ctx=256, threads=1)
@@ -205,7 +205,7 @@ tools = builtin_table().schemas(names=SMALL_MODEL_TOOLS)
 grammars = {
     False: tool_call_grammar(tools),
     True: tool_call_grammar(tools, or_words=True),
-    "no_figures": NO_FIGURES,
+    "not_given": NOT_GIVEN,
 }
 for line in sys.stdin:
     text, words = json.loads(line)
@@ -231,8 +231,9 @@ def fed(
     tiny_model_path: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Callable[..., int]]:
     """``fed(text, words=False)``: how the process fed *text* under the small tool list's
-    lazy grammar (*words*: its grammar of a call or words; ``"no_figures"``: words with
-    no digit) ended: :data:`ACCEPTED`, or :data:`ABORTED` by the refusal."""
+    lazy grammar (*words*: its grammar of a call or words; ``"not_given"``: the one
+    sentence saying the files do not give it) ended: :data:`ACCEPTED`, or :data:`ABORTED`
+    by the refusal."""
     log = tmp_path_factory.mktemp("feeder") / "stderr"
     with log.open("w") as err:
         proc = subprocess.Popen(
@@ -313,21 +314,26 @@ def test_a_reply_asked_again_after_an_empty_one_cannot_be_empty_again(
     assert fed(after, words=True) == ABORTED
 
 
-def test_an_answer_asked_to_give_no_figure_cannot_give_one(fed: Callable[..., int]) -> None:
+def test_an_answer_asked_after_a_made_up_figure_can_only_say_it_is_not_given(
+    fed: Callable[..., int],
+) -> None:
     # measured: asked to say the files do not give the figure it had made up, the 1.5B
-    # model wrote the made-up figure again after the sentence saying it was made up
+    # model wrote the made-up figure again; bound to words with no digit, it wrote "… due
+    # its MOT on April" and then spaces where the digits it wanted were
     said = [
-        "The files do not give the temperature. greenhouse.toml sets when it waters.",
-        "Nothing I looked at says what time you shut on Saturdays.",
+        "The files I looked at do not give the temperature at which watering is skipped.",
+        "The files I looked at do not give the MOT date.",
     ]
-    assert [fed(text, words="no_figures") for text in said] == [ACCEPTED] * len(said)
+    assert [fed(text, words="not_given") for text in said] == [ACCEPTED] * len(said)
     for text in (
+        "The files I looked at do not give 10 degrees.",
+        "The files I looked at do not give the date of April  the fifteenth.",  # two spaces
+        "The files I looked at do not give it. It is ten.",  # one sentence
         "It kicks in below 10 degrees.",
-        "The files do not say; it may be ten or 12.",
-        "\nThe files do not say.",  # blank first: no reply at all
+        "The files do not say.",
         '<tool_call>{"name": "list_dir", "arguments": {}}</tool_call>',
     ):
-        assert fed(text, words="no_figures") == ABORTED, text
+        assert fed(text, words="not_given") == ABORTED, text
 
 
 CALC_LINES = ["def add(a, b):", "    return a - b", "", "", "def mul(a, b):", "    return a * b"]

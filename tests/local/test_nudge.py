@@ -1658,7 +1658,7 @@ def test_a_made_up_figure_is_asked_for_again_from_the_lines_or_the_output_that_h
     assert said.rule == "made-up-figure"
     assert "screen.toml:3:page_seconds = 8" in said.text
     assert said.text.endswith("or say that none of these lines answers it.")
-    assert not said.no_figures  # the answer may give the line's figure
+    assert not said.not_given  # the answer may give the line's figure
     # a program that printed, and no such line: its output
     ran = called("What fares will Keith collect? The run sheet works it out.", "run_cmd", "", "")
     ran[-1]["content"] = "<tool_response>\nfares due: 42.00\n[exit code 0]\n</tool_response>"
@@ -1672,12 +1672,12 @@ def test_a_made_up_figure_is_asked_for_again_from_the_lines_or_the_output_that_h
     ran[-1]["content"] = "<tool_response>\n(no output)\n[exit code 0]\n</tool_response>"
     said = nudge("Keith collects $10.00.", ran)
     assert said is not None
-    assert said.text.endswith("say that the files do not give it, and what they do say that helps.")
-    assert said.no_figures  # nothing to answer from: bound to words with no figure
+    assert said.text.endswith("say that the files you looked at do not give it.")
+    assert said.not_given  # nothing to answer from: bound to saying so
     ran[-1]["content"] = "<tool_response>\nSunday\n[exit code 0]\n</tool_response>"
     said = nudge("Keith collects $10.00.", ran)
     assert said is not None
-    assert said.text.endswith("say that the files do not give it, and what they do say that helps.")
+    assert said.text.endswith("say that the files you looked at do not give it.")
 
 
 def test_a_made_up_date_is_left_alone_with_nothing_looked_at_or_in_a_change() -> None:

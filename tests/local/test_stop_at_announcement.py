@@ -10,7 +10,7 @@ import attrs
 
 from harness.actors.model import Finish, ProviderCall, ProviderEvent, parse_reply
 from harness.actors.model._profile import SMALL_MODEL
-from harness.actors.model.local._grammar import NO_FIGURES
+from harness.actors.model.local._grammar import NOT_GIVEN
 from harness.actors.model.local._guide import (
     ASKED_PREFIX,
     KNOWN_ANSWER_PREFIX,
@@ -488,23 +488,23 @@ async def test_a_made_up_date_is_said_to_be_made_up_before_the_answer_asked_agai
         ChatMessage(role="user", content="<tool_response>\n./\nbookings.py\n</tool_response>"),
     )
     made_up = "The minibus is due its MOT on 2023-04-15."
-    script = Scripted([made_up], then=["The files do not say when the MOT is due."])
+    said = "The files I looked at do not give the MOT date."
+    script = Scripted([made_up], then=[said])
     out = await _run(Guide(), call, script)
     assert [e.message for e in out if isinstance(e, LocalModelProgress)] == [
         NUDGED_PREFIX + "made-up-figure"
     ]
     whole = "".join(e.text for e in out if isinstance(e, TextDelta))
     assert whole == (
-        f"{made_up}\n\n(Nothing I looked at shows 2023-04-15: I made that up.)\n\n"
-        "The files do not say when the MOT is due."
+        f"{made_up}\n\n(Nothing I looked at shows 2023-04-15: I made that up.)\n\n{said}"
     )
     # asked again from the history without the made-up reply
     again = script.asked[1][0]
     assert made_up not in json.dumps(again)
     assert "No tool result above shows 2023-04-15" in again[-1]["content"]
-    # nothing shown to answer from: the answer asked for is bound to words with no figure
-    assert script.asked[1][1:] == (NO_FIGURES, False)
+    # nothing shown to answer from: the answer asked for is bound to saying so
+    assert script.asked[1][1:] == (NOT_GIVEN, False)
     # with the grammar off, nothing is bound
-    off = Scripted([made_up], then=["The files do not say when the MOT is due."])
+    off = Scripted([made_up], then=[said])
     await _run(Guide(attrs.evolve(SMALL_MODEL, grammar=False)), call, off)
     assert off.asked[1][1] == ""

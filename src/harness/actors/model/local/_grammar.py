@@ -168,11 +168,16 @@ def tool_call_grammar(
 # words: a first character that is not blank and opens no call, then anything (a call
 # written after words is read by the lenient parser as ever, unbound)
 _WORDS = "[^ \\t\\r\\n<`{\\x00] [^\\x00]*"
-NO_FIGURES = "root ::= [^0-9 \\t\\r\\n<`{\\x00] [^0-9\\x00]*"
-"""The grammar of words with no digit, from a first character that is neither blank nor
-the opening of a call: an answer asked for that says the files do not give a figure
-(:class:`~._nudge_figures.MadeUpFigure`), which the 1.5B model, asked in words, wrote
-with the figure it had made up again."""
+NOT_GIVEN = (
+    'root ::= "The files I looked at do not give " word (" " word)* "."\n'
+    "word ::= [^0-9 \\t\\r\\n.\\x00]+"
+)
+"""The grammar of one sentence saying the files looked at do not give what was asked,
+with no digit and no two spaces running: the answer asked for after a figure was made
+up with nothing shown to answer from (:class:`~._nudge_figures.MadeUpFigure`). Asked in
+words alone, the 1.5B model wrote the figure it had made up again; bound to words with
+no digit, it wrote "The files say that the minibus is due its MOT on April" and then
+spaces to the end of its tokens, where the digits it wanted were."""
 
 
 # The longest run of lines an edit bound to a read file may replace, and the size of file

@@ -38,7 +38,7 @@ from harness.actors.model._profile import SMALL_MODEL, ModelProfile
 from harness.actors.model._provider import Finish, ProviderCall, ProviderEvent
 from harness.actors.model._textproto import text_protocol_prompt
 from harness.actors.model.local._grammar import (
-    NO_FIGURES,
+    NOT_GIVEN,
     edit_call_grammar,
     tool_call_grammar,
 )
@@ -382,8 +382,8 @@ class Guide:
             # nothing but a blank reply before it, the model wrote a blank reply again
             # (80 of 1,619 asks of empty-after-result, in the task bench's runs)
             bound = self.bound(nudge.tool, turn, call.text_tools, at=nudge.at)
-            if not bound and nudge.no_figures and profile.grammar:
-                bound = NO_FIGURES
+            if not bound and nudge.not_given and profile.grammar:
+                bound = NOT_GIVEN
             elif not bound and not nudge.tool and not turn.reply.strip() and profile.grammar:
                 bound = self.grammar(call.text_tools, or_words=True)
             shown = untagged(more)

@@ -67,9 +67,10 @@ class Nudge:
     """A sentence the guide writes before the nudged generation, saying what of the reply
     before it was wrong: that reply was streamed as it came and stays in the answer, so
     the answer says it was wrong (:class:`~._nudge_figures.MadeUpFigure`)."""
-    no_figures: bool = False
-    """The reply asked for gives no figure: with the grammar on, it is bound to words with
-    no digit (:data:`~._grammar.NO_FIGURES`)."""
+    not_given: bool = False
+    """The reply asked for is one sentence saying the files looked at do not give what was
+    asked: with the grammar on, it is bound to that sentence, with no digit in it
+    (:data:`~._grammar.NOT_GIVEN`)."""
 
 
 class NudgeRule(Protocol):

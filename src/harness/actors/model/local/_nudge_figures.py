@@ -159,9 +159,9 @@ class MadeUpFigure:
     from the history without that reply: from the lines the tools showed that hold
     figures and share words with the question, where there are such (at most three,
     before the ask), else from the output of a program that printed figures, else for saying that
-    the files do not give it, in figure-not-given's words (which drew "The files do not
-    give Brenda's number.", half A), bound to words with no digit: asked in words alone,
-    the model wrote the made-up figure again after the sentence saying it was made up.
+    the files looked at do not give it, bound to that one sentence with no digit
+    (:data:`~._grammar.NOT_GIVEN`): asked in words alone, the model wrote the made-up
+    figure again after the sentence saying it was made up.
     The reply, streamed as it came, stays in the answer, so a sentence before the new one
     says the figure was made up.
 
@@ -197,14 +197,14 @@ class MadeUpFigure:
         elif any(_printed_figures(s) for s in turn.steps):
             ask = " Answer from the program's output above, or say that it does not give it."
         else:
-            # nothing to answer from: the answer says so, bound to words with no figure
+            # nothing to answer from: the answer says so, bound to that sentence
             return Nudge(
                 said + " No line the tools showed gives the figure asked for: say that the "
-                "files do not give it, and what they do say that helps.",
+                "files you looked at do not give it.",
                 "",
                 instead=True,
                 retract=retract,
-                no_figures=True,
+                not_given=True,
             )
         return Nudge(said + ask, "", instead=True, retract=retract)
 
