@@ -508,3 +508,43 @@ async def test_a_made_up_date_is_said_to_be_made_up_before_the_answer_asked_agai
     off = Scripted([made_up], then=[said])
     await _run(Guide(attrs.evolve(SMALL_MODEL, grammar=False)), call, off)
     assert off.asked[1][1] == ""
+
+
+async def test_a_figure_made_up_in_the_answer_a_nudge_asked_for_is_said_to_be_made_up() -> None:
+    # one nudge a reply: the answer asked again is not asked a third time, but a figure
+    # no result holds is said to be made up after it
+    search = '<tool_call>{"name": "search_text", "arguments": {"pattern": "page"}}</tool_call>'
+    hit = "screen.toml:3:page_seconds = 8  # how long each page of the counter screen stays up"
+    call = _call(
+        "How long does each page of the counter screen stay up?",
+        ChatMessage(role="assistant", content=search),
+        ChatMessage(role="user", content=f"<tool_response>\n{hit}\n</tool_response>"),
+    )
+    made_up = "Each page stays up for 10 seconds."
+    script = Scripted([made_up], then=["Each page stays up for 12 seconds."])
+    out = await _run(Guide(), call, script)
+    whole = "".join(e.text for e in out if isinstance(e, TextDelta))
+    assert whole == (
+        f"{made_up}\n\n(Nothing I looked at shows 10: I made that up.)\n\n"
+        "Each page stays up for 12 seconds.\n\n(Nothing I looked at shows 12: I made that up.)"
+    )
+    # the figure the line holds is the answer: nothing is said after it
+    script = Scripted([made_up], then=["Each page stays up for 8 seconds (page_seconds)."])
+    whole = "".join(e.text for e in await _run(Guide(), call, script) if isinstance(e, TextDelta))
+    assert whole.endswith("Each page stays up for 8 seconds (page_seconds).")
+    # after another rule's ask too (figure-not-given: an answer with no figure)
+    script = Scripted(["Each page stays up for a while."], then=["It stays up 12 seconds."])
+    out = await _run(Guide(), call, script)
+    assert [e.message for e in out if isinstance(e, LocalModelProgress)] == [
+        NUDGED_PREFIX + "figure-not-given"
+    ]
+    whole = "".join(e.text for e in out if isinstance(e, TextDelta))
+    assert whole.endswith(
+        "It stays up 12 seconds.\n\n(Nothing I looked at shows 12: I made that up.)"
+    )
+    # with the rule off, nothing is said
+    without = tuple(n for n in SMALL_MODEL.nudges if n != "made-up-figure")
+    script = Scripted(["Each page stays up for a while."], then=["It stays up 12 seconds."])
+    out = await _run(Guide(attrs.evolve(SMALL_MODEL, nudges=without)), call, script)
+    whole = "".join(e.text for e in out if isinstance(e, TextDelta))
+    assert whole.endswith("It stays up 12 seconds.")

@@ -44,6 +44,7 @@ from harness.actors.model.local._grammar import (
 )
 from harness.actors.model.local._nudge import announced_call, known_call, nudge_for, still_used
 from harness.actors.model.local._nudge_base import Nudge
+from harness.actors.model.local._nudge_figures import made_up_again
 from harness.actors.model.local._repeats import CAPPED, check_repeats
 from harness.actors.model.local._turn import Turn, absent, named_starts, turn_of
 from harness.errors import HarnessError
@@ -392,12 +393,22 @@ class Guide:
                 if bound
                 else generate(shown, once, grammar, True)
             )
+            answer: list[str] = []
             async with aclosing(nudged) as events:
                 async for event in events:
                     if isinstance(event, Usage | Finish):
                         ends.append(event)
                     else:
+                        if isinstance(event, TextDelta):
+                            answer.append(event.text)
                         yield event
+            # one nudge a reply: the answer it asked for is not asked again, but a figure
+            # made up in it is said to be made up, as the rule says of a reply
+            answered = "".join(answer)
+            if not nudge.tool and not _CALL_SIGN.search(answered):
+                again = made_up_again(attrs.evolve(turn, reply=answered), profile.nudges)
+                if again:
+                    yield TextDelta(text=f"\n\n{again}")
         usages = [e for e in ends if isinstance(e, Usage)]
         if usages:
             # The prompt is the request's own: the conversation's context budget learns

@@ -6,6 +6,7 @@ answer again, from the history without the reply it replaces."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import ClassVar
 
 from harness.actors.model.local._nudge_answers import (
@@ -19,7 +20,7 @@ from harness.actors.model.local._nudge_base import Nudge, printed
 from harness.actors.model.local._turn import Step, Turn, asks_change
 from harness.words import asks_to_write, like_words
 
-__all__ = ["FigureNotGiven", "MadeUpFigure"]
+__all__ = ["FigureNotGiven", "MadeUpFigure", "made_up_again"]
 
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 # a date with its year ("2023-04-15", "15 April 2023", "April 15th, 2023"; the year in
@@ -207,6 +208,19 @@ class MadeUpFigure:
                 not_given=True,
             )
         return Nudge(said + ask, "", instead=True, retract=retract)
+
+
+def made_up_again(turn: Turn, rules: Iterable[str]) -> str:
+    """The sentence saying a figure of *turn*'s reply is made up ("" for none), for the
+    answer a nudge asked for, which no rule reads again (one nudge a reply), where
+    ``made-up-figure`` is one of *rules*. Measured (bench local-tasks, every recorded
+    run of the fresh set): an answer asked again gave a figure no result held in five
+    runs, all failed ("The bus did 10 miles." after figure-not-given's ask, half B;
+    "The number of Brenda Coyle is 1.", half A), and in no run that passed."""
+    if MadeUpFigure.name not in rules:
+        return ""
+    nudge = MadeUpFigure().check(turn)
+    return nudge.retract if nudge is not None else ""
 
 
 # a question that asks for an amount, a time or a number: "How long do we hold the
