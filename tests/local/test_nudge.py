@@ -1581,6 +1581,7 @@ MOT = called(
         ("It seats 12 and costs 4.50 a mile.", "12"),
         ("The number of Brenda Coyle is 1. It is found in rota.yaml on line 43.", "1"),
         ("The garage shuts at 10 PM.", "10"),
+        ("12.", "12"),  # a figure alone, not a list's mark
         # a date whose year a result shows may be written otherwise than the file writes
         # it; a phone number a result shows, in other groups
         ("It was bought on 1 May 2019.", None),

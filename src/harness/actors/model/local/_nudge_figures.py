@@ -1,6 +1,6 @@
 """Nudge rules that check the figures an answer gives against what the tools found: a
 question for an amount, a time or a number answered with none (``figure-not-given``),
-and a date or a phone number no result holds (``made-up-figure``). Each asks for the
+and a figure no result holds (``made-up-figure``). Each asks for the
 answer again, from the history without the reply it replaces."""
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def _made_up(turn: Turn) -> str | None:
         before, after = reply[: m.start()], reply[m.end() :]
         if any(start <= m.start() < end for start, end in spans):
             continue
-        if _LINE_NUMBER.search(before) or (_LIST_MARK.search(before) and after[:1] in ".)"):
+        if _LINE_NUMBER.search(before) or (_LIST_MARK.search(before) and after[:2] in (". ", ") ")):
             continue
         if not _as_said(m.group(0), after) & values:
             return m.group(0)
@@ -159,12 +159,12 @@ class MadeUpFigure:
     prompt, holds (:func:`_made_up`): the model made it up. Asks for the answer again,
     from the history without that reply: from the lines the tools showed that hold
     figures and share words with the question, where there are such (at most three,
-    before the ask), else from the output of a program that printed figures, else for saying that
-    the files looked at do not give it, bound to that one sentence with no digit
-    (:data:`~._grammar.NOT_GIVEN`): asked in words alone, the model wrote the made-up
-    figure again after the sentence saying it was made up.
-    The reply, streamed as it came, stays in the answer, so a sentence before the new one
-    says the figure was made up.
+    before the ask), else from the output of a program that printed figures, else for
+    saying that the files looked at do not give it, bound to that one sentence with no
+    digit (:data:`~._grammar.NOT_GIVEN`): asked in words alone, the model wrote the
+    made-up figure again after the sentence saying it was made up. The reply, streamed
+    as it came, stays in the answer, so a sentence before the new one says the figure
+    was made up.
 
     Measured (bench local-tasks, the minibus, half A): asked "When's the minibus due its
     MOT?", the 1.5B model listed the folder and answered "The minibus is due its MOT on
