@@ -12,6 +12,7 @@ number remembered from another machine.
     python -m bench local-server    # the same tasks through llama-server beside it (on request)
     python -m bench local-terminal  # a new user's two questions in the terminal (on request)
     python -m bench endings         # the honest endings replayed on local-tasks' runs
+    python -m bench nudges          # the nudge rules replayed on local-tasks' runs
     python -m bench search-words    # where a search by a request's words sends the model
     python -m bench change-words    # which prompts the words hear as asking for a change
     python -m bench described-programs  # which program described-program runs
@@ -29,7 +30,7 @@ from rich.console import Console
 from rich.table import Table
 
 # Too slow for `make bench`: run by name.
-ON_REQUEST = {"local_tasks", "local_server", "local_terminal", "endings"}
+ON_REQUEST = {"local_tasks", "local_server", "local_terminal", "endings", "nudges"}
 
 
 def discover() -> list[str]:
