@@ -5,13 +5,15 @@ would ask of every reply already recorded says how far it reaches, and whether i
 ask anything of a run that passed. Each run ``python -m bench local-tasks`` left in its
 folder (the last of every task it ran; ``BENCH_RUNS``: other folders of such records,
 separated by ``:``) is read back: after each call's result, the reply the model wrote
-(its text as recorded, any nudged words after it included) is asked of the rules as they
-are now, with the prompt and the calls before it, as if it had made no call. The table
-says, for each half and rule, how many tasks have a reply it answers, in runs that
-passed their check and in runs that failed, and names those where the run had not
-recorded that rule asking there: a new ask in a run that passed is one to look at
-before the model runs (``BENCH_RULES``: only these rules). No model runs; it takes
-seconds.
+(its text as recorded, any nudged words after it included; a reply that made a call of
+its own is left out) is asked of the rules as they are now, with the prompt and the calls
+before it. The table says, for each half and rule, how many tasks have a reply it
+answers, in runs that passed their check and in runs that failed, and names those where
+the run had not recorded that rule asking there (``BENCH_RULES``: only these rules). A
+new ask in a run that passed is a place to look before the model runs, not a verdict:
+the record keeps a reply's text, not the reply as the rules read it then (a call a rule
+wrote before any reply, a nudged reply's words), so rules that write their calls ahead
+show there too. No model runs; it takes seconds.
 """
 
 from __future__ import annotations
@@ -32,15 +34,28 @@ from harness.actors.tools import SMALL_MODEL_TOOLS
 _NAMED = 8
 
 
+def _made_calls(events: list[dict[str, Any]], at: int) -> bool:
+    """Whether the reply recorded at *at* made a call: one was asked for before the next
+    reply or the end."""
+    for e in events[at + 1 :]:
+        if e.get("type") == "tool_call_requested":
+            return True
+        if e.get("type") in ("assistant_message", "result"):
+            return False
+    return False
+
+
 def answered(events: list[dict[str, Any]], prompt: str) -> list[tuple[str, bool]]:
     """The rules that answer the replies of one recorded run (*events*) whose prompt was
     *prompt*, one a reply written after a call's result, in order, each with whether the
-    run had recorded that rule asking there (its status line before the reply)."""
+    run had recorded that rule asking there (its status line before the reply). A reply
+    that made a call is left out, unless a rule had asked there (the call was the rule's:
+    the reply before it had made none)."""
     steps: list[Step] = []
     asked: dict[str, tuple[str, dict[str, Any]]] = {}
     recorded = ""
     rules = []
-    for e in events:
+    for at, e in enumerate(events):
         kind = e.get("type")
         if kind == "tool_call_requested":
             asked[str(e.get("call_id") or e.get("id"))] = (e["name"], e.get("arguments") or {})
@@ -51,6 +66,8 @@ def answered(events: list[dict[str, Any]], prompt: str) -> list[tuple[str, bool]
         elif kind == "model_progress" and e.get("stage") == "nudged":
             recorded = str(e.get("message", "")).rpartition(": ")[2]
         elif kind == "assistant_message" and steps:
+            if _made_calls(events, at) and not recorded:
+                continue
             turn = Turn(prompt, tuple(steps), e.get("text") or "", tools=SMALL_MODEL_TOOLS)
             nudge = nudge_for(turn)
             if nudge is not None:

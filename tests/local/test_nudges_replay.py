@@ -48,10 +48,16 @@ def test_the_rules_are_asked_of_recorded_replies_and_a_new_ask_is_named(tmp_path
     # a reply no rule answers: the figure a result holds
     pool = ("search_text", {"pattern": "connections"}, "settings.toml:9:max_connections = 20")
     _record(runs, "ask-db-connections", "ok", _run("s3", pool, "At most 20 at once."))
+    # a reply that made a call of its own: no rule was asked of it
+    own = _run("s4", search, "Below 10 degrees, I think; let me check.")
+    more = {"type": "tool_call_requested", "call_id": "c2", "name": "read_file", "arguments": {}}
+    own.insert(-1, more)
+    _record(runs, "ask-reorder-units", "failed", own)
     replayed = replay_folders([runs, copy])
     assert sorted(replayed) == [
         ("ask-db-connections", "A", True, []),
         ("ask-frost-limit", "B", False, [("made-up-figure", False)]),
+        ("ask-reorder-units", "B", False, []),
         ("missing-mot-due", "A", True, [("made-up-figure", True)]),
     ]
     rows = {what: (figure, note) for what, figure, note in rows_for(replayed)}
