@@ -30,6 +30,7 @@ __all__ = [
     "announces",
     "block",
     "chain_search",
+    "edit_arguments",
     "edit_block",
     "literal",
     "named_tool",
@@ -97,6 +98,12 @@ class WrittenAhead:
     def ahead(self, turn: Turn) -> Nudge | None:
         """The call (or answer) the rule writes before the model replies, or ``None``."""
         raise NotImplementedError
+
+
+def edit_arguments(path: str, edits: list[dict[str, str]]) -> dict[str, object]:
+    """The arguments of the edit_file call making *edits* (each an old and a new text) in
+    *path*: one edit given flat, more as the list."""
+    return {"path": path, **edits[0]} if len(edits) == 1 else {"path": path, "edits": edits}
 
 
 def printed(result: str) -> bool:

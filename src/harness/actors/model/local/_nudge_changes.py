@@ -17,6 +17,7 @@ from harness.actors.model.local._nudge_base import (
     NEGATED,
     Nudge,
     announces,
+    edit_arguments,
     edit_block,
 )
 from harness.actors.model.local._renames import asked_rename
@@ -370,7 +371,7 @@ def _respelt(name: str, meant: str, path: str, *lines: str) -> Nudge:
     """The edit of *lines* of *path* with *name* written as *meant*, each given whole: one
     edit a line, each line once (``from pricing import round_mony`` and the call of it
     below)."""
-    edits = [
+    edits: list[dict[str, str]] = [
         {"old_text": line, "new_text": _as_word(name).sub(meant, line)}
         for line in dict.fromkeys(lines)
     ]
@@ -379,7 +380,7 @@ def _respelt(name: str, meant: str, path: str, *lines: str) -> Nudge:
         f"The error names {name}; the code has {meant}. Write {meant} for {name} in "
         f"{path}: {said} as it is, then as it should read.",
         "edit_file",
-        arguments={"path": path, **edits[0]} if len(edits) == 1 else {"path": path, "edits": edits},
+        arguments=edit_arguments(path, edits),
     )
 
 

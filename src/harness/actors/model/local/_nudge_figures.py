@@ -17,10 +17,12 @@ from harness.actors.model.local._nudge_answers import (
     _STOP,
 )
 from harness.actors.model.local._nudge_base import Nudge, printed
+from harness.actors.model.local._nudge_changes import NUMBER_WORDS
+from harness.actors.model.local._nudge_values import digits
 from harness.actors.model.local._turn import Step, Turn, asks_change
 from harness.words import asks_to_write, like_words
 
-__all__ = ["FigureNotGiven", "MadeUpFigure", "made_up_again"]
+__all__ = ["FigureNotGiven", "MadeUpFigure", "figures_in", "made_up_again"]
 
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 # a date with its year ("2023-04-15", "15 April 2023", "April 15th, 2023"; the year in
@@ -42,30 +44,10 @@ _LINE_NUMBER = re.compile(r"\blines? (?:\d+(?:,\s*|\s+and\s+|\s+to\s+|-))*$", re
 _LIST_MARK = re.compile(r"(?:^|\n)\s*$")
 # after a figure, a time's half of the day ("10 PM", "2:30 p.m.")
 _HALF_DAY = re.compile(r"\s*([ap])\.?m\b", re.I)
-# a figure a file writes in words, read as its value ("keeps five copies")
-_NUMBER_WORDS = {
-    "one": "1",
-    "two": "2",
-    "three": "3",
-    "four": "4",
-    "five": "5",
-    "six": "6",
-    "seven": "7",
-    "eight": "8",
-    "nine": "9",
-    "ten": "10",
-    "eleven": "11",
-    "twelve": "12",
-    "fifteen": "15",
-    "twenty": "20",
-    "thirty": "30",
-    "forty": "40",
-    "fifty": "50",
-    "sixty": "60",
-    "hundred": "100",
-    "dozen": "12",
-}
-_NUMBER_WORD = re.compile(rf"\b(?:{'|'.join(_NUMBER_WORDS)})\b", re.I)
+# a figure a file writes in words, read as its value ("keeps five copies", "a dozen"):
+# the words the value rules read, and the tens past them
+_TENS = {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "hundred": "100"}
+_NUMBER_WORD = re.compile(rf"\b(?:{'|'.join([*NUMBER_WORDS, 'dozen', *_TENS])})\b", re.I)
 # a code block of an answer: its figures are an example's, not an answer's
 _FENCED = re.compile(r"```.*?(?:```|$)", re.S)
 # what a read or a search writes before a line it shows: its number ("13:4e|", "a.py:13:")
@@ -79,7 +61,7 @@ _WORKED_OUT = re.compile(
 )
 
 
-def _values(text: str) -> set[str]:
+def figures_in(text: str) -> set[str]:
     """The figures *text* holds, each as written and as a value ("4.50" and "4.5"): every
     run of digits (a time's hours and minutes too, "14:25", "14" and "25"), and the
     numbers it writes in words."""
@@ -87,7 +69,7 @@ def _values(text: str) -> set[str]:
     for m in re.finditer(r"\d+(?:\.\d+)?", text):
         found |= {m.group(0), str(float(m.group(0)))}
     found |= set(re.findall(r"\d+:\d\d", text))
-    found |= {_NUMBER_WORDS[w.lower()] for w in _NUMBER_WORD.findall(text)}
+    found |= {_TENS.get(w.lower()) or digits(w) for w in _NUMBER_WORD.findall(text)}
     return found | {str(float(v)) for v in found if ":" not in v}
 
 
@@ -134,7 +116,7 @@ def _made_up(turn: Turn) -> str | None:
     if _WORKED_OUT.search(turn.prompt) or _HOW_TO.search(turn.prompt):
         return None
     # the figures the files and outputs hold, not the numbers of the lines they showed
-    values = _values(_SHOWN_AT.sub("", known))
+    values = figures_in(_SHOWN_AT.sub("", known))
     for m in _NUMBER.finditer(reply):
         before, after = reply[: m.start()], reply[m.end() :]
         if any(start <= m.start() < end for start, end in spans):

@@ -8,9 +8,9 @@ import difflib
 import re
 from typing import ClassVar
 
-from harness.actors.model.local._nudge_base import Nudge
+from harness.actors.model.local._nudge_base import Nudge, edit_arguments
 from harness.actors.model.local._nudge_changes import asks_change
-from harness.actors.model.local._nudge_figures import _values
+from harness.actors.model.local._nudge_figures import figures_in
 from harness.actors.model.local._turn import Turn, named_starts
 
 __all__ = ["ShownFix", "shown_fix"]
@@ -85,9 +85,9 @@ def _new_figure(prompt: str, file: list[str], changed: list[tuple[int, str]]) ->
     """Whether a changed line gives a figure that neither the line it replaces nor the
     request (*prompt*) holds: a value of the model's own ("fewer than 6 units" fixed as
     ``low_stock_threshold = 5``)."""
-    asked = _values(prompt)
+    asked = figures_in(prompt)
     return any(
-        not _values(figure) & (asked | _values(file[i]))
+        not figures_in(figure) & (asked | figures_in(file[i]))
         for i, new in changed
         for figure in re.findall(r"\d+(?:\.\d+)?", new)
     )
@@ -150,7 +150,5 @@ class ShownFix:
             f"The reply shows the fix of {path} and does not make it: make it with "
             "edit_file, each line as it is, then as the reply writes it.",
             "edit_file",
-            arguments={"path": path, **edits[0]}
-            if len(edits) == 1
-            else {"path": path, "edits": edits},
+            arguments=edit_arguments(path, edits),
         )
