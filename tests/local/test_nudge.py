@@ -1304,6 +1304,11 @@ CASES = {
         ),
         "edit_file",
     ),
+    "shown-file": (
+        "Here is the script:\n\n```bash\n#!/bin/bash\necho hello\n```",
+        called("Create hello.sh, a script that prints hello.", "list_dir", ".", "calc.py"),
+        "write_file",
+    ),
     "claimed-change": ("The bug has been fixed.", READ_GREET, "edit_file"),
     "change-not-begun": (
         "The line defines Green tea with a price of 4.5.",

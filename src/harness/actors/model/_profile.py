@@ -39,6 +39,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "broken-data",
     "read-first",
     "shown-fix",
+    "shown-file",
     "described-program",
     "name-in-error",
     "missing-argument",

@@ -77,6 +77,7 @@ from harness.actors.model.local._nudge_runs import (
     SkippedRun,
 )
 from harness.actors.model.local._nudge_shown import ShownFix
+from harness.actors.model.local._nudge_shown_file import ShownFile
 from harness.actors.model.local._nudge_stale import StillListed
 from harness.actors.model.local._nudge_switch import SwitchWanted
 from harness.actors.model.local._nudge_value_error import ValueInError
@@ -372,6 +373,7 @@ RULES: tuple[NudgeRule, ...] = (
     BrokenData(),
     ReadFirst(),
     ShownFix(),
+    ShownFile(),
     DescribedProgram(),
     NameInError(),
     MissingArgument(),
