@@ -85,6 +85,7 @@ def test_a_block_that_cannot_be_the_file_is_left_to_the_other_rules() -> None:
         # how to make it or run it, not its text: it names the file
         "```bash\ncat > scripts/hello.sh <<EOF\necho hello from the shop\nEOF\n```",
         "```\n./scripts/hello.sh\n```",
+        "```bash\n$ chmod +x scripts/hello.sh\n$ ./scripts/hello.sh\n```",
         # a block of another kind than the file's
         '```python\nprint("hello from the shop")\n```',
         "```console\n$ echo hello from the shop\n```",
@@ -102,6 +103,33 @@ def test_a_block_that_cannot_be_the_file_is_left_to_the_other_rules() -> None:
     for prompt in ("What does scripts/hello.sh print?", "Fix the echo in scripts/hello.sh."):
         asked = _asked(prompt, block)
         assert asked is None or asked[0] != "shown-file", prompt
+
+
+def test_a_block_of_commands_beside_the_file_is_not_the_file(tmp_path: Path) -> None:
+    test = (
+        "import unittest\n\n\nclass T(unittest.TestCase):\n"
+        "    def test_one(self):\n        self.assertEqual(1, 1)\n"
+    )
+    reply = (
+        f"Here's the code for the unittest:\n\n```python\n{test}```\n\n"
+        "Then, I will run the following command:\n\n```\npython -m unittest discover\n```\n"
+    )
+    prompt = "Could you put a unittest for litres_for in a new test_schedule.py?"
+    asked = _asked(prompt, reply)
+    assert asked == ("shown-file", {"path": "test_schedule.py", "content": test})
+    assert write_file(Workspace(tmp_path), asked[1]).output.startswith("created")
+    ran = subprocess.run(
+        ["python3", "-m", "unittest", "-q", "test_schedule"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert ran.returncode == 0, ran.stderr
+    # a comment that names the file is the file's own
+    config = "# .editorconfig of the project\n[*.py]\nindent_size = 4\n"
+    prompt = "Add an .editorconfig so editors indent Python with 4 spaces."
+    asked = _asked(prompt, f"Here is the content:\n\n```ini\n{config}```")
+    assert asked == ("shown-file", {"path": ".editorconfig", "content": config})
 
 
 def test_a_file_of_no_known_kind_takes_a_plain_or_shell_block() -> None:

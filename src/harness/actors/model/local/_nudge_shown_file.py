@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from harness.actors.model.local._nudge_base import Nudge
 from harness.actors.model.local._turn import EDIT_TOOLS, Turn
-from harness.words import asks_to_write
+from harness.words import PROGRAM, asks_to_write
 
 __all__ = ["ShownFile", "shown_file"]
 
@@ -72,13 +72,29 @@ def _is_call(text: str) -> bool:
     return "<tool_call>" in text or re.match(r'\s*\{\s*"name"\s*:', text) is not None
 
 
+# a line of a terminal: a shell's prompt, or a program and what it is given
+_COMMAND = re.compile(rf"\s*(?:\$\s|{PROGRAM})")
+# a line that runs or makes a file: a program, or a shell's own words for making one
+_MAKES = re.compile(rf"\s*(?:\$\s+)?(?:{PROGRAM}|\./|(?:cat|echo|printf|touch|chmod|tee)\b)")
+
+
+def _commands(text: str, name: str) -> bool:
+    """Whether a block's *text* is commands to type, not a file's text: each of its lines
+    a command (``python -m unittest discover``), or a line of it runs or makes the file
+    named *name* (``bash scripts/hello.sh``, ``cat > scripts/hello.sh <<EOF``). A comment
+    that names the file (``# .editorconfig for the project``) is part of the file."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if all(_COMMAND.match(line) for line in lines):
+        return True
+    return any(name in line and _MAKES.match(line) for line in lines)
+
+
 def shown_file(turn: Turn) -> tuple[str, str] | None:
     """The file *turn*'s prompt asks to have written and the text the reply shows for it:
     the one code block of the reply that can be that file's text: its fence names the
-    file's kind or none (:func:`_fits`), it is not a call written out, and it does not
-    name the file (``bash scripts/hello.sh``, ``cat > scripts/hello.sh <<EOF``: how to
-    run or make it, not its text). ``None`` when no block or more than one can be, or
-    when the prompt names no file to write."""
+    file's kind or none (:func:`_fits`), it is not a call written out, and not commands
+    to type (:func:`_commands`: how to run or make the file, not its text). ``None``
+    when no block or more than one can be, or when the prompt names no file to write."""
     path = asks_to_write(turn.prompt)
     if path is None:
         return None
@@ -90,7 +106,7 @@ def shown_file(turn: Turn) -> tuple[str, str] | None:
         if m.group(2).strip()
         and _fits(m.group(1), path)
         and not _is_call(m.group(2))
-        and name not in m.group(2)
+        and not _commands(m.group(2), name)
     ]
     if len(shown) != 1:
         return None
