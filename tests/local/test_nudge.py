@@ -1270,6 +1270,11 @@ CASES = {
         [{"role": "user", "content": "In calc.py, make add return a + b."}],
         "read_file",
     ),
+    "look-before-write": (
+        "I will add the script.",
+        [{"role": "user", "content": "Add tools/borrowers.sh, going by the loans log."}],
+        "search_text",
+    ),
     "read-named": (
         "It listens on port 8080.",
         [{"role": "user", "content": "What port does the web server use, per settings.toml?"}],
@@ -2732,8 +2737,11 @@ def test_a_change_is_not_asked_for_in_a_file_of_prose() -> None:
 def test_a_request_for_a_new_file_said_as_a_question_is_no_question_about_the_files() -> None:
     # "Could you put ... in a new test_schedule.py?" reads as a one-line question naming
     # one file; unlooked-answer would ask for the read of a file that is not there yet
+    # (look-before-write, which the guide asks before any reply, looks up litres_for)
     prompt = "Could you put a unittest for litres_for in a new test_schedule.py?"
-    assert nudge("Which folder should it go in?", [{"role": "user", "content": prompt}]) is None
+    asked = nudge("Which folder should it go in?", [{"role": "user", "content": prompt}])
+    assert asked is not None
+    assert (asked.rule, asked.arguments) == ("look-before-write", {"pattern": "litres_for"})
     asked = nudge("It is in tools.", [{"role": "user", "content": "Where is litres_for defined?"}])
     assert asked is not None
     assert asked.rule == "unlooked-answer"

@@ -68,6 +68,7 @@ NUDGE_RULES: tuple[str, ...] = (
     "file-not-given",
     "made-up-figure",
     "figure-not-given",
+    "look-before-write",
     "read-named",
     "unlooked-answer",
 )

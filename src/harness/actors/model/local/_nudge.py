@@ -68,7 +68,7 @@ from harness.actors.model.local._nudge_files import (
     ReadFirst,
     ReadToChange,
 )
-from harness.actors.model.local._nudge_reads import ReadNamed
+from harness.actors.model.local._nudge_reads import LookBeforeWrite, ReadNamed
 from harness.actors.model.local._nudge_rename import AskedRename
 from harness.actors.model.local._nudge_runs import (
     ClaimedRun,
@@ -402,6 +402,7 @@ RULES: tuple[NudgeRule, ...] = (
     FileNotGiven(),
     MadeUpFigure(),
     FigureNotGiven(),
+    LookBeforeWrite(),
     ReadNamed(),
     UnlookedAnswer(),
 )
