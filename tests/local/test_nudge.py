@@ -1314,6 +1314,11 @@ CASES = {
         called("Create hello.sh, a script that prints hello.", "list_dir", ".", "calc.py"),
         "write_file",
     ),
+    "file-not-written": (
+        "I created hello.sh.",
+        called("Create hello.sh, a script that prints hello.", "list_dir", ".", "calc.py"),
+        "write_file",
+    ),
     "claimed-change": ("The bug has been fixed.", READ_GREET, "edit_file"),
     "change-not-begun": (
         "The line defines Green tea with a price of 4.5.",

@@ -1,7 +1,8 @@
-"""A new file shown and not written (the ``shown-file`` rule): asked to create a file it
-names, the reply shows the file's text in a code block and makes no call, and that text
-is written as the call; run with the real write tool on real folders, and the files
-checked by what runs them (node, bash)."""
+"""A new file asked for and not written: the reply shows the file's text in a code block
+and makes no call, and that text is written as the call (the ``shown-file`` rule), run
+with the real write tool on real folders and the files checked by what runs them (node,
+bash); or the reply says it wrote the file, or will, and the write is asked for (the
+``file-not-written`` rule)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from harness.actors.model.local._nudge import nudge_for
 from harness.actors.model.local._turn import turn_of
 from harness.actors.tools._files import write_file
 from harness.actors.tools._jail import Workspace
+from harness.actors.tools._search import search_text
 from harness.messages.local import LocalModelProgress
 from harness.messages.model import TextDelta
 
@@ -115,7 +117,9 @@ def test_a_block_of_commands_beside_the_file_is_not_the_file(tmp_path: Path) -> 
         "Then, I will run the following command:\n\n```\npython -m unittest discover\n```\n"
     )
     prompt = "Could you put a unittest for litres_for in a new test_schedule.py?"
-    asked = _asked(prompt, reply)
+    # after look-before-write's search, as the guide writes it before any reply
+    looked = "schedule.py:14:def litres_for(crop: str, area_m2: float, moisture: int) -> float:"
+    asked = _asked(prompt, reply, [("search_text", {"pattern": "litres_for"}, looked)])
     assert asked == ("shown-file", {"path": "test_schedule.py", "content": test})
     assert write_file(Workspace(tmp_path), asked[1]).output.startswith("created")
     ran = subprocess.run(
@@ -168,3 +172,38 @@ async def test_the_guide_writes_the_file_after_the_reply_that_shows_it() -> None
     assert [(c.name, c.arguments) for c in written] == [
         ("write_file", {"path": "src/sum.js", "content": SUM})
     ]
+
+
+def test_a_file_said_written_or_about_to_be_is_asked_for(tmp_path: Path) -> None:
+    write(tmp_path, {"pricing.py": "def apply_discount(price, percent):\n    return price\n"})
+    prompt = "Create test_pricing.py with a unittest test that apply_discount(80, 25) returns 60."
+    looked = search_text(Workspace(tmp_path), {"pattern": "apply_discount"}).output
+    steps: list[tuple[str, dict[str, object], str]] = [
+        ("search_text", {"pattern": "apply_discount"}, looked)
+    ]
+    for reply in (
+        # the reply of the run this rule was written for (bench local-tasks, half A)
+        "I created a new file `test_pricing.py` in the project folder, wrote a unittest test "
+        "for `apply_discount`, and ran the tests to ensure it passed.",
+        "I will add the test to test_pricing.py.",
+        "",
+    ):
+        turn = turn_of(tuple(history(prompt, steps)), reply, TOOLS)
+        said = nudge_for(turn, SMALL_MODEL.nudges)
+        assert said is not None, reply
+        assert (said.rule, said.tool, said.arguments) == ("file-not-written", "write_file", None)
+        assert "test_pricing.py" in said.text
+    for reply in (
+        "Which folder should the test go in?",
+        "apply_discount does not exist, so there is nothing to test.",
+        "If you want, I can write the test as well.",
+    ):
+        turn = turn_of(tuple(history(prompt, steps)), reply, TOOLS)
+        said = nudge_for(turn, SMALL_MODEL.nudges)
+        assert said is None or said.rule != "file-not-written", reply
+    # written, or tried and refused: not asked again
+    made = ("write_file", {"path": "test_pricing.py", "content": "import unittest\n"})
+    for result in (write_file(Workspace(tmp_path), dict(made[1])).output, "denied by the user"):
+        turn = turn_of(tuple(history(prompt, [*steps, (*made, result)])), "Done.", TOOLS)
+        said = nudge_for(turn, SMALL_MODEL.nudges)
+        assert said is None or said.rule != "file-not-written", result

@@ -38,8 +38,10 @@ NUDGE_RULES: tuple[str, ...] = (
     "rerun-failing",
     "broken-data",
     "read-first",
+    "look-before-write",
     "shown-fix",
     "shown-file",
+    "file-not-written",
     "described-program",
     "name-in-error",
     "missing-argument",
@@ -68,7 +70,6 @@ NUDGE_RULES: tuple[str, ...] = (
     "file-not-given",
     "made-up-figure",
     "figure-not-given",
-    "look-before-write",
     "read-named",
     "unlooked-answer",
 )

@@ -68,6 +68,7 @@ from harness.actors.model.local._nudge_files import (
     ReadFirst,
     ReadToChange,
 )
+from harness.actors.model.local._nudge_new_file import FileNotWritten, ShownFile
 from harness.actors.model.local._nudge_reads import LookBeforeWrite, ReadNamed
 from harness.actors.model.local._nudge_rename import AskedRename
 from harness.actors.model.local._nudge_runs import (
@@ -77,7 +78,6 @@ from harness.actors.model.local._nudge_runs import (
     SkippedRun,
 )
 from harness.actors.model.local._nudge_shown import ShownFix
-from harness.actors.model.local._nudge_shown_file import ShownFile
 from harness.actors.model.local._nudge_stale import StillListed
 from harness.actors.model.local._nudge_switch import SwitchWanted
 from harness.actors.model.local._nudge_value_error import ValueInError
@@ -372,8 +372,10 @@ RULES: tuple[NudgeRule, ...] = (
     RerunFailing(),
     BrokenData(),
     ReadFirst(),
+    LookBeforeWrite(),
     ShownFix(),
     ShownFile(),
+    FileNotWritten(),
     DescribedProgram(),
     NameInError(),
     MissingArgument(),
@@ -402,7 +404,6 @@ RULES: tuple[NudgeRule, ...] = (
     FileNotGiven(),
     MadeUpFigure(),
     FigureNotGiven(),
-    LookBeforeWrite(),
     ReadNamed(),
     UnlookedAnswer(),
 )

@@ -1,18 +1,18 @@
-"""The nudge rule for a new file shown and not written (``shown-file``): asked to create
-a file it names, the model writes the file's text in a code block of its reply ("Here is
-the content of the `sum.js` file:") and no call. The block, as the reply writes it, is
-written as the call."""
+"""The nudge rules for a new file asked for and not written: shown in a code block of the
+reply instead (``shown-file``: "Here is the content of the `sum.js` file:" and no call;
+the block, as the reply writes it, is written as the call), or said to be written, or
+about to be, with no call (``file-not-written``: the write is asked for)."""
 
 from __future__ import annotations
 
 import re
 from typing import ClassVar
 
-from harness.actors.model.local._nudge_base import Nudge
+from harness.actors.model.local._nudge_base import Nudge, block
 from harness.actors.model.local._turn import EDIT_TOOLS, Turn
 from harness.words import PROGRAM, asks_to_write
 
-__all__ = ["ShownFile", "shown_file"]
+__all__ = ["FileNotWritten", "ShownFile", "shown_file"]
 
 # a code block of a reply: the word after its fence, and its lines (a block left open at
 # the end of the reply counts to there)
@@ -89,6 +89,16 @@ def _commands(text: str, name: str) -> bool:
     return any(name in line and _MAKES.match(line) for line in lines)
 
 
+def _tried(turn: Turn, path: str) -> bool:
+    """Whether a write or edit of a file named as *path* is among *turn*'s calls, made
+    or tried (a write refused, by the user or a rule, is not to be asked again)."""
+    name = path.rsplit("/", 1)[-1]
+    return any(
+        step.name in EDIT_TOOLS and (step.path or "").rsplit("/", 1)[-1] == name
+        for step in turn.steps
+    )
+
+
 def shown_file(turn: Turn) -> tuple[str, str] | None:
     """The file *turn*'s prompt asks to have written and the text the reply shows for it:
     the one code block of the reply that can be that file's text: its fence names the
@@ -136,13 +146,53 @@ class ShownFile:
         if shown is None:
             return None
         path, text = shown
-        name = path.rsplit("/", 1)[-1]
-        for step in turn.steps:
-            if step.name in EDIT_TOOLS and (step.path or "").rsplit("/", 1)[-1] == name:
-                return None  # written or tried: what came of it is the other rules'
+        if _tried(turn, path):
+            return None  # written or tried: what came of it is the other rules'
         return Nudge(
             f"The reply shows the text of {path} and does not write it: write it with "
             "write_file, as the reply shows it.",
             "write_file",
             arguments={"path": path, "content": text},
+        )
+
+
+# a reply that says the file cannot or should not be written: what it needs is not there
+# ("apply_discount does not exist, so there is nothing to test"), or it asks first
+_WONT = re.compile(
+    r"\b(?:cannot|can't|can ?not|unable to|won't|will not|should not|shouldn't)\b"
+    r"|\b(?:does not|doesn't|do not|don't) (?:exist|have|define)\b|\bno such\b"
+    r"|\b(?:if you (?:want|like|'d like|wish|prefer)|would you like|shall I|let me know)\b",
+    re.I,
+)
+
+
+class FileNotWritten:
+    """A reply, in a task that asks for a file it names to be written, with no write or
+    edit of any file tried, that ends the turn saying it wrote the file or will, or
+    saying what it does: the write is asked for, bound to ``write_file``. A reply that
+    asks a question, offers, or says the file cannot be written (what it needs is not
+    there) is left alone; one that shows the file's text is ``shown-file``'s.
+
+    Measured (bench local-tasks, half A): asked for ``test_pricing.py`` with a test of
+    ``apply_discount``, after the search that showed where it is defined, the 1.5B model
+    answered "I created a new file `test_pricing.py` …, wrote a unittest test … and ran
+    the tests" with no call (a claim no rule read: a file created is no change of one);
+    asked for a script that goes by the loans log, it wrote "I will add a script
+    `tools/borrowers.sh` that …" and stopped."""
+
+    name: ClassVar[str] = "file-not-written"
+
+    def check(self, turn: Turn) -> Nudge | None:
+        if "write_file" not in turn.tools:
+            return None
+        path = asks_to_write(turn.prompt)
+        if path is None or any(step.name in EDIT_TOOLS for step in turn.steps):
+            return None  # a write of any file, or tried: the ending tells a misnamed one
+        path = path.removeprefix("./")
+        if turn.reply.rstrip().endswith("?") or _WONT.search(turn.reply):
+            return None
+        return Nudge(
+            f"No call has written {path} yet. Write it now: call write_file with the path "
+            f"{path} and the file's whole text. Write " + block("write_file"),
+            "write_file",
         )
