@@ -30,6 +30,7 @@ from harness.actors.model.local._turn import Turn, culprits, turn_of
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 from harness.actors.tools._dispatch import read_file
 from harness.actors.tools._edit import unread_edit
+from harness.actors.tools._files import write_file
 from harness.actors.tools._jail import Workspace
 from harness.messages.model import ChatMessage, ToolSchema
 
@@ -3179,3 +3180,16 @@ def test_a_change_the_rules_know_goes_first_and_the_read_only_on_a_first_turn() 
     assert known_call(view("", [*earlier, asked]), ["read-to-change"]) is None
     no_edit = [t for t in TOOLS if t.name != "edit_file"]
     assert known_call(view("", [asked], no_edit), ["read-to-change"]) is None
+
+
+def test_an_import_from_a_module_that_is_nowhere_is_asked_to_be_fixed(tmp_path: Path) -> None:
+    # the note the real write tool gives (measured: bench local-tasks, half A's day pass)
+    (tmp_path / "fees.py").write_text("def day_pass(kind):\n    return 36\n")
+    body = "import unittest\nfrom project.electric_bike import calculate_day_pass_cost\n"
+    result = write_file(Workspace(tmp_path), {"path": "test_fees.py", "content": body}).output
+    prompt = "Write test_fees.py with a unittest test that an electric bike's day pass costs 36."
+    said = nudge("I wrote the test.", _wrote(prompt, "test_fees.py", body, result))
+    assert said is not None
+    assert (said.rule, said.tool) == ("left-broken", "edit_file")
+    assert "imports project.electric_bike, which is no module of this workspace" in said.text
+    assert "(the workspace's modules: fees)" in said.text

@@ -336,7 +336,8 @@ def test_a_deletion_that_leaves_the_file_broken_is_not_written(ws: Path, call: C
 
 def test_what_python_gives_and_binds_is_no_note(ws: Path, call: Call) -> None:
     assert "note:" not in call("write_file", path="good.py", content=GOOD).output
-    # a star import may bind anything
+    # a star import may bind anything (from a module that is there: one that is not is said)
+    (ws / "pricing.py").write_text(PRICING)
     starred = "from pricing import *\nprint(apply_discount(1, 2), anything)\n"
     assert "note:" not in call("write_file", path="star.py", content=starred).output
     # not Python: not checked
@@ -368,3 +369,56 @@ def test_a_test_file_defining_its_own_copy_of_what_it_tests(ws: Path, call: Call
     helper = body.replace("apply_discount", "discounted")
     assert "note:" not in call("write_file", path="test_other.py", content=helper).output
     assert "note:" not in call("write_file", path="shop.py", content=body).output
+
+
+def test_an_import_of_a_module_that_is_nowhere(ws: Path, call: Call) -> None:
+    # measured (bench local-tasks, half A): the 1.5B model's test of a day pass
+    (ws / "fees.py").write_text(
+        "def day_pass(kind):\n    return 36 if kind == 'electric' else 20\n"
+    )
+    (ws / "fleet.py").write_text("BIKES = []\n")
+    (ws / "test_old.py").write_text("")
+    body = (
+        "import unittest\nimport json\nimport yaml\n"
+        "from project.electric_bike import calculate_day_pass_cost\n\n\n"
+        "class T(unittest.TestCase):\n    def test_it(self):\n"
+        "        self.assertEqual(calculate_day_pass_cost('electric'), 36)\n"
+    )
+    out = call("write_file", path="test_fees.py", content=body)
+    assert out.ok
+    # the standard library and what Python here imports (PyYAML) are no note; the
+    # workspace's modules are named, its tests not
+    assert out.output.splitlines()[1:] == [
+        "note: test_fees.py imports project.electric_bike, which is no module of this "
+        "workspace and none Python here can import (the workspace's modules: fees, fleet)"
+    ]
+    fixed = body.replace("project.electric_bike", "fees").replace(
+        "calculate_day_pass_cost", "day_pass"
+    )
+    assert "note:" not in call("write_file", path="test_fees.py", content=fixed).output
+
+
+def test_a_name_a_module_of_the_workspace_does_not_define(ws: Path, call: Call) -> None:
+    (ws / "src" / "shop").mkdir(parents=True)
+    (ws / "src" / "shop" / "tax.py").write_text(
+        "from __future__ import annotations\n\nimport math\n\nRATE: float = 0.2\n\n\n"
+        "def with_tax(price):\n    return math.floor(price * (1 + RATE))\n\n\n"
+        "if __name__ == '__main__':\n    LOCAL = 1\n"
+    )
+    (ws / "src" / "shop" / "__init__.py").write_text("")
+    (ws / "src" / "shop" / "cart.py").write_text("")
+    body = (
+        "from shop.tax import with_tax, plus_tax, math, LOCAL\n"
+        "from shop import cart, tax\n"
+        "print(with_tax(3), plus_tax(3), math.pi, LOCAL, cart, tax)\n"
+    )
+    out = call("write_file", path="main.py", content=body)
+    # an import the module makes, a name bound on a branch, and a submodule are there;
+    # the names shown are the module's own
+    assert out.output.splitlines()[1:] == [
+        "note: main.py imports plus_tax from shop.tax, but src/shop/tax.py does not define "
+        "plus_tax (it defines LOCAL, RATE, with_tax)"
+    ]
+    # an import that was there before the change is not the change's to say
+    out = call("edit_file", path="main.py", old_text="print(", new_text="print(1, ")
+    assert "note:" not in out.output

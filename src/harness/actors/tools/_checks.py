@@ -7,7 +7,9 @@ not before either: a fix that did not work); a name is said only when the change
 it (a name already undefined is the user's business). Where a name the file now lacks is
 defined at the top of another Python file of the workspace, the note says which, and the
 import that brings it. A test file defining its own copy of a function a module of the
-workspace defines is said too: its tests check the copy.
+workspace defines is said too: its tests check the copy. So is an import the change
+brought of a module that is nowhere, or of a name its module does not define
+(:mod:`._checks_imports`).
 
 JavaScript (``node --check``, where node is on the PATH), shell scripts (``bash -n``) and
 YAML come in dialects the checker may not know (JSX in a ``.js`` file, zsh in a ``.sh``,
@@ -45,6 +47,7 @@ from pathlib import PurePosixPath
 import attrs
 import yaml
 
+from harness.actors.tools._checks_imports import import_notes
 from harness.actors.tools._jail import Workspace
 from harness.actors.tools._readfile import line_hash
 from harness.actors.tools._search import lines_matching
@@ -110,6 +113,7 @@ def change_notes(
         return Notes()
     lacking = sorted(_undefined(new) - (_undefined(old) if old else set()) - set(said))
     notes = [_lacking(ws, shown, name) for name in lacking[:MAX_NAMES]]
+    notes.append(import_notes(ws, shown, old, new))
     if _TEST_FILE.search(shown):
         copies = sorted(_defined(new) - (_defined(old) if old else set()))
         notes += [_copied(ws, shown, name) for name in copies[:MAX_NAMES]]

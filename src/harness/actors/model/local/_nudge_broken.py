@@ -1,8 +1,9 @@
 """Nudge rule left-broken: a file the model changed, left broken by its own word.
 
 The tools say when a write or edit leaves a file broken (``tools/_checks``: Python, JSON or
-TOML that does not parse; Python that uses a name nothing defines or imports, or, a test
-file, defines its own copy of what it tests). A small model reads the note and ends the
+TOML that does not parse; Python that uses a name nothing defines or imports, imports a
+module that is nowhere or a name its module does not define, or, a test file, defines its
+own copy of what it tests). A small model reads the note and ends the
 turn all the same; asked to fix it in words, it writes the same file again. Where the fix
 is known, the nudge gives the edit itself: a JSON line the note says lacks its comma, or
 has one too many, as the file has it and as it should read; in the model's own write,
@@ -25,7 +26,9 @@ __all__ = ["LeftBroken"]
 _BROKEN = re.compile(
     r"^note: (?:\S+ (?:still )?does not parse: .*"
     r"|(?P<lacking>\S+) is used in \S+ but not defined or imported there.*"
-    r"|\S+ defines its own (?P<copy>\S+), so its tests check that copy.*)$",
+    r"|\S+ defines its own (?P<copy>\S+), so its tests check that copy.*"
+    r"|\S+ imports \S+, which is no module of this workspace.*"
+    r"|\S+ imports \S+ from \S+, but \S+ does not define.*)$",
     re.M,
 )
 _IMPORT = re.compile(r"(from \S+ import \w+)\)?$")
