@@ -30,11 +30,13 @@ _KINDS: dict[str, str] = {
     **dict.fromkeys(("markdown", "md"), "markdown"),
     **dict.fromkeys(("makefile", "make"), "makefile"),
     **dict.fromkeys(("ini", "editorconfig", "cfg", "conf"), "ini"),
-    **dict.fromkeys(("html", "css", "sql", "ruby", "rb", "go", "rust", "java", "c"), "other"),
+    **{kind: kind for kind in ("html", "css", "sql", "go", "java", "c")},
+    **dict.fromkeys(("ruby", "rb"), "ruby"),
+    **dict.fromkeys(("rust", "rs"), "rust"),
 }
 # the kind of a file by its name's ending (a name with no ending: by its whole name)
 _FILE_KINDS: dict[str, str] = {
-    **dict.fromkeys(("py",), "python"),
+    "py": "python",
     **dict.fromkeys(("js", "mjs", "cjs"), "javascript"),
     "ts": "typescript",
     **dict.fromkeys(("sh", "bash"), "shell"),
@@ -44,6 +46,9 @@ _FILE_KINDS: dict[str, str] = {
     "md": "markdown",
     **dict.fromkeys(("makefile", "gnumakefile"), "makefile"),
     **dict.fromkeys(("editorconfig", "ini", "cfg"), "ini"),
+    **{kind: kind for kind in ("html", "css", "sql", "go", "java", "c")},
+    "rb": "ruby",
+    "rs": "rust",
 }
 
 
