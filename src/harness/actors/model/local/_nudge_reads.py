@@ -16,7 +16,7 @@ from harness.actors.model.local._nudge_base import (
     WrittenAhead,
 )
 from harness.actors.model.local._nudge_runs import command_asked
-from harness.actors.model.local._turn import Turn, code_names
+from harness.actors.model.local._turn import Turn
 from harness.words import asks_for_change, asks_to_write
 
 __all__ = ["LookBeforeWrite", "ReadNamed", "worked_from"]
@@ -100,32 +100,34 @@ _PROJECTS_THINGS = tuple(
         r"\bour\s+([a-z][\w-]*[a-z])\b",
     )
 )
-# a name of the code a request gives that is a function's or a variable's, not a value
-# to write (``DATABASE_URL=``, ``SPRING10``)
-_LOWER_NAME = re.compile(r"[a-z_]\w*")
+# a file of code, not of data: what a new file imports or calls, not what it reads
+_CODE = re.compile(r"\.(?:py|js|mjs|cjs|ts|sh|bash|rb|go|rs|java|c|h)$", re.I)
 
 
 def worked_from(prompt: str, path: str) -> tuple[str, str] | None:
     """What the file *path* that *prompt* asks to have written is to work from, and the
-    call that looks at it: a name of the code the request gives (``apply_discount``,
-    ``litres_for``, ``with_tax``: ``search_text`` for it, which shows where it is
-    defined); else another file it names (``timetable.json``, ``data/orders.csv``:
-    ``read_file``); else a thing of the project it names as such ("the loans log", "the
-    stock report", "our warehouses": ``search_text`` for those words, which lists the
-    lines holding them where no line holds them all). A name in capitals (``SPRING10``,
-    ``DATABASE_URL``) is a value for the new file to hold, not a thing to look at.
-    ``None`` when the request gives none of these ("a
-    bash script that prints exactly: hello from the shop")."""
-    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    names = [
-        n for n in code_names(prompt) if _LOWER_NAME.fullmatch(n) and n != stem and n not in path
-    ]
-    if names:
-        return "search_text", names[0]
+    call that looks at it: another file of data the request names (``timetable.json``,
+    ``data/orders.csv``: ``read_file``, which shows how its lines are laid out); else a
+    thing of the project it names as such ("the loans log", "the stock report", "our
+    warehouses": ``search_text`` for those words, which lists the lines holding them
+    where no line holds them all). ``None`` when the request gives none of these ("a
+    bash script that prints exactly: hello from the shop").
+
+    Code the request names (``with_tax`` from ``pricing.py``, a test of ``litres_for``)
+    is not looked at first: shown a search's lines or a module right before writing, the
+    1.5B model wrote them into the new file (bench local-tasks: half A's test of
+    ``litres_for`` began with ``plan.py``'s import line and a copy of the function;
+    half B's ``price.py`` was the search's lines, where it had written the script at
+    once and passed). A new file's wrong import is said after the write instead
+    (``tools/_checks_imports``), with the module that defines the name."""
     files = [m.group(1) for m in FILE_NAME.finditer(prompt)]
-    others = [f for f in files if f not in NOT_FILES and f.removeprefix("./") != path]
-    if others:
-        return "read_file", others[0]
+    data = [
+        f
+        for f in files
+        if f not in NOT_FILES and f.removeprefix("./") != path and not _CODE.search(f)
+    ]
+    if data:
+        return "read_file", data[0]
     for pattern in _PROJECTS_THINGS:
         found = pattern.search(prompt)
         if found:
@@ -135,16 +137,15 @@ def worked_from(prompt: str, path: str) -> tuple[str, str] | None:
 
 class LookBeforeWrite(WrittenAhead):
     """A request, on a session's first turn, for a new file that works from something
-    the project already has (:func:`worked_from`: a test of a function it names, a
-    script that goes by a log, a list of "our" things): the look at that thing, written
-    before the model replies. Asked so, the 1.5B model wrote the file at once from
-    nothing it had seen.
+    the project already has (:func:`worked_from`: a file of data it names, a log, a
+    list of "our" things): the look at that thing, written before the model replies.
+    Asked so, the 1.5B model wrote the file at once from nothing it had seen.
 
     Measured (bench local-tasks, half A): "Make a file data/warehouses.txt that lists
     our warehouses" was answered with "Warehouse 1" to "Warehouse 100" (settings.toml
-    lists two); the tests asked for ``litres_for`` and for a day pass imported them from
-    modules that do not exist (``from lettuce import lettuce_for``); a script "going by
-    the loans log" was announced and never written, the log's name unknown."""
+    lists two); a script "going by the loans log" was announced and never written, the
+    log's name unknown. After the search, the first was written with the two, the
+    second went by ``data/loans.csv``."""
 
     name: ClassVar[str] = "look-before-write"
 
