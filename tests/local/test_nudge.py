@@ -30,7 +30,7 @@ from harness.actors.model.local._turn import Turn, culprits, turn_of
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 from harness.actors.tools._dispatch import read_file
 from harness.actors.tools._edit import unread_edit
-from harness.actors.tools._files import write_file
+from harness.actors.tools._files import edit_file, write_file
 from harness.actors.tools._jail import Workspace
 from harness.messages.model import ChatMessage, ToolSchema
 
@@ -3190,3 +3190,35 @@ def test_an_import_from_a_module_that_is_nowhere_is_asked_to_be_fixed(tmp_path: 
     assert (said.rule, said.tool) == ("left-broken", "edit_file")
     assert "imports project.electric_bike, which is no module of this workspace" in said.text
     assert "(the workspace's modules: fees)" in said.text
+
+
+def test_an_import_from_nowhere_is_swapped_for_the_one_the_name_needs(tmp_path: Path) -> None:
+    # measured (bench local-tasks, half A): asked for the import litres_for lacks, the
+    # model added it and left "from lettuce import lettuce_for", which cannot load
+    (tmp_path / "schedule.py").write_text("def litres_for(crop, area, moisture):\n    return 6\n")
+    body = (
+        "import unittest\nfrom lettuce import lettuce_for\n\n\nclass T(unittest.TestCase):\n"
+        "    def test_it(self):\n        self.assertEqual(litres_for('lettuce', 2, 0), 6)\n"
+    )
+    ws = Workspace(tmp_path)
+    result = write_file(ws, {"path": "test_schedule.py", "content": body}).output
+    prompt = "Could you put a unittest for litres_for in a new test_schedule.py?"
+    said = nudge("I wrote it.", _wrote(prompt, "test_schedule.py", body, result))
+    assert said is not None
+    assert said.rule == "left-broken"
+    edit = "<old_content>\nfrom lettuce import lettuce_for\n</old_content>\n"
+    assert edit + "<new_content>\nfrom schedule import litres_for\n</new_content>" in said.text
+    # the edit made, the test runs and passes
+    fixed = {
+        "old_text": "from lettuce import lettuce_for",
+        "new_text": "from schedule import litres_for",
+    }
+    out = edit_file(ws, {"path": "test_schedule.py", **fixed}).output
+    assert "note:" not in out
+    ran = subprocess.run(
+        [sys.executable, "-m", "unittest", "-q", "test_schedule"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert ran.returncode == 0, ran.stderr

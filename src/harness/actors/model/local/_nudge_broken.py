@@ -7,8 +7,8 @@ own copy of what it tests). A small model reads the note and ends the
 turn all the same; asked to fix it in words, it writes the same file again. Where the fix
 is known, the nudge gives the edit itself: a JSON line the note says lacks its comma, or
 has one too many, as the file has it and as it should read; in the model's own write,
-whose text the call holds, the import line added after the last import, or the copy
-replaced by the import."""
+whose text the call holds, the import line added after the last import, the import of a
+module that is nowhere replaced by it, or the copy replaced by the import."""
 
 from __future__ import annotations
 
@@ -38,6 +38,23 @@ _LINE_FIX = re.compile(
     r"|ends with a comma that nothing follows): (?P<fixed>.*)\)$"
 )
 _IMPORT_LINE = re.compile(r"^(?:import \S|from (?!__future__\b)\S+ import )")
+# the note on an import of a module that is nowhere (tools/_checks_imports.py)
+_NOWHERE = re.compile(r"^note: \S+ imports (\S+), which is no module of this workspace", re.M)
+
+
+def _swap(content: str, notes: list[re.Match[str]]) -> tuple[str, str] | None:
+    """In the model's own write (*content*), the import of a module that is nowhere
+    replaced by the import a note on a name it lacks brings: the name was meant to come
+    from the module that defines it (measured, bench local-tasks, half A: ``from lettuce
+    import lettuce_for`` in a test calling ``litres_for``; asked for the import that
+    brings ``litres_for``, the model added it and left the line that cannot load)."""
+    nowhere = [m.group(1) for n in notes if (m := _NOWHERE.match(n.group(0)))]
+    brings = [b.group(1) for n in notes if n.group("lacking") and (b := _IMPORT.search(n.group(0)))]
+    if len(nowhere) != 1 or not brings:
+        return None
+    module = re.escape(nowhere[0])
+    line = re.search(rf"^[ \t]*(?:from {module} import .*|import {module}\b.*)$", content, re.M)
+    return (line.group(0), brings[0]) if line else None
 
 
 def _line_fix(result: str, note: re.Match[str]) -> tuple[str, str] | None:
@@ -118,7 +135,7 @@ class LeftBroken:
         content = last.arguments.get("content") if last.name == "write_file" else None
         fix = _line_fix(last.result, notes[0])
         if fix is None and isinstance(content, str):
-            fix = _edit(content, notes[0])
+            fix = _swap(content, notes) or _edit(content, notes[0])
         head = f"{last.path} is not right yet: {said}. Fix it: call edit_file on {last.path}"
         if fix is None:
             return Nudge(
