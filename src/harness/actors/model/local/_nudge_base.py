@@ -16,6 +16,7 @@ from harness.actors.model.local._turn import FILE_NAME, Step, Turn
 __all__ = [
     "CHAIN_TOOLS",
     "CLAIM_LOOK",
+    "CODE_BLOCK",
     "FILE_NAME",
     "HIT",
     "INTENT",
@@ -266,6 +267,11 @@ def edit_block(path: str | None) -> str:
         f'Write the <tool_call> block ({{"name": "edit_file", "arguments": {{"path": {where}}}}} '
         "then <old_content> and <new_content>) and nothing else."
     )
+
+
+CODE_BLOCK = re.compile(r"^[ \t]*```([^\n`]*)\n(.*?)(?:^[ \t]*```|\Z)", re.M | re.S)
+"""A code block of a reply: the word after its fence, and its lines (a block left open
+at the end of the reply counts to there)."""
 
 
 def block(tool: str) -> str:

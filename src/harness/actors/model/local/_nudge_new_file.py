@@ -8,15 +8,12 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from harness.actors.model.local._nudge_base import Nudge, block
+from harness.actors.model.local._nudge_base import CODE_BLOCK, Nudge, block
 from harness.actors.model.local._turn import EDIT_TOOLS, Turn
 from harness.words import PROGRAM, asks_to_write
 
 __all__ = ["FileNotWritten", "ShownFile", "shown_file"]
 
-# a code block of a reply: the word after its fence, and its lines (a block left open at
-# the end of the reply counts to there)
-_BLOCK = re.compile(r"^[ \t]*```([^\n`]*)\n(.*?)(?:^[ \t]*```|\Z)", re.M | re.S)
 # the words a code block's fence names a language by, each with the kind of file it is
 _KINDS: dict[str, str] = {
     **dict.fromkeys(("python", "py", "python3"), "python"),
@@ -117,7 +114,7 @@ def shown_file(turn: Turn) -> tuple[str, str] | None:
     name = path.rsplit("/", 1)[-1]
     shown = [
         m.group(2)
-        for m in _BLOCK.finditer(turn.reply)
+        for m in CODE_BLOCK.finditer(turn.reply)
         if m.group(2).strip()
         and _fits(m.group(1), path)
         and not _is_call(m.group(2))

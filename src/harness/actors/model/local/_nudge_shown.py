@@ -8,15 +8,13 @@ import difflib
 import re
 from typing import ClassVar
 
-from harness.actors.model.local._nudge_base import Nudge, edit_arguments
+from harness.actors.model.local._nudge_base import CODE_BLOCK, Nudge, edit_arguments
 from harness.actors.model.local._nudge_changes import asks_change
 from harness.actors.model.local._nudge_figures import figures_in
 from harness.actors.model.local._turn import Turn, named_starts
 
 __all__ = ["ShownFix", "shown_fix"]
 
-# a code block of a reply: its lines (a block left open at the end counts to there)
-_BLOCK = re.compile(r"^[ \t]*```[^\n`]*\n(.*?)(?:^[ \t]*```|\Z)", re.M | re.S)
 # the most lines a shown fix changes; it keeps twice as many of the file as it changes
 _MOST_CHANGED = 2
 # how alike a changed line is to the line it replaces: a change of it, not a new line
@@ -103,9 +101,9 @@ def shown_fix(turn: Turn) -> tuple[str, list[dict[str, str]]] | None:
     names), and no figure in a changed line that the request and the line it replaces
     do not hold."""
     reads = {s.path: s.shown_lines for s in turn.steps if s.name == "read_file" and s.path}
-    for m in _BLOCK.finditer(turn.reply):
-        block = m.group(1).rstrip("\n").split("\n")
-        if "<tool_call>" in m.group(1):
+    for m in CODE_BLOCK.finditer(turn.reply):
+        block = m.group(2).rstrip("\n").split("\n")
+        if "<tool_call>" in m.group(2):
             continue  # a call written in a block: the call parser's to read
         for path, lines in reads.items():
             if not lines:
