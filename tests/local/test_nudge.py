@@ -3222,3 +3222,14 @@ def test_an_import_from_nowhere_is_swapped_for_the_one_the_name_needs(tmp_path: 
         text=True,
     )
     assert ran.returncode == 0, ran.stderr
+
+
+def test_a_search_result_written_as_the_new_file_is_asked_to_be_fixed(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("- `python3 report.py` prints the stock report.\n")
+    body = "README.md:1:- `python3 report.py` prints the stock report.\n"
+    result = write_file(Workspace(tmp_path), {"path": "RUNNING.md", "content": body}).output
+    prompt = "Write RUNNING.md for newcomers: how to print the stock report, one command."
+    said = nudge("I wrote RUNNING.md.", _wrote(prompt, "RUNNING.md", body, result))
+    assert said is not None
+    assert (said.rule, said.tool) == ("left-broken", "edit_file")
+    assert "holds a line of a search's result as it was printed" in said.text

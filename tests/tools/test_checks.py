@@ -422,3 +422,26 @@ def test_a_name_a_module_of_the_workspace_does_not_define(ws: Path, call: Call) 
     # an import that was there before the change is not the change's to say
     out = call("edit_file", path="main.py", old_text="print(", new_text="print(1, ")
     assert "note:" not in out.output
+
+
+def test_a_search_result_written_as_a_file_is_said(ws: Path, call: Call) -> None:
+    # measured (bench local-tasks): asked for RUNNING.md after a search, the 1.5B model
+    # wrote the search's lines as the page
+    (ws / "README.md").write_text("# Shop\n\n- `python3 report.py` prints the stock report.\n")
+    (ws / "report.py").write_text('"""Print the stock report: python3 report.py"""\n')
+    found = call("search_text", pattern="stock report").output
+    hits = [line for line in found.splitlines() if line.startswith(("README.md:", "report.py:"))]
+    assert len(hits) == 2
+    out = call("write_file", path="RUNNING.md", content="\n".join(hits) + "\n")
+    assert out.ok  # written all the same
+    assert out.output.splitlines()[1:] == [
+        f"note: RUNNING.md holds 2 lines of a search's result as it was printed ({hits[0]!r}), "
+        "not text of its own: write what the file should say"
+    ]
+    # a page in its own words, times that look like hits, a line not as the file has it
+    for text in (
+        "# Running\n\nPrint the stock report: `python3 report.py`\n",
+        "08:30:00 open\nREADME.md:3:something else\nREADME.md:99:past the end\n",
+    ):
+        assert "note:" not in call("write_file", path="NOTES.md", content=text).output
+        (ws / "NOTES.md").unlink()

@@ -94,7 +94,52 @@ def change_notes(
     """The notes for the result of a change that made *shown* read *new* (it read *old*,
     or did not exist): no text for a file of no format checked here, or left sound.
     Names in *said* have a note of their own already (a rename's)."""
-    if len(new) > MAX_CHECKED or _JSON_WITH_COMMENTS.search(shown):
+    if len(new) > MAX_CHECKED:
+        return Notes()
+    notes = _format_notes(ws, shown, old, new, said)
+    copied = _copied_hits(ws, shown, old, new)
+    return attrs.evolve(notes, text=copied + notes.text) if copied else notes
+
+
+# a line as search_text prints a hit: "README.md:6:- `python3 report.py` prints …"
+_HIT_LINE = re.compile(r"^((?:[\w.-]+/)*[\w.-]+):(\d+):(.*)$")
+
+
+def _copied_hits(ws: Workspace, shown: str, old: str | None, new: str) -> str:
+    """The note on lines the change brought that are a search's hits copied as they were
+    printed (``path:line:text``, where that file of the workspace has that text at that
+    line), not text of the file's own; ``""`` where none. Measured (bench local-tasks):
+    asked for RUNNING.md after a search, the 1.5B model wrote the search's two lines as
+    the page (half A); asked for price.py, the search's lines as the script (half B)."""
+    before = set(old.splitlines()) if old else set()
+    copied: list[str] = []
+    for line in new.splitlines():
+        hit = _HIT_LINE.match(line)
+        if hit is None or line in before:
+            continue
+        path, n, text = hit.group(1), int(hit.group(2)), hit.group(3)
+        try:
+            real = ws.root / path
+            lines = real.read_text(errors="replace").splitlines() if real.is_file() else []
+        except OSError:
+            continue
+        if 0 < n <= len(lines) and text.strip() and lines[n - 1].strip().startswith(text.strip()):
+            copied.append(line)
+    if not copied:
+        return ""
+    many = f"{len(copied)} lines" if len(copied) > 1 else "a line"
+    return (
+        f"\nnote: {shown} holds {many} of a search's result as it was printed "
+        f"({copied[0][:MAX_LINE]!r}), not text of its own: write what the file should say"
+    )
+
+
+def _format_notes(
+    ws: Workspace, shown: str, old: str | None, new: str, said: Collection[str]
+) -> Notes:
+    """The notes of :func:`change_notes` on the file's format: whether it parses, and
+    the names and imports of a Python file."""
+    if _JSON_WITH_COMMENTS.search(shown):
         return Notes()
     broken = _parse_error(shown, new)
     if broken:

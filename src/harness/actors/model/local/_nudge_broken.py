@@ -28,7 +28,8 @@ _BROKEN = re.compile(
     r"|(?P<lacking>\S+) is used in \S+ but not defined or imported there.*"
     r"|\S+ defines its own (?P<copy>\S+), so its tests check that copy.*"
     r"|\S+ imports \S+, which is no module of this workspace.*"
-    r"|\S+ imports \S+ from \S+, but \S+ does not define.*)$",
+    r"|\S+ imports \S+ from \S+, but \S+ does not define.*"
+    r"|\S+ holds (?:a line|\d+ lines) of a search's result as it was printed.*)$",
     re.M,
 )
 _IMPORT = re.compile(r"(from \S+ import \w+)\)?$")
