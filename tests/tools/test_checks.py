@@ -445,3 +445,17 @@ def test_a_search_result_written_as_a_file_is_said(ws: Path, call: Call) -> None
     ):
         assert "note:" not in call("write_file", path="NOTES.md", content=text).output
         (ws / "NOTES.md").unlink()
+
+
+def test_the_checks_read_nothing_outside_the_workspace(ws: Path, call: Call) -> None:
+    # a file outside, reached by ../ or by a symlink in the workspace: a note that
+    # compared a line with it, or named what it defines, would tell what it holds
+    outside = ws.parent / "secret.py"
+    outside.write_text("API_KEY_NAME = 'x'\n\n\ndef hidden_helper():\n    pass\n")
+    (ws / "linked.py").symlink_to(outside)
+    text = "../secret.py:1:API_KEY_NAME = 'x'\nlinked.py:1:API_KEY_NAME = 'x'\n"
+    assert "note:" not in call("write_file", path="NOTES.md", content=text).output
+    out = call("write_file", path="main.py", content="from linked import nothing_here\n")
+    assert "hidden_helper" not in out.output
+    assert "API_KEY_NAME" not in out.output
+    assert "imports linked, which is no module of this workspace" in out.output

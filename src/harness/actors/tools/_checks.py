@@ -51,6 +51,7 @@ from harness.actors.tools._checks_imports import import_notes
 from harness.actors.tools._jail import Workspace
 from harness.actors.tools._readfile import line_hash
 from harness.actors.tools._search import lines_matching
+from harness.errors import ToolError
 
 __all__ = ["Notes", "change_notes", "deletion_that_breaks"]
 
@@ -119,9 +120,10 @@ def _copied_hits(ws: Workspace, shown: str, old: str | None, new: str) -> str:
             continue
         path, n, text = hit.group(1), int(hit.group(2)), hit.group(3)
         try:
-            real = ws.root / path
+            # through the jail: a line naming ../ or a symlink out is no file to compare
+            real = ws.resolve(path, alias=False)
             lines = real.read_text(errors="replace").splitlines() if real.is_file() else []
-        except OSError:
+        except (ToolError, OSError):
             continue
         if 0 < n <= len(lines) and text.strip() and lines[n - 1].strip().startswith(text.strip()):
             copied.append(line)

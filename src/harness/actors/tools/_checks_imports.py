@@ -20,6 +20,7 @@ import sys
 from pathlib import Path, PurePosixPath
 
 from harness.actors.tools._jail import Workspace
+from harness.errors import ToolError
 
 __all__ = ["import_notes"]
 
@@ -48,12 +49,17 @@ def _module_file(ws: Workspace, shown: str, module: str) -> Path | None:
     ``shop.cart`` is ``shop/cart.py`` or ``shop/cart/``), beside *shown*, at the root or
     under ``src/``; ``None`` where the workspace has none."""
     parts = module.split(".")
-    bases = [ws.root / PurePosixPath(shown).parent, ws.root, ws.root / "src"]
+    bases = [PurePosixPath(shown).parent, PurePosixPath("."), PurePosixPath("src")]
     for base in dict.fromkeys(bases):
         stem = base.joinpath(*parts)
         for candidate in (stem.with_suffix(".py"), stem / "__init__.py", stem):
-            if candidate.exists():
-                return candidate
+            try:
+                # through the jail: a symlink out of the workspace is no module of it
+                real = ws.resolve(candidate.as_posix(), alias=False)
+            except ToolError:
+                continue
+            if real.exists():
+                return real
     return None
 
 

@@ -502,7 +502,7 @@ class NameInError:
 
 
 # a reply offering a change instead of making it ("If you want, I can change it.")
-_OFFERS = re.compile(
+OFFERS = re.compile(
     r"\b(?:if you (?:want|like|'d like|wish|prefer)|would you like|shall I|let me know)\b", re.I
 )
 
@@ -529,7 +529,7 @@ class ChangeNotBegun:
             return None
         if turn.reply.rstrip().endswith("?") or announces(turn) is not None:
             return None
-        if _says_no_change(turn) or _OFFERS.search(turn.reply):
+        if _says_no_change(turn) or OFFERS.search(turn.reply):
             return None  # "It is already called name, as it should be.", an offer
         last = turn.last
         if last is None:

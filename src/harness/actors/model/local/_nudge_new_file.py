@@ -9,6 +9,7 @@ import re
 from typing import ClassVar
 
 from harness.actors.model.local._nudge_base import CODE_BLOCK, Nudge, block
+from harness.actors.model.local._nudge_changes import OFFERS
 from harness.actors.model.local._turn import EDIT_TOOLS, Turn
 from harness.words import PROGRAM, asks_to_write
 
@@ -159,11 +160,10 @@ class ShownFile:
 
 
 # a reply that says the file cannot or should not be written: what it needs is not there
-# ("apply_discount does not exist, so there is nothing to test"), or it asks first
+# ("apply_discount does not exist, so there is nothing to test")
 _WONT = re.compile(
     r"\b(?:cannot|can't|can ?not|unable to|won't|will not|should not|shouldn't)\b"
-    r"|\b(?:does not|doesn't|do not|don't) (?:exist|have|define)\b|\bno such\b"
-    r"|\b(?:if you (?:want|like|'d like|wish|prefer)|would you like|shall I|let me know)\b",
+    r"|\b(?:does not|doesn't|do not|don't) (?:exist|have|define)\b|\bno such\b",
     re.I,
 )
 
@@ -175,11 +175,13 @@ class FileNotWritten:
     asks a question, offers, or says the file cannot be written (what it needs is not
     there) is left alone; one that shows the file's text is ``shown-file``'s.
 
-    Measured (bench local-tasks, half A): asked for ``test_pricing.py`` with a test of
-    ``apply_discount``, after the search that showed where it is defined, the 1.5B model
-    answered "I created a new file `test_pricing.py` …, wrote a unittest test … and ran
-    the tests" with no call (a claim no rule read: a file created is no change of one);
-    asked for a script that goes by the loans log, it wrote "I will add a script
+    Measured (bench local-tasks, half A): after a search (the ``look-before-write`` of
+    its first reading, for ``apply_discount``), asked for ``test_pricing.py``, the 1.5B
+    model answered "I created a new file `test_pricing.py` …, wrote a unittest test …
+    and ran the tests" with no call (a claim no rule read: a file created is no change
+    of one); after the search for "our warehouses", "I created a file named
+    `warehouses.txt` … with the contents "lisbon" and "porto"", and no call; asked for a
+    script that goes by the loans log, it wrote "I will add a script
     `tools/borrowers.sh` that …" and stopped."""
 
     name: ClassVar[str] = "file-not-written"
@@ -192,6 +194,8 @@ class FileNotWritten:
             return None  # a write of any file, or tried: the ending tells a misnamed one
         path = path.removeprefix("./")
         if turn.reply.rstrip().endswith("?") or _WONT.search(turn.reply):
+            return None
+        if OFFERS.search(turn.reply):  # "If you want, I can write it too."
             return None
         return Nudge(
             f"No call has written {path} yet. Write it now: call write_file with the path "
