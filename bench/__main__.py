@@ -16,6 +16,7 @@ number remembered from another machine.
     python -m bench search-words    # where a search by a request's words sends the model
     python -m bench change-words    # which prompts the words hear as asking for a change
     python -m bench described-programs  # which program described-program runs
+    python -m bench rules-alone     # the changes the small model's rules finish with no model
 """
 
 from __future__ import annotations

@@ -49,6 +49,21 @@ drive = functools.partial(drive_rule, rule="rename-asked")
         ("Rename the shop to Tea Corner.", None),
         ("Rename the shop to tea.", None),
         ("Rename give_back to give_back.", None),
+        # a rename said another way: the words are the ask
+        ("Please rename the cartTotal function to orderTotal (src/cart.js).", "cartTotal"),
+        ("round_money should be called round_cents. Rename it.", "round_money"),
+        ("I'd like slugify renamed to toSlug (src/format.js, src/index.js).", "slugify"),
+        ("Please call zone_of fare_zone instead, everywhere.", "zone_of"),
+        ("cartTotal should be orderTotal everywhere in src/cart.js.", "cartTotal"),
+        ("House.thirsty should be named needs_water.", "thirsty"),
+        # not a rename: a question, a value, words, two
+        ("Why was slugify renamed to toSlug?", None),
+        ("Was slugify renamed to toSlug?", None),
+        ("log_level should be debug in settings.toml.", None),
+        ("The shop should be called Tea Corner.", None),
+        ("MAX_RETRIES should be 5.", None),
+        ("foo_a should be foo_b and bar_a should be bar_b.", None),
+        ("Please call save_file twice.", None),
     ],
 )
 def test_the_rename_is_read_from_the_request(prompt: str, rename: str | None) -> None:

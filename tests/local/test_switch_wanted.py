@@ -205,6 +205,34 @@ def test_lines_alike_in_one_file_are_told_apart_by_the_keys_above_them(
     assert [services[s]["retries"] for s in ("payment", "email", "stock")] == [7, 4, 5]
 
 
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+def test_lines_that_tie_in_two_files_are_told_apart_by_the_keys_of_the_one_nesting_them(
+    tmp_path: Path, rg: bool
+) -> None:
+    # "retries" is on three lines of config.json, "stock" on settings.toml's
+    # low_stock_threshold and inventory.py's LOW_STOCK_THRESHOLD: one word each. The
+    # JSON file's lines sit under keys, so it is read; the TOML file's line sits at its
+    # table's top and the Python module is no file of keys, so neither is read
+    write(tmp_path, SHOP)
+    write(tmp_path, {"inventory.py": "LOW_STOCK_THRESHOLD = 4\n"})
+    prompt = "Please set the stock service retries to 5 for checkout calls."
+    made, _ = drive(tmp_path, prompt, rule="value-wanted", rg=rg)
+    assert [(name, args.get("path")) for name, args in made] == [
+        ("search_text", None),
+        ("read_file", "config.json"),
+        ("edit_file", "config.json"),
+    ]
+    services = json.loads((tmp_path / "config.json").read_text())["services"]
+    assert [services[s]["retries"] for s in ("payment", "email", "stock")] == [7, 2, 5]
+    # a retry said in the singular finds the plural's lines ("retry", "retries")
+    write(tmp_path, SHOP)
+    prompt = "The checkout should retry the stock service 6 times, not 3."
+    made, _ = drive(tmp_path, prompt, rule="new-value", rg=rg)
+    assert made[-1][0] == "edit_file"
+    services = json.loads((tmp_path / "config.json").read_text())["services"]
+    assert [services[s]["retries"] for s in ("payment", "email", "stock")] == [7, 2, 6]
+
+
 def test_a_line_the_file_holds_twice_is_edited_with_the_line_above_it(tmp_path: Path) -> None:
     write(tmp_path, SHOP)
     made, _ = drive(tmp_path, "Set the worker's replicas in deploy.yaml to 3.", rule="value-wanted")

@@ -33,13 +33,19 @@ _DOTFILE = re.compile(r"(?<![\w./-])(\.[A-Za-z][\w.-]*)")
 
 def stems(text: str) -> set[str]:
     """The words of *text* a line and a request can share, each without a plural's
-    ``s`` and cut to its first five letters ("croissants" and ``croissant``, "open" and
-    ``opens``; ``min_helm_age`` gives helm)."""
+    ``s`` (or a final ``y``'s ``ies``, and the ``y`` itself) and cut to its first five
+    letters ("croissants" and ``croissant``, "open" and ``opens``, "retry" and
+    ``retries``; ``min_helm_age`` gives helm)."""
     words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", text)
     stems = set()
     for word in (w.lower() for w in words if len(w) >= 4):
-        if word not in _COMMON:
-            stems.add((word[:-1] if word.endswith("s") and not word.endswith("ss") else word)[:5])
+        if word in _COMMON:
+            continue
+        if word.endswith("ies") and len(word) > 5:
+            word = word[:-3]
+        elif (word.endswith("y") and len(word) > 4) or (word[-1] == "s" and word[-2] != "s"):
+            word = word[:-1]
+        stems.add(word[:5])
     return stems
 
 
@@ -61,10 +67,12 @@ def choose_line(
     say no line ("a loaf" of "£4.50 a loaf"). A line of a
     TOML or INI file shares the words of its table's header too, where the search
     listed the headers (:data:`LISTS_TABLES`: ``[pump]`` for ``max_run_minutes = 25``).
-    Where the best lines tie in one JSON, YAML or TOML file, the keys each sits under
-    count too ("the email service's retries": the ``"retries"`` under
-    ``"email": {``): the file's path is returned, to read first, and once it is read
-    (*reads*) the tie is broken or stays."""
+    Where the best lines tie in one JSON, YAML or TOML file, or in several files of
+    which such a file holds lines under keys (indented), the keys each sits under count
+    too ("the email service's retries": the ``"retries"`` under ``"email": {``; "the
+    stock service retries" of ``"retries": 3`` under ``"stock": {`` in config.json over
+    ``low_stock_threshold = 4`` in settings.toml): each such file's path is returned in
+    turn, to read first, and once they are read (*reads*) the tie is broken or stays."""
     named = {m.group(1) for m in FILE_NAME.finditer(prompt)} | set(_DOTFILE.findall(prompt))
     words = stems(FILE_NAME.sub(" ", prompt)) - UNIT_STEMS - unsaid
     headers: dict[str, list[tuple[int, str]]] = {}
@@ -84,15 +92,26 @@ def choose_line(
     if best == (0, 0):
         return None
     if len(top) > 1:
-        paths = {hit.path for hit in top}
-        path = paths.pop()
-        if paths or not STRUCTURED.search(path):
+        # where the lines tie in two files or more, only a file where one sits under keys
+        # (indented) may tell them apart
+        paths = list(dict.fromkeys(hit.path for hit in top))
+        structured = [
+            p
+            for p in paths
+            if STRUCTURED.search(p)
+            and (len(paths) == 1 or any(h.path == p and h.text[:1].isspace() for h in top))
+        ]
+        if not structured:
             return None
-        if path not in reads:
-            return path
-        under = [(len(words & stems(" ".join(key_path(reads[path], h.number)))), h) for h in top]
+        unread = [p for p in structured if p not in reads]
+        if unread:  # the file holding the most of the lines that tie, first
+            return max(unread, key=lambda p: sum(hit.path == p for hit in top))
+        under = [
+            (len(words & stems(" ".join([h.text, *key_path(reads.get(h.path, {}), h.number)]))), h)
+            for h in top
+        ]
         most = max(score for score, _ in under)
         top = [hit for score, hit in under if score == most]
-        if len(top) > 1:
+        if len(top) > 1 or most == 0:
             return None
     return Chosen(top[0], make, say.format(path=top[0].path))

@@ -213,7 +213,9 @@ def one_line_chain(turn: Turn, search: str, opening: str, choose: Choose) -> Nud
     }
     chosen = choose(hits, reads)
     if isinstance(chosen, str):
-        if chosen in reads or last is not first:
+        # a file to read before choosing: right after the search, or after the reads of
+        # other such files (lines that tie in two files, each under its keys)
+        if chosen in reads or not (last is first or last.name == "read_file"):
             return None
         return Nudge(
             f"{chosen} holds the lines to choose from.", "read_file", arguments={"path": chosen}
@@ -221,7 +223,7 @@ def one_line_chain(turn: Turn, search: str, opening: str, choose: Choose) -> Nud
     if chosen is None:
         return None
     path = chosen.hit.path
-    if last.name == "read_file" and last.path == path:
+    if path in reads and last.name == "read_file":
         shown = reads[path].get(chosen.hit.number)
         if shown is None or shown.strip() != chosen.hit.text.strip():
             return None  # the file is not as the search showed it

@@ -101,7 +101,7 @@ GIVEN = r"""[=:<>]\s*["'(\[{]?\s*(?:\$\{\w+:-)?[£$€]?"""
 _UNIT_NAMES = {"second": "sec", "minute": "min", "hour": "hour", "day": "day", "week": "week"}
 
 
-NUMBER_STEMS = frozenset(w[:5] for w in (*NUMBER_WORDS, "dozen"))
+NUMBER_STEMS = frozenset(stems(" ".join((*NUMBER_WORDS, "dozen"))))
 
 
 def digits(value: str) -> str:

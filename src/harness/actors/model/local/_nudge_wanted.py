@@ -82,7 +82,7 @@ _LET = re.compile(r"(?:^|[.!?]\s+)(?:let|allow)\s+(?!me\b|us\b)", re.I)
 # a count of tries: "should be tried 5 times", "attempt it 3 times"; a setting holding
 # one is named for its tries (``retries``, ``max_attempts``, ``tries``)
 _TIMES = re.compile(r"\s*times\b", re.I)
-_TRIES = frozenset(("retri", "attem", "trie"))
+_TRIES = frozenset(("retr", "attem", "trie", "tri"))
 _RELATIVE_BEFORE = re.compile(r"\b(?:by|another|extra)\s*$", re.I)
 # what says a value is the one wanted: "up to 60", "costs 5", "run for 60 seconds", "at
 # 170", "to Postgres 16.4"; not "the over 65 tickets", "sail number 655"

@@ -20,13 +20,39 @@ _NAME = r"[A-Za-z_]\w*"
 # `orderTotal`", "Rename House.thirsty to needs_water": what kind of name it is (if
 # said), the name there now (a member after its owner's name and a dot) and the name
 # wanted, then the sentence goes on or ends; not "Rename the shop to Tea Corner"
+_KIND = r"function|method|class|variable|constant|field|attribute|property|key|setting"
+# where a rename's new name ends: the sentence goes on or ends
+_ENDS = (
+    r"(?=\s*(?:$|[,;:!?()]|\.(?!\w)|\s(?:in|everywhere|across|throughout|and|so|wherever|"
+    r"instead|from now on|please)\b))"
+)
 _RENAME = re.compile(
     r"\brename\s+(?:the\s+)?(?:(?:shell|python|javascript|js|bash)\s+)?"
-    r"(?:(function|method|class|variable|constant|field|attribute|property|key|setting)\s+)?"
-    rf"`?(?:({_NAME})\.)?({_NAME})(?:\(\))?`?\s+(?:to|into|as)\s+`?({_NAME})(?:\(\))?`?"
-    r"(?=\s*(?:$|[,;:!?]|\.(?!\w)|\s(?:in|everywhere|across|throughout|and|so|wherever)\b))",
+    rf"(?:({_KIND})\s+)?"
+    rf"`?(?:({_NAME})\.)?({_NAME})(?:\(\))?`?(?:\s+(?:{_KIND}))?\s+(?:to|into|as)\s+"
+    rf"`?({_NAME})(?:\(\))?`?{_ENDS}",
     re.I,
 )
+# a rename said another way, each giving the name there now and the name wanted: "round_money
+# should be called round_cents", "I'd like slugify renamed to toSlug", "Please call zone_of
+# fare_zone instead", "cartTotal should be orderTotal everywhere" (both written as only
+# code writes a name: :data:`_CODE_NAME`)
+_OLD = rf"`?(?:({_NAME})\.)?({_NAME})(?:\(\))?`?"
+_NEW = rf"`?({_NAME})(?:\(\))?`?{_ENDS}"
+_SHOULD_BE = r"\s+(?:should|must|needs? to|has to|ought to)\s+be\s+"
+_SAID_RENAMES = (
+    re.compile(rf"{_OLD}{_SHOULD_BE}(?:called|named|renamed(?:\s+to)?)\s+{_NEW}", re.I),
+    re.compile(rf"{_OLD}\s+renamed\s+(?:to|as)\s+{_NEW}", re.I),
+)
+# "Please call zone_of fare_zone instead": the new name written as code ("call save_file
+# twice" is no rename)
+_CALL_IT = re.compile(
+    rf"(?:^|[.!?;]\s+|\b(?:please|can you|could you|would you|and|then)\s+)call\s+"
+    rf"(?:the\s+(?:{_KIND})\s+)?{_OLD}\s+{_NEW}",
+    re.I,
+)
+# "cartTotal should be orderTotal": a rename only where both are written as code names
+_BARE_RENAME = re.compile(rf"{_OLD}{_SHOULD_BE}{_NEW}")
 # after a rename, another: "… and bar_a to bar_b", "Then rename …"
 _ANOTHER = re.compile(
     rf"(?:.*\brenam|\s*,?\s*(?:and\s+)?`?{_NAME}`?\s+to\s+`?{_NAME})", re.I | re.S
@@ -39,6 +65,12 @@ _ITS_OWN = re.compile(
     re.I,
 )
 _RUN = re.compile(r"\b(?:run|execute)\b", re.I)
+# a question about a rename, not an ask for one
+_WHY = re.compile(r"\b(?:why|when|who|whether)\b[^.!?]*\brenamed?\b|\brenamed?\b[^.!?]*\?", re.I)
+# the ask beside a rename said another way: "Rename it.", "Please rename the method"
+_RENAME_IT = re.compile(
+    rf"\b(?:please\s+)?rename\s+(?:it|them|the\s+(?:{_KIND}))\b[^.!?]*[.!?]?", re.I
+)
 # a word that stands for a name said before: "Rename it to fare_zone"
 _PRONOUNS = frozenset({"it", "this", "that", "them", "these", "those"})
 # a name said before a rename: in backticks, or a word that may be a name (kept where
@@ -96,9 +128,11 @@ def asked_rename(prompt: str) -> Rename | None:
     or ``None``: a question, no rename, two, a file's rename ("Rename notes.txt to todo.txt"), or
     one of words that may not be names at all ("Rename the shop to tea"), where the
     request says no kind of name and neither name is written as code only writes one."""
+    found = list(_RENAME.finditer(prompt))
+    if not found:
+        return _said_rename(prompt)
     if not asks_change(prompt):
         return None  # "Why did you rename give_back to return_bike?"
-    found = list(_RENAME.finditer(prompt))
     if len(found) != 1 or _ANOTHER.match(prompt, found[0].end()):
         return None
     m = found[0]
@@ -121,5 +155,36 @@ def asked_rename(prompt: str) -> Rename | None:
         return None
     rest = _ITS_OWN.sub(" ", prompt[: m.start()] + " " + prompt[m.end() :])
     one_sentence = re.search(r"[.!?;]\s+\S", prompt.strip()) is None
+    alone = one_sentence and not asks_for_change(rest) and _RUN.search(rest) is None
+    return Rename(old, new, _CODE_NAME.search(old) is None, owner is not None, alone)
+
+
+def _said_rename(prompt: str) -> Rename | None:
+    """The one rename *prompt* asks for in other words than "rename X to Y" ("give_back
+    should be called return_bike", "I'd like slugify renamed to toSlug", "Please call
+    zone_of fare_zone instead", "cartTotal should be orderTotal everywhere"), or
+    ``None``: none, two, or names that may be words ("the shop should be called Tea
+    Corner"). The prompt need not ask in a verb of changing: the words are the ask."""
+    if _WHY.search(prompt):
+        return None  # "Why was slugify renamed to toSlug?"
+    found = [m for pattern in _SAID_RENAMES for m in pattern.finditer(prompt)]
+    found += [m for m in _CALL_IT.finditer(prompt) if _CODE_NAME.search(m.group(3))]
+    bare = [
+        m
+        for m in _BARE_RENAME.finditer(prompt)
+        if _CODE_NAME.search(m.group(2)) and _CODE_NAME.search(m.group(3))
+    ]
+    if len({(m.group(2), m.group(3)) for m in [*found, *bare]}) != 1:
+        return None
+    m = (found or bare)[0]
+    owner, old, new = m.group(1), m.group(2), m.group(3)
+    if old == new or FILE_NAME.fullmatch(f"{owner}.{old}" if owner else old):
+        return None
+    quoted = "`" in m.group(0)
+    if not (owner or quoted or _CODE_NAME.search(old) or _CODE_NAME.search(new)):
+        return None
+    rest = _ITS_OWN.sub(" ", prompt[: m.start()] + " " + prompt[m.end() :])
+    rest = _RENAME_IT.sub(" ", rest)
+    one_sentence = re.search(r"[.!?;]\s+\S", rest.strip()) is None
     alone = one_sentence and not asks_for_change(rest) and _RUN.search(rest) is None
     return Rename(old, new, _CODE_NAME.search(old) is None, owner is not None, alone)

@@ -1,0 +1,189 @@
+"""Half A's change prompts put otherwise, for ``python -m bench rules-alone``.
+
+Each of half A's change tasks the rules finish alone (with no model) is asked again here
+the way other users might ask it: other verbs, another order, the value first or last,
+in words or with its unit, as a question, in passing. The task's files and check are
+the same; only the prompt differs. Written from the prompts alone, before any run of
+them, and none taken from half B (whose prompts and runs say how far a rule made on
+half A reaches, and must not shape it).
+"""
+
+from __future__ import annotations
+
+REWORDED: dict[str, tuple[str, ...]] = {
+    "toml-debug-off": (
+        "settings.toml still has debug switched on. Please switch it off.",
+        "Can you disable debug mode in settings.toml?",
+    ),
+    "error-name-totl": (
+        "python3 report.py stopped working:\n\nNameError: name 'totl' is not defined\n\n"
+        "Can you sort it out?",
+        "I get NameError: name 'totl' is not defined when I run `python3 report.py`. "
+        "Please repair it.",
+    ),
+    "error-unbound-variable": (
+        "The build is broken. `bash scripts/build.sh` says\n\nscripts/build.sh: line 10: "
+        "OUTDIR: unbound variable\n\nWhat's wrong? Please fix.",
+    ),
+    "rename-round-money": (
+        "In pricing.py and report.py, round_money should be called round_cents. Rename it.",
+        "Could you rename round_money to round_cents? It's used in pricing.py and report.py.",
+    ),
+    "rename-slugify": (
+        "Please call slugify toSlug instead, in src/format.js and in src/index.js.",
+        "I'd like slugify renamed to toSlug (src/format.js, src/index.js).",
+    ),
+    "tax-rate-both": (
+        "Change the tax rate from 0.2 to 0.23 in both pricing.py and settings.toml.",
+        "pricing.py and settings.toml both have the tax rate at 0.2; it's 0.23 now. Update them.",
+    ),
+    "toml-pool-size": (
+        "The database pool_size in settings.toml should be 16.",
+        "Can you bump pool_size to 16 in settings.toml?",
+    ),
+    "error-unknown-coupon": (
+        "Running `node src/index.js` gives\n\nError: unknown coupon SPRNG10\n\nPlease fix "
+        "the code.",
+    ),
+    "rename-cart-total": (
+        "cartTotal should be orderTotal everywhere in src/cart.js and src/index.js.",
+        "Please rename the cartTotal function to orderTotal (src/cart.js and src/index.js).",
+    ),
+    "json-express-on": (
+        "Enable express_delivery in config.json.",
+        "config.json has express_delivery turned off. We want it on.",
+    ),
+    "rename-rotate-logs": (
+        "In scripts/lib.sh and scripts/backup.sh, rename rotate_logs to rotate_log_files.",
+    ),
+    "error-attribute": (
+        "I ran python3 report.py and it failed:\n\nAttributeError: 'Inventory' object has "
+        "no attribute 'lowstock'. Did you mean: 'low_stock'?\n\nCan you fix that?",
+    ),
+    "yaml-worker-second": (
+        "Please add a second replica for the worker; it's falling behind on the orders queue.",
+        "Scale the worker up to 2 replicas.",
+    ),
+    "js-welcome-ten": (
+        "Make the WELCOME5 coupon give 10% off instead of 5%.",
+        "WELCOME5 is 5% off at the moment. Change it to 10%.",
+    ),
+    "json-stock-retries": (
+        "Please set the stock service retries to 5 for checkout calls.",
+        "The checkout should retry the stock service 5 times, not 3.",
+    ),
+    "error-command-not-found": (
+        "When I run bash scripts/summary.sh I get\n\nscripts/summary.sh: line 12: akw: "
+        "command not found\n\nFix the script please.",
+    ),
+    "toml-mail-host": (
+        "Switch the mail host to smtp.mailhub.example.",
+        "We've moved our outgoing mail to smtp.mailhub.example. Can you update the settings?",
+    ),
+    "js-green-tea-five": (
+        "In the sample order, make green tea cost 5.",
+        "The sample order's green tea should be priced at 5.",
+    ),
+    "toml-tax-included": (
+        "The back office's settings claim our prices don't include tax, but they do. "
+        "Please correct that.",
+        "Tax is already included in our prices. Fix the setting that says otherwise.",
+    ),
+    "toml-open-at-eight": (
+        "We now open at 8am instead of 7am.",
+        "Change the opening time from 7 to 8 in the morning.",
+    ),
+    "toml-deposit-sixty": (
+        "The deposit should be 60 pounds now.",
+        "Please put the deposit up to £60.",
+    ),
+    "service-every-500": (
+        "Service interval for the bikes changes from 400 km to 500 km. Update fleet.py and "
+        "station.toml.",
+        "In fleet.py and station.toml, bikes should be serviced every 500 km, not every 400.",
+    ),
+    "rename-give-back": (
+        "give_back should be called return_bike. Rename the method and make sure the "
+        "tests still pass.",
+    ),
+    "toml-pump-half-hour": (
+        "The pump should be allowed to run for 30 minutes at a time.",
+        "Can the pump run for thirty minutes in one go?",
+    ),
+    "yaml-tank-alert-four-hours": (
+        "Change the low-tank warning from every two hours to every four hours.",
+        "Only warn us about a low tank every 4 hours, not every 2.",
+    ),
+    "json-chart-two-days": (
+        "Make the dashboard chart cover the last two days, not one.",
+        "The dashboard's chart only shows one day. Show two.",
+    ),
+    "sh-keep-twelve-logs": (
+        "Keep 12 old watering logs in the archive when rotating, instead of 6.",
+        "Log rotation keeps six old watering logs. Make it twelve.",
+    ),
+    "error-flow-name": (
+        "The plan script crashed:\n\nTraceback (most recent call last):\n"
+        '  File "/home/sam/fernhill/plan.py", line 32, in plan\n'
+        "    minutes += valve_minutes(amount)\n"
+        '  File "/home/sam/fernhill/schedule.py", line 23, in valve_minutes\n'
+        "    return math.ceil(litres / FLOW_LITERS_PER_MINUTE)\n"
+        "NameError: name 'FLOW_LITERS_PER_MINUTE' is not defined. Did you mean: "
+        "'FLOW_LITRES_PER_MINUTE'?\n\nCan you fix it?",
+    ),
+    "error-wheelchair-key": (
+        "The run sheet has stopped printing since I edited minibus.toml:\n\n"
+        '  File "/home/janet/minibus/runsheet.py", line 27, in sheet\n'
+        '    book = sample_day(bus["seats"], bus["wheelchair_spaces"])\n'
+        "KeyError: 'wheelchair_spaces'\n\nPlease fix it.",
+    ),
+    "rename-thirsty": (
+        "Please rename House.thirsty to needs_water everywhere it's used, tests too.",
+    ),
+    "json-kiosk-contrast": (
+        "Turn on high contrast mode for the kiosk screen; older members struggle to read it.",
+        "Enable high contrast on the kiosk.",
+    ),
+    "toml-fewer-croissants": (
+        "Bake 24 croissants for the counter from tomorrow instead of 36.",
+        "We bake 36 croissants for the counter and throw too many away. Make it 24.",
+    ),
+    "yaml-post-office-closed": (
+        "Take the Post Office Stores off the van's round, it has closed.",
+        "Remove the Post Office Stores stop; the shop shut down.",
+    ),
+    "sourdough-price-rise": (
+        "Put the sourdough up to £4.50 a loaf, on the counter screen too.",
+        "A sourdough loaf costs £4.50 now. Change the price, and the one on the screen "
+        "over the counter.",
+    ),
+    "toml-juniors-from-twelve": (
+        "Juniors may now helm alone from age 12 instead of 14.",
+        "Change the age juniors can helm on their own from fourteen to twelve.",
+    ),
+    "yaml-pontoon-fee": (
+        "Set the pontoon berth fee to £450 for the season.",
+        "Pontoon berths cost £450 a season now. Please update it.",
+    ),
+    "sh-hours-top-three": (
+        "Make the hours script show three boats by default rather than five.",
+        "The hours script should default to 3 boats, not 5.",
+    ),
+    "error-skipper-tool": (
+        'Looking up Ann\'s outings fails:\n\n$ bash tools/skipper.sh "Ann Rowe"\n'
+        "tools/skipper.sh: line 17: log_okay: command not found\n\nCan you fix it?",
+    ),
+    "toml-doors-three-quarters": (
+        "Open the house 45 minutes before curtain up instead of 30.",
+        "Doors should open three quarters of an hour before the show now. Please change it.",
+    ),
+    "error-sales-tool": (
+        "$ bash tools/sales.sh\ntools/sales.sh: line 13: SALE_LOG: unbound variable\n\n"
+        "Please fix the sales tool.",
+    ),
+    "rename-zone-of": (
+        "Rename zone_of to fare_zone across the code and the tests.",
+        "Please call zone_of fare_zone instead, everywhere (tests too); Place has a zone "
+        "of its own and it's confusing.",
+    ),
+}
