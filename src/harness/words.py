@@ -129,7 +129,7 @@ ASKS_CHANGE = re.compile(
     ASK_STARTS + r"(?:fix|change|make(?! sure\b)|set|update|edit|modify|correct|replace|"
     r"rename|remove|delete|add|bump|turn|switch|increase|decrease|raise|lower|enable|"
     r"disable|refactor|move|insert|append|swap|convert|rewrite|give(?! me\b| us\b)|put|"
-    r"use|reduce|drop|allow|limit|upgrade|downgrade|pin|point|restore|revert)\b",
+    r"use|reduce|drop|allow|limit|upgrade|downgrade|pin|point|restore|revert|scale)\b",
     re.I | re.M,
 )
 """A prompt that asks for a change ("Fix it.", "In calc.py, make add return a + b.", "...
@@ -164,7 +164,8 @@ _NEW_STATE = re.compile(
 # starting to lend magazines.", "We'll begin opening on Sundays."), which the folder's
 # files are to say too; not a thought starting ("I'm starting to think add is wrong.")
 _WANTED = re.compile(
-    r"\b(?:instead of|rather than)\b|,\s*not\s+\d|\b(?:is|are|'s|be)\s+(?:plenty|enough)\b"
+    r"\b(?:instead of|rather than)\b|,\s*not\s+(?:every\s+|just\s+|only\s+)?\d"
+    r"|\b(?:is|are|'s|be)\s+(?:plenty|enough)\b"
     r"|\bneeds?\s+(?:changing|updating|fixing|correcting|amending|adjusting)\b"
     r"|(?:'re|\bare|'m|\bam|'s|\bis|'ll|\bwill|\bgoing\s+to)\s+(?:now\s+)?(?:start|begin)"
     r"(?:ning|ing)?\s+(?:to\s+(?!(?:think|wonder|see|feel|worry|suspect|believe|doubt|"

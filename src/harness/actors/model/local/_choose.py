@@ -33,9 +33,10 @@ _DOTFILE = re.compile(r"(?<![\w./-])(\.[A-Za-z][\w.-]*)")
 
 def stems(text: str) -> set[str]:
     """The words of *text* a line and a request can share, each without a plural's
-    ``s`` (or a final ``y``'s ``ies``, and the ``y`` itself) and cut to its first five
-    letters ("croissants" and ``croissant``, "open" and ``opens``, "retry" and
-    ``retries``; ``min_helm_age`` gives helm)."""
+    ``s`` (or a final ``y``'s ``ies``, and the ``y`` itself), then of an ``ing`` after
+    four letters, and cut to its first five letters ("croissants" and ``croissant``,
+    "opening" and ``opens``, "retry" and ``retries``, "warning" and ``warn_every``;
+    ``min_helm_age`` gives helm)."""
     words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", text)
     stems = set()
     for word in (w.lower() for w in words if len(w) >= 4):
@@ -45,6 +46,8 @@ def stems(text: str) -> set[str]:
             word = word[:-3]
         elif (word.endswith("y") and len(word) > 4) or (word[-1] == "s" and word[-2] != "s"):
             word = word[:-1]
+        if word.endswith("ing") and len(word) > 6:
+            word = word[:-3]
         stems.add(word[:5])
     return stems
 

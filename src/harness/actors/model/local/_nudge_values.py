@@ -61,8 +61,15 @@ _SAID = rf"({_VALUE})(?:\s+({_UNIT}))?"
 _NOT_OLD = re.compile(
     rf"\b(?:not|rather than|instead of)\s+(?:just |only |the |every )?{_SAID}(?![\w-])", re.I
 )
-# "from 0.2 to 0.23", "from 400 km to 500 km"
-_FROM_TO = re.compile(rf"\bfrom\s+{_SAID}(?:\s+[a-z]+)?\s+to\s+{_SAID}(?![\w-])", re.I)
+# "from 0.2 to 0.23", "from 400 km to 500 km", "from every two hours to every four"
+_EVERY = r"(?:(?:every|just|only)\s+)?"
+_FROM_TO = re.compile(
+    rf"\bfrom\s+{_EVERY}{_SAID}(?:\s+[a-z]+)?\s+to\s+{_EVERY}{_SAID}(?![\w-])", re.I
+)
+# a time of day with its half of the day written to it: "8am", "7 p.m."
+_MERIDIEM = re.compile(r"\b(\d{1,2})\s*([ap])\.?m\.?(?![\w])", re.I)
+# a clause of a request: "… at 0.2; it's 0.23 now."
+_CLAUSE = re.compile(r"(?:[^.!?;]|\.(?=\d))+(?:[.!?;]|$)")
 # "Every four is plenty.", "Three is enough by default.": the value wanted; the value
 # there now is the prompt's one other value
 _ENOUGH = re.compile(
@@ -263,7 +270,25 @@ def _pairs(prompt: str) -> set[tuple[str, str | None, str, str | None]]:
             if len(others) == 1:
                 ((old, unit),) = others
                 pairs.add((old, unit, *wanted))
-    return pairs
+    return pairs or _said_then_asked(prompt)
+
+
+def _said_then_asked(prompt: str) -> set[tuple[str, str | None, str, str | None]]:
+    """The pair of a request that says the value there now in a clause that asks
+    nothing, and the value wanted in a later clause that asks for it, the prompt's only
+    two values ("WELCOME5 is 5% off at the moment. Change it to 10%.", "… have the tax
+    rate at 0.2; it's 0.23 now.", "Log rotation keeps six old logs. Make it twelve.")."""
+    said = [
+        (clause, (digits(m[1]), unit_of(m[2])))
+        for clause in _CLAUSE.findall(prompt)
+        for m in ANY_VALUE.finditer(clause)
+    ]
+    if len(said) != 2 or said[0][1] == said[1][1]:
+        return set()
+    (first, (old, old_unit)), (then, (new, new_unit)) = said
+    if first == then or asks_for_change(first) or not asks_for_change(then, plainly=True):
+        return set()
+    return {(old, old_unit, new, new_unit)}
 
 
 # spans of time said in words, as minutes: "half an hour", "three quarters of an hour"
@@ -283,6 +308,13 @@ def in_figures(prompt: str) -> str:
     return prompt
 
 
+def _on_clock(m: re.Match[str]) -> str:
+    """A time of day written with its half of the day, as the hour a setting writes:
+    "8am" 8, "7 p.m." 19, "12am" 0."""
+    hour = int(m[1]) % 12
+    return str(hour + 12 if m[2].lower() == "p" else hour)
+
+
 def value_change(prompt: str) -> Change | None:
     """The change of one value *prompt* asks for, saying the value there now and the
     value wanted ("bake 24 for the counter, not 36": 36 to 24; "goes up from 0.2 to
@@ -291,6 +323,8 @@ def value_change(prompt: str) -> Change | None:
     lines instead of one. Fix it."), nor two changes at once."""
     if FAULT.search(prompt) or not asks_for_change(prompt):
         return None
+    clock = _MERIDIEM.search(prompt) is not None
+    prompt = _MERIDIEM.sub(_on_clock, prompt)
     pairs = _pairs(in_figures(prompt))
     if len(pairs) != 1:
         return None
@@ -298,7 +332,8 @@ def value_change(prompt: str) -> Change | None:
     # a unit said once is the other value's too: "two days instead of just one"
     old_unit, new_unit = old_unit or new_unit, new_unit or old_unit
     hours = old_unit is None and all(v.isdigit() and int(v) <= 24 for v in (old, new))
-    change = Change(old, new, old_unit, new_unit, hours and _CLOCK.search(prompt) is not None)
+    on_clock = clock or _CLOCK.search(prompt) is not None
+    change = Change(old, new, old_unit, new_unit, hours and on_clock)
     return change if change.forms else None
 
 
