@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from harness.actors.model.local._choose import stems
 from harness.actors.model.local._nudge import known_call, nudge_for
 from harness.actors.model.local._nudge_values import Form, described_file, value_change
 from harness.actors.model.local._nudge_wanted import shaped_value, wanted_value
@@ -43,6 +44,18 @@ from ._chains import TOOLS, Call, drive, history, write
         ("Bake 24 croissants, not 36, and 10 muffins rather than 12.", None),
         ("Make it 5, not 5.", None),
         ("The committee voted last night: from twelve now, not fourteen.", ("14", "12")),
+        # the value there now said in a clause that asks nothing, the value wanted in a
+        # later one that asks
+        ("WELCOME5 is 5% off at the moment. Change it to 10%.", ("5", "10")),
+        ("Both files have the tax rate at 0.2; it's 0.23 now. Update them.", ("0.2", "0.23")),
+        ("Log rotation keeps six old watering logs. Make it twelve.", ("6", "12")),
+        ("Set it to 10. It is 5 at the moment.", None),  # the ask comes first
+        ("It keeps 6 logs and 3 archives. Make it 12.", None),  # which one is not said
+        # a span said with "every", a time of day with its half of the day
+        ("Change the warning from every two hours to every four hours.", ("2", "4")),
+        ("Only warn us every 4 hours, not every 2.", ("2", "4")),
+        ("We now open at 8am instead of 7am.", ("7", "8")),
+        ("We close at 9pm now, not 10 p.m.", ("22", "21")),
     ],
 )
 def test_the_value_wanted_and_the_value_there_now_are_read_from_the_request(
@@ -675,3 +688,26 @@ def test_a_value_in_a_file_named_by_what_it_is_is_found_with_no_word_beside_it(
     assert "(5 unless given)" in (tmp_path / "tools/hours.sh").read_text()
     for path in ("tools/skipper.sh", "club.toml"):
         assert (tmp_path / path).read_text() == files[path]
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("retry", "retries"),
+        ("delivery", "deliveries"),
+        ("opening", "opens_at"),
+        ("warning", "warn_every_hours"),
+        ("croissants", "croissant"),
+        ("bookings", "book_by"),
+    ],
+)
+def test_a_word_of_a_request_and_its_other_forms_in_a_file_share_a_stem(
+    said: str, written: str
+) -> None:
+    assert stems(said) & stems(written)
+
+
+@pytest.mark.parametrize(("word", "other"), [("string", "strap"), ("tries", "trees")])
+def test_a_short_word_keeps_enough_of_itself_to_tell_it_apart(word: str, other: str) -> None:
+    assert stems(word)
+    assert not stems(word) & stems(other)
