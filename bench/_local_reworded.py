@@ -10,6 +10,12 @@ half A reaches, and must not shape it).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+import attrs
+
+from bench._local_task import Task
+
 REWORDED: dict[str, tuple[str, ...]] = {
     "toml-debug-off": (
         "settings.toml still has debug switched on. Please switch it off.",
@@ -187,3 +193,14 @@ REWORDED: dict[str, tuple[str, ...]] = {
         "of its own and it's confusing.",
     ),
 }
+
+
+def reworded_tasks(tasks: Iterable[Task]) -> list[Task]:
+    """Each of *tasks* that :data:`REWORDED` puts otherwise, once a wording: the same
+    files and check, the prompt put otherwise, named ``<task>~<n>`` (``BENCH_SET=reworded``
+    of ``python -m bench local-tasks``)."""
+    return [
+        attrs.evolve(task, name=f"{task.name}~{n}", prompt=prompt)
+        for task in tasks
+        for n, prompt in enumerate(REWORDED.get(task.name, ()), 1)
+    ]

@@ -44,7 +44,9 @@ from the environment:
   :data:`bench._local_fresh.NINTH`), ``tenth`` (the 24 of a tenth, on a sixth project,
   :data:`bench._local_fresh.TENTH`), ``eleventh`` (the 24 of an eleventh, on a seventh
   project, :data:`bench._local_fresh.ELEVENTH`), ``twelfth`` (the 24 of a twelfth, on an
-  eighth project, :data:`bench._local_fresh.TWELFTH`), or ``all`` (default);
+  eighth project, :data:`bench._local_fresh.TWELFTH`), ``reworded`` (half A's change
+  requests the rules finish alone, each put as other users might put it, on the same
+  files and checks: :func:`bench._local_reworded.reworded_tasks`), or ``all`` (default);
 - ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
 - ``BENCH_OFF``: ``grammar``, ``nudge``, ``stop`` (comma-separated): run with those
@@ -85,6 +87,7 @@ from bench._local_fresh import (
     THIRD,
     TWELFTH,
 )
+from bench._local_reworded import reworded_tasks
 from bench._local_task import Events, Task, answer, calls, changed, passes, read
 from harness.actors.model.local._guide import (
     ASKED_PREFIX,
@@ -400,8 +403,11 @@ def _chosen() -> list[tuple[str, Task]]:
         "eleventh": ELEVENTH,
         "twelfth": TWELFTH,
     }
+    if which == "reworded":
+        tasks = reworded_tasks(FRESH)
+        return [("reworded A", t) for t in tasks if not wanted or t.name in wanted]
     if which not in ("all", "first", *parts):
-        raise SystemExit(f"BENCH_SET={which}: not one of all, first, {', '.join(parts)}")
+        raise SystemExit(f"BENCH_SET={which}: not one of all, first, {', '.join(parts)}, reworded")
     chosen: list[tuple[str, Task]] = []
     if which in ("all", "first") and not half:
         chosen += [("first", t) for t in TASKS]
