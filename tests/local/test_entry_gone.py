@@ -46,6 +46,10 @@ FILES = {
         ("Remove 'Hamnet' from the shelves.", ["Hamnet"]),
         ("Ellis Farm Shop is no longer on the round.", ["Ellis Farm Shop"]),
         ("Take St Anne's Church Hall off the village round.", ["St Anne's Church Hall"]),
+        # an article before the name is no part of it
+        ("Remove the Post Office Stores stop; the shop shut down.", ["Post Office Stores"]),
+        ("Take the Post Office Stores off the van's round.", ["Post Office Stores"]),
+        ("So the Bell and Anchor is closed now.", ["Bell and Anchor"]),
         # nothing said gone, something new asked, or a fault told
         ("The Post Office Stores has moved to Fore Street.", []),
         ("How many seats are left in Row A?", []),

@@ -233,6 +233,31 @@ def test_lines_that_tie_in_two_files_are_told_apart_by_the_keys_of_the_one_nesti
     assert [services[s]["retries"] for s in ("payment", "email", "stock")] == [7, 2, 6]
 
 
+def test_a_one_given_to_the_name_a_request_says_is_a_setting(tmp_path: Path) -> None:
+    # ``replicas: 1`` of the worker: 0 and 1 are no setting on a line of their own, but
+    # a line that only gives one to a name the request says ("replicas") is one; the
+    # worker's keys above it tell it from settings.toml's ``workers = 3``
+    write(
+        tmp_path,
+        {
+            "deploy.yaml": (
+                "services:\n  api:\n    image: shop/api:4.2.0\n    replicas: 2\n"
+                "  worker:\n    image: shop/worker:2.14.3\n    replicas: 1\n"
+            ),
+            "settings.toml": "[server]\nport = 9412\nworkers = 3\n",
+        },
+    )
+    made, _ = drive(tmp_path, "Scale the worker up to 2 replicas.", rule="value-wanted")
+    assert made[-1][0] == "edit_file"
+    services = yaml.safe_load((tmp_path / "deploy.yaml").read_text())["services"]
+    assert (services["api"]["replicas"], services["worker"]["replicas"]) == (2, 2)
+    assert "workers = 3" in (tmp_path / "settings.toml").read_text()
+    # a count kept by a program is no setting: ``{ orders += 1 }``
+    write(tmp_path, {"tally.sh": "awk '{ orders += 1 } END { print orders }'\n"})
+    made, _ = drive(tmp_path, "Set the orders to 5 in tally.sh.", rule="value-wanted")
+    assert [name for name, _ in made] == ["search_text"]
+
+
 def test_a_line_the_file_holds_twice_is_edited_with_the_line_above_it(tmp_path: Path) -> None:
     write(tmp_path, SHOP)
     made, _ = drive(tmp_path, "Set the worker's replicas in deploy.yaml to 3.", rule="value-wanted")

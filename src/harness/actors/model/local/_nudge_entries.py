@@ -40,8 +40,12 @@ _NAMED = re.compile(
     r"[ -][A-Z][\w']*)"
     r"|[\"'‘“]([^\"'’”\n]{2,40})[\"'’”]"
 )
-# a sentence's first word that is no part of a name ("Take St Anne's Church Hall off")
-_LEADING = re.compile(r"^(?:The|A|An|Our|So|And|But|Please|Take|Remove|Delete|Drop)\s+")
+# a sentence's first word that is no part of a name
+# ("Take St Anne's Church Hall off"), or an article before it ("Remove the Post Office
+# Stores stop")
+_LEADING = re.compile(
+    r"^(?:(?:The|A|An|Our|So|And|But|Please|Take|Remove|Delete|Drop)\s+)?(?:the|a|an|our)?\s*"
+)
 _FAULT = re.compile(r"\b(?:fix|bug|broken|error|fails?|crash)|Traceback|Error:", re.I)
 
 

@@ -91,6 +91,10 @@ _WANTED_BEFORE = re.compile(
     re.I,
 )
 # a line that is only a comment: ``# …``, ``// …``
+# a line that only gives a name a number: ``replicas: 1``, ``"retries": 0,``, ``MAX = 1``
+_PLAIN_SETTING = re.compile(
+    r"""^\s*["']?([A-Za-z_][\w-]*)["']?\s*[:=]\s*\d+(?:\.\d+)?\s*,?\s*(?:#.*)?$"""
+)
 _COMMENT_LINE = re.compile(r"^\s*(?:#|//|/?\*)")
 
 
@@ -137,10 +141,10 @@ class Wanted:
 
     def made(self, line: str) -> str | None:
         """*line* with the value wanted in place of the one number it gives a name, in
-        the unit the line names, or ``None`` where it gives none or two, or 0 or 1, is
-        only a comment, names no tries where the value is a count of them, already holds
-        the value wanted, or names a unit the value does
-        not come to whole in."""
+        the unit the line names, or ``None`` where it gives none or two, or 0 or 1 other
+        than to a name the request says, is only a comment, names no tries where the
+        value is a count of them, already holds the value wanted, or names a unit the
+        value does not come to whole in."""
         found = given(line, self.keys)
         if len(found) != 1 or _COMMENT_LINE.match(line):
             return None
@@ -156,7 +160,12 @@ class Wanted:
         if self.unit and _RATE.search(line):
             return None  # a span of time is no rate (``flow_litres_per_minute``)
         if Decimal(found[0].group(1)) in (0, 1):
-            return None  # nearly any line gives 0 or 1: no setting of its own
+            # nearly any line gives 0 or 1: no setting of its own, but a line that only
+            # gives it to a name the request says ("Scale the worker up to 2 replicas.":
+            # ``replicas: 1``; not ``{ orders += 1 }``)
+            plain = _PLAIN_SETTING.match(line)
+            if plain is None or not stems(plain[1]) & self.keys:
+                return None
         value = self.value
         named = next((u for u in SECONDS if names_unit(line, u)), None)
         if self.unit and named and named != self.unit:
