@@ -105,6 +105,13 @@ def test_a_line_s_keys_are_read_off_the_lines_above_it() -> None:
         # a setting said to say the wrong thing: the other way from the line
         ("Our prices already include tax; the settings say they don't.", None),
         ("She's back. Don't forget the board, it still says she's out of service.", None),
+        # the way wanted said last, after a want or a "should be"
+        ("config.json has express_delivery turned off. We want it on.", True),
+        ("I'd like debug off, please.", False),
+        ("Gift wrapping should be switched off now.", False),
+        ("Express delivery should be enabled.", True),
+        ("The settings claim our prices don't include tax, but they do.", None),
+        ("Tax is in our prices. Fix the setting that says otherwise.", None),
     ],
 )
 def test_the_way_a_switch_goes_is_read_from_the_request(prompt: str, on: bool | None) -> None:
@@ -124,6 +131,10 @@ def test_the_way_a_switch_goes_is_read_from_the_request(prompt: str, on: bool | 
         "Why is gift wrapping on?",
         # "stop" says no setting: a list to take an entry from as often as a switch
         "Stop sending people a text when their book is ready.",
+        # a want that is no way of a setting, a fix of a fault
+        "We want to focus on the shop.",
+        "I need the report on my desk.",
+        "The setting says otherwise but the report crashes. Fix it.",
     ],
 )
 def test_no_switch_is_read_where_none_is_asked(prompt: str) -> None:

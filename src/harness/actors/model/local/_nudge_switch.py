@@ -36,23 +36,36 @@ __all__ = ["Switch", "SwitchWanted", "wanted_switch"]
 # ``in_service=False``
 _SETS = re.compile(r"[=:]\s*(true|false|True|False)\b")
 _COMMENT_LINE = re.compile(r"^\s*(?:#|//|/?\*)")
-# "turn debug off", "switch gift wrapping off", "disable": off
-_OFF = re.compile(r"\b(?:turn|switch|set)\b[^.;!?]*?\boff\b|\bdisable\b", re.I)
-# "turn express_delivery on", "enable", "put it in high contrast mode": on
+# the way a setting is wanted said last in its clause: "We want it on.", "I'd like debug
+# off, please", "it should be on now"; not "we want to focus on the shop"
+_LAST = r"(?=\s*(?:[.,;!]|$|please\b|again\b|now\b|too\b|instead\b))"
+_WANTS = r"\b(?:want|need|like|prefer)s?\b[^.;!?]*?|\b(?:should|must|needs? to) be\s+(?:\w+\s+)?"
+# "turn debug off", "switch gift wrapping off", "disable", "We want it off.": off
+_OFF = re.compile(
+    rf"\b(?:turn|switch|set)\b[^.;!?]*?\boff\b|\bdisable\b|(?:{_WANTS})\boff\b{_LAST}"
+    r"|\b(?:should|must|needs? to) be disabled\b",
+    re.I,
+)
+# "turn express_delivery on", "enable", "put it in high contrast mode", "We want it on.": on
 _ON = re.compile(
     r"\b(?:turn|switch|set)\b[^.;!?]*?\bon\b|\benable\b"
-    r"|\b(?:put|switch|set)\b[^.;!?]*?\bin(?:to)?\b[^.;!?]*?\bmode\b",
+    r"|\b(?:put|switch|set)\b[^.;!?]*?\bin(?:to)?\b[^.;!?]*?\bmode\b"
+    rf"|(?:{_WANTS})\bon\b{_LAST}|\b(?:should|must|needs? to) be enabled\b",
     re.I,
 )
 # a setting told to say the wrong thing, the request not saying which way it goes:
 # "the settings say they don't", "it still says she's out of service"
 _SAYS_WRONG = re.compile(
     r"\bstill says\b|\bsays? (?:she|he|it|they|we)"
-    r"(?:'s|'re| is| are| isn't| aren't| don't| doesn't| do not| does not)\b",
+    r"(?:'s|'re| is| are| isn't| aren't| don't| doesn't| do not| does not)\b"
+    r"|\b(?:that|which|it|settings?|file|config) (?:says?|claims?) (?:otherwise|the opposite)\b"
+    r"|\bclaims? (?:that )?(?:she|he|it|they|we|our|the)\b",
     re.I,
 )
-# a fault told, or an error pasted: the fault rules and the model take those
+# a fault told, or an error pasted: the fault rules and the model take those; "fix the
+# setting that says otherwise" asks a setting turned, no fault
 _FAULT = re.compile(r"\b(?:fix|bug|broken|error|fails?|crash)|Traceback|Error:", re.I)
+_FIX_SETTING = re.compile(r"\b(?:fix|correct)\s+(?:the|that|this)\s+setting\b", re.I)
 
 
 @attrs.frozen
@@ -95,7 +108,7 @@ def wanted_switch(prompt: str) -> Switch | None:
     ("turn … on", "enable", "put it in … mode"), or, where a setting is said to say the
     wrong thing ("the settings say they don't", "it still says she's out of service"),
     the other way; ``None`` for any other prompt, one saying both, or a fault told."""
-    if _FAULT.search(prompt):
+    if _FAULT.search(_FIX_SETTING.sub(" ", prompt)):
         return None
     off, on = _OFF.search(prompt), _ON.search(prompt)
     if off and on:
