@@ -129,7 +129,8 @@ ASKS_CHANGE = re.compile(
     ASK_STARTS + r"(?:fix|change|make(?! sure\b)|set|update|edit|modify|correct|replace|"
     r"rename|remove|delete|add|bump|turn|switch|increase|decrease|raise|lower|enable|"
     r"disable|refactor|move|insert|append|swap|convert|rewrite|give(?! me\b| us\b)|put|"
-    r"use|reduce|drop|allow|limit|upgrade|downgrade|pin|point|restore|revert|scale)\b",
+    r"use|reduce|drop|allow|limit|upgrade|downgrade|pin|point|restore|revert|scale|repair|"
+    r"amend|adjust|alter|tweak|extend|shorten|lengthen|sort (?:it|this|that|them) out)\b",
     re.I | re.M,
 )
 """A prompt that asks for a change ("Fix it.", "In calc.py, make add return a + b.", "...
