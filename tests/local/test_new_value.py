@@ -332,6 +332,10 @@ def test_after_a_reply_the_known_call_is_asked_and_with_the_rule_off_it_is_not()
         ("Calls to the stock service should be tried 5 times.", ("5", None)),
         ("Backups should be kept 30 days.", ("30", "day")),
         ("Make the queue 3 times bigger.", None),
+        # after a modal and its verb; "one" that stands for a thing is no value
+        ("Doors should open 45 minutes before the show now.", ("45", "minute")),
+        ("A sourdough loaf costs £4.50 now. Change the one on the screen too.", ("4.50", None)),
+        ("Set this one to 12.", ("12", None)),
     ],
 )
 def test_the_value_wanted_alone_is_read_from_the_request(
@@ -629,6 +633,20 @@ def test_a_value_said_to_be_held_in_two_places_is_changed_in_both(tmp_path: Path
     # the count in bakery.toml and the README are left
     for path in ("bakery.toml", "README.md"):
         assert (tmp_path / path).read_text() == BAKERY_PRICES[path]
+
+
+def test_the_other_place_is_found_by_the_value_it_holds_where_the_request_names_no_key(
+    tmp_path: Path,
+) -> None:
+    # "price" is not said: of the menu line's two numbers, the one that is the value the
+    # first edit changed (4.20) is the one to change there too
+    write(tmp_path, BAKERY_PRICES)
+    prompt = "Put the sourdough up to £4.50 a loaf, on the counter screen too."
+    made = _drive(tmp_path, prompt, rule="value-wanted")
+    assert [name for name, _ in made][-2:] == ["read_file", "edit_file"]
+    assert '"sourdough": 4.50,' in (tmp_path / "prices.py").read_text()
+    menu = (tmp_path / "counter/menu.json").read_text()
+    assert '{ "name": "Sourdough", "price": 4.50, "left": 4 }' in menu
 
 
 def test_a_value_said_once_is_changed_in_one_place(tmp_path: Path) -> None:

@@ -49,9 +49,11 @@ __all__ = [
 
 # a value a request writes: a number (with its currency or percent sign), a number word,
 # a dozen; then, if it has one, its unit of time
+# ("one" not where it stands for a thing: "the one on the screen", "this one")
+_PRONOUN_ONE = r"(?<!the )(?<!this )(?<!that )(?<!which )(?<!each )(?<!any )(?<!no )one"
 _VALUE = (
     r"[£$€]?\d+(?:\.\d+)?%?(?!\.?\d)|half a dozen|a dozen|dozen|"
-    + "|".join(NUMBER_WORDS)
+    + "|".join(_PRONOUN_ONE if word == "one" else word for word in NUMBER_WORDS)
     + r"(?![\w-])"
 )
 _UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?)\b"

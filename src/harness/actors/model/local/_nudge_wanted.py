@@ -85,9 +85,11 @@ _TIMES = re.compile(r"\s*times\b", re.I)
 _TRIES = frozenset(("retr", "attem", "trie", "tri"))
 _RELATIVE_BEFORE = re.compile(r"\b(?:by|another|extra)\s*$", re.I)
 # what says a value is the one wanted: "up to 60", "costs 5", "run for 60 seconds", "at
-# 170", "to Postgres 16.4"; not "the over 65 tickets", "sail number 655"
+# 170", "to Postgres 16.4", "should open 45 minutes before"; not "the over 65 tickets",
+# "sail number 655"
 _WANTED_BEFORE = re.compile(
-    r"\b(?:(?:to|at|be|costs?|is|are|for)\s+(?:[A-Z][\w-]*\s+)?|(?:be|is|are)\s+[a-z]+ed\s+)$",
+    r"\b(?:(?:to|at|be|costs?|is|are|for)\s+(?:[A-Z][\w-]*\s+)?|(?:be|is|are)\s+[a-z]+ed\s+"
+    r"|(?:should|must|needs? to|ought to)\s+(?:now\s+)?[a-z]+\s+)$",
     re.I,
 )
 # a line that is only a comment: ``# …``, ``// …``
@@ -292,6 +294,17 @@ def shaped_value(prompt: str) -> ShapedWanted | None:
 _AS_WELL = re.compile(r"\b(?:as well|too|both|also|everywhere|each of)\b", re.I)
 
 
+def _holding(line: str, keys: frozenset[str], was: Decimal) -> re.Match[str] | None:
+    """The one number *line* gives a name that is *was*: of several, the one named by
+    one of *keys* (``"price": 4.20`` for "the price"), else the one that is *was*
+    (``"price": 4.20, "left": 0`` for 4.20 said of nothing but the loaf)."""
+    found = given(line, keys)
+    if len(found) == 1:
+        return found[0] if Decimal(found[0].group(1)) == was else None
+    same = [m for m in given(line) if Decimal(m.group(1)) == was]
+    return same[0] if len(same) == 1 else None
+
+
 def _elsewhere(turn: Turn, search: str, value: str) -> Nudge | None:
     """Once the rule's chain changed one line, and the request says the value is held
     elsewhere too ("The screen over the counter shows the price too, so it needs changing
@@ -318,8 +331,8 @@ def _elsewhere(turn: Turn, search: str, value: str) -> Nudge | None:
     best: dict[str, list[tuple[int, Hit]]] = {}
     for m in HIT.finditer(first.result):
         hit = Hit(m.group(1), int(m.group(2)), m.group(3))
-        held = given(hit.text, frozenset(words))
-        if hit.path in done or len(held) != 1 or Decimal(held[0].group(1)) != was:
+        held = _holding(hit.text, frozenset(words), was)
+        if hit.path in done or held is None:
             continue
         if RECORDS.search(hit.path) or not change_goes_in(hit.path, turn.prompt):
             continue
@@ -339,10 +352,9 @@ def _elsewhere(turn: Turn, search: str, value: str) -> Nudge | None:
         shown = [line for line in last.shown_lines or () if line.strip() == hit.text.strip()]
         if len(shown) != 1:
             return None
-        numbers = given(shown[0], frozenset(words))
-        if len(numbers) != 1:
+        number = _holding(shown[0], frozenset(words), was)
+        if number is None:
             return None
-        number = numbers[0]
         places = len(number.group(1).partition(".")[2])
         new = f"{Decimal(value):.{places}f}" if places and "." not in value else value
         made = shown[0][: number.start(1)] + new + shown[0][number.end(1) :]
