@@ -204,3 +204,100 @@ def reworded_tasks(tasks: Iterable[Task]) -> list[Task]:
         for task in tasks
         for n, prompt in enumerate(REWORDED.get(task.name, ()), 1)
     ]
+
+
+#: One more wording of each, written after the rules were made on :data:`REWORDED` and
+#: before any run of these: how far those rules reach on wordings none of them saw
+#: (``python -m bench rules-alone``'s last row).
+REWORDED_LATER: dict[str, tuple[str, ...]] = {
+    "toml-debug-off": ("We don't need debug on any more, turn it off in settings.toml please.",),
+    "error-name-totl": (
+        "report.py is broken, it says NameError: name 'totl' is not defined. Fix that for me?",
+    ),
+    "error-unbound-variable": (
+        "Help, scripts/build.sh stopped working:\n\n$ bash scripts/build.sh\n"
+        "scripts/build.sh: line 10: OUTDIR: unbound variable",
+    ),
+    "rename-round-money": (
+        "Could round_money become round_cents? It's in pricing.py and report.py.",
+    ),
+    "rename-slugify": ("In src/format.js and src/index.js, swap the name slugify for toSlug.",),
+    "tax-rate-both": ("VAT goes from 0.2 to 0.23 - pricing.py and settings.toml need it.",),
+    "toml-pool-size": ("We need a bigger database pool: 16 in settings.toml.",),
+    "error-unknown-coupon": (
+        "The sample order dies with `Error: unknown coupon SPRNG10` when I run node "
+        "src/index.js. Fix please.",
+    ),
+    "rename-cart-total": (
+        "Change the name cartTotal to orderTotal in src/cart.js and src/index.js.",
+    ),
+    "json-express-on": ("Switch on express_delivery in config.json, we're offering it now.",),
+    "rename-rotate-logs": (
+        "rotate_logs in scripts/lib.sh and scripts/backup.sh should be renamed to "
+        "rotate_log_files.",
+    ),
+    "error-attribute": (
+        "Getting this from python3 report.py:\n\nAttributeError: 'Inventory' object has no "
+        "attribute 'lowstock'. Did you mean: 'low_stock'?",
+    ),
+    "yaml-worker-second": ("Run 2 replicas of the worker instead of 1.",),
+    "js-welcome-ten": ("The WELCOME5 code should give 10% off, please update it.",),
+    "json-stock-retries": ("Bump the stock service's retries to 5.",),
+    "error-command-not-found": (
+        "scripts/summary.sh: line 12: akw: command not found\n\nThat's what bash "
+        "scripts/summary.sh prints. Can you fix the script?",
+    ),
+    "toml-mail-host": ("Mail should now go through smtp.mailhub.example.",),
+    "js-green-tea-five": ("Green tea in the sample order is 5 now, not 4.5.",),
+    "toml-tax-included": (
+        "The settings think our prices are without tax. They include it - please fix the setting.",
+    ),
+    "toml-open-at-eight": ("Opening time is 8 now instead of 7 in the morning.",),
+    "toml-deposit-sixty": ("Deposit goes up to 60.",),
+    "service-every-500": (
+        "fleet.py and station.toml: service the bikes every 500 km, it used to be 400.",
+    ),
+    "rename-give-back": (
+        "Please give the method give_back a better name: return_bike. The tests must still pass.",
+    ),
+    "toml-pump-half-hour": ("The pump should be allowed to run up to 30 minutes.",),
+    "yaml-tank-alert-four-hours": (
+        "The low-tank alert every two hours is too much. Make it every four hours.",
+    ),
+    "json-chart-two-days": ("Show the last two days on the dashboard chart, not just one.",),
+    "sh-keep-twelve-logs": ("Keep 12 old watering logs when rotating, not 6.",),
+    "error-flow-name": (
+        'plan.py fails:\n\n  File "/home/sam/fernhill/schedule.py", line 23, in '
+        "valve_minutes\n    return math.ceil(litres / FLOW_LITERS_PER_MINUTE)\n"
+        "NameError: name 'FLOW_LITERS_PER_MINUTE' is not defined. Did you mean: "
+        "'FLOW_LITRES_PER_MINUTE'?",
+    ),
+    "rename-thirsty": ("House.thirsty is now needs_water. Rename it everywhere, tests too.",),
+    "json-kiosk-contrast": ("Can you switch the kiosk screen to high contrast mode?",),
+    "toml-fewer-croissants": ("Only 24 croissants for the counter from tomorrow, we bake 36 now.",),
+    "yaml-post-office-closed": (
+        "Post Office Stores is closed for good, so drop it from the van's stops.",
+    ),
+    "sourdough-price-rise": (
+        "New price for sourdough: £4.50 a loaf. Update it on the counter screen as well.",
+    ),
+    "toml-juniors-from-twelve": ("Let juniors helm alone from 12 instead of 14.",),
+    "yaml-pontoon-fee": ("The pontoon berth fee for the season is now £450.",),
+    "sh-hours-top-three": ("The hours script should list 3 boats unless told otherwise, not 5.",),
+    "error-skipper-tool": (
+        "tools/skipper.sh: line 17: log_okay: command not found\n\nI got that running bash "
+        'tools/skipper.sh "Ann Rowe". Please sort it out.',
+    ),
+    "toml-doors-three-quarters": (
+        "Open the doors 45 minutes before curtain up from now on, it's 30 at the moment.",
+    ),
+    "error-sales-tool": (
+        "bash tools/sales.sh gives me tools/sales.sh: line 13: SALE_LOG: unbound variable. "
+        "Fix it please.",
+    ),
+    "error-wheelchair-key": (
+        "Since I tidied minibus.toml the run sheet fails with KeyError: 'wheelchair_spaces' "
+        "(runsheet.py line 27). Please fix.",
+    ),
+    "rename-zone-of": ("Rename zone_of to fare_zone. Update the tests as well.",),
+}

@@ -36,7 +36,7 @@ from pathlib import Path
 import attrs
 
 from bench._local_fresh import FRESH
-from bench._local_reworded import REWORDED
+from bench._local_reworded import REWORDED, REWORDED_LATER
 from bench._local_task import Events, Task
 from bench._rules_run import run_known
 from harness.actors.model.local._turn import asks_new
@@ -137,13 +137,18 @@ def run() -> list[tuple[str, str, str]]:
                 )
             )
     by_name = {t.name: t for t in tasks}
-    reworded = [(by_name[n], p) for n, ps in REWORDED.items() if n in by_name for p in ps]
-    if reworded:
+    for what, wordings in (
+        ("half A, the same changes put otherwise", REWORDED),
+        ("half A, put otherwise again (written after the rules)", REWORDED_LATER),
+    ):
+        reworded = [(by_name[n], p) for n, ps in wordings.items() if n in by_name for p in ps]
+        if not reworded:
+            continue
         results = [alone(t, p) for t, p in reworded]
         missed = sorted({t.name for (t, _), r in zip(reworded, results, strict=True) if not r.ok})
         rows.append(
             (
-                "half A, the same changes put otherwise",
+                what,
                 f"{sum(r.ok for r in results)}/{len(results)}",
                 f"stopped: {_stops(results)}; tasks missed: " + (", ".join(missed) or "none"),
             )

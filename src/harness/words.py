@@ -168,6 +168,7 @@ _WANTED = re.compile(
     r"\b(?:instead of|rather than)\b|,\s*not\s+(?:every\s+|just\s+|only\s+)?\d"
     r"|\b(?:is|are|'s|be)\s+(?:plenty|enough)\b"
     r"|\bneeds?\s+(?:changing|updating|fixing|correcting|amending|adjusting)\b"
+    r"|\bused to be\b|\b(?:goes|go|going|went|gone)\s+(?:up|down)\s+(?:to|from|by)\b"
     r"|(?:'re|\bare|'m|\bam|'s|\bis|'ll|\bwill|\bgoing\s+to)\s+(?:now\s+)?(?:start|begin)"
     r"(?:ning|ing)?\s+(?:to\s+(?!(?:think|wonder|see|feel|worry|suspect|believe|doubt|"
     r"understand|notice|realis|realiz)\w*)\w|\w+ing\b)",

@@ -49,7 +49,10 @@ from ._chains import TOOLS, Call, drive, history, write
         ("WELCOME5 is 5% off at the moment. Change it to 10%.", ("5", "10")),
         ("Both files have the tax rate at 0.2; it's 0.23 now. Update them.", ("0.2", "0.23")),
         ("Log rotation keeps six old watering logs. Make it twelve.", ("6", "12")),
-        ("Set it to 10. It is 5 at the moment.", None),  # the ask comes first
+        ("Set it to 10. It is 5 at the moment.", ("5", "10")),  # the value now said after
+        ("Change it to 45 minutes before curtain up, it's 30 at the moment.", ("30", "45")),
+        ("Service them every 500 km, it used to be 400.", ("400", "500")),
+        ("Set it to 10. It is 5, I think.", None),  # 5 is not said to be there now
         ("It keeps 6 logs and 3 archives. Make it 12.", None),  # which one is not said
         # a span said with "every", a time of day with its half of the day
         ("Change the warning from every two hours to every four hours.", ("2", "4")),

@@ -56,6 +56,12 @@ drive = functools.partial(drive_rule, rule="rename-asked")
         ("Please call zone_of fare_zone instead, everywhere.", "zone_of"),
         ("cartTotal should be orderTotal everywhere in src/cart.js.", "cartTotal"),
         ("House.thirsty should be named needs_water.", "thirsty"),
+        ("rotate_logs in scripts/lib.sh should be renamed to rotate_log_files.", "rotate_logs"),
+        ("Change the name cartTotal to orderTotal in src/cart.js.", "cartTotal"),
+        ("In src/format.js, swap the name slugify for toSlug.", "slugify"),
+        ("Please give the method give_back a better name: return_bike.", "give_back"),
+        ("Could round_money become round_cents?", "round_money"),
+        ("House.thirsty is now needs_water. Rename it everywhere.", "thirsty"),
         # not a rename: a question, a value, words, two
         ("Why was slugify renamed to toSlug?", None),
         ("Was slugify renamed to toSlug?", None),
@@ -64,6 +70,8 @@ drive = functools.partial(drive_rule, rule="rename-asked")
         ("MAX_RETRIES should be 5.", None),
         ("foo_a should be foo_b and bar_a should be bar_b.", None),
         ("Please call save_file twice.", None),
+        ("Could the total become bigger?", None),
+        ("The report is now broken.", None),
     ],
 )
 def test_the_rename_is_read_from_the_request(prompt: str, rename: str | None) -> None:

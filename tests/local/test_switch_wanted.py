@@ -112,6 +112,8 @@ def test_a_line_s_keys_are_read_off_the_lines_above_it() -> None:
         ("Express delivery should be enabled.", True),
         ("The settings claim our prices don't include tax, but they do.", None),
         ("Tax is in our prices. Fix the setting that says otherwise.", None),
+        ("Can you switch the kiosk screen to high contrast mode?", True),
+        ("The settings think our prices are without tax. Please fix the setting.", None),
     ],
 )
 def test_the_way_a_switch_goes_is_read_from_the_request(prompt: str, on: bool | None) -> None:

@@ -49,7 +49,7 @@ _OFF = re.compile(
 # "turn express_delivery on", "enable", "put it in high contrast mode", "We want it on.": on
 _ON = re.compile(
     r"\b(?:turn|switch|set)\b[^.;!?]*?\bon\b|\benable\b"
-    r"|\b(?:put|switch|set)\b[^.;!?]*?\bin(?:to)?\b[^.;!?]*?\bmode\b"
+    r"|\b(?:put|switch|set|change)\b[^.;!?]*?\b(?:in|into|to)\b[^.;!?]*?\bmode\b"
     rf"|(?:{_WANTS})\bon\b{_LAST}|\b(?:should|must|needs? to) be enabled\b",
     re.I,
 )
@@ -59,7 +59,7 @@ _SAYS_WRONG = re.compile(
     r"\bstill says\b|\bsays? (?:she|he|it|they|we)"
     r"(?:'s|'re| is| are| isn't| aren't| don't| doesn't| do not| does not)\b"
     r"|\b(?:that|which|it|settings?|file|config) (?:says?|claims?) (?:otherwise|the opposite)\b"
-    r"|\bclaims? (?:that )?(?:she|he|it|they|we|our|the)\b",
+    r"|\b(?:claims?|thinks?|believes?) (?:that )?(?:she|he|it|they|we|our|the)\b",
     re.I,
 )
 # a fault told, or an error pasted: the fault rules and the model take those; "fix the

@@ -70,8 +70,14 @@ _FROM_TO = re.compile(
 )
 # a time of day with its half of the day written to it: "8am", "7 p.m."
 _MERIDIEM = re.compile(r"\b(\d{1,2})\s*([ap])\.?m\.?(?![\w])", re.I)
-# a clause of a request: "… at 0.2; it's 0.23 now."
-_CLAUSE = re.compile(r"(?:[^.!?;]|\.(?=\d))+(?:[.!?;]|$)")
+# a clause of a request: "… at 0.2; it's 0.23 now.", "…, it's 30 at the moment."
+_CLAUSE = re.compile(r"(?:[^.!?;,]|[.,](?=\d))+(?:[.!?;,]|$)")
+# a clause that says how a thing is now, or was: the value there now
+_PRESENT = re.compile(
+    r"\b(?:at the moment|currently|at present|right now|used to be|it was|it's been|"
+    r"has been|till now|until now|so far)\b",
+    re.I,
+)
 # "Every four is plenty.", "Three is enough by default.": the value wanted; the value
 # there now is the prompt's one other value
 _ENOUGH = re.compile(
@@ -276,21 +282,26 @@ def _pairs(prompt: str) -> set[tuple[str, str | None, str, str | None]]:
 
 
 def _said_then_asked(prompt: str) -> set[tuple[str, str | None, str, str | None]]:
-    """The pair of a request that says the value there now in a clause that asks
-    nothing, and the value wanted in a later clause that asks for it, the prompt's only
-    two values ("WELCOME5 is 5% off at the moment. Change it to 10%.", "… have the tax
-    rate at 0.2; it's 0.23 now.", "Log rotation keeps six old logs. Make it twelve.")."""
+    """The pair of a request whose only two values are in two clauses: the value there
+    now in one that asks nothing and the value wanted in a later one that asks for it
+    ("WELCOME5 is 5% off at the moment. Change it to 10%.", "… have the tax rate at 0.2;
+    it's 0.23 now.", "Log rotation keeps six old logs. Make it twelve."), or the value
+    wanted first and the value there now in a later clause that says it is so now or
+    was ("Open the doors 45 minutes before curtain up, it's 30 at the moment.", "service
+    the bikes every 500 km, it used to be 400")."""
     said = [
         (clause, (digits(m[1]), unit_of(m[2])))
         for clause in _CLAUSE.findall(prompt)
         for m in ANY_VALUE.finditer(clause)
     ]
-    if len(said) != 2 or said[0][1] == said[1][1]:
+    if len(said) != 2 or said[0][1] == said[1][1] or said[0][0] == said[1][0]:
         return set()
-    (first, (old, old_unit)), (then, (new, new_unit)) = said
-    if first == then or asks_for_change(first) or not asks_for_change(then, plainly=True):
+    (first, (one, one_unit)), (then, (other, other_unit)) = said
+    if _PRESENT.search(then) and not asks_for_change(then, plainly=True):
+        return {(other, other_unit, one, one_unit)}
+    if asks_for_change(first) or not asks_for_change(then, plainly=True):
         return set()
-    return {(old, old_unit, new, new_unit)}
+    return {(one, one_unit, other, other_unit)}
 
 
 # spans of time said in words, as minutes: "half an hour", "three quarters of an hour"

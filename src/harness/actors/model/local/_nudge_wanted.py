@@ -85,11 +85,11 @@ _TIMES = re.compile(r"\s*times\b", re.I)
 _TRIES = frozenset(("retr", "attem", "trie", "tri"))
 _RELATIVE_BEFORE = re.compile(r"\b(?:by|another|extra)\s*$", re.I)
 # what says a value is the one wanted: "up to 60", "costs 5", "run for 60 seconds", "at
-# 170", "to Postgres 16.4", "should open 45 minutes before"; not "the over 65 tickets",
-# "sail number 655"
+# 170", "to Postgres 16.4", "should open 45 minutes before", "New price for sourdough:
+# £4.50"; not "the over 65 tickets", "sail number 655"
 _WANTED_BEFORE = re.compile(
     r"\b(?:(?:to|at|be|costs?|is|are|for)\s+(?:[A-Z][\w-]*\s+)?|(?:be|is|are)\s+[a-z]+ed\s+"
-    r"|(?:should|must|needs? to|ought to)\s+(?:now\s+)?[a-z]+\s+)$",
+    r"|(?:should|must|needs? to|ought to)\s+(?:now\s+)?[a-z]+\s+|(?<=[a-z]):\s+)$",
     re.I,
 )
 # a line that is only a comment: ``# …``, ``// …``

@@ -40,9 +40,26 @@ _RENAME = re.compile(
 _OLD = rf"`?(?:({_NAME})\.)?({_NAME})(?:\(\))?`?"
 _NEW = rf"`?({_NAME})(?:\(\))?`?{_ENDS}"
 _SHOULD_BE = r"\s+(?:should|must|needs? to|has to|ought to)\s+be\s+"
+# (the files it is in may come between: "rotate_logs in scripts/lib.sh should be renamed
+# to rotate_log_files")
+_WHERE = r"(?:\s+in\s+[\w./-]+(?:(?:,\s*|\s+and\s+)[\w./-]+)*)?"
 _SAID_RENAMES = (
-    re.compile(rf"{_OLD}{_SHOULD_BE}(?:called|named|renamed(?:\s+to)?)\s+{_NEW}", re.I),
-    re.compile(rf"{_OLD}\s+renamed\s+(?:to|as)\s+{_NEW}", re.I),
+    re.compile(rf"{_OLD}{_WHERE}{_SHOULD_BE}(?:called|named|renamed(?:\s+to)?)\s+{_NEW}", re.I),
+    re.compile(rf"{_OLD}{_WHERE}\s+renamed\s+(?:to|as)\s+{_NEW}", re.I),
+    # "Change the name cartTotal to orderTotal", "swap the name slugify for toSlug",
+    # "give the method give_back a better name: return_bike"
+    re.compile(
+        rf"\b(?:change|swap|switch)\s+(?:the\s+)?name\s+(?:of\s+)?{_OLD}\s+(?:to|for|with)\s+"
+        rf"{_NEW}",
+        re.I,
+    ),
+    re.compile(
+        rf"\bgive\s+(?:the\s+(?:{_KIND})\s+)?{_OLD}\s+(?:a\s+)?(?:\w+\s+)?name\s*[:,-]?\s+"
+        rf"(?:like\s+|such as\s+)?{_NEW}",
+        re.I,
+    ),
+    # "Could round_money become round_cents?", "House.thirsty is now needs_water"
+    re.compile(rf"{_OLD}\s+(?:become|becomes|is now|should now be)\s+{_NEW}", re.I),
 )
 # "Please call zone_of fare_zone instead": the new name written as code ("call save_file
 # twice" is no rename)
@@ -65,6 +82,9 @@ _ITS_OWN = re.compile(
     re.I,
 )
 _RUN = re.compile(r"\b(?:run|execute)\b", re.I)
+# words the patterns of a rename said another way may take for a name ("… should be
+# renamed to …": "be")
+_NO_NAMES = frozenset(("be", "been", "is", "was", "were", "are", "it", "this", "that", "now"))
 # a question about a rename, not an ask for one
 _WHY = re.compile(r"\b(?:why|when|who|whether)\b[^.!?]*\brenamed?\b|\brenamed?\b[^.!?]*\?", re.I)
 # the ask beside a rename said another way: "Rename it.", "Please rename the method"
@@ -167,7 +187,12 @@ def _said_rename(prompt: str) -> Rename | None:
     Corner"). The prompt need not ask in a verb of changing: the words are the ask."""
     if _WHY.search(prompt):
         return None  # "Why was slugify renamed to toSlug?"
-    found = [m for pattern in _SAID_RENAMES for m in pattern.finditer(prompt)]
+    found = [
+        m
+        for pattern in _SAID_RENAMES
+        for m in pattern.finditer(prompt)
+        if m.group(2).lower() not in _NO_NAMES
+    ]
     found += [m for m in _CALL_IT.finditer(prompt) if _CODE_NAME.search(m.group(3))]
     bare = [
         m
