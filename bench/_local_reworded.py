@@ -301,3 +301,90 @@ REWORDED_LATER: dict[str, tuple[str, ...]] = {
     ),
     "rename-zone-of": ("Rename zone_of to fare_zone. Update the tests as well.",),
 }
+
+#: A third wording of each, written after the rules were made on :data:`REWORDED_LATER`
+#: too and before any run of these (``python -m bench rules-alone``'s last row).
+REWORDED_THIRD: dict[str, tuple[str, ...]] = {
+    "toml-debug-off": ("debug=true is still in settings.toml - can it be false?",),
+    "error-name-totl": (
+        "Ran python3 report.py, got\n\nNameError: name 'totl' is not defined\n\nwhat's up "
+        "with it? please correct the code",
+    ),
+    "error-unbound-variable": (
+        "`bash scripts/build.sh` -> scripts/build.sh: line 10: OUTDIR: unbound variable. "
+        "Can you make the build work again?",
+    ),
+    "rename-round-money": (
+        "I want round_money to be called round_cents from now on (pricing.py, report.py).",
+    ),
+    "rename-slugify": ("Let's rename slugify as toSlug - src/format.js and src/index.js.",),
+    "tax-rate-both": (
+        "Tax is going up to 0.23 (it's 0.2 now). It lives in pricing.py and settings.toml, "
+        "please change both.",
+    ),
+    "toml-pool-size": ("settings.toml: database pool_size should go to 16.",),
+    "error-unknown-coupon": (
+        "node src/index.js\nError: unknown coupon SPRNG10\n\nThe coupon is misspelt "
+        "somewhere I think. Please fix.",
+    ),
+    "rename-cart-total": ("Rename function cartTotal -> orderTotal (src/cart.js, src/index.js).",),
+    "json-express-on": (
+        "We now offer express delivery. Please turn the express_delivery flag on.",
+    ),
+    "rename-rotate-logs": (
+        "The shell function rotate_logs needs a new name, rotate_log_files, in "
+        "scripts/lib.sh and scripts/backup.sh.",
+    ),
+    "error-attribute": (
+        "report.py is crashing: AttributeError: 'Inventory' object has no attribute "
+        "'lowstock'. Did you mean: 'low_stock'? Please fix.",
+    ),
+    "yaml-worker-second": ("Add one more replica to the worker service.",),
+    "js-welcome-ten": ("Increase the WELCOME5 discount to 10%.",),
+    "json-stock-retries": ("Up the stock service retries to 5.",),
+    "error-command-not-found": (
+        "Fix scripts/summary.sh please, it says line 12: akw: command not found.",
+    ),
+    "toml-mail-host": ("Use smtp.mailhub.example as our mail host.",),
+    "js-green-tea-five": ("Change the green tea price in the sample order to 5.",),
+    "toml-tax-included": ("Set the back office so it knows our prices include tax.",),
+    "toml-open-at-eight": ("We're opening an hour later now: 8 o'clock, not 7.",),
+    "toml-deposit-sixty": ("Make the deposit £60.",),
+    "service-every-500": (
+        "Change the bike service interval to 500 km in fleet.py and in station.toml "
+        "(currently 400).",
+    ),
+    "rename-give-back": ("Rename give_back() to return_bike() and keep the tests green.",),
+    "toml-pump-half-hour": ("Set the pump's maximum run to 30 minutes.",),
+    "yaml-tank-alert-four-hours": ("Make the low tank warning repeat every 4 hours.",),
+    "json-chart-two-days": ("Change the dashboard chart to show 2 days.",),
+    "sh-keep-twelve-logs": ("Change how many old watering logs we keep to 12.",),
+    "error-flow-name": (
+        "NameError: name 'FLOW_LITERS_PER_MINUTE' is not defined. Did you mean: "
+        "'FLOW_LITRES_PER_MINUTE'?\n\nThat's from schedule.py line 23 when the plan "
+        "script runs. Please fix.",
+    ),
+    "rename-thirsty": ("Rename the thirsty method of House to needs_water and fix every caller.",),
+    "json-kiosk-contrast": ("Please enable the kiosk's high contrast mode.",),
+    "toml-fewer-croissants": ("Cut the counter's croissants to 24 a day, down from 36.",),
+    "yaml-post-office-closed": ("Delete the Post Office Stores from the delivery round.",),
+    "sourdough-price-rise": (
+        "Change the sourdough price to £4.50 a loaf, and on the screen over the counter too.",
+    ),
+    "toml-juniors-from-twelve": ("Lower the age juniors may helm alone to 12.",),
+    "yaml-pontoon-fee": ("Update the pontoon fee to £450 for the season.",),
+    "sh-hours-top-three": ("Change the hours script's default to 3 boats.",),
+    "error-skipper-tool": (
+        "skipper.sh is broken: tools/skipper.sh: line 17: log_okay: command not found. "
+        "Please fix it.",
+    ),
+    "toml-doors-three-quarters": ("Change doors-open to 45 minutes before the show.",),
+    "error-sales-tool": (
+        "tools/sales.sh: line 13: SALE_LOG: unbound variable\n\nplease fix the sales tool",
+    ),
+    "error-wheelchair-key": (
+        "runsheet.py fails: KeyError: 'wheelchair_spaces'. I renamed something in "
+        "minibus.toml I think. Please fix.",
+    ),
+    "rename-zone-of": ("Please rename zone_of to fare_zone in all files, including tests.",),
+}

@@ -36,7 +36,7 @@ from pathlib import Path
 import attrs
 
 from bench._local_fresh import FRESH
-from bench._local_reworded import REWORDED, REWORDED_LATER
+from bench._local_reworded import REWORDED, REWORDED_LATER, REWORDED_THIRD
 from bench._local_task import Events, Task
 from bench._rules_run import run_known
 from harness.actors.model.local._turn import asks_new
@@ -139,7 +139,8 @@ def run() -> list[tuple[str, str, str]]:
     by_name = {t.name: t for t in tasks}
     for what, wordings in (
         ("half A, the same changes put otherwise", REWORDED),
-        ("half A, put otherwise again (written after the rules)", REWORDED_LATER),
+        ("half A, put otherwise again (written after the first set's rules)", REWORDED_LATER),
+        ("half A, put otherwise a third time (after the second set's rules)", REWORDED_THIRD),
     ):
         reworded = [(by_name[n], p) for n, ps in wordings.items() if n in by_name for p in ps]
         if not reworded:
