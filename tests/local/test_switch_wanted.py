@@ -197,6 +197,15 @@ def test_a_switch_already_as_asked_or_two_alike_leave_it_to_the_model(tmp_path: 
     assert "true" in (tmp_path / "a.toml").read_text()
 
 
+def _retries(root: Path) -> list[int]:
+    """The payment, email and stock services' retries in config.json."""
+    services = json.loads((root / "config.json").read_text())["services"]
+    return [services[s]["retries"] for s in ("payment", "email", "stock")]
+
+
+CHAIN = [("search_text", None), ("read_file", "config.json"), ("edit_file", "config.json")]
+
+
 @pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
 def test_lines_alike_in_one_file_are_told_apart_by_the_keys_above_them(
     tmp_path: Path, rg: bool
@@ -204,18 +213,12 @@ def test_lines_alike_in_one_file_are_told_apart_by_the_keys_above_them(
     write(tmp_path, SHOP)
     prompt = "Set the email service's retries in config.json to 4."
     made, _ = drive(tmp_path, prompt, rule="value-wanted", rg=rg)
-    assert [(name, args.get("path")) for name, args in made] == [
-        ("search_text", None),
-        ("read_file", "config.json"),
-        ("edit_file", "config.json"),
-    ]
-    services = json.loads((tmp_path / "config.json").read_text())["services"]
-    assert [services[s]["retries"] for s in ("payment", "email", "stock")] == [7, 4, 3]
+    assert [(name, args.get("path")) for name, args in made] == CHAIN
+    assert _retries(tmp_path) == [7, 4, 3]
     # a count of tries said as "tried", under the service it names
     prompt = "Calls from the checkout to the stock service should be tried 5 times."
     drive(tmp_path, prompt, rule="value-wanted", rg=rg)
-    services = json.loads((tmp_path / "config.json").read_text())["services"]
-    assert [services[s]["retries"] for s in ("payment", "email", "stock")] == [7, 4, 5]
+    assert _retries(tmp_path) == [7, 4, 5]
 
 
 @pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
@@ -230,20 +233,14 @@ def test_lines_that_tie_in_two_files_are_told_apart_by_the_keys_of_the_one_nesti
     write(tmp_path, {"inventory.py": "LOW_STOCK_THRESHOLD = 4\n"})
     prompt = "Please set the stock service retries to 5 for checkout calls."
     made, _ = drive(tmp_path, prompt, rule="value-wanted", rg=rg)
-    assert [(name, args.get("path")) for name, args in made] == [
-        ("search_text", None),
-        ("read_file", "config.json"),
-        ("edit_file", "config.json"),
-    ]
-    services = json.loads((tmp_path / "config.json").read_text())["services"]
-    assert [services[s]["retries"] for s in ("payment", "email", "stock")] == [7, 2, 5]
+    assert [(name, args.get("path")) for name, args in made] == CHAIN
+    assert _retries(tmp_path) == [7, 2, 5]
     # a retry said in the singular finds the plural's lines ("retry", "retries")
     write(tmp_path, SHOP)
     prompt = "The checkout should retry the stock service 6 times, not 3."
     made, _ = drive(tmp_path, prompt, rule="new-value", rg=rg)
     assert made[-1][0] == "edit_file"
-    services = json.loads((tmp_path / "config.json").read_text())["services"]
-    assert [services[s]["retries"] for s in ("payment", "email", "stock")] == [7, 2, 6]
+    assert _retries(tmp_path) == [7, 2, 6]
 
 
 def test_a_one_given_to_the_name_a_request_says_is_a_setting(tmp_path: Path) -> None:
