@@ -13,10 +13,11 @@ reads the folder.
 
 The rules read a request's words, so a rule made on half A's prompts may hear them and
 miss the same request put another way. Each of half A's change prompts the rules finish
-alone is also run as users might put it instead (:data:`bench._local_reworded.REWORDED`:
-other words, another order, the value in words or with its unit): the share of those
-the rules still finish says how far their reading is general, on the projects it was
-made on, before any model run.
+alone is also run as users might put it instead (:mod:`bench._local_reworded`: other
+words, another order, the value in words or with its unit), in three sets, the second
+and the third each written after the rules made on the sets before it: the share of a
+set no rule was made on that the rules still finish says how far their reading is
+general, on the projects it was made on, before any model run.
 
 The table gives, for each half, the tasks the rules finish alone, by kind, and where
 they stop on the others: no call known from the prompt, or a handover to the model
@@ -39,7 +40,7 @@ from bench._local_fresh import FRESH
 from bench._local_reworded import REWORDED, REWORDED_LATER, REWORDED_THIRD
 from bench._local_task import Events, Task
 from bench._rules_run import run_known
-from harness.actors.model.local._turn import asks_new
+from bench.bench_change_words import a_change
 
 # the calls the rules may make in one task before the driver stops them
 _MAX_CALLS = 12
@@ -90,14 +91,9 @@ def alone(task: Task, prompt: str | None = None) -> Alone:
         return Alone(ok, calls, stopped)
 
 
-def changes(task: Task) -> bool:
-    """Whether *task* asks to change files that are there (not to make a new one)."""
-    return bool(task.writes) and task.kind != "create" and not asks_new(task.prompt)
-
-
 def _chosen() -> list[Task]:
     names = {n for n in os.environ.get("BENCH_TASKS", "").split(",") if n}
-    return [t for t in FRESH if changes(t) and (not names or t.name in names)]
+    return [t for t in FRESH if a_change(t) and (not names or t.name in names)]
 
 
 def _stops(results: list[Alone]) -> str:

@@ -161,7 +161,8 @@ _NEW_STATE = re.compile(
 # a sentence saying which value is wanted over the one there is ("Keep a dozen old logs
 # rather than six.", "Can the chart show two days instead of just one?", "Just bake 24,
 # not 36."), that a value is enough ("Every four hours is plenty.") or that a thing needs
-# changing ("… so it needs changing there as well."), or that a thing starts ("We're
+# changing ("… so it needs changing there as well."), was otherwise ("it used to be
+# 400") or goes up or down ("Deposit goes up to 60."), or that a thing starts ("We're
 # starting to lend magazines.", "We'll begin opening on Sundays."), which the folder's
 # files are to say too; not a thought starting ("I'm starting to think add is wrong.")
 _WANTED = re.compile(

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from bench._local_fresh import FRESH
 from bench._local_reworded import REWORDED, REWORDED_LATER, REWORDED_THIRD, reworded_tasks
-from bench.bench_rules_alone import alone, changes
+from bench.bench_change_words import a_change
+from bench.bench_rules_alone import alone
 
 TASKS = {t.name: t for t in FRESH}
 
@@ -44,7 +45,7 @@ def test_each_wording_is_of_a_half_a_change_task(wordings: dict[str, tuple[str, 
     for name, prompts in wordings.items():
         task = TASKS[name]
         assert task.half == "A"
-        assert changes(task)
+        assert a_change(task)
         assert prompts
         assert task.prompt not in prompts
 

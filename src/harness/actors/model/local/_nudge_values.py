@@ -289,14 +289,16 @@ def _said_then_asked(prompt: str) -> set[tuple[str, str | None, str, str | None]
     wanted first and the value there now in a later clause that says it is so now or
     was ("Open the doors 45 minutes before curtain up, it's 30 at the moment.", "service
     the bikes every 500 km, it used to be 400")."""
+    clauses = _CLAUSE.findall(prompt)
     said = [
-        (clause, (digits(m[1]), unit_of(m[2])))
-        for clause in _CLAUSE.findall(prompt)
+        (at, (digits(m[1]), unit_of(m[2])))
+        for at, clause in enumerate(clauses)
         for m in ANY_VALUE.finditer(clause)
     ]
     if len(said) != 2 or said[0][1] == said[1][1] or said[0][0] == said[1][0]:
         return set()
-    (first, (one, one_unit)), (then, (other, other_unit)) = said
+    (first_at, (one, one_unit)), (then_at, (other, other_unit)) = said
+    first, then = clauses[first_at], clauses[then_at]
     if _PRESENT.search(then) and not asks_for_change(then, plainly=True):
         return {(other, other_unit, one, one_unit)}
     if asks_for_change(first) or not asks_for_change(then, plainly=True):

@@ -82,7 +82,7 @@ _LET = re.compile(r"(?:^|[.!?]\s+)(?:let|allow)\s+(?!me\b|us\b)", re.I)
 # a count of tries: "should be tried 5 times", "attempt it 3 times"; a setting holding
 # one is named for its tries (``retries``, ``max_attempts``, ``tries``)
 _TIMES = re.compile(r"\s*times\b", re.I)
-_TRIES = frozenset(("retr", "attem", "trie", "tri"))
+_TRIES = frozenset(("retr", "attem", "trie"))
 _RELATIVE_BEFORE = re.compile(r"\b(?:by|another|extra)\s*$", re.I)
 # what says a value is the one wanted: "up to 60", "costs 5", "run for 60 seconds", "at
 # 170", "to Postgres 16.4", "should open 45 minutes before", "New price for sourdough:
@@ -92,11 +92,11 @@ _WANTED_BEFORE = re.compile(
     r"|(?:should|must|needs? to|ought to)\s+(?:now\s+)?[a-z]+\s+|(?<=[a-z]):\s+)$",
     re.I,
 )
-# a line that is only a comment: ``# …``, ``// …``
 # a line that only gives a name a number: ``replicas: 1``, ``"retries": 0,``, ``MAX = 1``
 _PLAIN_SETTING = re.compile(
     r"""^\s*["']?([A-Za-z_][\w-]*)["']?\s*[:=]\s*\d+(?:\.\d+)?\s*,?\s*(?:#.*)?$"""
 )
+# a line that is only a comment: ``# …``, ``// …``
 _COMMENT_LINE = re.compile(r"^\s*(?:#|//|/?\*)")
 
 

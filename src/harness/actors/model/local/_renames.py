@@ -147,7 +147,8 @@ def asked_rename(prompt: str) -> Rename | None:
     """The one rename *prompt* asks for ("Rename the method give_back to return_bike"),
     or ``None``: a question, no rename, two, a file's rename ("Rename notes.txt to todo.txt"), or
     one of words that may not be names at all ("Rename the shop to tea"), where the
-    request says no kind of name and neither name is written as code only writes one."""
+    request says no kind of name and neither name is written as code only writes one.
+    A rename said in other words is read by :func:`_said_rename`."""
     found = list(_RENAME.finditer(prompt))
     if not found:
         return _said_rename(prompt)
