@@ -2850,6 +2850,16 @@ def test_the_names_an_error_says_are_wrong() -> None:
     }
     for error, names in said.items():
         assert culprits(f"`make` fails with:\n\n{error}\n\nFix it.") == names, error
+    # an error quoted in a sentence: the name is read where the message ends
+    inline = {
+        "It dies with `Error: unknown coupon SPRNG10` when I run it. Fix please.": ["SPRNG10"],
+        "Fix it please, it says line 12: akw: command not found.": ["akw"],
+        "It gives me tools/sales.sh: line 13: SALE_LOG: unbound variable. Fix it.": ["SALE_LOG"],
+        "It says ValueError: unknown kind 'audio book' for the new DVDs.": [],
+        "An unknown coupon SPRING is no error of ours, it's the customer's.": [],
+    }
+    for prompt, names in inline.items():
+        assert culprits(prompt) == names, prompt
 
 
 def test_a_name_an_error_says_is_wrong_is_searched_for_before_an_edit() -> None:
@@ -3138,6 +3148,20 @@ def test_a_request_for_a_change_in_one_file_has_it_read_then_the_edit_asked_at_o
         *_call_and_result("read_file", "calc.py", "calc.py does not exist"),
     ]
     assert known_call(view("", missing), ["read-to-change"]) is None
+
+
+def test_a_one_line_request_quoting_an_error_is_left_to_the_rules_of_an_error() -> None:
+    # "it says line 12: akw: command not found": the name the error says is wrong is
+    # searched for (name-in-error), not the file the request names read and left to the
+    # model (read-to-change had read scripts/summary.sh and handed the edit over)
+    prompt = "Fix scripts/summary.sh please, it says line 12: akw: command not found."
+    known = known_call(view("", [{"role": "user", "content": prompt}]))
+    assert known is not None
+    assert (known.rule, known.tool, known.arguments) == (
+        "name-in-error",
+        "search_text",
+        {"pattern": "akw"},
+    )
 
 
 def _call_and_result(tool: str, path: str, result: str) -> list[dict[str, str]]:

@@ -30,7 +30,7 @@ from harness.actors.model.local._nudge_base import (
     edit_block,
 )
 from harness.actors.model.local._nudge_changes import asks_change
-from harness.actors.model.local._turn import EDIT_TOOLS, FILE_NAME, Step, Turn
+from harness.actors.model.local._turn import EDIT_TOOLS, FILE_NAME, Step, Turn, culprits
 from harness.words import asks_for_change, asks_to_write
 
 __all__ = ["BrokenData", "FinishFiles", "OldValueLeft", "ReadFirst", "ReadToChange", "listed_files"]
@@ -310,8 +310,9 @@ class ReadToChange(WrittenAhead):
 
     A request to write a file it names (it is new), a prompt of several lines (a pasted
     error: the file it runs through, which the rules of an error read, is often not the
-    one the command names), a session's later turn (the file may be read) and a prompt
-    naming two files or none are left to the model."""
+    one the command names) or one quoting an error on its line ("Fix scripts/summary.sh,
+    it says line 12: akw: command not found."), a session's later turn (the file may be
+    read) and a prompt naming two files or none are left to the model."""
 
     name: ClassVar[str] = "read-to-change"
 
@@ -326,6 +327,8 @@ class ReadToChange(WrittenAhead):
         prompt = turn.prompt.strip()
         if "\n" in prompt or not asks_for_change(prompt) or asks_to_write(prompt):
             return None
+        if culprits(prompt):
+            return None  # an error quoted on the line: the rules of an error read
         files = {m.group(1) for m in FILE_NAME.finditer(prompt)} - NOT_FILES
         if len(files) != 1:
             return None

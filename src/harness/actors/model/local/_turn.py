@@ -151,12 +151,14 @@ _PLAIN = frozenset(_PLAIN_WORDS.split())
 # the name an error message says is wrong: Python's missing attribute, name or import,
 # JavaScript's undefined name or non-function, the shell's unset variable or unknown
 # command, a program's own "unknown coupon SPRNG10" ("'Inventory' object has no attribute
-# 'lowstock'": lowstock, not Inventory)
+# 'lowstock'": lowstock, not Inventory), on a line of its own or quoted in a sentence ("it
+# says line 12: akw: command not found.", "dies with `Error: unknown coupon SPRNG10` when")
 _CULPRIT = re.compile(
     r"has no attribute '(\w+)'|name '(\w+)' is not defined|cannot import name '(\w+)'"
     r"|ReferenceError: (\w+) is not defined|TypeError: (?:[\w.]+\.)?(\w+) is not a function"
-    r"|: (\w+): (?:unbound variable|command not found)$"
-    r"|\b[Uu]nknown [a-z]+:? ['\"]?([A-Za-z_]\w*)['\"]?$",
+    r"|: (\w+): (?:unbound variable|command not found)(?=[`'\".,;!]*(?:\s|$))"
+    r"|\b[Uu]nknown [a-z]+:? (?:['\"]([A-Za-z_]\w*)['\"]|([A-Za-z_]\w*))"
+    r"(?=`|[.,;!]?\s*$|[.,;!]\s)",
     re.M,
 )
 # a word of the request on more lines of the file than this names no line in particular
