@@ -73,11 +73,11 @@ def run_known(
     seen: Callable[[str, Result], None] | None = None,
 ) -> tuple[list[Nudge], list[Made], Nudge | None]:
     """Make each call the rules know for *prompt* in the workspace *root*, after *steps*
-        (calls made before, with their results; extended in place), until they know none,
-        know the answer, or ask the model for a call bound to a tool, or *limit* calls were
-        made: the calls made (as the rules knew them), every step, and what stopped it (the
-        answer, the call asked of the model, the call past the limit; ``None``: nothing
-        known). A search runs with ripgrep where there is one (*rg*), else in Python; *seen*
+    (calls made before, with their results; extended in place), until they know none,
+    know the answer, or ask the model for a call bound to a tool, or *limit* calls were
+    made: the calls made (as the rules knew them), every step, and what stopped it (the
+    answer, the call asked of the model, the call past the limit; ``None``: nothing
+    known). A search runs with ripgrep where there is one (*rg*), else in Python; *seen*
     is given each call's tool and result."""
     ws = Workspace(root)
     run = {**RUN, "search_text": functools.partial(search_text, use_rg=rg)}
