@@ -3203,15 +3203,22 @@ def test_a_change_the_rules_know_goes_first_and_the_read_only_on_a_first_turn() 
     assert known_call(view("", [asked], no_edit), ["read-to-change"]) is None
 
 
+def _asked_after_write(root: Path, prompt: str, path: str, body: str, reply: str) -> Nudge:
+    """What the rules ask of *reply* after the real write tool wrote *body* as *path* in
+    *root* for *prompt*: the fix of what the write's note says it left broken."""
+    result = write_file(Workspace(root), {"path": path, "content": body}).output
+    said = nudge(reply, _wrote(prompt, path, body, result))
+    assert said is not None
+    assert (said.rule, said.tool) == ("left-broken", "edit_file")
+    return said
+
+
 def test_an_import_from_a_module_that_is_nowhere_is_asked_to_be_fixed(tmp_path: Path) -> None:
     # the note the real write tool gives (measured: bench local-tasks, half A's day pass)
     (tmp_path / "fees.py").write_text("def day_pass(kind):\n    return 36\n")
     body = "import unittest\nfrom project.electric_bike import calculate_day_pass_cost\n"
-    result = write_file(Workspace(tmp_path), {"path": "test_fees.py", "content": body}).output
     prompt = "Write test_fees.py with a unittest test that an electric bike's day pass costs 36."
-    said = nudge("I wrote the test.", _wrote(prompt, "test_fees.py", body, result))
-    assert said is not None
-    assert (said.rule, said.tool) == ("left-broken", "edit_file")
+    said = _asked_after_write(tmp_path, prompt, "test_fees.py", body, "I wrote the test.")
     assert "imports project.electric_bike, which is no module of this workspace" in said.text
     assert "(the workspace's modules: fees)" in said.text
 
@@ -3224,12 +3231,8 @@ def test_an_import_from_nowhere_is_swapped_for_the_one_the_name_needs(tmp_path: 
         "import unittest\nfrom lettuce import lettuce_for\n\n\nclass T(unittest.TestCase):\n"
         "    def test_it(self):\n        self.assertEqual(litres_for('lettuce', 2, 0), 6)\n"
     )
-    ws = Workspace(tmp_path)
-    result = write_file(ws, {"path": "test_schedule.py", "content": body}).output
     prompt = "Could you put a unittest for litres_for in a new test_schedule.py?"
-    said = nudge("I wrote it.", _wrote(prompt, "test_schedule.py", body, result))
-    assert said is not None
-    assert said.rule == "left-broken"
+    said = _asked_after_write(tmp_path, prompt, "test_schedule.py", body, "I wrote it.")
     edit = "<old_content>\nfrom lettuce import lettuce_for\n</old_content>\n"
     assert edit + "<new_content>\nfrom schedule import litres_for\n</new_content>" in said.text
     # the edit made, the test runs and passes
@@ -3237,7 +3240,7 @@ def test_an_import_from_nowhere_is_swapped_for_the_one_the_name_needs(tmp_path: 
         "old_text": "from lettuce import lettuce_for",
         "new_text": "from schedule import litres_for",
     }
-    out = edit_file(ws, {"path": "test_schedule.py", **fixed}).output
+    out = edit_file(Workspace(tmp_path), {"path": "test_schedule.py", **fixed}).output
     assert "note:" not in out
     ran = subprocess.run(
         [sys.executable, "-m", "unittest", "-q", "test_schedule"],
@@ -3251,9 +3254,6 @@ def test_an_import_from_nowhere_is_swapped_for_the_one_the_name_needs(tmp_path: 
 def test_a_search_result_written_as_the_new_file_is_asked_to_be_fixed(tmp_path: Path) -> None:
     (tmp_path / "README.md").write_text("- `python3 report.py` prints the stock report.\n")
     body = "README.md:1:- `python3 report.py` prints the stock report.\n"
-    result = write_file(Workspace(tmp_path), {"path": "RUNNING.md", "content": body}).output
     prompt = "Write RUNNING.md for newcomers: how to print the stock report, one command."
-    said = nudge("I wrote RUNNING.md.", _wrote(prompt, "RUNNING.md", body, result))
-    assert said is not None
-    assert (said.rule, said.tool) == ("left-broken", "edit_file")
+    said = _asked_after_write(tmp_path, prompt, "RUNNING.md", body, "I wrote RUNNING.md.")
     assert "holds a line of a search's result as it was printed" in said.text
