@@ -388,3 +388,113 @@ REWORDED_THIRD: dict[str, tuple[str, ...]] = {
     ),
     "rename-zone-of": ("Please rename zone_of to fare_zone in all files, including tests.",),
 }
+
+#: A fourth wording of each, written after the rules were made on :data:`REWORDED_THIRD`
+#: and before any rule of the next round: how far that round's rules reach on wordings
+#: written before them (run once before the round and once after it).
+REWORDED_FOURTH: dict[str, tuple[str, ...]] = {
+    "toml-debug-off": ("Turn debug off before we ship, it's in settings.toml.",),
+    "error-name-totl": (
+        "report.py won't run any more (NameError: name 'totl' is not defined). Could you fix "
+        "the typo?",
+    ),
+    "error-unbound-variable": (
+        "scripts/build.sh keeps failing with 'OUTDIR: unbound variable' on line 10. Fix it so "
+        "the build runs.",
+    ),
+    "rename-round-money": (
+        "round_money is a misleading name since it works in cents. Rename it to round_cents in "
+        "pricing.py and report.py.",
+    ),
+    "rename-slugify": (
+        "The slugify helper in src/format.js (also called from src/index.js) should be toSlug "
+        "to match our naming.",
+    ),
+    "tax-rate-both": (
+        "The tax rate is now 0.23. Please update it wherever it's set (pricing.py and "
+        "settings.toml).",
+    ),
+    "toml-pool-size": ("Raise the database connection pool to 16 connections.",),
+    "error-unknown-coupon": (
+        "Our sample order throws 'unknown coupon SPRNG10' - looks like a typo in the coupon "
+        "code. Can you correct it?",
+    ),
+    "rename-cart-total": ("cartTotal → orderTotal, in src/cart.js and src/index.js please.",),
+    "json-express-on": (
+        "Express delivery is live now, so express_delivery should be true in config.json.",
+    ),
+    "rename-rotate-logs": (
+        "Please rename our shell function rotate_logs; call it rotate_log_files instead "
+        "(scripts/lib.sh, scripts/backup.sh).",
+    ),
+    "error-attribute": (
+        "python3 report.py → AttributeError: 'Inventory' object has no attribute 'lowstock'. "
+        "Fix the attribute name.",
+    ),
+    "yaml-worker-second": ("The orders queue is backing up. Can we have two worker replicas?",),
+    "js-welcome-ten": ("Bump the WELCOME5 coupon from 5% to 10% off.",),
+    "json-stock-retries": (
+        "Checkout gives up on the stock service too soon. Let it retry 5 times.",
+    ),
+    "error-command-not-found": (
+        "There's a typo on line 12 of scripts/summary.sh, it calls akw (command not found). "
+        "Fix it.",
+    ),
+    "toml-mail-host": (
+        "Our SMTP server changed to smtp.mailhub.example. Update the mail host setting.",
+    ),
+    "js-green-tea-five": ("Green tea went up to 5 - please change it in the sample order.",),
+    "toml-tax-included": (
+        "Our prices already include tax - please tell the back office settings that.",
+    ),
+    "toml-open-at-eight": (
+        "From next week we open at 8 in the morning. Please change the opening hour.",
+    ),
+    "toml-deposit-sixty": ("Increase the deposit to £60.",),
+    "service-every-500": (
+        "Bikes now get serviced every 500 km. Update both fleet.py and station.toml.",
+    ),
+    "rename-give-back": (
+        "The give_back method should be renamed return_bike. Update the callers and the tests.",
+    ),
+    "toml-pump-half-hour": ("Raise the pump's max run time to half an hour.",),
+    "yaml-tank-alert-four-hours": ("The low tank alert should only repeat every four hours.",),
+    "json-chart-two-days": ("Extend the dashboard chart to two days of history.",),
+    "sh-keep-twelve-logs": ("Keep a dozen old watering logs instead of six.",),
+    "error-flow-name": (
+        "schedule.py line 23 uses FLOW_LITERS_PER_MINUTE but the constant is "
+        "FLOW_LITRES_PER_MINUTE, so the plan script dies with a NameError. Fix it.",
+    ),
+    "rename-thirsty": (
+        "In the House class, thirsty should be renamed needs_water; update every call.",
+    ),
+    "json-kiosk-contrast": ("The kiosk needs high contrast turned on.",),
+    "toml-fewer-croissants": ("Reduce the counter croissants from 36 to 24.",),
+    "yaml-post-office-closed": (
+        "The Post Office Stores has closed. Remove it from the delivery round.",
+    ),
+    "sourdough-price-rise": (
+        "Sourdough is £4.50 a loaf from today; change it in the prices and on the counter "
+        "screen.",
+    ),
+    "toml-juniors-from-twelve": (
+        "Juniors can now helm solo at 12 (it was 14). Update the club rules.",
+    ),
+    "yaml-pontoon-fee": ("Raise the seasonal pontoon fee to £450.",),
+    "sh-hours-top-three": ("By default the hours script should show the top 3 boats.",),
+    "error-skipper-tool": (
+        "tools/skipper.sh calls log_okay on line 17 but there's no such command. Please fix "
+        "the script.",
+    ),
+    "toml-doors-three-quarters": (
+        "We want the doors open 45 minutes before each show, up from 30.",
+    ),
+    "error-sales-tool": (
+        "The sales tool crashes: line 13: SALE_LOG: unbound variable. Please fix tools/sales.sh.",
+    ),
+    "error-wheelchair-key": (
+        "runsheet.py crashes with a KeyError for wheelchair_spaces after my minibus.toml edit. "
+        "Can you fix it?",
+    ),
+    "rename-zone-of": ("zone_of -> fare_zone everywhere, tests included.",),
+}
