@@ -474,8 +474,7 @@ REWORDED_FOURTH: dict[str, tuple[str, ...]] = {
         "The Post Office Stores has closed. Remove it from the delivery round.",
     ),
     "sourdough-price-rise": (
-        "Sourdough is £4.50 a loaf from today; change it in the prices and on the counter "
-        "screen.",
+        "Sourdough is £4.50 a loaf from today; change it in the prices and on the counter screen.",
     ),
     "toml-juniors-from-twelve": (
         "Juniors can now helm solo at 12 (it was 14). Update the club rules.",

@@ -119,18 +119,21 @@ def harness_tool(name: str) -> str:
     return tools[0] if tools else name
 
 
-ASK_STARTS = r"(?:^\s*|[.!?;:,]\s*|\b(?:and|then|so|please|can you|could you|would you|you to)\s+)"
+ASK_STARTS = (
+    r"(?:^\s*|[.!?;:,]\s*|\b(?:and|then|so|please|can you|could you|would you|will you|you to|"
+    r"can we|could we|shall we|let'?s|let us|just|also)\s+)"
+)
 """Where an ask starts in a prompt (a pattern, read with ``re.M``): a line, a sentence or a
-clause, or after "and", "then", "so", "please", "can you" ("It's on the screen as well, so
-change it there too"). In "tell me if add is correct" the verb is a function's name, not
-an ask."""
+clause, or after "and", "then", "so", "please", "can you", "let's", "just", "also" ("It's
+on the screen as well, so change it there too", "Let's rename slugify as toSlug"). In "tell
+me if add is correct" the verb is a function's name, not an ask."""
 
 ASKS_CHANGE = re.compile(
     ASK_STARTS + r"(?:fix|change|make(?! sure\b)|set|update|edit|modify|correct|replace|"
     r"rename|remove|delete|add|bump|turn|switch|increase|decrease|raise|lower|enable|"
     r"disable|refactor|move|insert|append|swap|convert|rewrite|give(?! me\b| us\b)|put|"
     r"use|reduce|drop|allow|limit|upgrade|downgrade|pin|point|restore|revert|scale|repair|"
-    r"amend|adjust|alter|tweak|extend|shorten|lengthen|sort (?:it|this|that|them) out)\b",
+    r"amend|adjust|alter|tweak|extend|shorten|lengthen|cut|sort (?:it|this|that|them) out)\b",
     re.I | re.M,
 )
 """A prompt that asks for a change ("Fix it.", "In calc.py, make add return a + b.", "...

@@ -732,3 +732,39 @@ def test_a_word_of_a_request_and_its_other_forms_in_a_file_share_a_stem(
 def test_a_short_word_keeps_enough_of_itself_to_tell_it_apart(word: str, other: str) -> None:
     assert stems(word)
     assert not stems(word) & stems(other)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "values"),
+    [
+        ("Cut the counter's croissants to 24 a day, down from 36.", ("24", "36")),
+        ("Juniors can now helm solo at 12 (it was 14). Update the rules.", ("12", "14")),
+        ("Tax is going up to 0.23 (it's 0.2 now), please change it.", ("0.23", "0.2")),
+        ("Change doors to open 45 minutes before each show, up from 30.", ("45", "30")),
+        # two sentences, two changes, money and a count, three values: not one change
+        ("Set it to 10. It is 5, I think.", None),
+        ("Set the retries to 5 and the timeout to 30.", None),
+        ("Change the deposit to £60 for 3 nights.", None),
+        ("Make it 6 logs, 3 archives and 12 backups.", None),
+        ("Why is the timeout 30 when the docs say 60?", None),
+    ],
+)
+def test_two_values_with_no_word_of_which_is_there_now_are_read_either_way(
+    prompt: str, values: tuple[str, str] | None
+) -> None:
+    said = value_change(prompt)
+    assert (said and said.either and (said.old, said.new)) == (values or None)
+
+
+def test_of_two_values_the_one_a_line_of_the_request_holds_is_changed(tmp_path: Path) -> None:
+    write(tmp_path, BAKERY)
+    made = _drive(tmp_path, "Cut the counter's croissants to 24 a day, down from 36.")
+    assert made[-1] == (
+        "edit_file",
+        {"path": "bakery.toml", "old_text": "croissant = 36", "new_text": "croissant = 24"},
+    )
+    # lines of the request's words holding each value: which is there now is not known
+    write(tmp_path, {**BAKERY, "bakery.toml": "[counter]\ncroissant = 36\ncroissant_tray = 24\n"})
+    made = _drive(tmp_path, "Cut the counter's croissants to 24 a day, down from 36.")
+    assert [name for name, _ in made] == ["search_text"]
+    assert "croissant = 36" in (tmp_path / "bakery.toml").read_text()

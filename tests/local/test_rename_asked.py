@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from harness.actors.model.local._nudge import known_call, nudge_for
-from harness.actors.model.local._renames import asked_rename
+from harness.actors.model.local._renames import asked_rename, named_pair
 from harness.actors.model.local._turn import turn_of
 
 from ._chains import TOOLS, history, write
@@ -299,3 +299,69 @@ def test_the_rule_is_off_without_its_tools_or_when_the_profile_turns_it_off(
     known = known_call(turn)
     assert known is not None
     assert known.rule == "rename-asked"
+
+
+@pytest.mark.parametrize(
+    ("prompt", "names"),
+    [
+        (
+            "I want round_money to be called round_cents from now on.",
+            ("round_money", "round_cents"),
+        ),
+        ("cartTotal → orderTotal, in src/cart.js please.", ("cartTotal", "orderTotal")),
+        ("Rename function cartTotal -> orderTotal (src/cart.js).", ("cartTotal", "orderTotal")),
+        ("rotate_logs needs a new name, rotate_log_files.", ("rotate_logs", "rotate_log_files")),
+        # the order the request says them in is no clue: the files say which is there now
+        ("fare_zone is the name we want for zone_of.", ("fare_zone", "zone_of")),
+        # no name spoken of, a question, an error's names, one name or three
+        ("Add a function fare_band that calls zone_of.", None),
+        ("Why is round_money named round_money and not round_cents?", None),
+        ("Which name does cart_total have in src/cart.js, order_total?", None),
+        (
+            "NameError: name 'FLOW_LITERS' is not defined. Did you mean: 'FLOW_LITRES'?",
+            None,
+        ),
+        ("KeyError: 'wheelchair_spaces' since I renamed something in minibus.toml.", None),
+        ("Rename round_money.", None),
+        ("Rename a_b -> c_d and e_f.", None),
+    ],
+)
+def test_two_names_said_with_no_word_of_which_is_there_now(
+    prompt: str, names: tuple[str, str] | None
+) -> None:
+    pair = named_pair(prompt)
+    assert (pair and (pair.one, pair.other)) == names
+
+
+def test_of_two_names_the_one_the_files_use_is_renamed_to_the_other(tmp_path: Path) -> None:
+    write(tmp_path, FLEET)
+    # said new name first: the files use give_back, so give_back is the one renamed
+    made, _ = drive(tmp_path, "return_bike is the new name for give_back: rename it.")
+    assert made[0] == ("search_text", {"pattern": r"\b(?:return_bike|give_back)\b", "regex": True})
+    for path in ("fleet.py", "daily.py"):
+        assert (tmp_path / path).read_text() == FLEET[path].replace("give_back", "return_bike")
+    assert made[-1][0] == "answer"
+
+
+@pytest.mark.parametrize(
+    "both",
+    [
+        # both names used: which is there now is not known
+        {"extra.py": "def return_bike():\n    pass\n"},
+        # neither
+        {
+            "fleet.py": "class Fleet:\n    pass\n",
+            "daily.py": "",
+            "test_fleet.py": "",
+            "README.md": "",
+        },
+    ],
+    ids=["both-used", "neither-used"],
+)
+def test_two_names_the_files_both_use_or_neither_are_left_to_the_model(
+    tmp_path: Path, both: dict[str, str]
+) -> None:
+    write(tmp_path, {**FLEET, **both})
+    made, _ = drive(tmp_path, "give_back -> return_bike please.")
+    assert [name for name, _ in made] == ["search_text"]
+    assert (tmp_path / "fleet.py").read_text() == {**FLEET, **both}["fleet.py"]

@@ -23,7 +23,7 @@ from harness.actors.model.local._nudge_base import (
     chain_search,
 )
 from harness.actors.model.local._nudge_changes import change_goes_in, still_used
-from harness.actors.model.local._renames import Rename, asked_rename
+from harness.actors.model.local._renames import Rename, asked_rename, named_pair
 from harness.actors.model.local._turn import Turn
 
 __all__ = ["AskedRename"]
@@ -96,17 +96,23 @@ class AskedRename(WrittenAhead):
         if not CHAIN_TOOLS.issubset(turn.tools):
             return None
         rename = asked_rename(turn.prompt)
-        if rename is None:
+        pair = named_pair(turn.prompt) if rename is None else None
+        if rename is not None:
+            search, ask = rename.search, f"Search for every use of {rename.old}."
+        elif pair is not None:
+            search = pair.search
+            ask = f"Search for {pair.one} and {pair.other}: the files use the one there now."
+        else:
             return None
         if not turn.steps:
-            return Nudge(
-                f"Search for every use of {rename.old}.",
-                "search_text",
-                arguments={"pattern": rename.search, "regex": True},
-            )
-        first = chain_search(turn, rename.search)
+            return Nudge(ask, "search_text", arguments={"pattern": search, "regex": True})
+        first = chain_search(turn, search)
         if first is None:
             return None  # the model went its own way, or a call of the rule's went wrong
+        if pair is not None:
+            rename = pair.rename([h.group(2) for h in _HIT.finditer(first.result)])
+            if rename is None:
+                return None  # the files use both names, or neither
         last = turn.steps[-1]
         hits = [(h.group(1), h.group(2)) for h in _HIT.finditer(first.result)]
         written = {s.path for s in turn.steps if s.wrote}

@@ -162,12 +162,20 @@ class Change:
     old_unit: str | None = None
     new_unit: str | None = None
     clock: bool = False
+    either: bool = False
+    """The request says the two values but not which is there now ("Cut the croissants
+    to 24 a day, down from 36.", "Juniors may helm at 12 (it was 14)."): the line a file
+    holds one on says it, and the change goes from that one to the other."""
 
     @property
     def forms(self) -> list[Form]:
         """The forms a file may hold the change in: as said, and, for a span of time, in
-        each other unit it comes to whole (two hours: 120 minutes, 7200 seconds). A value
-        there now of 0 or 1 is no form: nearly any line holds it."""
+        each other unit it comes to whole (two hours: 120 minutes, 7200 seconds); where
+        the request does not say which value is there now, the forms of both ways. A
+        value there now of 0 or 1 is no form: nearly any line holds it."""
+        if self.either:
+            back = Change(self.new, self.old, self.new_unit, self.old_unit, self.clock)
+            return [*attrs.evolve(self, either=False).forms, *back.forms]
         said = self.old_unit or self.new_unit
         forms = [Form(self.old, self.new, said)] if self.old_unit == self.new_unit else []
         if said is not None:
@@ -177,6 +185,11 @@ class Change:
                 if (form := self._in(unit)) is not None and form.unit not in (f.unit for f in forms)
             ]
         return [f for f in forms if f.old not in ("0", "1") and f.old != f.new]
+
+    def turned(self, form: Form) -> bool:
+        """Whether *form* goes from the value the request said second to the one it said
+        first (a change whose request does not say which is there now)."""
+        return form not in attrs.evolve(self, either=False).forms
 
     def _in(self, unit: str) -> Form | None:
         """The change in *unit*, when both values come to a whole number of it or one
@@ -341,6 +354,9 @@ def value_change(prompt: str) -> Change | None:
     clock = _MERIDIEM.search(prompt) is not None
     prompt = _MERIDIEM.sub(_on_clock, prompt)
     pairs = _pairs(in_figures(prompt))
+    either = not pairs
+    if either:
+        pairs = _either(in_figures(prompt))
     if len(pairs) != 1:
         return None
     old, old_unit, new, new_unit = pairs.pop()
@@ -348,8 +364,33 @@ def value_change(prompt: str) -> Change | None:
     old_unit, new_unit = old_unit or new_unit, new_unit or old_unit
     hours = old_unit is None and all(v.isdigit() and int(v) <= 24 for v in (old, new))
     on_clock = clock or _CLOCK.search(prompt) is not None
-    change = Change(old, new, old_unit, new_unit, hours and on_clock)
+    change = Change(old, new, old_unit, new_unit, hours and on_clock, either)
     return change if change.forms else None
+
+
+# a value a request wants: "to 24", "to £60" (two of them are two changes: "Set retries to 5
+# and the timeout to 30.")
+_TO_VALUE = re.compile(rf"\bto\s+{_SAID}", re.I)
+
+
+def _either(prompt: str) -> set[tuple[str, str | None, str, str | None]]:
+    """The two values of a request that says both in one sentence but not which is there
+    now ("Cut the counter's croissants to 24 a day, down from 36.", "Tax is going up to
+    0.23 (it's 0.2 now)."), as said; none where it says more or fewer, in two sentences,
+    both after "to", or one as money and the other not."""
+    for sentence in _SENTENCE.findall(prompt):
+        said = list(dict.fromkeys((m[1], m[2]) for m in ANY_VALUE.finditer(sentence)))
+        if len(said) != 2:
+            continue
+        if len(list(ANY_VALUE.finditer(prompt))) != 2 or len(_TO_VALUE.findall(sentence)) > 1:
+            return set()
+        (one, one_unit), (other, other_unit) = said
+        if (one[0] in "£$€") != (other[0] in "£$€") or one.endswith("%") != other.endswith("%"):
+            return set()
+        if digits(one) == digits(other):
+            return set()
+        return {(digits(one), unit_of(one_unit), digits(other), unit_of(other_unit))}
+    return set()
 
 
 # a file a request names by what it is: "the hours script", "the plan script", "the deploy
@@ -403,6 +444,8 @@ def _the_lines(
     top = [(path, text, form) for score, path, text, form in scored if score == best]
     if best == 0:
         return []
+    if change.either and len({change.turned(form) for score, *_, form in scored if score}) > 1:
+        return []  # lines of the request's words hold each value: which is there now is not known
     if len(top) == 1:
         return top
     paths = [path for path, _, _ in top]
@@ -443,8 +486,11 @@ class NewValue(WrittenAhead):
         # value with no word beside it (``TOP="${1:-5}"``)
         where = {"glob": f"*{described}.*"} if described else {}
         if not turn.steps:
+            ask = f"Search for {change.old}, the value there now."
+            if change.either:
+                ask = f"Search for {change.old} and {change.new}: a file holds the one there now."
             return Nudge(
-                f"Search for {change.old}, the value there now.",
+                ask,
                 "search_text",
                 arguments={"pattern": search, "regex": True, **where},
             )

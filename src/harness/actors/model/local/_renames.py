@@ -10,10 +10,10 @@ import re
 
 import attrs
 
-from harness.actors.model.local._turn import FILE_NAME, asks_change
+from harness.actors.model.local._turn import FILE_NAME, asks_change, code_names
 from harness.words import asks_for_change
 
-__all__ = ["Rename", "asked_rename"]
+__all__ = ["NamedPair", "Rename", "asked_rename", "named_pair"]
 
 _NAME = r"[A-Za-z_]\w*"
 # "Rename the (shell) function rotate_logs to rotate_log_files", "rename `cartTotal` to
@@ -23,7 +23,7 @@ _NAME = r"[A-Za-z_]\w*"
 _KIND = r"function|method|class|variable|constant|field|attribute|property|key|setting"
 # where a rename's new name ends: the sentence goes on or ends
 _ENDS = (
-    r"(?=\s*(?:$|[,;:!?()]|\.(?!\w)|\s(?:in|everywhere|across|throughout|and|so|wherever|"
+    r"(?=\s*(?:$|[,;:!?()]|\.(?!\w)|[-–—]\s|\s(?:in|everywhere|across|throughout|and|so|wherever|"
     r"instead|from now on|please)\b))"
 )
 _RENAME = re.compile(
@@ -214,3 +214,71 @@ def _said_rename(prompt: str) -> Rename | None:
     one_sentence = re.search(r"[.!?;]\s+\S", rest.strip()) is None
     alone = one_sentence and not asks_for_change(rest) and _RUN.search(rest) is None
     return Rename(old, new, _CODE_NAME.search(old) is None, owner is not None, alone)
+
+
+# a request that speaks of a name: "rename", "a new name", "to be called", "call it", an
+# arrow from one name to another
+_NAMING = re.compile(
+    r"\b(?:re)?nam(?:e|es|ed|ing)\b|\bbe\s+called\b|\bcall\s+(?:it|them)\b|->|→|=>", re.I
+)
+# what an error message says: its names are the error's, not a rename's ("NameError: name
+# 'totl' is not defined. Did you mean: 'total'?")
+_ERROR_SAID = re.compile(
+    r"\w(?:Error|Exception)\b|Traceback|not defined|not found|unbound variable|did you mean",
+    re.I,
+)
+
+
+@attrs.frozen
+class NamedPair:
+    """A request about a name that writes two names as only code writes them ("I want
+    round_money to be called round_cents", "cartTotal → orderTotal", "rotate_logs needs
+    a new name, rotate_log_files") but not in words that say which is the name there
+    now: the project's files say it, the one of the two they use."""
+
+    one: str
+    other: str
+    alone: bool
+
+    @property
+    def search(self) -> str:
+        """The search for every line that uses either name, as a whole word."""
+        return rf"\b(?:{re.escape(self.one)}|{re.escape(self.other)})\b"
+
+    def rename(self, lines: list[str]) -> Rename | None:
+        """The rename of the name *lines* (a search's) use to the one they do not, or
+        ``None`` where they use both or neither."""
+        used = {
+            name
+            for name in (self.one, self.other)
+            if any(re.search(rf"\b{name}\b", line) for line in lines)
+        }
+        if len(used) != 1:
+            return None
+        old = used.pop()
+        new = self.other if old == self.one else self.one
+        return Rename(old, new, plain=False, alone=self.alone)
+
+
+def named_pair(prompt: str) -> NamedPair | None:
+    """The two names a request about a name writes, where :func:`asked_rename` reads no
+    rename in its words: a request that speaks of naming (:data:`_NAMING`), is no
+    question of why or when, quotes no error, and writes exactly two names as only code
+    writes them, no file's; ``None`` otherwise."""
+    if _NAMING.search(prompt) is None or _WHY.search(prompt) or _ERROR_SAID.search(prompt):
+        return None
+    if prompt.rstrip().endswith("?") and not asks_change(prompt):
+        return None
+    files = " ".join(m.group(1) for m in FILE_NAME.finditer(prompt))
+    names = list(dict.fromkeys(n for n in code_names(prompt) if n not in files))
+    if len(names) != 2:
+        return None
+    one, other = names
+    rest = prompt
+    for name in names:
+        rest = rest.replace(name, " ")
+    rest = _RENAME_IT.sub(" ", _ITS_OWN.sub(" ", rest))
+    rest = re.sub(r"\brenam(?:e|ed|ing)\b", " ", rest, flags=re.I)
+    one_sentence = re.search(r"[.!?;]\s+\S", rest.strip()) is None
+    alone = one_sentence and not asks_for_change(rest) and _RUN.search(rest) is None
+    return NamedPair(one, other, alone)
