@@ -51,6 +51,16 @@ def test_the_value_rejected_and_the_file_raising_it_are_read_from_the_error() ->
     assert rejected_value(TRACE.replace("ValueError: unknown kind", "NameError: name")) is None
     two = TRACE.replace("'audio book'", "'audio book' or 'e book'")
     assert rejected_value(two) is None
+    # quoted in a sentence, raised in the one Python file the prompt names
+    said = "runsheet.py fails: KeyError: 'wheelchair_spaces'. I think I renamed it. Fix it."
+    assert rejected_value(said) == ("wheelchair_spaces", "runsheet.py")
+    said = "desk.py stops with ValueError: unknown kind 'audio book' (line 6) since Monday."
+    assert rejected_value(said) == ("audio book", "desk.py")
+    # no Python file named, or two: where it was raised is not known
+    assert rejected_value(said.replace("desk.py", "the desk")) is None
+    assert rejected_value(said.replace("since Monday", "from a.py or b.py")) is None
+    # a value quoted in a sentence about no error
+    assert rejected_value("In desk.py, the kind 'audio book' should be 'audiobook'.") is None
 
 
 @pytest.mark.parametrize(
@@ -206,3 +216,18 @@ def test_a_key_that_is_there_or_alike_twice_or_a_file_unnamed_is_left_to_the_mod
     made, _ = drive(tmp_path, prompt, rule=("value-in-error", "rerun-failing"))
     assert not any(name == "edit_file" for name, _ in made)
     assert (tmp_path / "minibus.toml").read_text() == toml
+
+
+def test_a_key_error_quoted_in_a_sentence_is_mended_as_a_traceback_is(tmp_path: Path) -> None:
+    write(tmp_path, {"runsheet.py": SHEET, "minibus.toml": TOML})
+    prompt = (
+        "runsheet.py fails: KeyError: 'wheelchair_spaces'. I renamed something in "
+        "minibus.toml I think. Please fix."
+    )
+    made, _ = drive(tmp_path, prompt, rule=("value-in-error", "rerun-failing"))
+    assert [(name, args.get("path")) for name, args in made[:3]] == [
+        ("search_text", None),
+        ("read_file", "minibus.toml"),
+        ("edit_file", "minibus.toml"),
+    ]
+    assert "wheelchair_spaces = 2" in (tmp_path / "minibus.toml").read_text()

@@ -32,25 +32,35 @@ from harness.actors.model.local._turn import FILE_NAME, Turn
 
 __all__ = ["ValueInError", "meant_value", "rejected_value"]
 
-# the last line of a Python traceback that rejects one value it quotes: "ValueError:
-# unknown kind 'audio book'", "KeyError: 'over-65'", "LookupError: no such stop 'Mill'"
+# a Python error that rejects one value it quotes: "ValueError: unknown kind 'audio book'",
+# "KeyError: 'over-65'", "LookupError: no such stop 'Mill'", the last line of a traceback
+# or quoted in a sentence ("runsheet.py fails: KeyError: 'wheelchair_spaces'. I think …")
 _REJECTS = re.compile(
-    r"^(?:ValueError|KeyError|LookupError): [^'\n]*'([^'\n]{2,60})'[^'\n]*$", re.M
+    r"(?:^|(?<=\s))(?:ValueError|KeyError|LookupError): [^'\n]*?'([^'\n]{2,60})'"
+    r"(?=[^'\n]*$|[.,;:!?)](?:\s|$)|\s+\()",
+    re.M,
 )
 # the frames of a traceback: the file each line ran in
 _FRAME = re.compile(r'^\s*File "([^"]+)", line \d+', re.M)
+# a Python file a prompt names ("runsheet.py fails: …")
+_PYTHON_FILE = re.compile(r"\.py$")
 # a value quoted in code or data
 _QUOTED = re.compile(r"""(["'])([^"'\n]{2,60})\1""")
 
 
 def rejected_value(prompt: str) -> tuple[str, str] | None:
     """The value the error *prompt* pastes rejects, and the name of the file it was
-    raised in (the traceback's last frame), or ``None``."""
+    raised in (the traceback's last frame, or with no traceback the one Python file the
+    prompt names), or ``None``."""
     found = _REJECTS.findall(prompt)
-    frames = _FRAME.findall(prompt)
+    frames = [f.rsplit("/", 1)[-1] for f in _FRAME.findall(prompt)]
+    if not frames:
+        frames = list({m[1] for m in FILE_NAME.finditer(prompt) if _PYTHON_FILE.search(m[1])})
+        if len(frames) != 1:
+            return None
     if len(set(found)) != 1 or not frames:
         return None
-    return found[0], frames[-1].rsplit("/", 1)[-1]
+    return found[0], frames[-1]
 
 
 def _plain(value: str) -> str:
@@ -80,7 +90,7 @@ def meant_value(bad: str, lines: list[str]) -> str | None:
 
 
 # the last line of a Python traceback for a key a mapping lacks
-_KEY_ERROR = re.compile(r"^KeyError: '[^'\n]+'$", re.M)
+_KEY_ERROR = re.compile(r"(?:^|(?<=\s))KeyError: '[^'\n]+'", re.M)
 # a file of settings or data a prompt names ("I was tidying up minibus.toml")
 _DATA_FILE = re.compile(r"\.(?:toml|json|ya?ml|ini|cfg|conf)$", re.I)
 # a line that gives a key its value: ``wheelchair_spaces = 2``, ``"seats": 12,``,
