@@ -323,8 +323,7 @@ def test_after_a_reply_the_known_call_is_asked_and_with_the_rule_off_it_is_not()
         ("The pontoon berths go up to £450 for the season. Can you put that in?", ("450", None)),
         # the value there now said too: new-value's
         ("Raise the deposit to 60 pounds, not 50.", None),
-        # a change by an amount, a number that tells which, a fault, something new
-        ("Raise the deposit by 10 pounds.", None),
+        # a share, a number that tells which, a fault, something new
         ("Make it 15 per cent.", None),
         ("From now on the over 65 tickets are called 'senior'.", None),
         ("The report shows 5 items, which is wrong. Fix it.", None),
@@ -768,3 +767,46 @@ def test_of_two_values_the_one_a_line_of_the_request_holds_is_changed(tmp_path: 
     made = _drive(tmp_path, "Cut the counter's croissants to 24 a day, down from 36.")
     assert [name for name, _ in made] == ["search_text"]
     assert "croissant = 36" in (tmp_path / "bakery.toml").read_text()
+
+
+@pytest.mark.parametrize(
+    ("prompt", "step"),
+    [
+        ("Add one more replica to the worker service.", ("1", None, "repli")),
+        ("Add another replica to the worker.", ("1", None, "repli")),
+        ("Drop two fewer stops on the round.", ("-2", None, "stop")),
+        ("Raise the deposit by 10 pounds.", ("10", None, None)),
+        ("Raise the timeout by 10 seconds.", ("10", "second", None)),
+        ("Cut the warning's repeat down by 2 hours.", ("-2", "hour", None)),
+        ("Give the pump 10 more minutes.", ("10", "minute", None)),
+        # a share, no way up or down, a value beside the step, two steps
+        ("Raise prices by 10%.", None),
+        ("Change the timeout by 10 seconds.", None),
+        ("Increase the retries by 2 to 5.", None),
+        ("Add one more replica and two more workers.", None),
+    ],
+)
+def test_a_step_from_the_value_there_now_is_read_from_the_request(
+    prompt: str, step: tuple[str, str | None, str | None] | None
+) -> None:
+    said = wanted_value(prompt)
+    assert (said and said.step is not None and (said.value, said.unit, said.count_of)) == (
+        step or None
+    )
+
+
+def test_a_step_moves_the_value_there_now_on_the_line_it_speaks_of(tmp_path: Path) -> None:
+    compose = (
+        "services:\n  web:\n    replicas: 2\n    port: 8080\n"
+        "  worker:\n    replicas: 1\n    timeout_minutes: 2\n"
+    )
+    write(tmp_path, {"compose.yaml": compose, "notes.txt": "one more replica next year\n"})
+    made = _drive(tmp_path, "Add one more replica to the worker service.", rule="value-wanted")
+    assert made[-1][0] == "edit_file"
+    assert (tmp_path / "compose.yaml").read_text() == compose.replace("replicas: 1", "replicas: 2")
+    # a span stepped in the unit the line names
+    made = _drive(tmp_path, "Give the worker's timeout 30 more seconds.", rule="value-wanted")
+    assert "timeout_minutes: 2.5" in (tmp_path / "compose.yaml").read_text()
+    # a step that takes a count to nothing is left to the model
+    made = _drive(tmp_path, "Run three fewer replicas of the worker.", rule="value-wanted")
+    assert not any(name == "edit_file" for name, _ in made)

@@ -371,6 +371,9 @@ def value_change(prompt: str) -> Change | None:
 # a value a request wants: "to 24", "to £60" (two of them are two changes: "Set retries to 5
 # and the timeout to 30.")
 _TO_VALUE = re.compile(rf"\bto\s+{_SAID}", re.I)
+# a value said as a step from the one there now: "by 10 minutes", "two more", "5 fewer"
+_BY = re.compile(r"\bby\s+$", re.I)
+_MORE = re.compile(r"\s+(?:more|fewer|less|extra)\b", re.I)
 
 
 def _either(prompt: str) -> set[tuple[str, str | None, str, str | None]]:
@@ -379,9 +382,12 @@ def _either(prompt: str) -> set[tuple[str, str | None, str, str | None]]:
     0.23 (it's 0.2 now)."), as said; none where it says more or fewer, in two sentences,
     both after "to", or one as money and the other not."""
     for sentence in _SENTENCE.findall(prompt):
-        said = list(dict.fromkeys((m[1], m[2]) for m in ANY_VALUE.finditer(sentence)))
+        found = list(ANY_VALUE.finditer(sentence))
+        said = list(dict.fromkeys((m[1], m[2]) for m in found))
         if len(said) != 2:
             continue
+        if any(_BY.search(sentence, 0, m.start()) or _MORE.match(sentence, m.end()) for m in found):
+            return set()  # a step, not a value: "by 10 minutes to 40", "two more"
         if len(list(ANY_VALUE.finditer(prompt))) != 2 or len(_TO_VALUE.findall(sentence)) > 1:
             return set()
         (one, one_unit), (other, other_unit) = said

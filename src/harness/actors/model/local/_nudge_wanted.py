@@ -122,6 +122,17 @@ class Wanted:
     tries: bool = False
     """The value is a count of tries ("tried 5 times"): a line naming its tries
     (``"retries": 3``) speaks of what the request speaks of."""
+    step: Decimal | None = None
+    """The value is the one there now and this much, said as a step ("one more
+    replica": 1, "two fewer stops": -2, "Raise the timeout by 10 seconds": 10);
+    *value* then says the step."""
+
+    @property
+    def aim(self) -> str:
+        """What the change makes the setting, as a sentence says it: "60", "1 more"."""
+        if self.step is None:
+            return self.value
+        return f"{abs(self.step).normalize():f} {'more' if self.step > 0 else 'less'}"
 
     @property
     def also(self) -> frozenset[str]:
@@ -154,6 +165,8 @@ class Wanted:
             return None  # a count of tries goes on a line naming tries
         if self.money and "." not in found[0].group(1):
             return None
+        if self.step is not None:
+            return self._stepped(line, found[0])
         if self.count_of is not None:
             one_less = Decimal(self.value) - 1
             if self.count_of not in stems(line) or Decimal(found[0].group(1)) != one_less:
@@ -183,6 +196,29 @@ class Wanted:
             value = f"{Decimal(value):.{places}f}"
         return line[: m.start(1)] + value + line[m.end(1) :]
 
+    def _stepped(self, line: str, m: re.Match[str]) -> str | None:
+        """*line* with its number *m* moved by the step, in the unit the line names;
+        ``None`` where the line names no such thing as the step counts, gives 0 or 1
+        other than to a name the request says, or the step takes it to 0 or below."""
+        assert self.step is not None
+        if self.count_of is not None and self.count_of not in stems(line):
+            return None
+        held = Decimal(m.group(1))
+        plain = _PLAIN_SETTING.match(line)
+        named_plainly = plain is not None and stems(plain[1]) & self.keys
+        if held in (0, 1) and self.count_of is None and not named_plainly:
+            return None
+        step = self.step
+        named = next((u for u in SECONDS if names_unit(line, u)), None)
+        if self.unit and named and named != self.unit:
+            step = step * SECONDS[self.unit] / SECONDS[named]
+        new = held + step
+        if new <= 0 or new != new.quantize(Decimal("0.01")):
+            return None
+        places = len(m.group(1).partition(".")[2])
+        written = f"{new:.{places}f}" if places else f"{new.normalize():f}"
+        return line[: m.start(1)] + written + line[m.end(1) :]
+
 
 def wanted_value(prompt: str) -> Wanted | None:
     """The one value *prompt* asks a setting to have, saying no value there now ("Raise
@@ -196,6 +232,9 @@ def wanted_value(prompt: str) -> Wanted | None:
     if not (asks_for_change(prompt) or _LET.search(prompt)) or asks_new(prompt):
         return None
     prompt = in_figures(prompt)
+    stepped = _step(prompt)
+    if stepped is not None:
+        return stepped
     said = list(ANY_VALUE.finditer(prompt))
     if not said:
         return _one_more(prompt)
@@ -216,6 +255,51 @@ def wanted_value(prompt: str) -> Wanted | None:
     per = next(iter(stems(each.group(1))), None) if each else None
     keys = frozenset(stems(FILE_NAME.sub(" ", prompt)) - UNIT_STEMS - {per})
     return Wanted(value, unit_of(m.group(2)), keys=keys, per=per, money=money, tries=tries)
+
+
+# a step from the value there now: "one more replica", "2 fewer stops"; "another
+# replica"; "by 10 minutes", the way said by a verb ("Raise the timeout by 10 minutes.")
+_STEP_THING = re.compile(r"\s+(more|extra|fewer|less)\s+([a-z]{3,})\b", re.I)
+_ANOTHER = re.compile(r"\b(?:another|an extra|one extra)\s+([a-z]{4,})\b", re.I)
+_BY = re.compile(r"\bby\s+$", re.I)
+_UP = re.compile(r"\b(?:increase|raise|up|bump|extend|lengthen|longer|more)\b", re.I)
+_DOWN = re.compile(r"\b(?:decrease|lower|reduce|cut|down|shorten|drop|trim|shorter)\b", re.I)
+
+
+def _step(prompt: str) -> Wanted | None:
+    """The change *prompt* asks as a step from the value there now ("Add one more
+    replica to the worker.", "Drop two fewer stops", "We need another replica", "Raise
+    the timeout by 10 seconds."), or ``None``: none, two, a step by a share ("by 10%"),
+    a step by that says no way up or down, or a value beside it."""
+    said = list(ANY_VALUE.finditer(prompt))
+    steps: list[tuple[Decimal, str | None]] = []
+    for m in said:
+        value = digits(m.group(1))
+        if not re.fullmatch(_NUMBER, value):
+            return None  # a share ("10%") or a sum with a sign is no step to add
+        more = _STEP_THING.match(prompt, m.end())
+        if more is not None:
+            sign = -1 if more.group(1).lower() in ("fewer", "less") else 1
+            steps.append((sign * Decimal(value), more.group(2)))
+        elif _BY.search(prompt, 0, m.start()):
+            up, down = _UP.search(prompt), _DOWN.search(prompt)
+            if (up is None) == (down is None) or m.group(1).endswith("%"):
+                return None
+            steps.append(((1 if up else -1) * Decimal(value), m.group(2)))
+    if said and len(steps) != len(said):
+        return None  # a value beside the step, or a value and no step
+    steps += [(Decimal(1), a.group(1)) for a in _ANOTHER.finditer(prompt)]
+    if len(steps) != 1:
+        return None
+    step, thing = steps[0]
+    keys = frozenset(stems(FILE_NAME.sub(" ", prompt)) - UNIT_STEMS - NUMBER_STEMS)
+    unit = unit_of(thing)
+    if thing is None or unit is not None:
+        return Wanted(str(step), unit, keys=keys, step=step)
+    counted = stems(thing)
+    if len(counted) != 1:
+        return None
+    return Wanted(str(step), keys=keys, count_of=counted.pop(), step=step)
 
 
 # one more of a thing, said as the count it comes to: "a second replica", "a third
@@ -397,17 +481,20 @@ class ValueWanted(WrittenAhead):
         search = wanted.search(turn.prompt) if wanted is not None else None
         if wanted is None or search is None:
             return None
-        say = f"Write {wanted.value} on this line of {{path}}."
+        aim = wanted.aim if isinstance(wanted, Wanted) else wanted.value
+        say = f"Write {aim} on this line of {{path}}."
         per = wanted.per if isinstance(wanted, Wanted) else None
         unsaid = frozenset((per,)) if per else frozenset()
         nudge = one_line_chain(
             turn,
             search,
-            f"Search for the setting to make {wanted.value}.",
+            f"Search for the setting to make {aim}.",
             lambda hits, reads: choose_line(
                 hits, reads, turn.prompt, wanted.made, say, also=wanted.also, unsaid=unsaid
             ),
         )
         if nudge is not None or not turn.edited or not _AS_WELL.search(turn.prompt):
             return nudge
+        if isinstance(wanted, Wanted) and wanted.step is not None:
+            return None  # a step is taken once: the value it came to is not said
         return _elsewhere(turn, search, wanted.value)
