@@ -338,6 +338,13 @@ def test_after_a_reply_the_known_call_is_asked_and_with_the_rule_off_it_is_not()
         ("Doors should open 45 minutes before the show now.", ("45", "minute")),
         ("A sourdough loaf costs £4.50 now. Change the one on the screen too.", ("4.50", None)),
         ("Set this one to 12.", ("12", None)),
+        # after "every", and where it ends what is made so
+        ("Make the low tank warning repeat every 4 hours.", ("4", "hour")),
+        ("Make the deposit £60.", ("60", None)),
+        ("Please make our deposit 60 pounds now.", ("60", None)),
+        ("Make the pontoon fee £450 a season.", ("450", None)),
+        ("Please make the over 65 tickets cheaper.", None),
+        ("Make the sail number 655 boat the club boat.", None),
     ],
 )
 def test_the_value_wanted_alone_is_read_from_the_request(

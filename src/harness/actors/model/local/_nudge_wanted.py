@@ -86,10 +86,20 @@ _TRIES = frozenset(("retr", "attem", "trie"))
 _RELATIVE_BEFORE = re.compile(r"\b(?:by|another|extra)\s*$", re.I)
 # what says a value is the one wanted: "up to 60", "costs 5", "run for 60 seconds", "at
 # 170", "to Postgres 16.4", "should open 45 minutes before", "New price for sourdough:
-# £4.50"; not "the over 65 tickets", "sail number 655"
+# £4.50", "repeat every 4 hours", "Make the deposit £60"; not "the over 65 tickets",
+# "sail number 655"
+# "Make the deposit £60": a value wanted where it ends what is made so (its unit, a thing
+# it is for each of, or the sentence after it; not "Make the over 65 tickets cheaper")
+_MAKE = r"(?:^|[.!?;]\s+|please\s+)make\s+(?:the|our|its|their)\s+(?:[\w'-]+\s+){1,4}"
+_MADE_SO = re.compile(
+    r"(?:\s+(?:pounds?|euros?|dollars?|pence|per ?cent|[a-z]+s))?"
+    r"(?:\s*[.!?;,]|\s*$|\s+(?:a|an|per|each|please|now|instead|from)\b)",
+    re.I,
+)
 _WANTED_BEFORE = re.compile(
-    r"\b(?:(?:to|at|be|costs?|is|are|for)\s+(?:[A-Z][\w-]*\s+)?|(?:be|is|are)\s+[a-z]+ed\s+"
-    r"|(?:should|must|needs? to|ought to)\s+(?:now\s+)?[a-z]+\s+|(?<=[a-z]):\s+)$",
+    r"\b(?:(?:to|at|be|costs?|is|are|for|every)\s+(?:[A-Z][\w-]*\s+)?"
+    r"|(?:be|is|are)\s+[a-z]+ed\s+|(?:should|must|needs? to|ought to)\s+(?:now\s+)?[a-z]+\s+"
+    rf"|(?<=[a-z]):\s+|({_MAKE}))$",
     re.I,
 )
 # a line that only gives a name a number: ``replicas: 1``, ``"retries": 0,``, ``MAX = 1``
@@ -244,8 +254,11 @@ def wanted_value(prompt: str) -> Wanted | None:
     before = prompt[: m.start()]
     if _RELATIVE_AFTER.match(prompt, m.end()) or _RELATIVE_BEFORE.search(before):
         return None
-    if not _WANTED_BEFORE.search(before):
+    wanted_so = _WANTED_BEFORE.search(before)
+    if wanted_so is None:
         return None
+    if wanted_so.group(1) and not _MADE_SO.match(prompt, m.end()):
+        return None  # "Make the over 65 tickets cheaper": the number tells which
     value = digits(m.group(1))
     if value in ("0", "1") or not re.fullmatch(_NUMBER, value):
         return None
