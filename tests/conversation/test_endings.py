@@ -1030,6 +1030,10 @@ def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_al
         "Use port 465 for mail.",
         # after "so" (the fresh set's half A: hospital-fare-rise)
         "The fare goes up to 7. It's on the screen as well, so change it there too please.",
+        # after "let's", "just", "also", "can we"; "cut" is a verb of changing
+        "Let's rename slugify as toSlug.",
+        "Just set the pool to 16.",
+        "Can we cut the croissants to 24?",
     ]
     questions = [
         "Why does make fail?",
@@ -1038,6 +1042,8 @@ def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_al
         "Tell me if add is correct.",
         "Make sure you only read calc.py: what does it do?",
         "Which file defines the fix_up function?",
+        "Can we find where the cut-off is set?",
+        "Just tell me which file sets the pool size.",
     ]
     assert [p for p in asks if not ASKS_CHANGE.search(p)] == []
     assert [p for p in questions if ASKS_CHANGE.search(p)] == []
@@ -1095,6 +1101,12 @@ def test_a_change_is_asked_where_an_ask_starts_for_the_endings_and_the_nudges_al
         ("We're starting to lend magazines. They go out for a week.", True),
         ("We'll begin opening on Sundays.", True),
         ("The club is going to start running Tuesday races.", True),
+        # a value up from the one there is; a thing the user wants so
+        ("Doors open 45 minutes before each show, up from 30.", True),
+        ("We want the doors open 45 minutes before each show.", True),
+        ("We need another replica for the worker.", True),
+        ("I want to know why the doors open at 7.", False),
+        ("We would like to see the fares first.", False),
         # asked or wondered about, not asked for
         ("Why does the chart show two days instead of one?", False),
         ("Explain why it keeps six logs rather than twelve.", False),
