@@ -817,3 +817,43 @@ def test_a_step_moves_the_value_there_now_on_the_line_it_speaks_of(tmp_path: Pat
     # a step that takes a count to nothing is left to the model
     made = _drive(tmp_path, "Run three fewer replicas of the worker.", rule="value-wanted")
     assert not any(name == "edit_file" for name, _ in made)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "counts"),
+    [
+        ("Run three replicas of the api service: change deploy.yaml.", ("3", "repli")),
+        ("Use 4 workers for the queue.", ("4", "worke")),
+        # a number that tells which, a unit, no thing counted
+        ("Make the over 65 tickets cheaper.", None),
+        ("Book the 3 boats for Sunday.", None),
+        ("Use 4 minutes for the queue.", None),
+        ("Use 4 for the queue.", None),
+    ],
+)
+def test_a_count_said_with_what_it_counts_is_a_value_wanted(
+    prompt: str, counts: tuple[str, str] | None
+) -> None:
+    said = wanted_value(prompt)
+    assert (said and said.counts and (said.value, said.counts)) == (counts or None)
+
+
+def test_a_count_goes_on_the_line_of_the_service_the_request_names_by_its_key(
+    tmp_path: Path,
+) -> None:
+    deploy = (
+        "services:\n"
+        "  api:\n    image: shop/api:4.2.0\n    replicas: 2\n"
+        "  worker:\n    image: shop/worker:4.2.0\n    replicas: 1\n"
+    )
+    write(tmp_path, {"deploy.yaml": deploy, "limits.toml": "max_workers = 8\n"})
+    made = _drive(tmp_path, "Change the api service to run three replicas.", rule="value-wanted")
+    assert made[-1] == (
+        "edit_file",
+        {"path": "deploy.yaml", "old_text": "    replicas: 2", "new_text": "    replicas: 3"},
+    )
+    # no key said: the two services' lines tie, and the model goes on
+    write(tmp_path, {"deploy.yaml": deploy})
+    made = _drive(tmp_path, "Change the service to run three replicas.", rule="value-wanted")
+    assert not any(name == "edit_file" for name, _ in made)
+    assert (tmp_path / "deploy.yaml").read_text() == deploy

@@ -115,6 +115,26 @@ def choose_line(
         ]
         most = max(score for score, _ in under)
         top = [hit for score, hit in under if score == most]
+        if len(top) > 1:
+            # still a tie: a key the request says whole, however short ("the api service":
+            # ``api:``, which no stem of four letters or more holds)
+            said = {w.lower() for w in _KEY_WORD.findall(prompt)}
+            named = [
+                (len(said & _key_names(key_path(reads.get(h.path, {}), h.number))), h) for h in top
+            ]
+            most = max(score for score, _ in named)
+            top = [hit for score, hit in named if score == most]
         if len(top) > 1 or most == 0:
             return None
     return Chosen(top[0], make, say.format(path=top[0].path))
+
+
+# a word as a key may write it: "api", "redis-cache", "log_level"
+_KEY_WORD = re.compile(r"[A-Za-z][\w-]*")
+# the key a line opens: ``  api:``, ``"email": {``, ``- name: hold-ready``, ``[mail]``
+_OPENS_KEY = re.compile(r"""^\s*(?:-\s+)?\[?["']?([A-Za-z][\w-]*)["']?\s*[:=\].]""")
+
+
+def _key_names(opened: list[str]) -> set[str]:
+    """The names of the keys *opened* (:func:`key_path`'s lines) open, lower case."""
+    return {m.group(1).lower() for line in opened if (m := _OPENS_KEY.match(line))}

@@ -132,6 +132,10 @@ class Wanted:
     tries: bool = False
     """The value is a count of tries ("tried 5 times"): a line naming its tries
     (``"retries": 3``) speaks of what the request speaks of."""
+    counts: str | None = None
+    """The value counts what this word names ("Run three replicas of the api service":
+    ``repli``): only a line giving a name of that word a number holds it
+    (``replicas: 1``)."""
     step: Decimal | None = None
     """The value is the one there now and this much, said as a step ("one more
     replica": 1, "two fewer stops": -2, "Raise the timeout by 10 seconds": 10);
@@ -175,6 +179,13 @@ class Wanted:
             return None  # a count of tries goes on a line naming tries
         if self.money and "." not in found[0].group(1):
             return None
+        if self.counts is not None:
+            key = _KEY_BEFORE.search(line[: found[0].start()].rstrip(":= \t([{\"'"))
+            if key is None or self.counts not in stems(key.group(1)):
+                return None  # "three replicas" goes on the line giving replicas a number
+            if Decimal(found[0].group(1)) == Decimal(self.value):
+                return None
+            return line[: found[0].start(1)] + self.value + line[found[0].end(1) :]
         if self.step is not None:
             return self._stepped(line, found[0])
         if self.count_of is not None:
@@ -256,7 +267,7 @@ def wanted_value(prompt: str) -> Wanted | None:
         return None
     wanted_so = _WANTED_BEFORE.search(before)
     if wanted_so is None:
-        return None
+        return _counted(prompt, m)
     if wanted_so.group(1) and not _MADE_SO.match(prompt, m.end()):
         return None  # "Make the over 65 tickets cheaper": the number tells which
     value = digits(m.group(1))
@@ -268,6 +279,31 @@ def wanted_value(prompt: str) -> Wanted | None:
     per = next(iter(stems(each.group(1))), None) if each else None
     keys = frozenset(stems(FILE_NAME.sub(" ", prompt)) - UNIT_STEMS - {per})
     return Wanted(value, unit_of(m.group(2)), keys=keys, per=per, money=money, tries=tries)
+
+
+# a count said with what it counts, where no other word says it is the value wanted
+# ("Run three replicas of the api service", "Use 4 workers"); not a number that tells
+# which ("the over 65 tickets", "sail number 655", "the 3 boats")
+_COUNTED = re.compile(r"\s+([a-z]{4,}s)\b")
+_WHICH_BEFORE = re.compile(
+    r"\b(?:over|under|above|below|than|aged?|number|no\.?|the|version|v|of|in|on|last|first)\s+$"
+    r"|#\s*$",
+    re.I,
+)
+
+
+def _counted(prompt: str, m: re.Match[str]) -> Wanted | None:
+    """The value *m* of *prompt* as a count of the thing the word after it names ("Run
+    three replicas": 3 ``replicas``), or ``None``."""
+    counted = _COUNTED.match(prompt, m.end())
+    if counted is None or _WHICH_BEFORE.search(prompt, 0, m.start()):
+        return None
+    value = digits(m.group(1))
+    thing = stems(counted.group(1))
+    if not re.fullmatch(r"\d+", value) or len(thing) != 1 or unit_of(counted.group(1)):
+        return None
+    keys = frozenset(stems(FILE_NAME.sub(" ", prompt)) - UNIT_STEMS - NUMBER_STEMS)
+    return Wanted(value, keys=keys, counts=thing.pop())
 
 
 # a step from the value there now: "one more replica", "2 fewer stops"; "another
