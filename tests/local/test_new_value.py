@@ -13,7 +13,7 @@ import pytest
 from harness.actors.model.local._choose import stems
 from harness.actors.model.local._nudge import known_call, nudge_for
 from harness.actors.model.local._nudge_values import Form, described_file, value_change
-from harness.actors.model.local._nudge_wanted import shaped_value, wanted_value
+from harness.actors.model.local._nudge_wanted import keyed_value, shaped_value, wanted_value
 from harness.actors.model.local._turn import turn_of
 
 from ._chains import TOOLS, Call, drive, history, write
@@ -857,3 +857,53 @@ def test_a_count_goes_on_the_line_of_the_service_the_request_names_by_its_key(
     made = _drive(tmp_path, "Change the service to run three replicas.", rule="value-wanted")
     assert not any(name == "edit_file" for name, _ in made)
     assert (tmp_path / "deploy.yaml").read_text() == deploy
+
+
+@pytest.mark.parametrize(
+    ("prompt", "keyed"),
+    [
+        ("Set LOG_LEVEL of the worker service in deploy.yaml to info.", ("LOG_LEVEL", "info")),
+        ("Change `theme` to 'dark'.", ("theme", "dark")),
+        ("Change log_level to debug in settings.toml.", ("log_level", "debug")),
+        # a switch's word or a number (other rules'), no word ending the clause, a
+        # question, two keys, the word before the key
+        ("Set DEBUG_MODE to true.", None),
+        ("Set log_level to 3.", None),
+        ("Set log_level to match the api.", None),
+        ("Why is LOG_LEVEL set to info?", None),
+        ("Set log_level and LOG_FORMAT to json.", None),
+        ("Change to debug the log_level.", None),
+    ],
+)
+def test_a_word_wanted_for_a_setting_named_as_code_is_read_from_the_request(
+    prompt: str, keyed: tuple[str, str] | None
+) -> None:
+    said = keyed_value(prompt)
+    assert (said and (said.key, said.value)) == keyed
+
+
+def test_a_word_wanted_replaces_the_word_the_named_setting_holds(tmp_path: Path) -> None:
+    deploy = (
+        "services:\n"
+        "  api:\n    environment:\n      LOG_LEVEL: info\n"
+        "  worker:\n    environment:\n      LOG_LEVEL: warning\n"
+    )
+    app = 'import os\n\nLOG_LEVEL = os.environ.get("LOG_LEVEL", "warning")\n'
+    write(tmp_path, {"deploy.yaml": deploy, "app.py": app})
+    prompt = "Set LOG_LEVEL of the worker service in deploy.yaml to info."
+    made = _drive(tmp_path, prompt, rule="value-wanted")
+    assert made[-1] == (
+        "edit_file",
+        {
+            "path": "deploy.yaml",
+            "old_text": "      LOG_LEVEL: warning",
+            "new_text": "      LOG_LEVEL: info",
+        },
+    )
+    # a quoted word keeps its quotes; a call is no word the setting holds
+    write(tmp_path, {"settings.toml": 'log_level = "warn"  # how much to log\n'})
+    _drive(tmp_path, "Change log_level to debug in settings.toml.", rule="value-wanted")
+    assert (tmp_path / "settings.toml").read_text() == 'log_level = "debug"  # how much to log\n'
+    made = _drive(tmp_path, "Change LOG_LEVEL to debug in app.py.", rule="value-wanted")
+    assert not any(name == "edit_file" for name, _ in made)
+    assert (tmp_path / "app.py").read_text() == app

@@ -39,10 +39,19 @@ from harness.actors.model.local._nudge_values import (
     value_change,
 )
 from harness.actors.model.local._settings import LISTS_TABLES
-from harness.actors.model.local._turn import Turn, asks_new
+from harness.actors.model.local._turn import Turn, asks_new, code_names
 from harness.words import asks_for_change
 
-__all__ = ["ShapedWanted", "ValueWanted", "Wanted", "given", "shaped_value", "wanted_value"]
+__all__ = [
+    "KeyedWanted",
+    "ShapedWanted",
+    "ValueWanted",
+    "Wanted",
+    "given",
+    "keyed_value",
+    "shaped_value",
+    "wanted_value",
+]
 
 # a number a line gives to a name or compares with: ``deposit = 50``, ``price: 4.5``,
 # ``"retries": 3``, ``KEEP="${KEEP:-6}"``; not a part of ``2026-05-06`` or ``14:00``
@@ -422,6 +431,72 @@ def shaped_value(prompt: str) -> ShapedWanted | None:
     return None
 
 
+# a word a request asks a setting it names to have: "Set LOG_LEVEL of the worker service
+# to info.", "Change `theme` to 'dark'": after "to", quoted or ending the clause
+_KEYED_TO = re.compile(
+    r"""\bto\s+(?:(["'`])([\w.-]+)\1|([A-Za-z][\w-]*(?:\.[\w-]+)*)(?=\s*(?:[.,;!?]|$)|\s+(?:in|for|on|"""
+    r"""please|now|instead|from|everywhere)\b))""",
+    re.I | re.M,
+)
+# values other rules read: a switch's, a number's
+_NO_WORD = re.compile(r"^(?:true|false|on|off|yes|no|enabled?|disabled?|\d[\w.]*)$", re.I)
+# a scalar a line gives a name: a bare word, or a quoted string, then the line ends or a
+# comment or a comma ("LOG_LEVEL: debug", 'log_level = "warn"  # …', '"level": "warn",')
+_SCALAR = r"""(?:(["'])([^"'\n]*)\1|([A-Za-z][\w.-]*))(?=\s*(?:[,#]|//|$))"""
+
+
+@attrs.frozen
+class KeyedWanted:
+    """A change that names a setting as code names it and the word it should hold ("Set
+    LOG_LEVEL of the worker service in deploy.yaml to info."): the line giving that
+    name a word."""
+
+    key: str
+    value: str
+
+    @property
+    def also(self) -> frozenset[str]:
+        """The key's own words."""
+        return frozenset(stems(self.key))
+
+    def search(self, prompt: str) -> str:
+        """The search for the lines giving the key a value, and the headers of the tables
+        of TOML files (a regular expression ripgrep reads too)."""
+        return rf"""(?:^|[^\w.-])["']?{re.escape(self.key)}["']?\s*[:=]{LISTS_TABLES}"""
+
+    def made(self, line: str) -> str | None:
+        """*line* with the word wanted in place of the one scalar it gives the key (in the
+        quotes it had), or ``None`` where it gives no scalar (a call, a list, a number, a
+        switch), is only a comment, or holds the word wanted already."""
+        given = re.compile(rf"""(?<![\w.-])["']?{re.escape(self.key)}["']?\s*[:=]\s*{_SCALAR}""")
+        found = list(given.finditer(line))
+        if len(found) != 1 or _COMMENT_LINE.match(line):
+            return None
+        m = found[0]
+        group = 2 if m.group(1) else 3
+        if _NO_WORD.match(m.group(group) or "") or m.group(group) == self.value:
+            return None
+        return line[: m.start(group)] + self.value + line[m.end(group) :]
+
+
+def keyed_value(prompt: str) -> KeyedWanted | None:
+    """The one word *prompt* asks a setting it names as code to hold ("Set LOG_LEVEL of
+    the worker service to info."), or ``None``: no change asked, a fault, no key or two,
+    no word after "to" or two, or a word another rule reads (a switch, a number)."""
+    if FAULT.search(prompt) or not asks_for_change(prompt) or asks_new(prompt):
+        return None
+    files = " ".join(m.group(1) for m in FILE_NAME.finditer(prompt))
+    keys = list(dict.fromkeys(k for k in code_names(prompt) if k not in files))
+    said = list(_KEYED_TO.finditer(prompt))
+    values = {m.group(2) or m.group(3) for m in said}
+    if len(keys) != 1 or len(values) != 1:
+        return None
+    value = values.pop()
+    if _NO_WORD.match(value) or value in keys or prompt.find(keys[0]) > said[0].start():
+        return None  # the key is said before its word: "Set LOG_LEVEL … to info"
+    return KeyedWanted(keys[0], value)
+
+
 # a request that says the value is held in more than one place: "it needs changing there
 # as well", "change it there too", "in both"
 _AS_WELL = re.compile(r"\b(?:as well|too|both|also|everywhere|each of)\b", re.I)
@@ -524,9 +599,9 @@ class ValueWanted(WrittenAhead):
     def ahead(self, turn: Turn) -> Nudge | None:
         if not CHAIN_TOOLS.issubset(turn.tools):
             return None
-        wanted: Wanted | ShapedWanted | None = wanted_value(turn.prompt)
+        wanted: Wanted | ShapedWanted | KeyedWanted | None = wanted_value(turn.prompt)
         if wanted is None:
-            wanted = shaped_value(turn.prompt)
+            wanted = shaped_value(turn.prompt) or keyed_value(turn.prompt)
         search = wanted.search(turn.prompt) if wanted is not None else None
         if wanted is None or search is None:
             return None
