@@ -12,7 +12,12 @@ import pytest
 
 from harness.actors.model.local._choose import stems
 from harness.actors.model.local._nudge import known_call, nudge_for
-from harness.actors.model.local._nudge_values import Form, described_file, value_change
+from harness.actors.model.local._nudge_values import (
+    Form,
+    described_file,
+    swap_change,
+    value_change,
+)
 from harness.actors.model.local._nudge_wanted import keyed_value, shaped_value, wanted_value
 from harness.actors.model.local._turn import turn_of
 
@@ -907,3 +912,34 @@ def test_a_word_wanted_replaces_the_word_the_named_setting_holds(tmp_path: Path)
     made = _drive(tmp_path, "Change LOG_LEVEL to debug in app.py.", rule="value-wanted")
     assert not any(name == "edit_file" for name, _ in made)
     assert (tmp_path / "app.py").read_text() == app
+
+
+@pytest.mark.parametrize(
+    ("prompt", "swap"),
+    [
+        ("Give the redis cache 512mb of memory instead of 256mb.", ("512mb", "256mb")),
+        ("Raise the worker's memory limit from 256Mi to 1Gi.", ("256Mi", "1Gi")),
+        # an ordinal, a time of day, one value, the same twice, a question
+        ("Move the 2nd backup to 3am.", None),
+        ("Give redis 512mb.", None),
+        ("Give redis 512mb, not 512MB.", None),
+        ("Why does redis get 512mb and not 256mb?", None),
+    ],
+)
+def test_a_value_written_with_its_unit_in_one_word_is_read_either_way(
+    prompt: str, swap: tuple[str, str] | None
+) -> None:
+    said = swap_change(prompt)
+    assert (said and (said.old, said.new)) == swap
+
+
+def test_a_value_written_with_its_unit_is_replaced_as_the_line_writes_it(tmp_path: Path) -> None:
+    deploy = (
+        "services:\n  redis:\n"
+        '    command: ["redis-server", "--maxmemory", "256MB"]\n'
+        "  web:\n    mem_limit: 512mb\n"
+    )
+    write(tmp_path, {"deploy.yaml": deploy, "README.md": "Redis gets 256MB.\n"})
+    _drive(tmp_path, "Give the redis cache 512mb of memory instead of 256mb.")
+    assert (tmp_path / "deploy.yaml").read_text() == deploy.replace("256MB", "512MB")
+    assert (tmp_path / "README.md").read_text() == "Redis gets 256MB.\n"

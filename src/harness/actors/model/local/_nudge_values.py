@@ -399,6 +399,70 @@ def _either(prompt: str) -> set[tuple[str, str | None, str, str | None]]:
     return set()
 
 
+# a value written with its unit in one word, as a setting writes it: "256mb", "512Mi",
+# "30s", "1.5g"; not an ordinal ("2nd") or a time of day ("8am")
+_TOKEN = re.compile(r"(?<![\w.£$€-])(\d+(?:\.\d+)?(?!st|nd|rd|th|am|pm)[A-Za-z]{1,3})(?![\w-])")
+
+
+@attrs.frozen
+class Swap:
+    """A change of one value written with its unit in one word ("Give the redis cache
+    512mb of memory instead of 256mb."): the request says both, in either order; the
+    line a file holds one on says which is there now, and it is replaced as written."""
+
+    old: str
+    new: str
+    old_unit: None = None
+    new_unit: None = None
+    either: bool = True
+
+    def _on(self, value: str) -> str:
+        return rf"(?<![\w.-]){re.escape(value)}(?![\w.-])"
+
+    def set_in(self, line: str) -> Form | None:
+        """The way *line* holds the change: its value there now, either of the two (as
+        written, case aside); ``None`` where it holds neither or both."""
+        held = [v for v in (self.old, self.new) if re.search(self._on(v), line, re.I)]
+        if len(held) != 1:
+            return None
+        other = self.new if held[0] == self.old else self.old
+        return Form(held[0], other, None)
+
+    def turned(self, form: Form) -> bool:
+        """Whether *form* goes from the value the request said second to the first."""
+        return form.old != self.old
+
+    def made(self, line: str, form: Form) -> str:
+        """*line* with *form*'s value wanted in place of its value there now, its unit in
+        the case the line writes it in ("256MB" to "512MB" for "512mb")."""
+
+        def new(m: re.Match[str]) -> str:
+            unit = re.sub(r"[\d.]", "", m.group(0))
+            if unit.isupper():
+                return form.new.upper()
+            return form.new.lower() if unit.islower() else form.new
+
+        return re.sub(self._on(form.old), new, line, flags=re.I)
+
+    def search(self, prompt: str, *, anywhere: bool = False) -> str:
+        """The search for lines holding either value as a word of its own (a regular
+        expression ripgrep reads too, which has no lookaround)."""
+        either = "|".join(re.escape(v) for v in (self.old, self.new))
+        return rf"(?i)(?:^|[^\w.-])(?:{either})(?:[^\w.-]|$)"
+
+
+def swap_change(prompt: str) -> Swap | None:
+    """The change *prompt* asks of a value written with its unit in one word, saying
+    both the value wanted and the one there now ("512mb instead of 256mb"), or ``None``:
+    not two such values, both the same, a fault told or no change asked."""
+    if FAULT.search(prompt) or not asks_for_change(prompt):
+        return None
+    said = list(dict.fromkeys(_TOKEN.findall(prompt)))
+    if len(said) != 2 or said[0].lower() == said[1].lower():
+        return None
+    return Swap(said[0], said[1])
+
+
 # a file a request names by what it is: "the hours script", "the plan script", "the deploy
 # config"; not a kind of file ("the shell script", "a new script")
 _DESCRIBED = re.compile(
@@ -420,7 +484,7 @@ def described_file(prompt: str) -> str | None:
 
 
 def _the_lines(
-    hits: list[tuple[str, str]], change: Change, prompt: str
+    hits: list[tuple[str, str]], change: Change | Swap, prompt: str
 ) -> list[tuple[str, str, Form]]:
     """Of *hits* (each a file's path and a line), the lines to change, each with the
     form it holds the value in: the one line holding the value there now as a setting
@@ -481,7 +545,7 @@ class NewValue(WrittenAhead):
     def ahead(self, turn: Turn) -> Nudge | None:
         if not CHAIN_TOOLS.issubset(turn.tools):
             return None
-        change = value_change(turn.prompt)
+        change: Change | Swap | None = value_change(turn.prompt) or swap_change(turn.prompt)
         if change is None:
             return None
         described = described_file(turn.prompt)
