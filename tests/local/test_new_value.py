@@ -943,3 +943,22 @@ def test_a_value_written_with_its_unit_is_replaced_as_the_line_writes_it(tmp_pat
     _drive(tmp_path, "Give the redis cache 512mb of memory instead of 256mb.")
     assert (tmp_path / "deploy.yaml").read_text() == deploy.replace("256MB", "512MB")
     assert (tmp_path / "README.md").read_text() == "Redis gets 256MB.\n"
+
+
+def test_a_port_is_changed_in_a_web_address_as_in_a_setting(tmp_path: Path) -> None:
+    settings = "[server]\nport = 9412\nstarted = 14:00\n"
+    config = (
+        '{\n  "stock": {\n    "url": "http://127.0.0.1:9412/stock",\n    "retries": 3\n  }\n}\n'
+    )
+    write(tmp_path, {"settings.toml": settings, "config.json": config})
+    prompt = (
+        "The server moves to port 9500 from 9412: change settings.toml and the stock url "
+        "in config.json."
+    )
+    _drive(tmp_path, prompt)
+    assert (tmp_path / "settings.toml").read_text() == settings.replace("9412", "9500")
+    assert (tmp_path / "config.json").read_text() == config.replace("9412", "9500")
+    # a time of day is no port
+    change = value_change("Move the stock service from port 14 to 15.")
+    assert change is not None
+    assert change.set_in('when = "http://x.example/14:00"') is None

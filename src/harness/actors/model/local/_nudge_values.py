@@ -227,17 +227,22 @@ class Change:
                 continue
             if form.unit == said or names_unit(line, form.unit):
                 return form
+        # a port in a web address: ``"url": "http://127.0.0.1:9412/stock"``
+        for form in self.forms:
+            if form.unit is None and form.old.isdigit() and re.search(_port(form.old), line):
+                return form
         return None
 
     def made(self, line: str, form: Form) -> str:
         """*line* with the value wanted in place of the one there now, in *form* (an
-        hour written ``07`` as ``08``)."""
+        hour written ``07`` as ``08``; a port in a web address too)."""
 
         def new(m: re.Match[str]) -> str:
             padded = self.clock and m.group(0).startswith("0") and m.group(0).isdigit()
             return form.new.zfill(2) if padded else form.new
 
-        return re.sub(self.held(form), new, line)
+        line = re.sub(self.held(form), new, line)
+        return re.sub(_port(form.old), rf"\g<1>{form.new}", line) if form.unit is None else line
 
     def search(self, prompt: str, *, anywhere: bool = False) -> str | None:
         """The search for the lines the rule may choose: the value there now given to a
@@ -259,10 +264,18 @@ class Change:
         value = rf"{GIVEN}{'0?' if self.clock else ''}(?:{olds})(?:[^\w.]|$)"
         if anywhere:
             return value
+        if re.search(r"\bports?\b", prompt, re.I):  # a port in a web address too
+            value = rf"""(?:{value}|://[\w.-]+:(?:{olds})(?:[/"'\s,]|$))"""
         if not words:
             return None
         named = "|".join(sorted(words))
         return rf"(?i)(?:{named})[^\n]*{value}|{value}[^\n]*(?:{named})"
+
+
+def _port(value: str) -> str:
+    """*value* as the port of a web address (``http://127.0.0.1:9412/stock``), the
+    address before it kept in group 1."""
+    return rf"""(://[\w.-]+:){re.escape(value)}(?=[/"'\s,]|$)"""
 
 
 def names_unit(line: str, unit: str | None) -> bool:
