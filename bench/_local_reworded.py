@@ -195,14 +195,17 @@ REWORDED: dict[str, tuple[str, ...]] = {
 }
 
 
-def reworded_tasks(tasks: Iterable[Task]) -> list[Task]:
-    """Each of *tasks* that :data:`REWORDED` puts otherwise, once a wording: the same
-    files and check, the prompt put otherwise, named ``<task>~<n>`` (``BENCH_SET=reworded``
-    of ``python -m bench local-tasks``)."""
+def reworded_tasks(
+    tasks: Iterable[Task], wordings: dict[str, tuple[str, ...]] | None = None
+) -> list[Task]:
+    """Each of *tasks* that *wordings* (:data:`REWORDED` unless given) puts otherwise,
+    once a wording: the same files and check, the prompt put otherwise, named
+    ``<task>~<n>`` (``BENCH_SET=reworded`` of ``python -m bench local-tasks``)."""
+    wordings = REWORDED if wordings is None else wordings
     return [
         attrs.evolve(task, name=f"{task.name}~{n}", prompt=prompt)
         for task in tasks
-        for n, prompt in enumerate(REWORDED.get(task.name, ()), 1)
+        for n, prompt in enumerate(wordings.get(task.name, ()), 1)
     ]
 
 
@@ -496,4 +499,12 @@ REWORDED_FOURTH: dict[str, tuple[str, ...]] = {
         "Can you fix it?",
     ),
     "rename-zone-of": ("zone_of -> fare_zone everywhere, tests included.",),
+}
+
+#: Each set by the name ``BENCH_SET`` gives it in ``python -m bench local-tasks``.
+WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
+    "reworded": REWORDED,
+    "reworded-later": REWORDED_LATER,
+    "reworded-third": REWORDED_THIRD,
+    "reworded-fourth": REWORDED_FOURTH,
 }

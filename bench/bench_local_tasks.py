@@ -46,7 +46,9 @@ from the environment:
   project, :data:`bench._local_fresh.ELEVENTH`), ``twelfth`` (the 24 of a twelfth, on an
   eighth project, :data:`bench._local_fresh.TWELFTH`), ``reworded`` (half A's change
   requests the rules finish alone, each put as other users might put it, on the same
-  files and checks: :func:`bench._local_reworded.reworded_tasks`), or ``all`` (default);
+  files and checks: :func:`bench._local_reworded.reworded_tasks`; ``reworded-later``,
+  ``reworded-third``, ``reworded-fourth``: the sets written after it), or ``all``
+  (default);
 - ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
 - ``BENCH_OFF``: ``grammar``, ``nudge``, ``stop`` (comma-separated): run with those
@@ -87,7 +89,7 @@ from bench._local_fresh import (
     THIRD,
     TWELFTH,
 )
-from bench._local_reworded import reworded_tasks
+from bench._local_reworded import WORDINGS, reworded_tasks
 from bench._local_task import Events, Task, answer, calls, changed, passes, read
 from harness.actors.model.local._guide import (
     ASKED_PREFIX,
@@ -403,11 +405,13 @@ def _chosen() -> list[tuple[str, Task]]:
         "eleventh": ELEVENTH,
         "twelfth": TWELFTH,
     }
-    if which == "reworded":
-        tasks = reworded_tasks(FRESH)
-        return [("reworded A", t) for t in tasks if not wanted or t.name in wanted]
+    if which in WORDINGS:
+        tasks = reworded_tasks(FRESH, WORDINGS[which])
+        return [(f"{which} A", t) for t in tasks if not wanted or t.name in wanted]
     if which not in ("all", "first", *parts):
-        raise SystemExit(f"BENCH_SET={which}: not one of all, first, {', '.join(parts)}, reworded")
+        raise SystemExit(
+            f"BENCH_SET={which}: not one of all, first, {', '.join(parts)}, {', '.join(WORDINGS)}"
+        )
     chosen: list[tuple[str, Task]] = []
     if which in ("all", "first") and not half:
         chosen += [("first", t) for t in TASKS]
