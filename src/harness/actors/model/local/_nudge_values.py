@@ -33,6 +33,7 @@ from harness.words import asks_for_change
 
 __all__ = [
     "ANY_VALUE",
+    "BY_STEP",
     "FAULT",
     "GIVEN",
     "NUMBER_STEMS",
@@ -385,7 +386,7 @@ def value_change(prompt: str) -> Change | None:
 # and the timeout to 30.")
 _TO_VALUE = re.compile(rf"\bto\s+{_SAID}", re.I)
 # a value said as a step from the one there now: "by 10 minutes", "two more", "5 fewer"
-_BY = re.compile(r"\bby\s+$", re.I)
+BY_STEP = re.compile(r"\bby\s+$", re.I)
 _MORE = re.compile(r"\s+(?:more|fewer|less|extra)\b", re.I)
 
 
@@ -399,7 +400,9 @@ def _either(prompt: str) -> set[tuple[str, str | None, str, str | None]]:
         said = list(dict.fromkeys((m[1], m[2]) for m in found))
         if len(said) != 2:
             continue
-        if any(_BY.search(sentence, 0, m.start()) or _MORE.match(sentence, m.end()) for m in found):
+        if any(
+            BY_STEP.search(sentence, 0, m.start()) or _MORE.match(sentence, m.end()) for m in found
+        ):
             return set()  # a step, not a value: "by 10 minutes to 40", "two more"
         if len(list(ANY_VALUE.finditer(prompt))) != 2 or len(_TO_VALUE.findall(sentence)) > 1:
             return set()

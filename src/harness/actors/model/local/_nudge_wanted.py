@@ -28,6 +28,7 @@ from harness.actors.model.local._nudge_base import (
 from harness.actors.model.local._nudge_changes import change_goes_in
 from harness.actors.model.local._nudge_values import (
     ANY_VALUE,
+    BY_STEP,
     FAULT,
     GIVEN,
     NUMBER_STEMS,
@@ -93,10 +94,6 @@ _LET = re.compile(r"(?:^|[.!?]\s+)(?:let|allow)\s+(?!me\b|us\b)", re.I)
 _TIMES = re.compile(r"\s*times\b", re.I)
 _TRIES = frozenset(("retr", "attem", "trie"))
 _RELATIVE_BEFORE = re.compile(r"\b(?:by|another|extra)\s*$", re.I)
-# what says a value is the one wanted: "up to 60", "costs 5", "run for 60 seconds", "at
-# 170", "to Postgres 16.4", "should open 45 minutes before", "New price for sourdough:
-# £4.50", "repeat every 4 hours", "Make the deposit £60"; not "the over 65 tickets",
-# "sail number 655"
 # "Make the deposit £60": a value wanted where it ends what is made so (its unit, a thing
 # it is for each of, or the sentence after it; not "Make the over 65 tickets cheaper")
 _MAKE = r"(?:^|[.!?;]\s+|please\s+)make\s+(?:the|our|its|their)\s+(?:[\w'-]+\s+){1,4}"
@@ -105,6 +102,10 @@ _MADE_SO = re.compile(
     r"(?:\s*[.!?;,]|\s*$|\s+(?:a|an|per|each|please|now|instead|from)\b)",
     re.I,
 )
+# what says a value is the one wanted: "up to 60", "costs 5", "run for 60 seconds", "at
+# 170", "to Postgres 16.4", "should open 45 minutes before", "New price for sourdough:
+# £4.50", "repeat every 4 hours", "Make the deposit £60" (:data:`_MAKE`); not "the over
+# 65 tickets", "sail number 655"
 _WANTED_BEFORE = re.compile(
     r"\b(?:(?:to|at|be|costs?|is|are|for|every)\s+(?:[A-Z][\w-]*\s+)?"
     r"|(?:be|is|are)\s+[a-z]+ed\s+|(?:should|must|needs? to|ought to)\s+(?:now\s+)?[a-z]+\s+"
@@ -196,7 +197,7 @@ class Wanted:
                 return None
             return line[: found[0].start(1)] + self.value + line[found[0].end(1) :]
         if self.step is not None:
-            return self._stepped(line, found[0])
+            return self._stepped(line, found[0], self.step)
         if self.count_of is not None:
             one_less = Decimal(self.value) - 1
             if self.count_of not in stems(line) or Decimal(found[0].group(1)) != one_less:
@@ -226,11 +227,10 @@ class Wanted:
             value = f"{Decimal(value):.{places}f}"
         return line[: m.start(1)] + value + line[m.end(1) :]
 
-    def _stepped(self, line: str, m: re.Match[str]) -> str | None:
-        """*line* with its number *m* moved by the step, in the unit the line names;
+    def _stepped(self, line: str, m: re.Match[str], step: Decimal) -> str | None:
+        """*line* with its number *m* moved by *step*, in the unit the line names;
         ``None`` where the line names no such thing as the step counts, gives 0 or 1
         other than to a name the request says, or the step takes it to 0 or below."""
-        assert self.step is not None
         if self.count_of is not None and self.count_of not in stems(line):
             return None
         held = Decimal(m.group(1))
@@ -238,7 +238,6 @@ class Wanted:
         named_plainly = plain is not None and stems(plain[1]) & self.keys
         if held in (0, 1) and self.count_of is None and not named_plainly:
             return None
-        step = self.step
         named = next((u for u in SECONDS if names_unit(line, u)), None)
         if self.unit and named and named != self.unit:
             step = step * SECONDS[self.unit] / SECONDS[named]
@@ -319,7 +318,6 @@ def _counted(prompt: str, m: re.Match[str]) -> Wanted | None:
 # replica"; "by 10 minutes", the way said by a verb ("Raise the timeout by 10 minutes.")
 _STEP_THING = re.compile(r"\s+(more|extra|fewer|less)\s+([a-z]{3,})\b", re.I)
 _ANOTHER = re.compile(r"\b(?:another|an extra|one extra)\s+([a-z]{4,})\b", re.I)
-_BY = re.compile(r"\bby\s+$", re.I)
 _UP = re.compile(r"\b(?:increase|raise|up|bump|extend|lengthen|longer|more)\b", re.I)
 _DOWN = re.compile(r"\b(?:decrease|lower|reduce|cut|down|shorten|drop|trim|shorter)\b", re.I)
 
@@ -339,7 +337,7 @@ def _step(prompt: str) -> Wanted | None:
         if more is not None:
             sign = -1 if more.group(1).lower() in ("fewer", "less") else 1
             steps.append((sign * Decimal(value), more.group(2)))
-        elif _BY.search(prompt, 0, m.start()):
+        elif BY_STEP.search(prompt, 0, m.start()):
             up, down = _UP.search(prompt), _DOWN.search(prompt)
             if (up is None) == (down is None) or m.group(1).endswith("%"):
                 return None
