@@ -165,9 +165,8 @@ _NEW_STATE = re.compile(
 # rather than six.", "Can the chart show two days instead of just one?", "Just bake 24,
 # not 36."), that a value is enough ("Every four hours is plenty.") or that a thing needs
 # changing ("… so it needs changing there as well."), was otherwise ("it used to be
-# 400") or goes up or down ("Deposit goes up to 60.", "…, up from 30"), that the user
-# wants a thing so ("We want the doors open at 7.", "We need another replica."; not "I
-# want to know why"), or that a thing starts ("We're
+# 400") or goes up or down ("Deposit goes up to 60.", "…, up from 30"), or that a thing
+# starts ("We're
 # starting to lend magazines.", "We'll begin opening on Sundays."), which the folder's
 # files are to say too; not a thought starting ("I'm starting to think add is wrong.")
 _WANTED = re.compile(
@@ -176,8 +175,6 @@ _WANTED = re.compile(
     r"|\bneeds?\s+(?:changing|updating|fixing|correcting|amending|adjusting)\b"
     r"|\bused to be\b|\b(?:goes|go|going|went|gone)\s+(?:up|down)\s+(?:to|from|by)\b"
     r"|,\s*(?:up|down)\s+from\s+\d"
-    r"|\b(?:we|I)\s+(?:really\s+|now\s+)?(?:want|need|'d like|would like)\s+(?!to\s+(?:know|"
-    r"see|understand|ask|check|find|hear|learn)\b)(?:the|a|an|another|more|it|them|our|\d)\b"
     r"|(?:'re|\bare|'m|\bam|'s|\bis|'ll|\bwill|\bgoing\s+to)\s+(?:now\s+)?(?:start|begin)"
     r"(?:ning|ing)?\s+(?:to\s+(?!(?:think|wonder|see|feel|worry|suspect|believe|doubt|"
     r"understand|notice|realis|realiz)\w*)\w|\w+ing\b)",
