@@ -118,12 +118,12 @@ def choose_line(
         if len(top) > 1:
             # still a tie: a key the request says whole, however short ("the api service":
             # ``api:``, which no stem of four letters or more holds)
-            said = {w.lower() for w in _KEY_WORD.findall(prompt)}
-            named = [
-                (len(said & _key_names(key_path(reads.get(h.path, {}), h.number))), h) for h in top
+            whole = {w.lower() for w in _KEY_WORD.findall(prompt)}
+            keyed = [
+                (len(whole & _key_names(key_path(reads.get(h.path, {}), h.number))), h) for h in top
             ]
-            most = max(score for score, _ in named)
-            top = [hit for score, hit in named if score == most]
+            most = max(score for score, _ in keyed)
+            top = [hit for score, hit in keyed if score == most]
         if len(top) > 1 or most == 0:
             return None
     return Chosen(top[0], make, say.format(path=top[0].path))

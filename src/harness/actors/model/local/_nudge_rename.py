@@ -95,10 +95,10 @@ class AskedRename(WrittenAhead):
     def ahead(self, turn: Turn) -> Nudge | None:
         if not CHAIN_TOOLS.issubset(turn.tools):
             return None
-        rename = asked_rename(turn.prompt)
-        pair = named_pair(turn.prompt) if rename is None else None
-        if rename is not None:
-            search, ask = rename.search, f"Search for every use of {rename.old}."
+        asked = asked_rename(turn.prompt)
+        pair = named_pair(turn.prompt) if asked is None else None
+        if asked is not None:
+            search, ask = asked.search, f"Search for every use of {asked.old}."
         elif pair is not None:
             search = pair.search
             ask = f"Search for {pair.one} and {pair.other}: the files use the one there now."
@@ -109,10 +109,11 @@ class AskedRename(WrittenAhead):
         first = chain_search(turn, search)
         if first is None:
             return None  # the model went its own way, or a call of the rule's went wrong
+        rename = asked
         if pair is not None:
             rename = pair.rename([h.group(2) for h in _HIT.finditer(first.result)])
-            if rename is None:
-                return None  # the files use both names, or neither
+        if rename is None:
+            return None  # the files use both names, or neither
         last = turn.steps[-1]
         hits = [(h.group(1), h.group(2)) for h in _HIT.finditer(first.result)]
         written = {s.path for s in turn.steps if s.wrote}
