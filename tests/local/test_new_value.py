@@ -12,14 +12,10 @@ import pytest
 
 from harness.actors.model.local._choose import stems
 from harness.actors.model.local._nudge import known_call, nudge_for
-from harness.actors.model.local._nudge_values import (
-    Form,
-    described_file,
-    swap_change,
-    value_change,
-)
-from harness.actors.model.local._nudge_wanted import keyed_value, shaped_value, wanted_value
+from harness.actors.model.local._nudge_values import described_file
 from harness.actors.model.local._turn import turn_of
+from harness.actors.model.local._values import Form, swap_change, value_change
+from harness.actors.model.local._wanted import keyed_value, shaped_value, wanted_value
 
 from ._chains import TOOLS, Call, drive, history, write
 

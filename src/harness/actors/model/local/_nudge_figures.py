@@ -18,8 +18,8 @@ from harness.actors.model.local._nudge_answers import (
 )
 from harness.actors.model.local._nudge_base import Nudge, printed
 from harness.actors.model.local._nudge_changes import NUMBER_WORDS
-from harness.actors.model.local._nudge_values import digits
 from harness.actors.model.local._turn import Step, Turn, asks_change
+from harness.actors.model.local._values import digits
 from harness.words import asks_to_write, like_words
 
 __all__ = ["FigureNotGiven", "MadeUpFigure", "figures_in", "made_up_again"]
