@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 import attrs
 
 from harness.actors.model.local._choose import UNIT_STEMS, stems
+from harness.actors.model.local._nudge_base import literal
 from harness.actors.model.local._nudge_changes import NUMBER_WORDS
 from harness.words import asks_for_change
 
@@ -449,7 +450,7 @@ class Swap:
     def search(self, prompt: str, *, anywhere: bool = False) -> str:
         """The search for lines holding either value as a word of its own (a regular
         expression ripgrep reads too, which has no lookaround)."""
-        either = "|".join(re.escape(v) for v in (self.old, self.new))
+        either = "|".join(literal(v) for v in (self.old, self.new))
         return rf"(?i)(?:^|[^\w.-])(?:{either})(?:[^\w.-]|$)"
 
 
