@@ -501,10 +501,120 @@ REWORDED_FOURTH: dict[str, tuple[str, ...]] = {
     "rename-zone-of": ("zone_of -> fare_zone everywhere, tests included.",),
 }
 
+
+#: A fifth wording of each, written at the start of the fortieth round, before any rule or
+#: ending of that round was made and before any run of these: that round's held-out measure.
+REWORDED_FIFTH: dict[str, tuple[str, ...]] = {
+    "toml-debug-off": ("settings.toml still has debug switched on. We don't want that.",),
+    "error-name-totl": (
+        "Getting NameError: name 'totl' is not defined when I run report.py. Can you sort it out?",
+    ),
+    "error-unbound-variable": (
+        "The build script dies on line 10 with OUTDIR: unbound variable (scripts/build.sh). "
+        "Please make it work.",
+    ),
+    "rename-round-money": (
+        "I'd like round_money renamed to round_cents - it's used in pricing.py and report.py.",
+    ),
+    "rename-slugify": (
+        "Can slugify be called toSlug from now on? src/format.js and src/index.js.",
+    ),
+    "tax-rate-both": (
+        "New tax rate: 0.23 instead of 0.2. It appears in both pricing.py and settings.toml.",
+    ),
+    "toml-pool-size": ("The database pool is too small; make it 16.",),
+    "error-unknown-coupon": (
+        "node src/index.js blows up with 'Error: unknown coupon SPRNG10'. The sample order "
+        "probably has the code wrong - please sort it.",
+    ),
+    "rename-cart-total": ("Let's call cartTotal orderTotal instead (src/cart.js, src/index.js).",),
+    "json-express-on": ("We offer express delivery now. Switch it on in config.json.",),
+    "rename-rotate-logs": (
+        "rotate_logs should really be rotate_log_files. It's defined in scripts/lib.sh and "
+        "used in scripts/backup.sh.",
+    ),
+    "error-attribute": (
+        "report.py fails: AttributeError: 'Inventory' object has no attribute 'lowstock'. "
+        "Please correct it.",
+    ),
+    "yaml-worker-second": (
+        "One worker isn't enough for the orders queue any more; we need 2 of them.",
+    ),
+    "js-welcome-ten": ("WELCOME5 ought to give 10% off rather than 5%. Could you change that?",),
+    "json-stock-retries": (
+        "When checkout calls the stock service, it should try up to 5 times before giving up.",
+    ),
+    "error-command-not-found": (
+        "scripts/summary.sh: line 12: akw: command not found - that should be awk, right? "
+        "Please fix the script.",
+    ),
+    "toml-mail-host": ("We moved mail to smtp.mailhub.example; point the settings at it.",),
+    "js-green-tea-five": (
+        "In the sample order, green tea should be priced at 5 now. Can you update it?",
+    ),
+    "toml-tax-included": (
+        "The back office thinks our prices don't include tax, but they do. Fix the setting.",
+    ),
+    "toml-open-at-eight": ("We're opening an hour later from Monday: 8 am. Change the hours.",),
+    "toml-deposit-sixty": ("The deposit needs to be £60 now.",),
+    "service-every-500": (
+        "The service interval for the bikes changes to 500 km (it's 400 in fleet.py and in "
+        "station.toml).",
+    ),
+    "rename-give-back": (
+        "give_back is an odd name; please make it return_bike, tests and callers included.",
+    ),
+    "toml-pump-half-hour": ("The pump may now run 30 minutes in one go. Update the limit.",),
+    "yaml-tank-alert-four-hours": (
+        "Could the low tank warning wait four hours before it repeats?",
+    ),
+    "json-chart-two-days": ("I want two days of history on the dashboard chart, not one.",),
+    "sh-keep-twelve-logs": ("The rotation only keeps six old watering logs. Make it keep 12.",),
+    "error-flow-name": (
+        "plan.py crashes: NameError: name 'FLOW_LITERS_PER_MINUTE' is not defined (in "
+        "schedule.py, valve_minutes). Please fix.",
+    ),
+    "rename-thirsty": (
+        "House.thirsty reads oddly. Rename it needs_water and fix up its callers and tests.",
+    ),
+    "json-kiosk-contrast": (
+        "Please enable high contrast on the kiosk, people are struggling to read it.",
+    ),
+    "toml-fewer-croissants": ("Only 24 croissants for the counter from now on, please.",),
+    "yaml-post-office-closed": (
+        "Drop the Post Office Stores stop from the van's round - it shut last week.",
+    ),
+    "sourdough-price-rise": (
+        "We're charging £4.50 for sourdough now. Update the price list and the counter screen.",
+    ),
+    "toml-juniors-from-twelve": (
+        "The minimum age for juniors to helm solo is now twelve. Please update the rules file.",
+    ),
+    "yaml-pontoon-fee": ("Pontoon berths cost £450 a season from now on.",),
+    "sh-hours-top-three": (
+        "Change the hours script so that without an argument it lists the top three boats.",
+    ),
+    "error-skipper-tool": (
+        "tools/skipper.sh \"Ann Rowe\" prints 'line 17: log_okay: command not found'. Can you "
+        "repair it?",
+    ),
+    "toml-doors-three-quarters": ("Doors should open 45 minutes before curtain up instead of 30.",),
+    "error-sales-tool": (
+        "Running tools/sales.sh gives 'line 13: SALE_LOG: unbound variable'. Could you make it "
+        "run again?",
+    ),
+    "error-wheelchair-key": (
+        "The run sheet script fails with KeyError: 'wheelchair_spaces' since I edited "
+        "minibus.toml. Sort it out please.",
+    ),
+    "rename-zone-of": ("Please rename zone_of to fare_zone throughout, including the tests.",),
+}
+
 #: Each set by the name ``BENCH_SET`` gives it in ``python -m bench local-tasks``.
 WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
     "reworded": REWORDED,
     "reworded-later": REWORDED_LATER,
     "reworded-third": REWORDED_THIRD,
     "reworded-fourth": REWORDED_FOURTH,
+    "reworded-fifth": REWORDED_FIFTH,
 }

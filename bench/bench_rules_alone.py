@@ -37,7 +37,13 @@ from pathlib import Path
 import attrs
 
 from bench._local_fresh import FRESH
-from bench._local_reworded import REWORDED, REWORDED_FOURTH, REWORDED_LATER, REWORDED_THIRD
+from bench._local_reworded import (
+    REWORDED,
+    REWORDED_FIFTH,
+    REWORDED_FOURTH,
+    REWORDED_LATER,
+    REWORDED_THIRD,
+)
 from bench._local_task import Events, Task
 from bench._rules_run import run_known
 from bench.bench_change_words import a_change
@@ -138,6 +144,7 @@ def run() -> list[tuple[str, str, str]]:
         ("half A, put otherwise again (written after the first set's rules)", REWORDED_LATER),
         ("half A, put otherwise a third time (after the second set's rules)", REWORDED_THIRD),
         ("half A, put otherwise a fourth time (after the third set's rules)", REWORDED_FOURTH),
+        ("half A, put otherwise a fifth time (after the fourth set's rules)", REWORDED_FIFTH),
     ):
         reworded = [(by_name[n], p) for n, ps in wordings.items() if n in by_name for p in ps]
         if not reworded:
