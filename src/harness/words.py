@@ -133,7 +133,11 @@ ASKS_CHANGE = re.compile(
     r"rename|remove|delete|add|bump|turn|switch|increase|decrease|raise|lower|enable|"
     r"disable|refactor|move|insert|append|swap|convert|rewrite|give(?! me\b| us\b)|put|"
     r"use|reduce|drop|allow|limit|upgrade|downgrade|pin|point|restore|revert|scale|repair|"
-    r"amend|adjust|alter|tweak|extend|shorten|lengthen|cut|sort (?:it|this|that|them) out)\b",
+    r"amend|adjust|alter|tweak|extend|shorten|lengthen|cut|sort (?:it|this|that|them) out|"
+    # "Up the stock service retries to 5.": "up" as a verb, a value after it
+    r"up(?=\s+(?:the|its|our|their)\s[^.?!\n]*?\bto\s+[£$€]?\d)|"
+    # "Take the Post Office Stores off the van's round"
+    r"take(?!\s+a\s+look\b)(?=\s[^.?!\n]{0,60}?\b(?:off|out)\b))\b",
     re.I | re.M,
 )
 """A prompt that asks for a change ("Fix it.", "In calc.py, make add return a + b.", "...
@@ -180,6 +184,37 @@ _WANTED = re.compile(
     r"understand|notice|realis|realiz)\w*)\w|\w+ing\b)",
     re.I,
 )
+# a sentence that wants a thing otherwise without a verb of changing: a name it is to
+# have ("cartTotal → orderTotal", "Could round_money become round_cents?", "I'd like
+# slugify renamed to toSlug", "Please call zone_of fare_zone instead", "rotate_logs needs a
+# new name, rotate_log_files"; the new name written as code), a state wanted ("We want it
+# on.", "The kiosk needs high contrast turned on.", "We need a bigger pool"), a value
+# going from one to another ("VAT goes from 0.2 to 0.23"), a thing let do more ("Let it
+# retry 5 times."), or the files told a fact ("please tell the back office settings
+# that")
+_OTHERWISE = re.compile(
+    r"(?:->|→|=>|\brenamed\s+(?:to|as)|\bbecomes?|\bbe\s+called|\bcall\s+`?\w+`?|"
+    r"\bnew\s+name[,:]?)\s+`?(?-i:[a-z]+(?:_\w+|[A-Z]\w*)|[A-Z]\w*_\w*)\b"
+    r"|\b(?:want|need|like)s?\s+(?:it|them|this|that)\s+(?:on|off|back|gone|enabled|disabled)\b"
+    r"|\b(?:want|need|like)s?\s+(?:(?!to\b)[\w'-]+\s+){1,4}?(?:turned|switched|changed|"
+    r"raised|lowered|removed|added|updated|fixed|renamed|replaced|moved|bumped|increased|"
+    r"decreased|enabled|disabled)\b"
+    r"|\b(?:want|need)s?\s+(?:a|an|the)\s+(?:bigger|smaller|larger|longer|shorter|higher|lower|"
+    r"faster|slower)\b"
+    r"|\b(?:goes|go|going|went|gone|moves?|moving)\s+from\s+[£$€]?\d[\d.]*\S*\s+to\b"
+    r"|\blet\s+(?:it|them)\s+\w+\s+(?:up\s+to\s+|for\s+)?[£$€]?\d"
+    r"|\btell\s+(?:the|our|its)\s+(?:[\w'-]+\s+){0,3}?(?:settings|config(?:uration)?|files?|"
+    r"scripts?|code)\b",
+    re.I,
+)
+# an error as a program prints it, pasted into the prompt: "AttributeError: 'Inventory'
+# object has no attribute …", "Traceback (most recent call last):", "line 12: akw:
+# command not found"
+_ERROR_SHOWN = re.compile(
+    r"^\s*Traceback \(most recent call last\)|\b[A-Z]\w*(?:Error|Exception): |"
+    r": command not found\b|^\S+: line \d+: ",
+    re.M,
+)
 # a sentence asking for something as a question ("Can the chart show two days instead of
 # one?"), not one asking about it ("Why does it show two days instead of one?")
 _REQUEST = re.compile(r"^(?:please\s+)?(?:can|could|would|will)\b", re.I)
@@ -214,7 +249,11 @@ def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
     reported is one to fix; or, unless *plainly*, a sentence that wants one value over
     the one there is, says a value is enough, a thing needs changing or a thing starts
     (:data:`_WANTED`: "Keep a dozen old logs rather than six.", "Every four is plenty.",
-    "We're starting to lend magazines.").
+    "We're starting to lend magazines."), or wants a thing otherwise with no verb of
+    changing (:data:`_OTHERWISE`: "cartTotal → orderTotal", "The kiosk needs high
+    contrast turned on.", "Let it retry 5 times."); or that pastes an error as a program
+    prints it ("AttributeError: …", "line 12: akw: command not found") and does not ask
+    about it.
 
     The test the conversation's endings and the small model's nudges share: only then is
     a claimed change taken at its word, or a missing one said. The nudges ask *plainly*:
@@ -225,7 +264,10 @@ def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
     that starts, heard plainly too, was measured the same way (the two prompts of the
     fresh set so said, one a half: pushed to edit, the model duplicated a line of one
     of the files to change, or edited a file that was not one, and both runs ended
-    done, where they had ended not done)."""
+    done, where they had ended not done). The changes said otherwise and the errors
+    pasted are the endings' too: measured (``python -m bench change-words``, half B, a
+    half none of them was made on), they hear 50 of 55 change prompts where 47 were, and
+    no more questions."""
     if ASKS_CHANGE.search(prompt):
         return True
     if failing_command(prompt) is not None and not _WONDERS.search(prompt):
@@ -237,16 +279,31 @@ def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
             own = _USER_TO_DO.search(sentence[: said.start()])
             if not own or sentence[said.end() - 1 :].lower().startswith("be able"):
                 return True
-        if not plainly and _wants_value(sentence):
+        if not plainly and (_wants(_WANTED, sentence) or _wants(_OTHERWISE, sentence)):
             return True
-    return False
+    # an error pasted: "Getting this from python3 report.py: AttributeError: …"
+    return not plainly and _ERROR_SHOWN.search(prompt) is not None and not _asks_about(prompt)
 
 
-def _wants_value(sentence: str) -> bool:
-    """Whether *sentence* wants a value over the one there is (:data:`_WANTED`), asked
-    for and not asked about: "Can the chart show two days instead of one?" does, "Why
-    does it show two days instead of one?" does not."""
-    wanted = _WANTED.search(sentence)
+def _asks_about(prompt: str) -> bool:
+    """Whether *prompt* wonders about what it shows ("why", "what", "tell me") or ends on
+    a question that asks no one to do anything ("… ValueError: bad. Is that expected?";
+    not "… Can you fix it?")."""
+    if _WONDERS.search(prompt):
+        return True
+    # "Did you mean: 'low_stock'?" is the program's hint, not the user's question
+    said = (s.strip() for s in _SENTENCE.findall(prompt))
+    sentences = [s for s in said if s and not s.lower().startswith("did you mean")]
+    last = sentences[-1] if sentences else ""
+    return last.endswith("?") and _REQUEST.match(last) is None
+
+
+def _wants(pattern: re.Pattern[str], sentence: str) -> bool:
+    """Whether *sentence* wants what *pattern* reads (a value over the one there is,
+    :data:`_WANTED`; a thing otherwise, :data:`_OTHERWISE`), asked for and not asked
+    about: "Can the chart show two days instead of one?" does, "Why does it show two
+    days instead of one?" does not."""
+    wanted = pattern.search(sentence)
     if wanted is None or _WONDERS_ABOUT.search(sentence[: wanted.start()]):
         return False
     return not sentence.endswith("?") or _REQUEST.match(sentence) is not None

@@ -11,6 +11,7 @@ from harness.conversation._ending_words import (
     DESCRIBES_FIX,
     FENCE,
     NO_FIX_NEEDED,
+    announces_change,
     blank_code,
     bounds,
     last_sentence,
@@ -21,6 +22,7 @@ from harness.words import NOTHING_TO_CHANGE, asks_for_change, asks_to_write, fai
 
 __all__ = [
     "CHANGING_KINDS",
+    "AnnouncedChange",
     "DescribedNotMade",
     "LeftBroken",
     "StillFailing",
@@ -153,6 +155,33 @@ class UntriedChange:
         return Ending(
             "change_not_made",
             "the model was asked for a change, but no call in this run tried to make it",
+        )
+
+
+class AnnouncedChange:
+    """A reply of the run announced a change the model would make ("I will log only
+    warnings and worse in the `deploy.yaml` and `config.json` files.", "I will use the
+    `edit_file` tool to replace them."), and the run ends with none made or even tried
+    (no write, no edit, no command, no question put to the user), and the last reply
+    neither asks nor says none is needed: whatever the prompt's words, the model said
+    what it would do and stopped short. Measured (bench local-tasks, half B,
+    ``warnings-only-staging``): the 1.5B model said so, searched once, listed the lines it
+    found and ended ``ok`` with nothing changed."""
+
+    name: ClassVar[str] = "announced-change"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        if not run.announcements or CHANGING_KINDS & (run.acted | run.tried) or run.asked_user:
+            return None
+        if _asks_or_needs_none(run):
+            return None
+        said = next((s for text in run.replies() if (s := announces_change(text))), None)
+        if said is None:
+            return None
+        return Ending(
+            "stopped_early",
+            f'the model said it would make a change ("{said}"), but no call in this run tried '
+            "to make it",
         )
 
 

@@ -22,6 +22,7 @@ __all__ = [
     "FENCE",
     "HANDS_OVER",
     "NO_FIX_NEEDED",
+    "announces_change",
     "blank_code",
     "bounds",
     "find",
@@ -35,6 +36,11 @@ _CHANGED = (
     r"switched|bumped|increased|decreased|raised|lowered|enabled|disabled|adjusted|"
     r"inserted|appended|converted|reverted|restored|patched|swapped|commented out|"
     r"uncommented|installed|resolved|solved|repaired|sorted (?:\w+ )?out"
+)
+# a change said in the past of the thing changed, never of how a thing stands
+_MOVED = (
+    r"updated|changed|modified|increased|decreased|raised|lowered|bumped|renamed|replaced|"
+    r"corrected|switched|turned|adjusted"
 )
 # what a reply says it did before changing anything: "I read X, found Y, updated it"
 _LOOKED = (
@@ -51,11 +57,16 @@ _ANSWER_ITSELF = (
 _WORDS = r"(?:[^.\n]|\.(?=\w))"
 _CLAUSE = r"(?:[^,.;:\n]|\.(?=\w))"
 # history, not this run: "has been fixed in version 2.1", "was added in release 3"
-_HISTORY = r"(?! (?:in|since|as of) (?:version|v?\d|release|commit|the (?:\w+ )?release))"
+_WHEN_MADE = r" (?:in|since|as of) (?:version|v?\d|release|commit|the (?:\w+ )?release)"
+_HISTORY = rf"(?!{_WHEN_MADE})"
 CLAIMS_CHANGE = re.compile(
     rf"\bI(?:'ve| have| just| then| also| now| already| successfully)* (?:{_CHANGED})\b"
     rf"{_ANSWER_ITSELF}"
     rf"|\b(?:has|have) (?:now |already |also |successfully )?been (?:{_CHANGED})\b{_HISTORY}"
+    # the past said of the thing changed, with where it went: "the `retries` value was
+    # updated to 5" (not "was set to 30 in settings.toml", which may say how it stands)
+    rf"|\b(?:was|were) (?:now |also |successfully )?(?:{_MOVED}) (?:to|from)\b"
+    rf"(?!{_WORDS}*?{_WHEN_MADE})"
     # "I made the necessary changes", "I've made all the requested edits"
     r"|\bI(?:'ve| have| just| then| also)* made (?:\w+ ){0,3}?"
     r"(?:changes?|edits?|fix(?:es)?|modifications?|updates?|adjustments?|corrections?)\b"
@@ -131,6 +142,34 @@ ANNOUNCES = re.compile(
     r"decrease|reduce|raise|lower|switch|swap|bump)\b",
     re.I,
 )
+# in a sentence that announces what the model will do, a change: a verb of changing, or
+# the tool that makes one ("I will log only warnings … in deploy.yaml and config.json. I
+# will use the `search_text` tool to find the lines and the `edit_file` tool to replace
+# them.")
+_CHANGE_AHEAD = re.compile(
+    r"\b(?:edit|fix|update|change|modify|create|write|add|remove|delete|rename|replace|"
+    r"correct|set|increase|decrease|reduce|raise|lower|switch|swap|bump|adjust|amend|alter|"
+    r"tweak|turn (?:on|off)|enable|disable)\b|\b(?:edit|write)_file\b",
+    re.I,
+)
+
+
+def announces_change(text: str) -> str | None:
+    """The first sentence of *text* (code blocks gone) that announces a change the model
+    will make ("I will update the timeout to 30.", "Let me use the `edit_file` tool to
+    replace it."), as quoted to the user; ``None`` when none does. A question ("Shall I
+    change it?") or an offer ("If you want, I will fix it") announces nothing."""
+    text = FENCE.sub("", text)
+    masked = blank_code(text)
+    starts = [0, *(m.end() for m in _SENTENCE_END.finditer(masked))]
+    for start, end in zip(starts, [*starts[1:], len(masked)], strict=True):
+        sentence = masked[start:end].strip()
+        announced = ANNOUNCES.match(sentence) and not sentence.endswith("?")
+        if announced and _CHANGE_AHEAD.search(text[start:end]):
+            return quote(text, start, start + len(sentence))
+    return None
+
+
 # a sentence saying what the code should be, or telling the user what to change
 DESCRIBES_FIX = re.compile(
     r"\b(?:should|must|needs? to|has to|have to|ought to|would need to)"

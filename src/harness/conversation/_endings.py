@@ -11,8 +11,10 @@ the run as it ended (:class:`RunSoFar`) and says why it did not complete.
 What the words mean decides, never a task's wording:
 
 - a *claim* is read from a reply's prose (code blocks left out), in the first person
-  ("I set", "I made the necessary changes", "I used the edit tool to replace") or the
-  present perfect ("has been updated"); a negation ("I have not changed
+  ("I set", "I made the necessary changes", "I used the edit tool to replace"), the
+  present perfect ("has been updated") or the past of the thing changed with where it
+  went ("the `retries` value was updated to 5"; not "was set to 30 in settings.toml",
+  which may say how a thing stands); a negation ("I have not changed
   anything") is not one, nor is an answer about the answer itself ("I wrote a summary
   below") or about history ("was fixed in version 2.1");
 - a claim to have changed something counts from any reply of the run (a small model
@@ -21,7 +23,9 @@ What the words mean decides, never a task's wording:
   something, a command that exited 0, a sub-agent, a tool harness does not know, such as
   an MCP server's); a claim to have run something, by a command (whatever its exit
   status), a sub-agent or an unknown tool;
-- an *announcement* is the last sentence saying what the model will do next;
+- an *announcement* is the last sentence saying what the model will do next; a change
+  announced in any reply ("I will use the `edit_file` tool to replace them.") and never
+  begun (no write, edit or command tried) ends the run too, whatever the prompt's words;
 - a *described change* is the last reply saying what the code should be ("It should
   return a + b") when the prompt asks for a change; a question or an offer is not one;
 - a *tried change* is a write or edit that ran and failed or changed nothing, in a run
@@ -51,6 +55,7 @@ from typing import ClassVar, Protocol
 
 from harness.conversation._ending_changes import (
     CHANGING_KINDS,
+    AnnouncedChange,
     DescribedNotMade,
     LeftBroken,
     StillFailing,
@@ -80,6 +85,7 @@ __all__ = [
     "RULES",
     "RUNNING_KINDS",
     "AnnouncedAction",
+    "AnnouncedChange",
     "ClaimedAsk",
     "ClaimedChange",
     "ClaimedLook",
@@ -198,6 +204,7 @@ RULES: tuple[EndingRule, ...] = (
     ClaimedLook(),
     ClaimedAsk(),
     AnnouncedAction(),
+    AnnouncedChange(),  # after it: the last reply's own announcement is said first
     EchoedPrompt(),  # after it: "I will add a coupon …" said back is an announcement
     UntriedChange(),  # late: a run that says more of how it stopped short is told so
     EmptyAnswer(),

@@ -1,0 +1,226 @@
+"""Honest endings where the change is said otherwise: a prompt that asks for one without
+a verb of changing, a change said in the past of the thing changed, and a change the
+model announced in any reply and never began.
+
+The words are read alone; the runs go through the loop against the scripted model over
+loopback, under both tool protocols, with the workers as real processes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.conversation import events as ev
+from harness.conversation._endings import honest_ending
+from harness.words import asks_for_change
+from tests.conversation.test_endings import PROTOCOLS, errors, run
+from tests.scripted import Reply, ScriptedModel, call, reply
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # a name a thing is to have, the new name written as code
+        "I'd like slugify renamed to toSlug (src/format.js, src/index.js).",
+        "Please call zone_of fare_zone instead, everywhere (tests too).",
+        "Could round_money become round_cents? It's in pricing.py and report.py.",
+        "cartTotal → orderTotal, in src/cart.js and src/index.js please.",
+        "zone_of -> fare_zone everywhere, tests included.",
+        "The shell function rotate_logs needs a new name, rotate_log_files.",
+        # a state wanted
+        "config.json has express_delivery turned off. We want it on.",
+        "The kiosk needs high contrast turned on.",
+        "We need a bigger database pool: 16 in settings.toml.",
+        # a value going from one to another, a thing let do more, the files told a fact
+        "VAT goes from 0.2 to 0.23 - pricing.py and settings.toml need it.",
+        "Checkout gives up on the stock service too soon. Let it retry 5 times.",
+        "Our prices already include tax - please tell the back office settings that.",
+        # verbs of changing said otherwise
+        "Up the stock service retries to 5.",
+        "Take the Post Office Stores off the van's round, it has closed.",
+        # an error pasted, with no question about it
+        "Getting this from python3 report.py:\n\nAttributeError: 'Inventory' object has no "
+        "attribute 'lowstock'. Did you mean: 'low_stock'?",
+        'plan.py fails:\n\n  File "schedule.py", line 23, in valve_minutes\nNameError: name '
+        "'FLOW' is not defined",
+        "runsheet.py fails: KeyError: 'wheelchair_spaces'. Can you fix it?",
+    ],
+)
+def test_a_change_said_otherwise_is_asked_for(prompt: str) -> None:
+    assert asks_for_change(prompt) is True
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # a rename asked about, or a name that is no code
+        "Why was slugify renamed to toSlug?",
+        "Was round_money renamed to round_cents?",
+        "Which function did they call cartTotal before?",
+        "Explain why total_cents becomes negative.",
+        "When the total becomes negative, what does the report print?",
+        "How long does a ride take -> minutes?",
+        "I'm looking for a new name for the report.",
+        # what the user wants to know or have, which an answer gives
+        "I need a summary of the overdue books.",
+        "I would like to know why total_cents becomes negative.",
+        "Do we need a bigger pool?",
+        "Which services need a restart?",
+        "I like it when total_cents is shown.",
+        # values and errors asked about
+        "When does the total go from 10 to 12?",
+        "Summarise the changes from 1.2 to 1.3 in CHANGELOG.md.",
+        "What does KeyError: 'x' mean here?",
+        "I ran python3 report.py and saw ValueError: bad. Is that expected?",
+        "Explain this: Traceback (most recent call last): x",
+        # "tell" and "take" that ask nothing changed
+        "Tell me what the settings say.",
+        "Take a look at config.json and tell me the port.",
+        "Does the config tell the scripts which port to use?",
+        "Let it be.",
+    ],
+)
+def test_the_same_words_asking_about_a_thing_ask_no_change(prompt: str) -> None:
+    assert asks_for_change(prompt) is False
+
+
+def test_a_change_said_otherwise_is_for_the_endings_only() -> None:
+    # the small model's nudges push to edit only on a change asked plainly
+    for prompt in (
+        "I'd like slugify renamed to toSlug.",
+        "The kiosk needs high contrast turned on.",
+        "Let it retry 5 times.",
+        "Getting this from python3 report.py:\n\nAttributeError: no attribute 'x'",
+    ):
+        assert asks_for_change(prompt, plainly=True) is False, prompt
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The `config.json` file was found and the `retries` value was updated to 5.",
+        "The opening hour was changed from 7 to 8.",
+        "Both names were successfully renamed to toSlug.",
+    ],
+)
+def test_a_change_said_in_the_past_of_the_thing_needs_a_call_that_made_it(text: str) -> None:
+    # measured (bench local-tasks, the fourth wording set): "Let it retry 5 times." went
+    # unheard, one search ran, and this claim ended the run ok with config.json as it was
+    ending = honest_ending(text, ["search"], prompt="Let checkout retry more.")
+    assert ending is not None
+    assert ending.reason == "unbacked_claim"
+    assert honest_ending(text, ["search", "mutating"], prompt="Let checkout retry more.") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # how a thing stands, and history
+        "The timeout was set to 30 in settings.toml.",
+        "The default was changed to 5 in version 2.1.",
+        "The retries value is 5.",
+    ],
+)
+def test_how_a_thing_stands_or_stood_is_no_claim(text: str) -> None:
+    assert honest_ending(text, ["read"], prompt="What is the timeout?") is None
+
+
+WARNINGS = "In staging, log only warnings and worse: the api service in deploy.yaml."
+ANNOUNCED = (
+    "I will log only warnings and worse in the `deploy.yaml` file. I will use the "
+    "`search_text` tool to find the lines and the `edit_file` tool to replace them."
+)
+
+
+def test_a_change_announced_in_any_reply_and_never_begun_is_stopped_early() -> None:
+    # measured (bench local-tasks, half B, warnings-only-staging): the prompt was not
+    # heard as a change; the model announced one, searched, listed lines and ended ok
+    assert asks_for_change(WARNINGS) is False
+    listed = "I searched and found these lines:\n\n- deploy.yaml:5: api:"
+    ending = honest_ending(listed, ["search"], earlier=[ANNOUNCED], prompt=WARNINGS)
+    assert ending is not None
+    assert ending.reason == "stopped_early"
+    assert ending.message == (
+        'the model said it would make a change ("I will use the `search_text` tool to find '
+        'the lines and the `edit_file` tool to replace them."), but no call in this run tried '
+        "to make it"
+    )
+
+
+def test_a_change_announced_and_then_made_tried_asked_or_not_needed_is_no_stop() -> None:
+    listed = "I searched and found these lines."
+    # made, or tried (a refused edit is the refusal's to tell), or a question put to the user
+    assert honest_ending(listed, ["mutating"], earlier=[ANNOUNCED], prompt=WARNINGS) is None
+    assert (
+        honest_ending(listed, ["search"], earlier=[ANNOUNCED], prompt=WARNINGS, tried=["mutating"])
+        is None
+    )
+    assert (
+        honest_ending(listed, ["search"], earlier=[ANNOUNCED], prompt=WARNINGS, asked_user=True)
+        is None
+    )
+    # the last reply says none is needed, or asks
+    for last in ("The level is already warning, so nothing needs changing.", "Which file?"):
+        assert honest_ending(last, ["search"], earlier=[ANNOUNCED], prompt=WARNINGS) is None
+    # looks announced, offers and questions announce no change
+    for said in (
+        "I will read deploy.yaml first.",
+        "If you want, I will update it.",
+        "Shall I update it?",
+    ):
+        assert honest_ending(listed, ["read"], earlier=[said], prompt=WARNINGS) is None, said
+    # a stage meant to end on a plan may announce
+    assert (
+        honest_ending(listed, ["search"], earlier=[ANNOUNCED], prompt=WARNINGS, announcements=False)
+        is None
+    )
+
+
+def saying(protocol: str, text: str, name: str, **arguments: str) -> Reply:
+    """A reply that says *text* and makes one call, as *protocol* writes it."""
+    if protocol == "native":
+        return reply(text, call(name, **arguments))
+    head = json.dumps({"name": name, "arguments": arguments})
+    return reply(f"{text}\n<tool_call>\n{head}\n</tool_call>")
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_run_that_announced_a_change_and_only_searched_ends_not_done(
+    session_factory, model: ScriptedModel, workspace: Path, protocol: str
+) -> None:
+    deploy = "services:\n  api:\n    log_level: info\n"
+    (workspace / "deploy.yaml").write_text(deploy)
+    model.add(
+        saying(protocol, ANNOUNCED, "search_text", pattern="log_level"),
+        reply("I searched and found this line:\n\n- deploy.yaml:3: log_level: info"),
+    )
+    result, seen = await run(session_factory, protocol, WARNINGS)
+    assert (result.ok, result.reason) == (False, "stopped_early")
+    assert errors(seen)[-1].message.startswith("the model said it would make a change")
+    assert (workspace / "deploy.yaml").read_text() == deploy
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_run_that_announced_a_change_and_made_it_ends_done(
+    session_factory, model: ScriptedModel, workspace: Path, protocol: str
+) -> None:
+    (workspace / "deploy.yaml").write_text("services:\n  api:\n    log_level: info\n")
+    model.add(
+        saying(
+            protocol,
+            ANNOUNCED,
+            "edit_file",
+            path="deploy.yaml",
+            old_text="log_level: info",
+            new_text="log_level: warning",
+        ),
+        reply("The api service now logs warnings and worse."),
+    )
+    result, seen = await run(session_factory, protocol, WARNINGS)
+    assert (result.ok, result.reason) == (True, "done")
+    edits = [e for e in seen if isinstance(e, ev.ToolCallFinished) and e.name == "edit_file"]
+    assert [e.ok for e in edits] == [True]
+    assert "log_level: warning" in (workspace / "deploy.yaml").read_text()
