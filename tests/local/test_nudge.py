@@ -2857,6 +2857,13 @@ def test_the_names_an_error_says_are_wrong() -> None:
         "It gives me tools/sales.sh: line 13: SALE_LOG: unbound variable. Fix it.": ["SALE_LOG"],
         "It says ValueError: unknown kind 'audio book' for the new DVDs.": [],
         "An unknown coupon SPRING is no error of ours, it's the customer's.": [],
+        # in quotes, or the shell's errors said in words
+        "build.sh keeps failing with 'OUTDIR: unbound variable' on line 10.": ["OUTDIR"],
+        "Our order throws 'unknown coupon SPRNG10' - a typo? Correct it.": ["SPRNG10"],
+        "There's a typo on line 12, it calls akw (command not found). Fix it.": ["akw"],
+        "skipper.sh calls log_okay on line 17 but there's no such command.": ["log_okay"],
+        "The script calls awk on line 12 and prints the total.": [],
+        "It uses the coupon code, which is not found in the list.": [],
     }
     for prompt, names in inline.items():
         assert culprits(prompt) == names, prompt

@@ -62,6 +62,12 @@ drive = functools.partial(drive_rule, rule="rename-asked")
         ("Please give the method give_back a better name: return_bike.", "give_back"),
         ("Could round_money become round_cents?", "round_money"),
         ("House.thirsty is now needs_water. Rename it everywhere.", "thirsty"),
+        # the kind said after the name; "it" after the one name said before
+        ("The give_back method should be renamed return_bike.", "give_back"),
+        ("The slugify helper should be renamed to toSlug.", "slugify"),
+        ("Please rename our shell function rotate_logs; call it rotate_log_files.", "rotate_logs"),
+        ("Please call it rotate_log_files.", None),
+        ("rotate_logs and clean_up read badly; call it rotate_log_files.", None),
         # not a rename: a question, a value, words, two
         ("Why was slugify renamed to toSlug?", None),
         ("Was slugify renamed to toSlug?", None),

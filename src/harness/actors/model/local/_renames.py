@@ -20,7 +20,7 @@ _NAME = r"[A-Za-z_]\w*"
 # `orderTotal`", "Rename House.thirsty to needs_water": what kind of name it is (if
 # said), the name there now (a member after its owner's name and a dot) and the name
 # wanted, then the sentence goes on or ends; not "Rename the shop to Tea Corner"
-_KIND = r"function|method|class|variable|constant|field|attribute|property|key|setting"
+_KIND = r"function|method|helper|class|variable|constant|field|attribute|property|key|setting"
 # where a rename's new name ends: the sentence goes on or ends
 _ENDS = (
     r"(?=\s*(?:$|[,;:!?()]|\.(?!\w)|[-–—]\s|\s(?:in|everywhere|across|throughout|and|so|wherever|"
@@ -43,9 +43,14 @@ _SHOULD_BE = r"\s+(?:should|must|needs? to|has to|ought to)\s+be\s+"
 # (the files it is in may come between: "rotate_logs in scripts/lib.sh should be renamed
 # to rotate_log_files")
 _WHERE = r"(?:\s+in\s+[\w./-]+(?:(?:,\s*|\s+and\s+)[\w./-]+)*)?"
+# (and its kind after it: "The give_back method should be renamed return_bike")
+_OF_KIND = rf"(?:\s+(?:{_KIND}))?"
 _SAID_RENAMES = (
-    re.compile(rf"{_OLD}{_WHERE}{_SHOULD_BE}(?:called|named|renamed(?:\s+to)?)\s+{_NEW}", re.I),
-    re.compile(rf"{_OLD}{_WHERE}\s+renamed\s+(?:to|as)\s+{_NEW}", re.I),
+    re.compile(
+        rf"{_OLD}{_OF_KIND}{_WHERE}{_SHOULD_BE}(?:called|named|renamed(?:\s+to)?)\s+{_NEW}",
+        re.I,
+    ),
+    re.compile(rf"{_OLD}{_OF_KIND}{_WHERE}\s+renamed\s+(?:to|as)\s+{_NEW}", re.I),
     # "Change the name cartTotal to orderTotal", "swap the name slugify for toSlug",
     # "give the method give_back a better name: return_bike"
     re.compile(
@@ -159,16 +164,10 @@ def asked_rename(prompt: str) -> Rename | None:
     m = found[0]
     kind, owner, old, new = m.group(1), m.group(2), m.group(3), m.group(4)
     if old.lower() in _PRONOUNS and not owner:
-        # "zone_of is a confusing name … Rename it to fare_zone": the one name said
-        # before (the rule once renamed every "it" in the project's prose)
-        said = {
-            n.group(1) or n.group(2)
-            for n in _SAID_NAME.finditer(prompt[: m.start()])
-            if n.group(1) or _CODE_NAME.search(n.group(2))
-        }
-        if len(said) != 1:
-            return None  # none said, or two: which "it" stands for is not known
-        old = said.pop()
+        said = _one_said_before(prompt, m.start())
+        if said is None:
+            return None
+        old = said
     if old == new or FILE_NAME.fullmatch(f"{owner}.{old}" if owner else old):
         return None
     quoted = "`" in m.group(0)
@@ -178,6 +177,19 @@ def asked_rename(prompt: str) -> Rename | None:
     one_sentence = re.search(r"[.!?;]\s+\S", prompt.strip()) is None
     alone = one_sentence and not asks_for_change(rest) and _RUN.search(rest) is None
     return Rename(old, new, _CODE_NAME.search(old) is None, owner is not None, alone)
+
+
+def _one_said_before(prompt: str, at: int) -> str | None:
+    """The one name *prompt* writes as code before *at*, which an "it" there stands for
+    ("zone_of is a confusing name … Rename it to fare_zone"), or ``None``: none said, or
+    two, and which one "it" is not known (the rule once renamed every "it" in the
+    project's prose)."""
+    said = {
+        n.group(1) or n.group(2)
+        for n in _SAID_NAME.finditer(prompt[:at])
+        if n.group(1) or _CODE_NAME.search(n.group(2))
+    }
+    return said.pop() if len(said) == 1 else None
 
 
 def _said_rename(prompt: str) -> Rename | None:
@@ -204,6 +216,12 @@ def _said_rename(prompt: str) -> Rename | None:
         return None
     m = (found or bare)[0]
     owner, old, new = m.group(1), m.group(2), m.group(3)
+    if old.lower() in _PRONOUNS and not owner:
+        # "Please rename our shell function rotate_logs; call it rotate_log_files"
+        said = _one_said_before(prompt, m.start())
+        if said is None:
+            return None
+        old = said
     if old == new or FILE_NAME.fullmatch(f"{owner}.{old}" if owner else old):
         return None
     quoted = "`" in m.group(0)

@@ -152,13 +152,18 @@ _PLAIN = frozenset(_PLAIN_WORDS.split())
 # JavaScript's undefined name or non-function, the shell's unset variable or unknown
 # command, a program's own "unknown coupon SPRNG10" ("'Inventory' object has no attribute
 # 'lowstock'": lowstock, not Inventory), on a line of its own or quoted in a sentence ("it
-# says line 12: akw: command not found.", "dies with `Error: unknown coupon SPRNG10` when")
+# says line 12: akw: command not found.", "dies with `Error: unknown coupon SPRNG10` when",
+# "failing with 'OUTDIR: unbound variable'", "throws 'unknown coupon SPRNG10' - "), or
+# the shell's said in words ("it calls akw (command not found)", "calls log_okay on line
+# 17 but there's no such command")
 _CULPRIT = re.compile(
     r"has no attribute '(\w+)'|name '(\w+)' is not defined|cannot import name '(\w+)'"
     r"|ReferenceError: (\w+) is not defined|TypeError: (?:[\w.]+\.)?(\w+) is not a function"
-    r"|: (\w+): (?:unbound variable|command not found)(?=[`'\".,;!]*(?:\s|$))"
+    r"|[:'\"`] ?(\w+): (?:unbound variable|command not found)(?=[`'\".,;!]*(?:\s|$))"
+    r"|\b(?:calls|runs|uses|invokes) (\w+)\b[^.\n]{0,50}?(?:\bcommand not found\b|"
+    r"\bno such command\b)"
     r"|\b[Uu]nknown [a-z]+:? (?:['\"]([A-Za-z_]\w*)['\"]|([A-Za-z_]\w*))"
-    r"(?=`|[.,;!]?\s*$|[.,;!]\s)",
+    r"(?=[`'\"]|[.,;!]?\s*$|[.,;!]\s)",
     re.M,
 )
 # a word of the request on more lines of the file than this names no line in particular
