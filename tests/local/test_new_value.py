@@ -192,6 +192,40 @@ def test_an_hour_of_the_clock_is_changed_as_the_file_writes_it(tmp_path: Path) -
     )
 
 
+def test_an_hour_wanted_alone_is_written_on_the_line_giving_a_time_of_day(
+    tmp_path: Path,
+) -> None:
+    write(
+        tmp_path,
+        {
+            "station.toml": '[station]\nopens = "07:00"\ncloses = "21:00"\n',
+            "fees.py": "LATE_FEE = 7.5\nGRACE_MINUTES = 7\n",
+        },
+    )
+    made = _drive(
+        tmp_path,
+        "From next week we open at 8 in the morning. Please change the opening hour.",
+        rule="value-wanted",
+    )
+    assert made[-1] == (
+        "edit_file",
+        {"path": "station.toml", "old_text": 'opens = "07:00"', "new_text": 'opens = "08:00"'},
+    )
+    assert (tmp_path / "fees.py").read_text() == "LATE_FEE = 7.5\nGRACE_MINUTES = 7\n"
+    hour = wanted_value("We open at 9 in the morning now.")
+    assert hour is not None
+    assert hour.clock
+    assert hour.made("opens = 7:30") == "opens = 9:00"
+    assert hour.made('opens = "09:00"') is None  # already so
+    assert hour.made('window = "07:00-19:00"') is None  # two times: which is not known
+    assert hour.made("opens = 7") is None  # no time of day on the line
+    # past noon, said the twelve-hour way: the file's hour is not known
+    assert wanted_value("We close at 8 in the evening now.") is None
+    late = wanted_value("We close at 18 o'clock now.")
+    assert late is not None
+    assert late.made('closes = "17:00"') == 'closes = "18:00"'
+
+
 def test_a_span_of_time_is_found_in_the_unit_a_line_names() -> None:
     chart = value_change("Can the chart show the last two days instead of just one?")
     assert chart is not None

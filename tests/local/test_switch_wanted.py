@@ -114,6 +114,9 @@ def test_a_line_s_keys_are_read_off_the_lines_above_it() -> None:
         ("Tax is in our prices. Fix the setting that says otherwise.", None),
         ("Can you switch the kiosk screen to high contrast mode?", True),
         ("The settings think our prices are without tax. Please fix the setting.", None),
+        # the word the file writes
+        ("Express delivery is live now, so express_delivery should be true.", True),
+        ("Set debug to false in settings.toml.", False),
     ],
 )
 def test_the_way_a_switch_goes_is_read_from_the_request(prompt: str, on: bool | None) -> None:
@@ -137,6 +140,8 @@ def test_the_way_a_switch_goes_is_read_from_the_request(prompt: str, on: bool | 
         "We want to focus on the shop.",
         "I need the report on my desk.",
         "The setting says otherwise but the report crashes. Fix it.",
+        "Should debug be true in production?",
+        "Is it true that debug is set to true?",
     ],
 )
 def test_no_switch_is_read_where_none_is_asked(prompt: str) -> None:

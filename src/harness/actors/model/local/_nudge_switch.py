@@ -41,16 +41,19 @@ _COMMENT_LINE = re.compile(r"^\s*(?:#|//|/?\*)")
 _LAST = r"(?=\s*(?:[.,;!]|$|please\b|again\b|now\b|too\b|instead\b))"
 _WANTS = r"\b(?:want|need|like|prefer)s?\b[^.;!?]*?|\b(?:should|must|needs? to) be\s+(?:\w+\s+)?"
 # "turn debug off", "switch gift wrapping off", "disable", "We want it off.": off
+# (or the word a file writes: "express_delivery should be true", "Set debug to false")
 _OFF = re.compile(
     rf"\b(?:turn|switch|set)\b[^.;!?]*?\boff\b|\bdisable\b|(?:{_WANTS})\boff\b{_LAST}"
-    r"|\b(?:should|must|needs? to) be disabled\b",
+    r"|\b(?:should|must|needs? to) be (?:disabled|false)\b"
+    r"|\b(?:set|change|switch|turn)\b[^.;!?]*?\bto\s+false\b",
     re.I,
 )
 # "turn express_delivery on", "enable", "put it in high contrast mode", "We want it on.": on
 _ON = re.compile(
     r"\b(?:turn|switch|set)\b[^.;!?]*?\bon\b|\benable\b"
     r"|\b(?:put|switch|set|change)\b[^.;!?]*?\b(?:in|into|to)\b[^.;!?]*?\bmode\b"
-    rf"|(?:{_WANTS})\bon\b{_LAST}|\b(?:should|must|needs? to) be enabled\b",
+    rf"|(?:{_WANTS})\bon\b{_LAST}|\b(?:should|must|needs? to) be (?:enabled|true)\b"
+    r"|\b(?:set|change|switch|turn)\b[^.;!?]*?\bto\s+true\b",
     re.I,
 )
 # a setting told to say the wrong thing, the request not saying which way it goes:

@@ -106,6 +106,15 @@ _WANTED_BEFORE = re.compile(
 _PLAIN_SETTING = re.compile(
     r"""^\s*["']?([A-Za-z_][\w-]*)["']?\s*[:=]\s*\d+(?:\.\d+)?\s*,?\s*(?:#.*)?$"""
 )
+# a time of day a line gives: ``"07:00"``, ``9:30``
+_TIME_OF_DAY = re.compile(r"(?<![\w.:])(\d{1,2}):([0-5]\d)(?![\w:])")
+# a value said as an hour of the day: "at 8 in the morning", "7 am", "9 o'clock" (not
+# "priced at 5 now": a value after "at" may be any)
+_HOUR_SAID = re.compile(
+    r"\s*(?:o'clock|[ap]\.?m\b|in the (?:morning|afternoon|evening)\b|at night\b)", re.I
+)
+# a time of day past noon, which a file writes from 12 on
+_AFTERNOON = re.compile(r"\b[p]\.?m\b|\bin the (?:afternoon|evening)\b|\bat night\b", re.I)
 # a line that is only a comment: ``# …``, ``// …``
 COMMENT_LINE = re.compile(r"^\s*(?:#|//|/?\*)")
 
@@ -140,6 +149,10 @@ class Wanted:
     """The value is the one there now and this much, said as a step ("one more
     replica": 1, "two fewer stops": -2, "Raise the timeout by 10 seconds": 10);
     *value* then says the step."""
+    clock: bool = False
+    """The value is an hour of the morning ("From next week we open at 8 in the
+    morning."): a line giving one time of day (``opens = "07:00"``) holds it, written as
+    the line writes its hours (``08:00``)."""
 
     @property
     def aim(self) -> str:
@@ -172,6 +185,8 @@ class Wanted:
         than to a name the request says, is only a comment, names no tries where the
         value is a count of them, already holds the value wanted, or names a unit the
         value does not come to whole in."""
+        if self.clock:
+            return self._at_hour(line)
         found = given(line, self.keys)
         if len(found) != 1 or COMMENT_LINE.match(line):
             return None
@@ -216,6 +231,19 @@ class Wanted:
         if places and "." not in value:  # written as the line writes it: 420.00 to 450.00
             value = f"{Decimal(value):.{places}f}"
         return line[: m.start(1)] + value + line[m.end(1) :]
+
+    def _at_hour(self, line: str) -> str | None:
+        """*line* with its one time of day made the hour wanted, on the hour, its hours
+        as wide as the line writes them; ``None`` where it gives none or two, is only a
+        comment, or says that time already."""
+        times = list(_TIME_OF_DAY.finditer(line))
+        if len(times) != 1 or COMMENT_LINE.match(line):
+            return None
+        hours, minutes = times[0].group(1), times[0].group(2)
+        if int(hours) == int(self.value) and minutes == "00":
+            return None
+        made = f"{self.value.zfill(len(hours))}:00"
+        return line[: times[0].start()] + made + line[times[0].end() :]
 
     def _stepped(self, line: str, m: re.Match[str], step: Decimal) -> str | None:
         """*line* with its number *m* moved by *step*, in the unit the line names;
@@ -276,7 +304,13 @@ def wanted_value(prompt: str) -> Wanted | None:
     each = _PER_THING.match(prompt, m.end())
     per = next(iter(stems(each.group(1))), None) if each else None
     keys = frozenset(stems(FILE_NAME.sub(" ", prompt)) - UNIT_STEMS - {per})
-    return Wanted(value, unit_of(m.group(2)), keys=keys, per=per, money=money, tries=tries)
+    hour = re.fullmatch(r"\d{1,2}", value) is not None and int(value) <= 23
+    clock = hour and _HOUR_SAID.match(prompt, m.end()) is not None
+    if clock and _AFTERNOON.search(prompt) and int(value) < 12:
+        return None  # "8 pm" is 20:00 in the file: left to the model
+    return Wanted(
+        value, unit_of(m.group(2)), keys=keys, per=per, money=money, tries=tries, clock=clock
+    )
 
 
 # a count said with what it counts, where no other word says it is the value wanted
