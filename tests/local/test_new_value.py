@@ -693,6 +693,51 @@ def test_the_other_place_is_found_by_the_value_it_holds_where_the_request_names_
     assert '{ "name": "Sourdough", "price": 4.50, "left": 4 }' in menu
 
 
+FLEET_TWICE = {
+    "fleet.py": "SERVICE_EVERY_KM = 400\nDOCKS = 40\n",
+    "station.toml": "[fleet]\nservice_every_km = 400\ndocks = 40\n",
+    "README.md": "Bikes are serviced every 400 km.\n",
+}
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Bikes now get serviced every 500 km. Update both fleet.py and station.toml.",
+        "Service the bikes every 500 km now, wherever it's set (fleet.py, station.toml).",
+    ],
+)
+def test_lines_alike_in_each_file_the_request_names_are_each_changed(
+    tmp_path: Path, prompt: str
+) -> None:
+    write(tmp_path, FLEET_TWICE)
+    made = _drive(tmp_path, prompt, rule="value-wanted")
+    assert [(name, args.get("path")) for name, args in made] == [
+        ("search_text", None),
+        ("read_file", "fleet.py"),
+        ("edit_file", "fleet.py"),
+        ("read_file", "station.toml"),
+        ("edit_file", "station.toml"),
+    ]
+    assert "SERVICE_EVERY_KM = 500" in (tmp_path / "fleet.py").read_text()
+    assert "service_every_km = 500" in (tmp_path / "station.toml").read_text()
+    assert (tmp_path / "README.md").read_text() == FLEET_TWICE["README.md"]
+
+
+def test_lines_alike_in_two_files_are_left_to_the_model_unless_both_are_asked(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path, FLEET_TWICE)
+    # one place asked, or two places and no file named: which line is not known
+    for prompt in (
+        "Bikes now get serviced every 500 km.",
+        "Bikes now get serviced every 500 km, in both places.",
+    ):
+        made = _drive(tmp_path, prompt, rule="value-wanted")
+        assert [name for name, _ in made] == ["search_text"], prompt
+        assert (tmp_path / "fleet.py").read_text() == FLEET_TWICE["fleet.py"]
+
+
 def test_a_value_said_once_is_changed_in_one_place(tmp_path: Path) -> None:
     write(tmp_path, BAKERY_PRICES)
     prompt = "Sourdough is going up to £4.50 a loaf. Change the price, please."

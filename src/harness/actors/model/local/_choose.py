@@ -60,6 +60,7 @@ def choose_line(
     say: str,
     also: frozenset[str] = frozenset(),
     unsaid: frozenset[str] = frozenset(),
+    each: bool = False,
 ) -> Chosen | str | None:
     """Of *hits*, the one line to change: of the lines *make* can change, the one that
     shares the most words with *prompt*, when one does so alone. Where the prompt names
@@ -75,7 +76,11 @@ def choose_line(
     too ("the email service's retries": the ``"retries"`` under ``"email": {``; "the
     stock service retries" of ``"retries": 3`` under ``"stock": {`` in config.json over
     ``low_stock_threshold = 4`` in settings.toml): each such file's path is returned in
-    turn, to read first, and once they are read (*reads*) the tie is broken or stays."""
+    turn, to read first, and once they are read (*reads*) the tie is broken or stays.
+    With *each* (the request says the value is in more than one place: "Update both
+    fleet.py and station.toml"), best lines that tie one a file, each file one the
+    request names, are all to change: the first is returned, the others left to the
+    rule's next steps."""
     named = {m.group(1) for m in FILE_NAME.finditer(prompt)} | set(_DOTFILE.findall(prompt))
     words = stems(FILE_NAME.sub(" ", prompt)) - UNIT_STEMS - unsaid
     headers: dict[str, list[tuple[int, str]]] = {}
@@ -94,10 +99,12 @@ def choose_line(
     top = [hit for score, hit in scored if score == best]
     if best == (0, 0):
         return None
+    paths = list(dict.fromkeys(hit.path for hit in top))
+    if each and len(top) == len(paths) > 1 and named.issuperset(paths):
+        return Chosen(top[0], make, say.format(path=top[0].path))
     if len(top) > 1:
         # where the lines tie in two files or more, only a file where one sits under keys
         # (indented) may tell them apart
-        paths = list(dict.fromkeys(hit.path for hit in top))
         structured = [
             p
             for p in paths

@@ -42,8 +42,8 @@ __all__ = ["ValueWanted"]
 
 
 # a request that says the value is held in more than one place: "it needs changing there
-# as well", "change it there too", "in both"
-_AS_WELL = re.compile(r"\b(?:as well|too|both|also|everywhere|each of)\b", re.I)
+# as well", "change it there too", "in both", "wherever it's set"
+_AS_WELL = re.compile(r"\b(?:as well|too|both|also|everywhere|wherever|each of)\b", re.I)
 
 
 def _holding(line: str, keys: frozenset[str], was: Decimal) -> re.Match[str] | None:
@@ -153,16 +153,23 @@ class ValueWanted(WrittenAhead):
         say = f"Write {aim} on this line of {{path}}."
         per = wanted.per if isinstance(wanted, Wanted) else None
         unsaid = frozenset((per,)) if per else frozenset()
+        stepped = isinstance(wanted, Wanted) and wanted.step is not None
+        each = _AS_WELL.search(turn.prompt) is not None and not stepped
         nudge = one_line_chain(
             turn,
             search,
             f"Search for the setting to make {aim}.",
             lambda hits, reads: choose_line(
-                hits, reads, turn.prompt, wanted.made, say, also=wanted.also, unsaid=unsaid
+                hits,
+                reads,
+                turn.prompt,
+                wanted.made,
+                say,
+                also=wanted.also,
+                unsaid=unsaid,
+                each=each,
             ),
         )
-        if nudge is not None or not turn.edited or not _AS_WELL.search(turn.prompt):
+        if nudge is not None or not turn.edited or not each:
             return nudge
-        if isinstance(wanted, Wanted) and wanted.step is not None:
-            return None  # a step is taken once: the value it came to is not said
         return _elsewhere(turn, search, wanted.value)
