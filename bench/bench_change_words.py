@@ -10,12 +10,14 @@ change was not made.
 No model runs: for each half of the fresh set, the tasks that change files (but those
 that create one a prompt names, which :func:`~harness.words.asks_to_write` reads) are
 counted heard, both ways, and the tasks that change nothing heard as changes, with
-their names. It takes a second.
+their names; then, for each set of half A's changes put otherwise
+(:data:`bench._local_reworded.WORDINGS`), the prompts heard. It takes a second.
 """
 
 from __future__ import annotations
 
 from bench._local_fresh import FRESH
+from bench._local_reworded import WORDINGS
 from bench._local_task import Task
 from harness.actors.model.local._turn import asks_new
 from harness.words import asks_for_change
@@ -48,4 +50,14 @@ def run() -> list[tuple[str, str, str]]:
                 ", ".join(wrong) or "none",
             ),
         ]
+    for name, wordings in WORDINGS.items():
+        said = [(task, p) for task, prompts in wordings.items() for p in prompts]
+        missed = [task for task, p in said if not asks_for_change(p)]
+        rows.append(
+            (
+                f"half A put otherwise ({name}): heard as changes",
+                f"{len(said) - len(missed)}/{len(said)}",
+                "missed: " + (", ".join(missed) or "none"),
+            )
+        )
     return rows
