@@ -168,6 +168,8 @@ def test_a_change_announced_and_then_made_tried_asked_or_not_needed_is_no_stop()
     # looks announced, offers and questions announce no change
     for said in (
         "I will read deploy.yaml first.",
+        "I'll check whether the log level needs to change.",
+        "Let me search for the lines to replace.",
         "If you want, I will update it.",
         "Shall I update it?",
     ):

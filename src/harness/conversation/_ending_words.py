@@ -142,30 +142,64 @@ ANNOUNCES = re.compile(
     r"decrease|reduce|raise|lower|switch|swap|bump)\b",
     re.I,
 )
-# in a sentence that announces what the model will do, a change: a verb of changing, or
-# the tool that makes one ("I will log only warnings … in deploy.yaml and config.json. I
-# will use the `search_text` tool to find the lines and the `edit_file` tool to replace
-# them.")
-_CHANGE_AHEAD = re.compile(
-    r"\b(?:edit|fix|update|change|modify|create|write|add|remove|delete|rename|replace|"
-    r"correct|set|increase|decrease|reduce|raise|lower|switch|swap|bump|adjust|amend|alter|"
-    r"tweak|turn (?:on|off)|enable|disable)\b|\b(?:edit|write)_file\b",
-    re.I,
+# the verbs of an announcement that say a change ("I will update the timeout to 30.")
+_CHANGE_VERBS = frozenset(
+    [
+        "edit",
+        "fix",
+        "update",
+        "change",
+        "modify",
+        "create",
+        "write",
+        "add",
+        "remove",
+        "delete",
+        "rename",
+        "replace",
+        "correct",
+        "set",
+        "increase",
+        "decrease",
+        "reduce",
+        "raise",
+        "lower",
+        "switch",
+        "swap",
+        "bump",
+        "adjust",
+        "amend",
+        "alter",
+        "tweak",
+        "apply",
+        "implement",
+        "refactor",
+    ]
 )
+# an announced use of the tool that makes a change ("I will use the `search_text` tool to
+# find the lines and the `edit_file` tool to replace them.")
+_USES_CHANGE_TOOL = re.compile(r"\b(?:edit|write)_file\b")
 
 
 def announces_change(text: str) -> str | None:
     """The first sentence of *text* (code blocks gone) that announces a change the model
     will make ("I will update the timeout to 30.", "Let me use the `edit_file` tool to
-    replace it."), as quoted to the user; ``None`` when none does. A question ("Shall I
-    change it?") or an offer ("If you want, I will fix it") announces nothing."""
+    replace it."), as quoted to the user; ``None`` when none does. The verb announced
+    says it (or the tool it will use): "I'll check whether the timeout needs to change."
+    announces a look. A question ("Shall I change it?") or an offer ("If you want, I will
+    fix it") announces nothing."""
     text = FENCE.sub("", text)
     masked = blank_code(text)
     starts = [0, *(m.end() for m in _SENTENCE_END.finditer(masked))]
     for start, end in zip(starts, [*starts[1:], len(masked)], strict=True):
         sentence = masked[start:end].strip()
-        announced = ANNOUNCES.match(sentence) and not sentence.endswith("?")
-        if announced and _CHANGE_AHEAD.search(text[start:end]):
+        announced = ANNOUNCES.match(sentence)
+        if announced is None or sentence.endswith("?"):
+            continue
+        verb = announced.group(0).split()[-1].lower()
+        if verb in _CHANGE_VERBS or (
+            verb in ("use", "call") and _USES_CHANGE_TOOL.search(text[start:end])
+        ):
             return quote(text, start, start + len(sentence))
     return None
 
