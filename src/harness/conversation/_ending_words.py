@@ -143,38 +143,11 @@ ANNOUNCES = re.compile(
     re.I,
 )
 # the verbs of an announcement that say a change ("I will update the timeout to 30.")
-_CHANGE_VERBS = frozenset(
-    [
-        "edit",
-        "fix",
-        "update",
-        "change",
-        "modify",
-        "create",
-        "write",
-        "add",
-        "remove",
-        "delete",
-        "rename",
-        "replace",
-        "correct",
-        "set",
-        "increase",
-        "decrease",
-        "reduce",
-        "raise",
-        "lower",
-        "switch",
-        "swap",
-        "bump",
-        "adjust",
-        "amend",
-        "alter",
-        "tweak",
-        "apply",
-        "implement",
-        "refactor",
-    ]
+_CHANGE_VERB = re.compile(
+    r"edit|fix|update|change|modify|create|write|add|remove|delete|rename|replace|correct|set|"
+    r"increase|decrease|reduce|raise|lower|switch|swap|bump|adjust|amend|alter|tweak|apply|"
+    r"implement|refactor",
+    re.I,
 )
 # an announced use of the tool that makes a change ("I will use the `search_text` tool to
 # find the lines and the `edit_file` tool to replace them.")
@@ -197,7 +170,7 @@ def announces_change(text: str) -> str | None:
         if announced is None or sentence.endswith("?"):
             continue
         verb = announced.group(0).split()[-1].lower()
-        if verb in _CHANGE_VERBS or (
+        if _CHANGE_VERB.fullmatch(verb) or (
             verb in ("use", "call") and _USES_CHANGE_TOOL.search(text[start:end])
         ):
             return quote(text, start, start + len(sentence))
