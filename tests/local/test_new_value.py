@@ -400,6 +400,12 @@ def test_a_count_of_tries_is_a_setting_named_for_its_tries() -> None:
     deposit = wanted_value("Raise the deposit to 60 pounds.")
     assert deposit is not None
     assert deposit.made("deposit = 50") == "deposit = 60"
+    # "retry 5 times": tries, not a count of "times"
+    retry = wanted_value("Checkout gives up too soon. Let it retry 5 times.")
+    assert retry is not None
+    assert (retry.value, retry.tries, retry.counts) == ("5", True, None)
+    assert retry.made('      "retries": 3,') == '      "retries": 5,'
+    assert retry.made('  "timeout_seconds": 12,') is None
 
 
 STATION = {
@@ -736,6 +742,21 @@ def test_lines_alike_in_two_files_are_left_to_the_model_unless_both_are_asked(
         made = _drive(tmp_path, prompt, rule="value-wanted")
         assert [name for name, _ in made] == ["search_text"], prompt
         assert (tmp_path / "fleet.py").read_text() == FLEET_TWICE["fleet.py"]
+
+
+def test_two_places_said_with_and_are_each_changed(tmp_path: Path) -> None:
+    write(tmp_path, BAKERY_PRICES)
+    prompt = "Sourdough is £4.50 a loaf from today; change it in the prices and on the screen."
+    made = _drive(tmp_path, prompt, rule="value-wanted")
+    assert [name for name, _ in made] == [
+        "search_text",
+        "read_file",
+        "edit_file",
+        "read_file",
+        "edit_file",
+    ]
+    assert '"sourdough": 4.50,' in (tmp_path / "prices.py").read_text()
+    assert '"Sourdough", "price": 4.50' in (tmp_path / "counter/menu.json").read_text()
 
 
 def test_a_value_said_once_is_changed_in_one_place(tmp_path: Path) -> None:

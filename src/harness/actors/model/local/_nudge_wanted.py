@@ -42,8 +42,13 @@ __all__ = ["ValueWanted"]
 
 
 # a request that says the value is held in more than one place: "it needs changing there
-# as well", "change it there too", "in both", "wherever it's set"
-_AS_WELL = re.compile(r"\b(?:as well|too|both|also|everywhere|wherever|each of)\b", re.I)
+# as well", "change it there too", "in both", "wherever it's set", "in the prices and on
+# the counter screen"
+_AS_WELL = re.compile(
+    r"\b(?:as well|too|both|also|everywhere|wherever|each of)\b"
+    r"|\b(?:in|on)\s+(?:the\s+)?\w+(?:\s+\w+)?\s+and\s+(?:in|on)\b",
+    re.I,
+)
 
 
 def _holding(line: str, keys: frozenset[str], was: Decimal) -> re.Match[str] | None:

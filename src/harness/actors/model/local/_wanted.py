@@ -83,6 +83,8 @@ _LET = re.compile(r"(?:^|[.!?]\s+)(?:let|allow)\s+(?!me\b|us\b)", re.I)
 # one is named for its tries (``retries``, ``max_attempts``, ``tries``)
 _TIMES = re.compile(r"\s*times\b", re.I)
 _TRIES = frozenset(("retr", "attem", "trie"))
+# a verb of trying just before a count of times: "Let it retry 5 times"
+_TRY_BEFORE = re.compile(r"\b(?:re)?try(?:ing)?\s+(?:up\s+to\s+)?$", re.I)
 _RELATIVE_BEFORE = re.compile(r"\b(?:by|another|extra)\s*$", re.I)
 # "Make the deposit £60": a value wanted where it ends what is made so (its unit, a thing
 # it is for each of, or the sentence after it; not "Make the over 65 tickets cheaper")
@@ -331,6 +333,10 @@ def _counted(prompt: str, m: re.Match[str]) -> Wanted | None:
     if counted is None or _WHICH_BEFORE.search(prompt, 0, m.start()):
         return None
     value = digits(m.group(1))
+    if _TIMES.match(prompt, m.end()) and _TRY_BEFORE.search(prompt, 0, m.start()):
+        # "Let it retry 5 times.": a count of tries, on a line naming them
+        keys = frozenset(stems(FILE_NAME.sub(" ", prompt)) - UNIT_STEMS - NUMBER_STEMS)
+        return Wanted(value, keys=keys, tries=True) if re.fullmatch(r"\d+", value) else None
     thing = stems(counted.group(1))
     if not re.fullmatch(r"\d+", value) or len(thing) != 1 or unit_of(counted.group(1)):
         return None
