@@ -28,6 +28,7 @@ __all__ = [
     "PermissionMode",
     "ProviderKind",
     "asks_for_change",
+    "asks_question",
     "asks_to_write",
     "claude_aliases",
     "claude_name",
@@ -307,6 +308,24 @@ def _wants(pattern: re.Pattern[str], sentence: str) -> bool:
     if wanted is None or _WONDERS_ABOUT.search(sentence[: wanted.start()]):
         return False
     return not sentence.endswith("?") or _REQUEST.match(sentence) is not None
+
+
+# a sentence that starts by asking: "what temperature does the sourdough bake at"
+_ASKING_START = re.compile(r"^(?:what|which|where|when|why|how|who|whose|whom)\b", re.I)
+
+
+def asks_question(prompt: str) -> bool:
+    """Whether *prompt* asks a question: a sentence of it that ends with a question mark
+    and asks no one to do anything ("How long can someone keep a bike?"; not "Can you
+    fix it?"), or that starts with a word of asking ("what temperature does the
+    sourdough bake at"). A prompt may ask a question and a change too."""
+    for found in _SENTENCE.findall(prompt):
+        sentence = found.strip()
+        if sentence.endswith("?") and _REQUEST.match(sentence) is None:
+            return True
+        if _ASKING_START.match(sentence):
+            return True
+    return False
 
 
 NOTHING_TO_CHANGE = re.compile(

@@ -15,7 +15,7 @@ import pytest
 
 from harness.conversation import events as ev
 from harness.conversation._endings import honest_ending
-from harness.words import asks_for_change
+from harness.words import asks_for_change, asks_question
 from tests.conversation.test_endings import PROTOCOLS, errors, run
 from tests.scripted import Reply, ScriptedModel, call, reply
 
@@ -174,6 +174,22 @@ def test_a_change_announced_and_then_made_tried_asked_or_not_needed_is_no_stop()
         "Shall I update it?",
     ):
         assert honest_ending(listed, ["read"], earlier=[said], prompt=WARNINGS) is None, said
+    # a question asked, and no change: a plan for the answer may say it will write
+    planned = "I will then write a Python script to simulate the ride."
+    for question in (
+        "How long can someone keep a bike on a single ride?",
+        "what temperature does the sourdough bake at",
+        "The council want August's figures: how many miles did the bus do?",
+    ):
+        assert asks_question(question), question
+        ending = honest_ending("It is 12 hours.", ["search"], earlier=[planned], prompt=question)
+        assert ending is None, question
+    # a request put as a question is no question; a question beside a change asked is
+    # the change's too
+    assert not asks_question("Can you switch debug off?")
+    assert not asks_question(WARNINGS)
+    both = "Set the level to warning in deploy.yaml. Why was it info?"
+    assert honest_ending(listed, ["search"], earlier=[ANNOUNCED], prompt=both) is not None
     # a stage meant to end on a plan may announce
     assert (
         honest_ending(listed, ["search"], earlier=[ANNOUNCED], prompt=WARNINGS, announcements=False)

@@ -18,7 +18,13 @@ from harness.conversation._ending_words import (
     quote,
 )
 from harness.conversation._run_log import Ending, RunSoFar
-from harness.words import NOTHING_TO_CHANGE, asks_for_change, asks_to_write, failing_command
+from harness.words import (
+    NOTHING_TO_CHANGE,
+    asks_for_change,
+    asks_question,
+    asks_to_write,
+    failing_command,
+)
 
 __all__ = [
     "CHANGING_KINDS",
@@ -163,15 +169,20 @@ class AnnouncedChange:
     warnings and worse in the `deploy.yaml` and `config.json` files.", "I will use the
     `edit_file` tool to replace them."), and the run ends with none made or even tried
     (no write, no edit, no command, no question put to the user), and the last reply
-    neither asks nor says none is needed: whatever the prompt's words, the model said
-    what it would do and stopped short. Measured (bench local-tasks, half B,
-    ``warnings-only-staging``): the 1.5B model said so, searched once, listed the lines it
-    found and ended ``ok`` with nothing changed."""
+    neither asks nor says none is needed: the model said what it would do and stopped
+    short. Not where the prompt asks a question and no change: a small model's plan for
+    an answer may say it will write a script, and the answer is what was asked. Measured
+    (bench local-tasks, half B, ``warnings-only-staging``): the 1.5B model said so,
+    searched once, listed the lines it found and ended ``ok`` with nothing changed;
+    replayed on 60 questions, two right answers ("How long can someone keep a bike on a
+    single ride?") had said "I will then write a Python script to simulate the ride"."""
 
     name: ClassVar[str] = "announced-change"
 
     def check(self, run: RunSoFar) -> Ending | None:
         if not run.announcements or CHANGING_KINDS & (run.acted | run.tried) or run.asked_user:
+            return None
+        if asks_question(run.prompt) and not asks_for_change(run.prompt):
             return None
         if _asks_or_needs_none(run):
             return None
