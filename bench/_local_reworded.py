@@ -610,6 +610,89 @@ REWORDED_FIFTH: dict[str, tuple[str, ...]] = {
     "rename-zone-of": ("Please rename zone_of to fare_zone throughout, including the tests.",),
 }
 
+
+#: A sixth wording of each, written in the fortieth round after its rules and before the
+#: fifth set's misses were looked at: the held-out measure of what the round then made
+#: on the fifth set's misses (how its prompts are heard: ``python -m bench change-words``).
+REWORDED_SIXTH: dict[str, tuple[str, ...]] = {
+    "toml-debug-off": ("Debug mode is still on in settings.toml; it shouldn't be.",),
+    "error-name-totl": (
+        "report.py stops with NameError: name 'totl' is not defined - looks like a typo.",
+    ),
+    "error-unbound-variable": (
+        "Every build now ends with 'scripts/build.sh: line 10: OUTDIR: unbound variable'.",
+    ),
+    "rename-round-money": (
+        "round_money only deals in cents, so the name round_cents suits it better. It's "
+        "used in pricing.py and report.py.",
+    ),
+    "rename-slugify": ("We'd rather have toSlug than slugify (src/format.js, src/index.js).",),
+    "tax-rate-both": (
+        "VAT is 0.23 from this quarter; pricing.py and settings.toml both still say 0.2.",
+    ),
+    "toml-pool-size": ("settings.toml: bump pool_size to 16.",),
+    "error-unknown-coupon": (
+        "The sample order crashes on an unknown coupon, SPRNG10. I think it's meant to be "
+        "the spring coupon.",
+    ),
+    "rename-cart-total": (
+        "In src/cart.js and src/index.js, cartTotal ought to be called orderTotal.",
+    ),
+    "json-express-on": ("config.json says express_delivery is false; it's true now.",),
+    "rename-rotate-logs": (
+        "Give rotate_logs the name rotate_log_files in scripts/lib.sh and scripts/backup.sh.",
+    ),
+    "error-attribute": (
+        "AttributeError: 'Inventory' object has no attribute 'lowstock' when running "
+        "report.py. It's low_stock, I think.",
+    ),
+    "yaml-worker-second": ("Scale the worker to 2 replicas, the queue is too long.",),
+    "js-welcome-ten": ("The WELCOME5 discount is going up to 10%.",),
+    "json-stock-retries": ("Five retries for the stock service please, not three.",),
+    "error-command-not-found": (
+        "Line 12 of scripts/summary.sh calls akw, which doesn't exist - it should be awk.",
+    ),
+    "toml-mail-host": ("Mail host is smtp.mailhub.example now.",),
+    "js-green-tea-five": ("Green tea in the sample order should cost 5, not 4.5.",),
+    "toml-tax-included": ("Set the back office to treat our prices as tax-inclusive.",),
+    "toml-open-at-eight": ("Opening time moves to 8 am.",),
+    "toml-deposit-sixty": ("We're putting the deposit up to £60.",),
+    "service-every-500": (
+        "Service interval: 500 km from now on, in fleet.py and in station.toml.",
+    ),
+    "rename-give-back": ("Please change give_back to return_bike, including in the tests.",),
+    "toml-pump-half-hour": ("The pump should be allowed to run for 30 minutes.",),
+    "yaml-tank-alert-four-hours": ("Repeat the low tank alert every 4 hours instead.",),
+    "json-chart-two-days": ("Make the dashboard chart cover two days.",),
+    "sh-keep-twelve-logs": ("We should be keeping 12 old watering logs, not 6.",),
+    "error-flow-name": (
+        "NameError in schedule.py: FLOW_LITERS_PER_MINUTE is not defined. The plan script "
+        "can't run.",
+    ),
+    "rename-thirsty": (
+        "thirsty on House would read better as needs_water; update the callers and tests.",
+    ),
+    "json-kiosk-contrast": ("High contrast for the kiosk, please.",),
+    "toml-fewer-croissants": ("The counter gets 24 croissants a day from now on.",),
+    "yaml-post-office-closed": ("The van no longer stops at the Post Office Stores.",),
+    "sourdough-price-rise": (
+        "£4.50 for a sourdough loaf now - in the price list and on the counter screen.",
+    ),
+    "toml-juniors-from-twelve": ("Juniors may helm on their own from age 12 now.",),
+    "yaml-pontoon-fee": ("The seasonal pontoon fee goes up to £450.",),
+    "sh-hours-top-three": ("Let the hours script show the top three boats by default.",),
+    "error-skipper-tool": (
+        "line 17 of tools/skipper.sh: log_okay: command not found. Please sort the script out.",
+    ),
+    "toml-doors-three-quarters": ("Open the doors 45 minutes before each show from now on.",),
+    "error-sales-tool": ("tools/sales.sh: line 13: SALE_LOG: unbound variable - help!",),
+    "error-wheelchair-key": (
+        "KeyError: 'wheelchair_spaces' from runsheet.py since I edited minibus.toml. What "
+        "did I break? Please put it right.",
+    ),
+    "rename-zone-of": ("Rename zone_of as fare_zone, tests and all.",),
+}
+
 #: Each set by the name ``BENCH_SET`` gives it in ``python -m bench local-tasks``.
 WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
     "reworded": REWORDED,
@@ -617,4 +700,5 @@ WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
     "reworded-third": REWORDED_THIRD,
     "reworded-fourth": REWORDED_FOURTH,
     "reworded-fifth": REWORDED_FIFTH,
+    "reworded-sixth": REWORDED_SIXTH,
 }
