@@ -134,7 +134,9 @@ ASKS_CHANGE = re.compile(
     r"rename|remove|delete|add|bump|turn|switch|increase|decrease|raise|lower|enable|"
     r"disable|refactor|move|insert|append|swap|convert|rewrite|give(?! me\b| us\b)|put|"
     r"use|reduce|drop|allow|limit|upgrade|downgrade|pin|point|restore|revert|scale|repair|"
-    r"amend|adjust|alter|tweak|extend|shorten|lengthen|cut|sort (?:it|this|that|them) out|"
+    r"amend|adjust|alter|tweak|extend|shorten|lengthen|cut|"
+    # "Sort it out.", "please sort it." (not "sort them by name")
+    r"sort (?:it|this|that|them)(?:\s+out)?(?=\s*(?:[.!,;]|$|please\b))|"
     # "Up the stock service retries to 5.": "up" as a verb, a value after it
     r"up(?=\s+(?:the|its|our|their)\s[^.?!\n]*?\bto\s+[£$€]?\d)|"
     # "Take the Post Office Stores off the van's round"
@@ -151,9 +153,13 @@ something should be."""
 # ("config.json") does not end one
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\w))+[.!?]*")
 _SHOULD = re.compile(
-    r"\b(?:should|must|needs? to|ought to|supposed to|meant to)\s+(?:now\s+|also\s+|only\s+)?\w",
+    r"\b(?:should(?:n't| not)?|must(?:n't| not)?|needs? to|ought to|supposed to|meant to)\s+"
+    r"(?:now\s+|also\s+|only\s+)?\w",
     re.I,
 )
+# a condition that starts a sentence ("When checkout calls the stock service, it should
+# try 5 times"): no wondering about what follows it
+_CONDITION = re.compile(r"^(?:when|whenever|if|once|after|before)\b[^,]*,\s*", re.I)
 # before its "should", the user as the one who is to do it: "I need to ring her about a
 # change", "I must say": what they will do, not how the files should be ("I need to be
 # able to book on Sundays" is)
@@ -166,6 +172,8 @@ _NEW_STATE = re.compile(
     r"why|how|which|where|when|who)\b)",
     re.I,
 )
+# a count said in digits or words ("6", "six", "a dozen", "half")
+_COUNT = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a dozen|half)"
 # a sentence saying which value is wanted over the one there is ("Keep a dozen old logs
 # rather than six.", "Can the chart show two days instead of just one?", "Just bake 24,
 # not 36."), that a value is enough ("Every four hours is plenty.") or that a thing needs
@@ -175,11 +183,14 @@ _NEW_STATE = re.compile(
 # starting to lend magazines.", "We'll begin opening on Sundays."), which the folder's
 # files are to say too; not a thought starting ("I'm starting to think add is wrong.")
 _WANTED = re.compile(
-    r"\b(?:instead of|rather than)\b|,\s*not\s+(?:every\s+|just\s+|only\s+)?\d"
+    rf"\b(?:instead of|rather than)\b|,\s*not\s+(?:every\s+|just\s+|only\s+)?{_COUNT}\b"
     r"|\b(?:is|are|'s|be)\s+(?:plenty|enough)\b"
     r"|\bneeds?\s+(?:changing|updating|fixing|correcting|amending|adjusting)\b"
     r"|\bused to be\b|\b(?:goes|go|going|went|gone)\s+(?:up|down)\s+(?:to|from|by)\b"
     r"|,\s*(?:up|down)\s+from\s+\d"
+    # (a verb, not the noun: "Summarise the changes from 1.2 to 1.3")
+    r"|(?<!the )(?<!these )(?<!those )(?<!any )(?<!all )"
+    r"\b(?:changes|changed|is changing|moves|moved)\s+(?:to|from)\s+[£$€]?\d"
     r"|(?:'re|\bare|'m|\bam|'s|\bis|'ll|\bwill|\bgoing\s+to)\s+(?:now\s+)?(?:start|begin)"
     r"(?:ning|ing)?\s+(?:to\s+(?!(?:think|wonder|see|feel|worry|suspect|believe|doubt|"
     r"understand|notice|realis|realiz)\w*)\w|\w+ing\b)",
@@ -205,14 +216,16 @@ _OTHERWISE = re.compile(
     r"|\b(?:goes|go|going|went|gone|moves?|moving)\s+from\s+[£$€]?\d[\d.]*\S*\s+to\b"
     r"|\blet\s+(?:it|them)\s+\w+\s+(?:up\s+to\s+|for\s+)?[£$€]?\d"
     r"|\btell\s+(?:the|our|its)\s+(?:[\w'-]+\s+){0,3}?(?:settings|config(?:uration)?|files?|"
-    r"scripts?|code)\b",
+    r"scripts?|code)\b"
+    # a state not wanted: "settings.toml still has debug switched on. We don't want that."
+    r"|\b(?:don't|do not|doesn't|does not)\s+want\s+(?:that|it|this|them)\b",
     re.I,
 )
 # an error as a program prints it, pasted into the prompt: "AttributeError: 'Inventory'
 # object has no attribute …", "Traceback (most recent call last):", "line 12: akw:
 # command not found"
 _ERROR_SHOWN = re.compile(
-    r"^\s*Traceback \(most recent call last\)|\b[A-Z]\w*(?:Error|Exception): |"
+    r"^\s*Traceback \(most recent call last\)|\b(?:[A-Z]\w*)?(?:Error|Exception): |"
     r": command not found\b|^\S+: line \d+: ",
     re.M,
 )
@@ -276,7 +289,8 @@ def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
     for found in _SENTENCE.findall(prompt):
         sentence = found.strip()
         said = _SHOULD.search(sentence) or _NEW_STATE.search(sentence, 1)
-        if said and not sentence.endswith("?") and not _ABOUT.search(sentence[: said.start()]):
+        before = _CONDITION.sub("", sentence[: said.start()]) if said else ""
+        if said and not sentence.endswith("?") and not _ABOUT.search(before):
             own = _USER_TO_DO.search(sentence[: said.start()])
             if not own or sentence[said.end() - 1 :].lower().startswith("be able"):
                 return True
@@ -385,7 +399,7 @@ PROGRAM = r"(?:python3?|node|bash|sh|npm|npx|make|pytest|go|cargo|ruby|deno|php|
 _FAILS = re.compile(
     rf"(?:`(?P<quoted>[^`\n]+)`|^[ \t]*(?P<bare>{PROGRAM}(?:[ \t]+[^\s`]+)*?))"
     r"[^.\n`]{0,40}?\b(?:fails|failed|crash(?:es|ed)?|errors|errored|breaks|broke|broken|throws"
-    r"|raises|dies|exits with|(?:get|gives?|got) (?:an |this |the )?error)\b",
+    r"|raises|dies|blows up|blew up|exits with|(?:get|gives?|got) (?:an |this |the )?error)\b",
     re.I | re.M,
 )
 # what a command in backticks starts with when it is one: a program, a path to a script

@@ -47,6 +47,15 @@ from tests.scripted import Reply, ScriptedModel, call, reply
         'plan.py fails:\n\n  File "schedule.py", line 23, in valve_minutes\nNameError: name '
         "'FLOW' is not defined",
         "runsheet.py fails: KeyError: 'wheelchair_spaces'. Can you fix it?",
+        # a state not wanted, how a thing should not be, a request put politely
+        "settings.toml still has debug switched on. We don't want that.",
+        "Debug mode is on in settings.toml; it shouldn't be.",
+        # a condition before how a thing should be, a value changing to another
+        "When checkout calls the stock service, it should try up to 5 times.",
+        "The service interval for the bikes changes to 500 km.",
+        # a count in words after "not", a failure said otherwise, "sort it"
+        "I want two days of history on the dashboard chart, not one.",
+        "node src/index.js blows up with 'Error: unknown coupon SPRNG10'. Please sort it.",
     ],
 )
 def test_a_change_said_otherwise_is_asked_for(prompt: str) -> None:
@@ -81,6 +90,16 @@ def test_a_change_said_otherwise_is_asked_for(prompt: str) -> None:
         "Take a look at config.json and tell me the port.",
         "Does the config tell the scripts which port to use?",
         "Let it be.",
+        # wondering, a capability asked about, a sort asked for, a condition asked about
+        "I don't want that to happen again: why did the build fail?",
+        "Can the pump run for thirty minutes in one go?",
+        # a request put as a question of what a thing could do is not told from one
+        # asking it: both ask nothing changed
+        "Would the report still work with two days of data?",
+        "Could the low tank warning wait four hours before it repeats?",
+        "Sort them by date and show me the list.",
+        "When the pump runs, which setting should it read?",
+        "Why does the total change to 12 when I add one?",
     ],
 )
 def test_the_same_words_asking_about_a_thing_ask_no_change(prompt: str) -> None:
