@@ -31,10 +31,15 @@ BUGGY = "def add(a, b):\n    return a - b\n"
 
 def calling(protocol: str, name: str, **arguments: str) -> Reply:
     """A reply that makes one call, as *protocol* writes it."""
+    return saying(protocol, "", name, **arguments)
+
+
+def saying(protocol: str, text: str, name: str, **arguments: str) -> Reply:
+    """A reply that says *text* and makes one call, as *protocol* writes it."""
     if protocol == "native":
-        return reply("", call(name, **arguments))
+        return reply(text, call(name, **arguments))
     head = json.dumps({"name": name, "arguments": arguments})
-    return reply(f"<tool_call>\n{head}\n</tool_call>")
+    return reply(f"{text}\n<tool_call>\n{head}\n</tool_call>".lstrip("\n"))
 
 
 async def run(session_factory, protocol: str, prompt: str) -> tuple[ev.Result, list]:

@@ -8,7 +8,6 @@ loopback, under both tool protocols, with the workers as real processes.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -16,8 +15,8 @@ import pytest
 from harness.conversation import events as ev
 from harness.conversation._endings import honest_ending
 from harness.words import asks_for_change, asks_question
-from tests.conversation.test_endings import PROTOCOLS, errors, run
-from tests.scripted import Reply, ScriptedModel, call, reply
+from tests.conversation.test_endings import PROTOCOLS, errors, run, saying
+from tests.scripted import ScriptedModel, reply
 
 
 @pytest.mark.parametrize(
@@ -214,14 +213,6 @@ def test_a_change_announced_and_then_made_tried_asked_or_not_needed_is_no_stop()
         honest_ending(listed, ["search"], earlier=[ANNOUNCED], prompt=WARNINGS, announcements=False)
         is None
     )
-
-
-def saying(protocol: str, text: str, name: str, **arguments: str) -> Reply:
-    """A reply that says *text* and makes one call, as *protocol* writes it."""
-    if protocol == "native":
-        return reply(text, call(name, **arguments))
-    head = json.dumps({"name": name, "arguments": arguments})
-    return reply(f"{text}\n<tool_call>\n{head}\n</tool_call>")
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
