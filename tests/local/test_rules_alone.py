@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from bench._local_fresh import FRESH
-from bench._local_reworded import REWORDED, REWORDED_LATER, REWORDED_THIRD, reworded_tasks
+from bench._local_reworded import REWORDED, WORDINGS, reworded_tasks
 from bench.bench_change_words import a_change
 from bench.bench_rules_alone import alone
 
@@ -40,7 +40,7 @@ def test_where_the_rules_hand_over_to_the_model_the_check_fails() -> None:
     assert stopped.stopped == "read_file"
 
 
-@pytest.mark.parametrize("wordings", [REWORDED, REWORDED_LATER, REWORDED_THIRD])
+@pytest.mark.parametrize("wordings", WORDINGS.values(), ids=WORDINGS.keys())
 def test_each_wording_is_of_a_half_a_change_task(wordings: dict[str, tuple[str, ...]]) -> None:
     for name, prompts in wordings.items():
         task = TASKS[name]

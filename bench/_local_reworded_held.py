@@ -1,0 +1,309 @@
+"""The wording sets of half A's change prompts written each at the start of a round (or,
+the sixth, in the middle of one), before the rules that round made: the measure of how
+far those rules reach on wordings none of them saw. Read with the others by
+:mod:`bench._local_reworded` (``WORDINGS``), under the same rules: from the prompts alone,
+none taken from half B.
+"""
+
+from __future__ import annotations
+
+#: A fourth wording of each, written after the rules were made on :data:`REWORDED_THIRD`
+#: and before any rule of the next round: how far that round's rules reach on wordings
+#: written before them (run once before the round and once after it).
+REWORDED_FOURTH: dict[str, tuple[str, ...]] = {
+    "toml-debug-off": ("Turn debug off before we ship, it's in settings.toml.",),
+    "error-name-totl": (
+        "report.py won't run any more (NameError: name 'totl' is not defined). Could you fix "
+        "the typo?",
+    ),
+    "error-unbound-variable": (
+        "scripts/build.sh keeps failing with 'OUTDIR: unbound variable' on line 10. Fix it so "
+        "the build runs.",
+    ),
+    "rename-round-money": (
+        "round_money is a misleading name since it works in cents. Rename it to round_cents in "
+        "pricing.py and report.py.",
+    ),
+    "rename-slugify": (
+        "The slugify helper in src/format.js (also called from src/index.js) should be toSlug "
+        "to match our naming.",
+    ),
+    "tax-rate-both": (
+        "The tax rate is now 0.23. Please update it wherever it's set (pricing.py and "
+        "settings.toml).",
+    ),
+    "toml-pool-size": ("Raise the database connection pool to 16 connections.",),
+    "error-unknown-coupon": (
+        "Our sample order throws 'unknown coupon SPRNG10' - looks like a typo in the coupon "
+        "code. Can you correct it?",
+    ),
+    "rename-cart-total": ("cartTotal → orderTotal, in src/cart.js and src/index.js please.",),
+    "json-express-on": (
+        "Express delivery is live now, so express_delivery should be true in config.json.",
+    ),
+    "rename-rotate-logs": (
+        "Please rename our shell function rotate_logs; call it rotate_log_files instead "
+        "(scripts/lib.sh, scripts/backup.sh).",
+    ),
+    "error-attribute": (
+        "python3 report.py → AttributeError: 'Inventory' object has no attribute 'lowstock'. "
+        "Fix the attribute name.",
+    ),
+    "yaml-worker-second": ("The orders queue is backing up. Can we have two worker replicas?",),
+    "js-welcome-ten": ("Bump the WELCOME5 coupon from 5% to 10% off.",),
+    "json-stock-retries": (
+        "Checkout gives up on the stock service too soon. Let it retry 5 times.",
+    ),
+    "error-command-not-found": (
+        "There's a typo on line 12 of scripts/summary.sh, it calls akw (command not found). "
+        "Fix it.",
+    ),
+    "toml-mail-host": (
+        "Our SMTP server changed to smtp.mailhub.example. Update the mail host setting.",
+    ),
+    "js-green-tea-five": ("Green tea went up to 5 - please change it in the sample order.",),
+    "toml-tax-included": (
+        "Our prices already include tax - please tell the back office settings that.",
+    ),
+    "toml-open-at-eight": (
+        "From next week we open at 8 in the morning. Please change the opening hour.",
+    ),
+    "toml-deposit-sixty": ("Increase the deposit to £60.",),
+    "service-every-500": (
+        "Bikes now get serviced every 500 km. Update both fleet.py and station.toml.",
+    ),
+    "rename-give-back": (
+        "The give_back method should be renamed return_bike. Update the callers and the tests.",
+    ),
+    "toml-pump-half-hour": ("Raise the pump's max run time to half an hour.",),
+    "yaml-tank-alert-four-hours": ("The low tank alert should only repeat every four hours.",),
+    "json-chart-two-days": ("Extend the dashboard chart to two days of history.",),
+    "sh-keep-twelve-logs": ("Keep a dozen old watering logs instead of six.",),
+    "error-flow-name": (
+        "schedule.py line 23 uses FLOW_LITERS_PER_MINUTE but the constant is "
+        "FLOW_LITRES_PER_MINUTE, so the plan script dies with a NameError. Fix it.",
+    ),
+    "rename-thirsty": (
+        "In the House class, thirsty should be renamed needs_water; update every call.",
+    ),
+    "json-kiosk-contrast": ("The kiosk needs high contrast turned on.",),
+    "toml-fewer-croissants": ("Reduce the counter croissants from 36 to 24.",),
+    "yaml-post-office-closed": (
+        "The Post Office Stores has closed. Remove it from the delivery round.",
+    ),
+    "sourdough-price-rise": (
+        "Sourdough is £4.50 a loaf from today; change it in the prices and on the counter screen.",
+    ),
+    "toml-juniors-from-twelve": (
+        "Juniors can now helm solo at 12 (it was 14). Update the club rules.",
+    ),
+    "yaml-pontoon-fee": ("Raise the seasonal pontoon fee to £450.",),
+    "sh-hours-top-three": ("By default the hours script should show the top 3 boats.",),
+    "error-skipper-tool": (
+        "tools/skipper.sh calls log_okay on line 17 but there's no such command. Please fix "
+        "the script.",
+    ),
+    "toml-doors-three-quarters": (
+        "We want the doors open 45 minutes before each show, up from 30.",
+    ),
+    "error-sales-tool": (
+        "The sales tool crashes: line 13: SALE_LOG: unbound variable. Please fix tools/sales.sh.",
+    ),
+    "error-wheelchair-key": (
+        "runsheet.py crashes with a KeyError for wheelchair_spaces after my minibus.toml edit. "
+        "Can you fix it?",
+    ),
+    "rename-zone-of": ("zone_of -> fare_zone everywhere, tests included.",),
+}
+
+
+#: A fifth wording of each, written at the start of the fortieth round, before any rule or
+#: ending of that round was made and before any run of these: that round's held-out measure.
+REWORDED_FIFTH: dict[str, tuple[str, ...]] = {
+    "toml-debug-off": ("settings.toml still has debug switched on. We don't want that.",),
+    "error-name-totl": (
+        "Getting NameError: name 'totl' is not defined when I run report.py. Can you sort it out?",
+    ),
+    "error-unbound-variable": (
+        "The build script dies on line 10 with OUTDIR: unbound variable (scripts/build.sh). "
+        "Please make it work.",
+    ),
+    "rename-round-money": (
+        "I'd like round_money renamed to round_cents - it's used in pricing.py and report.py.",
+    ),
+    "rename-slugify": (
+        "Can slugify be called toSlug from now on? src/format.js and src/index.js.",
+    ),
+    "tax-rate-both": (
+        "New tax rate: 0.23 instead of 0.2. It appears in both pricing.py and settings.toml.",
+    ),
+    "toml-pool-size": ("The database pool is too small; make it 16.",),
+    "error-unknown-coupon": (
+        "node src/index.js blows up with 'Error: unknown coupon SPRNG10'. The sample order "
+        "probably has the code wrong - please sort it.",
+    ),
+    "rename-cart-total": ("Let's call cartTotal orderTotal instead (src/cart.js, src/index.js).",),
+    "json-express-on": ("We offer express delivery now. Switch it on in config.json.",),
+    "rename-rotate-logs": (
+        "rotate_logs should really be rotate_log_files. It's defined in scripts/lib.sh and "
+        "used in scripts/backup.sh.",
+    ),
+    "error-attribute": (
+        "report.py fails: AttributeError: 'Inventory' object has no attribute 'lowstock'. "
+        "Please correct it.",
+    ),
+    "yaml-worker-second": (
+        "One worker isn't enough for the orders queue any more; we need 2 of them.",
+    ),
+    "js-welcome-ten": ("WELCOME5 ought to give 10% off rather than 5%. Could you change that?",),
+    "json-stock-retries": (
+        "When checkout calls the stock service, it should try up to 5 times before giving up.",
+    ),
+    "error-command-not-found": (
+        "scripts/summary.sh: line 12: akw: command not found - that should be awk, right? "
+        "Please fix the script.",
+    ),
+    "toml-mail-host": ("We moved mail to smtp.mailhub.example; point the settings at it.",),
+    "js-green-tea-five": (
+        "In the sample order, green tea should be priced at 5 now. Can you update it?",
+    ),
+    "toml-tax-included": (
+        "The back office thinks our prices don't include tax, but they do. Fix the setting.",
+    ),
+    "toml-open-at-eight": ("We're opening an hour later from Monday: 8 am. Change the hours.",),
+    "toml-deposit-sixty": ("The deposit needs to be £60 now.",),
+    "service-every-500": (
+        "The service interval for the bikes changes to 500 km (it's 400 in fleet.py and in "
+        "station.toml).",
+    ),
+    "rename-give-back": (
+        "give_back is an odd name; please make it return_bike, tests and callers included.",
+    ),
+    "toml-pump-half-hour": ("The pump may now run 30 minutes in one go. Update the limit.",),
+    "yaml-tank-alert-four-hours": (
+        "Could the low tank warning wait four hours before it repeats?",
+    ),
+    "json-chart-two-days": ("I want two days of history on the dashboard chart, not one.",),
+    "sh-keep-twelve-logs": ("The rotation only keeps six old watering logs. Make it keep 12.",),
+    "error-flow-name": (
+        "plan.py crashes: NameError: name 'FLOW_LITERS_PER_MINUTE' is not defined (in "
+        "schedule.py, valve_minutes). Please fix.",
+    ),
+    "rename-thirsty": (
+        "House.thirsty reads oddly. Rename it needs_water and fix up its callers and tests.",
+    ),
+    "json-kiosk-contrast": (
+        "Please enable high contrast on the kiosk, people are struggling to read it.",
+    ),
+    "toml-fewer-croissants": ("Only 24 croissants for the counter from now on, please.",),
+    "yaml-post-office-closed": (
+        "Drop the Post Office Stores stop from the van's round - it shut last week.",
+    ),
+    "sourdough-price-rise": (
+        "We're charging £4.50 for sourdough now. Update the price list and the counter screen.",
+    ),
+    "toml-juniors-from-twelve": (
+        "The minimum age for juniors to helm solo is now twelve. Please update the rules file.",
+    ),
+    "yaml-pontoon-fee": ("Pontoon berths cost £450 a season from now on.",),
+    "sh-hours-top-three": (
+        "Change the hours script so that without an argument it lists the top three boats.",
+    ),
+    "error-skipper-tool": (
+        "tools/skipper.sh \"Ann Rowe\" prints 'line 17: log_okay: command not found'. Can you "
+        "repair it?",
+    ),
+    "toml-doors-three-quarters": ("Doors should open 45 minutes before curtain up instead of 30.",),
+    "error-sales-tool": (
+        "Running tools/sales.sh gives 'line 13: SALE_LOG: unbound variable'. Could you make it "
+        "run again?",
+    ),
+    "error-wheelchair-key": (
+        "The run sheet script fails with KeyError: 'wheelchair_spaces' since I edited "
+        "minibus.toml. Sort it out please.",
+    ),
+    "rename-zone-of": ("Please rename zone_of to fare_zone throughout, including the tests.",),
+}
+
+
+#: A sixth wording of each, written in the fortieth round after its rules and before the
+#: fifth set's misses were looked at: the held-out measure of what the round then made
+#: on the fifth set's misses (how its prompts are heard: ``python -m bench change-words``).
+REWORDED_SIXTH: dict[str, tuple[str, ...]] = {
+    "toml-debug-off": ("Debug mode is still on in settings.toml; it shouldn't be.",),
+    "error-name-totl": (
+        "report.py stops with NameError: name 'totl' is not defined - looks like a typo.",
+    ),
+    "error-unbound-variable": (
+        "Every build now ends with 'scripts/build.sh: line 10: OUTDIR: unbound variable'.",
+    ),
+    "rename-round-money": (
+        "round_money only deals in cents, so the name round_cents suits it better. It's "
+        "used in pricing.py and report.py.",
+    ),
+    "rename-slugify": ("We'd rather have toSlug than slugify (src/format.js, src/index.js).",),
+    "tax-rate-both": (
+        "VAT is 0.23 from this quarter; pricing.py and settings.toml both still say 0.2.",
+    ),
+    "toml-pool-size": ("settings.toml: bump pool_size to 16.",),
+    "error-unknown-coupon": (
+        "The sample order crashes on an unknown coupon, SPRNG10. I think it's meant to be "
+        "the spring coupon.",
+    ),
+    "rename-cart-total": (
+        "In src/cart.js and src/index.js, cartTotal ought to be called orderTotal.",
+    ),
+    "json-express-on": ("config.json says express_delivery is false; it's true now.",),
+    "rename-rotate-logs": (
+        "Give rotate_logs the name rotate_log_files in scripts/lib.sh and scripts/backup.sh.",
+    ),
+    "error-attribute": (
+        "AttributeError: 'Inventory' object has no attribute 'lowstock' when running "
+        "report.py. It's low_stock, I think.",
+    ),
+    "yaml-worker-second": ("Scale the worker to 2 replicas, the queue is too long.",),
+    "js-welcome-ten": ("The WELCOME5 discount is going up to 10%.",),
+    "json-stock-retries": ("Five retries for the stock service please, not three.",),
+    "error-command-not-found": (
+        "Line 12 of scripts/summary.sh calls akw, which doesn't exist - it should be awk.",
+    ),
+    "toml-mail-host": ("Mail host is smtp.mailhub.example now.",),
+    "js-green-tea-five": ("Green tea in the sample order should cost 5, not 4.5.",),
+    "toml-tax-included": ("Set the back office to treat our prices as tax-inclusive.",),
+    "toml-open-at-eight": ("Opening time moves to 8 am.",),
+    "toml-deposit-sixty": ("We're putting the deposit up to £60.",),
+    "service-every-500": (
+        "Service interval: 500 km from now on, in fleet.py and in station.toml.",
+    ),
+    "rename-give-back": ("Please change give_back to return_bike, including in the tests.",),
+    "toml-pump-half-hour": ("The pump should be allowed to run for 30 minutes.",),
+    "yaml-tank-alert-four-hours": ("Repeat the low tank alert every 4 hours instead.",),
+    "json-chart-two-days": ("Make the dashboard chart cover two days.",),
+    "sh-keep-twelve-logs": ("We should be keeping 12 old watering logs, not 6.",),
+    "error-flow-name": (
+        "NameError in schedule.py: FLOW_LITERS_PER_MINUTE is not defined. The plan script "
+        "can't run.",
+    ),
+    "rename-thirsty": (
+        "thirsty on House would read better as needs_water; update the callers and tests.",
+    ),
+    "json-kiosk-contrast": ("High contrast for the kiosk, please.",),
+    "toml-fewer-croissants": ("The counter gets 24 croissants a day from now on.",),
+    "yaml-post-office-closed": ("The van no longer stops at the Post Office Stores.",),
+    "sourdough-price-rise": (
+        "£4.50 for a sourdough loaf now - in the price list and on the counter screen.",
+    ),
+    "toml-juniors-from-twelve": ("Juniors may helm on their own from age 12 now.",),
+    "yaml-pontoon-fee": ("The seasonal pontoon fee goes up to £450.",),
+    "sh-hours-top-three": ("Let the hours script show the top three boats by default.",),
+    "error-skipper-tool": (
+        "line 17 of tools/skipper.sh: log_okay: command not found. Please sort the script out.",
+    ),
+    "toml-doors-three-quarters": ("Open the doors 45 minutes before each show from now on.",),
+    "error-sales-tool": ("tools/sales.sh: line 13: SALE_LOG: unbound variable - help!",),
+    "error-wheelchair-key": (
+        "KeyError: 'wheelchair_spaces' from runsheet.py since I edited minibus.toml. What "
+        "did I break? Please put it right.",
+    ),
+    "rename-zone-of": ("Rename zone_of as fare_zone, tests and all.",),
+}
