@@ -153,8 +153,7 @@ something should be."""
 # ("config.json") does not end one
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\w))+[.!?]*")
 _SHOULD = re.compile(
-    r"\b(?:should(?:n't| not)?|must(?:n't| not)?|needs? to|ought to|supposed to|meant to)\s+"
-    r"(?:now\s+|also\s+|only\s+)?\w",
+    r"\b(?:should|must|needs? to|ought to|supposed to|meant to)\s+(?:now\s+|also\s+|only\s+)?\w",
     re.I,
 )
 # a condition that starts a sentence ("When checkout calls the stock service, it should
@@ -199,11 +198,11 @@ _WANTED = re.compile(
 # a sentence that wants a thing otherwise without a verb of changing: a name it is to
 # have ("cartTotal → orderTotal", "Could round_money become round_cents?", "I'd like
 # slugify renamed to toSlug", "Please call zone_of fare_zone instead", "rotate_logs needs a
-# new name, rotate_log_files"; the new name written as code), a state wanted ("We want it
-# on.", "The kiosk needs high contrast turned on.", "We need a bigger pool"), a value
-# going from one to another ("VAT goes from 0.2 to 0.23"), a thing let do more ("Let it
-# retry 5 times."), or the files told a fact ("please tell the back office settings
-# that")
+# new name, rotate_log_files"; the new name written as code), a state wanted or not
+# ("We want it on.", "The kiosk needs high contrast turned on.", "We need a bigger
+# pool", "We don't want that.", "it shouldn't be"), a value going from one to another
+# ("VAT goes from 0.2 to 0.23"), a thing let do more ("Let it retry 5 times."), or the
+# files told a fact ("please tell the back office settings that")
 _OTHERWISE = re.compile(
     r"(?:->|→|=>|\brenamed\s+(?:to|as)|\bbecomes?|\bbe\s+called|\bcall\s+`?\w+`?|"
     r"\bnew\s+name[,:]?)\s+`?(?-i:[a-z]+(?:_\w+|[A-Z]\w*)|[A-Z]\w*_\w*)\b"
@@ -217,8 +216,10 @@ _OTHERWISE = re.compile(
     r"|\blet\s+(?:it|them)\s+\w+\s+(?:up\s+to\s+|for\s+)?[£$€]?\d"
     r"|\btell\s+(?:the|our|its)\s+(?:[\w'-]+\s+){0,3}?(?:settings|config(?:uration)?|files?|"
     r"scripts?|code)\b"
-    # a state not wanted: "settings.toml still has debug switched on. We don't want that."
-    r"|\b(?:don't|do not|doesn't|does not)\s+want\s+(?:that|it|this|them)\b",
+    # a state not wanted: "settings.toml still has debug switched on. We don't want that.",
+    # "it shouldn't be"
+    r"|\b(?:don't|do not|doesn't|does not)\s+want\s+(?:that|it|this|them)\b"
+    r"|\b(?:should|must)(?:n't| not)\s+(?:be|say|have|show|use|keep)\b",
     re.I,
 )
 # an error as a program prints it, pasted into the prompt: "AttributeError: 'Inventory'

@@ -100,7 +100,8 @@ def choose_line(
     if best == (0, 0):
         return None
     paths = list(dict.fromkeys(hit.path for hit in top))
-    if each and len(top) == len(paths) > 1 and named.issuperset(paths):
+    one_a_file = len(top) == len(paths)
+    if each and one_a_file and len(paths) > 1 and named.issuperset(paths):
         return Chosen(top[0], make, say.format(path=top[0].path))
     if len(top) > 1:
         # where the lines tie in two files or more, only a file where one sits under keys

@@ -116,7 +116,7 @@ _HOUR_SAID = re.compile(
     r"\s*(?:o'clock|[ap]\.?m\b|in the (?:morning|afternoon|evening)\b|at night\b)", re.I
 )
 # a time of day past noon, which a file writes from 12 on
-_AFTERNOON = re.compile(r"\b[p]\.?m\b|\bin the (?:afternoon|evening)\b|\bat night\b", re.I)
+_AFTERNOON = re.compile(r"\bp\.?m\b|\bin the (?:afternoon|evening)\b|\bat night\b", re.I)
 # a line that is only a comment: ``# …``, ``// …``
 COMMENT_LINE = re.compile(r"^\s*(?:#|//|/?\*)")
 
