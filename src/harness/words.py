@@ -222,14 +222,6 @@ _OTHERWISE = re.compile(
     r"|\b(?:should|must)(?:n't| not)\s+(?:be|say|have|show|use|keep)\b",
     re.I,
 )
-# an error as a program prints it, pasted into the prompt: "AttributeError: 'Inventory'
-# object has no attribute …", "Traceback (most recent call last):", "line 12: akw:
-# command not found"
-_ERROR_SHOWN = re.compile(
-    r"^\s*Traceback \(most recent call last\)|\b(?:[A-Z]\w*)?(?:Error|Exception): |"
-    r": command not found\b|^\S+: line \d+: ",
-    re.M,
-)
 # a sentence asking for something as a question ("Can the chart show two days instead of
 # one?"), not one asking about it ("Why does it show two days instead of one?")
 _REQUEST = re.compile(r"^(?:please\s+)?(?:can|could|would|will)\b", re.I)
@@ -421,6 +413,18 @@ _ERROR_PRINTED = re.compile(
     r"^Traceback\b|\b\w*(?:Error|Exception)\b|\b(?:error|fatal|panic)\b|command not found|"
     r"No such file or directory|^\S+: line \d+: ",
     re.I,
+)
+
+
+# an error as a program prints it, pasted anywhere in a prompt: "AttributeError:
+# 'Inventory' object has no attribute …", "Traceback (most recent call last):", "line 12:
+# akw: command not found". Narrower than _ERROR_PRINTED, which reads only the line after
+# a command shown: across a whole prompt, "error" in prose ("fix the error message's
+# wording") is no error printed, so the message must be written as a program writes it
+_ERROR_SHOWN = re.compile(
+    r"^\s*Traceback \(most recent call last\)|\b(?:[A-Z]\w*)?(?:Error|Exception): |"
+    r": command not found\b|^\S+: line \d+: ",
+    re.M,
 )
 
 

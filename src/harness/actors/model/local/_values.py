@@ -78,11 +78,12 @@ ANY_VALUE = re.compile(rf"(?<![\w.£$€-]){_SAID}(?![\w-])", re.I)
 # what happens now first, so its pair reads the other way round
 FAULT = re.compile(r"\b(?:fix|bug|wrong|broken|error|fails?|crash)", re.I)
 _SENTENCE = re.compile(r"(?:[^.!?]|\.(?=\d))+(?:[.!?]|$)")
+# the words after an hour that make it one of the day: "8 in the morning", "10 pm"
+HOUR_WORDS = r"o'clock|\b[ap]\.?m\b|\bin the (?:morning|afternoon|evening)\b|\bat night\b"
 # a request that speaks of a time of day: "open at 8 in the morning", "close at 10 pm",
 # "at 9 now"; not "start at 20 units"
 _CLOCK = re.compile(
-    r"o'clock|\b[ap]\.?m\b|\bin the (?:morning|afternoon|evening)\b|\bat night\b"
-    r"|\bat \d{1,2}(?::\d\d)?\s*(?:[,.;!]|$|(?:now|instead|rather|not)\b)",
+    rf"{HOUR_WORDS}|\bat \d{{1,2}}(?::\d\d)?\s*(?:[,.;!]|$|(?:now|instead|rather|not)\b)",
     re.I,
 )
 # each unit of time in seconds, and how a line's names write it ("repeat_minutes",

@@ -22,6 +22,7 @@ from harness.actors.model.local._values import (
     BY_STEP,
     FAULT,
     GIVEN,
+    HOUR_WORDS,
     NUMBER_STEMS,
     SECONDS,
     digits,
@@ -112,9 +113,7 @@ _PLAIN_SETTING = re.compile(
 _TIME_OF_DAY = re.compile(r"(?<![\w.:])(\d{1,2}):([0-5]\d)(?![\w:])")
 # a value said as an hour of the day: "at 8 in the morning", "7 am", "9 o'clock" (not
 # "priced at 5 now": a value after "at" may be any)
-_HOUR_SAID = re.compile(
-    r"\s*(?:o'clock|[ap]\.?m\b|in the (?:morning|afternoon|evening)\b|at night\b)", re.I
-)
+_HOUR_SAID = re.compile(rf"\s*(?:{HOUR_WORDS})", re.I)
 # a time of day past noon, which a file writes from 12 on
 _AFTERNOON = re.compile(r"\bp\.?m\b|\bin the (?:afternoon|evening)\b|\bat night\b", re.I)
 # a line that is only a comment: ``# …``, ``// …``
