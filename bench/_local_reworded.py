@@ -14,7 +14,12 @@ from collections.abc import Iterable
 
 import attrs
 
-from bench._local_reworded_held import REWORDED_FIFTH, REWORDED_FOURTH, REWORDED_SIXTH
+from bench._local_reworded_held import (
+    REWORDED_FIFTH,
+    REWORDED_FOURTH,
+    REWORDED_SEVENTH,
+    REWORDED_SIXTH,
+)
 from bench._local_task import Task
 
 REWORDED: dict[str, tuple[str, ...]] = {
@@ -401,4 +406,5 @@ WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
     "reworded-fourth": REWORDED_FOURTH,
     "reworded-fifth": REWORDED_FIFTH,
     "reworded-sixth": REWORDED_SIXTH,
+    "reworded-seventh": REWORDED_SEVENTH,
 }

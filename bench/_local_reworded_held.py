@@ -307,3 +307,94 @@ REWORDED_SIXTH: dict[str, tuple[str, ...]] = {
     ),
     "rename-zone-of": ("Rename zone_of as fare_zone, tests and all.",),
 }
+
+#: A seventh wording of each, written at the start of the forty-first round, before any
+#: rule of it and before the sixth set's misses were looked at: run once on the code
+#: before the round and once after it.
+REWORDED_SEVENTH: dict[str, tuple[str, ...]] = {
+    "toml-debug-off": ("Production shouldn't run with debug = true. settings.toml, please.",),
+    "error-name-totl": (
+        "python3 report.py\n  ...\nNameError: name 'totl' is not defined\nThat's after "
+        "yesterday's change. Fix please.",
+    ),
+    "error-unbound-variable": (
+        "OUTDIR: unbound variable, line 10 of scripts/build.sh. The build has to work again.",
+    ),
+    "rename-round-money": (
+        "Rename pass: round_money becomes round_cents everywhere (pricing.py, report.py).",
+    ),
+    "rename-slugify": (
+        "Our JS style guide says camelCase with a verb: slugify should be toSlug. It lives in "
+        "src/format.js and src/index.js calls it.",
+    ),
+    "tax-rate-both": ("Update the tax rate to 0.23 in pricing.py and in settings.toml.",),
+    "toml-pool-size": ("We keep running out of DB connections. 16 in the pool, please.",),
+    "error-unknown-coupon": (
+        "Running the sample order: Error: unknown coupon SPRNG10. The coupon in the order is "
+        "misspelled; it's SPRING10.",
+    ),
+    "rename-cart-total": (
+        "The function cartTotal in src/cart.js needs the name orderTotal; src/index.js uses "
+        "it too.",
+    ),
+    "json-express-on": ("Turn on express delivery.",),
+    "rename-rotate-logs": (
+        "Could you rename rotate_logs to rotate_log_files? It's in scripts/lib.sh and "
+        "scripts/backup.sh.",
+    ),
+    "error-attribute": (
+        "report.py: AttributeError: 'Inventory' object has no attribute 'lowstock'. Should be "
+        "low_stock.",
+    ),
+    "yaml-worker-second": ("Two worker replicas instead of one in the compose file.",),
+    "js-welcome-ten": ("Customers with WELCOME5 should now get 10% off.",),
+    "json-stock-retries": ("Set the stock service retries to 5.",),
+    "error-command-not-found": (
+        "scripts/summary.sh fails at line 12 with 'akw: command not found'. Please repair it.",
+    ),
+    "toml-mail-host": ("Switch the mail host over to smtp.mailhub.example.",),
+    "js-green-tea-five": ("Green tea costs 5 now in the sample order; please change it.",),
+    "toml-tax-included": ("Our prices already include tax. Tell the back office config so.",),
+    "toml-open-at-eight": ("From next week we open at 8:00 instead of 7:00.",),
+    "toml-deposit-sixty": ("Change the bike deposit to 60.",),
+    "service-every-500": (
+        "Bikes need a service every 500 km now. Both fleet.py and station.toml say 400.",
+    ),
+    "rename-give-back": ("Rename give_back to return_bike and update its callers and tests.",),
+    "toml-pump-half-hour": ("Let the pump run up to 30 minutes at a time.",),
+    "yaml-tank-alert-four-hours": (
+        "The low tank alert repeats too often. Make it every four hours.",
+    ),
+    "json-chart-two-days": ("The dashboard chart should show the last 2 days.",),
+    "sh-keep-twelve-logs": ("Keep twelve old watering logs instead of six.",),
+    "error-flow-name": (
+        "Running plan.py: NameError: name 'FLOW_LITERS_PER_MINUTE' is not defined. Can you "
+        "fix schedule.py?",
+    ),
+    "rename-thirsty": (
+        "Please rename the thirsty method of House to needs_water, with its callers and tests.",
+    ),
+    "json-kiosk-contrast": ("Switch the kiosk to high contrast.",),
+    "toml-fewer-croissants": ("Cut the counter's daily croissants to 24.",),
+    "yaml-post-office-closed": ("The Post Office Stores has closed; take it off the van's round.",),
+    "sourdough-price-rise": (
+        "Sourdough is £4.50 from today. Change it in the price list and the counter screen.",
+    ),
+    "toml-juniors-from-twelve": ("Let juniors helm alone from age 12.",),
+    "yaml-pontoon-fee": ("Change the seasonal pontoon fee to £450.",),
+    "sh-hours-top-three": (
+        "When the hours script is run with no argument it should show the top 3 boats.",
+    ),
+    "error-skipper-tool": (
+        "tools/skipper.sh stops at line 17: log_okay: command not found. Fix the script.",
+    ),
+    "toml-doors-three-quarters": ("Doors should open 45 minutes before each show.",),
+    "error-sales-tool": (
+        "tools/sales.sh fails: line 13: SALE_LOG: unbound variable. Please fix it.",
+    ),
+    "error-wheelchair-key": (
+        "runsheet.py now fails with KeyError: 'wheelchair_spaces'. I changed minibus.toml "
+        "this morning. Please fix it.",
+    ),
+    "rename-zone-of": ("zone_of should be renamed fare_zone, with the tests.",),
+}

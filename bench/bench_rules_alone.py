@@ -38,7 +38,12 @@ import attrs
 
 from bench._local_fresh import FRESH
 from bench._local_reworded import REWORDED, REWORDED_LATER, REWORDED_THIRD
-from bench._local_reworded_held import REWORDED_FIFTH, REWORDED_FOURTH, REWORDED_SIXTH
+from bench._local_reworded_held import (
+    REWORDED_FIFTH,
+    REWORDED_FOURTH,
+    REWORDED_SEVENTH,
+    REWORDED_SIXTH,
+)
 from bench._local_task import Events, Task
 from bench._rules_run import run_known
 from bench.bench_change_words import a_change
@@ -141,6 +146,7 @@ def run() -> list[tuple[str, str, str]]:
         ("half A, put otherwise a fourth time (after the third set's rules)", REWORDED_FOURTH),
         ("half A, put otherwise a fifth time (after the fourth set's rules)", REWORDED_FIFTH),
         ("half A, put otherwise a sixth time (before the fifth set's misses)", REWORDED_SIXTH),
+        ("half A, put otherwise a seventh time (before the sixth set's misses)", REWORDED_SEVENTH),
     ):
         reworded = [(by_name[n], p) for n, ps in wordings.items() if n in by_name for p in ps]
         if not reworded:
