@@ -192,7 +192,14 @@ _WANTED = re.compile(
     r"\b(?:changes|changed|is changing|moves|moved)\s+(?:to|from)\s+[£$€]?\d"
     r"|(?:'re|\bare|'m|\bam|'s|\bis|'ll|\bwill|\bgoing\s+to)\s+(?:now\s+)?(?:start|begin)"
     r"(?:ning|ing)?\s+(?:to\s+(?!(?:think|wonder|see|feel|worry|suspect|believe|doubt|"
-    r"understand|notice|realis|realiz)\w*)\w|\w+ing\b)",
+    r"understand|notice|realis|realiz)\w*)\w|\w+ing\b)"
+    # a value put up or down ("We're putting the deposit up to £60."), a thing that still
+    # says the old one ("pricing.py and settings.toml both still say 0.2"), or a way of
+    # doing it asked "instead" ("Repeat the alert every 4 hours instead.")
+    r"|\b(?:put|puts|putting|bring|brings|bringing|push|pushes|pushing)\s+(?:[\w'-]+\s+){0,4}?"
+    r"(?:up|down)\s+(?:to|by)\s+[£$€]?\d"
+    r"|\bstill\s+(?:says?|said|has|have|shows?|reads?|uses?|lists?|gives?|keeps?|sets?)\b"
+    r"|\binstead\s*[.!]*$",
     re.I,
 )
 # a sentence that wants a thing otherwise without a verb of changing: a name it is to
@@ -219,7 +226,24 @@ _OTHERWISE = re.compile(
     # a state not wanted: "settings.toml still has debug switched on. We don't want that.",
     # "it shouldn't be"
     r"|\b(?:don't|do not|doesn't|does not)\s+want\s+(?:that|it|this|them)\b"
-    r"|\b(?:should|must)(?:n't| not)\s+(?:be|say|have|show|use|keep)\b",
+    r"|\b(?:should|must)(?:n't| not)\s+(?:be|say|have|show|use|keep)\b"
+    # a name or a way preferred: "We'd rather have toSlug than slugify", "the name
+    # round_cents suits it better"
+    r"|(?:'d|\bwould)\s+rather\b|\bprefer(?:s|red)?\b"
+    r"|\b(?:suits?|fits?|reads?)\s+(?:it\s+|them\s+|us\s+)?better\b"
+    # a thing let do something from now on, said as a sentence's verb: "Let the hours
+    # script show the top three boats by default." (not "Let the summary script count
+    # them.", which asks for a run, nor "Let me know")
+    r"|^(?:please\s+)?let\s+(?!me\b|us\b|'s\b)[^.!?\n]*\b(?:by default|always|from now on)\b",
+    re.I,
+)
+# a sentence reporting a thing failing, a program named or not ("The sample order crashes
+# on an unknown coupon", "The plan script can't run."): a failure reported is one to fix,
+# as with a command shown failing (:func:`failing_command`)
+_BREAKS = re.compile(
+    r"\b(?:crash(?:es|ed)?|fails|failed|breaks|broke|dies|died|blows up|blew up|"
+    r"(?:is|are)\s+broken|(?:can't|cannot|can not|won't|will not|doesn't|does not)\s+"
+    r"(?:run|work|start|build|load|compile))\b",
     re.I,
 )
 # a sentence asking for something as a question ("Can the chart show two days instead of
@@ -236,9 +260,14 @@ _WONDERS_ABOUT = re.compile(
 # should return.", "I think the tests should pass."
 _ABOUT = re.compile(
     r"\b(?:why|what|how|whether|which|who|when|where|if|explain|tell|describe|"
-    r"summari[sz]e|show|list|say|think|wonder|know|check|see)\b",
+    r"summari[sz]e|think|wonder|know)\b"
+    # verbs that are nouns too ("before each show"): only where the sentence starts
+    r"|^(?:please\s+)?(?:show|list|say|check|see)\b",
     re.I,
 )
+# where the last clause before a "should" starts: after a dash or a semicolon ("… calls
+# akw, which doesn't exist - it should be awk": the "which" is another clause's)
+_CLAUSE = re.compile(r".*(?:\s[-–—]\s|;\s*)", re.S)
 
 
 # a prompt that wonders about a failure rather than reporting it ("… fails with: … Why?")
@@ -258,8 +287,10 @@ def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
     (:data:`_WANTED`: "Keep a dozen old logs rather than six.", "Every four is plenty.",
     "We're starting to lend magazines."), or wants a thing otherwise with no verb of
     changing (:data:`_OTHERWISE`: "cartTotal → orderTotal", "The kiosk needs high
-    contrast turned on.", "Let it retry 5 times."); or that pastes an error as a program
-    prints it ("AttributeError: …", "line 12: akw: command not found") and does not ask
+    contrast turned on.", "Let it retry 5 times.", "We'd rather have toSlug than
+    slugify"), or reports a thing failing (:data:`_BREAKS`: "The sample order crashes on
+    an unknown coupon"); or that pastes an error as a program prints it ("AttributeError:
+    …", "line 12: akw: command not found", "NameError in schedule.py") and does not ask
     about it.
 
     The test the conversation's endings and the small model's nudges share: only then is
@@ -274,7 +305,9 @@ def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
     done, where they had ended not done). The changes said otherwise and the errors
     pasted are the endings' too: measured (``python -m bench change-words``, half B, a
     half none of them was made on), they hear 50 of 55 change prompts where 47 were, and
-    no more questions."""
+    no more questions; a preference, a value a file still says, a failure reported (made
+    on the sixth wording set's misses) hear no more of half B, nor of a seventh set
+    written before them, and no more questions."""
     if ASKS_CHANGE.search(prompt):
         return True
     if failing_command(prompt) is not None and not _WONDERS.search(prompt):
@@ -282,12 +315,12 @@ def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
     for found in _SENTENCE.findall(prompt):
         sentence = found.strip()
         said = _SHOULD.search(sentence) or _NEW_STATE.search(sentence, 1)
-        before = _CONDITION.sub("", sentence[: said.start()]) if said else ""
+        before = _CONDITION.sub("", _CLAUSE.sub("", sentence[: said.start()])) if said else ""
         if said and not sentence.endswith("?") and not _ABOUT.search(before):
             own = _USER_TO_DO.search(sentence[: said.start()])
             if not own or sentence[said.end() - 1 :].lower().startswith("be able"):
                 return True
-        if not plainly and (_wants(_WANTED, sentence) or _wants(_OTHERWISE, sentence)):
+        if not plainly and any(_wants(p, sentence) for p in (_WANTED, _OTHERWISE, _BREAKS)):
             return True
     # an error pasted: "Getting this from python3 report.py: AttributeError: …"
     return not plainly and _ERROR_SHOWN.search(prompt) is not None and not _asks_about(prompt)
@@ -423,6 +456,8 @@ _ERROR_PRINTED = re.compile(
 # wording") is no error printed, so the message must be written as a program writes it
 _ERROR_SHOWN = re.compile(
     r"^\s*Traceback \(most recent call last\)|\b(?:[A-Z]\w*)?(?:Error|Exception): |"
+    # an exception's own name, wherever it stands ("NameError in schedule.py: …")
+    r"\b(?:[A-Z][a-z]+)+(?:Error|Exception)\b|"
     r": command not found\b|^\S+: line \d+: ",
     re.M,
 )

@@ -55,6 +55,24 @@ from tests.scripted import ScriptedModel, reply
         # a count in words after "not", a failure said otherwise, "sort it"
         "I want two days of history on the dashboard chart, not one.",
         "node src/index.js blows up with 'Error: unknown coupon SPRNG10'. Please sort it.",
+        # a name or a way preferred
+        "We'd rather have toSlug than slugify (src/format.js, src/index.js).",
+        "round_money works in cents, so the name round_cents suits it better.",
+        "We prefer orderTotal to cartTotal.",
+        # a file that still says the old value, a way asked "instead", a value put up
+        "VAT is 0.23; pricing.py and settings.toml both still say 0.2.",
+        "Repeat the low tank alert every 4 hours instead.",
+        "We're putting the deposit up to £60.",
+        "Bring the pool size down to 8.",
+        # a failure reported, a program named or not; an exception named where it stands
+        "The sample order crashes on an unknown coupon, SPRNG10.",
+        "The plan script can't run since yesterday.",
+        "NameError in schedule.py: FLOW_LITERS_PER_MINUTE is not defined.",
+        # a "should" after another clause's "which", a noun that is a verb too
+        "Line 12 of scripts/summary.sh calls akw, which doesn't exist - it should be awk.",
+        "Open the doors 45 minutes before each show from now on.",
+        # a thing let do something from now on
+        "Let the hours script show the top three boats by default.",
     ],
 )
 def test_a_change_said_otherwise_is_asked_for(prompt: str) -> None:
@@ -99,6 +117,17 @@ def test_a_change_said_otherwise_is_asked_for(prompt: str) -> None:
         "Sort them by date and show me the list.",
         "When the pump runs, which setting should it read?",
         "Why does the total change to 12 when I add one?",
+        # a preference, a stale value, a failure and a thing let do asked about
+        "Would you rather I used toSlug?",
+        "Which name do you prefer, toSlug or slugify?",
+        "Does pricing.py still say 0.2?",
+        "Tell me which files still use round_money.",
+        "Why does the sample order crash?",
+        "Run report.py and tell me whether it fails.",
+        "Which test fails?",
+        "What is a NameError?",
+        "How many orders are on file? Let the summary script count them.",
+        "Show me what should be in settings.toml.",
     ],
 )
 def test_the_same_words_asking_about_a_thing_ask_no_change(prompt: str) -> None:
@@ -112,6 +141,8 @@ def test_a_change_said_otherwise_is_for_the_endings_only() -> None:
         "The kiosk needs high contrast turned on.",
         "Let it retry 5 times.",
         "Getting this from python3 report.py:\n\nAttributeError: no attribute 'x'",
+        "We'd rather have toSlug than slugify.",
+        "The sample order crashes on an unknown coupon.",
     ):
         assert asks_for_change(prompt, plainly=True) is False, prompt
 
