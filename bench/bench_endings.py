@@ -35,6 +35,7 @@ ENDED_BY_RULES = frozenset(
         "still_failing",
         "left_broken",
         "stopped_early",
+        "unfounded_answer",
         "no_answer",
         "stopped_by_cap",
     }
@@ -63,7 +64,9 @@ def replay(events: list[dict[str, Any]]) -> tuple[str, str] | None:
         if kind == "assistant_message":
             log.said.append(e.get("text", ""))
         elif kind == "tool_call_finished":
-            log.call_finished(e["name"], bool(e.get("ok")), e.get("data") or {})
+            log.call_finished(
+                e["name"], bool(e.get("ok")), e.get("data") or {}, e.get("output") or ""
+            )
     finish = "repeat_cap" if recorded == "stopped_by_cap" else "stop"
     ending = run_ending(log, table.kind_of, prompt=prompt, finish=finish)
     return recorded, ending.reason if ending else "done"

@@ -242,9 +242,16 @@ def test_a_search_that_finds_nothing_says_where_the_name_is(ws: Path, use_rg: bo
         ({"pattern": "def parseDate", "glob": "*.js"}, "parseDate"),
         ({"pattern": "parse_dates"}, "parse_dates"),
     ):
-        out = search_text(jail, args, use_rg=use_rg).output
-        assert out == f"no matches for {args['pattern']!r} ({name} is in no file of the workspace)"
+        found = search_text(jail, args, use_rg=use_rg)
+        assert found.output == (
+            f"no matches for {args['pattern']!r} ({name} is in no file of the workspace)"
+        )
+        # the run's ending reads it: an answer giving the name as found is a guess
+        assert found.data["absent"] == name
     assert search_text(jail, {"pattern": "def ("}, use_rg=use_rg).output == "no matches for 'def ('"
+    # a name some file holds, or a search that found lines, names nothing absent
+    for args in ({"pattern": "def formatLine", "glob": "*.py"}, {"pattern": "formatLine"}):
+        assert search_text(jail, args, use_rg=use_rg).data["absent"] is None
 
 
 @pytest.mark.parametrize("use_rg", [False, True])

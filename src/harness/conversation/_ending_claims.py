@@ -1,7 +1,7 @@
 """The honest endings of a run whose replies claim what no call did
 (:mod:`harness.conversation._endings` asks them in its order): a change claimed or
 handed over as a file in the answer, a command said to have run, a look, a question said
-to have been put to the user."""
+to have been put to the user, a name a search found nowhere given as found."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from harness.conversation._ending_words import (
     CLAIMS_RUN,
     FENCE,
     HANDS_OVER,
+    bounds,
     find,
     quote,
 )
@@ -30,6 +31,7 @@ __all__ = [
     "ClaimedLook",
     "ClaimedRun",
     "HandedOverChange",
+    "NamedAbsent",
 ]
 
 #: tool kinds whose success backs a claimed run
@@ -154,3 +156,46 @@ class ClaimedAsk:
             "unbacked_claim",
             f'the model said it asked you ("{said}"), but no question was put to you in this run',
         )
+
+
+# a name as code writes it, which names one thing: snake_case or camelCase ("round_to_cents",
+# "calculateTrays"); a plain word ("trays", "password") may name a thing many ways
+_CODE_NAME = re.compile(r"[A-Za-z_$]\w*(?:_\w+|[a-z][A-Z]\w*)")
+# a sentence that says a thing is not there: "SUMMER20 is not defined in src/cart.js",
+# "I could not find round_to_cents", "There is no calculate_trays."
+_DENIES = re.compile(
+    r"\b(?:not|no|never|nowhere|none|cannot|without|missing|absent)\b|n't\b",
+    re.I,
+)
+
+
+class NamedAbsent:
+    """The last reply gives as found a name that a search of the run found in no file of
+    the workspace, and no call's answer has shown since ("The function called is
+    `calculate_trays`, and it is in the `oven.py` file." after "no matches for
+    'calculate_trays' (calculate_trays is in no file of the workspace)"): the answer is a
+    guess the files do not back. A sentence that says the name is not there ("There is
+    no `round_to_cents`; the rounding is `round_money`.") is the answer, not a guess.
+
+    Measured (bench local-tasks, the fresh set's questions, 154 runs): asked which
+    function works out the trays a batch needs, the 1.5B model guessed
+    ``calculate_trays``, searched for it, was told no file holds it, and answered it
+    anyway; the run ended done. Of every recorded run the bench kept, two that failed their
+    check end so, and none that passed."""
+
+    name: ClassVar[str] = "named-absent"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        reply = FENCE.sub("", run.reply)
+        for missing in run.absent:
+            if not _CODE_NAME.fullmatch(missing):
+                continue
+            for found in re.finditer(rf"(?<![\w.$]){re.escape(missing)}(?![\w$])", reply):
+                start, stop = bounds(reply, found.start(), found.end())
+                if _DENIES.search(reply[start:stop]) is None:
+                    return Ending(
+                        "unfounded_answer",
+                        f"the answer names {missing}, which a search of this run found in no "
+                        f'file of the workspace ("{quote(reply, found.start(), found.end())}")',
+                    )
+        return None

@@ -37,6 +37,10 @@ What the words mean decides, never a task's wording:
 - a claim to have *asked the user* ("I asked the user to provide the path") is backed
   only by a call that put a question to the user;
 - an *echo* is a last reply that only says the prompt again;
+- a name *absent* is one a search of the run found in no file of the workspace (its
+  result says so), written as code (``round_to_cents``), that the last reply gives as
+  found, in a sentence that does not say it is not there, and that no call's answer has
+  shown since;
 - a file *left broken* is one a write or edit of the run took from parsing to not
   parsing (its result's check says so: ``tools/_checks``), with no change of it since
   that parsed and no command run since (which may have mended it): whatever the reply
@@ -70,6 +74,7 @@ from harness.conversation._ending_claims import (
     ClaimedLook,
     ClaimedRun,
     HandedOverChange,
+    NamedAbsent,
 )
 from harness.conversation._ending_words import (
     ANNOUNCES,
@@ -97,6 +102,7 @@ __all__ = [
     "EndingRule",
     "HandedOverChange",
     "LeftBroken",
+    "NamedAbsent",
     "RunSoFar",
     "StillFailing",
     "StoppedByCap",
@@ -203,6 +209,7 @@ RULES: tuple[EndingRule, ...] = (
     ClaimedRun(),
     ClaimedLook(),
     ClaimedAsk(),
+    NamedAbsent(),
     AnnouncedAction(),
     AnnouncedChange(),  # after it: the last reply's own announcement is said first
     EchoedPrompt(),  # after it: "I will add a coupon …" said back is an announcement
@@ -226,6 +233,7 @@ def honest_ending(
     written: Collection[str] = (),
     refusals: Iterable[str] = (),
     broken: Iterable[tuple[str, str]] = (),
+    absent: Iterable[str] = (),
 ) -> Ending | None:
     """Why a run whose last reply is *text* did not complete, or ``None`` when it did.
 
@@ -246,6 +254,7 @@ def honest_ending(
         written: the workspace paths calls changed.
         refusals: what the calls that failed or changed nothing answered.
         broken: the files the run's changes left not parsing, with the parse error.
+        absent: the names a search of the run found in no file, and no later answer held.
     """
     run = RunSoFar(
         text,
@@ -261,6 +270,7 @@ def honest_ending(
         frozenset(written),
         tuple(refusals),
         tuple(broken),
+        tuple(absent),
     )
     for rule in RULES:
         ending = rule.check(run)
@@ -294,4 +304,5 @@ def run_ending(
         written=log.written,
         refusals=log.refusals,
         broken=log.broken.items(),
+        absent=log.absent,
     )

@@ -10,6 +10,7 @@ it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -29,7 +30,8 @@ class Ending:
             failed or changed nothing; or asked for a file it names, no call wrote it),
             ``still_failing`` (asked to fix a command that fails, the command failed
             again when it last ran, after the last change),
-            ``stopped_early`` (it announced an action and stopped), ``no_answer`` (its last
+            ``stopped_early`` (it announced an action and stopped), ``unfounded_answer``
+            (its answer names as found a name a search found in no file), ``no_answer`` (its last
             reply only said the prompt again), ``left_broken`` (a file a call changed
             does not parse since, and did before) or ``stopped_by_cap``
             (the model worker stopped it before it answered).
@@ -68,11 +70,19 @@ class RunLog:
     ``broke``) and that no change since left parsing (each later result's ``unparsed``),
     with the parse error. A command run since may have mended them, so one clears it:
     this says only what the calls' own checks found."""
+    absent: list[str] = attrs.Factory(list)
+    """The names a search of the run found in no file of the workspace (a result's
+    ``absent``) and no later call's answer holds: an answer that names one as found names
+    what is not there."""
 
     def call_finished(self, name: str, ok: bool, data: Mapping[str, Any], output: str = "") -> None:
         """Note how a call of *name* ended (*data*: its result's data; *output*: what it
         answered the model)."""
         self.tried.append(name)
+        # a name found since (another search, a file read) is there after all
+        self.absent = [a for a in self.absent if re.search(rf"\b{re.escape(a)}\b", output) is None]
+        if isinstance(missing := data.get("absent"), str) and missing not in self.absent:
+            self.absent.append(missing)
         code = data.get("exit_code")
         if not ok or data.get("changed") is False:
             self.refusals.append(output)
@@ -139,6 +149,9 @@ class RunSoFar:
     broken: tuple[tuple[str, str], ...] = ()
     """The files the run's changes left not parsing (they parsed before), each with its
     parse error."""
+    absent: tuple[str, ...] = ()
+    """The names a search of the run found in no file of the workspace, and no later
+    call's answer held."""
 
     def replies(self) -> Iterable[str]:
         """Every reply's text without its code blocks, the last first."""

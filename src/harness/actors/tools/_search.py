@@ -338,10 +338,12 @@ def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = No
     out = "\n".join(lines) if hits else f"no matches for {pattern!r}"
     if not is_regex:
         out = defined_at(pattern, hits) + out
+    absent = None
     if not hits and (named := _file_named(ws, pattern)) is not None:
         out += f" (no line holds that text; {named} is a file: read it with read_file)"
     elif not hits:
-        out += elsewhere(pattern, glob, lambda rx: lines_matching(ws, rx))
+        note, absent = elsewhere(pattern, glob, lambda rx: lines_matching(ws, rx))
+        out += note
     if not is_regex and len({h[0] for h in hits}) <= 1:
         # a name two files hold is no misspelling: the workspace is not searched again
         out += spelled_like(pattern, lambda rx: lines_matching(ws, rx))
@@ -355,5 +357,6 @@ def search_text(ws: Workspace, args: dict[str, Any], *, use_rg: bool | None = No
             "files": files,
             "truncated": len(hits) > MAX_MATCHES,
             "engine": "rg" if rg else "python",
+            "absent": absent,
         },
     )

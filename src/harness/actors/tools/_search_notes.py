@@ -90,32 +90,33 @@ def _name_in(pattern: str) -> str | None:
     return max(words, key=len) if words else None
 
 
-def elsewhere(pattern: str, glob: str | None, find: Callable[[str], list[Hit]]) -> str:
+def elsewhere(
+    pattern: str, glob: str | None, find: Callable[[str], list[Hit]]
+) -> tuple[str, str | None]:
     """For a search that found nothing: the lines of the whole workspace that hold the name
     in *pattern* as a word (*find* gives the lines matching a regular expression), with
     where it is defined; else the lines holding the most of the pattern's words (see
     :func:`_by_words`), or that no file holds it; ``""`` for a pattern holding no name.
+    Second, the name no file of the workspace holds, when that is what it found (an
+    answer that gives it as found is a guess: the run's ending reads it).
     Measured (bench local-tasks, the fresh set's half A): asked which file defines a
     JavaScript function, the 1.5B model searched for ``def NAME`` in ``*.py``, got "no
     matches", and answered a file no result named, three times, until the repeat cap
     stopped it; searches for a file named after the function went the same way."""
     name = _name_in(pattern)
     if name is None:
-        return ""
+        return "", None
     if len(_names_in(pattern)) >= 2 and (phrase := _by_words(pattern, find)):
-        return " (no line holds the whole phrase)" + phrase
+        return " (no line holds the whole phrase)" + phrase, None
     hits = find(rf"\b{re.escape(name)}\b")[:MAX_SHOWN]
     if not hits:
         # said outright: after a bare "no matches" for a setting's name, the 1.5B model
         # answered with a value of its own (bench local-tasks, the fresh set)
-        return f" ({name} is in no file of the workspace)" + _by_words(pattern, find)
+        return f" ({name} is in no file of the workspace)" + _by_words(pattern, find), name
     where = f" in files matching {glob}" if glob else ""
     lines = [f"{rel}:{n}:{text.strip()}" for rel, n, text in hits]
-    return (
-        f"{where}. {name} itself is on these lines of the workspace:\n"
-        + defined_at(name, hits)
-        + "\n".join(lines)
-    )
+    note = f"{where}. {name} itself is on these lines of the workspace:\n"
+    return note + defined_at(name, hits) + "\n".join(lines), None
 
 
 def _by_words(pattern: str, find: Callable[[str], list[Hit]]) -> str:

@@ -252,7 +252,9 @@ class Result(ConversationEvent, tag="result"):
             asked for a file it names, no call wrote one),
             ``still_failing`` (asked to fix a command that fails, that command failed
             again when it last ran, after the last change), ``stopped_early`` (it
-            announced an action and stopped), ``no_answer`` (the last reply only said
+            announced an action and stopped), ``unfounded_answer`` (the answer names
+            as found a name a search of the run found in no file), ``no_answer`` (the
+            last reply only said
             the prompt again), ``left_broken`` (a file a call of the run changed does
             not parse since, and did before), ``stopped_by_cap`` (the model worker
             stopped it before it answered: the same call past the repeat cap).
