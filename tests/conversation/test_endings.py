@@ -1258,6 +1258,14 @@ def test_still_failing_needs_the_command_the_prompt_says_fails_and_a_fix_asked()
     # a question about the failure is answered, not fixed
     why = "`python3 check.py` fails with:\n\nAssertionError\n\nWhy?"
     assert honest_ending("add subtracts.", ["shell"], prompt=why, last_run=ran) is None
+    # a command written in the prose counts; a script run as guessed, which may fail for
+    # want of the arguments the user gave it, does not
+    written = "I get AssertionError when I run `python3 check.py`. Fix it."
+    ending = honest_ending(said, ["mutating", "shell"], prompt=written, last_run=ran)
+    assert ending is not None
+    assert ending.reason == "still_failing"
+    guessed = "check.py fails: AssertionError. Fix it."
+    assert honest_ending(said, ["mutating", "shell"], prompt=guessed, last_run=ran) is None
 
 
 def test_a_last_reply_that_only_says_the_prompt_again_is_no_answer() -> None:

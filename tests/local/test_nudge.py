@@ -1437,6 +1437,52 @@ def test_a_fix_of_a_command_said_to_fail_is_run_again_before_the_answer() -> Non
         ("Loading config.json fails with:\n\nExpecting ',' delimiter\n\nFix the file.", None),
         ("The checkout fails for big orders. Fix pricing.py.", None),
         ("Run `python3 report.py` and tell me the total.", None),
+        # written in the prose of a prompt that shows an error
+        (
+            "I get NameError: name 'totl' is not defined when I run `python3 report.py`.",
+            "python3 report.py",
+        ),
+        ("Getting this from python3 report.py:\n\nAttributeError: x", "python3 report.py"),
+        (
+            "The sample order dies with `Error: unknown coupon` when I run node src/index.js.",
+            "node src/index.js",
+        ),
+        (
+            "bash tools/sales.sh gives me tools/sales.sh: line 13: X: unbound variable.",
+            "bash tools/sales.sh",
+        ),
+        # the script said to fail or run, with the program of its kind
+        ("report.py fails: AttributeError: no attribute 'lowstock'.", "python3 report.py"),
+        (
+            "scripts/build.sh keeps failing with 'OUTDIR: unbound variable'.",
+            "bash scripts/build.sh",
+        ),
+        (
+            "report.py won't run any more (NameError: name 'totl' is not defined).",
+            "python3 report.py",
+        ),
+        (
+            "Running tools/sales.sh gives 'line 13: SALE_LOG: unbound variable'.",
+            "bash tools/sales.sh",
+        ),
+        (
+            "tools/skipper.sh \"Ann Rowe\" prints 'line 17: log_okay: command not found'.",
+            'bash tools/skipper.sh "Ann Rowe"',
+        ),
+        # the script the shell's own error names, before one a sentence names
+        (
+            "Every build now ends with 'scripts/build.sh: line 10: OUTDIR: unbound variable'.",
+            "bash scripts/build.sh",
+        ),
+        (
+            "skipper.sh is broken: tools/skipper.sh: line 17: log_okay: command not found.",
+            "bash tools/skipper.sh",
+        ),
+        # the file an error is in, a script named with no failure, a kind with no program
+        ("NameError in schedule.py: FLOW is not defined. The plan script can't run.", None),
+        ("report.py prints the total. Is it right?", None),
+        ("Run report.py and add a line to it.", None),
+        ("build.rb fails: NameError: x", None),
     ],
 )
 def test_the_failing_command_is_the_one_the_prompt_says_fails(
@@ -1445,6 +1491,18 @@ def test_the_failing_command_is_the_one_the_prompt_says_fails(
     from harness.words import failing_command
 
     assert failing_command(prompt) == command
+
+
+def test_a_script_run_as_guessed_is_told_apart_from_a_command_written_out() -> None:
+    from harness.words import failing_command
+
+    # the endings read only what the user wrote out: a script run as guessed may fail
+    # for want of the arguments it was given
+    guessed = "tools/skipper.sh stops at line 17: log_okay: command not found. Fix it."
+    assert failing_command(guessed) == "bash tools/skipper.sh"
+    assert failing_command(guessed, guessed=False) is None
+    written = "I get this when I run `python3 report.py`: NameError: x. Fix it."
+    assert failing_command(written, guessed=False) == "python3 report.py"
 
 
 SUMMARY = (

@@ -206,7 +206,8 @@ class StillFailing:
     name: ClassVar[str] = "still-failing"
 
     def check(self, run: RunSoFar) -> Ending | None:
-        command = failing_command(run.prompt)
+        # a script run as guessed may fail for want of its arguments
+        command = failing_command(run.prompt, guessed=False)
         if command is None or not asks_for_change(run.prompt):
             return None
         if run.last_run is None or run.last_run[0] != " ".join(command.split()):
