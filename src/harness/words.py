@@ -493,6 +493,9 @@ _SCRIPT_SAID = re.compile(
 _SHELL_SAID = re.compile(rf"(?P<shell>{SCRIPT_PATH}): line \d+: ")
 # a shell's error quoted in prose: "gives 'line 13: SALE_LOG: unbound variable'"
 _SHELL_ERROR = re.compile(r"\bline \d+: |: (?:unbound variable|command not found)\b")
+# a command written out whole, which a script's path alone is not (in prose, "NameError
+# in `schedule.py`" names the file the error is in)
+_PROGRAM_RUN = re.compile(rf"{PROGRAM}|\./")
 # the program that runs a script of each kind
 _RUNS_WITH = {
     "py": "python3",
@@ -512,7 +515,7 @@ def _said_to_fail(prompt: str, guessed: bool) -> str | None:
         return None
     for found in _COMMAND_SAID.finditer(prompt):
         command = (found.group("quoted") or found.group("bare")).strip()
-        if _RUNNABLE.match(command):
+        if _PROGRAM_RUN.match(command):
             return command
     if not guessed:
         return None

@@ -1480,6 +1480,7 @@ def test_a_fix_of_a_command_said_to_fail_is_run_again_before_the_answer() -> Non
         ),
         # the file an error is in, a script named with no failure, a kind with no program
         ("NameError in schedule.py: FLOW is not defined. The plan script can't run.", None),
+        ("I get a NameError in `schedule.py` now. Fix it.", None),
         ("report.py prints the total. Is it right?", None),
         ("Run report.py and add a line to it.", None),
         ("build.rb fails: NameError: x", None),
