@@ -35,8 +35,10 @@ __all__ = [
     "failing_command",
     "harness_tool",
     "like_words",
+    "listed_files",
     "name_words",
     "path_words",
+    "same_file",
 ]
 
 PROVIDERS = ("ollama", "openai", "anthropic", "gemini", "local")
@@ -310,7 +312,7 @@ def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
     written before them, and no more questions."""
     if ASKS_CHANGE.search(prompt):
         return True
-    if failing_command(prompt) is not None and not _WONDERS.search(prompt):
+    if failing_command(prompt) is not None and not _asks_about(prompt):
         return True  # "I get this: $ bash tools/x.sh … command not found. It worked fine."
     for found in _SENTENCE.findall(prompt):
         sentence = found.strip()
@@ -320,10 +322,13 @@ def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
             own = _USER_TO_DO.search(sentence[: said.start()])
             if not own or sentence[said.end() - 1 :].lower().startswith("be able"):
                 return True
-        if not plainly and any(_wants(p, sentence) for p in (_WANTED, _OTHERWISE, _BREAKS)):
+        if not plainly and (_wants(_WANTED, sentence) or _wants(_OTHERWISE, sentence)):
             return True
-    # an error pasted: "Getting this from python3 report.py: AttributeError: …"
-    return not plainly and _ERROR_SHOWN.search(prompt) is not None and not _asks_about(prompt)
+    # an error pasted ("Getting this from python3 report.py: AttributeError: …"), or a
+    # failure reported ("The sample order crashes on an unknown coupon."), asked nothing
+    # about ("… Why?")
+    failed = _ERROR_SHOWN.search(prompt) or _BREAKS.search(prompt)
+    return not plainly and failed is not None and not _asks_about(prompt)
 
 
 def _asks_about(prompt: str) -> bool:
@@ -555,6 +560,41 @@ def failing_command(prompt: str, *, guessed: bool = True) -> str | None:
         if _RUNNABLE.match(command) and _ERROR_PRINTED.search(shown.group("printed")):
             return command
     return _said_to_fail(prompt, guessed)
+
+
+# the files a prompt lists together, as the places of a change (read by the small
+# model's nudges and by the endings)
+_A_FILE = r"`?[\w./-]*[A-Za-z_][\w-]*\.[A-Za-z]\w*`?"
+# two or more files in a row: "a.py and b.toml", "in a.py, in b.js and in c.json", "in
+# a.toml and in the stock service's url in b.json" (a few words, then "in" or "of"), "in
+# a.toml (log_level) and in b.json (log.level)"
+_BRACKETED = r"\s*\([^()\n]{1,40}\)"
+_BRACKET_NOTE = rf"(?:{_BRACKETED})?"
+_FILE_LIST = re.compile(
+    rf"{_A_FILE}{_BRACKET_NOTE}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:(?:in|to)\s+)?(?:the\s+)?"
+    rf"(?:[\w' -]{{1,40}}?\s(?:in|of)\s+)?{_A_FILE}{_BRACKET_NOTE})+"
+)
+_ONE_FILE = re.compile(_A_FILE)
+
+
+def listed_files(prompt: str) -> list[str]:
+    """The files *prompt* lists together (two or more joined by "and" or commas), in
+    order, without backticks or a leading ``./``."""
+    found: list[str] = []
+    for run in _FILE_LIST.finditer(prompt):
+        # a note in brackets names a key, not a file ("(log.level)")
+        for name in _ONE_FILE.findall(re.sub(_BRACKETED, "", run.group(0))):
+            path = name.strip("`").removeprefix("./").rstrip(".")
+            if path not in found:
+                found.append(path)
+    return found
+
+
+def same_file(path: str, named: str) -> bool:
+    """Whether the workspace path *path* is the file a prompt names as *named* (the same
+    path, or one ends the other: ``src/cart.js`` and ``cart.js``)."""
+    path = path.removeprefix("./")
+    return path == named or path.endswith("/" + named) or named.endswith("/" + path)
 
 
 # Words of a file name too common to make two files alike.

@@ -140,7 +140,9 @@ def test_a_change_said_otherwise_is_for_the_endings_only() -> None:
         "I'd like slugify renamed to toSlug.",
         "The kiosk needs high contrast turned on.",
         "Let it retry 5 times.",
-        "Getting this from python3 report.py:\n\nAttributeError: no attribute 'x'",
+        # an error pasted with no command (one named is the failing command's, which the
+        # nudges run again after a change: test_nudge.py)
+        "Getting this after the update:\n\nAttributeError: no attribute 'x'",
         "We'd rather have toSlug than slugify.",
         "The sample order crashes on an unknown coupon.",
     ):
