@@ -1,7 +1,8 @@
 """The honest endings of a run asked for a change (:mod:`harness.conversation._endings`
-asks them in its order): the change described and not made, tried and not made, a file
-asked for and not written, and a command said to fail that still fails; and of any run
-whose changes left a file not parsing."""
+asks them in its order): the change described and not made, tried and not made, made in
+some of the files asked and not the others, a file asked for and not written, and a
+command said to fail that still fails; and of any run whose changes left a file not
+parsing."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from harness.words import (
     asks_question,
     asks_to_write,
     failing_command,
+    listed_files,
+    same_file,
 )
 
 __all__ = [
@@ -33,12 +36,16 @@ __all__ = [
     "LeftBroken",
     "StillFailing",
     "TriedNotMade",
+    "UnfinishedFiles",
     "UntriedChange",
     "Unwritten",
 ]
 
 #: tool kinds whose success backs a claimed change ("other": a tool outside the table)
 CHANGING_KINDS = frozenset({"mutating", "shell", "agent", "other"})
+#: tool kinds that may change files no result names (a command, a sub-agent, a tool
+#: outside the table)
+UNSEEN_CHANGES = CHANGING_KINDS - {"mutating"}
 
 
 def _asks_or_needs_none(run: RunSoFar) -> bool:
@@ -140,6 +147,33 @@ class Unwritten:
             return None
         why = f"the model was asked to write {path}, but no call wrote it in this run"
         return Ending("change_not_made", why)
+
+
+class UnfinishedFiles:
+    """The prompt asks for a change in files it lists together ("in fleet.py and in
+    station.toml", "(scripts/lib.sh, scripts/backup.sh)"), calls changed one or more of
+    them and left another as it was, no command ran that could have changed it, and the
+    last reply neither asks nor says no change was needed there: the change is half made,
+    whatever the reply says ("The tax rate in settings.toml was changed from 0.2 to
+    0.23."). The small model's ``finish-files`` nudge asks for the next file before the
+    run gets here (of 423 recorded runs of the 1.5B model, none ends so); a model run
+    without nudges, any hosted one, is told at the end."""
+
+    name: ClassVar[str] = "unfinished-files"
+
+    def check(self, run: RunSoFar) -> Ending | None:
+        if UNSEEN_CHANGES & run.acted or not asks_for_change(run.prompt):
+            return None  # a command (sed -i, a script) may have changed any file
+        listed = listed_files(run.prompt)
+        done = [n for n in listed if any(same_file(p, n) for p in run.written)]
+        left = [n for n in listed if n not in done]
+        if not done or not left or _asks_or_needs_none(run):
+            return None
+        return Ending(
+            "change_not_made",
+            f"the change was asked in {' and '.join(listed)}, but no call changed "
+            f"{' or '.join(left)} in this run",
+        )
 
 
 class UntriedChange:

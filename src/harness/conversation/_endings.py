@@ -30,6 +30,9 @@ What the words mean decides, never a task's wording:
   return a + b") when the prompt asks for a change; a question or an offer is not one;
 - a *tried change* is a write or edit that ran and failed or changed nothing, in a run
   asked for a change that ends with no change made and no word that none was needed;
+- a change *unfinished* is one asked in files the prompt lists together ("in fleet.py
+  and in station.toml"), made in some of them and not in another, in a run where no
+  command (which may change any file) succeeded;
 - a command *still failing* is the one the prompt says fails, in a run asked for a fix,
   when it is the last command run since the run's last change and it failed again;
 - a file *unwritten* is one the prompt asks to have written ("Write test_fees.py with
@@ -64,6 +67,7 @@ from harness.conversation._ending_changes import (
     LeftBroken,
     StillFailing,
     TriedNotMade,
+    UnfinishedFiles,
     UntriedChange,
     Unwritten,
 )
@@ -107,6 +111,7 @@ __all__ = [
     "StillFailing",
     "StoppedByCap",
     "TriedNotMade",
+    "UnfinishedFiles",
     "UntriedChange",
     "Unwritten",
     "honest_ending",
@@ -205,6 +210,7 @@ RULES: tuple[EndingRule, ...] = (
     DescribedNotMade(),
     TriedNotMade(),
     Unwritten(),
+    UnfinishedFiles(),
     StillFailing(),
     ClaimedRun(),
     ClaimedLook(),

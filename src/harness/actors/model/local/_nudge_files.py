@@ -31,39 +31,9 @@ from harness.actors.model.local._nudge_base import (
 )
 from harness.actors.model.local._nudge_changes import asks_change
 from harness.actors.model.local._turn import EDIT_TOOLS, FILE_NAME, Step, Turn, culprits
-from harness.words import asks_for_change, asks_to_write
+from harness.words import asks_for_change, asks_to_write, listed_files, same_file
 
-__all__ = ["BrokenData", "FinishFiles", "OldValueLeft", "ReadFirst", "ReadToChange", "listed_files"]
-
-_FILE = r"`?[\w./-]*[A-Za-z_][\w-]*\.[A-Za-z]\w*`?"
-# two or more files in a row: "a.py and b.toml", "in a.py, in b.js and in c.json", "in
-# a.toml and in the stock service's url in b.json" (a few words, then "in" or "of"), "in
-# a.toml (log_level) and in b.json (log.level)"
-_BRACKETS = r"\s*\([^()\n]{1,40}\)"
-_NOTE = rf"(?:{_BRACKETS})?"
-_LIST = re.compile(
-    rf"{_FILE}{_NOTE}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:(?:in|to)\s+)?(?:the\s+)?"
-    rf"(?:[\w' -]{{1,40}}?\s(?:in|of)\s+)?{_FILE}{_NOTE})+"
-)
-_ONE = re.compile(_FILE)
-
-
-def listed_files(prompt: str) -> list[str]:
-    """The files *prompt* lists together (two or more joined by "and" or commas), in
-    order, without backticks or a leading ``./``."""
-    found: list[str] = []
-    for run in _LIST.finditer(prompt):
-        # a note in brackets names a key, not a file ("(log.level)")
-        for name in _ONE.findall(re.sub(_BRACKETS, "", run.group(0))):
-            path = name.strip("`").removeprefix("./").rstrip(".")
-            if path not in found:
-                found.append(path)
-    return found
-
-
-def _same(path: str, named: str) -> bool:
-    path = path.removeprefix("./")
-    return path == named or path.endswith("/" + named) or named.endswith("/" + path)
+__all__ = ["BrokenData", "FinishFiles", "OldValueLeft", "ReadFirst", "ReadToChange"]
 
 
 class FinishFiles:
@@ -81,14 +51,14 @@ class FinishFiles:
             return None
         listed = listed_files(turn.prompt)
         changed = [s.path for s in turn.steps if s.wrote and s.path]
-        if not any(_same(p, named) for p in changed for named in listed):
+        if not any(same_file(p, named) for p in changed for named in listed):
             return None
-        left = [n for n in listed if not any(_same(p, n) for p in changed)]
+        left = [n for n in listed if not any(same_file(p, n) for p in changed)]
         if not left:
             return None
         path = left[0]
         done = ", ".join(n for n in listed if n not in left)
-        seen = any(s.shown_lines and s.path and _same(s.path, path) for s in turn.steps)
+        seen = any(s.shown_lines and s.path and same_file(s.path, path) for s in turn.steps)
         tool = "edit_file" if seen else "read_file"
         if tool not in turn.tools:
             return None
