@@ -156,7 +156,7 @@ class UnfinishedFiles:
     last reply neither asks nor says no change was needed there: the change is half made,
     whatever the reply says ("The tax rate in settings.toml was changed from 0.2 to
     0.23."). The small model's ``finish-files`` nudge asks for the next file before the
-    run gets here (of 423 recorded runs of the 1.5B model, none ends so); a model run
+    run gets here (of 598 recorded runs of the 1.5B model, none ends so); a model run
     without nudges, any hosted one, is told at the end."""
 
     name: ClassVar[str] = "unfinished-files"
