@@ -46,6 +46,8 @@ LEAVES = {
     "harness._lazy",
     # the provider names and permission modes, which the command line offers as choices
     "harness.words",
+    # the command a prompt says fails, which harness.words reads to hear a fix asked for
+    "harness.failing",
     "harness.trust",
     # started before anything else is imported (see its docstring), so it imports nothing
     "harness._forkstart",

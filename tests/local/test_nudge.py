@@ -1489,13 +1489,13 @@ def test_a_fix_of_a_command_said_to_fail_is_run_again_before_the_answer() -> Non
 def test_the_failing_command_is_the_one_the_prompt_says_fails(
     prompt: str, command: str | None
 ) -> None:
-    from harness.words import failing_command
+    from harness.failing import failing_command
 
     assert failing_command(prompt) == command
 
 
 def test_a_script_run_as_guessed_is_told_apart_from_a_command_written_out() -> None:
-    from harness.words import failing_command
+    from harness.failing import failing_command
 
     # the endings read only what the user wrote out: a script run as guessed may fail
     # for want of the arguments it was given

@@ -19,12 +19,12 @@ from harness.conversation._ending_words import (
     quote,
 )
 from harness.conversation._run_log import Ending, RunSoFar
+from harness.failing import failing_command
 from harness.words import (
     NOTHING_TO_CHANGE,
     asks_for_change,
     asks_question,
     asks_to_write,
-    failing_command,
     listed_files,
     same_file,
 )

@@ -84,7 +84,7 @@ from harness.actors.model.local._nudge_value_error import ValueInError
 from harness.actors.model.local._nudge_values import NewValue
 from harness.actors.model.local._nudge_wanted import ValueWanted
 from harness.actors.model.local._turn import Turn
-from harness.words import PROGRAM, SCRIPT_PATH
+from harness.failing import PROGRAM, SCRIPT_PATH
 
 __all__ = [
     "RULES",

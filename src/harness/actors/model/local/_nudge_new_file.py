@@ -11,7 +11,8 @@ from typing import ClassVar
 from harness.actors.model.local._nudge_base import CODE_BLOCK, Nudge, block
 from harness.actors.model.local._nudge_changes import OFFERS
 from harness.actors.model.local._turn import EDIT_TOOLS, Turn
-from harness.words import PROGRAM, asks_to_write
+from harness.failing import PROGRAM
+from harness.words import asks_to_write
 
 __all__ = ["FileNotWritten", "ShownFile", "shown_file"]
 

@@ -11,11 +11,10 @@ from typing import ClassVar
 
 from harness.actors.model.local._nudge_base import INTENT, Nudge, block, named_tool
 from harness.actors.model.local._turn import Step, Turn, asks_change
+from harness.failing import SCRIPT_PATH, failing_command
 from harness.words import (
     ASK_STARTS,
     ASKS_CHANGE,
-    SCRIPT_PATH,
-    failing_command,
     like_words,
     path_words,
 )
