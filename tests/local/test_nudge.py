@@ -1549,6 +1549,25 @@ def test_a_fix_is_run_again_at_once_and_a_clean_run_answers(
         assert made[1:] == []
 
 
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # the script said to fail, run by the program of its kind
+        "scripts/summary.sh fails at line 4 with 'akw: command not found'. Please repair it.",
+        # the shell's own error, quoted in a sentence
+        "Every summary now ends with 'scripts/summary.sh: line 4: akw: command not found'.",
+        # a command written in the prose
+        "I get 'akw: command not found' when I run bash scripts/summary.sh. Fix it.",
+    ],
+)
+def test_a_fix_of_a_command_the_prose_names_is_run_again(tmp_path: Path, prompt: str) -> None:
+    write(tmp_path, {"scripts/summary.sh": SUMMARY, "orders.csv": "a,1\nb,2\n"})
+    edit = {"path": "scripts/summary.sh", "old_text": "akw -F,", "new_text": "awk -F,"}
+    made, steps = drive(tmp_path, prompt, [("edit_file", edit)], rule="rerun-failing")
+    assert made[0] == ("run_cmd", {"command": "bash scripts/summary.sh"})
+    assert steps[-1][2].endswith("orders: 2\n[exit code 0]")
+
+
 def test_the_answer_shows_the_first_lines_the_run_printed_in_a_block_they_cannot_close(
     tmp_path: Path,
 ) -> None:
