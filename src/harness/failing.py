@@ -32,14 +32,22 @@ _FAILS = re.compile(
     r"|raises|dies|blows up|blew up|exits with|(?:get|gives?|got) (?:an |this |the )?error)\b",
     re.I | re.M,
 )
-# what a command in backticks starts with when it is one: a program, a path to a script
-_RUNNABLE = re.compile(rf"{PROGRAM}|\./|{SCRIPT_PATH}")
+# a command written out whole, which a script's path alone is not (in prose, "NameError
+# in `schedule.py`" names the file the error is in)
+_PROGRAM_RUN = re.compile(rf"{PROGRAM}|\./")
+# what a command in backticks starts with when it is one: that, or a path to a script
+_RUNNABLE = re.compile(rf"{_PROGRAM_RUN.pattern}|{SCRIPT_PATH}")
+# a command's arguments after its program or script: flags, paths, numbers, quoted words
+_ARGS = (
+    r"(?:[ \t]+(?:-[\w-]+|[\w.-]*(?:/[\w./-]*|\.\w[\w./-]*)|\d[\w-]*|\"[^\"\n]*\"|"
+    r"'[^'\n]*'))*"
+)
 # a command shown with what it printed: a shell prompt's line ("$ bash tools/skipper.sh
 # "Ann Rowe""), or a line that starts with a program and its paths, flags and quoted
 # arguments ("bash scripts/summary.sh says"), then, after blank lines, the line it printed
 _SHOWN_RUN = re.compile(
-    rf"^[ \t]*(?:\$[ \t]+(?P<prompted>[^\n]*\S)|(?P<bare>{PROGRAM}(?:[ \t]+(?:[\w.-]*[./-]"
-    r"[\w./-]*|\"[^\"\n]*\"|'[^'\n]*'))*))[^\n]*\n(?:[ \t]*\n)*(?P<printed>[^\n]+)",
+    rf"^[ \t]*(?:\$[ \t]+(?P<prompted>[^\n]*\S)|(?P<bare>{PROGRAM}{_ARGS}))[^\n]*\n"
+    r"(?:[ \t]*\n)*(?P<printed>[^\n]+)",
     re.M,
 )
 # a line a failing program prints: "…: command not found", "Traceback (most recent call
@@ -77,11 +85,6 @@ REPORTS_FAILURE = re.compile(
 )
 
 
-# a command's arguments after its script: flags, paths, numbers, quoted words
-_ARGS = (
-    r"(?:[ \t]+(?:-[\w-]+|[\w.-]*(?:/[\w./-]*|\.\w[\w./-]*)|\d[\w-]*|\"[^\"\n]*\"|"
-    r"'[^'\n]*'))*"
-)
 # where a prompt shows an error or says a thing fails, the command it names in its prose:
 # in backticks ("I get NameError … when I run `python3 report.py`"), or a program and its
 # script ("Getting this from python3 report.py:", "when I run node src/index.js")
@@ -107,9 +110,6 @@ _SCRIPT_SAID = re.compile(
 _SHELL_SAID = re.compile(rf"(?P<shell>{SCRIPT_PATH}): line \d+: ")
 # a shell's error quoted in prose: "gives 'line 13: SALE_LOG: unbound variable'"
 _SHELL_ERROR = re.compile(r"\bline \d+: |: (?:unbound variable|command not found)\b")
-# a command written out whole, which a script's path alone is not (in prose, "NameError
-# in `schedule.py`" names the file the error is in)
-_PROGRAM_RUN = re.compile(rf"{PROGRAM}|\./")
 # the program that runs a script of each kind
 _RUNS_WITH = {
     "py": "python3",
