@@ -15,6 +15,7 @@ from collections.abc import Iterable
 import attrs
 
 from bench._local_reworded_held import (
+    REWORDED_EIGHTH,
     REWORDED_FIFTH,
     REWORDED_FOURTH,
     REWORDED_SEVENTH,
@@ -407,4 +408,5 @@ WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
     "reworded-fifth": REWORDED_FIFTH,
     "reworded-sixth": REWORDED_SIXTH,
     "reworded-seventh": REWORDED_SEVENTH,
+    "reworded-eighth": REWORDED_EIGHTH,
 }

@@ -398,3 +398,171 @@ REWORDED_SEVENTH: dict[str, tuple[str, ...]] = {
     ),
     "rename-zone-of": ("zone_of should be renamed fare_zone, with the tests.",),
 }
+
+#: An eighth wording of each, written at the start of the forty-second round, before any
+#: rule of it, by a writer who saw the tasks and the earlier wordings but not the rules:
+#: run once on the code before the round and once after it.
+REWORDED_EIGHTH: dict[str, tuple[str, ...]] = {
+    "toml-debug-off": (
+        "We're about to go live, so could you set debug to false in settings.toml?",
+    ),
+    "error-name-totl": (
+        "The stock report's broken:\n\n$ python3 report.py\nTraceback (most recent call last):\n"
+        "  ...\n"
+        '  File "/home/ana/shop/report.py", line 13, in build_report\n'
+        '    lines.append(f"total value: {totl:.2f} {CURRENCY}")\n'
+        "                                 ^^^^\n"
+        "NameError: name 'totl' is not defined. Did you mean: 'total'?\n\n"
+        "Can you fix that line?",
+    ),
+    "error-unbound-variable": (
+        "ci's red again, scripts/build.sh falls over at line 10 with 'OUTDIR: unbound "
+        "variable'. i think the variable is spelt differently further up? pls fix",
+    ),
+    "rename-round-money": (
+        "I keep reading round_money as rounding to whole pounds, so let's call it round_cents "
+        "instead - in pricing.py where it's defined and in report.py where it's used.",
+    ),
+    "rename-slugify": (
+        "Would you mind renaming slugify to toSlug? It's defined in src/format.js, and don't "
+        "forget the call in src/index.js.",
+    ),
+    "tax-rate-both": (
+        "Tax is rising to 23% from 20%. Please update the rate in both pricing.py and "
+        "settings.toml.",
+    ),
+    "toml-pool-size": ("Could we have sixteen connections in the database pool instead of eight?",),
+    "error-unknown-coupon": (
+        "The sample order crashes:\n\n$ node src/index.js\n/home/ana/shop/src/cart.js:31\n"
+        "    throw new Error(`unknown coupon ${code}`);\n    ^\n\n"
+        "Error: unknown coupon SPRNG10\n"
+        "    at applyCoupon (/home/ana/shop/src/cart.js:31:11)\n"
+        "    at main (/home/ana/shop/src/index.js:19:3)\n\nCould you put it right?",
+    ),
+    "rename-cart-total": (
+        "What it adds up is the order, not the cart, so I'd like cartTotal renamed to "
+        "orderTotal, both in src/cart.js and where src/index.js calls it.",
+    ),
+    "json-express-on": (
+        "Great news, the courier contract's signed! Can you switch express delivery on in "
+        "config.json?",
+    ),
+    "rename-rotate-logs": (
+        "pls rename rotate_logs to rotate_log_files in scripts/lib.sh, and scripts/backup.sh "
+        "calls it too so change it there as well",
+    ),
+    "error-attribute": (
+        "report.py calls inv.lowstock() on line 16, but the Inventory method is low_stock, so "
+        "the report dies with an AttributeError. Please fix the call.",
+    ),
+    "yaml-worker-second": ("Double the worker's replicas in deploy.yaml, one isn't keeping up.",),
+    "js-welcome-ten": (
+        "Make the WELCOME5 coupon worth ten percent off instead of five (keep the code's name "
+        "as it is).",
+    ),
+    "json-stock-retries": (
+        "The stock service drops the odd request when it's busy, so have checkout retry it "
+        "five times rather than three.",
+    ),
+    "error-command-not-found": (
+        "summary.sh has stopped working:\n\n$ bash scripts/summary.sh\n"
+        "scripts/summary.sh: line 12: akw: command not found\n\n"
+        "Must be a typo somewhere. Could you correct it?",
+    ),
+    "toml-mail-host": (
+        "Could you point our outgoing mail at smtp.mailhub.example rather than smtp.shop.example?",
+    ),
+    "js-green-tea-five": (
+        "Green tea's gone up from four fifty to five euros; please change it in the sample order.",
+    ),
+    "toml-tax-included": (
+        "Just noticed the back office's settings have included_in_prices = false. Our prices "
+        "do include tax, so could you flip that?",
+    ),
+    "toml-open-at-eight": (
+        "We'll be opening at eight o'clock rather than seven from now on - can you change the "
+        "station's opening time?",
+    ),
+    "toml-deposit-sixty": ("Put the deposit up by a tenner, to sixty quid.",),
+    "service-every-500": (
+        "The manufacturer now says a service every five hundred kilometres is fine, not four "
+        "hundred, so change SERVICE_EVERY_KM in fleet.py and service_every_km in station.toml "
+        "to match.",
+    ),
+    "rename-give-back": (
+        "give_back -> return_bike in fleet.py and test_fleet.py; the tests still need to pass.",
+    ),
+    "toml-pump-half-hour": (
+        "The tomato beds aren't getting enough water because the pump cuts out after 25 "
+        "minutes. Let it run for 30.",
+    ),
+    "yaml-tank-alert-four-hours": (
+        "In alerts.yaml, set repeat_minutes for the tank-low rule to 240.",
+    ),
+    "json-chart-two-days": (
+        "Could the sensor chart on the dashboard cover 48 hours rather than 24?",
+    ),
+    "sh-keep-twelve-logs": (
+        "tools/rotate.sh only keeps 6 archvied watering logs, could you make it keep 12? we "
+        "keep needing the older ones",
+    ),
+    "error-flow-name": (
+        "$ python3 plan.py\nTraceback (most recent call last):\n  ...\n"
+        '  File "/home/sam/fernhill/schedule.py", line 23, in valve_minutes\n'
+        "    return math.ceil(litres / FLOW_LITERS_PER_MINUTE)\n"
+        "                              ^^^^^^^^^^^^^^^^^^^^^^\n"
+        "NameError: name 'FLOW_LITERS_PER_MINUTE' is not defined. Did you mean: "
+        "'FLOW_LITRES_PER_MINUTE'?\n\nAmerican spelling crept in, I reckon. Could you sort it?",
+    ),
+    "rename-thirsty": (
+        "Reading plan.py, I can never remember what thirsty() means, so let's rename it on "
+        "House to needs_water and change its callers and the tests with it.",
+    ),
+    "json-kiosk-contrast": (
+        "Morning! A few regulars have been squinting at the kiosk again. Could you switch its "
+        "high contrast setting on?",
+    ),
+    "toml-fewer-croissants": (
+        "Two dozen croissants for the counter from tomorrow, not three dozen - please change "
+        "the bake.",
+    ),
+    "yaml-post-office-closed": (
+        "Sad news, the village Post Office Stores shut for good on Saturday, so please strike "
+        "it off the van's delivery list.",
+    ),
+    "sourdough-price-rise": (
+        "Sourdough's going up thirty pence, to four pounds fifty a loaf. Please change it in "
+        "prices.py and in counter/menu.json for the screen.",
+    ),
+    "toml-juniors-from-twelve": (
+        "Can you update club.toml so juniors may helm solo from 12 rather than 14?",
+    ),
+    "yaml-pontoon-fee": ("moorings.yaml: pontoon 420 -> 450.",),
+    "sh-hours-top-three": (
+        "Nobody reads past the third boat, so have tools/hours.sh default to three instead of "
+        "five (still taking a number if one's given).",
+    ),
+    "error-skipper-tool": (
+        '$ bash tools/skipper.sh "Ann Rowe"\n'
+        "tools/skipper.sh: line 17: log_okay: command not found\n\n"
+        "Happens for every name I try, not just Ann. Probably a typo in skipper.sh - can you "
+        "get it going again?",
+    ),
+    "toml-doors-three-quarters": (
+        "Front of house want an extra fifteen minutes before curtain up, so doors at 45 "
+        "minutes before rather than 30. Can you change that?",
+    ),
+    "error-sales-tool": (
+        "sales.sh has stopped working on me, all it says is\n\n"
+        "tools/sales.sh: line 13: SALE_LOG: unbound variable\n\n"
+        "could you have a look and fix it before tonight's meeting?",
+    ),
+    "error-wheelchair-key": (
+        "Since my tidy-up of minibus.toml, runsheet.py dies with a KeyError on "
+        "wheelchair_spaces. I must have renamed that key by mistake - can you put it right so "
+        "the run sheet prints again?",
+    ),
+    "rename-zone-of": (
+        "Go ahead and rename zone_of to fare_zone across places.py, fares.py, and test_minibus.py.",
+    ),
+}

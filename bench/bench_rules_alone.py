@@ -39,6 +39,7 @@ import attrs
 from bench._local_fresh import FRESH
 from bench._local_reworded import REWORDED, REWORDED_LATER, REWORDED_THIRD
 from bench._local_reworded_held import (
+    REWORDED_EIGHTH,
     REWORDED_FIFTH,
     REWORDED_FOURTH,
     REWORDED_SEVENTH,
@@ -147,6 +148,7 @@ def run() -> list[tuple[str, str, str]]:
         ("half A, put otherwise a fifth time (after the fourth set's rules)", REWORDED_FIFTH),
         ("half A, put otherwise a sixth time (before the fifth set's misses)", REWORDED_SIXTH),
         ("half A, put otherwise a seventh time (before the sixth set's misses)", REWORDED_SEVENTH),
+        ("half A, put otherwise an eighth time (before the seventh set's misses)", REWORDED_EIGHTH),
     ):
         reworded = [(by_name[n], p) for n, ps in wordings.items() if n in by_name for p in ps]
         if not reworded:
