@@ -89,25 +89,8 @@ def _shown_file(turn: Turn) -> str | None:
 
 
 def asks_change(turn: Turn) -> bool:
-    """Whether the prompt asks for a change and edit_file is offered to make it: asked
-    plainly, or said otherwise (:func:`harness.words.asks_for_change`: "Two worker
-    replicas instead of one", "cartTotal → orderTotal") once the model has said it made
-    one, in this reply or an earlier since the prompt (:data:`_CHANGED`), so that its
-    reading and the words' agree.
-
-    The words alone push only the plain asks: pushed to edit on every change said
-    otherwise, the 1.5B model won none (see :func:`~harness.words.asks_for_change`).
-    Where it claims a change it did not make, the run ends not done whatever follows
-    (:mod:`harness.conversation._ending_claims`); asked for the edit, it may make it.
-    Counted over every recorded run of the task bench (the fresh set, both halves, and
-    the wording sets): a reply claiming a change no edit made, on a prompt heard only
-    otherwise, in 29 runs of change tasks (27 failed) and in none of a question."""
-    if "edit_file" not in turn.tools:
-        return False
-    if asks_for_change(turn.prompt, plainly=True):
-        return True
-    claimed = any(_CHANGED.search(reply) for reply in (*turn.replies, turn.reply))
-    return claimed and asks_for_change(turn.prompt)
+    """Whether the prompt asks for a change and edit_file is offered to make it."""
+    return "edit_file" in turn.tools and asks_for_change(turn.prompt, plainly=True)
 
 
 # a file of prose about the project: it tells of the code and settings a change goes in,

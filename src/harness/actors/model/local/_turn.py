@@ -89,7 +89,6 @@ class Turn:
         reply_calls: how many calls the reply makes.
         tools: the names of the tools offered.
         earlier: earlier prompts and the results of calls made before the prompt.
-        replies: the model's earlier replies since the prompt, in order.
     """
 
     prompt: str
@@ -98,7 +97,6 @@ class Turn:
     reply_calls: int = 0
     tools: tuple[str, ...] = ()
     earlier: tuple[str, ...] = ()
-    replies: tuple[str, ...] = ()
 
     @property
     def after_result(self) -> bool:
@@ -336,7 +334,6 @@ def turn_of(messages: Sequence[ChatMessage], reply: str, tools: Sequence[ToolSch
     prompt = ""
     steps: list[Step] = []
     earlier: list[str] = []
-    replies: list[str] = []
     waiting: list[Step] = []  # calls whose results are still to come, in order
 
     def answer(result: str) -> None:
@@ -356,9 +353,8 @@ def turn_of(messages: Sequence[ChatMessage], reply: str, tools: Sequence[ToolSch
                 earlier.append(prompt)
             prompt = msg.content
             earlier.extend(s.result for s in [*steps, *waiting])
-            steps, waiting, replies = [], [], []
+            steps, waiting = [], []
         elif msg.role == "assistant":
-            replies.append(msg.content)
             steps.extend(waiting)  # calls no result answered
             waiting = [Step(c.name, dict(c.arguments)) for c in msg.tool_calls]
             if not msg.tool_calls and "<tool_call>" in msg.content:
@@ -373,5 +369,4 @@ def turn_of(messages: Sequence[ChatMessage], reply: str, tools: Sequence[ToolSch
         reply_calls=len(parse_reply(reply, known).calls) if reply.strip() else 0,
         tools=tuple(known),
         earlier=tuple(earlier),
-        replies=tuple(replies),
     )
