@@ -245,9 +245,11 @@ def code_names(text: str) -> list[str]:
     return [quoted or bare for quoted, bare in _ASKED_NAME.findall(text)]
 
 
-FILE_NAME = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w{0,4})\b")
+FILE_NAME = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w{0,4})\b(?!\.\w)")
 """A file's path in a prompt or a reply ("CHANGELOG.md", "`src/parser.py`"; also "e.g",
-which callers that read answers leave out)."""
+which callers that read answers leave out); not the start of a longer dotted name, a
+host's ("point our mail at smtp.shop.example": the rules had read ``smtp.shop``) or an
+attribute's (``self.bikes.items()``)."""
 # a read whose file goes on past what it showed (tools/_readfile.py)
 _CUT = "[truncated at "
 
