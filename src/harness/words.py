@@ -135,7 +135,7 @@ ASKS_CHANGE = re.compile(
     r"rename|remove|delete|add|bump|turn|switch|increase|decrease|raise|lower|enable|"
     r"disable|refactor|move|insert|append|swap|convert|rewrite|give(?! me\b| us\b)|put|"
     r"use|reduce|drop|allow|limit|upgrade|downgrade|pin|point|restore|revert|scale|repair|"
-    r"amend|adjust|alter|tweak|extend|shorten|lengthen|cut|"
+    r"amend|adjust|alter|tweak|extend|shorten|lengthen|cut|flip|toggle|"
     # "Sort it out.", "please sort it." (not "sort them by name")
     r"sort (?:it|this|that|them)(?:\s+out)?(?=\s*(?:[.!,;]|$|please\b))|"
     # "Up the stock service retries to 5.": "up" as a verb, a value after it
@@ -241,6 +241,11 @@ _OTHERWISE = re.compile(
 # a sentence asking for something as a question ("Can the chart show two days instead of
 # one?"), not one asking about it ("Why does it show two days instead of one?")
 _REQUEST = re.compile(r"^(?:please\s+)?(?:can|could|would|will)\b", re.I)
+# the same asked in a sentence's own clause, after a dash, comma or semicolon: "Probably a
+# typo in skipper.sh - can you get it going again?"
+_REQUEST_CLAUSE = re.compile(
+    r"(?:[,;:]|\s[-–—])\s*(?:please\s+)?(?:can|could|would|will) you\b", re.I
+)
 # before its wanted value, a sentence that asks or wonders about it: "Explain why it keeps
 # six rather than twelve." ("when" and "if" start a condition there: "When the log is
 # rotated, keep twelve rather than six.")
@@ -324,14 +329,15 @@ def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
 def _asks_about(prompt: str) -> bool:
     """Whether *prompt* wonders about what it shows ("why", "what", "tell me") or ends on
     a question that asks no one to do anything ("… ValueError: bad. Is that expected?";
-    not "… Can you fix it?")."""
+    not "… Can you fix it?", nor "Probably a typo - can you get it going again?")."""
     if _WONDERS.search(prompt):
         return True
     # "Did you mean: 'low_stock'?" is the program's hint, not the user's question
     said = (s.strip() for s in _SENTENCE.findall(prompt))
     sentences = [s for s in said if s and not s.lower().startswith("did you mean")]
     last = sentences[-1] if sentences else ""
-    return last.endswith("?") and _REQUEST.match(last) is None
+    asks_you = _REQUEST.match(last) or _REQUEST_CLAUSE.search(last)
+    return last.endswith("?") and asks_you is None
 
 
 def _wants(pattern: re.Pattern[str], sentence: str) -> bool:

@@ -861,15 +861,25 @@ STEPS = (
             "last month.",
             True,
         ),
+        # the fix asked in a sentence's last clause, after a dash or a comma
+        (
+            '$ bash tools/skipper.sh "Ann Rowe"\ntools/skipper.sh: line 17: log_okay: command '
+            "not found\n\nProbably a typo in skipper.sh - can you get it going again?",
+            True,
+        ),
+        ("$ bash build.sh\nerror: no target\n\nIt broke overnight, could you sort it?", True),
         # a failure shown with a question about it: the answer is wanted, not a change
         ("`python3 check.py` fails with:\n\nAssertionError\n\nWhy?", False),
         ("$ bash build.sh\nerror: no target\n\nWhat does that mean?", False),
+        ("$ bash build.sh\nerror: no target\n\nIt broke overnight - is that expected?", False),
+        ("$ bash build.sh\nerror: no target\n\nIt broke, can you tell me why?", False),
     ],
 )
 def test_a_failure_shown_asks_for_its_fix_unless_it_asks_why(prompt: str, asks: bool) -> None:
     from harness.words import asks_for_change
 
     assert asks_for_change(prompt) is asks
+    assert asks_for_change(prompt, plainly=True) is asks  # the nudges hear it the same
 
 
 def test_an_edit_announced_in_other_words_is_an_announcement() -> None:

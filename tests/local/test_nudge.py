@@ -26,7 +26,7 @@ from harness.actors.model.local._nudge import (
     nudge_for,
     still_used,
 )
-from harness.actors.model.local._turn import Turn, culprits, turn_of
+from harness.actors.model.local._turn import FILE_NAME, Turn, culprits, turn_of
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 from harness.actors.tools._dispatch import read_file
 from harness.actors.tools._edit import unread_edit
@@ -626,6 +626,8 @@ def test_the_edit_finishing_a_rename_is_bound_to_the_lines_the_tool_named() -> N
         ("In calc.py, make add return a + b.", True),
         ("Set the retries in config.json to 5.", True),
         ("Turn logging off in app.toml.", True),
+        ("Could you flip include_in_prices in settings.toml?", True),
+        ("Toggle debug off in app.toml.", True),
         ("Read calc.py and tell me if add is correct.", False),
         ("What does calc.py do? Is there a bug?", False),
         ("Which release fixed the bug?", False),
@@ -3233,6 +3235,22 @@ def test_a_request_for_a_change_in_one_file_has_it_read_then_the_edit_asked_at_o
         *_call_and_result("read_file", "calc.py", "calc.py does not exist"),
     ]
     assert known_call(view("", missing), ["read-to-change"]) is None
+
+
+def test_a_host_or_an_attribute_is_no_file_to_read() -> None:
+    # measured (bench local-tasks, the eighth wording set): told to point the mail at
+    # smtp.mailhub.example rather than smtp.shop.example, the rules read "smtp.shop"
+    host = (
+        "Could you point our outgoing mail at smtp.mailhub.example rather than smtp.shop.example?"
+    )
+    assert known_call(view("", [{"role": "user", "content": host}]), ["read-to-change"]) is None
+    named = "Point the mail in settings.toml at smtp.mailhub.example, not smtp.shop.example."
+    read = known_call(view("", [{"role": "user", "content": named}]), ["read-to-change"])
+    assert read is not None
+    assert read.arguments == {"path": "settings.toml"}
+    assert [m.group(1) for m in FILE_NAME.finditer("see self.bikes.items() in fleet.py.")] == [
+        "fleet.py"
+    ]
 
 
 def test_a_one_line_request_quoting_an_error_is_left_to_the_rules_of_an_error() -> None:
