@@ -29,6 +29,9 @@ from ._chains import TOOLS, Call, drive, history, write
         ("Juniors can helm on their own from twelve now, not fourteen.", ("14", "12")),
         ("Bikes go for a service every 500 km instead of 400.", ("400", "500")),
         ("A group is half a dozen people now, not eight.", ("8", "6")),
+        # a count of dozens is the count times twelve ("three dozen" is 36, not 3)
+        ("Two dozen croissants from tomorrow, not three dozen - please change it.", ("36", "24")),
+        ("Bake 2 dozen rather than 3 dozen.", ("36", "24")),
         ("The WELCOME5 coupon should take 10% off now, not 5%.", ("5", "10")),
         ("Can the chart show the last three days instead of two?", ("2", "3")),
         # a fault told says what happens first: its pair reads the other way round
@@ -118,6 +121,20 @@ def test_the_one_line_holding_the_value_there_now_is_found_read_and_changed(
     # the sales record, the oven's trays and the README are left as they were
     for path in ("data/sales.csv", "bake.py", "README.md", "fees.py"):
         assert (tmp_path / path).read_text() == BAKERY[path]
+
+
+def test_a_count_of_dozens_finds_and_changes_the_line_holding_it(tmp_path: Path) -> None:
+    write(tmp_path, BAKERY)
+    prompt = "Two dozen croissants for the counter from tomorrow, not three dozen - please."
+    made = _drive(tmp_path, prompt)
+    assert made[1:] == [
+        ("read_file", {"path": "bakery.toml"}),
+        (
+            "edit_file",
+            {"path": "bakery.toml", "old_text": "croissant = 36", "new_text": "croissant = 24"},
+        ),
+    ]
+    assert "croissant = 24\n" in (tmp_path / "bakery.toml").read_text()
 
 
 def test_each_file_the_request_names_is_changed_in_turn(tmp_path: Path) -> None:

@@ -40,6 +40,7 @@ __all__ = [
 # ("one" not where it stands for a thing: "the one on the screen", "this one")
 _PRONOUN_ONE = r"(?<!the )(?<!this )(?<!that )(?<!which )(?<!each )(?<!any )(?<!no )one"
 _VALUE = (
+    rf"(?:\d+|{'|'.join(NUMBER_WORDS[1:])})\s+dozen|"  # "three dozen" is 36, not 3
     r"[£$€]?\d+(?:\.\d+)?%?(?!\.?\d)|half a dozen|a dozen|dozen|"
     + "|".join(_PRONOUN_ONE if word == "one" else word for word in NUMBER_WORDS)
     + r"(?![\w-])"
@@ -109,12 +110,16 @@ NUMBER_STEMS = frozenset(stems(" ".join((*NUMBER_WORDS, "dozen"))))
 
 
 def digits(value: str) -> str:
-    """*value* as the number a file writes: "six" 6, "a dozen" 12, "£4.50" 4.50, "5%" 5."""
+    """*value* as the number a file writes: "six" 6, "a dozen" 12, "three dozen" 36,
+    "£4.50" 4.50, "5%" 5."""
     word = value.lower()
     if word == "half a dozen":
         return "6"
     if word.endswith("dozen"):
-        return "12"
+        count = word.removesuffix("dozen").strip()
+        if count in NUMBER_WORDS:
+            return str(12 * NUMBER_WORDS.index(count))
+        return str(12 * int(count)) if count.isdigit() else "12"
     if word in NUMBER_WORDS:
         return str(NUMBER_WORDS.index(word))
     return value.strip("£$€%")
