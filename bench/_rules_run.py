@@ -20,7 +20,7 @@ from harness.actors.shell._format import CallResult, outcome
 from harness.actors.tools import SMALL_MODEL_TOOLS, builtin_table
 from harness.actors.tools._dispatch import read_file
 from harness.actors.tools._files import edit_file
-from harness.actors.tools._jail import Workspace
+from harness.actors.tools._jail import ToolError, Workspace
 from harness.actors.tools._result import Result
 from harness.actors.tools._search import search_text
 from harness.messages.model import ChatMessage
@@ -88,7 +88,13 @@ def run_known(
             return made, steps, known
         arguments = dict(known.arguments)
         made.append(known)
-        result = run[known.tool](ws, dict(arguments))
+        try:
+            result = run[known.tool](ws, dict(arguments))
+        except ToolError as refused:
+            # as the tools worker answers it: the call's one sentence (a path that does
+            # not exist), given back as its result, and the rules go on from there
+            steps.append((known.tool, arguments, str(refused)))
+            continue
         if seen is not None:
             seen(known.tool, result)
         steps.append((known.tool, arguments, result.output))

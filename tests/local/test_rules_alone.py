@@ -4,9 +4,12 @@ otherwise are half A's change tasks, on the same files and checks."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from bench._local_fresh import FRESH
 from bench._local_reworded import REWORDED, WORDINGS, reworded_tasks
+from bench._rules_run import run_known
 from bench.bench_change_words import a_change
 from bench.bench_rules_alone import alone
 
@@ -58,3 +61,13 @@ def test_the_reworded_tasks_keep_their_files_and_checks_under_names_of_their_own
     base = TASKS[first.name.partition("~")[0]]
     assert (first.files, first.check, first.writes) == (base.files, base.check, base.writes)
     assert first.prompt in REWORDED[base.name]
+
+
+def test_a_call_the_tool_refuses_is_given_back_as_its_result(tmp_path: Path) -> None:
+    # a read of a file that is not there: the tools worker answers with its sentence, and
+    # the rules go on from it (they had stopped the whole bench with the error)
+    (tmp_path / "app.toml").write_text("debug = true\n")
+    made, steps, _ = run_known(tmp_path, "In calc.py, make add return a + b.", [])
+    assert [call.tool for call in made][:1] == ["read_file"]
+    assert steps[0][:2] == ("read_file", {"path": "calc.py"})
+    assert "calc.py does not exist" in steps[0][2]
