@@ -18,6 +18,7 @@ from bench._local_reworded_held import (
     REWORDED_EIGHTH,
     REWORDED_FIFTH,
     REWORDED_FOURTH,
+    REWORDED_NINTH,
     REWORDED_SEVENTH,
     REWORDED_SIXTH,
 )
@@ -409,4 +410,5 @@ WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
     "reworded-sixth": REWORDED_SIXTH,
     "reworded-seventh": REWORDED_SEVENTH,
     "reworded-eighth": REWORDED_EIGHTH,
+    "reworded-ninth": REWORDED_NINTH,
 }

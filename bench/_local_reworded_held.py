@@ -566,3 +566,176 @@ REWORDED_EIGHTH: dict[str, tuple[str, ...]] = {
         "Go ahead and rename zone_of to fare_zone across places.py, fares.py, and test_minibus.py.",
     ),
 }
+
+#: A ninth wording of each, written during the forty-second round, after its rules and
+#: before any run of them, by a writer who saw the tasks and the earlier wordings but not
+#: the rules: run once on the code before the round's rules and once after them.
+REWORDED_NINTH: dict[str, tuple[str, ...]] = {
+    "toml-debug-off": (
+        "Ticket 412: the back office still ships with debug = true in settings.toml. Set it "
+        "to false before Friday's release.",
+    ),
+    "error-name-totl": (
+        "Forwarding this from Ana in the warehouse:\n\n> python3 report.py won't print the "
+        "stock report any more, it just says NameError: name 'totl' is not defined\n\n"
+        "Looks like a typo in report.py. Could you fix it so the report prints again?",
+    ),
+    "error-unbound-variable": (
+        "Here's what the build does now:\n\n$ bash scripts/build.sh\n"
+        "scripts/build.sh: line 10: OUTDIR: unbound variable\n\n"
+        'Line 10 is just the `mkdir -p "$OUTDIR"`. Mind fixing the script?',
+    ),
+    "rename-round-money": (
+        "Small refactor please:\n- round_money -> round_cents\n- it's defined in pricing.py\n"
+        "- report.py imports and calls it, so update that too",
+    ),
+    "rename-slugify": (
+        "WEB-88: rename slugify() to toSlug(). Defined in src/format.js, called from "
+        "src/index.js. No behaviour change.",
+    ),
+    "tax-rate-both": (
+        "From 1 January the tax rate is twenty-three per cent. TAX_RATE in pricing.py and "
+        "the rate in settings.toml still say 0.2 - please bring both up to date.",
+    ),
+    "toml-pool-size": (
+        "We're getting connection timeouts under load. Could you double pool_size in "
+        "settings.toml, from 8 to 16?",
+    ),
+    "error-unknown-coupon": (
+        "Oh, and while you're in there: node src/index.js has started throwing "
+        "'Error: unknown coupon SPRNG10'. The coupon in the sample order looks misspelt, "
+        "could you fix that too?",
+    ),
+    "rename-cart-total": (
+        "Right, I've finally settled on a name: orderTotal rather than cartTotal. Could you "
+        "do the rename? It's exported from src/cart.js and used in src/index.js.",
+    ),
+    "json-express-on": (
+        'From Priya in ops: "Express delivery goes live tomorrow, can someone flip the flag '
+        'in config.json?" Can you do that?',
+    ),
+    "rename-rotate-logs": (
+        "Someone took rotate_logs for a variable in code review today, so let's give the "
+        "function a clearer name: rotate_log_files. It's defined in scripts/lib.sh and "
+        "called from scripts/backup.sh.",
+    ),
+    "error-attribute": (
+        "$ python3 report.py\nTraceback (most recent call last):\n"
+        '  File "/home/ana/shop/report.py", line 27, in <module>\n    main()\n'
+        '  File "/home/ana/shop/report.py", line 22, in main\n'
+        "    for line in build_report(load_demo()):\n"
+        "                ^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        '  File "/home/ana/shop/report.py", line 16, in build_report\n'
+        "    low = inv.lowstock()\n          ^^^^^^^^^^^^\n"
+        "AttributeError: 'Inventory' object has no attribute 'lowstock'. Did you mean: "
+        "'low_stock'?\n\nfix?",
+    ),
+    "yaml-worker-second": (
+        "OPS-219 (orders queue lag). Action: worker replicas 1 -> 2 in deploy.yaml.",
+    ),
+    "js-welcome-ten": (
+        "Marketing's sweetening the welcome offer, so folks using WELCOME5 get ten percent "
+        "off starting Monday instead of five. Can you update src/cart.js?",
+    ),
+    "json-stock-retries": (
+        "config.json tweaks:\n- services.stock.retries: 5 (was 3)\n- leave the backoff as it is",
+    ),
+    "error-command-not-found": (
+        "Ticket 377 - scripts/summary.sh broken: `line 12: akw: command not found`. "
+        "Expected: it prints the orders and revenue summary again. Please fix.",
+    ),
+    "toml-mail-host": (
+        'Message from our IT contractor: "The new relay is smtp.mailhub.example, please '
+        'point the back office at it." Could you change the setting?',
+    ),
+    "js-green-tea-five": (
+        "gren tea in the sample order (src/index.js) shoud be 5.00 not 4.50, can you change it",
+    ),
+    "toml-tax-included": (
+        "Our shelf prices have VAT in them already. Is there a setting that tells the back "
+        "office that? If so, please set it.",
+    ),
+    "toml-open-at-eight": (
+        "Quick one - the counter won't be staffed till 8 from now on, so the opening time "
+        "needs to move an hour later, please.",
+    ),
+    "toml-deposit-sixty": ("deposit: 50 -> 60 in station.toml",),
+    "service-every-500": (
+        "New schedule from the workshop:\n- bikes get serviced every 500 km (was 400)\n"
+        "- the figure is in fleet.py and in station.toml, keep them the same",
+    ),
+    "rename-give-back": (
+        "Can we rename give_back to return_bike? Update fleet.py and its tests, and the test "
+        "suite should still pass afterward.",
+    ),
+    "toml-pump-half-hour": ("Pump max run: 1800 seconds please (it's 25 minutes now).",),
+    "yaml-tank-alert-four-hours": (
+        "the tank low alert pings us every 2 hrs and its driving everyone mad - can u make it "
+        "every 4 hrs instead",
+    ),
+    "json-chart-two-days": ("Dashboard chart: 24h -> 48h.",),
+    "sh-keep-twelve-logs": (
+        'Sam asked: "Can rotate.sh hang on to twelve archived watering logs instead of six? '
+        'I needed an old one last week and it was gone." Could you make that change?',
+    ),
+    "error-flow-name": (
+        "Ticket 431 - watering plan down since this morning. python3 plan.py ends in "
+        "NameError: name 'FLOW_LITERS_PER_MINUTE' is not defined; schedule.py spells the "
+        "constant FLOW_LITRES_PER_MINUTE. Please fix valve_minutes.",
+    ),
+    "rename-thirsty": (
+        "Rename, please:\n- House.thirsty -> House.needs_water (beds.py)\n- the call in "
+        "plan.py\n- test_beds.py too",
+    ),
+    "json-kiosk-contrast": ("kiosk/shelves.json: high_contrast on.",),
+    "toml-fewer-croissants": (
+        'Note from Mags on the counter: "Binned a dozen croissants again today. Can we go '
+        'down to 24 for the counter?" Please change the bake.',
+    ),
+    "yaml-post-office-closed": (
+        "deliveries.yaml: Post Office Stores off the village round (closed for good).",
+    ),
+    "sourdough-price-rise": (
+        "Price change for Monday:\n- sourdough £4.20 -> £4.50\n- the counter screen shows "
+        "prices too, so update it there as well",
+    ),
+    "toml-juniors-from-twelve": (
+        "Could twelve and thirteen year olds be allowed to helm alone now? The committee's "
+        "lowered the age to 12 - please change club.toml.",
+    ),
+    "yaml-pontoon-fee": (
+        "From Len: \"Pontoon's £450 for the season from April, swinging and trot stay the "
+        'same." Can you put it in?',
+    ),
+    "sh-hours-top-three": (
+        "also, tools/hours.sh - make the default 3 boats insted of 5? I still want to be able "
+        "to pass a number.",
+    ),
+    "error-skipper-tool": (
+        "The skipper tool's broken for everyone, not just Ann:\n\n"
+        '$ bash tools/skipper.sh "Gill Marsh" 2026-05\n'
+        "tools/skipper.sh: line 17: log_okay: command not found\n\n"
+        "I reckon it's meant to be one of the helpers in tools/lib.sh. Mend it please?",
+    ),
+    "toml-doors-three-quarters": (
+        "Doors currently open at 7pm for a 7.30 curtain. Fiona wants them open at quarter to "
+        "seven instead - please change the setting, not the show times.",
+    ),
+    "error-sales-tool": (
+        "Evening! Before the committee meets, could you look at the sales tool? It just prints "
+        "`tools/sales.sh: line 13: SALE_LOG: unbound variable` and stops. Ta.",
+    ),
+    "error-wheelchair-key": (
+        "$ python3 runsheet.py\nTraceback (most recent call last):\n  ...\n"
+        '  File "/home/janet/minibus/runsheet.py", line 27, in sheet\n'
+        '    book = sample_day(bus["seats"], bus["wheelchair_spaces"])\n'
+        "                                    ~~~^^^^^^^^^^^^^^^^^^^^^\n"
+        "KeyError: 'wheelchair_spaces'\n\n"
+        "runsheet.py hasn't changed, I only tidied minibus.toml. Please get it printing again.",
+    ),
+    "rename-zone-of": (
+        "Janet keeps mixing up zone_of with Place.zone, so let's call the function fare_zone "
+        "instead. Change it everywhere it's used, test_minibus.py included, and keep the "
+        "tests passing.",
+    ),
+}

@@ -42,6 +42,7 @@ from bench._local_reworded_held import (
     REWORDED_EIGHTH,
     REWORDED_FIFTH,
     REWORDED_FOURTH,
+    REWORDED_NINTH,
     REWORDED_SEVENTH,
     REWORDED_SIXTH,
 )
@@ -149,6 +150,7 @@ def run() -> list[tuple[str, str, str]]:
         ("half A, put otherwise a sixth time (before the fifth set's misses)", REWORDED_SIXTH),
         ("half A, put otherwise a seventh time (before the sixth set's misses)", REWORDED_SEVENTH),
         ("half A, put otherwise an eighth time (before the seventh set's misses)", REWORDED_EIGHTH),
+        ("half A, put otherwise a ninth time (after the seventh set's misses)", REWORDED_NINTH),
     ):
         reworded = [(by_name[n], p) for n, ps in wordings.items() if n in by_name for p in ps]
         if not reworded:
