@@ -246,6 +246,15 @@ _REQUEST = re.compile(r"^(?:please\s+)?(?:can|could|would|will)\b", re.I)
 _REQUEST_CLAUSE = re.compile(
     r"(?:[,;:]|\s[-–—])\s*(?:please\s+)?(?:can|could|would|will) you\b", re.I
 )
+
+
+def _asks_you(sentence: str) -> bool:
+    """Whether *sentence* asks someone to do something: it starts so ("Can the chart show
+    two days?", "Could you fix it?") or its own clause does ("Probably a typo - can you
+    get it going again?")."""
+    return _REQUEST.match(sentence) is not None or _REQUEST_CLAUSE.search(sentence) is not None
+
+
 # before its wanted value, a sentence that asks or wonders about it: "Explain why it keeps
 # six rather than twelve." ("when" and "if" start a condition there: "When the log is
 # rotated, keep twelve rather than six.")
@@ -336,8 +345,7 @@ def _asks_about(prompt: str) -> bool:
     said = (s.strip() for s in _SENTENCE.findall(prompt))
     sentences = [s for s in said if s and not s.lower().startswith("did you mean")]
     last = sentences[-1] if sentences else ""
-    asks_you = _REQUEST.match(last) or _REQUEST_CLAUSE.search(last)
-    return last.endswith("?") and asks_you is None
+    return last.endswith("?") and not _asks_you(last)
 
 
 def _wants(pattern: re.Pattern[str], sentence: str) -> bool:
@@ -348,7 +356,7 @@ def _wants(pattern: re.Pattern[str], sentence: str) -> bool:
     wanted = pattern.search(sentence)
     if wanted is None or _WONDERS_ABOUT.search(sentence[: wanted.start()]):
         return False
-    return not sentence.endswith("?") or _REQUEST.match(sentence) is not None
+    return not sentence.endswith("?") or _asks_you(sentence)
 
 
 # a sentence that starts by asking: "what temperature does the sourdough bake at"
@@ -362,7 +370,7 @@ def asks_question(prompt: str) -> bool:
     sourdough bake at"). A prompt may ask a question and a change too."""
     for found in _SENTENCE.findall(prompt):
         sentence = found.strip()
-        if sentence.endswith("?") and _REQUEST.match(sentence) is None:
+        if sentence.endswith("?") and not _asks_you(sentence):
             return True
         if _ASKING_START.match(sentence):
             return True
