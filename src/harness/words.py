@@ -251,8 +251,10 @@ _REQUEST_CLAUSE = re.compile(
 def _asks_you(sentence: str) -> bool:
     """Whether *sentence* asks someone to do something: it starts so ("Can the chart show
     two days?", "Could you fix it?") or its own clause does ("Probably a typo - can you
-    get it going again?")."""
-    return _REQUEST.match(sentence) is not None or _REQUEST_CLAUSE.search(sentence) is not None
+    get it going again?"); asked to tell or explain ("Can you tell me why?"), it asks a
+    question."""
+    asks = _REQUEST.match(sentence) or _REQUEST_CLAUSE.search(sentence)
+    return asks is not None and _WONDERS.search(sentence) is None
 
 
 # before its wanted value, a sentence that asks or wonders about it: "Explain why it keeps

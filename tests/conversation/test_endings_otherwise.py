@@ -231,6 +231,9 @@ def test_a_change_announced_and_then_made_tried_asked_or_not_needed_is_no_stop()
         "How long can someone keep a bike on a single ride?",
         "what temperature does the sourdough bake at",
         "The council want August's figures: how many miles did the bus do?",
+        # asked to tell or explain, a request is a question
+        "Can you run the timetable screen and tell me when the hospital bus leaves?",
+        "It broke overnight - can you explain why?",
     ):
         assert asks_question(question), question
         ending = honest_ending("It is 12 hours.", ["search"], earlier=[planned], prompt=question)
@@ -238,6 +241,7 @@ def test_a_change_announced_and_then_made_tried_asked_or_not_needed_is_no_stop()
     # a request put as a question is no question; a question beside a change asked is
     # the change's too
     assert not asks_question("Can you switch debug off?")
+    assert not asks_question("Probably a typo in skipper.sh - can you get it going again?")
     assert not asks_question(WARNINGS)
     both = "Set the level to warning in deploy.yaml. Why was it info?"
     assert honest_ending(listed, ["search"], earlier=[ANNOUNCED], prompt=both) is not None
