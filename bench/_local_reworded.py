@@ -21,6 +21,7 @@ from bench._local_reworded_held import (
     REWORDED_NINTH,
     REWORDED_SEVENTH,
     REWORDED_SIXTH,
+    REWORDED_TENTH,
 )
 from bench._local_task import Task
 
@@ -411,4 +412,5 @@ WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
     "reworded-seventh": REWORDED_SEVENTH,
     "reworded-eighth": REWORDED_EIGHTH,
     "reworded-ninth": REWORDED_NINTH,
+    "reworded-tenth": REWORDED_TENTH,
 }

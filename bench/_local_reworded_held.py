@@ -739,3 +739,177 @@ REWORDED_NINTH: dict[str, tuple[str, ...]] = {
         "tests passing.",
     ),
 }
+
+#: A tenth wording of each, written during the forty-third round, before its rules and
+#: before any run of them, by a writer who saw the tasks and the earlier wordings but not
+#: the rules: run once on the code before the round's rules and once after them.
+REWORDED_TENTH: dict[str, tuple[str, ...]] = {
+    "toml-debug-off": ("chore(config): switch debug off in settings.toml for the release build",),
+    "error-name-totl": (
+        "Is `totl` on the total value line of report.py meant to be `total`? Running python3 "
+        "report.py stops with NameError: name 'totl' is not defined. If so, please correct it.",
+    ),
+    "error-unbound-variable": (
+        "CI job `build` failed:\n\n"
+        '  + mkdir -p "$OUTDIR"\n'
+        "  scripts/build.sh: line 10: OUTDIR: unbound variable\n"
+        "  Error: Process completed with exit code 1.\n\n"
+        "I think the variable is declared under a slightly different name near the top. "
+        "Please fix scripts/build.sh.",
+    ),
+    "rename-round-money": (
+        "Review comment on pricing.py line 9: `round_money` undersells what it does, it rounds "
+        "to whole cents. Suggest `round_cents` instead; report.py imports it, so rename it "
+        "there too.",
+    ),
+    "rename-slugify": (
+        "- [ ] rename slugify to toSlug in src/format.js and src/index.js (the order slug "
+        "printed by the sample order must stay the same)",
+    ),
+    "tax-rate-both": (
+        "Heads up: the sales tax rate changed from 20% to 23%. Could you update TAX_RATE in "
+        "pricing.py and the [tax] rate in settings.toml so both say 0.23?",
+    ),
+    "toml-pool-size": (
+        "Our DBA says the back office can safely hold 16 database connections. Please set "
+        "pool_size to that (it's 8 in settings.toml).",
+    ),
+    "error-unknown-coupon": (
+        "hey, node src/index.js crashes w/ `Error: unknown coupon SPRNG10` - pretty sure the "
+        "sample order just has the spring coupon code mistyped. can u fix it in index.js?",
+    ),
+    "rename-cart-total": (
+        "refactor: rename cartTotal to orderTotal\n\n"
+        "Touches src/cart.js (the function and its export) and src/index.js (the import and "
+        "the call).",
+    ),
+    "json-express-on": (
+        "express delivery starts tomorrow so set express_delivery to true in config.json thanks",
+    ),
+    "rename-rotate-logs": (
+        "For consistency with our other helpers I'd like the shell function rotate_logs in "
+        "scripts/lib.sh renamed to rotate_log_files, along with its call in scripts/backup.sh. "
+        "Nothing else in either script should change.",
+    ),
+    "error-attribute": (
+        "Why does python3 report.py throw AttributeError: 'Inventory' object has no attribute "
+        "'lowstock'? I think the call on line 16 of report.py is just missing an underscore. "
+        "Could you fix it?",
+    ),
+    "yaml-worker-second": (
+        "Could deploy.yaml run the worker as two replicas rather than one? The orders queue "
+        "was past 4,000 jobs this morning.",
+    ),
+    "js-welcome-ten": (
+        "Per Jo in sales: WELCOME5 is worth 10 percent now, effective today. The code keeps "
+        "its name, only its value in COUPONS (src/cart.js) changes.",
+    ),
+    "json-stock-retries": (
+        "nit on config.json: services.stock.retries is 3, and the stock service is flaky under "
+        "load. Make it 5; the other services can stay as they are.",
+    ),
+    "error-command-not-found": (
+        "summary.sh's been broken since Friday: `bash scripts/summary.sh` gives 'line 12: akw: "
+        "command not found'. Reckon someone fat-fingered awk. Sort it?",
+    ),
+    "toml-mail-host": (
+        "Subject: mail relay change\n\n"
+        "Hi, from Monday our outgoing relay is smtp.mailhub.example (smtp.shop.example is "
+        "being retired). Please update smtp_host in settings.toml; port and sender stay the "
+        "same.",
+    ),
+    "js-green-tea-five": (
+        "Can we make the green tea in the sample order (src/index.js) a round five euros "
+        "instead of 4.50?",
+    ),
+    "toml-tax-included": (
+        "Our accountant pointed out that every price we list is VAT-inclusive, yet "
+        "settings.toml has included_in_prices = false. Please set it to true.",
+    ),
+    "toml-open-at-eight": (
+        "Station hours change: we open at 08:00 from next Monday (currently 07:00). Closing "
+        "stays at 21:00. Update station.toml please.",
+    ),
+    "toml-deposit-sixty": ("can u bump the bike deposit up a tenner to £60, its 50 atm",),
+    "service-every-500": (
+        "TODO before the new season:\n"
+        "1. service interval goes from 400km to 500km\n"
+        "2. keep fleet.py (SERVICE_EVERY_KM) and station.toml (service_every_km) in step",
+    ),
+    "rename-give-back": (
+        "give_back() should be return_bike() - we say 'return' everywhere else on the counter. "
+        "Please rename it in fleet.py and test_fleet.py; the tests must still pass.",
+    ),
+    "toml-pump-half-hour": (
+        "From Sam's allotment meeting notes: \"pump may run thirty minutes at most, not "
+        'twenty-five." Can you change max_run_minutes in greenhouse.toml?',
+    ),
+    "yaml-tank-alert-four-hours": (
+        "Is there a way to have the low-tank alert repeat only every four hours? Every two is "
+        "too noisy. If it's the tank-low rule in alerts.yaml, please change it there.",
+    ),
+    "json-chart-two-days": (
+        "the dashbaord chart only goes back 24 hours, could it show 48 instead",
+    ),
+    "sh-keep-twelve-logs": (
+        "We only ever have six archived watering logs and the committee wants a longer "
+        "history. Could tools/rotate.sh keep twelve of them by default?",
+    ),
+    "error-flow-name": (
+        "python3 plan.py -> NameError: name 'FLOW_LITERS_PER_MINUTE' is not defined "
+        "(schedule.py:23, in valve_minutes). We spell it litres here. Fix?",
+    ),
+    "rename-thirsty": (
+        "- [ ] rename House.thirsty to needs_water (beds.py, plan.py, test_beds.py); the "
+        "plan's output and the tests shouldn't change",
+    ),
+    "json-kiosk-contrast": (
+        "Does the kiosk have a high-contrast option? A member with low vision asked at the "
+        "desk. If it's in kiosk/shelves.json, please turn it on.",
+    ),
+    "toml-fewer-croissants": (
+        "sent from my phone: counter croissants 24 not 36 from tmrw pls, bakery.toml",
+    ),
+    "yaml-post-office-closed": (
+        "The Post Office Stores in the village shut its doors for good on Friday. Please take "
+        "it off the village round's stops in deliveries.yaml.",
+    ),
+    "sourdough-price-rise": (
+        "Hi, flour's gone up again, so from Tuesday a sourdough loaf is £4.50 instead of "
+        "£4.20. Please change it in prices.py and in counter/menu.json for the screen. Leave "
+        "the sales log as it is.",
+    ),
+    "toml-juniors-from-twelve": (
+        "From the committee minutes: 'Agreed that juniors aged 12 and over may helm without "
+        "an adult aboard.' Please update min_helm_age in club.toml to match.",
+    ),
+    "yaml-pontoon-fee": (
+        "pontoon berths r £450/season now (were 420), cn you update moorings.yaml",
+    ),
+    "sh-hours-top-three": (
+        "tools/hours.sh: a default of 5 boats is too long for the noticeboard, 3 please. "
+        "Passing a number should still override it.",
+    ),
+    "error-skipper-tool": (
+        'Did someone rename a helper? bash tools/skipper.sh "Ann Rowe" now fails with '
+        "`tools/skipper.sh: line 17: log_okay: command not found`. Could you fix skipper.sh?",
+    ),
+    "toml-doors-three-quarters": (
+        "Doors: 30 min -> 45 min before curtain up, in theatre.toml, starting with "
+        "Saturday's show.",
+    ),
+    "error-sales-tool": (
+        'Margaret just texted: "sales thing says tools/sales.sh: line 13: SALE_LOG: unbound '
+        "variable, can't get the numbers\". Can you fix the script for her?",
+    ),
+    "error-wheelchair-key": (
+        "My fault, I think: I renamed something while tidying minibus.toml and now python3 "
+        "runsheet.py gives KeyError: 'wheelchair_spaces' (runsheet.py line 27). Put the "
+        "setting back the way runsheet.py expects, please.",
+    ),
+    "rename-zone-of": (
+        "refactor(places): zone_of -> fare_zone\n\n"
+        "Place.zone and zone_of() kept getting mixed up. Rename it across places.py, fares.py "
+        "and test_minibus.py; the tests must still pass.",
+    ),
+}

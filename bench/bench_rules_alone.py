@@ -45,6 +45,7 @@ from bench._local_reworded_held import (
     REWORDED_NINTH,
     REWORDED_SEVENTH,
     REWORDED_SIXTH,
+    REWORDED_TENTH,
 )
 from bench._local_task import Events, Task
 from bench._rules_run import run_known
@@ -151,6 +152,7 @@ def run() -> list[tuple[str, str, str]]:
         ("half A, put otherwise a seventh time (before the sixth set's misses)", REWORDED_SEVENTH),
         ("half A, put otherwise an eighth time (before the seventh set's misses)", REWORDED_EIGHTH),
         ("half A, put otherwise a ninth time (after the seventh set's misses)", REWORDED_NINTH),
+        ("half A, put otherwise a tenth time (before the ninth set's misses)", REWORDED_TENTH),
     ):
         reworded = [(by_name[n], p) for n, ps in wordings.items() if n in by_name for p in ps]
         if not reworded:
