@@ -24,6 +24,7 @@ __all__ = [
     "PERMISSION_MODES",
     "PROVIDERS",
     "PROVIDER_KINDS",
+    "STATE_SAID",
     "UNMAPPED_CLAUDE_TOOLS",
     "PermissionMode",
     "ProviderKind",
@@ -122,20 +123,23 @@ def harness_tool(name: str) -> str:
 
 
 ASK_STARTS = (
-    r"(?:^\s*|[.!?;:,]\s*|\b(?:and|then|so|please|can you|could you|would you|will you|you to|"
-    r"can we|could we|shall we|let'?s|let us|just|also)\s+)"
+    r"(?:^\s*|[.!?;:,]\s*|\s[-–—]\s+|\b(?:and|then|so|please|can you|could you|would you|"
+    r"will you|you to|can we|could we|shall we|let'?s|let us|just|also)\s+)"
 )
 """Where an ask starts in a prompt (a pattern, read with ``re.M``): a line, a sentence or a
-clause, or after "and", "then", "so", "please", "can you", "let's", "just", "also" ("It's
-on the screen as well, so change it there too", "Let's rename slugify as toSlug"). In "tell
-me if add is correct" the verb is a function's name, not an ask."""
+clause (after a dash too: "also, tools/hours.sh - make the default 3"), or after "and",
+"then", "so", "please", "can you", "let's", "just", "also" ("It's on the screen as well,
+so change it there too", "Let's rename slugify as toSlug"). In "tell me if add is
+correct" the verb is a function's name, not an ask."""
 
 ASKS_CHANGE = re.compile(
     ASK_STARTS + r"(?:fix|change|make(?! sure\b)|set|update|edit|modify|correct|replace|"
     r"rename|remove|delete|add|bump|turn|switch|increase|decrease|raise|lower|enable|"
     r"disable|refactor|move|insert|append|swap|convert|rewrite|give(?! me\b| us\b)|put|"
     r"use|reduce|drop|allow|limit|upgrade|downgrade|pin|point|restore|revert|scale|repair|"
-    r"amend|adjust|alter|tweak|extend|shorten|lengthen|cut|flip|toggle|"
+    r"amend|adjust|alter|tweak|extend|shorten|lengthen|cut|flip|toggle|halve|triple|"
+    # "Could you double pool_size?" (not "double-check it", "double quotes")
+    r"double(?![- ]check)(?!\s+quotes?\b)|"
     # "Sort it out.", "please sort it." (not "sort them by name")
     r"sort (?:it|this|that|them)(?:\s+out)?(?=\s*(?:[.!,;]|$|please\b))|"
     # "Up the stock service retries to 5.": "up" as a verb, a value after it
@@ -186,7 +190,9 @@ _WANTED = re.compile(
     rf"\b(?:instead of|rather than)\b|,\s*not\s+(?:every\s+|just\s+|only\s+)?{_COUNT}\b"
     r"|\b(?:is|are|'s|be)\s+(?:plenty|enough)\b"
     r"|\bneeds?\s+(?:changing|updating|fixing|correcting|amending|adjusting)\b"
-    r"|\bused to be\b|\b(?:goes|go|going|went|gone)\s+(?:up|down)\s+(?:to|from|by)\b"
+    # (as a note of what it was: "services.stock.retries: 5 (was 3)")
+    r"|\bused to be\b|\(\s*(?:it\s+)?was\s+[£$€]?\d"
+    r"|\b(?:goes|go|going|went|gone)\s+(?:up|down)\s+(?:to|from|by)\b"
     r"|,\s*(?:up|down)\s+from\s+\d"
     # (a verb, not the noun: "Summarise the changes from 1.2 to 1.3")
     r"|(?<!the )(?<!these )(?<!those )(?<!any )(?<!all )"
@@ -203,6 +209,15 @@ _WANTED = re.compile(
     r"|\binstead\s*[.!]*$",
     re.I,
 )
+# a setting and the state wanted, said alone, as a line of a to-do list or a commit
+# message says it: after a file's name and a colon ("kiosk/shelves.json: high_contrast
+# on."), or a name only code writes ("gift_wrap off", "`debug`: on please"); not "Carry
+# on.", "Log off."
+STATE_SAID = re.compile(
+    r"^(?:[\w./-]+\.[A-Za-z]\w*\s*:\s*[^.!?:\n]{1,40}?|`\w+`|(?-i:[a-z]+(?:_\w+|[A-Z]\w*)))"
+    r"\s*[:=]?\s+(?:on|off)\s*(?:,?\s*please)?\s*[.!]?$",
+    re.I | re.M,
+)
 # a sentence that wants a thing otherwise without a verb of changing: a name it is to
 # have ("cartTotal → orderTotal", "Could round_money become round_cents?", "I'd like
 # slugify renamed to toSlug", "Please call zone_of fare_zone instead", "rotate_logs needs a
@@ -210,10 +225,12 @@ _WANTED = re.compile(
 # ("We want it on.", "The kiosk needs high contrast turned on.", "We need a bigger
 # pool", "We don't want that.", "it shouldn't be"), a value going from one to another
 # ("VAT goes from 0.2 to 0.23"), a thing let do more ("Let it retry 5 times."), or the
-# files told a fact ("please tell the back office settings that")
+# files told a fact ("please tell the back office settings that"), or a value written as
+# going to another ("deposit: 50 -> 60", "£4.20 → £4.50", "24h -> 48h")
 _OTHERWISE = re.compile(
     r"(?:->|→|=>|\brenamed\s+(?:to|as)|\bbecomes?|\bbe\s+called|\bcall\s+`?\w+`?|"
     r"\bnew\s+name[,:]?)\s+`?(?-i:[a-z]+(?:_\w+|[A-Z]\w*)|[A-Z]\w*_\w*)\b"
+    r"|[£$€]?\d[\d.]*%?\s*[a-z]{0,3}\s*(?:->|→|=>)\s*[£$€]?\d"
     r"|\b(?:want|need|like)s?\s+(?:it|them|this|that)\s+(?:on|off|back|gone|enabled|disabled)\b"
     r"|\b(?:want|need|like)s?\s+(?:(?!to\b)[\w'-]+\s+){1,4}?(?:turned|switched|changed|"
     r"raised|lowered|removed|added|updated|fixed|renamed|replaced|moved|bumped|increased|"
@@ -235,16 +252,19 @@ _OTHERWISE = re.compile(
     # a thing let do something from now on, said as a sentence's verb: "Let the hours
     # script show the top three boats by default." (not "Let the summary script count
     # them.", which asks for a run, nor "Let me know")
-    r"|^(?:please\s+)?let\s+(?!me\b|us\b|'s\b)[^.!?\n]*\b(?:by default|always|from now on)\b",
-    re.I,
+    r"|^(?:please\s+)?let\s+(?!me\b|us\b|'s\b)[^.!?\n]*\b(?:by default|always|from now on)\b"
+    rf"|{STATE_SAID.pattern}",
+    re.I | re.M,
 )
 # a sentence asking for something as a question ("Can the chart show two days instead of
 # one?"), not one asking about it ("Why does it show two days instead of one?")
-_REQUEST = re.compile(r"^(?:please\s+)?(?:can|could|would|will)\b", re.I)
+# ("Mind fixing the script?", "Any chance you could fix it?" too)
+_REQUEST = re.compile(r"^(?:please\s+)?(?:can|could|would|will|mind|any chance)\b", re.I)
 # the same asked in a sentence's own clause, after a dash, comma or semicolon: "Probably a
 # typo in skipper.sh - can you get it going again?"
 _REQUEST_CLAUSE = re.compile(
-    r"(?:[,;:]|\s[-–—])\s*(?:please\s+)?(?:can|could|would|will) you\b", re.I
+    r"(?:[,;:]|\s[-–—])\s*(?:please\s+)?(?:(?:can|could|would|will) you|mind|any chance)\b",
+    re.I,
 )
 
 
@@ -278,8 +298,13 @@ _ABOUT = re.compile(
 _CLAUSE = re.compile(r".*(?:\s[-–—]\s|;\s*)", re.S)
 
 
-# a prompt that wonders about a failure rather than reporting it ("… fails with: … Why?")
-_WONDERS = re.compile(r"\b(?:why|what|how|explain|tell me|wonder)\b", re.I)
+# a prompt that wonders about a failure rather than reporting it ("… fails with: … Why?");
+# "what" that shows rather than asks does not ("Here's what the build does now:")
+_WONDERS = re.compile(
+    r"\b(?:why|(?<!here's )(?<!here is )(?<!this is )(?<!that's )(?<!that is )what|how|"
+    r"explain|tell me|wonder)\b",
+    re.I,
+)
 
 
 def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
@@ -296,8 +321,9 @@ def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
     "We're starting to lend magazines."), or wants a thing otherwise with no verb of
     changing (:data:`_OTHERWISE`: "cartTotal → orderTotal", "The kiosk needs high
     contrast turned on.", "Let it retry 5 times.", "We'd rather have toSlug than
-    slugify"), or reports a thing failing (:data:`REPORTS_FAILURE`: "The sample order crashes on
-    an unknown coupon"); or that pastes an error as a program prints it ("AttributeError:
+    slugify", "deposit: 50 -> 60", "kiosk/shelves.json: high_contrast on."), or reports
+    a thing failing (:data:`REPORTS_FAILURE`: "The sample order crashes on an unknown
+    coupon"); or that pastes an error as a program prints it ("AttributeError:
     …", "line 12: akw: command not found", "NameError in schedule.py") and does not ask
     about it.
 
@@ -312,10 +338,11 @@ def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
     of the files to change, or edited a file that was not one, and both runs ended
     done, where they had ended not done). The changes said otherwise and the errors
     pasted are the endings' too: measured (``python -m bench change-words``, half B, a
-    half none of them was made on), they hear 50 of 55 change prompts where 47 were, and
-    no more questions; a preference, a value a file still says, a failure reported (made
-    on the sixth wording set's misses) hear no more of half B, nor of a seventh set
-    written before them, and no more questions."""
+    half none of them was made on), they hear 51 of 55 change prompts where 47 were
+    (50 before the arrows, the notes of what a value was and the states said alone,
+    made on the ninth wording set), and no more questions; a preference, a value a file
+    still says, a failure reported (made on the sixth wording set's misses) hear no more
+    of half B, nor of a seventh set written before them, and no more questions."""
     if ASKS_CHANGE.search(prompt):
         return True
     if failing_command(prompt) is not None and not _asks_about(prompt):

@@ -73,6 +73,19 @@ from tests.scripted import ScriptedModel, reply
         "Open the doors 45 minutes before each show from now on.",
         # a thing let do something from now on
         "Let the hours script show the top three boats by default.",
+        # a value written going to another, or beside what it was, as notes and lists do
+        "deposit: 50 -> 60 in station.toml",
+        "Dashboard chart: 24h -> 48h.",
+        "Price change for Monday:\n- sourdough £4.20 → £4.50",
+        "config.json tweaks:\n- services.stock.retries: 5 (was 3)",
+        # a setting and its state said alone, as a to-do list or a commit message does
+        "kiosk/shelves.json: high_contrast on.",
+        "gift_wrap off",
+        # a verb of changing by a factor; an ask after a dash; a request with "mind"
+        "We're getting timeouts. Could you double pool_size in settings.toml?",
+        "also, tools/hours.sh - make the default 3 boats?",
+        "Here's what the build does now:\n\n$ bash scripts/build.sh\nscripts/build.sh: line "
+        "10: OUTDIR: unbound variable\n\nMind fixing the script?",
     ],
 )
 def test_a_change_said_otherwise_is_asked_for(prompt: str) -> None:
@@ -128,6 +141,16 @@ def test_a_change_said_otherwise_is_asked_for(prompt: str) -> None:
         "What is a NameError?",
         "How many orders are on file? Let the summary script count them.",
         "Show me what should be in settings.toml.",
+        # an arrow or a note of what a value was, asked about; a state said of a thing
+        "Why did the deposit go 50 -> 60?",
+        "What was it before the change (was 3 right)?",
+        "Carry on.",
+        "Is high_contrast on?",
+        "The lights went off.",
+        # "double" that changes nothing; "what" that shows, then asks why
+        "Please double-check the totals in report.py.",
+        "Should the strings use double quotes?",
+        "Here's what the build does: scripts/build.sh: line 10: OUTDIR: unbound variable. Why?",
     ],
 )
 def test_the_same_words_asking_about_a_thing_ask_no_change(prompt: str) -> None:
