@@ -1,9 +1,9 @@
 """What a change request says of values: the numbers it writes (a figure, a number word, a
 dozen, a span of time, an hour of the clock), and the change of one value it asks, the
 value there now and the value wanted (:func:`value_change`: "bake 24 for the counter, not
-36", "goes up from 0.2 to 0.23", "down from 36", "it was 14"; :func:`swap_change`: "512mb
-instead of 256mb"). Read by the rules that write such a change (:mod:`._nudge_values`,
-:mod:`._nudge_wanted`)."""
+36", "goes up from 0.2 to 0.23", "down from 36", "it was 14", "deposit: 50 -> 60",
+"retries: 5 (was 3)"; :func:`swap_change`: "512mb instead of 256mb"). Read by the rules
+that write such a change (:mod:`._nudge_values`, :mod:`._nudge_wanted`)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,8 @@ _VALUE = (
     + r"(?![\w-])"
 )
 _UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?)\b"
-_SAID = rf"({_VALUE})(?:\s+({_UNIT}))?"
+# (or written to the figure, as a setting's value often is: "24h", "2d", "90mins")
+_SAID = rf"({_VALUE})(?:(?:\s+|(?<=\d))({_UNIT}|(?<=\d)[hd](?![\w-])))?"
 # "…, not 36", "rather than six", "instead of just one": the value there now, after the
 # one wanted
 _NOT_OLD = re.compile(
@@ -56,6 +57,15 @@ _NOT_OLD = re.compile(
 _EVERY = r"(?:(?:every|just|only)\s+)?"
 _FROM_TO = re.compile(
     rf"\bfrom\s+{_EVERY}{_SAID}(?:\s+[a-z]+)?\s+to\s+{_EVERY}{_SAID}(?![\w-])", re.I
+)
+# "50 -> 60", "£4.20 → £4.50", "24h -> 48h": the value there now, an arrow, the value wanted
+_ARROW = re.compile(rf"(?<![\w.£$€-]){_SAID}\s*(?:->|→|=>)\s*{_SAID}(?![\w-])", re.I)
+# a value there now said in brackets beside the one wanted: "retries: 5 (was 3)", "1800
+# seconds please (it's 25 minutes now)", "(currently 8)"
+_NOW_ASIDE = re.compile(
+    rf"\(\s*(?:it\s+was|was|it's|it\s+is|currently|now)\s+(?:at\s+)?{_SAID}"
+    r"(?:\s+(?:now|currently|at the moment|at present|today))?\s*\)",
+    re.I,
 )
 # a time of day with its half of the day written to it: "8am", "7 p.m."
 _MERIDIEM = re.compile(r"\b(\d{1,2})\s*([ap])\.?m\.?(?![\w])", re.I)
@@ -130,8 +140,10 @@ def unit_of(word: str | None) -> str | None:
     if not word:
         return None
     word = word.lower()
-    if word.startswith(("hr", "hour")):
+    if word.startswith(("hr", "hour")) or word == "h":
         return "hour"
+    if word == "d":
+        return "day"
     return next((unit for unit in SECONDS if word.startswith(unit[:3])), None)
 
 
@@ -283,7 +295,14 @@ def names_unit(line: str, unit: str | None) -> bool:
 def _pairs(prompt: str) -> set[tuple[str, str | None, str, str | None]]:
     """Each (value there now, its unit, value wanted, its unit) *prompt* says."""
     pairs = set()
+    for m in _NOW_ASIDE.finditer(prompt):
+        others = {(digits(o[1]), unit_of(o[2])) for o in ANY_VALUE.finditer(prompt[: m.start()])}
+        if len(others) == 1:
+            ((new, unit),) = others
+            pairs.add((digits(m[1]), unit_of(m[2]), new, unit))
     for sentence in _SENTENCE.findall(prompt):
+        for m in _ARROW.finditer(sentence):
+            pairs.add((digits(m[1]), unit_of(m[2]), digits(m[3]), unit_of(m[4])))
         for m in _FROM_TO.finditer(sentence):
             pairs.add((digits(m[1]), unit_of(m[2]), digits(m[3]), unit_of(m[4])))
         for m in _NOT_OLD.finditer(sentence):
