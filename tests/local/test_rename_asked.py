@@ -68,6 +68,17 @@ drive = functools.partial(drive_rule, rule="rename-asked")
         ("Please rename our shell function rotate_logs; call it rotate_log_files.", "rotate_logs"),
         ("Please call it rotate_log_files.", None),
         ("rotate_logs and clean_up read badly; call it rotate_log_files.", None),
+        # "the function", "a … name" after the one name said before (the rule had searched
+        # for every use of "a"); a member's arrow, its owner said again or not
+        (
+            "Someone took rotate_logs for a variable, so let's give the function a clearer "
+            "name: rotate_log_files.",
+            "rotate_logs",
+        ),
+        ("zone_of reads badly, so let's call the function fare_zone instead.", "zone_of"),
+        ("zone_of and get_place read badly; call the function fare_zone.", None),
+        ("Rename, please:\n- House.thirsty -> House.needs_water (beds.py)", "thirsty"),
+        ("House.thirsty → needs_water", "thirsty"),
         # not a rename: a question, a value, words, two
         ("Why was slugify renamed to toSlug?", None),
         ("Was slugify renamed to toSlug?", None),
@@ -319,6 +330,12 @@ def test_the_rule_is_off_without_its_tools_or_when_the_profile_turns_it_off(
         ("rotate_logs needs a new name, rotate_log_files.", ("rotate_logs", "rotate_log_files")),
         # the order the request says them in is no clue: the files say which is there now
         ("fare_zone is the name we want for zone_of.", ("fare_zone", "zone_of")),
+        # a request to do the rename, put as a question, is no question about one
+        (
+            "I've settled on a name: orderTotal rather than cartTotal. Could you do the rename?",
+            ("orderTotal", "cartTotal"),
+        ),
+        ("orderTotal or cartTotal: was the name changed?", None),
         # no name spoken of, a question, an error's names, one name or three
         ("Add a function fare_band that calls zone_of.", None),
         ("Why is round_money named round_money and not round_cents?", None),

@@ -11,7 +11,7 @@ import re
 import attrs
 
 from harness.actors.model.local._turn import FILE_NAME, asks_change, code_names
-from harness.words import asks_for_change
+from harness.words import asks_for_change, asks_question
 
 __all__ = ["NamedPair", "Rename", "asked_rename", "named_pair"]
 
@@ -65,12 +65,23 @@ _SAID_RENAMES = (
     ),
     # "Could round_money become round_cents?", "House.thirsty is now needs_water"
     re.compile(rf"{_OLD}\s+(?:become|becomes|is now|should now be)\s+{_NEW}", re.I),
+    # "House.thirsty -> House.needs_water": an arrow from a member named after its owner,
+    # the owner said again or not (two names alone, "give_back -> return_bike", are a
+    # pair whose files say which is there now: :func:`named_pair`)
+    re.compile(rf"`?({_NAME})\.({_NAME})(?:\(\))?`?\s*(?:->|→|=>)\s*`?(?:{_NAME}\.)?{_NEW}"),
 )
 # "Please call zone_of fare_zone instead": the new name written as code ("call save_file
 # twice" is no rename)
 _CALL_IT = re.compile(
     rf"(?:^|[.!?;]\s+|\b(?:please|can you|could you|would you|and|then)\s+)call\s+"
     rf"(?:the\s+(?:{_KIND})\s+)?{_OLD}\s+{_NEW}",
+    re.I,
+)
+# "let's call the function fare_zone instead", "call it fare_zone": the name there now
+# said before (the new name written as code)
+_CALL_THE = re.compile(
+    rf"(?:^|[.!?;,]\s+|\b(?:please|can you|could you|would you|and|then|so|let'?s|let us)\s+)"
+    rf"call\s+(?:it|them|the\s+(?:{_KIND}))\s+{_NEW}",
     re.I,
 )
 # "cartTotal should be orderTotal": a rename only where both are written as code names
@@ -90,14 +101,19 @@ _RUN = re.compile(r"\b(?:run|execute)\b", re.I)
 # words the patterns of a rename said another way may take for a name ("… should be
 # renamed to …": "be")
 _NO_NAMES = frozenset(("be", "been", "is", "was", "were", "are", "it", "this", "that", "now"))
-# a question about a rename, not an ask for one
-_WHY = re.compile(r"\b(?:why|when|who|whether)\b[^.!?]*\brenamed?\b|\brenamed?\b[^.!?]*\?", re.I)
+# a question about a rename, not an ask for one ("Why was slugify renamed?"; not "Could
+# you do the rename?": :func:`_asks_why`)
+_WHY = re.compile(r"\b(?:why|when|who|whether)\b[^.!?]*\brenamed?\b", re.I)
+_RENAME_ASKED = re.compile(r"[^.!?]*\brenamed?\b[^.!?]*\?")
 # the ask beside a rename said another way: "Rename it.", "Please rename the method"
 _RENAME_IT = re.compile(
     rf"\b(?:please\s+)?rename\s+(?:it|them|the\s+(?:{_KIND}))\b[^.!?]*[.!?]?", re.I
 )
 # a word that stands for a name said before: "Rename it to fare_zone"
 _PRONOUNS = frozenset({"it", "this", "that", "them", "these", "those"})
+# … or, in a rename said in other words, an article: "give the function a clearer name:
+# rotate_log_files" (the rule had searched for every use of "a")
+_STANDS_FOR = _PRONOUNS | {"a", "an"}
 # a name said before a rename: in backticks, or a word that may be a name (kept where
 # written as only code writes one: _CODE_NAME)
 _SAID_NAME = re.compile(r"`([A-Za-z_]\w*)`|\b([A-Za-z_]\w*)")
@@ -192,13 +208,22 @@ def _one_said_before(prompt: str, at: int) -> str | None:
     return said.pop() if len(said) == 1 else None
 
 
+def _asks_why(prompt: str) -> bool:
+    """Whether *prompt* asks about a rename rather than for one: why, when or by whom
+    ("Why was slugify renamed to toSlug?"), or in a question that asks no one to do
+    anything ("Was zone_of renamed?"; not "Could you do the rename?")."""
+    if _WHY.search(prompt):
+        return True
+    return any(asks_question(m.group(0).strip()) for m in _RENAME_ASKED.finditer(prompt))
+
+
 def _said_rename(prompt: str) -> Rename | None:
     """The one rename *prompt* asks for in other words than "rename X to Y" ("give_back
     should be called return_bike", "I'd like slugify renamed to toSlug", "Please call
     zone_of fare_zone instead", "cartTotal should be orderTotal everywhere"), or
     ``None``: none, two, or names that may be words ("the shop should be called Tea
     Corner"). The prompt need not ask in a verb of changing: the words are the ask."""
-    if _WHY.search(prompt):
+    if _asks_why(prompt):
         return None  # "Why was slugify renamed to toSlug?"
     found = [
         m
@@ -212,22 +237,27 @@ def _said_rename(prompt: str) -> Rename | None:
         for m in _BARE_RENAME.finditer(prompt)
         if _CODE_NAME.search(m.group(2)) and _CODE_NAME.search(m.group(3))
     ]
-    if len({(m.group(2), m.group(3)) for m in [*found, *bare]}) != 1:
+    said = [(m.start(), m.end(), m.group(1), m.group(2), m.group(3)) for m in [*found, *bare]]
+    said += [
+        (m.start(), m.end(), None, "it", m.group(1))
+        for m in _CALL_THE.finditer(prompt)
+        if _CODE_NAME.search(m.group(1))
+    ]
+    if len({(old, new) for _, _, _, old, new in said}) != 1:
         return None
-    m = (found or bare)[0]
-    owner, old, new = m.group(1), m.group(2), m.group(3)
-    if old.lower() in _PRONOUNS and not owner:
+    start, end, owner, old, new = said[0]
+    if old.lower() in _STANDS_FOR and not owner:
         # "Please rename our shell function rotate_logs; call it rotate_log_files"
-        said = _one_said_before(prompt, m.start())
-        if said is None:
+        before = _one_said_before(prompt, start)
+        if before is None:
             return None
-        old = said
+        old = before
     if old == new or FILE_NAME.fullmatch(f"{owner}.{old}" if owner else old):
         return None
-    quoted = "`" in m.group(0)
+    quoted = "`" in prompt[start:end]
     if not (owner or quoted or _CODE_NAME.search(old) or _CODE_NAME.search(new)):
         return None
-    rest = _ITS_OWN.sub(" ", prompt[: m.start()] + " " + prompt[m.end() :])
+    rest = _ITS_OWN.sub(" ", prompt[:start] + " " + prompt[end:])
     rest = _RENAME_IT.sub(" ", rest)
     one_sentence = re.search(r"[.!?;]\s+\S", rest.strip()) is None
     alone = one_sentence and not asks_for_change(rest) and _RUN.search(rest) is None
@@ -283,9 +313,11 @@ def named_pair(prompt: str) -> NamedPair | None:
     rename in its words: a request that speaks of naming (:data:`_NAMING`), is no
     question of why or when, quotes no error, and writes exactly two names as only code
     writes them, no file's; ``None`` otherwise."""
-    if _NAMING.search(prompt) is None or _WHY.search(prompt) or _ERROR_SAID.search(prompt):
+    if _NAMING.search(prompt) is None or _asks_why(prompt) or _ERROR_SAID.search(prompt):
         return None
-    if prompt.rstrip().endswith("?") and not asks_change(prompt):
+    # a question last, unless it asks someone to do it ("Could you do the rename?")
+    last = re.split(r"(?<=[.!?])\s+", prompt.strip())[-1]
+    if last.endswith("?") and asks_question(last) and not asks_change(prompt):
         return None
     files = " ".join(m.group(1) for m in FILE_NAME.finditer(prompt))
     names = list(dict.fromkeys(n for n in code_names(prompt) if n not in files))
