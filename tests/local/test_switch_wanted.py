@@ -117,6 +117,10 @@ def test_a_line_s_keys_are_read_off_the_lines_above_it() -> None:
         # the word the file writes
         ("Express delivery is live now, so express_delivery should be true.", True),
         ("Set debug to false in settings.toml.", False),
+        # the setting and its state said alone, as a to-do list or a commit message does
+        ("kiosk/shelves.json: high_contrast on.", True),
+        ("settings.toml: debug off, please", False),
+        ("gift_wrap off", False),
     ],
 )
 def test_the_way_a_switch_goes_is_read_from_the_request(prompt: str, on: bool | None) -> None:
@@ -142,6 +146,10 @@ def test_the_way_a_switch_goes_is_read_from_the_request(prompt: str, on: bool | 
         "The setting says otherwise but the report crashes. Fix it.",
         "Should debug be true in production?",
         "Is it true that debug is set to true?",
+        # a state said of a thing, and two said alone: which one is not known
+        "Carry on.",
+        "The lights went off.",
+        "gift_wrap off\nexpress_delivery off",
     ],
 )
 def test_no_switch_is_read_where_none_is_asked(prompt: str) -> None:

@@ -28,7 +28,7 @@ from harness.actors.model.local._nudge_base import (
 )
 from harness.actors.model.local._settings import LISTS_TABLES
 from harness.actors.model.local._turn import Turn
-from harness.words import asks_for_change
+from harness.words import STATE_SAID, asks_for_change
 
 __all__ = ["Switch", "SwitchWanted", "wanted_switch"]
 
@@ -110,7 +110,9 @@ def wanted_switch(prompt: str) -> Switch | None:
     """The switch *prompt* asks for: off ("Turn debug off", "disable", "stop"), on
     ("turn … on", "enable", "put it in … mode"), or, where a setting is said to say the
     wrong thing ("the settings say they don't", "it still says she's out of service"),
-    the other way; ``None`` for any other prompt, one saying both, or a fault told."""
+    the other way; or as a setting and its state said alone (:data:`STATE_SAID`:
+    "kiosk/shelves.json: high_contrast on."); ``None`` for any other prompt, one saying
+    both, or a fault told."""
     if _FAULT.search(_FIX_SETTING.sub(" ", prompt)):
         return None
     off, on = _OFF.search(prompt), _ON.search(prompt)
@@ -123,6 +125,12 @@ def wanted_switch(prompt: str) -> Switch | None:
         return Switch(on=bool(on)) if asked or asks_for_change(prompt) else None
     if _SAYS_WRONG.search(prompt):
         return Switch(on=None)
+    # said alone, as a to-do list or a commit message says it: "kiosk/shelves.json:
+    # high_contrast on." (one setting: two are two changes)
+    said_alone = [m.group(0) for m in STATE_SAID.finditer(prompt)]
+    if len(said_alone) == 1:
+        way = said_alone[0].lower().rstrip(" .!").removesuffix("please").rstrip(" ,")
+        return Switch(on=way.endswith("on"))
     return None
 
 
