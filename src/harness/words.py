@@ -214,7 +214,8 @@ _WANTED = re.compile(
 # on."), or a name only code writes ("gift_wrap off", "`debug`: on please"); not "Carry
 # on.", "Log off."
 STATE_SAID = re.compile(
-    r"^(?:[\w./-]+\.[A-Za-z]\w*\s*:\s*[^.!?:\n]{1,40}?|`\w+`|(?-i:[a-z]+(?:_\w+|[A-Z]\w*)))"
+    r"^(?:[\w./-]+\.[A-Za-z]\w*\s*:\s*(?!(?:which|what|who|where|how|why|is|are)\b)"
+    r"[\w-]+(?:\s+[\w-]+){0,2}|`\w+`|(?-i:[a-z]+(?:_\w+|[A-Z]\w*)))"
     r"\s*[:=]?\s+(?:on|off)\s*(?:,?\s*please)?\s*[.!]?$",
     re.I | re.M,
 )
@@ -281,7 +282,8 @@ def _asks_you(sentence: str) -> bool:
 # six rather than twelve." ("when" and "if" start a condition there: "When the log is
 # rotated, keep twelve rather than six.")
 _WONDERS_ABOUT = re.compile(
-    r"\b(?:why|what|how|whether|which|who|explain|tell|describe|think|wonder|know)\b",
+    r"\b(?:why|what|how|whether|which|who|explain|tell|describe|summari[sz]e|think|wonder|"
+    r"know)\b",
     re.I,
 )
 # before its "should", a sentence that asks or wonders about it: "Explain what add

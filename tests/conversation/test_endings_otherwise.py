@@ -145,6 +145,8 @@ def test_a_change_said_otherwise_is_asked_for(prompt: str) -> None:
         "Why did the deposit go 50 -> 60?",
         "What was it before the change (was 3 right)?",
         "Carry on.",
+        "README.md: read it and tell me which lights are on.",
+        "Summarise the changes 1.2 -> 1.3 in CHANGELOG.md.",
         "Is high_contrast on?",
         "The lights went off.",
         # "double" that changes nothing; "what" that shows, then asks why
