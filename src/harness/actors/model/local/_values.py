@@ -61,9 +61,10 @@ _FROM_TO = re.compile(
 # "50 -> 60", "£4.20 → £4.50", "24h -> 48h": the value there now, an arrow, the value wanted
 _ARROW = re.compile(rf"(?<![\w.£$€-]){_SAID}\s*(?:->|→|=>)\s*{_SAID}(?![\w-])", re.I)
 # a value there now said in brackets beside the one wanted: "retries: 5 (was 3)", "1800
-# seconds please (it's 25 minutes now)", "(currently 8)"
+# seconds please (it's 25 minutes now)", "(currently 8)"; not "(now 16)", which may say
+# the value wanted
 _NOW_ASIDE = re.compile(
-    rf"\(\s*(?:it\s+was|was|it's|it\s+is|currently|now)\s+(?:at\s+)?{_SAID}"
+    rf"\(\s*(?:it\s+was|was|it's|it\s+is|currently)\s+(?:at\s+)?{_SAID}"
     r"(?:\s+(?:now|currently|at the moment|at present|today))?\s*\)",
     re.I,
 )
