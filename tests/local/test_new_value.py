@@ -183,6 +183,46 @@ def test_a_value_noted_as_what_it_was_is_the_one_changed(tmp_path: Path) -> None
     assert "36" in (tmp_path / "README.md").read_text()
 
 
+def test_a_change_asked_in_more_than_one_place_is_made_in_each_file_found(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "prices.py": 'PRICES = {\n    "sourdough": 4.20,\n    "rye": 3.80,\n}\n',
+        "counter/menu.json": '{ "items": [\n  { "name": "Sourdough", "price": 4.20 }\n] }\n',
+        "data/sales.csv": "day,item,price\n2026-05-05,sourdough,4.20\n",
+    }
+    write(tmp_path, files)
+    prompt = (
+        "Price change for Monday:\n- sourdough £4.20 -> £4.50\n- the counter screen shows "
+        "prices too, so update it there as well"
+    )
+    made = _drive(tmp_path, prompt)
+    assert [(name, args.get("path")) for name, args in made] == [
+        ("search_text", None),
+        # the line sharing the most words first ("sourdough", "price")
+        ("read_file", "counter/menu.json"),
+        ("edit_file", "counter/menu.json"),
+        ("read_file", "prices.py"),
+        ("edit_file", "prices.py"),
+    ]
+    assert '"sourdough": 4.50' in (tmp_path / "prices.py").read_text()
+    assert '"price": 4.50' in (tmp_path / "counter/menu.json").read_text()
+    # the record of sales is left as it was
+    assert (tmp_path / "data/sales.csv").read_text() == files["data/sales.csv"]
+
+
+def test_a_change_asked_in_one_place_changes_only_the_best_line(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "prices.py": 'PRICES = {\n    "sourdough": 4.20,\n}\n',
+            "counter/menu.json": '{ "items": [\n  { "name": "Sourdough", "price": 4.20 }\n] }\n',
+        },
+    )
+    made = _drive(tmp_path, "Sourdough price: £4.20 -> £4.50, too many complaints otherwise.")
+    assert [name for name, _ in made].count("edit_file") == 1
+
+
 def test_each_file_the_request_names_is_changed_in_turn(tmp_path: Path) -> None:
     write(
         tmp_path,

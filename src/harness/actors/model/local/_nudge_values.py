@@ -59,6 +59,27 @@ def described_file(prompt: str) -> str | None:
     return said.pop() if len(said) == 1 else None
 
 
+# a request that asks the change in more than one place: "the counter screen shows prices
+# too, so update it there as well", "keep them the same", "both"; not "too many"
+_MORE_PLACES = re.compile(
+    r"\b(?:too(?=\s*(?:[.,;:!?)]|$))|as well|both|everywhere|in (?:step|sync)"
+    r"|(?:keep|make) (?:them|both|the two) (?:the same|match|agree))\b",
+    re.I | re.M,
+)
+
+
+def _each_file(scored: list[tuple[int, str, str, Form]]) -> list[tuple[str, str, Form]]:
+    """Of *scored* lines, the best of each file, the file of the best line first; none
+    where two tie in one file (which is the one is not known)."""
+    files: dict[str, list[tuple[int, str, str, Form]]] = {}
+    for line in sorted(scored, key=lambda line: -line[0]):
+        if line[0] > 0:
+            files.setdefault(line[1], []).append(line)
+    if any(len(lines) > 1 and lines[0][0] == lines[1][0] for lines in files.values()):
+        return []
+    return [(path, text, form) for _, path, text, form in (lines[0] for lines in files.values())]
+
+
 def _the_lines(
     hits: list[tuple[str, str]], change: Change | Swap, prompt: str
 ) -> list[tuple[str, str, Form]]:
@@ -67,9 +88,10 @@ def _the_lines(
     that shares the most words with *prompt* (its units of time are no such words; a
     line naming the unit it holds a span in, converted from the one said, counts one
     more), when one does so alone, or one such line in each of the
-    files the prompt names ("change it in fleet.py and in station.toml"); none
-    otherwise. Lines of prose, records and tests only where the prompt names their
-    file."""
+    files the prompt names ("change it in fleet.py and in station.toml"), or, where it
+    asks the change in more than one place ("… shows prices too, so update it there as
+    well"), the best such line of each file the search found it in; none otherwise.
+    Lines of prose, records and tests only where the prompt names their file."""
     named = {m.group(1) for m in FILE_NAME.finditer(prompt)}
     wanted = stems(prompt) - UNIT_STEMS
     scored = []
@@ -92,6 +114,8 @@ def _the_lines(
         return []
     if change.either and len({change.turned(form) for score, *_, form in scored if score}) > 1:
         return []  # lines of the request's words hold each value: which is there now is not known
+    if _MORE_PLACES.search(prompt) and len(each := _each_file(scored)) > 1:
+        return each
     if len(top) == 1:
         return top
     paths = [path for path, _, _ in top]
