@@ -123,8 +123,8 @@ def harness_tool(name: str) -> str:
 
 
 ASK_STARTS = (
-    r"(?:^\s*|[.!?;:,]\s*|\s[-–—]\s+|\b(?:and|then|so|please|can you|could you|would you|"
-    r"will you|you to|can we|could we|shall we|let'?s|let us|just|also)\s+)"
+    r"(?:^\s*|[.!?;:,]\s*|\s[-–—]\s+|\b(?:and|then|so|please|pls|can you|could you|would you|"
+    r"will you|can u|could u|you to|can we|could we|shall we|let'?s|let us|just|also)\s+)"
 )
 """Where an ask starts in a prompt (a pattern, read with ``re.M``): a line, a sentence or a
 clause (after a dash too: "also, tools/hours.sh - make the default 3"), or after "and",
@@ -141,7 +141,7 @@ ASKS_CHANGE = re.compile(
     # "Could you double pool_size?" (not "double-check it", "double quotes")
     r"double(?![- ]check)(?!\s+quotes?\b)|"
     # "Sort it out.", "please sort it." (not "sort them by name")
-    r"sort (?:it|this|that|them)(?:\s+out)?(?=\s*(?:[.!,;]|$|please\b))|"
+    r"sort (?:it|this|that|them)(?:\s+out)?(?=\s*(?:[.!?,;]|$|please\b))|"
     # "Up the stock service retries to 5.": "up" as a verb, a value after it
     r"up(?=\s+(?:the|its|our|their)\s[^.?!\n]*?\bto\s+[£$€]?\d)|"
     # "Take the Post Office Stores off the van's round"
@@ -187,7 +187,9 @@ _COUNT = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve
 # starting to lend magazines.", "We'll begin opening on Sundays."), which the folder's
 # files are to say too; not a thought starting ("I'm starting to think add is wrong.")
 _WANTED = re.compile(
-    rf"\b(?:instead of|rather than)\b|,\s*not\s+(?:every\s+|just\s+|only\s+)?{_COUNT}\b"
+    rf"\b(?:instead of|rather than)\b"
+    # ("…, not 36", and a figure straight before it: "croissants 24 not 36")
+    rf"|(?:,\s*|(?<=\d)\s+)not\s+(?:every\s+|just\s+|only\s+)?{_COUNT}\b"
     r"|\b(?:is|are|'s|be)\s+(?:plenty|enough)\b"
     r"|\bneeds?\s+(?:changing|updating|fixing|correcting|amending|adjusting)\b"
     # (as a note of what it was: "services.stock.retries: 5 (was 3)")

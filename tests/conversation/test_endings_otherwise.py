@@ -84,6 +84,10 @@ from tests.scripted import ScriptedModel, reply
         # a verb of changing by a factor; an ask after a dash; a request with "mind"
         "We're getting timeouts. Could you double pool_size in settings.toml?",
         "also, tools/hours.sh - make the default 3 boats?",
+        # chat: "can u", "pls", a figure straight before "not", "Sort it?"
+        "can u bump the bike deposit up a tenner to £60, its 50 atm",
+        "counter croissants 24 not 36 from tmrw pls, bakery.toml",
+        "The summary script is broken since Friday. Sort it?",
         "Here's what the build does now:\n\n$ bash scripts/build.sh\nscripts/build.sh: line "
         "10: OUTDIR: unbound variable\n\nMind fixing the script?",
     ],
@@ -145,6 +149,8 @@ def test_a_change_said_otherwise_is_asked_for(prompt: str) -> None:
         "Why did the deposit go 50 -> 60?",
         "What was it before the change (was 3 right)?",
         "Carry on.",
+        "Is 24 not 36 the count the counter gets?",
+        "Can u tell me why the deposit is 50?",
         "README.md: read it and tell me which lights are on.",
         "Summarise the changes 1.2 -> 1.3 in CHANGELOG.md.",
         "Is high_contrast on?",

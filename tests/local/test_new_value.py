@@ -73,6 +73,8 @@ from ._chains import TOOLS, Call, drive, history, write
         ("config.json tweaks:\n- services.stock.retries: 5 (was 3)", ("3", "5")),
         ("Pump max run: 1800 seconds please (it's 25 minutes now).", ("25", "1800")),
         ("Make the pool 16 (currently 8).", ("8", "16")),
+        ("can u bump the bike deposit up a tenner to £60, its 50 atm", ("50", "60")),
+        ("counter croissants 24 not 36 from tmrw pls, bakery.toml", ("36", "24")),
         ("Juniors can now helm solo at 12 (it was 14). Update the rules.", ("14", "12")),
         ("Tax is going up to 0.23 (it's 0.2 now), please change it.", ("0.2", "0.23")),
         # two other values beside the one in brackets: which is wanted is not said

@@ -74,7 +74,7 @@ _MERIDIEM = re.compile(r"\b(\d{1,2})\s*([ap])\.?m\.?(?![\w])", re.I)
 _CLAUSE = re.compile(r"(?:[^.!?;,]|[.,](?=\d))+(?:[.!?;,]|$)")
 # a clause that says how a thing is now, or was: the value there now
 _PRESENT = re.compile(
-    r"\b(?:at the moment|currently|at present|right now|used to be|it was|it's been|"
+    r"\b(?:at the moment|atm|currently|at present|right now|used to be|it was|it's been|"
     r"has been|till now|until now|so far)\b",
     re.I,
 )
