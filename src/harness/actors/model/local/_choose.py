@@ -12,13 +12,23 @@ from harness.actors.model.local._nudge_base import FILE_NAME, Chosen, Hit
 from harness.actors.model.local._nudge_changes import change_goes_in
 from harness.actors.model.local._settings import STRUCTURED, TABLES, key_path, table_of
 
-__all__ = ["RECORDS", "UNIT_STEMS", "choose_line", "stems"]
+__all__ = ["MORE_PLACES", "RECORDS", "UNIT_STEMS", "choose_line", "stems"]
 
 #: the stems of the units of time: a span said in one is no word a line shares
 UNIT_STEMS = frozenset(("secon", "minut", "hour", "day", "week"))
 #: files a change does not go in unless the request names them: records of what
 #: happened, and tests
 RECORDS = re.compile(r"\.(?:csv|tsv|log|jsonl)$|(?:^|/)(?:tests?/|test_[^/]*$|[^/]*[._]test\.)")
+#: a request that says the value is held in more than one place, each to change: "it needs
+#: changing there as well", "change it there too", "in both", "wherever it's set", "keep
+#: the two in step", "in the prices and on the counter screen"; not "too many" (read by
+#: ``value-wanted`` and ``new-value``)
+MORE_PLACES = re.compile(
+    r"\b(?:too(?=\s*(?:[.,;:!?)]|$))|as well|both|also|everywhere|wherever|each of"
+    r"|in (?:step|sync)|(?:keep|make) (?:them|both|the two) (?:the same|match|agree))\b"
+    r"|\b(?:in|on)\s+(?:the\s+)?\w+(?:\s+\w+)?\s+and\s+(?:in|on)\b",
+    re.I | re.M,
+)
 # words too common to say what a line is about
 _COMMON = frozenset(
     "about after again also always before being could every from have instead into just keep "  # noqa: SIM905

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from harness.actors.model.local._choose import RECORDS, UNIT_STEMS, stems
+from harness.actors.model.local._choose import MORE_PLACES, RECORDS, UNIT_STEMS, stems
 from harness.actors.model.local._nudge_base import (
     CHAIN_TOOLS,
     FILE_NAME,
@@ -57,15 +57,6 @@ def described_file(prompt: str) -> str | None:
     five boats": ``hours``, the stem of ``tools/hours.sh``), or ``None``."""
     said = {m.lower() for m in _DESCRIBED.findall(prompt)} - _KINDS
     return said.pop() if len(said) == 1 else None
-
-
-# a request that asks the change in more than one place: "the counter screen shows prices
-# too, so update it there as well", "keep them the same", "both"; not "too many"
-_MORE_PLACES = re.compile(
-    r"\b(?:too(?=\s*(?:[.,;:!?)]|$))|as well|both|everywhere|in (?:step|sync)"
-    r"|(?:keep|make) (?:them|both|the two) (?:the same|match|agree))\b",
-    re.I | re.M,
-)
 
 
 def _each_file(scored: list[tuple[int, str, str, Form]]) -> list[tuple[str, str, Form]]:
@@ -114,7 +105,7 @@ def _the_lines(
         return []
     if change.either and len({change.turned(form) for score, *_, form in scored if score}) > 1:
         return []  # lines of the request's words hold each value: which is there now is not known
-    if _MORE_PLACES.search(prompt) and len(each := _each_file(scored)) > 1:
+    if MORE_PLACES.search(prompt) and len(each := _each_file(scored)) > 1:
         return each
     if len(top) == 1:
         return top

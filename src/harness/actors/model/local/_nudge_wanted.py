@@ -13,7 +13,13 @@ import re
 from decimal import Decimal
 from typing import ClassVar
 
-from harness.actors.model.local._choose import RECORDS, UNIT_STEMS, choose_line, stems
+from harness.actors.model.local._choose import (
+    MORE_PLACES,
+    RECORDS,
+    UNIT_STEMS,
+    choose_line,
+    stems,
+)
 from harness.actors.model.local._nudge_base import (
     CHAIN_TOOLS,
     FILE_NAME,
@@ -39,16 +45,6 @@ from harness.actors.model.local._wanted import (
 )
 
 __all__ = ["ValueWanted"]
-
-
-# a request that says the value is held in more than one place: "it needs changing there
-# as well", "change it there too", "in both", "wherever it's set", "in the prices and on
-# the counter screen"
-_AS_WELL = re.compile(
-    r"\b(?:as well|too|both|also|everywhere|wherever|each of)\b"
-    r"|\b(?:in|on)\s+(?:the\s+)?\w+(?:\s+\w+)?\s+and\s+(?:in|on)\b",
-    re.I,
-)
 
 
 def _holding(line: str, keys: frozenset[str], was: Decimal) -> re.Match[str] | None:
@@ -159,7 +155,7 @@ class ValueWanted(WrittenAhead):
         per = wanted.per if isinstance(wanted, Wanted) else None
         unsaid = frozenset((per,)) if per else frozenset()
         stepped = isinstance(wanted, Wanted) and wanted.step is not None
-        each = _AS_WELL.search(turn.prompt) is not None and not stepped
+        each = MORE_PLACES.search(turn.prompt) is not None and not stepped
         nudge = one_line_chain(
             turn,
             search,
