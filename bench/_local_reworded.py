@@ -16,6 +16,7 @@ import attrs
 
 from bench._local_reworded_held import (
     REWORDED_EIGHTH,
+    REWORDED_ELEVENTH,
     REWORDED_FIFTH,
     REWORDED_FOURTH,
     REWORDED_NINTH,
@@ -413,4 +414,5 @@ WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
     "reworded-eighth": REWORDED_EIGHTH,
     "reworded-ninth": REWORDED_NINTH,
     "reworded-tenth": REWORDED_TENTH,
+    "reworded-eleventh": REWORDED_ELEVENTH,
 }

@@ -913,3 +913,232 @@ REWORDED_TENTH: dict[str, tuple[str, ...]] = {
         "and test_minibus.py; the tests must still pass.",
     ),
 }
+
+#: An eleventh wording of each, written during the forty-fourth round, before its rules and
+#: before any run of them, by a writer who saw the tasks and the earlier wordings but not
+#: the rules: run once on the code before the round's rules and once after them.
+REWORDED_ELEVENTH: dict[str, tuple[str, ...]] = {
+    "toml-debug-off": (
+        "Security review, finding 3 (medium): settings.toml has debug = true under [app], "
+        "which must not reach production. Remediation: set debug to false. No other setting "
+        "should change.",
+    ),
+    "error-name-totl": (
+        "Hello, when I am running python3 report.py it is giving the error NameError: name "
+        "'totl' is not defined. I think it is a spelling mistake of total. Kindly correct it "
+        "in report.py so the report will print again.",
+    ),
+    "error-unbound-variable": (
+        "**Bug:** build script fails\n\n"
+        "**Steps:** run `bash scripts/build.sh` from the project root\n\n"
+        "**Actual:** `scripts/build.sh: line 10: OUTDIR: unbound variable`\n\n"
+        "**Expected:** the build finishes and writes dist/manifest.txt\n\n"
+        "Please fix scripts/build.sh.",
+    ),
+    "rename-round-money": (
+        "Action items from Tuesday's review:\n"
+        "1. round_money -> round_cents (defined in pricing.py, imported and called in "
+        "report.py)\n"
+        "2. nothing else in this pass; the stock report should print the same as before",
+    ),
+    "rename-slugify": (
+        "Review comment on src/format.js:\n\n> function slugify(title) {\n\n"
+        "We're moving our helpers to toX names, so let's start here: please rename this to "
+        "toSlug, along with the export and the import and call in src/index.js.",
+    ),
+    "tax-rate-both": (
+        "Forwarding from our accountant:\n\n> Just a reminder that the standard rate goes "
+        "from 20% to 23% at the start of next month, so please update your systems.\n\n"
+        "We keep it in two places, TAX_RATE in pricing.py and rate under [tax] in "
+        "settings.toml. Could you set both to 0.23?",
+    ),
+    "toml-pool-size": (
+        "The back office log has been full of these since the sale started:\n\n"
+        "  WARNING database pool exhausted (8 of 8 connections in use), request waiting\n\n"
+        "Please raise pool_size in settings.toml to 16.",
+    ),
+    "error-unknown-coupon": (
+        "Is SPRNG10 a code we ever issued? node src/index.js dies with 'Error: unknown coupon "
+        "SPRNG10', and COUPONS in src/cart.js only has SPRING10 and WELCOME5. I'd guess the "
+        "sample order in src/index.js has it mistyped; please correct it there.",
+    ),
+    "rename-cart-total": (
+        "Hello, please can you rename the function cartTotal into orderTotal? It is defined "
+        "and exported in src/cart.js and also it is used in src/index.js. The sample order "
+        "must print the same total as before.",
+    ),
+    "json-express-on": (
+        "The changelog for Thursday's release has this line:\n\n"
+        "  - Express delivery is now offered at checkout.\n\n"
+        "The config doesn't match yet: express_delivery under features in config.json is "
+        "still false. Please set it to true.",
+    ),
+    "rename-rotate-logs": (
+        "Hi! I've been going through our shell scripts to make the names more descriptive, "
+        "and rotate_logs is next on my list. Would you rename it to rotate_log_files? It's "
+        "defined in scripts/lib.sh, and scripts/backup.sh calls it. I'd like the diff to be "
+        "just the rename, please, no reformatting or other tidying in either file.",
+    ),
+    "error-attribute": (
+        "report.py crashes with AttributeError on lowstock\n\n"
+        "```\n$ python3 report.py\n...\n    low = inv.lowstock()\n"
+        "AttributeError: 'Inventory' object has no attribute 'lowstock'. Did you mean: "
+        "'low_stock'?\n```\n\n"
+        "The method on Inventory is low_stock, so report.py should be calling that. Fix "
+        "needed in report.py.",
+    ),
+    "yaml-worker-second": (
+        "[FIRING:1] OrdersQueueBacklog\nqueue=orders depth=5212 threshold=1000 for=20m\n\n"
+        "That alert has been going off all morning and the worker can't catch up. Run it "
+        "with 2 replicas in deploy.yaml.",
+    ),
+    "js-welcome-ten": (
+        "Story: bigger welcome discount\n\nAcceptance criteria:\n"
+        "- an order using WELCOME5 gets 10% off (was 5%)\n"
+        "- the code stays WELCOME5\n"
+        "- SPRING10 unchanged, no new coupons\n\n"
+        "The coupon values live in COUPONS in src/cart.js.",
+    ),
+    "json-stock-retries": (
+        "Hello, the stock service is not so stable these days and sometimes the checkout "
+        "abandons too early. Could you put the retries of the stock service to 5 in "
+        "config.json, please? For the other services nothing changes.",
+    ),
+    "error-command-not-found": (
+        "Reviewing the last change to scripts/summary.sh: line 12 calls `akw` instead of "
+        "`awk`, so `bash scripts/summary.sh` now stops with 'akw: command not found'. Please "
+        "fix it before we merge.",
+    ),
+    "toml-mail-host": (
+        "config: send outgoing mail via smtp.mailhub.example\n\n"
+        "smtp.shop.example is being retired at the end of the month. Only smtp_host under "
+        "[mail] in settings.toml changes; the sender and the port stay.",
+    ),
+    "js-green-tea-five": (
+        'Message from Lena on the shop floor: "the demo order still rings up green tea at '
+        "4.50, it's been 5 for a week\". Can you change the green tea price in src/index.js "
+        "to 5?",
+    ),
+    "toml-tax-included": (
+        "All our listed prices are gross, with the tax already in them. So shouldn't "
+        "included_in_prices under [tax] in settings.toml be true? Please set it to true.",
+    ),
+    "toml-open-at-eight": (
+        "Sign going up on the door next week:\n\n"
+        "  RIVERSIDE BIKES - NEW HOURS\n  Open 8:00 am to 9:00 pm\n\n"
+        "Can you make the opening time in station.toml match it? Closing is unchanged.",
+    ),
+    "toml-deposit-sixty": ("station.toml: deposit = 60",),
+    "service-every-500": (
+        "Hi, our mechanic tell us the bikes need the service each 500 km now, not each 400 "
+        "km. Please change it in fleet.py and in station.toml, both have to be the same "
+        "number.",
+    ),
+    "rename-give-back": (
+        "fleet.py, `def give_back(`: nit, could this be `return_bike`? That's the word the "
+        "counter staff use. The test in test_fleet.py calls it too, so rename it there, and "
+        "the suite should stay green.",
+    ),
+    "toml-pump-half-hour": (
+        "Watered the back beds by hand again last night: the pump stops after 25 minutes, "
+        "before it ever gets to them. Please put max_run_minutes in greenhouse.toml up to 30.",
+    ),
+    "yaml-tank-alert-four-hours": (
+        "#greenhouse on Saturday:\n\n"
+        "  08:10 tank-low: tank_level_percent 14 (below 15)\n"
+        "  10:10 tank-low: tank_level_percent 14 (below 15)\n"
+        "  12:10 tank-low: tank_level_percent 13 (below 15)\n\n"
+        "Yes, we know. Could the tank-low rule in alerts.yaml repeat every 240 minutes "
+        "instead of every 120?",
+    ),
+    "json-chart-two-days": (
+        "As a grower who only looks at the dashboard every other day, I want the sensor chart "
+        "to cover the last 48 hours instead of 24, so I don't miss what happened yesterday. "
+        "(It's chart.hours in dashboard/sensors.json.)",
+    ),
+    "sh-keep-twelve-logs": (
+        "Hello, I'm the allotment committee's secretary and not very technical, so forgive "
+        "me if I get the words wrong. When the watering log is rotated, only the six most "
+        "recent old logs are kept in the archive. Could it keep twelve instead? I'm told the "
+        "script is tools/rotate.sh.",
+    ),
+    "error-flow-name": (
+        "Handover note: plan.py has been failing since yesterday's edit to schedule.py. "
+        "valve_minutes uses FLOW_LITERS_PER_MINUTE, but the constant is defined as "
+        "FLOW_LITRES_PER_MINUTE, so it's a NameError. I didn't get to it; could you fix it "
+        "today?",
+    ),
+    "rename-thirsty": (
+        "Issue: House.thirsty() is hard to read at the call site\n\n"
+        "Proposal: rename it to needs_water(). Defined in beds.py, called in plan.py and "
+        "test_beds.py. No change in behaviour; the plan and the tests should give the same "
+        "results.",
+    ),
+    "json-kiosk-contrast": (
+        "A note was left at the issue desk: 'The catalogue screen is too faint for my eyes.' "
+        "There's a high_contrast setting for the screen in kiosk/shelves.json; please turn "
+        "it on.",
+    ),
+    "toml-fewer-croissants": (
+        "We've been through the waste sheets for the last month and we're binning about a "
+        "dozen croissants most days. Starting tomorrow, could the counter bake go from 36 "
+        "croissants to 24? It's under [counter] in bakery.toml; leave the orders as they are.",
+    ),
+    "yaml-post-office-closed": (
+        'Jess texted from the van: "PO Stores is boarded up, sign says closed for good. Can '
+        'it come off my list?" Please take the Post Office Stores off the village round in '
+        "deliveries.yaml.",
+    ),
+    "sourdough-price-rise": (
+        "The sourdough price rise never went in. We've charged £4.50 a loaf since Monday, but "
+        "prices.py and the counter screen (counter/menu.json) both still say £4.20. Please "
+        "update both.",
+    ),
+    "toml-juniors-from-twelve": (
+        "Our day sheet still prints 'juniors helm alone from 14', but the committee lowered "
+        "that to 12 last month. Can you change the setting it comes from?",
+    ),
+    "yaml-pontoon-fee": (
+        "Fees per season:\n\n"
+        "| mooring  | now | new |\n|----------|-----|-----|\n"
+        "| pontoon  | 420 | 450 |\n| swinging | 185 | 185 |\n| trot     | 140 | 140 |\n\n"
+        "Only the pontoon goes up. Please update moorings.yaml.",
+    ),
+    "sh-hours-top-three": (
+        "Feature request: shorter default for tools/hours.sh\n\n"
+        "Right now `bash tools/hours.sh` lists 5 boats. I'd like it to list 3 when no number "
+        "is given; passing a number (e.g. `bash tools/hours.sh 6`) should keep working as it "
+        "does now.",
+    ),
+    "error-skipper-tool": (
+        "Pete says the skipper lookup has stopped working. This is what he gets:\n\n"
+        '$ bash tools/skipper.sh "Ann Rowe"\n'
+        "tools/skipper.sh: line 17: log_okay: command not found\n\n"
+        "tools/lib.sh has a log_ok, so I think skipper.sh just calls it by the wrong name. "
+        "Please fix skipper.sh.",
+    ),
+    "toml-doors-three-quarters": (
+        "Tonight's house report says 'doors 19:00' for a 19:30 curtain up. From now on we "
+        "want the doors open at 18:45, i.e. 45 minutes before, so please change "
+        "doors_open_minutes in theatre.toml.",
+    ),
+    "error-sales-tool": (
+        "fix(tools): sales.sh reads SALE_LOG, but lib.sh defines SALES_LOG\n\n"
+        "$ bash tools/sales.sh\ntools/sales.sh: line 13: SALE_LOG: unbound variable\n\n"
+        "Correct the name in tools/sales.sh so the committee's sales figures print again.",
+    ),
+    "error-wheelchair-key": (
+        "Sorry to bother you again. Keith says the run sheet won't come out, and I get this "
+        "when I try:\n\n"
+        '  File "/home/janet/minibus/runsheet.py", line 27, in sheet\n'
+        '    book = sample_day(bus["seats"], bus["wheelchair_spaces"])\n'
+        "KeyError: 'wheelchair_spaces'\n\n"
+        "The only thing I touched was the [bus] part of minibus.toml yesterday. Could you put "
+        "minibus.toml right? runsheet.py was fine.",
+    ),
+    "rename-zone-of": (
+        "Type: refactor\nSummary: rename zone_of to fare_zone\n"
+        "Where: places.py (definition), fares.py, test_minibus.py\n"
+        "Done when: no zone_of left in the code, the tests pass, the run sheet is unchanged",
+    ),
+}

@@ -40,6 +40,7 @@ from bench._local_fresh import FRESH
 from bench._local_reworded import REWORDED, REWORDED_LATER, REWORDED_THIRD
 from bench._local_reworded_held import (
     REWORDED_EIGHTH,
+    REWORDED_ELEVENTH,
     REWORDED_FIFTH,
     REWORDED_FOURTH,
     REWORDED_NINTH,
@@ -153,6 +154,10 @@ def run() -> list[tuple[str, str, str]]:
         ("half A, put otherwise an eighth time (before the seventh set's misses)", REWORDED_EIGHTH),
         ("half A, put otherwise a ninth time (after the seventh set's misses)", REWORDED_NINTH),
         ("half A, put otherwise a tenth time (before the ninth set's misses)", REWORDED_TENTH),
+        (
+            "half A, put otherwise an eleventh time (before the tenth set's misses)",
+            REWORDED_ELEVENTH,
+        ),
     ):
         reworded = [(by_name[n], p) for n, ps in wordings.items() if n in by_name for p in ps]
         if not reworded:
