@@ -12,10 +12,10 @@ from harness.actors.model.local._nudge_base import FILE_NAME, Chosen, Hit
 from harness.actors.model.local._nudge_changes import change_goes_in
 from harness.actors.model.local._settings import STRUCTURED, TABLES, key_path, table_of
 
-__all__ = ["MORE_PLACES", "RECORDS", "UNIT_STEMS", "choose_line", "stems"]
+__all__ = ["MORE_PLACES", "RECORDS", "UNIT_STEMS", "any_stem", "choose_line", "stems"]
 
 #: the stems of the units of time: a span said in one is no word a line shares
-UNIT_STEMS = frozenset(("secon", "minut", "hour", "day", "week"))
+UNIT_STEMS = frozenset(("secon", "sec", "minut", "hour", "hrs", "day", "week"))
 #: files a change does not go in unless the request names them: records of what
 #: happened, and tests
 RECORDS = re.compile(r"\.(?:csv|tsv|log|jsonl)$|(?:^|/)(?:tests?/|test_[^/]*$|[^/]*[._]test\.)")
@@ -32,9 +32,16 @@ MORE_PLACES = re.compile(
 # words too common to say what a line is about
 _COMMON = frozenset(
     "about after again also always before being could every from have instead into just keep "  # noqa: SIM905
-    "enough less like made make many more most much must need only other over plenty rather "
-    "should some still than that their them then there these they this tomorrow today want what "
-    "when where which while will with would your".split()
+    "does enough goes less like made make many more most much must need only other over plenty "
+    "rather should some still than that their them then there these they this tomorrow today "
+    "want what when where which while will with would your".split()
+)
+# words of three letters too common to say what a line is about; the others ("tax",
+# "max", "fee", "age", "api", "log") name a setting as well as a longer word does
+_SHORT_COMMON = frozenset(
+    "add all and any are ask bit but can did don end far few fix for get got had has her "  # noqa: SIM905
+    "hey him his how isn its let may new not now old one our out own per pls put ran run "
+    "say see set she six ten the too try two use was way who why won yet you".split()
 )
 
 # a file whose name starts with a dot, as a prompt writes it: ".nvmrc", ".editorconfig"
@@ -46,11 +53,16 @@ def stems(text: str) -> set[str]:
     ``s`` (or a final ``y``'s ``ies``, and the ``y`` itself), then of an ``ing`` after
     four letters, and cut to its first five letters ("croissants" and ``croissant``,
     "opening" and ``opens``, "retry" and ``retries``, "warning" and ``warn_every``;
-    ``min_helm_age`` gives helm)."""
+    ``min_helm_age`` gives min, helm and age). A word of three letters counts unless
+    it is too common to name anything ("Tax is going up" and ``TAX_RATE``; not "the",
+    "now", "fix")."""
     words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", text)
     stems = set()
-    for word in (w.lower() for w in words if len(w) >= 4):
-        if word in _COMMON:
+    for word in (w.lower() for w in words if len(w) >= 3):
+        if word in _COMMON or word in _SHORT_COMMON:
+            continue
+        if len(word) == 3:
+            stems.add(word)
             continue
         if word.endswith("ies") and len(word) > 5:
             word = word[:-3]
@@ -60,6 +72,14 @@ def stems(text: str) -> set[str]:
             word = word[:-3]
         stems.add(word[:5])
     return stems
+
+
+def any_stem(words: set[str] | frozenset[str]) -> str:
+    """*words* (stems) as alternatives of a search (a regular expression ripgrep reads
+    too): a stem of four letters or more anywhere a word holds it; a shorter one only
+    where a word or a name's part starts ("tax" of ``TAX_RATE`` and ``sales_tax``, not
+    of ``syntax``; "age" of ``min_age``, not of ``page``)."""
+    return "|".join(w if len(w) > 3 else rf"(?:\b|_){w}" for w in sorted(words))
 
 
 def choose_line(

@@ -18,7 +18,7 @@ from typing import ClassVar
 
 import attrs
 
-from harness.actors.model.local._choose import choose_line, stems
+from harness.actors.model.local._choose import any_stem, choose_line, stems
 from harness.actors.model.local._nudge_base import (
     CHAIN_TOOLS,
     FILE_NAME,
@@ -85,7 +85,7 @@ class Switch:
         words = stems(FILE_NAME.sub(" ", prompt))
         if not words:
             return None
-        named = "|".join(sorted(words))
+        named = any_stem(words)
         value = r"[=:]\s*(?:true|false|True|False)\b"
         return rf"(?i)(?:{named})[^\n]*{value}|{value}[^\n]*(?:{named}){LISTS_TABLES}"
 

@@ -44,6 +44,8 @@ __all__ = ["NewValue", "described_file"]
 _DESCRIBED = re.compile(
     r"\bthe ([a-z][\w-]{2,}) (?:script|config|settings|sheet|tool|program)\b", re.I
 )
+# a file's path the request starts with, as a label: "tools/hours.sh: …", "fleet.py - …"
+_LABEL = re.compile(rf"\s*`?{FILE_NAME.pattern}`?\s*(?::|-|–|—)\s")
 _KINDS = frozenset(("shell", "bash", "python", "node", "new", "little", "small", "same", "whole"))
 
 
@@ -54,7 +56,12 @@ def _stem_of(path: str) -> str:
 
 def described_file(prompt: str) -> str | None:
     """The name of the one file *prompt* names by what it is ("The hours script gives me
-    five boats": ``hours``, the stem of ``tools/hours.sh``), or ``None``."""
+    five boats": ``hours``, the stem of ``tools/hours.sh``) or gives as the label the
+    request starts with ("tools/hours.sh: a default of 5 boats is too long, 3 please"),
+    or ``None``."""
+    label = _LABEL.match(prompt)
+    if label is not None:
+        return _stem_of(label.group(1))
     said = {m.lower() for m in _DESCRIBED.findall(prompt)} - _KINDS
     return said.pop() if len(said) == 1 else None
 
@@ -78,8 +85,8 @@ def _the_lines(
     form it holds the value in: the one line holding the value there now as a setting
     that shares the most words with *prompt* (its units of time are no such words; a
     line naming the unit it holds a span in, converted from the one said, counts one
-    more), when one does so alone, or one such line in each of the
-    files the prompt names ("change it in fleet.py and in station.toml"), or, where it
+    more), when one does so alone, or the best such line of each of the files the
+    prompt names that hold it ("change it in fleet.py and in station.toml"), or, where it
     asks the change in more than one place ("… shows prices too, so update it there as
     well"), the best such line of each file the search found it in; none otherwise.
     Lines of prose, records and tests only where the prompt names their file."""
@@ -107,12 +114,10 @@ def _the_lines(
         return []  # lines of the request's words hold each value: which is there now is not known
     if MORE_PLACES.search(prompt) and len(each := _each_file(scored)) > 1:
         return each
-    if len(top) == 1:
-        return top
-    paths = [path for path, _, _ in top]
-    if len(set(paths)) == len(paths) and set(paths) <= named:
-        return top
-    return []
+    # the files the request names that hold the value: the best line of each
+    if len(each := _each_file([line for line in scored if line[1] in named])) > 1:
+        return each
+    return top if len(top) == 1 else []
 
 
 # a search's hit: "bakery.toml:28:croissant = 36", in any file: a setting may be in one

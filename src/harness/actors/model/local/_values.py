@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 
 import attrs
 
-from harness.actors.model.local._choose import UNIT_STEMS, stems
+from harness.actors.model.local._choose import UNIT_STEMS, any_stem, stems
 from harness.actors.model.local._nudge_base import literal
 from harness.actors.model.local._nudge_changes import NUMBER_WORDS
 from harness.words import asks_for_change
@@ -48,6 +48,12 @@ _VALUE = (
 _UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?)\b"
 # (or written to the figure, as a setting's value often is: "24h", "2d", "90mins")
 _SAID = rf"({_VALUE})(?:(?:\s+|(?<=\d))({_UNIT}|(?<=\d)[hd](?![\w-])))?"
+# a measure of another kind written to its figure, which a line may hold bare
+# (``SERVICE_EVERY_KM = 400``) or with it (``maxmemory: 256mb``); not "5m", minutes or
+# metres
+_MEASURES = r"(?i:km|[cm]m|mi|kg|g|lbs?|ml|[kmgt]b|px)"
+# a value said going to another is the figure with its measure ("from 400km to 500km")
+_SAID_TO = rf"{_SAID}(?:(?<=\d){_MEASURES})?"
 # "…, not 36", "rather than six", "instead of just one": the value there now, after the
 # one wanted
 _NOT_OLD = re.compile(
@@ -56,10 +62,10 @@ _NOT_OLD = re.compile(
 # "from 0.2 to 0.23", "from 400 km to 500 km", "from every two hours to every four"
 _EVERY = r"(?:(?:every|just|only)\s+)?"
 _FROM_TO = re.compile(
-    rf"\bfrom\s+{_EVERY}{_SAID}(?:\s+[a-z]+)?\s+to\s+{_EVERY}{_SAID}(?![\w-])", re.I
+    rf"\bfrom\s+{_EVERY}{_SAID_TO}(?:\s+[a-z]+)?\s+to\s+{_EVERY}{_SAID_TO}(?![\w-])", re.I
 )
 # "50 -> 60", "£4.20 → £4.50", "24h -> 48h": the value there now, an arrow, the value wanted
-_ARROW = re.compile(rf"(?<![\w.£$€-]){_SAID}\s*(?:->|→|=>)\s*{_SAID}(?![\w-])", re.I)
+_ARROW = re.compile(rf"(?<![\w.£$€-]){_SAID_TO}\s*(?:->|→|=>)\s*{_SAID_TO}(?![\w-])", re.I)
 # a value there now said in brackets beside the one wanted: "retries: 5 (was 3)", "1800
 # seconds please (it's 25 minutes now)", "(currently 8)"; not "(now 16)", which may say
 # the value wanted
@@ -217,7 +223,7 @@ class Change:
         36`` and ``KEEP="${KEEP:-6}"``, not in ``2026-05-06``, ``14:00``, ``360`` or
         ``WELCOME5``; on the clock, the hour of ``"07:00"`` too."""
         old = re.escape(form.old)
-        plain = rf"{old}(?![\w]|\.\d|:\d|-\d)"
+        plain = rf"{old}(?:(?={_MEASURES}\b)|(?![\w]|\.\d|:\d|-\d))"
         if self.clock:
             plain = rf"(?:0?{old}(?=:[0-5]\d)|{plain})"
         return rf"(?<![\w.:])(?<!\d-){plain}"
@@ -268,14 +274,14 @@ class Change:
         words = stems(prompt) - UNIT_STEMS - NUMBER_STEMS
         words |= {_UNIT_NAMES[f.unit] for f in self.forms if f.unit and f.unit != said}
         olds = "|".join(re.escape(f.old) for f in self.forms)
-        value = rf"{GIVEN}{'0?' if self.clock else ''}(?:{olds})(?:[^\w.]|$)"
+        value = rf"{GIVEN}{'0?' if self.clock else ''}(?:{olds}){_MEASURES}?(?:[^\w.]|$)"
         if anywhere:
             return value
         if re.search(r"\bports?\b", prompt, re.I):  # a port in a web address too
             value = rf"""(?:{value}|://[\w.-]+:(?:{olds})(?:[/"'\s,]|$))"""
         if not words:
             return None
-        named = "|".join(sorted(words))
+        named = any_stem(words)
         return rf"(?i)(?:{named})[^\n]*{value}|{value}[^\n]*(?:{named})"
 
 

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 import attrs
 
-from harness.actors.model.local._choose import UNIT_STEMS, stems
+from harness.actors.model.local._choose import UNIT_STEMS, any_stem, stems
 from harness.actors.model.local._nudge_base import FILE_NAME
 from harness.actors.model.local._settings import LISTS_TABLES
 from harness.actors.model.local._turn import asks_new, code_names
@@ -177,7 +177,7 @@ class Wanted:
         if not words:
             return None
         value = rf"{GIVEN}{_NUMBER}(?:[^\w.]|$)"
-        named = "|".join(sorted(words))
+        named = any_stem(words)
         return rf"(?i)(?:{named})[^\n]*{value}|{value}[^\n]*(?:{named}){LISTS_TABLES}"
 
     def made(self, line: str) -> str | None:
