@@ -123,14 +123,17 @@ def harness_tool(name: str) -> str:
 
 
 ASK_STARTS = (
-    r"(?:^\s*|[.!?;:,]\s*|\s[-–—]\s+|\b(?:and|then|so|please|pls|can you|could you|would you|"
+    r"(?:^\s*(?:(?:[-*+•]|\d+[.)])\s+)?(?:\[ \]\s*)?|[.!?;:,]\s*|\s[-–—]\s+|"
+    r"\b(?:and|then|so|please|pls|can you|could you|would you|"
     r"will you|can u|could u|you to|can we|could we|shall we|let'?s|let us|just|also)\s+)"
 )
-"""Where an ask starts in a prompt (a pattern, read with ``re.M``): a line, a sentence or a
-clause (after a dash too: "also, tools/hours.sh - make the default 3"), or after "and",
-"then", "so", "please", "can you", "let's", "just", "also" ("It's on the screen as well,
-so change it there too", "Let's rename slugify as toSlug"). In "tell me if add is
-correct" the verb is a function's name, not an ask."""
+"""Where an ask starts in a prompt (a pattern, read with ``re.M``): a line (an item of a
+list or a to-do not yet done too: "- [ ] rename House.thirsty to needs_water", "2. bump
+the pool"; not one done, "- [x] …"), a sentence or a clause (after a dash too: "also,
+tools/hours.sh - make the default 3"), or after "and", "then", "so", "please", "can
+you", "let's", "just", "also" ("It's on the screen as well, so change it there too",
+"Let's rename slugify as toSlug"). In "tell me if add is correct" the verb is a
+function's name, not an ask."""
 
 ASKS_CHANGE = re.compile(
     ASK_STARTS + r"(?:fix|change|make(?! sure\b)|set|update|edit|modify|correct|replace|"
