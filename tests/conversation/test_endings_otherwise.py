@@ -90,6 +90,10 @@ from tests.scripted import ScriptedModel, reply
         "The summary script is broken since Friday. Sort it?",
         "Here's what the build does now:\n\n$ bash scripts/build.sh\nscripts/build.sh: line "
         "10: OUTDIR: unbound variable\n\nMind fixing the script?",
+        # an item of a list or a to-do not yet done
+        "- [ ] rename House.thirsty to needs_water (beds.py, plan.py)",
+        "Before the season:\n1. bump the deposit to 60\n2. turn gift_wrap off",
+        "* fix the totals in report.py",
     ],
 )
 def test_a_change_said_otherwise_is_asked_for(prompt: str) -> None:
@@ -159,6 +163,9 @@ def test_a_change_said_otherwise_is_asked_for(prompt: str) -> None:
         "Please double-check the totals in report.py.",
         "Should the strings use double quotes?",
         "Here's what the build does: scripts/build.sh: line 10: OUTDIR: unbound variable. Why?",
+        # a to-do done, an item that asks
+        "- [x] rename House.thirsty to needs_water",
+        "1. why does the build fail?",
     ],
 )
 def test_the_same_words_asking_about_a_thing_ask_no_change(prompt: str) -> None:

@@ -81,6 +81,10 @@ from ._chains import TOOLS, Call, drive, history, write
         ("Retries 5 and timeout 30 (was 3).", None),
         # a verb of changing a value by a factor, the values said
         ("Could you double pool_size in settings.toml, from 8 to 16?", ("8", "16")),
+        # a measure written to the figure, the value going to another
+        ("The service interval goes from 400km to 500km.", ("400", "500")),
+        ("maxmemory 256mb -> 512mb", ("256", "512")),
+        ("Thumbnails go from 120px to 160px wide.", ("120", "160")),
     ],
 )
 def test_the_value_wanted_and_the_value_there_now_are_read_from_the_request(
@@ -880,6 +884,10 @@ def test_a_value_said_once_is_changed_in_one_place(tmp_path: Path) -> None:
         ("The shell script is slow.", None),
         ("The hours script and the tide script disagree.", None),
         ("Make it list three boats.", None),
+        # a file's path given as the label the request starts with
+        ("tools/hours.sh: a default of 5 boats is too long, 3 please.", "hours"),
+        ("`fleet.py` - the interval should be 500", "fleet"),
+        ("Change it in tools/hours.sh: 3, not 5.", None),
     ],
 )
 def test_a_file_named_by_what_it_is_is_read_from_the_request(prompt: str, stem: str | None) -> None:
@@ -921,6 +929,102 @@ def test_a_value_in_a_file_named_by_what_it_is_is_found_with_no_word_beside_it(
     assert "(5 unless given)" in (tmp_path / "tools/hours.sh").read_text()
     for path in ("tools/skipper.sh", "club.toml"):
         assert (tmp_path / path).read_text() == files[path]
+
+
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+def test_a_file_given_as_the_label_is_searched_alone_for_the_value(
+    tmp_path: Path, rg: bool
+) -> None:
+    files = {
+        "tools/hours.sh": '#!/usr/bin/env bash\nTOP="${1:-5}"\nhead -n "$TOP" data.txt\n',
+        "tools/skipper.sh": 'KEEP="${1:-5}"\n',
+        "club.toml": "boats_listed = 5\n",
+    }
+    write(tmp_path, files)
+    prompt = "tools/hours.sh: a default of 5 boats is too long for the noticeboard, make it 3."
+    made = _drive(tmp_path, prompt, rg=rg)
+    assert made[0][1]["glob"] == "*hours.*"
+    assert made[-1] == (
+        "edit_file",
+        {"path": "tools/hours.sh", "old_text": 'TOP="${1:-5}"', "new_text": 'TOP="${1:-3}"'},
+    )
+    for path in ("tools/skipper.sh", "club.toml"):
+        assert (tmp_path / path).read_text() == files[path]
+
+
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+def test_a_figure_said_with_its_measure_is_changed_where_a_line_holds_it_bare(
+    tmp_path: Path, rg: bool
+) -> None:
+    files = {
+        "fleet.py": "SERVICE_EVERY_KM = 400\nWHEELS = 2\n",
+        "station.toml": "[bikes]\nservice_every_km = 400\n",
+        "deploy.yaml": 'args: ["--maxmemory", "256mb"]\nmemory: 256mb\n',
+    }
+    write(tmp_path, files)
+    prompt = (
+        "TODO before the new season:\n1. service interval goes from 400km to 500km\n"
+        "2. keep fleet.py (SERVICE_EVERY_KM) and station.toml (service_every_km) in step"
+    )
+    _drive(tmp_path, prompt, rg=rg)
+    assert (tmp_path / "fleet.py").read_text() == "SERVICE_EVERY_KM = 500\nWHEELS = 2\n"
+    assert (tmp_path / "station.toml").read_text() == "[bikes]\nservice_every_km = 500\n"
+    # a line holding the figure with its measure keeps the measure
+    _drive(tmp_path, "Change the memory in deploy.yaml from 256mb to 512mb.", rg=rg)
+    assert "memory: 512mb\n" in (tmp_path / "deploy.yaml").read_text()
+
+
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+def test_each_named_file_holding_the_value_is_changed_though_one_line_shares_more_words(
+    tmp_path: Path, rg: bool
+) -> None:
+    files = {
+        "pricing.py": "TAX_RATE = 0.2\nCURRENCY = 'EUR'\n",
+        "settings.toml": "[tax]\nrate = 0.2\n",
+        "report.py": "SHARE = 0.2  # of the tax rate\n",
+    }
+    write(tmp_path, files)
+    prompt = "The tax rate goes up from 0.2 to 0.23. Change it in pricing.py and in settings.toml."
+    made = _drive(tmp_path, prompt, rg=rg)
+    assert [(name, args.get("path")) for name, args in made][1:] == [
+        ("read_file", "pricing.py"),
+        ("edit_file", "pricing.py"),
+        ("read_file", "settings.toml"),
+        ("edit_file", "settings.toml"),
+    ]
+    assert (tmp_path / "report.py").read_text() == files["report.py"]
+
+
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+def test_a_word_of_three_letters_finds_the_line_naming_it(tmp_path: Path, rg: bool) -> None:
+    files = {
+        "pricing.py": "TAX_RATE = 0.2\nSYNTAX_LEVEL = 0.2\n",
+        "pump.toml": "[pump]\nmax_run_minutes = 25\nfilter_minutes = 25\n",
+    }
+    write(tmp_path, files)
+    made = _drive(tmp_path, "Tax is going up to 0.23 (it's 0.2 now). Sort it please.", rg=rg)
+    search = re.compile(made[0][1]["pattern"])
+    assert search.search("TAX_RATE = 0.2")
+    assert search.search("sales_tax = 0.2")
+    assert not search.search("SYNTAX_LEVEL = 0.2")  # a short word only where a word starts
+    assert (tmp_path / "pricing.py").read_text() == "TAX_RATE = 0.23\nSYNTAX_LEVEL = 0.2\n"
+    _drive(tmp_path, "Pump max run: 30 minutes, not 25.", rg=rg)
+    assert "max_run_minutes = 30\nfilter_minutes = 25\n" in (tmp_path / "pump.toml").read_text()
+
+
+@pytest.mark.parametrize(
+    ("text", "short"),
+    [
+        ("Tax is going up", {"tax"}),
+        ("Pump max run", {"max"}),
+        ("min_helm_age", {"min", "age"}),
+        ("the api key", {"api", "key"}),
+        # too common to name anything
+        ("Fix it now, and put it in our new one too", set()),
+    ],
+)
+def test_a_word_of_three_letters_counts_unless_too_common(text: str, short: set[str]) -> None:
+    assert {s for s in stems(text) if len(s) == 3} == short
 
 
 @pytest.mark.parametrize(

@@ -79,6 +79,8 @@ drive = functools.partial(drive_rule, rule="rename-asked")
         ("zone_of and get_place read badly; call the function fare_zone.", None),
         ("Rename, please:\n- House.thirsty -> House.needs_water (beds.py)", "thirsty"),
         ("House.thirsty → needs_water", "thirsty"),
+        ("- [ ] rename House.thirsty to needs_water (beds.py, plan.py)", "thirsty"),
+        ("- [x] rename House.thirsty to needs_water", None),  # done already
         # not a rename: a question, a value, words, two
         ("Why was slugify renamed to toSlug?", None),
         ("Was slugify renamed to toSlug?", None),

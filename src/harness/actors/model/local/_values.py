@@ -274,7 +274,9 @@ class Change:
         words = stems(prompt) - UNIT_STEMS - NUMBER_STEMS
         words |= {_UNIT_NAMES[f.unit] for f in self.forms if f.unit and f.unit != said}
         olds = "|".join(re.escape(f.old) for f in self.forms)
-        value = rf"{GIVEN}{'0?' if self.clock else ''}(?:{olds}){_MEASURES}?(?:[^\w.]|$)"
+        # a measure the request writes to a figure, the line may write too ("256mb")
+        measure = f"{_MEASURES}?" if re.search(rf"\d{_MEASURES}(?![\w-])", prompt) else ""
+        value = rf"{GIVEN}{'0?' if self.clock else ''}(?:{olds}){measure}(?:[^\w.]|$)"
         if anywhere:
             return value
         if re.search(r"\bports?\b", prompt, re.I):  # a port in a web address too
