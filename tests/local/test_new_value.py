@@ -14,7 +14,7 @@ from harness.actors.model.local._choose import stems
 from harness.actors.model.local._nudge import known_call, nudge_for
 from harness.actors.model.local._nudge_values import described_file
 from harness.actors.model.local._turn import turn_of
-from harness.actors.model.local._values import Form, swap_change, value_change
+from harness.actors.model.local._values import Form, in_figures, swap_change, value_change
 from harness.actors.model.local._wanted import keyed_value, shaped_value, wanted_value
 
 from ._chains import TOOLS, Call, drive, history, write
@@ -85,6 +85,9 @@ from ._chains import TOOLS, Call, drive, history, write
         ("The service interval goes from 400km to 500km.", ("400", "500")),
         ("maxmemory 256mb -> 512mb", ("256", "512")),
         ("Thumbnails go from 120px to 160px wide.", ("120", "160")),
+        # a number of tens said in words
+        ("The pump may run thirty minutes at most, not twenty-five. Change it.", ("25", "30")),
+        ("Make it forty five, not thirty.", ("30", "45")),
     ],
 )
 def test_the_value_wanted_and_the_value_there_now_are_read_from_the_request(
@@ -1010,6 +1013,21 @@ def test_a_word_of_three_letters_finds_the_line_naming_it(tmp_path: Path, rg: bo
     assert (tmp_path / "pricing.py").read_text() == "TAX_RATE = 0.23\nSYNTAX_LEVEL = 0.2\n"
     _drive(tmp_path, "Pump max run: 30 minutes, not 25.", rg=rg)
     assert "max_run_minutes = 30\nfilter_minutes = 25\n" in (tmp_path / "pump.toml").read_text()
+
+
+@pytest.mark.parametrize(
+    ("said", "figures"),
+    [
+        ("thirty minutes, not twenty-five", "30 minutes, not 25"),
+        ("forty five, sixty or ninety-nine", "45, 60 or 99"),
+        ("half an hour", "30 minutes"),
+        # not a number: two words joined, a name
+        ("fifty-fifty", "fifty-fifty"),
+        ("the thirty-somethings", "the thirty-somethings"),
+    ],
+)
+def test_spans_and_tens_said_in_words_are_written_in_figures(said: str, figures: str) -> None:
+    assert in_figures(said) == figures
 
 
 @pytest.mark.parametrize(

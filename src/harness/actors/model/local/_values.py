@@ -363,12 +363,26 @@ _SPANS = (
 )
 
 
+# a number of tens said in words, and its units: "thirty", "twenty-five", "forty five"
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_TENS_SAID = re.compile(
+    rf"(?<![\w-])({'|'.join(_TENS)})(?:[- ]({'|'.join(NUMBER_WORDS[1:10])}))?\b(?![-.]\w)", re.I
+)
+
+
+def _tens(m: re.Match[str]) -> str:
+    """A number of tens said in words, in figures: "twenty-five" 25."""
+    units = NUMBER_WORDS.index(m[2].lower()) if m[2] else 0
+    return str(10 * (2 + _TENS.index(m[1].lower())) + units)
+
+
 def in_figures(prompt: str) -> str:
     """*prompt* with each span of time it says in words said in minutes ("up to half an
-    hour": "up to 30 minutes"), as a setting writes it."""
+    hour": "up to 30 minutes"), as a setting writes it, and each number of tens in
+    figures ("thirty minutes at most, not twenty-five": 30, 25)."""
     for words, figure in _SPANS:
         prompt = words.sub(figure, prompt)
-    return prompt
+    return _TENS_SAID.sub(_tens, prompt)
 
 
 def _on_clock(m: re.Match[str]) -> str:
