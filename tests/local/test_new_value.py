@@ -88,6 +88,10 @@ from ._chains import TOOLS, Call, drive, history, write
         # a number of tens said in words
         ("The pump may run thirty minutes at most, not twenty-five. Change it.", ("25", "30")),
         ("Make it forty five, not thirty.", ("30", "45")),
+        (
+            "pontoon berths r £450/season now (were 420), cn you update moorings.yaml",
+            ("420", "450"),
+        ),
     ],
 )
 def test_the_value_wanted_and_the_value_there_now_are_read_from_the_request(
@@ -919,7 +923,7 @@ def test_a_value_in_a_file_named_by_what_it_is_is_found_with_no_word_beside_it(
     assert made[0] == (
         "search_text",
         {
-            "pattern": r"""[=:<>]\s*["'(\[{]?\s*(?:\$\{\w+:-)?[£$€]?(?:5)(?:[^\w.]|$)""",
+            "pattern": r"""[=:<>]\s*["'(\[{]?\s*(?:\$\{\w+:-)?[£$€]?(?:5)(?:\.0+)?(?:[^\w.]|$)""",
             "regex": True,
             "glob": "*hours.*",
         },
@@ -975,6 +979,23 @@ def test_a_figure_said_with_its_measure_is_changed_where_a_line_holds_it_bare(
     # a line holding the figure with its measure keeps the measure
     _drive(tmp_path, "Change the memory in deploy.yaml from 256mb to 512mb.", rg=rg)
     assert "memory: 512mb\n" in (tmp_path / "deploy.yaml").read_text()
+
+
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+def test_a_value_is_found_however_many_zeros_its_decimals_end_in(tmp_path: Path, rg: bool) -> None:
+    files = {
+        "moorings.yaml": "fees:\n  pontoon: 420.00\n  swinging: 180.00\n",
+        "src/index.js": "const order = [{ name: 'Green tea', price: 4.5 }];\n",
+    }
+    write(tmp_path, files)
+    # a whole value said, written with decimals: the edit keeps them
+    _drive(tmp_path, "pontoon berths r £450/season now (were 420), cn you update it", rg=rg)
+    assert "  pontoon: 450.00\n  swinging: 180.00\n" in (tmp_path / "moorings.yaml").read_text()
+    # a decimal said with its last zeros, written without them
+    _drive(
+        tmp_path, "green tea in the sample order should be 5.00 not 4.50, can you change it", rg=rg
+    )
+    assert "price: 5 }" in (tmp_path / "src/index.js").read_text()
 
 
 @pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])

@@ -328,8 +328,8 @@ async def test_a_call_known_from_the_prompt_alone_is_written_before_any_reply() 
         {
             # a line giving 36 to a name, a word of the request before it or after
             "pattern": r"(?i)(?:bake|count|crois)[^\n]*"
-            r"""[=:<>]\s*["'(\[{]?\s*(?:\$\{\w+:-)?[£$€]?(?:36)(?:[^\w.]|$)"""
-            r"""|[=:<>]\s*["'(\[{]?\s*(?:\$\{\w+:-)?[£$€]?(?:36)(?:[^\w.]|$)"""
+            r"""[=:<>]\s*["'(\[{]?\s*(?:\$\{\w+:-)?[£$€]?(?:36)(?:\.0+)?(?:[^\w.]|$)"""
+            r"""|[=:<>]\s*["'(\[{]?\s*(?:\$\{\w+:-)?[£$€]?(?:36)(?:\.0+)?(?:[^\w.]|$)"""
             r"[^\n]*(?:bake|count|crois)",
             "regex": True,
         },

@@ -34,7 +34,7 @@ _COMMON = frozenset(
     "about after again also always before being could every from have instead into just keep "  # noqa: SIM905
     "does enough goes less like made make many more most much must need only other over plenty "
     "rather should some still than that their them then there these they this tomorrow today "
-    "want what when where which while will with would your".split()
+    "want were what when where which while will with would your".split()
 )
 # words of three letters too common to say what a line is about; the others ("tax",
 # "max", "fee", "age", "api", "log") name a setting as well as a longer word does

@@ -66,11 +66,11 @@ _FROM_TO = re.compile(
 )
 # "50 -> 60", "£4.20 → £4.50", "24h -> 48h": the value there now, an arrow, the value wanted
 _ARROW = re.compile(rf"(?<![\w.£$€-]){_SAID_TO}\s*(?:->|→|=>)\s*{_SAID_TO}(?![\w-])", re.I)
-# a value there now said in brackets beside the one wanted: "retries: 5 (was 3)", "1800
-# seconds please (it's 25 minutes now)", "(currently 8)"; not "(now 16)", which may say
-# the value wanted
+# a value there now said in brackets beside the one wanted: "retries: 5 (was 3)", "£450
+# (were 420)", "1800 seconds please (it's 25 minutes now)", "(currently 8)"; not "(now
+# 16)", which may say the value wanted
 _NOW_ASIDE = re.compile(
-    rf"\(\s*(?:it\s+was|was|it's|it\s+is|currently)\s+(?:at\s+)?{_SAID}"
+    rf"\(\s*(?:it\s+was|was|were|it's|it\s+is|currently)\s+(?:at\s+)?{_SAID}"
     r"(?:\s+(?:now|currently|at the moment|at present|today))?\s*\)",
     re.I,
 )
@@ -197,6 +197,8 @@ class Change:
                 for unit in SECONDS
                 if (form := self._in(unit)) is not None and form.unit not in (f.unit for f in forms)
             ]
+        # a decimal a file may write without its last zeros: "4.50" as ``price: 4.5``
+        forms += [t for f in forms if (t := Form(_trim(f.old), _trim(f.new), f.unit)) not in forms]
         return [f for f in forms if f.old not in ("0", "1") and f.old != f.new]
 
     def turned(self, form: Form) -> bool:
@@ -223,7 +225,10 @@ class Change:
         36`` and ``KEEP="${KEEP:-6}"``, not in ``2026-05-06``, ``14:00``, ``360`` or
         ``WELCOME5``; on the clock, the hour of ``"07:00"`` too."""
         old = re.escape(form.old)
-        plain = rf"{old}(?:(?={_MEASURES}\b)|(?![\w]|\.\d|:\d|-\d))"
+        # a whole value written with decimals of zeros (``pontoon: 420.00``), which an
+        # edit to a whole value keeps (``450.00``)
+        zeros = r"(?=\.0+(?![\w.]))|" if "." not in form.old + form.new else ""
+        plain = rf"{old}(?:(?={_MEASURES}\b)|{zeros}(?![\w]|\.\d|:\d|-\d))"
         if self.clock:
             plain = rf"(?:0?{old}(?=:[0-5]\d)|{plain})"
         return rf"(?<![\w.:])(?<!\d-){plain}"
@@ -276,7 +281,8 @@ class Change:
         olds = "|".join(re.escape(f.old) for f in self.forms)
         # a measure the request writes to a figure, the line may write too ("256mb")
         measure = f"{_MEASURES}?" if re.search(rf"\d{_MEASURES}(?![\w-])", prompt) else ""
-        value = rf"{GIVEN}{'0?' if self.clock else ''}(?:{olds}){measure}(?:[^\w.]|$)"
+        zeros = r"(?:\.0+)?" if not any("." in f.old + f.new for f in self.forms) else ""
+        value = rf"{GIVEN}{'0?' if self.clock else ''}(?:{olds}){zeros}{measure}(?:[^\w.]|$)"
         if anywhere:
             return value
         if re.search(r"\bports?\b", prompt, re.I):  # a port in a web address too
@@ -285,6 +291,11 @@ class Change:
             return None
         named = any_stem(words)
         return rf"(?i)(?:{named})[^\n]*{value}|{value}[^\n]*(?:{named})"
+
+
+def _trim(value: str) -> str:
+    """*value* without the zeros that end its decimals: "4.50" 4.5, "5.00" 5."""
+    return value.rstrip("0").rstrip(".") if "." in value else value
 
 
 def _port(value: str) -> str:
