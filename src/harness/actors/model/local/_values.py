@@ -67,11 +67,11 @@ _FROM_TO = re.compile(
 # "50 -> 60", "£4.20 → £4.50", "24h -> 48h": the value there now, an arrow, the value wanted
 _ARROW = re.compile(rf"(?<![\w.£$€-]){_SAID_TO}\s*(?:->|→|=>)\s*{_SAID_TO}(?![\w-])", re.I)
 # a value there now said in brackets beside the one wanted: "retries: 5 (was 3)", "£450
-# (were 420)", "1800 seconds please (it's 25 minutes now)", "(currently 8)"; not "(now
-# 16)", which may say the value wanted
+# (were 420)", "1800 seconds please (it's 25 minutes now)", "(currently 8)", "(it's 8 in
+# settings.toml)"; not "(now 16)", which may say the value wanted
 _NOW_ASIDE = re.compile(
     rf"\(\s*(?:it\s+was|was|were|it's|it\s+is|currently)\s+(?:at\s+)?{_SAID}"
-    r"(?:\s+(?:now|currently|at the moment|at present|today))?\s*\)",
+    r"(?:\s+(?:now|currently|at the moment|at present|today|in\s+[\w./-]+\.\w+))?\s*\)",
     re.I,
 )
 # a time of day with its half of the day written to it: "8am", "7 p.m."
