@@ -92,6 +92,10 @@ from ._chains import TOOLS, Call, drive, history, write
             "pontoon berths r £450/season now (were 420), cn you update moorings.yaml",
             ("420", "450"),
         ),
+        (
+            "We can hold 16 connections. Set pool_size to that (it's 8 in settings.toml).",
+            ("8", "16"),
+        ),
     ],
 )
 def test_the_value_wanted_and_the_value_there_now_are_read_from_the_request(
