@@ -231,8 +231,9 @@ STATE_SAID = re.compile(
 # ("We want it on.", "The kiosk needs high contrast turned on.", "We need a bigger
 # pool", "We don't want that.", "it shouldn't be"), a value going from one to another
 # ("VAT goes from 0.2 to 0.23"), a thing let do more ("Let it retry 5 times."), or the
-# files told a fact ("please tell the back office settings that"), or a value written as
-# going to another ("deposit: 50 -> 60", "£4.20 → £4.50", "24h -> 48h")
+# files told a fact ("please tell the back office settings that"), a value written as
+# going to another ("deposit: 50 -> 60", "£4.20 → £4.50", "24h -> 48h"), or a setting's
+# line written after its file's name ("station.toml: deposit = 60")
 _OTHERWISE = re.compile(
     r"(?:->|→|=>|\brenamed\s+(?:to|as)|\bbecomes?|\bbe\s+called|\bcall\s+`?\w+`?|"
     r"\bnew\s+name[,:]?)\s+`?(?-i:[a-z]+(?:_\w+|[A-Z]\w*)|[A-Z]\w*_\w*)\b"
@@ -244,6 +245,8 @@ _OTHERWISE = re.compile(
     r"|\b(?:want|need)s?\s+(?:a|an|the)\s+(?:bigger|smaller|larger|longer|shorter|higher|lower|"
     r"faster|slower)\b"
     r"|\b(?:goes|go|going|went|gone|moves?|moving)\s+from\s+[£$€]?\d[\d.]*\S*\s+to\b"
+    # a setting written as its line after its file's name: "station.toml: deposit = 60"
+    r"|^[\w./-]+\.[A-Za-z]\w*\s*:\s*`?[\w.-]+\s*=\s*[^\s=][^=\n]*`?\s*$"
     r"|\blet\s+(?:it|them)\s+\w+\s+(?:up\s+to\s+|for\s+)?[£$€]?\d"
     r"|\btell\s+(?:the|our|its)\s+(?:[\w'-]+\s+){0,3}?(?:settings|config(?:uration)?|files?|"
     r"scripts?|code)\b"

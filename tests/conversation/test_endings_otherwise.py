@@ -94,6 +94,9 @@ from tests.scripted import ScriptedModel, reply
         "- [ ] rename House.thirsty to needs_water (beds.py, plan.py)",
         "Before the season:\n1. bump the deposit to 60\n2. turn gift_wrap off",
         "* fix the totals in report.py",
+        # a setting's line written after its file's name
+        "station.toml: deposit = 60",
+        "settings.toml: `smtp_host = smtp.mailhub.example`",
     ],
 )
 def test_a_change_said_otherwise_is_asked_for(prompt: str) -> None:
@@ -166,6 +169,8 @@ def test_a_change_said_otherwise_is_asked_for(prompt: str) -> None:
         # a to-do done, an item that asks
         "- [x] rename House.thirsty to needs_water",
         "1. why does the build fail?",
+        "station.toml: deposit = 60?",
+        "calc.py: is a == b here",
     ],
 )
 def test_the_same_words_asking_about_a_thing_ask_no_change(prompt: str) -> None:

@@ -96,6 +96,12 @@ from ._chains import TOOLS, Call, drive, history, write
             "We can hold 16 connections. Set pool_size to that (it's 8 in settings.toml).",
             ("8", "16"),
         ),
+        # the value a file still says is the one there now
+        (
+            "We've charged £4.50 a loaf since Monday, but prices.py and the counter screen "
+            "(counter/menu.json) both still say £4.20. Please update both.",
+            ("4.20", "4.50"),
+        ),
     ],
 )
 def test_the_value_wanted_and_the_value_there_now_are_read_from_the_request(
@@ -476,6 +482,7 @@ def test_after_a_reply_the_known_call_is_asked_and_with_the_rule_off_it_is_not()
         ("Requests give up too soon. Set the timeout to 60 seconds.", ("60", "second")),
         ("Move the staging database to Postgres 16.4.", ("16.4", None)),
         ("The pontoon berths go up to £450 for the season. Can you put that in?", ("450", None)),
+        ("station.toml: deposit = 60", ("60", None)),  # the setting's line as it should be
         # the value there now said too: new-value's
         ("Raise the deposit to 60 pounds, not 50.", None),
         # a share, a number that tells which, a fault, something new

@@ -81,7 +81,7 @@ _CLAUSE = re.compile(r"(?:[^.!?;,]|[.,](?=\d))+(?:[.!?;,]|$)")
 # a clause that says how a thing is now, or was: the value there now
 _PRESENT = re.compile(
     r"\b(?:at the moment|atm|currently|at present|right now|used to be|it was|it's been|"
-    r"has been|till now|until now|so far)\b",
+    r"has been|till now|until now|so far|still\s+(?:says?|said|shows?|reads?|has|have))\b",
     re.I,
 )
 # "Every four is plenty.", "Three is enough by default.": the value wanted; the value

@@ -97,12 +97,12 @@ _MADE_SO = re.compile(
 )
 # what says a value is the one wanted: "up to 60", "costs 5", "run for 60 seconds", "at
 # 170", "to Postgres 16.4", "should open 45 minutes before", "New price for sourdough:
-# £4.50", "repeat every 4 hours", "Make the deposit £60" (:data:`_MAKE`); not "the over
-# 65 tickets", "sail number 655"
+# £4.50", "repeat every 4 hours", "Make the deposit £60" (:data:`_MAKE`), "deposit = 60";
+# not "the over 65 tickets", "sail number 655"
 _WANTED_BEFORE = re.compile(
     r"\b(?:(?:to|at|be|costs?|is|are|for|every)\s+(?:[A-Z][\w-]*\s+)?"
     r"|(?:be|is|are)\s+[a-z]+ed\s+|(?:should|must|needs? to|ought to)\s+(?:now\s+)?[a-z]+\s+"
-    rf"|(?<=[a-z]):\s+|({_MAKE}))$",
+    rf"|(?<=[a-z]):\s+|(?<=\w)\s*=\s*|({_MAKE}))$",
     re.I,
 )
 # a line that only gives a name a number: ``replicas: 1``, ``"retries": 0,``, ``MAX = 1``
