@@ -913,8 +913,16 @@ def test_a_file_named_by_what_it_is_is_read_from_the_request(prompt: str, stem: 
 
 
 @pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "The hours script gives me five boats unless I say otherwise. Three is plenty by default.",
+        # the file's path given as the label the request starts with
+        "tools/hours.sh: a default of 5 boats is too long for the noticeboard, make it 3.",
+    ],
+)
 def test_a_value_in_a_file_named_by_what_it_is_is_found_with_no_word_beside_it(
-    tmp_path: Path, rg: bool
+    tmp_path: Path, rg: bool, prompt: str
 ) -> None:
     files = {
         "tools/hours.sh": (
@@ -927,9 +935,6 @@ def test_a_value_in_a_file_named_by_what_it_is_is_found_with_no_word_beside_it(
         "club.toml": "boats_listed = 5\n",
     }
     write(tmp_path, files)
-    prompt = (
-        "The hours script gives me five boats unless I say otherwise. Three is plenty by default."
-    )
     made = _drive(tmp_path, prompt, rg=rg)
     assert made[0] == (
         "search_text",
@@ -945,27 +950,6 @@ def test_a_value_in_a_file_named_by_what_it_is_is_found_with_no_word_beside_it(
     )
     # the comment says 5 too, and is left; so are the other script and the settings
     assert "(5 unless given)" in (tmp_path / "tools/hours.sh").read_text()
-    for path in ("tools/skipper.sh", "club.toml"):
-        assert (tmp_path / path).read_text() == files[path]
-
-
-@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
-def test_a_file_given_as_the_label_is_searched_alone_for_the_value(
-    tmp_path: Path, rg: bool
-) -> None:
-    files = {
-        "tools/hours.sh": '#!/usr/bin/env bash\nTOP="${1:-5}"\nhead -n "$TOP" data.txt\n',
-        "tools/skipper.sh": 'KEEP="${1:-5}"\n',
-        "club.toml": "boats_listed = 5\n",
-    }
-    write(tmp_path, files)
-    prompt = "tools/hours.sh: a default of 5 boats is too long for the noticeboard, make it 3."
-    made = _drive(tmp_path, prompt, rg=rg)
-    assert made[0][1]["glob"] == "*hours.*"
-    assert made[-1] == (
-        "edit_file",
-        {"path": "tools/hours.sh", "old_text": 'TOP="${1:-5}"', "new_text": 'TOP="${1:-3}"'},
-    )
     for path in ("tools/skipper.sh", "club.toml"):
         assert (tmp_path / path).read_text() == files[path]
 
