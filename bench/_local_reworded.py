@@ -23,6 +23,7 @@ from bench._local_reworded_held import (
     REWORDED_SEVENTH,
     REWORDED_SIXTH,
     REWORDED_TENTH,
+    REWORDED_TWELFTH,
 )
 from bench._local_task import Task
 
@@ -415,4 +416,5 @@ WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
     "reworded-ninth": REWORDED_NINTH,
     "reworded-tenth": REWORDED_TENTH,
     "reworded-eleventh": REWORDED_ELEVENTH,
+    "reworded-twelfth": REWORDED_TWELFTH,
 }

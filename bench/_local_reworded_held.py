@@ -1142,3 +1142,241 @@ REWORDED_ELEVENTH: dict[str, tuple[str, ...]] = {
         "Done when: no zone_of left in the code, the tests pass, the run sheet is unchanged",
     ),
 }
+
+#: A twelfth wording of each, written during the forty-fifth round, before its rules and
+#: before any run of them, by a writer who saw the tasks and the earlier wordings but not
+#: the rules: run once on the code before the round's rules and once after them.
+REWORDED_TWELFTH: dict[str, tuple[str, ...]] = {
+    "toml-debug-off": (
+        "Customers are getting full Python tracebacks on the back office's error pages, and "
+        "I'm fairly sure it's because debug is still true under [app] in settings.toml. "
+        "Please set it to false.",
+    ),
+    "error-name-totl": (
+        "Subject: Cron <ana@backoffice> cd ~/shop && python3 report.py\n\n"
+        "Traceback (most recent call last):\n  ...\n"
+        "NameError: name 'totl' is not defined\n\n"
+        "That's been the nightly stock report mail two nights running. Get report.py "
+        "printing the report again, please.",
+    ),
+    "error-unbound-variable": (
+        "First day on the project, so sorry if this is obvious: I ran `bash scripts/build.sh` "
+        "to build the web front and it stopped with `scripts/build.sh: line 10: OUTDIR: "
+        "unbound variable`. The top of the script sets OUT_DIR, with an underscore. Could "
+        "you fix the script so the build goes through?",
+    ),
+    "rename-round-money": (
+        "We've agreed a naming rule for the back office: a rounding helper is named after "
+        "what it rounds to. By that rule round_money should be round_cents. Please apply it: "
+        "rename the function in pricing.py and every use of it in report.py, the import and "
+        "the calls.",
+    ),
+    "rename-slugify": (
+        "[09:41] kai: slugify or toSlug for the helper in format.js?\n"
+        "[09:42] rosa: toSlug, like our other toX helpers\n"
+        "[09:42] kai: ok, toSlug it is\n\n"
+        "That's the decision. Please rename slugify to toSlug in src/format.js, and in "
+        "src/index.js, which requires and calls it.",
+    ),
+    "tax-rate-both": (
+        "Bom dia! From next month the IVA here goes up to 23%. The shop keeps it in two "
+        "places, TAX_RATE in pricing.py and rate in settings.toml; please update both to "
+        "0.23. Obrigada!",
+    ),
+    "toml-pool-size": (
+        "Quick sizing: 3 server workers, each needing up to 5 database connections at peak, "
+        "plus one spare for maintenance, makes 16. Set pool_size under [database] in "
+        "settings.toml to 16.",
+    ),
+    "error-unknown-coupon": (
+        "Someone's edit to src/index.js turned the sample order's coupon from SPRING10 into "
+        "SPRNG10, so `node src/index.js` now dies with 'Error: unknown coupon SPRNG10'. "
+        "Change it back to SPRING10 in index.js.",
+    ),
+    "rename-cart-total": (
+        "Suggested change on src/cart.js:\n\n```suggestion\nfunction orderTotal(cart) {\n```\n\n"
+        "It totals an order, not a cart. Apply it, and rename cartTotal to orderTotal in the "
+        "module.exports line and in src/index.js (the require and the call) as well.",
+    ),
+    "json-express-on": (
+        "Express delivery rollout, step 2 of 3, flip the flag: in config.json set "
+        "features.express_delivery to true. (Step 3 is the customer email, not yours.)",
+    ),
+    "rename-rotate-logs": (
+        "s/rotate_logs/rotate_log_files/g in scripts/lib.sh and scripts/backup.sh please, "
+        "and touch nothing else in those two files.",
+    ),
+    "error-attribute": (
+        ">>> from inventory import load_demo\n>>> inv = load_demo()\n>>> inv.lowstock()\n"
+        "Traceback (most recent call last):\n"
+        '  File "<stdin>", line 1, in <module>\n'
+        "AttributeError: 'Inventory' object has no attribute 'lowstock'. Did you mean: "
+        "'low_stock'?\n>>> inv.low_stock()\n['B-220']\n\n"
+        "So the method is fine; report.py just calls it by the wrong name. Fix the call in "
+        "report.py so python3 report.py runs.",
+    ),
+    "yaml-worker-second": (
+        "Can we go N+1 on the worker? It runs as a single replica in deploy.yaml; make that "
+        "2, and leave api, db and cache exactly as they are.",
+    ),
+    "js-welcome-ten": (
+        'A customer emailed: "Your welcome email says WELCOME5 gives 10% off but I only got '
+        '5%." Marketing confirms the email is right. Please make WELCOME5 worth 10 in '
+        "COUPONS in src/cart.js; the code keeps its name.",
+    ),
+    "json-stock-retries": (
+        "This is how the stock entry under services in config.json should read:\n\n"
+        "```json\n"
+        '"stock": {\n'
+        '  "url": "http://127.0.0.1:9412/stock",\n'
+        '  "retries": 5,\n'
+        '  "backoff_ms": 100\n'
+        "}\n```\n\n"
+        "Only retries differs from what's there now. Please make it so.",
+    ),
+    "error-command-not-found": (
+        "akw → awk on line 12 of scripts/summary.sh, please. Right now `bash "
+        "scripts/summary.sh` just says 'akw: command not found' and we need the orders "
+        "summary tonight.",
+    ),
+    "toml-mail-host": (
+        "Mailhub's onboarding email says:\n\n"
+        "> Your SMTP relay: smtp.mailhub.example, port 587, STARTTLS required.\n\n"
+        "We're on 587 already, so only the host changes. Switch smtp_host in settings.toml "
+        "over to it.",
+    ),
+    "js-green-tea-five": (
+        "When I run node src/index.js, the four green teas should come to 20.00 € and the "
+        "total to 49.95 €, i.e. green tea at 5 a unit instead of 4.50. Update its price in "
+        "the sample order's catalogue in src/index.js.",
+    ),
+    "toml-tax-included": (
+        "Went through the [tax] table of settings.toml with our bookkeeper:\n\n"
+        "  rate = 0.2                   correct\n"
+        "  included_in_prices = false   wrong, every price we show includes tax\n\n"
+        "Please change included_in_prices to true and leave the rate alone.",
+    ),
+    "toml-open-at-eight": ("Station opens at 8 am from Monday, not 7. station.toml, please.",),
+    "toml-deposit-sixty": (
+        "Our insurer wants a bigger deposit on each hire after the spring thefts: sixty "
+        "pounds from Monday, up from fifty. Please change it; it's under [payments] in "
+        "station.toml.",
+    ),
+    "service-every-500": (
+        "Workshop here. From the next round of services we're on a 500 km cycle (about 310 "
+        "miles) rather than 400 km. I gather the counter software keeps that figure in "
+        "fleet.py and again in station.toml; please update both.",
+    ),
+    "rename-give-back": (
+        'Counter glossary: a rider *returns* a bike; nobody says "give back". So the Fleet '
+        "method give_back should be return_bike. Rename it in fleet.py and where "
+        "test_fleet.py calls it, then run the tests; all 8 should still pass.",
+    ),
+    "toml-pump-half-hour": (
+        "The pump keeps cutting out before the last beds get their water. Allow it ½ hr per "
+        "run instead of 25 min; it's the [pump] limit in greenhouse.toml.",
+    ),
+    "yaml-tank-alert-four-hours": (
+        "While we wait for rain the tank will sit below 15% for days, and the tank-low alert "
+        "buzzes everyone's phone every 2 h. Change that rule in alerts.yaml to repeat every "
+        "4 h. The other alerts keep their timings.",
+    ),
+    "json-chart-two-days": (
+        "Looking at the dashboard this morning, the sensor chart only starts at about 7 "
+        "yesterday, so the frost the night before is off the left edge. Widen it to 48 "
+        "hours: chart.hours in dashboard/sensors.json.",
+    ),
+    "sh-keep-twelve-logs": (
+        "$ ls archive/\n"
+        "watering-2026-05-04.csv  watering-2026-05-11.csv  watering-2026-05-18.csv\n"
+        "watering-2026-05-25.csv  watering-2026-06-01.csv  watering-2026-06-08.csv\n\n"
+        "Six, always six; tools/rotate.sh throws the older ones away. Have it keep 12 by "
+        "default.",
+    ),
+    "error-flow-name": (
+        "This is the edit to schedule.py that went in yesterday:\n\n"
+        "```\n"
+        "-    return math.ceil(litres / FLOW_LITRES_PER_MINUTE)\n"
+        "+    return math.ceil(litres / FLOW_LITERS_PER_MINUTE)\n"
+        "```\n\n"
+        "Since then python3 plan.py fails with NameError: name 'FLOW_LITERS_PER_MINUTE' is "
+        "not defined. Undo that change.",
+    ),
+    "rename-thirsty": (
+        "Two things, in order:\n"
+        "1. find everything that calls House.thirsty()\n"
+        "2. rename the method to needs_water(), in beds.py where it's defined and at each of "
+        "those calls, test_beds.py included\n\n"
+        "Afterwards python3 -m unittest should pass as before.",
+    ),
+    "json-kiosk-contrast": (
+        "Accessibility audit, item K-2 (kiosk): text contrast fails WCAG AA. Recommended "
+        "fix: turn on the screen's high-contrast mode, screen.high_contrast in "
+        "kiosk/shelves.json. Please apply it and leave the font size at 18.",
+    ),
+    "toml-fewer-croissants": (
+        "Over the last two weeks we sold 21 to 23 croissants a day over the counter and baked "
+        "36. Let's bake 24 for the counter from tomorrow: change croissant under [counter] in "
+        "bakery.toml. Orders aren't affected.",
+    ),
+    "yaml-post-office-closed": (
+        "From tomorrow the village round in deliveries.yaml should be:\n\n"
+        "  - The Ship Inn\n  - Marrowby Primary School\n  - St Anne's Church Hall\n\n"
+        "The Post Office Stores has closed, so it comes out; the other stops stay in that "
+        "order.",
+    ),
+    "sourdough-price-rise": (
+        "The new price list for the window says sourdough £4.50 a loaf (it was £4.20). Make "
+        "the code agree: prices.py, and the Sourdough entry in counter/menu.json that feeds "
+        "the screen over the counter.",
+    ),
+    "toml-juniors-from-twelve": (
+        "Dinghy instructor here. Several of our 12- and 13-year-olds have passed their solo "
+        "assessment and the committee agreed they may helm alone. Please change "
+        "min_helm_age in club.toml to 12 (it's 14 now).",
+    ),
+    "yaml-pontoon-fee": (
+        "Dear all,\n\nAt the AGM members approved a pontoon berth fee of four hundred and "
+        "fifty pounds for the coming season. The swinging, trot and winter ashore fees are "
+        "unchanged. Could the moorings file be updated accordingly?\n\n"
+        "Treasurer, Hollesby Sailing Club",
+    ),
+    "sh-hours-top-three": (
+        "Wanted:\n"
+        "  bash tools/hours.sh      -> the top 3 boats\n"
+        "  bash tools/hours.sh 6    -> the top 6, as now\n\n"
+        "At the moment the first one lists 5. Please change the default in tools/hours.sh.",
+    ),
+    "error-skipper-tool": (
+        '$ bash -x tools/skipper.sh "Ann Rowe"\n'
+        "+ set -euo pipefail\n  ...\n"
+        "+ WHO='Ann Rowe'\n+ MONTH=\n+ LOG=data/outings.csv\n"
+        "+ log_okay data/outings.csv\n"
+        "tools/skipper.sh: line 17: log_okay: command not found\n\n"
+        "The function in tools/lib.sh is log_ok. Fix the call in skipper.sh so the lookup "
+        "works again.",
+    ),
+    "toml-doors-three-quarters": (
+        "On full nights the ushers can't get everyone seated in half an hour. From the next "
+        "show, open the doors 45 min before curtain up (doors_open_minutes in theatre.toml).",
+    ),
+    "error-sales-tool": (
+        "$ bash tools/sales.sh\n"
+        "tools/sales.sh: line 13: SALE_LOG: unbound variable\n"
+        "$ grep -n 'SALES\\?_LOG' tools/*.sh\n"
+        'tools/day.sh:14:LOG="${2:-$SALES_LOG}"\n'
+        'tools/lib.sh:5:SALES_LOG="data/sales.csv"\n'
+        'tools/sales.sh:13:LOG="${1:-$SALE_LOG}"\n\n'
+        "sales.sh is the odd one out. Fix it there, not in lib.sh.",
+    ),
+    "error-wheelchair-key": (
+        "The only thing I changed in minibus.toml yesterday was this, under [bus]:\n\n"
+        "  wheelchair_spaces = 2   became   wheelchair_space = 2\n\n"
+        "(I thought the singular looked neater.) Now python3 runsheet.py stops with "
+        "KeyError: 'wheelchair_spaces'. Put the key back the way runsheet.py wants it.",
+    ),
+    "rename-zone-of": (
+        "Rename symbol: zone_of → fare_zone (defined in places.py). Apply to all "
+        "references, fares.py and test_minibus.py included, then run the tests.",
+    ),
+}

@@ -49,7 +49,8 @@ from the environment:
   files and checks: :func:`bench._local_reworded.reworded_tasks`; ``reworded-later``,
   ``reworded-third``, ``reworded-fourth``, ``reworded-fifth``, ``reworded-sixth``,
   ``reworded-seventh``, ``reworded-eighth``, ``reworded-ninth``, ``reworded-tenth``,
-  ``reworded-eleventh``: the sets written after it), or ``all`` (default);
+  ``reworded-eleventh``, ``reworded-twelfth``: the sets written after it), or ``all``
+  (default);
 - ``BENCH_HALF``: ``A`` or ``B``: only that half of the fresh set;
 - ``BENCH_TASKS``: a comma-separated list of task names (default: all);
 - ``BENCH_OFF``: ``grammar``, ``nudge``, ``stop`` (comma-separated): run with those

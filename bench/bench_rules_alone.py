@@ -47,6 +47,7 @@ from bench._local_reworded_held import (
     REWORDED_SEVENTH,
     REWORDED_SIXTH,
     REWORDED_TENTH,
+    REWORDED_TWELFTH,
 )
 from bench._local_task import Events, Task
 from bench._rules_run import run_known
@@ -157,6 +158,10 @@ def run() -> list[tuple[str, str, str]]:
         (
             "half A, put otherwise an eleventh time (before the tenth set's misses)",
             REWORDED_ELEVENTH,
+        ),
+        (
+            "half A, put otherwise a twelfth time (before the eleventh set's misses)",
+            REWORDED_TWELFTH,
         ),
     ):
         reworded = [(by_name[n], p) for n, ps in wordings.items() if n in by_name for p in ps]
