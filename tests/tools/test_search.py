@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.actors.tools._ignore import compile_glob
 from harness.actors.tools._jail import Workspace
 from harness.actors.tools._search import MAX_MATCHES, search_text
 from tests.tools.conftest import Call
@@ -91,6 +92,42 @@ def test_search_text_output(tree: Path, call: Call, use_rg: bool) -> None:
         "src/util.py",
     ]
     assert "no matches" in search_text(ws, {"pattern": "zebra"}, use_rg=use_rg).output
+
+
+@pytest.mark.parametrize("use_rg", [False, True])
+def test_a_glob_may_name_either_of_several_with_braces(
+    tree: Path, call: Call, use_rg: bool
+) -> None:
+    # ``{a,b}`` as ripgrep and shells read it: either glob, each anchored on its own
+    if use_rg and not shutil.which("rg"):
+        pytest.skip("rg is not installed")
+    ws = Workspace(tree)
+
+    def files(glob: str) -> list[str]:
+        found = search_text(ws, {"pattern": "hello", "glob": glob}, use_rg=use_rg).output
+        return sorted({line.split(":")[0] for line in found.splitlines() if ":" in line})
+
+    assert files("*.{py,md}") == ["docs/guide.md", "src/app.py", "src/util.py"]
+    assert files("{app.py,guide.md}") == ["docs/guide.md", "src/app.py"]
+    assert files("{src/app.py,guide.md}") == ["docs/guide.md", "src/app.py"]
+    assert files("{app.py,{util,rootonly}.*}") == [
+        "src/app.py",
+        "src/deep/rootonly.txt",
+        "src/util.py",
+    ]
+    # a brace never closed is a character
+    assert compile_glob("{app.py").match("src/{app.py")
+    assert not compile_glob("{app.py").match("src/app.py")
+    listed = call("find_files", pattern="*.{py,log}").output.splitlines()
+    assert listed == ["keep.log", "src/app.py", "src/util.py"]
+
+
+def test_a_gitignore_line_with_braces_ignores_only_that_name(ws: Path, call: Call) -> None:
+    # a .gitignore has no {a,b}: ``{a,b}.txt`` is a file's name there
+    (ws / ".gitignore").write_text("{a,b}.txt\n")
+    for name in ("a.txt", "b.txt", "{a,b}.txt"):
+        (ws / name).write_text("needle\n")
+    assert call("find_files", pattern="*.txt").output.splitlines() == ["a.txt", "b.txt"]
 
 
 def test_search_text_truncates_with_counts(ws: Path, call: Call) -> None:

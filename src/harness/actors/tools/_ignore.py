@@ -63,17 +63,50 @@ def _translate(pat: str) -> str:
     return "".join(out)
 
 
+def _alternatives(pattern: str) -> list[str]:
+    """*pattern* with each ``{a,b}`` written out as the globs it stands for, as ripgrep
+    and most shells read it (``*.{ts,tsx}``: ``*.ts``, ``*.tsx``); a ``{`` never closed
+    is a character."""
+    start = pattern.find("{")
+    if start == -1:
+        return [pattern]
+    depth, parts, part_at = 0, [], start + 1
+    for i in range(start, len(pattern)):
+        if pattern[i] == "{":
+            depth += 1
+        elif pattern[i] == "}":
+            depth -= 1
+            if depth == 0:
+                parts.append(pattern[part_at:i])
+                head, tail = pattern[:start], pattern[i + 1 :]
+                return [
+                    head + choice + rest
+                    for part in parts
+                    for choice in _alternatives(part)
+                    for rest in _alternatives(tail)
+                ]
+        elif pattern[i] == "," and depth == 1:
+            parts.append(pattern[part_at:i])
+            part_at = i + 1
+    return [pattern[: start + 1] + glob for glob in _alternatives(pattern[start + 1 :])]
+
+
 def compile_glob(pattern: str) -> re.Pattern[str]:
-    """A gitignore-style glob as a regex over a relative path.
+    """A glob of a search or a listing as a regex over a relative path: gitignore's
+    forms, and ``{a,b}`` for either (``*.{ts,tsx}``, ``{pricing.py,settings.toml}``).
 
     Without a ``/`` (other than a trailing one) it matches a name at any depth;
-    with one it is anchored at the start.
+    with one it is anchored at the start (each of ``{a,b}``'s globs on its own).
     """
-    pat = pattern.rstrip("/") or pattern
-    anchored = "/" in pat
-    pat = pat.lstrip("/")
-    prefix = "" if anchored else "(?:.*/)?"
-    return re.compile(prefix + _translate(pat) + r"\Z", re.DOTALL)
+    regexes = [_anchored(glob) for glob in _alternatives(pattern)]
+    return re.compile(f"(?:{'|'.join(regexes)})\\Z", re.DOTALL)
+
+
+def _anchored(glob: str) -> str:
+    """One gitignore glob as a regex over a relative path, without its end."""
+    pat = glob.rstrip("/") or glob
+    prefix = "" if "/" in pat else "(?:.*/)?"
+    return prefix + _translate(pat.lstrip("/"))
 
 
 class IgnoreRules:
@@ -95,7 +128,8 @@ class IgnoreRules:
             dir_only = line.endswith("/")
             if not line.strip("/"):
                 continue
-            self.rules.append((compile_glob(line), negate, dir_only))
+            # (a .gitignore has no {a,b}: its braces are characters)
+            self.rules.append((re.compile(_anchored(line) + r"\Z", re.DOTALL), negate, dir_only))
 
     @classmethod
     def load(cls, path: Path, base: str) -> IgnoreRules | None:
