@@ -39,6 +39,7 @@ __all__ = [
     "name_words",
     "path_words",
     "same_file",
+    "wants_value",
 ]
 
 PROVIDERS = ("ollama", "openai", "anthropic", "gemini", "local")
@@ -211,7 +212,7 @@ _WANTED = re.compile(
     r"|\b(?:put|puts|putting|bring|brings|bringing|push|pushes|pushing)\s+(?:[\w'-]+\s+){0,4}?"
     r"(?:up|down)\s+(?:to|by)\s+[£$€]?\d"
     r"|\bstill\s+(?:says?|said|has|have|shows?|reads?|uses?|lists?|gives?|keeps?|sets?)\b"
-    r"|\binstead\s*[.!]*$",
+    r"|\binstead\s*[.!?]*$",
     re.I,
 )
 # a setting and the state wanted, said alone, as a line of a to-do list or a commit
@@ -244,7 +245,9 @@ _OTHERWISE = re.compile(
     r"decreased|enabled|disabled)\b"
     r"|\b(?:want|need)s?\s+(?:a|an|the)\s+(?:bigger|smaller|larger|longer|shorter|higher|lower|"
     r"faster|slower)\b"
-    r"|\b(?:goes|go|going|went|gone|moves?|moving)\s+from\s+[£$€]?\d[\d.]*\S*\s+to\b"
+    r"|\b(?:goes|go|going|went|gone|moves?|moving|rises|rising|rose|falls|falling|fell)\s+"
+    r"from\s+[£$€]?\d[\d.]*\S*\s+"
+    r"(?:[a-z]+\s+)?to\b"
     # a setting written as its line after its file's name: "station.toml: deposit = 60"
     r"|^[\w./-]+\.[A-Za-z]\w*\s*:\s*`?[\w.-]+\s*=\s*[^\s=][^=\n]*`?\s*$"
     r"|\blet\s+(?:it|them)\s+\w+\s+(?:up\s+to\s+|for\s+)?[£$€]?\d"
@@ -268,7 +271,11 @@ _OTHERWISE = re.compile(
 # a sentence asking for something as a question ("Can the chart show two days instead of
 # one?"), not one asking about it ("Why does it show two days instead of one?")
 # ("Mind fixing the script?", "Any chance you could fix it?" too)
-_REQUEST = re.compile(r"^(?:please\s+)?(?:can|could|would|will|mind|any chance)\b", re.I)
+# (after a few words that set when or where: "Starting tomorrow, could the counter bake
+# go from 36 to 24?")
+_REQUEST = re.compile(
+    r"^(?:[^,?\n]{1,40},\s*)?(?:please\s+)?(?:can|could|would|will|mind|any chance)\b", re.I
+)
 # the same asked in a sentence's own clause, after a dash, comma or semicolon: "Probably a
 # typo in skipper.sh - can you get it going again?"
 _REQUEST_CLAUSE = re.compile(
@@ -361,7 +368,7 @@ def asks_for_change(prompt: str, *, plainly: bool = False) -> bool:
         sentence = found.strip()
         said = _SHOULD.search(sentence) or _NEW_STATE.search(sentence, 1)
         before = _CONDITION.sub("", _CLAUSE.sub("", sentence[: said.start()])) if said else ""
-        if said and not sentence.endswith("?") and not _ABOUT.search(before):
+        if said and not sentence.endswith("?") and not _wonders(_ABOUT, before):
             own = _USER_TO_DO.search(sentence[: said.start()])
             if not own or sentence[said.end() - 1 :].lower().startswith("be able"):
                 return True
@@ -387,15 +394,38 @@ def _asks_about(prompt: str) -> bool:
     return last.endswith("?") and not _asks_you(last)
 
 
+# "who" and "which" that start a clause saying more of a thing named before them, not a
+# question: "As a grower who only looks every other day, I want …", "TAX_RATE, which
+# pricing.py reads, should be 0.23"; "Tell me who changed it" still wonders
+_RELATIVE = re.compile(
+    r"(?:,\s*|\b(?:a|an|the|any|every|each|some|those|these|our|my|your|their)\s+"
+    r"(?:[\w'-]+\s+){1,2}|\b(?:some|any|every|no)(?:one|body)\s+|\bpeople\s+)"
+    r"(?:who|which)\b",
+    re.I,
+)
+
+
+def _wonders(pattern: re.Pattern[str], before: str) -> bool:
+    """Whether *before* (the words of a sentence before what it wants) asks or wonders
+    (*pattern*), a relative "who" or "which" aside (:data:`_RELATIVE`)."""
+    return pattern.search(_RELATIVE.sub(" ", before)) is not None
+
+
 def _wants(pattern: re.Pattern[str], sentence: str) -> bool:
     """Whether *sentence* wants what *pattern* reads (a value over the one there is,
     :data:`_WANTED`; a thing otherwise, :data:`_OTHERWISE`), asked for and not asked
     about: "Can the chart show two days instead of one?" does, "Why does it show two
     days instead of one?" does not."""
     wanted = pattern.search(sentence)
-    if wanted is None or _WONDERS_ABOUT.search(sentence[: wanted.start()]):
+    if wanted is None or _wonders(_WONDERS_ABOUT, sentence[: wanted.start()]):
         return False
     return not sentence.endswith("?") or _asks_you(sentence)
+
+
+def wants_value(sentence: str) -> bool:
+    """Whether *sentence* wants one value over the one there is, with no verb of changing
+    (:data:`_WANTED`: "Could it keep twelve instead?", "Keep a dozen rather than six.")."""
+    return _wants(_WANTED, sentence.strip())
 
 
 # a sentence that starts by asking: "what temperature does the sourdough bake at"

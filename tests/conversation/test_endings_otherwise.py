@@ -97,6 +97,13 @@ from tests.scripted import ScriptedModel, reply
         # a setting's line written after its file's name
         "station.toml: deposit = 60",
         "settings.toml: `smtp_host = smtp.mailhub.example`",
+        # a relative "who" or "which" is no wondering; "instead" asked of someone; a
+        # request after a few words of when; a value going from one to another with the
+        # thing it counts between
+        "As a grower who checks every other day, I want the chart to cover 48 hours instead of 24.",
+        "TAX_RATE, which pricing.py reads, should be 0.23 now.",
+        "Only six old logs are kept. Could it keep twelve instead?",
+        "Starting tomorrow, could the counter bake go from 36 croissants to 24?",
     ],
 )
 def test_a_change_said_otherwise_is_asked_for(prompt: str) -> None:
@@ -171,6 +178,11 @@ def test_a_change_said_otherwise_is_asked_for(prompt: str) -> None:
         "1. why does the build fail?",
         "station.toml: deposit = 60?",
         "calc.py: is a == b here",
+        # who and which that ask; "instead" and a request's words asked about
+        "Tell me who set the chart to 48 hours instead of 24.",
+        "Do you know who wants 48 hours instead of 24?",
+        "Why does it keep twelve instead?",
+        "Starting tomorrow, why does the counter bake go from 36 croissants to 24?",
     ],
 )
 def test_the_same_words_asking_about_a_thing_ask_no_change(prompt: str) -> None:

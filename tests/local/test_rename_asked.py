@@ -81,6 +81,22 @@ drive = functools.partial(drive_rule, rule="rename-asked")
         ("House.thirsty → needs_water", "thirsty"),
         ("- [ ] rename House.thirsty to needs_water (beds.py, plan.py)", "thirsty"),
         ("- [x] rename House.thirsty to needs_water", None),  # done already
+        # its owner after it; "renaming" asked of someone; "it" or "this" after a name
+        # written as only code writes one (a member after its owner, a name called or
+        # defined), before a word written as code ("loadX"); no "to" before a code name
+        ("Please rename the wet method of Bed to needs_draining.", "wet"),
+        ("Please rename the waterlogged method of Bed to needs_draining.", "waterlogged"),
+        ("Would you mind renaming fetchRows to loadRows?", "fetchRows"),
+        ("Bed.waterlogged reads oddly. Rename it needs_draining, callers too.", "waterlogged"),
+        ("I never recall what wet() means; let's rename it on Bed to needs_draining.", "wet"),
+        (
+            "Review comment:\n\n> function fetchRows(table) {\n\nWe're moving to loadX "
+            "names, so please rename this to loadRows.",
+            "fetchRows",
+        ),
+        ("README.md explains it. Rename it to fare_zone.", None),
+        ("Bed.wet() and Bed.dry() read badly; rename it to needs_draining.", None),
+        ("Would you mind telling me why fetchRows was renamed to loadRows?", None),
         # not a rename: a question, a value, words, two
         ("Why was slugify renamed to toSlug?", None),
         ("Was slugify renamed to toSlug?", None),

@@ -118,15 +118,22 @@ def printed(result: str) -> bool:
 CHAIN_TOOLS = frozenset(("search_text", "read_file", "edit_file"))
 
 
-def chain_search(turn: Turn, search: str) -> Step | None:
+def chain_search(turn: Turn, search: str, *, then: str | None = None) -> Step | None:
     """The search *search* that began a rule's own chain of calls, when the turn's first
-    call is that search and its last call worked (the search itself, a read that showed
-    the file, an edit that changed it); ``None`` when the model went its own way or a
-    call of the chain went wrong."""
+    call is that search (and its second, where the chain searches *then* too and has
+    gone on) and its last call worked (a search of the chain, a read that showed the
+    file, an edit that changed it); ``None`` when the model went its own way or a call
+    of the chain went wrong."""
     first, last = turn.steps[0], turn.steps[-1]
     if first.name != "search_text" or first.arguments.get("pattern") != search:
         return None
-    if last is not first and not (last.shown_lines is not None or last.wrote):
+    searches = [first]
+    if then is not None and len(turn.steps) > 1:
+        second = turn.steps[1]
+        if second.name != "search_text" or second.arguments.get("pattern") != then:
+            return None
+        searches.append(second)
+    if all(last is not s for s in searches) and not (last.shown_lines is not None or last.wrote):
         return None
     return first
 

@@ -35,6 +35,7 @@ from harness.actors.model.local._values import (
     swap_change,
     value_change,
 )
+from harness.words import same_file
 
 __all__ = ["NewValue", "described_file"]
 
@@ -66,12 +67,18 @@ def described_file(prompt: str) -> str | None:
     return said.pop() if len(said) == 1 else None
 
 
-def _each_file(scored: list[tuple[int, str, str, Form]]) -> list[tuple[str, str, Form]]:
+def _each_file(
+    scored: list[tuple[int, str, str, Form]], *, lone: bool = False
+) -> list[tuple[str, str, Form]]:
     """Of *scored* lines, the best of each file, the file of the best line first; none
-    where two tie in one file (which is the one is not known)."""
+    where two tie in one file (which is the one is not known). A line that shares no
+    word with the request only where *lone* and it is the one line of its file."""
     files: dict[str, list[tuple[int, str, str, Form]]] = {}
+    per_file: dict[str, int] = {}
+    for line in scored:
+        per_file[line[1]] = per_file.get(line[1], 0) + 1
     for line in sorted(scored, key=lambda line: -line[0]):
-        if line[0] > 0:
+        if line[0] > 0 or (lone and per_file[line[1]] == 1):
             files.setdefault(line[1], []).append(line)
     if any(len(lines) > 1 and lines[0][0] == lines[1][0] for lines in files.values()):
         return []
@@ -108,16 +115,50 @@ def _the_lines(
             scored.append((score, path, text, form))
     best = max((score for score, *_ in scored), default=0)
     top = [(path, text, form) for score, path, text, form in scored if score == best]
-    if best == 0:
-        return []
     if change.either and len({change.turned(form) for score, *_, form in scored if score}) > 1:
         return []  # lines of the request's words hold each value: which is there now is not known
-    if MORE_PLACES.search(prompt) and len(each := _each_file(scored)) > 1:
+    if best and MORE_PLACES.search(prompt) and len(each := _each_file(scored)) > 1:
         return each
-    # the files the request names that hold the value: the best line of each
-    if len(each := _each_file([line for line in scored if line[1] in named])) > 1:
+    # the files the request names that hold the value: the best line of each, or the one
+    # line a file holds it on ("VAT goes from 0.2 to 0.23 - pricing.py and settings.toml
+    # need it": ``rate = 0.2`` under ``[tax]`` shares no word)
+    # (not where which value is there now is not known: a lone 24 is no 36)
+    each = _each_file(
+        [line for line in scored if any(same_file(line[1], n) for n in named)],
+        lone=not change.either,
+    )
+    if len(each) > 1 or (each and best == 0):
         return each
+    if best == 0:
+        return []
     return top if len(top) == 1 else []
+
+
+# a name a request writes that is a file's, not a setting's dotted key: an extension of
+# at most four characters ("settings.toml", "rotate.sh"; not "chart.hours")
+_FILE_LIKE = re.compile(r"\.[A-Za-z]\w{0,3}$")
+
+
+def _then_search(
+    change: Change | Swap, prompt: str, hits: list[tuple[str, str]]
+) -> dict[str, object] | None:
+    """The search for the value alone in the files *prompt* names where the first
+    search's *hits* hold it on no line as a setting, or ``None``: every named file has
+    such a line, or the request names none."""
+    if not isinstance(change, Change):
+        return None
+    named = list(dict.fromkeys(m.group(1) for m in FILE_NAME.finditer(prompt)))
+    held = {path for path, text in hits if change.set_in(text) is not None}
+    missing = [
+        name
+        for name in named
+        if not any(same_file(path, name) for path in held) and _FILE_LIKE.search(name)
+    ]
+    if not missing:
+        return None
+    glob = missing[0] if len(missing) == 1 else "{" + ",".join(missing) + "}"
+    pattern = change.search(prompt, anywhere=True)
+    return {"pattern": pattern, "regex": True, "glob": glob} if pattern else None
 
 
 # a search's hit: "bakery.toml:28:croissant = 36", in any file: a setting may be in one
@@ -160,11 +201,26 @@ class NewValue(WrittenAhead):
                 "search_text",
                 arguments={"pattern": search, "regex": True, **where},
             )
-        first = chain_search(turn, search)
+        # the files the request names that the first search found no line to change in
+        # are searched for the value alone, where no word need be on its line
+        hits = []
+        then = None
+        if turn.steps[0].name == "search_text":
+            hits = [(h.group(1), h.group(2)) for h in _HIT.finditer(turn.steps[0].result)]
+            then = _then_search(change, turn.prompt, hits) if described is None else None
+        first = chain_search(turn, search, then=then and then["pattern"])
         if first is None:
             return None  # the model went its own way, or a call of the rule's went wrong
+        if then is not None:
+            if len(turn.steps) == 1:
+                return Nudge(
+                    f"Search {then['glob']} for {change.old}, the value there now.",
+                    "search_text",
+                    arguments=then,
+                )
+            found = [(h.group(1), h.group(2)) for h in _HIT.finditer(turn.steps[1].result)]
+            hits += [hit for hit in found if hit not in hits]
         last = turn.steps[-1]
-        hits = [(h.group(1), h.group(2)) for h in _HIT.finditer(first.result)]
         written = {s.path for s in turn.steps if s.wrote}
         todo = [t for t in _the_lines(hits, change, turn.prompt) if t[0] not in written]
         if not todo:

@@ -26,10 +26,13 @@ _ENDS = (
     r"(?=\s*(?:$|[,;:!?()]|\.(?!\w)|[-–—]\s|\s(?:in|everywhere|across|throughout|and|so|wherever|"
     r"instead|from now on|please)\b))"
 )
+# ("renaming" too: "Would you mind renaming slugify to toSlug?"; its owner after it: "the
+# thirsty method of House", "rename it on House to needs_water")
 _RENAME = re.compile(
-    r"\brename\s+(?:the\s+)?(?:(?:shell|python|javascript|js|bash)\s+)?"
+    r"\brenam(?:e|ing)\s+(?:the\s+)?(?:(?:shell|python|javascript|js|bash)\s+)?"
     rf"(?:({_KIND})\s+)?"
-    rf"`?(?:({_NAME})\.)?({_NAME})(?:\(\))?`?(?:\s+(?:{_KIND}))?\s+(?:to|into|as)\s+"
+    rf"`?(?:({_NAME})\.)?({_NAME})(?:\(\))?`?(?:\s+(?:{_KIND}))?"
+    rf"(?:\s+(?:of|on)\s+(?:the\s+)?`?((?-i:[A-Z]\w*))`?(?:\s+class)?)?\s+(?:to|into|as)\s+"
     rf"`?({_NAME})(?:\(\))?`?{_ENDS}",
     re.I,
 )
@@ -77,11 +80,11 @@ _CALL_IT = re.compile(
     rf"(?:the\s+(?:{_KIND})\s+)?{_OLD}\s+{_NEW}",
     re.I,
 )
-# "let's call the function fare_zone instead", "call it fare_zone": the name there now
-# said before (the new name written as code)
+# "let's call the function fare_zone instead", "call it fare_zone", "Rename it
+# needs_water": the name there now said before (the new name written as code)
 _CALL_THE = re.compile(
     rf"(?:^|[.!?;,]\s+|\b(?:please|can you|could you|would you|and|then|so|let'?s|let us)\s+)"
-    rf"call\s+(?:it|them|the\s+(?:{_KIND}))\s+{_NEW}",
+    rf"(?:call|rename)\s+(?:it|them|the\s+(?:{_KIND}))\s+{_NEW}",
     re.I,
 )
 # "cartTotal should be orderTotal": a rename only where both are written as code names
@@ -98,6 +101,8 @@ _ITS_OWN = re.compile(
     re.I,
 )
 _RUN = re.compile(r"\b(?:run|execute)\b", re.I)
+# a rename asked as whether one minds doing it: "Would you mind renaming slugify to toSlug?"
+_MIND_RENAMING = re.compile(r"\bmind\s+renaming\b", re.I)
 # words the patterns of a rename said another way may take for a name ("… should be
 # renamed to …": "be")
 _NO_NAMES = frozenset(("be", "been", "is", "was", "were", "are", "it", "this", "that", "now"))
@@ -114,9 +119,14 @@ _PRONOUNS = frozenset({"it", "this", "that", "them", "these", "those"})
 # … or, in a rename said in other words, an article: "give the function a clearer name:
 # rotate_log_files" (the rule had searched for every use of "a")
 _STANDS_FOR = _PRONOUNS | {"a", "an"}
-# a name said before a rename: in backticks, or a word that may be a name (kept where
-# written as only code writes one: _CODE_NAME)
-_SAID_NAME = re.compile(r"`([A-Za-z_]\w*)`|\b([A-Za-z_]\w*)")
+# a name said before a rename: in backticks, a member after its owner ("House.thirsty",
+# not a file's name) or a name called or defined ("thirsty()", "function slugify(title)"),
+# or a word that may be a name (kept where written as only code writes one: _CODE_NAME)
+_SAID_NAME = re.compile(
+    r"`([A-Za-z_]\w*)`"
+    r"|\b(?:[A-Z]\w*\.)?([A-Za-z_]\w*)(?=\()|\b[A-Z]\w*\.([A-Za-z_]\w*)\b(?![.\w])"
+    r"|\b([A-Za-z_]\w*)"
+)
 # a name only code writes: with an underscore, a capital inside or a digit
 # ("give_back", "toSlug", "SPRING10")
 _CODE_NAME = re.compile(r"_|[a-z][A-Z]|\d")
@@ -173,18 +183,18 @@ def asked_rename(prompt: str) -> Rename | None:
     found = list(_RENAME.finditer(prompt))
     if not found:
         return _said_rename(prompt)
-    if not asks_change(prompt):
+    if not (asks_change(prompt) or _MIND_RENAMING.search(prompt)):
         return None  # "Why did you rename give_back to return_bike?"
     if len(found) != 1 or _ANOTHER.match(prompt, found[0].end()):
         return None
     m = found[0]
-    kind, owner, old, new = m.group(1), m.group(2), m.group(3), m.group(4)
-    if old.lower() in _PRONOUNS and not owner:
+    kind, owner, old, new = m.group(1), m.group(2) or m.group(4), m.group(3), m.group(5)
+    if old.lower() in _PRONOUNS and not m.group(2):
         said = _one_said_before(prompt, m.start())
         if said is None:
             return None
         old = said
-    if old == new or FILE_NAME.fullmatch(f"{owner}.{old}" if owner else old):
+    if old == new or FILE_NAME.fullmatch(f"{m.group(2)}.{old}" if m.group(2) else old):
         return None
     quoted = "`" in m.group(0)
     if not (kind or owner or quoted or _CODE_NAME.search(old) or _CODE_NAME.search(new)):
@@ -200,11 +210,17 @@ def _one_said_before(prompt: str, at: int) -> str | None:
     ("zone_of is a confusing name … Rename it to fare_zone"), or ``None``: none said, or
     two, and which one "it" is not known (the rule once renamed every "it" in the
     project's prose)."""
-    said = {
-        n.group(1) or n.group(2)
-        for n in _SAID_NAME.finditer(prompt[:at])
-        if n.group(1) or _CODE_NAME.search(n.group(2))
-    }
+    plainly, written = set(), set()
+    for n in _SAID_NAME.finditer(prompt[:at]):
+        if n.group(3) and FILE_NAME.fullmatch(n.group(0)):
+            continue  # "README.md" is a file's name
+        if n.group(1) or n.group(2) or n.group(3):
+            plainly.add(n.group(1) or n.group(2) or n.group(3))
+        elif _CODE_NAME.search(n.group(4)):
+            written.add(n.group(4))
+    # a name quoted, called or after its owner says it is one more plainly than a word
+    # written as code does ("> function slugify(title) … moving our helpers to toX names")
+    said = plainly or written
     return said.pop() if len(said) == 1 else None
 
 

@@ -15,7 +15,7 @@ import attrs
 from harness.actors.model.local._choose import UNIT_STEMS, any_stem, stems
 from harness.actors.model.local._nudge_base import literal
 from harness.actors.model.local._nudge_changes import NUMBER_WORDS
-from harness.words import asks_for_change
+from harness.words import asks_for_change, wants_value
 
 __all__ = [
     "ANY_VALUE",
@@ -30,6 +30,7 @@ __all__ = [
     "digits",
     "in_figures",
     "names_unit",
+    "said_change",
     "swap_change",
     "unit_of",
     "value_change",
@@ -76,8 +77,9 @@ _NOW_ASIDE = re.compile(
 )
 # a time of day with its half of the day written to it: "8am", "7 p.m."
 _MERIDIEM = re.compile(r"\b(\d{1,2})\s*([ap])\.?m\.?(?![\w])", re.I)
-# a clause of a request: "… at 0.2; it's 0.23 now.", "…, it's 30 at the moment."
-_CLAUSE = re.compile(r"(?:[^.!?;,]|[.,](?=\d))+(?:[.!?;,]|$)")
+# a clause of a request: "… at 0.2; it's 0.23 now.", "…, it's 30 at the moment."; a dot
+# before a letter or a figure does not end one ("greenhouse.toml", "0.23")
+_CLAUSE = re.compile(r"(?:[^.!?;,]|,(?=\d)|\.(?=\w))+(?:[.!?;,]|$)")
 # a clause that says how a thing is now, or was: the value there now
 _PRESENT = re.compile(
     r"\b(?:at the moment|atm|currently|at present|right now|used to be|it was|it's been|"
@@ -179,6 +181,9 @@ class Change:
     """The request says the two values but not which is there now ("Cut the croissants
     to 24 a day, down from 36.", "Juniors may helm at 12 (it was 14)."): the line a file
     holds one on says it, and the change goes from that one to the other."""
+    percent: bool = False
+    """The request writes both values as percents ("from 20% to 23%"), which a file may
+    write as fractions too (``rate = 0.2``)."""
 
     @property
     def forms(self) -> list[Form]:
@@ -187,10 +192,14 @@ class Change:
         the request does not say which value is there now, the forms of both ways. A
         value there now of 0 or 1 is no form: nearly any line holds it."""
         if self.either:
-            back = Change(self.new, self.old, self.new_unit, self.old_unit, self.clock)
+            back = Change(
+                self.new, self.old, self.new_unit, self.old_unit, self.clock, percent=self.percent
+            )
             return [*attrs.evolve(self, either=False).forms, *back.forms]
         said = self.old_unit or self.new_unit
         forms = [Form(self.old, self.new, said)] if self.old_unit == self.new_unit else []
+        if self.percent and said is None:
+            forms.append(Form(_fraction(self.old), _fraction(self.new), None))
         if said is not None:
             forms += [
                 form
@@ -293,6 +302,11 @@ class Change:
         return rf"(?i)(?:{named})[^\n]*{value}|{value}[^\n]*(?:{named})"
 
 
+def _fraction(percent: str) -> str:
+    """*percent* as a fraction of one: "20" 0.2, "17.5" 0.175."""
+    return f"{(Decimal(percent) / 100).normalize():f}"
+
+
 def _trim(value: str) -> str:
     """*value* without the zeros that end its decimals: "4.50" 4.5, "5.00" 5."""
     return value.rstrip("0").rstrip(".") if "." in value else value
@@ -312,9 +326,33 @@ def names_unit(line: str, unit: str | None) -> bool:
     return _NAMES_UNIT[unit].search(words) is not None
 
 
+# a table's heads of the value there now and the value wanted ("| mooring | now | new |")
+_HEAD_NOW = re.compile(r"(?:now|old|current(?:ly)?|was|before|from|today)", re.I)
+_HEAD_NEW = re.compile(r"(?:new|wanted|to|after|proposed|should be|will be|from now on)", re.I)
+
+
+def _table(prompt: str) -> set[tuple[str, str | None, str, str | None]]:
+    """Each row of a Markdown table *prompt* pastes whose column of the value there now
+    and column of the value wanted hold two values (the table of fees: "| pontoon | 420
+    | 450 |" under "| mooring | now | new |"); a row that keeps its value is none."""
+    pairs = set()
+    rows = [line.strip().strip("|").split("|") for line in prompt.splitlines() if "|" in line]
+    heads: tuple[int, int] | None = None
+    for cells in (list(map(str.strip, row)) for row in rows):
+        now = [i for i, c in enumerate(cells) if _HEAD_NOW.fullmatch(c)]
+        new = [i for i, c in enumerate(cells) if _HEAD_NEW.fullmatch(c)]
+        if len(now) == 1 and len(new) == 1 and now[0] < new[0]:
+            heads = (now[0], new[0])
+        elif heads is not None and len(cells) > heads[1]:
+            old, wanted = (ANY_VALUE.fullmatch(cells[i]) for i in heads)
+            if old and wanted and digits(old[1]) != digits(wanted[1]):
+                pairs.add((digits(old[1]), unit_of(old[2]), digits(wanted[1]), unit_of(wanted[2])))
+    return pairs
+
+
 def _pairs(prompt: str) -> set[tuple[str, str | None, str, str | None]]:
     """Each (value there now, its unit, value wanted, its unit) *prompt* says."""
-    pairs = set()
+    pairs = _table(prompt)
     for m in _NOW_ASIDE.finditer(prompt):
         others = {(digits(o[1]), unit_of(o[2])) for o in ANY_VALUE.finditer(prompt[: m.start()])}
         if len(others) == 1:
@@ -349,18 +387,21 @@ def _said_then_asked(prompt: str) -> set[tuple[str, str | None, str, str | None]
     was ("Open the doors 45 minutes before curtain up, it's 30 at the moment.", "service
     the bikes every 500 km, it used to be 400")."""
     clauses = _CLAUSE.findall(prompt)
-    said = [
-        (at, (digits(m[1]), unit_of(m[2])))
-        for at, clause in enumerate(clauses)
-        for m in ANY_VALUE.finditer(clause)
-    ]
+    # (a value said twice in one clause is one: "pool exhausted (8 of 8 connections in use)")
+    said = list(
+        dict.fromkeys(
+            (at, (digits(m[1]), unit_of(m[2])))
+            for at, clause in enumerate(clauses)
+            for m in ANY_VALUE.finditer(clause)
+        )
+    )
     if len(said) != 2 or said[0][1] == said[1][1] or said[0][0] == said[1][0]:
         return set()
     (first_at, (one, one_unit)), (then_at, (other, other_unit)) = said
     first, then = clauses[first_at], clauses[then_at]
     if _PRESENT.search(then) and not asks_for_change(then, plainly=True):
         return {(other, other_unit, one, one_unit)}
-    if asks_for_change(first) or not asks_for_change(then, plainly=True):
+    if asks_for_change(first) or not (asks_for_change(then, plainly=True) or wants_value(then)):
         return set()
     return {(one, one_unit, other, other_unit)}
 
@@ -408,7 +449,16 @@ def value_change(prompt: str) -> Change | None:
     value wanted ("bake 24 for the counter, not 36": 36 to 24; "goes up from 0.2 to
     0.23"; "the last two days instead of just one": one day to two; "nags us every two
     hours. Every four is plenty."); else ``None``. Not for a fault told ("removes two
-    lines instead of one. Fix it."), nor two changes at once."""
+    lines instead of one. Fix it."), nor two changes at once, nor one from 0 or 1, which
+    nearly any line holds (:func:`said_change` reads it)."""
+    change = said_change(prompt)
+    return change if change is not None and change.forms else None
+
+
+def said_change(prompt: str) -> Change | None:
+    """The change of one value *prompt* says, as :func:`value_change` reads it, whether
+    or not a file could hold it in any form ("Run 2 replicas of the worker instead of
+    1.": 1 to 2)."""
     if FAULT.search(prompt) or not asks_for_change(prompt):
         return None
     clock = _MERIDIEM.search(prompt) is not None
@@ -424,8 +474,8 @@ def value_change(prompt: str) -> Change | None:
     old_unit, new_unit = old_unit or new_unit, new_unit or old_unit
     hours = old_unit is None and all(v.isdigit() and int(v) <= 24 for v in (old, new))
     on_clock = clock or _CLOCK.search(prompt) is not None
-    change = Change(old, new, old_unit, new_unit, hours and on_clock, either)
-    return change if change.forms else None
+    percent = all(re.search(rf"(?<![\d.]){re.escape(v)}\s*%", prompt) for v in (old, new))
+    return Change(old, new, old_unit, new_unit, hours and on_clock, either, percent)
 
 
 # a value a request wants: "to 24", "to £60" (two of them are two changes: "Set retries to 5

@@ -28,6 +28,7 @@ from harness.actors.model.local._values import (
     digits,
     in_figures,
     names_unit,
+    said_change,
     unit_of,
     value_change,
 )
@@ -150,6 +151,9 @@ class Wanted:
     """The value is the one there now and this much, said as a step ("one more
     replica": 1, "two fewer stops": -2, "Raise the timeout by 10 seconds": 10);
     *value* then says the step."""
+    held: str | None = None
+    """The value there now, where the request says it and it is 0 or 1 ("replicas 1 ->
+    2"), which nearly any line holds: the line giving it to a name the request says."""
     clock: bool = False
     """The value is an hour of the morning ("From next week we open at 8 in the
     morning."): a line giving one time of day (``opens = "07:00"``) holds it, written as
@@ -202,6 +206,8 @@ class Wanted:
             if Decimal(found[0].group(1)) == Decimal(self.value):
                 return None
             return line[: found[0].start(1)] + self.value + line[found[0].end(1) :]
+        if self.held is not None and Decimal(found[0].group(1)) != Decimal(self.held):
+            return None  # "worker replicas 1 -> 2": not the api's ``replicas: 2``
         if self.step is not None:
             return self._stepped(line, found[0], self.step)
         if self.count_of is not None:
@@ -279,6 +285,9 @@ def wanted_value(prompt: str) -> Wanted | None:
         return None
     if not (asks_for_change(prompt) or _LET.search(prompt)) or asks_new(prompt):
         return None
+    from_low = _from_low(prompt)
+    if from_low is not None:
+        return from_low
     prompt = in_figures(prompt)
     stepped = _step(prompt)
     if stepped is not None:
@@ -312,6 +321,25 @@ def wanted_value(prompt: str) -> Wanted | None:
     return Wanted(
         value, unit_of(m.group(2)), keys=keys, per=per, money=money, tries=tries, clock=clock
     )
+
+
+def _from_low(prompt: str) -> Wanted | None:
+    """The value wanted of a change *prompt* says from 0 or 1 ("Run 2 replicas of the
+    worker instead of 1.", "worker replicas 1 -> 2", "two replicas rather than one"),
+    which :func:`value_change` leaves (nearly any line holds 0 or 1), or ``None``: the
+    line to change gives the value there now to a name the request says."""
+    change = said_change(prompt)
+    if change is None or change.old_unit or change.new_unit:
+        return None
+    low = [v for v in (change.old, change.new) if v in ("0", "1")]
+    if len(low) != 1 or (not change.either and change.old != low[0]):
+        return None
+    (held,) = low
+    value = change.new if held == change.old else change.old
+    if not re.fullmatch(_NUMBER, value):
+        return None
+    keys = frozenset(stems(FILE_NAME.sub(" ", prompt)) - UNIT_STEMS - NUMBER_STEMS)
+    return Wanted(value, keys=keys, held=held)
 
 
 # a count said with what it counts, where no other word says it is the value wanted
