@@ -121,6 +121,11 @@ def test_a_line_s_keys_are_read_off_the_lines_above_it() -> None:
         ("kiosk/shelves.json: high_contrast on.", True),
         ("settings.toml: debug off, please", False),
         ("gift_wrap off", False),
+        # a state said and then not wanted; the state asked for as what it can be
+        ("The kiosk is still in high contrast in shelves.json, on; it shouldn't be.", False),
+        ("gift_wrap is still set to false in checkout.json. We don't want that.", True),
+        ("Staging mustn't run with verbose = true. config.json, please.", False),
+        ("express_delivery=false is still in config.json - can it be true?", True),
     ],
 )
 def test_the_way_a_switch_goes_is_read_from_the_request(prompt: str, on: bool | None) -> None:
@@ -150,6 +155,10 @@ def test_the_way_a_switch_goes_is_read_from_the_request(prompt: str, on: bool | 
         "Carry on.",
         "The lights went off.",
         "gift_wrap off\nexpress_delivery off",
+        # a state not wanted asked about, or in a question
+        "Is debug on? It shouldn't be, I think",
+        "Can it be true that debug is on?",
+        "Turn debug off, it shouldn't be on and off.",
     ],
 )
 def test_no_switch_is_read_where_none_is_asked(prompt: str) -> None:

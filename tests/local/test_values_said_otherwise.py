@@ -195,3 +195,44 @@ def test_a_count_from_one_changes_the_line_holding_one_not_another(
         ("edit_file", "deploy.yaml"),
     ]
     assert (tmp_path / "deploy.yaml").read_text() == DEPLOY.replace("replicas: 1", "replicas: 2")
+
+
+HOURS_SH = (
+    "#!/usr/bin/env bash\n"
+    '# TOP is how many boats to list (5 unless given), e.g. "Puffin: 23.5 h".\n'
+    'TOP="${1:-5}"\n'
+    'LOG="${2:-data/outings.csv}"\n'
+    'awk -F, \'NR > 1 { print $2 }\' "$LOG" | head -n "$TOP"\n'
+)
+
+
+@pytest.mark.parametrize("rg", [True, False], ids=["ripgrep", "python"])
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Change the hours script's default to 3 boats.",
+        # the count of a thing the line does not name
+        "By default the hours script should show the top 3 boats.",
+    ],
+)
+def test_the_value_wanted_goes_on_the_one_line_of_the_file_described_giving_a_number(
+    tmp_path: Path, rg: bool, prompt: str
+) -> None:
+    files = {"tools/hours.sh": HOURS_SH, "club.toml": "[club]\nboats = 5\n"}
+    write(tmp_path, files)
+    calls, _ = drive(tmp_path, prompt, rule="value-wanted", rg=rg)
+    assert _shapes(calls) == [
+        ("search_text", "*hours.*"),
+        ("read_file", "tools/hours.sh"),
+        ("edit_file", "tools/hours.sh"),
+    ]
+    assert (tmp_path / "tools/hours.sh").read_text() == HOURS_SH.replace(":-5}", ":-3}")
+    assert (tmp_path / "club.toml").read_text() == files["club.toml"]
+
+
+def test_a_file_described_with_two_lines_giving_numbers_is_left_to_the_model(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path, {"tools/hours.sh": HOURS_SH.replace('LOG="', 'DAYS="${3:-7}"\nLOG="')})
+    calls, _ = drive(tmp_path, "Change the hours script's default to 3 boats.", rule="value-wanted")
+    assert _shapes(calls) == [("search_text", "*hours.*")]

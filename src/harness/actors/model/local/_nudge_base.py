@@ -198,14 +198,18 @@ def _unique(lines: dict[int, str], number: int, line: str, made: str) -> tuple[s
     return None, ""
 
 
-def one_line_chain(turn: Turn, search: str, opening: str, choose: Choose) -> Nudge | None:
+def one_line_chain(
+    turn: Turn, search: str, opening: str, choose: Choose, *, glob: str | None = None
+) -> Nudge | None:
     """The calls of a rule that changes one line its own search finds, each written by
-    the harness: the search *search* (said as *opening*); then, for the line *choose*
-    picks from its hits, the read of its file (first the read of a file *choose* asks to
-    see before it can pick) and the edit of that line. ``None`` once the model went its
-    own way, a call went wrong, a file was changed, or *choose* picks no line."""
+    the harness: the search *search* (said as *opening*; in the files *glob* matches,
+    where given); then, for the line *choose* picks from its hits, the read of its file
+    (first the read of a file *choose* asks to see before it can pick) and the edit of
+    that line. ``None`` once the model went its own way, a call went wrong, a file was
+    changed, or *choose* picks no line."""
     if not turn.steps:
-        return Nudge(opening, "search_text", arguments={"pattern": search, "regex": True})
+        where = {"glob": glob} if glob else {}
+        return Nudge(opening, "search_text", arguments={"pattern": search, "regex": True, **where})
     first = chain_search(turn, search)
     if first is None or turn.edited:
         return None

@@ -65,6 +65,24 @@ _SAYS_WRONG = re.compile(
     r"|\b(?:claims?|thinks?|believes?) (?:that )?(?:she|he|it|they|we|our|the)\b",
     re.I,
 )
+# a state said and then not wanted: "Debug mode is still on in settings.toml; it
+# shouldn't be.", "… still has debug switched on. We don't want that.", "Production
+# shouldn't run with debug = true."; or asked for as what it can be: "can it be false?"
+_STATE = r"(?P<state>on|off|true|false|enabled|disabled)"
+_UNWANTED = re.compile(
+    rf"\b{_STATE}\b(?:[^.!?\n]|\.(?=\w)){{0,40}}?[.;,!-]\s*(?:but\s+)?(?:it|that|this|they)\s+"
+    r"(?:shouldn't|should not|mustn't|must not)\s+be\b"
+    r"(?!\s+(?:on|off|true|false|enabled|disabled)\b)"
+    rf"|\b{_STATE.replace('state', 'was')}\b(?:[^.!?\n]|\.(?=\w)){{0,40}}?[.;!]\s*(?:we|I)\s+"
+    r"(?:don't|do not)\s+want\s+(?:that|it|this)\b"
+    r"|\b(?:shouldn't|should not|mustn't|must not)\s+(?:run|be|go|ship|start)\s+with\s+"
+    rf"[\w.]+\s*[=:]?\s*{_STATE.replace('state', 'with')}\b",
+    re.I,
+)
+_CAN_BE = re.compile(
+    rf"\b(?:can|could)\s+(?:it|that|this|they)\s+be\s+{_STATE}\s*[?.!]*\s*$", re.I | re.M
+)
+_ON_WORDS = ("on", "true", "enabled")
 # a fault told, or an error pasted: the fault rules and the model take those; "fix the
 # setting that says otherwise" asks a setting turned, no fault
 _FAULT = re.compile(r"\b(?:fix|bug|broken|error|fails?|crash)|Traceback|Error:", re.I)
@@ -108,13 +126,20 @@ class Switch:
 
 def wanted_switch(prompt: str) -> Switch | None:
     """The switch *prompt* asks for: off ("Turn debug off", "disable", "stop"), on
-    ("turn … on", "enable", "put it in … mode"), or, where a setting is said to say the
+    ("turn … on", "enable", "put it in … mode"), the other way from a state said and not
+    wanted ("Debug mode is still on in settings.toml; it shouldn't be."), the state asked
+    as what it can be ("can it be false?"), or, where a setting is said to say the
     wrong thing ("the settings say they don't", "it still says she's out of service"),
     the other way; or as a setting and its state said alone (:data:`STATE_SAID`:
     "kiosk/shelves.json: high_contrast on."); ``None`` for any other prompt, one saying
     both, or a fault told."""
     if _FAULT.search(_FIX_SETTING.sub(" ", prompt)):
         return None
+    # (before the way said: "gift_wrap is still set to false. We don't want that.")
+    unwanted = _UNWANTED.search(prompt)
+    if unwanted:
+        state = unwanted.group("state") or unwanted.group("was") or unwanted.group("with")
+        return Switch(on=state.lower() not in _ON_WORDS)
     off, on = _OFF.search(prompt), _ON.search(prompt)
     if off and on:
         return None
@@ -123,6 +148,9 @@ def wanted_switch(prompt: str) -> Switch | None:
         # asked, not asked about: "Is debug on?" is no switch
         asked = not re.search(r"\?", prompt[said.end() :].split(".")[0])
         return Switch(on=bool(on)) if asked or asks_for_change(prompt) else None
+    can_be = _CAN_BE.search(prompt)
+    if can_be:
+        return Switch(on=can_be.group("state").lower() in _ON_WORDS)
     if _SAYS_WRONG.search(prompt):
         return Switch(on=None)
     # said alone, as a to-do list or a commit message says it: "kiosk/shelves.json:

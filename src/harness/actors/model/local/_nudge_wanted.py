@@ -13,6 +13,8 @@ import re
 from decimal import Decimal
 from typing import ClassVar
 
+import attrs
+
 from harness.actors.model.local._choose import (
     MORE_PLACES,
     RECORDS,
@@ -24,6 +26,7 @@ from harness.actors.model.local._nudge_base import (
     CHAIN_TOOLS,
     FILE_NAME,
     HIT,
+    Chosen,
     Hit,
     Nudge,
     WrittenAhead,
@@ -31,9 +34,12 @@ from harness.actors.model.local._nudge_base import (
     one_line_chain,
 )
 from harness.actors.model.local._nudge_changes import change_goes_in
+from harness.actors.model.local._nudge_values import described_file
+from harness.actors.model.local._settings import LISTS_TABLES
 from harness.actors.model.local._turn import Turn
 from harness.actors.model.local._wanted import (
     COMMENT_LINE,
+    GIVES_NUMBER,
     SETS,
     KeyedWanted,
     ShapedWanted,
@@ -123,6 +129,14 @@ def _elsewhere(turn: Turn, search: str, value: str) -> Nudge | None:
     return None
 
 
+def _the_one(hits: list[Hit], wanted: Wanted, say: str) -> Chosen | None:
+    """Of *hits*, the one line *wanted* can be written on, or ``None``: none, or two."""
+    lines = [hit for hit in hits if wanted.made(hit.text) is not None]
+    if len(lines) != 1:
+        return None
+    return Chosen(lines[0], wanted.made, say.format(path=lines[0].path))
+
+
 class ValueWanted(WrittenAhead):
     """A change request that says only the value wanted ("Raise the deposit to 60
     pounds.", "Green tea costs 5 now in the sample order."), with nothing changed yet:
@@ -152,6 +166,23 @@ class ValueWanted(WrittenAhead):
             return None
         aim = wanted.aim if isinstance(wanted, Wanted) else wanted.value
         say = f"Write {aim} on this line of {{path}}."
+        described = described_file(turn.prompt) if isinstance(wanted, Wanted) else None
+        if described is not None and isinstance(wanted, Wanted):
+            # a file the request describes ("the hours script's default to 3 boats"):
+            # the one line of it that gives a number the value can take
+            # (``TOP="${1:-5}"``), which need share no word with the request, nor name
+            # what the value counts ("the top 3 boats")
+            alone = attrs.evolve(wanted, counts=None)
+            return one_line_chain(
+                turn,
+                GIVES_NUMBER + LISTS_TABLES,
+                f"Search the {described} file for the setting to make {aim}.",
+                lambda hits, reads: (
+                    choose_line(hits, reads, turn.prompt, wanted.made, say, also=wanted.also)
+                    or _the_one(hits, alone, say)
+                ),
+                glob=f"*{described}.*",
+            )
         per = wanted.per if isinstance(wanted, Wanted) else None
         unsaid = frozenset((per,)) if per else frozenset()
         stepped = isinstance(wanted, Wanted) and wanted.step is not None

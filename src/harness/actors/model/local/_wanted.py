@@ -36,6 +36,7 @@ from harness.words import asks_for_change
 
 __all__ = [
     "COMMENT_LINE",
+    "GIVES_NUMBER",
     "SETS",
     "KeyedWanted",
     "ShapedWanted",
@@ -50,6 +51,9 @@ __all__ = [
 # ``"retries": 3``, ``KEEP="${KEEP:-6}"``; not a part of ``2026-05-06`` or ``14:00``
 _NUMBER = r"\d+(?:\.\d+)?"
 SETS = re.compile(rf"{GIVEN}({_NUMBER})(?![\w.]|:\d|-\d)")
+#: a line giving a number to a name or comparing with one, as a search (a regular
+#: expression ripgrep reads too)
+GIVES_NUMBER = rf"{GIVEN}{_NUMBER}(?:[^\w.]|$)"
 # what makes a value said a change by that much, not the value wanted: "by 5", "5 more",
 # "5 per cent", "a tenth"
 _RELATIVE_AFTER = re.compile(
@@ -175,13 +179,14 @@ class Wanted:
 
     def search(self, prompt: str) -> str | None:
         """The search for the lines the rule may choose: a number given to a name or
-        compared with, and a word of *prompt* on the line (a regular expression ripgrep
-        reads too); ``None`` where the prompt has no word a line could share."""
+        compared with (:data:`GIVES_NUMBER`), and a word of *prompt* on the line (a
+        regular expression ripgrep reads too); ``None`` where the prompt has no word a
+        line could share."""
         words = (stems(FILE_NAME.sub(" ", prompt)) - UNIT_STEMS - NUMBER_STEMS) | self.also
         if not words:
             return None
-        value = rf"{GIVEN}{_NUMBER}(?:[^\w.]|$)"
         named = any_stem(words)
+        value = GIVES_NUMBER
         return rf"(?i)(?:{named})[^\n]*{value}|{value}[^\n]*(?:{named}){LISTS_TABLES}"
 
     def made(self, line: str) -> str | None:
