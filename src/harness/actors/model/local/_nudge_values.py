@@ -141,10 +141,10 @@ _FILE_LIKE = re.compile(r"\.[A-Za-z]\w{0,3}$")
 
 def _then_search(
     change: Change | Swap, prompt: str, hits: list[tuple[str, str]]
-) -> dict[str, object] | None:
-    """The search for the value alone in the files *prompt* names where the first
-    search's *hits* hold it on no line as a setting, or ``None``: every named file has
-    such a line, or the request names none."""
+) -> tuple[str, str] | None:
+    """The search (its pattern and its glob) for the value alone in the files *prompt*
+    names where the first search's *hits* hold it on no line as a setting, or ``None``:
+    every named file has such a line, or the request names none."""
     if not isinstance(change, Change):
         return None
     named = list(dict.fromkeys(m.group(1) for m in FILE_NAME.finditer(prompt)))
@@ -158,7 +158,7 @@ def _then_search(
         return None
     glob = missing[0] if len(missing) == 1 else "{" + ",".join(missing) + "}"
     pattern = change.search(prompt, anywhere=True)
-    return {"pattern": pattern, "regex": True, "glob": glob} if pattern else None
+    return (pattern, glob) if pattern else None
 
 
 # a search's hit: "bakery.toml:28:croissant = 36", in any file: a setting may be in one
@@ -208,15 +208,16 @@ class NewValue(WrittenAhead):
         if turn.steps[0].name == "search_text":
             hits = [(h.group(1), h.group(2)) for h in _HIT.finditer(turn.steps[0].result)]
             then = _then_search(change, turn.prompt, hits) if described is None else None
-        first = chain_search(turn, search, then=then and then["pattern"])
+        first = chain_search(turn, search, then=then[0] if then else None)
         if first is None:
             return None  # the model went its own way, or a call of the rule's went wrong
         if then is not None:
             if len(turn.steps) == 1:
+                pattern, glob = then
                 return Nudge(
-                    f"Search {then['glob']} for {change.old}, the value there now.",
+                    f"Search {glob} for {change.old}, the value there now.",
                     "search_text",
-                    arguments=then,
+                    arguments={"pattern": pattern, "regex": True, "glob": glob},
                 )
             found = [(h.group(1), h.group(2)) for h in _HIT.finditer(turn.steps[1].result)]
             hits += [hit for hit in found if hit not in hits]
