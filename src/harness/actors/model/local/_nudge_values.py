@@ -95,7 +95,10 @@ def _the_lines(
     more), when one does so alone, or the best such line of each of the files the
     prompt names that hold it ("change it in fleet.py and in station.toml"), or, where it
     asks the change in more than one place ("… shows prices too, so update it there as
-    well"), the best such line of each file the search found it in; none otherwise.
+    well"), the best such line of each file the search found it in; of a named file that
+    holds the value on one line only, that line, though it shares no word ("pricing.py
+    and settings.toml need it": ``rate = 0.2``; not where the request does not say which
+    value is there now); none otherwise.
     Lines of prose, records and tests only where the prompt names their file."""
     named = {m.group(1) for m in FILE_NAME.finditer(prompt)}
     wanted = stems(prompt) - UNIT_STEMS
@@ -167,6 +170,14 @@ def _then_search(
 _HIT = re.compile(r"^((?:[\w.-]+/)*[\w.-]+):\d+:(.*)$", re.M)
 
 
+def _hits(result: str) -> list[tuple[str, str]]:
+    """Each line a search's *result* lists, with its file's path; none where it matched
+    nothing (the lines it then shows hold the pattern's words, not the value)."""
+    if result.startswith("no matches"):
+        return []
+    return [(h.group(1), h.group(2)) for h in _HIT.finditer(result)]
+
+
 class NewValue(WrittenAhead):
     """A change request that says the value wanted and the value there now, with nothing
     changed yet: the harness writes each call itself. First the search for the value
@@ -203,10 +214,10 @@ class NewValue(WrittenAhead):
             )
         # the files the request names that the first search found no line to change in
         # are searched for the value alone, where no word need be on its line
-        hits = []
+        hits: list[tuple[str, str]] = []
         then = None
         if turn.steps[0].name == "search_text":
-            hits = [(h.group(1), h.group(2)) for h in _HIT.finditer(turn.steps[0].result)]
+            hits = _hits(turn.steps[0].result)
             then = _then_search(change, turn.prompt, hits) if described is None else None
         first = chain_search(turn, search, then=then[0] if then else None)
         if first is None:
@@ -219,8 +230,7 @@ class NewValue(WrittenAhead):
                     "search_text",
                     arguments={"pattern": pattern, "regex": True, "glob": glob},
                 )
-            found = [(h.group(1), h.group(2)) for h in _HIT.finditer(turn.steps[1].result)]
-            hits += [hit for hit in found if hit not in hits]
+            hits += [hit for hit in _hits(turn.steps[1].result) if hit not in hits]
         last = turn.steps[-1]
         written = {s.path for s in turn.steps if s.wrote}
         todo = [t for t in _the_lines(hits, change, turn.prompt) if t[0] not in written]
