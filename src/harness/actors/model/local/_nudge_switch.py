@@ -68,19 +68,21 @@ _SAYS_WRONG = re.compile(
 # a state said and then not wanted: "Debug mode is still on in settings.toml; it
 # shouldn't be.", "… still has debug switched on. We don't want that.", "Production
 # shouldn't run with debug = true."; or asked for as what it can be: "can it be false?"
-_STATE = r"(?P<state>on|off|true|false|enabled|disabled)"
+_STATES = "on|off|true|false|enabled|disabled"
+# (a few words after the state, a dot inside a file's name among them: "on in settings.toml")
+_THEN = r"(?:[^.!?\n]|\.(?=\w)){0,40}?"
 _UNWANTED = re.compile(
-    rf"\b{_STATE}\b(?:[^.!?\n]|\.(?=\w)){{0,40}}?[.;,!-]\s*(?:but\s+)?(?:it|that|this|they)\s+"
-    r"(?:shouldn't|should not|mustn't|must not)\s+be\b"
-    r"(?!\s+(?:on|off|true|false|enabled|disabled)\b)"
-    rf"|\b{_STATE.replace('state', 'was')}\b(?:[^.!?\n]|\.(?=\w)){{0,40}}?[.;!]\s*(?:we|I)\s+"
+    rf"\b(?P<said>{_STATES})\b{_THEN}[.;,!-]\s*(?:but\s+)?(?:it|that|this|they)\s+"
+    rf"(?:shouldn't|should not|mustn't|must not)\s+be\b(?!\s+(?:{_STATES})\b)"
+    rf"|\b(?P<then>{_STATES})\b{_THEN}[.;!]\s*(?:we|I)\s+"
     r"(?:don't|do not)\s+want\s+(?:that|it|this)\b"
     r"|\b(?:shouldn't|should not|mustn't|must not)\s+(?:run|be|go|ship|start)\s+with\s+"
-    rf"[\w.]+\s*[=:]?\s*{_STATE.replace('state', 'with')}\b",
+    rf"[\w.]+\s*[=:]?\s*(?P<with>{_STATES})\b",
     re.I,
 )
 _CAN_BE = re.compile(
-    rf"\b(?:can|could)\s+(?:it|that|this|they)\s+be\s+{_STATE}\s*[?.!]*\s*$", re.I | re.M
+    rf"\b(?:can|could)\s+(?:it|that|this|they)\s+be\s+(?P<state>{_STATES})\s*[?.!]*\s*$",
+    re.I | re.M,
 )
 _ON_WORDS = ("on", "true", "enabled")
 # a fault told, or an error pasted: the fault rules and the model take those; "fix the
@@ -138,7 +140,7 @@ def wanted_switch(prompt: str) -> Switch | None:
     # (before the way said: "gift_wrap is still set to false. We don't want that.")
     unwanted = _UNWANTED.search(prompt)
     if unwanted:
-        state = unwanted.group("state") or unwanted.group("was") or unwanted.group("with")
+        state = unwanted.group("said") or unwanted.group("then") or unwanted.group("with")
         return Switch(on=state.lower() not in _ON_WORDS)
     off, on = _OFF.search(prompt), _ON.search(prompt)
     if off and on:

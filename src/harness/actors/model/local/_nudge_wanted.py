@@ -166,8 +166,7 @@ class ValueWanted(WrittenAhead):
             return None
         aim = wanted.aim if isinstance(wanted, Wanted) else wanted.value
         say = f"Write {aim} on this line of {{path}}."
-        described = described_file(turn.prompt) if isinstance(wanted, Wanted) else None
-        if described is not None and isinstance(wanted, Wanted):
+        if isinstance(wanted, Wanted) and (described := described_file(turn.prompt)):
             # a file the request describes ("the hours script's default to 3 boats"):
             # the one line of it that gives a number the value can take
             # (``TOP="${1:-5}"``), which need share no word with the request, nor name

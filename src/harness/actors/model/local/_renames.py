@@ -30,10 +30,10 @@ _ENDS = (
 # thirsty method of House", "rename it on House to needs_water")
 _RENAME = re.compile(
     r"\brenam(?:e|ing)\s+(?:the\s+)?(?:(?:shell|python|javascript|js|bash)\s+)?"
-    rf"(?:({_KIND})\s+)?"
-    rf"`?(?:({_NAME})\.)?({_NAME})(?:\(\))?`?(?:\s+(?:{_KIND}))?"
-    rf"(?:\s+(?:of|on)\s+(?:the\s+)?`?((?-i:[A-Z]\w*))`?(?:\s+class)?)?\s+(?:to|into|as)\s+"
-    rf"`?({_NAME})(?:\(\))?`?{_ENDS}",
+    rf"(?:(?P<kind>{_KIND})\s+)?"
+    rf"`?(?:(?P<dotted>{_NAME})\.)?(?P<old>{_NAME})(?:\(\))?`?(?:\s+(?:{_KIND}))?"
+    rf"(?:\s+(?:of|on)\s+(?:the\s+)?`?(?P<of>(?-i:[A-Z]\w*))`?(?:\s+class)?)?"
+    rf"\s+(?:to|into|as)\s+`?(?P<new>{_NAME})(?:\(\))?`?{_ENDS}",
     re.I,
 )
 # a rename said another way, each giving the name there now and the name wanted: "round_money
@@ -188,13 +188,15 @@ def asked_rename(prompt: str) -> Rename | None:
     if len(found) != 1 or _ANOTHER.match(prompt, found[0].end()):
         return None
     m = found[0]
-    kind, owner, old, new = m.group(1), m.group(2) or m.group(4), m.group(3), m.group(5)
-    if old.lower() in _PRONOUNS and not m.group(2):
+    # its owner said before it and a dot ("House.thirsty") or after it ("of House")
+    dotted, old, new = m.group("dotted"), m.group("old"), m.group("new")
+    kind, owner = m.group("kind"), dotted or m.group("of")
+    if old.lower() in _PRONOUNS and not dotted:
         said = _one_said_before(prompt, m.start())
         if said is None:
             return None
         old = said
-    if old == new or FILE_NAME.fullmatch(f"{m.group(2)}.{old}" if m.group(2) else old):
+    if old == new or FILE_NAME.fullmatch(f"{dotted}.{old}" if dotted else old):
         return None
     quoted = "`" in m.group(0)
     if not (kind or owner or quoted or _CODE_NAME.search(old) or _CODE_NAME.search(new)):

@@ -382,7 +382,8 @@ def _said_then_asked(prompt: str) -> set[tuple[str, str | None, str, str | None]
     """The pair of a request whose only two values are in two clauses: the value there
     now in one that asks nothing and the value wanted in a later one that asks for it
     ("WELCOME5 is 5% off at the moment. Change it to 10%.", "… have the tax rate at 0.2;
-    it's 0.23 now.", "Log rotation keeps six old logs. Make it twelve."), or the value
+    it's 0.23 now.", "Log rotation keeps six old logs. Make it twelve.") or wants it
+    ("… only six old logs are kept. Could it keep twelve instead?"), or the value
     wanted first and the value there now in a later clause that says it is so now or
     was ("Open the doors 45 minutes before curtain up, it's 30 at the moment.", "service
     the bikes every 500 km, it used to be 400")."""
