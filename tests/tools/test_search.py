@@ -122,6 +122,17 @@ def test_a_glob_may_name_either_of_several_with_braces(
     assert listed == ["keep.log", "src/app.py", "src/util.py"]
 
 
+def test_a_glob_standing_for_too_many_globs_is_refused(ws: Path, call: Call) -> None:
+    # a million globs from twenty pairs of braces: refused at once, the worker unharmed
+    (ws / "a.py").write_text("needle\n")
+    for tool, key in (("find_files", "pattern"), ("search_text", "glob")):
+        args = {"pattern": "needle", key: "{a,b}" * 20}
+        refused = call(tool, **args)
+        assert not refused.ok
+        assert "more than 64 globs" in refused.output
+    assert call("find_files", pattern="{a,b}.py").output.splitlines() == ["a.py"]
+
+
 def test_a_gitignore_line_with_braces_ignores_only_that_name(ws: Path, call: Call) -> None:
     # a .gitignore has no {a,b}: ``{a,b}.txt`` is a file's name there
     (ws / ".gitignore").write_text("{a,b}.txt\n")

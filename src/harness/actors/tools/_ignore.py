@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from harness.actors.tools._jail import PROTECTED_DIRS
+from harness.actors.tools._jail import PROTECTED_DIRS, ToolError
 
 __all__ = ["IgnoreRules", "compile_glob", "walk_files"]
 
@@ -63,10 +63,15 @@ def _translate(pat: str) -> str:
     return "".join(out)
 
 
+# the most globs a pattern's braces may stand for: ``{a,b}`` twenty times over is a
+# million, which a model may write and no search needs
+_MOST_GLOBS = 64
+
+
 def _alternatives(pattern: str) -> list[str]:
     """*pattern* with each ``{a,b}`` written out as the globs it stands for, as ripgrep
     and most shells read it (``*.{ts,tsx}``: ``*.ts``, ``*.tsx``); a ``{`` never closed
-    is a character."""
+    is a character. More than :data:`_MOST_GLOBS` is refused, before they are made."""
     start = pattern.find("{")
     if start == -1:
         return [pattern]
@@ -79,12 +84,14 @@ def _alternatives(pattern: str) -> list[str]:
             if depth == 0:
                 parts.append(pattern[part_at:i])
                 head, tail = pattern[:start], pattern[i + 1 :]
-                return [
-                    head + choice + rest
-                    for part in parts
-                    for choice in _alternatives(part)
-                    for rest in _alternatives(tail)
-                ]
+                choices = [choice for part in parts for choice in _alternatives(part)]
+                rests = _alternatives(tail)
+                if len(choices) * len(rests) > _MOST_GLOBS:
+                    raise ToolError(
+                        f"the glob's braces stand for more than {_MOST_GLOBS} globs; "
+                        "give fewer alternatives"
+                    )
+                return [head + choice + rest for choice in choices for rest in rests]
         elif pattern[i] == "," and depth == 1:
             parts.append(pattern[part_at:i])
             part_at = i + 1
